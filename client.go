@@ -1,0 +1,249 @@
+package forgejo
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Version is this library's version, sent in the default User-Agent.
+const Version = "0.1.0-dev"
+
+// DefaultBaseURL is the API root used when no [WithBaseURL] option is given.
+const DefaultBaseURL = "https://codeberg.org/api/v1"
+
+// Defaults for the client's bounds.
+const (
+	// DefaultPageSize is the page size sent when a listing's Limit is zero.
+	DefaultPageSize = 30
+	// MaxPageSize is the largest page size the client will ask for: Codeberg's
+	// max_response_items. Instances clamp larger requests silently.
+	MaxPageSize = 50
+	// DefaultMaxResponseBytes bounds every response body except downloads.
+	DefaultMaxResponseBytes = 16 << 20
+	// DefaultMaxDownloadBytes bounds raw-file, archive and ZIP downloads.
+	DefaultMaxDownloadBytes = 50 << 20
+	// DefaultAttemptTimeout bounds one attempt (send and read of one
+	// request), not the whole retried call.
+	DefaultAttemptTimeout = 30 * time.Second
+)
+
+// Client talks to one Forgejo instance. Build it with [NewClient]; it is
+// immutable afterwards and safe for concurrent use by many goroutines.
+type Client struct {
+	baseURL          string // validated API root, no trailing slash
+	auth             secret // the whole Authorization header value, or ""
+	secretText       string // the bare token or password, only to scrub echoes
+	userAgent        string
+	retry            RetryPolicy
+	pageSize         int
+	httpClient       *http.Client
+	maxResponseBytes int64
+	maxDownloadBytes int64
+	attemptTimeout   time.Duration
+	observer         Observer
+	retryObserver    RetryObserver // observer, when it also implements RetryObserver
+
+	// Test seams: fake time and randomness so that retry tests never sleep.
+	sleep   func(ctx context.Context, d time.Duration) error
+	randN   func(n int64) int64 // uniform in [0, n)
+	now     func() time.Time
+	common  service
+	scrubOK bool // auth is long enough to scrub from server-echoed text
+
+	// Services, one per spec tag.
+	ActivityPub   *ActivityPubService
+	Admin         *AdminService
+	Issues        *IssuesService
+	Misc          *MiscService
+	Notifications *NotificationsService
+	Orgs          *OrgsService
+	Packages      *PackagesService
+	Repos         *ReposService
+	Settings      *SettingsService
+	Users         *UsersService
+}
+
+// service is shared by every service type so that a client allocates the
+// link back to itself once.
+type service struct{ client *Client }
+
+// Service types, one per spec tag. Their methods are the API operations.
+type (
+	// ActivityPubService holds the operations tagged activitypub.
+	ActivityPubService service
+	// AdminService holds the operations tagged admin (site administration).
+	AdminService service
+	// IssuesService holds the operations tagged issue: issues, comments,
+	// labels, milestones and their relatives.
+	IssuesService service
+	// MiscService holds the operations tagged miscellaneous: version,
+	// markdown rendering, templates, signing keys.
+	MiscService service
+	// NotificationsService holds the operations tagged notification.
+	NotificationsService service
+	// OrgsService holds the operations tagged organization.
+	OrgsService service
+	// PackagesService holds the operations tagged package.
+	PackagesService service
+	// ReposService holds the operations tagged repository.
+	ReposService service
+	// SettingsService holds the operations tagged settings: the instance's
+	// published limits and features.
+	SettingsService service
+	// UsersService holds the operations tagged user.
+	UsersService service
+)
+
+// defaultTransport is shared by clients that were not given an *http.Client,
+// so that they share one connection pool. Its dial timeout plays the role of
+// the connect timeout.
+var defaultTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	return t
+}()
+
+// NewClient builds a client from options. It does no network I/O. Invalid
+// configuration is reported here as a [*ValidationError], never as a panic and
+// never on the first call.
+func NewClient(opts ...Option) (*Client, error) {
+	cfg := config{
+		baseURL:          DefaultBaseURL,
+		userAgent:        "forgego/" + Version,
+		retry:            DefaultRetryPolicy,
+		pageSize:         DefaultPageSize,
+		maxResponseBytes: DefaultMaxResponseBytes,
+		maxDownloadBytes: DefaultMaxDownloadBytes,
+		attemptTimeout:   DefaultAttemptTimeout,
+	}
+	for _, opt := range opts {
+		if opt == nil {
+			continue
+		}
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	base, err := normalizeBaseURL(cfg.baseURL)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{
+		baseURL:          base,
+		auth:             cfg.auth,
+		userAgent:        cfg.userAgent,
+		retry:            cfg.retry,
+		pageSize:         cfg.pageSize,
+		httpClient:       cfg.httpClient,
+		maxResponseBytes: cfg.maxResponseBytes,
+		maxDownloadBytes: cfg.maxDownloadBytes,
+		attemptTimeout:   cfg.attemptTimeout,
+		observer:         cfg.observer,
+		sleep:            sleepContext,
+		randN:            rand.Int64N,
+		now:              time.Now,
+	}
+	if c.httpClient == nil {
+		c.httpClient = &http.Client{Transport: defaultTransport}
+	}
+	if ro, ok := c.observer.(RetryObserver); ok {
+		c.retryObserver = ro
+	}
+	c.scrubOK = len(cfg.secretText) >= 8
+	c.common.client = c
+	c.ActivityPub = (*ActivityPubService)(&c.common)
+	c.Admin = (*AdminService)(&c.common)
+	c.Issues = (*IssuesService)(&c.common)
+	c.Misc = (*MiscService)(&c.common)
+	c.Notifications = (*NotificationsService)(&c.common)
+	c.Orgs = (*OrgsService)(&c.common)
+	c.Packages = (*PackagesService)(&c.common)
+	c.Repos = (*ReposService)(&c.common)
+	c.Settings = (*SettingsService)(&c.common)
+	c.Users = (*UsersService)(&c.common)
+	c.secretText = cfg.secretText
+	return c, nil
+}
+
+// BaseURL returns the API root the client sends to, such as
+// "https://codeberg.org/api/v1".
+func (c *Client) BaseURL() string { return c.baseURL }
+
+// PageSize returns the page size sent when a listing's Limit is zero.
+func (c *Client) PageSize() int { return c.pageSize }
+
+// RetryPolicy returns the client's retry policy.
+func (c *Client) RetryPolicy() RetryPolicy { return c.retry }
+
+// Format renders the client without its credential, for every verb, so that
+// printing or logging a client can never leak a token.
+//
+// Format has a value receiver so that printing a dereferenced Client is
+// masked too.
+func (c Client) Format(f fmt.State, verb rune) {
+	auth := "none"
+	if c.auth != "" {
+		auth = c.auth.kind()
+	}
+	fmt.Fprintf(f, "forgejo.Client{baseURL: %s, auth: %s, userAgent: %q, retry: %s, pageSize: %d}",
+		c.baseURL, auth, c.userAgent, c.retry, c.pageSize)
+}
+
+// LogValue renders the client for log/slog without its credential.
+func (c *Client) LogValue() slog.Value {
+	if c == nil {
+		return slog.StringValue("forgejo.Client(nil)")
+	}
+	return slog.StringValue(fmt.Sprint(*c))
+}
+
+// secret is the Authorization header value. Its Format method makes every
+// fmt verb print a mask, so a secret cannot leak through %v, %+v, %#v, %s,
+// %q, %x or %d.
+type secret string
+
+func (s secret) Format(f fmt.State, verb rune) { fmt.Fprint(f, s.kind()) }
+
+// LogValue masks the secret in log/slog output.
+func (s secret) LogValue() slog.Value { return slog.StringValue(s.kind()) }
+
+func (s secret) kind() string {
+	switch {
+	case s == "":
+		return "none"
+	case strings.HasPrefix(string(s), "Basic "):
+		return "basic ***"
+	default:
+		return "token ***"
+	}
+}
+
+// scrub replaces any echo of the credential in text that came from the
+// server (error messages), as a last line of defence.
+func (c *Client) scrub(s string) string {
+	if !c.scrubOK || !strings.Contains(s, c.secretText) {
+		return s
+	}
+	return strings.ReplaceAll(s, c.secretText, redactedMask)
+}
+
+// sleepContext waits for d or until ctx is done, whichever comes first.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

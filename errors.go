@@ -1,0 +1,345 @@
+package forgejo
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Bounds on what an error string may carry.
+const (
+	// MaxFragment is the most characters of any one fragment (message, URL,
+	// detail, snippet) that an Error() string includes.
+	MaxFragment = 512
+	// MaxDetails is the most server error details an Error() string lists.
+	MaxDetails = 8
+)
+
+// CallContext says which call an error or observer event belongs to. It is
+// built once per attempt and is already redacted: it never holds a
+// credential.
+type CallContext struct {
+	// Operation is the spec's operationId, such as "issueListIssues"; stable,
+	// low-cardinality, and the right label for metrics.
+	Operation string
+	// Method is the HTTP method.
+	Method string
+	// URL is the request URL with sensitive query values masked.
+	URL string
+	// RequestID is the response's X-Request-Id header, when the instance sent
+	// one; quote it to the instance's administrators.
+	RequestID string
+	// Attempt is the 1-based attempt number.
+	Attempt int
+	// Duration is how long this attempt took (send and read), not the whole
+	// retried call.
+	Duration time.Duration
+	// Final is true only on the observer event that reports the error the
+	// caller receives.
+	Final bool
+}
+
+// String renders the context as the prefix of error messages.
+func (c CallContext) String() string {
+	var b strings.Builder
+	b.WriteString(c.Operation)
+	b.WriteByte(' ')
+	b.WriteString(c.Method)
+	b.WriteByte(' ')
+	b.WriteString(bound(c.URL))
+	if c.RequestID != "" {
+		b.WriteString(" [request-id ")
+		b.WriteString(bound(c.RequestID))
+		b.WriteByte(']')
+	}
+	if c.Attempt > 1 {
+		b.WriteString(" attempt ")
+		b.WriteString(strconv.Itoa(c.Attempt))
+	}
+	b.WriteString(" after ")
+	b.WriteString(strconv.FormatInt(c.Duration.Milliseconds(), 10))
+	b.WriteString("ms")
+	return b.String()
+}
+
+// APIError is a non-2xx answer from the instance. Forgejo's Message is often
+// a Go symbol ("GetUserByName"); the human sentence, when there is one, is the
+// first of Errors. Branch on StatusCode: 404 means missing or private to
+// these credentials, 401 a missing or bad token, 403 a missing scope, 400 and
+// 422 both mean an invalid request, 409 a conflict (a stale file sha), 423 a
+// locked or archived resource.
+type APIError struct {
+	Call       CallContext
+	StatusCode int
+	// Message is the body's "message", or the text of a text/plain body.
+	Message string
+	// URL is the body's "url" (Forgejo sends its swagger page).
+	URL string
+	// Errors are the body's "errors" strings, in order.
+	Errors []string
+
+	retryAfter    time.Duration
+	hasRetryAfter bool
+}
+
+// RetryAfter returns the wait the instance asked for in Retry-After, if it
+// sent a usable one. ok false on a 429 means "no usable hint", not "retrying
+// at once is safe".
+func (e *APIError) RetryAfter() (d time.Duration, ok bool) {
+	if e == nil {
+		return 0, false
+	}
+	return e.retryAfter, e.hasRetryAfter
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Call.String())
+	b.WriteString(" responded ")
+	b.WriteString(strconv.Itoa(e.StatusCode))
+	b.WriteString(": ")
+	if e.Message != "" {
+		b.WriteString(bound(e.Message))
+	} else {
+		b.WriteString("no message from the server")
+	}
+	if len(e.Errors) > 0 {
+		b.WriteString(" (")
+		for i, d := range e.Errors {
+			if i == MaxDetails {
+				fmt.Fprintf(&b, "; and %d more", len(e.Errors)-MaxDetails)
+				break
+			}
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(bound(d))
+		}
+		b.WriteByte(')')
+	}
+	if e.hasRetryAfter {
+		b.WriteString("; retry after ")
+		b.WriteString(e.retryAfter.String())
+	}
+	return b.String()
+}
+
+// TransportKind classifies a [TransportError].
+type TransportKind int
+
+// Transport failure kinds. Connection failures, timeouts, temporary DNS
+// failures and unclassified failures are retried on eligible calls; TLS
+// failures, cancellation and oversized responses never are.
+const (
+	TransportUnknown          TransportKind = iota // unclassified
+	TransportConnection                            // refused, reset, closed early
+	TransportTimeout                               // an attempt ran past its timeout
+	TransportTLS                                   // certificate or handshake failure
+	TransportDNS                                   // name resolution failed
+	TransportCanceled                              // the caller's ctx was canceled or expired
+	TransportResponseTooLarge                      // the body passed its configured bound
+)
+
+func (k TransportKind) String() string {
+	switch k {
+	case TransportConnection:
+		return "connection failed"
+	case TransportTimeout:
+		return "timed out"
+	case TransportTLS:
+		return "TLS failure"
+	case TransportDNS:
+		return "name resolution failed"
+	case TransportCanceled:
+		return "canceled"
+	case TransportResponseTooLarge:
+		return "response body too large"
+	default:
+		return "unclassified transport failure"
+	}
+}
+
+// TransportError means no usable response arrived: a status, even a 5xx, is
+// never a TransportError. It unwraps to the cause, so
+// errors.Is(err, context.Canceled) holds for a canceled call.
+type TransportError struct {
+	Call CallContext
+	Kind TransportKind
+	// Err is the cause. Any URL inside it has been replaced by the redacted
+	// one.
+	Err error
+	// temporary marks a DNS failure that may heal (not "no such host").
+	temporary bool
+}
+
+func (e *TransportError) Error() string {
+	detail := "no detail"
+	if e.Err != nil {
+		detail = bound(e.Err.Error())
+	}
+	return e.Call.String() + " transport failure: " + e.Kind.String() + " (" + detail + ")"
+}
+
+// Unwrap returns the cause.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// DecodeError means a 2xx body did not fit the model: a different Forgejo
+// version, a proxy that rewrote the body, or a field of an unexpected type.
+// Retrying will not help.
+type DecodeError struct {
+	Call CallContext
+	// Path is where decoding failed, such as "$.owner.id" ("$" when the body
+	// is not JSON at all).
+	Path string
+	// Snippet is the start of the body, at most MaxFragment characters, or a
+	// note that it was withheld because it carried a credential.
+	Snippet string
+	Err     error
+}
+
+func (e *DecodeError) Error() string {
+	cause := "invalid body"
+	if e.Err != nil {
+		cause = bound(e.Err.Error())
+	}
+	return e.Call.String() + " could not decode " + bound(e.Path) + ": " + cause + "; body was " + bound(e.Snippet)
+}
+
+// Unwrap returns the JSON error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// ValidationError means an argument or option was rejected before anything
+// was sent. Field is stable (owner, repo, token, baseURL, page, limit…);
+// Message never contains the rejected value.
+type ValidationError struct {
+	Field   string
+	Message string
+}
+
+func (e *ValidationError) Error() string {
+	return "invalid " + e.Field + ": " + bound(e.Message)
+}
+
+// RetriesExhaustedError means a call was attempted more than once and its
+// retry budget ran out. Last is the final failure, verbatim. A failure that
+// was not repeated is returned bare, never wrapped in this type.
+type RetriesExhaustedError struct {
+	Call     CallContext
+	Attempts int
+	Last     error
+}
+
+func (e *RetriesExhaustedError) Error() string {
+	last := "unknown"
+	if e.Last != nil {
+		last = bound(e.Last.Error())
+	}
+	return e.Call.String() + " gave up after " + strconv.Itoa(e.Attempts) + " attempts; last failure: " + last
+}
+
+// Unwrap returns Last, so errors.As finds the final *APIError or
+// *TransportError through this type.
+func (e *RetriesExhaustedError) Unwrap() error { return e.Last }
+
+// WalkTruncatedError means a page walk stopped while the instance still
+// offered a next page: it reached [MaxPages], or the instance offered a next
+// page that does not move forward. Nothing collected is presented as
+// complete; walk again from ResumeFrom to continue.
+type WalkTruncatedError struct {
+	PagesVisited int
+	ResumeFrom   ListOptions
+	// Reason says why the walk stopped.
+	Reason string
+}
+
+func (e *WalkTruncatedError) Error() string {
+	return "page walk stopped after " + strconv.Itoa(e.PagesVisited) + " pages with more pages still offered (" +
+		e.Reason + "); resume at page " + strconv.Itoa(e.ResumeFrom.Page) + " with limit " + strconv.Itoa(e.ResumeFrom.Limit)
+}
+
+// bound cuts s to MaxFragment characters, never inside a UTF-8 sequence.
+func bound(s string) string {
+	if len(s) <= MaxFragment { // fast path: bytes ≥ runes
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == MaxFragment {
+			return s[:i] + "..."
+		}
+		n++
+	}
+	return s
+}
+
+// errorBody is what the instance's error responses carry; every field is
+// read leniently.
+type errorBody struct {
+	Message json.RawMessage `json:"message"`
+	URL     json.RawMessage `json:"url"`
+	Errors  json.RawMessage `json:"errors"`
+}
+
+// parseErrorBody reads an error body. It is total: a blank, non-JSON,
+// truncated or oddly shaped body yields empty fields, never an error, so an
+// unreadable body can never mask the status. A text/plain body becomes the
+// message.
+func parseErrorBody(body []byte, contentType string) (message, url string, details []string) {
+	trimmed := strings.TrimSpace(string(body))
+	if trimmed == "" {
+		return "", "", nil
+	}
+	var eb errorBody
+	if trimmed[0] == '{' && json.Unmarshal(body, &eb) == nil {
+		message = jsonString(eb.Message)
+		url = jsonString(eb.URL)
+		var raw []json.RawMessage
+		if json.Unmarshal(eb.Errors, &raw) == nil {
+			for _, r := range raw {
+				if s := jsonString(r); s != "" {
+					details = append(details, s)
+				}
+			}
+		}
+		return message, url, details
+	}
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/plain") && utf8.ValidString(trimmed) {
+		return bound(trimmed), "", nil
+	}
+	return "", "", nil
+}
+
+// jsonString returns a JSON string's trimmed value, or "" for any other kind.
+func jsonString(raw json.RawMessage) string {
+	if len(raw) == 0 || raw[0] != '"' {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+// decodePath renders where encoding/json failed as a JSON path.
+func decodePath(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return "$." + te.Field
+	}
+	return "$"
+}
+
+// snippet returns at most MaxFragment characters from the start of body,
+// cut on a character boundary, with invalid bytes replaced.
+func snippet(body []byte) string {
+	const maxBytes = MaxFragment * utf8.UTFMax
+	if len(body) > maxBytes {
+		body = body[:maxBytes]
+	}
+	return bound(strings.ToValidUTF8(string(body), "\uFFFD"))
+}

@@ -1,0 +1,3 @@
+module codeberg.org/forgego/forgejo
+
+go 1.26

@@ -1,0 +1,238 @@
+package forgejo
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Option configures a [Client] in [NewClient]. An option that rejects its
+// argument makes NewClient return a [*ValidationError]; the rejected value is
+// never echoed in the message.
+type Option func(*config) error
+
+// config is what options write; NewClient copies it into the Client.
+type config struct {
+	baseURL          string
+	auth             secret
+	secretText       string
+	userAgent        string
+	retry            RetryPolicy
+	pageSize         int
+	httpClient       *http.Client
+	maxResponseBytes int64
+	maxDownloadBytes int64
+	attemptTimeout   time.Duration
+	observer         Observer
+}
+
+// WithBaseURL sets the instance to talk to. It accepts an instance root
+// ("https://forge.example") or an API root ("https://forge.example/api/v1");
+// "/api/v1" is appended when missing and trailing slashes are dropped. The
+// URL must be http or https, have a host, and carry no user information, no
+// query, no fragment and no control characters.
+func WithBaseURL(u string) Option {
+	return func(c *config) error {
+		c.baseURL = u
+		return nil
+	}
+}
+
+// WithToken authenticates with a Forgejo access token, sent as
+// "Authorization: token …". The token is trimmed (a trailing newline from a
+// file or environment variable is common); a blank token or one with control
+// characters is rejected. The token never appears in any output of the
+// library.
+func WithToken(token string) Option {
+	return func(c *config) error {
+		t := strings.TrimSpace(token)
+		if t == "" {
+			return &ValidationError{Field: "token", Message: "must not be blank"}
+		}
+		if hasControl(t) {
+			return &ValidationError{Field: "token", Message: "must not contain a control character"}
+		}
+		c.auth = secret("token " + t)
+		c.secretText = t
+		return nil
+	}
+}
+
+// WithBasicAuth authenticates with a username and password (HTTP Basic).
+// Prefer tokens: an account with two-factor authentication cannot use basic
+// auth. The password is not trimmed; an empty password, a blank username, or
+// control characters in either are rejected.
+func WithBasicAuth(username, password string) Option {
+	return func(c *config) error {
+		if strings.TrimSpace(username) == "" {
+			return &ValidationError{Field: "username", Message: "must not be blank"}
+		}
+		if hasControl(username) || strings.Contains(username, ":") {
+			return &ValidationError{Field: "username", Message: "must not contain a colon or a control character"}
+		}
+		if password == "" {
+			return &ValidationError{Field: "password", Message: "must not be empty"}
+		}
+		if hasControl(password) {
+			return &ValidationError{Field: "password", Message: "must not contain a control character"}
+		}
+		c.auth = secret("Basic " + base64.StdEncoding.EncodeToString([]byte(username+":"+password)))
+		c.secretText = password
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header; the default is
+// "forgego/<Version>". It is trimmed; blank or control characters are
+// rejected.
+func WithUserAgent(ua string) Option {
+	return func(c *config) error {
+		ua = strings.TrimSpace(ua)
+		if ua == "" {
+			return &ValidationError{Field: "userAgent", Message: "must not be blank"}
+		}
+		if hasControl(ua) {
+			return &ValidationError{Field: "userAgent", Message: "must not contain a control character"}
+		}
+		c.userAgent = ua
+		return nil
+	}
+}
+
+// WithRetryPolicy sets how many attempts a retryable call gets and how long
+// to wait between them. Which calls may be repeated at all is stated by each
+// operation and cannot be changed here; [RetryOff] turns retries off.
+func WithRetryPolicy(p RetryPolicy) Option {
+	return func(c *config) error {
+		if err := p.validate(); err != nil {
+			return err
+		}
+		c.retry = p
+		return nil
+	}
+}
+
+// WithPageSize sets the page size sent when a listing's Limit is zero:
+// 1 to [MaxPageSize], default [DefaultPageSize]. Out-of-range values are
+// rejected, not clamped.
+func WithPageSize(n int) Option {
+	return func(c *config) error {
+		if err := checkPageSize("pageSize", n); err != nil {
+			return err
+		}
+		c.pageSize = n
+		return nil
+	}
+}
+
+// WithHTTPClient makes the client send through hc, which the caller owns:
+// the library never closes it or its transport. Configure TLS, proxies and
+// connection pooling there.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *config) error {
+		if hc == nil {
+			return &ValidationError{Field: "httpClient", Message: "must not be nil"}
+		}
+		c.httpClient = hc
+		return nil
+	}
+}
+
+// WithMaxResponseBytes bounds every response body except downloads (default
+// [DefaultMaxResponseBytes]). A larger body fails the call with a
+// [TransportResponseTooLarge] error, which is never retried.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return &ValidationError{Field: "maxResponseBytes", Message: "must be positive"}
+		}
+		c.maxResponseBytes = n
+		return nil
+	}
+}
+
+// WithMaxDownloadBytes bounds raw-file, archive and ZIP downloads (default
+// [DefaultMaxDownloadBytes]).
+func WithMaxDownloadBytes(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return &ValidationError{Field: "maxDownloadBytes", Message: "must be positive"}
+		}
+		c.maxDownloadBytes = n
+		return nil
+	}
+}
+
+// WithAttemptTimeout bounds each attempt (send plus reading the body),
+// default [DefaultAttemptTimeout]; zero means no per-attempt bound. A timed
+// out attempt is a retryable [TransportTimeout]; the caller's ctx still bounds
+// the whole call, and its expiry is never retried.
+func WithAttemptTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return &ValidationError{Field: "attemptTimeout", Message: "must not be negative"}
+		}
+		c.attemptTimeout = d
+		return nil
+	}
+}
+
+// WithObserver reports every attempt and every final failure to o. See
+// [Observer]; [NewSlogObserver] logs through log/slog.
+func WithObserver(o Observer) Option {
+	return func(c *config) error {
+		c.observer = o
+		return nil
+	}
+}
+
+// normalizeBaseURL validates a base URL and turns an instance root into an
+// API root. Messages never echo the value: it may carry credentials.
+func normalizeBaseURL(raw string) (string, error) {
+	fail := func(msg string) error { return &ValidationError{Field: "baseURL", Message: msg} }
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "", fail("must not be blank")
+	}
+	if hasControl(s) {
+		return "", fail("must not contain a control character")
+	}
+	lower := strings.ToLower(s)
+	if !strings.HasPrefix(lower, "http://") && !strings.HasPrefix(lower, "https://") {
+		return "", fail("must start with http:// or https://")
+	}
+	if strings.Contains(s, "?") {
+		return "", fail("must not carry a query string")
+	}
+	if strings.Contains(s, "#") {
+		return "", fail("must not carry a fragment")
+	}
+	rest := s[strings.Index(s, "://")+3:]
+	authority := rest
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		authority = rest[:i]
+	}
+	if strings.Contains(authority, "@") {
+		return "", fail("must not carry user information before the host")
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.Hostname() == "" {
+		return "", fail("must have a host after the scheme")
+	}
+	s = strings.TrimRight(s, "/")
+	if !strings.HasSuffix(strings.ToLower(s), "/api/v1") {
+		s += "/api/v1"
+	}
+	return s, nil
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,424 @@
+package forgejo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file is the request pipeline every operation goes through: build the
+// URL once, then for each attempt send, read the body within its bound, map
+// the status, decode, and tell the observer; between attempts it asks the
+// retry engine (retry.go). Operations only describe requests: no operation
+// decides what a status means.
+
+// Operation describes one API operation, as the operations table states it.
+type Operation struct {
+	// ID is the spec's operationId, used as CallContext.Operation.
+	ID string
+	// Method and Path are the HTTP method and the spec's path template
+	// relative to the API root, such as "/repos/{owner}/{repo}".
+	Method, Path string
+	// Service and Name are the Go service and method, such as "Repos" and
+	// "Get".
+	Service, Name string
+	// Retry is the operation's retry eligibility; RetryReason says why.
+	Retry       RetryEligibility
+	RetryReason string
+	// Paging is how the operation pages.
+	Paging PagingKind
+}
+
+// resultKind is how a success body is read.
+type resultKind int
+
+const (
+	resultJSON     resultKind = iota // decode into the model
+	resultNone                       // ignore the body (204, 205 mark-read)
+	resultText                       // *string
+	resultBytes                      // *[]byte, bounded by the download limit
+	resultBool                       // *bool: 2xx yes, 404 no
+	resultWithheld                   // JSON whose body carries a credential: never in a snippet
+)
+
+// request is one call's inputs, built by an operation method.
+type request struct {
+	op       *Operation
+	path     string // encoded, starting with "/"
+	query    []queryParam
+	body     []byte
+	bodyType string // Content-Type of body
+	result   resultKind
+	err      error // a validation failure while building: nothing is sent
+}
+
+// newRequest starts a request for op, expanding its path template with args.
+func newRequest(op *Operation, args ...pathArg) *request {
+	r := &request{op: op}
+	r.path, r.err = expandPath(op.Path, args...)
+	return r
+}
+
+// addQuery appends a query parameter; empty values are not sent, since an
+// unset filter and an empty one mean the same to Forgejo.
+func (r *request) addQuery(name, value string) {
+	if value != "" {
+		r.query = append(r.query, queryParam{name, value})
+	}
+}
+
+// addQueryInt appends an integer query parameter when it is not zero.
+func (r *request) addQueryInt(name string, value int64) {
+	if value != 0 {
+		r.query = append(r.query, queryParam{name, strconv.FormatInt(value, 10)})
+	}
+}
+
+// addQueryBool appends a boolean query parameter when set.
+func (r *request) addQueryBool(name string, value *bool) {
+	if value != nil {
+		r.query = append(r.query, queryParam{name, strconv.FormatBool(*value)})
+	}
+}
+
+// addQueryTime appends a timestamp query parameter (RFC 3339) when set.
+func (r *request) addQueryTime(name string, value time.Time) {
+	if !value.IsZero() {
+		r.query = append(r.query, queryParam{name, value.Format(time.RFC3339)})
+	}
+}
+
+// addQueryList appends a comma-joined list when non-empty.
+func (r *request) addQueryList(name string, values []string) {
+	if len(values) > 0 {
+		r.query = append(r.query, queryParam{name, strings.Join(values, ",")})
+	}
+}
+
+// paging appends page and limit (or the operation's variant) last.
+func (r *request) paging(c *Client, opts ListOptions) {
+	if r.err != nil {
+		return
+	}
+	r.query, r.err = c.appendPaging(r.query, r.op.Paging, opts)
+}
+
+// jsonBody sets a JSON request body, encoded once for every attempt.
+func (r *request) jsonBody(v any) {
+	if r.err != nil {
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		r.err = &ValidationError{Field: "body", Message: "cannot be encoded as JSON: " + err.Error()}
+		return
+	}
+	r.body, r.bodyType = data, "application/json"
+}
+
+// textBody sets a plain-text request body.
+func (r *request) textBody(s string) {
+	r.body, r.bodyType = []byte(s), "text/plain; charset=utf-8"
+}
+
+// jsonDecoder is implemented by models that carry a reflection-free decoder;
+// the pipeline prefers it to encoding/json. The generator may emit these
+// later: decoding dominates a call's cost.
+type jsonDecoder interface {
+	decodeJSON(data []byte) error
+}
+
+// errResponseTooLarge marks a body past its configured bound.
+var errResponseTooLarge = errors.New("response body exceeds the configured limit")
+
+// call runs a request through the retry loop and decodes the success body
+// into out (a pointer; nil to ignore the body). The *Response is non-nil
+// whenever a response arrived.
+func (c *Client) call(ctx context.Context, r *request, out any) (*Response, error) {
+	if r.err != nil {
+		call := CallContext{Operation: r.op.ID, Method: r.op.Method, URL: "(not sent)", Final: true}
+		c.notifyError(ctx, call, r.err)
+		return nil, r.err
+	}
+	sendURL, redacted := buildURL(c.baseURL, r.path, r.query)
+	for n := 1; ; n++ {
+		call := CallContext{Operation: r.op.ID, Method: r.op.Method, URL: redacted, Attempt: n}
+		resp, err := c.attempt(ctx, r, sendURL, &call, out)
+		if err == nil {
+			resp.Attempts = n
+			return resp, nil
+		}
+		if resp != nil {
+			resp.Attempts = n
+		}
+		c.notifyError(ctx, call, err)
+		eligible := r.op.Retry.allows(r.op.Method) && retryable(err)
+		if !eligible || n >= c.retry.MaxAttempts {
+			final := err
+			if eligible && n > 1 {
+				final = &RetriesExhaustedError{Call: call, Attempts: n, Last: err}
+			}
+			call.Final = true
+			c.notifyError(ctx, call, final)
+			return resp, final
+		}
+		wait := c.delay(n, err)
+		c.notifyRetry(ctx, call, err, wait)
+		if serr := c.sleep(ctx, wait); serr != nil {
+			// The caller gave up during the backoff: report that, not the
+			// failure we were about to retry.
+			final := &TransportError{Call: call, Kind: TransportCanceled, Err: serr}
+			call.Final = true
+			c.notifyError(ctx, call, final)
+			return resp, final
+		}
+	}
+}
+
+// attempt sends the request once and reads its answer.
+func (c *Client) attempt(ctx context.Context, r *request, sendURL string, call *CallContext, out any) (*Response, error) {
+	c.notifyRequest(ctx, *call)
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if c.attemptTimeout > 0 {
+		actx, cancel = context.WithTimeout(ctx, c.attemptTimeout)
+	}
+	defer cancel()
+
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	hreq, err := http.NewRequestWithContext(actx, r.op.Method, sendURL, body)
+	if err != nil {
+		// The URL was validated at construction; this is unreachable short
+		// of a bug, and must not echo the URL.
+		return nil, &TransportError{Call: *call, Kind: TransportUnknown, Err: errors.New("the request could not be built")}
+	}
+	if r.bodyType != "" {
+		hreq.Header.Set("Content-Type", r.bodyType)
+	}
+	switch r.result {
+	case resultJSON, resultBool, resultNone, resultWithheld:
+		hreq.Header.Set("Accept", "application/json")
+	default:
+		hreq.Header.Set("Accept", "*/*")
+	}
+	hreq.Header.Set("User-Agent", c.userAgent)
+	if c.auth != "" {
+		hreq.Header.Set("Authorization", string(c.auth))
+	}
+
+	start := c.now()
+	hresp, err := c.httpClient.Do(hreq)
+	if err != nil {
+		call.Duration = c.now().Sub(start)
+		return nil, c.transportError(ctx, *call, err)
+	}
+	limit := c.maxResponseBytes
+	if r.result == resultBytes {
+		limit = c.maxDownloadBytes
+	}
+	success := hresp.StatusCode >= 200 && hresp.StatusCode < 300
+	if !success {
+		limit = min(limit, maxErrorBody) // an error body is only parsed, never returned
+	}
+	data, rerr := readBody(hresp, limit, !success)
+	call.Duration = c.now().Sub(start)
+	call.RequestID = hresp.Header.Get("X-Request-Id")
+	resp := newResponse(hresp)
+	c.notifyResponse(ctx, *call, hresp.StatusCode)
+	if rerr != nil {
+		return resp, c.transportError(ctx, *call, rerr)
+	}
+
+	if !success {
+		if r.result == resultBool && hresp.StatusCode == http.StatusNotFound {
+			*(out.(*bool)) = false
+			return resp, nil
+		}
+		return resp, c.statusError(*call, hresp, data)
+	}
+	if err := c.decode(r, data, out); err != nil {
+		snip := snippet(data)
+		if r.result == resultWithheld {
+			snip = "*** (" + strconv.Itoa(len(data)) + " bytes withheld)"
+		}
+		return resp, &DecodeError{Call: *call, Path: decodePath(err), Snippet: c.scrub(snip), Err: err}
+	}
+	return resp, nil
+}
+
+// maxErrorBody bounds how much of an error body is read for its message;
+// the rest is discarded, so an oversized error body never masks the status.
+const maxErrorBody = 64 << 10
+
+// readBody reads at most limit bytes. Past the bound it fails, unless
+// truncate is set (error bodies), where it keeps the prefix. The body is
+// always closed.
+func readBody(resp *http.Response, limit int64, truncate bool) ([]byte, error) {
+	defer resp.Body.Close()
+	if resp.ContentLength > limit && !truncate {
+		return nil, errResponseTooLarge
+	}
+	size := int64(512)
+	if resp.ContentLength >= 0 {
+		size = min(resp.ContentLength, limit) + 1
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	data := buf.Bytes()
+	if int64(len(data)) > limit {
+		if !truncate {
+			return nil, errResponseTooLarge
+		}
+		data = data[:limit]
+		err = nil
+	}
+	if err != nil && !truncate {
+		return nil, err
+	}
+	return data, nil
+}
+
+// statusError maps a non-2xx response to an *APIError. This is the one place
+// a status becomes an error: 2xx is success, everything else (3xx included:
+// redirects are followed by net/http, so one arriving is unusable) is an
+// APIError carrying the parsed body and Retry-After.
+func (c *Client) statusError(call CallContext, resp *http.Response, body []byte) *APIError {
+	msg, u, details := parseErrorBody(body, resp.Header.Get("Content-Type"))
+	e := &APIError{Call: call, StatusCode: resp.StatusCode, Message: c.scrub(msg), URL: u}
+	for _, d := range details {
+		e.Errors = append(e.Errors, c.scrub(d))
+	}
+	e.retryAfter, e.hasRetryAfter = parseRetryAfter(resp.Header)
+	return e
+}
+
+// decode reads a success body into out according to the request's result
+// kind.
+func (c *Client) decode(r *request, data []byte, out any) error {
+	if out == nil || r.result == resultNone {
+		return nil
+	}
+	switch r.result {
+	case resultText:
+		*(out.(*string)) = string(data)
+		return nil
+	case resultBytes:
+		*(out.(*[]byte)) = bytes.Clone(data)
+		return nil
+	case resultBool:
+		*(out.(*bool)) = true
+		return nil
+	}
+	if d, ok := out.(jsonDecoder); ok {
+		return d.decodeJSON(data)
+	}
+	return json.Unmarshal(data, out)
+}
+
+// transportError classifies a send or read failure. The cause's URL, which
+// net/http puts in *url.Error, is replaced with the redacted one.
+func (c *Client) transportError(ctx context.Context, call CallContext, err error) *TransportError {
+	kind, temporary := classifyTransport(ctx, err)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = &url.Error{Op: ue.Op, URL: call.URL, Err: ue.Err}
+	}
+	return &TransportError{Call: call, Kind: kind, Err: err, temporary: temporary}
+}
+
+// Request is a call to an endpoint the library does not cover, for
+// [Client.Do]. It goes through the same pipeline as every operation: auth,
+// retry, bounds, status mapping, redaction and observers.
+type Request struct {
+	// Method is the HTTP method, such as "GET".
+	Method string
+	// Path is relative to the API root, such as "/repos/forgejo/forgejo/issues".
+	// It is sent as given (already percent-encoded); it must not carry a
+	// query, a fragment, control characters or "." / ".." segments.
+	Path string
+	// Query parameters, sent in name order.
+	Query url.Values
+	// Body, when non-nil, is sent as JSON; a []byte is sent as is with
+	// Content-Type application/json.
+	Body any
+	// Retry is stated explicitly: whether this call may be repeated. The
+	// zero value is Never.
+	Retry RetryEligibility
+	// Operation labels the call in errors and observer events; default
+	// "Do".
+	Operation string
+}
+
+// Do sends req and decodes a 2xx JSON body into v (a pointer; nil to ignore
+// the body; a *[]byte receives the raw body and a *string the text).
+func (c *Client) Do(ctx context.Context, req *Request, v any) (*Response, error) {
+	if req == nil {
+		return nil, &ValidationError{Field: "request", Message: "must not be nil"}
+	}
+	opID := req.Operation
+	if opID == "" {
+		opID = "Do"
+	}
+	op := &Operation{ID: opID, Method: strings.ToUpper(strings.TrimSpace(req.Method)), Path: req.Path, Retry: req.Retry}
+	r := &request{op: op}
+	r.err = checkRawPath(op.Method, req.Path)
+	if r.err == nil {
+		r.path = "/" + strings.TrimLeft(req.Path, "/")
+		for _, name := range slices.Sorted(maps.Keys(req.Query)) {
+			for _, val := range req.Query[name] {
+				r.query = append(r.query, queryParam{name, val})
+			}
+		}
+		switch b := req.Body.(type) {
+		case nil:
+		case []byte:
+			r.body, r.bodyType = b, "application/json"
+		default:
+			r.jsonBody(b)
+		}
+	}
+	switch v.(type) {
+	case *string:
+		r.result = resultText
+	case *[]byte:
+		r.result = resultBytes
+	}
+	return c.call(ctx, r, v)
+}
+
+func checkRawPath(method, p string) error {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
+	default:
+		return &ValidationError{Field: "method", Message: "must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS"}
+	}
+	if strings.TrimSpace(p) == "" {
+		return &ValidationError{Field: "path", Message: "must not be blank"}
+	}
+	if hasControl(p) || strings.ContainsAny(p, "?# ") {
+		return &ValidationError{Field: "path", Message: "must not contain a query, a fragment, spaces or control characters"}
+	}
+	if strings.Contains(p, "://") {
+		return &ValidationError{Field: "path", Message: "must be relative to the API root"}
+	}
+	for _, part := range strings.Split(strings.Trim(p, "/"), "/") {
+		if dec, err := url.PathUnescape(part); err == nil {
+			part = dec
+		}
+		if part == "." || part == ".." {
+			return &ValidationError{Field: "path", Message: "must not contain a '.' or '..' segment"}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package forgejo
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file holds path safety (percent-encoding and validating path
+// parameters) and redaction (masking sensitive query values). URLs are built
+// and redacted here and nowhere else.
+
+// redactedMask replaces every secret the library renders.
+const redactedMask = "***"
+
+// sensitiveQuery is the set of query parameter names whose values are
+// masked wherever a URL is rendered (compared case-insensitively). The
+// library never sends a credential in the query; this guards parameters a
+// caller adds through Client.Do.
+var sensitiveQuery = [...]string{"token", "access_token", "private_token", "password", "sudo"}
+
+func isSensitiveQuery(name string) bool {
+	for _, s := range sensitiveQuery {
+		if strings.EqualFold(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathArg is one path parameter: its name in the template (for errors), its
+// value, and whether it may span several segments (branch names, file
+// paths).
+type pathArg struct {
+	name  string
+	value string
+	multi bool
+}
+
+// seg is a single-segment path parameter: owner, repo, username, org…
+func seg(name, value string) pathArg { return pathArg{name: name, value: value} }
+
+// segs is a multi-segment path parameter, sent as several segments: a
+// branch name like "renovate/x" or a file path like "docs/a.md".
+func segs(name, value string) pathArg { return pathArg{name: name, value: value, multi: true} }
+
+// num is an integer path parameter (an index or id).
+func num(name string, value int64) pathArg {
+	return pathArg{name: name, value: strconv.FormatInt(value, 10)}
+}
+
+// expandPath fills a spec path template ("/repos/{owner}/{repo}") with args
+// in order, validating and percent-encoding each. It rejects values that
+// could forge another path before any request is sent.
+func expandPath(tmpl string, args ...pathArg) (string, error) {
+	var b strings.Builder
+	b.Grow(len(tmpl) + 32)
+	next := 0
+	for i := 0; i < len(tmpl); {
+		c := tmpl[i]
+		if c != '{' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		end := strings.IndexByte(tmpl[i:], '}')
+		if end < 0 || next >= len(args) || args[next].name != tmpl[i+1:i+end] {
+			return "", &ValidationError{Field: "path", Message: "template " + tmpl + " does not match its arguments"}
+		}
+		a := args[next]
+		next++
+		i += end + 1
+		if err := writeParam(&b, a); err != nil {
+			return "", err
+		}
+	}
+	if next != len(args) {
+		return "", &ValidationError{Field: "path", Message: "template " + tmpl + " does not match its arguments"}
+	}
+	return b.String(), nil
+}
+
+func writeParam(b *strings.Builder, a pathArg) error {
+	v := strings.TrimSpace(a.value)
+	if v == "" {
+		return &ValidationError{Field: a.name, Message: "must not be blank"}
+	}
+	if hasControl(v) {
+		return &ValidationError{Field: a.name, Message: "must not contain a control character"}
+	}
+	if !a.multi {
+		if strings.Contains(v, "/") {
+			return &ValidationError{Field: a.name, Message: "must not contain a slash"}
+		}
+		if v == "." || v == ".." {
+			return &ValidationError{Field: a.name, Message: "must not be '.' or '..'"}
+		}
+		escapeTo(b, v)
+		return nil
+	}
+	if strings.HasPrefix(v, "/") || strings.HasSuffix(v, "/") {
+		return &ValidationError{Field: a.name, Message: "must not start or end with a slash"}
+	}
+	for i, part := range strings.Split(v, "/") {
+		switch part {
+		case "":
+			return &ValidationError{Field: a.name, Message: "must not contain an empty segment"}
+		case ".", "..":
+			return &ValidationError{Field: a.name, Message: "must not contain a '.' or '..' segment"}
+		}
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		escapeTo(b, part)
+	}
+	return nil
+}
+
+// escapeTo percent-encodes s per RFC 3986 over its UTF-8 bytes: only
+// A–Z a–z 0–9 - . _ ~ stay literal, everything else becomes %XX. Used for
+// path segments and query names and values alike.
+func escapeTo(b *strings.Builder, s string) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if unreserved(c) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+}
+
+func unreserved(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// queryParam is one query parameter; a request's query is an ordered list
+// because order is part of what tests and logs show, and keys may repeat.
+type queryParam struct {
+	name, value string
+}
+
+// buildURL renders the URL to send and its redacted twin (identical unless
+// a sensitive query parameter is present). path is already encoded.
+func buildURL(base, path string, query []queryParam) (send, redacted string) {
+	var b strings.Builder
+	b.Grow(len(base) + len(path) + 16*len(query))
+	b.WriteString(base)
+	b.WriteString(path)
+	prefix := b.Len()
+	sensitive := false
+	for i, q := range query {
+		if i == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
+		}
+		escapeTo(&b, q.name)
+		b.WriteByte('=')
+		escapeTo(&b, q.value)
+		if isSensitiveQuery(q.name) {
+			sensitive = true
+		}
+	}
+	send = b.String()
+	if !sensitive {
+		return send, send
+	}
+	var r strings.Builder
+	r.WriteString(send[:prefix])
+	for i, q := range query {
+		if i == 0 {
+			r.WriteByte('?')
+		} else {
+			r.WriteByte('&')
+		}
+		escapeTo(&r, q.name)
+		r.WriteByte('=')
+		if isSensitiveQuery(q.name) {
+			r.WriteString(redactedMask)
+		} else {
+			escapeTo(&r, q.value)
+		}
+	}
+	return send, r.String()
+}
