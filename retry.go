@@ -283,5 +283,10 @@ func classifyTransport(callerCtx context.Context, err error) (kind TransportKind
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return TransportConnection, false
 	}
+	// net/http reports a connection the server closed before answering with
+	// unexported errors; their text is the only handle.
+	if msg := err.Error(); strings.Contains(msg, "server closed idle connection") || strings.Contains(msg, "transport connection broken") {
+		return TransportConnection, false
+	}
 	return TransportUnknown, false
 }
