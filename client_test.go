@@ -1,0 +1,278 @@
+package forgejo
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// clSeen is what clServer saw of one request.
+type clSeen struct {
+	method, path, rawQuery, body string
+	header                       http.Header
+}
+
+// clServer records every request and answers with status and body.
+func clServer(t *testing.T, status int, body string) (*httptest.Server, func() []clSeen) {
+	t.Helper()
+	var mu sync.Mutex
+	var seen []clSeen
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		seen = append(seen, clSeen{r.Method, r.URL.EscapedPath(), r.URL.RawQuery, string(b), r.Header.Clone()})
+		mu.Unlock()
+		if body != "" {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []clSeen {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]clSeen(nil), seen...)
+	}
+}
+
+func clClient(t *testing.T, url string, opts ...Option) *Client {
+	t.Helper()
+	c, err := NewClient(append([]Option{WithBaseURL(url), WithRetryPolicy(RetryOff)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BaseURL() != "https://codeberg.org/api/v1" || c.PageSize() != 30 || c.RetryPolicy() != DefaultRetryPolicy {
+		t.Fatalf("defaults: %v %d %v", c.BaseURL(), c.PageSize(), c.RetryPolicy())
+	}
+	if c.maxResponseBytes != 16*1024*1024 || c.maxDownloadBytes != 50*1024*1024 || c.attemptTimeout != 30*time.Second {
+		t.Fatalf("bounds: %d %d %v", c.maxResponseBytes, c.maxDownloadBytes, c.attemptTimeout)
+	}
+}
+
+func TestHeadersSent(t *testing.T) {
+	srv, seen := clServer(t, 200, `{"version":"1"}`)
+	c := clClient(t, srv.URL, WithToken("abcdefgh12345678"))
+	if _, _, err := c.Misc.GetVersion(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h := seen()[0].header
+	if h.Get("User-Agent") != "forgego/"+Version || h.Get("Authorization") != "token abcdefgh12345678" || h.Get("Accept") != "application/json" {
+		t.Fatalf("headers = %v", h)
+	}
+	if seen()[0].path != "/api/v1/version" || seen()[0].method != "GET" {
+		t.Fatalf("request = %+v", seen()[0])
+	}
+
+	c2 := clClient(t, srv.URL, WithUserAgent("  my-bot/2  "), WithBasicAuth("alice", "s3cret"))
+	_, _, _ = c2.Misc.GetVersion(context.Background())
+	h = seen()[1].header
+	if h.Get("User-Agent") != "my-bot/2" || h.Get("Authorization") != "Basic YWxpY2U6czNjcmV0" {
+		t.Fatalf("headers = %v", h)
+	}
+	c3 := clClient(t, srv.URL)
+	_, _, _ = c3.Misc.GetVersion(context.Background())
+	if _, ok := seen()[2].header["Authorization"]; ok {
+		t.Fatal("an anonymous client must send no Authorization")
+	}
+}
+
+func TestRequestShapes(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name                string
+		status              int
+		body                string
+		call                func(c *Client) error
+		method, path, query string
+		wantBody, wantCType string
+	}{
+		{"get repo", 200, `{"id":1}`, func(c *Client) error { _, _, err := c.Repos.Get(ctx, "forgejo", "forgejo"); return err },
+			"GET", "/api/v1/repos/forgejo/forgejo", "", "", ""},
+		{"get issue", 200, `{"id":1}`, func(c *Client) error { _, _, err := c.Issues.GetIssue(ctx, "o", "r", 2966); return err },
+			"GET", "/api/v1/repos/o/r/issues/2966", "", "", ""},
+		{"list issues: filters first, paging last", 200, `[]`, func(c *Client) error {
+			_, _, err := c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{State: "all", Labels: []string{"bug", "ui"}, Type: "issues",
+				Since: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ListOptions: ListOptions{Page: 2, Limit: 50}})
+			return err
+		}, "GET", "/api/v1/repos/o/r/issues", "state=all&labels=bug%2Cui&type=issues&since=2026-01-02T03%3A04%3A05Z&page=2&limit=50", "", ""},
+		{"list issues with nil options", 200, `[]`, func(c *Client) error { _, _, err := c.Issues.ListIssues(ctx, "o", "r", nil); return err },
+			"GET", "/api/v1/repos/o/r/issues", "page=1&limit=30", "", ""},
+		{"list topics", 200, `{"topics":["a"]}`, func(c *Client) error { _, _, err := c.Repos.ListTopics(ctx, "o", "r", nil); return err },
+			"GET", "/api/v1/repos/o/r/topics", "page=1&limit=30", "", ""},
+		{"create issue sends only set fields", 201, `{"id":1}`, func(c *Client) error {
+			_, _, err := c.Issues.CreateIssue(ctx, "o", "r", CreateIssueOption{Title: "Crash", Labels: []int64{3}})
+			return err
+		}, "POST", "/api/v1/repos/o/r/issues", "", `{"labels":[3],"title":"Crash"}`, "application/json"},
+		{"edit issue: nil is unset, a pointer to zero is sent", 201, `{"id":1}`, func(c *Client) error {
+			_, _, err := c.Issues.EditIssue(ctx, "o", "r", 5, EditIssueOption{State: Ptr("closed"), Body: Ptr(""), Assignees: []string{}})
+			return err
+		}, "PATCH", "/api/v1/repos/o/r/issues/5", "", `{"assignees":[],"body":"","state":"closed"}`, "application/json"},
+		{"update topics sends the whole list", 204, "", func(c *Client) error {
+			_, err := c.Repos.UpdateTopics(ctx, "o", "r", []string{"go", "forgejo"})
+			return err
+		}, "PUT", "/api/v1/repos/o/r/topics", "", `{"topics":["go","forgejo"]}`, "application/json"},
+		{"update topics with nil clears them", 204, "", func(c *Client) error {
+			_, err := c.Repos.UpdateTopics(ctx, "o", "r", nil)
+			return err
+		}, "PUT", "/api/v1/repos/o/r/topics", "", `{"topics":[]}`, "application/json"},
+		{"read thread sends no body and no query", 205, `{"id":9}`, func(c *Client) error {
+			_, err := c.Notifications.ReadThread(ctx, 9)
+			return err
+		}, "PATCH", "/api/v1/notifications/threads/9", "", "", ""},
+		{"settings", 200, `{}`, func(c *Client) error { _, _, err := c.Settings.GetGeneralAPISettings(ctx); return err },
+			"GET", "/api/v1/settings/api", "", "", ""},
+		{"current user", 200, `{}`, func(c *Client) error { _, _, err := c.Users.GetCurrent(ctx); return err },
+			"GET", "/api/v1/user", "", "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, seen := clServer(t, tc.status, tc.body)
+			c := clClient(t, srv.URL)
+			if err := tc.call(c); err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			s := seen()
+			if len(s) != 1 {
+				t.Fatalf("requests = %d", len(s))
+			}
+			got := s[0]
+			if got.method != tc.method || got.path != tc.path || got.rawQuery != tc.query || got.body != tc.wantBody {
+				t.Fatalf("got %s %s?%s body %q\nwant %s %s?%s body %q", got.method, got.path, got.rawQuery, got.body, tc.method, tc.path, tc.query, tc.wantBody)
+			}
+			if got.header.Get("Content-Type") != tc.wantCType {
+				t.Fatalf("Content-Type = %q", got.header.Get("Content-Type"))
+			}
+		})
+	}
+}
+
+func TestDoForUncoveredEndpoints(t *testing.T) {
+	srv, seen := clServer(t, 200, `{"full_name":"o/r"}`)
+	c := clClient(t, srv.URL)
+	var repo Repository
+	resp, err := c.Do(context.Background(), &Request{Method: "get", Path: "repos/o/r", Query: map[string][]string{"b": {"2"}, "a": {"1"}}, Retry: IdempotentOnly, Operation: "custom"}, &repo)
+	if err != nil || repo.FullName != "o/r" || resp.Attempts != 1 {
+		t.Fatalf("repo = %+v err = %v", repo, err)
+	}
+	if s := seen()[0]; s.method != "GET" || s.path != "/api/v1/repos/o/r" || s.rawQuery != "a=1&b=2" {
+		t.Fatalf("request = %+v", s)
+	}
+	var text string
+	if _, err := c.Do(context.Background(), &Request{Method: "POST", Path: "/markdown/raw", Body: []byte(`x`)}, &text); err != nil || text != `{"full_name":"o/r"}` {
+		t.Fatalf("text = %q err = %v", text, err)
+	}
+	for _, bad := range []*Request{nil, {Method: "GET"}, {Method: "BREW", Path: "/x"}, {Method: "GET", Path: "/a/../b"},
+		{Method: "GET", Path: "/a/%2e%2e/b"}, {Method: "GET", Path: "/x?y=1"}, {Method: "GET", Path: "https://evil.example/x"}} {
+		before := len(seen())
+		_, err := c.Do(context.Background(), bad, nil)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || len(seen()) != before {
+			t.Errorf("request %+v: err = %v, sent = %d", bad, err, len(seen())-before)
+		}
+	}
+}
+
+// clTransport wraps a RoundTripper and records whether anyone closed it.
+type clTransport struct {
+	http.RoundTripper
+	closed atomic.Bool
+}
+
+func (t *clTransport) CloseIdleConnections() { t.closed.Store(true) }
+
+func TestCallerOwnedHTTPClient(t *testing.T) {
+	srv, seen := clServer(t, 200, `{"version":"9"}`)
+	tr := &clTransport{RoundTripper: http.DefaultTransport}
+	hc := &http.Client{Transport: tr}
+	c := clClient(t, srv.URL, WithHTTPClient(hc))
+	for range 3 {
+		if _, _, err := c.Misc.GetVersion(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen()) != 3 || tr.closed.Load() {
+		t.Fatalf("requests = %d, closed = %v: the library must use the caller's client and never close it", len(seen()), tr.closed.Load())
+	}
+}
+
+func TestAttemptTimeoutIsRetryableTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	c, k := rtClient(t, srv.URL, WithAttemptTimeout(time.Millisecond))
+	_, _, err := c.Misc.GetVersion(context.Background())
+	var te *TransportError
+	var re *RetriesExhaustedError
+	if !errors.As(err, &te) || te.Kind != TransportTimeout || !errors.As(err, &re) || len(k.waits()) != 2 {
+		t.Fatalf("err = %v waits = %v", err, k.waits())
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	srv := rtNewServer(t, rtStep{status: 200, body: `{"version":"1"}`})
+	c, _ := rtClient(t, srv.URL)
+	var wg sync.WaitGroup
+	var failures atomic.Int32
+	for range 16 {
+		wg.Go(func() {
+			for range 10 {
+				if v, _, err := c.Misc.GetVersion(context.Background()); err != nil || v.Version != "1" {
+					failures.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failures.Load() != 0 || srv.hits.Load() != 160 {
+		t.Fatalf("failures = %d hits = %d", failures.Load(), srv.hits.Load())
+	}
+}
+
+func TestBodyBoundsAndErrorBodies(t *testing.T) {
+	big := `{"message":"` + strings.Repeat("x", 200<<10) + `"}`
+	srv := rtNewServer(t, rtStep{status: 500, body: big})
+	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff), WithMaxResponseBytes(1024))
+	_, _, err := c.Misc.GetVersion(context.Background())
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 500 {
+		t.Fatalf("an oversized error body must not mask the status: %v", err)
+	}
+	if len(err.Error()) > 2*MaxFragment {
+		t.Fatalf("Error() is %d bytes, want bounded", len(err.Error()))
+	}
+}
+
+func TestManyErrorDetailsAreBounded(t *testing.T) {
+	details := make([]string, 12)
+	for i := range details {
+		details[i] = `"` + strings.Repeat("d", 600) + `"`
+	}
+	srv := rtNewServer(t, rtStep{status: 422, body: `{"message":"m","errors":[` + strings.Join(details, ",") + `]}`})
+	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+	_, _, err := c.Misc.GetVersion(context.Background())
+	msg := err.Error()
+	if !strings.Contains(msg, "and 4 more") || strings.Count(msg, strings.Repeat("d", 512)+"...") != 8 || strings.Contains(msg, strings.Repeat("d", 513)) {
+		t.Fatalf("details not bounded: %d bytes", len(msg))
+	}
+}
