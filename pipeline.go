@@ -76,20 +76,6 @@ func (r *request) addQuery(name, value string) {
 	}
 }
 
-// addQueryInt appends an integer query parameter when it is not zero.
-func (r *request) addQueryInt(name string, value int64) {
-	if value != 0 {
-		r.query = append(r.query, queryParam{name, strconv.FormatInt(value, 10)})
-	}
-}
-
-// addQueryBool appends a boolean query parameter when set.
-func (r *request) addQueryBool(name string, value *bool) {
-	if value != nil {
-		r.query = append(r.query, queryParam{name, strconv.FormatBool(*value)})
-	}
-}
-
 // addQueryTime appends a timestamp query parameter (RFC 3339) when set.
 func (r *request) addQueryTime(name string, value time.Time) {
 	if !value.IsZero() {
@@ -123,11 +109,6 @@ func (r *request) jsonBody(v any) {
 		return
 	}
 	r.body, r.bodyType = data, "application/json"
-}
-
-// textBody sets a plain-text request body.
-func (r *request) textBody(s string) {
-	r.body, r.bodyType = []byte(s), "text/plain; charset=utf-8"
 }
 
 // jsonDecoder is implemented by models that carry a reflection-free decoder;
