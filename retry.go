@@ -209,8 +209,8 @@ func (c *Client) delay(n int, err error) time.Duration {
 // before Date means no wait. Blank, negative, decimal or garbage values, and
 // a date without a usable Date, mean no hint.
 func parseRetryAfter(h http.Header) (time.Duration, bool) {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
+	v, ok := singleValue(h.Values("Retry-After"))
+	if !ok {
 		return 0, false
 	}
 	if isDigits(v) {
@@ -220,15 +220,44 @@ func parseRetryAfter(h http.Header) (time.Duration, bool) {
 		}
 		return time.Duration(secs) * time.Second, true
 	}
-	at, err := http.ParseTime(v)
-	if err != nil {
+	at, ok := parseHTTPDate(v)
+	if !ok {
 		return 0, false
 	}
-	date, err := http.ParseTime(strings.TrimSpace(h.Get("Date")))
-	if err != nil {
+	date, ok := parseHTTPDate(strings.TrimSpace(h.Get("Date")))
+	if !ok {
 		return 0, false
 	}
 	return max(at.Sub(date), 0), true
+}
+
+// singleValue returns a header's one trimmed value. A blank value, or
+// several lines with different values, is no value: a singleton field that
+// disagrees with itself cannot be trusted.
+func singleValue(values []string) (string, bool) {
+	v := ""
+	for i, raw := range values {
+		raw = strings.TrimSpace(raw)
+		if i > 0 && raw != v {
+			return "", false
+		}
+		v = raw
+	}
+	return v, v != ""
+}
+
+// parseHTTPDate accepts the three HTTP-date forms of RFC 9110. net/http's
+// ParseTime reads any zone abbreviation in the RFC 850 form through the
+// local zone, so a zone other than GMT is refused here.
+func parseHTTPDate(v string) (time.Time, bool) {
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return time.Time{}, false
+	}
+	if strings.Contains(v, ",") && !strings.HasSuffix(v, " GMT") {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // maxRetryAfterSeconds keeps seconds·1e9 inside int64.

@@ -317,6 +317,12 @@ func TestRetryAfter(t *testing.T) {
 		{"RFC 850 date honoured", map[string]string{"Retry-After": "Sunday, 29-Nov-26 12:00:04 GMT", "Date": date}, true, 4 * time.Second, true},
 		{"date without Date is absent", map[string]string{"Retry-After": "Sun, 29 Nov 2026 12:00:05 GMT", "Date": ""}, true, 250 * time.Millisecond, false},
 		{"date with garbage Date is absent", map[string]string{"Retry-After": "Sun, 29 Nov 2026 12:00:05 GMT", "Date": "yesterday"}, true, 250 * time.Millisecond, false},
+		{"asctime date honoured", map[string]string{"Retry-After": "Sun Nov 29 12:00:03 2026", "Date": date}, true, 3 * time.Second, true},
+		{"RFC 850 date in another zone is refused", map[string]string{"Retry-After": "Sunday, 29-Nov-26 12:00:04 PST", "Date": date}, true, 250 * time.Millisecond, false},
+		{"numeric zone is refused", map[string]string{"Retry-After": "Sun, 29 Nov 2026 12:00:04 +0000", "Date": date}, true, 250 * time.Millisecond, false},
+		{"ISO 8601 is refused", map[string]string{"Retry-After": "2026-11-29T12:00:04Z", "Date": date}, true, 250 * time.Millisecond, false},
+		{"duration string is refused", map[string]string{"Retry-After": "1m0s"}, true, 250 * time.Millisecond, false},
+		{"leading zeros accepted", map[string]string{"Retry-After": "0003"}, true, 3 * time.Second, true},
 		{"ignored when RespectRetryAfter is off", map[string]string{"Retry-After": "2"}, false, 250 * time.Millisecond, true},
 	}
 	for _, tc := range cases {
@@ -344,6 +350,17 @@ func TestRetryAfter(t *testing.T) {
 				t.Fatalf("RetryAfter ok = %v, want %v", ok, tc.hint)
 			}
 		})
+	}
+}
+
+func TestRetryAfterSeveralLines(t *testing.T) {
+	h := http.Header{"Retry-After": {"120", "60"}}
+	if _, ok := parseRetryAfter(h); ok {
+		t.Fatal("two different Retry-After values must be no hint")
+	}
+	h = http.Header{"Retry-After": {"120", " 120 "}}
+	if d, ok := parseRetryAfter(h); !ok || d != 120*time.Second {
+		t.Fatalf("repeated identical values: %v %v", d, ok)
 	}
 }
 
