@@ -36,9 +36,10 @@ const (
 // Client talks to one Forgejo instance. Build it with [NewClient]; it is
 // immutable afterwards and safe for concurrent use by many goroutines.
 type Client struct {
-	baseURL          string // validated API root, no trailing slash
-	auth             secret // the whole Authorization header value, or ""
-	secretText       string // the bare token or password, only to scrub echoes
+	baseURL string // validated API root, no trailing slash
+	// cred is reached through a closure: fmt, printing a Client nested in a
+	// caller's struct, can show a func's address but never what it holds.
+	cred             func() *credential // nil when anonymous
 	userAgent        string
 	retry            RetryPolicy
 	pageSize         int
@@ -50,11 +51,10 @@ type Client struct {
 	retryObserver    RetryObserver // observer, when it also implements RetryObserver
 
 	// Test seams: fake time and randomness so that retry tests never sleep.
-	sleep   func(ctx context.Context, d time.Duration) error
-	randN   func(n int64) int64 // uniform in [0, n)
-	now     func() time.Time
-	common  service
-	scrubOK bool // auth is long enough to scrub from server-echoed text
+	sleep  func(ctx context.Context, d time.Duration) error
+	randN  func(n int64) int64 // uniform in [0, n)
+	now    func() time.Time
+	common service
 
 	// Services, one per spec tag.
 	ActivityPub   *ActivityPubService
@@ -136,7 +136,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	c := &Client{
 		baseURL:          base,
-		auth:             cfg.auth,
+		cred:             cfg.cred,
 		userAgent:        cfg.userAgent,
 		retry:            cfg.retry,
 		pageSize:         cfg.pageSize,
@@ -155,7 +155,6 @@ func NewClient(opts ...Option) (*Client, error) {
 	if ro, ok := c.observer.(RetryObserver); ok {
 		c.retryObserver = ro
 	}
-	c.scrubOK = len(cfg.secretText) >= 8
 	c.common.client = c
 	c.ActivityPub = (*ActivityPubService)(&c.common)
 	c.Admin = (*AdminService)(&c.common)
@@ -167,7 +166,6 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Repos = (*ReposService)(&c.common)
 	c.Settings = (*SettingsService)(&c.common)
 	c.Users = (*UsersService)(&c.common)
-	c.secretText = cfg.secretText
 	return c, nil
 }
 
@@ -187,12 +185,8 @@ func (c *Client) RetryPolicy() RetryPolicy { return c.retry }
 // Format has a value receiver so that printing a dereferenced Client is
 // masked too.
 func (c Client) Format(f fmt.State, verb rune) {
-	auth := "none"
-	if c.auth != "" {
-		auth = c.auth.kind()
-	}
 	fmt.Fprintf(f, "forgejo.Client{baseURL: %s, auth: %s, userAgent: %q, retry: %s, pageSize: %d}",
-		c.baseURL, auth, c.userAgent, c.retry, c.pageSize)
+		c.baseURL, c.credential().String(), c.userAgent, c.retry, c.pageSize)
 }
 
 // LogValue renders the client for log/slog without its credential.
@@ -203,34 +197,56 @@ func (c *Client) LogValue() slog.Value {
 	return slog.StringValue(fmt.Sprint(*c))
 }
 
-// secret is the Authorization header value. Its Format method makes every
-// fmt verb print a mask, so a secret cannot leak through %v, %+v, %#v, %s,
-// %q, %x or %d.
-type secret string
+// credential is what authenticates the client. It is only ever read by
+// the pipeline to set the Authorization header and to scrub echoes of it.
+type credential struct {
+	kind   string   // "token" or "basic", for printing
+	header string   // the whole Authorization header value
+	scrubs []string // texts to mask wherever the server echoes them
+}
 
-func (s secret) Format(f fmt.State, verb rune) { fmt.Fprint(f, s.kind()) }
-
-// LogValue masks the secret in log/slog output.
-func (s secret) LogValue() slog.Value { return slog.StringValue(s.kind()) }
-
-func (s secret) kind() string {
-	switch {
-	case s == "":
-		return "none"
-	case strings.HasPrefix(string(s), "Basic "):
-		return "basic ***"
-	default:
-		return "token ***"
+func newCredential(kind, header string, secrets ...string) func() *credential {
+	cr := &credential{kind: kind, header: header}
+	for _, s := range append(secrets, header, strings.TrimPrefix(strings.TrimPrefix(header, "Basic "), "token ")) {
+		if len(s) >= 8 { // shorter texts would mask innocent words
+			cr.scrubs = append(cr.scrubs, s)
+		}
 	}
+	return func() *credential { return cr }
+}
+
+// credential returns the client's credential, nil when anonymous.
+func (c *Client) credential() *credential {
+	if c.cred == nil {
+		return nil
+	}
+	return c.cred()
+}
+
+// Format masks the credential for every verb.
+func (cr *credential) Format(f fmt.State, verb rune) { fmt.Fprint(f, cr.String()) }
+
+// String masks the credential.
+func (cr *credential) String() string {
+	if cr == nil {
+		return "none"
+	}
+	return cr.kind + " ***"
 }
 
 // scrub replaces any echo of the credential in text that came from the
-// server (error messages), as a last line of defence.
+// server (error messages, decode causes), as a last line of defence.
 func (c *Client) scrub(s string) string {
-	if !c.scrubOK || !strings.Contains(s, c.secretText) {
+	cr := c.credential()
+	if cr == nil {
 		return s
 	}
-	return strings.ReplaceAll(s, c.secretText, redactedMask)
+	for _, secret := range cr.scrubs {
+		if strings.Contains(s, secret) {
+			s = strings.ReplaceAll(s, secret, redactedMask)
+		}
+	}
+	return s
 }
 
 // sleepContext waits for d or until ctx is done, whichever comes first.

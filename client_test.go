@@ -272,7 +272,7 @@ func TestManyErrorDetailsAreBounded(t *testing.T) {
 	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
 	_, _, err := c.Misc.GetVersion(context.Background())
 	msg := err.Error()
-	if !strings.Contains(msg, "and 4 more") || strings.Count(msg, strings.Repeat("d", 512)+"...") != 8 || strings.Contains(msg, strings.Repeat("d", 513)) {
+	if !strings.Contains(msg, "and 4 more") || strings.Count(msg, strings.Repeat("d", 509)+"...") != 8 || strings.Contains(msg, strings.Repeat("d", 510)) {
 		t.Fatalf("details not bounded: %d bytes", len(msg))
 	}
 }

@@ -261,14 +261,18 @@ func (e *WalkTruncatedError) Error() string {
 		e.Reason + "); resume at page " + strconv.Itoa(e.ResumeFrom.Page) + " with limit " + strconv.Itoa(e.ResumeFrom.Limit)
 }
 
-// bound cuts s to MaxFragment characters, never inside a UTF-8 sequence.
+// bound cuts s to at most MaxFragment characters, the "..." marking a cut
+// included, never inside a UTF-8 sequence.
 func bound(s string) string {
 	if len(s) <= MaxFragment { // fast path: bytes ≥ runes
 		return s
 	}
+	if utf8.RuneCountInString(s) <= MaxFragment {
+		return s
+	}
 	n := 0
 	for i := range s {
-		if n == MaxFragment {
+		if n == MaxFragment-3 {
 			return s[:i] + "..."
 		}
 		n++

@@ -152,14 +152,14 @@ func cutParam(s string) (param, rest string, found bool) {
 // link target; 0 unless it is an integer ≥ 1. The value is not
 // percent-decoded: page numbers are digits.
 func pageOf(target string) int {
+	if h := strings.IndexByte(target, '#'); h >= 0 {
+		target = target[:h] // a '?' inside the fragment is not a query
+	}
 	q := strings.IndexByte(target, '?')
 	if q < 0 {
 		return 0
 	}
 	query := target[q+1:]
-	if h := strings.IndexByte(query, '#'); h >= 0 {
-		query = query[:h]
-	}
 	for len(query) > 0 {
 		var pair string
 		pair, query, _ = strings.Cut(query, "&")

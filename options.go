@@ -16,8 +16,7 @@ type Option func(*config) error
 // config is what options write; NewClient copies it into the Client.
 type config struct {
 	baseURL          string
-	auth             secret
-	secretText       string
+	cred             func() *credential
 	userAgent        string
 	retry            RetryPolicy
 	pageSize         int
@@ -54,8 +53,7 @@ func WithToken(token string) Option {
 		if hasControl(t) {
 			return &ValidationError{Field: "token", Message: "must not contain a control character"}
 		}
-		c.auth = secret("token " + t)
-		c.secretText = t
+		c.cred = newCredential("token", "token "+t, t)
 		return nil
 	}
 }
@@ -78,8 +76,7 @@ func WithBasicAuth(username, password string) Option {
 		if hasControl(password) {
 			return &ValidationError{Field: "password", Message: "must not contain a control character"}
 		}
-		c.auth = secret("Basic " + base64.StdEncoding.EncodeToString([]byte(username+":"+password)))
-		c.secretText = password
+		c.cred = newCredential("basic", "Basic "+base64.StdEncoding.EncodeToString([]byte(username+":"+password)), password)
 		return nil
 	}
 }

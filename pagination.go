@@ -106,6 +106,9 @@ type PageFunc[T any] func(ctx context.Context, opts ListOptions) ([]T, *Response
 // empty. A walk that reaches [MaxPages], or that is offered a next page it
 // cannot follow, fails with a [*WalkTruncatedError].
 func WalkPages[T any](ctx context.Context, start ListOptions, fetch PageFunc[T], visit func(items []T, resp *Response) error) error {
+	if start.Page < 0 {
+		return &ValidationError{Field: "page", Message: "must not be negative"}
+	}
 	page := start
 	page.Page = max(page.Page, 1)
 	seen := 0

@@ -194,8 +194,8 @@ func (c *Client) attempt(ctx context.Context, r *request, sendURL string, call *
 		hreq.Header.Set("Accept", "*/*")
 	}
 	hreq.Header.Set("User-Agent", c.userAgent)
-	if c.auth != "" {
-		hreq.Header.Set("Authorization", string(c.auth))
+	if cr := c.credential(); cr != nil {
+		hreq.Header.Set("Authorization", cr.header)
 	}
 
 	start := c.now()
@@ -232,6 +232,11 @@ func (c *Client) attempt(ctx context.Context, r *request, sendURL string, call *
 		snip := snippet(data)
 		if r.result == resultWithheld {
 			snip = "*** (" + strconv.Itoa(len(data)) + " bytes withheld)"
+		}
+		if msg := err.Error(); c.scrub(msg) != msg {
+			// The cause quotes the body, and the body carries the credential:
+			// keep the message, drop the quote.
+			err = errors.New(c.scrub(err.Error()))
 		}
 		return resp, &DecodeError{Call: *call, Path: decodePath(err), Snippet: c.scrub(snip), Err: err}
 	}
@@ -276,7 +281,7 @@ func readBody(resp *http.Response, limit int64, truncate bool) ([]byte, error) {
 // APIError carrying the parsed body and Retry-After.
 func (c *Client) statusError(call CallContext, resp *http.Response, body []byte) *APIError {
 	msg, u, details := parseErrorBody(body, resp.Header.Get("Content-Type"))
-	e := &APIError{Call: call, StatusCode: resp.StatusCode, Message: c.scrub(msg), URL: u}
+	e := &APIError{Call: call, StatusCode: resp.StatusCode, Message: c.scrub(msg), URL: c.scrub(u)}
 	for _, d := range details {
 		e.Errors = append(e.Errors, c.scrub(d))
 	}

@@ -28,6 +28,7 @@ type Response struct {
 	hasTotal    bool
 	nextOffered bool // a rel="next" link was present, readable or not
 	hasLink     bool // the response carried at least one Link element
+	rateLimit   *RateLimit
 }
 
 // newResponse reads the paging headers of r.
