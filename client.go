@@ -49,6 +49,10 @@ type Client struct {
 	attemptTimeout   time.Duration
 	observer         Observer
 	retryObserver    RetryObserver // observer, when it also implements RetryObserver
+	// rateLimitObserver is observer, when it also implements
+	// RateLimitObserver.
+	rateLimitObserver RateLimitObserver
+	limits            *limits // rate-limit snapshot, pacing and retry budget
 
 	// Test seams: fake time and randomness so that retry tests never sleep.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -155,6 +159,10 @@ func NewClient(opts ...Option) (*Client, error) {
 	if ro, ok := c.observer.(RetryObserver); ok {
 		c.retryObserver = ro
 	}
+	if ro, ok := c.observer.(RateLimitObserver); ok {
+		c.rateLimitObserver = ro
+	}
+	c.limits = newLimits(cfg.pacing, cfg.budget)
 	c.common.client = c
 	c.ActivityPub = (*ActivityPubService)(&c.common)
 	c.Admin = (*AdminService)(&c.common)

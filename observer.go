@@ -67,10 +67,11 @@ func (c *Client) notifyRetry(ctx context.Context, call CallContext, err error, w
 	c.retryObserver.OnRetry(ctx, call, err, wait)
 }
 
-// NewSlogObserver returns an [Observer] (and [RetryObserver]) that logs
-// through l: requests, responses and failed attempts at Debug, retry waits
-// and final failures at Info. Attributes: op, method, url (redacted),
-// attempt, status, duration, request_id, error, wait.
+// NewSlogObserver returns an [Observer] (also a [RetryObserver] and a
+// [RateLimitObserver]) that logs through l: requests, responses, failed
+// attempts and rate-limit snapshots at Debug; retry waits, pacing waits and
+// final failures at Info. Attributes: op, method, url (redacted), attempt,
+// status, duration, request_id, error, wait, remaining, reset.
 func NewSlogObserver(l *slog.Logger) Observer {
 	if l == nil {
 		l = slog.Default()
@@ -108,4 +109,15 @@ func (o slogObserver) OnRetry(ctx context.Context, call CallContext, err error, 
 	o.l.LogAttrs(ctx, slog.LevelInfo, "forgejo retrying",
 		slog.String("op", call.Operation), slog.Int("attempt", call.Attempt),
 		slog.Duration("wait", wait), slog.String("error", err.Error()))
+}
+
+func (o slogObserver) OnRateLimit(ctx context.Context, call CallContext, rl RateLimit) {
+	o.l.LogAttrs(ctx, slog.LevelDebug, "forgejo rate limit",
+		slog.String("op", call.Operation), slog.Int64("remaining", rl.Remaining),
+		slog.Duration("reset", rl.Reset), slog.String("source", rl.Source))
+}
+
+func (o slogObserver) OnRateLimitWait(ctx context.Context, call CallContext, wait time.Duration) {
+	o.l.LogAttrs(ctx, slog.LevelInfo, "forgejo waiting for the rate limit to reset",
+		slog.String("op", call.Operation), slog.Duration("wait", wait))
 }

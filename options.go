@@ -25,6 +25,8 @@ type config struct {
 	maxDownloadBytes int64
 	attemptTimeout   time.Duration
 	observer         Observer
+	pacing           *Pacing
+	budget           *RetryBudget
 }
 
 // WithBaseURL sets the instance to talk to. It accepts an instance root

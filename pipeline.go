@@ -133,8 +133,15 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 	sendURL, redacted := buildURL(c.baseURL, r.path, r.query)
 	for n := 1; ; n++ {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, URL: redacted, Attempt: n}
+		if perr := c.pace(ctx, call); perr != nil {
+			final := &TransportError{Call: call, Kind: TransportCanceled, Err: perr}
+			call.Final = true
+			c.notifyError(ctx, call, final)
+			return nil, final
+		}
 		resp, err := c.attempt(ctx, r, sendURL, &call, out)
 		if err == nil {
+			c.limits.recordOutcome(true, false)
 			resp.Attempts = n
 			return resp, nil
 		}
@@ -142,8 +149,10 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 			resp.Attempts = n
 		}
 		c.notifyError(ctx, call, err)
-		eligible := r.op.Retry.allows(r.op.Method) && retryable(err)
-		if !eligible || n >= c.retry.MaxAttempts {
+		canRetry := retryable(err)
+		c.limits.recordOutcome(false, canRetry)
+		eligible := r.op.Retry.allows(r.op.Method) && canRetry
+		if !eligible || n >= c.retry.MaxAttempts || !c.limits.allowRetry() {
 			final := err
 			if eligible && n > 1 {
 				final = &RetriesExhaustedError{Call: call, Attempts: n, Last: err}
@@ -216,6 +225,11 @@ func (c *Client) attempt(ctx context.Context, r *request, sendURL string, call *
 	call.Duration = c.now().Sub(start)
 	call.RequestID = hresp.Header.Get("X-Request-Id")
 	resp := newResponse(hresp)
+	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
+		resp.rateLimit = rl
+		c.limits.observe(rl, rl.ReceivedAt)
+		c.notifyRateLimit(ctx, *call, *rl)
+	}
 	c.notifyResponse(ctx, *call, hresp.StatusCode)
 	if rerr != nil {
 		return resp, c.transportError(ctx, *call, rerr)

@@ -1,0 +1,216 @@
+package forgejo
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// This file keeps the client-wide rate-limit state: the latest snapshot,
+// optional pacing (waiting for the budget to reset instead of spending a
+// request that will be refused), and the optional retry budget. Both are off
+// by default; with them off the client behaves exactly as without this file.
+
+// Pacing configures [WithRateLimitPacing].
+type Pacing struct {
+	// MaxWait bounds one wait for the budget to reset; 0 means
+	// DefaultPacingMaxWait. The caller's ctx bounds it too.
+	MaxWait time.Duration
+	// Spread spreads the remaining budget evenly over the time left until
+	// the reset, rather than spending it as fast as calls come and then
+	// waiting. It smooths bursts at some cost in wall time.
+	Spread bool
+}
+
+// DefaultPacingMaxWait bounds a pacing wait when Pacing.MaxWait is zero.
+const DefaultPacingMaxWait = 2 * time.Minute
+
+// WithRateLimitPacing makes every goroutine using the client wait, when the
+// last response said the request budget is spent, until the budget resets
+// (bounded by p.MaxWait and ctx), instead of spending a request the
+// instance will refuse with 429. It relies on the RateLimit headers: on an
+// instance that sends none it never waits, and the retry engine still
+// handles a 429 exactly as without pacing.
+func WithRateLimitPacing(p Pacing) Option {
+	return func(c *config) error {
+		if p.MaxWait < 0 {
+			return &ValidationError{Field: "pacing.MaxWait", Message: "must not be negative"}
+		}
+		if p.MaxWait == 0 {
+			p.MaxWait = DefaultPacingMaxWait
+		}
+		c.pacing = &p
+		return nil
+	}
+}
+
+// RetryBudget configures [WithRetryBudget], in the spirit of gRPC retry
+// throttling: the budget starts full at MaxTokens; every failed attempt
+// whose failure is retryable costs one token; every success gives back
+// TokenRatio; retries are allowed only while more than half the tokens
+// remain. Many concurrent calls therefore cannot multiply a 429 or 503 storm:
+// once failures dominate, calls fail after their first attempt until
+// successes refill the budget.
+type RetryBudget struct {
+	MaxTokens  float64
+	TokenRatio float64
+}
+
+// WithRetryBudget shares one retry budget among every call of the client.
+// Off by default.
+func WithRetryBudget(b RetryBudget) Option {
+	return func(c *config) error {
+		if b.MaxTokens <= 0 || b.MaxTokens > 1000 {
+			return &ValidationError{Field: "retryBudget.MaxTokens", Message: "must be in (0, 1000]"}
+		}
+		if b.TokenRatio <= 0 || b.TokenRatio > 1 {
+			return &ValidationError{Field: "retryBudget.TokenRatio", Message: "must be in (0, 1]"}
+		}
+		c.budget = &b
+		return nil
+	}
+}
+
+// RateLimitObserver is an optional extension of [Observer]: an observer
+// that also implements it is told of every rate-limit snapshot a response
+// carries, and of every pacing wait.
+type RateLimitObserver interface {
+	OnRateLimit(ctx context.Context, call CallContext, rl RateLimit)
+	OnRateLimitWait(ctx context.Context, call CallContext, wait time.Duration)
+}
+
+// limits is the client's shared rate-limit state.
+type limits struct {
+	mu     sync.Mutex
+	last   RateLimit
+	has    bool
+	pacing *Pacing
+
+	// The estimate the pacing gate works from, for the summary limit.
+	est      int64     // remaining, minus requests let through since the last snapshot
+	resetHi  time.Time // earliest time by which the reset is known to have happened
+	hasReset bool
+	nextSlot time.Time // Spread: when the next request may go
+
+	budget *RetryBudget
+	tokens float64
+}
+
+func newLimits(p *Pacing, b *RetryBudget) *limits {
+	l := &limits{pacing: p, budget: b}
+	if b != nil {
+		l.tokens = b.MaxTokens
+	}
+	return l
+}
+
+// RateLimit returns the most recent rate-limit snapshot any response gave
+// this client; ok is false when none said anything.
+func (c *Client) RateLimit() (rl RateLimit, ok bool) {
+	c.limits.mu.Lock()
+	defer c.limits.mu.Unlock()
+	return c.limits.last, c.limits.has
+}
+
+// observe records a snapshot received at now.
+func (l *limits) observe(rl *RateLimit, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.last, l.has = *rl, true
+	l.est = rl.Remaining
+	if !rl.HasReset {
+		l.hasReset = false
+		return
+	}
+	// Codeberg and forgejotest send t in whole seconds, rounded up, so
+	// now+t is an upper bound on the reset. Several responses in one window
+	// each give one; the smallest is the tightest. A bound already in the
+	// past means a new window has begun.
+	hi := now.Add(rl.Reset)
+	if !l.hasReset || !l.resetHi.After(now) || hi.Before(l.resetHi) {
+		l.resetHi = hi
+	}
+	l.hasReset = true
+}
+
+// reserve decides how long a request about to be sent at now must wait.
+func (l *limits) reserve(now time.Time) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.has || !l.hasReset {
+		return 0
+	}
+	if !now.Before(l.resetHi) {
+		return 0 // the window has reset; the next response tells the new budget
+	}
+	if l.est <= 0 {
+		return min(l.resetHi.Sub(now), l.pacing.MaxWait)
+	}
+	l.est--
+	if !l.pacing.Spread {
+		return 0
+	}
+	interval := l.resetHi.Sub(now) / time.Duration(l.est+1)
+	at := now
+	if l.nextSlot.After(at) {
+		at = l.nextSlot
+	}
+	l.nextSlot = at.Add(interval)
+	return min(at.Sub(now), l.pacing.MaxWait)
+}
+
+// allowRetry reports whether the retry budget permits one more retry.
+func (l *limits) allowRetry() bool {
+	if l.budget == nil {
+		return true
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.tokens > l.budget.MaxTokens/2
+}
+
+// recordOutcome feeds the retry budget: a retryable failure costs a token,
+// a success gives back TokenRatio.
+func (l *limits) recordOutcome(success, retryableFailure bool) {
+	if l.budget == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case success:
+		l.tokens = min(l.tokens+l.budget.TokenRatio, l.budget.MaxTokens)
+	case retryableFailure:
+		l.tokens = max(l.tokens-1, 0)
+	}
+}
+
+// pace waits, when pacing is on, until the request budget allows another
+// request. It returns ctx's error if the caller gives up meanwhile.
+func (c *Client) pace(ctx context.Context, call CallContext) error {
+	if c.limits.pacing == nil {
+		return nil
+	}
+	wait := c.limits.reserve(c.now())
+	if wait <= 0 {
+		return nil
+	}
+	c.notifyRateLimitWait(ctx, call, wait)
+	return c.sleep(ctx, wait)
+}
+
+func (c *Client) notifyRateLimit(ctx context.Context, call CallContext, rl RateLimit) {
+	if c.rateLimitObserver == nil {
+		return
+	}
+	defer func() { _ = recover() }()
+	c.rateLimitObserver.OnRateLimit(ctx, call, rl)
+}
+
+func (c *Client) notifyRateLimitWait(ctx context.Context, call CallContext, wait time.Duration) {
+	if c.rateLimitObserver == nil {
+		return
+	}
+	defer func() { _ = recover() }()
+	c.rateLimitObserver.OnRateLimitWait(ctx, call, wait)
+}

@@ -1,0 +1,1014 @@
+package forgejo
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// This file tests redaction (no credential in any output) and path safety
+// (no path parameter can forge another path). Helpers are prefixed rd.
+
+// rdHex returns 2*n random hex characters.
+func rdHex(t *testing.T, n int) string {
+	t.Helper()
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// rdNeedles lists every form of the secrets that must never be printed: the
+// secret itself and its hex encoding (what %x of a raw string would give).
+func rdNeedles(secrets ...string) []string {
+	var out []string
+	for _, s := range secrets {
+		out = append(out, s, hex.EncodeToString([]byte(s)))
+	}
+	return out
+}
+
+// rdNoSecret fails when text contains any needle.
+func rdNoSecret(t *testing.T, where, text string, needles []string) {
+	t.Helper()
+	for _, n := range needles {
+		if strings.Contains(text, n) {
+			t.Errorf("%s leaks a secret (%.6s…): %q", where, n, text)
+		}
+	}
+}
+
+// rdVerbs renders v with every verb a user may reach for.
+func rdVerbs(v any) map[string]string {
+	out := map[string]string{}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+		out[verb] = fmt.Sprintf(verb, v)
+	}
+	return out
+}
+
+// rdErrStrings renders err through Error(), fmt and its whole unwrap chain.
+func rdErrStrings(err error) []string {
+	if err == nil {
+		return nil
+	}
+	out := []string{fmt.Sprintf("%v", err), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err), fmt.Sprintf("%q", err)}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+// rdNewClient builds a client whose backoff never really sleeps.
+func rdNewClient(t *testing.T, opts ...Option) *Client {
+	t.Helper()
+	c, err := NewClient(opts...)
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	c.sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	c.randN = func(int64) int64 { return 0 }
+	return c
+}
+
+// rdRecorder is an Observer and RetryObserver that renders every event it
+// sees, then forwards it to next (when set).
+type rdRecorder struct {
+	mu    sync.Mutex
+	lines []string
+	urls  []string
+	next  Observer
+}
+
+func (r *rdRecorder) add(line, u string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, line)
+	r.urls = append(r.urls, u)
+}
+
+func (r *rdRecorder) OnRequest(ctx context.Context, call CallContext) {
+	r.add("request "+call.String()+" url="+call.URL+fmt.Sprintf(" %+v", call), call.URL)
+	if r.next != nil {
+		r.next.OnRequest(ctx, call)
+	}
+}
+
+func (r *rdRecorder) OnResponse(ctx context.Context, call CallContext, status int) {
+	r.add(fmt.Sprintf("response %d %s url=%s %#v", status, call.String(), call.URL, call), call.URL)
+	if r.next != nil {
+		r.next.OnResponse(ctx, call, status)
+	}
+}
+
+func (r *rdRecorder) OnError(ctx context.Context, call CallContext, err error) {
+	r.add("error "+call.String()+" url="+call.URL+" "+strings.Join(rdErrStrings(err), " | "), call.URL)
+	if r.next != nil {
+		r.next.OnError(ctx, call, err)
+	}
+}
+
+func (r *rdRecorder) OnRetry(ctx context.Context, call CallContext, err error, wait time.Duration) {
+	r.add("retry "+call.String()+" url="+call.URL+" wait="+wait.String()+" "+strings.Join(rdErrStrings(err), " | "), call.URL)
+	if ro, ok := r.next.(RetryObserver); ok {
+		ro.OnRetry(ctx, call, err, wait)
+	}
+}
+
+func (r *rdRecorder) snapshot() (lines, urls []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.lines...), append([]string(nil), r.urls...)
+}
+
+// rdServerLog records what an rd server received.
+type rdServerLog struct {
+	mu      sync.Mutex
+	auths   []string
+	queries []string
+	count   int
+}
+
+func (l *rdServerLog) record(r *http.Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.count++
+	l.auths = append(l.auths, r.Header.Get("Authorization"))
+	l.queries = append(l.queries, r.URL.RawQuery)
+}
+
+func (l *rdServerLog) snapshot() (count int, auths, queries []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.count, append([]string(nil), l.auths...), append([]string(nil), l.queries...)
+}
+
+const rdRepoJSON = `{"id":73144,"name":"fine","full_name":"o/fine","owner":{"id":70422,"login":"o"},"default_branch":"forgejo"}`
+
+// rdEchoServer answers by repository name, echoing echo (the credential the
+// client sent) back into its error bodies as a careless instance might:
+// unavailable → 503, missing → 404 with details, garbled → 200 that does not
+// decode, fine → 200.
+func rdEchoServer(t *testing.T, echo string) (*httptest.Server, *rdServerLog) {
+	t.Helper()
+	log := &rdServerLog{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.record(r)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Request-Id", "rd-req-1")
+		switch r.URL.Path {
+		case "/api/v1/repos/o/unavailable":
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintf(w, `{"message":"bad token %s","url":"https://codeberg.org/api/swagger"}`, echo)
+		case "/api/v1/repos/o/missing":
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprintf(w, `{"message":"GetRepositoryByName","url":"https://codeberg.org/api/swagger","errors":["bad token %s"]}`, echo)
+		case "/api/v1/repos/o/garbled":
+			fmt.Fprintf(w, `{"id":"%s","full_name":"o/garbled"}`, echo)
+		case "/api/v1/repos/o/fine":
+			io.WriteString(w, rdRepoJSON)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"message":"not found"}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, log
+}
+
+// rdClosedURL returns the URL of a server that is no longer listening.
+func rdClosedURL() string {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL
+	srv.Close()
+	return u
+}
+
+// rdSecretSearch runs every kind of call outcome through a client built with
+// auth, and searches every output for the needles.
+func rdSecretSearch(t *testing.T, auth Option, echo, wantAuth string, needles []string) {
+	t.Helper()
+	ctx := context.Background()
+	qtok := rdHex(t, 20) // a credential the caller puts in a query parameter
+	needles = append(needles, rdNeedles(qtok)...)
+
+	srv, slog1 := rdEchoServer(t, echo)
+	var logBuf bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	rec := &rdRecorder{next: NewSlogObserver(logger)}
+	c := rdNewClient(t, auth, WithBaseURL(srv.URL), WithObserver(rec))
+	dead := rdNewClient(t, auth, WithBaseURL(rdClosedURL()), WithObserver(rec))
+
+	var outputs []string
+	add := func(label string, s ...string) {
+		for _, x := range s {
+			outputs = append(outputs, label+": "+x)
+		}
+	}
+
+	// The client itself, through fmt, slog and encoding/json.
+	for verb, s := range rdVerbs(c) {
+		add("fmt "+verb+" *Client", s)
+	}
+	for verb, s := range rdVerbs(*c) {
+		add("fmt "+verb+" Client", s)
+	}
+	add("fmt Sprint", fmt.Sprint(c), fmt.Sprint(*c), fmt.Sprintln(c, *c))
+	add("fmt nested", fmt.Sprintf("%+v", struct{ C *Client }{c}), fmt.Sprintf("%+v", []Client{*c}),
+		fmt.Sprintf("%#v", map[string]Client{"c": *c}), fmt.Sprintf("%+v", struct{ C Client }{*c}))
+	logger.Info("client built", "client", c, slog.Any("client_value", *c))
+	var textBuf bytes.Buffer
+	slog.New(slog.NewTextHandler(&textBuf, nil)).Info("client built", "client", c, slog.Any("client_value", *c))
+	add("slog text", textBuf.String())
+	if data, err := json.Marshal(c); err == nil {
+		add("json", string(data))
+	}
+	if !strings.Contains(fmt.Sprint(c), "***") {
+		t.Errorf("the client's fmt output does not say it is authenticated: %s", fmt.Sprint(c))
+	}
+
+	// Every outcome.
+	var errs []error
+	var resps []*Response
+
+	// 503, 503, 503 through Do with a credential in the query: retries exhausted.
+	resp, err := c.Do(ctx, &Request{Method: "GET", Path: "/repos/o/unavailable",
+		Query: url.Values{"access_token": {qtok}, "state": {"open"}}, Retry: IdempotentOnly}, nil)
+	var rex *RetriesExhaustedError
+	var ae *APIError
+	if !errors.As(err, &rex) || rex.Attempts != 3 || !errors.As(err, &ae) || ae.StatusCode != 503 {
+		t.Fatalf("503×3: want *RetriesExhaustedError of 3 attempts over a 503, got %T %v", err, err)
+	}
+	if ae.Message != "bad token ***" {
+		t.Errorf("503 message = %q, want the echoed credential scrubbed to %q", ae.Message, "bad token ***")
+	}
+	if !strings.Contains(ae.Call.URL, "access_token=***") || !strings.Contains(ae.Call.URL, "state=open") {
+		t.Errorf("503 CallContext.URL = %q, want access_token masked and state kept", ae.Call.URL)
+	}
+	errs, resps = append(errs, err), append(resps, resp)
+
+	// 404 with the credential echoed in the details.
+	_, resp, err = c.Repos.Get(ctx, "o", "missing")
+	if !errors.As(err, &ae) || ae.StatusCode != 404 || len(ae.Errors) != 1 || ae.Errors[0] != "bad token ***" {
+		t.Fatalf("404: want *APIError 404 with details [bad token ***], got %T %v", err, err)
+	}
+	errs, resps = append(errs, err), append(resps, resp)
+
+	// 200 whose body (echoing the credential) does not decode.
+	_, resp, err = c.Repos.Get(ctx, "o", "garbled")
+	var de *DecodeError
+	if !errors.As(err, &de) || de.Path != "$.id" || !strings.Contains(de.Snippet, "***") {
+		t.Fatalf("decode: want *DecodeError at $.id with a scrubbed snippet, got %T %v", err, err)
+	}
+	errs, resps = append(errs, err), append(resps, resp)
+
+	// Transport failure, retried then exhausted.
+	_, resp, err = dead.Repos.Get(ctx, "o", "gone")
+	var te *TransportError
+	if !errors.As(err, &rex) || !errors.As(err, &te) || te.Kind != TransportConnection {
+		t.Fatalf("transport: want *RetriesExhaustedError over a connection failure, got %T %v", err, err)
+	}
+	errs, resps = append(errs, err), append(resps, resp)
+
+	// Validation failures: a forged path segment, and Do with a bad path and
+	// a credential in the query.
+	_, _, err = c.Repos.Get(ctx, "o", "a/b")
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Field != "repo" {
+		t.Fatalf("validation: want *ValidationError on repo, got %T %v", err, err)
+	}
+	errs = append(errs, err)
+	_, err = c.Do(ctx, &Request{Method: "GET", Path: "/repos/../admin", Query: url.Values{"token": {qtok}}}, nil)
+	if !errors.As(err, &ve) || ve.Field != "path" {
+		t.Fatalf("Do validation: want *ValidationError on path, got %T %v", err, err)
+	}
+	errs = append(errs, err)
+
+	// Success.
+	repo, resp, err := c.Repos.Get(ctx, "o", "fine")
+	if err != nil || repo.FullName != "o/fine" {
+		t.Fatalf("fine: got %v, %v", repo, err)
+	}
+	resps = append(resps, resp)
+
+	for i, e := range errs {
+		add(fmt.Sprintf("error %d", i), rdErrStrings(e)...)
+	}
+	for i, r := range resps {
+		if r == nil {
+			continue
+		}
+		for verb, s := range rdVerbs(r) {
+			add(fmt.Sprintf("response %d %s", i, verb), s)
+		}
+		for verb, s := range rdVerbs(*r) {
+			add(fmt.Sprintf("response value %d %s", i, verb), s)
+		}
+	}
+	lines, urls := rec.snapshot()
+	add("observer", lines...)
+	add("slog json", logBuf.String())
+
+	// The outputs are not vacuous.
+	if len(lines) < 20 {
+		t.Errorf("observer saw only %d events", len(lines))
+	}
+	for _, want := range []string{`"msg":"forgejo call failed"`, `"msg":"forgejo retrying"`, `"msg":"forgejo response"`, "access_token=***"} {
+		if !strings.Contains(logBuf.String(), want) {
+			t.Errorf("slog output lacks %s", want)
+		}
+	}
+	sawMasked := false
+	for _, u := range urls {
+		sawMasked = sawMasked || strings.Contains(u, "access_token=***")
+	}
+	if !sawMasked {
+		t.Errorf("no observer event carried the masked query URL: %q", urls)
+	}
+
+	// The credential was really sent, and the query credential too.
+	n, auths, queries := slog1.snapshot()
+	if n != 3+1+1+1 {
+		t.Errorf("server saw %d requests, want 6 (3 + 404 + garbled + fine)", n)
+	}
+	for i, a := range auths {
+		if a != wantAuth {
+			t.Errorf("request %d Authorization = %q, want %q", i, a, wantAuth)
+		}
+	}
+	if len(queries) == 0 || queries[0] != "access_token="+qtok+"&state=open" {
+		t.Errorf("server query = %q, want the real access_token value", queries)
+	}
+
+	for _, o := range outputs {
+		rdNoSecret(t, "output", o, needles)
+	}
+}
+
+func TestRedactSecretsToken(t *testing.T) {
+	tok := rdHex(t, 20)
+	if len(tok) != 40 {
+		t.Fatalf("token length %d", len(tok))
+	}
+	rdSecretSearch(t, WithToken(tok), tok, "token "+tok, rdNeedles(tok))
+}
+
+func TestRedactSecretsBasicAuth(t *testing.T) {
+	user, pass := "rd-user", "pw-"+rdHex(t, 12)
+	b64 := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+	rdSecretSearch(t, WithBasicAuth(user, pass), pass, "Basic "+b64, rdNeedles(pass, b64))
+}
+
+// An instance (or a proxy in front of it) that echoes the whole Authorization
+// header back must not make the credential appear in error strings, for
+// basic auth as for tokens: the base64 form is as good as the password.
+func TestRedactEchoedAuthorizationHeader(t *testing.T) {
+	tok := rdHex(t, 20)
+	user, pass := "rd-user", "pw-"+rdHex(t, 12)
+	b64 := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+	cases := []struct {
+		name    string
+		auth    Option
+		needles []string
+	}{
+		{"token", WithToken(tok), rdNeedles(tok)},
+		{"basic", WithBasicAuth(user, pass), rdNeedles(pass, b64)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				msg, _ := json.Marshal("invalid credentials: Authorization: " + r.Header.Get("Authorization"))
+				fmt.Fprintf(w, `{"message":%s,"errors":[%s]}`, msg, msg)
+			}))
+			defer srv.Close()
+			rec := &rdRecorder{}
+			c := rdNewClient(t, tc.auth, WithBaseURL(srv.URL), WithObserver(rec))
+			_, _, err := c.Users.GetCurrent(context.Background())
+			var ae *APIError
+			if !errors.As(err, &ae) || ae.StatusCode != 401 || !strings.Contains(ae.Message, "***") {
+				t.Fatalf("want a 401 *APIError with the echo scrubbed, got %T %v", err, err)
+			}
+			lines, _ := rec.snapshot()
+			for _, s := range append(rdErrStrings(err), append(lines, ae.Message, strings.Join(ae.Errors, ";"))...) {
+				rdNoSecret(t, "error output", s, tc.needles)
+			}
+		})
+	}
+}
+
+// A credential echoed into a field that fails to decode must not reach the
+// error string through the decoder's own message: time.Time's parse error
+// quotes the value it could not parse.
+func TestRedactDecodeCauseDoesNotEchoCredential(t *testing.T) {
+	tok := rdHex(t, 20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":1,"full_name":"o/r","created_at":"%s"}`, strings.TrimPrefix(r.Header.Get("Authorization"), "token "))
+	}))
+	defer srv.Close()
+	rec := &rdRecorder{}
+	c := rdNewClient(t, WithToken(tok), WithBaseURL(srv.URL), WithObserver(rec))
+	_, _, err := c.Repos.Get(context.Background(), "o", "r")
+	var de *DecodeError
+	if !errors.As(err, &de) {
+		t.Fatalf("want *DecodeError, got %T %v", err, err)
+	}
+	if strings.Contains(de.Snippet, tok) {
+		t.Errorf("snippet leaks the token: %q", de.Snippet)
+	}
+	lines, _ := rec.snapshot()
+	for _, s := range append(rdErrStrings(err), lines...) {
+		rdNoSecret(t, "decode error output", s, rdNeedles(tok))
+	}
+}
+
+// The body's "url" field of an error is kept on the *APIError; an echoed
+// credential there must be scrubbed like the message, or printing the error
+// with %#v or encoding it as JSON leaks it.
+func TestRedactAPIErrorURLFieldIsScrubbed(t *testing.T) {
+	tok := rdHex(t, 20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, `{"message":"forbidden","url":"https://forge.example/api/swagger?token=%s"}`,
+			strings.TrimPrefix(r.Header.Get("Authorization"), "token "))
+	}))
+	defer srv.Close()
+	c := rdNewClient(t, WithToken(tok), WithBaseURL(srv.URL))
+	_, _, err := c.Repos.Get(context.Background(), "o", "r")
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 403 {
+		t.Fatalf("want a 403 *APIError, got %T %v", err, err)
+	}
+	data, _ := json.Marshal(ae)
+	for _, s := range []string{ae.URL, fmt.Sprintf("%#v", ae), fmt.Sprintf("%#v", *ae), string(data)} {
+		rdNoSecret(t, "APIError", s, rdNeedles(tok))
+	}
+}
+
+// Callers keep the client in their own structs, usually in an unexported
+// field. fmt cannot call Client.Format there: it prints the fields raw (a
+// *Client is dereferenced by %s and %q, which are not pointer verbs). So the
+// credential must not be stored as reflect-visible text in the Client.
+func TestRedactClientInCallerStruct(t *testing.T) {
+	tok := rdHex(t, 20)
+	c := rdNewClient(t, WithToken(tok))
+	type rdApp struct {
+		name  string
+		forge *Client
+	}
+	type rdHolder struct{ forge Client }
+	for label, v := range map[string]any{
+		"struct with an unexported *Client":            rdApp{name: "bot", forge: c},
+		"pointer to struct with an unexported *Client": &rdApp{name: "bot", forge: c},
+		"struct with an unexported Client":             rdHolder{forge: *c},
+	} {
+		for verb, s := range rdVerbs(v) {
+			rdNoSecret(t, "fmt "+verb+" of a "+label, s, rdNeedles(tok))
+		}
+	}
+}
+
+func TestRedactNilClientLogValue(t *testing.T) {
+	var c *Client
+	if got := c.LogValue().String(); got != "forgejo.Client(nil)" {
+		t.Errorf("nil client LogValue = %q", got)
+	}
+}
+
+// A redirect to another host must not carry the token there.
+func TestRedactRedirectToOtherHostDropsAuthorization(t *testing.T) {
+	tok := rdHex(t, 20)
+	var mu sync.Mutex
+	var elsewhereAuth []string
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		elsewhereAuth = append(elsewhereAuth, r.Header.Get("Authorization"), r.Host)
+		mu.Unlock()
+		io.WriteString(w, rdRepoJSON)
+	}))
+	defer elsewhere.Close()
+	var originAuth string
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		originAuth = r.Header.Get("Authorization")
+		mu.Unlock()
+		http.Redirect(w, r, "http://elsewhere.example/api/v1/repos/o/fine", http.StatusFound)
+	}))
+	defer origin.Close()
+	// Resolve elsewhere.example to the second server without touching DNS.
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		if strings.HasPrefix(addr, "elsewhere.example") {
+			addr = elsewhere.Listener.Addr().String()
+		}
+		return d.DialContext(ctx, network, addr)
+	}}
+	defer tr.CloseIdleConnections()
+	c := rdNewClient(t, WithToken(tok), WithBaseURL(origin.URL), WithHTTPClient(&http.Client{Transport: tr}))
+	repo, _, err := c.Repos.Get(context.Background(), "o", "fine")
+	if err != nil || repo.FullName != "o/fine" {
+		t.Fatalf("got %v, %v", repo, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if originAuth != "token "+tok {
+		t.Errorf("origin Authorization = %q, want the token", originAuth)
+	}
+	if len(elsewhereAuth) != 2 || elsewhereAuth[0] != "" || elsewhereAuth[1] != "elsewhere.example" {
+		t.Errorf("the other host saw %q, want no Authorization", elsewhereAuth)
+	}
+}
+
+func TestRedactSensitiveQueryParams(t *testing.T) {
+	names := []string{"token", "access_token", "private_token", "password", "sudo",
+		"Access_Token", "TOKEN", "Private_Token", "PassWord", "SUDO"}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			secretA, secretB := rdHex(t, 10), rdHex(t, 10)
+			var gotQuery url.Values
+			var mu sync.Mutex
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				gotQuery = r.URL.Query()
+				mu.Unlock()
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				io.WriteString(w, `{"message":"GetRepositoryByName"}`)
+			}))
+			defer srv.Close()
+			rec := &rdRecorder{}
+			c := rdNewClient(t, WithBaseURL(srv.URL), WithObserver(rec))
+			_, err := c.Do(context.Background(), &Request{
+				Method: "GET", Path: "/repos/o/r/issues", Retry: IdempotentOnly,
+				Query: url.Values{name: {secretA, secretB}, "q": {"visible"}, "state": {"open"}},
+			}, nil)
+			var ae *APIError
+			if !errors.As(err, &ae) || ae.StatusCode != 404 {
+				t.Fatalf("want a 404 *APIError, got %T %v", err, err)
+			}
+			wantURL := srv.URL + "/api/v1/repos/o/r/issues?" + name + "=***&" + name + "=***&q=visible&state=open"
+			if strings.ToLower(name) != name { // upper-case names sort first
+				if ae.Call.URL != wantURL {
+					t.Errorf("CallContext.URL = %q, want %q", ae.Call.URL, wantURL)
+				}
+			} else if !strings.Contains(ae.Call.URL, name+"=***&"+name+"=***") || !strings.Contains(ae.Call.URL, "q=visible") ||
+				!strings.Contains(ae.Call.URL, "state=open") {
+				t.Errorf("CallContext.URL = %q, want %s masked and the other parameters kept", ae.Call.URL, name)
+			}
+			mu.Lock()
+			got := gotQuery[name]
+			mu.Unlock()
+			if len(got) != 2 || got[0] != secretA || got[1] != secretB {
+				t.Errorf("server received %s=%q, want the real values", name, got)
+			}
+			lines, urls := rec.snapshot()
+			for _, u := range urls {
+				if !strings.Contains(u, name+"=***") {
+					t.Errorf("observer URL %q does not mask %s", u, name)
+				}
+			}
+			for _, s := range append(rdErrStrings(err), lines...) {
+				rdNoSecret(t, "output", s, rdNeedles(secretA, secretB))
+			}
+		})
+	}
+}
+
+func TestRedactSensitiveQueryOnlyMasksSensitiveNames(t *testing.T) {
+	send, redacted := buildURL("https://h/api/v1", "/x", []queryParam{
+		{"q", "tok"}, {"page", "2"}, {"limit", "30"}, {"Sudo", "admin"}, {"state", "a b"},
+	})
+	if want := "https://h/api/v1/x?q=tok&page=2&limit=30&Sudo=admin&state=a%20b"; send != want {
+		t.Errorf("send = %q, want %q", send, want)
+	}
+	if want := "https://h/api/v1/x?q=tok&page=2&limit=30&Sudo=***&state=a%20b"; redacted != want {
+		t.Errorf("redacted = %q, want %q", redacted, want)
+	}
+	send, redacted = buildURL("https://h/api/v1", "/x", []queryParam{{"q", "x"}})
+	if send != redacted {
+		t.Errorf("without sensitive params redacted %q differs from sent %q", redacted, send)
+	}
+}
+
+func TestRedactOptionTokenRejected(t *testing.T) {
+	for _, tok := range []string{"", "   ", "ab\ncd", "zq9\x7fzq9", "rd\x00secret", "\n\t"} {
+		c, err := NewClient(WithToken(tok))
+		var ve *ValidationError
+		if c != nil || !errors.As(err, &ve) || ve.Field != "token" {
+			t.Errorf("WithToken(%q): got %v, %T %v; want *ValidationError on token", tok, c, err, err)
+			continue
+		}
+		if v := strings.TrimSpace(tok); v != "" && (strings.Contains(err.Error(), v) || strings.Contains(ve.Message, v)) {
+			t.Errorf("WithToken(%q): message echoes the value: %q", tok, err.Error())
+		}
+	}
+}
+
+func TestRedactOptionTokenTrimmed(t *testing.T) {
+	var got string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = r.Header.Get("Authorization")
+		mu.Unlock()
+		io.WriteString(w, `{"version":"1.0"}`)
+	}))
+	defer srv.Close()
+	c := rdNewClient(t, WithToken("  tok\n"), WithBaseURL(srv.URL))
+	if _, _, err := c.Misc.GetVersion(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got != "token tok" {
+		t.Errorf("Authorization = %q, want %q", got, "token tok")
+	}
+}
+
+func TestRedactOptionBasicAuthRejected(t *testing.T) {
+	cases := []struct {
+		user, pass, field, secret string
+	}{
+		{"", "pw-rd-123", "username", ""},
+		{"   ", "pw-rd-123", "username", ""},
+		{"us:er", "pw-rd-123", "username", "us:er"},
+		{"user", "", "password", ""},
+		{"user", "pw\x00rd-123", "password", "pw\x00rd-123"},
+		{"user", "pw\nrd-123", "password", "pw\nrd-123"},
+	}
+	for _, tc := range cases {
+		_, err := NewClient(WithBasicAuth(tc.user, tc.pass))
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Field != tc.field {
+			t.Errorf("WithBasicAuth(%q, %q): got %T %v, want *ValidationError on %s", tc.user, tc.pass, err, err, tc.field)
+			continue
+		}
+		if tc.secret != "" && strings.Contains(err.Error(), tc.secret) {
+			t.Errorf("WithBasicAuth: message echoes the value: %q", err.Error())
+		}
+		if strings.Contains(err.Error(), "pw") || strings.Contains(err.Error(), "rd-123") {
+			t.Errorf("WithBasicAuth: message mentions the password: %q", err.Error())
+		}
+	}
+	// A password is not trimmed: surrounding spaces are part of it.
+	var got string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = r.Header.Get("Authorization")
+		mu.Unlock()
+		io.WriteString(w, `{"version":"1.0"}`)
+	}))
+	defer srv.Close()
+	c := rdNewClient(t, WithBasicAuth("user", " p w "), WithBaseURL(srv.URL))
+	if _, _, err := c.Misc.GetVersion(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := "Basic " + base64.StdEncoding.EncodeToString([]byte("user: p w ")); got != want {
+		t.Errorf("Authorization = %q, want %q (password kept as given)", got, want)
+	}
+}
+
+func TestRedactBaseURLAccepted(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"https://host", "https://host/api/v1"},
+		{"https://host/", "https://host/api/v1"},
+		{"https://host/api/v1", "https://host/api/v1"},
+		{"https://host/api/v1/", "https://host/api/v1"},
+		{"https://host/api/v1///", "https://host/api/v1"},
+		{"http://127.0.0.1:3000", "http://127.0.0.1:3000/api/v1"},
+		{"http://[::1]:3000/", "http://[::1]:3000/api/v1"},
+		{"https://host/sub", "https://host/sub/api/v1"},
+		{"https://host/sub/", "https://host/sub/api/v1"},
+		{"  https://codeberg.org  ", "https://codeberg.org/api/v1"},
+		{"https://host/@me", "https://host/@me/api/v1"},
+	}
+	for _, tc := range cases {
+		c, err := NewClient(WithBaseURL(tc.in))
+		if err != nil {
+			t.Errorf("WithBaseURL(%q): %v", tc.in, err)
+			continue
+		}
+		if got := c.BaseURL(); got != tc.want {
+			t.Errorf("WithBaseURL(%q).BaseURL() = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	c, err := NewClient()
+	if err != nil || c.BaseURL() != DefaultBaseURL || DefaultBaseURL != "https://codeberg.org/api/v1" {
+		t.Errorf("default base URL: %v, %v", c, err)
+	}
+}
+
+func TestRedactBaseURLRejected(t *testing.T) {
+	cases := []string{
+		"", "   ", "ftp://x", "https://", "https://user:pw@host", "https://tok3n@host/api/v1",
+		"https://host?x=1", "https://host/api/v1?token=abc123", "https://host#f", "https://ho\nst",
+		"codeberg.org", "//host/x", "https://:443", "mailto:a@b",
+	}
+	for _, in := range cases {
+		c, err := NewClient(WithBaseURL(in))
+		var ve *ValidationError
+		if c != nil || !errors.As(err, &ve) || ve.Field != "baseURL" {
+			t.Errorf("WithBaseURL(%q): got %v, %T %v; want *ValidationError on baseURL", in, c, err, err)
+			continue
+		}
+		if v := strings.TrimSpace(in); v != "" && strings.Contains(err.Error(), v) {
+			t.Errorf("WithBaseURL(%q): message echoes the value: %q", in, err.Error())
+		}
+		for _, part := range []string{"user:pw", "pw@", "tok3n", "abc123"} {
+			if strings.Contains(in, part) && strings.Contains(err.Error(), part) {
+				t.Errorf("WithBaseURL(%q): message echoes %q: %q", in, part, err.Error())
+			}
+		}
+	}
+}
+
+func TestRedactOptionBoundsRejected(t *testing.T) {
+	cases := []struct {
+		name  string
+		opt   Option
+		field string
+	}{
+		{"page size 0", WithPageSize(0), "pageSize"},
+		{"page size 51", WithPageSize(51), "pageSize"},
+		{"page size -1", WithPageSize(-1), "pageSize"},
+		{"retry 0 attempts", WithRetryPolicy(RetryPolicy{MaxAttempts: 0}), "retryPolicy.MaxAttempts"},
+		{"retry negative base", WithRetryPolicy(RetryPolicy{MaxAttempts: 2, BaseDelay: -1}), "retryPolicy.BaseDelay"},
+		{"retry negative max", WithRetryPolicy(RetryPolicy{MaxAttempts: 2, MaxDelay: -1}), "retryPolicy.MaxDelay"},
+		{"retry bad jitter", WithRetryPolicy(RetryPolicy{MaxAttempts: 2, Jitter: Jitter(7)}), "retryPolicy.Jitter"},
+		{"nil http client", WithHTTPClient(nil), "httpClient"},
+		{"blank user agent", WithUserAgent("  "), "userAgent"},
+		{"negative attempt timeout", WithAttemptTimeout(-time.Second), "attemptTimeout"},
+		{"zero response bound", WithMaxResponseBytes(0), "maxResponseBytes"},
+		{"zero download bound", WithMaxDownloadBytes(0), "maxDownloadBytes"},
+	}
+	for _, tc := range cases {
+		c, err := NewClient(tc.opt)
+		var ve *ValidationError
+		if c != nil || !errors.As(err, &ve) || ve.Field != tc.field {
+			t.Errorf("%s: got %v, %T %v; want *ValidationError on %s", tc.name, c, err, err, tc.field)
+		}
+	}
+	for _, n := range []int{1, 50} {
+		c, err := NewClient(WithPageSize(n))
+		if err != nil || c.PageSize() != n {
+			t.Errorf("WithPageSize(%d): %v, %v", n, c, err)
+		}
+	}
+	if c, err := NewClient(nil, WithRetryPolicy(RetryOff)); err != nil || c.RetryPolicy() != RetryOff {
+		t.Errorf("a nil option must be ignored and RetryOff accepted: %v", err)
+	}
+}
+
+func TestRedactOptionNewClientDoesNoIO(t *testing.T) {
+	var mu sync.Mutex
+	count := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		count++
+		mu.Unlock()
+		io.WriteString(w, `{"version":"11.0.3+gitea-1.22.0"}`)
+	}))
+	defer srv.Close()
+	c, err := NewClient(WithBaseURL(srv.URL), WithToken(rdHex(t, 20)), WithObserver(&rdRecorder{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	before := count
+	mu.Unlock()
+	if before != 0 {
+		t.Fatalf("NewClient sent %d requests, want 0", before)
+	}
+	v, _, err := c.Misc.GetVersion(context.Background())
+	mu.Lock()
+	after := count
+	mu.Unlock()
+	if err != nil || v.Version != "11.0.3+gitea-1.22.0" || after != 1 {
+		t.Errorf("first call: %v, %v, %d requests", v, err, after)
+	}
+}
+
+// rdCountingServer counts requests and records their paths.
+func rdCountingServer(t *testing.T) (*httptest.Server, func() (n int, escaped, decoded []string)) {
+	t.Helper()
+	var mu sync.Mutex
+	var escaped, decoded []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		escaped = append(escaped, r.URL.EscapedPath())
+		decoded = append(decoded, r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/topics"):
+			io.WriteString(w, `{"topics":[]}`)
+		case strings.Contains(r.URL.Path, "/issues/"):
+			io.WriteString(w, `{"number":7,"title":"t"}`)
+		case strings.HasSuffix(r.URL.Path, "/issues"):
+			io.WriteString(w, `[]`)
+		default:
+			io.WriteString(w, rdRepoJSON)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() (int, []string, []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(escaped), append([]string(nil), escaped...), append([]string(nil), decoded...)
+	}
+}
+
+func TestRedactPathRejectsForgedSegments(t *testing.T) {
+	srv, seen := rdCountingServer(t)
+	rec := &rdRecorder{}
+	c := rdNewClient(t, WithBaseURL(srv.URL), WithObserver(rec))
+	ctx := context.Background()
+	calls := map[string]func(owner, repo string) error{
+		"Repos.Get": func(o, r string) error { _, _, err := c.Repos.Get(ctx, o, r); return err },
+		"Repos.ListTopics": func(o, r string) error {
+			_, _, err := c.Repos.ListTopics(ctx, o, r, nil)
+			return err
+		},
+		"Repos.UpdateTopics": func(o, r string) error { _, err := c.Repos.UpdateTopics(ctx, o, r, []string{"x"}); return err },
+		"Issues.GetIssue":    func(o, r string) error { _, _, err := c.Issues.GetIssue(ctx, o, r, 7); return err },
+		"Issues.EditIssue": func(o, r string) error {
+			_, _, err := c.Issues.EditIssue(ctx, o, r, 7, EditIssueOption{State: Ptr("closed")})
+			return err
+		},
+		"Issues.ListIssuesIter": func(o, r string) error {
+			for _, err := range c.Issues.ListIssuesIter(ctx, o, r, nil) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	bad := []string{"", "  ", "a/b", "/", ".", "..", " .. ", "a\x00b", "a\nb", "a\x7fb"}
+	for name, call := range calls {
+		for _, v := range bad {
+			for _, field := range []string{"owner", "repo"} {
+				owner, repo := "o", "r"
+				if field == "owner" {
+					owner = v
+				} else {
+					repo = v
+				}
+				err := call(owner, repo)
+				var ve *ValidationError
+				if !errors.As(err, &ve) || ve.Field != field {
+					t.Errorf("%s with %s=%q: got %T %v, want *ValidationError on %s", name, field, v, err, err, field)
+					continue
+				}
+				if vv := strings.TrimSpace(v); vv != "" && vv != "." && vv != ".." && strings.Contains(ve.Message, vv) {
+					t.Errorf("%s: message echoes %q: %q", name, v, ve.Message)
+				}
+			}
+		}
+	}
+	if n, paths, _ := seen(); n != 0 {
+		t.Errorf("%d requests reached the server, want 0: %q", n, paths)
+	}
+	lines, urls := rec.snapshot()
+	if len(lines) == 0 {
+		t.Fatal("the observer was not told about the rejected calls")
+	}
+	for _, u := range urls {
+		if u != "(not sent)" {
+			t.Errorf("a rejected call reported URL %q, want (not sent)", u)
+		}
+	}
+}
+
+func TestRedactPathEncodesSegments(t *testing.T) {
+	cases := []struct {
+		owner, repo   string
+		wantEscaped   string // after /api/v1/repos/
+		wantOwnerRepo string // decoded
+	}{
+		{"a b", "ü", "a%20b/%C3%BC", "a b/ü"},
+		{"o", "ünï cödé", "o/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9", "o/ünï cödé"},
+		{"100%", "what?", "100%25/what%3F", "100%/what?"},
+		{"c#", "x+y", "c%23/x%2By", "c#/x+y"},
+		{"a;b", "a&b=c", "a%3Bb/a%26b%3Dc", "a;b/a&b=c"},
+		{"%2e%2e", "%2F", "%252e%252e/%252F", "%2e%2e/%2F"},
+		{`a\b`, "...", "a%5Cb/...", `a\b/...`},
+		{"  trimmed  ", "r", "trimmed/r", "trimmed/r"},
+		{"Forgejo-Contrib", "forgejo_mcp.v2~x", "Forgejo-Contrib/forgejo_mcp.v2~x", "Forgejo-Contrib/forgejo_mcp.v2~x"},
+	}
+	srv, seen := rdCountingServer(t)
+	c := rdNewClient(t, WithBaseURL(srv.URL))
+	for i, tc := range cases {
+		if _, _, err := c.Repos.Get(context.Background(), tc.owner, tc.repo); err != nil {
+			t.Errorf("Repos.Get(%q, %q): %v", tc.owner, tc.repo, err)
+			continue
+		}
+		n, escaped, decoded := seen()
+		if n != i+1 {
+			t.Fatalf("after case %d the server saw %d requests", i, n)
+		}
+		if want := "/api/v1/repos/" + tc.wantEscaped; escaped[i] != want {
+			t.Errorf("Repos.Get(%q, %q) sent %q, want %q", tc.owner, tc.repo, escaped[i], want)
+		}
+		if want := "/api/v1/repos/" + tc.wantOwnerRepo; decoded[i] != want {
+			t.Errorf("Repos.Get(%q, %q) decoded as %q, want %q", tc.owner, tc.repo, decoded[i], want)
+		}
+	}
+	// The encoding is the same through a longer template.
+	if _, _, err := c.Issues.GetIssue(context.Background(), "a b", "ü", 12); err != nil {
+		t.Fatal(err)
+	}
+	_, escaped, _ := seen()
+	if got, want := escaped[len(escaped)-1], "/api/v1/repos/a%20b/%C3%BC/issues/12"; got != want {
+		t.Errorf("GetIssue sent %q, want %q", got, want)
+	}
+}
+
+func TestRedactPathMultiSegment(t *testing.T) {
+	good := []struct{ in, want string }{
+		{"renovate/forgejo-x", "/repos/o/r/branches/renovate/forgejo-x"},
+		{"v16.0/forgejo", "/repos/o/r/branches/v16.0/forgejo"},
+		{"main", "/repos/o/r/branches/main"},
+		{"docs/a b/ünï.md", "/repos/o/r/branches/docs/a%20b/%C3%BCn%C3%AF.md"},
+		{"a/%2F/b", "/repos/o/r/branches/a/%252F/b"},
+		{"a/.../b", "/repos/o/r/branches/a/.../b"},
+	}
+	for _, tc := range good {
+		got, err := expandPath("/repos/{owner}/{repo}/branches/{branch}", seg("owner", "o"), seg("repo", "r"), segs("branch", tc.in))
+		if err != nil || got != tc.want {
+			t.Errorf("segs(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	bad := []string{"", "   ", "a//b", "/a", "a/", "/", "a/../b", "./a", "a/.", "..", "a/\x00/b", "a\nb"}
+	for _, in := range bad {
+		got, err := expandPath("/repos/{owner}/{repo}/contents/{filepath}", seg("owner", "o"), seg("repo", "r"), segs("filepath", in))
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Field != "filepath" || got != "" {
+			t.Errorf("segs(%q) = %q, %T %v; want *ValidationError on filepath", in, got, err, err)
+		}
+	}
+	// A single-segment parameter never spans segments.
+	if _, err := expandPath("/repos/{owner}/{repo}", seg("owner", "o"), seg("repo", "renovate/x")); err == nil {
+		t.Error("seg accepted a slash")
+	}
+	// Integer parameters render in decimal.
+	if got, err := expandPath("/notifications/threads/{id}", num("id", 42)); err != nil || got != "/notifications/threads/42" {
+		t.Errorf("num: %q, %v", got, err)
+	}
+}
+
+func TestRedactPathTemplateMismatch(t *testing.T) {
+	cases := []struct {
+		name string
+		tmpl string
+		args []pathArg
+	}{
+		{"too few", "/repos/{owner}/{repo}", []pathArg{seg("owner", "o")}},
+		{"too many", "/repos/{owner}", []pathArg{seg("owner", "o"), seg("repo", "r")}},
+		{"none given", "/repos/{owner}/{repo}", nil},
+		{"wrong name", "/repos/{owner}/{repo}", []pathArg{seg("owner", "o"), seg("name", "r")}},
+		{"wrong order", "/repos/{owner}/{repo}", []pathArg{seg("repo", "r"), seg("owner", "o")}},
+		{"unclosed", "/repos/{owner", []pathArg{seg("owner", "o")}},
+		{"empty name", "/repos/{}", []pathArg{seg("owner", "o")}},
+		{"args without placeholders", "/version", []pathArg{seg("owner", "o")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("expandPath panicked: %v", p)
+				}
+			}()
+			got, err := expandPath(tc.tmpl, tc.args...)
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.Field != "path" || got != "" {
+				t.Errorf("expandPath(%q) = %q, %T %v; want *ValidationError on path", tc.tmpl, got, err, err)
+			}
+		})
+	}
+	if got, err := expandPath("/version"); err != nil || got != "/version" {
+		t.Errorf("a template without placeholders: %q, %v", got, err)
+	}
+}
