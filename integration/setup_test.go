@@ -167,6 +167,19 @@ func (m *routeMatrix) OnError(_ context.Context, call forgejo.CallContext, err e
 	}
 }
 
+// serverVersion asks the server under test for its version.
+func serverVersion() string {
+	c, err := forgejo.NewClient(forgejo.WithBaseURL(server.url))
+	if err != nil {
+		return "(unknown)"
+	}
+	v, _, err := c.Misc.GetVersion(context.Background())
+	if err != nil {
+		return "(unknown)"
+	}
+	return v.Version
+}
+
 func routesPath() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "docs", "ROUTES.md")
@@ -203,7 +216,7 @@ func (m *routeMatrix) write(path string) error {
 	var b strings.Builder
 	b.WriteString("# Route matrix\n\n")
 	b.WriteString("Written by the integration suite (`integration/`) from what it did against a real Gitea\n")
-	b.WriteString("(`scripts/gitea.sh`, Gitea " + os.Getenv("FORGEGO_IT_GITEA_VERSION") + "). Regenerate with\n")
+	b.WriteString("(`scripts/gitea.sh`, Gitea " + serverVersion() + "). Regenerate with\n")
 	b.WriteString("`. \"$(scripts/gitea.sh start)\" && go test ./integration/`.\n\n")
 	b.WriteString("| state | operations |\n|---|---:|\n")
 	for _, st := range []string{"exercised-ok", "exercised-failing", "not-on-this-server", "not-yet-exercised"} {
