@@ -128,4 +128,15 @@ type Op struct {
 	// need words.
 	Quirks Quirk
 	Note   string
+	// Doc, when set, replaces the sentence the generator derives from the
+	// spec's summary at the top of the method's doc comment: one or more
+	// sentences of Go doc text, without the "METHOD /path" line, which the
+	// generator always adds.
+	Doc string
+	// HandWritten, when set, says why the method is written by hand in the
+	// forgejo package rather than generated (the contents union, multipart
+	// uploads, ...). The generator still emits the operation's entry in the
+	// operations table and leaves the method, its options and its test to
+	// the hand-written file.
+	HandWritten string
 }
