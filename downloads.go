@@ -1,0 +1,48 @@
+package forgejo
+
+import (
+	"context"
+	"strings"
+)
+
+// This file hand-writes repoGetArchive, whose single path parameter packs a
+// ref and a format ("main.zip"): here they are two arguments, and the
+// format is checked before anything is sent. The archive is read whole,
+// bounded by the download limit ([WithMaxDownloadBytes]), like every Bytes
+// operation (raw files, action logs and artifacts, which are generated).
+
+// ArchiveFormat is the format of a repository archive.
+type ArchiveFormat string
+
+// The archive formats Forgejo serves.
+const (
+	ArchiveZip    ArchiveFormat = "zip"
+	ArchiveTarGz  ArchiveFormat = "tar.gz"
+	ArchiveBundle ArchiveFormat = "bundle"
+)
+
+// GetArchive downloads an archive of the repository at ref (a branch, tag
+// or commit; a branch name may contain slashes) in format: a zip, a tar.gz
+// or a git bundle. The body is returned whole, bounded by the download
+// limit ([WithMaxDownloadBytes]); past it the call fails with a
+// response-too-large *TransportError.
+//
+// GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
+// IdempotentOnly (a read).
+func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat) ([]byte, *Response, error) {
+	req := newRequest(&opRepoGetArchive, seg("owner", owner), seg("repo", repo), segs("archive", strings.TrimSpace(ref)+"."+string(format)))
+	switch {
+	case req.err != nil:
+	case isBlank(ref):
+		req.err = &ValidationError{Field: "ref", Message: "must not be blank"}
+	case format != ArchiveZip && format != ArchiveTarGz && format != ArchiveBundle:
+		req.err = &ValidationError{Field: "format", Message: "must be zip, tar.gz or bundle"}
+	}
+	req.result = resultBytes
+	var v []byte
+	resp, err := s.client.call(ctx, req, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}

@@ -1,0 +1,431 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"codeberg.org/forgego/forgejo/internal/api"
+)
+
+// This file joins the curated table (internal/api) to the spec and decides,
+// per operation, the Go method's parameters and result.
+
+// multiSegment lists the path parameters sent as several path segments
+// (seg → segs): Forgejo routes them with a trailing wildcard ("/raw/*",
+// "/branches/*", "/tags/*", "/git/refs/*", "/contents/*", "/archive/*",
+// "/compare/*", "/pulls/{base}/*"), so a value such as "docs/a.md" or
+// "renovate/x" must keep its slashes. An encoded slash (%2F) 404s there.
+// Keyed by path template, then parameter name.
+//
+// editorconfig/{filepath} is listed too: it names a file path, although the
+// Forgejo router read for this list matches it as one segment
+// ("/editorconfig/{filename}"), so only a top-level path works there today.
+var multiSegment = map[string]string{
+	"/repos/{owner}/{repo}/archive/{archive}":       "archive",
+	"/repos/{owner}/{repo}/branches/{branch}":       "branch",
+	"/repos/{owner}/{repo}/compare/{basehead}":      "basehead",
+	"/repos/{owner}/{repo}/contents/{filepath}":     "filepath",
+	"/repos/{owner}/{repo}/editorconfig/{filepath}": "filepath",
+	"/repos/{owner}/{repo}/git/refs/{ref}":          "ref",
+	"/repos/{owner}/{repo}/media/{filepath}":        "filepath",
+	"/repos/{owner}/{repo}/pulls/{base}/{head}":     "head",
+	"/repos/{owner}/{repo}/raw/{filepath}":          "filepath",
+	"/repos/{owner}/{repo}/tags/{tag}":              "tag",
+}
+
+// serviceFile is the generated file stem of each service.
+var serviceFile = map[string]string{
+	"Repos": "repos", "Users": "users", "Orgs": "orgs", "Issues": "issues", "Admin": "admin",
+	"Misc": "misc", "ActivityPub": "activitypub", "Notifications": "notifications",
+	"Packages": "packages", "Settings": "settings",
+}
+
+// serviceStem prefixes an options type when two services would otherwise
+// generate the same name (Repos.Search and Users.Search).
+var serviceStem = map[string]string{
+	"Repos": "Repo", "Users": "User", "Orgs": "Org", "Issues": "Issue", "Admin": "Admin",
+	"Misc": "Misc", "ActivityPub": "ActivityPub", "Notifications": "Notification",
+	"Packages": "Package", "Settings": "Settings",
+}
+
+type qkind int
+
+const (
+	qString   qkind = iota // string
+	qInt                   // int64, sent when non-zero
+	qBool                  // *bool, sent when set
+	qTime                  // time.Time, RFC 3339
+	qDate                  // time.Time, date only
+	qCSV                   // []string, comma-joined
+	qMulti                 // []string, repeated key
+	qMultiInt              // []int64, repeated key
+)
+
+type pathParam struct {
+	name  string // wire name
+	arg   string // Go parameter name
+	isInt bool
+	multi bool
+}
+
+type queryParam struct {
+	name     string // wire name
+	field    string // Go field name
+	kind     qkind
+	doc      string
+	enum     []string
+	required bool
+}
+
+type resultKind int
+
+const (
+	rNone resultKind = iota
+	rJSON
+	rText
+	rBytes
+	rBool
+)
+
+// opInfo is everything the emitters need about one operation.
+type opInfo struct {
+	row  api.Op
+	spec *SpecOp
+
+	varName  string // opRepoGet
+	service  string
+	method   string
+	pathArgs []pathParam
+	query    []queryParam
+	paged    bool
+	optsType string // "", "ListOptions" or a generated options type
+	body     *gtype // nil: no body
+	bodyText bool   // text/plain body (a string)
+
+	result      resultKind
+	resultType  *gtype // rJSON: the Go result (slices/maps/named)
+	envelope    string // "okData" or "topics": decode the envelope, return its items
+	maybeEmpty  bool   // the instance may answer 204 with no body
+	withheld    bool   // CredentialBody: decode-error snippets withhold the body
+	iterElem    *gtype // paged: the item type
+	iterField   string // paged object response: the field holding the items
+	successCode string
+}
+
+var pathVar = regexp.MustCompile(`\{([^}]+)\}`)
+
+// buildOps validates the table against the spec and builds every
+// operation. It fails when a spec operation has no row, a row has no spec
+// operation, or a PUT or DELETE (or any other write) does not state its
+// retry eligibility and why.
+func buildOps(s *Spec, m *models) ([]*opInfo, error) {
+	var errs []string
+	rows := map[string]api.Op{}
+	for _, row := range api.Operations {
+		if _, dup := rows[row.ID]; dup {
+			errs = append(errs, fmt.Sprintf("operation %s has two rows in the table", row.ID))
+		}
+		rows[row.ID] = row
+		if _, ok := s.Ops[row.ID]; !ok {
+			errs = append(errs, fmt.Sprintf("table row %s has no operation in the spec", row.ID))
+		}
+	}
+	for _, id := range sortedKeys(s.Ops) {
+		op := s.Ops[id]
+		row, ok := rows[id]
+		if !ok {
+			errs = append(errs, fmt.Sprintf("spec operation %s (%s %s) has no row in the table", id, op.Verb, op.Path))
+			continue
+		}
+		if op.Verb != "GET" && op.Verb != "HEAD" {
+			if row.Retry != api.Never && row.Retry != api.Always {
+				errs = append(errs, fmt.Sprintf("%s (%s %s): Retry must be stated explicitly as Never or Always", id, op.Verb, op.Path))
+			}
+			if strings.TrimSpace(row.Why) == "" {
+				errs = append(errs, fmt.Sprintf("%s (%s %s): Why is empty; every write argues its retry eligibility", id, op.Verb, op.Path))
+			}
+		} else if row.Retry != api.Idempotent {
+			errs = append(errs, fmt.Sprintf("%s (%s %s): a read must be Idempotent", id, op.Verb, op.Path))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("the operations table does not match the spec:\n\t%s", strings.Join(errs, "\n\t"))
+	}
+
+	var ops []*opInfo
+	for _, row := range api.Operations {
+		o, err := buildOp(s, m, row)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", row.ID, err)
+		}
+		ops = append(ops, o)
+	}
+	if err := nameOptions(ops, m); err != nil {
+		return nil, err
+	}
+	return ops, nil
+}
+
+func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
+	sp := s.Ops[row.ID]
+	o := &opInfo{row: row, spec: sp, varName: "op" + upperFirst(row.ID), service: row.Service, method: row.Method}
+	if serviceFile[row.Service] == "" {
+		return nil, fmt.Errorf("unknown service %q", row.Service)
+	}
+	params := map[string]Param{}
+	for _, p := range sp.Parameters {
+		params[p.In+":"+p.Name] = p
+	}
+	for _, match := range pathVar.FindAllStringSubmatch(sp.Path, -1) {
+		p, ok := params["path:"+match[1]]
+		if !ok {
+			return nil, fmt.Errorf("path variable {%s} has no parameter", match[1])
+		}
+		pp := pathParam{name: p.Name, arg: unexported(p.Name), isInt: p.Type == "integer"}
+		if p.Type != "integer" && p.Type != "string" {
+			return nil, fmt.Errorf("path parameter %s has type %q", p.Name, p.Type)
+		}
+		if multiSegment[sp.Path] == p.Name {
+			pp.multi = true
+		}
+		o.pathArgs = append(o.pathArgs, pp)
+	}
+	o.paged = row.Paging != api.NoPaging
+	for _, p := range sp.Parameters {
+		switch p.In {
+		case "path", "formData":
+		case "header":
+			return nil, fmt.Errorf("header parameter %s is not supported", p.Name)
+		case "body":
+			if p.Schema.Type == "string" && p.Schema.Ref == "" {
+				o.bodyText = true
+				o.body = tString
+				continue
+			}
+			name := p.Schema.refName()
+			if name == "" {
+				return nil, fmt.Errorf("inline body schema is not supported")
+			}
+			o.body = &gtype{kind: kNamed, name: goTypeName(name)}
+		case "query":
+			if p.Name == "page" || p.Name == "limit" || (p.Name == "per_page" && row.Paging == api.PagePerPage) {
+				continue
+			}
+			if row.Quirks&api.MarkRead != 0 {
+				continue // the table: mark-read calls send no query, so repeats converge
+			}
+			q, err := queryOf(p)
+			if err != nil {
+				return nil, err
+			}
+			o.query = append(o.query, q)
+		default:
+			return nil, fmt.Errorf("parameter %s in %q is not supported", p.Name, p.In)
+		}
+	}
+	o.withheld = row.Quirks&api.CredentialBody != 0
+	if err := resultOf(s, m, o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+func queryOf(p Param) (queryParam, error) {
+	q := queryParam{name: p.Name, field: exported(p.Name), doc: p.Description, required: p.Required}
+	if p.Name == "q" {
+		q.field = "Query"
+	}
+	for _, e := range p.Enum {
+		q.enum = append(q.enum, fmt.Sprint(e))
+	}
+	csv := regexp.MustCompile(`(?i)comma[- ]separated`).MatchString(p.Description)
+	switch p.Type {
+	case "string":
+		switch {
+		case p.Format == "date-time":
+			q.kind = qTime
+		case p.Format == "date":
+			q.kind = qDate
+		case csv:
+			q.kind = qCSV
+		default:
+			q.kind = qString
+		}
+	case "integer":
+		q.kind = qInt
+	case "boolean":
+		q.kind = qBool
+	case "array":
+		// The spec leaves collectionFormat out on some arrays (csv by the
+		// Swagger default); Forgejo reads all of them with FormStrings,
+		// that is, as repeated keys.
+		if p.CollectionFormat != "" && p.CollectionFormat != "multi" {
+			return q, fmt.Errorf("query %s: collectionFormat %q is not supported", p.Name, p.CollectionFormat)
+		}
+		q.kind = qMulti
+		if p.Items != nil && p.Items.Type == "integer" {
+			q.kind = qMultiInt
+		}
+		if p.Items != nil {
+			for _, e := range p.Items.Enum {
+				q.enum = append(q.enum, fmt.Sprint(e))
+			}
+		}
+	default:
+		return q, fmt.Errorf("query %s: type %q is not supported", p.Name, p.Type)
+	}
+	return q, nil
+}
+
+// resultOf decides what the method returns from the table's Response kind
+// and the spec's success schema.
+func resultOf(s *Spec, m *models, o *opInfo) error {
+	codes, resps, err := s.success(o.spec)
+	if err != nil {
+		return err
+	}
+	var schema *Schema
+	emptyAlt := false
+	for i, r := range resps {
+		if r.Schema == nil {
+			emptyAlt = true
+			continue
+		}
+		if schema == nil {
+			schema, o.successCode = r.Schema, codes[i]
+		}
+	}
+	if o.successCode == "" && len(codes) > 0 {
+		o.successCode = codes[0]
+	}
+	switch o.row.Response {
+	case api.NoBody:
+		o.result = rNone
+		return nil
+	case api.Text:
+		o.result = rText
+		return nil
+	case api.Bytes:
+		o.result = rBytes
+		return nil
+	case api.Bool:
+		o.result = rBool
+		return nil
+	case api.Contents:
+		if o.row.HandWritten == "" {
+			return fmt.Errorf("the contents union must be hand-written")
+		}
+		return nil
+	}
+	o.result = rJSON
+	if schema == nil {
+		return fmt.Errorf("the table says JSON but the spec declares no success schema")
+	}
+	o.maybeEmpty = emptyAlt
+	if o.row.Quirks&(api.EnvelopeOKData|api.EnvelopeTopics) != 0 {
+		key, env := "data", "okData"
+		if o.row.Quirks&api.EnvelopeTopics != 0 {
+			key, env = "topics", "topics"
+		}
+		obj, _ := s.def(schema)
+		items, ok := obj.Properties[key]
+		if !ok || items.Type != "array" {
+			return fmt.Errorf("envelope quirk, but the schema has no %q array", key)
+		}
+		elem, err := m.schemaType(items.Items, nil, key)
+		if err != nil {
+			return err
+		}
+		o.envelope = env
+		o.resultType = sliceOf(elem)
+	} else {
+		t, err := m.schemaType(schema, &typeDef{specName: "response of " + o.row.ID, name: upperFirst(o.row.ID) + "Response"}, "body")
+		if err != nil {
+			return err
+		}
+		// A named slice definition is returned as its plain slice, so that
+		// listings all read ([]*T, *Response, error).
+		if td := m.lookup(t); td != nil && td.cat == catSlice {
+			t = td.target
+		}
+		o.resultType = t
+	}
+	if !o.paged {
+		return nil
+	}
+	switch {
+	case o.resultType.kind == kSlice:
+		o.iterElem = o.resultType.elem
+	case m.isStruct(o.resultType):
+		td := m.lookup(o.resultType)
+		for _, f := range td.fields {
+			if f.typ.kind == kSlice {
+				if o.iterField != "" {
+					return fmt.Errorf("paged object response %s has several arrays", td.name)
+				}
+				o.iterField, o.iterElem = f.name, f.typ.elem
+			}
+		}
+		if o.iterField == "" {
+			return fmt.Errorf("paged object response %s has no array of items", td.name)
+		}
+	default:
+		return fmt.Errorf("paged operation with a %s result", m.goType(o.resultType))
+	}
+	return nil
+}
+
+// nameOptions names the options type of every operation that takes query
+// parameters: MethodOptions, or ServiceMethodOptions when two services
+// would otherwise share a name. Operations that only page take
+// *ListOptions.
+func nameOptions(ops []*opInfo, m *models) error {
+	want := map[string][]*opInfo{}
+	for _, o := range ops {
+		if o.row.HandWritten != "" {
+			continue
+		}
+		switch {
+		case len(o.query) > 0:
+			want[o.method+"Options"] = append(want[o.method+"Options"], o)
+		case o.paged:
+			o.optsType = "ListOptions"
+		}
+	}
+	taken := map[string]string{}
+	for _, name := range sortedKeys(want) {
+		group := want[name]
+		for _, o := range group {
+			n := name
+			if len(group) > 1 {
+				n = serviceStem[o.service] + name
+			}
+			if _, ok := m.types[n]; ok {
+				return fmt.Errorf("%s: options type %s collides with a model", o.row.ID, n)
+			}
+			if other, ok := taken[n]; ok {
+				return fmt.Errorf("%s: options type %s collides with %s", o.row.ID, n, other)
+			}
+			taken[n] = o.row.ID
+			o.optsType = n
+		}
+	}
+	return nil
+}
+
+// byService groups operations by service in table order.
+func byService(ops []*opInfo) map[string][]*opInfo {
+	out := map[string][]*opInfo{}
+	for _, o := range ops {
+		out[o.service] = append(out[o.service], o)
+	}
+	return out
+}
+
+func sortedOps(ops []*opInfo) []*opInfo {
+	out := append([]*opInfo(nil), ops...)
+	sort.Slice(out, func(i, j int) bool { return out[i].row.ID < out[j].row.ID })
+	return out
+}

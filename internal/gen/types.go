@@ -1,0 +1,496 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// This file maps the spec's definitions to Go types.
+//
+// Response data uses value fields: string, int64, float64, bool, time.Time
+// for date-time, slices, maps; nested objects are pointers (*User) and arrays
+// of objects are []*T, so that an absent field and JSON null both decode to
+// the zero value. Request bodies (definitions reachable from a body
+// parameter and from no response) get omitempty/omitzero so that only set
+// fields are sent, except required fields, which are always sent. The body
+// of a PATCH operation is a partial update: its scalar fields become
+// pointers, so that "not set" (nil) differs from "set to zero".
+
+type kind int
+
+const (
+	kString kind = iota
+	kInt
+	kFloat
+	kBool
+	kTime     // time.Time
+	kDuration // time.Duration
+	kAny      // any
+	kSlice
+	kMap // map[string]elem
+	kNamed
+)
+
+// gtype is a Go type in the generated code.
+type gtype struct {
+	kind kind
+	elem *gtype // kSlice, kMap
+	name string // kNamed: the Go type name
+}
+
+var (
+	tString   = &gtype{kind: kString}
+	tInt      = &gtype{kind: kInt}
+	tFloat    = &gtype{kind: kFloat}
+	tBool     = &gtype{kind: kBool}
+	tTime     = &gtype{kind: kTime}
+	tDuration = &gtype{kind: kDuration}
+	tAny      = &gtype{kind: kAny}
+)
+
+func sliceOf(t *gtype) *gtype { return &gtype{kind: kSlice, elem: t} }
+func mapOf(t *gtype) *gtype   { return &gtype{kind: kMap, elem: t} }
+
+type category int
+
+const (
+	catStruct category = iota
+	catAlias           // type X = Y (enums, scalar definitions, $ref aliases)
+	catSlice           // type X []Y
+	catMap             // type X map[string]Y
+)
+
+type shape int
+
+const (
+	shapeResponse shape = iota // value fields, decoded from responses
+	shapeCreate                // request body: omitempty/omitzero, required always sent
+	shapeEdit                  // PATCH body: pointer scalars, nil is not sent
+)
+
+// typeDef is one generated named type.
+type typeDef struct {
+	specName string // definition name, or owner.property for inline objects
+	name     string // Go name
+	doc      string // the spec's description (raw)
+	cat      category
+	target   *gtype // catAlias, catSlice, catMap
+	shape    shape
+	fields   []*field
+	enum     []enumValue
+	required map[string]bool
+}
+
+type field struct {
+	name     string // Go name
+	json     string // wire name
+	typ      *gtype
+	doc      string
+	enum     []string
+	required bool
+}
+
+type enumValue struct{ name, value string }
+
+// enumValues are the known values of the spec's string definitions. The spec
+// lists them only in prose (or not at all); these come from Forgejo's
+// modules/structs. The types are open: any other value the instance sends
+// decodes unchanged. A new string definition without an entry here stops
+// the generator.
+var enumValues = map[string][]enumValue{
+	"StateType": {{"StateOpen", "open"}, {"StateClosed", "closed"}, {"StateAll", "all"}},
+	"NotifySubjectType": {
+		{"NotifySubjectIssue", "Issue"}, {"NotifySubjectPull", "Pull"},
+		{"NotifySubjectCommit", "Commit"}, {"NotifySubjectRepository", "Repository"},
+	},
+	"ReviewStateType": {
+		{"ReviewStateApproved", "APPROVED"}, {"ReviewStatePending", "PENDING"},
+		{"ReviewStateComment", "COMMENT"}, {"ReviewStateRequestChanges", "REQUEST_CHANGES"},
+		{"ReviewStateRequestReview", "REQUEST_REVIEW"},
+	},
+	"CommitStatusState": {
+		{"CommitStatusPending", "pending"}, {"CommitStatusSuccess", "success"},
+		{"CommitStatusError", "error"}, {"CommitStatusFailure", "failure"},
+		{"CommitStatusWarning", "warning"}, {"CommitStatusSkipped", "skipped"},
+	},
+	"IssueFormFieldType": {
+		{"IssueFormFieldMarkdown", "markdown"}, {"IssueFormFieldTextarea", "textarea"},
+		{"IssueFormFieldInput", "input"}, {"IssueFormFieldDropdown", "dropdown"},
+		{"IssueFormFieldCheckboxes", "checkboxes"},
+	},
+	"IssueFormFieldVisible": {{"IssueFormFieldVisibleForm", "form"}, {"IssueFormFieldVisibleContent", "content"}},
+}
+
+// typeRenames are definitions whose Go name differs from the spec's, with
+// the reason.
+var typeRenames = map[string]string{
+	// errors.go already has APIError: the error value a failed call returns,
+	// which parses this body.
+	"APIError": "APIErrorBody",
+}
+
+// typeDocs are doc comments for definitions the spec leaves undescribed.
+var typeDocs = map[string]string{
+	"APIForbiddenError":              "APIForbiddenError is the body of a 403 answer.",
+	"APIInternalServerError":         "APIInternalServerError is the body of a 500 answer.",
+	"APIInvalidTopicsError":          "APIInvalidTopicsError is the body of a 422 answer to a topic list the instance refuses; InvalidTopics names the offending topics.",
+	"APINotFound":                    "APINotFound is the body of a 404 answer; Errors carries details such as a user redirect that does not exist.",
+	"APIRepoArchivedError":           "APIRepoArchivedError is the body of the answer to a write on an archived repository.",
+	"APIUnauthorizedError":           "APIUnauthorizedError is the body of a 401 answer.",
+	"APIValidationError":             "APIValidationError is the body of a 422 answer.",
+	"APRemoteFollowOption":           "APRemoteFollowOption names a remote ActivityPub actor to follow.",
+	"ActionVariable":                 "ActionVariable is a variable of Forgejo Actions, as the API returns it.",
+	"Activity":                       "Activity is one entry of an activity feed.",
+	"ActivityPub":                    "ActivityPub is the JSON-LD context of an ActivityPub object.",
+	"CreatePullReviewCommentOptions": "CreatePullReviewCommentOptions is the body of a new review comment; it is the same type as CreatePullReviewComment.",
+	"IssueConfig":                    "IssueConfig is a repository's issue configuration (.forgejo/ISSUE_TEMPLATE/config.yaml).",
+	"IssueConfigContactLink":         "IssueConfigContactLink is a contact link of an issue configuration.",
+	"IssueConfigValidation":          "IssueConfigValidation reports whether a repository's issue configuration is valid.",
+	"IssueTemplateLabels":            "IssueTemplateLabels are the label names an issue template applies.",
+	"NoteOptions":                    "NoteOptions is the body of a git note to set.",
+	"RepoTargetOption":               "RepoTargetOption names a target repository by owner and name.",
+}
+
+// models is the set of generated types, by Go name.
+type models struct {
+	spec  *Spec
+	types map[string]*typeDef
+	byDef map[string]*typeDef // spec definition name -> type
+}
+
+func goTypeName(def string) string {
+	if n, ok := typeRenames[def]; ok {
+		return n
+	}
+	return def
+}
+
+// buildModels maps every definition to a Go type, with the shape its use
+// in the spec calls for.
+func buildModels(s *Spec) (*models, error) {
+	m := &models{spec: s, types: map[string]*typeDef{}, byDef: map[string]*typeDef{}}
+	req, resp, edit := bodyUse(s)
+	for _, name := range sortedKeys(s.Definitions) {
+		def := s.Definitions[name]
+		td := &typeDef{specName: name, name: goTypeName(name), doc: firstNonEmpty(typeDocs[name], def.Description, def.Title)}
+		switch {
+		case edit[name]:
+			td.shape = shapeEdit
+		case req[name] && !resp[name]:
+			td.shape = shapeCreate
+		default:
+			td.shape = shapeResponse
+		}
+		if err := m.add(td); err != nil {
+			return nil, err
+		}
+		if err := m.fill(td, def); err != nil {
+			return nil, fmt.Errorf("definition %s: %w", name, err)
+		}
+	}
+	return m, nil
+}
+
+func (m *models) add(td *typeDef) error {
+	if other, dup := m.types[td.name]; dup {
+		return fmt.Errorf("type %s generated twice (%s and %s)", td.name, other.specName, td.specName)
+	}
+	m.types[td.name] = td
+	if !strings.Contains(td.specName, ".") {
+		m.byDef[td.specName] = td
+	}
+	return nil
+}
+
+func (m *models) fill(td *typeDef, def *Schema) error {
+	switch {
+	case def.Ref != "":
+		td.cat = catAlias
+		td.target = &gtype{kind: kNamed, name: goTypeName(def.refName())}
+	case def.Type == "object" && len(def.Properties) > 0:
+		td.cat = catStruct
+		td.required = map[string]bool{}
+		for _, r := range def.Required {
+			td.required[r] = true
+		}
+		seen := map[string]string{}
+		for _, prop := range sortedKeys(def.Properties) {
+			ps := def.Properties[prop]
+			f := &field{name: exported(prop), json: prop, doc: ps.Description, required: td.required[prop]}
+			if f.name == "" {
+				return fmt.Errorf("property %q has no Go name", prop)
+			}
+			if other, dup := seen[f.name]; dup {
+				return fmt.Errorf("properties %q and %q both map to the Go field %s", other, prop, f.name)
+			}
+			seen[f.name] = prop
+			for _, e := range ps.Enum {
+				f.enum = append(f.enum, fmt.Sprint(e))
+			}
+			t, err := m.schemaType(ps, td, prop)
+			if err != nil {
+				return fmt.Errorf("property %s: %w", prop, err)
+			}
+			f.typ = t
+			td.fields = append(td.fields, f)
+		}
+	case def.Type == "object" && def.AdditionalProperties != nil:
+		td.cat = catMap
+		t, err := m.schemaType(def.AdditionalProperties, td, "value")
+		if err != nil {
+			return err
+		}
+		td.target = mapOf(t)
+	case def.Type == "object":
+		td.cat = catMap
+		td.target = mapOf(tAny)
+	case def.Type == "array":
+		td.cat = catSlice
+		t, err := m.schemaType(def.Items, td, "item")
+		if err != nil {
+			return err
+		}
+		td.target = sliceOf(t)
+	case def.Type == "string":
+		vals, ok := enumValues[td.specName]
+		if !ok {
+			return fmt.Errorf("a string definition without known values: add it to enumValues")
+		}
+		td.cat = catAlias
+		td.target = tString
+		td.enum = vals
+	case def.Type == "integer" && td.specName == "Duration":
+		td.cat = catAlias
+		td.target = tDuration
+	case def.Type == "integer":
+		td.cat = catAlias
+		td.target = tInt
+	default:
+		return fmt.Errorf("unsupported definition type %q", def.Type)
+	}
+	return nil
+}
+
+// schemaType maps a property (or item) schema to a Go type; an inline
+// object becomes a named struct owned by the enclosing type.
+func (m *models) schemaType(s *Schema, owner *typeDef, prop string) (*gtype, error) {
+	if s == nil {
+		return tAny, nil
+	}
+	if s.Ref != "" {
+		name := s.refName()
+		if _, ok := m.spec.Definitions[name]; !ok {
+			return nil, fmt.Errorf("unresolved $ref %s", s.Ref)
+		}
+		return &gtype{kind: kNamed, name: goTypeName(name)}, nil
+	}
+	switch s.Type {
+	case "string":
+		if s.Format == "date-time" {
+			return tTime, nil
+		}
+		return tString, nil
+	case "integer":
+		return tInt, nil
+	case "number":
+		return tFloat, nil
+	case "boolean":
+		return tBool, nil
+	case "array":
+		t, err := m.schemaType(s.Items, owner, prop)
+		if err != nil {
+			return nil, err
+		}
+		return sliceOf(t), nil
+	case "object":
+		switch {
+		case len(s.Properties) > 0:
+			td := &typeDef{
+				specName: owner.specName + "." + prop,
+				name:     owner.name + exported(prop),
+				doc:      s.Description,
+				shape:    owner.shape,
+			}
+			if err := m.add(td); err != nil {
+				return nil, err
+			}
+			if err := m.fill(td, s); err != nil {
+				return nil, err
+			}
+			return &gtype{kind: kNamed, name: td.name}, nil
+		case s.AdditionalProperties != nil:
+			t, err := m.schemaType(s.AdditionalProperties, owner, prop)
+			if err != nil {
+				return nil, err
+			}
+			return mapOf(t), nil
+		default:
+			return mapOf(tAny), nil
+		}
+	case "":
+		return tAny, nil
+	}
+	return nil, fmt.Errorf("unsupported schema type %q", s.Type)
+}
+
+// bodyUse computes which definitions are reachable from request bodies, from
+// responses, and which are the body of a PATCH operation.
+func bodyUse(s *Spec) (req, resp, edit map[string]bool) {
+	req, resp, edit = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var walk func(sc *Schema, set map[string]bool)
+	walk = func(sc *Schema, set map[string]bool) {
+		if sc == nil {
+			return
+		}
+		if name := sc.refName(); name != "" {
+			if set[name] {
+				return
+			}
+			set[name] = true
+			walk(s.Definitions[name], set)
+			return
+		}
+		walk(sc.Items, set)
+		walk(sc.AdditionalProperties, set)
+		for _, p := range sc.Properties {
+			walk(p, set)
+		}
+	}
+	for _, op := range s.Ops {
+		for _, p := range op.Parameters {
+			if p.In == "body" {
+				walk(p.Schema, req)
+				if op.Verb == "PATCH" {
+					if name := p.Schema.refName(); name != "" {
+						edit[name] = true
+					}
+				}
+			}
+		}
+		for _, r := range op.Responses {
+			if r.Ref != "" {
+				r = s.Responses[r.Ref[strings.LastIndex(r.Ref, "/")+1:]]
+			}
+			walk(r.Schema, resp)
+		}
+	}
+	return req, resp, edit
+}
+
+// lookup returns the named type behind t, or nil.
+func (m *models) lookup(t *gtype) *typeDef {
+	if t == nil || t.kind != kNamed {
+		return nil
+	}
+	return m.types[t.name]
+}
+
+// isStruct reports whether t names a generated struct (or an alias of
+// one).
+func (m *models) isStruct(t *gtype) bool {
+	td := m.lookup(t)
+	for td != nil && td.cat == catAlias && td.target.kind == kNamed {
+		td = m.lookup(td.target)
+	}
+	return td != nil && td.cat == catStruct
+}
+
+// resolve follows aliases to the underlying type.
+func (m *models) resolve(t *gtype) *gtype {
+	for {
+		td := m.lookup(t)
+		if td == nil || td.cat != catAlias {
+			return t
+		}
+		t = td.target
+	}
+}
+
+// scalar reports whether t is a single value: string, number, bool, time
+// or an alias of one.
+func (m *models) scalar(t *gtype) bool {
+	switch m.resolve(t).kind {
+	case kString, kInt, kFloat, kBool, kTime, kDuration:
+		return true
+	}
+	return false
+}
+
+// collection reports whether t is a slice or map, named or not.
+func (m *models) collection(t *gtype) bool {
+	r := m.resolve(t)
+	if td := m.lookup(r); td != nil {
+		return td.cat == catSlice || td.cat == catMap
+	}
+	return r.kind == kSlice || r.kind == kMap
+}
+
+// goType renders t as a Go type where values are held: structs behind
+// pointers, everything else by value.
+func (m *models) goType(t *gtype) string {
+	switch t.kind {
+	case kString:
+		return "string"
+	case kInt:
+		return "int64"
+	case kFloat:
+		return "float64"
+	case kBool:
+		return "bool"
+	case kTime:
+		return "time.Time"
+	case kDuration:
+		return "time.Duration"
+	case kAny:
+		return "any"
+	case kSlice:
+		return "[]" + m.goType(t.elem)
+	case kMap:
+		return "map[string]" + m.goType(t.elem)
+	case kNamed:
+		if m.isStruct(t) {
+			return "*" + t.name
+		}
+		return t.name
+	}
+	panic("unknown kind")
+}
+
+// fieldType renders a struct field's type and its JSON tag options for the
+// type's shape.
+func (m *models) fieldType(td *typeDef, f *field) (typ, opts string) {
+	typ = m.goType(f.typ)
+	if td.shape == shapeResponse || f.required {
+		return typ, ""
+	}
+	switch {
+	case m.collection(f.typ):
+		return typ, ",omitzero"
+	case td.shape == shapeEdit && m.scalar(f.typ):
+		return "*" + typ, ",omitempty"
+	case m.resolve(f.typ).kind == kTime:
+		return typ, ",omitzero"
+	default:
+		return typ, ",omitempty"
+	}
+}
+
+// sortedTypes returns every generated type by Go name.
+func (m *models) sortedTypes() []*typeDef {
+	out := make([]*typeDef, 0, len(m.types))
+	for _, td := range m.types {
+		out = append(out, td)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
