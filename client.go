@@ -156,6 +156,9 @@ func NewClient(opts ...Option) (*Client, error) {
 	if c.httpClient == nil {
 		c.httpClient = &http.Client{Transport: defaultTransport}
 	}
+	if cfg.clock != nil {
+		c.now, c.sleep = cfg.clock.Now, cfg.clock.Sleep
+	}
 	if ro, ok := c.observer.(RetryObserver); ok {
 		c.retryObserver = ro
 	}

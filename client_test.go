@@ -276,3 +276,38 @@ func TestManyErrorDetailsAreBounded(t *testing.T) {
 		t.Fatalf("details not bounded: %d bytes", len(msg))
 	}
 }
+
+// clFakeClock is a Clock whose Sleep only advances it.
+type clFakeClock struct {
+	mu     sync.Mutex
+	t      time.Time
+	sleeps []time.Duration
+}
+
+func (k *clFakeClock) Now() time.Time { k.mu.Lock(); defer k.mu.Unlock(); return k.t }
+
+func (k *clFakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.sleeps = append(k.sleeps, d)
+	k.t = k.t.Add(d)
+	return ctx.Err()
+}
+
+func TestWithClock(t *testing.T) {
+	srv := rtNewServer(t, rtStep{status: 503}, rtStep{status: 200, body: `{"version":"1"}`})
+	k := &clFakeClock{t: time.Unix(1_800_000_000, 0)}
+	c, err := NewClient(WithBaseURL(srv.URL), WithClock(k), WithRetryPolicy(RetryPolicy{MaxAttempts: 2, BaseDelay: time.Hour, MaxDelay: time.Hour, Jitter: JitterNone}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, resp, err := c.Misc.GetVersion(context.Background()); err != nil || resp.Attempts != 2 {
+		t.Fatalf("err = %v", err)
+	}
+	if len(k.sleeps) != 1 || k.sleeps[0] != time.Hour {
+		t.Fatalf("the hour-long backoff went through the fake clock: %v", k.sleeps)
+	}
+	if _, err := NewClient(WithClock(nil)); err == nil {
+		t.Fatal("a nil clock must be rejected")
+	}
+}

@@ -1,6 +1,7 @@
 package forgejo
 
 import (
+	"context"
 	"encoding/base64"
 	"net/http"
 	"net/url"
@@ -27,6 +28,7 @@ type config struct {
 	observer         Observer
 	pacing           *Pacing
 	budget           *RetryBudget
+	clock            Clock
 }
 
 // WithBaseURL sets the instance to talk to. It accepts an instance root
@@ -183,6 +185,27 @@ func WithAttemptTimeout(d time.Duration) Option {
 func WithObserver(o Observer) Option {
 	return func(c *config) error {
 		c.observer = o
+		return nil
+	}
+}
+
+// Clock is where the client reads the time and waits: the backoff between
+// attempts, pacing waits, and the attempt durations it reports. The default
+// is the real clock. A test can pass a fake one so that retries and pacing
+// run without sleeping; Sleep must return ctx's error as soon as ctx is done.
+type Clock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// WithClock replaces the real clock (see [Clock]). Per-attempt timeouts
+// still use real time.
+func WithClock(c Clock) Option {
+	return func(cfg *config) error {
+		if c == nil {
+			return &ValidationError{Field: "clock", Message: "must not be nil"}
+		}
+		cfg.clock = c
 		return nil
 	}
 }
