@@ -1,0 +1,390 @@
+package forgejotest
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// pathPull finds {index} and requires a pull request.
+func (c *call) pathPull(r *repo) *issue {
+	is := c.pathIssue(r)
+	if is != nil && is.pull == nil {
+		c.notFound()
+		return nil
+	}
+	return is
+}
+
+func hListPulls(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	state := c.q.Get("state")
+	milestone := c.formInt("milestone")
+	var labelIDs []int64
+	for _, v := range c.q["labels"] {
+		if id, err := strconv.ParseInt(v, 10, 64); err == nil {
+			labelIDs = append(labelIDs, id)
+		}
+	}
+	var out []*issue
+	for _, is := range r.issues {
+		if is == nil || is.pull == nil || !stateMatches(state, is.closed) {
+			continue
+		}
+		if milestone > 0 && (is.milestone == nil || is.milestone.id != int64(milestone)) {
+			continue
+		}
+		if poster := c.q.Get("poster"); poster != "" && !strings.EqualFold(poster, is.poster.login) {
+			continue
+		}
+		if (c.q.Get("base") != "" && c.q.Get("base") != is.pull.base) || (c.q.Get("head") != "" && c.q.Get("head") != is.pull.head) {
+			continue
+		}
+		if hasLabelIDs(is, labelIDs) {
+			out = append(out, is)
+		}
+	}
+	sortIssues(out, c.q.Get("sort"))
+	page := paginate(c, out, pageLinked)
+	res := make([]*wPull, 0, len(page))
+	for _, is := range page {
+		res = append(res, c.v.pull(is, true))
+	}
+	c.json(http.StatusOK, res)
+}
+
+func hasLabelIDs(is *issue, ids []int64) bool {
+	for _, id := range ids {
+		if !slices.ContainsFunc(is.labels, func(l *label) bool { return l.id == id }) {
+			return false
+		}
+	}
+	return true
+}
+
+func hGetPull(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	if is := c.pathPull(r); is != nil {
+		c.json(http.StatusOK, c.v.pull(is, false))
+	}
+}
+
+func hCreatePull(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.notArchived(r) {
+		return
+	}
+	var body struct {
+		createIssueBody
+		Head string `json:"head"`
+		Base string `json:"base"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	// A head of "owner:branch" names a branch of this repository when the
+	// owner is this repository's; forks are not modelled.
+	head := body.Head
+	if owner, br, ok := strings.Cut(head, ":"); ok && strings.EqualFold(owner, r.owner.login) {
+		head = br
+	}
+	switch {
+	case strings.TrimSpace(body.Head) == "":
+		c.fail(http.StatusUnprocessableEntity, "[Head]: Required")
+		return
+	case strings.TrimSpace(body.Base) == "":
+		c.fail(http.StatusUnprocessableEntity, "[Base]: Required")
+		return
+	case strings.TrimSpace(body.Title) == "":
+		c.fail(http.StatusUnprocessableEntity, "[Title]: Required")
+		return
+	}
+	hb, bb := r.branch(head), r.branch(body.Base)
+	if hb == nil || bb == nil {
+		c.notFound()
+		return
+	}
+	if head == body.Base {
+		c.fail(http.StatusUnprocessableEntity, "Invalid PullRequest: There are no changes between the head and the base")
+		return
+	}
+	for _, is := range r.issues {
+		if is != nil && is.pull != nil && !is.closed && is.pull.head == head && is.pull.base == body.Base {
+			c.fail(http.StatusConflict, "pull request already exists for these targets [id: "+strconv.FormatInt(is.pull.id, 10)+
+				", issue_id: "+strconv.FormatInt(is.id, 10)+", head_repo_id: "+strconv.FormatInt(r.id, 10)+
+				", base_repo_id: "+strconv.FormatInt(r.id, 10)+", head_branch: "+head+", base_branch: "+body.Base+"]")
+			return
+		}
+	}
+	writer := canWrite(c.user, r)
+	var assignees []*user
+	if writer {
+		var ok bool
+		if assignees, ok = c.resolveUsers(append([]string{body.Assignee}, body.Assignees...)); !ok {
+			return
+		}
+	}
+	is := c.st.addIssue(r, c.user, body.Title, body.Body, c.now)
+	is.pull = &pull{id: c.st.id("pull"), head: head, base: body.Base, headSHA: hb.sha, baseSHA: bb.sha}
+	is.dueDate, is.assignees = body.DueDate, assignees
+	if writer {
+		for _, id := range body.Labels {
+			if l := r.labelByID(id); l != nil {
+				is.addLabel(l)
+			}
+		}
+		is.milestone = r.milestoneByID(body.Milestone)
+	}
+	c.st.notify(is, c.user, nil, c.now)
+	c.json(http.StatusCreated, c.v.pull(is, false))
+}
+
+func hEditPull(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	is := c.pathPull(r)
+	if is == nil || !c.canEditIssue(is) {
+		return
+	}
+	var body struct {
+		Title     *string    `json:"title"`
+		Body      *string    `json:"body"`
+		Base      *string    `json:"base"`
+		State     *string    `json:"state"`
+		Milestone *int64     `json:"milestone"`
+		DueDate   *time.Time `json:"due_date"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	if body.State != nil && is.pull.merged {
+		c.fail(http.StatusConflict, "cannot change state of this pull request, it was already merged")
+		return
+	}
+	if body.Base != nil && *body.Base != is.pull.base {
+		b := r.branch(*body.Base)
+		if b == nil {
+			c.fail(http.StatusNotFound, "NewBaseBranchNotExist")
+			return
+		}
+		is.pull.base, is.pull.baseSHA = b.name, b.sha
+	}
+	if body.Title != nil {
+		is.title = *body.Title
+	}
+	if body.Body != nil {
+		is.body = *body.Body
+	}
+	if body.Milestone != nil && canWrite(c.user, r) {
+		is.milestone = r.milestoneByID(*body.Milestone)
+	}
+	if body.DueDate != nil {
+		is.dueDate = *body.DueDate
+	}
+	if body.State != nil {
+		is.setClosed(*body.State == "closed", c.now)
+	}
+	is.updated = c.now
+	c.json(http.StatusCreated, c.v.pull(is, false))
+}
+
+func hIsMerged(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	is := c.pathPull(r)
+	if is == nil {
+		return
+	}
+	if is.pull.merged {
+		c.empty(http.StatusNoContent)
+		return
+	}
+	c.notFound()
+}
+
+var mergeStyles = []string{"merge", "rebase", "rebase-merge", "squash", "fast-forward-only", "manually-merged"}
+
+// hMergePull merges without git: the base branch moves to a new merge
+// commit. Forgejo answers 200 with no body.
+func hMergePull(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	is := c.pathPull(r)
+	if is == nil {
+		return
+	}
+	var body struct {
+		Do                     string `json:"Do"`
+		HeadCommitID           string `json:"head_commit_id"`
+		DeleteBranchAfterMerge bool   `json:"delete_branch_after_merge"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	switch {
+	case body.Do == "":
+		c.fail(http.StatusUnprocessableEntity, "[Do]: Required")
+		return
+	case !slices.Contains(mergeStyles, body.Do):
+		c.fail(http.StatusUnprocessableEntity, "[Do]: In")
+		return
+	case !canWrite(c.user, r):
+		c.fail(http.StatusMethodNotAllowed, "User not allowed to merge PR")
+		return
+	case !c.notArchived(r):
+		return
+	case is.pull.merged:
+		c.fail(http.StatusMethodNotAllowed, "PR already merged")
+		return
+	case is.closed:
+		c.fail(http.StatusMethodNotAllowed, "PR is closed")
+		return
+	case body.HeadCommitID != "" && body.HeadCommitID != is.pull.headSHA:
+		c.fail(http.StatusConflict, "head out of date")
+		return
+	}
+	p := is.pull
+	p.merged, p.mergedAt, p.mergedBy = true, c.now, c.user
+	p.mergeSHA = fakeSHA("merge", r.owner.login, r.name, strconv.FormatInt(is.number, 10), p.headSHA, p.baseSHA)
+	if b := r.branch(p.base); b != nil {
+		b.sha, b.message, b.author, b.when = p.mergeSHA, "Merge pull request '"+is.title+"'\n", c.user, c.now
+	}
+	if body.DeleteBranchAfterMerge && p.head != r.defaultBranch {
+		r.branches = slices.DeleteFunc(r.branches, func(b *branch) bool { return b.name == p.head })
+	}
+	is.setClosed(true, c.now)
+	is.updated = c.now
+	c.st.notify(is, c.user, nil, c.now)
+	c.empty(http.StatusOK)
+}
+
+// Reviews, commits and files: no Link, only X-Total-Count, as on Codeberg.
+
+func hPullReviews(c *call) {
+	r := c.pathRepo()
+	if r == nil || c.pathPull(r) == nil {
+		return
+	}
+	c.json(http.StatusOK, paginate(c, []struct{}{}, pageTotalOnly))
+}
+
+type wCommitUser struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	Date  string `json:"date"`
+}
+
+type wCommitMeta struct {
+	URL     string `json:"url"`
+	Sha     string `json:"sha"`
+	Created string `json:"created"`
+}
+
+type wRepoCommit struct {
+	URL          string         `json:"url"`
+	Author       *wCommitUser   `json:"author"`
+	Committer    *wCommitUser   `json:"committer"`
+	Message      string         `json:"message"`
+	Tree         *wCommitMeta   `json:"tree"`
+	Verification *wVerification `json:"verification"`
+}
+
+type wCommitFile struct {
+	Filename string `json:"filename"`
+	Status   string `json:"status"`
+}
+
+type wCommitStats struct {
+	Total     int `json:"total"`
+	Additions int `json:"additions"`
+	Deletions int `json:"deletions"`
+}
+
+type wCommit struct {
+	URL       string         `json:"url"`
+	Sha       string         `json:"sha"`
+	Created   string         `json:"created"`
+	HTMLURL   string         `json:"html_url"`
+	Commit    *wRepoCommit   `json:"commit"`
+	Author    *wUser         `json:"author"`
+	Committer *wUser         `json:"committer"`
+	Parents   []*wCommitMeta `json:"parents"`
+	Files     []*wCommitFile `json:"files"`
+	Stats     *wCommitStats  `json:"stats"`
+}
+
+type wChangedFile struct {
+	Filename    string `json:"filename"`
+	Status      string `json:"status"`
+	Additions   int    `json:"additions"`
+	Deletions   int    `json:"deletions"`
+	Changes     int    `json:"changes"`
+	HTMLURL     string `json:"html_url"`
+	ContentsURL string `json:"contents_url"`
+	RawURL      string `json:"raw_url"`
+}
+
+// pullFile is the one file every fake pull request changes.
+func pullFile(is *issue) string { return "pull-" + strconv.FormatInt(is.number, 10) + ".txt" }
+
+func hPullCommits(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	is := c.pathPull(r)
+	if is == nil {
+		return
+	}
+	full := r.owner.login + "/" + r.name
+	p := is.pull
+	cu := &wCommitUser{Name: is.poster.login, Email: is.poster.login + "@noreply." + c.v.host, Date: ts(is.created)}
+	commit := &wCommit{
+		URL: c.v.api("/repos/" + full + "/git/commits/" + p.headSHA), Sha: p.headSHA, Created: ts(is.created),
+		HTMLURL: c.v.html("/" + full + "/commit/" + p.headSHA),
+		Commit: &wRepoCommit{
+			URL: c.v.api("/repos/" + full + "/git/commits/" + p.headSHA), Author: cu, Committer: cu,
+			Message: is.title + "\n", Tree: &wCommitMeta{URL: c.v.api("/repos/" + full + "/git/trees/" + p.headSHA), Sha: p.headSHA, Created: ts(is.created)},
+			Verification: &wVerification{Reason: "gpg.error.not_signed_commit"},
+		},
+		Author: c.v.user(is.poster), Committer: c.v.user(is.poster),
+		Parents: []*wCommitMeta{{URL: c.v.api("/repos/" + full + "/git/commits/" + p.baseSHA), Sha: p.baseSHA, Created: goZeroTime}},
+		Files:   []*wCommitFile{{Filename: pullFile(is), Status: "added"}},
+		Stats:   &wCommitStats{Total: 1, Additions: 1},
+	}
+	c.json(http.StatusOK, paginate(c, []*wCommit{commit}, pageTotalOnly))
+}
+
+func hPullFiles(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	is := c.pathPull(r)
+	if is == nil {
+		return
+	}
+	full := r.owner.login + "/" + r.name
+	f := pullFile(is)
+	file := &wChangedFile{
+		Filename: f, Status: "added", Additions: 1, Changes: 1,
+		HTMLURL:     c.v.html("/" + full + "/src/commit/" + is.pull.headSHA + "/" + f),
+		ContentsURL: c.v.api("/repos/" + full + "/contents/" + f + "?ref=" + is.pull.headSHA),
+		RawURL:      c.v.html("/" + full + "/raw/commit/" + is.pull.headSHA + "/" + f),
+	}
+	c.json(http.StatusOK, paginate(c, []*wChangedFile{file}, pageTotalOnly))
+}

@@ -1,0 +1,330 @@
+package forgejotest
+
+import (
+	"cmp"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+func hGetRepo(c *call) {
+	if r := c.pathRepo(); r != nil {
+		c.json(http.StatusOK, c.v.repo(r, 0))
+	}
+}
+
+func hEditRepo(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canAdminRepo(r) {
+		return
+	}
+	var body struct {
+		Name          *string `json:"name"`
+		Description   *string `json:"description"`
+		Website       *string `json:"website"`
+		Private       *bool   `json:"private"`
+		Archived      *bool   `json:"archived"`
+		DefaultBranch *string `json:"default_branch"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	if body.Name != nil && *body.Name != r.name {
+		if !c.checkRepoName(*body.Name) {
+			return
+		}
+		if other := c.st.repo(r.owner.login, *body.Name); other != nil && other != r {
+			c.fail(http.StatusUnprocessableEntity, "repo name is already taken [name: "+*body.Name+"]")
+			return
+		}
+		delete(c.st.repos, strings.ToLower(r.owner.login)+"/"+strings.ToLower(r.name))
+		r.name = *body.Name
+		c.st.repos[strings.ToLower(r.owner.login)+"/"+strings.ToLower(r.name)] = r
+	}
+	if body.Description != nil {
+		r.description = *body.Description
+	}
+	if body.Website != nil {
+		r.website = *body.Website
+	}
+	if body.Private != nil {
+		r.private = *body.Private
+	}
+	if body.Archived != nil {
+		r.archived = *body.Archived
+	}
+	if body.DefaultBranch != nil && (r.empty || r.branch(*body.DefaultBranch) != nil) {
+		r.defaultBranch = *body.DefaultBranch
+	}
+	r.updated = c.now
+	c.json(http.StatusOK, c.v.repo(r, 0))
+}
+
+func hDeleteRepo(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canAdminRepo(r) {
+		return
+	}
+	c.st.deleteRepo(r)
+	c.empty(http.StatusNoContent)
+}
+
+// ---- topics
+
+var topicRE = regexp.MustCompile(`^[a-z0-9][-.a-z0-9]*$`)
+
+const maxTopics = 25
+
+func validTopic(t string) bool { return len(t) <= 35 && topicRE.MatchString(t) }
+
+func hListTopics(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	c.json(http.StatusOK, map[string][]string{"topics": paginate(c, r.topics, pageTotalOnly)})
+}
+
+// The topic errors carry no url, unlike every other Forgejo error body.
+func (c *call) topicError(invalid any, msg string) {
+	c.json(http.StatusUnprocessableEntity, map[string]any{"invalidTopics": invalid, "message": msg})
+}
+
+func hReplaceTopics(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canAdminRepo(r) {
+		return
+	}
+	var body struct {
+		Topics []string `json:"topics"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	var topics, invalid []string
+	for _, t := range body.Topics {
+		t = strings.ToLower(strings.TrimSpace(t))
+		switch {
+		case t == "" || slices.Contains(topics, t):
+		case !validTopic(t):
+			invalid = append(invalid, t)
+		default:
+			topics = append(topics, t)
+		}
+	}
+	if len(invalid) > 0 {
+		c.topicError(invalid, "Topic names are invalid")
+		return
+	}
+	if len(topics) > maxTopics {
+		c.topicError(nil, "Exceeding maximum number of topics per repo")
+		return
+	}
+	slices.Sort(topics)
+	r.topics = append([]string{}, topics...)
+	c.empty(http.StatusNoContent)
+}
+
+func hAddTopic(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canAdminRepo(r) {
+		return
+	}
+	t := strings.ToLower(strings.TrimSpace(c.p["topic"]))
+	switch {
+	case !validTopic(t):
+		c.topicError(t, "Topic name is invalid")
+	case slices.Contains(r.topics, t):
+		c.empty(http.StatusNoContent)
+	case len(r.topics) >= maxTopics:
+		c.topicError(nil, "Exceeding maximum number of topics per repo")
+	default:
+		r.topics = append(r.topics, t)
+		slices.Sort(r.topics)
+		c.empty(http.StatusNoContent)
+	}
+}
+
+func hDeleteTopic(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canAdminRepo(r) {
+		return
+	}
+	t := strings.ToLower(strings.TrimSpace(c.p["topic"]))
+	if !validTopic(t) {
+		c.topicError(t, "Topic name is invalid")
+		return
+	}
+	i := slices.Index(r.topics, t)
+	if i < 0 {
+		c.notFound()
+		return
+	}
+	r.topics = slices.Delete(r.topics, i, i+1)
+	c.empty(http.StatusNoContent)
+}
+
+// ---- stargazers and forks: no Link, and a lone limit returns everything
+
+func hStargazers(c *call) {
+	if r := c.pathRepo(); r != nil {
+		c.json(http.StatusOK, c.users(paginate(c, r.stargazers, pageLoneLimitAll)))
+	}
+}
+
+func hListForks(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	var visible []*repo
+	for _, f := range r.forks {
+		if canRead(c.user, f) {
+			visible = append(visible, f)
+		}
+	}
+	c.json(http.StatusOK, c.repos(paginate(c, visible, pageLoneLimitAll)))
+}
+
+// hCreateFork forks into the caller's account; Forgejo answers 202.
+func hCreateFork(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	var body struct {
+		Organization string `json:"organization"`
+		Name         string `json:"name"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	if body.Organization != "" && !strings.EqualFold(body.Organization, c.user.login) {
+		c.fail(http.StatusForbidden, "forgejotest: forking into an organization is not supported")
+		return
+	}
+	name := body.Name
+	if name == "" {
+		name = r.name
+	}
+	if !c.checkRepoName(name) {
+		return
+	}
+	if c.st.repo(c.user.login, name) != nil {
+		c.fail(http.StatusConflict, "The repository with the same name already exists.")
+		return
+	}
+	f := c.st.addRepo(c.user, name, false, r.defaultBranch, c.now)
+	f.description, f.parent, f.empty = r.description, r, r.empty
+	for _, b := range r.branches {
+		cp := *b
+		f.branches = append(f.branches, &cp)
+	}
+	r.forks = append(r.forks, f)
+	c.json(http.StatusAccepted, c.v.repo(f, 0))
+}
+
+// ---- branches
+
+func sortedBranches(r *repo) []*branch {
+	bs := slices.Clone(r.branches)
+	slices.SortFunc(bs, func(a, b *branch) int { return strings.Compare(a.name, b.name) })
+	return bs
+}
+
+func hListBranches(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	page := paginate(c, sortedBranches(r), pageLinked)
+	out := make([]*wBranch, 0, len(page))
+	for _, b := range page {
+		out = append(out, c.v.branch(r, b))
+	}
+	c.json(http.StatusOK, out)
+}
+
+func hGetBranch(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	b := r.branch(c.p["branch"])
+	if b == nil {
+		c.failErrs(http.StatusNotFound, "The target couldn't be found.", "branch does not exist [name: "+c.p["branch"]+"]")
+		return
+	}
+	c.json(http.StatusOK, c.v.branch(r, b))
+}
+
+func hCreateBranch(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	var body struct {
+		New    string `json:"new_branch_name"`
+		OldRef string `json:"old_ref_name"`
+		Old    string `json:"old_branch_name"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	if strings.TrimSpace(body.New) == "" {
+		c.fail(http.StatusUnprocessableEntity, "[NewBranchName]: Required")
+		return
+	}
+	if r.empty {
+		c.fail(http.StatusNotFound, "Git Repository is empty.")
+		return
+	}
+	from := cmp.Or(strings.TrimPrefix(body.OldRef, "refs/heads/"), body.Old, r.defaultBranch)
+	old := r.branch(from)
+	if old == nil {
+		c.fail(http.StatusNotFound, "The old branch does not exist")
+		return
+	}
+	if r.branch(body.New) != nil {
+		c.fail(http.StatusConflict, "The branch already exists.")
+		return
+	}
+	b := &branch{name: body.New, sha: old.sha, message: old.message, author: old.author, when: old.when}
+	r.branches = append(r.branches, b)
+	c.json(http.StatusCreated, c.v.branch(r, b))
+}
+
+func hDeleteBranch(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	name := c.p["branch"]
+	switch {
+	case name == r.defaultBranch:
+		c.fail(http.StatusForbidden, "can not delete default branch")
+	case r.branch(name) == nil:
+		c.fail(http.StatusNotFound, "Branch doesn't exist.")
+	default:
+		r.branches = slices.DeleteFunc(r.branches, func(b *branch) bool { return b.name == name })
+		c.empty(http.StatusNoContent)
+	}
+}
+
+// rawList reads a JSON array whose elements are ids or names (label lists).
+func rawList(raw []json.RawMessage) (ids []int64, names []string) {
+	for _, r := range raw {
+		var id int64
+		if json.Unmarshal(r, &id) == nil {
+			ids = append(ids, id)
+			continue
+		}
+		var name string
+		if json.Unmarshal(r, &name) == nil {
+			names = append(names, name)
+		}
+	}
+	return ids, names
+}

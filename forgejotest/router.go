@@ -1,0 +1,236 @@
+package forgejotest
+
+import (
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	forgejo "codeberg.org/forgego/forgejo"
+)
+
+// This file matches request paths against path templates such as
+// "/repos/{owner}/{repo}/issues/{index}", for the fake's own routes and for
+// every operation the client library knows (forgejo.Operations()), so that a
+// fault or a log entry can name the operation even when the fake does not
+// implement it.
+
+type segKind int
+
+const (
+	segParam   segKind = iota // "{owner}"
+	segMixed                  // "{index}.{diffType}"
+	segLiteral                // "issues"
+)
+
+type tmplSeg struct {
+	kind  segKind
+	lit   string
+	name  string
+	re    *regexp.Regexp
+	names []string
+}
+
+type template struct {
+	raw  string
+	segs []tmplSeg
+}
+
+var paramRE = regexp.MustCompile(`\{[^}/]+\}`)
+
+func compileTemplate(raw string) template {
+	t := template{raw: raw}
+	for _, part := range splitPath(raw) {
+		switch {
+		case !strings.Contains(part, "{"):
+			t.segs = append(t.segs, tmplSeg{kind: segLiteral, lit: part})
+		case paramRE.FindString(part) == part:
+			t.segs = append(t.segs, tmplSeg{kind: segParam, name: part[1 : len(part)-1]})
+		default:
+			var names []string
+			pattern := "^"
+			last := 0
+			for _, loc := range paramRE.FindAllStringIndex(part, -1) {
+				pattern += regexp.QuoteMeta(part[last:loc[0]]) + "(.+?)"
+				names = append(names, part[loc[0]+1:loc[1]-1])
+				last = loc[1]
+			}
+			pattern += regexp.QuoteMeta(part[last:]) + "$"
+			t.segs = append(t.segs, tmplSeg{kind: segMixed, re: regexp.MustCompile(pattern), names: names})
+		}
+	}
+	return t
+}
+
+// splitPath splits "/a/b/" into ["a", "b"].
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// match reports whether the (already unescaped) path parts fit the
+// template, and its parameters.
+func (t template) match(parts []string) (map[string]string, bool) {
+	if len(parts) != len(t.segs) {
+		return nil, false
+	}
+	var params map[string]string
+	set := func(k, v string) {
+		if params == nil {
+			params = map[string]string{}
+		}
+		params[k] = v
+	}
+	for i, s := range t.segs {
+		p := parts[i]
+		switch s.kind {
+		case segLiteral:
+			if p != s.lit {
+				return nil, false
+			}
+		case segParam:
+			if p == "" {
+				return nil, false
+			}
+			set(s.name, p)
+		case segMixed:
+			m := s.re.FindStringSubmatch(p)
+			if m == nil {
+				return nil, false
+			}
+			for j, name := range s.names {
+				set(name, m[j+1])
+			}
+		}
+	}
+	return params, true
+}
+
+// moreSpecific reports whether a should win over b when both match: the
+// first segment where they differ decides, literal over mixed over
+// parameter, as Forgejo's router prefers static routes.
+func moreSpecific(a, b template) bool {
+	for i := range a.segs {
+		if a.segs[i].kind != b.segs[i].kind {
+			return a.segs[i].kind > b.segs[i].kind
+		}
+	}
+	return false
+}
+
+// pathParts splits an escaped request path (relative to /api/v1) and
+// unescapes each segment.
+func pathParts(escaped string) ([]string, bool) {
+	raw := splitPath(escaped)
+	out := make([]string, len(raw))
+	for i, r := range raw {
+		u, err := url.PathUnescape(r)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = u
+	}
+	return out, true
+}
+
+// knownOp is an operation of the client's table, for naming requests the
+// fake does not implement.
+type knownOp struct {
+	id     string
+	method string
+	tmpl   template
+}
+
+var (
+	knownOnce sync.Once
+	knownOps  []knownOp
+)
+
+// libraryOps compiles forgejo.Operations() once per process.
+func libraryOps() []knownOp {
+	knownOnce.Do(func() {
+		for _, op := range forgejo.Operations() {
+			knownOps = append(knownOps, knownOp{id: op.ID, method: op.Method, tmpl: compileTemplate(op.Path)})
+		}
+	})
+	return knownOps
+}
+
+// resolution is what a request path means.
+type resolution struct {
+	route   *route            // the fake's handler, nil if not implemented
+	op      string            // operationId, "" if unknown
+	params  map[string]string // path parameters
+	allowed []string          // methods known for this path, when the method did not match
+}
+
+func (s *Server) resolve(method, escapedPath string) resolution {
+	parts, ok := pathParts(escapedPath)
+	if !ok {
+		return resolution{}
+	}
+	var (
+		best      *route
+		bestTmpl  template
+		params    map[string]string
+		otherMeth []string
+	)
+	for _, rt := range s.routes {
+		p, ok := rt.tmpl.match(parts)
+		if !ok {
+			continue
+		}
+		if rt.method != method {
+			otherMeth = append(otherMeth, rt.method)
+			continue
+		}
+		if best == nil || moreSpecific(rt.tmpl, bestTmpl) {
+			best, bestTmpl, params = rt, rt.tmpl, p
+		}
+	}
+	if best != nil {
+		return resolution{route: best, op: best.op, params: params}
+	}
+	var (
+		kBest   *knownOp
+		kParams map[string]string
+	)
+	for i, k := range libraryOps() {
+		p, ok := k.tmpl.match(parts)
+		if !ok {
+			continue
+		}
+		if k.method != method {
+			otherMeth = append(otherMeth, k.method)
+			continue
+		}
+		if kBest == nil || moreSpecific(k.tmpl, kBest.tmpl) {
+			kBest, kParams = &libraryOps()[i], p
+		}
+	}
+	if kBest != nil {
+		return resolution{op: kBest.id, params: kParams}
+	}
+	slices.Sort(otherMeth)
+	return resolution{allowed: slices.Compact(otherMeth)}
+}
+
+// opByID finds an operation's method and template, from the fake's routes or
+// the library's table.
+func (s *Server) opByID(id string) (method string, tmpl template, ok bool) {
+	for _, rt := range s.routes {
+		if rt.op == id {
+			return rt.method, rt.tmpl, true
+		}
+	}
+	for _, k := range libraryOps() {
+		if k.id == id {
+			return k.method, k.tmpl, true
+		}
+	}
+	return "", template{}, false
+}

@@ -1,0 +1,517 @@
+package forgejotest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
+)
+
+// Defaults of a new Server.
+const (
+	// DefaultUser is the login of the user the server starts with; its token
+	// is [Server.Token] and [Server.Client] authenticates as it.
+	DefaultUser = "forgejotest"
+	// DefaultVersion is what /version answers: a Forgejo-style version
+	// string, as Codeberg's "16.0.0-dev-668-1bdb1938+gitea-1.22.0".
+	DefaultVersion = "11.0.1+gitea-1.22.0"
+	// DefaultMaxResponseItems is max_response_items, the page size every
+	// listing is clamped to (Codeberg's value).
+	DefaultMaxResponseItems = 50
+	// DefaultPagingNum is default_paging_num, the page size of a listing
+	// asked without a limit.
+	DefaultPagingNum = 30
+)
+
+// FastRetry is the retry policy of [Server.Client]: three attempts with
+// millisecond delays, Retry-After honoured but clamped to 5ms, so that tests
+// exercising retries stay fast.
+var FastRetry = forgejo.RetryPolicy{
+	MaxAttempts:       3,
+	BaseDelay:         time.Millisecond,
+	MaxDelay:          5 * time.Millisecond,
+	Jitter:            forgejo.JitterNone,
+	RespectRetryAfter: true,
+}
+
+// Option configures a [Server].
+type Option func(*config)
+
+type config struct {
+	maxItems    int
+	pagingNum   int
+	clock       func() time.Time
+	rlQuota     int
+	rlWindow    time.Duration
+	version     string
+	defaultUser string
+}
+
+// WithMaxResponseItems sets max_response_items, the page size every listing
+// is clamped to (default 50). Gitea's integration server uses 20.
+func WithMaxResponseItems(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxItems = n
+		}
+	}
+}
+
+// WithDefaultPagingNum sets default_paging_num, the page size of a listing
+// asked without a limit (default 30).
+func WithDefaultPagingNum(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.pagingNum = n
+		}
+	}
+}
+
+// WithClock makes the server read time from now instead of time.Now: for
+// timestamps, the rate-limit windows and Retry-After dates. Delay faults
+// still wait in real time.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now != nil {
+			c.clock = now
+		}
+	}
+}
+
+// WithRateLimit emulates Codeberg's edge rate limiter: quota requests per
+// fixed window, counted from the server's start. Every response carries
+// `ratelimit-policy: "baseline";q=Q;w=W` and `ratelimit: "baseline";r=R;t=T`
+// (R the requests left, T the seconds until the window resets, rounded up);
+// failed requests count too; once the quota is spent the server answers 429
+// with Retry-After (T seconds) until the window resets. Off by default.
+func WithRateLimit(quota int, window time.Duration) Option {
+	return func(c *config) {
+		if quota > 0 && window > 0 {
+			c.rlQuota, c.rlWindow = quota, window
+		}
+	}
+}
+
+// WithVersion sets what /version answers (default [DefaultVersion]).
+func WithVersion(v string) Option {
+	return func(c *config) { c.version = v }
+}
+
+// WithDefaultUser sets the login of the default user (default
+// [DefaultUser]).
+func WithDefaultUser(login string) Option {
+	return func(c *config) {
+		if login != "" {
+			c.defaultUser = login
+		}
+	}
+}
+
+// Server is a fake Forgejo. Build it with [NewServer] in a test or [Start]
+// elsewhere; it is safe for concurrent use.
+type Server struct {
+	// URL is the instance root, such as "http://127.0.0.1:41234"; the API
+	// is below it at /api/v1.
+	URL string
+
+	ts     *httptest.Server
+	tb     testing.TB
+	cfg    config
+	routes []*route
+	host   string
+
+	mu       sync.Mutex
+	st       *state
+	faults   []*pendingFault
+	log      []*RecordedRequest
+	rl       *rateLimiter
+	defUser  *user
+	defToken string
+}
+
+// NewServer starts a fake Forgejo on 127.0.0.1 for the test t and closes it
+// when the test ends.
+func NewServer(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s, err := Start(opts...)
+	if err != nil {
+		t.Fatalf("forgejotest: %v", err)
+	}
+	s.tb = t
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a fake Forgejo on 127.0.0.1 outside a test (a demo, a
+// command-line tool). Close it when done.
+func Start(opts ...Option) (*Server, error) {
+	cfg := config{
+		maxItems: DefaultMaxResponseItems, pagingNum: DefaultPagingNum, clock: time.Now,
+		version: DefaultVersion, defaultUser: DefaultUser,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on 127.0.0.1: %w", err)
+	}
+	s := &Server{cfg: cfg, st: newState()}
+	s.routes = buildRoutes()
+	ts := httptest.NewUnstartedServer(s)
+	ts.Listener.Close()
+	ts.Listener = l
+	ts.Start()
+	s.ts, s.URL = ts, ts.URL
+	s.host = strings.TrimPrefix(ts.URL, "http://")
+	now := cfg.clock()
+	if cfg.rlQuota > 0 {
+		s.rl = &rateLimiter{quota: cfg.rlQuota, window: cfg.rlWindow, start: now}
+	}
+	s.defUser = s.st.addUser(cfg.defaultUser, now)
+	s.defToken = s.st.newToken(s.defUser)
+	return s, nil
+}
+
+// Close shuts the server down, dropping open connections. It is safe to
+// call more than once.
+func (s *Server) Close() {
+	s.ts.CloseClientConnections()
+	s.ts.Close()
+}
+
+// Token is the default user's token.
+func (s *Server) Token() string { return s.defToken }
+
+// DefaultUser is the default user's login.
+func (s *Server) DefaultUser() string { return s.defUser.login }
+
+// HTTPClient is an *http.Client for this server.
+func (s *Server) HTTPClient() *http.Client { return s.ts.Client() }
+
+// NewClient returns a *forgejo.Client for this server, authenticated as the
+// default user and retrying with [FastRetry]; opts are applied after those
+// and override them (forgejo.WithToken(AddUser("bob")) to act as bob).
+func (s *Server) NewClient(opts ...forgejo.Option) (*forgejo.Client, error) {
+	base := []forgejo.Option{
+		forgejo.WithBaseURL(s.URL), forgejo.WithToken(s.defToken),
+		forgejo.WithRetryPolicy(FastRetry), forgejo.WithHTTPClient(s.ts.Client()),
+	}
+	return forgejo.NewClient(append(base, opts...)...)
+}
+
+// Client is [Server.NewClient] that fails the test (or panics, for a server
+// from [Start]) on a bad option.
+func (s *Server) Client(opts ...forgejo.Option) *forgejo.Client {
+	c, err := s.NewClient(opts...)
+	if err != nil {
+		s.fatalf("Client: %v", err)
+	}
+	return c
+}
+
+// AnonymousClient is a client without credentials, for public reads and
+// for checking 401s.
+func (s *Server) AnonymousClient(opts ...forgejo.Option) *forgejo.Client {
+	base := []forgejo.Option{
+		forgejo.WithBaseURL(s.URL), forgejo.WithRetryPolicy(FastRetry), forgejo.WithHTTPClient(s.ts.Client()),
+	}
+	c, err := forgejo.NewClient(append(base, opts...)...)
+	if err != nil {
+		s.fatalf("AnonymousClient: %v", err)
+	}
+	return c
+}
+
+func (s *Server) fatalf(format string, args ...any) {
+	msg := "forgejotest: " + fmt.Sprintf(format, args...)
+	if s.tb != nil {
+		s.tb.Helper()
+		s.tb.Fatal(msg)
+	}
+	panic(msg)
+}
+
+func (s *Server) now() time.Time { return s.cfg.clock() }
+
+// route is one operation the fake implements.
+type route struct {
+	method string
+	tmpl   template
+	op     string
+	auth   bool // a token is required
+	h      func(c *call)
+}
+
+// call is one request being answered; handlers run with Server.mu held.
+type call struct {
+	s      *Server
+	st     *state
+	r      *http.Request
+	p      map[string]string
+	q      url.Values
+	body   []byte
+	user   *user
+	now    time.Time
+	v      view
+	status int
+	header http.Header
+	out    []byte
+}
+
+// response is what will be written.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+const jsonType = "application/json;charset=utf-8"
+
+func (c *call) json(status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic("forgejotest: cannot encode a response: " + err.Error())
+	}
+	c.status, c.out = status, data
+	c.header.Set("Content-Type", jsonType)
+}
+
+// empty answers status with no body.
+func (c *call) empty(status int) { c.status, c.out = status, nil }
+
+func (c *call) swagger() string { return c.s.URL + "/api/swagger" }
+
+// fail answers Forgejo's {"message","url"} error body.
+func (c *call) fail(status int, msg string) {
+	c.json(status, errorBody{Message: msg, URL: c.swagger()})
+}
+
+// failErrs answers {"message","url","errors"}.
+func (c *call) failErrs(status int, msg string, errs ...string) {
+	if errs == nil {
+		errs = []string{}
+	}
+	c.json(status, errorBody{Message: msg, URL: c.swagger(), Errors: &errs})
+}
+
+// notFound is Forgejo's generic 404, as Codeberg sends it for a missing
+// repository: {"message":"The target couldn't be found.","url":…,"errors":[]}.
+func (c *call) notFound() { c.failErrs(http.StatusNotFound, "The target couldn't be found.") }
+
+// decode reads the JSON body into v; a malformed body is answered 422 as
+// Forgejo's binding does, and decode reports false.
+func (c *call) decode(v any) bool {
+	if len(bytes.TrimSpace(c.body)) == 0 {
+		return true
+	}
+	if err := json.Unmarshal(c.body, v); err != nil {
+		c.fail(http.StatusUnprocessableEntity, "[]: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// ServeHTTP answers one request: it logs it, applies the rate limiter and
+// any queued fault, then the fake's handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
+	apiPath, isAPI := strings.CutPrefix(r.URL.EscapedPath(), "/api/v1/")
+	apiPath = "/" + apiPath
+	var res resolution
+	if isAPI {
+		res = s.resolve(r.Method, apiPath)
+	}
+
+	s.mu.Lock()
+	now := s.now()
+	entry := &RecordedRequest{
+		Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Query: r.URL.Query(),
+		Body: body, Operation: res.op, Time: now,
+	}
+	s.log = append(s.log, entry)
+	var rlHeaders http.Header
+	limited, retryAfter := false, 0
+	if s.rl != nil {
+		rlHeaders, limited, retryAfter = s.rl.take(now)
+	}
+	var step *faultStep
+	if !limited && isAPI {
+		step = s.takeFault(r.Method, apiPath, res.op)
+	}
+	s.mu.Unlock()
+
+	finish := func(status int, fault string) {
+		s.mu.Lock()
+		entry.Status = status
+		if fault != "" {
+			entry.Fault = fault
+		}
+		s.mu.Unlock()
+	}
+
+	if limited {
+		resp := &response{status: http.StatusTooManyRequests, header: http.Header{}, body: []byte("Too Many Requests\n")}
+		resp.header.Set("Content-Type", "text/plain; charset=utf-8")
+		resp.header.Set("Retry-After", strconv.Itoa(retryAfter))
+		s.write(w, resp, rlHeaders, now, nil)
+		finish(resp.status, "rate limited")
+		return
+	}
+
+	if step != nil && step.f.Delay > 0 {
+		t := time.NewTimer(step.f.Delay)
+		select {
+		case <-r.Context().Done():
+			t.Stop()
+			finish(0, step.describe()+" (client gave up)")
+			return
+		case <-t.C:
+		}
+	}
+	if step != nil && step.f.Reset {
+		finish(0, step.describe())
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				if tc, ok := conn.(*net.TCPConn); ok {
+					_ = tc.SetLinger(0) // a real RST, not a polite FIN
+				}
+				conn.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler) // closes the connection without an answer
+	}
+
+	var resp *response
+	switch {
+	case step != nil && step.status != 0:
+		resp = step.injected(s, now)
+	case !isAPI:
+		resp = plainNotFound()
+	default:
+		resp = s.dispatch(r, res, body, now)
+	}
+	s.write(w, resp, rlHeaders, now, step)
+	finish(resp.status, step.describe())
+}
+
+func plainNotFound() *response {
+	h := http.Header{}
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	return &response{status: http.StatusNotFound, header: h, body: []byte("404 page not found\n")}
+}
+
+// dispatch runs the fake's handler for a resolved request.
+func (s *Server) dispatch(r *http.Request, res resolution, body []byte, now time.Time) *response {
+	switch {
+	case res.route == nil && res.op != "":
+		h := http.Header{}
+		h.Set("Content-Type", jsonType)
+		data, _ := json.Marshal(errorBody{
+			Message: "forgejotest does not implement " + res.op + " (" + r.Method + " " + r.URL.Path + ")",
+			URL:     s.URL + "/api/swagger",
+		})
+		return &response{status: http.StatusNotImplemented, header: h, body: data}
+	case res.route == nil && len(res.allowed) > 0:
+		h := http.Header{}
+		for _, m := range res.allowed {
+			h.Add("Allow", m)
+		}
+		return &response{status: http.StatusMethodNotAllowed, header: h}
+	case res.route == nil:
+		return plainNotFound()
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &call{s: s, st: s.st, r: r, p: res.params, q: r.URL.Query(), body: body, now: now, header: http.Header{}}
+	u, bad := s.authenticate(r)
+	c.user = u
+	c.v = view{root: s.URL, host: s.host, viewer: u, st: s.st}
+	switch {
+	case bad:
+		c.fail(http.StatusUnauthorized, "invalid username, password or token")
+	case res.route.auth && u == nil:
+		c.fail(http.StatusUnauthorized, "token is required")
+	default:
+		res.route.h(c)
+	}
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	return &response{status: c.status, header: c.header, body: c.out}
+}
+
+// authenticate reads "token X", "Bearer X", or Basic auth with a token as
+// the password. bad means credentials were sent and are not valid.
+func (s *Server) authenticate(r *http.Request) (u *user, bad bool) {
+	h := strings.TrimSpace(r.Header.Get("Authorization"))
+	if h == "" {
+		return nil, false
+	}
+	scheme, cred, _ := strings.Cut(h, " ")
+	cred = strings.TrimSpace(cred)
+	switch strings.ToLower(scheme) {
+	case "token", "bearer":
+		if u := s.st.tokens[cred]; u != nil {
+			return u, false
+		}
+	case "basic":
+		raw, err := base64.StdEncoding.DecodeString(cred)
+		if err == nil {
+			login, pass, _ := strings.Cut(string(raw), ":")
+			if u := s.st.tokens[pass]; u != nil && strings.EqualFold(u.login, login) {
+				return u, false
+			}
+		}
+	}
+	return nil, true
+}
+
+// write sends resp with the rate-limit headers, a Date from the server's
+// clock, and the fault's body damage if any.
+func (s *Server) write(w http.ResponseWriter, resp *response, rl http.Header, now time.Time, step *faultStep) {
+	h := w.Header()
+	for k, vs := range resp.header {
+		h[k] = vs
+	}
+	for k, vs := range rl {
+		h[k] = vs // lower-case keys, as Codeberg's edge sends them
+	}
+	h.Set("Date", now.UTC().Format(http.TimeFormat))
+	body := resp.body
+	if step != nil && step.f.OversizeBody > int64(len(body)) {
+		body = append(body, bytes.Repeat([]byte(" "), int(step.f.OversizeBody)-len(body))...)
+	}
+	if step != nil && step.f.TruncateBody {
+		// Declare more than is sent, then stop: net/http closes the
+		// connection and the client reads an unexpected EOF.
+		h.Set("Content-Length", strconv.Itoa(len(body)+64))
+		w.WriteHeader(resp.status)
+		_, _ = w.Write(body[:len(body)/2])
+		return
+	}
+	if resp.status != http.StatusNoContent && resp.status != http.StatusNotModified {
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(resp.status)
+	if len(body) > 0 && resp.status != http.StatusNoContent {
+		_, _ = w.Write(body)
+	}
+}

@@ -1,0 +1,361 @@
+package forgejotest
+
+import (
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"time"
+)
+
+// This file is the in-memory model. Every field is guarded by Server.mu.
+
+type user struct {
+	id        int64
+	login     string
+	fullName  string
+	isAdmin   bool
+	created   time.Time
+	lastLogin time.Time
+	following []*user // in follow order
+	starred   []*repo // in star order
+}
+
+type repo struct {
+	id            int64
+	owner         *user
+	name          string
+	description   string
+	website       string
+	private       bool
+	empty         bool
+	archived      bool
+	parent        *repo
+	defaultBranch string
+	created       time.Time
+	updated       time.Time
+	topics        []string
+	stargazers    []*user
+	forks         []*repo
+	branches      []*branch
+	issues        []*issue // issues and pulls, by number-1
+	labels        []*label
+	milestones    []*milestone
+}
+
+type branch struct {
+	name    string
+	sha     string
+	message string
+	author  *user
+	when    time.Time
+}
+
+type issue struct {
+	id        int64
+	repo      *repo
+	number    int64
+	poster    *user
+	title     string
+	body      string
+	ref       string
+	closed    bool
+	closedAt  time.Time
+	locked    bool
+	labels    []*label
+	milestone *milestone
+	assignees []*user
+	comments  []*comment
+	dueDate   time.Time
+	created   time.Time
+	updated   time.Time
+	pull      *pull // non-nil for pull requests
+}
+
+type pull struct {
+	id       int64
+	head     string
+	base     string
+	headSHA  string
+	baseSHA  string
+	merged   bool
+	mergedAt time.Time
+	mergedBy *user
+	mergeSHA string
+}
+
+type comment struct {
+	id      int64
+	issue   *issue
+	poster  *user
+	body    string
+	created time.Time
+	updated time.Time
+}
+
+type label struct {
+	id          int64
+	repo        *repo
+	name        string
+	color       string
+	description string
+	exclusive   bool
+	archived    bool
+}
+
+type milestone struct {
+	id          int64
+	repo        *repo
+	title       string
+	description string
+	closed      bool
+	closedAt    time.Time
+	dueOn       time.Time
+	created     time.Time
+	updated     time.Time
+}
+
+type notification struct {
+	id          int64
+	user        *user
+	repo        *repo
+	issue       *issue
+	status      string // unread, read or pinned
+	lastComment *comment
+	updated     time.Time
+}
+
+// state is everything the fake knows.
+type state struct {
+	nextID        map[string]int64
+	users         map[string]*user // by lower-case login
+	usersInOrder  []*user
+	tokens        map[string]*user
+	repos         map[string]*repo // by lower-case "owner/name"
+	reposInOrder  []*repo
+	comments      map[int64]*comment
+	notifications []*notification
+}
+
+func newState() *state {
+	return &state{
+		nextID:   map[string]int64{},
+		users:    map[string]*user{},
+		tokens:   map[string]*user{},
+		repos:    map[string]*repo{},
+		comments: map[int64]*comment{},
+	}
+}
+
+// id hands out the next id of a kind; ids start at 1, as a fresh instance's
+// do, and are never reused.
+func (st *state) id(kind string) int64 {
+	st.nextID[kind]++
+	return st.nextID[kind]
+}
+
+func (st *state) user(login string) *user { return st.users[strings.ToLower(login)] }
+
+func (st *state) repo(owner, name string) *repo {
+	return st.repos[strings.ToLower(owner)+"/"+strings.ToLower(name)]
+}
+
+func (st *state) addUser(login string, now time.Time) *user {
+	if u := st.user(login); u != nil {
+		return u
+	}
+	u := &user{id: st.id("user"), login: login, created: now}
+	st.users[strings.ToLower(login)] = u
+	st.usersInOrder = append(st.usersInOrder, u)
+	return u
+}
+
+func (st *state) newToken(u *user) string {
+	var b [20]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("forgejotest: no randomness for a token: " + err.Error())
+	}
+	tok := hex.EncodeToString(b[:])
+	st.tokens[tok] = u
+	return tok
+}
+
+func (st *state) addRepo(owner *user, name string, autoInit bool, defaultBranch string, now time.Time) *repo {
+	if defaultBranch == "" {
+		defaultBranch = "main"
+	}
+	r := &repo{
+		id: st.id("repo"), owner: owner, name: name, defaultBranch: defaultBranch,
+		created: now, updated: now, empty: !autoInit, topics: []string{},
+	}
+	if autoInit {
+		r.branches = append(r.branches, &branch{
+			name: defaultBranch, sha: fakeSHA("init", owner.login, name), message: "Initial commit\n",
+			author: owner, when: now,
+		})
+	}
+	st.repos[strings.ToLower(owner.login)+"/"+strings.ToLower(name)] = r
+	st.reposInOrder = append(st.reposInOrder, r)
+	return r
+}
+
+func (st *state) deleteRepo(r *repo) {
+	delete(st.repos, strings.ToLower(r.owner.login)+"/"+strings.ToLower(r.name))
+	st.reposInOrder = slices.DeleteFunc(st.reposInOrder, func(x *repo) bool { return x == r })
+	for _, u := range st.usersInOrder {
+		u.starred = slices.DeleteFunc(u.starred, func(x *repo) bool { return x == r })
+	}
+	st.notifications = slices.DeleteFunc(st.notifications, func(n *notification) bool { return n.repo == r })
+	if r.parent != nil {
+		r.parent.forks = slices.DeleteFunc(r.parent.forks, func(x *repo) bool { return x == r })
+	}
+}
+
+func (r *repo) branch(name string) *branch {
+	for _, b := range r.branches {
+		if b.name == name {
+			return b
+		}
+	}
+	return nil
+}
+
+func (r *repo) issue(number int64) *issue {
+	if number < 1 || number > int64(len(r.issues)) {
+		return nil
+	}
+	return r.issues[number-1] // nil once deleted
+}
+
+func (r *repo) labelByID(id int64) *label {
+	for _, l := range r.labels {
+		if l.id == id {
+			return l
+		}
+	}
+	return nil
+}
+
+func (r *repo) labelByName(name string) *label {
+	for _, l := range r.labels {
+		if strings.EqualFold(l.name, name) {
+			return l
+		}
+	}
+	return nil
+}
+
+func (r *repo) milestoneByID(id int64) *milestone {
+	for _, m := range r.milestones {
+		if m.id == id {
+			return m
+		}
+	}
+	return nil
+}
+
+func (r *repo) milestoneByTitle(title string) *milestone {
+	for _, m := range r.milestones {
+		if strings.EqualFold(m.title, title) {
+			return m
+		}
+	}
+	return nil
+}
+
+func (r *repo) openCounts() (issues, pulls int) {
+	for _, is := range r.issues {
+		if is == nil || is.closed {
+			continue
+		}
+		if is.pull != nil {
+			pulls++
+		} else {
+			issues++
+		}
+	}
+	return issues, pulls
+}
+
+func (st *state) addIssue(r *repo, poster *user, title, body string, now time.Time) *issue {
+	is := &issue{
+		id: st.id("issue"), repo: r, number: int64(len(r.issues)) + 1, poster: poster,
+		title: title, body: body, created: now, updated: now,
+	}
+	r.issues = append(r.issues, is)
+	r.updated = now
+	return is
+}
+
+func (st *state) addComment(is *issue, poster *user, body string, now time.Time) *comment {
+	c := &comment{id: st.id("comment"), issue: is, poster: poster, body: body, created: now, updated: now}
+	is.comments = append(is.comments, c)
+	is.updated = now
+	st.comments[c.id] = c
+	return c
+}
+
+func (is *issue) setClosed(closed bool, now time.Time) {
+	if is.closed == closed {
+		return
+	}
+	is.closed = closed
+	if closed {
+		is.closedAt = now
+	} else {
+		is.closedAt = time.Time{}
+	}
+}
+
+func (is *issue) hasLabel(l *label) bool { return slices.Contains(is.labels, l) }
+
+func (is *issue) addLabel(l *label) {
+	if !is.hasLabel(l) {
+		is.labels = append(is.labels, l)
+		slices.SortFunc(is.labels, func(a, b *label) int { return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)) })
+	}
+}
+
+// notify tells the people involved in an issue that actor did something to
+// it: the repository's owner (who watches it), the poster and every earlier
+// commenter, never the actor. One thread per user and issue, as Forgejo keeps
+// them: a new event marks it unread again.
+func (st *state) notify(is *issue, actor *user, last *comment, now time.Time) {
+	seen := map[*user]bool{actor: true}
+	targets := []*user{is.repo.owner, is.poster}
+	for _, c := range is.comments {
+		targets = append(targets, c.poster)
+	}
+	for _, u := range targets {
+		if u == nil || seen[u] {
+			continue
+		}
+		seen[u] = true
+		st.upsertNotification(u, is, last, now)
+	}
+}
+
+func (st *state) upsertNotification(u *user, is *issue, last *comment, now time.Time) *notification {
+	for _, n := range st.notifications {
+		if n.user == u && n.issue == is {
+			if n.status != "pinned" {
+				n.status = "unread"
+			}
+			if last != nil {
+				n.lastComment = last
+			}
+			n.updated = now
+			return n
+		}
+	}
+	n := &notification{id: st.id("notification"), user: u, repo: is.repo, issue: is, status: "unread", lastComment: last, updated: now}
+	st.notifications = append(st.notifications, n)
+	return n
+}
+
+// fakeSHA is a stable 40-hex commit id derived from its parts.
+func fakeSHA(parts ...string) string {
+	sum := sha1.Sum([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:])
+}
