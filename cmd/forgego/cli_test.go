@@ -291,14 +291,15 @@ func TestRateLimit(t *testing.T) {
 	_, env := setup(t, forgejotest.WithRateLimit(2000, 10*time.Minute))
 	r := cli(t, env, "ratelimit")
 	r.want(t, 0)
-	want := "ratelimit-policy  \"baseline\";q=2000;w=600\nratelimit         \"baseline\";r=1999;t=600\n"
-	if r.stdout != want {
-		t.Errorf("stdout %q, want %q", r.stdout, want)
+	for _, line := range []string{"source           RateLimit", "remaining        1999", "quota            2000", "reset in         10m0s", "policy baseline  2000 requests per 10m0s"} {
+		if !strings.Contains(r.stdout, line+"\n") {
+			t.Errorf("stdout %q lacks %q", r.stdout, line)
+		}
 	}
 	r = cli(t, env, "ratelimit", "--json")
 	r.want(t, 0)
-	var m map[string][]string
-	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil || m["ratelimit"][0] != `"baseline";r=1998;t=600` {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil || m["known"] != true || m["remaining"] != float64(1998) || m["quota"] != float64(2000) || m["reset_seconds"] != float64(600) {
 		t.Errorf("json %s %v", r.stdout, err)
 	}
 
@@ -308,12 +309,17 @@ func TestRateLimit(t *testing.T) {
 	if !strings.Contains(r.stdout, "no rate-limit headers") {
 		t.Errorf("stdout %q", r.stdout)
 	}
-	// A spent quota still reports: the 429 carries the headers.
+	r = cli(t, plain, "ratelimit", "--json")
+	if strings.TrimSpace(r.stdout) != `{"known":false}` && !strings.Contains(r.stdout, `"known": false`) {
+		t.Errorf("unknown must not read as zero: %q", r.stdout)
+	}
+	// A spent quota still reports: the 429 carries the headers and a
+	// Retry-After.
 	_, tight := setup(t, forgejotest.WithRateLimit(1, time.Hour))
 	cli(t, tight, "version")
 	r = cli(t, tight, "ratelimit")
 	r.want(t, 0)
-	if !strings.Contains(r.stdout, "retry-after") || !strings.Contains(r.stdout, "r=0;") {
+	if !strings.Contains(r.stdout, "remaining        0\n") || !strings.Contains(r.stdout, "retry after") {
 		t.Errorf("spent: %q", r.stdout)
 	}
 }
@@ -447,7 +453,7 @@ func TestEmbeddedDemo(t *testing.T) {
 		t.Errorf("create: %s %v", r.stdout, err)
 	}
 	r = cli(t, env, "--embedded", "ratelimit")
-	if r.code != 0 || !strings.Contains(r.stdout, `"baseline";q=7;w=1`) {
+	if r.code != 0 || !strings.Contains(r.stdout, "quota            7\n") || !strings.Contains(r.stdout, "policy baseline  7 requests per") {
 		t.Errorf("ratelimit: %d %q", r.code, r.stdout)
 	}
 }

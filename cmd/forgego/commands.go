@@ -482,40 +482,70 @@ func rateLimitCmd(fs *flag.FlagSet) func(*env, []string) error {
 		if resp == nil || resp.Response == nil {
 			return err // no answer at all: nothing to report
 		}
-		fields := rateLimitFields(resp)
-		if e.g.json {
-			out := map[string][]string{}
-			for _, f := range fields {
-				out[f[0]] = append(out[f[0]], f[1])
+		rl, ok := resp.RateLimit()
+		var retryAfter *float64
+		var apiErr *forgejo.APIError
+		if errors.As(err, &apiErr) {
+			if d, ok := apiErr.RetryAfter(); ok {
+				secs := d.Seconds()
+				retryAfter = &secs
 			}
-			return e.printJSON(out)
 		}
-		if len(fields) == 0 {
+		if e.g.json {
+			return e.printJSON(rateLimitJSON(rl, ok, retryAfter))
+		}
+		if !ok {
 			fmt.Fprintln(e.stdout, "the instance sent no rate-limit headers (a self-hosted Forgejo usually sends none)")
 			return nil
 		}
-		rows := make([][]string, 0, len(fields))
-		for _, f := range fields {
-			rows = append(rows, []string{f[0], f[1]})
-		}
-		return e.table(rows)
+		return e.table(rateLimitRows(rl, retryAfter))
 	}
 }
 
-// rateLimitFields is what the last response said about the budget, raw:
-// the draft-IETF fields Codeberg sends, the older separate fields, the
-// X-RateLimit-* family and Retry-After. The parsed API of the rate-limit
-// work (Response.RateLimit) replaces this one function.
-func rateLimitFields(resp *forgejo.Response) [][2]string {
-	names := []string{
-		"RateLimit-Policy", "RateLimit", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
-		"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Used", "Retry-After",
+// rateLimitRows renders a parsed snapshot for people.
+func rateLimitRows(rl forgejo.RateLimit, retryAfter *float64) [][]string {
+	rows := [][]string{{"source", rl.Source}, {"remaining", strconv.FormatInt(rl.Remaining, 10)}}
+	if rl.HasQuota {
+		rows = append(rows, []string{"quota", strconv.FormatInt(rl.Quota, 10)})
 	}
-	var out [][2]string
-	for _, n := range names {
-		for _, v := range resp.Header.Values(n) {
-			out = append(out, [2]string{strings.ToLower(n), v})
+	if rl.HasReset {
+		rows = append(rows, []string{"reset in", rl.Reset.String()})
+	}
+	for _, p := range rl.Policies {
+		desc := strconv.FormatInt(p.Quota, 10) + " " + p.Unit
+		if p.Window > 0 {
+			desc += " per " + p.Window.String()
 		}
+		rows = append(rows, []string{"policy " + p.Name, desc})
+	}
+	if retryAfter != nil {
+		rows = append(rows, []string{"retry after", strconv.FormatFloat(*retryAfter, 'f', -1, 64) + "s"})
+	}
+	return rows
+}
+
+// rateLimitJSON renders a parsed snapshot for scripts; "known" is false when
+// the instance said nothing (unknown is not zero).
+func rateLimitJSON(rl forgejo.RateLimit, ok bool, retryAfter *float64) map[string]any {
+	out := map[string]any{"known": ok}
+	if !ok {
+		return out
+	}
+	out["source"] = rl.Source
+	out["remaining"] = rl.Remaining
+	if rl.HasQuota {
+		out["quota"] = rl.Quota
+	}
+	if rl.HasReset {
+		out["reset_seconds"] = rl.Reset.Seconds()
+	}
+	policies := []map[string]any{}
+	for _, p := range rl.Policies {
+		policies = append(policies, map[string]any{"name": p.Name, "quota": p.Quota, "window_seconds": p.Window.Seconds(), "unit": p.Unit})
+	}
+	out["policies"] = policies
+	if retryAfter != nil {
+		out["retry_after_seconds"] = *retryAfter
 	}
 	return out
 }
