@@ -1,0 +1,281 @@
+package integration
+
+//lint:file-ignore SA1019 the suite calls deprecated operations and reads deprecated fields on purpose: the route matrix covers every operation, and Gitea still sends Hook.config.
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+
+	"codeberg.org/forgego/forgejo"
+)
+
+// TestForgejoOnlyRoutes calls, once each, the operations Gitea does not
+// route (Forgejo's own: quota, flags, blocking, ActivityPub, runner
+// registration, sync_fork, writing notes, review comments by id, …), so
+// that the route matrix says not-on-this-server rather than
+// not-yet-exercised. Each must meet a router-level miss: a text/plain "404
+// page not found", or an empty 405 with Allow; never an answer from a
+// handler. Writes among them are harmless for the same reason.
+//
+// Gitea runs a route group's middleware (loading the organization, the pull
+// request, …) before it finds out that no route matches, so the objects on
+// the path must exist for the miss to show: the test makes an organization
+// and a pull request with a review. A few Forgejo paths are taken by another
+// Gitea route instead (GET …/actions/runners/jobs reaches Gitea's
+// …/actions/runners/{runner_id}); those must fail as that route fails, and
+// are recorded as not on this server with the reason.
+func TestForgejoOnlyRoutes(t *testing.T) {
+	c, u2 := admin(t), user2(t)
+	fx := shared(t)
+	o, r, user := fx.owner, fx.repo, need(t).user2
+	me, _, err := c.Users.GetCurrent(ctx(t))
+	ok(t, "current user", err)
+	repo, _, err := c.Repos.Get(ctx(t), o, r)
+	ok(t, "fixture", err)
+	uid, rid := me.ID, repo.ID
+	org := newOrg(t, c)
+	pr, _, err := c.Repos.CreatePullRequest(ctx(t), o, r, forgejo.CreatePullRequestOption{Head: "feature/x", Base: "main", Title: "for the review routes"})
+	ok(t, "pull request", err)
+	cleanup(t, "pull request", func(ctx context.Context) (*forgejo.Response, error) { return c.Issues.Delete(ctx, o, r, pr.Number) })
+	review, _, err := u2.Repos.CreatePullReview(ctx(t), o, r, pr.Number, forgejo.CreatePullReviewOptions{Event: forgejo.ReviewStateComment, Body: "a review"})
+	ok(t, "review", err)
+	runner := forgejo.RegisterRunnerOptions{Name: "it-runner"}
+	quotaSubject := "size:all"
+
+	// call returns the error of one call; for the Bool operations, a true
+	// answer is turned into an error (a miss reads as false).
+	type call func(ctx context.Context) error
+	isFalse := func(b bool, _ *forgejo.Response, err error) error {
+		if err == nil && b {
+			return errors.New("answered true")
+		}
+		return err
+	}
+	calls := map[string]call{
+		"getActionsRun": func(ctx context.Context) error { _, _, err := c.Misc.GetActionsRun(ctx); return err },
+		"getNodeInfo":   func(ctx context.Context) error { _, _, err := c.Misc.GetNodeInfo(ctx); return err },
+		"getSSHSigningKey": func(ctx context.Context) error {
+			_, _, err := c.Misc.GetSSHSigningKey(ctx)
+			return err
+		},
+
+		"activitypubInstanceActor":       func(ctx context.Context) error { _, _, err := c.ActivityPub.InstanceActor(ctx); return err },
+		"activitypubInstanceActorInbox":  func(ctx context.Context) error { _, err := c.ActivityPub.InstanceActorInbox(ctx); return err },
+		"activitypubInstanceActorOutbox": func(ctx context.Context) error { _, _, err := c.ActivityPub.InstanceActorOutbox(ctx); return err },
+		"activitypubRepository":          func(ctx context.Context) error { _, _, err := c.ActivityPub.Repository(ctx, rid); return err },
+		"activitypubRepositoryInbox": func(ctx context.Context) error {
+			_, err := c.ActivityPub.RepositoryInbox(ctx, rid, forgejo.ForgeLike{"type": "Like"})
+			return err
+		},
+		"activitypubRepositoryOutbox": func(ctx context.Context) error { _, _, err := c.ActivityPub.RepositoryOutbox(ctx, rid); return err },
+		"activitypubPerson":           func(ctx context.Context) error { _, _, err := c.ActivityPub.Person(ctx, uid); return err },
+		"activitypubPersonActivityNote": func(ctx context.Context) error {
+			_, _, err := c.ActivityPub.PersonActivityNote(ctx, uid, 1)
+			return err
+		},
+		"activitypubPersonActivity": func(ctx context.Context) error { _, _, err := c.ActivityPub.PersonActivity(ctx, uid, 1); return err },
+		"activitypubPersonInbox":    func(ctx context.Context) error { _, err := c.ActivityPub.PersonInbox(ctx, uid); return err },
+		"activitypubPersonFeed":     func(ctx context.Context) error { _, _, err := c.ActivityPub.PersonFeed(ctx, uid); return err },
+
+		"registerAdminRunner": func(ctx context.Context) error { _, _, err := c.Admin.RegisterAdminRunner(ctx, runner); return err },
+		"adminGetActionRunJobs": func(ctx context.Context) error {
+			_, _, err := c.Admin.GetActionRunJobs(ctx, &forgejo.GetActionRunJobsOptions{Labels: []string{"x"}})
+			return err
+		},
+		"adminGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Admin.GetRunnerRegistrationToken(ctx); return err },
+		"adminListQuotaGroups":            func(ctx context.Context) error { _, _, err := c.Admin.ListQuotaGroups(ctx); return err },
+		"adminCreateQuotaGroup": func(ctx context.Context) error {
+			_, _, err := c.Admin.CreateQuotaGroup(ctx, forgejo.CreateQuotaGroupOptions{Name: "g"})
+			return err
+		},
+		"adminGetQuotaGroup":            func(ctx context.Context) error { _, _, err := c.Admin.GetQuotaGroup(ctx, "g"); return err },
+		"adminDeleteQuotaGroup":         func(ctx context.Context) error { _, err := c.Admin.DeleteQuotaGroup(ctx, "g"); return err },
+		"adminAddRuleToQuotaGroup":      func(ctx context.Context) error { _, err := c.Admin.AddRuleToQuotaGroup(ctx, "g", "r"); return err },
+		"adminRemoveRuleFromQuotaGroup": func(ctx context.Context) error { _, err := c.Admin.RemoveRuleFromQuotaGroup(ctx, "g", "r"); return err },
+		"adminListUsersInQuotaGroup":    func(ctx context.Context) error { _, _, err := c.Admin.ListUsersInQuotaGroup(ctx, "g"); return err },
+		"adminAddUserToQuotaGroup":      func(ctx context.Context) error { _, err := c.Admin.AddUserToQuotaGroup(ctx, "g", user); return err },
+		"adminRemoveUserFromQuotaGroup": func(ctx context.Context) error {
+			_, err := c.Admin.RemoveUserFromQuotaGroup(ctx, "g", user)
+			return err
+		},
+		"adminListQuotaRules": func(ctx context.Context) error { _, _, err := c.Admin.ListQuotaRules(ctx); return err },
+		"adminCreateQuotaRule": func(ctx context.Context) error {
+			_, _, err := c.Admin.CreateQuotaRule(ctx, forgejo.CreateQuotaRuleOptions{Name: "r", Limit: 1, Subjects: []string{quotaSubject}})
+			return err
+		},
+		"adminGetQuotaRule":    func(ctx context.Context) error { _, _, err := c.Admin.GetQuotaRule(ctx, "r"); return err },
+		"adminDeleteQuotaRule": func(ctx context.Context) error { _, err := c.Admin.DeleteQuotaRule(ctx, "r"); return err },
+		"adminEditQuotaRule": func(ctx context.Context) error {
+			_, _, err := c.Admin.EditQuotaRule(ctx, "r", forgejo.EditQuotaRuleOptions{Limit: forgejo.Ptr[int64](2)})
+			return err
+		},
+		"adminSearchRunJobs": func(ctx context.Context) error {
+			_, _, err := c.Admin.SearchRunJobs(ctx, &forgejo.AdminSearchRunJobsOptions{Labels: []string{"x"}})
+			return err
+		},
+		"adminGetRegistrationToken": func(ctx context.Context) error { _, _, err := c.Admin.GetRegistrationToken(ctx); return err },
+		"adminListUserEmails":       func(ctx context.Context) error { _, _, err := c.Admin.ListUserEmails(ctx, user); return err },
+		"adminDeleteUserEmails": func(ctx context.Context) error {
+			_, err := c.Admin.DeleteUserEmails(ctx, user, forgejo.DeleteEmailOption{Emails: []string{"nobody@example.com"}})
+			return err
+		},
+		"adminGetUserQuota": func(ctx context.Context) error { _, _, err := c.Admin.GetUserQuota(ctx, user); return err },
+		"adminSetUserQuotaGroups": func(ctx context.Context) error {
+			_, err := c.Admin.SetUserQuotaGroups(ctx, user, forgejo.SetUserQuotaGroupsOptions{Groups: []string{"g"}})
+			return err
+		},
+		"adminListUserAccessTokens": func(ctx context.Context) error { _, _, err := c.Admin.ListUserAccessTokens(ctx, user, nil); return err },
+		"adminCreateUserAccessToken": func(ctx context.Context) error {
+			_, _, err := c.Admin.CreateUserAccessToken(ctx, user, forgejo.CreateAccessTokenOption{Name: "t", Scopes: []string{"read:user"}})
+			return err
+		},
+		"adminDeleteUserAccessToken": func(ctx context.Context) error { _, err := c.Admin.DeleteUserAccessToken(ctx, user, "t"); return err },
+
+		"registerOrgRunner": func(ctx context.Context) error { _, _, err := c.Orgs.RegisterOrgRunner(ctx, org, runner); return err },
+		"orgSearchRunJobs": func(ctx context.Context) error {
+			_, _, err := c.Orgs.SearchRunJobs(ctx, org, &forgejo.OrgSearchRunJobsOptions{Labels: []string{"x"}})
+			return err
+		},
+		"orgGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Orgs.GetRunnerRegistrationToken(ctx, org); return err },
+		"orgBlockUser":                  func(ctx context.Context) error { _, err := c.Orgs.BlockUser(ctx, org, user); return err },
+		"orgUnblockUser":                func(ctx context.Context) error { _, err := c.Orgs.UnblockUser(ctx, org, user); return err },
+		"orgListBlockedUsers":           func(ctx context.Context) error { _, _, err := c.Orgs.ListBlockedUsers(ctx, org, nil); return err },
+		"orgGetQuota":                   func(ctx context.Context) error { _, _, err := c.Orgs.GetQuota(ctx, org); return err },
+		"orgListQuotaArtifacts":         func(ctx context.Context) error { _, _, err := c.Orgs.ListQuotaArtifacts(ctx, org, nil); return err },
+		"orgListQuotaAttachments":       func(ctx context.Context) error { _, _, err := c.Orgs.ListQuotaAttachments(ctx, org, nil); return err },
+		"orgListQuotaPackages":          func(ctx context.Context) error { _, _, err := c.Orgs.ListQuotaPackages(ctx, org, nil); return err },
+		"orgCheckQuota": func(ctx context.Context) error {
+			return isFalse(c.Orgs.CheckQuota(ctx, org, &forgejo.OrgCheckQuotaOptions{Subject: quotaSubject}))
+		},
+
+		"registerRepoRunner": func(ctx context.Context) error {
+			_, _, err := c.Repos.RegisterRepoRunner(ctx, o, r, runner)
+			return err
+		},
+		"repoSearchRunJobs": func(ctx context.Context) error {
+			_, _, err := c.Repos.SearchRunJobs(ctx, o, r, &forgejo.RepoSearchRunJobsOptions{Labels: []string{"x"}})
+			return err
+		},
+		"repoGetRunnerRegistrationToken": func(ctx context.Context) error {
+			_, _, err := c.Repos.GetRunnerRegistrationToken(ctx, o, r)
+			return err
+		},
+		"CancelActionRun":      func(ctx context.Context) error { _, err := c.Repos.CancelActionRun(ctx, o, r, 1); return err },
+		"repoGetActionRunLogs": func(ctx context.Context) error { _, _, err := c.Repos.GetActionRunLogs(ctx, o, r, 1); return err },
+		"repoConvert":          func(ctx context.Context) error { _, _, err := c.Repos.Convert(ctx, o, r); return err },
+		"repoListFlags":        func(ctx context.Context) error { _, _, err := c.Repos.ListFlags(ctx, o, r); return err },
+		"repoReplaceAllFlags": func(ctx context.Context) error {
+			_, err := c.Repos.ReplaceAllFlags(ctx, o, r, forgejo.ReplaceFlagsOption{Flags: []string{"x"}})
+			return err
+		},
+		"repoDeleteAllFlags": func(ctx context.Context) error { _, err := c.Repos.DeleteAllFlags(ctx, o, r); return err },
+		"repoCheckFlag":      func(ctx context.Context) error { return isFalse(c.Repos.CheckFlag(ctx, o, r, "x")) },
+		"repoAddFlag":        func(ctx context.Context) error { _, err := c.Repos.AddFlag(ctx, o, r, "x"); return err },
+		"repoDeleteFlag":     func(ctx context.Context) error { _, err := c.Repos.DeleteFlag(ctx, o, r, "x"); return err },
+		"GetBlobs": func(ctx context.Context) error {
+			_, _, err := c.Repos.GetBlobs(ctx, o, r, &forgejo.GetBlobsOptions{SHAs: []string{fx.readmeSHA}})
+			return err
+		},
+		"repoSetNote": func(ctx context.Context) error {
+			_, _, err := c.Repos.SetNote(ctx, o, r, fx.mainSHA, forgejo.NoteOptions{Message: "note"})
+			return err
+		},
+		"repoRemoveNote": func(ctx context.Context) error { _, err := c.Repos.RemoveNote(ctx, o, r, fx.mainSHA); return err },
+		"repoCreatePullReviewComment": func(ctx context.Context) error {
+			_, _, err := c.Repos.CreatePullReviewComment(ctx, o, r, pr.Number, review.ID, forgejo.CreatePullReviewCommentOptions{Body: "x", Path: "README.md", NewPosition: 1})
+			return err
+		},
+		"repoGetPullReviewComment": func(ctx context.Context) error {
+			_, _, err := c.Repos.GetPullReviewComment(ctx, o, r, pr.Number, review.ID, 1)
+			return err
+		},
+		"repoDeletePullReviewComment": func(ctx context.Context) error {
+			_, err := c.Repos.DeletePullReviewComment(ctx, o, r, pr.Number, review.ID, 1)
+			return err
+		},
+		"repoSyncForkDefaultInfo": func(ctx context.Context) error { _, _, err := c.Repos.SyncForkDefaultInfo(ctx, o, r); return err },
+		"repoSyncForkDefault":     func(ctx context.Context) error { _, err := c.Repos.SyncForkDefault(ctx, o, r); return err },
+		"repoSyncForkBranchInfo": func(ctx context.Context) error {
+			_, _, err := c.Repos.SyncForkBranchInfo(ctx, o, r, "main")
+			return err
+		},
+		"repoSyncForkBranch": func(ctx context.Context) error { _, err := c.Repos.SyncForkBranch(ctx, o, r, "main"); return err },
+
+		"registerUserRunner": func(ctx context.Context) error { _, _, err := c.Users.RegisterUserRunner(ctx, runner); return err },
+		"userSearchRunJobs": func(ctx context.Context) error {
+			_, _, err := c.Users.SearchRunJobs(ctx, &forgejo.UserSearchRunJobsOptions{Labels: []string{"x"}})
+			return err
+		},
+		"userGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Users.GetRunnerRegistrationToken(ctx); return err },
+		"userCurrentActivityPubFollow": func(ctx context.Context) error {
+			_, err := c.Users.CurrentActivityPubFollow(ctx, forgejo.APRemoteFollowOption{Target: "https://example.com/u"})
+			return err
+		},
+		"userBlockUser":            func(ctx context.Context) error { _, err := c.Users.BlockUser(ctx, user); return err },
+		"userUnblockUser":          func(ctx context.Context) error { _, err := c.Users.UnblockUser(ctx, user); return err },
+		"userListBlockedUsers":     func(ctx context.Context) error { _, _, err := c.Users.ListBlockedUsers(ctx, nil); return err },
+		"userGetQuota":             func(ctx context.Context) error { _, _, err := c.Users.GetQuota(ctx); return err },
+		"userListQuotaArtifacts":   func(ctx context.Context) error { _, _, err := c.Users.ListQuotaArtifacts(ctx, nil); return err },
+		"userListQuotaAttachments": func(ctx context.Context) error { _, _, err := c.Users.ListQuotaAttachments(ctx, nil); return err },
+		"userListQuotaPackages":    func(ctx context.Context) error { _, _, err := c.Users.ListQuotaPackages(ctx, nil); return err },
+		"userCheckQuota": func(ctx context.Context) error {
+			return isFalse(c.Users.CheckQuota(ctx, &forgejo.UserCheckQuotaOptions{Subject: quotaSubject}))
+		},
+	}
+
+	// Paths Gitea routes elsewhere: the answer that shows it.
+	const runnerByID = "runner with id 0: resource does not exist"
+	shadowed := map[string]string{
+		"adminGetActionRunJobs":           runnerByID,
+		"adminGetRunnerRegistrationToken": runnerByID,
+		"orgSearchRunJobs":                runnerByID,
+		"orgGetRunnerRegistrationToken":   runnerByID,
+		"repoSearchRunJobs":               runnerByID,
+		"repoGetRunnerRegistrationToken":  runnerByID,
+		"userSearchRunJobs":               runnerByID,
+		"userGetRunnerRegistrationToken":  runnerByID,
+		// Gitea's swagger has no such route; every path below
+		// …/reviews/{id}/comments/ answers a JSON "not found".
+		"repoGetPullReviewComment": "not found",
+	}
+
+	known := map[string]forgejo.Operation{}
+	for _, op := range forgejo.Operations() {
+		known[op.ID] = op
+	}
+	for id, call := range calls {
+		op, exists := known[id]
+		if !exists {
+			t.Errorf("%s: no such operation in the client", id)
+			continue
+		}
+		err := call(ctx(t))
+		var ae *forgejo.APIError
+		if want, ok := shadowed[id]; ok {
+			if ae2 := mustStatus(t, err, http.StatusNotFound); ae2.Message != want {
+				t.Errorf("%s (%s %s): %d %q, want Gitea's other route to answer %q", id, op.Method, op.Path, ae2.StatusCode, ae2.Message, want)
+			}
+			matrix.markAbsent(id, "path taken by another Gitea route: 404 "+want)
+			continue
+		}
+		switch {
+		case err != nil && !errors.As(err, &ae):
+			t.Errorf("%s (%s %s): %v, want a router-level miss", id, op.Method, op.Path, err)
+		case ae != nil && ae.StatusCode == http.StatusNotFound && ae.Message == "404 page not found":
+		case ae != nil && ae.StatusCode == http.StatusMethodNotAllowed && ae.Message == "":
+		case ae != nil:
+			t.Errorf("%s (%s %s): the route exists on Gitea (%d %q): test it for real", id, op.Method, op.Path, ae.StatusCode, ae.Message)
+		default: // a Bool operation that read false: only a miss is fine
+		}
+	}
+	// Every miss reached the matrix as such.
+	matrix.mu.Lock()
+	defer matrix.mu.Unlock()
+	for id := range calls {
+		if st, _ := matrix.ops[id].state(); st != "not-on-this-server" {
+			t.Errorf("%s: matrix state %s, want not-on-this-server", id, st)
+		}
+	}
+}
