@@ -2,6 +2,7 @@ package forgejo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -156,6 +157,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	if c.httpClient == nil {
 		c.httpClient = &http.Client{Transport: defaultTransport}
 	}
+	c.httpClient = withSafeRedirects(c.httpClient)
 	if cfg.clock != nil {
 		c.now, c.sleep = cfg.clock.Now, cfg.clock.Sleep
 	}
@@ -258,6 +260,32 @@ func (c *Client) scrub(s string) string {
 		}
 	}
 	return s
+}
+
+// withSafeRedirects returns a copy of hc (the caller's stays untouched and
+// is never closed) that refuses to follow a redirect which would change the
+// request's method. net/http turns a POST, PATCH, PUT or DELETE answered
+// with 301, 302 or 303 into a GET of the new location: after a repository
+// is renamed or transferred, an edit or delete of the old path would then
+// "succeed" as a read while changing nothing. Such a redirect comes back
+// instead as an *APIError with the 3xx status and the Location header.
+// Redirects that keep the method (a GET, or 307/308) are still followed.
+func withSafeRedirects(hc *http.Client) *http.Client {
+	cp := *hc
+	next := hc.CheckRedirect
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > 0 && req.Method != via[0].Method {
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cp
 }
 
 // sleepContext waits for d or until ctx is done, whichever comes first.

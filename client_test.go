@@ -311,3 +311,40 @@ func TestWithClock(t *testing.T) {
 		t.Fatal("a nil clock must be rejected")
 	}
 }
+
+func TestRedirectsThatWouldChangeTheMethodComeBackAsErrors(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v1/repos/o/old":
+			http.Redirect(w, r, "/api/v1/repos/o/new", http.StatusMovedPermanently)
+		case "/api/v1/repos/o/new":
+			if r.Method != http.MethodGet {
+				t.Errorf("%s reached the new location", r.Method)
+			}
+			_, _ = io.WriteString(w, `{"full_name":"o/new"}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	var callerRedirects atomic.Int32
+	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { callerRedirects.Add(1); return nil }}
+	c := clClient(t, srv.URL, WithHTTPClient(hc))
+
+	// A read follows the redirect: a renamed repository still reads.
+	repo, _, err := c.Repos.Get(context.Background(), "o", "old")
+	if err != nil || repo.FullName != "o/new" || callerRedirects.Load() != 1 {
+		t.Fatalf("GET through a redirect: %+v, %v (caller's CheckRedirect ran %d times)", repo, err, callerRedirects.Load())
+	}
+	// A write must not turn into a GET of the new location and report success.
+	_, resp, err := c.Repos.Edit(context.Background(), "o", "old", EditRepoOption{Description: Ptr("x")})
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/api/v1/repos/o/new" {
+		t.Fatalf("PATCH through a redirect: err = %v", err)
+	}
+	_, err = c.Repos.Delete(context.Background(), "o", "old")
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusMovedPermanently {
+		t.Fatalf("DELETE through a redirect: err = %v", err)
+	}
+	if hc.CheckRedirect == nil || c.httpClient == hc {
+		t.Fatal("the caller's *http.Client must be copied, not modified")
+	}
+}

@@ -70,7 +70,8 @@ func (c CallContext) String() string {
 // a Go symbol ("GetUserByName"); the human sentence, when there is one, is the
 // first of Errors. Branch on StatusCode: 404 means missing or private to
 // these credentials, 401 a missing or bad token, 403 a missing scope, 400 and
-// 422 both mean an invalid request, 409 a conflict (a stale file sha), 423 a
+// 422 both mean an invalid request (Gitea also answers a stale file sha with
+// 422), 409 a conflict (a stale file sha on Forgejo, a name taken), 423 a
 // locked or archived resource.
 type APIError struct {
 	Call       CallContext

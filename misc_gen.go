@@ -43,7 +43,7 @@ func (s *MiscService) ListGitignoresTemplates(ctx context.Context) ([]string, *R
 // GET /gitignore/templates/{name} (getGitignoreTemplateInfo). Retry:
 // IdempotentOnly (a read).
 func (s *MiscService) GetGitignoreTemplateInfo(ctx context.Context, name string) (*GitignoreTemplateInfo, *Response, error) {
-	req := newRequest(&opGetGitignoreTemplateInfo, seg("name", name))
+	req := newRequest(&opGetGitignoreTemplateInfo, segSlash("name", name))
 	v := new(GitignoreTemplateInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -70,7 +70,7 @@ func (s *MiscService) ListLabelTemplates(ctx context.Context) ([]string, *Respon
 // GET /label/templates/{name} (getLabelTemplateInfo). Retry: IdempotentOnly (a
 // read).
 func (s *MiscService) GetLabelTemplateInfo(ctx context.Context, name string) ([]*LabelTemplate, *Response, error) {
-	req := newRequest(&opGetLabelTemplateInfo, seg("name", name))
+	req := newRequest(&opGetLabelTemplateInfo, segSlash("name", name))
 	var v []*LabelTemplate
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -97,7 +97,7 @@ func (s *MiscService) ListLicenseTemplates(ctx context.Context) ([]*LicensesTemp
 // GET /licenses/{name} (getLicenseTemplateInfo). Retry: IdempotentOnly (a
 // read).
 func (s *MiscService) GetLicenseTemplateInfo(ctx context.Context, name string) (*LicenseTemplateInfo, *Response, error) {
-	req := newRequest(&opGetLicenseTemplateInfo, seg("name", name))
+	req := newRequest(&opGetLicenseTemplateInfo, segSlash("name", name))
 	v := new(LicenseTemplateInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {

@@ -1040,9 +1040,9 @@ type CreateUserOption struct {
 	Email              string `json:"email"`
 	FullName           string `json:"full_name,omitempty"`
 	LoginName          string `json:"login_name,omitempty"`
-	MustChangePassword bool   `json:"must_change_password,omitempty"`
+	MustChangePassword *bool  `json:"must_change_password,omitempty"`
 	Password           string `json:"password,omitempty"`
-	Restricted         bool   `json:"restricted,omitempty"`
+	Restricted         *bool  `json:"restricted,omitempty"`
 	SendNotify         bool   `json:"send_notify,omitempty"`
 	SourceID           int64  `json:"source_id,omitempty"`
 	// Required: always sent.

@@ -54,7 +54,7 @@ func (s *PackagesService) ListPackagesIter(ctx context.Context, owner string, op
 // AlwaysRetry (states which repository the package is linked to; a repeat
 // leaves the same link).
 func (s *PackagesService) LinkPackage(ctx context.Context, owner, typ, name, repoName string) (*Response, error) {
-	req := newRequest(&opLinkPackage, seg("owner", owner), seg("type", typ), seg("name", name), seg("repo_name", repoName))
+	req := newRequest(&opLinkPackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("repo_name", repoName))
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -65,7 +65,7 @@ func (s *PackagesService) LinkPackage(ctx context.Context, owner, typ, name, rep
 // AlwaysRetry (states the end state, no linked repository; a repeat changes
 // nothing).
 func (s *PackagesService) UnlinkPackage(ctx context.Context, owner, typ, name string) (*Response, error) {
-	req := newRequest(&opUnlinkPackage, seg("owner", owner), seg("type", typ), seg("name", name))
+	req := newRequest(&opUnlinkPackage, seg("owner", owner), seg("type", typ), segSlash("name", name))
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -76,7 +76,7 @@ func (s *PackagesService) UnlinkPackage(ctx context.Context, owner, typ, name st
 // Never (by owner/type/name/version: that version may be published again
 // between attempts).
 func (s *PackagesService) DeletePackage(ctx context.Context, owner, typ, name, version string) (*Response, error) {
-	req := newRequest(&opDeletePackage, seg("owner", owner), seg("type", typ), seg("name", name), seg("version", version))
+	req := newRequest(&opDeletePackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -86,7 +86,7 @@ func (s *PackagesService) DeletePackage(ctx context.Context, owner, typ, name, v
 // GET /packages/{owner}/{type}/{name}/{version} (getPackage). Retry:
 // IdempotentOnly (a read).
 func (s *PackagesService) GetPackage(ctx context.Context, owner, typ, name, version string) (*Package, *Response, error) {
-	req := newRequest(&opGetPackage, seg("owner", owner), seg("type", typ), seg("name", name), seg("version", version))
+	req := newRequest(&opGetPackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	v := new(Package)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -100,7 +100,7 @@ func (s *PackagesService) GetPackage(ctx context.Context, owner, typ, name, vers
 // GET /packages/{owner}/{type}/{name}/{version}/files (listPackageFiles).
 // Retry: IdempotentOnly (a read).
 func (s *PackagesService) ListPackageFiles(ctx context.Context, owner, typ, name, version string) ([]*PackageFile, *Response, error) {
-	req := newRequest(&opListPackageFiles, seg("owner", owner), seg("type", typ), seg("name", name), seg("version", version))
+	req := newRequest(&opListPackageFiles, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	var v []*PackageFile
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {

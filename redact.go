@@ -34,10 +34,19 @@ type pathArg struct {
 	name  string
 	value string
 	multi bool
+	// slash lets a single segment carry "/", sent encoded as %2F (tag
+	// names, branch-protection rule names, refs, template names).
+	slash bool
 }
 
 // seg is a single-segment path parameter: owner, repo, username, org…
 func seg(name, value string) pathArg { return pathArg{name: name, value: value} }
+
+// segSlash is a single-segment path parameter whose value may contain
+// slashes, sent inside the one segment as %2F: a release tag "v1/rc", a
+// branch-protection rule "release/*", a ref "feature/x" in a route that
+// takes it as one segment.
+func segSlash(name, value string) pathArg { return pathArg{name: name, value: value, slash: true} }
 
 // segs is a multi-segment path parameter, sent as several segments: a
 // branch name like "renovate/x" or a file path like "docs/a.md".
@@ -88,7 +97,7 @@ func writeParam(b *strings.Builder, a pathArg) error {
 		return &ValidationError{Field: a.name, Message: "must not contain a control character"}
 	}
 	if !a.multi {
-		if strings.Contains(v, "/") {
+		if strings.Contains(v, "/") && !a.slash {
 			return &ValidationError{Field: a.name, Message: "must not contain a slash"}
 		}
 		if v == "." || v == ".." {

@@ -1012,3 +1012,18 @@ func TestRedactPathTemplateMismatch(t *testing.T) {
 		t.Errorf("a template without placeholders: %q, %v", got, err)
 	}
 }
+
+func TestRedactSegSlashEncodesSlashInOneSegment(t *testing.T) {
+	p, err := expandPath("/repos/{owner}/{repo}/releases/tags/{tag}", seg("owner", "o"), seg("repo", "r"), segSlash("tag", "release/3.0"))
+	if err != nil || p != "/repos/o/r/releases/tags/release%2F3.0" {
+		t.Fatalf("path = %q, %v", p, err)
+	}
+	for _, bad := range []string{"", " ", ".", "..", "a\nb"} {
+		if _, err := expandPath("/t/{tag}", segSlash("tag", bad)); err == nil {
+			t.Errorf("segSlash accepted %q", bad)
+		}
+	}
+	if _, err := expandPath("/t/{tag}", seg("tag", "a/b")); err == nil {
+		t.Error("seg must still refuse a slash")
+	}
+}

@@ -883,7 +883,7 @@ func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo s
 // (repoDeleteBranchProtection). Retry: Never (by rule name: a rule of that name
 // may be re-created between attempts).
 func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, name string) (*Response, error) {
-	req := newRequest(&opRepoDeleteBranchProtection, seg("owner", owner), seg("repo", repo), seg("name", name))
+	req := newRequest(&opRepoDeleteBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -893,7 +893,7 @@ func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, 
 // GET /repos/{owner}/{repo}/branch_protections/{name}
 // (repoGetBranchProtection). Retry: IdempotentOnly (a read).
 func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, name string) (*BranchProtection, *Response, error) {
-	req := newRequest(&opRepoGetBranchProtection, seg("owner", owner), seg("repo", repo), seg("name", name))
+	req := newRequest(&opRepoGetBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	v := new(BranchProtection)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -909,7 +909,7 @@ func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, nam
 // (repoEditBranchProtection). Retry: Never (partial update of who may push; not
 // repeated).
 func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, name string, body EditBranchProtectionOption) (*BranchProtection, *Response, error) {
-	req := newRequest(&opRepoEditBranchProtection, seg("owner", owner), seg("repo", repo), seg("name", name))
+	req := newRequest(&opRepoEditBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.jsonBody(body)
 	v := new(BranchProtection)
 	resp, err := s.client.call(ctx, req, v)
@@ -1141,7 +1141,7 @@ func (s *ReposService) GetAllCommitsIter(ctx context.Context, owner, repo string
 // GET /repos/{owner}/{repo}/commits/{ref}/status (repoGetCombinedStatusByRef).
 // Retry: IdempotentOnly (a read).
 func (s *ReposService) GetCombinedStatusByRef(ctx context.Context, owner, repo, ref string, opts *ListOptions) (*CombinedStatus, *Response, error) {
-	req := newRequest(&opRepoGetCombinedStatusByRef, seg("owner", owner), seg("repo", repo), seg("ref", ref))
+	req := newRequest(&opRepoGetCombinedStatusByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	req.paging(s.client, deref(opts))
 	v := new(CombinedStatus)
 	resp, err := s.client.call(ctx, req, v)
@@ -1181,7 +1181,7 @@ type ListStatusesByRefOptions struct {
 // GET /repos/{owner}/{repo}/commits/{ref}/statuses (repoListStatusesByRef).
 // Retry: IdempotentOnly (a read).
 func (s *ReposService) ListStatusesByRef(ctx context.Context, owner, repo, ref string, opts *ListStatusesByRefOptions) ([]*CommitStatus, *Response, error) {
-	req := newRequest(&opRepoListStatusesByRef, seg("owner", owner), seg("repo", repo), seg("ref", ref))
+	req := newRequest(&opRepoListStatusesByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	o := deref(opts)
 	req.addQuery("sort", o.Sort)
 	req.addQuery("state", o.State)
@@ -2181,7 +2181,7 @@ func (s *ReposService) ListPinnedPullRequests(ctx context.Context, owner, repo s
 // GET /repos/{owner}/{repo}/pulls/{base}/{head} (repoGetPullRequestByBaseHead).
 // Retry: IdempotentOnly (a read).
 func (s *ReposService) GetPullRequestByBaseHead(ctx context.Context, owner, repo, base, head string) (*PullRequest, *Response, error) {
-	req := newRequest(&opRepoGetPullRequestByBaseHead, seg("owner", owner), seg("repo", repo), seg("base", base), segs("head", head))
+	req := newRequest(&opRepoGetPullRequestByBaseHead, seg("owner", owner), seg("repo", repo), segSlash("base", base), segs("head", head))
 	v := new(PullRequest)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2779,7 +2779,7 @@ func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string)
 // Retry: Never (by tag name: a release for that tag may be re-created between
 // attempts).
 func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag string) (*Response, error) {
-	req := newRequest(&opRepoDeleteReleaseByTag, seg("owner", owner), seg("repo", repo), seg("tag", tag))
+	req := newRequest(&opRepoDeleteReleaseByTag, seg("owner", owner), seg("repo", repo), segSlash("tag", tag))
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -2789,7 +2789,7 @@ func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag 
 // GET /repos/{owner}/{repo}/releases/tags/{tag} (repoGetReleaseByTag). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag string) (*Release, *Response, error) {
-	req := newRequest(&opRepoGetReleaseByTag, seg("owner", owner), seg("repo", repo), seg("tag", tag))
+	req := newRequest(&opRepoGetReleaseByTag, seg("owner", owner), seg("repo", repo), segSlash("tag", tag))
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3103,7 +3103,7 @@ func (s *ReposService) SyncForkDefault(ctx context.Context, owner, repo string) 
 // GET /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranchInfo). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) SyncForkBranchInfo(ctx context.Context, owner, repo, branch string) (*SyncForkInfo, *Response, error) {
-	req := newRequest(&opRepoSyncForkBranchInfo, seg("owner", owner), seg("repo", repo), seg("branch", branch))
+	req := newRequest(&opRepoSyncForkBranchInfo, seg("owner", owner), seg("repo", repo), segSlash("branch", branch))
 	v := new(SyncForkInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3118,7 +3118,7 @@ func (s *ReposService) SyncForkBranchInfo(ctx context.Context, owner, repo, bran
 // Never (fast-forwards a fork branch by POST; codeberg4s repeats no POST but
 // the pure renders).
 func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch string) (*Response, error) {
-	req := newRequest(&opRepoSyncForkBranch, seg("owner", owner), seg("repo", repo), seg("branch", branch))
+	req := newRequest(&opRepoSyncForkBranch, seg("owner", owner), seg("repo", repo), segSlash("branch", branch))
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }

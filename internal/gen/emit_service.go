@@ -278,6 +278,8 @@ func emitMethod(b *strings.Builder, m *models, o *opInfo) {
 			pargs = append(pargs, fmt.Sprintf("num(%q, %s)", a.name, a.arg))
 		case a.multi:
 			pargs = append(pargs, fmt.Sprintf("segs(%q, %s)", a.name, a.arg))
+		case a.slash:
+			pargs = append(pargs, fmt.Sprintf("segSlash(%q, %s)", a.name, a.arg))
 		default:
 			pargs = append(pargs, fmt.Sprintf("seg(%q, %s)", a.name, a.arg))
 		}

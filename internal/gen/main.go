@@ -97,6 +97,9 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkPathTables(spec); err != nil {
+		return nil, err
+	}
 	m, err := buildModels(spec)
 	if err != nil {
 		return nil, err

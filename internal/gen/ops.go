@@ -35,6 +35,47 @@ var multiSegment = map[string]string{
 	"/repos/{owner}/{repo}/tags/{tag}":              "tag",
 }
 
+// encodedSlash lists the path parameters sent as ONE segment in which a
+// slash is encoded as %2F (seg → segSlash): their routes take a single
+// segment, yet real names contain slashes (release tags "v1/rc", protection
+// rules "release/*", refs "feature/x", template names, package names such
+// as "@scope/pkg"). Measured against Gitea 1.27.3: the %2F form answers 200
+// where a raw slash 404s (docs/HAZARDS.md §20). Keyed by path template,
+// then parameter name.
+var encodedSlash = map[string]string{
+	"/repos/{owner}/{repo}/releases/tags/{tag}":          "tag",
+	"/repos/{owner}/{repo}/branch_protections/{name}":    "name",
+	"/repos/{owner}/{repo}/commits/{ref}/status":         "ref",
+	"/repos/{owner}/{repo}/commits/{ref}/statuses":       "ref",
+	"/repos/{owner}/{repo}/pulls/{base}/{head}":          "base",
+	"/repos/{owner}/{repo}/sync_fork/{branch}":           "branch",
+	"/gitignore/templates/{name}":                        "name",
+	"/label/templates/{name}":                            "name",
+	"/licenses/{name}":                                   "name",
+	"/packages/{owner}/{type}/{name}/{version}":          "name",
+	"/packages/{owner}/{type}/{name}/{version}/files":    "name",
+	"/packages/{owner}/{type}/{name}/-/link/{repo_name}": "name",
+	"/packages/{owner}/{type}/{name}/-/unlink":           "name",
+}
+
+// checkPathTables refuses a multiSegment or encodedSlash entry whose path
+// or parameter the spec does not have, so that a typo cannot silently
+// leave a parameter refusing slashes.
+func checkPathTables(spec *Spec) error {
+	paths := map[string]bool{}
+	for _, op := range spec.Ops {
+		paths[op.Path] = true
+	}
+	for _, table := range []map[string]string{multiSegment, encodedSlash} {
+		for path, param := range table {
+			if !paths[path] || !strings.Contains(path, "{"+param+"}") {
+				return fmt.Errorf("path table entry %s {%s} is not in the spec", path, param)
+			}
+		}
+	}
+	return nil
+}
+
 // serviceFile is the generated file stem of each service.
 var serviceFile = map[string]string{
 	"Repos": "repos", "Users": "users", "Orgs": "orgs", "Issues": "issues", "Admin": "admin",
@@ -68,6 +109,7 @@ type pathParam struct {
 	arg   string // Go parameter name
 	isInt bool
 	multi bool
+	slash bool // one segment, "/" sent as %2F
 }
 
 type queryParam struct {
@@ -189,6 +231,9 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 		}
 		if multiSegment[sp.Path] == p.Name {
 			pp.multi = true
+		}
+		if encodedSlash[sp.Path] == p.Name {
+			pp.slash = true
 		}
 		o.pathArgs = append(o.pathArgs, pp)
 	}

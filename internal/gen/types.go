@@ -467,13 +467,23 @@ func (m *models) fieldType(td *typeDef, f *field) (typ, opts string) {
 	switch {
 	case m.collection(f.typ):
 		return typ, ",omitzero"
-	case td.shape == shapeEdit && m.scalar(f.typ):
+	case td.shape == shapeEdit && m.scalar(f.typ), serverDefault[td.specName+"."+f.json]:
 		return "*" + typ, ",omitempty"
 	case m.resolve(f.typ).kind == kTime:
 		return typ, ",omitzero"
 	default:
 		return typ, ",omitempty"
 	}
+}
+
+// serverDefault lists create-body fields whose server-side default is not
+// the Go zero value, so "not set" must differ from false: they become
+// pointers like the fields of edit bodies. Keyed "Definition.wire_name".
+// Gitea 1.27.3 defaults must_change_password to true when it is absent
+// (docs/HAZARDS.md §19), and Forgejo reads both as optional.
+var serverDefault = map[string]bool{
+	"CreateUserOption.must_change_password": true,
+	"CreateUserOption.restricted":           true,
 }
 
 // sortedTypes returns every generated type by Go name.
