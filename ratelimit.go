@@ -64,6 +64,10 @@ type RateLimit struct {
 	// meaningful only when HasQuota.
 	Quota    int64
 	HasQuota bool
+	// Used is X-RateLimit-Used, the units spent in the current window, when
+	// the instance sends it.
+	Used    int64
+	HasUsed bool
 	// Source names the header family read: "RateLimit",
 	// "RateLimit (dictionary)", "RateLimit-Remaining" or
 	// "X-RateLimit-Remaining".
@@ -266,12 +270,18 @@ func parseRateLimitDictionary(h http.Header) (*RateLimit, bool) {
 	return rl, true
 }
 
-// parseRateLimitFields reads the separate Limit/Remaining/Reset fields of a
-// family ("RateLimit-" or "X-RateLimit-"). Remaining is required; a
-// malformed Remaining drops the family; a malformed Limit or Reset is left
+// parseRateLimitFields reads the separate Limit/Remaining/Reset/Used fields
+// of a family ("RateLimit-" or "X-RateLimit-"). Remaining is required (or,
+// when it is absent, Limit and Used, from which it follows); a malformed
+// Remaining drops the family; a malformed Limit, Reset or Used is left
 // unknown.
 func parseRateLimitFields(h http.Header, prefix, source string, now time.Time) (*RateLimit, bool) {
+	limit, hasLimit := parseNonNegative(firstListMember(h.Get(prefix + "Limit")))
+	used, hasUsed := parseNonNegative(strings.TrimSpace(h.Get(prefix + "Used")))
 	remaining, ok := parseNonNegative(firstListMember(h.Get(prefix + "Remaining")))
+	if !ok && h.Get(prefix+"Remaining") == "" && hasLimit && hasUsed && used <= limit {
+		remaining, ok = limit-used, true // GitHub-style: Limit and Used without Remaining
+	}
 	if !ok {
 		return nil, false
 	}
@@ -281,9 +291,8 @@ func parseRateLimitFields(h http.Header, prefix, source string, now time.Time) (
 	}
 	rl := &RateLimit{Source: source, Limits: []RateLimitStatus{st}}
 	rl.summarise()
-	if limit, ok := parseNonNegative(firstListMember(h.Get(prefix + "Limit"))); ok {
-		rl.Quota, rl.HasQuota = limit, true
-	}
+	rl.Quota, rl.HasQuota = limit, hasLimit
+	rl.Used, rl.HasUsed = used, hasUsed
 	return rl, true
 }
 

@@ -116,6 +116,9 @@ func TestRateLimitVectors(t *testing.T) {
 		{"X epoch without Date uses the local clock", rlHeader("X-RateLimit-Remaining", "1", "X-RateLimit-Reset", "1795953630"),
 			want{true, "X-RateLimit-Remaining", 1, 30 * time.Second, true, 0, false, 0, 1}},
 		{"X used alone is not enough", rlHeader("X-RateLimit-Used", "3"), want{}},
+		{"X limit and used give remaining", rlHeader("X-RateLimit-Limit", "60", "X-RateLimit-Used", "45"),
+			want{true, "X-RateLimit-Remaining", 15, 0, false, 60, true, 0, 1}},
+		{"X malformed remaining is not rescued by used", rlHeader("X-RateLimit-Limit", "60", "X-RateLimit-Used", "45", "X-RateLimit-Remaining", "x"), want{}},
 		{"missing X remaining is unknown, not zero", rlHeader("X-RateLimit-Limit", "60", "X-RateLimit-Reset", "10"), want{}},
 	}
 	for _, tc := range cases {
@@ -136,6 +139,17 @@ func TestRateLimitVectors(t *testing.T) {
 				t.Fatalf("ReceivedAt = %v", rl.ReceivedAt)
 			}
 		})
+	}
+}
+
+func TestRateLimitUsed(t *testing.T) {
+	rl, ok := parseRateLimit(rlHeader("X-RateLimit-Limit", "5000", "X-RateLimit-Remaining", "4990", "X-RateLimit-Used", "10", "X-RateLimit-Reset", "120"), rlNow)
+	if !ok || rl.Used != 10 || !rl.HasUsed || rl.Remaining != 4990 || rl.Quota != 5000 || rl.Reset != 2*time.Minute {
+		t.Fatalf("rl = %+v", rl)
+	}
+	rl, _ = parseRateLimit(rlHeader("X-RateLimit-Remaining", "1"), rlNow)
+	if rl.HasUsed || rl.HasQuota || rl.HasReset {
+		t.Fatalf("absent fields must read as unknown: %+v", rl)
 	}
 }
 
