@@ -97,6 +97,8 @@ func (e *APIError) RetryAfter() (d time.Duration, ok bool) {
 	return e.retryAfter, e.hasRetryAfter
 }
 
+// Error renders the call, the status, the server's message and details,
+// and the Retry-After hint, each bounded.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Call.String())
@@ -145,6 +147,7 @@ const (
 	TransportResponseTooLarge                      // the body passed its configured bound
 )
 
+// String describes the kind in words.
 func (k TransportKind) String() string {
 	switch k {
 	case TransportConnection:
@@ -177,6 +180,7 @@ type TransportError struct {
 	temporary bool
 }
 
+// Error renders the call, the kind and the cause, bounded.
 func (e *TransportError) Error() string {
 	detail := "no detail"
 	if e.Err != nil {
@@ -202,6 +206,7 @@ type DecodeError struct {
 	Err     error
 }
 
+// Error renders the call, the JSON path, the cause and the snippet.
 func (e *DecodeError) Error() string {
 	cause := "invalid body"
 	if e.Err != nil {
@@ -221,6 +226,7 @@ type ValidationError struct {
 	Message string
 }
 
+// Error renders "invalid <field>: <message>".
 func (e *ValidationError) Error() string {
 	return "invalid " + e.Field + ": " + bound(e.Message)
 }
@@ -234,6 +240,7 @@ type RetriesExhaustedError struct {
 	Last     error
 }
 
+// Error renders the call, the attempts made and the last failure.
 func (e *RetriesExhaustedError) Error() string {
 	last := "unknown"
 	if e.Last != nil {
@@ -257,6 +264,7 @@ type WalkTruncatedError struct {
 	Reason string
 }
 
+// Error renders how far the walk got, why it stopped, and where to resume.
 func (e *WalkTruncatedError) Error() string {
 	return "page walk stopped after " + strconv.Itoa(e.PagesVisited) + " pages with more pages still offered (" +
 		e.Reason + "); resume at page " + strconv.Itoa(e.ResumeFrom.Page) + " with limit " + strconv.Itoa(e.ResumeFrom.Limit)

@@ -37,6 +37,7 @@ const (
 	PagingPagePerPage
 )
 
+// String names the kind as the operations table does.
 func (k PagingKind) String() string {
 	switch k {
 	case PagingPageLimit:

@@ -36,6 +36,7 @@ const (
 	JitterNone
 )
 
+// String names the jitter: "full" or "none".
 func (j Jitter) String() string {
 	if j == JitterNone {
 		return "none"
@@ -77,6 +78,7 @@ var DefaultRetryPolicy = RetryPolicy{
 // doing their own scheduling.
 var RetryOff = RetryPolicy{MaxAttempts: 1, Jitter: JitterNone}
 
+// String renders the policy's five fields.
 func (p RetryPolicy) String() string {
 	return "{attempts " + strconv.Itoa(p.MaxAttempts) + ", base " + p.BaseDelay.String() + ", max " + p.MaxDelay.String() +
 		", jitter " + p.Jitter.String() + ", retry-after " + strconv.FormatBool(p.RespectRetryAfter) + "}"
@@ -132,6 +134,7 @@ const (
 	AlwaysRetry
 )
 
+// String names the eligibility as doc comments do.
 func (e RetryEligibility) String() string {
 	switch e {
 	case IdempotentOnly:
