@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 )
@@ -38,6 +39,8 @@ Flags (anywhere on the line):
   --json        print JSON for scripts instead of a table
   -v            show every request, retry and wait on stderr
   --embedded    run against an in-process demo server (no network, no token)
+  --pace        when the instance says the rate-limit budget is spent, wait for
+                the reset instead of sending requests it would refuse with 429
 
 Environment:
   FORGEJO_URL     the instance, as --url
@@ -61,6 +64,7 @@ type globals struct {
 	json     bool
 	verbose  bool
 	embedded bool
+	pace     bool
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
@@ -68,6 +72,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.BoolVar(&g.json, "json", false, "print JSON")
 	fs.BoolVar(&g.verbose, "v", false, "verbose")
 	fs.BoolVar(&g.embedded, "embedded", false, "use the embedded demo server")
+	fs.BoolVar(&g.pace, "pace", false, "wait for the rate-limit reset instead of spending requests")
 }
 
 // env is what a command runs with.
@@ -170,6 +175,9 @@ func (e *env) connect(getenv func(string) string, token string) (func(), error) 
 	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + forgejo.Version)}
 	if e.g.verbose {
 		opts = append(opts, forgejo.WithObserver(&verboseObserver{w: e.stderr}))
+	}
+	if e.g.pace {
+		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
 	}
 	if e.g.embedded {
 		srv, err := startDemo()

@@ -457,3 +457,21 @@ func TestEmbeddedDemo(t *testing.T) {
 		t.Errorf("ratelimit: %d %q", r.code, r.stdout)
 	}
 }
+
+func TestEmbeddedDemoWithPacing(t *testing.T) {
+	defer func(w time.Duration, ra string) { demoWindow, demoRetryAfter = w, ra }(demoWindow, demoRetryAfter)
+	demoWindow, demoRetryAfter = time.Second, "0"
+
+	env := map[string]string{"FORGEJO_URL": "http://127.0.0.1:1"}
+	r := cli(t, env, "--embedded", "--pace", "issue", "list", "forgego/demo", "--all", "-v")
+	r.want(t, 0)
+	if !strings.Contains(r.stderr, "the rate-limit budget is spent; waiting") {
+		t.Errorf("no pacing wait shown:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stderr, "429") {
+		t.Errorf("with --pace the walk must not be refused with 429:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "showing 240 of 240 open issues in forgego/demo") {
+		t.Errorf("walk incomplete:\n%s", r.stderr)
+	}
+}

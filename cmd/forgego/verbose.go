@@ -13,9 +13,10 @@ import (
 	forgejo "codeberg.org/forgego/forgejo"
 )
 
-// verboseObserver prints, for -v, every request, its answer, and every
-// retry with its reason and wait. It implements forgejo.Observer and
-// forgejo.RetryObserver; everything it receives is already redacted.
+// verboseObserver prints, for -v, every request, its answer, every retry
+// with its reason and wait, and every pacing wait. It implements
+// forgejo.Observer, forgejo.RetryObserver and forgejo.RateLimitObserver;
+// everything it receives is already redacted.
 type verboseObserver struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -61,6 +62,15 @@ func (o *verboseObserver) OnError(_ context.Context, call forgejo.CallContext, e
 
 func (o *verboseObserver) OnRetry(_ context.Context, call forgejo.CallContext, err error, wait time.Duration) {
 	o.printf("~ %s attempt %d failed (%s); retrying in %s\n", call.Operation, call.Attempt, reason(err), wait.Round(time.Millisecond))
+}
+
+// OnRateLimit is silent: the budget is shown only when it makes the client
+// wait (OnRateLimitWait) or on request (forgego ratelimit).
+func (o *verboseObserver) OnRateLimit(context.Context, forgejo.CallContext, forgejo.RateLimit) {}
+
+// OnRateLimitWait shows a pacing wait (--pace).
+func (o *verboseObserver) OnRateLimitWait(_ context.Context, call forgejo.CallContext, wait time.Duration) {
+	o.printf("~ %s: the rate-limit budget is spent; waiting %s for the reset\n", call.Operation, wait.Round(time.Millisecond))
 }
 
 // reason says briefly why an attempt failed.
