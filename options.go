@@ -130,7 +130,10 @@ func WithPageSize(n int) Option {
 
 // WithHTTPClient makes the client send through hc, which the caller owns:
 // the library never closes it or its transport. Configure TLS, proxies and
-// connection pooling there.
+// connection pooling there. The client keeps a shallow copy of hc (sharing
+// its Transport and Jar) whose CheckRedirect also refuses redirects that
+// would turn a write into a GET; changes made to hc's fields after NewClient
+// are not seen.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) error {
 		if hc == nil {
