@@ -720,3 +720,35 @@ func TestDecodeSnippetAtMostMaxFragment(t *testing.T) {
 		t.Errorf("Snippet is %d characters, want at most %d", n, MaxFragment)
 	}
 }
+
+func TestDecodeListEnvelopeTolerated(t *testing.T) {
+	cases := []struct {
+		name   string
+		body   string
+		want   int
+		decode bool // a *DecodeError is expected
+	}{
+		{"bare array", `[{"id":1},{"id":2}]`, 2, false},
+		{"Gitea's envelope", `{"runners":[{"id":1},{"id":2},{"id":3}],"total_count":3}`, 3, false},
+		{"envelope without total", `{"jobs":[{"id":9}]}`, 1, false},
+		{"empty envelope", `{"artifacts":[],"total_count":0}`, 0, false},
+		{"two lists: no guessing", `{"a":[{"id":1}],"b":[{"id":2}]}`, 0, true},
+		{"no list at all", `{"total_count":3}`, 0, true},
+		{"an object where an item was expected stays an error", `[1,2]`, 0, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := rtNewServer(t, rtStep{status: 200, body: tc.body})
+			c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+			var out []*User
+			_, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, &out)
+			var de *DecodeError
+			if got := errors.As(err, &de); got != tc.decode {
+				t.Fatalf("err = %v, want DecodeError %v", err, tc.decode)
+			}
+			if !tc.decode && len(out) != tc.want {
+				t.Fatalf("items = %d, want %d", len(out), tc.want)
+			}
+		})
+	}
+}

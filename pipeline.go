@@ -323,7 +323,43 @@ func (c *Client) decode(r *request, data []byte, out any) error {
 	if d, ok := out.(jsonDecoder); ok {
 		return d.decodeJSON(data)
 	}
-	return json.Unmarshal(data, out)
+	err := json.Unmarshal(data, out)
+	if err != nil {
+		if items, ok := listEnvelope(data, err); ok {
+			return json.Unmarshal(items, out)
+		}
+	}
+	return err
+}
+
+// listEnvelope handles a listing whose spec declares a bare array but whose
+// server wraps it, as Gitea does for the Actions listings
+// ({"runners": [...], "total_count": n}, docs/HAZARDS.md §11): when an
+// array was expected at the top level and the body is an object with
+// exactly one array-valued member (besides total_count), that member is the
+// list. Anything else keeps the original decode error. It runs only after a
+// failed decode, so well-formed answers pay nothing.
+func listEnvelope(data []byte, err error) (json.RawMessage, bool) {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field != "" || te.Value != "object" {
+		return nil, false
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(data, &members) != nil {
+		return nil, false
+	}
+	var list json.RawMessage
+	for name, raw := range members {
+		raw = bytes.TrimSpace(raw)
+		if name == "total_count" || len(raw) == 0 || raw[0] != '[' {
+			continue
+		}
+		if list != nil {
+			return nil, false // two candidate lists: do not guess
+		}
+		list = raw
+	}
+	return list, list != nil
 }
 
 // transportError classifies a send or read failure. The cause's URL, which

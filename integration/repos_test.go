@@ -596,8 +596,8 @@ func TestRepoActions(t *testing.T) {
 		t.Fatalf("tasks = %+v, %v", tasks, err)
 	}
 	// Gitea wraps artifacts and runners in {"artifacts":[],"total_count":0}
-	// where Forgejo (and so the client) has a bare array: a *DecodeError,
-	// never a silent empty list (HAZARDS.md).
+	// where Forgejo (and so the client) has a bare array; the client unwraps
+	// the lone list (HAZARDS.md §11).
 	_, _, err = c.Repos.ListActionArtifacts(ctx(t), owner, repo, nil)
 	mustEnvelope(t, err, "artifacts")
 	_, _, err = c.Repos.GetRepoRunners(ctx(t), owner, repo, nil)
@@ -620,11 +620,14 @@ func TestRepoActions(t *testing.T) {
 		if err != nil || got.ID != id || got.Event != "workflow_dispatch" {
 			t.Fatalf("run = %+v, %v", got, err)
 		}
-		_, _, err = c.Repos.ListActionRunJobs(ctx(t), owner, repo, id)
+		listed, _, err := c.Repos.ListActionRunJobs(ctx(t), owner, repo, id)
 		mustEnvelope(t, err, "jobs")
+		if len(listed) != 1 || listed[0].Name != "hello" || listed[0].Status != "queued" {
+			t.Fatalf("jobs through the unwrapped envelope = %+v", listed)
+		}
 		_, _, err = c.Repos.ListActionRunArtifacts(ctx(t), owner, repo, id, nil)
 		mustEnvelope(t, err, "artifacts")
-		// The job's id through Client.Do, since the listing does not decode.
+		// The same through Client.Do and a struct of one's own.
 		var jobs struct {
 			Jobs []struct {
 				ID     int64  `json:"id"`
