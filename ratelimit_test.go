@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -354,7 +355,7 @@ func TestPacingSpread(t *testing.T) {
 	}
 	// Every response says r=4, 10 s to the reset, so requests are spaced
 	// 10 s / 4 = 2.5 s apart: the first goes at once, the next two wait.
-	if !equalDurations(k.sleeps, []time.Duration{2500 * time.Millisecond, 2500 * time.Millisecond}) {
+	if !slices.Equal(k.sleeps, []time.Duration{2500 * time.Millisecond, 2500 * time.Millisecond}) {
 		t.Fatalf("sleeps = %v", k.sleeps)
 	}
 }

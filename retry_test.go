@@ -8,7 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -228,7 +228,7 @@ func TestRetryBackoffSchedule(t *testing.T) {
 			t.Fatalf("err = %v, want exhausted after 3", err)
 		}
 		want := []time.Duration{250 * time.Millisecond, 500 * time.Millisecond}
-		if got := k.waits(); !equalDurations(got, want) {
+		if got := k.waits(); !slices.Equal(got, want) {
 			t.Fatalf("waits = %v, want %v", got, want)
 		}
 		// Full jitter draws uniformly from [0, d] inclusive: randN gets d+1.
@@ -242,7 +242,7 @@ func TestRetryBackoffSchedule(t *testing.T) {
 		c.randN = func(n int64) int64 { return n / 4 }
 		_, _, _ = c.Repos.Get(context.Background(), "o", "r")
 		want := []time.Duration{time.Duration((int64(250*time.Millisecond) + 1) / 4), time.Duration((int64(500*time.Millisecond) + 1) / 4)}
-		if got := k.waits(); !equalDurations(got, want) {
+		if got := k.waits(); !slices.Equal(got, want) {
 			t.Fatalf("waits = %v, want %v", got, want)
 		}
 	})
@@ -251,7 +251,7 @@ func TestRetryBackoffSchedule(t *testing.T) {
 		c, k := rtClient(t, srv.URL, WithRetryPolicy(RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 2 * time.Second, Jitter: JitterNone}))
 		_, _, _ = c.Repos.Get(context.Background(), "o", "r")
 		want := []time.Duration{time.Second, 2 * time.Second, 2 * time.Second, 2 * time.Second}
-		if got := k.waits(); !equalDurations(got, want) {
+		if got := k.waits(); !slices.Equal(got, want) {
 			t.Fatalf("waits = %v, want %v", got, want)
 		}
 		if len(k.bounds) != 0 {
@@ -623,17 +623,3 @@ func TestRetryPolicyValidation(t *testing.T) {
 		t.Errorf("RetryOff = %v", RetryOff)
 	}
 }
-
-func equalDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-var _ = strconv.Itoa

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	var cmd *command
 	for i, c := range commands() {
-		if len(words) >= len(c.words) && equalWords(words[:len(c.words)], c.words) {
+		if len(words) >= len(c.words) && slices.Equal(words[:len(c.words)], c.words) {
 			cmd = &commands()[i]
 			rest = append(words[len(c.words):], rest...)
 			break
@@ -259,18 +260,6 @@ func hasHelp(args []string) bool {
 		}
 	}
 	return false
-}
-
-func equalWords(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // parseInterleaved parses flags wherever they appear among the positional

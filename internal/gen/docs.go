@@ -222,19 +222,11 @@ func comment(indent, text string) string {
 			}
 			continue
 		}
-		line := ""
-		for _, w := range strings.Fields(p) {
-			if line != "" && len(indent)+3+len(line)+1+len(w) > width {
-				b.WriteString(indent + "// " + line + "\n")
-				line = ""
-			}
-			if line == "" {
-				line = w
-			} else {
-				line += " " + w
-			}
+		wrapped := wrapText(p, width-len(indent)-len("// "))
+		if wrapped == "" {
+			continue
 		}
-		if line != "" {
+		for _, line := range strings.Split(wrapped, "\n") {
 			b.WriteString(indent + "// " + line + "\n")
 		}
 	}
