@@ -58,7 +58,8 @@ type request struct {
 	body     []byte
 	bodyType string // Content-Type of body
 	result   resultKind
-	err      error // a validation failure while building: nothing is sent
+	extra    *callOptions // per-call options; nil when none
+	err      error        // a validation failure while building: nothing is sent
 }
 
 // newRequest starts a request for op, expanding its path template with args.
