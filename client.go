@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -54,6 +55,9 @@ type Client struct {
 	// RateLimitObserver.
 	rateLimitObserver RateLimitObserver
 	limits            *limits // rate-limit snapshot, pacing and retry budget
+	// secrets is what every rendered text is scrubbed of (secrets.go),
+	// behind a closure for the reason cred is.
+	secretsFn func() *secretSet
 
 	// Test seams: fake time and randomness so that retry tests never sleep.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -154,10 +158,17 @@ func NewClient(opts ...Option) (*Client, error) {
 		randN:            rand.Int64N,
 		now:              time.Now,
 	}
+	set := newSecretSet()
+	if cr := c.credential(); cr != nil {
+		for _, v := range cr.secrets {
+			set.add(v)
+		}
+	}
+	c.secretsFn = func() *secretSet { return set }
 	if c.httpClient == nil {
 		c.httpClient = &http.Client{Transport: defaultTransport}
 	}
-	c.httpClient = withSafeRedirects(c.httpClient)
+	c.httpClient = withSafeRedirects(c.httpClient, c.baseURL)
 	if cfg.clock != nil {
 		c.now, c.sleep = cfg.clock.Now, cfg.clock.Sleep
 	}
@@ -211,20 +222,18 @@ func (c *Client) LogValue() slog.Value {
 }
 
 // credential is what authenticates the client. It is only ever read by
-// the pipeline to set the Authorization header and to scrub echoes of it.
+// the pipeline to set the Authorization header.
 type credential struct {
-	kind   string   // "token" or "basic", for printing
-	header string   // the whole Authorization header value
-	scrubs []string // texts to mask wherever the server echoes them
+	kind    string   // "token" or "basic", for printing
+	header  string   // the whole Authorization header value
+	secrets []string // texts to mask wherever the server echoes them
 }
 
 func newCredential(kind, header string, secrets ...string) func() *credential {
 	cr := &credential{kind: kind, header: header}
-	for _, s := range append(secrets, header, strings.TrimPrefix(strings.TrimPrefix(header, "Basic "), "token ")) {
-		if len(s) >= 8 { // shorter texts would mask innocent words
-			cr.scrubs = append(cr.scrubs, s)
-		}
-	}
+	// The header's value after its scheme, not the whole header, so that an
+	// echo reads "token ***" and still names what was masked.
+	cr.secrets = append(secrets, strings.TrimPrefix(strings.TrimPrefix(header, "Basic "), "token "))
 	return func() *credential { return cr }
 }
 
@@ -247,35 +256,38 @@ func (cr *credential) String() string {
 	return cr.kind + " ***"
 }
 
-// scrub replaces any echo of the credential in text that came from the
-// server (error messages, decode causes), as a last line of defence.
-func (c *Client) scrub(s string) string {
-	cr := c.credential()
-	if cr == nil {
-		return s
-	}
-	for _, secret := range cr.scrubs {
-		if strings.Contains(s, secret) {
-			s = strings.ReplaceAll(s, secret, redactedMask)
-		}
-	}
-	return s
-}
-
 // withSafeRedirects returns a copy of hc (the caller's stays untouched and
-// is never closed) that refuses to follow a redirect which would change the
-// request's method. net/http turns a POST, PATCH, PUT or DELETE answered
-// with 301, 302 or 303 into a GET of the new location: after a repository
-// is renamed or transferred, an edit or delete of the old path would then
-// "succeed" as a read while changing nothing. Such a redirect comes back
-// instead as an *APIError with the 3xx status and the Location header.
-// Redirects that keep the method (a GET, or 307/308) are still followed.
-func withSafeRedirects(hc *http.Client) *http.Client {
+// is never closed) whose redirect rule is the library's:
+//
+//   - Only a GET or HEAD follows a redirect. Any other request (a write, an
+//     OPTIONS) answered with any 3xx comes back as an *APIError with the
+//     status and Location: net/http would turn a POST answered 301–303 into
+//     a GET that "succeeds" while changing nothing, and re-send it with its
+//     body on 307/308, so a write could reach the server twice.
+//   - The credential goes only to the origin (scheme, host and port) of the
+//     base URL. A redirect to any other origin (another port of the same
+//     host, https to http, another host) is followed without the
+//     Authorization header, the one-time password, cookies and Referer:
+//     net/http compares host names only, and keeps the header across ports
+//     and schemes. Downloads that an instance serves from object storage
+//     (attachments, LFS) work this way.
+//
+// A CheckRedirect of the caller's runs after these rules.
+func withSafeRedirects(hc *http.Client, base string) *http.Client {
 	cp := *hc
 	next := hc.CheckRedirect
+	home := originOf(base)
 	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > 0 && via[0].Method != http.MethodGet && via[0].Method != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
 		if len(via) > 0 && req.Method != via[0].Method {
 			return http.ErrUseLastResponse
+		}
+		if originOf(req.URL.String()) != home {
+			for _, h := range credentialHeaders {
+				req.Header.Del(h)
+			}
 		}
 		if next != nil {
 			return next(req, via)
@@ -286,6 +298,31 @@ func withSafeRedirects(hc *http.Client) *http.Client {
 		return nil
 	}
 	return &cp
+}
+
+// credentialHeaders are removed from a request redirected off the base
+// URL's origin.
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "X-Forgejo-OTP", "X-Gitea-OTP", "Cookie", "Cookie2", "Referer"}
+
+// originOf returns scheme://host:port of a URL with the default port made
+// explicit, lower-cased; "" when it does not parse. Two URLs may share a
+// credential only when their origins are equal and not "".
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // sleepContext waits for d or until ctx is done, whichever comes first.

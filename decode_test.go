@@ -721,34 +721,77 @@ func TestDecodeSnippetAtMostMaxFragment(t *testing.T) {
 	}
 }
 
-func TestDecodeListEnvelopeTolerated(t *testing.T) {
+func TestDecodeListEnvelopeOnlyWhereMarked(t *testing.T) {
 	cases := []struct {
-		name   string
-		body   string
-		want   int
-		decode bool // a *DecodeError is expected
+		name    string
+		body    string
+		want    int
+		wrapped bool // the operation is one the table marks as wrapped
+		decode  bool // a decode error is expected
 	}{
-		{"bare array", `[{"id":1},{"id":2}]`, 2, false},
-		{"Gitea's envelope", `{"runners":[{"id":1},{"id":2},{"id":3}],"total_count":3}`, 3, false},
-		{"envelope without total", `{"jobs":[{"id":9}]}`, 1, false},
-		{"empty envelope", `{"artifacts":[],"total_count":0}`, 0, false},
-		{"two lists: no guessing", `{"a":[{"id":1}],"b":[{"id":2}]}`, 0, true},
-		{"no list at all", `{"total_count":3}`, 0, true},
-		{"an object where an item was expected stays an error", `[1,2]`, 0, true},
+		{"bare array", `[{"id":1},{"id":2}]`, 2, true, false},
+		{"Gitea's envelope", `{"runners":[{"id":1},{"id":2},{"id":3}],"total_count":3}`, 3, true, false},
+		{"envelope without total", `{"jobs":[{"id":9}]}`, 1, true, false},
+		{"empty envelope", `{"artifacts":[],"total_count":0}`, 0, true, false},
+		{"two lists: no guessing", `{"a":[{"id":1}],"b":[{"id":2}]}`, 0, true, true},
+		{"no list at all", `{"total_count":3}`, 0, true, true},
+		{"an error object is not an empty list", `{"message":"maintenance","errors":[]}`, 0, true, true},
+		{"a list beside another member", `{"runners":[],"note":"x"}`, 0, true, true},
+		{"an object where an item was expected stays an error", `[1,2]`, 0, true, true},
+		{"unmarked listing: envelope refused", `{"runners":[{"id":1}],"total_count":1}`, 0, false, true},
+		{"unmarked listing: one-array error object refused", `{"message":"maintenance","errors":[]}`, 0, false, true},
+		{"null list is empty", `null`, 0, false, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := rtNewServer(t, rtStep{status: 200, body: tc.body})
-			c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
 			var out []*User
-			_, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, &out)
-			var de *DecodeError
-			if got := errors.As(err, &de); got != tc.decode {
-				t.Fatalf("err = %v, want DecodeError %v", err, tc.decode)
+			err := decodeJSON([]byte(tc.body), &out, tc.wrapped)
+			if got := err != nil; got != tc.decode {
+				t.Fatalf("err = %v, want error %v", err, tc.decode)
 			}
 			if !tc.decode && len(out) != tc.want {
 				t.Fatalf("items = %d, want %d", len(out), tc.want)
 			}
 		})
+	}
+}
+
+// A listing the table does not mark is never unwrapped: an object with one
+// array member would otherwise end a walk short with a nil error.
+func TestDecodeObjectWhereListExpectedIsDecodeError(t *testing.T) {
+	for _, body := range []string{`{"message":"maintenance","errors":[]}`, `{"data":[{"id":1}]}`} {
+		srv := rtNewServer(t, rtStep{status: 200, body: body, header: map[string]string{"Link": `<http://x/?page=2>; rel="next"`}})
+		c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+		var n int
+		var err error
+		for _, e := range c.Repos.ListForksIter(context.Background(), "o", "r", nil) {
+			if e != nil {
+				err = e
+				break
+			}
+			n++
+		}
+		var de *DecodeError
+		if !errors.As(err, &de) || n != 0 {
+			t.Errorf("body %s: %d items, err %v; want no item and a *DecodeError", body, n, err)
+		}
+	}
+}
+
+// A 200 null where an object was expected is not a zero-valued model.
+func TestDecodeNullObjectIsDecodeError(t *testing.T) {
+	for _, body := range []string{`null`, ` null `, "null\n"} {
+		srv := rtNewServer(t, rtStep{status: 200, body: body})
+		c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+		repo, _, err := c.Repos.Get(context.Background(), "o", "r")
+		var de *DecodeError
+		if !errors.As(err, &de) || repo != nil {
+			t.Errorf("body %q: repo %v, err %v; want nil and a *DecodeError", body, repo, err)
+		}
+		var v Repository
+		_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, &v)
+		if !errors.As(err, &de) {
+			t.Errorf("Do with body %q: err %v, want a *DecodeError", body, err)
+		}
 	}
 }

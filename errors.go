@@ -82,6 +82,10 @@ type APIError struct {
 	URL string
 	// Errors are the body's "errors" strings, in order.
 	Errors []string
+	// Location is the Location header of a 3xx answer: where a renamed or
+	// transferred repository now lives, say. Writes never follow
+	// redirects; see [WithHTTPClient].
+	Location string
 
 	retryAfter    time.Duration
 	hasRetryAfter bool
@@ -345,14 +349,4 @@ func decodePath(err error) string {
 		return "$." + te.Field
 	}
 	return "$"
-}
-
-// snippet returns at most MaxFragment characters from the start of body,
-// cut on a character boundary, with invalid bytes replaced.
-func snippet(body []byte) string {
-	const maxBytes = MaxFragment * utf8.UTFMax
-	if len(body) > maxBytes {
-		body = body[:maxBytes]
-	}
-	return bound(strings.ToValidUTF8(string(body), "\uFFFD"))
 }

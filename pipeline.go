@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,12 +127,18 @@ var errResponseTooLarge = errors.New("response body exceeds the configured limit
 // into out (a pointer; nil to ignore the body). The *Response is non-nil
 // whenever a response arrived.
 func (c *Client) call(ctx context.Context, r *request, out any) (*Response, error) {
+	red := c.redactor(r)
 	if r.err != nil {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, URL: "(not sent)", Final: true}
 		c.notifyError(ctx, call, r.err)
 		return nil, r.err
 	}
-	sendURL, redacted := buildURL(c.baseURL, r.path, r.query)
+	query := r.query
+	if r.extra != nil && len(r.extra.query) > 0 {
+		query = append(slices.Clip(query), r.extra.query...)
+	}
+	sendURL, redacted := buildURL(c.baseURL, r.path, query)
+	redacted = red.scrub(redacted)
 	for n := 1; ; n++ {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, URL: redacted, Attempt: n}
 		if perr := c.pace(ctx, call); perr != nil {
@@ -140,7 +147,7 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 			c.notifyError(ctx, call, final)
 			return nil, final
 		}
-		resp, err := c.attempt(ctx, r, sendURL, &call, out)
+		resp, err := c.attempt(ctx, r, red, sendURL, &call, out)
 		if err == nil {
 			c.limits.recordOutcome(true, false)
 			resp.Attempts = n
@@ -175,8 +182,76 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 	}
 }
 
+// noReplayBody is the body of a request that must not be repeated but has
+// none of its own (a GET, HEAD or OPTIONS sent through Client.Do with
+// Never). net/http silently re-sends a bodiless GET, HEAD or OPTIONS once
+// when a reused keep-alive connection dies before the answer; it never
+// re-sends a request whose body it cannot rewind (Request.GetBody nil).
+// This body is empty, so nothing extra goes on the wire: net/http probes it,
+// finds EOF and sends no body and no Content-Length.
+type noReplayBody struct{}
+
+func (noReplayBody) Read([]byte) (int, error) { return 0, io.EOF }
+func (noReplayBody) Close() error             { return nil }
+
+// replayedByTransport reports whether net/http may re-send a bodiless
+// request with this method on its own.
+func replayedByTransport(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	return false
+}
+
+// newHTTPRequest builds one attempt's request: the method, the URL, the
+// body, the headers the pipeline owns, the per-call headers and, last, the
+// credential, which nothing can override.
+func (c *Client) newHTTPRequest(ctx context.Context, r *request, sendURL string) (*http.Request, error) {
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, r.op.Method, sendURL, body)
+	if err != nil {
+		return nil, err
+	}
+	if r.body == nil && replayedByTransport(r.op.Method) && !r.op.Retry.allows(r.op.Method) {
+		hreq.Body, hreq.GetBody = noReplayBody{}, nil
+	} else if r.body != nil && !r.op.Retry.allows(r.op.Method) {
+		hreq.GetBody = nil // a write is sent once; no layer below may repeat it
+	}
+	if r.extra != nil {
+		for name, values := range r.extra.headers {
+			hreq.Header[name] = slices.Clone(values)
+		}
+	}
+	if r.bodyType != "" {
+		hreq.Header.Set("Content-Type", r.bodyType)
+	}
+	if hreq.Header.Get("Accept") == "" {
+		switch r.result {
+		case resultJSON, resultBool, resultNone, resultWithheld:
+			hreq.Header.Set("Accept", "application/json")
+		default:
+			hreq.Header.Set("Accept", "*/*")
+		}
+	}
+	hreq.Header.Set("User-Agent", c.userAgent)
+	if cr := c.credential(); cr != nil {
+		hreq.Header.Set("Authorization", cr.header)
+	}
+	return hreq, nil
+}
+
+// conditional reports whether the call carries If-None-Match or
+// If-Modified-Since, so that a 304 is its answer rather than an error.
+func (r *request) conditional() bool {
+	return r.extra != nil && (r.extra.headers.Get("If-None-Match") != "" || r.extra.headers.Get("If-Modified-Since") != "")
+}
+
 // attempt sends the request once and reads its answer.
-func (c *Client) attempt(ctx context.Context, r *request, sendURL string, call *CallContext, out any) (*Response, error) {
+func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL string, call *CallContext, out any) (*Response, error) {
 	c.notifyRequest(ctx, *call)
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if c.attemptTimeout > 0 {
@@ -184,56 +259,46 @@ func (c *Client) attempt(ctx context.Context, r *request, sendURL string, call *
 	}
 	defer cancel()
 
-	var body io.Reader
-	if r.body != nil {
-		body = bytes.NewReader(r.body)
-	}
-	hreq, err := http.NewRequestWithContext(actx, r.op.Method, sendURL, body)
+	hreq, err := c.newHTTPRequest(actx, r, sendURL)
 	if err != nil {
 		// The URL was validated at construction; this is unreachable short
 		// of a bug, and must not echo the URL.
 		return nil, &TransportError{Call: *call, Kind: TransportUnknown, Err: errors.New("the request could not be built")}
-	}
-	if r.bodyType != "" {
-		hreq.Header.Set("Content-Type", r.bodyType)
-	}
-	switch r.result {
-	case resultJSON, resultBool, resultNone, resultWithheld:
-		hreq.Header.Set("Accept", "application/json")
-	default:
-		hreq.Header.Set("Accept", "*/*")
-	}
-	hreq.Header.Set("User-Agent", c.userAgent)
-	if cr := c.credential(); cr != nil {
-		hreq.Header.Set("Authorization", cr.header)
 	}
 
 	start := c.now()
 	hresp, err := c.httpClient.Do(hreq)
 	if err != nil {
 		call.Duration = c.now().Sub(start)
-		return nil, c.transportError(ctx, *call, err)
+		return nil, c.transportError(ctx, red, *call, err)
 	}
 	limit := c.maxResponseBytes
 	if r.result == resultBytes {
 		limit = c.maxDownloadBytes
 	}
 	success := hresp.StatusCode >= 200 && hresp.StatusCode < 300
+	pad := 0
 	if !success {
-		limit = min(limit, maxErrorBody) // an error body is only parsed, never returned
+		// An error body is only parsed, never returned. Past the bound it
+		// is cut, but first read a little further, so that a secret
+		// straddling the cut is scrubbed whole.
+		limit = min(limit, maxErrorBody)
+		pad = red.pad()
 	}
-	data, rerr := readBody(hresp, limit, !success)
+	data, rerr := readBody(hresp, limit, pad, !success)
 	call.Duration = c.now().Sub(start)
-	call.RequestID = hresp.Header.Get("X-Request-Id")
+	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
 	resp := newResponse(hresp)
+	resp.requestID = call.RequestID
 	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
+		red.scrubRateLimit(rl)
 		resp.rateLimit = rl
 		c.limits.observe(rl, rl.ReceivedAt)
 		c.notifyRateLimit(ctx, *call, *rl)
 	}
 	c.notifyResponse(ctx, *call, hresp.StatusCode)
 	if rerr != nil {
-		return resp, c.transportError(ctx, *call, rerr)
+		return resp, c.transportError(ctx, red, *call, rerr)
 	}
 
 	if !success {
@@ -241,19 +306,23 @@ func (c *Client) attempt(ctx context.Context, r *request, sendURL string, call *
 			*(out.(*bool)) = false
 			return resp, nil
 		}
-		return resp, c.statusError(*call, hresp, data)
+		if hresp.StatusCode == http.StatusNotModified && r.conditional() {
+			resp.NotModified = true
+			return resp, nil
+		}
+		return resp, c.statusError(red, *call, hresp, data)
 	}
 	if err := c.decode(r, data, out); err != nil {
-		snip := snippet(data)
+		snip := red.snippet(data)
 		if r.result == resultWithheld {
 			snip = "*** (" + strconv.Itoa(len(data)) + " bytes withheld)"
 		}
-		if msg := err.Error(); c.scrub(msg) != msg {
-			// The cause quotes the body, and the body carries the credential:
+		if msg := err.Error(); red.scrub(msg) != msg {
+			// The cause quotes the body, and the body carries a secret:
 			// keep the message, drop the quote.
-			err = errors.New(c.scrub(err.Error()))
+			err = errors.New(red.scrub(msg))
 		}
-		return resp, &DecodeError{Call: *call, Path: decodePath(err), Snippet: c.scrub(snip), Err: err}
+		return resp, &DecodeError{Call: *call, Path: red.scrub(decodePath(err)), Snippet: snip, Err: err}
 	}
 	return resp, nil
 }
@@ -263,25 +332,30 @@ func (c *Client) attempt(ctx context.Context, r *request, sendURL string, call *
 const maxErrorBody = 64 << 10
 
 // readBody reads at most limit bytes. Past the bound it fails, unless
-// truncate is set (error bodies), where it keeps the prefix. The body is
-// always closed.
-func readBody(resp *http.Response, limit int64, truncate bool) ([]byte, error) {
+// truncate is set (error bodies), where it keeps the prefix plus pad more
+// bytes, so that the caller can scrub across the cut before cutting. The
+// body is always closed.
+func readBody(resp *http.Response, limit int64, pad int, truncate bool) ([]byte, error) {
 	defer resp.Body.Close()
 	if resp.ContentLength > limit && !truncate {
 		return nil, errResponseTooLarge
 	}
+	keep := limit
+	if truncate {
+		keep += int64(pad)
+	}
 	size := int64(512)
 	if resp.ContentLength >= 0 {
-		size = min(resp.ContentLength, limit) + 1
+		size = min(resp.ContentLength, keep) + 1
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size))
-	_, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, keep+1))
 	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		if !truncate {
 			return nil, errResponseTooLarge
 		}
-		data = data[:limit]
+		data = data[:min(int64(len(data)), keep)]
 		err = nil
 	}
 	if err != nil && !truncate {
@@ -291,14 +365,19 @@ func readBody(resp *http.Response, limit int64, truncate bool) ([]byte, error) {
 }
 
 // statusError maps a non-2xx response to an *APIError. This is the one place
-// a status becomes an error: 2xx is success, everything else (3xx included:
-// redirects are followed by net/http, so one arriving is unusable) is an
-// APIError carrying the parsed body and Retry-After.
-func (c *Client) statusError(call CallContext, resp *http.Response, body []byte) *APIError {
-	msg, u, details := parseErrorBody(body, resp.Header.Get("Content-Type"))
-	e := &APIError{Call: call, StatusCode: resp.StatusCode, Message: c.scrub(msg), URL: c.scrub(u)}
+// a status becomes an error: 2xx is success, everything else is an APIError
+// carrying the parsed body, Retry-After and, for a 3xx, Location. (Only a
+// GET or HEAD follows redirects, within the base URL's origin for its
+// credential; a 3xx that arrives is one that was not followed.) Every text
+// is scrubbed whole and bounded afterwards.
+func (c *Client) statusError(red redactor, call CallContext, resp *http.Response, body []byte) *APIError {
+	msg, u, details := parseErrorBody(red.scrubBytes(body), resp.Header.Get("Content-Type"))
+	e := &APIError{Call: call, StatusCode: resp.StatusCode, Message: bound(red.scrub(msg)), URL: bound(red.scrub(u))}
 	for _, d := range details {
-		e.Errors = append(e.Errors, c.scrub(d))
+		e.Errors = append(e.Errors, bound(red.scrub(d)))
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		e.Location = bound(red.scrub(resp.Header.Get("Location")))
 	}
 	e.retryAfter, e.hasRetryAfter = parseRetryAfter(resp.Header)
 	return e
@@ -324,8 +403,27 @@ func (c *Client) decode(r *request, data []byte, out any) error {
 	if d, ok := out.(jsonDecoder); ok {
 		return d.decodeJSON(data)
 	}
+	return decodeJSON(data, out, r.op.wrappedList())
+}
+
+// errNullObject is the cause of a DecodeError for a body of JSON null where
+// an object was expected: a zero-valued model must never pass for an
+// answer.
+var errNullObject = errors.New("the body is null where an object was expected")
+
+// decodeJSON is the one decoding rule for JSON results: a null body is an
+// error when out is an object (a list may be null: Gitea renders an empty
+// Go slice so), and a listing the operations table marks as wrapped may
+// arrive in Gitea's {"<items>": [...], "total_count": n} envelope. Anything
+// else that does not fit out is the decode error.
+func decodeJSON(data []byte, out any, wrapped bool) error {
+	if isJSONNull(data) {
+		if t := reflect.TypeOf(out); t != nil && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
+			return errNullObject
+		}
+	}
 	err := json.Unmarshal(data, out)
-	if err != nil {
+	if err != nil && wrapped {
 		if items, ok := listEnvelope(data, err); ok {
 			return json.Unmarshal(items, out)
 		}
@@ -333,13 +431,19 @@ func (c *Client) decode(r *request, data []byte, out any) error {
 	return err
 }
 
-// listEnvelope handles a listing whose spec declares a bare array but whose
-// server wraps it, as Gitea does for the Actions listings
-// ({"runners": [...], "total_count": n}, docs/HAZARDS.md §11): when an
-// array was expected at the top level and the body is an object with
-// exactly one array-valued member (besides total_count), that member is the
-// list. Anything else keeps the original decode error. It runs only after a
-// failed decode, so well-formed answers pay nothing.
+// isJSONNull reports whether data is the JSON literal null.
+func isJSONNull(data []byte) bool {
+	return string(bytes.TrimSpace(data)) == "null"
+}
+
+// listEnvelope unwraps a listing that Gitea wraps while the spec declares
+// a bare array ({"runners": [...], "total_count": n}, docs/HAZARDS.md §11).
+// It applies only to the operations the table marks (wrappedList), and only
+// when the body is an object whose members are exactly one array and,
+// optionally, total_count: an error object such as
+// {"message": "maintenance", "errors": []} stays a decode error, never an
+// empty list. It runs only after a failed decode, so well-formed answers
+// pay nothing.
 func listEnvelope(data []byte, err error) (json.RawMessage, bool) {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) || te.Field != "" || te.Value != "object" {
@@ -352,11 +456,11 @@ func listEnvelope(data []byte, err error) (json.RawMessage, bool) {
 	var list json.RawMessage
 	for name, raw := range members {
 		raw = bytes.TrimSpace(raw)
-		if name == "total_count" || len(raw) == 0 || raw[0] != '[' {
+		switch {
+		case name == "total_count":
 			continue
-		}
-		if list != nil {
-			return nil, false // two candidate lists: do not guess
+		case len(raw) == 0 || raw[0] != '[' || list != nil:
+			return nil, false // another member, or two lists: do not guess
 		}
 		list = raw
 	}
@@ -364,14 +468,17 @@ func listEnvelope(data []byte, err error) (json.RawMessage, bool) {
 }
 
 // transportError classifies a send or read failure. The cause's URL, which
-// net/http puts in *url.Error, is replaced with the redacted one.
-func (c *Client) transportError(ctx context.Context, call CallContext, err error) *TransportError {
+// net/http puts in *url.Error, is replaced with the redacted one, and a
+// cause whose text quotes a secret (net/http quotes malformed status lines,
+// header lines and Location values verbatim) is replaced by its scrubbed
+// text.
+func (c *Client) transportError(ctx context.Context, red redactor, call CallContext, err error) *TransportError {
 	kind, temporary := classifyTransport(ctx, err)
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = &url.Error{Op: ue.Op, URL: call.URL, Err: ue.Err}
 	}
-	return &TransportError{Call: call, Kind: kind, Err: err, temporary: temporary}
+	return &TransportError{Call: call, Kind: kind, Err: red.scrubError(err), temporary: temporary}
 }
 
 // Request is a call to an endpoint the library does not cover, for
@@ -449,13 +556,21 @@ func checkRawPath(method, p string) error {
 	if strings.Contains(p, "://") {
 		return &ValidationError{Field: "path", Message: "must be relative to the API root"}
 	}
-	for _, part := range strings.Split(strings.Trim(p, "/"), "/") {
-		if dec, err := url.PathUnescape(part); err == nil {
-			part = dec
-		}
-		if part == "." || part == ".." {
-			return &ValidationError{Field: "path", Message: "must not contain a '.' or '..' segment"}
-		}
+	if err := checkDotSegments("path", p); err != nil {
+		return err
 	}
 	return nil
 }
+
+// wrappedListings are the listings Gitea wraps in an object while the spec
+// declares a bare array (docs/HAZARDS.md §11).
+//
+// TODO(issue 9): move into the operations table as a quirk once the
+// renamed table lands.
+var wrappedListings = map[string]bool{
+	"ListActionArtifacts": true, "ListActionRunArtifacts": true, "ListActionRunJobs": true,
+	"getAdminRunners": true, "getOrgRunners": true, "getRepoRunners": true, "getUserRunners": true,
+}
+
+// wrappedList reports whether the operation's listing may arrive wrapped.
+func (op *Operation) wrappedList() bool { return wrappedListings[op.ID] }

@@ -96,13 +96,13 @@ func writeParam(b *strings.Builder, a pathArg) error {
 	if hasControl(v) {
 		return &ValidationError{Field: a.name, Message: "must not contain a control character"}
 	}
+	if !a.multi && !a.slash && strings.Contains(v, "/") {
+		return &ValidationError{Field: a.name, Message: "must not contain a slash"}
+	}
+	if err := checkDotSegments(a.name, v); err != nil {
+		return err
+	}
 	if !a.multi {
-		if strings.Contains(v, "/") && !a.slash {
-			return &ValidationError{Field: a.name, Message: "must not contain a slash"}
-		}
-		if v == "." || v == ".." {
-			return &ValidationError{Field: a.name, Message: "must not be '.' or '..'"}
-		}
 		escapeTo(b, v)
 		return nil
 	}
@@ -110,11 +110,8 @@ func writeParam(b *strings.Builder, a pathArg) error {
 		return &ValidationError{Field: a.name, Message: "must not start or end with a slash"}
 	}
 	for i, part := range strings.Split(v, "/") {
-		switch part {
-		case "":
+		if part == "" {
 			return &ValidationError{Field: a.name, Message: "must not contain an empty segment"}
-		case ".", "..":
-			return &ValidationError{Field: a.name, Message: "must not contain a '.' or '..' segment"}
 		}
 		if i > 0 {
 			b.WriteByte('/')
@@ -122,6 +119,62 @@ func writeParam(b *strings.Builder, a pathArg) error {
 		escapeTo(b, part)
 	}
 	return nil
+}
+
+// checkDotSegments is the path-safety rule for any text that becomes part
+// of a request path: no "." or ".." component, however the text is split
+// and decoded on the way. A proxy or server may percent-decode the path
+// (%2F becoming "/", %2E becoming "."), even more than once, and treat "\"
+// as a separator before cleaning it; any of those readings must leave the
+// request on its operation's route. So the value is split on "/" and "\"
+// as given and after each of up to three percent-decodings, and every
+// component is checked.
+func checkDotSegments(field, v string) error {
+	for range 4 {
+		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '\\' }) {
+			if p := strings.TrimSpace(part); p == "." || p == ".." {
+				return &ValidationError{Field: field, Message: "must not contain a '.' or '..' segment, even percent-encoded"}
+			}
+		}
+		dec := lenientUnescape(v)
+		if dec == v {
+			return nil
+		}
+		v = dec
+	}
+	return nil
+}
+
+// lenientUnescape decodes every valid %XX sequence of s and keeps the rest,
+// as a forgiving server would.
+func lenientUnescape(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // escapeTo percent-encodes s per RFC 3986 over its UTF-8 bytes: only

@@ -866,7 +866,9 @@ func TestRedactPathRejectsForgedSegments(t *testing.T) {
 			return nil
 		},
 	}
-	bad := []string{"", "  ", "a/b", "/", ".", "..", " .. ", "a\x00b", "a\nb", "a\x7fb"}
+	bad := []string{"", "  ", "a/b", "/", ".", "..", " .. ", "a\x00b", "a\nb", "a\x7fb",
+		// Dot segments a decoding, backslash-splitting proxy would see.
+		"%2e%2e", "%2E.", ".%2e", "%252e%252e", `..\x`, `x\..`, "%5C..", "%25252e%25252E"}
 	for name, call := range calls {
 		for _, v := range bad {
 			for _, field := range []string{"owner", "repo"} {
@@ -913,7 +915,7 @@ func TestRedactPathEncodesSegments(t *testing.T) {
 		{"100%", "what?", "100%25/what%3F", "100%/what?"},
 		{"c#", "x+y", "c%23/x%2By", "c#/x+y"},
 		{"a;b", "a&b=c", "a%3Bb/a%26b%3Dc", "a;b/a&b=c"},
-		{"%2e%2e", "%2F", "%252e%252e/%252F", "%2e%2e/%2F"},
+		{"%2e%2e.x", "%2F", "%252e%252e.x/%252F", "%2e%2e.x/%2F"},
 		{`a\b`, "...", "a%5Cb/...", `a\b/...`},
 		{"  trimmed  ", "r", "trimmed/r", "trimmed/r"},
 		{"Forgejo-Contrib", "forgejo_mcp.v2~x", "Forgejo-Contrib/forgejo_mcp.v2~x", "Forgejo-Contrib/forgejo_mcp.v2~x"},

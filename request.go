@@ -2,7 +2,6 @@ package forgejo
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"time"
 )
@@ -98,5 +97,5 @@ func (m *maybeEmpty) decodeJSON(data []byte) error {
 		m.empty = true
 		return nil
 	}
-	return json.Unmarshal(data, m.v)
+	return decodeJSON(data, m.v, false)
 }

@@ -24,11 +24,18 @@ type Response struct {
 	// Attempts is how many attempts the call took (1 when not retried).
 	Attempts int
 
+	// NotModified is true when a conditional call ([IfNoneMatch],
+	// [IfModifiedSince]) was answered 304 Not Modified: the call returned
+	// no error and the zero result, and the copy the caller holds is
+	// current.
+	NotModified bool
+
 	totalCount  int
 	hasTotal    bool
 	nextOffered bool // a rel="next" link was present, readable or not
 	hasLink     bool // the response carried at least one Link element
 	rateLimit   *RateLimit
+	requestID   string // X-Request-Id, scrubbed
 }
 
 // newResponse reads the paging headers of r.
@@ -56,12 +63,13 @@ func (r *Response) TotalCount() (n int, ok bool) {
 	return r.totalCount, r.hasTotal
 }
 
-// RequestID returns the X-Request-Id header, when sent.
+// RequestID returns the X-Request-Id header, when sent, with any echo of
+// the client's secrets masked.
 func (r *Response) RequestID() string {
-	if r == nil || r.Response == nil {
+	if r == nil {
 		return ""
 	}
-	return r.Response.Header.Get("X-Request-Id")
+	return r.requestID
 }
 
 // parseTotalCount reads X-Total-Count: trimmed, an integer ≥ 0, else

@@ -1,0 +1,203 @@
+package forgejo
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// This file is the one place that masks secrets in text the library
+// renders. Any text that can carry bytes from the server (error messages,
+// transport causes, header values, decode snippets, rendered URLs) passes
+// through redactor.scrub in full before it is stored, and is cut to its
+// bound only afterwards, so a secret placed to straddle a cut cannot leak
+// its prefix.
+
+// secretSet is every form of every secret a client must never render: its
+// credential, and every token a TokenSource ever returned. It only grows.
+type secretSet struct {
+	mu     sync.RWMutex
+	forms  []string // longest first, so a longer form is masked before a shorter one inside it
+	seen   map[string]bool
+	maxLen int
+}
+
+func newSecretSet(secrets ...string) *secretSet {
+	s := &secretSet{seen: map[string]bool{}}
+	for _, v := range secrets {
+		s.add(v)
+	}
+	return s
+}
+
+// add records secret in each form a server or net/http may echo it in:
+// raw, JSON-escaped (with and without HTML escaping), percent-encoded (as
+// this library, url.QueryEscape and url.PathEscape encode) and Go-quoted
+// (net/http quotes what it cannot parse with %q). Any length is masked: a
+// short basic-auth password is still a password.
+func (s *secretSet) add(secret string) {
+	if s == nil || secret == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen[secret] {
+		return
+	}
+	s.seen[secret] = true
+	for _, f := range secretForms(secret) {
+		if f == "" || slices.Contains(s.forms, f) {
+			continue
+		}
+		s.forms = append(s.forms, f)
+		s.maxLen = max(s.maxLen, len(f))
+	}
+	slices.SortStableFunc(s.forms, func(a, b string) int { return len(b) - len(a) })
+}
+
+func secretForms(secret string) []string {
+	forms := []string{secret}
+	if b, err := json.Marshal(secret); err == nil {
+		forms = append(forms, string(b[1:len(b)-1]))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(secret) == nil {
+		b := bytes.TrimSpace(buf.Bytes())
+		forms = append(forms, string(b[1:len(b)-1]))
+	}
+	var esc strings.Builder
+	escapeTo(&esc, secret)
+	forms = append(forms, esc.String(), url.QueryEscape(secret), url.PathEscape(secret))
+	q := strconv.Quote(secret)
+	forms = append(forms, q[1:len(q)-1])
+	q = strconv.QuoteToASCII(secret)
+	forms = append(forms, q[1:len(q)-1])
+	return forms
+}
+
+// snapshot returns the forms and their longest length.
+func (s *secretSet) snapshot() ([]string, int) {
+	if s == nil {
+		return nil, 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.forms, s.maxLen
+}
+
+// redactor masks the client's secrets and one call's own (a one-time
+// password) in text bound for an error, an event or a log line.
+type redactor struct {
+	set   *secretSet
+	extra []string // the call's secrets, every form
+}
+
+// redactor returns the redactor for one call.
+func (c *Client) redactor(r *request) redactor {
+	red := redactor{set: c.secretsFn()}
+	if r != nil && r.extra != nil {
+		for _, s := range r.extra.secrets {
+			red.extra = append(red.extra, secretForms(s)...)
+		}
+		slices.SortStableFunc(red.extra, func(a, b string) int { return len(b) - len(a) })
+	}
+	return red
+}
+
+// pad is how many bytes past a bound must be scrubbed before cutting there:
+// the longest form of any secret.
+func (red redactor) pad() int {
+	_, n := red.set.snapshot()
+	for _, f := range red.extra {
+		n = max(n, len(f))
+	}
+	return n
+}
+
+// scrub masks every form of every secret in s, whole. This is the one
+// function that masks secrets; callers bound the result afterwards.
+func (red redactor) scrub(s string) string {
+	if s == "" {
+		return s
+	}
+	forms, _ := red.set.snapshot()
+	for _, list := range [2][]string{red.extra, forms} {
+		for _, f := range list {
+			if f != "" && strings.Contains(s, f) {
+				s = strings.ReplaceAll(s, f, redactedMask)
+			}
+		}
+	}
+	return s
+}
+
+// scrubBytes is scrub for a byte slice; it returns b itself when nothing
+// was masked.
+func (red redactor) scrubBytes(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	s := red.scrub(string(b))
+	if len(s) == len(b) && s == string(b) {
+		return b
+	}
+	return []byte(s)
+}
+
+// snippet returns at most MaxFragment characters from the start of body,
+// scrubbed before it is cut, with invalid UTF-8 replaced.
+func (red redactor) snippet(body []byte) string {
+	maxBytes := MaxFragment*utf8.UTFMax + red.pad()
+	if len(body) > maxBytes {
+		body = body[:maxBytes]
+	}
+	return bound(red.scrub(strings.ToValidUTF8(string(body), "\uFFFD")))
+}
+
+// scrubbedError stands in for a cause whose text carried a secret: it
+// renders the scrubbed text and still answers errors.Is for the cause's
+// chain (context.Canceled, io.EOF, …), but hides the cause itself, whose
+// own Error would print the secret.
+type scrubbedError struct {
+	text  string
+	cause error
+}
+
+func (e *scrubbedError) Error() string { return e.text }
+
+// Is reports whether the hidden cause's chain matches target.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.cause, target) }
+
+// scrubError returns err unchanged when its text carries no secret, and a
+// scrubbedError otherwise.
+func (red redactor) scrubError(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	if s := red.scrub(text); s != text {
+		return &scrubbedError{text: s, cause: err}
+	}
+	return err
+}
+
+// scrubRateLimit masks secrets in the server-chosen texts of a rate-limit
+// snapshot: names and partition keys.
+func (red redactor) scrubRateLimit(rl *RateLimit) {
+	for i := range rl.Policies {
+		rl.Policies[i].Name = red.scrub(rl.Policies[i].Name)
+		rl.Policies[i].PartitionKey = red.scrubBytes(rl.Policies[i].PartitionKey)
+	}
+	for i := range rl.Limits {
+		rl.Limits[i].Name = red.scrub(rl.Limits[i].Name)
+		rl.Limits[i].PartitionKey = red.scrubBytes(rl.Limits[i].PartitionKey)
+	}
+}
