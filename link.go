@@ -20,20 +20,26 @@ type pageLinks struct {
 // "first" and "last" from Link header values (RFC 8288). Several header
 // lines are joined, as proxies may split one header. It never fails: an
 // unreadable element is skipped, and for each relation the first readable
-// occurrence wins. This is the one place Link is parsed.
+// occurrence wins; but an unreadable element that offers next, with no
+// readable next beside it, still sets nextOffered (with no page), so that a
+// walk reports truncation instead of completion. This is the one place Link
+// is parsed.
 func parseLinks(values []string) pageLinks {
 	var pl pageLinks
 	var seen [4]bool // next, prev, first, last
+	badNext := false // an unreadable element offered next
 	for _, v := range values {
 		for len(v) > 0 {
 			var elem string
 			elem, v = cutElement(v)
 			target, params, ok := splitTarget(elem)
-			if !ok {
-				continue
-			}
-			rels, ok := relParam(params)
-			if !ok {
+			rels, relOK := relParam(params)
+			if !ok || !relOK {
+				// An element that cannot be read but names "next" (an
+				// empty or unbracketed target, an unterminated '<')
+				// still offers a next page: a walk must fail loudly
+				// rather than report completion.
+				badNext = badNext || mentionsNext(elem)
 				continue
 			}
 			page := pageOf(target)
@@ -49,6 +55,10 @@ func parseLinks(values []string) pageLinks {
 					idx = 2
 				case "last":
 					idx = 3
+				}
+				if idx < 0 && isNextBadlyQuoted(rel) {
+					badNext = true // offered, but not readably: rel='next'
+					continue
 				}
 				if idx < 0 || seen[idx] {
 					continue
@@ -68,7 +78,37 @@ func parseLinks(values []string) pageLinks {
 			}
 		}
 	}
+	if badNext && !seen[0] {
+		pl.nextOffered = true // a readable next wins; otherwise the walk must not end here
+	}
 	return pl
+}
+
+// mentionsNext reports whether an unreadable link element has a rel
+// parameter, in any quoting, whose value has the word next. Erring towards
+// yes only turns a silent end into a loud one.
+func mentionsNext(elem string) bool {
+	if i := strings.LastIndexByte(elem, '>'); i >= 0 {
+		elem = elem[i+1:]
+	}
+	for _, p := range strings.Split(elem, ";") {
+		name, value, found := strings.Cut(p, "=")
+		if !found || !strings.EqualFold(strings.TrimSpace(name), "rel") {
+			continue
+		}
+		for _, rel := range strings.Fields(value) {
+			if strings.EqualFold(strings.Trim(rel, `'"`), "next") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isNextBadlyQuoted reports whether a rel token is "next" in quotes RFC 8288
+// does not allow ('next', or a stray double quote).
+func isNextBadlyQuoted(rel string) bool {
+	return rel != strings.Trim(rel, `'"`) && strings.EqualFold(strings.Trim(rel, `'"`), "next")
 }
 
 // cutElement returns the first link-value of s (up to a comma outside <…>

@@ -160,18 +160,28 @@ var lkCases = []lkCase{
 	{name: "nil", in: nil, want: pageLinks{}},
 	{name: "one blank line", in: []string{""}, want: pageLinks{}},
 	{name: "whitespace only", in: []string{"  \t "}, want: pageLinks{}},
-	{name: "no angle brackets", in: []string{`https://h/x?page=2; rel="next"`}, want: pageLinks{}},
-	{name: "empty target", in: []string{`<>; rel="next"`}, want: pageLinks{}},
-	{name: "blank target", in: []string{`<   >; rel="next"`}, want: pageLinks{}},
-	{name: "unclosed target", in: []string{`<https://h/x?page=2; rel="next"`}, want: pageLinks{}},
+	// A next that is offered but cannot be read is still offered (with no
+	// page), so that a walk fails instead of ending short (issue 9 §12).
+	{name: "no angle brackets", in: []string{`https://h/x?page=2; rel="next"`}, want: pageLinks{nextOffered: true}},
+	{name: "empty target", in: []string{`<>; rel="next"`}, want: pageLinks{nextOffered: true}},
+	{name: "blank target", in: []string{`<   >; rel="next"`}, want: pageLinks{nextOffered: true}},
+	{name: "unclosed target", in: []string{`<https://h/x?page=2; rel="next"`}, want: pageLinks{nextOffered: true}},
+	{name: "single-quoted next", in: []string{`<https://h/x?page=2>; rel='next'`}, want: pageLinks{nextOffered: true, any: true}},
+	{name: "unquoted next without target", in: []string{`<>; rel=next`}, want: pageLinks{nextOffered: true}},
+	{name: "unreadable last is not a next", in: []string{`<>; rel="last"`}, want: pageLinks{}},
 	{name: "no rel parameter", in: []string{`<https://h/x?page=2>`}, want: pageLinks{}},
 	{name: "rel without a value", in: []string{`<https://h/x?page=2>; rel`}, want: pageLinks{}},
 	{name: "title mentioning next is not a rel", in: []string{`<https://h/x?page=2>; title="next"`}, want: pageLinks{}},
-	{name: "unterminated quoted rel", in: []string{`<https://h/x?page=2>; rel="next`}, want: pageLinks{any: true}},
+	{name: "unterminated quoted rel", in: []string{`<https://h/x?page=2>; rel="next`}, want: pageLinks{nextOffered: true, any: true}},
 	{
 		name: "malformed element followed by a good one",
 		in:   []string{`junk; rel="next", <>; rel="next", <https://h/x?page=3>; rel="last"`},
-		want: pageLinks{last: 3, any: true},
+		want: pageLinks{last: 3, nextOffered: true, any: true},
+	},
+	{
+		name: "a readable next wins over an unreadable one",
+		in:   []string{`<>; rel="next", <https://h/x?page=4>; rel="next"`},
+		want: pageLinks{next: 4, nextOffered: true, any: true},
 	},
 	{
 		name: "a malformed line does not spoil the next line",
@@ -349,8 +359,8 @@ func FuzzParseLinks(f *testing.F) {
 		if pl.next != 0 && !pl.nextOffered {
 			t.Fatalf("next page %d without nextOffered for %q, %q", pl.next, a, b)
 		}
-		if pl.nextOffered && !pl.any {
-			t.Fatalf("nextOffered without any readable link for %q, %q", a, b)
+		if pl.next != 0 && !pl.any {
+			t.Fatalf("a next page without any readable link for %q, %q", a, b)
 		}
 		if pl.nextOffered && !strings.Contains(strings.ToLower(a+"\n"+b), "next") {
 			t.Fatalf("nextOffered for input without \"next\": %q, %q", a, b)

@@ -127,6 +127,14 @@ func (l *limits) observe(rl *RateLimit, now time.Time) {
 	// each give one; the smallest is the tightest. A bound already in the
 	// past means a new window has begun.
 	hi := now.Add(rl.Reset)
+	// Every fresh snapshot bounds the Spread schedule: the next slot is at
+	// most one interval of this snapshot away, so a schedule pushed far
+	// ahead by a hostile reset is pulled back by the first healthy answer.
+	if rl.Remaining > 0 {
+		if limit := now.Add(rl.Reset / time.Duration(rl.Remaining)); l.nextSlot.After(limit) {
+			l.nextSlot = limit
+		}
+	}
 	if !l.hasReset || !l.resetHi.After(now) || hi.Before(l.resetHi) {
 		l.resetHi = hi
 	}
@@ -144,19 +152,30 @@ func (l *limits) reserve(now time.Time) time.Duration {
 		return 0 // the window has reset; the next response tells the new budget
 	}
 	if l.est <= 0 {
-		return min(l.resetHi.Sub(now), l.pacing.MaxWait)
+		wait := l.resetHi.Sub(now)
+		if wait > l.pacing.MaxWait {
+			// The snapshot asks for more than one MaxWait. Grant one, and
+			// treat its end as the reset, so that the same snapshot never
+			// costs a second wait; the next response tells the truth.
+			wait = l.pacing.MaxWait
+			l.resetHi = now.Add(wait)
+		}
+		return wait
 	}
 	l.est--
 	if !l.pacing.Spread {
 		return 0
 	}
-	interval := l.resetHi.Sub(now) / time.Duration(l.est+1)
+	interval := min(l.resetHi.Sub(now)/time.Duration(l.est+1), l.pacing.MaxWait)
 	at := now
 	if l.nextSlot.After(at) {
 		at = l.nextSlot
 	}
+	if limit := now.Add(l.pacing.MaxWait); at.After(limit) {
+		at = limit
+	}
 	l.nextSlot = at.Add(interval)
-	return min(at.Sub(now), l.pacing.MaxWait)
+	return at.Sub(now)
 }
 
 // allowRetry reports whether the retry budget permits one more retry.

@@ -148,7 +148,11 @@ func parseIETFRateLimit(h http.Header) (*RateLimit, bool) {
 			if t.kind != sfInteger || t.integer < 0 {
 				return nil, false
 			}
-			st.Reset, st.HasReset = secondsToDuration(t.integer), true
+			// Past a day the reset is discarded, as for the other header
+			// families: one hostile t must not stall the client for months.
+			if d := secondsToDuration(t.integer); d <= maxReset {
+				st.Reset, st.HasReset = d, true
+			}
 		}
 		if pk, ok := it.params["pk"]; ok {
 			if pk.kind != sfBytes {
@@ -259,7 +263,7 @@ func parseRateLimitDictionary(h http.Header) (*RateLimit, bool) {
 		return nil, false
 	}
 	st := RateLimitStatus{Remaining: remaining, Unit: "requests"}
-	if reset, ok := vals["reset"]; ok {
+	if reset, ok := vals["reset"]; ok && secondsToDuration(reset) <= maxReset {
 		st.Reset, st.HasReset = secondsToDuration(reset), true
 	}
 	rl := &RateLimit{Source: "RateLimit (dictionary)", Limits: []RateLimitStatus{st}}

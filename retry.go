@@ -275,6 +275,16 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
+// headersTooLarge reports net/http's refusal of a response whose headers
+// pass its limit (Transport.MaxResponseHeaderBytes, or HTTP/2's header list
+// size). It is a response over its bound, like a body over its bound: the
+// same answer would come again, so it is not retried. net/http reports it
+// with unexported errors; their text is the only handle.
+func headersTooLarge(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "server response headers exceeded") || strings.Contains(msg, "response header list larger than")
+}
+
 // classifyTransport turns a send or read failure into a TransportError kind.
 // callerCtx is the caller's context: its cancellation or expiry is never
 // retried, whereas the per-attempt timeout is.
@@ -282,7 +292,7 @@ func classifyTransport(callerCtx context.Context, err error) (kind TransportKind
 	if callerCtx.Err() != nil {
 		return TransportCanceled, false
 	}
-	if errors.Is(err, errResponseTooLarge) {
+	if errors.Is(err, errResponseTooLarge) || headersTooLarge(err) {
 		return TransportResponseTooLarge, false
 	}
 	var (
