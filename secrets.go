@@ -21,15 +21,26 @@ import (
 
 // secretSet is every form of every secret a client must never render: its
 // credential, and every token a TokenSource ever returned. It only grows.
+//
+// A server may echo a secret whole, in some encoding, or in pieces (net/http
+// quotes only the part of a status line up to a space; a body cut at a
+// bound keeps a prefix), so scrubbing masks every run of runLen or more
+// bytes of any form, and a form shorter than that wherever it appears
+// whole.
 type secretSet struct {
 	mu     sync.RWMutex
-	forms  []string // longest first, so a longer form is masked before a shorter one inside it
+	grams  map[string]struct{} // every runLen-byte window of every form
+	short  []string            // forms shorter than runLen, longest first
 	seen   map[string]bool
 	maxLen int
 }
 
+// runLen is the shortest run of a secret that is masked wherever it
+// appears; shorter secrets are masked when they appear whole.
+const runLen = 8
+
 func newSecretSet(secrets ...string) *secretSet {
-	s := &secretSet{seen: map[string]bool{}}
+	s := &secretSet{seen: map[string]bool{}, grams: map[string]struct{}{}}
 	for _, v := range secrets {
 		s.add(v)
 	}
@@ -52,15 +63,21 @@ func (s *secretSet) add(secret string) {
 	}
 	s.seen[secret] = true
 	for _, f := range secretForms(secret) {
-		if f == "" || slices.Contains(s.forms, f) {
+		s.maxLen = max(s.maxLen, len(f))
+		if len(f) < runLen {
+			if !slices.Contains(s.short, f) {
+				s.short = append(s.short, f)
+			}
 			continue
 		}
-		s.forms = append(s.forms, f)
-		s.maxLen = max(s.maxLen, len(f))
+		for i := 0; i+runLen <= len(f); i++ {
+			s.grams[f[i:i+runLen]] = struct{}{}
+		}
 	}
-	slices.SortStableFunc(s.forms, func(a, b string) int { return len(b) - len(a) })
+	slices.SortStableFunc(s.short, func(a, b string) int { return len(b) - len(a) })
 }
 
+// secretForms lists the encodings of secret that the library masks.
 func secretForms(secret string) []string {
 	forms := []string{secret}
 	if b, err := json.Marshal(secret); err == nil {
@@ -80,24 +97,80 @@ func secretForms(secret string) []string {
 	forms = append(forms, q[1:len(q)-1])
 	q = strconv.QuoteToASCII(secret)
 	forms = append(forms, q[1:len(q)-1])
-	return forms
+	slices.Sort(forms)
+	return slices.Compact(forms)
 }
 
-// snapshot returns the forms and their longest length.
-func (s *secretSet) snapshot() ([]string, int) {
+// longest returns the length of the longest form.
+func (s *secretSet) longest() int {
 	if s == nil {
-		return nil, 0
+		return 0
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.forms, s.maxLen
+	return s.maxLen
+}
+
+// scrub masks text: every maximal stretch covered by runLen-byte runs of a
+// secret form, widened to whole UTF-8 characters, becomes one mask; then
+// the call's own forms (extra) and the short forms are masked where they
+// appear whole.
+func (s *secretSet) scrub(text string, extra []string) string {
+	if s == nil {
+		return scrubWhole(text, extra)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.grams) > 0 && len(text) >= runLen {
+		var b strings.Builder
+		last := 0 // text[:last] has been copied or masked
+		for i := 0; i+runLen <= len(text); i++ {
+			if _, hit := s.grams[text[i:i+runLen]]; !hit {
+				continue
+			}
+			start, end := i, i+runLen
+			for end < len(text) {
+				if _, more := s.grams[text[end+1-runLen:end+1]]; !more {
+					break
+				}
+				end++
+			}
+			for start > last && !utf8.RuneStart(text[start]) {
+				start--
+			}
+			for end < len(text) && !utf8.RuneStart(text[end]) {
+				end++
+			}
+			if start > last || last == 0 {
+				b.WriteString(text[last:start])
+				b.WriteString(redactedMask)
+			}
+			last = end
+			i = end - 1
+		}
+		if last > 0 {
+			b.WriteString(text[last:])
+			text = b.String()
+		}
+	}
+	return scrubWhole(scrubWhole(text, extra), s.short)
+}
+
+// scrubWhole masks each of forms wherever it appears whole.
+func scrubWhole(text string, forms []string) string {
+	for _, f := range forms {
+		if f != "" && strings.Contains(text, f) {
+			text = strings.ReplaceAll(text, f, redactedMask)
+		}
+	}
+	return text
 }
 
 // redactor masks the client's secrets and one call's own (a one-time
 // password) in text bound for an error, an event or a log line.
 type redactor struct {
 	set   *secretSet
-	extra []string // the call's secrets, every form
+	extra []string // the call's secrets, every form, longest first
 }
 
 // redactor returns the redactor for one call.
@@ -115,28 +188,21 @@ func (c *Client) redactor(r *request) redactor {
 // pad is how many bytes past a bound must be scrubbed before cutting there:
 // the longest form of any secret.
 func (red redactor) pad() int {
-	_, n := red.set.snapshot()
+	n := red.set.longest()
 	for _, f := range red.extra {
 		n = max(n, len(f))
 	}
 	return n
 }
 
-// scrub masks every form of every secret in s, whole. This is the one
-// function that masks secrets; callers bound the result afterwards.
+// scrub masks every form of every secret in s, whole and in runs of runLen
+// bytes or more. This is the one function that masks secrets; callers
+// bound the result afterwards.
 func (red redactor) scrub(s string) string {
 	if s == "" {
 		return s
 	}
-	forms, _ := red.set.snapshot()
-	for _, list := range [2][]string{red.extra, forms} {
-		for _, f := range list {
-			if f != "" && strings.Contains(s, f) {
-				s = strings.ReplaceAll(s, f, redactedMask)
-			}
-		}
-	}
-	return s
+	return red.set.scrub(s, red.extra)
 }
 
 // scrubBytes is scrub for a byte slice; it returns b itself when nothing

@@ -41,10 +41,15 @@ type env struct {
 }
 
 var (
-	server   *env
-	matrix   = newRouteMatrix()
-	skipWhy  = "skipped: no real server; run `. \"$(scripts/gitea.sh start)\"` first (see scripts/gitea.md)"
-	runStamp = time.Now().UTC().Format("150405")
+	server     *env
+	serverOnce sync.Once
+	reportPath string
+	// ranTests and skippedTests hold the top-level tests that called need.
+	ranTests, skippedTests sync.Map
+	ranCount, skippedCount atomic.Int64
+	matrix                 = newRouteMatrix()
+	skipWhy                = "skipped: no real server; run `. \"$(scripts/gitea.sh start)\"` first (see scripts/gitea.md)"
+	runStamp               = time.Now().UTC().Format("150405")
 	// transport is shared by every test client: it notes router-level misses
 	// for the matrix.
 	transport = &missTransport{next: http.DefaultTransport, misses: map[string]bool{}}
@@ -56,23 +61,15 @@ const targetOK = 150
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if u := os.Getenv("FORGEGO_IT_URL"); u != "" {
-		server = &env{
-			url:           u,
-			admin:         os.Getenv("FORGEGO_IT_ADMIN"),
-			user2:         os.Getenv("FORGEGO_IT_USER2"),
-			adminToken:    os.Getenv("FORGEGO_IT_ADMIN_TOKEN"),
-			user2Token:    os.Getenv("FORGEGO_IT_USER2_TOKEN"),
-			adminPassword: os.Getenv("FORGEGO_IT_ADMIN_PASSWORD"),
-			user2Passwd:   os.Getenv("FORGEGO_IT_USER2_PASSWORD"),
-		}
-	} else {
-		fmt.Fprintln(os.Stderr, "integration:", skipWhy)
-	}
+	// The server's variables are read inside the tests (need), never here:
+	// go test's result cache only sees what the tests themselves read, so a
+	// run against a freshly started server, with fresh tokens, can never be
+	// replayed from a cached run.
 	code := m.Run()
 	if sharedCleanup != nil {
 		sharedCleanup()
 	}
+	code = reportRun(code)
 	if server != nil && code == 0 && fullRun() && os.Getenv("FORGEGO_IT_ROUTES") != "off" {
 		counts, err := matrix.write(routesPath())
 		if err != nil {
@@ -101,13 +98,65 @@ func fullRun() bool {
 	return true
 }
 
-// need skips t visibly when no real server is configured.
+// loadServer reads the server's variables once, from inside a test (see
+// TestMain).
+func loadServer() *env {
+	serverOnce.Do(func() {
+		reportPath = os.Getenv("FORGEGO_IT_REPORT")
+		if u := os.Getenv("FORGEGO_IT_URL"); u != "" {
+			server = &env{
+				url:           u,
+				admin:         os.Getenv("FORGEGO_IT_ADMIN"),
+				user2:         os.Getenv("FORGEGO_IT_USER2"),
+				adminToken:    os.Getenv("FORGEGO_IT_ADMIN_TOKEN"),
+				user2Token:    os.Getenv("FORGEGO_IT_USER2_TOKEN"),
+				adminPassword: os.Getenv("FORGEGO_IT_ADMIN_PASSWORD"),
+				user2Passwd:   os.Getenv("FORGEGO_IT_USER2_PASSWORD"),
+			}
+		}
+	})
+	return server
+}
+
+// need skips t visibly when no real server is configured, and counts the
+// top-level tests that ran against the server or were skipped.
 func need(t *testing.T) *env {
 	t.Helper()
-	if server == nil {
+	top, _, _ := strings.Cut(t.Name(), "/")
+	e := loadServer()
+	if e == nil {
+		if _, dup := skippedTests.LoadOrStore(top, true); !dup {
+			skippedCount.Add(1)
+		}
 		t.Skip(skipWhy)
 	}
-	return server
+	if _, dup := ranTests.LoadOrStore(top, true); !dup {
+		ranCount.Add(1)
+	}
+	return e
+}
+
+// reportRun says how many tests used the server, fails the run when
+// FORGEGO_IT_REQUIRE=1 (as .ci/run sets it) and the suite was skipped in
+// whole or in part, and writes FORGEGO_IT_REPORT for .ci/run.
+func reportRun(code int) int {
+	loadServer()
+	ran, skipped := ranCount.Load(), skippedCount.Load()
+	fmt.Fprintf(os.Stderr, "integration: %d tests ran against a real server, %d skipped\n", ran, skipped)
+	if server == nil {
+		fmt.Fprintln(os.Stderr, "integration:", skipWhy)
+	}
+	if os.Getenv("FORGEGO_IT_REQUIRE") == "1" && (server == nil || skipped > 0 || ran == 0) {
+		fmt.Fprintln(os.Stderr, "integration: FAIL: FORGEGO_IT_REQUIRE=1 but the suite did not run against the server")
+		code = 1
+	}
+	if reportPath != "" {
+		if err := os.WriteFile(reportPath, fmt.Appendf(nil, "ran=%d skipped=%d code=%d\n", ran, skipped, code), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "integration: writing the report:", err)
+			code = 1
+		}
+	}
+	return code
 }
 
 // client builds a client for the real server with the given token ("" for
