@@ -505,8 +505,10 @@ type Request struct {
 }
 
 // Do sends req and decodes a 2xx JSON body into v (a pointer; nil to ignore
-// the body; a *[]byte receives the raw body and a *string the text).
-func (c *Client) Do(ctx context.Context, req *Request, v any) (*Response, error) {
+// the body; a *[]byte receives the raw body and a *string the text). opts
+// add headers, query parameters, Sudo or a one-time password to this call,
+// as for every operation.
+func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption) (*Response, error) {
 	if req == nil {
 		return nil, &ValidationError{Field: "request", Message: "must not be nil"}
 	}
@@ -532,6 +534,7 @@ func (c *Client) Do(ctx context.Context, req *Request, v any) (*Response, error)
 			r.jsonBody(b)
 		}
 	}
+	r.with(opts)
 	switch v.(type) {
 	case *string:
 		r.result = resultText
