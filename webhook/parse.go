@@ -165,7 +165,9 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 	}
 
 	// Verify before looking at the payload any further.
-	if sig, _ := signature(header); sig == "" && p.allowUnsigned {
+	if sig, _, _ := signature(header); p.allowUnsigned && (sig == "" || len(p.secrets) == 0) {
+		// Accepted unchecked: unsigned, or signed but with no secret to
+		// check against (AllowUnsigned alone).
 		d.signed = false
 	} else {
 		if err := Verify(d.payload, header, p.secrets...); err != nil {

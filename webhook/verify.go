@@ -36,25 +36,30 @@ var signatureHeaders = []struct {
 	{"X-Hub-Signature-256", "sha256="},
 }
 
-// signature returns the hex signature the delivery carries, and the header
-// it came from; "" when there is none (a hook without secret sends the
-// headers empty, and X-Hub-Signature-256 as a bare "sha256=").
-func signature(h http.Header) (sig, from string) {
+// signature returns the signature the delivery carries and the header it
+// came from; sig is "" when there is none (a hook without secret sends the
+// headers empty, and X-Hub-Signature-256 as a bare "sha256="). valid is false
+// for a value that cannot be a SHA-256 signature (X-Hub-Signature-256
+// without its prefix).
+func signature(h http.Header) (sig, from string, valid bool) {
 	for _, sh := range signatureHeaders {
 		v := strings.TrimSpace(headerValue(h, sh.name))
+		if v == "" {
+			continue
+		}
 		if sh.prefix != "" {
 			rest, ok := strings.CutPrefix(v, sh.prefix)
-			if !ok && v != "" {
-				// A value without its prefix is not a SHA-256 signature.
-				return v, sh.name
+			if !ok {
+				return v, sh.name, false
+			}
+			if rest == "" {
+				continue
 			}
 			v = rest
 		}
-		if v != "" {
-			return v, sh.name
-		}
+		return v, sh.name, true
 	}
-	return "", ""
+	return "", "", false
 }
 
 // Verify checks the signature of a delivery's JSON payload against the
@@ -65,12 +70,12 @@ func signature(h http.Header) (sig, from string) {
 // this for you). Verify needs at least one secret; with none it reports
 // ErrMissingSignature.
 func Verify(payload []byte, header http.Header, secrets ...string) error {
-	sig, from := signature(header)
+	sig, from, valid := signature(header)
 	if sig == "" {
 		return &Error{Kind: ErrMissingSignature, Detail: "no X-Forgejo-Signature, X-Gitea-Signature, X-Gogs-Signature or X-Hub-Signature-256 value"}
 	}
 	got, err := hex.DecodeString(sig)
-	if err != nil || len(got) != sha256.Size {
+	if !valid || err != nil || len(got) != sha256.Size {
 		return &Error{Kind: ErrBadSignature, Detail: from + " is not a hex SHA-256 HMAC"}
 	}
 	ok := false
