@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 )
@@ -634,5 +635,82 @@ func TestCaptureHeadersAreBuild(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// lost lists the keys of file that do not survive a decode into the typed
+// event and an encode back, and the values that change (a null read as a
+// zero value is not a change).
+func lost(at string, file, typed any, out *[]string) {
+	switch f := file.(type) {
+	case map[string]any:
+		tm, _ := typed.(map[string]any)
+		for k, v := range f {
+			tv, ok := tm[k]
+			if !ok {
+				if k == "username" {
+					continue // deprecated duplicate of login, not in forgejo.User
+				}
+				*out = append(*out, at+"."+k)
+				continue
+			}
+			lost(at+"."+k, v, tv, out)
+		}
+	case []any:
+		ts, _ := typed.([]any)
+		if len(ts) != len(f) {
+			*out = append(*out, at+" (length)")
+			return
+		}
+		for i := range f {
+			lost(fmt.Sprintf("%s.%d", at, i), f[i], ts[i], out)
+		}
+	case nil:
+		// null decodes as a zero value or nil.
+	default:
+		if fmt.Sprint(f) != fmt.Sprint(typed) {
+			// Times are re-encoded with time.Time's layout; compare parsed.
+			if fs, ok := f.(string); ok {
+				if ts, ok := typed.(string); ok && sameTime(fs, ts) {
+					return
+				}
+			}
+			*out = append(*out, fmt.Sprintf("%s: %v -> %v", at, f, typed))
+		}
+	}
+}
+
+func sameTime(a, b string) bool {
+	ta, err1 := time.Parse(time.RFC3339Nano, a)
+	tb, err2 := time.Parse(time.RFC3339Nano, b)
+	return err1 == nil && err2 == nil && ta.Equal(tb)
+}
+
+// TestCapturesLoseNothing checks that the payload types, built on the API
+// models, keep every key and value of every capture.
+func TestCapturesLoseNothing(t *testing.T) {
+	p := mustParser(t, WithSecret(testSecret))
+	for _, c := range loadCaptures(t) {
+		ev, err := p.Parse(c.body, c.header)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		re, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var file, typed any
+		if err := json.Unmarshal(c.payload, &file); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(re, &typed); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		lost("", file, typed, &out)
+		if len(out) > 0 {
+			sort.Strings(out)
+			t.Errorf("%s: lost %d: %v", c.name, len(out), out[:min(len(out), 10)])
+		}
 	}
 }
