@@ -13,11 +13,14 @@ import (
 // when it must survive restarts; [NewMemoryGuard] is the in-process default.
 //
 // What it protects against: the same request arriving twice (a proxy or
-// load balancer retrying, a queue redelivering a message, a captured request
-// replayed by someone else: the signature alone cannot tell). What it does
-// not: Forgejo's "replay" of a delivery from the hook's settings page creates
-// a new delivery with a new ID, which is processed again, as the person
-// replaying it intends.
+// load balancer retrying, a queue redelivering a message, a request replayed
+// unchanged). What it does not: Forgejo's "replay" of a delivery from the
+// hook's settings page creates a new delivery with a new ID, which is
+// processed again, as the person replaying it intends; and since Forgejo's
+// signature covers the payload only, not the headers, someone holding a
+// captured delivery can resend it under a made-up delivery ID, which the
+// guard cannot recognise (serve the hook over TLS to keep deliveries
+// secret).
 type DeliveryGuard interface {
 	// Claim records id as being processed and reports whether it was new.
 	// It returns false for an id claimed before and not released. Claim

@@ -82,18 +82,32 @@ func (e *Error) Error() string {
 		b.WriteString(" (")
 		if e.EventType != "" {
 			b.WriteString("event ")
-			b.WriteString(string(e.EventType))
+			b.WriteString(clean(string(e.EventType)))
 		}
 		if e.DeliveryID != "" {
 			if e.EventType != "" {
 				b.WriteString(", ")
 			}
 			b.WriteString("delivery ")
-			b.WriteString(e.DeliveryID)
+			b.WriteString(clean(e.DeliveryID))
 		}
 		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// clean makes a header value safe to log: at most 80 bytes, control
+// characters replaced. Headers are not covered by the signature.
+func clean(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "..."
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // Unwrap returns the Kind and the cause, so that errors.Is matches both.

@@ -432,6 +432,12 @@ func TestErrorString(t *testing.T) {
 	if e.Error() != want {
 		t.Errorf("got  %s\nwant %s", e.Error(), want)
 	}
+	// Headers are not signed: what they bring into an error string is
+	// cleaned and capped.
+	e = &Error{Kind: ErrMalformed, DeliveryID: "x\nFAKE LOG LINE", EventType: EventType(strings.Repeat("a", 200))}
+	if s := e.Error(); strings.Contains(s, "\n") || len(s) > 200 {
+		t.Errorf("unclean: %q", s)
+	}
 	cause := errors.New("boom")
 	e = &Error{Kind: ErrMalformed, Err: cause}
 	if !errors.Is(e, cause) || !errors.Is(e, ErrMalformed) || e.Error() != "webhook: malformed delivery: boom" {
