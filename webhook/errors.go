@@ -1,0 +1,142 @@
+package webhook
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+)
+
+// The classes of rejected deliveries. Every error that [Parser.Parse],
+// [Parser.ParseRequest] and [Verify] return is an [*Error] whose Kind is one
+// of these, so both errors.Is(err, webhook.ErrBadSignature) and errors.As(err,
+// &webhookErr) work. None of them ever carries a secret or a computed
+// signature.
+var (
+	// ErrMissingSignature: a secret is configured but the delivery carries no
+	// signature header, or only empty ones (a hook configured without a
+	// secret sends them empty).
+	ErrMissingSignature = errors.New("webhook: missing signature")
+
+	// ErrBadSignature: the signature matches none of the configured secrets,
+	// or is not a hex-encoded SHA-256 HMAC at all. A wrong secret, a body
+	// changed on the way and a truncated body all end here.
+	ErrBadSignature = errors.New("webhook: signature mismatch")
+
+	// ErrTooLarge: the body is larger than the parser's bound (see
+	// [WithMaxBodyBytes]).
+	ErrTooLarge = errors.New("webhook: body too large")
+
+	// ErrContentType: the Content-Type is neither application/json nor
+	// application/x-www-form-urlencoded, the two a Forgejo hook can be
+	// configured with, or is missing.
+	ErrContentType = errors.New("webhook: unsupported content type")
+
+	// ErrMalformed: the body could not be read, is not the JSON (or the form
+	// with a payload field) its Content-Type announces, does not fit the
+	// event's payload type, or the delivery names no event type.
+	ErrMalformed = errors.New("webhook: malformed delivery")
+
+	// ErrMethod: the request is not a POST, the only method Forgejo delivers
+	// with.
+	ErrMethod = errors.New("webhook: method not allowed")
+)
+
+// Error describes a rejected delivery.
+//
+// Kind is one of the sentinel errors of this package (ErrBadSignature, ...);
+// Err, when not nil, is the underlying cause (a JSON syntax error, a read
+// error). Error strings name the delivery and event type when the headers
+// gave them, and never contain a secret or a signature value.
+type Error struct {
+	// Kind is the class of the failure: ErrMissingSignature, ErrBadSignature,
+	// ErrTooLarge, ErrContentType, ErrMalformed or ErrMethod.
+	Kind error
+	// DeliveryID is the X-Forgejo-Delivery header (or its Gitea/Gogs
+	// mirror), empty when the delivery had none.
+	DeliveryID string
+	// EventType is the event type the headers named, empty when none.
+	EventType EventType
+	// Detail says what exactly was wrong, for logs.
+	Detail string
+	// Err is the underlying cause, if any.
+	Err error
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	var b strings.Builder
+	kind := "webhook: error"
+	if e.Kind != nil {
+		kind = e.Kind.Error()
+	}
+	b.WriteString(kind)
+	if e.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Detail)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	if e.EventType != "" || e.DeliveryID != "" {
+		b.WriteString(" (")
+		if e.EventType != "" {
+			b.WriteString("event ")
+			b.WriteString(clean(string(e.EventType)))
+		}
+		if e.DeliveryID != "" {
+			if e.EventType != "" {
+				b.WriteString(", ")
+			}
+			b.WriteString("delivery ")
+			b.WriteString(clean(e.DeliveryID))
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// clean makes a header value safe to log: at most 80 bytes, control
+// characters replaced. Headers are not covered by the signature.
+func clean(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "..."
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// Unwrap returns the Kind and the cause, so that errors.Is matches both.
+func (e *Error) Unwrap() []error {
+	var errs []error
+	if e.Kind != nil {
+		errs = append(errs, e.Kind)
+	}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	return errs
+}
+
+// StatusCode is the HTTP status a receiver answers this failure with, as
+// [Handler] does: 401 for a missing or wrong signature, 413 for a body over
+// the bound, 415 for an unsupported content type, 405 for a method other
+// than POST and 400 for anything malformed.
+func (e *Error) StatusCode() int {
+	switch e.Kind {
+	case ErrMissingSignature, ErrBadSignature:
+		return http.StatusUnauthorized
+	case ErrTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case ErrContentType:
+		return http.StatusUnsupportedMediaType
+	case ErrMethod:
+		return http.StatusMethodNotAllowed
+	default:
+		return http.StatusBadRequest
+	}
+}

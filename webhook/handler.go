@@ -1,0 +1,210 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"sync"
+)
+
+// Handler is an http.Handler receiving Forgejo deliveries: it verifies and
+// parses each with its [Parser], then calls the function registered for the
+// event type and answers:
+//
+//   - 200 after the function returned nil;
+//   - 500 when the function returned an error or panicked (the error goes to
+//     the [WithErrorFunc] function, not to Forgejo);
+//   - 200 without calling anything for an event type with no function and no
+//     [Handler.HandleDefault], and, with a [WithGuard], for a delivery ID
+//     already processed;
+//   - 401, 413, 415, 405 or 400 for a rejected delivery (see
+//     [Error.StatusCode]), with nothing dispatched.
+//
+// Forgejo records the status and the response body in the hook's delivery
+// history and does not retry failed deliveries by itself (they can be
+// replayed from the hook's settings page). It waits for the answer only
+// DELIVER_TIMEOUT seconds (5 by default), so event functions that take long
+// should enqueue the work and return.
+//
+// Register functions before serving; registering while serving is safe but
+// races with deliveries in flight.
+type Handler struct {
+	parser  *Parser
+	guard   DeliveryGuard
+	onError func(*http.Request, error)
+
+	mu    sync.RWMutex
+	funcs map[EventType]func(context.Context, Event) error
+	def   func(context.Context, Event) error
+}
+
+// HandlerOption configures a [Handler].
+type HandlerOption func(*Handler)
+
+// WithGuard makes the Handler dispatch each delivery ID at most once; see
+// [DeliveryGuard]. A duplicate is answered 200 with nothing dispatched.
+func WithGuard(g DeliveryGuard) HandlerOption {
+	return func(h *Handler) { h.guard = g }
+}
+
+// WithErrorFunc sets a function the Handler calls with every rejected
+// delivery (an [*Error]), every error an event function returned (wrapped,
+// with the delivery ID and event type), and every guard failure; for
+// logging and metrics. It runs before the response is written.
+func WithErrorFunc(fn func(r *http.Request, err error)) HandlerOption {
+	return func(h *Handler) { h.onError = fn }
+}
+
+// NewHandler returns a Handler verifying and parsing with p.
+func NewHandler(p *Parser, opts ...HandlerOption) *Handler {
+	if p == nil {
+		panic("webhook: NewHandler with a nil Parser")
+	}
+	h := &Handler{parser: p, funcs: make(map[EventType]func(context.Context, Event) error)}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
+}
+
+// HandleFunc registers fn for the event type t, replacing any function
+// registered for it before. fn receives the event as its payload type (see
+// the EventType constants); [On] does the type assertion for you.
+func (h *Handler) HandleFunc(t EventType, fn func(ctx context.Context, e Event) error) {
+	if fn == nil {
+		panic("webhook: HandleFunc with a nil function")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.funcs[t] = fn
+}
+
+// HandleDefault registers fn for every event type that has no function of
+// its own, including types this package does not know ([*UnknownEvent]).
+func (h *Handler) HandleDefault(fn func(ctx context.Context, e Event) error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.def = fn
+}
+
+// On registers a typed function for the event type t on h:
+//
+//	webhook.On(h, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error { ... })
+//
+// E must be the payload type t parses into (or [Event] itself); On panics if
+// it is not, so a mismatch shows at start-up, not at the first delivery.
+// Register the same function for several types that share a payload type
+// (issues and issue_label, say) with several calls.
+func On[E Event](h *Handler, t EventType, fn func(ctx context.Context, e E) error) {
+	if fn == nil {
+		panic("webhook: On with a nil function")
+	}
+	if _, ok := newEvent(t).(E); !ok {
+		panic(fmt.Sprintf("webhook: On(%q): the payload type of %s is %T, not the function's %T", t, t, newEvent(t), *new(E)))
+	}
+	h.HandleFunc(t, func(ctx context.Context, e Event) error {
+		return fn(ctx, e.(E))
+	})
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ev, err := h.parser.ParseRequest(r)
+	if err != nil {
+		h.report(r, err)
+		status := http.StatusBadRequest
+		var we *Error
+		if errors.As(err, &we) {
+			status = we.StatusCode()
+			if we.Kind == ErrMethod {
+				w.Header().Set("Allow", http.MethodPost)
+			}
+		}
+		reply(w, status, rejectText(err))
+		return
+	}
+
+	h.mu.RLock()
+	fn, ok := h.funcs[ev.EventType()]
+	if !ok {
+		fn = h.def
+	}
+	h.mu.RUnlock()
+	if fn == nil {
+		reply(w, http.StatusOK, "ignored: no function for event type "+string(ev.EventType()))
+		return
+	}
+
+	id := ev.DeliveryID()
+	ctx := r.Context()
+	if h.guard != nil && id != "" {
+		first, err := h.guard.Claim(ctx, id)
+		if err != nil {
+			h.report(r, fmt.Errorf("webhook: delivery guard: claiming delivery %s: %w", id, err))
+			reply(w, http.StatusInternalServerError, "delivery guard failed")
+			return
+		}
+		if !first {
+			reply(w, http.StatusOK, "duplicate delivery, ignored")
+			return
+		}
+	}
+
+	if err := h.call(ctx, fn, ev); err != nil {
+		if h.guard != nil && id != "" {
+			if rerr := h.guard.Release(context.WithoutCancel(ctx), id); rerr != nil {
+				h.report(r, fmt.Errorf("webhook: delivery guard: releasing delivery %s: %w", id, rerr))
+			}
+		}
+		h.report(r, fmt.Errorf("webhook: %s function failed for delivery %s: %w", ev.EventType(), id, err))
+		reply(w, http.StatusInternalServerError, "event function failed")
+		return
+	}
+	reply(w, http.StatusOK, "ok")
+}
+
+// panicError is what a panicking event function is reported as.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (p panicError) Error() string { return fmt.Sprintf("panic: %v\n%s", p.value, p.stack) }
+
+// call runs fn, turning a panic into an error so that the guard is released
+// and Forgejo gets a 500 rather than a dropped connection.
+func (h *Handler) call(ctx context.Context, fn func(context.Context, Event) error, ev Event) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			err = panicError{v, debug.Stack()}
+		}
+	}()
+	return fn(ctx, ev)
+}
+
+func (h *Handler) report(r *http.Request, err error) {
+	if h.onError != nil {
+		h.onError(r, err)
+	}
+}
+
+// rejectText is the response body for a rejected delivery: the class only.
+func rejectText(err error) string {
+	var we *Error
+	if errors.As(err, &we) && we.Kind != nil {
+		return we.Kind.Error()
+	}
+	return "webhook: rejected"
+}
+
+func reply(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(text + "\n"))
+}

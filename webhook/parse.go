@@ -1,0 +1,255 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// DefaultMaxBodyBytes is the body bound of a [Parser] made without
+// [WithMaxBodyBytes]: 10 MiB, far above any payload Forgejo sends (a push
+// payload lists at most a few commits' metadata; a form hook's body is the
+// URL-encoded JSON, up to three times its size).
+const DefaultMaxBodyBytes int64 = 10 << 20
+
+// Option configures a [Parser].
+type Option func(*Parser) error
+
+// WithSecret adds secrets a delivery's signature may match: the secret
+// configured on the hook in Forgejo. Give several to rotate a secret without
+// losing deliveries: accept the old and the new one, change the hook, then
+// drop the old one. An empty secret is a configuration error.
+func WithSecret(secrets ...string) Option {
+	return func(p *Parser) error {
+		for _, s := range secrets {
+			if s == "" {
+				return errors.New("webhook: WithSecret: empty secret (use AllowUnsigned for a hook without secret)")
+			}
+			p.secrets = append(p.secrets, s)
+		}
+		return nil
+	}
+}
+
+// AllowUnsigned accepts deliveries that carry no signature, which is what a
+// hook configured without a secret sends. Without any [WithSecret] it
+// accepts every delivery unchecked: anyone who can reach the endpoint can
+// then forge events, so use it only behind another safeguard (a private
+// network, or the hook's authorization header checked by your own
+// middleware). With secrets, unsigned deliveries are accepted and signed
+// ones must still match, which lets you add a secret to a running hook.
+// [Delivery.Signed] tells the two apart.
+func AllowUnsigned() Option {
+	return func(p *Parser) error {
+		p.allowUnsigned = true
+		return nil
+	}
+}
+
+// WithMaxBodyBytes bounds the request body (the raw bytes, URL-encoded for
+// a form hook); a larger one is rejected with ErrTooLarge before it is read
+// past the bound. The default is [DefaultMaxBodyBytes]; n must be positive.
+func WithMaxBodyBytes(n int64) Option {
+	return func(p *Parser) error {
+		if n <= 0 {
+			return fmt.Errorf("webhook: WithMaxBodyBytes(%d): the bound must be positive", n)
+		}
+		p.maxBody = n
+		return nil
+	}
+}
+
+// Parser verifies and parses deliveries. Make one with [NewParser]; it is
+// safe for concurrent use.
+type Parser struct {
+	secrets       []string
+	allowUnsigned bool
+	maxBody       int64
+}
+
+// NewParser returns a Parser. It needs at least one [WithSecret], or an
+// explicit [AllowUnsigned].
+func NewParser(opts ...Option) (*Parser, error) {
+	p := &Parser{maxBody: DefaultMaxBodyBytes}
+	for _, o := range opts {
+		if err := o(p); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.secrets) == 0 && !p.allowUnsigned {
+		return nil, errors.New("webhook: NewParser: no secret; pass WithSecret, or AllowUnsigned for a hook configured without one")
+	}
+	return p, nil
+}
+
+// MaxBodyBytes is the parser's body bound.
+func (p *Parser) MaxBodyBytes() int64 { return p.maxBody }
+
+// ParseRequest reads r's body (once, at most the bound plus one byte),
+// verifies it and parses it into its event type. It does not close the body;
+// the http.Server does.
+//
+// Errors are [*Error] values (see [Error.StatusCode]).
+func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
+	if r.Method != http.MethodPost {
+		e := p.newError(ErrMethod, r.Header, "method "+r.Method+"; Forgejo delivers with POST")
+		return nil, e
+	}
+	if r.ContentLength > p.maxBody {
+		return nil, p.newError(ErrTooLarge, r.Header, fmt.Sprintf("Content-Length %d over the bound of %d bytes", r.ContentLength, p.maxBody))
+	}
+	if r.Body == nil {
+		return p.Parse(nil, r.Header)
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, p.maxBody+1))
+	if err != nil {
+		e := p.newError(ErrMalformed, r.Header, "reading the body")
+		e.Err = err
+		return nil, e
+	}
+	return p.Parse(body, r.Header)
+}
+
+// Parse verifies a delivery given as its body and headers (from a queue, a
+// serverless function's event, a log of deliveries) and parses it into its
+// event type. Header names are matched case-insensitively. body is kept by
+// the returned event (see [Delivery.RawBody]); do not modify it afterwards.
+//
+// Errors are [*Error] values (see [Error.StatusCode]).
+func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
+	if int64(len(body)) > p.maxBody {
+		return nil, p.newError(ErrTooLarge, header, fmt.Sprintf("body over the bound of %d bytes", p.maxBody))
+	}
+	d := Delivery{
+		id:     deliveryID(header),
+		family: headerValue(header, "X-Forgejo-Event"),
+		body:   body,
+		header: header,
+	}
+	if d.family == "" {
+		d.family = headerValue(header, "X-Gitea-Event")
+	}
+
+	// The content type says where the signed JSON is.
+	ct := headerValue(header, "Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	switch {
+	case ct == "":
+		return nil, p.newError(ErrContentType, header, "no Content-Type")
+	case err != nil:
+		return nil, p.newError(ErrContentType, header, fmt.Sprintf("Content-Type %q does not parse", ct))
+	case mt == "application/json":
+		d.contentType = "json"
+		d.payload = body
+	case mt == "application/x-www-form-urlencoded":
+		d.contentType = "form"
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			e := p.newError(ErrMalformed, header, "form body does not parse")
+			e.Err = err
+			return nil, e
+		}
+		vs, ok := form["payload"]
+		if !ok || len(vs) != 1 {
+			return nil, p.newError(ErrMalformed, header, "form body has no single payload field")
+		}
+		d.payload = []byte(vs[0])
+	default:
+		return nil, p.newError(ErrContentType, header, fmt.Sprintf("Content-Type %q is neither application/json nor application/x-www-form-urlencoded", mt))
+	}
+
+	// Verify before looking at the payload any further.
+	if sig, _, _ := signature(header); p.allowUnsigned && (sig == "" || len(p.secrets) == 0) {
+		// Accepted unchecked: unsigned, or signed but with no secret to
+		// check against (AllowUnsigned alone).
+		d.signed = false
+	} else {
+		if err := Verify(d.payload, header, p.secrets...); err != nil {
+			e := err.(*Error)
+			e.DeliveryID = d.id
+			e.EventType = eventTypeHeader(header)
+			return nil, e
+		}
+		d.signed = true
+	}
+
+	d.typ = eventTypeHeader(header)
+	if d.typ == "" {
+		return nil, p.newError(ErrMalformed, header, "no X-Forgejo-Event-Type, X-Gitea-Event-Type or X-Gogs-Event-Type")
+	}
+	if canon, ok := legacyEventTypes[d.typ]; ok {
+		d.typ = canon
+	}
+	ev, err := decode(d)
+	if err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// Decode parses a JSON payload into the payload type of t, without any
+// verification: for payloads already verified, or stored after verification.
+// The returned event has only its event type and payload set (no delivery
+// ID, no headers) and reports Signed false. Errors are [*Error] values of
+// kind ErrMalformed.
+func Decode(t EventType, payload []byte) (Event, error) {
+	if canon, ok := legacyEventTypes[t]; ok {
+		t = canon
+	}
+	return decode(Delivery{typ: t, contentType: "json", body: payload, payload: payload})
+}
+
+// decode unmarshals d.payload into the payload type of d.typ.
+func decode(d Delivery) (Event, error) {
+	ev := newEvent(d.typ)
+	*ev.delivery() = d
+	malformed := func(detail string, err error) error {
+		return &Error{Kind: ErrMalformed, DeliveryID: d.id, EventType: d.typ, Detail: detail, Err: err}
+	}
+	trimmed := bytes.TrimLeft(d.payload, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, malformed("payload is not a JSON object", nil)
+	}
+	if u, ok := ev.(*UnknownEvent); ok {
+		if !json.Valid(d.payload) {
+			return nil, malformed("payload is not valid JSON", nil)
+		}
+		u.decodeLenient()
+		return u, nil
+	}
+	if err := json.Unmarshal(d.payload, ev); err != nil {
+		return nil, malformed("payload does not decode", err)
+	}
+	return ev, nil
+}
+
+func (p *Parser) newError(kind error, h http.Header, detail string) *Error {
+	return &Error{Kind: kind, DeliveryID: deliveryID(h), EventType: eventTypeHeader(h), Detail: detail}
+}
+
+// eventTypeHeader is X-Forgejo-Event-Type, falling back to the Gitea and
+// Gogs mirrors. It deliberately does not fall back to X-Forgejo-Event, the
+// family name, which would confuse sub-events (see [EventType.Family]).
+func eventTypeHeader(h http.Header) EventType {
+	for _, name := range []string{"X-Forgejo-Event-Type", "X-Gitea-Event-Type", "X-Gogs-Event-Type"} {
+		if v := strings.TrimSpace(headerValue(h, name)); v != "" {
+			return EventType(v)
+		}
+	}
+	return ""
+}
+
+func deliveryID(h http.Header) string {
+	for _, name := range []string{"X-Forgejo-Delivery", "X-Gitea-Delivery", "X-Gogs-Delivery"} {
+		if v := strings.TrimSpace(headerValue(h, name)); v != "" {
+			return v
+		}
+	}
+	return ""
+}

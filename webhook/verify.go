@@ -1,0 +1,114 @@
+package webhook
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strings"
+)
+
+// Sign returns the signature Forgejo sends for payload with secret: the
+// lowercase hex HMAC-SHA256 of the payload bytes, keyed with the secret. It
+// is the value of X-Forgejo-Signature, X-Gitea-Signature and
+// X-Gogs-Signature, and of X-Hub-Signature-256 after "sha256=".
+//
+// For a form hook, payload is the JSON of the payload field, not the
+// URL-encoded body.
+func Sign(secret string, payload []byte) string {
+	return hex.EncodeToString(mac(secret, payload))
+}
+
+func mac(secret string, payload []byte) []byte {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write(payload)
+	return m.Sum(nil)
+}
+
+// signatureHeaders are read in this order; the first one present with a
+// non-empty value is the signature.
+var signatureHeaders = []struct {
+	name, prefix string
+}{
+	{"X-Forgejo-Signature", ""},
+	{"X-Gitea-Signature", ""},
+	{"X-Gogs-Signature", ""},
+	{"X-Hub-Signature-256", "sha256="},
+}
+
+// signature returns the signature the delivery carries and the header it
+// came from; sig is "" when there is none (a hook without secret sends the
+// headers empty, and X-Hub-Signature-256 as a bare "sha256="). valid is false
+// for a value that cannot be a SHA-256 signature (X-Hub-Signature-256
+// without its prefix).
+func signature(h http.Header) (sig, from string, valid bool) {
+	for _, sh := range signatureHeaders {
+		v := strings.TrimSpace(headerValue(h, sh.name))
+		if v == "" {
+			continue
+		}
+		if sh.prefix != "" {
+			rest, ok := strings.CutPrefix(v, sh.prefix)
+			if !ok {
+				return v, sh.name, false
+			}
+			if rest == "" {
+				continue
+			}
+			v = rest
+		}
+		return v, sh.name, true
+	}
+	return "", "", false
+}
+
+// Verify checks the signature of a delivery's JSON payload against the
+// secrets, any of which may match (several during a rotation). It returns nil
+// or an [*Error] of kind ErrMissingSignature or ErrBadSignature.
+//
+// For a form hook, payload is the decoded payload field ([Parser.Parse] does
+// this for you). Verify needs at least one secret; with none it reports
+// ErrMissingSignature.
+func Verify(payload []byte, header http.Header, secrets ...string) error {
+	sig, from, valid := signature(header)
+	if sig == "" {
+		return &Error{Kind: ErrMissingSignature, Detail: "no X-Forgejo-Signature, X-Gitea-Signature, X-Gogs-Signature or X-Hub-Signature-256 value"}
+	}
+	got, err := hex.DecodeString(sig)
+	if !valid || err != nil || len(got) != sha256.Size {
+		return &Error{Kind: ErrBadSignature, Detail: from + " is not a hex SHA-256 HMAC"}
+	}
+	ok := false
+	for _, s := range secrets {
+		if s == "" {
+			continue
+		}
+		// Compare against every secret, without stopping early, so the
+		// time taken does not tell which one matched.
+		if hmac.Equal(got, mac(s, payload)) {
+			ok = true
+		}
+	}
+	if !ok {
+		return &Error{Kind: ErrBadSignature, Detail: from + " matches no configured secret"}
+	}
+	return nil
+}
+
+// headerValue is h.Get(name), falling back to a case-insensitive search so
+// that header maps built by hand (from a queue message, a serverless event
+// with lower-case names, or Forgejo's own "X-GitHub-Event" spelling) work.
+func headerValue(h http.Header, name string) string {
+	if vs, ok := h[http.CanonicalHeaderKey(name)]; ok {
+		if len(vs) == 0 {
+			return ""
+		}
+		return vs[0]
+	}
+	for k, vs := range h {
+		if strings.EqualFold(k, name) && len(vs) > 0 {
+			return vs[0]
+		}
+	}
+	return ""
+}
