@@ -28,7 +28,12 @@ type CallContext struct {
 	Operation string
 	// Method is the HTTP method.
 	Method string
-	// URL is the request URL with sensitive query values masked.
+	// Route is the operation's path template relative to the API root,
+	// such as "/repos/{owner}/{repo}/issues": low-cardinality, safe as a
+	// metric label or span name. For Client.Do it is the request's path.
+	Route string
+	// URL is the request URL with sensitive query values, and any echo of
+	// the client's secrets, masked.
 	URL string
 	// RequestID is the response's X-Request-Id header, when the instance sent
 	// one; quote it to the instance's administrators.

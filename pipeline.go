@@ -129,7 +129,7 @@ var errResponseTooLarge = errors.New("response body exceeds the configured limit
 func (c *Client) call(ctx context.Context, r *request, out any) (*Response, error) {
 	red := c.redactor(r)
 	if r.err != nil {
-		call := CallContext{Operation: r.op.ID, Method: r.op.Method, URL: "(not sent)", Final: true}
+		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: red.scrub(r.op.Path), URL: "(not sent)", Final: true}
 		c.notifyError(ctx, call, r.err)
 		return nil, r.err
 	}
@@ -139,8 +139,9 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 	}
 	sendURL, redacted := buildURL(c.baseURL, r.path, query)
 	redacted = red.scrub(redacted)
+	route := red.scrub(r.op.Path) // Client.Do's route is the caller's path
 	for n := 1; ; n++ {
-		call := CallContext{Operation: r.op.ID, Method: r.op.Method, URL: redacted, Attempt: n}
+		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: route, URL: redacted, Attempt: n}
 		if perr := c.pace(ctx, call); perr != nil {
 			final := &TransportError{Call: call, Kind: TransportCanceled, Err: perr}
 			call.Final = true
