@@ -55,6 +55,8 @@ type Client struct {
 	// RateLimitObserver.
 	rateLimitObserver RateLimitObserver
 	limits            *limits // rate-limit snapshot, pacing and retry budget
+	pacer             Pacer   // shared pacing (WithPacer); nil when local only
+	pacerObserver     PacerObserver
 	// secrets is what every rendered text is scrubbed of (secrets.go),
 	// behind a closure for the reason cred is.
 	secretsFn func() *secretSet
@@ -177,6 +179,13 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	if ro, ok := c.observer.(RateLimitObserver); ok {
 		c.rateLimitObserver = ro
+	}
+	if cfg.pacer != nil && cfg.pacing == nil {
+		cfg.pacing = &Pacing{MaxWait: DefaultPacingMaxWait} // the fallback, and the bound on every wait
+	}
+	c.pacer = cfg.pacer
+	if po, ok := c.observer.(PacerObserver); ok {
+		c.pacerObserver = po
 	}
 	c.limits = newLimits(cfg.pacing, cfg.budget)
 	c.common.client = c

@@ -67,10 +67,11 @@ func (c *Client) notifyRetry(ctx context.Context, call CallContext, err error, w
 	c.retryObserver.OnRetry(ctx, call, err, wait)
 }
 
-// NewSlogObserver returns an [Observer] (also a [RetryObserver] and a
-// [RateLimitObserver]) that logs through l: requests, responses, failed
-// attempts and rate-limit snapshots at Debug; retry waits, pacing waits and
-// final failures at Info. Attributes: op, method, url (redacted), attempt,
+// NewSlogObserver returns an [Observer] (also a [RetryObserver], a
+// [RateLimitObserver] and a [PacerObserver]) that logs through l: requests,
+// responses, failed attempts and rate-limit snapshots at Debug; retry
+// waits, pacing waits and final failures at Info; a shared pacer's failure
+// at Warn. Attributes: op, method, url (redacted), attempt,
 // status, duration, request_id, error, wait, remaining, reset.
 func NewSlogObserver(l *slog.Logger) Observer {
 	if l == nil {
@@ -115,6 +116,11 @@ func (o slogObserver) OnRateLimit(ctx context.Context, call CallContext, rl Rate
 	o.l.LogAttrs(ctx, slog.LevelDebug, "forgejo rate limit",
 		slog.String("op", call.Operation), slog.Int64("remaining", rl.Remaining),
 		slog.Duration("reset", rl.Reset), slog.String("source", rl.Source))
+}
+
+func (o slogObserver) OnPacerFallback(ctx context.Context, call CallContext, err error) {
+	o.l.LogAttrs(ctx, slog.LevelWarn, "forgejo pacer failed; pacing locally",
+		slog.String("op", call.Operation), slog.String("error", err.Error()))
 }
 
 func (o slogObserver) OnRateLimitWait(ctx context.Context, call CallContext, wait time.Duration) {

@@ -27,6 +27,7 @@ type config struct {
 	attemptTimeout   time.Duration
 	observer         Observer
 	pacing           *Pacing
+	pacer            Pacer
 	budget           *RetryBudget
 	clock            Clock
 }

@@ -210,7 +210,12 @@ func (c *Client) pace(ctx context.Context, call CallContext) error {
 	if c.limits.pacing == nil {
 		return nil
 	}
-	wait := c.limits.reserve(c.now())
+	var wait time.Duration
+	if c.pacer != nil {
+		wait = c.reservePacer(ctx, call, c.now())
+	} else {
+		wait = c.limits.reserve(c.now())
+	}
 	if wait <= 0 {
 		return nil
 	}

@@ -297,6 +297,8 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		c.limits.observe(rl, rl.ReceivedAt)
 		c.notifyRateLimit(ctx, *call, *rl)
 	}
+	retryAfter, _ := parseRetryAfter(hresp.Header)
+	c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, retryAfter)
 	c.notifyResponse(ctx, *call, hresp.StatusCode)
 	if rerr != nil {
 		return resp, c.transportError(ctx, red, *call, rerr)

@@ -1,0 +1,78 @@
+package forgejo
+
+import (
+	"context"
+	"time"
+)
+
+// This file lets pacing be shared beyond one client: a Pacer decides when
+// each request may go, from what every response said. The built-in pacing
+// (WithRateLimitPacing) is local to one client; a Pacer backed by a shared
+// store (the redisquota module) keeps a fleet of processes under one quota.
+
+// Pacer decides when each request may be sent. Install one with
+// [WithPacer]; it replaces the built-in pacing, which remains the fallback.
+//
+// Implementations must be safe for concurrent use. Neither method may
+// block for long: the client does the waiting itself, bounded by the
+// pacing MaxWait and the caller's ctx.
+type Pacer interface {
+	// Reserve is called before every attempt, at the client's time now.
+	// It returns how long the request must wait before it is sent (zero:
+	// send now). An error means the pacer cannot decide, its store being
+	// unreachable say: the client then paces this request locally, tells a
+	// [PacerObserver], and never fails the call for it.
+	Reserve(ctx context.Context, call CallContext, now time.Time) (time.Duration, error)
+	// Observe is called after every response that arrived, with its
+	// status, its rate-limit snapshot (nil when it carried none) and the
+	// Retry-After wait it asked for (zero when none).
+	Observe(ctx context.Context, call CallContext, now time.Time, status int, rl *RateLimit, retryAfter time.Duration)
+}
+
+// PacerObserver is an optional extension of [Observer]: an observer that
+// also implements it is told when a [Pacer] could not decide and the
+// client paced the request locally instead.
+type PacerObserver interface {
+	OnPacerFallback(ctx context.Context, call CallContext, err error)
+}
+
+// WithPacer paces every request with p instead of the client's own pacing,
+// falling back to the client's own when p fails (see [Pacer]). Combine it
+// with [WithRateLimitPacing] to set the MaxWait of every wait and the local
+// fallback's behaviour; alone, it uses the defaults.
+func WithPacer(p Pacer) Option {
+	return func(c *config) error {
+		if p == nil {
+			return &ValidationError{Field: "pacer", Message: "must not be nil"}
+		}
+		c.pacer = p
+		return nil
+	}
+}
+
+// reservePacer asks the installed Pacer, falling back to local pacing.
+func (c *Client) reservePacer(ctx context.Context, call CallContext, now time.Time) time.Duration {
+	wait, err := c.pacer.Reserve(ctx, call, now)
+	if err != nil {
+		c.notifyPacerFallback(ctx, call, err)
+		return c.limits.reserve(now)
+	}
+	return min(max(wait, 0), c.limits.pacing.MaxWait)
+}
+
+// observePacer tells the installed Pacer what a response said.
+func (c *Client) observePacer(ctx context.Context, call CallContext, status int, rl *RateLimit, retryAfter time.Duration) {
+	if c.pacer == nil {
+		return
+	}
+	defer func() { _ = recover() }() // a panicking pacer never fails the call
+	c.pacer.Observe(ctx, call, c.now(), status, rl, retryAfter)
+}
+
+func (c *Client) notifyPacerFallback(ctx context.Context, call CallContext, err error) {
+	if c.pacerObserver == nil {
+		return
+	}
+	defer func() { _ = recover() }()
+	c.pacerObserver.OnPacerFallback(ctx, call, err)
+}
