@@ -526,7 +526,7 @@ func (s *ActionsService) DeleteRepoSecret(ctx context.Context, owner, repo, secr
 	return s.client.call(ctx, req, nil)
 }
 
-// SetRepoSecret creates or Update a secret value in a repository.
+// SetRepoSecret creates or updates a secret value in a repository.
 //
 // PUT /repos/{owner}/{repo}/actions/secrets/{secretname} (updateRepoSecret).
 // Retry: AlwaysRetry (sets the named secret to the whole given value; a repeat
@@ -833,7 +833,7 @@ func (s *ActionsService) DeleteUserSecret(ctx context.Context, secretname string
 	return s.client.call(ctx, req, nil)
 }
 
-// SetUserSecret creates or Update a secret value in a user scope.
+// SetUserSecret creates or updates a secret value in a user scope.
 //
 // PUT /user/actions/secrets/{secretname} (updateUserSecret). Retry: AlwaysRetry
 // (sets the named secret to the whole given value; a repeat writes the same
@@ -1096,7 +1096,7 @@ func (s *ActionsService) DeleteOrgSecret(ctx context.Context, org, secretname st
 	return s.client.call(ctx, req, nil)
 }
 
-// SetOrgSecret creates or Update a secret value in an organization.
+// SetOrgSecret creates or updates a secret value in an organization.
 //
 // PUT /orgs/{org}/actions/secrets/{secretname} (updateOrgSecret). Retry:
 // AlwaysRetry (sets the named secret to the whole given value; a repeat writes

@@ -145,7 +145,7 @@ func (s *AdminService) ListHooksIter(ctx context.Context, params *ListOptions, o
 // repeat creates a second one).
 func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminCreateHook)
-	req.requireText("type", body.Type)
+	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
 	req.with(opts)
 	req.result = resultWithheld

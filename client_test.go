@@ -120,7 +120,7 @@ func TestRequestShapes(t *testing.T) {
 			return err
 		}, "POST", "/api/v1/repos/o/r/issues", "", `{"labels":[3],"title":"Crash"}`, "application/json"},
 		{"edit issue: nil is unset, a pointer to zero is sent", 201, `{"id":1}`, func(c *Client) error {
-			_, _, err := c.Issues.Edit(ctx, "o", "r", 5, EditIssueOption{State: Ptr("closed"), Body: Ptr(""), Assignees: []string{}})
+			_, _, err := c.Issues.Edit(ctx, "o", "r", 5, EditIssueOption{State: Ptr(StateClosed), Body: Ptr(""), Assignees: []string{}})
 			return err
 		}, "PATCH", "/api/v1/repos/o/r/issues/5", "", `{"assignees":[],"body":"","state":"closed"}`, "application/json"},
 		{"update topics sends the whole list", 204, "", func(c *Client) error {

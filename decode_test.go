@@ -361,7 +361,7 @@ func TestDecodeListIssues(t *testing.T) {
 				body: dcFixture(t, tc.fixture),
 			})
 			issues, resp, err := c.Issues.List(context.Background(), tc.owner, tc.repo,
-				&IssueListOptions{State: tc.state, ListOptions: ListOptions{Page: 1, Limit: 3}})
+				&IssueListOptions{State: StateType(tc.state), ListOptions: ListOptions{Page: 1, Limit: 3}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -379,7 +379,7 @@ func TestDecodeListIssues(t *testing.T) {
 				if is == nil {
 					t.Fatalf("issue %d is nil", i)
 				}
-				if is.Number != want.number || is.ID <= 0 || is.State != tc.state || is.Title == "" {
+				if is.Number != want.number || is.ID <= 0 || string(is.State) != tc.state || is.Title == "" {
 					t.Errorf("issue %d: Number=%d ID=%d State=%q Title=%q", i, is.Number, is.ID, is.State, is.Title)
 				}
 				var names []string

@@ -392,7 +392,7 @@ func ExamplePtr() {
 	// nil fields are not sent and stay as they are; Ptr("") is sent and
 	// clears the body.
 	issue, _, err := client.Issues.Edit(context.Background(), "forgejo", "forgejo", 7, forgejo.EditIssueOption{
-		State: forgejo.Ptr("closed"),
+		State: forgejo.Ptr(forgejo.StateClosed),
 		Body:  forgejo.Ptr(""),
 	})
 	if err != nil {

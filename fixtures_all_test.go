@@ -201,7 +201,7 @@ func gnContentsDir(ctx context.Context, c *Client, owner, repo string) (any, err
 func gnPull(ctx context.Context, c *Client, index int64, want StateType) (any, error) {
 	pr, _, err := c.PullRequests.Get(ctx, "forgejo", "forgejo", index)
 	if err == nil && pr.EffectiveState() != want {
-		err = errors.New("EffectiveState() = " + pr.EffectiveState() + ", want " + want)
+		err = errors.New("EffectiveState() = " + string(pr.EffectiveState()) + ", want " + string(want))
 	}
 	return pr, err
 }

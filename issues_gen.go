@@ -28,7 +28,7 @@ func (s *IssuesService) ListPinned(ctx context.Context, owner, repo string, opts
 type IssueSearchOptions struct {
 	ListOptions
 	// State of the issue. One of: open, closed, all.
-	State string
+	State StateType
 	// Comma-separated list of label names. Fetch only issues that have any of
 	// these labels. Non existent labels are discarded.
 	Labels []string
@@ -40,7 +40,7 @@ type IssueSearchOptions struct {
 	// Repository ID to prioritize in the results.
 	PriorityRepoID int64
 	// Filter by issue type. One of: issues, pulls.
-	Type string
+	Type IssueType
 	// Only show issues updated after the given time (RFC 3339 format).
 	Since time.Time
 	// Only show issues updated before the given time (RFC 3339 format).
@@ -72,12 +72,12 @@ type IssueSearchOptions struct {
 func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, opts ...CallOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueSearchIssues)
 	p := deref(params)
-	req.addQuery("state", p.State)
+	req.addQuery("state", string(p.State))
 	req.addQueryList("labels", p.Labels)
 	req.addQueryList("milestones", p.Milestones)
 	req.addQuery("q", p.Query)
 	req.addQueryInt("priority_repo_id", p.PriorityRepoID)
-	req.addQuery("type", p.Type)
+	req.addQuery("type", string(p.Type))
 	req.addQueryTime("since", p.Since)
 	req.addQueryTime("before", p.Before)
 	req.addQueryBool("assigned", p.Assigned)
@@ -115,14 +115,14 @@ func (s *IssuesService) SearchIter(ctx context.Context, params *IssueSearchOptio
 type IssueListOptions struct {
 	ListOptions
 	// Whether issue is open or closed. One of: closed, open, all.
-	State string
+	State StateType
 	// Comma separated list of labels. Fetch only issues that have any of this
 	// labels. Non existent labels are discarded.
 	Labels []string
 	// Query is sent as q. Search string.
 	Query string
 	// Filter by type (issues / pulls) if set. One of: issues, pulls.
-	Type string
+	Type IssueType
 	// Comma separated list of milestone names or ids. It uses names and fall back
 	// to ids. Fetch only issues that have any of this milestones. Non existent
 	// milestones are discarded.
@@ -152,10 +152,10 @@ type IssueListOptions struct {
 func (s *IssuesService) List(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...CallOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListIssues, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
-	req.addQuery("state", p.State)
+	req.addQuery("state", string(p.State))
 	req.addQueryList("labels", p.Labels)
 	req.addQuery("q", p.Query)
-	req.addQuery("type", p.Type)
+	req.addQuery("type", string(p.Type))
 	req.addQueryList("milestones", p.Milestones)
 	req.addQueryTime("since", p.Since)
 	req.addQueryTime("before", p.Before)
@@ -798,15 +798,14 @@ func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, i
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels/{identifier}
 // (issueRemoveLabel). Retry: AlwaysRetry (takes one label off one issue; a
 // repeat leaves it off).
-func (s *IssuesService) RemoveLabel(ctx context.Context, owner, repo string, index int64, identifier string, body DeleteLabelsOption, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) RemoveLabel(ctx context.Context, owner, repo string, index int64, identifier string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueRemoveLabel, seg("owner", owner), seg("repo", repo), num("index", index), seg("identifier", identifier))
-	req.jsonBody(body)
 	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// Unpin unpins an Issue.
+// Unpin unpins an issue.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/pin (unpinIssue). Retry:
 // AlwaysRetry (unpinned is a yes/no state of one issue; a repeat leaves it
@@ -818,7 +817,7 @@ func (s *IssuesService) Unpin(ctx context.Context, owner, repo string, index int
 	return s.client.call(ctx, req, nil)
 }
 
-// Pin pins an Issue.
+// Pin pins an issue.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/pin (pinIssue). Retry: Never
 // (appends the issue to the pinned list by POST; a POST that changes state is
@@ -830,7 +829,7 @@ func (s *IssuesService) Pin(ctx context.Context, owner, repo string, index int64
 	return s.client.call(ctx, req, nil)
 }
 
-// MovePin moves the Pin to the given Position.
+// MovePin moves the pin to the given position.
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/pin/{position} (moveIssuePin).
 // Retry: AlwaysRetry (moves one pinned issue to a stated position; a repeat

@@ -293,7 +293,7 @@ func TestGenIssuesOperations(t *testing.T) {
 					DueDate:      Ptr[time.Time](gnTime(4)),
 					Milestone:    Ptr[int64](1005),
 					Ref:          Ptr[string]("ref-6"),
-					State:        Ptr[string]("state-7"),
+					State:        Ptr[StateType]("state-7"),
 					Title:        Ptr[string]("title-8"),
 					UnsetDueDate: Ptr[bool](true),
 					UpdatedAt:    Ptr[time.Time](gnTime(9)),
@@ -518,12 +518,12 @@ func TestGenIssuesOperations(t *testing.T) {
 		{
 			op: "issueAddLabel", name: "Issues.AddLabels",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
-			reqType: "application/json", reqBody: `{"labels":["any-1"],"updated_at":"2026-01-02T03:04:07Z"}`,
+			reqType: "application/json", reqBody: `{"labels":[101],"updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
 				body := IssueLabelsOption{
-					Labels:    []any{"any-1"},
+					Labels:    []LabelRef{LabelID(101)},
 					UpdatedAt: gnTime(2),
 				}
 				return gnResult(c.Issues.AddLabels(ctx, "o", "r", 7, body))
@@ -532,12 +532,12 @@ func TestGenIssuesOperations(t *testing.T) {
 		{
 			op: "issueReplaceLabels", name: "Issues.ReplaceLabels",
 			method: "PUT", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
-			reqType: "application/json", reqBody: `{"labels":["any-1"],"updated_at":"2026-01-02T03:04:07Z"}`,
+			reqType: "application/json", reqBody: `{"labels":[101],"updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
 				body := IssueLabelsOption{
-					Labels:    []any{"any-1"},
+					Labels:    []LabelRef{LabelID(101)},
 					UpdatedAt: gnTime(2),
 				}
 				return gnResult(c.Issues.ReplaceLabels(ctx, "o", "r", 7, body))
@@ -546,13 +546,9 @@ func TestGenIssuesOperations(t *testing.T) {
 		{
 			op: "issueRemoveLabel", name: "Issues.RemoveLabel",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/labels/identifier%20x", query: "",
-			reqType: "application/json", reqBody: `{"updated_at":"2026-01-02T03:04:06Z"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := DeleteLabelsOption{
-					UpdatedAt: gnTime(1),
-				}
-				return gnNoResult(c.Issues.RemoveLabel(ctx, "o", "r", 7, "identifier x", body))
+				return gnNoResult(c.Issues.RemoveLabel(ctx, "o", "r", 7, "identifier x"))
 			},
 		},
 		{
@@ -828,7 +824,7 @@ func TestGenIssuesOperations(t *testing.T) {
 				body := EditMilestoneOption{
 					Description: Ptr[string]("description-1"),
 					DueOn:       Ptr[time.Time](gnTime(2)),
-					State:       Ptr[string]("state-3"),
+					State:       Ptr[StateType]("state-3"),
 					Title:       Ptr[string]("title-4"),
 				}
 				return gnResult(c.Issues.EditMilestone(ctx, "o", "r", 7, body))

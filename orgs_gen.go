@@ -203,7 +203,7 @@ func (s *OrgsService) ListHooksIter(ctx context.Context, org string, params *Lis
 // repeat creates a second one).
 func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgCreateHook, seg("org", org))
-	req.requireText("type", body.Type)
+	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
 	req.with(opts)
 	req.result = resultWithheld

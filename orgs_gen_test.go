@@ -74,7 +74,7 @@ func TestGenOrgsOperations(t *testing.T) {
 					FullName:                  Ptr[string]("full_name-3"),
 					Location:                  Ptr[string]("location-4"),
 					RepoAdminChangeTeamAccess: Ptr[bool](true),
-					Visibility:                Ptr[string]("visibility-5"),
+					Visibility:                Ptr[Visibility]("visibility-5"),
 					Website:                   Ptr[string]("website-6"),
 				}
 				return gnResult(c.Orgs.Edit(ctx, "org x", body))
@@ -530,7 +530,7 @@ func TestGenOrgsOperations(t *testing.T) {
 					Description:             Ptr[string]("description-1"),
 					IncludesAllRepositories: Ptr[bool](true),
 					Name:                    "name-2",
-					Permission:              Ptr[string]("permission-3"),
+					Permission:              Ptr[AccessMode]("permission-3"),
 					Units:                   []string{"units-4"},
 					UnitsMap:                map[string]string{"key-6": "units_map-5"},
 				}

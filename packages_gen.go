@@ -14,7 +14,7 @@ type PackageListOptions struct {
 	// Package type filter. One of: alpine, cargo, chef, composer, conan, conda,
 	// container, cran, debian, generic, go, helm, maven, npm, nuget, pub, pypi,
 	// rpm, rubygems, swift, vagrant.
-	Type string
+	Type PackageType
 	// Query is sent as q. Name filter.
 	Query string
 }
@@ -25,7 +25,7 @@ type PackageListOptions struct {
 func (s *PackagesService) List(ctx context.Context, owner string, params *PackageListOptions, opts ...CallOption) ([]*Package, *Response, error) {
 	req := newRequest(&opListPackages, seg("owner", owner))
 	p := deref(params)
-	req.addQuery("type", p.Type)
+	req.addQuery("type", string(p.Type))
 	req.addQuery("q", p.Query)
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)

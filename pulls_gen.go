@@ -28,7 +28,7 @@ func (s *PullRequestsService) GetByCommit(ctx context.Context, owner, repo, sha 
 type PullRequestListOptions struct {
 	ListOptions
 	// State of pull request. One of: open, closed, all.
-	State string
+	State StateType
 	// Type of sort. One of: oldest, recentupdate, recentclose, leastupdate,
 	// mostcomment, leastcomment, priority.
 	Sort string
@@ -52,7 +52,7 @@ type PullRequestListOptions struct {
 func (s *PullRequestsService) List(ctx context.Context, owner, repo string, params *PullRequestListOptions, opts ...CallOption) ([]*PullRequest, *Response, error) {
 	req := newRequest(&opRepoListPullRequests, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
-	req.addQuery("state", p.State)
+	req.addQuery("state", string(p.State))
 	req.addQuery("sort", p.Sort)
 	req.addQueryInt("milestone", p.Milestone)
 	req.addQueryInts("labels", p.Labels)
@@ -256,7 +256,7 @@ type PullRequestListFilesOptions struct {
 	SkipTo string
 	// Whitespace behavior. One of: ignore-all, ignore-change, ignore-eol,
 	// show-all.
-	Whitespace string
+	Whitespace Whitespace
 }
 
 // ListFiles gets changed files for a pull request.
@@ -270,7 +270,7 @@ func (s *PullRequestsService) ListFiles(ctx context.Context, owner, repo string,
 	req := newRequest(&opRepoGetPullRequestFiles, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
 	req.addQuery("skip-to", p.SkipTo)
-	req.addQuery("whitespace", p.Whitespace)
+	req.addQuery("whitespace", string(p.Whitespace))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*ChangedFile
@@ -332,7 +332,7 @@ func (s *PullRequestsService) IsMerged(ctx context.Context, owner, repo string, 
 // Never (merges; a repeat is refused or merges what the pull has become).
 func (s *PullRequestsService) Merge(ctx context.Context, owner, repo string, index int64, body MergePullRequestOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoMergePullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.requireText("Do", body.Do)
+	req.requireText("Do", string(body.Style))
 	req.jsonBody(body)
 	req.with(opts)
 	req.result = resultNone
@@ -552,7 +552,7 @@ func (s *PullRequestsService) UndismissReview(ctx context.Context, owner, repo s
 // [PullRequestsService.UpdateBranch]. Only fields that are set are sent.
 type PullRequestUpdateBranchOptions struct {
 	// How to update pull request. One of: merge, rebase.
-	Style string
+	Style MergeStyle
 }
 
 // UpdateBranch merges PR's baseBranch into headBranch.
@@ -563,7 +563,7 @@ type PullRequestUpdateBranchOptions struct {
 func (s *PullRequestsService) UpdateBranch(ctx context.Context, owner, repo string, index int64, params *PullRequestUpdateBranchOptions, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoUpdatePullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
-	req.addQuery("style", p.Style)
+	req.addQuery("style", string(p.Style))
 	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)

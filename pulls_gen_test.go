@@ -116,7 +116,7 @@ func TestGenPullRequestsOperations(t *testing.T) {
 					DueDate:             Ptr[time.Time](gnTime(5)),
 					Labels:              []int64{1006},
 					Milestone:           Ptr[int64](1007),
-					State:               Ptr[string]("state-8"),
+					State:               Ptr[StateType]("state-8"),
 					Title:               Ptr[string]("title-9"),
 					UnsetDueDate:        Ptr[bool](true),
 				}
@@ -209,10 +209,10 @@ func TestGenPullRequestsOperations(t *testing.T) {
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
 				body := MergePullRequestOption{
-					Do:                     "Do-1",
-					MergeCommitID:          "MergeCommitID-2",
-					MergeMessageField:      "MergeMessageField-3",
-					MergeTitleField:        "MergeTitleField-4",
+					Style:                  "Do-1",
+					CommitID:               "MergeCommitID-2",
+					Message:                "MergeMessageField-3",
+					Title:                  "MergeTitleField-4",
 					DeleteBranchAfterMerge: true,
 					ForceMerge:             true,
 					HeadCommitID:           "head_commit_id-5",

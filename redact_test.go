@@ -854,7 +854,7 @@ func TestRedactPathRejectsForgedSegments(t *testing.T) {
 		"Repos.ReplaceTopics": func(o, r string) error { _, err := c.Repos.ReplaceTopics(ctx, o, r, []string{"x"}); return err },
 		"Issues.Get":          func(o, r string) error { _, _, err := c.Issues.Get(ctx, o, r, 7); return err },
 		"Issues.Edit": func(o, r string) error {
-			_, _, err := c.Issues.Edit(ctx, o, r, 7, EditIssueOption{State: Ptr("closed")})
+			_, _, err := c.Issues.Edit(ctx, o, r, 7, EditIssueOption{State: Ptr(StateClosed)})
 			return err
 		},
 		"Issues.ListIter": func(o, r string) error {

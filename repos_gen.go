@@ -71,7 +71,7 @@ type RepoSearchOptions struct {
 	Sort string
 	// Sort order, either "asc" (ascending) or "desc" (descending). Default is
 	// "asc", ignored if "sort" is not specified. One of: asc, desc.
-	Order string
+	Order SortOrder
 }
 
 // Search searches for repositories.
@@ -98,7 +98,7 @@ func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, op
 	req.addQuery("mode", p.Mode)
 	req.addQueryBool("exclusive", p.Exclusive)
 	req.addQuery("sort", p.Sort)
-	req.addQuery("order", p.Order)
+	req.addQuery("order", string(p.Order))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v okDataEnvelope[*Repository]
@@ -257,7 +257,7 @@ func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo st
 	return v, resp, nil
 }
 
-// CreateBranchProtection creates a branch protections for a repository.
+// CreateBranchProtection creates a branch protection for a repository.
 //
 // POST /repos/{owner}/{repo}/branch_protections (repoCreateBranchProtection).
 // Retry: Never (creates a rule; a repeat is refused for a rule that now
@@ -302,7 +302,7 @@ func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, nam
 	return v, resp, nil
 }
 
-// EditBranchProtection edits a branch protections for a repository. Only fields
+// EditBranchProtection edits a branch protection for a repository. Only fields
 // that are set will be changed.
 //
 // PATCH /repos/{owner}/{repo}/branch_protections/{name}
@@ -589,7 +589,7 @@ type RepoListStatusesOptions struct {
 	// highestindex.
 	Sort string
 	// Type of state. One of: pending, success, error, failure, warning.
-	State string
+	State CommitStatusState
 }
 
 // ListStatuses gets a commit's statuses, by branch/tag/commit reference.
@@ -600,7 +600,7 @@ func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string
 	req := newRequest(&opRepoListStatusesByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	p := deref(params)
 	req.addQuery("sort", p.Sort)
-	req.addQuery("state", p.State)
+	req.addQuery("state", string(p.State))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*CommitStatus
@@ -1202,7 +1202,7 @@ func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, pa
 // webhook; a repeat creates a second one).
 func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoCreateHook, seg("owner", owner), seg("repo", repo))
-	req.requireText("type", body.Type)
+	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
 	req.with(opts)
 	req.result = resultWithheld
@@ -1543,7 +1543,7 @@ func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts 
 	return s.client.call(ctx, req, nil)
 }
 
-// GetNewPinAllowed returns if new Issue Pins are allowed.
+// GetNewPinAllowed returns if new issue pins are allowed.
 //
 // GET /repos/{owner}/{repo}/new_pin_allowed (repoNewPinAllowed). Retry:
 // IdempotentOnly (a read).
@@ -1957,7 +1957,7 @@ type RepoListStatusesBySHAOptions struct {
 	// highestindex.
 	Sort string
 	// Type of state. One of: pending, success, error, failure, warning.
-	State string
+	State CommitStatusState
 }
 
 // ListStatusesBySHA gets a commit's statuses.
@@ -1968,7 +1968,7 @@ func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha s
 	req := newRequest(&opRepoListStatuses, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
 	req.addQuery("sort", p.Sort)
-	req.addQuery("state", p.State)
+	req.addQuery("state", string(p.State))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*CommitStatus
@@ -2150,7 +2150,7 @@ func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo strin
 	return v, resp, nil
 }
 
-// CreateTagProtection creates a tag protections for a repository.
+// CreateTagProtection creates a tag protection for a repository.
 //
 // POST /repos/{owner}/{repo}/tag_protections (repoCreateTagProtection). Retry:
 // Never (creates a rule; a repeat is refused for a rule that now exists).
@@ -2193,7 +2193,7 @@ func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string,
 	return v, resp, nil
 }
 
-// EditTagProtection edits a tag protections for a repository. Only fields that
+// EditTagProtection edits a tag protection for a repository. Only fields that
 // are set will be changed.
 //
 // PATCH /repos/{owner}/{repo}/tag_protections/{id} (repoEditTagProtection).

@@ -22,7 +22,7 @@ func (s *SettingsService) GetAPI(ctx context.Context, opts ...CallOption) (*Gene
 	return v, resp, nil
 }
 
-// GetAttachment gets instance's global settings for Attachment.
+// GetAttachment gets instance's global settings for attachment.
 //
 // GET /settings/attachment (getGeneralAttachmentSettings). Retry:
 // IdempotentOnly (a read).

@@ -304,7 +304,7 @@ func (s *UsersService) Follow(ctx context.Context, username string, opts ...Call
 	return s.client.call(ctx, req, nil)
 }
 
-// GetGPGKeyToken gets a Token to verify.
+// GetGPGKeyToken gets a token to verify.
 //
 // The body is returned as text.
 //
@@ -445,7 +445,7 @@ func (s *UsersService) ListHooksIter(ctx context.Context, params *ListOptions, o
 // creates a second one).
 func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserCreateHook)
-	req.requireText("type", body.Type)
+	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
 	req.with(opts)
 	req.result = resultWithheld

@@ -282,14 +282,14 @@ func (s *scenario) editing() {
 	s.must(err, "get issue")
 	s.note("issue 1: %q state %s comments %d closed_at zero %v pull_request nil %v labels %d milestone nil %v",
 		is.Title, is.State, is.Comments, is.ClosedAt.IsZero(), is.PullRequest == nil, len(is.Labels), is.Milestone == nil)
-	ed, resp, err := c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{Title: forgejo.Ptr("Issue one"), State: forgejo.Ptr("closed")})
+	ed, resp, err := c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{Title: forgejo.Ptr("Issue one"), State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "edit issue")
 	s.note("edit issue 1: %d %q state %s closed_at set %v", resp.StatusCode, ed.Title, ed.State, !ed.ClosedAt.IsZero())
 	closed, resp2, err := c.Issues.List(s.ctx, s.owner, s.repo, &forgejo.IssueListOptions{State: "closed"})
 	s.must(err, "list closed")
 	total, _ := resp2.TotalCount()
 	s.note("closed issues: %d (total %d)", len(closed), total)
-	ed, _, err = c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{State: forgejo.Ptr("open")})
+	ed, _, err = c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateOpen)})
 	s.must(err, "reopen")
 	s.note("reopen: state %s closed_at zero %v", ed.State, ed.ClosedAt.IsZero())
 	// Someone else may not edit the issue: a bare 403.
@@ -299,7 +299,7 @@ func (s *scenario) editing() {
 	// The poster may edit their own.
 	mine, _, err := s.tg.c2.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "by user2"})
 	s.must(err, "user2 files an issue")
-	ed, resp, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, mine.Number, forgejo.EditIssueOption{State: forgejo.Ptr("closed")})
+	ed, resp, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, mine.Number, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "user2 closes their issue")
 	s.note("user2 closes own issue #%d: %d %s", mine.Number, resp.StatusCode, ed.State)
 }

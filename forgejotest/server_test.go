@@ -355,7 +355,7 @@ func TestWriteStatuses(t *testing.T) {
 	if err != nil || resp.StatusCode != 201 || issue.Number != 1 || issue.State != "open" {
 		t.Fatalf("create issue: %v", err)
 	}
-	edited, resp, err := client.Issues.Edit(ctx, me, "proj", 1, forgejo.EditIssueOption{State: forgejo.Ptr("closed")})
+	edited, resp, err := client.Issues.Edit(ctx, me, "proj", 1, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 	if err != nil || resp.StatusCode != 201 || edited.State != "closed" || edited.ClosedAt.IsZero() {
 		t.Fatalf("edit issue: %v %+v", err, edited)
 	}
@@ -440,11 +440,11 @@ func TestPullRequestMerge(t *testing.T) {
 	if merged {
 		t.Error("merged before merging")
 	}
-	resp, err = client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Do: "merge"})
+	resp, err = client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge})
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("merge: %v", err)
 	}
-	if _, err := client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Do: "merge"}); !isStatus(err, 405) {
+	if _, err := client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge}); !isStatus(err, 405) {
 		t.Errorf("second merge: %v", err)
 	}
 	got, _, err := client.PullRequests.Get(ctx, me, "proj", 1)

@@ -151,7 +151,7 @@ func TestIssueReadEdit(t *testing.T) {
 	if err != nil || got.Title != "Crash on start" || got.Body != "details" || got.State != "open" || got.User == nil || got.User.Login != owner {
 		t.Fatalf("get = %+v, %v", got, err)
 	}
-	edited, resp, err := c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueOption{State: forgejo.Ptr("closed")})
+	edited, resp, err := c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 	if err != nil || edited.State != "closed" || edited.Title != "Crash on start" || edited.ClosedAt.IsZero() {
 		t.Fatalf("edit = %+v, %v", edited, err)
 	}
@@ -165,7 +165,7 @@ func TestIssueReadEdit(t *testing.T) {
 	}
 	// Reopen, retitle and assign in one edit.
 	edited, _, err = c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueOption{
-		State: forgejo.Ptr("open"), Title: forgejo.Ptr("Crash on start (v2)"), Assignees: []string{owner},
+		State: forgejo.Ptr(forgejo.StateOpen), Title: forgejo.Ptr("Crash on start (v2)"), Assignees: []string{owner},
 	})
 	if err != nil || edited.State != "open" || edited.Title != "Crash on start (v2)" || len(edited.Assignees) != 1 || edited.Assignees[0].Login != owner {
 		t.Fatalf("edit = %+v, %v", edited, err)
@@ -378,32 +378,32 @@ func TestLabels(t *testing.T) {
 		}
 		return names
 	}
-	got, _, err := c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: []any{ids[0], ids[1]}})
+	got, _, err := c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(ids[0], ids[1])})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("add labels = %v, %v", got, err)
 	}
 	// Adding again is idempotent; names work as well as ids.
-	got, _, err = c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: []any{"label-02", "label-03"}})
+	got, _, err = c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelNames("label-02", "label-03")})
 	if err != nil || len(got) != 3 {
 		t.Fatalf("add labels again = %v, %v", got, err)
 	}
 	// But not both in one list: Gitea wants all ids or all names
 	// (HAZARDS.md), although the spec types the list as any.
-	_, _, err = c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: []any{ids[3], "label-05"}})
+	_, _, err = c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: []forgejo.LabelRef{forgejo.LabelID(ids[3]), forgejo.LabelName("label-05")}})
 	if ae := mustStatus(t, err, http.StatusBadRequest); !strings.Contains(ae.Message, "array of strings or integers") {
 		t.Fatalf("mixed label list: %+v", ae)
 	}
 	if names := labelNames(); len(names) != 3 || !contains(names, "bug") || !contains(names, "label-03") {
 		t.Fatalf("issue labels = %v", names)
 	}
-	got, _, err = c.Issues.ReplaceLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: []any{ids[4], ids[5]}})
+	got, _, err = c.Issues.ReplaceLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(ids[4], ids[5])})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("replace labels = %v, %v", got, err)
 	}
 	if names := labelNames(); len(names) != 2 || !contains(names, "label-05") || !contains(names, "label-06") {
 		t.Fatalf("issue labels after replace = %v", names)
 	}
-	resp, err = c.Issues.RemoveLabel(ctx(t), owner, repo, n, strconv.FormatInt(ids[4], 10), forgejo.DeleteLabelsOption{})
+	resp, err = c.Issues.RemoveLabel(ctx(t), owner, repo, n, strconv.FormatInt(ids[4], 10))
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("remove label: %d, %v", status(resp), err)
 	}
@@ -448,14 +448,14 @@ func TestMilestones(t *testing.T) {
 			t.Fatalf("set milestone = %+v, %v", is, err)
 		}
 	}
-	_, _, err = c.Issues.Edit(ctx(t), owner, repo, n2, forgejo.EditIssueOption{State: forgejo.Ptr("closed")})
+	_, _, err = c.Issues.Edit(ctx(t), owner, repo, n2, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 	ok(t, "close issue", err)
 
 	got, _, err := c.Issues.GetMilestone(ctx(t), owner, repo, m.ID)
 	if err != nil || got.OpenIssues != 1 || got.ClosedIssues != 1 || got.Description != "first" {
 		t.Fatalf("milestone counts = %+v, %v", got, err)
 	}
-	got, _, err = c.Issues.EditMilestone(ctx(t), owner, repo, m.ID, forgejo.EditMilestoneOption{State: forgejo.Ptr("closed"), Title: forgejo.Ptr("v1.0.0")})
+	got, _, err = c.Issues.EditMilestone(ctx(t), owner, repo, m.ID, forgejo.EditMilestoneOption{State: forgejo.Ptr(forgejo.StateClosed), Title: forgejo.Ptr("v1.0.0")})
 	if err != nil || got.State != forgejo.StateClosed || got.Title != "v1.0.0" || got.ClosedAt.IsZero() {
 		t.Fatalf("edit milestone = %+v, %v", got, err)
 	}

@@ -168,14 +168,14 @@ func TestPullRequestLifecycle(t *testing.T) {
 		// "Please try again later" (HAZARDS.md). Try again, briefly.
 		resp, err := retryLater(t, func() (*forgejo.Response, error) {
 			return c.PullRequests.Merge(ctx(t), owner, repo, pr.Number, forgejo.MergePullRequestOption{
-				Do: "merge", MergeTitleField: "Merge the change", DeleteBranchAfterMerge: true,
+				Style: forgejo.MergeStyleMerge, Title: "Merge the change", DeleteBranchAfterMerge: true,
 			})
 		})
 		if err != nil || status(resp) != http.StatusOK {
 			t.Fatalf("merge: %d, %v", status(resp), err)
 		}
 		// Merging twice is refused: 405 "The PR is already merged".
-		_, err = c.PullRequests.Merge(ctx(t), owner, repo, pr.Number, forgejo.MergePullRequestOption{Do: "merge"})
+		_, err = c.PullRequests.Merge(ctx(t), owner, repo, pr.Number, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge})
 		if ae := mustStatus(t, err, http.StatusMethodNotAllowed); !strings.Contains(ae.Message, "already merged") {
 			t.Fatalf("second merge: %+v", ae)
 		}
@@ -239,7 +239,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 			return c.Repos.DeleteBranchProtection(ctx, owner, repo, "main")
 		})
 		resp, err := retryLater(t, func() (*forgejo.Response, error) {
-			return c.PullRequests.Merge(ctx(t), owner, repo, other.Number, forgejo.MergePullRequestOption{Do: "merge", MergeWhenChecksSucceed: true})
+			return c.PullRequests.Merge(ctx(t), owner, repo, other.Number, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge, MergeWhenChecksSucceed: true})
 		})
 		if err != nil || status(resp) != http.StatusCreated {
 			t.Fatalf("schedule merge: %d, %v", status(resp), err)
@@ -258,7 +258,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 	t.Run("closed unmerged", func(t *testing.T) {
 		// Closed through the issue: the pull request answer is read back
 		// with the reader (the update above started a background check).
-		_, _, err := c.Issues.Edit(ctx(t), owner, repo, other.Number, forgejo.EditIssueOption{State: forgejo.Ptr("closed")})
+		_, _, err := c.Issues.Edit(ctx(t), owner, repo, other.Number, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 		ok(t, "close", err)
 		got, _, err := reader.PullRequests.Get(ctx(t), owner, repo, other.Number)
 		ok(t, "get closed", err)

@@ -196,11 +196,11 @@ func TestRepository(t *testing.T) {
 	t.Run("activity", func(t *testing.T) {
 		feed, _, err := c.Repos.ListActivityFeeds(ctx(t), owner, repo, nil)
 		ok(t, "activity", err)
-		kinds := map[string]bool{}
+		kinds := map[forgejo.ActivityOpType]bool{}
 		for _, a := range feed {
 			kinds[a.OpType] = true
 		}
-		if !kinds["create_repo"] {
+		if !kinds[forgejo.ActivityOpCreateRepo] {
 			t.Fatalf("repository feed lacks create_repo: %v", kinds)
 		}
 	})

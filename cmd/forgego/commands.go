@@ -225,7 +225,7 @@ func issueListCmd(fs *flag.FlagSet) func(*env, []string) error {
 		if !*all {
 			pageSize = min(*limit, forgejo.MaxPageSize)
 		}
-		opts := forgejo.IssueListOptions{State: *state, Type: "issues"}
+		opts := forgejo.IssueListOptions{State: forgejo.StateType(*state), Type: forgejo.IssueTypeIssues}
 		var (
 			issues []*forgejo.Issue
 			total  = -1

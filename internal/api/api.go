@@ -136,6 +136,9 @@ type Op struct {
 	// operations table and leaves the method, its options and its test to
 	// the hand-written file.
 	HandWritten string
+	// DropBody, when set, says why the spec's (optional) request body is not
+	// modelled: the method takes no body argument and sends none.
+	DropBody string
 	// Stream marks an operation whose result is file content (a Bytes or
 	// Text response that is a file, an archive, a diff or a log): it also
 	// gets a streaming method (rule N10).

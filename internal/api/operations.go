@@ -397,7 +397,7 @@ var Operations = []Op{
 	{ID: "issueGetLabels", Service: "Issues", Method: "ListLabels", Retry: Idempotent, Paging: NoPaging, Response: JSON, Quirks: Unpaged},
 	{ID: "issueAddLabel", Service: "Issues", Method: "AddLabels", Retry: Never, Why: "adds labels by POST, a delta on the set; ReplaceLabels states the whole set", Paging: NoPaging, Response: JSON, Quirks: Unpaged},
 	{ID: "issueReplaceLabels", Service: "Issues", Method: "ReplaceLabels", Retry: Always, Why: "states the issue's whole label set; a repeat sets the same set", Paging: NoPaging, Response: JSON, Quirks: Unpaged},
-	{ID: "issueRemoveLabel", Service: "Issues", Method: "RemoveLabel", Retry: Always, Why: "takes one label off one issue; a repeat leaves it off", Paging: NoPaging, Response: NoBody},
+	{ID: "issueRemoveLabel", Service: "Issues", Method: "RemoveLabel", Retry: Always, Why: "takes one label off one issue; a repeat leaves it off", Paging: NoPaging, Response: NoBody, DropBody: "the body only backdates the change (updated_at); removing a label needs none"},
 	{ID: "unpinIssue", Service: "Issues", Method: "Unpin", Retry: Always, Why: "unpinned is a yes/no state of one issue; a repeat leaves it unpinned", Paging: NoPaging, Response: NoBody},
 	{ID: "pinIssue", Service: "Issues", Method: "Pin", Retry: Never, Why: "appends the issue to the pinned list by POST; a POST that changes state is never repeated", Paging: NoPaging, Response: NoBody},
 	{ID: "moveIssuePin", Service: "Issues", Method: "MovePin", Renamed: "the PATCH moves the pin to a position; it edits nothing else", Retry: Always, Why: "moves one pinned issue to a stated position; a repeat leaves it there", Paging: NoPaging, Response: NoBody},

@@ -85,7 +85,11 @@ func emitOptions(b *strings.Builder, o *opInfo, imports map[string]bool) {
 		if d != "" {
 			b.WriteString(comment("\t", d))
 		}
-		fmt.Fprintf(b, "\t%s %s\n", q.field, queryGoType(q.kind))
+		typ := queryGoType(q.kind)
+		if q.enumType != "" {
+			typ = q.enumType
+		}
+		fmt.Fprintf(b, "\t%s %s\n", q.field, typ)
 		if q.kind == qTime || q.kind == qDate {
 			imports["time"] = true
 		}
@@ -342,6 +346,9 @@ func buildRequest(b *strings.Builder, m *models, o *opInfo) {
 		b.WriteString("\tp := deref(params)\n")
 		for _, q := range o.query {
 			v := "p." + q.field
+			if q.enumType != "" {
+				v = "string(" + v + ")"
+			}
 			switch q.kind {
 			case qString:
 				fmt.Fprintf(b, "\treq.addQuery(%q, %s)\n", q.name, v)
@@ -370,7 +377,11 @@ func buildRequest(b *strings.Builder, m *models, o *opInfo) {
 			}
 			switch q.kind {
 			case qString:
-				fmt.Fprintf(b, "\treq.requireText(%q, p.%s)\n", q.name, q.field)
+				if q.enumType != "" {
+					fmt.Fprintf(b, "\treq.requireText(%q, string(p.%s))\n", q.name, q.field)
+				} else {
+					fmt.Fprintf(b, "\treq.requireText(%q, p.%s)\n", q.name, q.field)
+				}
 			case qCSV, qMulti, qMultiInt:
 				fmt.Fprintf(b, "\treq.requireList(%q, len(p.%s))\n", q.name, q.field)
 			}
@@ -382,7 +393,11 @@ func buildRequest(b *strings.Builder, m *models, o *opInfo) {
 		if td := m.lookup(o.body); td != nil && td.cat == catStruct {
 			for _, f := range td.fields {
 				if f.required && !contentFields[f.json] && m.resolve(f.typ).kind == kString {
-					fmt.Fprintf(b, "\treq.requireText(%q, body.%s)\n", f.json, f.name)
+					v := "body." + f.name
+					if f.typ.kind == kNamed {
+						v = "string(" + v + ")"
+					}
+					fmt.Fprintf(b, "\treq.requireText(%q, %s)\n", f.json, v)
 				}
 			}
 		}

@@ -119,6 +119,7 @@ type queryParam struct {
 	kind     qkind
 	doc      string
 	enum     []string
+	enumType string // a named string type (queryEnums), or ""
 	required bool
 }
 
@@ -208,6 +209,9 @@ func buildOps(s *Spec, m *models) ([]*opInfo, error) {
 	if err := nameOptions(ops, m); err != nil {
 		return nil, err
 	}
+	if err := checkEnumTables(); err != nil {
+		return nil, err
+	}
 	return ops, nil
 }
 
@@ -245,6 +249,9 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 		case "header":
 			return nil, fmt.Errorf("header parameter %s is not supported", p.Name)
 		case "body":
+			if row.DropBody != "" {
+				continue // the table: the body is optional and not modelled
+			}
 			if p.Schema.Type == "string" && p.Schema.Ref == "" {
 				o.bodyText = true
 				o.body = tString
@@ -265,6 +272,13 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 			q, err := queryOf(p)
 			if err != nil {
 				return nil, err
+			}
+			if n, ok := queryEnums[row.ID+"."+p.Name]; ok {
+				if q.kind != qString {
+					return nil, fmt.Errorf("query %s: queryEnums types it %s but it is not a single string", p.Name, n)
+				}
+				usedQueries[row.ID+"."+p.Name] = true
+				q.enumType = n
 			}
 			o.query = append(o.query, q)
 		default:
