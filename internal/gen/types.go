@@ -287,10 +287,6 @@ func checkEnumTables() error {
 	return nil
 }
 
-// handWrittenTypes are named types the generated code uses but the
-// package declares by hand.
-var handWrittenTypes = map[string]bool{"LabelRef": true}
-
 // typeRenames are definitions whose Go name differs from the spec's, with
 // the reason.
 var typeRenames = map[string]string{
