@@ -6,12 +6,13 @@ import (
 	"context"
 )
 
-// InstanceActor returns the instance's Actor.
+// GetInstanceActor returns the instance's Actor.
 //
 // GET /activitypub/actor (activitypubInstanceActor). Retry: IdempotentOnly (a
 // read).
-func (s *ActivityPubService) InstanceActor(ctx context.Context) (*ActivityPub, *Response, error) {
+func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...CallOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubInstanceActor)
+	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -20,25 +21,27 @@ func (s *ActivityPubService) InstanceActor(ctx context.Context) (*ActivityPub, *
 	return v, resp, nil
 }
 
-// InstanceActorInbox sends to the inbox.
+// SendToInstanceInbox sends to the inbox.
 //
 // POST /activitypub/actor/inbox (activitypubInstanceActorInbox). Retry: Never
 // (delivers an activity to the inbox; a repeat delivers it again).
-func (s *ActivityPubService) InstanceActorInbox(ctx context.Context) (*Response, error) {
+func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opActivitypubInstanceActorInbox)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// InstanceActorOutbox displays the outbox (always empty).
+// SendToInstanceOutbox displays the outbox (always empty).
 //
 // A read declared as POST in the spec.
 //
 // POST /activitypub/actor/outbox (activitypubInstanceActorOutbox). Retry:
 // AlwaysRetry (a read sent as POST (the outbox is always empty); a repeat
 // changes nothing).
-func (s *ActivityPubService) InstanceActorOutbox(ctx context.Context) (ForgeOutbox, *Response, error) {
+func (s *ActivityPubService) SendToInstanceOutbox(ctx context.Context, opts ...CallOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubInstanceActorOutbox)
+	req.with(opts)
 	var v ForgeOutbox
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -47,12 +50,13 @@ func (s *ActivityPubService) InstanceActorOutbox(ctx context.Context) (ForgeOutb
 	return v, resp, nil
 }
 
-// Repository returns the Repository actor for a repo.
+// GetRepository returns the Repository actor for a repo.
 //
 // GET /activitypub/repository-id/{repository-id} (activitypubRepository).
 // Retry: IdempotentOnly (a read).
-func (s *ActivityPubService) Repository(ctx context.Context, repositoryID int64) (*ActivityPub, *Response, error) {
+func (s *ActivityPubService) GetRepository(ctx context.Context, repositoryID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubRepository, num("repository-id", repositoryID))
+	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -61,27 +65,29 @@ func (s *ActivityPubService) Repository(ctx context.Context, repositoryID int64)
 	return v, resp, nil
 }
 
-// RepositoryInbox sends to the inbox.
+// SendToRepositoryInbox sends to the inbox.
 //
 // POST /activitypub/repository-id/{repository-id}/inbox
 // (activitypubRepositoryInbox). Retry: Never (delivers a Like activity to the
 // inbox; a repeat delivers it again).
-func (s *ActivityPubService) RepositoryInbox(ctx context.Context, repositoryID int64, body ForgeLike) (*Response, error) {
+func (s *ActivityPubService) SendToRepositoryInbox(ctx context.Context, repositoryID int64, body ForgeLike, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opActivitypubRepositoryInbox, num("repository-id", repositoryID))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// RepositoryOutbox displays the outbox.
+// SendToRepositoryOutbox displays the outbox.
 //
 // A read declared as POST in the spec.
 //
 // POST /activitypub/repository-id/{repository-id}/outbox
 // (activitypubRepositoryOutbox). Retry: AlwaysRetry (a read sent as POST
 // (displays the outbox); a repeat changes nothing).
-func (s *ActivityPubService) RepositoryOutbox(ctx context.Context, repositoryID int64) (ForgeOutbox, *Response, error) {
+func (s *ActivityPubService) SendToRepositoryOutbox(ctx context.Context, repositoryID int64, opts ...CallOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubRepositoryOutbox, num("repository-id", repositoryID))
+	req.with(opts)
 	var v ForgeOutbox
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -90,12 +96,13 @@ func (s *ActivityPubService) RepositoryOutbox(ctx context.Context, repositoryID 
 	return v, resp, nil
 }
 
-// Person returns the Person actor for a user.
+// GetPerson returns the Person actor for a user.
 //
 // GET /activitypub/user-id/{user-id} (activitypubPerson). Retry: IdempotentOnly
 // (a read).
-func (s *ActivityPubService) Person(ctx context.Context, userID int64) (*ActivityPub, *Response, error) {
+func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPerson, num("user-id", userID))
+	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -104,12 +111,13 @@ func (s *ActivityPubService) Person(ctx context.Context, userID int64) (*Activit
 	return v, resp, nil
 }
 
-// PersonActivityNote gets a specific activity object of the user.
+// GetPersonActivityNote gets a specific activity object of the user.
 //
 // GET /activitypub/user-id/{user-id}/activities/{activity-id}
 // (activitypubPersonActivityNote). Retry: IdempotentOnly (a read).
-func (s *ActivityPubService) PersonActivityNote(ctx context.Context, userID, activityID int64) (*ActivityPub, *Response, error) {
+func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, activityID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPersonActivityNote, num("user-id", userID), num("activity-id", activityID))
+	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -118,12 +126,13 @@ func (s *ActivityPubService) PersonActivityNote(ctx context.Context, userID, act
 	return v, resp, nil
 }
 
-// PersonActivity gets a specific activity of the user.
+// GetPersonActivity gets a specific activity of the user.
 //
 // GET /activitypub/user-id/{user-id}/activities/{activity-id}/activity
 // (activitypubPersonActivity). Retry: IdempotentOnly (a read).
-func (s *ActivityPubService) PersonActivity(ctx context.Context, userID, activityID int64) (*ActivityPub, *Response, error) {
+func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, activityID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPersonActivity, num("user-id", userID), num("activity-id", activityID))
+	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -132,22 +141,24 @@ func (s *ActivityPubService) PersonActivity(ctx context.Context, userID, activit
 	return v, resp, nil
 }
 
-// PersonInbox sends to the inbox.
+// SendToPersonInbox sends to the inbox.
 //
 // POST /activitypub/user-id/{user-id}/inbox (activitypubPersonInbox). Retry:
 // Never (delivers an activity to the inbox; a repeat delivers it again).
-func (s *ActivityPubService) PersonInbox(ctx context.Context, userID int64) (*Response, error) {
+func (s *ActivityPubService) SendToPersonInbox(ctx context.Context, userID int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opActivitypubPersonInbox, num("user-id", userID))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// PersonFeed lists the user's recorded activity.
+// GetPersonOutbox lists the user's recorded activity.
 //
 // GET /activitypub/user-id/{user-id}/outbox (activitypubPersonFeed). Retry:
 // IdempotentOnly (a read).
-func (s *ActivityPubService) PersonFeed(ctx context.Context, userID int64) (ForgeOutbox, *Response, error) {
+func (s *ActivityPubService) GetPersonOutbox(ctx context.Context, userID int64, opts ...CallOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubPersonFeed, num("user-id", userID))
+	req.with(opts)
 	var v ForgeOutbox
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {

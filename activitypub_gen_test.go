@@ -10,101 +10,101 @@ import (
 func TestGenActivityPubOperations(t *testing.T) {
 	gnRunCases(t, []gnCase{
 		{
-			op: "activitypubInstanceActor", name: "ActivityPub.InstanceActor",
+			op: "activitypubInstanceActor", name: "ActivityPub.GetInstanceActor",
 			method: "GET", path: "/api/v1/activitypub/actor", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.InstanceActor(ctx))
+				return gnResult(c.ActivityPub.GetInstanceActor(ctx))
 			},
 		},
 		{
-			op: "activitypubInstanceActorInbox", name: "ActivityPub.InstanceActorInbox",
+			op: "activitypubInstanceActorInbox", name: "ActivityPub.SendToInstanceInbox",
 			method: "POST", path: "/api/v1/activitypub/actor/inbox", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.ActivityPub.InstanceActorInbox(ctx))
+				return gnNoResult(c.ActivityPub.SendToInstanceInbox(ctx))
 			},
 		},
 		{
-			op: "activitypubInstanceActorOutbox", name: "ActivityPub.InstanceActorOutbox",
+			op: "activitypubInstanceActorOutbox", name: "ActivityPub.SendToInstanceOutbox",
 			method: "POST", path: "/api/v1/activitypub/actor/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.InstanceActorOutbox(ctx))
+				return gnResult(c.ActivityPub.SendToInstanceOutbox(ctx))
 			},
 		},
 		{
-			op: "activitypubRepository", name: "ActivityPub.Repository",
+			op: "activitypubRepository", name: "ActivityPub.GetRepository",
 			method: "GET", path: "/api/v1/activitypub/repository-id/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.Repository(ctx, 7))
+				return gnResult(c.ActivityPub.GetRepository(ctx, 7))
 			},
 		},
 		{
-			op: "activitypubRepositoryInbox", name: "ActivityPub.RepositoryInbox",
+			op: "activitypubRepositoryInbox", name: "ActivityPub.SendToRepositoryInbox",
 			method: "POST", path: "/api/v1/activitypub/repository-id/7/inbox", query: "",
 			reqType: "application/json", reqBody: `{"key-2":"any-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
 				body := ForgeLike{"key-2": "any-1"}
-				return gnNoResult(c.ActivityPub.RepositoryInbox(ctx, 7, body))
+				return gnNoResult(c.ActivityPub.SendToRepositoryInbox(ctx, 7, body))
 			},
 		},
 		{
-			op: "activitypubRepositoryOutbox", name: "ActivityPub.RepositoryOutbox",
+			op: "activitypubRepositoryOutbox", name: "ActivityPub.SendToRepositoryOutbox",
 			method: "POST", path: "/api/v1/activitypub/repository-id/7/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.RepositoryOutbox(ctx, 7))
+				return gnResult(c.ActivityPub.SendToRepositoryOutbox(ctx, 7))
 			},
 		},
 		{
-			op: "activitypubPerson", name: "ActivityPub.Person",
+			op: "activitypubPerson", name: "ActivityPub.GetPerson",
 			method: "GET", path: "/api/v1/activitypub/user-id/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.Person(ctx, 7))
+				return gnResult(c.ActivityPub.GetPerson(ctx, 7))
 			},
 		},
 		{
-			op: "activitypubPersonActivityNote", name: "ActivityPub.PersonActivityNote",
+			op: "activitypubPersonActivityNote", name: "ActivityPub.GetPersonActivityNote",
 			method: "GET", path: "/api/v1/activitypub/user-id/7/activities/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.PersonActivityNote(ctx, 7, 8))
+				return gnResult(c.ActivityPub.GetPersonActivityNote(ctx, 7, 8))
 			},
 		},
 		{
-			op: "activitypubPersonActivity", name: "ActivityPub.PersonActivity",
+			op: "activitypubPersonActivity", name: "ActivityPub.GetPersonActivity",
 			method: "GET", path: "/api/v1/activitypub/user-id/7/activities/8/activity", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.PersonActivity(ctx, 7, 8))
+				return gnResult(c.ActivityPub.GetPersonActivity(ctx, 7, 8))
 			},
 		},
 		{
-			op: "activitypubPersonInbox", name: "ActivityPub.PersonInbox",
+			op: "activitypubPersonInbox", name: "ActivityPub.SendToPersonInbox",
 			method: "POST", path: "/api/v1/activitypub/user-id/7/inbox", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.ActivityPub.PersonInbox(ctx, 7))
+				return gnNoResult(c.ActivityPub.SendToPersonInbox(ctx, 7))
 			},
 		},
 		{
-			op: "activitypubPersonFeed", name: "ActivityPub.PersonFeed",
+			op: "activitypubPersonFeed", name: "ActivityPub.GetPersonOutbox",
 			method: "GET", path: "/api/v1/activitypub/user-id/7/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.PersonFeed(ctx, 7))
+				return gnResult(c.ActivityPub.GetPersonOutbox(ctx, 7))
 			},
 		},
 	})

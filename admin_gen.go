@@ -7,140 +7,13 @@ import (
 	"iter"
 )
 
-// GetAdminRunnersOptions holds the query parameters of
-// [AdminService.GetAdminRunners]. Only fields that are set are sent.
-type GetAdminRunnersOptions struct {
-	ListOptions
-	// Whether to include all visible runners (true) or only those that are
-	// directly owned by the instance (false). Nil is not sent.
-	Visible *bool
-}
-
-// GetAdminRunners gets all runners, no matter whether they are global runners
-// or scoped to an organization, user, or repository.
-//
-// GET /admin/actions/runners (getAdminRunners). Retry: IdempotentOnly (a read).
-func (s *AdminService) GetAdminRunners(ctx context.Context, opts *GetAdminRunnersOptions) ([]*ActionRunner, *Response, error) {
-	req := newRequest(&opGetAdminRunners)
-	o := deref(opts)
-	req.addQueryBool("visible", o.Visible)
-	req.paging(s.client, o.ListOptions)
-	var v []*ActionRunner
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetAdminRunnersIter walks every item of [AdminService.GetAdminRunners], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *AdminService) GetAdminRunnersIter(ctx context.Context, opts *GetAdminRunnersOptions) iter.Seq2[*ActionRunner, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRunner, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.GetAdminRunners(ctx, &page)
-	})
-}
-
-// RegisterAdminRunner registers a new global runner.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// POST /admin/actions/runners (registerAdminRunner). Retry: Never (registers a
-// runner and mints its token; a repeat registers a second one).
-func (s *AdminService) RegisterAdminRunner(ctx context.Context, body RegisterRunnerOptions) (*RegisterRunnerResponse, *Response, error) {
-	req := newRequest(&opRegisterAdminRunner)
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	req.result = resultWithheld
-	v := new(RegisterRunnerResponse)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetActionRunJobsOptions holds the query parameters of
-// [AdminService.GetActionRunJobs]. Only fields that are set are sent.
-type GetActionRunJobsOptions struct {
-	// A comma separated list of labels to search for.
-	Labels []string
-}
-
-// GetActionRunJobs gets action run jobs.
-//
-// GET /admin/actions/runners/jobs (adminGetActionRunJobs). Retry:
-// IdempotentOnly (a read).
-func (s *AdminService) GetActionRunJobs(ctx context.Context, opts *GetActionRunJobsOptions) ([]*ActionRunJob, *Response, error) {
-	req := newRequest(&opAdminGetActionRunJobs)
-	o := deref(opts)
-	req.addQueryList("labels", o.Labels)
-	var v []*ActionRunJob
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetRunnerRegistrationToken gets a runner registration token for registering
-// global runners.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
-// or `/admin/actions/runners` instead.
-//
-// GET /admin/actions/runners/registration-token
-// (adminGetRunnerRegistrationToken). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *AdminService) GetRunnerRegistrationToken(ctx context.Context) (*RegistrationToken, *Response, error) {
-	req := newRequest(&opAdminGetRunnerRegistrationToken)
-	req.result = resultWithheld
-	v := new(RegistrationToken)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeleteAdminRunner deletes a particular runner, no matter whether it is a
-// global runner or scoped to an organization, user, or repository.
-//
-// DELETE /admin/actions/runners/{runner_id} (deleteAdminRunner). Retry:
-// AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
-func (s *AdminService) DeleteAdminRunner(ctx context.Context, runnerID string) (*Response, error) {
-	req := newRequest(&opDeleteAdminRunner, seg("runner_id", runnerID))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetAdminRunner gets a particular runner, no matter whether it is a global
-// runner or scoped to an organization, user, or repository.
-//
-// GET /admin/actions/runners/{runner_id} (getAdminRunner). Retry:
-// IdempotentOnly (a read).
-func (s *AdminService) GetAdminRunner(ctx context.Context, runnerID string) (*ActionRunner, *Response, error) {
-	req := newRequest(&opGetAdminRunner, seg("runner_id", runnerID))
-	v := new(ActionRunner)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// CronList lists cron tasks.
+// ListCronTasks lists cron tasks.
 //
 // GET /admin/cron (adminCronList). Retry: IdempotentOnly (a read).
-func (s *AdminService) CronList(ctx context.Context, opts *ListOptions) ([]*Cron, *Response, error) {
+func (s *AdminService) ListCronTasks(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Cron, *Response, error) {
 	req := newRequest(&opAdminCronList)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Cron
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -149,31 +22,34 @@ func (s *AdminService) CronList(ctx context.Context, opts *ListOptions) ([]*Cron
 	return v, resp, nil
 }
 
-// CronListIter walks every item of [AdminService.CronList], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *AdminService) CronListIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Cron, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Cron, *Response, error) {
-		return s.CronList(ctx, &o)
+// ListCronTasksIter walks every item of [AdminService.ListCronTasks], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *AdminService) ListCronTasksIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Cron, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Cron, *Response, error) {
+		return s.ListCronTasks(ctx, &lo, opts...)
 	})
 }
 
-// CronRun runs cron task.
+// RunCronTask runs cron task.
 //
 // POST /admin/cron/{task} (adminCronRun). Retry: Never (starts a run of the
 // cron task; a repeat runs it again).
-func (s *AdminService) CronRun(ctx context.Context, task string) (*Response, error) {
+func (s *AdminService) RunCronTask(ctx context.Context, task string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminCronRun, seg("task", task))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetAllEmails lists all users' email addresses.
+// ListEmails lists all users' email addresses.
 //
 // GET /admin/emails (adminGetAllEmails). Retry: IdempotentOnly (a read).
-func (s *AdminService) GetAllEmails(ctx context.Context, opts *ListOptions) ([]*Email, *Response, error) {
+func (s *AdminService) ListEmails(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminGetAllEmails)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -182,18 +58,19 @@ func (s *AdminService) GetAllEmails(ctx context.Context, opts *ListOptions) ([]*
 	return v, resp, nil
 }
 
-// GetAllEmailsIter walks every item of [AdminService.GetAllEmails], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *AdminService) GetAllEmailsIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Email, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Email, *Response, error) {
-		return s.GetAllEmails(ctx, &o)
+// ListEmailsIter walks every item of [AdminService.ListEmails], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *AdminService) ListEmailsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Email, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Email, *Response, error) {
+		return s.ListEmails(ctx, &lo, opts...)
 	})
 }
 
-// SearchEmailsOptions holds the query parameters of
+// AdminSearchEmailsOptions holds the query parameters of
 // [AdminService.SearchEmails]. Only fields that are set are sent.
-type SearchEmailsOptions struct {
+type AdminSearchEmailsOptions struct {
 	ListOptions
 	// Query is sent as q. Keyword.
 	Query string
@@ -202,11 +79,12 @@ type SearchEmailsOptions struct {
 // SearchEmails searches users' email addresses.
 //
 // GET /admin/emails/search (adminSearchEmails). Retry: IdempotentOnly (a read).
-func (s *AdminService) SearchEmails(ctx context.Context, opts *SearchEmailsOptions) ([]*Email, *Response, error) {
+func (s *AdminService) SearchEmails(ctx context.Context, params *AdminSearchEmailsOptions, opts ...CallOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminSearchEmails)
-	o := deref(opts)
-	req.addQuery("q", o.Query)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("q", p.Query)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -216,14 +94,15 @@ func (s *AdminService) SearchEmails(ctx context.Context, opts *SearchEmailsOptio
 }
 
 // SearchEmailsIter walks every item of [AdminService.SearchEmails], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *AdminService) SearchEmailsIter(ctx context.Context, opts *SearchEmailsOptions) iter.Seq2[*Email, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Email, *Response, error) {
-		page := o
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *AdminService) SearchEmailsIter(ctx context.Context, params *AdminSearchEmailsOptions, opts ...CallOption) iter.Seq2[*Email, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Email, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.SearchEmails(ctx, &page)
+		return s.SearchEmails(ctx, &page, opts...)
 	})
 }
 
@@ -234,9 +113,10 @@ func (s *AdminService) SearchEmailsIter(ctx context.Context, opts *SearchEmailsO
 //
 // GET /admin/hooks (adminListHooks). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *AdminService) ListHooks(ctx context.Context, opts *ListOptions) ([]*Hook, *Response, error) {
+func (s *AdminService) ListHooks(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opAdminListHooks)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	req.result = resultWithheld
 	var v []*Hook
 	resp, err := s.client.call(ctx, req, &v)
@@ -247,11 +127,12 @@ func (s *AdminService) ListHooks(ctx context.Context, opts *ListOptions) ([]*Hoo
 }
 
 // ListHooksIter walks every item of [AdminService.ListHooks], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *AdminService) ListHooksIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Hook, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Hook, *Response, error) {
-		return s.ListHooks(ctx, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *AdminService) ListHooksIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Hook, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Hook, *Response, error) {
+		return s.ListHooks(ctx, &lo, opts...)
 	})
 }
 
@@ -262,10 +143,11 @@ func (s *AdminService) ListHooksIter(ctx context.Context, opts *ListOptions) ite
 //
 // POST /admin/hooks (adminCreateHook). Retry: Never (creates a webhook; a
 // repeat creates a second one).
-func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption) (*Hook, *Response, error) {
+func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminCreateHook)
-	req.requireText("type", body.Type)
+	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -279,8 +161,9 @@ func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption) (*
 //
 // DELETE /admin/hooks/{id} (adminDeleteHook). Retry: AlwaysRetry (webhook ids
 // are never reused; deleting twice leaves it deleted).
-func (s *AdminService) DeleteHook(ctx context.Context, id int64) (*Response, error) {
+func (s *AdminService) DeleteHook(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteHook, num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -292,8 +175,9 @@ func (s *AdminService) DeleteHook(ctx context.Context, id int64) (*Response, err
 //
 // GET /admin/hooks/{id} (adminGetHook). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *AdminService) GetHook(ctx context.Context, id int64) (*Hook, *Response, error) {
+func (s *AdminService) GetHook(ctx context.Context, id int64, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminGetHook, num("id", id))
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -310,9 +194,10 @@ func (s *AdminService) GetHook(ctx context.Context, id int64) (*Hook, *Response,
 //
 // PATCH /admin/hooks/{id} (adminEditHook). Retry: Never (partial update: only
 // set fields change, on whatever the hook has become).
-func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookOption) (*Hook, *Response, error) {
+func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminEditHook, num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -322,12 +207,13 @@ func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookOpti
 	return v, resp, nil
 }
 
-// GetAllOrgs lists all organizations.
+// ListOrgs lists all organizations.
 //
 // GET /admin/orgs (adminGetAllOrgs). Retry: IdempotentOnly (a read).
-func (s *AdminService) GetAllOrgs(ctx context.Context, opts *ListOptions) ([]*Organization, *Response, error) {
+func (s *AdminService) ListOrgs(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opAdminGetAllOrgs)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Organization
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -336,12 +222,13 @@ func (s *AdminService) GetAllOrgs(ctx context.Context, opts *ListOptions) ([]*Or
 	return v, resp, nil
 }
 
-// GetAllOrgsIter walks every item of [AdminService.GetAllOrgs], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *AdminService) GetAllOrgsIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Organization, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Organization, *Response, error) {
-		return s.GetAllOrgs(ctx, &o)
+// ListOrgsIter walks every item of [AdminService.ListOrgs], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *AdminService) ListOrgsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Organization, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Organization, *Response, error) {
+		return s.ListOrgs(ctx, &lo, opts...)
 	})
 }
 
@@ -349,8 +236,9 @@ func (s *AdminService) GetAllOrgsIter(ctx context.Context, opts *ListOptions) it
 //
 // GET /admin/quota/groups (adminListQuotaGroups). Retry: IdempotentOnly (a
 // read).
-func (s *AdminService) ListQuotaGroups(ctx context.Context) ([]*QuotaGroup, *Response, error) {
+func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...CallOption) ([]*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminListQuotaGroups)
+	req.with(opts)
 	var v []*QuotaGroup
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -363,9 +251,10 @@ func (s *AdminService) ListQuotaGroups(ctx context.Context) ([]*QuotaGroup, *Res
 //
 // POST /admin/quota/groups (adminCreateQuotaGroup). Retry: Never (creates a
 // quota group).
-func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGroupOptions) (*QuotaGroup, *Response, error) {
+func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGroupOptions, opts ...CallOption) (*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminCreateQuotaGroup)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(QuotaGroup)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -378,8 +267,9 @@ func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGro
 //
 // DELETE /admin/quota/groups/{quotagroup} (adminDeleteQuotaGroup). Retry: Never
 // (by name: a group of that name may be re-created between attempts).
-func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string) (*Response, error) {
+func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteQuotaGroup, seg("quotagroup", quotagroup))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -388,8 +278,9 @@ func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string) 
 //
 // GET /admin/quota/groups/{quotagroup} (adminGetQuotaGroup). Retry:
 // IdempotentOnly (a read).
-func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string) (*QuotaGroup, *Response, error) {
+func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string, opts ...CallOption) (*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminGetQuotaGroup, seg("quotagroup", quotagroup))
+	req.with(opts)
 	v := new(QuotaGroup)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -398,34 +289,37 @@ func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string) (*Q
 	return v, resp, nil
 }
 
-// RemoveRuleFromQuotaGroup removes a rule from a quota group.
+// RemoveQuotaGroupRule removes a rule from a quota group.
 //
 // DELETE /admin/quota/groups/{quotagroup}/rules/{quotarule}
 // (adminRemoveRuleFromQuotaGroup). Retry: AlwaysRetry (takes one named rule out
 // of one named group; a repeat leaves it out).
-func (s *AdminService) RemoveRuleFromQuotaGroup(ctx context.Context, quotagroup, quotarule string) (*Response, error) {
+func (s *AdminService) RemoveQuotaGroupRule(ctx context.Context, quotagroup, quotarule string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminRemoveRuleFromQuotaGroup, seg("quotagroup", quotagroup), seg("quotarule", quotarule))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// AddRuleToQuotaGroup adds a rule to a quota group.
+// AddQuotaGroupRule adds a rule to a quota group.
 //
 // PUT /admin/quota/groups/{quotagroup}/rules/{quotarule}
 // (adminAddRuleToQuotaGroup). Retry: AlwaysRetry (puts one named rule in one
 // named group; a repeat leaves it in).
-func (s *AdminService) AddRuleToQuotaGroup(ctx context.Context, quotagroup, quotarule string) (*Response, error) {
+func (s *AdminService) AddQuotaGroupRule(ctx context.Context, quotagroup, quotarule string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminAddRuleToQuotaGroup, seg("quotagroup", quotagroup), seg("quotarule", quotarule))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// ListUsersInQuotaGroup lists users in a quota group.
+// ListQuotaGroupUsers lists users in a quota group.
 //
 // GET /admin/quota/groups/{quotagroup}/users (adminListUsersInQuotaGroup).
 // Retry: IdempotentOnly (a read).
-func (s *AdminService) ListUsersInQuotaGroup(ctx context.Context, quotagroup string) ([]*User, *Response, error) {
+func (s *AdminService) ListQuotaGroupUsers(ctx context.Context, quotagroup string, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opAdminListUsersInQuotaGroup, seg("quotagroup", quotagroup))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -434,24 +328,26 @@ func (s *AdminService) ListUsersInQuotaGroup(ctx context.Context, quotagroup str
 	return v, resp, nil
 }
 
-// RemoveUserFromQuotaGroup removes a user from a quota group.
+// RemoveQuotaGroupUser removes a user from a quota group.
 //
 // DELETE /admin/quota/groups/{quotagroup}/users/{username}
 // (adminRemoveUserFromQuotaGroup). Retry: AlwaysRetry (takes one user out of
 // one quota group; a repeat leaves them out).
-func (s *AdminService) RemoveUserFromQuotaGroup(ctx context.Context, quotagroup, username string) (*Response, error) {
+func (s *AdminService) RemoveQuotaGroupUser(ctx context.Context, quotagroup, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminRemoveUserFromQuotaGroup, seg("quotagroup", quotagroup), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// AddUserToQuotaGroup adds a user to a quota group.
+// AddQuotaGroupUser adds a user to a quota group.
 //
 // PUT /admin/quota/groups/{quotagroup}/users/{username}
 // (adminAddUserToQuotaGroup). Retry: AlwaysRetry (puts one user in one quota
 // group; a repeat leaves them in).
-func (s *AdminService) AddUserToQuotaGroup(ctx context.Context, quotagroup, username string) (*Response, error) {
+func (s *AdminService) AddQuotaGroupUser(ctx context.Context, quotagroup, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminAddUserToQuotaGroup, seg("quotagroup", quotagroup), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -459,8 +355,9 @@ func (s *AdminService) AddUserToQuotaGroup(ctx context.Context, quotagroup, user
 // ListQuotaRules lists the available quota rules.
 //
 // GET /admin/quota/rules (adminListQuotaRules). Retry: IdempotentOnly (a read).
-func (s *AdminService) ListQuotaRules(ctx context.Context) ([]*QuotaRuleInfo, *Response, error) {
+func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...CallOption) ([]*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminListQuotaRules)
+	req.with(opts)
 	var v []*QuotaRuleInfo
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -473,9 +370,10 @@ func (s *AdminService) ListQuotaRules(ctx context.Context) ([]*QuotaRuleInfo, *R
 //
 // POST /admin/quota/rules (adminCreateQuotaRule). Retry: Never (creates a quota
 // rule).
-func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRuleOptions) (*QuotaRuleInfo, *Response, error) {
+func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRuleOptions, opts ...CallOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminCreateQuotaRule)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(QuotaRuleInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -488,8 +386,9 @@ func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRule
 //
 // DELETE /admin/quota/rules/{quotarule} (adminDeleteQuotaRule). Retry: Never
 // (by name: a rule of that name may be re-created between attempts).
-func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string) (*Response, error) {
+func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteQuotaRule, seg("quotarule", quotarule))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -498,8 +397,9 @@ func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string) (*
 //
 // GET /admin/quota/rules/{quotarule} (adminGetQuotaRule). Retry: IdempotentOnly
 // (a read).
-func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string) (*QuotaRuleInfo, *Response, error) {
+func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string, opts ...CallOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminGetQuotaRule, seg("quotarule", quotarule))
+	req.with(opts)
 	v := new(QuotaRuleInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -512,9 +412,10 @@ func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string) (*Quo
 //
 // PATCH /admin/quota/rules/{quotarule} (adminEditQuotaRule). Retry: Never
 // (partial update of a quota rule).
-func (s *AdminService) EditQuotaRule(ctx context.Context, quotarule string, body EditQuotaRuleOptions) (*QuotaRuleInfo, *Response, error) {
+func (s *AdminService) EditQuotaRule(ctx context.Context, quotarule string, body EditQuotaRuleOptions, opts ...CallOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminEditQuotaRule, seg("quotarule", quotarule))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(QuotaRuleInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -523,68 +424,23 @@ func (s *AdminService) EditQuotaRule(ctx context.Context, quotarule string, body
 	return v, resp, nil
 }
 
-// AdminSearchRunJobsOptions holds the query parameters of
-// [AdminService.SearchRunJobs]. Only fields that are set are sent.
-type AdminSearchRunJobsOptions struct {
-	// A comma separated list of run job labels to search for.
-	Labels []string
-}
-
-// SearchRunJobs searches action jobs according to filter conditions.
-//
-// Deprecated: This operation has been deprecated in Forgejo 15. Use
-// `/admin/actions/runners/jobs` instead.
-//
-// GET /admin/runners/jobs (adminSearchRunJobs). Retry: IdempotentOnly (a read).
-func (s *AdminService) SearchRunJobs(ctx context.Context, opts *AdminSearchRunJobsOptions) ([]*ActionRunJob, *Response, error) {
-	req := newRequest(&opAdminSearchRunJobs)
-	o := deref(opts)
-	req.addQueryList("labels", o.Labels)
-	var v []*ActionRunJob
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetRegistrationToken gets a runner registration token for registering global
-// runners.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
-// or `/admin/actions/runners` instead.
-//
-// GET /admin/runners/registration-token (adminGetRegistrationToken). Retry:
-// IdempotentOnly (a read; nothing changes, though the body is a credential).
-func (s *AdminService) GetRegistrationToken(ctx context.Context) (*RegistrationToken, *Response, error) {
-	req := newRequest(&opAdminGetRegistrationToken)
-	req.result = resultWithheld
-	v := new(RegistrationToken)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// UnadoptedListOptions holds the query parameters of
-// [AdminService.UnadoptedList]. Only fields that are set are sent.
-type UnadoptedListOptions struct {
+// AdminListUnadoptedReposOptions holds the query parameters of
+// [AdminService.ListUnadoptedRepos]. Only fields that are set are sent.
+type AdminListUnadoptedReposOptions struct {
 	ListOptions
 	// Pattern of repositories to search for.
 	Pattern string
 }
 
-// UnadoptedList lists unadopted repositories.
+// ListUnadoptedRepos lists unadopted repositories.
 //
 // GET /admin/unadopted (adminUnadoptedList). Retry: IdempotentOnly (a read).
-func (s *AdminService) UnadoptedList(ctx context.Context, opts *UnadoptedListOptions) ([]string, *Response, error) {
+func (s *AdminService) ListUnadoptedRepos(ctx context.Context, params *AdminListUnadoptedReposOptions, opts ...CallOption) ([]string, *Response, error) {
 	req := newRequest(&opAdminUnadoptedList)
-	o := deref(opts)
-	req.addQuery("pattern", o.Pattern)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("pattern", p.Pattern)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []string
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -593,42 +449,45 @@ func (s *AdminService) UnadoptedList(ctx context.Context, opts *UnadoptedListOpt
 	return v, resp, nil
 }
 
-// UnadoptedListIter walks every item of [AdminService.UnadoptedList], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *AdminService) UnadoptedListIter(ctx context.Context, opts *UnadoptedListOptions) iter.Seq2[string, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]string, *Response, error) {
-		page := o
+// ListUnadoptedReposIter walks every item of [AdminService.ListUnadoptedRepos],
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *AdminService) ListUnadoptedReposIter(ctx context.Context, params *AdminListUnadoptedReposOptions, opts ...CallOption) iter.Seq2[string, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]string, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.UnadoptedList(ctx, &page)
+		return s.ListUnadoptedRepos(ctx, &page, opts...)
 	})
 }
 
-// DeleteUnadoptedRepository deletes unadopted files.
+// DeleteUnadoptedRepo deletes unadopted files.
 //
 // DELETE /admin/unadopted/{owner}/{repo} (adminDeleteUnadoptedRepository).
 // Retry: Never (deletes files by owner/name; a repository may appear there
 // between attempts).
-func (s *AdminService) DeleteUnadoptedRepository(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *AdminService) DeleteUnadoptedRepo(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUnadoptedRepository, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// AdoptRepository adopts unadopted files as a repository.
+// AdoptRepo adopts unadopted files as a repository.
 //
 // POST /admin/unadopted/{owner}/{repo} (adminAdoptRepository). Retry: Never
 // (creates a repository record from unadopted files).
-func (s *AdminService) AdoptRepository(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *AdminService) AdoptRepo(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminAdoptRepository, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// SearchUsersOptions holds the query parameters of [AdminService.SearchUsers].
+// AdminListUsersOptions holds the query parameters of [AdminService.ListUsers].
 // Only fields that are set are sent.
-type SearchUsersOptions struct {
+type AdminListUsersOptions struct {
 	ListOptions
 	// ID of the user's login source to search for.
 	SourceID int64
@@ -641,17 +500,18 @@ type SearchUsersOptions struct {
 	Sort string
 }
 
-// SearchUsers searches users according filter conditions.
+// ListUsers searches users according filter conditions.
 //
 // GET /admin/users (adminSearchUsers). Retry: IdempotentOnly (a read).
-func (s *AdminService) SearchUsers(ctx context.Context, opts *SearchUsersOptions) ([]*User, *Response, error) {
+func (s *AdminService) ListUsers(ctx context.Context, params *AdminListUsersOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opAdminSearchUsers)
-	o := deref(opts)
-	req.addQueryInt("source_id", o.SourceID)
-	req.addQuery("login_name", o.LoginName)
-	req.addQueryBool("is_2fa_enabled", o.Is2FAEnabled)
-	req.addQuery("sort", o.Sort)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryInt("source_id", p.SourceID)
+	req.addQuery("login_name", p.LoginName)
+	req.addQueryBool("is_2fa_enabled", p.Is2FAEnabled)
+	req.addQuery("sort", p.Sort)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -660,26 +520,28 @@ func (s *AdminService) SearchUsers(ctx context.Context, opts *SearchUsersOptions
 	return v, resp, nil
 }
 
-// SearchUsersIter walks every item of [AdminService.SearchUsers], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *AdminService) SearchUsersIter(ctx context.Context, opts *SearchUsersOptions) iter.Seq2[*User, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
-		page := o
+// ListUsersIter walks every item of [AdminService.ListUsers], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *AdminService) ListUsersIter(ctx context.Context, params *AdminListUsersOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.SearchUsers(ctx, &page)
+		return s.ListUsers(ctx, &page, opts...)
 	})
 }
 
 // CreateUser creates a user account.
 //
 // POST /admin/users (adminCreateUser). Retry: Never (creates a user account).
-func (s *AdminService) CreateUser(ctx context.Context, body CreateUserOption) (*User, *Response, error) {
+func (s *AdminService) CreateUser(ctx context.Context, body CreateUserOption, opts ...CallOption) (*User, *Response, error) {
 	req := newRequest(&opAdminCreateUser)
 	req.requireText("email", body.Email)
 	req.requireText("username", body.Username)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -688,9 +550,9 @@ func (s *AdminService) CreateUser(ctx context.Context, body CreateUserOption) (*
 	return v, resp, nil
 }
 
-// DeleteUserOptions holds the query parameters of [AdminService.DeleteUser].
-// Only fields that are set are sent.
-type DeleteUserOptions struct {
+// AdminDeleteUserOptions holds the query parameters of
+// [AdminService.DeleteUser]. Only fields that are set are sent.
+type AdminDeleteUserOptions struct {
 	// Purge the user from the system completely. Nil is not sent.
 	Purge *bool
 }
@@ -699,10 +561,11 @@ type DeleteUserOptions struct {
 //
 // DELETE /admin/users/{username} (adminDeleteUser). Retry: Never (by username:
 // the name may be registered again between attempts).
-func (s *AdminService) DeleteUser(ctx context.Context, username string, opts *DeleteUserOptions) (*Response, error) {
+func (s *AdminService) DeleteUser(ctx context.Context, username string, params *AdminDeleteUserOptions, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUser, seg("username", username))
-	o := deref(opts)
-	req.addQueryBool("purge", o.Purge)
+	p := deref(params)
+	req.addQueryBool("purge", p.Purge)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -711,9 +574,10 @@ func (s *AdminService) DeleteUser(ctx context.Context, username string, opts *De
 //
 // PATCH /admin/users/{username} (adminEditUser). Retry: Never (partial update
 // of a user account).
-func (s *AdminService) EditUser(ctx context.Context, username string, body EditUserOption) (*User, *Response, error) {
+func (s *AdminService) EditUser(ctx context.Context, username string, body EditUserOption, opts ...CallOption) (*User, *Response, error) {
 	req := newRequest(&opAdminEditUser, seg("username", username))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -727,9 +591,10 @@ func (s *AdminService) EditUser(ctx context.Context, username string, body EditU
 // DELETE /admin/users/{username}/emails (adminDeleteUserEmails). Retry:
 // AlwaysRetry (removes the named addresses from one account; a repeat leaves
 // them removed).
-func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, body DeleteEmailOption) (*Response, error) {
+func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, body DeleteEmailOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserEmails, seg("username", username))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -738,8 +603,9 @@ func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, bo
 //
 // GET /admin/users/{username}/emails (adminListUserEmails). Retry:
 // IdempotentOnly (a read).
-func (s *AdminService) ListUserEmails(ctx context.Context, username string) ([]*Email, *Response, error) {
+func (s *AdminService) ListUserEmails(ctx context.Context, username string, opts ...CallOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminListUserEmails, seg("username", username))
+	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -748,15 +614,16 @@ func (s *AdminService) ListUserEmails(ctx context.Context, username string) ([]*
 	return v, resp, nil
 }
 
-// CreatePublicKey adds an SSH public key to user's account.
+// CreateUserKey adds an SSH public key to user's account.
 //
 // POST /admin/users/{username}/keys (adminCreatePublicKey). Retry: Never (adds
 // an SSH key to the account).
-func (s *AdminService) CreatePublicKey(ctx context.Context, username string, body CreateKeyOption) (*PublicKey, *Response, error) {
+func (s *AdminService) CreateUserKey(ctx context.Context, username string, body CreateKeyOption, opts ...CallOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opAdminCreatePublicKey, seg("username", username))
 	req.requireText("key", body.Key)
 	req.requireText("title", body.Title)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(PublicKey)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -765,12 +632,13 @@ func (s *AdminService) CreatePublicKey(ctx context.Context, username string, bod
 	return v, resp, nil
 }
 
-// DeleteUserPublicKey removes a public key from user's account.
+// DeleteUserKey removes a public key from user's account.
 //
 // DELETE /admin/users/{username}/keys/{id} (adminDeleteUserPublicKey). Retry:
 // AlwaysRetry (key ids are never reused; deleting twice leaves it deleted).
-func (s *AdminService) DeleteUserPublicKey(ctx context.Context, username string, id int64) (*Response, error) {
+func (s *AdminService) DeleteUserKey(ctx context.Context, username string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserPublicKey, seg("username", username), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -779,10 +647,11 @@ func (s *AdminService) DeleteUserPublicKey(ctx context.Context, username string,
 //
 // POST /admin/users/{username}/orgs (adminCreateOrg). Retry: Never (creates an
 // organization).
-func (s *AdminService) CreateOrg(ctx context.Context, username string, body CreateOrgOption) (*Organization, *Response, error) {
+func (s *AdminService) CreateOrg(ctx context.Context, username string, body CreateOrgOption, opts ...CallOption) (*Organization, *Response, error) {
 	req := newRequest(&opAdminCreateOrg, seg("username", username))
 	req.requireText("username", body.Username)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Organization)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -795,8 +664,9 @@ func (s *AdminService) CreateOrg(ctx context.Context, username string, body Crea
 //
 // GET /admin/users/{username}/quota (adminGetUserQuota). Retry: IdempotentOnly
 // (a read).
-func (s *AdminService) GetUserQuota(ctx context.Context, username string) (*QuotaInfo, *Response, error) {
+func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts ...CallOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opAdminGetUserQuota, seg("username", username))
+	req.with(opts)
 	v := new(QuotaInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -810,9 +680,10 @@ func (s *AdminService) GetUserQuota(ctx context.Context, username string) (*Quot
 // POST /admin/users/{username}/quota/groups (adminSetUserQuotaGroups). Retry:
 // AlwaysRetry (states the user's whole quota-group list; a repeat sets the same
 // list).
-func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, body SetUserQuotaGroupsOptions) (*Response, error) {
+func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, body SetUserQuotaGroupsOptions, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminSetUserQuotaGroups, seg("username", username))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -822,10 +693,11 @@ func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, 
 // POST /admin/users/{username}/rename (adminRenameUser). Retry: Never
 // (addressed by the old name, which is free after success and could be taken
 // again).
-func (s *AdminService) RenameUser(ctx context.Context, username string, body RenameUserOption) (*Response, error) {
+func (s *AdminService) RenameUser(ctx context.Context, username string, body RenameUserOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminRenameUser, seg("username", username))
 	req.requireText("new_username", body.NewUsername)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -834,10 +706,11 @@ func (s *AdminService) RenameUser(ctx context.Context, username string, body Ren
 //
 // POST /admin/users/{username}/repos (adminCreateRepo). Retry: Never (creates a
 // repository).
-func (s *AdminService) CreateRepo(ctx context.Context, username string, body CreateRepoOption) (*Repository, *Response, error) {
+func (s *AdminService) CreateRepo(ctx context.Context, username string, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opAdminCreateRepo, seg("username", username))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -846,13 +719,14 @@ func (s *AdminService) CreateRepo(ctx context.Context, username string, body Cre
 	return v, resp, nil
 }
 
-// ListUserAccessTokens lists the specified user's access tokens.
+// ListUserTokens lists the specified user's access tokens.
 //
 // GET /admin/users/{username}/tokens (adminListUserAccessTokens). Retry:
 // IdempotentOnly (a read).
-func (s *AdminService) ListUserAccessTokens(ctx context.Context, username string, opts *ListOptions) ([]*AccessToken, *Response, error) {
+func (s *AdminService) ListUserTokens(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*AccessToken, *Response, error) {
 	req := newRequest(&opAdminListUserAccessTokens, seg("username", username))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*AccessToken
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -861,26 +735,27 @@ func (s *AdminService) ListUserAccessTokens(ctx context.Context, username string
 	return v, resp, nil
 }
 
-// ListUserAccessTokensIter walks every item of
-// [AdminService.ListUserAccessTokens], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *AdminService) ListUserAccessTokensIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*AccessToken, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*AccessToken, *Response, error) {
-		return s.ListUserAccessTokens(ctx, username, &o)
+// ListUserTokensIter walks every item of [AdminService.ListUserTokens], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *AdminService) ListUserTokensIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*AccessToken, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*AccessToken, *Response, error) {
+		return s.ListUserTokens(ctx, username, &lo, opts...)
 	})
 }
 
-// CreateUserAccessToken creates an access token for the specified user.
+// CreateUserToken creates an access token for the specified user.
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
 // POST /admin/users/{username}/tokens (adminCreateUserAccessToken). Retry:
 // Never (mints a token; a repeat would mint a second, unknowable credential).
-func (s *AdminService) CreateUserAccessToken(ctx context.Context, username string, body CreateAccessTokenOption) (*AccessToken, *Response, error) {
+func (s *AdminService) CreateUserToken(ctx context.Context, username string, body CreateAccessTokenOption, opts ...CallOption) (*AccessToken, *Response, error) {
 	req := newRequest(&opAdminCreateUserAccessToken, seg("username", username))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(AccessToken)
 	resp, err := s.client.call(ctx, req, v)
@@ -890,13 +765,14 @@ func (s *AdminService) CreateUserAccessToken(ctx context.Context, username strin
 	return v, resp, nil
 }
 
-// DeleteUserAccessToken deletes an access token for the specified user.
+// DeleteUserToken deletes an access token for the specified user.
 //
 // DELETE /admin/users/{username}/tokens/{token} (adminDeleteUserAccessToken).
 // Retry: Never (the path takes an id or a name, and a token of that name may be
 // re-created).
-func (s *AdminService) DeleteUserAccessToken(ctx context.Context, username, token string) (*Response, error) {
+func (s *AdminService) DeleteUserToken(ctx context.Context, username, token string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserAccessToken, seg("username", username), seg("token", token))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }

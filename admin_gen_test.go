@@ -10,117 +10,41 @@ import (
 func TestGenAdminOperations(t *testing.T) {
 	gnRunCases(t, []gnCase{
 		{
-			op: "getAdminRunners", name: "Admin.GetAdminRunners",
-			method: "GET", path: "/api/v1/admin/actions/runners", query: "visible=true&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetAdminRunnersOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Visible:     Ptr(true),
-				}
-				return gnResult(c.Admin.GetAdminRunners(ctx, opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetAdminRunnersOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Visible:     Ptr(true),
-				}
-				n, err := gnCount(c.Admin.GetAdminRunnersIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "registerAdminRunner", name: "Admin.RegisterAdminRunner",
-			method: "POST", path: "/api/v1/admin/actions/runners", query: "",
-			reqType: "application/json", reqBody: `{"description":"description-1","ephemeral":true,"name":"name-2"}`,
-			kind: gnJSON, status: 201,
-			respBody: `{"id":1001,"token":"token-2","uuid":"uuid-3","x_undeclared":1}`,
-			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := RegisterRunnerOptions{
-					Description: "description-1",
-					Ephemeral:   true,
-					Name:        "name-2",
-				}
-				return gnResult(c.Admin.RegisterAdminRunner(ctx, body))
-			},
-		},
-		{
-			op: "adminGetActionRunJobs", name: "Admin.GetActionRunJobs",
-			method: "GET", path: "/api/v1/admin/actions/runners/jobs", query: "labels=labels-1%2Clabels%202",
-			kind: gnJSON, status: 200,
-			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetActionRunJobsOptions{
-					Labels: []string{"labels-1", "labels 2"},
-				}
-				return gnResult(c.Admin.GetActionRunJobs(ctx, opts))
-			},
-		},
-		{
-			op: "adminGetRunnerRegistrationToken", name: "Admin.GetRunnerRegistrationToken",
-			method: "GET", path: "/api/v1/admin/actions/runners/registration-token", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"token":"token-1","x_undeclared":1}`,
-			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Admin.GetRunnerRegistrationToken(ctx))
-			},
-		},
-		{
-			op: "deleteAdminRunner", name: "Admin.DeleteAdminRunner",
-			method: "DELETE", path: "/api/v1/admin/actions/runners/runner_id%20x", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.DeleteAdminRunner(ctx, "runner_id x"))
-			},
-		},
-		{
-			op: "getAdminRunner", name: "Admin.GetAdminRunner",
-			method: "GET", path: "/api/v1/admin/actions/runners/runner_id%20x", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Admin.GetAdminRunner(ctx, "runner_id x"))
-			},
-		},
-		{
-			op: "adminCronList", name: "Admin.CronList",
+			op: "adminCronList", name: "Admin.ListCronTasks",
 			method: "GET", path: "/api/v1/admin/cron", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"exec_times":1001,"name":"name-2","next":"2026-01-02T03:04:08Z","prev":"2026-01-02T03:04:09Z","schedule":"schedule-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Admin.CronList(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Admin.ListCronTasks(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Admin.CronListIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Admin.ListCronTasksIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "adminCronRun", name: "Admin.CronRun",
+			op: "adminCronRun", name: "Admin.RunCronTask",
 			method: "POST", path: "/api/v1/admin/cron/task%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.CronRun(ctx, "task x"))
+				return gnNoResult(c.Admin.RunCronTask(ctx, "task x"))
 			},
 		},
 		{
-			op: "adminGetAllEmails", name: "Admin.GetAllEmails",
+			op: "adminGetAllEmails", name: "Admin.ListEmails",
 			method: "GET", path: "/api/v1/admin/emails", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"email":"email-1","primary":true,"user_id":1002,"username":"username-3","verified":true,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Admin.GetAllEmails(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Admin.ListEmails(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Admin.GetAllEmailsIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Admin.ListEmailsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -129,19 +53,19 @@ func TestGenAdminOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"email":"email-1","primary":true,"user_id":1002,"username":"username-3","verified":true,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &SearchEmailsOptions{
+				params := &AdminSearchEmailsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
 				}
-				return gnResult(c.Admin.SearchEmails(ctx, opts))
+				return gnResult(c.Admin.SearchEmails(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &SearchEmailsOptions{
+				params := &AdminSearchEmailsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
 				}
-				n, err := gnCount(c.Admin.SearchEmailsIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Admin.SearchEmailsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -151,13 +75,13 @@ func TestGenAdminOperations(t *testing.T) {
 			respBody: `[{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}]`,
 			withheld: true,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Admin.ListHooks(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Admin.ListHooks(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Admin.ListHooksIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Admin.ListHooksIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -216,18 +140,18 @@ func TestGenAdminOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "adminGetAllOrgs", name: "Admin.GetAllOrgs",
+			op: "adminGetAllOrgs", name: "Admin.ListOrgs",
 			method: "GET", path: "/api/v1/admin/orgs", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Admin.GetAllOrgs(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Admin.ListOrgs(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Admin.GetAllOrgsIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Admin.ListOrgsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -275,44 +199,44 @@ func TestGenAdminOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "adminRemoveRuleFromQuotaGroup", name: "Admin.RemoveRuleFromQuotaGroup",
+			op: "adminRemoveRuleFromQuotaGroup", name: "Admin.RemoveQuotaGroupRule",
 			method: "DELETE", path: "/api/v1/admin/quota/groups/quotagroup%20x/rules/quotarule%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.RemoveRuleFromQuotaGroup(ctx, "quotagroup x", "quotarule x"))
+				return gnNoResult(c.Admin.RemoveQuotaGroupRule(ctx, "quotagroup x", "quotarule x"))
 			},
 		},
 		{
-			op: "adminAddRuleToQuotaGroup", name: "Admin.AddRuleToQuotaGroup",
+			op: "adminAddRuleToQuotaGroup", name: "Admin.AddQuotaGroupRule",
 			method: "PUT", path: "/api/v1/admin/quota/groups/quotagroup%20x/rules/quotarule%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.AddRuleToQuotaGroup(ctx, "quotagroup x", "quotarule x"))
+				return gnNoResult(c.Admin.AddQuotaGroupRule(ctx, "quotagroup x", "quotarule x"))
 			},
 		},
 		{
-			op: "adminListUsersInQuotaGroup", name: "Admin.ListUsersInQuotaGroup",
+			op: "adminListUsersInQuotaGroup", name: "Admin.ListQuotaGroupUsers",
 			method: "GET", path: "/api/v1/admin/quota/groups/quotagroup%20x/users", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Admin.ListUsersInQuotaGroup(ctx, "quotagroup x"))
+				return gnResult(c.Admin.ListQuotaGroupUsers(ctx, "quotagroup x"))
 			},
 		},
 		{
-			op: "adminRemoveUserFromQuotaGroup", name: "Admin.RemoveUserFromQuotaGroup",
+			op: "adminRemoveUserFromQuotaGroup", name: "Admin.RemoveQuotaGroupUser",
 			method: "DELETE", path: "/api/v1/admin/quota/groups/quotagroup%20x/users/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.RemoveUserFromQuotaGroup(ctx, "quotagroup x", "username x"))
+				return gnNoResult(c.Admin.RemoveQuotaGroupUser(ctx, "quotagroup x", "username x"))
 			},
 		},
 		{
-			op: "adminAddUserToQuotaGroup", name: "Admin.AddUserToQuotaGroup",
+			op: "adminAddUserToQuotaGroup", name: "Admin.AddQuotaGroupUser",
 			method: "PUT", path: "/api/v1/admin/quota/groups/quotagroup%20x/users/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.AddUserToQuotaGroup(ctx, "quotagroup x", "username x"))
+				return gnNoResult(c.Admin.AddQuotaGroupUser(ctx, "quotagroup x", "username x"))
 			},
 		},
 		{
@@ -371,89 +295,67 @@ func TestGenAdminOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "adminSearchRunJobs", name: "Admin.SearchRunJobs",
-			method: "GET", path: "/api/v1/admin/runners/jobs", query: "labels=labels-1%2Clabels%202",
-			kind: gnJSON, status: 200,
-			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &AdminSearchRunJobsOptions{
-					Labels: []string{"labels-1", "labels 2"},
-				}
-				return gnResult(c.Admin.SearchRunJobs(ctx, opts))
-			},
-		},
-		{
-			op: "adminGetRegistrationToken", name: "Admin.GetRegistrationToken",
-			method: "GET", path: "/api/v1/admin/runners/registration-token", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"token":"token-1","x_undeclared":1}`,
-			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Admin.GetRegistrationToken(ctx))
-			},
-		},
-		{
-			op: "adminUnadoptedList", name: "Admin.UnadoptedList",
+			op: "adminUnadoptedList", name: "Admin.ListUnadoptedRepos",
 			method: "GET", path: "/api/v1/admin/unadopted", query: "pattern=pattern%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `["v-1"]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &UnadoptedListOptions{
+				params := &AdminListUnadoptedReposOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Pattern:     "pattern 1",
 				}
-				return gnResult(c.Admin.UnadoptedList(ctx, opts))
+				return gnResult(c.Admin.ListUnadoptedRepos(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &UnadoptedListOptions{
+				params := &AdminListUnadoptedReposOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Pattern:     "pattern 1",
 				}
-				n, err := gnCount(c.Admin.UnadoptedListIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Admin.ListUnadoptedReposIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "adminDeleteUnadoptedRepository", name: "Admin.DeleteUnadoptedRepository",
+			op: "adminDeleteUnadoptedRepository", name: "Admin.DeleteUnadoptedRepo",
 			method: "DELETE", path: "/api/v1/admin/unadopted/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.DeleteUnadoptedRepository(ctx, "o", "r"))
+				return gnNoResult(c.Admin.DeleteUnadoptedRepo(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "adminAdoptRepository", name: "Admin.AdoptRepository",
+			op: "adminAdoptRepository", name: "Admin.AdoptRepo",
 			method: "POST", path: "/api/v1/admin/unadopted/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.AdoptRepository(ctx, "o", "r"))
+				return gnNoResult(c.Admin.AdoptRepo(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "adminSearchUsers", name: "Admin.SearchUsers",
+			op: "adminSearchUsers", name: "Admin.ListUsers",
 			method: "GET", path: "/api/v1/admin/users", query: "source_id=11&login_name=login_name%202&is_2fa_enabled=true&sort=sort%204&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &SearchUsersOptions{
+				params := &AdminListUsersOptions{
 					ListOptions:  ListOptions{Page: 2, Limit: 5},
 					SourceID:     11,
 					LoginName:    "login_name 2",
 					Is2FAEnabled: Ptr(true),
 					Sort:         "sort 4",
 				}
-				return gnResult(c.Admin.SearchUsers(ctx, opts))
+				return gnResult(c.Admin.ListUsers(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &SearchUsersOptions{
+				params := &AdminListUsersOptions{
 					ListOptions:  ListOptions{Page: 2, Limit: 5},
 					SourceID:     11,
 					LoginName:    "login_name 2",
 					Is2FAEnabled: Ptr(true),
 					Sort:         "sort 4",
 				}
-				n, err := gnCount(c.Admin.SearchUsersIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Admin.ListUsersIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -484,10 +386,10 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "DELETE", path: "/api/v1/admin/users/username%20x", query: "purge=true",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &DeleteUserOptions{
+				params := &AdminDeleteUserOptions{
 					Purge: Ptr(true),
 				}
-				return gnNoResult(c.Admin.DeleteUser(ctx, "username x", opts))
+				return gnNoResult(c.Admin.DeleteUser(ctx, "username x", params))
 			},
 		},
 		{
@@ -544,7 +446,7 @@ func TestGenAdminOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "adminCreatePublicKey", name: "Admin.CreatePublicKey",
+			op: "adminCreatePublicKey", name: "Admin.CreateUserKey",
 			method: "POST", path: "/api/v1/admin/users/username%20x/keys", query: "",
 			reqType: "application/json", reqBody: `{"key":"key-1","read_only":true,"title":"title-2"}`,
 			kind: gnJSON, status: 201,
@@ -555,15 +457,15 @@ func TestGenAdminOperations(t *testing.T) {
 					ReadOnly: true,
 					Title:    "title-2",
 				}
-				return gnResult(c.Admin.CreatePublicKey(ctx, "username x", body))
+				return gnResult(c.Admin.CreateUserKey(ctx, "username x", body))
 			},
 		},
 		{
-			op: "adminDeleteUserPublicKey", name: "Admin.DeleteUserPublicKey",
+			op: "adminDeleteUserPublicKey", name: "Admin.DeleteUserKey",
 			method: "DELETE", path: "/api/v1/admin/users/username%20x/keys/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.DeleteUserPublicKey(ctx, "username x", 7))
+				return gnNoResult(c.Admin.DeleteUserKey(ctx, "username x", 7))
 			},
 		},
 		{
@@ -644,22 +546,22 @@ func TestGenAdminOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "adminListUserAccessTokens", name: "Admin.ListUserAccessTokens",
+			op: "adminListUserAccessTokens", name: "Admin.ListUserTokens",
 			method: "GET", path: "/api/v1/admin/users/username%20x/tokens", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","id":1002,"name":"name-3","repositories":[{"full_name":"full_name-4","id":1005,"name":"name-6","owner":"owner-7"}],"scopes":["scopes-8"],"sha1":"sha1-9","token_last_eight":"token_last_eight-10","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Admin.ListUserAccessTokens(ctx, "username x", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Admin.ListUserTokens(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Admin.ListUserAccessTokensIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Admin.ListUserTokensIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "adminCreateUserAccessToken", name: "Admin.CreateUserAccessToken",
+			op: "adminCreateUserAccessToken", name: "Admin.CreateUserToken",
 			method: "POST", path: "/api/v1/admin/users/username%20x/tokens", query: "",
 			reqType: "application/json", reqBody: `{"name":"name-1","repositories":[{"name":"name-2","owner":"owner-3"}],"scopes":["scopes-4"]}`,
 			kind: gnJSON, status: 201,
@@ -674,15 +576,15 @@ func TestGenAdminOperations(t *testing.T) {
 					}},
 					Scopes: []string{"scopes-4"},
 				}
-				return gnResult(c.Admin.CreateUserAccessToken(ctx, "username x", body))
+				return gnResult(c.Admin.CreateUserToken(ctx, "username x", body))
 			},
 		},
 		{
-			op: "adminDeleteUserAccessToken", name: "Admin.DeleteUserAccessToken",
+			op: "adminDeleteUserAccessToken", name: "Admin.DeleteUserToken",
 			method: "DELETE", path: "/api/v1/admin/users/username%20x/tokens/token%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Admin.DeleteUserAccessToken(ctx, "username x", "token x"))
+				return gnNoResult(c.Admin.DeleteUserToken(ctx, "username x", "token x"))
 			},
 		},
 	})

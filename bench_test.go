@@ -61,11 +61,11 @@ func BenchmarkListIssues50(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		opts := &ListIssuesOptions{State: "open", ListOptions: ListOptions{Limit: 50}}
+		opts := &IssueListOptions{State: "open", ListOptions: ListOptions{Limit: 50}}
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
 		for b.Loop() {
-			issues, resp, err := c.Issues.ListIssues(context.Background(), "o", "r", opts)
+			issues, resp, err := c.Issues.List(context.Background(), "o", "r", opts)
 			if err != nil || len(issues) != 50 || resp.NextPage != 2 {
 				b.Fatal(err)
 			}

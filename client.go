@@ -67,7 +67,9 @@ type Client struct {
 	now    func() time.Time
 	common service
 
-	// Services, one per spec tag.
+	// Services: the API operations, grouped as a reader of the API looks
+	// for them.
+	Actions       *ActionsService
 	ActivityPub   *ActivityPubService
 	Admin         *AdminService
 	Issues        *IssuesService
@@ -75,6 +77,7 @@ type Client struct {
 	Notifications *NotificationsService
 	Orgs          *OrgsService
 	Packages      *PackagesService
+	PullRequests  *PullRequestsService
 	Repos         *ReposService
 	Settings      *SettingsService
 	Users         *UsersService
@@ -84,30 +87,43 @@ type Client struct {
 // link back to itself once.
 type service struct{ client *Client }
 
-// Service types, one per spec tag. Their methods are the API operations.
+// Service types. Their methods are the API operations.
 type (
-	// ActivityPubService holds the operations tagged activitypub.
+	// ActionsService holds Forgejo Actions: workflow runs, jobs, tasks,
+	// artifacts and logs, workflow dispatch, and the runners, secrets and
+	// variables of repositories, organizations, users and the instance.
+	ActionsService service
+	// ActivityPubService holds the ActivityPub federation endpoints.
 	ActivityPubService service
-	// AdminService holds the operations tagged admin (site administration).
+	// AdminService holds site administration: users, organizations,
+	// webhooks, cron tasks, quotas and unadopted repositories.
 	AdminService service
-	// IssuesService holds the operations tagged issue: issues, comments,
-	// labels, milestones and their relatives.
+	// IssuesService holds issues and what belongs to them: comments,
+	// attachments, reactions, labels on an issue, dependencies, pins,
+	// stopwatches, tracked time and milestones.
 	IssuesService service
-	// MiscService holds the operations tagged miscellaneous: version,
-	// markdown rendering, templates, signing keys.
+	// MiscService holds the instance-wide odds and ends: version, node
+	// info, markdown rendering, templates, signing keys.
 	MiscService service
-	// NotificationsService holds the operations tagged notification.
+	// NotificationsService holds the notification threads of the
+	// authenticated user.
 	NotificationsService service
-	// OrgsService holds the operations tagged organization.
+	// OrgsService holds organizations, their members, teams, labels,
+	// webhooks and quotas.
 	OrgsService service
-	// PackagesService holds the operations tagged package.
+	// PackagesService holds the package registry.
 	PackagesService service
-	// ReposService holds the operations tagged repository.
+	// PullRequestsService holds pull requests, their reviews, review
+	// comments and review requests, diffs and merges.
+	PullRequestsService service
+	// ReposService holds repositories and their contents: files, branches,
+	// tags, commits and statuses, releases, labels, webhooks, keys, mirrors,
+	// topics, wiki pages and collaborators.
 	ReposService service
-	// SettingsService holds the operations tagged settings: the instance's
-	// published limits and features.
+	// SettingsService holds the instance's published limits and features.
 	SettingsService service
-	// UsersService holds the operations tagged user.
+	// UsersService holds users: the authenticated user's profile, keys,
+	// emails, followers, stars and tokens, and other users' public data.
 	UsersService service
 )
 
@@ -189,6 +205,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	c.limits = newLimits(cfg.pacing, cfg.budget)
 	c.common.client = c
+	c.Actions = (*ActionsService)(&c.common)
 	c.ActivityPub = (*ActivityPubService)(&c.common)
 	c.Admin = (*AdminService)(&c.common)
 	c.Issues = (*IssuesService)(&c.common)
@@ -196,6 +213,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	c.Notifications = (*NotificationsService)(&c.common)
 	c.Orgs = (*OrgsService)(&c.common)
 	c.Packages = (*PackagesService)(&c.common)
+	c.PullRequests = (*PullRequestsService)(&c.common)
 	c.Repos = (*ReposService)(&c.common)
 	c.Settings = (*SettingsService)(&c.common)
 	c.Users = (*UsersService)(&c.common)

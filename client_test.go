@@ -104,38 +104,38 @@ func TestRequestShapes(t *testing.T) {
 	}{
 		{"get repo", 200, `{"id":1}`, func(c *Client) error { _, _, err := c.Repos.Get(ctx, "forgejo", "forgejo"); return err },
 			"GET", "/api/v1/repos/forgejo/forgejo", "", "", ""},
-		{"get issue", 200, `{"id":1}`, func(c *Client) error { _, _, err := c.Issues.GetIssue(ctx, "o", "r", 2966); return err },
+		{"get issue", 200, `{"id":1}`, func(c *Client) error { _, _, err := c.Issues.Get(ctx, "o", "r", 2966); return err },
 			"GET", "/api/v1/repos/o/r/issues/2966", "", "", ""},
 		{"list issues: filters first, paging last", 200, `[]`, func(c *Client) error {
-			_, _, err := c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{State: "all", Labels: []string{"bug", "ui"}, Type: "issues",
+			_, _, err := c.Issues.List(ctx, "o", "r", &IssueListOptions{State: "all", Labels: []string{"bug", "ui"}, Type: "issues",
 				Since: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ListOptions: ListOptions{Page: 2, Limit: 50}})
 			return err
 		}, "GET", "/api/v1/repos/o/r/issues", "state=all&labels=bug%2Cui&type=issues&since=2026-01-02T03%3A04%3A05Z&page=2&limit=50", "", ""},
-		{"list issues with nil options", 200, `[]`, func(c *Client) error { _, _, err := c.Issues.ListIssues(ctx, "o", "r", nil); return err },
+		{"list issues with nil options", 200, `[]`, func(c *Client) error { _, _, err := c.Issues.List(ctx, "o", "r", nil); return err },
 			"GET", "/api/v1/repos/o/r/issues", "page=1&limit=30", "", ""},
 		{"list topics", 200, `{"topics":["a"]}`, func(c *Client) error { _, _, err := c.Repos.ListTopics(ctx, "o", "r", nil); return err },
 			"GET", "/api/v1/repos/o/r/topics", "page=1&limit=30", "", ""},
 		{"create issue sends only set fields", 201, `{"id":1}`, func(c *Client) error {
-			_, _, err := c.Issues.CreateIssue(ctx, "o", "r", CreateIssueOption{Title: "Crash", Labels: []int64{3}})
+			_, _, err := c.Issues.Create(ctx, "o", "r", CreateIssueOption{Title: "Crash", Labels: []int64{3}})
 			return err
 		}, "POST", "/api/v1/repos/o/r/issues", "", `{"labels":[3],"title":"Crash"}`, "application/json"},
 		{"edit issue: nil is unset, a pointer to zero is sent", 201, `{"id":1}`, func(c *Client) error {
-			_, _, err := c.Issues.EditIssue(ctx, "o", "r", 5, EditIssueOption{State: Ptr("closed"), Body: Ptr(""), Assignees: []string{}})
+			_, _, err := c.Issues.Edit(ctx, "o", "r", 5, EditIssueOption{State: Ptr(StateClosed), Body: Ptr(""), Assignees: []string{}})
 			return err
 		}, "PATCH", "/api/v1/repos/o/r/issues/5", "", `{"assignees":[],"body":"","state":"closed"}`, "application/json"},
 		{"update topics sends the whole list", 204, "", func(c *Client) error {
-			_, err := c.Repos.UpdateTopics(ctx, "o", "r", []string{"go", "forgejo"})
+			_, err := c.Repos.ReplaceTopics(ctx, "o", "r", []string{"go", "forgejo"})
 			return err
 		}, "PUT", "/api/v1/repos/o/r/topics", "", `{"topics":["go","forgejo"]}`, "application/json"},
 		{"update topics with nil clears them", 204, "", func(c *Client) error {
-			_, err := c.Repos.UpdateTopics(ctx, "o", "r", nil)
+			_, err := c.Repos.ReplaceTopics(ctx, "o", "r", nil)
 			return err
 		}, "PUT", "/api/v1/repos/o/r/topics", "", `{"topics":[]}`, "application/json"},
 		{"read thread sends no body and no query", 205, `{"id":9}`, func(c *Client) error {
-			_, err := c.Notifications.ReadThread(ctx, 9)
+			_, err := c.Notifications.MarkThreadRead(ctx, 9)
 			return err
 		}, "PATCH", "/api/v1/notifications/threads/9", "", "", ""},
-		{"settings", 200, `{}`, func(c *Client) error { _, _, err := c.Settings.GetGeneralAPISettings(ctx); return err },
+		{"settings", 200, `{}`, func(c *Client) error { _, _, err := c.Settings.GetAPI(ctx); return err },
 			"GET", "/api/v1/settings/api", "", "", ""},
 		{"current user", 200, `{}`, func(c *Client) error { _, _, err := c.Users.GetCurrent(ctx); return err },
 			"GET", "/api/v1/user", "", "", ""},

@@ -360,8 +360,8 @@ func TestDecodeListIssues(t *testing.T) {
 				},
 				body: dcFixture(t, tc.fixture),
 			})
-			issues, resp, err := c.Issues.ListIssues(context.Background(), tc.owner, tc.repo,
-				&ListIssuesOptions{State: tc.state, ListOptions: ListOptions{Page: 1, Limit: 3}})
+			issues, resp, err := c.Issues.List(context.Background(), tc.owner, tc.repo,
+				&IssueListOptions{State: StateType(tc.state), ListOptions: ListOptions{Page: 1, Limit: 3}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -379,7 +379,7 @@ func TestDecodeListIssues(t *testing.T) {
 				if is == nil {
 					t.Fatalf("issue %d is nil", i)
 				}
-				if is.Number != want.number || is.ID <= 0 || is.State != tc.state || is.Title == "" {
+				if is.Number != want.number || is.ID <= 0 || string(is.State) != tc.state || is.Title == "" {
 					t.Errorf("issue %d: Number=%d ID=%d State=%q Title=%q", i, is.Number, is.ID, is.State, is.Title)
 				}
 				var names []string
@@ -438,7 +438,7 @@ func itoaDC(n int) string { return strconv.Itoa(n) }
 
 func TestDecodeGetIssue(t *testing.T) {
 	c := dcServe(t, "/repos/Codeberg/Community/issues/2966", dcReply{body: dcFixture(t, "issue/single.json")})
-	is, _, err := c.Issues.GetIssue(context.Background(), "Codeberg", "Community", 2966)
+	is, _, err := c.Issues.Get(context.Background(), "Codeberg", "Community", 2966)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +487,7 @@ func TestDecodeUserGetCurrent(t *testing.T) {
 
 func TestDecodeGeneralAPISettings(t *testing.T) {
 	c := dcServe(t, "/settings/api", dcReply{body: dcFixture(t, "misc/settings-api.json")})
-	s, _, err := c.Settings.GetGeneralAPISettings(context.Background())
+	s, _, err := c.Settings.GetAPI(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,7 +542,7 @@ func TestDecodeAPIErrorFixtures(t *testing.T) {
 		{
 			fixture: "error/422-invalid-sort.json", status: 422, path: "/repos/forgejo/forgejo/issues", op: "issueListIssues",
 			call: func(c *Client) (*Response, error) {
-				_, resp, err := c.Issues.ListIssues(context.Background(), "forgejo", "forgejo", &ListIssuesOptions{Sort: "bogus"})
+				_, resp, err := c.Issues.List(context.Background(), "forgejo", "forgejo", &IssueListOptions{Sort: "bogus"})
 				return resp, err
 			},
 			message: `Invalid sort mode: "bogus"`,

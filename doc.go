@@ -12,6 +12,36 @@
 // [*Response] carrying the HTTP metadata (paging, total count, attempts), and
 // an error.
 //
+// # Services and names
+//
+// The operations are grouped into services on [Client]: Repos, PullRequests,
+// Issues, Actions, Orgs, Users, Admin, Notifications, Packages, Settings,
+// ActivityPub and Misc. A method is a verb, then the noun when it is not the
+// service's own resource: client.Issues.Get, client.Issues.ListComments,
+// client.Repos.ListBranches, client.PullRequests.Merge. Every collection is
+// List… (with a ListIter variant when it pages), one item is Get…, a partial
+// update is Edit…, a yes-or-no check is Is…. A noun that exists at several
+// scopes names its scope: client.Actions.ListRepoSecrets,
+// client.Actions.ListOrgSecrets.
+//
+// Each method's doc comment ends with the HTTP method, the route and the
+// operationId of Forgejo's API reference, so a route or an operationId found
+// there leads to the method; [Operations] lists them all.
+//
+// The arguments are, in order: the path parameters, a pointer to the query
+// parameters when the operation has any (nil sends none), the request body,
+// and per-call options ([CallOption]: [Sudo], [WithOTP], [WithHeader],
+// [WithQuery], [IfNoneMatch], [IfModifiedSince]):
+//
+//	issues, _, err := client.Issues.List(ctx, "forgejo", "forgejo",
+//		&forgejo.IssueListOptions{State: forgejo.StateOpen},
+//		forgejo.Sudo("alice"))
+//
+// Operations that return file content (raw files, archives, diffs, Actions
+// logs and artifacts) return it whole, bounded by [WithMaxDownloadBytes], and
+// also have an Open… form returning an [io.ReadCloser]:
+// client.Repos.GetRawFile reads the file, client.Repos.OpenRawFile streams it.
+//
 // # Errors
 //
 // Errors are values to inspect with [errors.As]: [*APIError] (the instance
@@ -24,10 +54,11 @@
 //
 // # Retries
 //
-// Each operation states its own [RetryEligibility] in its doc comment; the
-// client's [RetryPolicy] says how many attempts and how long to wait between
-// them. A call that could create something twice is never repeated. See
-// docs/retries.md.
+// Each operation states its own [RetryEligibility] in its doc comment: reads
+// may be repeated, a call that could create something twice is never
+// repeated, and a write that states a whole end state (adding a label,
+// setting a secret) may be. The client's [RetryPolicy] says how many attempts
+// and how long to wait between them; Retry-After is honoured and clamped.
 //
 // # Pagination
 //
@@ -36,9 +67,14 @@
 // page size silently. [WalkPages], [All] and [Collect] walk any listing; each
 // generated listing also has an Iter variant returning an [iter.Seq2].
 //
-// # Files
+// # Enumerations
 //
-// The request pipeline is pipeline.go; the retry engine is retry.go; errors are
-// errors.go; the paginator is pagination.go with Link parsing in link.go;
-// redaction and path safety are redact.go; telemetry is observer.go.
+// Fields the spec enumerates have named string types with constants
+// ([StateType] and [StateOpen], [MergeStyle] and [MergeStyleSquash],
+// [HookType], [AccessMode] for team and collaborator permissions, ...). The types are open: a value a newer
+// instance sends decodes unchanged, so compare with the constants and keep a
+// default case.
+//
+// More on retries, errors, pagination and observability:
+// https://codeberg.org/forgego/forgejo/src/branch/main/docs
 package forgejo

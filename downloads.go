@@ -2,14 +2,16 @@ package forgejo
 
 import (
 	"context"
+	"io"
 	"strings"
 )
 
 // This file hand-writes repoGetArchive, whose single path parameter packs a
 // ref and a format ("main.zip"): here they are two arguments, and the
-// format is checked before anything is sent. The archive is read whole,
-// bounded by the download limit ([WithMaxDownloadBytes]), like every Bytes
-// operation (raw files, action logs and artifacts, which are generated).
+// format is checked before anything is sent. GetArchive reads the archive
+// whole and OpenArchive streams it, both bounded by the download limit
+// ([WithMaxDownloadBytes]), like every file-content operation (raw files,
+// Actions logs and artifacts, which are generated).
 
 // ArchiveFormat is the format of a repository archive.
 type ArchiveFormat string
@@ -29,7 +31,29 @@ const (
 //
 // GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat) ([]byte, *Response, error) {
+func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...CallOption) ([]byte, *Response, error) {
+	req := archiveRequest(owner, repo, ref, format, opts)
+	req.result = resultBytes
+	var v []byte
+	resp, err := s.client.call(ctx, req, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// OpenArchive is [ReposService.GetArchive] as a stream: it returns the
+// archive as it arrives, bounded by the download limit
+// ([WithMaxDownloadBytes]), instead of reading it whole. The caller must
+// close the reader.
+//
+// GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
+// IdempotentOnly (a read).
+func (s *ReposService) OpenArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...CallOption) (io.ReadCloser, *Response, error) {
+	return s.client.stream(ctx, archiveRequest(owner, repo, ref, format, opts))
+}
+
+func archiveRequest(owner, repo, ref string, format ArchiveFormat, opts []CallOption) *request {
 	req := newRequest(&opRepoGetArchive, seg("owner", owner), seg("repo", repo), segs("archive", strings.TrimSpace(ref)+"."+string(format)))
 	switch {
 	case req.err != nil:
@@ -38,11 +62,6 @@ func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, 
 	case format != ArchiveZip && format != ArchiveTarGz && format != ArchiveBundle:
 		req.err = &ValidationError{Field: "format", Message: "must be zip, tar.gz or bundle"}
 	}
-	req.result = resultBytes
-	var v []byte
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
+	req.with(opts)
+	return req
 }

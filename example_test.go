@@ -140,7 +140,7 @@ func exampleIssuePages() *httptest.Server {
 	}))
 }
 
-func ExampleIssuesService_ListIssuesIter() {
+func ExampleIssuesService_ListIter() {
 	srv := exampleIssuePages()
 	defer srv.Close()
 	client, err := forgejo.NewClient(forgejo.WithBaseURL(srv.URL))
@@ -151,8 +151,8 @@ func ExampleIssuesService_ListIssuesIter() {
 
 	// Pages are fetched one at a time, following the Link header; breaking
 	// out of the loop stops the walk.
-	opts := &forgejo.ListIssuesOptions{State: "open", ListOptions: forgejo.ListOptions{Limit: 2}}
-	for issue, err := range client.Issues.ListIssuesIter(context.Background(), "forgejo", "forgejo", opts) {
+	params := &forgejo.IssueListOptions{State: "open", ListOptions: forgejo.ListOptions{Limit: 2}}
+	for issue, err := range client.Issues.ListIter(context.Background(), "forgejo", "forgejo", params) {
 		if err != nil {
 			fmt.Println("walk failed:", err)
 			return
@@ -391,8 +391,8 @@ func ExamplePtr() {
 
 	// nil fields are not sent and stay as they are; Ptr("") is sent and
 	// clears the body.
-	issue, _, err := client.Issues.EditIssue(context.Background(), "forgejo", "forgejo", 7, forgejo.EditIssueOption{
-		State: forgejo.Ptr("closed"),
+	issue, _, err := client.Issues.Edit(context.Background(), "forgejo", "forgejo", 7, forgejo.EditIssueOption{
+		State: forgejo.Ptr(forgejo.StateClosed),
 		Body:  forgejo.Ptr(""),
 	})
 	if err != nil {

@@ -34,7 +34,7 @@ var gnFixtureCalls = map[string]gnFixtureCall{
 	},
 	"user/user-single-org-shaped.json": func(ctx context.Context, c *Client) (any, error) { return gnDrop(c.Users.Get(ctx, "forgejo")) },
 	"user/user-repos-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Users.ListRepos(ctx, "earl-warren", &ListOptions{Page: 1, Limit: 3}))
+		return gnDrop(c.Repos.ListByUser(ctx, "earl-warren", &ListOptions{Page: 1, Limit: 3}))
 	},
 	"user/user-search.json": func(ctx context.Context, c *Client) (any, error) {
 		return gnDrop(c.Users.Search(ctx, &UserSearchOptions{Query: "earl", ListOptions: ListOptions{Page: 1, Limit: 3}}))
@@ -55,7 +55,7 @@ var gnFixtureCalls = map[string]gnFixtureCall{
 		return gnDrop(c.Repos.ListTags(ctx, "forgejo", "forgejo", &ListOptions{Limit: 3}))
 	},
 	"repository/releases-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.ListReleases(ctx, "forgejo", "forgejo", &ListReleasesOptions{ListOptions: ListOptions{Limit: 2}}))
+		return gnDrop(c.Repos.ListReleases(ctx, "forgejo", "forgejo", &RepoListReleasesOptions{ListOptions: ListOptions{Limit: 2}}))
 	},
 	"repository/release-latest.json": func(ctx context.Context, c *Client) (any, error) {
 		return gnDrop(c.Repos.GetLatestRelease(ctx, "forgejo", "forgejo"))
@@ -82,13 +82,13 @@ var gnFixtureCalls = map[string]gnFixtureCall{
 		return gnDrop(c.Repos.Search(ctx, &RepoSearchOptions{Query: "forgejo", ListOptions: ListOptions{Limit: 3}}))
 	},
 	"repository/commits-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.GetAllCommits(ctx, "forgejo", "forgejo", &GetAllCommitsOptions{ListOptions: ListOptions{Limit: 2}}))
+		return gnDrop(c.Repos.ListCommits(ctx, "forgejo", "forgejo", &RepoListCommitsOptions{ListOptions: ListOptions{Limit: 2}}))
 	},
 	"repository/git-commit-single.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.GetSingleCommit(ctx, "forgejo", "forgejo", "647de8b3279b0ce6e9721cc651e431981725edf1", nil))
+		return gnDrop(c.Repos.GetCommit(ctx, "forgejo", "forgejo", "647de8b3279b0ce6e9721cc651e431981725edf1", nil))
 	},
 	"repository/languages.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.GetLanguages(ctx, "forgejo", "forgejo"))
+		return gnDrop(c.Repos.ListLanguages(ctx, "forgejo", "forgejo"))
 	},
 	"repository/forks-list.json": func(ctx context.Context, c *Client) (any, error) {
 		return gnDrop(c.Repos.ListForks(ctx, "forgejo", "forgejo", &ListOptions{Page: 1, Limit: 2}))
@@ -97,37 +97,37 @@ var gnFixtureCalls = map[string]gnFixtureCall{
 		return gnDrop(c.Repos.ListStargazers(ctx, "forgejo", "forgejo", &ListOptions{Page: 1, Limit: 3}))
 	},
 	"repository/git-tree.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.GetTree(ctx, "codeberg", "Community", "main", &GetTreeOptions{ListOptions: ListOptions{Limit: 5}}))
+		return gnDrop(c.Repos.GetTree(ctx, "codeberg", "Community", "main", &RepoGetTreeOptions{ListOptions: ListOptions{Limit: 5}}))
 	},
 	"issue/list-open.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Issues.ListIssues(ctx, "codeberg", "Community", &ListIssuesOptions{State: "open", ListOptions: ListOptions{Limit: 3}}))
+		return gnDrop(c.Issues.List(ctx, "codeberg", "Community", &IssueListOptions{State: "open", ListOptions: ListOptions{Limit: 3}}))
 	},
 	"issue/list-closed.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Issues.ListIssues(ctx, "codeberg", "Community", &ListIssuesOptions{State: "closed", ListOptions: ListOptions{Limit: 3}}))
+		return gnDrop(c.Issues.List(ctx, "codeberg", "Community", &IssueListOptions{State: "closed", ListOptions: ListOptions{Limit: 3}}))
 	},
 	"issue/list-labelled.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Issues.ListIssues(ctx, "forgejo", "forgejo", &ListIssuesOptions{State: "open", ListOptions: ListOptions{Page: 1, Limit: 3}}))
+		return gnDrop(c.Issues.List(ctx, "forgejo", "forgejo", &IssueListOptions{State: "open", ListOptions: ListOptions{Page: 1, Limit: 3}}))
 	},
 	"issue/single.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Issues.GetIssue(ctx, "codeberg", "Community", 2966))
+		return gnDrop(c.Issues.Get(ctx, "codeberg", "Community", 2966))
 	},
 	"issue/comments-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Issues.GetComments(ctx, "codeberg", "Community", 2966, nil))
+		return gnDrop(c.Issues.ListComments(ctx, "codeberg", "Community", 2966, nil))
 	},
 	"issue/labels-repo.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Issues.ListLabels(ctx, "codeberg", "Community", &IssueListLabelsOptions{ListOptions: ListOptions{Page: 1, Limit: 5}}))
+		return gnDrop(c.Repos.ListLabels(ctx, "codeberg", "Community", &RepoListLabelsOptions{ListOptions: ListOptions{Page: 1, Limit: 5}}))
 	},
 	"issue/milestones-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Issues.GetMilestonesList(ctx, "forgejo", "forgejo", &GetMilestonesListOptions{State: "all", ListOptions: ListOptions{Page: 1, Limit: 3}}))
+		return gnDrop(c.Issues.ListMilestones(ctx, "forgejo", "forgejo", &IssueListMilestonesOptions{State: "all", ListOptions: ListOptions{Page: 1, Limit: 3}}))
 	},
 	"issue/search.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Issues.SearchIssues(ctx, &SearchIssuesOptions{State: "open", ListOptions: ListOptions{Page: 1, Limit: 3}}))
+		return gnDrop(c.Issues.Search(ctx, &IssueSearchOptions{State: "open", ListOptions: ListOptions{Page: 1, Limit: 3}}))
 	},
 	"pull/list-all.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.ListPullRequests(ctx, "forgejo", "forgejo", &ListPullRequestsOptions{State: "all", ListOptions: ListOptions{Limit: 3}}))
+		return gnDrop(c.PullRequests.List(ctx, "forgejo", "forgejo", &PullRequestListOptions{State: "all", ListOptions: ListOptions{Limit: 3}}))
 	},
 	"pull/list-closed.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.ListPullRequests(ctx, "forgejo", "forgejo", &ListPullRequestsOptions{State: "closed", ListOptions: ListOptions{Limit: 3}}))
+		return gnDrop(c.PullRequests.List(ctx, "forgejo", "forgejo", &PullRequestListOptions{State: "closed", ListOptions: ListOptions{Limit: 3}}))
 	},
 	"pull/single-merged.json": func(ctx context.Context, c *Client) (any, error) {
 		return gnPull(ctx, c, 13726, StateMerged)
@@ -136,35 +136,35 @@ var gnFixtureCalls = map[string]gnFixtureCall{
 		return gnPull(ctx, c, 13731, StateOpen)
 	},
 	"pull/reviews-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.ListPullReviews(ctx, "forgejo", "forgejo", 13726, nil))
+		return gnDrop(c.PullRequests.ListReviews(ctx, "forgejo", "forgejo", 13726, nil))
 	},
 	"pull/commits-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.GetPullRequestCommits(ctx, "forgejo", "forgejo", 13726, &GetPullRequestCommitsOptions{ListOptions: ListOptions{Page: 1, Limit: 2}}))
+		return gnDrop(c.PullRequests.ListCommits(ctx, "forgejo", "forgejo", 13726, &PullRequestListCommitsOptions{ListOptions: ListOptions{Page: 1, Limit: 2}}))
 	},
 	"pull/files-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.GetPullRequestFiles(ctx, "forgejo", "forgejo", 13726, &GetPullRequestFilesOptions{ListOptions: ListOptions{Page: 1, Limit: 3}}))
+		return gnDrop(c.PullRequests.ListFiles(ctx, "forgejo", "forgejo", 13726, &PullRequestListFilesOptions{ListOptions: ListOptions{Page: 1, Limit: 3}}))
 	},
 	"organization/org-single.json": func(ctx context.Context, c *Client) (any, error) { return gnDrop(c.Orgs.Get(ctx, "forgejo")) },
 	"organization/org-repos-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Orgs.ListRepos(ctx, "forgejo", &ListOptions{Page: 1, Limit: 3}))
+		return gnDrop(c.Repos.ListByOrg(ctx, "forgejo", &ListOptions{Page: 1, Limit: 3}))
 	},
 	"organization/org-labels-list.json": func(ctx context.Context, c *Client) (any, error) {
 		return gnDrop(c.Orgs.ListLabels(ctx, "forgejo", &OrgListLabelsOptions{ListOptions: ListOptions{Page: 1, Limit: 3}}))
 	},
 	"organization/org-list.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Orgs.GetAll(ctx, &ListOptions{Page: 1, Limit: 3}))
+		return gnDrop(c.Orgs.ListAll(ctx, &ListOptions{Page: 1, Limit: 3}))
 	},
 	"misc/settings-api.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Settings.GetGeneralAPISettings(ctx))
+		return gnDrop(c.Settings.GetAPI(ctx))
 	},
 	"misc/settings-repository.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Settings.GetGeneralRepositorySettings(ctx))
+		return gnDrop(c.Settings.GetRepository(ctx))
 	},
 	"misc/settings-attachment.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Settings.GetGeneralAttachmentSettings(ctx))
+		return gnDrop(c.Settings.GetAttachment(ctx))
 	},
 	"misc/gitignore-templates.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Misc.ListGitignoresTemplates(ctx))
+		return gnDrop(c.Misc.ListGitignoreTemplates(ctx))
 	},
 	"error/404-repo-not-found.json": func(ctx context.Context, c *Client) (any, error) {
 		return gnDrop(c.Repos.Get(ctx, "forgejo", "codeberg4s-no-such-repo"))
@@ -179,7 +179,7 @@ var gnFixtureCalls = map[string]gnFixtureCall{
 		return gnDrop(c.Repos.Search(ctx, &RepoSearchOptions{Query: "a", Sort: "bogus", ListOptions: ListOptions{Page: 1, Limit: 2}}))
 	},
 	"notification/list-synthetic.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Notifications.GetList(ctx, nil))
+		return gnDrop(c.Notifications.List(ctx, nil))
 	},
 }
 
@@ -191,7 +191,7 @@ func gnContentsDir(ctx context.Context, c *Client, owner, repo string) (any, err
 	if !v.IsDir() || len(v.Dir) == 0 || v.Dir[0].Name == "" {
 		return nil, errors.New("a directory answer did not decode as entries")
 	}
-	list, _, err := c.Repos.GetContentsList(ctx, owner, repo, nil)
+	list, _, err := c.Repos.ListContents(ctx, owner, repo, nil)
 	if err == nil && len(list) != len(v.Dir) {
 		err = errors.New("GetContentsList and GetContents disagree on the directory")
 	}
@@ -199,9 +199,9 @@ func gnContentsDir(ctx context.Context, c *Client, owner, repo string) (any, err
 }
 
 func gnPull(ctx context.Context, c *Client, index int64, want StateType) (any, error) {
-	pr, _, err := c.Repos.GetPullRequest(ctx, "forgejo", "forgejo", index)
+	pr, _, err := c.PullRequests.Get(ctx, "forgejo", "forgejo", index)
 	if err == nil && pr.EffectiveState() != want {
-		err = errors.New("EffectiveState() = " + pr.EffectiveState() + ", want " + want)
+		err = errors.New("EffectiveState() = " + string(pr.EffectiveState()) + ", want " + string(want))
 	}
 	return pr, err
 }

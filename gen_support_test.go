@@ -45,6 +45,9 @@ type gnCase struct {
 	withheld            bool   // a decode error must not quote the body
 	call                func(ctx context.Context, c *Client) (any, *Response, error)
 	iter                func(ctx context.Context, c *Client) (int, error)
+	// stream is the streaming form of a file-content operation; its result
+	// is what it read, as a string.
+	stream func(ctx context.Context, c *Client) (any, *Response, error)
 }
 
 // gnTime is the instant of the generated samples, plus n seconds.
@@ -56,6 +59,16 @@ func gnTime(n int) time.Time {
 func gnResult[T any](v T, resp *Response, err error) (any, *Response, error) { return v, resp, err }
 
 func gnNoResult(resp *Response, err error) (any, *Response, error) { return nil, resp, err }
+
+// gnReadAll drains and closes a streaming form's reader.
+func gnReadAll(rc io.ReadCloser, resp *Response, err error) (any, *Response, error) {
+	if err != nil {
+		return nil, resp, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	return string(data), resp, err
+}
 
 // gnCount drains an iterator, counting its items.
 func gnCount[T any](seq iter.Seq2[T, error]) (int, error) {
@@ -168,12 +181,14 @@ func gnRunCase(t *testing.T, tc gnCase) {
 		if got, ok := v.(string); !ok || got != tc.respBody {
 			t.Errorf("result %#v, want %q", v, tc.respBody)
 		}
+		gnCheckStream(t, tc, "text/plain; charset=utf-8")
 		return
 	case gnBytes:
 		v, _ := gnCall(t, tc, tc.status, "application/octet-stream", tc.respBody, tc.call)
 		if got, ok := v.([]byte); !ok || string(got) != tc.respBody {
 			t.Errorf("result %#v, want %q", v, tc.respBody)
 		}
+		gnCheckStream(t, tc, "application/octet-stream")
 		return
 	}
 	v, _ := gnCall(t, tc, tc.status, "application/json", tc.respBody, tc.call)
@@ -209,6 +224,19 @@ func gnRunCase(t *testing.T, tc gnCase) {
 			t.Fatalf("iterator sent %d requests, want 1", len(*seen))
 		}
 		gnCheckRequest(t, tc, (*seen)[0])
+	}
+}
+
+// gnCheckStream runs the streaming form, when the operation has one, and
+// checks that it sends the same request and reads the whole body.
+func gnCheckStream(t *testing.T, tc gnCase, ctype string) {
+	t.Helper()
+	if tc.stream == nil {
+		return
+	}
+	v, _ := gnCall(t, tc, tc.status, ctype, tc.respBody, tc.stream)
+	if got, ok := v.(string); !ok || got != tc.respBody {
+		t.Errorf("stream read %#v, want %q", v, tc.respBody)
 	}
 }
 

@@ -70,8 +70,8 @@ func TestGnCreateIssueAttachment(t *testing.T) {
 	srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
 	obs := &gnOps{}
 	c := gnClient(t, srv.URL, obs)
-	a, resp, err := c.Issues.CreateIssueAttachment(context.Background(), "o", "r", 7,
-		&CreateAttachmentOptions{Name: "renamed log", UpdatedAt: gnTime(1)},
+	a, resp, err := c.Issues.UploadAttachment(context.Background(), "o", "r", 7,
+		&IssueUploadAttachmentOptions{Name: "renamed log", UpdatedAt: gnTime(1)},
 		Upload{Name: `crash "1".txt`, Content: strings.NewReader("hello world"), ContentType: "text/plain"})
 	if err != nil || resp.StatusCode != http.StatusCreated || a.ID != 12 || a.Uuid != "u-1" {
 		t.Fatalf("attachment %+v, err %v", a, err)
@@ -95,7 +95,7 @@ func TestGnCreateIssueAttachment(t *testing.T) {
 func TestGnCreateIssueCommentAttachment(t *testing.T) {
 	srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
 	c := gnClient(t, srv.URL, nil)
-	if _, _, err := c.Issues.CreateIssueCommentAttachment(context.Background(), "o", "r", 9, nil,
+	if _, _, err := c.Issues.UploadCommentAttachment(context.Background(), "o", "r", 9, nil,
 		Upload{Name: "a.bin", Content: strings.NewReader("\x00\x01")}); err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +120,14 @@ func TestGnUploadRejectsBeforeSending(t *testing.T) {
 		"read error":  {Upload{Name: "a", Content: io.MultiReader(strings.NewReader("x"), gnErrReader{})}, "attachment"},
 	}
 	for name, tc := range cases {
-		_, _, err := c.Issues.CreateIssueAttachment(ctx, "o", "r", 1, nil, tc.file)
+		_, _, err := c.Issues.UploadAttachment(ctx, "o", "r", 1, nil, tc.file)
 		var ve *ValidationError
 		if !errors.As(err, &ve) || ve.Field != tc.field {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
 	// Exactly at the bound is fine.
-	if _, _, err := c.Issues.CreateIssueAttachment(ctx, "o", "r", 1, nil, Upload{Name: "a", Content: strings.NewReader("1234"), MaxBytes: 4}); err != nil {
+	if _, _, err := c.Issues.UploadAttachment(ctx, "o", "r", 1, nil, Upload{Name: "a", Content: strings.NewReader("1234"), MaxBytes: 4}); err != nil {
 		t.Errorf("at the bound: %v", err)
 	}
 	if n := len(seen()); n != 1 {
@@ -145,7 +145,7 @@ func TestGnUploadIsNeverRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = c.Issues.CreateIssueAttachment(context.Background(), "o", "r", 1, nil, Upload{Name: "a", Content: strings.NewReader("x")})
+	_, _, err = c.Issues.UploadAttachment(context.Background(), "o", "r", 1, nil, Upload{Name: "a", Content: strings.NewReader("x")})
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.StatusCode != 503 || len(seen()) != 1 {
 		t.Errorf("err = %v after %d attempts; want the bare 503 after one", err, len(seen()))
@@ -158,7 +158,7 @@ func TestGnCreateReleaseAttachment(t *testing.T) {
 		srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
 		obs := &gnOps{}
 		c := gnClient(t, srv.URL, obs)
-		a, _, err := c.Repos.CreateReleaseAttachment(ctx, "o", "r", 5, &CreateReleaseAttachmentOptions{Name: "v1.zip"},
+		a, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{Name: "v1.zip"},
 			&Upload{Name: "build.zip", Content: strings.NewReader("PK")})
 		if err != nil || a.Name != "log.txt" {
 			t.Fatalf("%+v %v", a, err)
@@ -174,7 +174,7 @@ func TestGnCreateReleaseAttachment(t *testing.T) {
 	t.Run("external URL", func(t *testing.T) {
 		srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
 		c := gnClient(t, srv.URL, nil)
-		if _, _, err := c.Repos.CreateReleaseAttachment(ctx, "o", "r", 5, &CreateReleaseAttachmentOptions{ExternalURL: "https://example.org/a.zip"}, nil); err != nil {
+		if _, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{ExternalURL: "https://example.org/a.zip"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		u := seen()[0]
@@ -186,11 +186,11 @@ func TestGnCreateReleaseAttachment(t *testing.T) {
 		srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
 		c := gnClient(t, srv.URL, nil)
 		var ve *ValidationError
-		_, _, err := c.Repos.CreateReleaseAttachment(ctx, "o", "r", 5, nil, nil)
+		_, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, nil, nil)
 		if !errors.As(err, &ve) || ve.Field != "attachment" {
 			t.Errorf("neither: %v", err)
 		}
-		_, _, err = c.Repos.CreateReleaseAttachment(ctx, "o", "r", 5, &CreateReleaseAttachmentOptions{ExternalURL: "https://x"}, &Upload{Name: "a", Content: strings.NewReader("x")})
+		_, _, err = c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{ExternalURL: "https://x"}, &Upload{Name: "a", Content: strings.NewReader("x")})
 		if !errors.As(err, &ve) || ve.Field != "external_url" {
 			t.Errorf("both: %v", err)
 		}
@@ -213,7 +213,7 @@ func TestGnGetContents(t *testing.T) {
 	t.Run("file", func(t *testing.T) {
 		srv, seen, mu := gnServer(t, 200, "application/json", string(file))
 		obs := &gnOps{}
-		v, _, err := gnClient(t, srv.URL, obs).Repos.GetContents(ctx, "o", "r", "docs/read me.md", &GetContentsOptions{Ref: "release/v1"})
+		v, _, err := gnClient(t, srv.URL, obs).Repos.GetContents(ctx, "o", "r", "docs/read me.md", &RepoGetContentsOptions{Ref: "release/v1"})
 		if err != nil || v.IsDir() || v.File == nil || v.File.Name != "README.md" || v.File.Encoding != "base64" || v.Dir != nil {
 			t.Fatalf("%+v %v", v, err)
 		}
@@ -311,7 +311,7 @@ func TestGnUpdateTopics(t *testing.T) {
 	}{{nil, `{"topics":[]}`}, {[]string{"go", "forgejo"}, `{"topics":["go","forgejo"]}`}} {
 		srv, seen, mu := gnServer(t, http.StatusNoContent, "", "")
 		obs := &gnOps{}
-		if _, err := gnClient(t, srv.URL, obs).Repos.UpdateTopics(context.Background(), "o", "r", tc.topics); err != nil {
+		if _, err := gnClient(t, srv.URL, obs).Repos.ReplaceTopics(context.Background(), "o", "r", tc.topics); err != nil {
 			t.Fatal(err)
 		}
 		mu.Lock()
@@ -353,19 +353,19 @@ func TestGnRequiredArgumentsAreCheckedBeforeSending(t *testing.T) {
 	ctx := context.Background()
 	for field, call := range map[string]func() error{
 		"title": func() error {
-			_, _, err := c.Issues.CreateIssue(ctx, "o", "r", CreateIssueOption{Title: " \t"})
+			_, _, err := c.Issues.Create(ctx, "o", "r", CreateIssueOption{Title: " \t"})
 			return err
 		},
 		"name": func() error {
 			_, _, err := c.Orgs.EditTeam(ctx, 3, EditTeamOption{Description: Ptr("d")})
 			return err
 		},
-		"shas": func() error { _, _, err := c.Repos.GetBlobs(ctx, "o", "r", nil); return err },
+		"shas": func() error { _, _, err := c.Repos.ListBlobs(ctx, "o", "r", nil); return err },
 		"subject": func() error {
 			_, _, err := c.Users.CheckQuota(ctx, &UserCheckQuotaOptions{})
 			return err
 		},
-		"q": func() error { _, _, err := c.Repos.TopicSearch(ctx, nil); return err },
+		"q": func() error { _, _, err := c.Repos.SearchTopics(ctx, nil); return err },
 	} {
 		var ve *ValidationError
 		if err := call(); !errors.As(err, &ve) || ve.Field != field {

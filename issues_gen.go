@@ -8,12 +8,27 @@ import (
 	"time"
 )
 
-// SearchIssuesOptions holds the query parameters of
-// [IssuesService.SearchIssues]. Only fields that are set are sent.
-type SearchIssuesOptions struct {
+// ListPinned lists a repo's pinned issues.
+//
+// GET /repos/{owner}/{repo}/issues/pinned (repoListPinnedIssues). Retry:
+// IdempotentOnly (a read).
+func (s *IssuesService) ListPinned(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Issue, *Response, error) {
+	req := newRequest(&opRepoListPinnedIssues, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
+	var v []*Issue
+	resp, err := s.client.call(ctx, req, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// IssueSearchOptions holds the query parameters of [IssuesService.Search]. Only
+// fields that are set are sent.
+type IssueSearchOptions struct {
 	ListOptions
 	// State of the issue. One of: open, closed, all.
-	State string
+	State StateType
 	// Comma-separated list of label names. Fetch only issues that have any of
 	// these labels. Non existent labels are discarded.
 	Labels []string
@@ -25,7 +40,7 @@ type SearchIssuesOptions struct {
 	// Repository ID to prioritize in the results.
 	PriorityRepoID int64
 	// Filter by issue type. One of: issues, pulls.
-	Type string
+	Type IssueType
 	// Only show issues updated after the given time (RFC 3339 format).
 	Since time.Time
 	// Only show issues updated before the given time (RFC 3339 format).
@@ -50,30 +65,31 @@ type SearchIssuesOptions struct {
 	Sort string
 }
 
-// SearchIssues searches for issues across the repositories that the user has
-// access to.
+// Search searches for issues across the repositories that the user has access
+// to.
 //
 // GET /repos/issues/search (issueSearchIssues). Retry: IdempotentOnly (a read).
-func (s *IssuesService) SearchIssues(ctx context.Context, opts *SearchIssuesOptions) ([]*Issue, *Response, error) {
+func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, opts ...CallOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueSearchIssues)
-	o := deref(opts)
-	req.addQuery("state", o.State)
-	req.addQueryList("labels", o.Labels)
-	req.addQueryList("milestones", o.Milestones)
-	req.addQuery("q", o.Query)
-	req.addQueryInt("priority_repo_id", o.PriorityRepoID)
-	req.addQuery("type", o.Type)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.addQueryBool("assigned", o.Assigned)
-	req.addQueryBool("created", o.Created)
-	req.addQueryBool("mentioned", o.Mentioned)
-	req.addQueryBool("review_requested", o.ReviewRequested)
-	req.addQueryBool("reviewed", o.Reviewed)
-	req.addQuery("owner", o.Owner)
-	req.addQuery("team", o.Team)
-	req.addQuery("sort", o.Sort)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("state", string(p.State))
+	req.addQueryList("labels", p.Labels)
+	req.addQueryList("milestones", p.Milestones)
+	req.addQuery("q", p.Query)
+	req.addQueryInt("priority_repo_id", p.PriorityRepoID)
+	req.addQuery("type", string(p.Type))
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.addQueryBool("assigned", p.Assigned)
+	req.addQueryBool("created", p.Created)
+	req.addQueryBool("mentioned", p.Mentioned)
+	req.addQueryBool("review_requested", p.ReviewRequested)
+	req.addQueryBool("reviewed", p.Reviewed)
+	req.addQuery("owner", p.Owner)
+	req.addQuery("team", p.Team)
+	req.addQuery("sort", p.Sort)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -82,31 +98,31 @@ func (s *IssuesService) SearchIssues(ctx context.Context, opts *SearchIssuesOpti
 	return v, resp, nil
 }
 
-// SearchIssuesIter walks every item of [IssuesService.SearchIssues], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *IssuesService) SearchIssuesIter(ctx context.Context, opts *SearchIssuesOptions) iter.Seq2[*Issue, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
-		page := o
+// SearchIter walks every item of [IssuesService.Search], page after page from
+// params' page on; see [All]. A page is fetched only once the previous one has
+// been consumed. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) SearchIter(ctx context.Context, params *IssueSearchOptions, opts ...CallOption) iter.Seq2[*Issue, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.SearchIssues(ctx, &page)
+		return s.Search(ctx, &page, opts...)
 	})
 }
 
-// ListIssuesOptions holds the query parameters of [IssuesService.ListIssues].
-// Only fields that are set are sent.
-type ListIssuesOptions struct {
+// IssueListOptions holds the query parameters of [IssuesService.List]. Only
+// fields that are set are sent.
+type IssueListOptions struct {
 	ListOptions
 	// Whether issue is open or closed. One of: closed, open, all.
-	State string
+	State StateType
 	// Comma separated list of labels. Fetch only issues that have any of this
 	// labels. Non existent labels are discarded.
 	Labels []string
 	// Query is sent as q. Search string.
 	Query string
 	// Filter by type (issues / pulls) if set. One of: issues, pulls.
-	Type string
+	Type IssueType
 	// Comma separated list of milestone names or ids. It uses names and fall back
 	// to ids. Fetch only issues that have any of this milestones. Non existent
 	// milestones are discarded.
@@ -133,21 +149,22 @@ type ListIssuesOptions struct {
 //
 // GET /repos/{owner}/{repo}/issues (issueListIssues). Retry: IdempotentOnly (a
 // read).
-func (s *IssuesService) ListIssues(ctx context.Context, owner, repo string, opts *ListIssuesOptions) ([]*Issue, *Response, error) {
+func (s *IssuesService) List(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...CallOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListIssues, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQuery("state", o.State)
-	req.addQueryList("labels", o.Labels)
-	req.addQuery("q", o.Query)
-	req.addQuery("type", o.Type)
-	req.addQueryList("milestones", o.Milestones)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.addQuery("created_by", o.CreatedBy)
-	req.addQuery("assigned_by", o.AssignedBy)
-	req.addQuery("mentioned_by", o.MentionedBy)
-	req.addQuery("sort", o.Sort)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("state", string(p.State))
+	req.addQueryList("labels", p.Labels)
+	req.addQuery("q", p.Query)
+	req.addQuery("type", string(p.Type))
+	req.addQueryList("milestones", p.Milestones)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.addQuery("created_by", p.CreatedBy)
+	req.addQuery("assigned_by", p.AssignedBy)
+	req.addQuery("mentioned_by", p.MentionedBy)
+	req.addQuery("sort", p.Sort)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -156,15 +173,15 @@ func (s *IssuesService) ListIssues(ctx context.Context, owner, repo string, opts
 	return v, resp, nil
 }
 
-// ListIssuesIter walks every item of [IssuesService.ListIssues], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *IssuesService) ListIssuesIter(ctx context.Context, owner, repo string, opts *ListIssuesOptions) iter.Seq2[*Issue, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
-		page := o
+// ListIter walks every item of [IssuesService.List], page after page from
+// params' page on; see [All]. A page is fetched only once the previous one has
+// been consumed. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) ListIter(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...CallOption) iter.Seq2[*Issue, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListIssues(ctx, owner, repo, &page)
+		return s.List(ctx, owner, repo, &page, opts...)
 	})
 }
 
@@ -174,10 +191,11 @@ func (s *IssuesService) ListIssuesIter(ctx context.Context, owner, repo string, 
 //
 // POST /repos/{owner}/{repo}/issues (issueCreateIssue). Retry: Never (creates
 // an issue; a repeat files it twice).
-func (s *IssuesService) CreateIssue(ctx context.Context, owner, repo string, body CreateIssueOption) (*Issue, *Response, error) {
+func (s *IssuesService) Create(ctx context.Context, owner, repo string, body CreateIssueOption, opts ...CallOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssue, seg("owner", owner), seg("repo", repo))
 	req.requireText("title", body.Title)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -186,9 +204,9 @@ func (s *IssuesService) CreateIssue(ctx context.Context, owner, repo string, bod
 	return v, resp, nil
 }
 
-// GetRepoCommentsOptions holds the query parameters of
-// [IssuesService.GetRepoComments]. Only fields that are set are sent.
-type GetRepoCommentsOptions struct {
+// IssueListRepoCommentsOptions holds the query parameters of
+// [IssuesService.ListRepoComments]. Only fields that are set are sent.
+type IssueListRepoCommentsOptions struct {
 	ListOptions
 	// If provided, only comments updated since the provided time are returned.
 	Since time.Time
@@ -196,16 +214,17 @@ type GetRepoCommentsOptions struct {
 	Before time.Time
 }
 
-// GetRepoComments lists all comments in a repository.
+// ListRepoComments lists all comments in a repository.
 //
 // GET /repos/{owner}/{repo}/issues/comments (issueGetRepoComments). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetRepoComments(ctx context.Context, owner, repo string, opts *GetRepoCommentsOptions) ([]*Comment, *Response, error) {
+func (s *IssuesService) ListRepoComments(ctx context.Context, owner, repo string, params *IssueListRepoCommentsOptions, opts ...CallOption) ([]*Comment, *Response, error) {
 	req := newRequest(&opIssueGetRepoComments, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Comment
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -214,15 +233,16 @@ func (s *IssuesService) GetRepoComments(ctx context.Context, owner, repo string,
 	return v, resp, nil
 }
 
-// GetRepoCommentsIter walks every item of [IssuesService.GetRepoComments], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *IssuesService) GetRepoCommentsIter(ctx context.Context, owner, repo string, opts *GetRepoCommentsOptions) iter.Seq2[*Comment, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Comment, *Response, error) {
-		page := o
+// ListRepoCommentsIter walks every item of [IssuesService.ListRepoComments],
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *IssuesService) ListRepoCommentsIter(ctx context.Context, owner, repo string, params *IssueListRepoCommentsOptions, opts ...CallOption) iter.Seq2[*Comment, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Comment, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.GetRepoComments(ctx, owner, repo, &page)
+		return s.ListRepoComments(ctx, owner, repo, &page, opts...)
 	})
 }
 
@@ -231,8 +251,9 @@ func (s *IssuesService) GetRepoCommentsIter(ctx context.Context, owner, repo str
 // DELETE /repos/{owner}/{repo}/issues/comments/{id} (issueDeleteComment).
 // Retry: AlwaysRetry (comment ids are never reused; deleting twice leaves it
 // deleted).
-func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, id int64) (*Response, error) {
+func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteComment, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -243,8 +264,9 @@ func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, i
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id} (issueGetComment). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id int64) (*Comment, *Response, error) {
+func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueGetComment, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	v := new(Comment)
 	out := &maybeEmpty{v: v}
 	resp, err := s.client.call(ctx, req, out)
@@ -263,9 +285,10 @@ func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id i
 //
 // PATCH /repos/{owner}/{repo}/issues/comments/{id} (issueEditComment). Retry:
 // Never (partial update of a comment).
-func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id int64, body EditIssueCommentOption) (*Comment, *Response, error) {
+func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id int64, body EditIssueCommentOption, opts ...CallOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueEditComment, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Comment)
 	out := &maybeEmpty{v: v}
 	resp, err := s.client.call(ctx, req, out)
@@ -278,12 +301,13 @@ func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id 
 	return v, resp, nil
 }
 
-// ListIssueCommentAttachments lists comment's attachments.
+// ListCommentAttachments lists comment's attachments.
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/assets
 // (issueListIssueCommentAttachments). Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListIssueCommentAttachments(ctx context.Context, owner, repo string, id int64) ([]*Attachment, *Response, error) {
+func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo string, id int64, opts ...CallOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opIssueListIssueCommentAttachments, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	var v []*Attachment
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -292,23 +316,25 @@ func (s *IssuesService) ListIssueCommentAttachments(ctx context.Context, owner, 
 	return v, resp, nil
 }
 
-// DeleteIssueCommentAttachment deletes a comment attachment.
+// DeleteCommentAttachment deletes a comment attachment.
 //
 // DELETE /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
 // (issueDeleteIssueCommentAttachment). Retry: AlwaysRetry (attachment ids are
 // never reused; deleting twice leaves it deleted).
-func (s *IssuesService) DeleteIssueCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64) (*Response, error) {
+func (s *IssuesService) DeleteCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetIssueCommentAttachment gets a comment attachment.
+// GetCommentAttachment gets a comment attachment.
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
 // (issueGetIssueCommentAttachment). Retry: IdempotentOnly (a read).
-func (s *IssuesService) GetIssueCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64) (*Attachment, *Response, error) {
+func (s *IssuesService) GetCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueGetIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
+	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -317,14 +343,15 @@ func (s *IssuesService) GetIssueCommentAttachment(ctx context.Context, owner, re
 	return v, resp, nil
 }
 
-// EditIssueCommentAttachment edits a comment attachment.
+// EditCommentAttachment edits a comment attachment.
 //
 // PATCH /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
 // (issueEditIssueCommentAttachment). Retry: Never (partial update of an
 // attachment).
-func (s *IssuesService) EditIssueCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentOptions) (*Attachment, *Response, error) {
+func (s *IssuesService) EditCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentOptions, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueEditIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -338,19 +365,21 @@ func (s *IssuesService) EditIssueCommentAttachment(ctx context.Context, owner, r
 // DELETE /repos/{owner}/{repo}/issues/comments/{id}/reactions
 // (issueDeleteCommentReaction). Retry: AlwaysRetry (removes the token's one
 // reaction of that content; the spec answers 200 either way).
-func (s *IssuesService) DeleteCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionOption) (*Response, error) {
+func (s *IssuesService) DeleteCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteCommentReaction, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetCommentReactions gets a list of reactions from a comment of an issue.
+// ListCommentReactions gets a list of reactions from a comment of an issue.
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/reactions
 // (issueGetCommentReactions). Retry: IdempotentOnly (a read).
-func (s *IssuesService) GetCommentReactions(ctx context.Context, owner, repo string, id int64) ([]*Reaction, *Response, error) {
+func (s *IssuesService) ListCommentReactions(ctx context.Context, owner, repo string, id int64, opts ...CallOption) ([]*Reaction, *Response, error) {
 	req := newRequest(&opIssueGetCommentReactions, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	var v []*Reaction
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -359,14 +388,15 @@ func (s *IssuesService) GetCommentReactions(ctx context.Context, owner, repo str
 	return v, resp, nil
 }
 
-// PostCommentReaction adds a reaction to a comment of an issue.
+// CreateCommentReaction adds a reaction to a comment of an issue.
 //
 // POST /repos/{owner}/{repo}/issues/comments/{id}/reactions
-// (issuePostCommentReaction). Retry: Never (creates a reaction; codeberg4s
-// repeats no POST but the pure renders (a repeat would answer 200)).
-func (s *IssuesService) PostCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionOption) (*Reaction, *Response, error) {
+// (issuePostCommentReaction). Retry: Never (creates a reaction; a POST that
+// changes state is never repeated (a repeat would answer 200)).
+func (s *IssuesService) CreateCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionOption, opts ...CallOption) (*Reaction, *Response, error) {
 	req := newRequest(&opIssuePostCommentReaction, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Reaction)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -379,8 +409,9 @@ func (s *IssuesService) PostCommentReaction(ctx context.Context, owner, repo str
 //
 // DELETE /repos/{owner}/{repo}/issues/{index} (issueDelete). Retry: AlwaysRetry
 // (issue numbers come from a per-repo counter and are never reused).
-func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index int64) (*Response, error) {
+func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDelete, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -389,8 +420,9 @@ func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index in
 //
 // GET /repos/{owner}/{repo}/issues/{index} (issueGetIssue). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetIssue(ctx context.Context, owner, repo string, index int64) (*Issue, *Response, error) {
+func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueGetIssue, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -404,9 +436,10 @@ func (s *IssuesService) GetIssue(ctx context.Context, owner, repo string, index 
 //
 // PATCH /repos/{owner}/{repo}/issues/{index} (issueEditIssue). Retry: Never
 // (partial update: only set fields change, on whatever the issue has become).
-func (s *IssuesService) EditIssue(ctx context.Context, owner, repo string, index int64, body EditIssueOption) (*Issue, *Response, error) {
+func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int64, body EditIssueOption, opts ...CallOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueEditIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -415,12 +448,13 @@ func (s *IssuesService) EditIssue(ctx context.Context, owner, repo string, index
 	return v, resp, nil
 }
 
-// ListIssueAttachments lists issue's attachments.
+// ListAttachments lists issue's attachments.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/assets (issueListIssueAttachments).
 // Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListIssueAttachments(ctx context.Context, owner, repo string, index int64) ([]*Attachment, *Response, error) {
+func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string, index int64, opts ...CallOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opIssueListIssueAttachments, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	var v []*Attachment
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -429,23 +463,25 @@ func (s *IssuesService) ListIssueAttachments(ctx context.Context, owner, repo st
 	return v, resp, nil
 }
 
-// DeleteIssueAttachment deletes an issue attachment.
+// DeleteAttachment deletes an issue attachment.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
 // (issueDeleteIssueAttachment). Retry: AlwaysRetry (attachment ids are never
 // reused; deleting twice leaves it deleted).
-func (s *IssuesService) DeleteIssueAttachment(ctx context.Context, owner, repo string, index, attachmentID int64) (*Response, error) {
+func (s *IssuesService) DeleteAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetIssueAttachment gets an issue attachment.
+// GetAttachment gets an issue attachment.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
 // (issueGetIssueAttachment). Retry: IdempotentOnly (a read).
-func (s *IssuesService) GetIssueAttachment(ctx context.Context, owner, repo string, index, attachmentID int64) (*Attachment, *Response, error) {
+func (s *IssuesService) GetAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueGetIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
+	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -454,13 +490,14 @@ func (s *IssuesService) GetIssueAttachment(ctx context.Context, owner, repo stri
 	return v, resp, nil
 }
 
-// EditIssueAttachment edits an issue attachment.
+// EditAttachment edits an issue attachment.
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
 // (issueEditIssueAttachment). Retry: Never (partial update of an attachment).
-func (s *IssuesService) EditIssueAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, body EditAttachmentOptions) (*Attachment, *Response, error) {
+func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, body EditAttachmentOptions, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueEditIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -469,15 +506,15 @@ func (s *IssuesService) EditIssueAttachment(ctx context.Context, owner, repo str
 	return v, resp, nil
 }
 
-// RemoveIssueBlocking unblocks the issue given in the body by the issue in
-// path.
+// RemoveBlock unblocks the issue given in the body by the issue in path.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/blocks
 // (issueRemoveIssueBlocking). Retry: AlwaysRetry (severs one named edge between
 // two issues; a repeat leaves it severed).
-func (s *IssuesService) RemoveIssueBlocking(ctx context.Context, owner, repo string, index int64, body IssueMeta) (*Issue, *Response, error) {
+func (s *IssuesService) RemoveBlock(ctx context.Context, owner, repo string, index int64, body IssueMeta, opts ...CallOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueRemoveIssueBlocking, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -493,9 +530,10 @@ func (s *IssuesService) RemoveIssueBlocking(ctx context.Context, owner, repo str
 //
 // GET /repos/{owner}/{repo}/issues/{index}/blocks (issueListBlocks). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) ListBlocks(ctx context.Context, owner, repo string, index int64, opts *ListOptions) ([]*Issue, *Response, error) {
+func (s *IssuesService) ListBlocks(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListBlocks, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -505,22 +543,24 @@ func (s *IssuesService) ListBlocks(ctx context.Context, owner, repo string, inde
 }
 
 // ListBlocksIter walks every item of [IssuesService.ListBlocks], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *IssuesService) ListBlocksIter(ctx context.Context, owner, repo string, index int64, opts *ListOptions) iter.Seq2[*Issue, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Issue, *Response, error) {
-		return s.ListBlocks(ctx, owner, repo, index, &o)
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *IssuesService) ListBlocksIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*Issue, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
+		return s.ListBlocks(ctx, owner, repo, index, &lo, opts...)
 	})
 }
 
-// CreateIssueBlocking blocks the issue given in the body by the issue in path.
+// AddBlock blocks the issue given in the body by the issue in path.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/blocks (issueCreateIssueBlocking).
-// Retry: Never (creates a dependency edge; codeberg4s repeats no POST but the
-// pure renders).
-func (s *IssuesService) CreateIssueBlocking(ctx context.Context, owner, repo string, index int64, body IssueMeta) (*Issue, *Response, error) {
+// Retry: Never (creates a dependency edge; a POST that changes state is never
+// repeated).
+func (s *IssuesService) AddBlock(ctx context.Context, owner, repo string, index int64, body IssueMeta, opts ...CallOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssueBlocking, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -529,24 +569,25 @@ func (s *IssuesService) CreateIssueBlocking(ctx context.Context, owner, repo str
 	return v, resp, nil
 }
 
-// GetCommentsOptions holds the query parameters of [IssuesService.GetComments].
-// Only fields that are set are sent.
-type GetCommentsOptions struct {
+// IssueListCommentsOptions holds the query parameters of
+// [IssuesService.ListComments]. Only fields that are set are sent.
+type IssueListCommentsOptions struct {
 	// If provided, only comments updated since the specified time are returned.
 	Since time.Time
 	// If provided, only comments updated before the provided time are returned.
 	Before time.Time
 }
 
-// GetComments lists all comments on an issue.
+// ListComments lists all comments on an issue.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/comments (issueGetComments). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetComments(ctx context.Context, owner, repo string, index int64, opts *GetCommentsOptions) ([]*Comment, *Response, error) {
+func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, index int64, params *IssueListCommentsOptions, opts ...CallOption) ([]*Comment, *Response, error) {
 	req := newRequest(&opIssueGetComments, seg("owner", owner), seg("repo", repo), num("index", index))
-	o := deref(opts)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
+	p := deref(params)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.with(opts)
 	var v []*Comment
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -559,9 +600,10 @@ func (s *IssuesService) GetComments(ctx context.Context, owner, repo string, ind
 //
 // POST /repos/{owner}/{repo}/issues/{index}/comments (issueCreateComment).
 // Retry: Never (creates a comment; a repeat posts it twice).
-func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, index int64, body CreateIssueCommentOption) (*Comment, *Response, error) {
+func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, index int64, body CreateIssueCommentOption, opts ...CallOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueCreateComment, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Comment)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -577,8 +619,9 @@ func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, i
 // DELETE /repos/{owner}/{repo}/issues/{index}/comments/{id}
 // (issueDeleteCommentDeprecated). Retry: AlwaysRetry (comment ids are never
 // reused; deleting twice leaves it deleted).
-func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo string, index, id int64) (*Response, error) {
+func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteCommentDeprecated, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -591,9 +634,10 @@ func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/comments/{id}
 // (issueEditCommentDeprecated). Retry: Never (partial update of a comment).
-func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, body EditIssueCommentOption) (*Comment, *Response, error) {
+func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, body EditIssueCommentOption, opts ...CallOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueEditCommentDeprecated, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Comment)
 	out := &maybeEmpty{v: v}
 	resp, err := s.client.call(ctx, req, out)
@@ -606,16 +650,17 @@ func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo s
 	return v, resp, nil
 }
 
-// EditIssueDeadline sets an issue deadline. If set to null, the deadline is
-// deleted. If using deadline only the date will be taken into account, and time
-// of day ignored.
+// SetDeadline sets an issue deadline. If set to null, the deadline is deleted.
+// If using deadline only the date will be taken into account, and time of day
+// ignored.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/deadline (issueEditIssueDeadline).
-// Retry: Never (sets the deadline by POST; codeberg4s repeats no POST but the
-// pure renders).
-func (s *IssuesService) EditIssueDeadline(ctx context.Context, owner, repo string, index int64, body EditDeadlineOption) (*IssueDeadline, *Response, error) {
+// Retry: Never (sets the deadline by POST; a POST that changes state is never
+// repeated).
+func (s *IssuesService) SetDeadline(ctx context.Context, owner, repo string, index int64, body EditDeadlineOption, opts ...CallOption) (*IssueDeadline, *Response, error) {
 	req := newRequest(&opIssueEditIssueDeadline, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(IssueDeadline)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -624,14 +669,15 @@ func (s *IssuesService) EditIssueDeadline(ctx context.Context, owner, repo strin
 	return v, resp, nil
 }
 
-// RemoveIssueDependencies removes an issue dependency.
+// RemoveDependency removes an issue dependency.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/dependencies
 // (issueRemoveIssueDependencies). Retry: AlwaysRetry (severs one named edge
 // between two issues; a repeat leaves it severed).
-func (s *IssuesService) RemoveIssueDependencies(ctx context.Context, owner, repo string, index int64, body IssueMeta) (*Issue, *Response, error) {
+func (s *IssuesService) RemoveDependency(ctx context.Context, owner, repo string, index int64, body IssueMeta, opts ...CallOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueRemoveIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -640,17 +686,18 @@ func (s *IssuesService) RemoveIssueDependencies(ctx context.Context, owner, repo
 	return v, resp, nil
 }
 
-// ListIssueDependencies lists an issue's dependencies, i.e all issues that
-// block this issue.
+// ListDependencies lists an issue's dependencies, i.e all issues that block
+// this issue.
 //
 // Declares page+limit although the response is named
 // IssueListWithoutPagination.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/dependencies
 // (issueListIssueDependencies). Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListIssueDependencies(ctx context.Context, owner, repo string, index int64, opts *ListOptions) ([]*Issue, *Response, error) {
+func (s *IssuesService) ListDependencies(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -659,25 +706,25 @@ func (s *IssuesService) ListIssueDependencies(ctx context.Context, owner, repo s
 	return v, resp, nil
 }
 
-// ListIssueDependenciesIter walks every item of
-// [IssuesService.ListIssueDependencies], page after page from opts' page on;
-// see [All]. A page is fetched only once the previous one has been consumed.
-// opts is copied, never modified.
-func (s *IssuesService) ListIssueDependenciesIter(ctx context.Context, owner, repo string, index int64, opts *ListOptions) iter.Seq2[*Issue, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Issue, *Response, error) {
-		return s.ListIssueDependencies(ctx, owner, repo, index, &o)
+// ListDependenciesIter walks every item of [IssuesService.ListDependencies],
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *IssuesService) ListDependenciesIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*Issue, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
+		return s.ListDependencies(ctx, owner, repo, index, &lo, opts...)
 	})
 }
 
-// CreateIssueDependencies makes the issue in the url depend on the issue in the
-// form.
+// AddDependency makes the issue in the url depend on the issue in the form.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/dependencies
-// (issueCreateIssueDependencies). Retry: Never (creates a dependency edge;
-// codeberg4s repeats no POST but the pure renders).
-func (s *IssuesService) CreateIssueDependencies(ctx context.Context, owner, repo string, index int64, body IssueMeta) (*Issue, *Response, error) {
+// (issueCreateIssueDependencies). Retry: Never (creates a dependency edge; a
+// POST that changes state is never repeated).
+func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, index int64, body IssueMeta, opts ...CallOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -690,19 +737,21 @@ func (s *IssuesService) CreateIssueDependencies(ctx context.Context, owner, repo
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels (issueClearLabels). Retry:
 // AlwaysRetry (states the end state, no labels; a repeat changes nothing).
-func (s *IssuesService) ClearLabels(ctx context.Context, owner, repo string, index int64, body DeleteLabelsOption) (*Response, error) {
+func (s *IssuesService) ClearLabels(ctx context.Context, owner, repo string, index int64, body DeleteLabelsOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueClearLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetLabels gets an issue's labels.
+// ListLabels gets an issue's labels.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/labels (issueGetLabels). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetLabels(ctx context.Context, owner, repo string, index int64) ([]*Label, *Response, error) {
+func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, index int64, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueGetLabels, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -711,14 +760,15 @@ func (s *IssuesService) GetLabels(ctx context.Context, owner, repo string, index
 	return v, resp, nil
 }
 
-// AddLabel adds a label to an issue.
+// AddLabels adds a label to an issue.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/labels (issueAddLabel). Retry:
 // Never (adds labels by POST, a delta on the set; ReplaceLabels states the
 // whole set).
-func (s *IssuesService) AddLabel(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption) ([]*Label, *Response, error) {
+func (s *IssuesService) AddLabels(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueAddLabel, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -731,9 +781,10 @@ func (s *IssuesService) AddLabel(ctx context.Context, owner, repo string, index 
 //
 // PUT /repos/{owner}/{repo}/issues/{index}/labels (issueReplaceLabels). Retry:
 // AlwaysRetry (states the issue's whole label set; a repeat sets the same set).
-func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption) ([]*Label, *Response, error) {
+func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueReplaceLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -747,65 +798,70 @@ func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, i
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels/{identifier}
 // (issueRemoveLabel). Retry: AlwaysRetry (takes one label off one issue; a
 // repeat leaves it off).
-func (s *IssuesService) RemoveLabel(ctx context.Context, owner, repo string, index int64, identifier string, body DeleteLabelsOption) (*Response, error) {
+func (s *IssuesService) RemoveLabel(ctx context.Context, owner, repo string, index int64, identifier string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueRemoveLabel, seg("owner", owner), seg("repo", repo), num("index", index), seg("identifier", identifier))
-	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// UnpinIssue unpins an Issue.
+// Unpin unpins an issue.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/pin (unpinIssue). Retry:
 // AlwaysRetry (unpinned is a yes/no state of one issue; a repeat leaves it
 // unpinned).
-func (s *IssuesService) UnpinIssue(ctx context.Context, owner, repo string, index int64) (*Response, error) {
+func (s *IssuesService) Unpin(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUnpinIssue, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// PinIssue pins an Issue.
+// Pin pins an issue.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/pin (pinIssue). Retry: Never
-// (appends the issue to the pinned list by POST; codeberg4s repeats no POST but
-// the pure renders).
-func (s *IssuesService) PinIssue(ctx context.Context, owner, repo string, index int64) (*Response, error) {
+// (appends the issue to the pinned list by POST; a POST that changes state is
+// never repeated).
+func (s *IssuesService) Pin(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opPinIssue, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// MoveIssuePin moves the Pin to the given Position.
+// MovePin moves the pin to the given position.
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/pin/{position} (moveIssuePin).
 // Retry: AlwaysRetry (moves one pinned issue to a stated position; a repeat
 // leaves it there).
-func (s *IssuesService) MoveIssuePin(ctx context.Context, owner, repo string, index, position int64) (*Response, error) {
+func (s *IssuesService) MovePin(ctx context.Context, owner, repo string, index, position int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opMoveIssuePin, seg("owner", owner), seg("repo", repo), num("index", index), num("position", position))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// DeleteIssueReaction removes a reaction from an issue.
+// DeleteReaction removes a reaction from an issue.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/reactions
 // (issueDeleteIssueReaction). Retry: AlwaysRetry (removes the token's one
 // reaction of that content; the spec answers 200 either way).
-func (s *IssuesService) DeleteIssueReaction(ctx context.Context, owner, repo string, index int64, body EditReactionOption) (*Response, error) {
+func (s *IssuesService) DeleteReaction(ctx context.Context, owner, repo string, index int64, body EditReactionOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueReaction, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetIssueReactions gets a list reactions of an issue.
+// ListReactions gets a list reactions of an issue.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/reactions (issueGetIssueReactions).
 // Retry: IdempotentOnly (a read).
-func (s *IssuesService) GetIssueReactions(ctx context.Context, owner, repo string, index int64, opts *ListOptions) ([]*Reaction, *Response, error) {
+func (s *IssuesService) ListReactions(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*Reaction, *Response, error) {
 	req := newRequest(&opIssueGetIssueReactions, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Reaction
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -814,23 +870,25 @@ func (s *IssuesService) GetIssueReactions(ctx context.Context, owner, repo strin
 	return v, resp, nil
 }
 
-// GetIssueReactionsIter walks every item of [IssuesService.GetIssueReactions],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *IssuesService) GetIssueReactionsIter(ctx context.Context, owner, repo string, index int64, opts *ListOptions) iter.Seq2[*Reaction, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Reaction, *Response, error) {
-		return s.GetIssueReactions(ctx, owner, repo, index, &o)
+// ListReactionsIter walks every item of [IssuesService.ListReactions], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *IssuesService) ListReactionsIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*Reaction, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Reaction, *Response, error) {
+		return s.ListReactions(ctx, owner, repo, index, &lo, opts...)
 	})
 }
 
-// PostIssueReaction adds a reaction to an issue.
+// CreateReaction adds a reaction to an issue.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/reactions (issuePostIssueReaction).
-// Retry: Never (creates a reaction; codeberg4s repeats no POST but the pure
-// renders (a repeat would answer 200)).
-func (s *IssuesService) PostIssueReaction(ctx context.Context, owner, repo string, index int64, body EditReactionOption) (*Reaction, *Response, error) {
+// Retry: Never (creates a reaction; a POST that changes state is never repeated
+// (a repeat would answer 200)).
+func (s *IssuesService) CreateReaction(ctx context.Context, owner, repo string, index int64, body EditReactionOption, opts ...CallOption) (*Reaction, *Response, error) {
 	req := newRequest(&opIssuePostIssueReaction, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Reaction)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -839,46 +897,50 @@ func (s *IssuesService) PostIssueReaction(ctx context.Context, owner, repo strin
 	return v, resp, nil
 }
 
-// DeleteStopWatch deletes an issue's existing stopwatch.
+// DeleteStopwatch deletes an issue's existing stopwatch.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/stopwatch/delete
 // (issueDeleteStopWatch). Retry: AlwaysRetry (cancels the token's one stopwatch
 // on the issue; a repeat changes nothing (409)).
-func (s *IssuesService) DeleteStopWatch(ctx context.Context, owner, repo string, index int64) (*Response, error) {
+func (s *IssuesService) DeleteStopwatch(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// StartStopWatch starts stopwatch on an issue.
+// StartStopwatch starts stopwatch on an issue.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/stopwatch/start
 // (issueStartStopWatch). Retry: Never (a repeat after a lost success answers
 // 409 for a stopwatch that is running).
-func (s *IssuesService) StartStopWatch(ctx context.Context, owner, repo string, index int64) (*Response, error) {
+func (s *IssuesService) StartStopwatch(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueStartStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// StopStopWatch stops an issue's existing stopwatch.
+// StopStopwatch stops an issue's existing stopwatch.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/stopwatch/stop
 // (issueStopStopWatch). Retry: Never (stopping files a tracked-time entry; a
 // repeat cannot be told from a second stop).
-func (s *IssuesService) StopStopWatch(ctx context.Context, owner, repo string, index int64) (*Response, error) {
+func (s *IssuesService) StopStopwatch(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueStopStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// Subscriptions gets users who subscribed on an issue.
+// ListSubscribers gets users who subscribed on an issue.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/subscriptions (issueSubscriptions).
 // Retry: IdempotentOnly (a read).
-func (s *IssuesService) Subscriptions(ctx context.Context, owner, repo string, index int64, opts *ListOptions) ([]*User, *Response, error) {
+func (s *IssuesService) ListSubscribers(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opIssueSubscriptions, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -887,21 +949,23 @@ func (s *IssuesService) Subscriptions(ctx context.Context, owner, repo string, i
 	return v, resp, nil
 }
 
-// SubscriptionsIter walks every item of [IssuesService.Subscriptions], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *IssuesService) SubscriptionsIter(ctx context.Context, owner, repo string, index int64, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.Subscriptions(ctx, owner, repo, index, &o)
+// ListSubscribersIter walks every item of [IssuesService.ListSubscribers], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *IssuesService) ListSubscribersIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListSubscribers(ctx, owner, repo, index, &lo, opts...)
 	})
 }
 
-// CheckSubscription checks if user is subscribed to an issue.
+// GetSubscription checks if user is subscribed to an issue.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/subscriptions/check
 // (issueCheckSubscription). Retry: IdempotentOnly (a read).
-func (s *IssuesService) CheckSubscription(ctx context.Context, owner, repo string, index int64) (*WatchInfo, *Response, error) {
+func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opIssueCheckSubscription, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	v := new(WatchInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -910,31 +974,33 @@ func (s *IssuesService) CheckSubscription(ctx context.Context, owner, repo strin
 	return v, resp, nil
 }
 
-// DeleteSubscription unsubscribes user from issue.
+// Unsubscribe unsubscribes user from issue.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}
 // (issueDeleteSubscription). Retry: AlwaysRetry (unsubscribes one named user
 // from one issue; the spec answers 200 if already out).
-func (s *IssuesService) DeleteSubscription(ctx context.Context, owner, repo string, index int64, user string) (*Response, error) {
+func (s *IssuesService) Unsubscribe(ctx context.Context, owner, repo string, index int64, user string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteSubscription, seg("owner", owner), seg("repo", repo), num("index", index), seg("user", user))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// AddSubscription subscribes user to issue.
+// Subscribe subscribes user to issue.
 //
 // PUT /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}
 // (issueAddSubscription). Retry: AlwaysRetry (subscribes one named user to one
 // issue; the spec answers 200 if already in).
-func (s *IssuesService) AddSubscription(ctx context.Context, owner, repo string, index int64, user string) (*Response, error) {
+func (s *IssuesService) Subscribe(ctx context.Context, owner, repo string, index int64, user string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueAddSubscription, seg("owner", owner), seg("repo", repo), num("index", index), seg("user", user))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetCommentsAndTimelineOptions holds the query parameters of
-// [IssuesService.GetCommentsAndTimeline]. Only fields that are set are sent.
-type GetCommentsAndTimelineOptions struct {
+// IssueListTimelineOptions holds the query parameters of
+// [IssuesService.ListTimeline]. Only fields that are set are sent.
+type IssueListTimelineOptions struct {
 	ListOptions
 	// If provided, only comments updated since the specified time are returned.
 	Since time.Time
@@ -942,16 +1008,17 @@ type GetCommentsAndTimelineOptions struct {
 	Before time.Time
 }
 
-// GetCommentsAndTimeline lists all comments and events on an issue.
+// ListTimeline lists all comments and events on an issue.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/timeline
 // (issueGetCommentsAndTimeline). Retry: IdempotentOnly (a read).
-func (s *IssuesService) GetCommentsAndTimeline(ctx context.Context, owner, repo string, index int64, opts *GetCommentsAndTimelineOptions) ([]*TimelineComment, *Response, error) {
+func (s *IssuesService) ListTimeline(ctx context.Context, owner, repo string, index int64, params *IssueListTimelineOptions, opts ...CallOption) ([]*TimelineComment, *Response, error) {
 	req := newRequest(&opIssueGetCommentsAndTimeline, seg("owner", owner), seg("repo", repo), num("index", index))
-	o := deref(opts)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*TimelineComment
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -960,33 +1027,34 @@ func (s *IssuesService) GetCommentsAndTimeline(ctx context.Context, owner, repo 
 	return v, resp, nil
 }
 
-// GetCommentsAndTimelineIter walks every item of
-// [IssuesService.GetCommentsAndTimeline], page after page from opts' page on;
-// see [All]. A page is fetched only once the previous one has been consumed.
-// opts is copied, never modified.
-func (s *IssuesService) GetCommentsAndTimelineIter(ctx context.Context, owner, repo string, index int64, opts *GetCommentsAndTimelineOptions) iter.Seq2[*TimelineComment, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TimelineComment, *Response, error) {
-		page := o
+// ListTimelineIter walks every item of [IssuesService.ListTimeline], page after
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *IssuesService) ListTimelineIter(ctx context.Context, owner, repo string, index int64, params *IssueListTimelineOptions, opts ...CallOption) iter.Seq2[*TimelineComment, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TimelineComment, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.GetCommentsAndTimeline(ctx, owner, repo, index, &page)
+		return s.ListTimeline(ctx, owner, repo, index, &page, opts...)
 	})
 }
 
-// ResetTime resets a tracked time of an issue.
+// ClearTrackedTimes resets a tracked time of an issue.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/times (issueResetTime). Retry:
 // AlwaysRetry (states the end state, no tracked time on the issue; a repeat
 // changes nothing).
-func (s *IssuesService) ResetTime(ctx context.Context, owner, repo string, index int64) (*Response, error) {
+func (s *IssuesService) ClearTrackedTimes(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueResetTime, seg("owner", owner), seg("repo", repo), num("index", index))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// IssueTrackedTimesOptions holds the query parameters of
-// [IssuesService.TrackedTimes]. Only fields that are set are sent.
-type IssueTrackedTimesOptions struct {
+// IssueListTrackedTimesOptions holds the query parameters of
+// [IssuesService.ListTrackedTimes]. Only fields that are set are sent.
+type IssueListTrackedTimesOptions struct {
 	ListOptions
 	// Optional filter by user (available for issue managers).
 	User string
@@ -998,17 +1066,18 @@ type IssueTrackedTimesOptions struct {
 	Before time.Time
 }
 
-// TrackedTimes lists an issue's tracked times.
+// ListTrackedTimes lists an issue's tracked times.
 //
 // GET /repos/{owner}/{repo}/issues/{index}/times (issueTrackedTimes). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) TrackedTimes(ctx context.Context, owner, repo string, index int64, opts *IssueTrackedTimesOptions) ([]*TrackedTime, *Response, error) {
+func (s *IssuesService) ListTrackedTimes(ctx context.Context, owner, repo string, index int64, params *IssueListTrackedTimesOptions, opts ...CallOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opIssueTrackedTimes, seg("owner", owner), seg("repo", repo), num("index", index))
-	o := deref(opts)
-	req.addQuery("user", o.User)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("user", p.User)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*TrackedTime
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1017,25 +1086,27 @@ func (s *IssuesService) TrackedTimes(ctx context.Context, owner, repo string, in
 	return v, resp, nil
 }
 
-// TrackedTimesIter walks every item of [IssuesService.TrackedTimes], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *IssuesService) TrackedTimesIter(ctx context.Context, owner, repo string, index int64, opts *IssueTrackedTimesOptions) iter.Seq2[*TrackedTime, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
-		page := o
+// ListTrackedTimesIter walks every item of [IssuesService.ListTrackedTimes],
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *IssuesService) ListTrackedTimesIter(ctx context.Context, owner, repo string, index int64, params *IssueListTrackedTimesOptions, opts ...CallOption) iter.Seq2[*TrackedTime, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.TrackedTimes(ctx, owner, repo, index, &page)
+		return s.ListTrackedTimes(ctx, owner, repo, index, &page, opts...)
 	})
 }
 
-// AddTime adds tracked time to a issue.
+// AddTrackedTime adds tracked time to a issue.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/times (issueAddTime). Retry: Never
 // (files a tracked-time entry; a repeat doubles the time recorded).
-func (s *IssuesService) AddTime(ctx context.Context, owner, repo string, index int64, body AddTimeOption) (*TrackedTime, *Response, error) {
+func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, index int64, body AddTimeOption, opts ...CallOption) (*TrackedTime, *Response, error) {
 	req := newRequest(&opIssueAddTime, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(TrackedTime)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1044,118 +1115,21 @@ func (s *IssuesService) AddTime(ctx context.Context, owner, repo string, index i
 	return v, resp, nil
 }
 
-// DeleteTime deletes specific tracked time.
+// DeleteTrackedTime deletes specific tracked time.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/times/{id} (issueDeleteTime).
 // Retry: AlwaysRetry (tracked-time ids are never reused; deleting twice leaves
 // it deleted).
-func (s *IssuesService) DeleteTime(ctx context.Context, owner, repo string, index, id int64) (*Response, error) {
+func (s *IssuesService) DeleteTrackedTime(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteTime, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// IssueListLabelsOptions holds the query parameters of
-// [IssuesService.ListLabels]. Only fields that are set are sent.
-type IssueListLabelsOptions struct {
-	ListOptions
-	// Specifies the sorting method: mostissues, leastissues, or
-	// reversealphabetically. One of: mostissues, leastissues,
-	// reversealphabetically.
-	Sort string
-}
-
-// ListLabels gets all of a repository's labels.
-//
-// The instance sends X-Total-Count but no Link header here; the Iter variant
-// and [WalkPages] continue by count.
-//
-// GET /repos/{owner}/{repo}/labels (issueListLabels). Retry: IdempotentOnly (a
-// read).
-func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, opts *IssueListLabelsOptions) ([]*Label, *Response, error) {
-	req := newRequest(&opIssueListLabels, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQuery("sort", o.Sort)
-	req.paging(s.client, o.ListOptions)
-	var v []*Label
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListLabelsIter walks every item of [IssuesService.ListLabels], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *IssuesService) ListLabelsIter(ctx context.Context, owner, repo string, opts *IssueListLabelsOptions) iter.Seq2[*Label, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.ListLabels(ctx, owner, repo, &page)
-	})
-}
-
-// CreateLabel creates a label.
-//
-// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: Never (creates a
-// label; duplicate names are allowed, so a repeat makes two).
-func (s *IssuesService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelOption) (*Label, *Response, error) {
-	req := newRequest(&opIssueCreateLabel, seg("owner", owner), seg("repo", repo))
-	req.requireText("color", body.Color)
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	v := new(Label)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeleteLabel deletes a label.
-//
-// DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Retry:
-// AlwaysRetry (label ids are never reused; deleting twice leaves it deleted).
-func (s *IssuesService) DeleteLabel(ctx context.Context, owner, repo string, id int64) (*Response, error) {
-	req := newRequest(&opIssueDeleteLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetLabel gets a single label.
-//
-// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry: IdempotentOnly
-// (a read).
-func (s *IssuesService) GetLabel(ctx context.Context, owner, repo string, id int64) (*Label, *Response, error) {
-	req := newRequest(&opIssueGetLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	v := new(Label)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// EditLabel updates a label.
-//
-// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: Never
-// (partial update of a label).
-func (s *IssuesService) EditLabel(ctx context.Context, owner, repo string, id int64, body EditLabelOption) (*Label, *Response, error) {
-	req := newRequest(&opIssueEditLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	req.jsonBody(body)
-	v := new(Label)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetMilestonesListOptions holds the query parameters of
-// [IssuesService.GetMilestonesList]. Only fields that are set are sent.
-type GetMilestonesListOptions struct {
+// IssueListMilestonesOptions holds the query parameters of
+// [IssuesService.ListMilestones]. Only fields that are set are sent.
+type IssueListMilestonesOptions struct {
 	ListOptions
 	// Milestone state, Recognized values are open, closed and all. Defaults to
 	// "open".
@@ -1164,19 +1138,20 @@ type GetMilestonesListOptions struct {
 	Name string
 }
 
-// GetMilestonesList gets all of a repository's opened milestones.
+// ListMilestones gets all of a repository's opened milestones.
 //
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count.
 //
 // GET /repos/{owner}/{repo}/milestones (issueGetMilestonesList). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetMilestonesList(ctx context.Context, owner, repo string, opts *GetMilestonesListOptions) ([]*Milestone, *Response, error) {
+func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...CallOption) ([]*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestonesList, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQuery("state", o.State)
-	req.addQuery("name", o.Name)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("state", p.State)
+	req.addQuery("name", p.Name)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Milestone
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1185,15 +1160,16 @@ func (s *IssuesService) GetMilestonesList(ctx context.Context, owner, repo strin
 	return v, resp, nil
 }
 
-// GetMilestonesListIter walks every item of [IssuesService.GetMilestonesList],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *IssuesService) GetMilestonesListIter(ctx context.Context, owner, repo string, opts *GetMilestonesListOptions) iter.Seq2[*Milestone, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Milestone, *Response, error) {
-		page := o
+// ListMilestonesIter walks every item of [IssuesService.ListMilestones], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *IssuesService) ListMilestonesIter(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...CallOption) iter.Seq2[*Milestone, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Milestone, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.GetMilestonesList(ctx, owner, repo, &page)
+		return s.ListMilestones(ctx, owner, repo, &page, opts...)
 	})
 }
 
@@ -1201,9 +1177,10 @@ func (s *IssuesService) GetMilestonesListIter(ctx context.Context, owner, repo s
 //
 // POST /repos/{owner}/{repo}/milestones (issueCreateMilestone). Retry: Never
 // (creates a milestone).
-func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string, body CreateMilestoneOption) (*Milestone, *Response, error) {
+func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string, body CreateMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueCreateMilestone, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Milestone)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1217,8 +1194,9 @@ func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string,
 // DELETE /repos/{owner}/{repo}/milestones/{id} (issueDeleteMilestone). Retry:
 // AlwaysRetry (milestone ids are never reused; the path is typed integer, so
 // never a title).
-func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo string, id int64) (*Response, error) {
+func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1227,8 +1205,9 @@ func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo string,
 //
 // GET /repos/{owner}/{repo}/milestones/{id} (issueGetMilestone). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id int64) (*Milestone, *Response, error) {
+func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	v := new(Milestone)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1241,9 +1220,10 @@ func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id
 //
 // PATCH /repos/{owner}/{repo}/milestones/{id} (issueEditMilestone). Retry:
 // Never (partial update of a milestone).
-func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo string, id int64, body EditMilestoneOption) (*Milestone, *Response, error) {
+func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo string, id int64, body EditMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueEditMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Milestone)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {

@@ -11,12 +11,21 @@ import (
 func TestGenIssuesOperations(t *testing.T) {
 	gnRunCases(t, []gnCase{
 		{
-			op: "issueSearchIssues", name: "Issues.SearchIssues",
+			op: "repoListPinnedIssues", name: "Issues.ListPinned",
+			method: "GET", path: "/api/v1/repos/o/r/issues/pinned", query: "",
+			kind: gnJSON, status: 200,
+			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				return gnResult(c.Issues.ListPinned(ctx, "o", "r"))
+			},
+		},
+		{
+			op: "issueSearchIssues", name: "Issues.Search",
 			method: "GET", path: "/api/v1/repos/issues/search", query: "state=state%201&labels=labels-2%2Clabels%203&milestones=milestones-3%2Cmilestones%204&q=q%204&priority_repo_id=15&type=type%206&since=2026-01-02T03%3A04%3A12Z&before=2026-01-02T03%3A04%3A13Z&assigned=true&created=true&mentioned=true&review_requested=true&reviewed=true&owner=owner%2014&team=team%2015&sort=sort%2016&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &SearchIssuesOptions{
+				params := &IssueSearchOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					State:           "state 1",
 					Labels:          []string{"labels-2", "labels 3"},
@@ -35,10 +44,10 @@ func TestGenIssuesOperations(t *testing.T) {
 					Team:            "team 15",
 					Sort:            "sort 16",
 				}
-				return gnResult(c.Issues.SearchIssues(ctx, opts))
+				return gnResult(c.Issues.Search(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &SearchIssuesOptions{
+				params := &IssueSearchOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					State:           "state 1",
 					Labels:          []string{"labels-2", "labels 3"},
@@ -57,17 +66,17 @@ func TestGenIssuesOperations(t *testing.T) {
 					Team:            "team 15",
 					Sort:            "sort 16",
 				}
-				n, err := gnCount(c.Issues.SearchIssuesIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Issues.SearchIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "issueListIssues", name: "Issues.ListIssues",
+			op: "issueListIssues", name: "Issues.List",
 			method: "GET", path: "/api/v1/repos/o/r/issues", query: "state=state%201&labels=labels-2%2Clabels%203&q=q%203&type=type%204&milestones=milestones-5%2Cmilestones%206&since=2026-01-02T03%3A04%3A11Z&before=2026-01-02T03%3A04%3A12Z&created_by=created_by%208&assigned_by=assigned_by%209&mentioned_by=mentioned_by%2010&sort=sort%2011&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListIssuesOptions{
+				params := &IssueListOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					State:       "state 1",
 					Labels:      []string{"labels-2", "labels 3"},
@@ -81,10 +90,10 @@ func TestGenIssuesOperations(t *testing.T) {
 					MentionedBy: "mentioned_by 10",
 					Sort:        "sort 11",
 				}
-				return gnResult(c.Issues.ListIssues(ctx, "o", "r", opts))
+				return gnResult(c.Issues.List(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListIssuesOptions{
+				params := &IssueListOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					State:       "state 1",
 					Labels:      []string{"labels-2", "labels 3"},
@@ -98,12 +107,12 @@ func TestGenIssuesOperations(t *testing.T) {
 					MentionedBy: "mentioned_by 10",
 					Sort:        "sort 11",
 				}
-				n, err := gnCount(c.Issues.ListIssuesIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Issues.ListIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "issueCreateIssue", name: "Issues.CreateIssue",
+			op: "issueCreateIssue", name: "Issues.Create",
 			method: "POST", path: "/api/v1/repos/o/r/issues", query: "",
 			reqType: "application/json", reqBody: `{"assignee":"assignee-1","assignees":["assignees-2"],"body":"body-3","closed":true,"due_date":"2026-01-02T03:04:09Z","labels":[1005],"milestone":1006,"ref":"ref-7","title":"title-8"}`,
 			kind: gnJSON, status: 201,
@@ -120,30 +129,30 @@ func TestGenIssuesOperations(t *testing.T) {
 					Ref:       "ref-7",
 					Title:     "title-8",
 				}
-				return gnResult(c.Issues.CreateIssue(ctx, "o", "r", body))
+				return gnResult(c.Issues.Create(ctx, "o", "r", body))
 			},
 		},
 		{
-			op: "issueGetRepoComments", name: "Issues.GetRepoComments",
+			op: "issueGetRepoComments", name: "Issues.ListRepoComments",
 			method: "GET", path: "/api/v1/repos/o/r/issues/comments", query: "since=2026-01-02T03%3A04%3A06Z&before=2026-01-02T03%3A04%3A07Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"body":"body-9","created_at":"2026-01-02T03:04:15Z","html_url":"html_url-11","id":1012,"issue_url":"issue_url-13","original_author":"original_author-14","original_author_id":1015,"pull_request_url":"pull_request_url-16","updated_at":"2026-01-02T03:04:22Z","user":{"active":true,"avatar_url":"avatar_url-18","created":"2026-01-02T03:04:24Z","description":"description-20","email":"email-21","followers_count":1022,"following_count":1023,"full_name":"full_name-24","html_url":"html_url-25","id":1026,"is_admin":true,"language":"language-27","last_login":"2026-01-02T03:04:33Z","location":"location-29","login":"login-30","login_name":"login_name-31","prohibit_login":true,"pronouns":"pronouns-32","restricted":true,"source_id":1033,"starred_repos_count":1034,"visibility":"visibility-35","website":"website-36"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetRepoCommentsOptions{
+				params := &IssueListRepoCommentsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
 					Before:      gnTime(2),
 				}
-				return gnResult(c.Issues.GetRepoComments(ctx, "o", "r", opts))
+				return gnResult(c.Issues.ListRepoComments(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetRepoCommentsOptions{
+				params := &IssueListRepoCommentsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
 					Before:      gnTime(2),
 				}
-				n, err := gnCount(c.Issues.GetRepoCommentsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Issues.ListRepoCommentsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -180,33 +189,33 @@ func TestGenIssuesOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "issueListIssueCommentAttachments", name: "Issues.ListIssueCommentAttachments",
+			op: "issueListIssueCommentAttachments", name: "Issues.ListCommentAttachments",
 			method: "GET", path: "/api/v1/repos/o/r/issues/comments/7/assets", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.ListIssueCommentAttachments(ctx, "o", "r", 7))
+				return gnResult(c.Issues.ListCommentAttachments(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueDeleteIssueCommentAttachment", name: "Issues.DeleteIssueCommentAttachment",
+			op: "issueDeleteIssueCommentAttachment", name: "Issues.DeleteCommentAttachment",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/comments/7/assets/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.DeleteIssueCommentAttachment(ctx, "o", "r", 7, 8))
+				return gnNoResult(c.Issues.DeleteCommentAttachment(ctx, "o", "r", 7, 8))
 			},
 		},
 		{
-			op: "issueGetIssueCommentAttachment", name: "Issues.GetIssueCommentAttachment",
+			op: "issueGetIssueCommentAttachment", name: "Issues.GetCommentAttachment",
 			method: "GET", path: "/api/v1/repos/o/r/issues/comments/7/assets/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.GetIssueCommentAttachment(ctx, "o", "r", 7, 8))
+				return gnResult(c.Issues.GetCommentAttachment(ctx, "o", "r", 7, 8))
 			},
 		},
 		{
-			op: "issueEditIssueCommentAttachment", name: "Issues.EditIssueCommentAttachment",
+			op: "issueEditIssueCommentAttachment", name: "Issues.EditCommentAttachment",
 			method: "PATCH", path: "/api/v1/repos/o/r/issues/comments/7/assets/8", query: "",
 			reqType: "application/json", reqBody: `{"browser_download_url":"browser_download_url-1","name":"name-2"}`,
 			kind: gnJSON, status: 201,
@@ -216,7 +225,7 @@ func TestGenIssuesOperations(t *testing.T) {
 					BrowserDownloadURL: Ptr[string]("browser_download_url-1"),
 					Name:               Ptr[string]("name-2"),
 				}
-				return gnResult(c.Issues.EditIssueCommentAttachment(ctx, "o", "r", 7, 8, body))
+				return gnResult(c.Issues.EditCommentAttachment(ctx, "o", "r", 7, 8, body))
 			},
 		},
 		{
@@ -232,16 +241,16 @@ func TestGenIssuesOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "issueGetCommentReactions", name: "Issues.GetCommentReactions",
+			op: "issueGetCommentReactions", name: "Issues.ListCommentReactions",
 			method: "GET", path: "/api/v1/repos/o/r/issues/comments/7/reactions", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"content":"content-1","created_at":"2026-01-02T03:04:07Z","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.GetCommentReactions(ctx, "o", "r", 7))
+				return gnResult(c.Issues.ListCommentReactions(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issuePostCommentReaction", name: "Issues.PostCommentReaction",
+			op: "issuePostCommentReaction", name: "Issues.CreateCommentReaction",
 			method: "POST", path: "/api/v1/repos/o/r/issues/comments/7/reactions", query: "",
 			reqType: "application/json", reqBody: `{"content":"content-1"}`,
 			kind: gnJSON, status: 200,
@@ -250,7 +259,7 @@ func TestGenIssuesOperations(t *testing.T) {
 				body := EditReactionOption{
 					Content: "content-1",
 				}
-				return gnResult(c.Issues.PostCommentReaction(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.CreateCommentReaction(ctx, "o", "r", 7, body))
 			},
 		},
 		{
@@ -262,16 +271,16 @@ func TestGenIssuesOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "issueGetIssue", name: "Issues.GetIssue",
+			op: "issueGetIssue", name: "Issues.Get",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.GetIssue(ctx, "o", "r", 7))
+				return gnResult(c.Issues.Get(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueEditIssue", name: "Issues.EditIssue",
+			op: "issueEditIssue", name: "Issues.Edit",
 			method: "PATCH", path: "/api/v1/repos/o/r/issues/7", query: "",
 			reqType: "application/json", reqBody: `{"assignee":"assignee-1","assignees":["assignees-2"],"body":"body-3","due_date":"2026-01-02T03:04:09Z","milestone":1005,"ref":"ref-6","state":"state-7","title":"title-8","unset_due_date":true,"updated_at":"2026-01-02T03:04:14Z"}`,
 			kind: gnJSON, status: 201,
@@ -284,42 +293,42 @@ func TestGenIssuesOperations(t *testing.T) {
 					DueDate:      Ptr[time.Time](gnTime(4)),
 					Milestone:    Ptr[int64](1005),
 					Ref:          Ptr[string]("ref-6"),
-					State:        Ptr[string]("state-7"),
+					State:        Ptr[StateType]("state-7"),
 					Title:        Ptr[string]("title-8"),
 					UnsetDueDate: Ptr[bool](true),
 					UpdatedAt:    Ptr[time.Time](gnTime(9)),
 				}
-				return gnResult(c.Issues.EditIssue(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.Edit(ctx, "o", "r", 7, body))
 			},
 		},
 		{
-			op: "issueListIssueAttachments", name: "Issues.ListIssueAttachments",
+			op: "issueListIssueAttachments", name: "Issues.ListAttachments",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/assets", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.ListIssueAttachments(ctx, "o", "r", 7))
+				return gnResult(c.Issues.ListAttachments(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueDeleteIssueAttachment", name: "Issues.DeleteIssueAttachment",
+			op: "issueDeleteIssueAttachment", name: "Issues.DeleteAttachment",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/assets/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.DeleteIssueAttachment(ctx, "o", "r", 7, 8))
+				return gnNoResult(c.Issues.DeleteAttachment(ctx, "o", "r", 7, 8))
 			},
 		},
 		{
-			op: "issueGetIssueAttachment", name: "Issues.GetIssueAttachment",
+			op: "issueGetIssueAttachment", name: "Issues.GetAttachment",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/assets/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.GetIssueAttachment(ctx, "o", "r", 7, 8))
+				return gnResult(c.Issues.GetAttachment(ctx, "o", "r", 7, 8))
 			},
 		},
 		{
-			op: "issueEditIssueAttachment", name: "Issues.EditIssueAttachment",
+			op: "issueEditIssueAttachment", name: "Issues.EditAttachment",
 			method: "PATCH", path: "/api/v1/repos/o/r/issues/7/assets/8", query: "",
 			reqType: "application/json", reqBody: `{"browser_download_url":"browser_download_url-1","name":"name-2"}`,
 			kind: gnJSON, status: 201,
@@ -329,11 +338,11 @@ func TestGenIssuesOperations(t *testing.T) {
 					BrowserDownloadURL: Ptr[string]("browser_download_url-1"),
 					Name:               Ptr[string]("name-2"),
 				}
-				return gnResult(c.Issues.EditIssueAttachment(ctx, "o", "r", 7, 8, body))
+				return gnResult(c.Issues.EditAttachment(ctx, "o", "r", 7, 8, body))
 			},
 		},
 		{
-			op: "issueRemoveIssueBlocking", name: "Issues.RemoveIssueBlocking",
+			op: "issueRemoveIssueBlocking", name: "Issues.RemoveBlock",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/blocks", query: "",
 			reqType: "application/json", reqBody: `{"index":1001,"owner":"owner-2","repo":"repo-3"}`,
 			kind: gnJSON, status: 200,
@@ -344,7 +353,7 @@ func TestGenIssuesOperations(t *testing.T) {
 					Owner: "owner-2",
 					Repo:  "repo-3",
 				}
-				return gnResult(c.Issues.RemoveIssueBlocking(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.RemoveBlock(ctx, "o", "r", 7, body))
 			},
 		},
 		{
@@ -353,17 +362,17 @@ func TestGenIssuesOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Issues.ListBlocks(ctx, "o", "r", 7, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Issues.ListBlocks(ctx, "o", "r", 7, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Issues.ListBlocksIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Issues.ListBlocksIter(ctx, "o", "r", 7, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "issueCreateIssueBlocking", name: "Issues.CreateIssueBlocking",
+			op: "issueCreateIssueBlocking", name: "Issues.AddBlock",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/blocks", query: "",
 			reqType: "application/json", reqBody: `{"index":1001,"owner":"owner-2","repo":"repo-3"}`,
 			kind: gnJSON, status: 201,
@@ -374,20 +383,20 @@ func TestGenIssuesOperations(t *testing.T) {
 					Owner: "owner-2",
 					Repo:  "repo-3",
 				}
-				return gnResult(c.Issues.CreateIssueBlocking(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.AddBlock(ctx, "o", "r", 7, body))
 			},
 		},
 		{
-			op: "issueGetComments", name: "Issues.GetComments",
+			op: "issueGetComments", name: "Issues.ListComments",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/comments", query: "since=2026-01-02T03%3A04%3A06Z&before=2026-01-02T03%3A04%3A07Z",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"body":"body-9","created_at":"2026-01-02T03:04:15Z","html_url":"html_url-11","id":1012,"issue_url":"issue_url-13","original_author":"original_author-14","original_author_id":1015,"pull_request_url":"pull_request_url-16","updated_at":"2026-01-02T03:04:22Z","user":{"active":true,"avatar_url":"avatar_url-18","created":"2026-01-02T03:04:24Z","description":"description-20","email":"email-21","followers_count":1022,"following_count":1023,"full_name":"full_name-24","html_url":"html_url-25","id":1026,"is_admin":true,"language":"language-27","last_login":"2026-01-02T03:04:33Z","location":"location-29","login":"login-30","login_name":"login_name-31","prohibit_login":true,"pronouns":"pronouns-32","restricted":true,"source_id":1033,"starred_repos_count":1034,"visibility":"visibility-35","website":"website-36"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetCommentsOptions{
+				params := &IssueListCommentsOptions{
 					Since:  gnTime(1),
 					Before: gnTime(2),
 				}
-				return gnResult(c.Issues.GetComments(ctx, "o", "r", 7, opts))
+				return gnResult(c.Issues.ListComments(ctx, "o", "r", 7, params))
 			},
 		},
 		{
@@ -428,7 +437,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "issueEditIssueDeadline", name: "Issues.EditIssueDeadline",
+			op: "issueEditIssueDeadline", name: "Issues.SetDeadline",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/deadline", query: "",
 			reqType: "application/json", reqBody: `{"due_date":"2026-01-02T03:04:06Z"}`,
 			kind: gnJSON, status: 201,
@@ -437,11 +446,11 @@ func TestGenIssuesOperations(t *testing.T) {
 				body := EditDeadlineOption{
 					DueDate: gnTime(1),
 				}
-				return gnResult(c.Issues.EditIssueDeadline(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.SetDeadline(ctx, "o", "r", 7, body))
 			},
 		},
 		{
-			op: "issueRemoveIssueDependencies", name: "Issues.RemoveIssueDependencies",
+			op: "issueRemoveIssueDependencies", name: "Issues.RemoveDependency",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/dependencies", query: "",
 			reqType: "application/json", reqBody: `{"index":1001,"owner":"owner-2","repo":"repo-3"}`,
 			kind: gnJSON, status: 200,
@@ -452,26 +461,26 @@ func TestGenIssuesOperations(t *testing.T) {
 					Owner: "owner-2",
 					Repo:  "repo-3",
 				}
-				return gnResult(c.Issues.RemoveIssueDependencies(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.RemoveDependency(ctx, "o", "r", 7, body))
 			},
 		},
 		{
-			op: "issueListIssueDependencies", name: "Issues.ListIssueDependencies",
+			op: "issueListIssueDependencies", name: "Issues.ListDependencies",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/dependencies", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Issues.ListIssueDependencies(ctx, "o", "r", 7, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Issues.ListDependencies(ctx, "o", "r", 7, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Issues.ListIssueDependenciesIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Issues.ListDependenciesIter(ctx, "o", "r", 7, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "issueCreateIssueDependencies", name: "Issues.CreateIssueDependencies",
+			op: "issueCreateIssueDependencies", name: "Issues.AddDependency",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/dependencies", query: "",
 			reqType: "application/json", reqBody: `{"index":1001,"owner":"owner-2","repo":"repo-3"}`,
 			kind: gnJSON, status: 201,
@@ -482,7 +491,7 @@ func TestGenIssuesOperations(t *testing.T) {
 					Owner: "owner-2",
 					Repo:  "repo-3",
 				}
-				return gnResult(c.Issues.CreateIssueDependencies(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.AddDependency(ctx, "o", "r", 7, body))
 			},
 		},
 		{
@@ -498,37 +507,37 @@ func TestGenIssuesOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "issueGetLabels", name: "Issues.GetLabels",
+			op: "issueGetLabels", name: "Issues.ListLabels",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.GetLabels(ctx, "o", "r", 7))
+				return gnResult(c.Issues.ListLabels(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueAddLabel", name: "Issues.AddLabel",
+			op: "issueAddLabel", name: "Issues.AddLabels",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
-			reqType: "application/json", reqBody: `{"labels":["any-1"],"updated_at":"2026-01-02T03:04:07Z"}`,
+			reqType: "application/json", reqBody: `{"labels":[101],"updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
 				body := IssueLabelsOption{
-					Labels:    []any{"any-1"},
+					Labels:    []LabelRef{LabelID(101)},
 					UpdatedAt: gnTime(2),
 				}
-				return gnResult(c.Issues.AddLabel(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.AddLabels(ctx, "o", "r", 7, body))
 			},
 		},
 		{
 			op: "issueReplaceLabels", name: "Issues.ReplaceLabels",
 			method: "PUT", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
-			reqType: "application/json", reqBody: `{"labels":["any-1"],"updated_at":"2026-01-02T03:04:07Z"}`,
+			reqType: "application/json", reqBody: `{"labels":[101],"updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
 				body := IssueLabelsOption{
-					Labels:    []any{"any-1"},
+					Labels:    []LabelRef{LabelID(101)},
 					UpdatedAt: gnTime(2),
 				}
 				return gnResult(c.Issues.ReplaceLabels(ctx, "o", "r", 7, body))
@@ -537,41 +546,37 @@ func TestGenIssuesOperations(t *testing.T) {
 		{
 			op: "issueRemoveLabel", name: "Issues.RemoveLabel",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/labels/identifier%20x", query: "",
-			reqType: "application/json", reqBody: `{"updated_at":"2026-01-02T03:04:06Z"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := DeleteLabelsOption{
-					UpdatedAt: gnTime(1),
-				}
-				return gnNoResult(c.Issues.RemoveLabel(ctx, "o", "r", 7, "identifier x", body))
+				return gnNoResult(c.Issues.RemoveLabel(ctx, "o", "r", 7, "identifier x"))
 			},
 		},
 		{
-			op: "unpinIssue", name: "Issues.UnpinIssue",
+			op: "unpinIssue", name: "Issues.Unpin",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/pin", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.UnpinIssue(ctx, "o", "r", 7))
+				return gnNoResult(c.Issues.Unpin(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "pinIssue", name: "Issues.PinIssue",
+			op: "pinIssue", name: "Issues.Pin",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/pin", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.PinIssue(ctx, "o", "r", 7))
+				return gnNoResult(c.Issues.Pin(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "moveIssuePin", name: "Issues.MoveIssuePin",
+			op: "moveIssuePin", name: "Issues.MovePin",
 			method: "PATCH", path: "/api/v1/repos/o/r/issues/7/pin/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.MoveIssuePin(ctx, "o", "r", 7, 8))
+				return gnNoResult(c.Issues.MovePin(ctx, "o", "r", 7, 8))
 			},
 		},
 		{
-			op: "issueDeleteIssueReaction", name: "Issues.DeleteIssueReaction",
+			op: "issueDeleteIssueReaction", name: "Issues.DeleteReaction",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/reactions", query: "",
 			reqType: "application/json", reqBody: `{"content":"content-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -579,26 +584,26 @@ func TestGenIssuesOperations(t *testing.T) {
 				body := EditReactionOption{
 					Content: "content-1",
 				}
-				return gnNoResult(c.Issues.DeleteIssueReaction(ctx, "o", "r", 7, body))
+				return gnNoResult(c.Issues.DeleteReaction(ctx, "o", "r", 7, body))
 			},
 		},
 		{
-			op: "issueGetIssueReactions", name: "Issues.GetIssueReactions",
+			op: "issueGetIssueReactions", name: "Issues.ListReactions",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/reactions", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"content":"content-1","created_at":"2026-01-02T03:04:07Z","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Issues.GetIssueReactions(ctx, "o", "r", 7, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Issues.ListReactions(ctx, "o", "r", 7, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Issues.GetIssueReactionsIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Issues.ListReactionsIter(ctx, "o", "r", 7, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "issuePostIssueReaction", name: "Issues.PostIssueReaction",
+			op: "issuePostIssueReaction", name: "Issues.CreateReaction",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/reactions", query: "",
 			reqType: "application/json", reqBody: `{"content":"content-1"}`,
 			kind: gnJSON, status: 200,
@@ -607,131 +612,131 @@ func TestGenIssuesOperations(t *testing.T) {
 				body := EditReactionOption{
 					Content: "content-1",
 				}
-				return gnResult(c.Issues.PostIssueReaction(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.CreateReaction(ctx, "o", "r", 7, body))
 			},
 		},
 		{
-			op: "issueDeleteStopWatch", name: "Issues.DeleteStopWatch",
+			op: "issueDeleteStopWatch", name: "Issues.DeleteStopwatch",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/stopwatch/delete", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.DeleteStopWatch(ctx, "o", "r", 7))
+				return gnNoResult(c.Issues.DeleteStopwatch(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueStartStopWatch", name: "Issues.StartStopWatch",
+			op: "issueStartStopWatch", name: "Issues.StartStopwatch",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/stopwatch/start", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.StartStopWatch(ctx, "o", "r", 7))
+				return gnNoResult(c.Issues.StartStopwatch(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueStopStopWatch", name: "Issues.StopStopWatch",
+			op: "issueStopStopWatch", name: "Issues.StopStopwatch",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/stopwatch/stop", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.StopStopWatch(ctx, "o", "r", 7))
+				return gnNoResult(c.Issues.StopStopwatch(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueSubscriptions", name: "Issues.Subscriptions",
+			op: "issueSubscriptions", name: "Issues.ListSubscribers",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/subscriptions", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Issues.Subscriptions(ctx, "o", "r", 7, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Issues.ListSubscribers(ctx, "o", "r", 7, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Issues.SubscriptionsIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Issues.ListSubscribersIter(ctx, "o", "r", 7, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "issueCheckSubscription", name: "Issues.CheckSubscription",
+			op: "issueCheckSubscription", name: "Issues.GetSubscription",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/subscriptions/check", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","ignored":true,"reason":"any-2","repository_url":"repository_url-3","subscribed":true,"url":"url-4","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.CheckSubscription(ctx, "o", "r", 7))
+				return gnResult(c.Issues.GetSubscription(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueDeleteSubscription", name: "Issues.DeleteSubscription",
+			op: "issueDeleteSubscription", name: "Issues.Unsubscribe",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/subscriptions/user%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.DeleteSubscription(ctx, "o", "r", 7, "user x"))
+				return gnNoResult(c.Issues.Unsubscribe(ctx, "o", "r", 7, "user x"))
 			},
 		},
 		{
-			op: "issueAddSubscription", name: "Issues.AddSubscription",
+			op: "issueAddSubscription", name: "Issues.Subscribe",
 			method: "PUT", path: "/api/v1/repos/o/r/issues/7/subscriptions/user%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.AddSubscription(ctx, "o", "r", 7, "user x"))
+				return gnNoResult(c.Issues.Subscribe(ctx, "o", "r", 7, "user x"))
 			},
 		},
 		{
-			op: "issueGetCommentsAndTimeline", name: "Issues.GetCommentsAndTimeline",
+			op: "issueGetCommentsAndTimeline", name: "Issues.ListTimeline",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/timeline", query: "since=2026-01-02T03%3A04%3A06Z&before=2026-01-02T03%3A04%3A07Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assignee":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"assignee_team":{"can_create_org_repo":true,"description":"description-20","id":1021,"includes_all_repositories":true,"name":"name-22","organization":{"avatar_url":"avatar_url-23","created":"2026-01-02T03:04:29Z","description":"description-25","email":"email-26","full_name":"full_name-27","id":1028,"location":"location-29","name":"name-30","repo_admin_change_team_access":true,"username":"username-31","visibility":"visibility-32","website":"website-33"},"permission":"permission-34","units":["units-35"],"units_map":{"key-37":"units_map-36"}},"body":"body-38","created_at":"2026-01-02T03:04:44Z","dependent_issue":{"assets":[{"browser_download_url":"browser_download_url-40","created_at":"2026-01-02T03:04:46Z","download_count":1042,"id":1043,"name":"name-44","size":1045,"type":"type-46","uuid":"uuid-47"}],"assignee":{"active":true,"avatar_url":"avatar_url-48","created":"2026-01-02T03:04:54Z","description":"description-50","email":"email-51","followers_count":1052,"following_count":1053,"full_name":"full_name-54","html_url":"html_url-55","id":1056,"is_admin":true,"language":"language-57","last_login":"2026-01-02T03:05:03Z","location":"location-59","login":"login-60","login_name":"login_name-61","prohibit_login":true,"pronouns":"pronouns-62","restricted":true,"source_id":1063,"starred_repos_count":1064,"visibility":"visibility-65","website":"website-66"},"assignees":[{"active":true,"avatar_url":"avatar_url-67","created":"2026-01-02T03:05:13Z","description":"description-69","email":"email-70","followers_count":1071,"following_count":1072,"full_name":"full_name-73","html_url":"html_url-74","id":1075,"is_admin":true,"language":"language-76","last_login":"2026-01-02T03:05:22Z","location":"location-78","login":"login-79","login_name":"login_name-80","prohibit_login":true,"pronouns":"pronouns-81","restricted":true,"source_id":1082,"starred_repos_count":1083,"visibility":"visibility-84","website":"website-85"}],"body":"body-86","closed_at":"2026-01-02T03:05:32Z","comments":1088,"created_at":"2026-01-02T03:05:34Z","due_date":"2026-01-02T03:05:35Z","html_url":"html_url-91","id":1092,"is_locked":true,"labels":[{"color":"color-93","description":"description-94","exclusive":true,"id":1095,"is_archived":true,"name":"name-96","url":"url-97"}],"milestone":{"closed_at":"2026-01-02T03:05:43Z","closed_issues":1099,"created_at":"2026-01-02T03:05:45Z","description":"description-101","due_on":"2026-01-02T03:05:47Z","id":1103,"open_issues":1104,"state":"state-105","title":"title-106","updated_at":"2026-01-02T03:05:52Z"},"number":1108,"original_author":"original_author-109","original_author_id":1110,"pin_order":1111,"pull_request":{"draft":true,"html_url":"html_url-112","merged":true,"merged_at":"2026-01-02T03:05:58Z"},"ref":"ref-114","repository":{"full_name":"full_name-115","id":1116,"name":"name-117","owner":"owner-118"},"state":"state-119","title":"title-120","updated_at":"2026-01-02T03:06:06Z","url":"url-122","user":{"active":true,"avatar_url":"avatar_url-123","created":"2026-01-02T03:06:09Z","description":"description-125","email":"email-126","followers_count":1127,"following_count":1128,"full_name":"full_name-129","html_url":"html_url-130","id":1131,"is_admin":true,"language":"language-132","last_login":"2026-01-02T03:06:18Z","location":"location-134","login":"login-135","login_name":"login_name-136","prohibit_login":true,"pronouns":"pronouns-137","restricted":true,"source_id":1138,"starred_repos_count":1139,"visibility":"visibility-140","website":"website-141"}},"html_url":"html_url-142","id":1143,"issue_url":"issue_url-144","label":{"color":"color-145","description":"description-146","exclusive":true,"id":1147,"is_archived":true,"name":"name-148","url":"url-149"},"milestone":{"closed_at":"2026-01-02T03:06:35Z","closed_issues":1151,"created_at":"2026-01-02T03:06:37Z","description":"description-153","due_on":"2026-01-02T03:06:39Z","id":1155,"open_issues":1156,"state":"state-157","title":"title-158","updated_at":"2026-01-02T03:06:44Z"},"new_ref":"new_ref-160","new_title":"new_title-161","old_milestone":{"closed_at":"2026-01-02T03:06:47Z","closed_issues":1163,"created_at":"2026-01-02T03:06:49Z","description":"description-165","due_on":"2026-01-02T03:06:51Z","id":1167,"open_issues":1168,"state":"state-169","title":"title-170","updated_at":"2026-01-02T03:06:56Z"},"old_project_id":1172,"old_ref":"old_ref-173","old_title":"old_title-174","project_id":1175,"pull_request_url":"pull_request_url-176","ref_action":"ref_action-177","ref_comment":{"assets":[{"browser_download_url":"browser_download_url-178","created_at":"2026-01-02T03:07:04Z","download_count":1180,"id":1181,"name":"name-182","size":1183,"type":"type-184","uuid":"uuid-185"}],"body":"body-186","created_at":"2026-01-02T03:07:12Z","html_url":"html_url-188","id":1189,"issue_url":"issue_url-190","original_author":"original_author-191","original_author_id":1192,"pull_request_url":"pull_request_url-193","updated_at":"2026-01-02T03:07:19Z","user":{"active":true,"avatar_url":"avatar_url-195","created":"2026-01-02T03:07:21Z","description":"description-197","email":"email-198","followers_count":1199,"following_count":1200,"full_name":"full_name-201","html_url":"html_url-202","id":1203,"is_admin":true,"language":"language-204","last_login":"2026-01-02T03:07:30Z","location":"location-206","login":"login-207","login_name":"login_name-208","prohibit_login":true,"pronouns":"pronouns-209","restricted":true,"source_id":1210,"starred_repos_count":1211,"visibility":"visibility-212","website":"website-213"}},"ref_commit_sha":"ref_commit_sha-214","ref_issue":{"assets":[{"browser_download_url":"browser_download_url-215","created_at":"2026-01-02T03:07:41Z","download_count":1217,"id":1218,"name":"name-219","size":1220,"type":"type-221","uuid":"uuid-222"}],"assignee":{"active":true,"avatar_url":"avatar_url-223","created":"2026-01-02T03:07:49Z","description":"description-225","email":"email-226","followers_count":1227,"following_count":1228,"full_name":"full_name-229","html_url":"html_url-230","id":1231,"is_admin":true,"language":"language-232","last_login":"2026-01-02T03:07:58Z","location":"location-234","login":"login-235","login_name":"login_name-236","prohibit_login":true,"pronouns":"pronouns-237","restricted":true,"source_id":1238,"starred_repos_count":1239,"visibility":"visibility-240","website":"website-241"},"assignees":[{"active":true,"avatar_url":"avatar_url-242","created":"2026-01-02T03:08:08Z","description":"description-244","email":"email-245","followers_count":1246,"following_count":1247,"full_name":"full_name-248","html_url":"html_url-249","id":1250,"is_admin":true,"language":"language-251","last_login":"2026-01-02T03:08:17Z","location":"location-253","login":"login-254","login_name":"login_name-255","prohibit_login":true,"pronouns":"pronouns-256","restricted":true,"source_id":1257,"starred_repos_count":1258,"visibility":"visibility-259","website":"website-260"}],"body":"body-261","closed_at":"2026-01-02T03:08:27Z","comments":1263,"created_at":"2026-01-02T03:08:29Z","due_date":"2026-01-02T03:08:30Z","html_url":"html_url-266","id":1267,"is_locked":true,"labels":[{"color":"color-268","description":"description-269","exclusive":true,"id":1270,"is_archived":true,"name":"name-271","url":"url-272"}],"milestone":{"closed_at":"2026-01-02T03:08:38Z","closed_issues":1274,"created_at":"2026-01-02T03:08:40Z","description":"description-276","due_on":"2026-01-02T03:08:42Z","id":1278,"open_issues":1279,"state":"state-280","title":"title-281","updated_at":"2026-01-02T03:08:47Z"},"number":1283,"original_author":"original_author-284","original_author_id":1285,"pin_order":1286,"pull_request":{"draft":true,"html_url":"html_url-287","merged":true,"merged_at":"2026-01-02T03:08:53Z"},"ref":"ref-289","repository":{"full_name":"full_name-290","id":1291,"name":"name-292","owner":"owner-293"},"state":"state-294","title":"title-295","updated_at":"2026-01-02T03:09:01Z","url":"url-297","user":{"active":true,"avatar_url":"avatar_url-298","created":"2026-01-02T03:09:04Z","description":"description-300","email":"email-301","followers_count":1302,"following_count":1303,"full_name":"full_name-304","html_url":"html_url-305","id":1306,"is_admin":true,"language":"language-307","last_login":"2026-01-02T03:09:13Z","location":"location-309","login":"login-310","login_name":"login_name-311","prohibit_login":true,"pronouns":"pronouns-312","restricted":true,"source_id":1313,"starred_repos_count":1314,"visibility":"visibility-315","website":"website-316"}},"removed_assignee":true,"resolve_doer":{"active":true,"avatar_url":"avatar_url-317","created":"2026-01-02T03:09:23Z","description":"description-319","email":"email-320","followers_count":1321,"following_count":1322,"full_name":"full_name-323","html_url":"html_url-324","id":1325,"is_admin":true,"language":"language-326","last_login":"2026-01-02T03:09:32Z","location":"location-328","login":"login-329","login_name":"login_name-330","prohibit_login":true,"pronouns":"pronouns-331","restricted":true,"source_id":1332,"starred_repos_count":1333,"visibility":"visibility-334","website":"website-335"},"review_id":1336,"tracked_time":{"created":"2026-01-02T03:09:42Z","id":1338,"issue":{"body":"body-339","closed_at":"2026-01-02T03:09:45Z","comments":1341,"created_at":"2026-01-02T03:09:47Z","due_date":"2026-01-02T03:09:48Z","html_url":"html_url-344","id":1345,"is_locked":true,"number":1346,"original_author":"original_author-347","original_author_id":1348,"pin_order":1349,"ref":"ref-350","state":"state-351","title":"title-352","updated_at":"2026-01-02T03:09:58Z","url":"url-354"},"issue_id":1355,"time":1356,"user_id":1357,"user_name":"user_name-358"},"type":"type-359","updated_at":"2026-01-02T03:10:05Z","user":{"active":true,"avatar_url":"avatar_url-361","created":"2026-01-02T03:10:07Z","description":"description-363","email":"email-364","followers_count":1365,"following_count":1366,"full_name":"full_name-367","html_url":"html_url-368","id":1369,"is_admin":true,"language":"language-370","last_login":"2026-01-02T03:10:16Z","location":"location-372","login":"login-373","login_name":"login_name-374","prohibit_login":true,"pronouns":"pronouns-375","restricted":true,"source_id":1376,"starred_repos_count":1377,"visibility":"visibility-378","website":"website-379"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetCommentsAndTimelineOptions{
+				params := &IssueListTimelineOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
 					Before:      gnTime(2),
 				}
-				return gnResult(c.Issues.GetCommentsAndTimeline(ctx, "o", "r", 7, opts))
+				return gnResult(c.Issues.ListTimeline(ctx, "o", "r", 7, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetCommentsAndTimelineOptions{
+				params := &IssueListTimelineOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
 					Before:      gnTime(2),
 				}
-				n, err := gnCount(c.Issues.GetCommentsAndTimelineIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Issues.ListTimelineIter(ctx, "o", "r", 7, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "issueResetTime", name: "Issues.ResetTime",
+			op: "issueResetTime", name: "Issues.ClearTrackedTimes",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/times", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.ResetTime(ctx, "o", "r", 7))
+				return gnNoResult(c.Issues.ClearTrackedTimes(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "issueTrackedTimes", name: "Issues.TrackedTimes",
+			op: "issueTrackedTimes", name: "Issues.ListTrackedTimes",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/times", query: "user=user%201&since=2026-01-02T03%3A04%3A07Z&before=2026-01-02T03%3A04%3A08Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &IssueTrackedTimesOptions{
+				params := &IssueListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					User:        "user 1",
 					Since:       gnTime(2),
 					Before:      gnTime(3),
 				}
-				return gnResult(c.Issues.TrackedTimes(ctx, "o", "r", 7, opts))
+				return gnResult(c.Issues.ListTrackedTimes(ctx, "o", "r", 7, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &IssueTrackedTimesOptions{
+				params := &IssueListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					User:        "user 1",
 					Since:       gnTime(2),
 					Before:      gnTime(3),
 				}
-				n, err := gnCount(c.Issues.TrackedTimesIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Issues.ListTrackedTimesIter(ctx, "o", "r", 7, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "issueAddTime", name: "Issues.AddTime",
+			op: "issueAddTime", name: "Issues.AddTrackedTime",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/times", query: "",
 			reqType: "application/json", reqBody: `{"created":"2026-01-02T03:04:06Z","time":1002,"user_name":"user_name-3"}`,
 			kind: gnJSON, status: 200,
@@ -742,110 +747,38 @@ func TestGenIssuesOperations(t *testing.T) {
 					Time:     1002,
 					UserName: "user_name-3",
 				}
-				return gnResult(c.Issues.AddTime(ctx, "o", "r", 7, body))
+				return gnResult(c.Issues.AddTrackedTime(ctx, "o", "r", 7, body))
 			},
 		},
 		{
-			op: "issueDeleteTime", name: "Issues.DeleteTime",
+			op: "issueDeleteTime", name: "Issues.DeleteTrackedTime",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/times/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.DeleteTime(ctx, "o", "r", 7, 8))
+				return gnNoResult(c.Issues.DeleteTrackedTime(ctx, "o", "r", 7, 8))
 			},
 		},
 		{
-			op: "issueListLabels", name: "Issues.ListLabels",
-			method: "GET", path: "/api/v1/repos/o/r/labels", query: "sort=sort%201&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &IssueListLabelsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Sort:        "sort 1",
-				}
-				return gnResult(c.Issues.ListLabels(ctx, "o", "r", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &IssueListLabelsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Sort:        "sort 1",
-				}
-				n, err := gnCount(c.Issues.ListLabelsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "issueCreateLabel", name: "Issues.CreateLabel",
-			method: "POST", path: "/api/v1/repos/o/r/labels", query: "",
-			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
-			kind: gnJSON, status: 201,
-			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := CreateLabelOption{
-					Color:       "color-1",
-					Description: "description-2",
-					Exclusive:   true,
-					IsArchived:  true,
-					Name:        "name-3",
-				}
-				return gnResult(c.Issues.CreateLabel(ctx, "o", "r", body))
-			},
-		},
-		{
-			op: "issueDeleteLabel", name: "Issues.DeleteLabel",
-			method: "DELETE", path: "/api/v1/repos/o/r/labels/7", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Issues.DeleteLabel(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "issueGetLabel", name: "Issues.GetLabel",
-			method: "GET", path: "/api/v1/repos/o/r/labels/7", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Issues.GetLabel(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "issueEditLabel", name: "Issues.EditLabel",
-			method: "PATCH", path: "/api/v1/repos/o/r/labels/7", query: "",
-			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
-			kind: gnJSON, status: 200,
-			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := EditLabelOption{
-					Color:       Ptr[string]("color-1"),
-					Description: Ptr[string]("description-2"),
-					Exclusive:   Ptr[bool](true),
-					IsArchived:  Ptr[bool](true),
-					Name:        Ptr[string]("name-3"),
-				}
-				return gnResult(c.Issues.EditLabel(ctx, "o", "r", 7, body))
-			},
-		},
-		{
-			op: "issueGetMilestonesList", name: "Issues.GetMilestonesList",
+			op: "issueGetMilestonesList", name: "Issues.ListMilestones",
 			method: "GET", path: "/api/v1/repos/o/r/milestones", query: "state=state%201&name=name%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetMilestonesListOptions{
+				params := &IssueListMilestonesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					State:       "state 1",
 					Name:        "name 2",
 				}
-				return gnResult(c.Issues.GetMilestonesList(ctx, "o", "r", opts))
+				return gnResult(c.Issues.ListMilestones(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetMilestonesListOptions{
+				params := &IssueListMilestonesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					State:       "state 1",
 					Name:        "name 2",
 				}
-				n, err := gnCount(c.Issues.GetMilestonesListIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Issues.ListMilestonesIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -891,7 +824,7 @@ func TestGenIssuesOperations(t *testing.T) {
 				body := EditMilestoneOption{
 					Description: Ptr[string]("description-1"),
 					DueOn:       Ptr[time.Time](gnTime(2)),
-					State:       Ptr[string]("state-3"),
+					State:       Ptr[StateType]("state-3"),
 					Title:       Ptr[string]("title-4"),
 				}
 				return gnResult(c.Issues.EditMilestone(ctx, "o", "r", 7, body))

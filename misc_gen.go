@@ -6,30 +6,13 @@ import (
 	"context"
 )
 
-// GetActionsRun gets a workflow run associated with a token.
-//
-// The automatic actions token must be used as the authentication mechanism
-// (`Authorization: Bearer ${{ forgejo.token }}`); other types of tokens cannot
-// be used. The token is associated with the job, which must be still running
-// for the request to this endpoint to succeed.
-//
-// GET /actions/run (getActionsRun). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetActionsRun(ctx context.Context) (*ActionRun, *Response, error) {
-	req := newRequest(&opGetActionsRun)
-	v := new(ActionRun)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListGitignoresTemplates returns a list of all gitignore templates.
+// ListGitignoreTemplates returns a list of all gitignore templates.
 //
 // GET /gitignore/templates (listGitignoresTemplates). Retry: IdempotentOnly (a
 // read).
-func (s *MiscService) ListGitignoresTemplates(ctx context.Context) ([]string, *Response, error) {
+func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...CallOption) ([]string, *Response, error) {
 	req := newRequest(&opListGitignoresTemplates)
+	req.with(opts)
 	var v []string
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -38,12 +21,13 @@ func (s *MiscService) ListGitignoresTemplates(ctx context.Context) ([]string, *R
 	return v, resp, nil
 }
 
-// GetGitignoreTemplateInfo returns information about a gitignore template.
+// GetGitignoreTemplate returns information about a gitignore template.
 //
 // GET /gitignore/templates/{name} (getGitignoreTemplateInfo). Retry:
 // IdempotentOnly (a read).
-func (s *MiscService) GetGitignoreTemplateInfo(ctx context.Context, name string) (*GitignoreTemplateInfo, *Response, error) {
+func (s *MiscService) GetGitignoreTemplate(ctx context.Context, name string, opts ...CallOption) (*GitignoreTemplateInfo, *Response, error) {
 	req := newRequest(&opGetGitignoreTemplateInfo, segSlash("name", name))
+	req.with(opts)
 	v := new(GitignoreTemplateInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -55,8 +39,9 @@ func (s *MiscService) GetGitignoreTemplateInfo(ctx context.Context, name string)
 // ListLabelTemplates returns a list of all label templates.
 //
 // GET /label/templates (listLabelTemplates). Retry: IdempotentOnly (a read).
-func (s *MiscService) ListLabelTemplates(ctx context.Context) ([]string, *Response, error) {
+func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...CallOption) ([]string, *Response, error) {
 	req := newRequest(&opListLabelTemplates)
+	req.with(opts)
 	var v []string
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -65,12 +50,13 @@ func (s *MiscService) ListLabelTemplates(ctx context.Context) ([]string, *Respon
 	return v, resp, nil
 }
 
-// GetLabelTemplateInfo returns all labels in a template.
+// ListLabelTemplateLabels returns all labels in a template.
 //
 // GET /label/templates/{name} (getLabelTemplateInfo). Retry: IdempotentOnly (a
 // read).
-func (s *MiscService) GetLabelTemplateInfo(ctx context.Context, name string) ([]*LabelTemplate, *Response, error) {
+func (s *MiscService) ListLabelTemplateLabels(ctx context.Context, name string, opts ...CallOption) ([]*LabelTemplate, *Response, error) {
 	req := newRequest(&opGetLabelTemplateInfo, segSlash("name", name))
+	req.with(opts)
 	var v []*LabelTemplate
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -82,8 +68,9 @@ func (s *MiscService) GetLabelTemplateInfo(ctx context.Context, name string) ([]
 // ListLicenseTemplates returns a list of all license templates.
 //
 // GET /licenses (listLicenseTemplates). Retry: IdempotentOnly (a read).
-func (s *MiscService) ListLicenseTemplates(ctx context.Context) ([]*LicensesTemplateListEntry, *Response, error) {
+func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...CallOption) ([]*LicensesTemplateListEntry, *Response, error) {
 	req := newRequest(&opListLicenseTemplates)
+	req.with(opts)
 	var v []*LicensesTemplateListEntry
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -92,12 +79,13 @@ func (s *MiscService) ListLicenseTemplates(ctx context.Context) ([]*LicensesTemp
 	return v, resp, nil
 }
 
-// GetLicenseTemplateInfo returns information about a license template.
+// GetLicenseTemplate returns information about a license template.
 //
 // GET /licenses/{name} (getLicenseTemplateInfo). Retry: IdempotentOnly (a
 // read).
-func (s *MiscService) GetLicenseTemplateInfo(ctx context.Context, name string) (*LicenseTemplateInfo, *Response, error) {
+func (s *MiscService) GetLicenseTemplate(ctx context.Context, name string, opts ...CallOption) (*LicenseTemplateInfo, *Response, error) {
 	req := newRequest(&opGetLicenseTemplateInfo, segSlash("name", name))
+	req.with(opts)
 	v := new(LicenseTemplateInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -112,9 +100,10 @@ func (s *MiscService) GetLicenseTemplateInfo(ctx context.Context, name string) (
 //
 // POST /markdown (renderMarkdown). Retry: AlwaysRetry (a pure function of the
 // input; a repeat renders the same HTML).
-func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownOption) (string, *Response, error) {
+func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownOption, opts ...CallOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkdown)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
@@ -130,9 +119,10 @@ func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownOption) (
 //
 // POST /markdown/raw (renderMarkdownRaw). Retry: AlwaysRetry (a pure function
 // of the input; a repeat renders the same HTML).
-func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string) (string, *Response, error) {
+func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts ...CallOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkdownRaw)
 	req.textBody(body)
+	req.with(opts)
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
@@ -148,9 +138,10 @@ func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string) (strin
 //
 // POST /markup (renderMarkup). Retry: AlwaysRetry (a pure function of the
 // input; a repeat renders the same HTML).
-func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupOption) (string, *Response, error) {
+func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupOption, opts ...CallOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkup)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
@@ -163,8 +154,9 @@ func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupOption) (stri
 // GetNodeInfo returns the nodeinfo of the Forgejo application.
 //
 // GET /nodeinfo (getNodeInfo). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetNodeInfo(ctx context.Context) (*NodeInfo, *Response, error) {
+func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...CallOption) (*NodeInfo, *Response, error) {
 	req := newRequest(&opGetNodeInfo)
+	req.with(opts)
 	v := new(NodeInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -178,8 +170,9 @@ func (s *MiscService) GetNodeInfo(ctx context.Context) (*NodeInfo, *Response, er
 // The body is returned as text.
 //
 // GET /signing-key.gpg (getSigningKey). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetSigningKey(ctx context.Context) (string, *Response, error) {
+func (s *MiscService) GetSigningKey(ctx context.Context, opts ...CallOption) (string, *Response, error) {
 	req := newRequest(&opGetSigningKey)
+	req.with(opts)
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
@@ -194,8 +187,9 @@ func (s *MiscService) GetSigningKey(ctx context.Context) (string, *Response, err
 // The body is returned as text.
 //
 // GET /signing-key.ssh (getSSHSigningKey). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetSSHSigningKey(ctx context.Context) (string, *Response, error) {
+func (s *MiscService) GetSSHSigningKey(ctx context.Context, opts ...CallOption) (string, *Response, error) {
 	req := newRequest(&opGetSSHSigningKey)
+	req.with(opts)
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
@@ -211,8 +205,9 @@ func (s *MiscService) GetSSHSigningKey(ctx context.Context) (string, *Response, 
 // as a check that the base URL points at an API root.
 //
 // GET /version (getVersion). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetVersion(ctx context.Context) (*ServerVersion, *Response, error) {
+func (s *MiscService) GetVersion(ctx context.Context, opts ...CallOption) (*ServerVersion, *Response, error) {
 	req := newRequest(&opGetVersion)
+	req.with(opts)
 	v := new(ServerVersion)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {

@@ -10,30 +10,21 @@ import (
 func TestGenMiscOperations(t *testing.T) {
 	gnRunCases(t, []gnCase{
 		{
-			op: "getActionsRun", name: "Misc.GetActionsRun",
-			method: "GET", path: "/api/v1/actions/run", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"ScheduleID":1001,"approved_by":1002,"commit_sha":"commit_sha-3","created":"2026-01-02T03:04:09Z","duration":1005,"event":"event-6","event_payload":"event_payload-7","html_url":"html_url-8","id":1009,"index_in_repo":1010,"is_fork_pull_request":true,"is_ref_deleted":true,"need_approval":true,"prettyref":"prettyref-11","repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:17Z","avatar_url":"avatar_url-13","clone_url":"clone_url-14","created_at":"2026-01-02T03:04:20Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-16","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-17","default_update_style":"default_update_style-18","description":"description-19","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-20","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-21","external_tracker_style":"external_tracker_style-22","external_tracker_url":"external_tracker_url-23"},"external_wiki":{"external_wiki_url":"external_wiki_url-24"},"fork":true,"forks_count":1025,"full_name":"full_name-26","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-27","id":1028,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-29","languages_url":"languages_url-30","link":"link-31","mirror":true,"mirror_interval":"mirror_interval-32","mirror_updated":"2026-01-02T03:04:38Z","name":"name-34","object_format_name":"object_format_name-35","open_issues_count":1036,"open_pr_counter":1037,"original_url":"original_url-38","owner":{"active":true,"avatar_url":"avatar_url-39","created":"2026-01-02T03:04:45Z","description":"description-41","email":"email-42","followers_count":1043,"following_count":1044,"full_name":"full_name-45","html_url":"html_url-46","id":1047,"is_admin":true,"language":"language-48","last_login":"2026-01-02T03:04:54Z","location":"location-50","login":"login-51","login_name":"login_name-52","prohibit_login":true,"pronouns":"pronouns-53","restricted":true,"source_id":1054,"starred_repos_count":1055,"visibility":"visibility-56","website":"website-57"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:03Z","avatar_url":"avatar_url-59","clone_url":"clone_url-60","created_at":"2026-01-02T03:05:06Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-62","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-63","default_update_style":"default_update_style-64","description":"description-65","empty":true,"fork":true,"forks_count":1066,"full_name":"full_name-67","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-68","id":1069,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-70","languages_url":"languages_url-71","link":"link-72","mirror":true,"mirror_interval":"mirror_interval-73","mirror_updated":"2026-01-02T03:05:19Z","name":"name-75","object_format_name":"object_format_name-76","open_issues_count":1077,"open_pr_counter":1078,"original_url":"original_url-79","private":true,"release_counter":1080,"size":1081,"ssh_url":"ssh_url-82","stars_count":1083,"template":true,"topics":["topics-84"],"updated_at":"2026-01-02T03:05:30Z","url":"url-86","watchers_count":1087,"website":"website-88","wiki_branch":"wiki_branch-89","wiki_clone_url":"wiki_clone_url-90","wiki_ssh_url":"wiki_ssh_url-91"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1092,"repo_transfer":{},"size":1093,"ssh_url":"ssh_url-94","stars_count":1095,"template":true,"topics":["topics-96"],"updated_at":"2026-01-02T03:05:42Z","url":"url-98","watchers_count":1099,"website":"website-100","wiki_branch":"wiki_branch-101","wiki_clone_url":"wiki_clone_url-102","wiki_ssh_url":"wiki_ssh_url-103"},"started":"2026-01-02T03:05:49Z","status":"status-105","stopped":"2026-01-02T03:05:51Z","title":"title-107","trigger_event":"trigger_event-108","trigger_user":{"active":true,"avatar_url":"avatar_url-109","created":"2026-01-02T03:05:55Z","description":"description-111","email":"email-112","followers_count":1113,"following_count":1114,"full_name":"full_name-115","html_url":"html_url-116","id":1117,"is_admin":true,"language":"language-118","last_login":"2026-01-02T03:06:04Z","location":"location-120","login":"login-121","login_name":"login_name-122","prohibit_login":true,"pronouns":"pronouns-123","restricted":true,"source_id":1124,"starred_repos_count":1125,"visibility":"visibility-126","website":"website-127"},"updated":"2026-01-02T03:06:13Z","workflow_id":"workflow_id-129","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Misc.GetActionsRun(ctx))
-			},
-		},
-		{
-			op: "listGitignoresTemplates", name: "Misc.ListGitignoresTemplates",
+			op: "listGitignoresTemplates", name: "Misc.ListGitignoreTemplates",
 			method: "GET", path: "/api/v1/gitignore/templates", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `["v-1"]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Misc.ListGitignoresTemplates(ctx))
+				return gnResult(c.Misc.ListGitignoreTemplates(ctx))
 			},
 		},
 		{
-			op: "getGitignoreTemplateInfo", name: "Misc.GetGitignoreTemplateInfo",
+			op: "getGitignoreTemplateInfo", name: "Misc.GetGitignoreTemplate",
 			method: "GET", path: "/api/v1/gitignore/templates/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"name":"name-1","source":"source-2","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Misc.GetGitignoreTemplateInfo(ctx, "name x"))
+				return gnResult(c.Misc.GetGitignoreTemplate(ctx, "name x"))
 			},
 		},
 		{
@@ -46,12 +37,12 @@ func TestGenMiscOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "getLabelTemplateInfo", name: "Misc.GetLabelTemplateInfo",
+			op: "getLabelTemplateInfo", name: "Misc.ListLabelTemplateLabels",
 			method: "GET", path: "/api/v1/label/templates/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"name":"name-3","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Misc.GetLabelTemplateInfo(ctx, "name x"))
+				return gnResult(c.Misc.ListLabelTemplateLabels(ctx, "name x"))
 			},
 		},
 		{
@@ -64,12 +55,12 @@ func TestGenMiscOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "getLicenseTemplateInfo", name: "Misc.GetLicenseTemplateInfo",
+			op: "getLicenseTemplateInfo", name: "Misc.GetLicenseTemplate",
 			method: "GET", path: "/api/v1/licenses/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"body":"body-1","implementation":"implementation-2","key":"key-3","name":"name-4","url":"url-5","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Misc.GetLicenseTemplateInfo(ctx, "name x"))
+				return gnResult(c.Misc.GetLicenseTemplate(ctx, "name x"))
 			},
 		},
 		{

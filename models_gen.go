@@ -70,6 +70,22 @@ type APRemoteFollowOption struct {
 	Target string `json:"target,omitempty"`
 }
 
+// AccessMode is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type AccessMode string
+
+// Known AccessMode values.
+const (
+	AccessModeNone  AccessMode = "none"
+	AccessModeRead  AccessMode = "read"
+	AccessModeWrite AccessMode = "write"
+	AccessModeAdmin AccessMode = "admin"
+	AccessModeOwner AccessMode = "owner"
+)
+
 // AccessToken represents an API access token.
 type AccessToken struct {
 	CreatedAt time.Time `json:"created_at"`
@@ -138,7 +154,7 @@ type ActionRun struct {
 	// When the action run was started.
 	Started time.Time `json:"started"`
 	// The current status of this run.
-	Status string `json:"status"`
+	Status ActionStatus `json:"status"`
 	// When the action run was stopped.
 	Stopped time.Time `json:"stopped"`
 	// The action run's title.
@@ -174,7 +190,7 @@ type ActionRunJob struct {
 	// The action run job labels to run on.
 	RunsOn []string `json:"runs_on"`
 	// The action run job status.
-	Status string `json:"status"`
+	Status ActionStatus `json:"status"`
 	// The action run job latest task id.
 	TaskID int64 `json:"task_id"`
 }
@@ -199,28 +215,47 @@ type ActionRunner struct {
 	RepoID int64 `json:"repo_id"`
 	// Status indicates whether this runner is offline, or active, for example. One
 	// of: offline, idle, active.
-	Status string `json:"status"`
+	Status RunnerStatus `json:"status"`
 	// UUID uniquely identifies this runner.
 	Uuid string `json:"uuid"`
 	// Version is the self-reported version string of Forgejo Runner.
 	Version string `json:"version"`
 }
 
+// ActionStatus is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type ActionStatus string
+
+// Known ActionStatus values.
+const (
+	ActionStatusUnknown   ActionStatus = "unknown"
+	ActionStatusWaiting   ActionStatus = "waiting"
+	ActionStatusRunning   ActionStatus = "running"
+	ActionStatusSuccess   ActionStatus = "success"
+	ActionStatusFailure   ActionStatus = "failure"
+	ActionStatusCancelled ActionStatus = "cancelled"
+	ActionStatusSkipped   ActionStatus = "skipped"
+	ActionStatusBlocked   ActionStatus = "blocked"
+)
+
 // ActionTask represents a ActionTask.
 type ActionTask struct {
-	CreatedAt    time.Time `json:"created_at"`
-	DisplayTitle string    `json:"display_title"`
-	Event        string    `json:"event"`
-	HeadBranch   string    `json:"head_branch"`
-	HeadSHA      string    `json:"head_sha"`
-	ID           int64     `json:"id"`
-	Name         string    `json:"name"`
-	RunNumber    int64     `json:"run_number"`
-	RunStartedAt time.Time `json:"run_started_at"`
-	Status       string    `json:"status"`
-	UpdatedAt    time.Time `json:"updated_at"`
-	URL          string    `json:"url"`
-	WorkflowID   string    `json:"workflow_id"`
+	CreatedAt    time.Time    `json:"created_at"`
+	DisplayTitle string       `json:"display_title"`
+	Event        string       `json:"event"`
+	HeadBranch   string       `json:"head_branch"`
+	HeadSHA      string       `json:"head_sha"`
+	ID           int64        `json:"id"`
+	Name         string       `json:"name"`
+	RunNumber    int64        `json:"run_number"`
+	RunStartedAt time.Time    `json:"run_started_at"`
+	Status       ActionStatus `json:"status"`
+	UpdatedAt    time.Time    `json:"updated_at"`
+	URL          string       `json:"url"`
+	WorkflowID   string       `json:"workflow_id"`
 }
 
 // ActionTaskResponse returns a ActionTask.
@@ -259,12 +294,50 @@ type Activity struct {
 	// approve_pull_request, reject_pull_request, comment_pull, publish_release,
 	// pull_review_dismissed, pull_request_ready_for_review,
 	// auto_merge_pull_request.
-	OpType  string      `json:"op_type"`
-	RefName string      `json:"ref_name"`
-	Repo    *Repository `json:"repo"`
-	RepoID  int64       `json:"repo_id"`
-	UserID  int64       `json:"user_id"`
+	OpType  ActivityOpType `json:"op_type"`
+	RefName string         `json:"ref_name"`
+	Repo    *Repository    `json:"repo"`
+	RepoID  int64          `json:"repo_id"`
+	UserID  int64          `json:"user_id"`
 }
+
+// ActivityOpType is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type ActivityOpType string
+
+// Known ActivityOpType values.
+const (
+	ActivityOpCreateRepo                ActivityOpType = "create_repo"
+	ActivityOpRenameRepo                ActivityOpType = "rename_repo"
+	ActivityOpStarRepo                  ActivityOpType = "star_repo"
+	ActivityOpWatchRepo                 ActivityOpType = "watch_repo"
+	ActivityOpCommitRepo                ActivityOpType = "commit_repo"
+	ActivityOpCreateIssue               ActivityOpType = "create_issue"
+	ActivityOpCreatePullRequest         ActivityOpType = "create_pull_request"
+	ActivityOpTransferRepo              ActivityOpType = "transfer_repo"
+	ActivityOpPushTag                   ActivityOpType = "push_tag"
+	ActivityOpCommentIssue              ActivityOpType = "comment_issue"
+	ActivityOpMergePullRequest          ActivityOpType = "merge_pull_request"
+	ActivityOpCloseIssue                ActivityOpType = "close_issue"
+	ActivityOpReopenIssue               ActivityOpType = "reopen_issue"
+	ActivityOpClosePullRequest          ActivityOpType = "close_pull_request"
+	ActivityOpReopenPullRequest         ActivityOpType = "reopen_pull_request"
+	ActivityOpDeleteTag                 ActivityOpType = "delete_tag"
+	ActivityOpDeleteBranch              ActivityOpType = "delete_branch"
+	ActivityOpMirrorSyncPush            ActivityOpType = "mirror_sync_push"
+	ActivityOpMirrorSyncCreate          ActivityOpType = "mirror_sync_create"
+	ActivityOpMirrorSyncDelete          ActivityOpType = "mirror_sync_delete"
+	ActivityOpApprovePullRequest        ActivityOpType = "approve_pull_request"
+	ActivityOpRejectPullRequest         ActivityOpType = "reject_pull_request"
+	ActivityOpCommentPull               ActivityOpType = "comment_pull"
+	ActivityOpPublishRelease            ActivityOpType = "publish_release"
+	ActivityOpPullReviewDismissed       ActivityOpType = "pull_review_dismissed"
+	ActivityOpPullRequestReadyForReview ActivityOpType = "pull_request_ready_for_review"
+	ActivityOpAutoMergePullRequest      ActivityOpType = "auto_merge_pull_request"
+)
 
 // ActivityPub is the JSON-LD context of an ActivityPub object.
 type ActivityPub struct {
@@ -278,7 +351,7 @@ type ActivityPub struct {
 // sent.
 type AddCollaboratorOption struct {
 	// One of: read, write, admin.
-	Permission string `json:"permission,omitempty"`
+	Permission AccessMode `json:"permission,omitempty"`
 }
 
 // AddTimeOption holds the options for adding time to an issue.
@@ -321,9 +394,22 @@ type Attachment struct {
 	Name               string    `json:"name"`
 	Size               int64     `json:"size"`
 	// One of: attachment, external.
-	Type string `json:"type"`
-	Uuid string `json:"uuid"`
+	Type AttachmentType `json:"type"`
+	Uuid string         `json:"uuid"`
 }
+
+// AttachmentType is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type AttachmentType string
+
+// Known AttachmentType values.
+const (
+	AttachmentTypeAttachment AttachmentType = "attachment"
+	AttachmentTypeExternal   AttachmentType = "external"
+)
 
 // BlockedUser represents a blocked user.
 type BlockedUser struct {
@@ -387,7 +473,7 @@ type ChangeFileOperation struct {
 	FromPath string `json:"from_path,omitempty"`
 	// Indicates what to do with the file. One of: create, update, delete.
 	// Required: always sent.
-	Operation string `json:"operation"`
+	Operation FileOperation `json:"operation"`
 	// Path to the existing or new file. Required: always sent.
 	Path string `json:"path"`
 	// Sha is the SHA for the file that already exists, required for update or
@@ -538,9 +624,9 @@ type CommitStatus struct {
 // "success", "error", "failure", "warning", or "skipped".
 //
 // It is an open enumeration: the constants below name the values known when the
-// spec was pinned, and any other value the instance sends decodes unchanged. It
-// is an alias of string, so fields of this type compare with plain strings.
-type CommitStatusState = string
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type CommitStatusState string
 
 // Known CommitStatusState values.
 const (
@@ -724,7 +810,7 @@ type CreateHookOption struct {
 	Events []string               `json:"events,omitzero"`
 	// One of: forgejo, dingtalk, discord, gitea, gogs, msteams, slack, telegram,
 	// feishu, wechatwork, packagist. Required: always sent.
-	Type string `json:"type"`
+	Type HookType `json:"type"`
 }
 
 // CreateHookOptionConfig has all config options in it required are
@@ -799,8 +885,8 @@ type CreateMilestoneOption struct {
 	Description string    `json:"description,omitempty"`
 	DueOn       time.Time `json:"due_on,omitzero"`
 	// One of: open, closed.
-	State string `json:"state,omitempty"`
-	Title string `json:"title,omitempty"`
+	State StateType `json:"state,omitempty"`
+	Title string    `json:"title,omitempty"`
 }
 
 // CreateOAuth2ApplicationOptions holds options to create an oauth2 application.
@@ -839,8 +925,8 @@ type CreateOrgOption struct {
 	Username string `json:"username"`
 	// Possible values are `public` (default), `limited` or `private`. One of:
 	// public, limited, private.
-	Visibility string `json:"visibility,omitempty"`
-	Website    string `json:"website,omitempty"`
+	Visibility Visibility `json:"visibility,omitempty"`
+	Website    string     `json:"website,omitempty"`
 }
 
 // CreatePullRequestOption holds the options when creating a pull request.
@@ -966,7 +1052,7 @@ type CreateRepoOption struct {
 	// Name of the repository to create. Required: always sent.
 	Name string `json:"name"`
 	// ObjectFormatName of the underlying git repository. One of: sha1, sha256.
-	ObjectFormatName string `json:"object_format_name,omitempty"`
+	ObjectFormatName ObjectFormat `json:"object_format_name,omitempty"`
 	// Whether the repository is private.
 	Private bool `json:"private,omitempty"`
 	// Readme of the repository to create.
@@ -975,7 +1061,7 @@ type CreateRepoOption struct {
 	Template bool `json:"template,omitempty"`
 	// TrustModel of the repository. One of: default, collaborator, committer,
 	// collaboratorcommitter.
-	TrustModel string `json:"trust_model,omitempty"`
+	TrustModel TrustModel `json:"trust_model,omitempty"`
 }
 
 // CreateStatusOption holds the information needed to create a new CommitStatus
@@ -1022,7 +1108,7 @@ type CreateTeamOption struct {
 	// Required: always sent.
 	Name string `json:"name"`
 	// One of: read, write, admin.
-	Permission string            `json:"permission,omitempty"`
+	Permission AccessMode        `json:"permission,omitempty"`
 	Units      []string          `json:"units,omitzero"`
 	UnitsMap   map[string]string `json:"units_map,omitzero"`
 }
@@ -1275,7 +1361,7 @@ type EditIssueOption struct {
 	DueDate      *time.Time `json:"due_date,omitempty"`
 	Milestone    *int64     `json:"milestone,omitempty"`
 	Ref          *string    `json:"ref,omitempty"`
-	State        *string    `json:"state,omitempty"`
+	State        *StateType `json:"state,omitempty"`
 	Title        *string    `json:"title,omitempty"`
 	UnsetDueDate *bool      `json:"unset_due_date,omitempty"`
 	UpdatedAt    *time.Time `json:"updated_at,omitempty"`
@@ -1300,7 +1386,7 @@ type EditLabelOption struct {
 type EditMilestoneOption struct {
 	Description *string    `json:"description,omitempty"`
 	DueOn       *time.Time `json:"due_on,omitempty"`
-	State       *string    `json:"state,omitempty"`
+	State       *StateType `json:"state,omitempty"`
 	Title       *string    `json:"title,omitempty"`
 }
 
@@ -1316,8 +1402,8 @@ type EditOrgOption struct {
 	RepoAdminChangeTeamAccess *bool   `json:"repo_admin_change_team_access,omitempty"`
 	// Possible values are `public`, `limited` or `private`. One of: public,
 	// limited, private.
-	Visibility *string `json:"visibility,omitempty"`
-	Website    *string `json:"website,omitempty"`
+	Visibility *Visibility `json:"visibility,omitempty"`
+	Website    *string     `json:"website,omitempty"`
 }
 
 // EditPullRequestOption holds the options when modify pull request.
@@ -1333,7 +1419,7 @@ type EditPullRequestOption struct {
 	DueDate             *time.Time `json:"due_date,omitempty"`
 	Labels              []int64    `json:"labels,omitzero"`
 	Milestone           *int64     `json:"milestone,omitempty"`
-	State               *string    `json:"state,omitempty"`
+	State               *StateType `json:"state,omitempty"`
 	Title               *string    `json:"title,omitempty"`
 	UnsetDueDate        *bool      `json:"unset_due_date,omitempty"`
 }
@@ -1480,7 +1566,7 @@ type EditTeamOption struct {
 	// Required: always sent.
 	Name string `json:"name"`
 	// One of: read, write, admin.
-	Permission *string           `json:"permission,omitempty"`
+	Permission *AccessMode       `json:"permission,omitempty"`
 	Units      []string          `json:"units,omitzero"`
 	UnitsMap   map[string]string `json:"units_map,omitzero"`
 }
@@ -1568,6 +1654,20 @@ type FileLinksResponse struct {
 	HTML string `json:"html"`
 	Self string `json:"self"`
 }
+
+// FileOperation is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type FileOperation string
+
+// Known FileOperation values.
+const (
+	FileOperationCreate FileOperation = "create"
+	FileOperationUpdate FileOperation = "update"
+	FileOperationDelete FileOperation = "delete"
+)
 
 // FileResponse contains information about a repo's file.
 type FileResponse struct {
@@ -1712,6 +1812,27 @@ type GitObject struct {
 	URL  string `json:"url"`
 }
 
+// GitService is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type GitService string
+
+// Known GitService values.
+const (
+	GitServicePlain     GitService = "git"
+	GitServiceGitHub    GitService = "github"
+	GitServiceGitea     GitService = "gitea"
+	GitServiceGitLab    GitService = "gitlab"
+	GitServiceGogs      GitService = "gogs"
+	GitServiceOneDev    GitService = "onedev"
+	GitServiceGitBucket GitService = "gitbucket"
+	GitServiceCodebase  GitService = "codebase"
+	GitServiceForgejo   GitService = "forgejo"
+	GitServicePagure    GitService = "pagure"
+)
+
 // GitTreeResponse returns a git tree.
 type GitTreeResponse struct {
 	Page       int64       `json:"page"`
@@ -1740,10 +1861,32 @@ type Hook struct {
 	Events      []string          `json:"events"`
 	ID          int64             `json:"id"`
 	Metadata    any               `json:"metadata"`
-	Type        string            `json:"type"`
+	Type        HookType          `json:"type"`
 	UpdatedAt   time.Time         `json:"updated_at"`
 	URL         string            `json:"url"`
 }
+
+// HookType is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type HookType string
+
+// Known HookType values.
+const (
+	HookTypeForgejo    HookType = "forgejo"
+	HookTypeDingtalk   HookType = "dingtalk"
+	HookTypeDiscord    HookType = "discord"
+	HookTypeGitea      HookType = "gitea"
+	HookTypeGogs       HookType = "gogs"
+	HookTypeMSTeams    HookType = "msteams"
+	HookTypeSlack      HookType = "slack"
+	HookTypeTelegram   HookType = "telegram"
+	HookTypeFeishu     HookType = "feishu"
+	HookTypeWechatWork HookType = "wechatwork"
+	HookTypePackagist  HookType = "packagist"
+)
 
 // Identity is used for a person's identity like an author or committer.
 //
@@ -1832,9 +1975,9 @@ type IssueFormField struct {
 // "textarea", "input", "dropdown" or "checkboxes".
 //
 // It is an open enumeration: the constants below name the values known when the
-// spec was pinned, and any other value the instance sends decodes unchanged. It
-// is an alias of string, so fields of this type compare with plain strings.
-type IssueFormFieldType = string
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type IssueFormFieldType string
 
 // Known IssueFormFieldType values.
 const (
@@ -1848,9 +1991,9 @@ const (
 // IssueFormFieldVisible defines issue form field visible.
 //
 // It is an open enumeration: the constants below name the values known when the
-// spec was pinned, and any other value the instance sends decodes unchanged. It
-// is an alias of string, so fields of this type compare with plain strings.
-type IssueFormFieldVisible = string
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type IssueFormFieldVisible string
 
 // Known IssueFormFieldVisible values.
 const (
@@ -1865,8 +2008,8 @@ const (
 type IssueLabelsOption struct {
 	// Labels can be a list of integers representing label IDs or a list of strings
 	// representing label names.
-	Labels    []any     `json:"labels,omitzero"`
-	UpdatedAt time.Time `json:"updated_at,omitzero"`
+	Labels    []LabelRef `json:"labels,omitzero"`
+	UpdatedAt time.Time  `json:"updated_at,omitzero"`
 }
 
 // IssueMeta is the basic issue information.
@@ -1893,6 +2036,19 @@ type IssueTemplate struct {
 
 // IssueTemplateLabels are the label names an issue template applies.
 type IssueTemplateLabels []string
+
+// IssueType is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type IssueType string
+
+// Known IssueType values.
+const (
+	IssueTypeIssues IssueType = "issues"
+	IssueTypePulls  IssueType = "pulls"
+)
 
 // Label is a label to an issue or a pr.
 type Label struct {
@@ -1976,15 +2132,32 @@ type MarkupOption struct {
 type MergePullRequestOption struct {
 	// One of: merge, rebase, rebase-merge, squash, fast-forward-only,
 	// manually-merged. Required: always sent.
-	Do                     string `json:"Do"`
-	MergeCommitID          string `json:"MergeCommitID,omitempty"`
-	MergeMessageField      string `json:"MergeMessageField,omitempty"`
-	MergeTitleField        string `json:"MergeTitleField,omitempty"`
-	DeleteBranchAfterMerge bool   `json:"delete_branch_after_merge,omitempty"`
-	ForceMerge             bool   `json:"force_merge,omitempty"`
-	HeadCommitID           string `json:"head_commit_id,omitempty"`
-	MergeWhenChecksSucceed bool   `json:"merge_when_checks_succeed,omitempty"`
+	Style                  MergeStyle `json:"Do"`
+	CommitID               string     `json:"MergeCommitID,omitempty"`
+	Message                string     `json:"MergeMessageField,omitempty"`
+	Title                  string     `json:"MergeTitleField,omitempty"`
+	DeleteBranchAfterMerge bool       `json:"delete_branch_after_merge,omitempty"`
+	ForceMerge             bool       `json:"force_merge,omitempty"`
+	HeadCommitID           string     `json:"head_commit_id,omitempty"`
+	MergeWhenChecksSucceed bool       `json:"merge_when_checks_succeed,omitempty"`
 }
+
+// MergeStyle is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type MergeStyle string
+
+// Known MergeStyle values.
+const (
+	MergeStyleMerge           MergeStyle = "merge"
+	MergeStyleRebase          MergeStyle = "rebase"
+	MergeStyleRebaseMerge     MergeStyle = "rebase-merge"
+	MergeStyleSquash          MergeStyle = "squash"
+	MergeStyleFastForwardOnly MergeStyle = "fast-forward-only"
+	MergeStyleManuallyMerged  MergeStyle = "manually-merged"
+)
 
 // MigrateRepoOptions holds the options for migrating repository's this is used
 // to interact with api v1.
@@ -2014,7 +2187,7 @@ type MigrateRepoOptions struct {
 	RepoOwner string `json:"repo_owner,omitempty"`
 	// One of: git, github, gitea, gitlab, gogs, onedev, gitbucket, codebase,
 	// forgejo, pagure.
-	Service string `json:"service,omitempty"`
+	Service GitService `json:"service,omitempty"`
 	// Deprecated (only for backwards compatibility).
 	UID  int64 `json:"uid,omitempty"`
 	Wiki bool  `json:"wiki,omitempty"`
@@ -2126,9 +2299,9 @@ type NotificationThread struct {
 // NotifySubjectType represents type of notification subject.
 //
 // It is an open enumeration: the constants below name the values known when the
-// spec was pinned, and any other value the instance sends decodes unchanged. It
-// is an alias of string, so fields of this type compare with plain strings.
-type NotifySubjectType = string
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type NotifySubjectType string
 
 // Known NotifySubjectType values.
 const (
@@ -2149,6 +2322,19 @@ type OAuth2Application struct {
 	RedirectURIs       []string  `json:"redirect_uris"`
 }
 
+// ObjectFormat is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type ObjectFormat string
+
+// Known ObjectFormat values.
+const (
+	ObjectFormatSHA1   ObjectFormat = "sha1"
+	ObjectFormatSHA256 ObjectFormat = "sha256"
+)
+
 // Organization represents an organization.
 type Organization struct {
 	AvatarURL                 string    `json:"avatar_url"`
@@ -2161,9 +2347,9 @@ type Organization struct {
 	Name                      string    `json:"name"`
 	RepoAdminChangeTeamAccess bool      `json:"repo_admin_change_team_access"`
 	// Deprecated: the spec marks this field deprecated.
-	Username   string `json:"username"`
-	Visibility string `json:"visibility"`
-	Website    string `json:"website"`
+	Username   string     `json:"username"`
+	Visibility Visibility `json:"visibility"`
+	Website    string     `json:"website"`
 }
 
 // OrganizationPermissions lists different users permissions on an organization.
@@ -2207,6 +2393,38 @@ type PackageFile struct {
 	SHA256 string `json:"sha256"`
 	SHA512 string `json:"sha512"`
 }
+
+// PackageType is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type PackageType string
+
+// Known PackageType values.
+const (
+	PackageTypeAlpine    PackageType = "alpine"
+	PackageTypeCargo     PackageType = "cargo"
+	PackageTypeChef      PackageType = "chef"
+	PackageTypeComposer  PackageType = "composer"
+	PackageTypeConan     PackageType = "conan"
+	PackageTypeConda     PackageType = "conda"
+	PackageTypeContainer PackageType = "container"
+	PackageTypeCran      PackageType = "cran"
+	PackageTypeDebian    PackageType = "debian"
+	PackageTypeGeneric   PackageType = "generic"
+	PackageTypeGo        PackageType = "go"
+	PackageTypeHelm      PackageType = "helm"
+	PackageTypeMaven     PackageType = "maven"
+	PackageTypeNpm       PackageType = "npm"
+	PackageTypeNuget     PackageType = "nuget"
+	PackageTypePub       PackageType = "pub"
+	PackageTypePypi      PackageType = "pypi"
+	PackageTypeRpm       PackageType = "rpm"
+	PackageTypeRubygems  PackageType = "rubygems"
+	PackageTypeSwift     PackageType = "swift"
+	PackageTypeVagrant   PackageType = "vagrant"
+)
 
 // PayloadCommit represents a commit.
 type PayloadCommit struct {
@@ -2699,7 +2917,7 @@ type Repository struct {
 	MirrorUpdated             time.Time        `json:"mirror_updated"`
 	Name                      string           `json:"name"`
 	// ObjectFormatName of the underlying git repository. One of: sha1, sha256.
-	ObjectFormatName string        `json:"object_format_name"`
+	ObjectFormatName ObjectFormat  `json:"object_format_name"`
 	OpenIssuesCount  int64         `json:"open_issues_count"`
 	OpenPrCounter    int64         `json:"open_pr_counter"`
 	OriginalURL      string        `json:"original_url"`
@@ -2734,9 +2952,9 @@ type RepositoryMeta struct {
 // ReviewStateType is the review state type.
 //
 // It is an open enumeration: the constants below name the values known when the
-// spec was pinned, and any other value the instance sends decodes unchanged. It
-// is an alias of string, so fields of this type compare with plain strings.
-type ReviewStateType = string
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type ReviewStateType string
 
 // Known ReviewStateType values.
 const (
@@ -2745,6 +2963,20 @@ const (
 	ReviewStateComment        ReviewStateType = "COMMENT"
 	ReviewStateRequestChanges ReviewStateType = "REQUEST_CHANGES"
 	ReviewStateRequestReview  ReviewStateType = "REQUEST_REVIEW"
+)
+
+// RunnerStatus is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type RunnerStatus string
+
+// Known RunnerStatus values.
+const (
+	RunnerOffline RunnerStatus = "offline"
+	RunnerIdle    RunnerStatus = "idle"
+	RunnerActive  RunnerStatus = "active"
 )
 
 // SearchResults is the results of a successful search.
@@ -2774,12 +3006,25 @@ type SetUserQuotaGroupsOptions struct {
 	Groups []string `json:"groups"`
 }
 
+// SortOrder is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type SortOrder string
+
+// Known SortOrder values.
+const (
+	SortAsc  SortOrder = "asc"
+	SortDesc SortOrder = "desc"
+)
+
 // StateType is the issue state type.
 //
 // It is an open enumeration: the constants below name the values known when the
-// spec was pinned, and any other value the instance sends decodes unchanged. It
-// is an alias of string, so fields of this type compare with plain strings.
-type StateType = string
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type StateType string
 
 // Known StateType values.
 const (
@@ -2852,7 +3097,7 @@ type Team struct {
 	Name                    string        `json:"name"`
 	Organization            *Organization `json:"organization"`
 	// One of: none, read, write, admin, owner.
-	Permission string            `json:"permission"`
+	Permission AccessMode        `json:"permission"`
 	Units      []string          `json:"units"`
 	UnitsMap   map[string]string `json:"units_map"`
 }
@@ -2937,6 +3182,21 @@ type TransferRepoOption struct {
 	// organization-owned repositories.
 	TeamIDs []int64 `json:"team_ids,omitzero"`
 }
+
+// TrustModel is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type TrustModel string
+
+// Known TrustModel values.
+const (
+	TrustModelDefault               TrustModel = "default"
+	TrustModelCollaborator          TrustModel = "collaborator"
+	TrustModelCommitter             TrustModel = "committer"
+	TrustModelCollaboratorCommitter TrustModel = "collaboratorcommitter"
+)
 
 // UpdateBranchRepoOption holds the options when updating a branch in a
 // repository.
@@ -3112,6 +3372,20 @@ type VerifyGPGKeyOption struct {
 	KeyID string `json:"key_id"`
 }
 
+// Visibility is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type Visibility string
+
+// Known Visibility values.
+const (
+	VisibilityPublic  Visibility = "public"
+	VisibilityLimited Visibility = "limited"
+	VisibilityPrivate Visibility = "private"
+)
+
 // WatchInfo represents an API watch status of one repository.
 type WatchInfo struct {
 	CreatedAt     time.Time `json:"created_at"`
@@ -3121,6 +3395,21 @@ type WatchInfo struct {
 	Subscribed    bool      `json:"subscribed"`
 	URL           string    `json:"url"`
 }
+
+// Whitespace is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type Whitespace string
+
+// Known Whitespace values.
+const (
+	WhitespaceIgnoreAll    Whitespace = "ignore-all"
+	WhitespaceIgnoreChange Whitespace = "ignore-change"
+	WhitespaceIgnoreEOL    Whitespace = "ignore-eol"
+	WhitespaceShowAll      Whitespace = "show-all"
+)
 
 // WikiCommit is the page commit/revision.
 type WikiCommit struct {

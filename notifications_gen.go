@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// GetListOptions holds the query parameters of [NotificationsService.GetList].
-// Only fields that are set are sent.
-type GetListOptions struct {
+// NotificationListOptions holds the query parameters of
+// [NotificationsService.List]. Only fields that are set are sent.
+type NotificationListOptions struct {
 	ListOptions
 	// If true, show notifications marked as read. Default value is false. Nil is
 	// not sent.
@@ -29,20 +29,21 @@ type GetListOptions struct {
 	Before time.Time
 }
 
-// GetList lists users's notification threads.
+// List lists users's notification threads.
 //
 // The spec declares page+limit and X-Total-Count but is silent on Link.
 //
 // GET /notifications (notifyGetList). Retry: IdempotentOnly (a read).
-func (s *NotificationsService) GetList(ctx context.Context, opts *GetListOptions) ([]*NotificationThread, *Response, error) {
+func (s *NotificationsService) List(ctx context.Context, params *NotificationListOptions, opts ...CallOption) ([]*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetList)
-	o := deref(opts)
-	req.addQueryBool("all", o.All)
-	req.addQueryMulti("status-types", o.StatusTypes)
-	req.addQueryMulti("subject-type", o.SubjectType)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryBool("all", p.All)
+	req.addQueryMulti("status-types", p.StatusTypes)
+	req.addQueryMulti("subject-type", p.SubjectType)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*NotificationThread
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -51,15 +52,16 @@ func (s *NotificationsService) GetList(ctx context.Context, opts *GetListOptions
 	return v, resp, nil
 }
 
-// GetListIter walks every item of [NotificationsService.GetList], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *NotificationsService) GetListIter(ctx context.Context, opts *GetListOptions) iter.Seq2[*NotificationThread, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*NotificationThread, *Response, error) {
-		page := o
+// ListIter walks every item of [NotificationsService.List], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *NotificationsService) ListIter(ctx context.Context, params *NotificationListOptions, opts ...CallOption) iter.Seq2[*NotificationThread, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*NotificationThread, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.GetList(ctx, &page)
+		return s.List(ctx, &page, opts...)
 	})
 }
 
@@ -70,17 +72,19 @@ func (s *NotificationsService) GetListIter(ctx context.Context, opts *GetListOpt
 //
 // PUT /notifications (notifyReadList). Retry: AlwaysRetry (marks every thread
 // read, no query sent: a stated end state, so repeats converge).
-func (s *NotificationsService) ReadList(ctx context.Context) (*Response, error) {
+func (s *NotificationsService) MarkRead(ctx context.Context, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opNotifyReadList)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// NewAvailable checks if unread notifications exist.
+// GetNewCount checks if unread notifications exist.
 //
 // GET /notifications/new (notifyNewAvailable). Retry: IdempotentOnly (a read).
-func (s *NotificationsService) NewAvailable(ctx context.Context) (*NotificationCount, *Response, error) {
+func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...CallOption) (*NotificationCount, *Response, error) {
 	req := newRequest(&opNotifyNewAvailable)
+	req.with(opts)
 	v := new(NotificationCount)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -93,8 +97,9 @@ func (s *NotificationsService) NewAvailable(ctx context.Context) (*NotificationC
 //
 // GET /notifications/threads/{id} (notifyGetThread). Retry: IdempotentOnly (a
 // read).
-func (s *NotificationsService) GetThread(ctx context.Context, id int64) (*NotificationThread, *Response, error) {
+func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...CallOption) (*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetThread, num("id", id))
+	req.with(opts)
 	v := new(NotificationThread)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -111,15 +116,16 @@ func (s *NotificationsService) GetThread(ctx context.Context, id int64) (*Notifi
 // PATCH /notifications/threads/{id} (notifyReadThread). Retry: AlwaysRetry
 // (marks one thread read, no query sent: a stated end state, so repeats
 // converge).
-func (s *NotificationsService) ReadThread(ctx context.Context, id int64) (*Response, error) {
+func (s *NotificationsService) MarkThreadRead(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opNotifyReadThread, num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetRepoListOptions holds the query parameters of
-// [NotificationsService.GetRepoList]. Only fields that are set are sent.
-type GetRepoListOptions struct {
+// NotificationListByRepoOptions holds the query parameters of
+// [NotificationsService.ListByRepo]. Only fields that are set are sent.
+type NotificationListByRepoOptions struct {
 	ListOptions
 	// If true, show notifications marked as read. Default value is false. Nil is
 	// not sent.
@@ -138,21 +144,22 @@ type GetRepoListOptions struct {
 	Before time.Time
 }
 
-// GetRepoList lists users's notification threads on a specific repo.
+// ListByRepo lists users's notification threads on a specific repo.
 //
 // The spec declares page+limit and X-Total-Count but is silent on Link.
 //
 // GET /repos/{owner}/{repo}/notifications (notifyGetRepoList). Retry:
 // IdempotentOnly (a read).
-func (s *NotificationsService) GetRepoList(ctx context.Context, owner, repo string, opts *GetRepoListOptions) ([]*NotificationThread, *Response, error) {
+func (s *NotificationsService) ListByRepo(ctx context.Context, owner, repo string, params *NotificationListByRepoOptions, opts ...CallOption) ([]*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetRepoList, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryBool("all", o.All)
-	req.addQueryMulti("status-types", o.StatusTypes)
-	req.addQueryMulti("subject-type", o.SubjectType)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryBool("all", p.All)
+	req.addQueryMulti("status-types", p.StatusTypes)
+	req.addQueryMulti("subject-type", p.SubjectType)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*NotificationThread
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -161,15 +168,16 @@ func (s *NotificationsService) GetRepoList(ctx context.Context, owner, repo stri
 	return v, resp, nil
 }
 
-// GetRepoListIter walks every item of [NotificationsService.GetRepoList], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *NotificationsService) GetRepoListIter(ctx context.Context, owner, repo string, opts *GetRepoListOptions) iter.Seq2[*NotificationThread, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*NotificationThread, *Response, error) {
-		page := o
+// ListByRepoIter walks every item of [NotificationsService.ListByRepo], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *NotificationsService) ListByRepoIter(ctx context.Context, owner, repo string, params *NotificationListByRepoOptions, opts ...CallOption) iter.Seq2[*NotificationThread, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*NotificationThread, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.GetRepoList(ctx, owner, repo, &page)
+		return s.ListByRepo(ctx, owner, repo, &page, opts...)
 	})
 }
 
@@ -181,8 +189,9 @@ func (s *NotificationsService) GetRepoListIter(ctx context.Context, owner, repo 
 // PUT /repos/{owner}/{repo}/notifications (notifyReadRepoList). Retry:
 // AlwaysRetry (marks the repo's threads read, no query sent: a stated end
 // state, so repeats converge).
-func (s *NotificationsService) ReadRepoList(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *NotificationsService) MarkRepoRead(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opNotifyReadRepoList, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }

@@ -10,12 +10,12 @@ import (
 func TestGenNotificationsOperations(t *testing.T) {
 	gnRunCases(t, []gnCase{
 		{
-			op: "notifyGetList", name: "Notifications.GetList",
+			op: "notifyGetList", name: "Notifications.List",
 			method: "GET", path: "/api/v1/notifications", query: "all=true&status-types=status-types-2&status-types=status-types%203&subject-type=subject-type-3&subject-type=subject-type%204&since=2026-01-02T03%3A04%3A09Z&before=2026-01-02T03%3A04%3A10Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"id":1001,"pinned":true,"repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:07Z","avatar_url":"avatar_url-3","clone_url":"clone_url-4","created_at":"2026-01-02T03:04:10Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-6","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-7","default_update_style":"default_update_style-8","description":"description-9","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-10","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-11","external_tracker_style":"external_tracker_style-12","external_tracker_url":"external_tracker_url-13"},"external_wiki":{"external_wiki_url":"external_wiki_url-14"},"fork":true,"forks_count":1015,"full_name":"full_name-16","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-17","id":1018,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-19","languages_url":"languages_url-20","link":"link-21","mirror":true,"mirror_interval":"mirror_interval-22","mirror_updated":"2026-01-02T03:04:28Z","name":"name-24","object_format_name":"object_format_name-25","open_issues_count":1026,"open_pr_counter":1027,"original_url":"original_url-28","owner":{"active":true,"avatar_url":"avatar_url-29","created":"2026-01-02T03:04:35Z","description":"description-31","email":"email-32","followers_count":1033,"following_count":1034,"full_name":"full_name-35","html_url":"html_url-36","id":1037,"is_admin":true,"language":"language-38","last_login":"2026-01-02T03:04:44Z","location":"location-40","login":"login-41","login_name":"login_name-42","prohibit_login":true,"pronouns":"pronouns-43","restricted":true,"source_id":1044,"starred_repos_count":1045,"visibility":"visibility-46","website":"website-47"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:53Z","avatar_url":"avatar_url-49","clone_url":"clone_url-50","created_at":"2026-01-02T03:04:56Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-52","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-53","default_update_style":"default_update_style-54","description":"description-55","empty":true,"fork":true,"forks_count":1056,"full_name":"full_name-57","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-58","id":1059,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-60","languages_url":"languages_url-61","link":"link-62","mirror":true,"mirror_interval":"mirror_interval-63","mirror_updated":"2026-01-02T03:05:09Z","name":"name-65","object_format_name":"object_format_name-66","open_issues_count":1067,"open_pr_counter":1068,"original_url":"original_url-69","private":true,"release_counter":1070,"size":1071,"ssh_url":"ssh_url-72","stars_count":1073,"template":true,"topics":["topics-74"],"updated_at":"2026-01-02T03:05:20Z","url":"url-76","watchers_count":1077,"website":"website-78","wiki_branch":"wiki_branch-79","wiki_clone_url":"wiki_clone_url-80","wiki_ssh_url":"wiki_ssh_url-81"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1082,"repo_transfer":{},"size":1083,"ssh_url":"ssh_url-84","stars_count":1085,"template":true,"topics":["topics-86"],"updated_at":"2026-01-02T03:05:32Z","url":"url-88","watchers_count":1089,"website":"website-90","wiki_branch":"wiki_branch-91","wiki_clone_url":"wiki_clone_url-92","wiki_ssh_url":"wiki_ssh_url-93"},"subject":{"html_url":"html_url-94","latest_comment_html_url":"latest_comment_html_url-95","latest_comment_url":"latest_comment_url-96","state":"state-97","title":"title-98","type":"type-99","url":"url-100"},"unread":true,"updated_at":"2026-01-02T03:05:46Z","url":"url-102","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetListOptions{
+				params := &NotificationListOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					All:         Ptr(true),
 					StatusTypes: []string{"status-types-2", "status-types 3"},
@@ -23,10 +23,10 @@ func TestGenNotificationsOperations(t *testing.T) {
 					Since:       gnTime(4),
 					Before:      gnTime(5),
 				}
-				return gnResult(c.Notifications.GetList(ctx, opts))
+				return gnResult(c.Notifications.List(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetListOptions{
+				params := &NotificationListOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					All:         Ptr(true),
 					StatusTypes: []string{"status-types-2", "status-types 3"},
@@ -34,25 +34,25 @@ func TestGenNotificationsOperations(t *testing.T) {
 					Since:       gnTime(4),
 					Before:      gnTime(5),
 				}
-				n, err := gnCount(c.Notifications.GetListIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Notifications.ListIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "notifyReadList", name: "Notifications.ReadList",
+			op: "notifyReadList", name: "Notifications.MarkRead",
 			method: "PUT", path: "/api/v1/notifications", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Notifications.ReadList(ctx))
+				return gnNoResult(c.Notifications.MarkRead(ctx))
 			},
 		},
 		{
-			op: "notifyNewAvailable", name: "Notifications.NewAvailable",
+			op: "notifyNewAvailable", name: "Notifications.GetNewCount",
 			method: "GET", path: "/api/v1/notifications/new", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"new":1001,"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Notifications.NewAvailable(ctx))
+				return gnResult(c.Notifications.GetNewCount(ctx))
 			},
 		},
 		{
@@ -65,20 +65,20 @@ func TestGenNotificationsOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "notifyReadThread", name: "Notifications.ReadThread",
+			op: "notifyReadThread", name: "Notifications.MarkThreadRead",
 			method: "PATCH", path: "/api/v1/notifications/threads/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Notifications.ReadThread(ctx, 7))
+				return gnNoResult(c.Notifications.MarkThreadRead(ctx, 7))
 			},
 		},
 		{
-			op: "notifyGetRepoList", name: "Notifications.GetRepoList",
+			op: "notifyGetRepoList", name: "Notifications.ListByRepo",
 			method: "GET", path: "/api/v1/repos/o/r/notifications", query: "all=true&status-types=status-types-2&status-types=status-types%203&subject-type=subject-type-3&subject-type=subject-type%204&since=2026-01-02T03%3A04%3A09Z&before=2026-01-02T03%3A04%3A10Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"id":1001,"pinned":true,"repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:07Z","avatar_url":"avatar_url-3","clone_url":"clone_url-4","created_at":"2026-01-02T03:04:10Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-6","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-7","default_update_style":"default_update_style-8","description":"description-9","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-10","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-11","external_tracker_style":"external_tracker_style-12","external_tracker_url":"external_tracker_url-13"},"external_wiki":{"external_wiki_url":"external_wiki_url-14"},"fork":true,"forks_count":1015,"full_name":"full_name-16","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-17","id":1018,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-19","languages_url":"languages_url-20","link":"link-21","mirror":true,"mirror_interval":"mirror_interval-22","mirror_updated":"2026-01-02T03:04:28Z","name":"name-24","object_format_name":"object_format_name-25","open_issues_count":1026,"open_pr_counter":1027,"original_url":"original_url-28","owner":{"active":true,"avatar_url":"avatar_url-29","created":"2026-01-02T03:04:35Z","description":"description-31","email":"email-32","followers_count":1033,"following_count":1034,"full_name":"full_name-35","html_url":"html_url-36","id":1037,"is_admin":true,"language":"language-38","last_login":"2026-01-02T03:04:44Z","location":"location-40","login":"login-41","login_name":"login_name-42","prohibit_login":true,"pronouns":"pronouns-43","restricted":true,"source_id":1044,"starred_repos_count":1045,"visibility":"visibility-46","website":"website-47"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:53Z","avatar_url":"avatar_url-49","clone_url":"clone_url-50","created_at":"2026-01-02T03:04:56Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-52","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-53","default_update_style":"default_update_style-54","description":"description-55","empty":true,"fork":true,"forks_count":1056,"full_name":"full_name-57","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-58","id":1059,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-60","languages_url":"languages_url-61","link":"link-62","mirror":true,"mirror_interval":"mirror_interval-63","mirror_updated":"2026-01-02T03:05:09Z","name":"name-65","object_format_name":"object_format_name-66","open_issues_count":1067,"open_pr_counter":1068,"original_url":"original_url-69","private":true,"release_counter":1070,"size":1071,"ssh_url":"ssh_url-72","stars_count":1073,"template":true,"topics":["topics-74"],"updated_at":"2026-01-02T03:05:20Z","url":"url-76","watchers_count":1077,"website":"website-78","wiki_branch":"wiki_branch-79","wiki_clone_url":"wiki_clone_url-80","wiki_ssh_url":"wiki_ssh_url-81"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1082,"repo_transfer":{},"size":1083,"ssh_url":"ssh_url-84","stars_count":1085,"template":true,"topics":["topics-86"],"updated_at":"2026-01-02T03:05:32Z","url":"url-88","watchers_count":1089,"website":"website-90","wiki_branch":"wiki_branch-91","wiki_clone_url":"wiki_clone_url-92","wiki_ssh_url":"wiki_ssh_url-93"},"subject":{"html_url":"html_url-94","latest_comment_html_url":"latest_comment_html_url-95","latest_comment_url":"latest_comment_url-96","state":"state-97","title":"title-98","type":"type-99","url":"url-100"},"unread":true,"updated_at":"2026-01-02T03:05:46Z","url":"url-102","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetRepoListOptions{
+				params := &NotificationListByRepoOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					All:         Ptr(true),
 					StatusTypes: []string{"status-types-2", "status-types 3"},
@@ -86,10 +86,10 @@ func TestGenNotificationsOperations(t *testing.T) {
 					Since:       gnTime(4),
 					Before:      gnTime(5),
 				}
-				return gnResult(c.Notifications.GetRepoList(ctx, "o", "r", opts))
+				return gnResult(c.Notifications.ListByRepo(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetRepoListOptions{
+				params := &NotificationListByRepoOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					All:         Ptr(true),
 					StatusTypes: []string{"status-types-2", "status-types 3"},
@@ -97,16 +97,16 @@ func TestGenNotificationsOperations(t *testing.T) {
 					Since:       gnTime(4),
 					Before:      gnTime(5),
 				}
-				n, err := gnCount(c.Notifications.GetRepoListIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Notifications.ListByRepoIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "notifyReadRepoList", name: "Notifications.ReadRepoList",
+			op: "notifyReadRepoList", name: "Notifications.MarkRepoRead",
 			method: "PUT", path: "/api/v1/repos/o/r/notifications", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Notifications.ReadRepoList(ctx, "o", "r"))
+				return gnNoResult(c.Notifications.MarkRepoRead(ctx, "o", "r"))
 			},
 		},
 	})

@@ -8,73 +8,73 @@ package forgejo
 // and observer events with its ID.
 var (
 	opActionRun = Operation{ID: "ActionRun", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
-		Service: "Repos", Name: "GetActionRun", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetRun", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opCancelActionRun = Operation{ID: "CancelActionRun", Method: "POST", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/cancel",
-		Service: "Repos", Name: "CancelActionRun", Retry: Never, RetryReason: "changes a run's state by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Actions", Name: "CancelRun", Retry: Never, RetryReason: "changes a run's state by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opDeleteActionArtifact = Operation{ID: "DeleteActionArtifact", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
-		Service: "Repos", Name: "DeleteActionArtifact", Retry: AlwaysRetry, RetryReason: "artifact ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteArtifact", Retry: AlwaysRetry, RetryReason: "artifact ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opDeleteActionRun = Operation{ID: "DeleteActionRun", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
-		Service: "Repos", Name: "DeleteActionRun", Retry: AlwaysRetry, RetryReason: "run ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteRun", Retry: AlwaysRetry, RetryReason: "run ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opDispatchWorkflow = Operation{ID: "DispatchWorkflow", Method: "POST", Path: "/repos/{owner}/{repo}/actions/workflows/{workflowfilename}/dispatches",
-		Service: "Repos", Name: "DispatchWorkflow", Retry: Never, RetryReason: "starts a workflow run; a repeat starts another", Paging: PagingNone}
+		Service: "Actions", Name: "DispatchWorkflow", Retry: Never, RetryReason: "starts a workflow run; a repeat starts another", Paging: PagingNone}
 	opDownloadActionArtifact = Operation{ID: "DownloadActionArtifact", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip",
-		Service: "Repos", Name: "DownloadActionArtifact", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "DownloadArtifact", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetActionArtifact = Operation{ID: "GetActionArtifact", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
-		Service: "Repos", Name: "GetActionArtifact", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetArtifact", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetAnnotatedTag = Operation{ID: "GetAnnotatedTag", Method: "GET", Path: "/repos/{owner}/{repo}/git/tags/{sha}",
 		Service: "Repos", Name: "GetAnnotatedTag", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetBlob = Operation{ID: "GetBlob", Method: "GET", Path: "/repos/{owner}/{repo}/git/blobs/{sha}",
 		Service: "Repos", Name: "GetBlob", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetBlobs = Operation{ID: "GetBlobs", Method: "GET", Path: "/repos/{owner}/{repo}/git/blobs",
-		Service: "Repos", Name: "GetBlobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListBlobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetTree = Operation{ID: "GetTree", Method: "GET", Path: "/repos/{owner}/{repo}/git/trees/{sha}",
 		Service: "Repos", Name: "GetTree", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPagePerPage}
 	opListActionArtifacts = Operation{ID: "ListActionArtifacts", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts",
-		Service: "Repos", Name: "ListActionArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opListActionRunArtifacts = Operation{ID: "ListActionRunArtifacts", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
-		Service: "Repos", Name: "ListActionRunArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListRunArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opListActionRunJobs = Operation{ID: "ListActionRunJobs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
-		Service: "Repos", Name: "ListActionRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "ListRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opListActionRuns = Operation{ID: "ListActionRuns", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs",
-		Service: "Repos", Name: "ListActionRuns", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListRuns", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opListActionTasks = Operation{ID: "ListActionTasks", Method: "GET", Path: "/repos/{owner}/{repo}/actions/tasks",
-		Service: "Repos", Name: "ListActionTasks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListTasks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opAcceptRepoTransfer = Operation{ID: "acceptRepoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer/accept",
-		Service: "Repos", Name: "AcceptRepoTransfer", Retry: Never, RetryReason: "completes a transfer; afterwards owner/name may address something else", Paging: PagingNone}
+		Service: "Repos", Name: "AcceptTransfer", Retry: Never, RetryReason: "completes a transfer; afterwards owner/name may address something else", Paging: PagingNone}
 	opActivitypubInstanceActor = Operation{ID: "activitypubInstanceActor", Method: "GET", Path: "/activitypub/actor",
-		Service: "ActivityPub", Name: "InstanceActor", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "ActivityPub", Name: "GetInstanceActor", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opActivitypubInstanceActorInbox = Operation{ID: "activitypubInstanceActorInbox", Method: "POST", Path: "/activitypub/actor/inbox",
-		Service: "ActivityPub", Name: "InstanceActorInbox", Retry: Never, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone}
+		Service: "ActivityPub", Name: "SendToInstanceInbox", Retry: Never, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone}
 	opActivitypubInstanceActorOutbox = Operation{ID: "activitypubInstanceActorOutbox", Method: "POST", Path: "/activitypub/actor/outbox",
-		Service: "ActivityPub", Name: "InstanceActorOutbox", Retry: AlwaysRetry, RetryReason: "a read sent as POST (the outbox is always empty); a repeat changes nothing", Paging: PagingNone}
+		Service: "ActivityPub", Name: "SendToInstanceOutbox", Retry: AlwaysRetry, RetryReason: "a read sent as POST (the outbox is always empty); a repeat changes nothing", Paging: PagingNone}
 	opActivitypubPerson = Operation{ID: "activitypubPerson", Method: "GET", Path: "/activitypub/user-id/{user-id}",
-		Service: "ActivityPub", Name: "Person", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "ActivityPub", Name: "GetPerson", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opActivitypubPersonActivity = Operation{ID: "activitypubPersonActivity", Method: "GET", Path: "/activitypub/user-id/{user-id}/activities/{activity-id}/activity",
-		Service: "ActivityPub", Name: "PersonActivity", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "ActivityPub", Name: "GetPersonActivity", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opActivitypubPersonActivityNote = Operation{ID: "activitypubPersonActivityNote", Method: "GET", Path: "/activitypub/user-id/{user-id}/activities/{activity-id}",
-		Service: "ActivityPub", Name: "PersonActivityNote", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "ActivityPub", Name: "GetPersonActivityNote", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opActivitypubPersonFeed = Operation{ID: "activitypubPersonFeed", Method: "GET", Path: "/activitypub/user-id/{user-id}/outbox",
-		Service: "ActivityPub", Name: "PersonFeed", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "ActivityPub", Name: "GetPersonOutbox", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opActivitypubPersonInbox = Operation{ID: "activitypubPersonInbox", Method: "POST", Path: "/activitypub/user-id/{user-id}/inbox",
-		Service: "ActivityPub", Name: "PersonInbox", Retry: Never, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone}
+		Service: "ActivityPub", Name: "SendToPersonInbox", Retry: Never, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone}
 	opActivitypubRepository = Operation{ID: "activitypubRepository", Method: "GET", Path: "/activitypub/repository-id/{repository-id}",
-		Service: "ActivityPub", Name: "Repository", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "ActivityPub", Name: "GetRepository", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opActivitypubRepositoryInbox = Operation{ID: "activitypubRepositoryInbox", Method: "POST", Path: "/activitypub/repository-id/{repository-id}/inbox",
-		Service: "ActivityPub", Name: "RepositoryInbox", Retry: Never, RetryReason: "delivers a Like activity to the inbox; a repeat delivers it again", Paging: PagingNone}
+		Service: "ActivityPub", Name: "SendToRepositoryInbox", Retry: Never, RetryReason: "delivers a Like activity to the inbox; a repeat delivers it again", Paging: PagingNone}
 	opActivitypubRepositoryOutbox = Operation{ID: "activitypubRepositoryOutbox", Method: "POST", Path: "/activitypub/repository-id/{repository-id}/outbox",
-		Service: "ActivityPub", Name: "RepositoryOutbox", Retry: AlwaysRetry, RetryReason: "a read sent as POST (displays the outbox); a repeat changes nothing", Paging: PagingNone}
+		Service: "ActivityPub", Name: "SendToRepositoryOutbox", Retry: AlwaysRetry, RetryReason: "a read sent as POST (displays the outbox); a repeat changes nothing", Paging: PagingNone}
 	opAdminAddRuleToQuotaGroup = Operation{ID: "adminAddRuleToQuotaGroup", Method: "PUT", Path: "/admin/quota/groups/{quotagroup}/rules/{quotarule}",
-		Service: "Admin", Name: "AddRuleToQuotaGroup", Retry: AlwaysRetry, RetryReason: "puts one named rule in one named group; a repeat leaves it in", Paging: PagingNone}
+		Service: "Admin", Name: "AddQuotaGroupRule", Retry: AlwaysRetry, RetryReason: "puts one named rule in one named group; a repeat leaves it in", Paging: PagingNone}
 	opAdminAddUserToQuotaGroup = Operation{ID: "adminAddUserToQuotaGroup", Method: "PUT", Path: "/admin/quota/groups/{quotagroup}/users/{username}",
-		Service: "Admin", Name: "AddUserToQuotaGroup", Retry: AlwaysRetry, RetryReason: "puts one user in one quota group; a repeat leaves them in", Paging: PagingNone}
+		Service: "Admin", Name: "AddQuotaGroupUser", Retry: AlwaysRetry, RetryReason: "puts one user in one quota group; a repeat leaves them in", Paging: PagingNone}
 	opAdminAdoptRepository = Operation{ID: "adminAdoptRepository", Method: "POST", Path: "/admin/unadopted/{owner}/{repo}",
-		Service: "Admin", Name: "AdoptRepository", Retry: Never, RetryReason: "creates a repository record from unadopted files", Paging: PagingNone}
+		Service: "Admin", Name: "AdoptRepo", Retry: Never, RetryReason: "creates a repository record from unadopted files", Paging: PagingNone}
 	opAdminCreateHook = Operation{ID: "adminCreateHook", Method: "POST", Path: "/admin/hooks",
 		Service: "Admin", Name: "CreateHook", Retry: Never, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone}
 	opAdminCreateOrg = Operation{ID: "adminCreateOrg", Method: "POST", Path: "/admin/users/{username}/orgs",
 		Service: "Admin", Name: "CreateOrg", Retry: Never, RetryReason: "creates an organization", Paging: PagingNone}
 	opAdminCreatePublicKey = Operation{ID: "adminCreatePublicKey", Method: "POST", Path: "/admin/users/{username}/keys",
-		Service: "Admin", Name: "CreatePublicKey", Retry: Never, RetryReason: "adds an SSH key to the account", Paging: PagingNone}
+		Service: "Admin", Name: "CreateUserKey", Retry: Never, RetryReason: "adds an SSH key to the account", Paging: PagingNone}
 	opAdminCreateQuotaGroup = Operation{ID: "adminCreateQuotaGroup", Method: "POST", Path: "/admin/quota/groups",
 		Service: "Admin", Name: "CreateQuotaGroup", Retry: Never, RetryReason: "creates a quota group", Paging: PagingNone}
 	opAdminCreateQuotaRule = Operation{ID: "adminCreateQuotaRule", Method: "POST", Path: "/admin/quota/rules",
@@ -84,11 +84,11 @@ var (
 	opAdminCreateUser = Operation{ID: "adminCreateUser", Method: "POST", Path: "/admin/users",
 		Service: "Admin", Name: "CreateUser", Retry: Never, RetryReason: "creates a user account", Paging: PagingNone}
 	opAdminCreateUserAccessToken = Operation{ID: "adminCreateUserAccessToken", Method: "POST", Path: "/admin/users/{username}/tokens",
-		Service: "Admin", Name: "CreateUserAccessToken", Retry: Never, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone}
+		Service: "Admin", Name: "CreateUserToken", Retry: Never, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone}
 	opAdminCronList = Operation{ID: "adminCronList", Method: "GET", Path: "/admin/cron",
-		Service: "Admin", Name: "CronList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Admin", Name: "ListCronTasks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opAdminCronRun = Operation{ID: "adminCronRun", Method: "POST", Path: "/admin/cron/{task}",
-		Service: "Admin", Name: "CronRun", Retry: Never, RetryReason: "starts a run of the cron task; a repeat runs it again", Paging: PagingNone}
+		Service: "Admin", Name: "RunCronTask", Retry: Never, RetryReason: "starts a run of the cron task; a repeat runs it again", Paging: PagingNone}
 	opAdminDeleteHook = Operation{ID: "adminDeleteHook", Method: "DELETE", Path: "/admin/hooks/{id}",
 		Service: "Admin", Name: "DeleteHook", Retry: AlwaysRetry, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opAdminDeleteQuotaGroup = Operation{ID: "adminDeleteQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}",
@@ -96,15 +96,15 @@ var (
 	opAdminDeleteQuotaRule = Operation{ID: "adminDeleteQuotaRule", Method: "DELETE", Path: "/admin/quota/rules/{quotarule}",
 		Service: "Admin", Name: "DeleteQuotaRule", Retry: Never, RetryReason: "by name: a rule of that name may be re-created between attempts", Paging: PagingNone}
 	opAdminDeleteUnadoptedRepository = Operation{ID: "adminDeleteUnadoptedRepository", Method: "DELETE", Path: "/admin/unadopted/{owner}/{repo}",
-		Service: "Admin", Name: "DeleteUnadoptedRepository", Retry: Never, RetryReason: "deletes files by owner/name; a repository may appear there between attempts", Paging: PagingNone}
+		Service: "Admin", Name: "DeleteUnadoptedRepo", Retry: Never, RetryReason: "deletes files by owner/name; a repository may appear there between attempts", Paging: PagingNone}
 	opAdminDeleteUser = Operation{ID: "adminDeleteUser", Method: "DELETE", Path: "/admin/users/{username}",
 		Service: "Admin", Name: "DeleteUser", Retry: Never, RetryReason: "by username: the name may be registered again between attempts", Paging: PagingNone}
 	opAdminDeleteUserAccessToken = Operation{ID: "adminDeleteUserAccessToken", Method: "DELETE", Path: "/admin/users/{username}/tokens/{token}",
-		Service: "Admin", Name: "DeleteUserAccessToken", Retry: Never, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone}
+		Service: "Admin", Name: "DeleteUserToken", Retry: Never, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone}
 	opAdminDeleteUserEmails = Operation{ID: "adminDeleteUserEmails", Method: "DELETE", Path: "/admin/users/{username}/emails",
 		Service: "Admin", Name: "DeleteUserEmails", Retry: AlwaysRetry, RetryReason: "removes the named addresses from one account; a repeat leaves them removed", Paging: PagingNone}
 	opAdminDeleteUserPublicKey = Operation{ID: "adminDeleteUserPublicKey", Method: "DELETE", Path: "/admin/users/{username}/keys/{id}",
-		Service: "Admin", Name: "DeleteUserPublicKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Admin", Name: "DeleteUserKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opAdminEditHook = Operation{ID: "adminEditHook", Method: "PATCH", Path: "/admin/hooks/{id}",
 		Service: "Admin", Name: "EditHook", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the hook has become", Paging: PagingNone}
 	opAdminEditQuotaRule = Operation{ID: "adminEditQuotaRule", Method: "PATCH", Path: "/admin/quota/rules/{quotarule}",
@@ -112,11 +112,11 @@ var (
 	opAdminEditUser = Operation{ID: "adminEditUser", Method: "PATCH", Path: "/admin/users/{username}",
 		Service: "Admin", Name: "EditUser", Retry: Never, RetryReason: "partial update of a user account", Paging: PagingNone}
 	opAdminGetActionRunJobs = Operation{ID: "adminGetActionRunJobs", Method: "GET", Path: "/admin/actions/runners/jobs",
-		Service: "Admin", Name: "GetActionRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "ListAdminRunnerJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opAdminGetAllEmails = Operation{ID: "adminGetAllEmails", Method: "GET", Path: "/admin/emails",
-		Service: "Admin", Name: "GetAllEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Admin", Name: "ListEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opAdminGetAllOrgs = Operation{ID: "adminGetAllOrgs", Method: "GET", Path: "/admin/orgs",
-		Service: "Admin", Name: "GetAllOrgs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Admin", Name: "ListOrgs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opAdminGetHook = Operation{ID: "adminGetHook", Method: "GET", Path: "/admin/hooks/{id}",
 		Service: "Admin", Name: "GetHook", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opAdminGetQuotaGroup = Operation{ID: "adminGetQuotaGroup", Method: "GET", Path: "/admin/quota/groups/{quotagroup}",
@@ -124,9 +124,9 @@ var (
 	opAdminGetQuotaRule = Operation{ID: "adminGetQuotaRule", Method: "GET", Path: "/admin/quota/rules/{quotarule}",
 		Service: "Admin", Name: "GetQuotaRule", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opAdminGetRegistrationToken = Operation{ID: "adminGetRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token",
-		Service: "Admin", Name: "GetRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
+		Service: "Actions", Name: "GetAdminRegistrationTokenDeprecated", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opAdminGetRunnerRegistrationToken = Operation{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/actions/runners/registration-token",
-		Service: "Admin", Name: "GetRunnerRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
+		Service: "Actions", Name: "GetAdminRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opAdminGetUserQuota = Operation{ID: "adminGetUserQuota", Method: "GET", Path: "/admin/users/{username}/quota",
 		Service: "Admin", Name: "GetUserQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opAdminListHooks = Operation{ID: "adminListHooks", Method: "GET", Path: "/admin/hooks",
@@ -136,147 +136,147 @@ var (
 	opAdminListQuotaRules = Operation{ID: "adminListQuotaRules", Method: "GET", Path: "/admin/quota/rules",
 		Service: "Admin", Name: "ListQuotaRules", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opAdminListUserAccessTokens = Operation{ID: "adminListUserAccessTokens", Method: "GET", Path: "/admin/users/{username}/tokens",
-		Service: "Admin", Name: "ListUserAccessTokens", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Admin", Name: "ListUserTokens", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opAdminListUserEmails = Operation{ID: "adminListUserEmails", Method: "GET", Path: "/admin/users/{username}/emails",
 		Service: "Admin", Name: "ListUserEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opAdminListUsersInQuotaGroup = Operation{ID: "adminListUsersInQuotaGroup", Method: "GET", Path: "/admin/quota/groups/{quotagroup}/users",
-		Service: "Admin", Name: "ListUsersInQuotaGroup", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Admin", Name: "ListQuotaGroupUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opAdminRemoveRuleFromQuotaGroup = Operation{ID: "adminRemoveRuleFromQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}/rules/{quotarule}",
-		Service: "Admin", Name: "RemoveRuleFromQuotaGroup", Retry: AlwaysRetry, RetryReason: "takes one named rule out of one named group; a repeat leaves it out", Paging: PagingNone}
+		Service: "Admin", Name: "RemoveQuotaGroupRule", Retry: AlwaysRetry, RetryReason: "takes one named rule out of one named group; a repeat leaves it out", Paging: PagingNone}
 	opAdminRemoveUserFromQuotaGroup = Operation{ID: "adminRemoveUserFromQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}/users/{username}",
-		Service: "Admin", Name: "RemoveUserFromQuotaGroup", Retry: AlwaysRetry, RetryReason: "takes one user out of one quota group; a repeat leaves them out", Paging: PagingNone}
+		Service: "Admin", Name: "RemoveQuotaGroupUser", Retry: AlwaysRetry, RetryReason: "takes one user out of one quota group; a repeat leaves them out", Paging: PagingNone}
 	opAdminRenameUser = Operation{ID: "adminRenameUser", Method: "POST", Path: "/admin/users/{username}/rename",
 		Service: "Admin", Name: "RenameUser", Retry: Never, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone}
 	opAdminSearchEmails = Operation{ID: "adminSearchEmails", Method: "GET", Path: "/admin/emails/search",
 		Service: "Admin", Name: "SearchEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opAdminSearchRunJobs = Operation{ID: "adminSearchRunJobs", Method: "GET", Path: "/admin/runners/jobs",
-		Service: "Admin", Name: "SearchRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "ListAdminRunnerJobsDeprecated", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opAdminSearchUsers = Operation{ID: "adminSearchUsers", Method: "GET", Path: "/admin/users",
-		Service: "Admin", Name: "SearchUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Admin", Name: "ListUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opAdminSetUserQuotaGroups = Operation{ID: "adminSetUserQuotaGroups", Method: "POST", Path: "/admin/users/{username}/quota/groups",
 		Service: "Admin", Name: "SetUserQuotaGroups", Retry: AlwaysRetry, RetryReason: "states the user's whole quota-group list; a repeat sets the same list", Paging: PagingNone}
 	opAdminUnadoptedList = Operation{ID: "adminUnadoptedList", Method: "GET", Path: "/admin/unadopted",
-		Service: "Admin", Name: "UnadoptedList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Admin", Name: "ListUnadoptedRepos", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opCreateCurrentUserRepo = Operation{ID: "createCurrentUserRepo", Method: "POST", Path: "/user/repos",
-		Service: "Repos", Name: "CreateCurrentUserRepo", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone}
+		Service: "Repos", Name: "Create", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone}
 	opCreateFork = Operation{ID: "createFork", Method: "POST", Path: "/repos/{owner}/{repo}/forks",
 		Service: "Repos", Name: "CreateFork", Retry: Never, RetryReason: "creates a fork", Paging: PagingNone}
 	opCreateOrgRepo = Operation{ID: "createOrgRepo", Method: "POST", Path: "/orgs/{org}/repos",
-		Service: "Orgs", Name: "CreateOrgRepo", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone}
+		Service: "Repos", Name: "CreateInOrg", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone}
 	opCreateOrgRepoDeprecated = Operation{ID: "createOrgRepoDeprecated", Method: "POST", Path: "/org/{org}/repos",
-		Service: "Orgs", Name: "CreateOrgRepoDeprecated", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone}
+		Service: "Repos", Name: "CreateInOrgDeprecated", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone}
 	opCreateOrgVariable = Operation{ID: "createOrgVariable", Method: "POST", Path: "/orgs/{org}/actions/variables/{variablename}",
-		Service: "Orgs", Name: "CreateOrgVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone}
+		Service: "Actions", Name: "CreateOrgVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone}
 	opCreateRepoVariable = Operation{ID: "createRepoVariable", Method: "POST", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
-		Service: "Repos", Name: "CreateRepoVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone}
+		Service: "Actions", Name: "CreateRepoVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone}
 	opCreateUserVariable = Operation{ID: "createUserVariable", Method: "POST", Path: "/user/actions/variables/{variablename}",
-		Service: "Users", Name: "CreateUserVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone}
+		Service: "Actions", Name: "CreateUserVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone}
 	opDeleteAdminRunner = Operation{ID: "deleteAdminRunner", Method: "DELETE", Path: "/admin/actions/runners/{runner_id}",
-		Service: "Admin", Name: "DeleteAdminRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteAdminRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opDeleteOrgRunner = Operation{ID: "deleteOrgRunner", Method: "DELETE", Path: "/orgs/{org}/actions/runners/{runner_id}",
-		Service: "Orgs", Name: "DeleteOrgRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteOrgRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opDeleteOrgSecret = Operation{ID: "deleteOrgSecret", Method: "DELETE", Path: "/orgs/{org}/actions/secrets/{secretname}",
-		Service: "Orgs", Name: "DeleteOrgSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteOrgSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone}
 	opDeleteOrgVariable = Operation{ID: "deleteOrgVariable", Method: "DELETE", Path: "/orgs/{org}/actions/variables/{variablename}",
-		Service: "Orgs", Name: "DeleteOrgVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteOrgVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone}
 	opDeletePackage = Operation{ID: "deletePackage", Method: "DELETE", Path: "/packages/{owner}/{type}/{name}/{version}",
-		Service: "Packages", Name: "DeletePackage", Retry: Never, RetryReason: "by owner/type/name/version: that version may be published again between attempts", Paging: PagingNone}
+		Service: "Packages", Name: "Delete", Retry: Never, RetryReason: "by owner/type/name/version: that version may be published again between attempts", Paging: PagingNone}
 	opDeleteRepoRunner = Operation{ID: "deleteRepoRunner", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/runners/{runner_id}",
-		Service: "Repos", Name: "DeleteRepoRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteRepoRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opDeleteRepoSecret = Operation{ID: "deleteRepoSecret", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/secrets/{secretname}",
-		Service: "Repos", Name: "DeleteRepoSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteRepoSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone}
 	opDeleteRepoVariable = Operation{ID: "deleteRepoVariable", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
-		Service: "Repos", Name: "DeleteRepoVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteRepoVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone}
 	opDeleteUserRunner = Operation{ID: "deleteUserRunner", Method: "DELETE", Path: "/user/actions/runners/{runner_id}",
-		Service: "Users", Name: "DeleteUserRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteUserRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opDeleteUserSecret = Operation{ID: "deleteUserSecret", Method: "DELETE", Path: "/user/actions/secrets/{secretname}",
-		Service: "Users", Name: "DeleteUserSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteUserSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone}
 	opDeleteUserVariable = Operation{ID: "deleteUserVariable", Method: "DELETE", Path: "/user/actions/variables/{variablename}",
-		Service: "Users", Name: "DeleteUserVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone}
+		Service: "Actions", Name: "DeleteUserVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone}
 	opGenerateRepo = Operation{ID: "generateRepo", Method: "POST", Path: "/repos/{template_owner}/{template_repo}/generate",
-		Service: "Repos", Name: "GenerateRepo", Retry: Never, RetryReason: "creates a repository from a template", Paging: PagingNone}
+		Service: "Repos", Name: "Generate", Retry: Never, RetryReason: "creates a repository from a template", Paging: PagingNone}
 	opGetActionsRun = Operation{ID: "getActionsRun", Method: "GET", Path: "/actions/run",
-		Service: "Misc", Name: "GetActionsRun", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetCurrentRun", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetAdminRunner = Operation{ID: "getAdminRunner", Method: "GET", Path: "/admin/actions/runners/{runner_id}",
-		Service: "Admin", Name: "GetAdminRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetAdminRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetAdminRunners = Operation{ID: "getAdminRunners", Method: "GET", Path: "/admin/actions/runners",
-		Service: "Admin", Name: "GetAdminRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListAdminRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opGetGeneralAPISettings = Operation{ID: "getGeneralAPISettings", Method: "GET", Path: "/settings/api",
-		Service: "Settings", Name: "GetGeneralAPISettings", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Settings", Name: "GetAPI", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetGeneralAttachmentSettings = Operation{ID: "getGeneralAttachmentSettings", Method: "GET", Path: "/settings/attachment",
-		Service: "Settings", Name: "GetGeneralAttachmentSettings", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Settings", Name: "GetAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetGeneralRepositorySettings = Operation{ID: "getGeneralRepositorySettings", Method: "GET", Path: "/settings/repository",
-		Service: "Settings", Name: "GetGeneralRepositorySettings", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Settings", Name: "GetRepository", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetGeneralUISettings = Operation{ID: "getGeneralUISettings", Method: "GET", Path: "/settings/ui",
-		Service: "Settings", Name: "GetGeneralUISettings", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Settings", Name: "GetUI", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetGitignoreTemplateInfo = Operation{ID: "getGitignoreTemplateInfo", Method: "GET", Path: "/gitignore/templates/{name}",
-		Service: "Misc", Name: "GetGitignoreTemplateInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Misc", Name: "GetGitignoreTemplate", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetLabelTemplateInfo = Operation{ID: "getLabelTemplateInfo", Method: "GET", Path: "/label/templates/{name}",
-		Service: "Misc", Name: "GetLabelTemplateInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Misc", Name: "ListLabelTemplateLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetLicenseTemplateInfo = Operation{ID: "getLicenseTemplateInfo", Method: "GET", Path: "/licenses/{name}",
-		Service: "Misc", Name: "GetLicenseTemplateInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Misc", Name: "GetLicenseTemplate", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetNodeInfo = Operation{ID: "getNodeInfo", Method: "GET", Path: "/nodeinfo",
 		Service: "Misc", Name: "GetNodeInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetOrgRunner = Operation{ID: "getOrgRunner", Method: "GET", Path: "/orgs/{org}/actions/runners/{runner_id}",
-		Service: "Orgs", Name: "GetOrgRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetOrgRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetOrgRunners = Operation{ID: "getOrgRunners", Method: "GET", Path: "/orgs/{org}/actions/runners",
-		Service: "Orgs", Name: "GetOrgRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListOrgRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opGetOrgVariable = Operation{ID: "getOrgVariable", Method: "GET", Path: "/orgs/{org}/actions/variables/{variablename}",
-		Service: "Orgs", Name: "GetOrgVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetOrgVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetOrgVariablesList = Operation{ID: "getOrgVariablesList", Method: "GET", Path: "/orgs/{org}/actions/variables",
-		Service: "Orgs", Name: "GetOrgVariablesList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListOrgVariables", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opGetPackage = Operation{ID: "getPackage", Method: "GET", Path: "/packages/{owner}/{type}/{name}/{version}",
-		Service: "Packages", Name: "GetPackage", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Packages", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetRepoRunner = Operation{ID: "getRepoRunner", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/{runner_id}",
-		Service: "Repos", Name: "GetRepoRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetRepoRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetRepoRunners = Operation{ID: "getRepoRunners", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners",
-		Service: "Repos", Name: "GetRepoRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListRepoRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opGetRepoVariable = Operation{ID: "getRepoVariable", Method: "GET", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
-		Service: "Repos", Name: "GetRepoVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetRepoVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetRepoVariablesList = Operation{ID: "getRepoVariablesList", Method: "GET", Path: "/repos/{owner}/{repo}/actions/variables",
-		Service: "Repos", Name: "GetRepoVariablesList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListRepoVariables", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opGetSSHSigningKey = Operation{ID: "getSSHSigningKey", Method: "GET", Path: "/signing-key.ssh",
 		Service: "Misc", Name: "GetSSHSigningKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetSigningKey = Operation{ID: "getSigningKey", Method: "GET", Path: "/signing-key.gpg",
 		Service: "Misc", Name: "GetSigningKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetUserRunner = Operation{ID: "getUserRunner", Method: "GET", Path: "/user/actions/runners/{runner_id}",
-		Service: "Users", Name: "GetUserRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetUserRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetUserRunners = Operation{ID: "getUserRunners", Method: "GET", Path: "/user/actions/runners",
-		Service: "Users", Name: "GetUserRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListUserRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opGetUserSettings = Operation{ID: "getUserSettings", Method: "GET", Path: "/user/settings",
-		Service: "Users", Name: "GetUserSettings", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Users", Name: "GetSettings", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetUserVariable = Operation{ID: "getUserVariable", Method: "GET", Path: "/user/actions/variables/{variablename}",
-		Service: "Users", Name: "GetUserVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetUserVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetUserVariablesList = Operation{ID: "getUserVariablesList", Method: "GET", Path: "/user/actions/variables",
-		Service: "Users", Name: "GetUserVariablesList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListUserVariables", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opGetVerificationToken = Operation{ID: "getVerificationToken", Method: "GET", Path: "/user/gpg_key_token",
-		Service: "Users", Name: "GetVerificationToken", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Users", Name: "GetGPGKeyToken", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetVersion = Operation{ID: "getVersion", Method: "GET", Path: "/version",
 		Service: "Misc", Name: "GetVersion", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueAddLabel = Operation{ID: "issueAddLabel", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "AddLabel", Retry: Never, RetryReason: "adds labels by POST, a delta on the set; ReplaceLabels states the whole set", Paging: PagingNone}
+		Service: "Issues", Name: "AddLabels", Retry: Never, RetryReason: "adds labels by POST, a delta on the set; ReplaceLabels states the whole set", Paging: PagingNone}
 	opIssueAddSubscription = Operation{ID: "issueAddSubscription", Method: "PUT", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}",
-		Service: "Issues", Name: "AddSubscription", Retry: AlwaysRetry, RetryReason: "subscribes one named user to one issue; the spec answers 200 if already in", Paging: PagingNone}
+		Service: "Issues", Name: "Subscribe", Retry: AlwaysRetry, RetryReason: "subscribes one named user to one issue; the spec answers 200 if already in", Paging: PagingNone}
 	opIssueAddTime = Operation{ID: "issueAddTime", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/times",
-		Service: "Issues", Name: "AddTime", Retry: Never, RetryReason: "files a tracked-time entry; a repeat doubles the time recorded", Paging: PagingNone}
+		Service: "Issues", Name: "AddTrackedTime", Retry: Never, RetryReason: "files a tracked-time entry; a repeat doubles the time recorded", Paging: PagingNone}
 	opIssueCheckSubscription = Operation{ID: "issueCheckSubscription", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/check",
-		Service: "Issues", Name: "CheckSubscription", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "GetSubscription", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueClearLabels = Operation{ID: "issueClearLabels", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
 		Service: "Issues", Name: "ClearLabels", Retry: AlwaysRetry, RetryReason: "states the end state, no labels; a repeat changes nothing", Paging: PagingNone}
 	opIssueCreateComment = Operation{ID: "issueCreateComment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/comments",
 		Service: "Issues", Name: "CreateComment", Retry: Never, RetryReason: "creates a comment; a repeat posts it twice", Paging: PagingNone}
 	opIssueCreateIssue = Operation{ID: "issueCreateIssue", Method: "POST", Path: "/repos/{owner}/{repo}/issues",
-		Service: "Issues", Name: "CreateIssue", Retry: Never, RetryReason: "creates an issue; a repeat files it twice", Paging: PagingNone}
+		Service: "Issues", Name: "Create", Retry: Never, RetryReason: "creates an issue; a repeat files it twice", Paging: PagingNone}
 	opIssueCreateIssueAttachment = Operation{ID: "issueCreateIssueAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/assets",
-		Service: "Issues", Name: "CreateIssueAttachment", Retry: Never, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone}
+		Service: "Issues", Name: "UploadAttachment", Retry: Never, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone}
 	opIssueCreateIssueBlocking = Operation{ID: "issueCreateIssueBlocking", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
-		Service: "Issues", Name: "CreateIssueBlocking", Retry: Never, RetryReason: "creates a dependency edge; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Issues", Name: "AddBlock", Retry: Never, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone}
 	opIssueCreateIssueCommentAttachment = Operation{ID: "issueCreateIssueCommentAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets",
-		Service: "Issues", Name: "CreateIssueCommentAttachment", Retry: Never, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone}
+		Service: "Issues", Name: "UploadCommentAttachment", Retry: Never, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone}
 	opIssueCreateIssueDependencies = Operation{ID: "issueCreateIssueDependencies", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
-		Service: "Issues", Name: "CreateIssueDependencies", Retry: Never, RetryReason: "creates a dependency edge; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Issues", Name: "AddDependency", Retry: Never, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone}
 	opIssueCreateLabel = Operation{ID: "issueCreateLabel", Method: "POST", Path: "/repos/{owner}/{repo}/labels",
-		Service: "Issues", Name: "CreateLabel", Retry: Never, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone}
+		Service: "Repos", Name: "CreateLabel", Retry: Never, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone}
 	opIssueCreateMilestone = Operation{ID: "issueCreateMilestone", Method: "POST", Path: "/repos/{owner}/{repo}/milestones",
 		Service: "Issues", Name: "CreateMilestone", Retry: Never, RetryReason: "creates a milestone", Paging: PagingNone}
 	opIssueDelete = Operation{ID: "issueDelete", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}",
@@ -288,139 +288,139 @@ var (
 	opIssueDeleteCommentReaction = Operation{ID: "issueDeleteCommentReaction", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
 		Service: "Issues", Name: "DeleteCommentReaction", Retry: AlwaysRetry, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone}
 	opIssueDeleteIssueAttachment = Operation{ID: "issueDeleteIssueAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
-		Service: "Issues", Name: "DeleteIssueAttachment", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Issues", Name: "DeleteAttachment", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opIssueDeleteIssueCommentAttachment = Operation{ID: "issueDeleteIssueCommentAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
-		Service: "Issues", Name: "DeleteIssueCommentAttachment", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Issues", Name: "DeleteCommentAttachment", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opIssueDeleteIssueReaction = Operation{ID: "issueDeleteIssueReaction", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
-		Service: "Issues", Name: "DeleteIssueReaction", Retry: AlwaysRetry, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone}
+		Service: "Issues", Name: "DeleteReaction", Retry: AlwaysRetry, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone}
 	opIssueDeleteLabel = Operation{ID: "issueDeleteLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Issues", Name: "DeleteLabel", Retry: AlwaysRetry, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Repos", Name: "DeleteLabel", Retry: AlwaysRetry, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opIssueDeleteMilestone = Operation{ID: "issueDeleteMilestone", Method: "DELETE", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "DeleteMilestone", Retry: AlwaysRetry, RetryReason: "milestone ids are never reused; the path is typed integer, so never a title", Paging: PagingNone}
 	opIssueDeleteStopWatch = Operation{ID: "issueDeleteStopWatch", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/delete",
-		Service: "Issues", Name: "DeleteStopWatch", Retry: AlwaysRetry, RetryReason: "cancels the token's one stopwatch on the issue; a repeat changes nothing (409)", Paging: PagingNone}
+		Service: "Issues", Name: "DeleteStopwatch", Retry: AlwaysRetry, RetryReason: "cancels the token's one stopwatch on the issue; a repeat changes nothing (409)", Paging: PagingNone}
 	opIssueDeleteSubscription = Operation{ID: "issueDeleteSubscription", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}",
-		Service: "Issues", Name: "DeleteSubscription", Retry: AlwaysRetry, RetryReason: "unsubscribes one named user from one issue; the spec answers 200 if already out", Paging: PagingNone}
+		Service: "Issues", Name: "Unsubscribe", Retry: AlwaysRetry, RetryReason: "unsubscribes one named user from one issue; the spec answers 200 if already out", Paging: PagingNone}
 	opIssueDeleteTime = Operation{ID: "issueDeleteTime", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/times/{id}",
-		Service: "Issues", Name: "DeleteTime", Retry: AlwaysRetry, RetryReason: "tracked-time ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Issues", Name: "DeleteTrackedTime", Retry: AlwaysRetry, RetryReason: "tracked-time ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opIssueEditComment = Operation{ID: "issueEditComment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/comments/{id}",
 		Service: "Issues", Name: "EditComment", Retry: Never, RetryReason: "partial update of a comment", Paging: PagingNone}
 	opIssueEditCommentDeprecated = Operation{ID: "issueEditCommentDeprecated", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/comments/{id}",
 		Service: "Issues", Name: "EditCommentDeprecated", Retry: Never, RetryReason: "partial update of a comment", Paging: PagingNone}
 	opIssueEditIssue = Operation{ID: "issueEditIssue", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}",
-		Service: "Issues", Name: "EditIssue", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the issue has become", Paging: PagingNone}
+		Service: "Issues", Name: "Edit", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the issue has become", Paging: PagingNone}
 	opIssueEditIssueAttachment = Operation{ID: "issueEditIssueAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
-		Service: "Issues", Name: "EditIssueAttachment", Retry: Never, RetryReason: "partial update of an attachment", Paging: PagingNone}
+		Service: "Issues", Name: "EditAttachment", Retry: Never, RetryReason: "partial update of an attachment", Paging: PagingNone}
 	opIssueEditIssueCommentAttachment = Operation{ID: "issueEditIssueCommentAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
-		Service: "Issues", Name: "EditIssueCommentAttachment", Retry: Never, RetryReason: "partial update of an attachment", Paging: PagingNone}
+		Service: "Issues", Name: "EditCommentAttachment", Retry: Never, RetryReason: "partial update of an attachment", Paging: PagingNone}
 	opIssueEditIssueDeadline = Operation{ID: "issueEditIssueDeadline", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/deadline",
-		Service: "Issues", Name: "EditIssueDeadline", Retry: Never, RetryReason: "sets the deadline by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Issues", Name: "SetDeadline", Retry: Never, RetryReason: "sets the deadline by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opIssueEditLabel = Operation{ID: "issueEditLabel", Method: "PATCH", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Issues", Name: "EditLabel", Retry: Never, RetryReason: "partial update of a label", Paging: PagingNone}
+		Service: "Repos", Name: "EditLabel", Retry: Never, RetryReason: "partial update of a label", Paging: PagingNone}
 	opIssueEditMilestone = Operation{ID: "issueEditMilestone", Method: "PATCH", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "EditMilestone", Retry: Never, RetryReason: "partial update of a milestone", Paging: PagingNone}
 	opIssueGetComment = Operation{ID: "issueGetComment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}",
 		Service: "Issues", Name: "GetComment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetCommentReactions = Operation{ID: "issueGetCommentReactions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
-		Service: "Issues", Name: "GetCommentReactions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "ListCommentReactions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetComments = Operation{ID: "issueGetComments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/comments",
-		Service: "Issues", Name: "GetComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "ListComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetCommentsAndTimeline = Operation{ID: "issueGetCommentsAndTimeline", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/timeline",
-		Service: "Issues", Name: "GetCommentsAndTimeline", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "ListTimeline", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueGetIssue = Operation{ID: "issueGetIssue", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}",
-		Service: "Issues", Name: "GetIssue", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetIssueAttachment = Operation{ID: "issueGetIssueAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
-		Service: "Issues", Name: "GetIssueAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "GetAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetIssueCommentAttachment = Operation{ID: "issueGetIssueCommentAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
-		Service: "Issues", Name: "GetIssueCommentAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "GetCommentAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetIssueReactions = Operation{ID: "issueGetIssueReactions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
-		Service: "Issues", Name: "GetIssueReactions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "ListReactions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueGetLabel = Operation{ID: "issueGetLabel", Method: "GET", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Issues", Name: "GetLabel", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetLabel", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetLabels = Operation{ID: "issueGetLabels", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "GetLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "ListLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetMilestone = Operation{ID: "issueGetMilestone", Method: "GET", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "GetMilestone", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueGetMilestonesList = Operation{ID: "issueGetMilestonesList", Method: "GET", Path: "/repos/{owner}/{repo}/milestones",
-		Service: "Issues", Name: "GetMilestonesList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "ListMilestones", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueGetRepoComments = Operation{ID: "issueGetRepoComments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments",
-		Service: "Issues", Name: "GetRepoComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "ListRepoComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueListBlocks = Operation{ID: "issueListBlocks", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
 		Service: "Issues", Name: "ListBlocks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueListIssueAttachments = Operation{ID: "issueListIssueAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/assets",
-		Service: "Issues", Name: "ListIssueAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "ListAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueListIssueCommentAttachments = Operation{ID: "issueListIssueCommentAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets",
-		Service: "Issues", Name: "ListIssueCommentAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "ListCommentAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opIssueListIssueDependencies = Operation{ID: "issueListIssueDependencies", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
-		Service: "Issues", Name: "ListIssueDependencies", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "ListDependencies", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueListIssues = Operation{ID: "issueListIssues", Method: "GET", Path: "/repos/{owner}/{repo}/issues",
-		Service: "Issues", Name: "ListIssues", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueListLabels = Operation{ID: "issueListLabels", Method: "GET", Path: "/repos/{owner}/{repo}/labels",
-		Service: "Issues", Name: "ListLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "ListLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssuePostCommentReaction = Operation{ID: "issuePostCommentReaction", Method: "POST", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
-		Service: "Issues", Name: "PostCommentReaction", Retry: Never, RetryReason: "creates a reaction; codeberg4s repeats no POST but the pure renders (a repeat would answer 200)", Paging: PagingNone}
+		Service: "Issues", Name: "CreateCommentReaction", Retry: Never, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone}
 	opIssuePostIssueReaction = Operation{ID: "issuePostIssueReaction", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
-		Service: "Issues", Name: "PostIssueReaction", Retry: Never, RetryReason: "creates a reaction; codeberg4s repeats no POST but the pure renders (a repeat would answer 200)", Paging: PagingNone}
+		Service: "Issues", Name: "CreateReaction", Retry: Never, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone}
 	opIssueRemoveIssueBlocking = Operation{ID: "issueRemoveIssueBlocking", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
-		Service: "Issues", Name: "RemoveIssueBlocking", Retry: AlwaysRetry, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone}
+		Service: "Issues", Name: "RemoveBlock", Retry: AlwaysRetry, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone}
 	opIssueRemoveIssueDependencies = Operation{ID: "issueRemoveIssueDependencies", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
-		Service: "Issues", Name: "RemoveIssueDependencies", Retry: AlwaysRetry, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone}
+		Service: "Issues", Name: "RemoveDependency", Retry: AlwaysRetry, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone}
 	opIssueRemoveLabel = Operation{ID: "issueRemoveLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels/{identifier}",
 		Service: "Issues", Name: "RemoveLabel", Retry: AlwaysRetry, RetryReason: "takes one label off one issue; a repeat leaves it off", Paging: PagingNone}
 	opIssueReplaceLabels = Operation{ID: "issueReplaceLabels", Method: "PUT", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
 		Service: "Issues", Name: "ReplaceLabels", Retry: AlwaysRetry, RetryReason: "states the issue's whole label set; a repeat sets the same set", Paging: PagingNone}
 	opIssueResetTime = Operation{ID: "issueResetTime", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/times",
-		Service: "Issues", Name: "ResetTime", Retry: AlwaysRetry, RetryReason: "states the end state, no tracked time on the issue; a repeat changes nothing", Paging: PagingNone}
+		Service: "Issues", Name: "ClearTrackedTimes", Retry: AlwaysRetry, RetryReason: "states the end state, no tracked time on the issue; a repeat changes nothing", Paging: PagingNone}
 	opIssueSearchIssues = Operation{ID: "issueSearchIssues", Method: "GET", Path: "/repos/issues/search",
-		Service: "Issues", Name: "SearchIssues", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "Search", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueStartStopWatch = Operation{ID: "issueStartStopWatch", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/start",
-		Service: "Issues", Name: "StartStopWatch", Retry: Never, RetryReason: "a repeat after a lost success answers 409 for a stopwatch that is running", Paging: PagingNone}
+		Service: "Issues", Name: "StartStopwatch", Retry: Never, RetryReason: "a repeat after a lost success answers 409 for a stopwatch that is running", Paging: PagingNone}
 	opIssueStopStopWatch = Operation{ID: "issueStopStopWatch", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/stop",
-		Service: "Issues", Name: "StopStopWatch", Retry: Never, RetryReason: "stopping files a tracked-time entry; a repeat cannot be told from a second stop", Paging: PagingNone}
+		Service: "Issues", Name: "StopStopwatch", Retry: Never, RetryReason: "stopping files a tracked-time entry; a repeat cannot be told from a second stop", Paging: PagingNone}
 	opIssueSubscriptions = Operation{ID: "issueSubscriptions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions",
-		Service: "Issues", Name: "Subscriptions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "ListSubscribers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opIssueTrackedTimes = Operation{ID: "issueTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/times",
-		Service: "Issues", Name: "TrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Issues", Name: "ListTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opLinkPackage = Operation{ID: "linkPackage", Method: "POST", Path: "/packages/{owner}/{type}/{name}/-/link/{repo_name}",
-		Service: "Packages", Name: "LinkPackage", Retry: AlwaysRetry, RetryReason: "states which repository the package is linked to; a repeat leaves the same link", Paging: PagingNone}
+		Service: "Packages", Name: "Link", Retry: AlwaysRetry, RetryReason: "states which repository the package is linked to; a repeat leaves the same link", Paging: PagingNone}
 	opListForks = Operation{ID: "listForks", Method: "GET", Path: "/repos/{owner}/{repo}/forks",
 		Service: "Repos", Name: "ListForks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opListGitignoresTemplates = Operation{ID: "listGitignoresTemplates", Method: "GET", Path: "/gitignore/templates",
-		Service: "Misc", Name: "ListGitignoresTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Misc", Name: "ListGitignoreTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opListLabelTemplates = Operation{ID: "listLabelTemplates", Method: "GET", Path: "/label/templates",
 		Service: "Misc", Name: "ListLabelTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opListLicenseTemplates = Operation{ID: "listLicenseTemplates", Method: "GET", Path: "/licenses",
 		Service: "Misc", Name: "ListLicenseTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opListPackageFiles = Operation{ID: "listPackageFiles", Method: "GET", Path: "/packages/{owner}/{type}/{name}/{version}/files",
-		Service: "Packages", Name: "ListPackageFiles", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Packages", Name: "ListFiles", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opListPackages = Operation{ID: "listPackages", Method: "GET", Path: "/packages/{owner}",
-		Service: "Packages", Name: "ListPackages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Packages", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opMoveIssuePin = Operation{ID: "moveIssuePin", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/pin/{position}",
-		Service: "Issues", Name: "MoveIssuePin", Retry: AlwaysRetry, RetryReason: "moves one pinned issue to a stated position; a repeat leaves it there", Paging: PagingNone}
+		Service: "Issues", Name: "MovePin", Retry: AlwaysRetry, RetryReason: "moves one pinned issue to a stated position; a repeat leaves it there", Paging: PagingNone}
 	opNotifyGetList = Operation{ID: "notifyGetList", Method: "GET", Path: "/notifications",
-		Service: "Notifications", Name: "GetList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Notifications", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opNotifyGetRepoList = Operation{ID: "notifyGetRepoList", Method: "GET", Path: "/repos/{owner}/{repo}/notifications",
-		Service: "Notifications", Name: "GetRepoList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Notifications", Name: "ListByRepo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opNotifyGetThread = Operation{ID: "notifyGetThread", Method: "GET", Path: "/notifications/threads/{id}",
 		Service: "Notifications", Name: "GetThread", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opNotifyNewAvailable = Operation{ID: "notifyNewAvailable", Method: "GET", Path: "/notifications/new",
-		Service: "Notifications", Name: "NewAvailable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Notifications", Name: "GetNewCount", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opNotifyReadList = Operation{ID: "notifyReadList", Method: "PUT", Path: "/notifications",
-		Service: "Notifications", Name: "ReadList", Retry: AlwaysRetry, RetryReason: "marks every thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone}
+		Service: "Notifications", Name: "MarkRead", Retry: AlwaysRetry, RetryReason: "marks every thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone}
 	opNotifyReadRepoList = Operation{ID: "notifyReadRepoList", Method: "PUT", Path: "/repos/{owner}/{repo}/notifications",
-		Service: "Notifications", Name: "ReadRepoList", Retry: AlwaysRetry, RetryReason: "marks the repo's threads read, no query sent: a stated end state, so repeats converge", Paging: PagingNone}
+		Service: "Notifications", Name: "MarkRepoRead", Retry: AlwaysRetry, RetryReason: "marks the repo's threads read, no query sent: a stated end state, so repeats converge", Paging: PagingNone}
 	opNotifyReadThread = Operation{ID: "notifyReadThread", Method: "PATCH", Path: "/notifications/threads/{id}",
-		Service: "Notifications", Name: "ReadThread", Retry: AlwaysRetry, RetryReason: "marks one thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone}
+		Service: "Notifications", Name: "MarkThreadRead", Retry: AlwaysRetry, RetryReason: "marks one thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone}
 	opOrgAddTeamMember = Operation{ID: "orgAddTeamMember", Method: "PUT", Path: "/teams/{id}/members/{username}",
 		Service: "Orgs", Name: "AddTeamMember", Retry: AlwaysRetry, RetryReason: "puts one user in one team; a repeat leaves them in", Paging: PagingNone}
 	opOrgAddTeamRepository = Operation{ID: "orgAddTeamRepository", Method: "PUT", Path: "/teams/{id}/repos/{org}/{repo}",
-		Service: "Orgs", Name: "AddTeamRepository", Retry: AlwaysRetry, RetryReason: "puts one repository in one team; a repeat leaves it in", Paging: PagingNone}
+		Service: "Orgs", Name: "AddTeamRepo", Retry: AlwaysRetry, RetryReason: "puts one repository in one team; a repeat leaves it in", Paging: PagingNone}
 	opOrgBlockUser = Operation{ID: "orgBlockUser", Method: "PUT", Path: "/orgs/{org}/block/{username}",
 		Service: "Orgs", Name: "BlockUser", Retry: AlwaysRetry, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone}
 	opOrgCheckQuota = Operation{ID: "orgCheckQuota", Method: "GET", Path: "/orgs/{org}/quota/check",
 		Service: "Orgs", Name: "CheckQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opOrgConcealMember = Operation{ID: "orgConcealMember", Method: "DELETE", Path: "/orgs/{org}/public_members/{username}",
-		Service: "Orgs", Name: "ConcealMember", Retry: AlwaysRetry, RetryReason: "concealed membership is a yes/no state; a repeat leaves it concealed", Paging: PagingNone}
+		Service: "Orgs", Name: "ConcealMembership", Retry: AlwaysRetry, RetryReason: "concealed membership is a yes/no state; a repeat leaves it concealed", Paging: PagingNone}
 	opOrgCreate = Operation{ID: "orgCreate", Method: "POST", Path: "/orgs",
 		Service: "Orgs", Name: "Create", Retry: Never, RetryReason: "creates an organization", Paging: PagingNone}
 	opOrgCreateHook = Operation{ID: "orgCreateHook", Method: "POST", Path: "/orgs/{org}/hooks",
@@ -438,7 +438,7 @@ var (
 	opOrgDeleteLabel = Operation{ID: "orgDeleteLabel", Method: "DELETE", Path: "/orgs/{org}/labels/{id}",
 		Service: "Orgs", Name: "DeleteLabel", Retry: AlwaysRetry, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opOrgDeleteMember = Operation{ID: "orgDeleteMember", Method: "DELETE", Path: "/orgs/{org}/members/{username}",
-		Service: "Orgs", Name: "DeleteMember", Retry: AlwaysRetry, RetryReason: "takes one user out of the organization; a repeat leaves them out", Paging: PagingNone}
+		Service: "Orgs", Name: "RemoveMember", Retry: AlwaysRetry, RetryReason: "takes one user out of the organization; a repeat leaves them out", Paging: PagingNone}
 	opOrgDeleteTeam = Operation{ID: "orgDeleteTeam", Method: "DELETE", Path: "/teams/{id}",
 		Service: "Orgs", Name: "DeleteTeam", Retry: AlwaysRetry, RetryReason: "team ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opOrgEdit = Operation{ID: "orgEdit", Method: "PATCH", Path: "/orgs/{org}",
@@ -452,7 +452,7 @@ var (
 	opOrgGet = Operation{ID: "orgGet", Method: "GET", Path: "/orgs/{org}",
 		Service: "Orgs", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opOrgGetAll = Operation{ID: "orgGetAll", Method: "GET", Path: "/orgs",
-		Service: "Orgs", Name: "GetAll", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Orgs", Name: "ListAll", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgGetHook = Operation{ID: "orgGetHook", Method: "GET", Path: "/orgs/{org}/hooks/{id}",
 		Service: "Orgs", Name: "GetHook", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opOrgGetLabel = Operation{ID: "orgGetLabel", Method: "GET", Path: "/orgs/{org}/labels/{id}",
@@ -460,7 +460,7 @@ var (
 	opOrgGetQuota = Operation{ID: "orgGetQuota", Method: "GET", Path: "/orgs/{org}/quota",
 		Service: "Orgs", Name: "GetQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opOrgGetRunnerRegistrationToken = Operation{ID: "orgGetRunnerRegistrationToken", Method: "GET", Path: "/orgs/{org}/actions/runners/registration-token",
-		Service: "Orgs", Name: "GetRunnerRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
+		Service: "Actions", Name: "GetOrgRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opOrgGetTeam = Operation{ID: "orgGetTeam", Method: "GET", Path: "/teams/{id}",
 		Service: "Orgs", Name: "GetTeam", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opOrgGetUserPermissions = Operation{ID: "orgGetUserPermissions", Method: "GET", Path: "/users/{username}/orgs/{org}/permissions",
@@ -470,13 +470,13 @@ var (
 	opOrgIsPublicMember = Operation{ID: "orgIsPublicMember", Method: "GET", Path: "/orgs/{org}/public_members/{username}",
 		Service: "Orgs", Name: "IsPublicMember", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opOrgListActionsSecrets = Operation{ID: "orgListActionsSecrets", Method: "GET", Path: "/orgs/{org}/actions/secrets",
-		Service: "Orgs", Name: "ListActionsSecrets", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListOrgSecrets", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListActivityFeeds = Operation{ID: "orgListActivityFeeds", Method: "GET", Path: "/orgs/{org}/activities/feeds",
 		Service: "Orgs", Name: "ListActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListBlockedUsers = Operation{ID: "orgListBlockedUsers", Method: "GET", Path: "/orgs/{org}/list_blocked",
 		Service: "Orgs", Name: "ListBlockedUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListCurrentUserOrgs = Operation{ID: "orgListCurrentUserOrgs", Method: "GET", Path: "/user/orgs",
-		Service: "Orgs", Name: "ListCurrentUserOrgs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Orgs", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListHooks = Operation{ID: "orgListHooks", Method: "GET", Path: "/orgs/{org}/hooks",
 		Service: "Orgs", Name: "ListHooks", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit}
 	opOrgListLabels = Operation{ID: "orgListLabels", Method: "GET", Path: "/orgs/{org}/labels",
@@ -492,47 +492,47 @@ var (
 	opOrgListQuotaPackages = Operation{ID: "orgListQuotaPackages", Method: "GET", Path: "/orgs/{org}/quota/packages",
 		Service: "Orgs", Name: "ListQuotaPackages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListRepos = Operation{ID: "orgListRepos", Method: "GET", Path: "/orgs/{org}/repos",
-		Service: "Orgs", Name: "ListRepos", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "ListByOrg", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListTeamActivityFeeds = Operation{ID: "orgListTeamActivityFeeds", Method: "GET", Path: "/teams/{id}/activities/feeds",
 		Service: "Orgs", Name: "ListTeamActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListTeamMember = Operation{ID: "orgListTeamMember", Method: "GET", Path: "/teams/{id}/members/{username}",
-		Service: "Orgs", Name: "ListTeamMember", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Orgs", Name: "GetTeamMember", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opOrgListTeamMembers = Operation{ID: "orgListTeamMembers", Method: "GET", Path: "/teams/{id}/members",
 		Service: "Orgs", Name: "ListTeamMembers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListTeamRepo = Operation{ID: "orgListTeamRepo", Method: "GET", Path: "/teams/{id}/repos/{org}/{repo}",
-		Service: "Orgs", Name: "ListTeamRepo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Orgs", Name: "GetTeamRepo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opOrgListTeamRepos = Operation{ID: "orgListTeamRepos", Method: "GET", Path: "/teams/{id}/repos",
 		Service: "Orgs", Name: "ListTeamRepos", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListTeams = Operation{ID: "orgListTeams", Method: "GET", Path: "/orgs/{org}/teams",
 		Service: "Orgs", Name: "ListTeams", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgListUserOrgs = Operation{ID: "orgListUserOrgs", Method: "GET", Path: "/users/{username}/orgs",
-		Service: "Orgs", Name: "ListUserOrgs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Orgs", Name: "ListByUser", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opOrgPublicizeMember = Operation{ID: "orgPublicizeMember", Method: "PUT", Path: "/orgs/{org}/public_members/{username}",
-		Service: "Orgs", Name: "PublicizeMember", Retry: AlwaysRetry, RetryReason: "public membership is a yes/no state; a repeat leaves it public", Paging: PagingNone}
+		Service: "Orgs", Name: "PublicizeMembership", Retry: AlwaysRetry, RetryReason: "public membership is a yes/no state; a repeat leaves it public", Paging: PagingNone}
 	opOrgRemoveTeamMember = Operation{ID: "orgRemoveTeamMember", Method: "DELETE", Path: "/teams/{id}/members/{username}",
 		Service: "Orgs", Name: "RemoveTeamMember", Retry: AlwaysRetry, RetryReason: "takes one user out of one team; a repeat leaves them out", Paging: PagingNone}
 	opOrgRemoveTeamRepository = Operation{ID: "orgRemoveTeamRepository", Method: "DELETE", Path: "/teams/{id}/repos/{org}/{repo}",
-		Service: "Orgs", Name: "RemoveTeamRepository", Retry: AlwaysRetry, RetryReason: "takes one repository out of one team; a repeat leaves it out", Paging: PagingNone}
+		Service: "Orgs", Name: "RemoveTeamRepo", Retry: AlwaysRetry, RetryReason: "takes one repository out of one team; a repeat leaves it out", Paging: PagingNone}
 	opOrgSearchRunJobs = Operation{ID: "orgSearchRunJobs", Method: "GET", Path: "/orgs/{org}/actions/runners/jobs",
-		Service: "Orgs", Name: "SearchRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "ListOrgRunnerJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opOrgUnblockUser = Operation{ID: "orgUnblockUser", Method: "PUT", Path: "/orgs/{org}/unblock/{username}",
 		Service: "Orgs", Name: "UnblockUser", Retry: AlwaysRetry, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone}
 	opOrgUpdateAvatar = Operation{ID: "orgUpdateAvatar", Method: "POST", Path: "/orgs/{org}/avatar",
-		Service: "Orgs", Name: "UpdateAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Orgs", Name: "SetAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opPinIssue = Operation{ID: "pinIssue", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/pin",
-		Service: "Issues", Name: "PinIssue", Retry: Never, RetryReason: "appends the issue to the pinned list by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Issues", Name: "Pin", Retry: Never, RetryReason: "appends the issue to the pinned list by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opRegisterAdminRunner = Operation{ID: "registerAdminRunner", Method: "POST", Path: "/admin/actions/runners",
-		Service: "Admin", Name: "RegisterAdminRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone}
+		Service: "Actions", Name: "RegisterAdminRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone}
 	opRegisterOrgRunner = Operation{ID: "registerOrgRunner", Method: "POST", Path: "/orgs/{org}/actions/runners",
-		Service: "Orgs", Name: "RegisterOrgRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone}
+		Service: "Actions", Name: "RegisterOrgRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone}
 	opRegisterRepoRunner = Operation{ID: "registerRepoRunner", Method: "POST", Path: "/repos/{owner}/{repo}/actions/runners",
-		Service: "Repos", Name: "RegisterRepoRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone}
+		Service: "Actions", Name: "RegisterRepoRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone}
 	opRegisterUserRunner = Operation{ID: "registerUserRunner", Method: "POST", Path: "/user/actions/runners",
-		Service: "Users", Name: "RegisterUserRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone}
+		Service: "Actions", Name: "RegisterUserRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone}
 	opRejectRepoTransfer = Operation{ID: "rejectRepoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer/reject",
-		Service: "Repos", Name: "RejectRepoTransfer", Retry: Never, RetryReason: "resolves a pending transfer; a repeat is refused", Paging: PagingNone}
+		Service: "Repos", Name: "RejectTransfer", Retry: Never, RetryReason: "resolves a pending transfer; a repeat is refused", Paging: PagingNone}
 	opRenameOrg = Operation{ID: "renameOrg", Method: "POST", Path: "/orgs/{org}/rename",
-		Service: "Orgs", Name: "RenameOrg", Retry: Never, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone}
+		Service: "Orgs", Name: "Rename", Retry: Never, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone}
 	opRenderMarkdown = Operation{ID: "renderMarkdown", Method: "POST", Path: "/markdown",
 		Service: "Misc", Name: "RenderMarkdown", Retry: AlwaysRetry, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone}
 	opRenderMarkdownRaw = Operation{ID: "renderMarkdownRaw", Method: "POST", Path: "/markdown/raw",
@@ -544,27 +544,27 @@ var (
 	opRepoAddFlag = Operation{ID: "repoAddFlag", Method: "PUT", Path: "/repos/{owner}/{repo}/flags/{flag}",
 		Service: "Repos", Name: "AddFlag", Retry: AlwaysRetry, RetryReason: "puts one named flag on; a repeat leaves it on", Paging: PagingNone}
 	opRepoAddPushMirror = Operation{ID: "repoAddPushMirror", Method: "POST", Path: "/repos/{owner}/{repo}/push_mirrors",
-		Service: "Repos", Name: "AddPushMirror", Retry: Never, RetryReason: "creates a push mirror; a repeat creates a second one to the same remote", Paging: PagingNone}
+		Service: "Repos", Name: "CreatePushMirror", Retry: Never, RetryReason: "creates a push mirror; a repeat creates a second one to the same remote", Paging: PagingNone}
 	opRepoAddTeam = Operation{ID: "repoAddTeam", Method: "PUT", Path: "/repos/{owner}/{repo}/teams/{team}",
 		Service: "Repos", Name: "AddTeam", Retry: AlwaysRetry, RetryReason: "grants one named team access; a repeat leaves it granted", Paging: PagingNone}
 	opRepoAddTopic = Operation{ID: "repoAddTopic", Method: "PUT", Path: "/repos/{owner}/{repo}/topics/{topic}",
 		Service: "Repos", Name: "AddTopic", Retry: AlwaysRetry, RetryReason: "puts one named topic on; a repeat leaves it on", Paging: PagingNone}
 	opRepoApplyDiffPatch = Operation{ID: "repoApplyDiffPatch", Method: "POST", Path: "/repos/{owner}/{repo}/diffpatch",
-		Service: "Repos", Name: "ApplyDiffPatch", Retry: Never, RetryReason: "applies a patch as a new commit; a repeat applies it again", Paging: PagingNone}
+		Service: "Repos", Name: "ApplyPatch", Retry: Never, RetryReason: "applies a patch as a new commit; a repeat applies it again", Paging: PagingNone}
 	opRepoCancelScheduledAutoMerge = Operation{ID: "repoCancelScheduledAutoMerge", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
-		Service: "Repos", Name: "CancelScheduledAutoMerge", Retry: AlwaysRetry, RetryReason: "a pull has at most one scheduled auto-merge; cancelled stays cancelled", Paging: PagingNone}
+		Service: "PullRequests", Name: "CancelAutoMerge", Retry: AlwaysRetry, RetryReason: "a pull has at most one scheduled auto-merge; cancelled stays cancelled", Paging: PagingNone}
 	opRepoChangeFiles = Operation{ID: "repoChangeFiles", Method: "POST", Path: "/repos/{owner}/{repo}/contents",
 		Service: "Repos", Name: "ChangeFiles", Retry: Never, RetryReason: "makes a commit; a repeat would commit again", Paging: PagingNone}
 	opRepoCheckCollaborator = Operation{ID: "repoCheckCollaborator", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
-		Service: "Repos", Name: "CheckCollaborator", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "IsCollaborator", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoCheckFlag = Operation{ID: "repoCheckFlag", Method: "GET", Path: "/repos/{owner}/{repo}/flags/{flag}",
-		Service: "Repos", Name: "CheckFlag", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "IsFlagSet", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoCheckTeam = Operation{ID: "repoCheckTeam", Method: "GET", Path: "/repos/{owner}/{repo}/teams/{team}",
-		Service: "Repos", Name: "CheckTeam", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetTeam", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoCompareDiff = Operation{ID: "repoCompareDiff", Method: "GET", Path: "/repos/{owner}/{repo}/compare/{basehead}",
-		Service: "Repos", Name: "CompareDiff", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "CompareCommits", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoConvert = Operation{ID: "repoConvert", Method: "POST", Path: "/repos/{owner}/{repo}/convert",
-		Service: "Repos", Name: "Convert", Retry: Never, RetryReason: "one-way conversion of a mirror; a repeat is an error at best", Paging: PagingNone}
+		Service: "Repos", Name: "ConvertMirror", Retry: Never, RetryReason: "one-way conversion of a mirror; a repeat is an error at best", Paging: PagingNone}
 	opRepoCreateBranch = Operation{ID: "repoCreateBranch", Method: "POST", Path: "/repos/{owner}/{repo}/branches",
 		Service: "Repos", Name: "CreateBranch", Retry: Never, RetryReason: "creates a branch", Paging: PagingNone}
 	opRepoCreateBranchProtection = Operation{ID: "repoCreateBranchProtection", Method: "POST", Path: "/repos/{owner}/{repo}/branch_protections",
@@ -576,17 +576,17 @@ var (
 	opRepoCreateKey = Operation{ID: "repoCreateKey", Method: "POST", Path: "/repos/{owner}/{repo}/keys",
 		Service: "Repos", Name: "CreateKey", Retry: Never, RetryReason: "adds a deploy key", Paging: PagingNone}
 	opRepoCreatePullRequest = Operation{ID: "repoCreatePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls",
-		Service: "Repos", Name: "CreatePullRequest", Retry: Never, RetryReason: "creates a pull request", Paging: PagingNone}
+		Service: "PullRequests", Name: "Create", Retry: Never, RetryReason: "creates a pull request", Paging: PagingNone}
 	opRepoCreatePullReview = Operation{ID: "repoCreatePullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews",
-		Service: "Repos", Name: "CreatePullReview", Retry: Never, RetryReason: "creates a review", Paging: PagingNone}
+		Service: "PullRequests", Name: "CreateReview", Retry: Never, RetryReason: "creates a review", Paging: PagingNone}
 	opRepoCreatePullReviewComment = Operation{ID: "repoCreatePullReviewComment", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments",
-		Service: "Repos", Name: "CreatePullReviewComment", Retry: Never, RetryReason: "creates a review comment", Paging: PagingNone}
+		Service: "PullRequests", Name: "CreateReviewComment", Retry: Never, RetryReason: "creates a review comment", Paging: PagingNone}
 	opRepoCreatePullReviewRequests = Operation{ID: "repoCreatePullReviewRequests", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/requested_reviewers",
-		Service: "Repos", Name: "CreatePullReviewRequests", Retry: Never, RetryReason: "requests reviews and notifies the reviewers; a repeat notifies again", Paging: PagingNone}
+		Service: "PullRequests", Name: "RequestReviewers", Retry: Never, RetryReason: "requests reviews and notifies the reviewers; a repeat notifies again", Paging: PagingNone}
 	opRepoCreateRelease = Operation{ID: "repoCreateRelease", Method: "POST", Path: "/repos/{owner}/{repo}/releases",
 		Service: "Repos", Name: "CreateRelease", Retry: Never, RetryReason: "creates a release", Paging: PagingNone}
 	opRepoCreateReleaseAttachment = Operation{ID: "repoCreateReleaseAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/releases/{id}/assets",
-		Service: "Repos", Name: "CreateReleaseAttachment", Retry: Never, RetryReason: "uploads a new asset; a repeat uploads a second one", Paging: PagingNone}
+		Service: "Repos", Name: "UploadReleaseAsset", Retry: Never, RetryReason: "uploads a new asset; a repeat uploads a second one", Paging: PagingNone}
 	opRepoCreateStatus = Operation{ID: "repoCreateStatus", Method: "POST", Path: "/repos/{owner}/{repo}/statuses/{sha}",
 		Service: "Repos", Name: "CreateStatus", Retry: Never, RetryReason: "appends a commit status; a repeat appends another", Paging: PagingNone}
 	opRepoCreateTag = Operation{ID: "repoCreateTag", Method: "POST", Path: "/repos/{owner}/{repo}/tags",
@@ -598,7 +598,7 @@ var (
 	opRepoDelete = Operation{ID: "repoDelete", Method: "DELETE", Path: "/repos/{owner}/{repo}",
 		Service: "Repos", Name: "Delete", Retry: Never, RetryReason: "by owner/name: a repository of that name may be re-created between attempts", Paging: PagingNone}
 	opRepoDeleteAllFlags = Operation{ID: "repoDeleteAllFlags", Method: "DELETE", Path: "/repos/{owner}/{repo}/flags",
-		Service: "Repos", Name: "DeleteAllFlags", Retry: AlwaysRetry, RetryReason: "states the end state, no flags; a repeat changes nothing", Paging: PagingNone}
+		Service: "Repos", Name: "ClearFlags", Retry: AlwaysRetry, RetryReason: "states the end state, no flags; a repeat changes nothing", Paging: PagingNone}
 	opRepoDeleteAvatar = Operation{ID: "repoDeleteAvatar", Method: "DELETE", Path: "/repos/{owner}/{repo}/avatar",
 		Service: "Repos", Name: "DeleteAvatar", Retry: AlwaysRetry, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone}
 	opRepoDeleteBranch = Operation{ID: "repoDeleteBranch", Method: "DELETE", Path: "/repos/{owner}/{repo}/branches/{branch}",
@@ -606,11 +606,11 @@ var (
 	opRepoDeleteBranchProtection = Operation{ID: "repoDeleteBranchProtection", Method: "DELETE", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
 		Service: "Repos", Name: "DeleteBranchProtection", Retry: Never, RetryReason: "by rule name: a rule of that name may be re-created between attempts", Paging: PagingNone}
 	opRepoDeleteCollaborator = Operation{ID: "repoDeleteCollaborator", Method: "DELETE", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
-		Service: "Repos", Name: "DeleteCollaborator", Retry: AlwaysRetry, RetryReason: "removes one user's access; a repeat leaves it removed", Paging: PagingNone}
+		Service: "Repos", Name: "RemoveCollaborator", Retry: AlwaysRetry, RetryReason: "removes one user's access; a repeat leaves it removed", Paging: PagingNone}
 	opRepoDeleteFile = Operation{ID: "repoDeleteFile", Method: "DELETE", Path: "/repos/{owner}/{repo}/contents/{filepath}",
 		Service: "Repos", Name: "DeleteFile", Retry: Never, RetryReason: "makes a commit; the sha guard refuses a repeat, which is never sent", Paging: PagingNone}
 	opRepoDeleteFlag = Operation{ID: "repoDeleteFlag", Method: "DELETE", Path: "/repos/{owner}/{repo}/flags/{flag}",
-		Service: "Repos", Name: "DeleteFlag", Retry: AlwaysRetry, RetryReason: "takes one named flag off; a repeat leaves it off", Paging: PagingNone}
+		Service: "Repos", Name: "RemoveFlag", Retry: AlwaysRetry, RetryReason: "takes one named flag off; a repeat leaves it off", Paging: PagingNone}
 	opRepoDeleteGitHook = Operation{ID: "repoDeleteGitHook", Method: "DELETE", Path: "/repos/{owner}/{repo}/hooks/git/{id}",
 		Service: "Repos", Name: "DeleteGitHook", Retry: AlwaysRetry, RetryReason: "git hooks are fixed named slots; clearing one twice leaves it cleared", Paging: PagingNone}
 	opRepoDeleteHook = Operation{ID: "repoDeleteHook", Method: "DELETE", Path: "/repos/{owner}/{repo}/hooks/{id}",
@@ -618,17 +618,17 @@ var (
 	opRepoDeleteKey = Operation{ID: "repoDeleteKey", Method: "DELETE", Path: "/repos/{owner}/{repo}/keys/{id}",
 		Service: "Repos", Name: "DeleteKey", Retry: AlwaysRetry, RetryReason: "deploy key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opRepoDeletePullReview = Operation{ID: "repoDeletePullReview", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
-		Service: "Repos", Name: "DeletePullReview", Retry: AlwaysRetry, RetryReason: "review ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "PullRequests", Name: "DeleteReview", Retry: AlwaysRetry, RetryReason: "review ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opRepoDeletePullReviewComment = Operation{ID: "repoDeletePullReviewComment", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}",
-		Service: "Repos", Name: "DeletePullReviewComment", Retry: AlwaysRetry, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "PullRequests", Name: "DeleteReviewComment", Retry: AlwaysRetry, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opRepoDeletePullReviewRequests = Operation{ID: "repoDeletePullReviewRequests", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/requested_reviewers",
-		Service: "Repos", Name: "DeletePullReviewRequests", Retry: AlwaysRetry, RetryReason: "withdraws the named review requests; a repeat leaves them withdrawn", Paging: PagingNone}
+		Service: "PullRequests", Name: "RemoveReviewers", Retry: AlwaysRetry, RetryReason: "withdraws the named review requests; a repeat leaves them withdrawn", Paging: PagingNone}
 	opRepoDeletePushMirror = Operation{ID: "repoDeletePushMirror", Method: "DELETE", Path: "/repos/{owner}/{repo}/push_mirrors/{name}",
 		Service: "Repos", Name: "DeletePushMirror", Retry: AlwaysRetry, RetryReason: "remote names are generated per mirror and never handed out again", Paging: PagingNone}
 	opRepoDeleteRelease = Operation{ID: "repoDeleteRelease", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/{id}",
 		Service: "Repos", Name: "DeleteRelease", Retry: AlwaysRetry, RetryReason: "release ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opRepoDeleteReleaseAttachment = Operation{ID: "repoDeleteReleaseAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
-		Service: "Repos", Name: "DeleteReleaseAttachment", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Repos", Name: "DeleteReleaseAsset", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opRepoDeleteReleaseByTag = Operation{ID: "repoDeleteReleaseByTag", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/tags/{tag}",
 		Service: "Repos", Name: "DeleteReleaseByTag", Retry: Never, RetryReason: "by tag name: a release for that tag may be re-created between attempts", Paging: PagingNone}
 	opRepoDeleteTag = Operation{ID: "repoDeleteTag", Method: "DELETE", Path: "/repos/{owner}/{repo}/tags/{tag}",
@@ -636,17 +636,17 @@ var (
 	opRepoDeleteTagProtection = Operation{ID: "repoDeleteTagProtection", Method: "DELETE", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
 		Service: "Repos", Name: "DeleteTagProtection", Retry: AlwaysRetry, RetryReason: "tag protection ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opRepoDeleteTeam = Operation{ID: "repoDeleteTeam", Method: "DELETE", Path: "/repos/{owner}/{repo}/teams/{team}",
-		Service: "Repos", Name: "DeleteTeam", Retry: AlwaysRetry, RetryReason: "removes one team's access; a repeat leaves it removed", Paging: PagingNone}
+		Service: "Repos", Name: "RemoveTeam", Retry: AlwaysRetry, RetryReason: "removes one team's access; a repeat leaves it removed", Paging: PagingNone}
 	opRepoDeleteTopic = Operation{ID: "repoDeleteTopic", Method: "DELETE", Path: "/repos/{owner}/{repo}/topics/{topic}",
-		Service: "Repos", Name: "DeleteTopic", Retry: AlwaysRetry, RetryReason: "takes one named topic off; a repeat leaves it off", Paging: PagingNone}
+		Service: "Repos", Name: "RemoveTopic", Retry: AlwaysRetry, RetryReason: "takes one named topic off; a repeat leaves it off", Paging: PagingNone}
 	opRepoDeleteWikiPage = Operation{ID: "repoDeleteWikiPage", Method: "DELETE", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
 		Service: "Repos", Name: "DeleteWikiPage", Retry: Never, RetryReason: "by page name: a page of that name may be re-created between attempts", Paging: PagingNone}
 	opRepoDismissPullReview = Operation{ID: "repoDismissPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals",
-		Service: "Repos", Name: "DismissPullReview", Retry: Never, RetryReason: "dismisses a review with a message; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "PullRequests", Name: "DismissReview", Retry: Never, RetryReason: "dismisses a review with a message; a POST that changes state is never repeated", Paging: PagingNone}
 	opRepoDownloadCommitDiffOrPatch = Operation{ID: "repoDownloadCommitDiffOrPatch", Method: "GET", Path: "/repos/{owner}/{repo}/git/commits/{sha}.{diffType}",
-		Service: "Repos", Name: "DownloadCommitDiffOrPatch", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetCommitDiff", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoDownloadPullDiffOrPatch = Operation{ID: "repoDownloadPullDiffOrPatch", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}.{diffType}",
-		Service: "Repos", Name: "DownloadPullDiffOrPatch", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "GetDiff", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoEdit = Operation{ID: "repoEdit", Method: "PATCH", Path: "/repos/{owner}/{repo}",
 		Service: "Repos", Name: "Edit", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the repository has become", Paging: PagingNone}
 	opRepoEditBranchProtection = Operation{ID: "repoEditBranchProtection", Method: "PATCH", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
@@ -656,11 +656,11 @@ var (
 	opRepoEditHook = Operation{ID: "repoEditHook", Method: "PATCH", Path: "/repos/{owner}/{repo}/hooks/{id}",
 		Service: "Repos", Name: "EditHook", Retry: Never, RetryReason: "partial update of a webhook", Paging: PagingNone}
 	opRepoEditPullRequest = Operation{ID: "repoEditPullRequest", Method: "PATCH", Path: "/repos/{owner}/{repo}/pulls/{index}",
-		Service: "Repos", Name: "EditPullRequest", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the pull has become", Paging: PagingNone}
+		Service: "PullRequests", Name: "Edit", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the pull has become", Paging: PagingNone}
 	opRepoEditRelease = Operation{ID: "repoEditRelease", Method: "PATCH", Path: "/repos/{owner}/{repo}/releases/{id}",
 		Service: "Repos", Name: "EditRelease", Retry: Never, RetryReason: "partial update of a release", Paging: PagingNone}
 	opRepoEditReleaseAttachment = Operation{ID: "repoEditReleaseAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
-		Service: "Repos", Name: "EditReleaseAttachment", Retry: Never, RetryReason: "partial update of an asset", Paging: PagingNone}
+		Service: "Repos", Name: "EditReleaseAsset", Retry: Never, RetryReason: "partial update of an asset", Paging: PagingNone}
 	opRepoEditTagProtection = Operation{ID: "repoEditTagProtection", Method: "PATCH", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
 		Service: "Repos", Name: "EditTagProtection", Retry: Never, RetryReason: "partial update of a tag protection", Paging: PagingNone}
 	opRepoEditWikiPage = Operation{ID: "repoEditWikiPage", Method: "PATCH", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
@@ -668,15 +668,15 @@ var (
 	opRepoGet = Operation{ID: "repoGet", Method: "GET", Path: "/repos/{owner}/{repo}",
 		Service: "Repos", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetActionJobLogs = Operation{ID: "repoGetActionJobLogs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
-		Service: "Repos", Name: "GetActionJobLogs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetJobLogs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetActionRunLogs = Operation{ID: "repoGetActionRunLogs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/logs",
-		Service: "Repos", Name: "GetActionRunLogs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "GetRunLogs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetAllCommits = Operation{ID: "repoGetAllCommits", Method: "GET", Path: "/repos/{owner}/{repo}/commits",
-		Service: "Repos", Name: "GetAllCommits", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "ListCommits", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoGetArchive = Operation{ID: "repoGetArchive", Method: "GET", Path: "/repos/{owner}/{repo}/archive/{archive}",
 		Service: "Repos", Name: "GetArchive", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetAssignees = Operation{ID: "repoGetAssignees", Method: "GET", Path: "/repos/{owner}/{repo}/assignees",
-		Service: "Repos", Name: "GetAssignees", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListAssignees", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetBranch = Operation{ID: "repoGetBranch", Method: "GET", Path: "/repos/{owner}/{repo}/branches/{branch}",
 		Service: "Repos", Name: "GetBranch", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetBranchProtection = Operation{ID: "repoGetBranchProtection", Method: "GET", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
@@ -684,13 +684,13 @@ var (
 	opRepoGetByID = Operation{ID: "repoGetByID", Method: "GET", Path: "/repositories/{id}",
 		Service: "Repos", Name: "GetByID", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetCombinedStatusByRef = Operation{ID: "repoGetCombinedStatusByRef", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{ref}/status",
-		Service: "Repos", Name: "GetCombinedStatusByRef", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "GetCombinedStatus", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoGetCommitPullRequest = Operation{ID: "repoGetCommitPullRequest", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{sha}/pull",
-		Service: "Repos", Name: "GetCommitPullRequest", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "GetByCommit", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetContents = Operation{ID: "repoGetContents", Method: "GET", Path: "/repos/{owner}/{repo}/contents/{filepath}",
 		Service: "Repos", Name: "GetContents", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetContentsList = Operation{ID: "repoGetContentsList", Method: "GET", Path: "/repos/{owner}/{repo}/contents",
-		Service: "Repos", Name: "GetContentsList", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListContents", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetEditorConfig = Operation{ID: "repoGetEditorConfig", Method: "GET", Path: "/repos/{owner}/{repo}/editorconfig/{filepath}",
 		Service: "Repos", Name: "GetEditorConfig", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetGitHook = Operation{ID: "repoGetGitHook", Method: "GET", Path: "/repos/{owner}/{repo}/hooks/git/{id}",
@@ -700,49 +700,49 @@ var (
 	opRepoGetIssueConfig = Operation{ID: "repoGetIssueConfig", Method: "GET", Path: "/repos/{owner}/{repo}/issue_config",
 		Service: "Repos", Name: "GetIssueConfig", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetIssueTemplates = Operation{ID: "repoGetIssueTemplates", Method: "GET", Path: "/repos/{owner}/{repo}/issue_templates",
-		Service: "Repos", Name: "GetIssueTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListIssueTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetKey = Operation{ID: "repoGetKey", Method: "GET", Path: "/repos/{owner}/{repo}/keys/{id}",
 		Service: "Repos", Name: "GetKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetLanguages = Operation{ID: "repoGetLanguages", Method: "GET", Path: "/repos/{owner}/{repo}/languages",
-		Service: "Repos", Name: "GetLanguages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListLanguages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetLatestRelease = Operation{ID: "repoGetLatestRelease", Method: "GET", Path: "/repos/{owner}/{repo}/releases/latest",
 		Service: "Repos", Name: "GetLatestRelease", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetNote = Operation{ID: "repoGetNote", Method: "GET", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
 		Service: "Repos", Name: "GetNote", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetPullRequest = Operation{ID: "repoGetPullRequest", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}",
-		Service: "Repos", Name: "GetPullRequest", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetPullRequestByBaseHead = Operation{ID: "repoGetPullRequestByBaseHead", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{base}/{head}",
-		Service: "Repos", Name: "GetPullRequestByBaseHead", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "GetByBaseHead", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetPullRequestCommits = Operation{ID: "repoGetPullRequestCommits", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/commits",
-		Service: "Repos", Name: "GetPullRequestCommits", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "PullRequests", Name: "ListCommits", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoGetPullRequestFiles = Operation{ID: "repoGetPullRequestFiles", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/files",
-		Service: "Repos", Name: "GetPullRequestFiles", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "PullRequests", Name: "ListFiles", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoGetPullReview = Operation{ID: "repoGetPullReview", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
-		Service: "Repos", Name: "GetPullReview", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "GetReview", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetPullReviewComment = Operation{ID: "repoGetPullReviewComment", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}",
-		Service: "Repos", Name: "GetPullReviewComment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "GetReviewComment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetPullReviewComments = Operation{ID: "repoGetPullReviewComments", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments",
-		Service: "Repos", Name: "GetPullReviewComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "ListReviewComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetPushMirrorByRemoteName = Operation{ID: "repoGetPushMirrorByRemoteName", Method: "GET", Path: "/repos/{owner}/{repo}/push_mirrors/{name}",
-		Service: "Repos", Name: "GetPushMirrorByRemoteName", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetPushMirror", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetRawFile = Operation{ID: "repoGetRawFile", Method: "GET", Path: "/repos/{owner}/{repo}/raw/{filepath}",
 		Service: "Repos", Name: "GetRawFile", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetRawFileOrLFS = Operation{ID: "repoGetRawFileOrLFS", Method: "GET", Path: "/repos/{owner}/{repo}/media/{filepath}",
-		Service: "Repos", Name: "GetRawFileOrLFS", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetMedia", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetRelease = Operation{ID: "repoGetRelease", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}",
 		Service: "Repos", Name: "GetRelease", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetReleaseAttachment = Operation{ID: "repoGetReleaseAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
-		Service: "Repos", Name: "GetReleaseAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetReleaseAsset", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetReleaseByTag = Operation{ID: "repoGetReleaseByTag", Method: "GET", Path: "/repos/{owner}/{repo}/releases/tags/{tag}",
 		Service: "Repos", Name: "GetReleaseByTag", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetRepoPermissions = Operation{ID: "repoGetRepoPermissions", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}/permission",
-		Service: "Repos", Name: "GetRepoPermissions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetCollaboratorPermission", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetReviewers = Operation{ID: "repoGetReviewers", Method: "GET", Path: "/repos/{owner}/{repo}/reviewers",
-		Service: "Repos", Name: "GetReviewers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListReviewers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetRunnerRegistrationToken = Operation{ID: "repoGetRunnerRegistrationToken", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/registration-token",
-		Service: "Repos", Name: "GetRunnerRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
+		Service: "Actions", Name: "GetRepoRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opRepoGetSingleCommit = Operation{ID: "repoGetSingleCommit", Method: "GET", Path: "/repos/{owner}/{repo}/git/commits/{sha}",
-		Service: "Repos", Name: "GetSingleCommit", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetCommit", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetTag = Operation{ID: "repoGetTag", Method: "GET", Path: "/repos/{owner}/{repo}/tags/{tag}",
 		Service: "Repos", Name: "GetTag", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetTagProtection = Operation{ID: "repoGetTagProtection", Method: "GET", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
@@ -750,17 +750,17 @@ var (
 	opRepoGetWikiPage = Operation{ID: "repoGetWikiPage", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
 		Service: "Repos", Name: "GetWikiPage", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoGetWikiPageRevisions = Operation{ID: "repoGetWikiPageRevisions", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/revisions/{pageName}",
-		Service: "Repos", Name: "GetWikiPageRevisions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageOnly}
+		Service: "Repos", Name: "ListWikiPageRevisions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageOnly}
 	opRepoGetWikiPages = Operation{ID: "repoGetWikiPages", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/pages",
-		Service: "Repos", Name: "GetWikiPages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "ListWikiPages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListActionsSecrets = Operation{ID: "repoListActionsSecrets", Method: "GET", Path: "/repos/{owner}/{repo}/actions/secrets",
-		Service: "Repos", Name: "ListActionsSecrets", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListRepoSecrets", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListActivityFeeds = Operation{ID: "repoListActivityFeeds", Method: "GET", Path: "/repos/{owner}/{repo}/activities/feeds",
 		Service: "Repos", Name: "ListActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListAllGitRefs = Operation{ID: "repoListAllGitRefs", Method: "GET", Path: "/repos/{owner}/{repo}/git/refs",
-		Service: "Repos", Name: "ListAllGitRefs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListRefs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoListBranchProtection = Operation{ID: "repoListBranchProtection", Method: "GET", Path: "/repos/{owner}/{repo}/branch_protections",
-		Service: "Repos", Name: "ListBranchProtection", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListBranchProtections", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoListBranches = Operation{ID: "repoListBranches", Method: "GET", Path: "/repos/{owner}/{repo}/branches",
 		Service: "Repos", Name: "ListBranches", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListCollaborators = Operation{ID: "repoListCollaborators", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators",
@@ -770,35 +770,35 @@ var (
 	opRepoListGitHooks = Operation{ID: "repoListGitHooks", Method: "GET", Path: "/repos/{owner}/{repo}/hooks/git",
 		Service: "Repos", Name: "ListGitHooks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoListGitRefs = Operation{ID: "repoListGitRefs", Method: "GET", Path: "/repos/{owner}/{repo}/git/refs/{ref}",
-		Service: "Repos", Name: "ListGitRefs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListMatchingRefs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoListHooks = Operation{ID: "repoListHooks", Method: "GET", Path: "/repos/{owner}/{repo}/hooks",
 		Service: "Repos", Name: "ListHooks", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit}
 	opRepoListKeys = Operation{ID: "repoListKeys", Method: "GET", Path: "/repos/{owner}/{repo}/keys",
 		Service: "Repos", Name: "ListKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListPinnedIssues = Operation{ID: "repoListPinnedIssues", Method: "GET", Path: "/repos/{owner}/{repo}/issues/pinned",
-		Service: "Repos", Name: "ListPinnedIssues", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Issues", Name: "ListPinned", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoListPinnedPullRequests = Operation{ID: "repoListPinnedPullRequests", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/pinned",
-		Service: "Repos", Name: "ListPinnedPullRequests", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "ListPinned", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoListPullRequests = Operation{ID: "repoListPullRequests", Method: "GET", Path: "/repos/{owner}/{repo}/pulls",
-		Service: "Repos", Name: "ListPullRequests", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "PullRequests", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListPullReviews = Operation{ID: "repoListPullReviews", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews",
-		Service: "Repos", Name: "ListPullReviews", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "PullRequests", Name: "ListReviews", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListPushMirrors = Operation{ID: "repoListPushMirrors", Method: "GET", Path: "/repos/{owner}/{repo}/push_mirrors",
 		Service: "Repos", Name: "ListPushMirrors", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListReleaseAttachments = Operation{ID: "repoListReleaseAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}/assets",
-		Service: "Repos", Name: "ListReleaseAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListReleaseAssets", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoListReleases = Operation{ID: "repoListReleases", Method: "GET", Path: "/repos/{owner}/{repo}/releases",
 		Service: "Repos", Name: "ListReleases", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListStargazers = Operation{ID: "repoListStargazers", Method: "GET", Path: "/repos/{owner}/{repo}/stargazers",
 		Service: "Repos", Name: "ListStargazers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListStatuses = Operation{ID: "repoListStatuses", Method: "GET", Path: "/repos/{owner}/{repo}/statuses/{sha}",
-		Service: "Repos", Name: "ListStatuses", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "ListStatusesBySHA", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListStatusesByRef = Operation{ID: "repoListStatusesByRef", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{ref}/statuses",
-		Service: "Repos", Name: "ListStatusesByRef", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "ListStatuses", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListSubscribers = Operation{ID: "repoListSubscribers", Method: "GET", Path: "/repos/{owner}/{repo}/subscribers",
 		Service: "Repos", Name: "ListSubscribers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListTagProtection = Operation{ID: "repoListTagProtection", Method: "GET", Path: "/repos/{owner}/{repo}/tag_protections",
-		Service: "Repos", Name: "ListTagProtection", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListTagProtections", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoListTags = Operation{ID: "repoListTags", Method: "GET", Path: "/repos/{owner}/{repo}/tags",
 		Service: "Repos", Name: "ListTags", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoListTeams = Operation{ID: "repoListTeams", Method: "GET", Path: "/repos/{owner}/{repo}/teams",
@@ -806,153 +806,153 @@ var (
 	opRepoListTopics = Operation{ID: "repoListTopics", Method: "GET", Path: "/repos/{owner}/{repo}/topics",
 		Service: "Repos", Name: "ListTopics", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoMergePullRequest = Operation{ID: "repoMergePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
-		Service: "Repos", Name: "MergePullRequest", Retry: Never, RetryReason: "merges; a repeat is refused or merges what the pull has become", Paging: PagingNone}
+		Service: "PullRequests", Name: "Merge", Retry: Never, RetryReason: "merges; a repeat is refused or merges what the pull has become", Paging: PagingNone}
 	opRepoMigrate = Operation{ID: "repoMigrate", Method: "POST", Path: "/repos/migrate",
 		Service: "Repos", Name: "Migrate", Retry: Never, RetryReason: "creates a repository by migration", Paging: PagingNone}
 	opRepoMirrorSync = Operation{ID: "repoMirrorSync", Method: "POST", Path: "/repos/{owner}/{repo}/mirror-sync",
-		Service: "Repos", Name: "MirrorSync", Retry: Never, RetryReason: "queues a fetch from upstream; a repeat queues another", Paging: PagingNone}
+		Service: "Repos", Name: "SyncMirror", Retry: Never, RetryReason: "queues a fetch from upstream; a repeat queues another", Paging: PagingNone}
 	opRepoNewPinAllowed = Operation{ID: "repoNewPinAllowed", Method: "GET", Path: "/repos/{owner}/{repo}/new_pin_allowed",
-		Service: "Repos", Name: "NewPinAllowed", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetNewPinAllowed", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoPullRequestIsMerged = Operation{ID: "repoPullRequestIsMerged", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
-		Service: "Repos", Name: "PullRequestIsMerged", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "PullRequests", Name: "IsMerged", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoPushMirrorSync = Operation{ID: "repoPushMirrorSync", Method: "POST", Path: "/repos/{owner}/{repo}/push_mirrors-sync",
-		Service: "Repos", Name: "PushMirrorSync", Retry: Never, RetryReason: "queues a push to every mirror; a repeat queues them again", Paging: PagingNone}
+		Service: "Repos", Name: "SyncPushMirrors", Retry: Never, RetryReason: "queues a push to every mirror; a repeat queues them again", Paging: PagingNone}
 	opRepoRemoveNote = Operation{ID: "repoRemoveNote", Method: "DELETE", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
-		Service: "Repos", Name: "RemoveNote", Retry: Never, RetryReason: "sha may be a ref, which can move to another commit between attempts", Paging: PagingNone}
+		Service: "Repos", Name: "DeleteNote", Retry: Never, RetryReason: "sha may be a ref, which can move to another commit between attempts", Paging: PagingNone}
 	opRepoReplaceAllFlags = Operation{ID: "repoReplaceAllFlags", Method: "PUT", Path: "/repos/{owner}/{repo}/flags",
-		Service: "Repos", Name: "ReplaceAllFlags", Retry: AlwaysRetry, RetryReason: "states the repository's whole flag list; a repeat sets the same list", Paging: PagingNone}
+		Service: "Repos", Name: "ReplaceFlags", Retry: AlwaysRetry, RetryReason: "states the repository's whole flag list; a repeat sets the same list", Paging: PagingNone}
 	opRepoSearch = Operation{ID: "repoSearch", Method: "GET", Path: "/repos/search",
 		Service: "Repos", Name: "Search", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoSearchRunJobs = Operation{ID: "repoSearchRunJobs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/jobs",
-		Service: "Repos", Name: "SearchRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "ListRepoRunnerJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoSetNote = Operation{ID: "repoSetNote", Method: "POST", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
-		Service: "Repos", Name: "SetNote", Retry: Never, RetryReason: "sha may be a ref that moves between attempts; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Repos", Name: "SetNote", Retry: Never, RetryReason: "sha may be a ref that moves between attempts; a POST that changes state is never repeated", Paging: PagingNone}
 	opRepoSigningKey = Operation{ID: "repoSigningKey", Method: "GET", Path: "/repos/{owner}/{repo}/signing-key.gpg",
-		Service: "Repos", Name: "SigningKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetSigningKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoSubmitPullReview = Operation{ID: "repoSubmitPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
-		Service: "Repos", Name: "SubmitPullReview", Retry: Never, RetryReason: "submits a pending review; a repeat is refused or posts again", Paging: PagingNone}
+		Service: "PullRequests", Name: "SubmitReview", Retry: Never, RetryReason: "submits a pending review; a repeat is refused or posts again", Paging: PagingNone}
 	opRepoSyncForkBranch = Operation{ID: "repoSyncForkBranch", Method: "POST", Path: "/repos/{owner}/{repo}/sync_fork/{branch}",
-		Service: "Repos", Name: "SyncForkBranch", Retry: Never, RetryReason: "fast-forwards a fork branch by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Repos", Name: "SyncForkBranch", Retry: Never, RetryReason: "fast-forwards a fork branch by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opRepoSyncForkBranchInfo = Operation{ID: "repoSyncForkBranchInfo", Method: "GET", Path: "/repos/{owner}/{repo}/sync_fork/{branch}",
-		Service: "Repos", Name: "SyncForkBranchInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetForkBranchSyncInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoSyncForkDefault = Operation{ID: "repoSyncForkDefault", Method: "POST", Path: "/repos/{owner}/{repo}/sync_fork",
-		Service: "Repos", Name: "SyncForkDefault", Retry: Never, RetryReason: "fast-forwards the fork by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Repos", Name: "SyncFork", Retry: Never, RetryReason: "fast-forwards the fork by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opRepoSyncForkDefaultInfo = Operation{ID: "repoSyncForkDefaultInfo", Method: "GET", Path: "/repos/{owner}/{repo}/sync_fork",
-		Service: "Repos", Name: "SyncForkDefaultInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetForkSyncInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opRepoTestHook = Operation{ID: "repoTestHook", Method: "POST", Path: "/repos/{owner}/{repo}/hooks/{id}/tests",
 		Service: "Repos", Name: "TestHook", Retry: Never, RetryReason: "sends a test delivery; a repeat sends another", Paging: PagingNone}
 	opRepoTrackedTimes = Operation{ID: "repoTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/times",
-		Service: "Repos", Name: "TrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "ListTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opRepoTransfer = Operation{ID: "repoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer",
 		Service: "Repos", Name: "Transfer", Retry: Never, RetryReason: "starts an ownership transfer; afterwards owner/name may address something else", Paging: PagingNone}
 	opRepoUnDismissPullReview = Operation{ID: "repoUnDismissPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals",
-		Service: "Repos", Name: "UnDismissPullReview", Retry: Never, RetryReason: "changes a review's state by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "PullRequests", Name: "UndismissReview", Retry: Never, RetryReason: "changes a review's state by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opRepoUpdateAvatar = Operation{ID: "repoUpdateAvatar", Method: "POST", Path: "/repos/{owner}/{repo}/avatar",
-		Service: "Repos", Name: "UpdateAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Repos", Name: "SetAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opRepoUpdateBranch = Operation{ID: "repoUpdateBranch", Method: "PATCH", Path: "/repos/{owner}/{repo}/branches/{branch}",
-		Service: "Repos", Name: "UpdateBranch", Retry: Never, RetryReason: "renames the branch; a repeat would address a name that is gone", Paging: PagingNone}
+		Service: "Repos", Name: "RenameBranch", Retry: Never, RetryReason: "renames the branch; a repeat would address a name that is gone", Paging: PagingNone}
 	opRepoUpdateFile = Operation{ID: "repoUpdateFile", Method: "PUT", Path: "/repos/{owner}/{repo}/contents/{filepath}",
 		Service: "Repos", Name: "UpdateFile", Retry: Never, RetryReason: "makes a commit; the sha guard refuses a repeat, which is never sent", Paging: PagingNone}
 	opRepoUpdatePullRequest = Operation{ID: "repoUpdatePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/update",
-		Service: "Repos", Name: "UpdatePullRequest", Retry: Never, RetryReason: "merges or rebases the base into the head branch; a repeat may add commits", Paging: PagingNone}
+		Service: "PullRequests", Name: "UpdateBranch", Retry: Never, RetryReason: "merges or rebases the base into the head branch; a repeat may add commits", Paging: PagingNone}
 	opRepoUpdateTopics = Operation{ID: "repoUpdateTopics", Method: "PUT", Path: "/repos/{owner}/{repo}/topics",
-		Service: "Repos", Name: "UpdateTopics", Retry: AlwaysRetry, RetryReason: "states the repository's whole topic list; a repeat sets the same list", Paging: PagingNone}
+		Service: "Repos", Name: "ReplaceTopics", Retry: AlwaysRetry, RetryReason: "states the repository's whole topic list; a repeat sets the same list", Paging: PagingNone}
 	opRepoValidateIssueConfig = Operation{ID: "repoValidateIssueConfig", Method: "GET", Path: "/repos/{owner}/{repo}/issue_config/validate",
 		Service: "Repos", Name: "ValidateIssueConfig", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opTeamSearch = Operation{ID: "teamSearch", Method: "GET", Path: "/orgs/{org}/teams/search",
-		Service: "Orgs", Name: "TeamSearch", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Orgs", Name: "SearchTeams", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opTopicSearch = Operation{ID: "topicSearch", Method: "GET", Path: "/topics/search",
-		Service: "Repos", Name: "TopicSearch", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "SearchTopics", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUnlinkPackage = Operation{ID: "unlinkPackage", Method: "POST", Path: "/packages/{owner}/{type}/{name}/-/unlink",
-		Service: "Packages", Name: "UnlinkPackage", Retry: AlwaysRetry, RetryReason: "states the end state, no linked repository; a repeat changes nothing", Paging: PagingNone}
+		Service: "Packages", Name: "Unlink", Retry: AlwaysRetry, RetryReason: "states the end state, no linked repository; a repeat changes nothing", Paging: PagingNone}
 	opUnpinIssue = Operation{ID: "unpinIssue", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/pin",
-		Service: "Issues", Name: "UnpinIssue", Retry: AlwaysRetry, RetryReason: "unpinned is a yes/no state of one issue; a repeat leaves it unpinned", Paging: PagingNone}
+		Service: "Issues", Name: "Unpin", Retry: AlwaysRetry, RetryReason: "unpinned is a yes/no state of one issue; a repeat leaves it unpinned", Paging: PagingNone}
 	opUpdateOrgSecret = Operation{ID: "updateOrgSecret", Method: "PUT", Path: "/orgs/{org}/actions/secrets/{secretname}",
-		Service: "Orgs", Name: "UpdateOrgSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone}
+		Service: "Actions", Name: "SetOrgSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone}
 	opUpdateOrgVariable = Operation{ID: "updateOrgVariable", Method: "PUT", Path: "/orgs/{org}/actions/variables/{variablename}",
-		Service: "Orgs", Name: "UpdateOrgVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone}
+		Service: "Actions", Name: "UpdateOrgVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone}
 	opUpdateRepoSecret = Operation{ID: "updateRepoSecret", Method: "PUT", Path: "/repos/{owner}/{repo}/actions/secrets/{secretname}",
-		Service: "Repos", Name: "UpdateRepoSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone}
+		Service: "Actions", Name: "SetRepoSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone}
 	opUpdateRepoVariable = Operation{ID: "updateRepoVariable", Method: "PUT", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
-		Service: "Repos", Name: "UpdateRepoVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone}
+		Service: "Actions", Name: "UpdateRepoVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone}
 	opUpdateUserSecret = Operation{ID: "updateUserSecret", Method: "PUT", Path: "/user/actions/secrets/{secretname}",
-		Service: "Users", Name: "UpdateUserSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone}
+		Service: "Actions", Name: "SetUserSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone}
 	opUpdateUserSettings = Operation{ID: "updateUserSettings", Method: "PATCH", Path: "/user/settings",
-		Service: "Users", Name: "UpdateUserSettings", Retry: Never, RetryReason: "partial update of the account's settings", Paging: PagingNone}
+		Service: "Users", Name: "EditSettings", Retry: Never, RetryReason: "partial update of the account's settings", Paging: PagingNone}
 	opUpdateUserVariable = Operation{ID: "updateUserVariable", Method: "PUT", Path: "/user/actions/variables/{variablename}",
-		Service: "Users", Name: "UpdateUserVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone}
+		Service: "Actions", Name: "UpdateUserVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone}
 	opUserAddEmail = Operation{ID: "userAddEmail", Method: "POST", Path: "/user/emails",
-		Service: "Users", Name: "AddEmail", Retry: Never, RetryReason: "adds addresses; a repeat is refused as they are in use", Paging: PagingNone}
+		Service: "Users", Name: "AddEmails", Retry: Never, RetryReason: "adds addresses; a repeat is refused as they are in use", Paging: PagingNone}
 	opUserBlockUser = Operation{ID: "userBlockUser", Method: "PUT", Path: "/user/block/{username}",
-		Service: "Users", Name: "BlockUser", Retry: AlwaysRetry, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone}
+		Service: "Users", Name: "Block", Retry: AlwaysRetry, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone}
 	opUserCheckFollowing = Operation{ID: "userCheckFollowing", Method: "GET", Path: "/users/{username}/following/{target}",
-		Service: "Users", Name: "CheckFollowing", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Users", Name: "IsFollowing", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserCheckQuota = Operation{ID: "userCheckQuota", Method: "GET", Path: "/user/quota/check",
 		Service: "Users", Name: "CheckQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserCreateHook = Operation{ID: "userCreateHook", Method: "POST", Path: "/user/hooks",
 		Service: "Users", Name: "CreateHook", Retry: Never, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone}
 	opUserCreateOAuth2Application = Operation{ID: "userCreateOAuth2Application", Method: "POST", Path: "/user/applications/oauth2",
-		Service: "Users", Name: "CreateOAuth2Application", Retry: Never, RetryReason: "creates an application and mints its client secret", Paging: PagingNone}
+		Service: "Users", Name: "CreateOAuth2App", Retry: Never, RetryReason: "creates an application and mints its client secret", Paging: PagingNone}
 	opUserCreateToken = Operation{ID: "userCreateToken", Method: "POST", Path: "/users/{username}/tokens",
 		Service: "Users", Name: "CreateToken", Retry: Never, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone}
 	opUserCurrentActivityPubFollow = Operation{ID: "userCurrentActivityPubFollow", Method: "POST", Path: "/user/activitypub/follow",
-		Service: "Users", Name: "CurrentActivityPubFollow", Retry: Never, RetryReason: "sends a federated Follow to a remote instance; a repeat sends another", Paging: PagingNone}
+		Service: "Users", Name: "FollowRemote", Retry: Never, RetryReason: "sends a federated Follow to a remote instance; a repeat sends another", Paging: PagingNone}
 	opUserCurrentCheckFollowing = Operation{ID: "userCurrentCheckFollowing", Method: "GET", Path: "/user/following/{username}",
-		Service: "Users", Name: "CurrentCheckFollowing", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Users", Name: "IsFollowedByMe", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserCurrentCheckStarring = Operation{ID: "userCurrentCheckStarring", Method: "GET", Path: "/user/starred/{owner}/{repo}",
-		Service: "Users", Name: "CurrentCheckStarring", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Users", Name: "IsStarred", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserCurrentCheckSubscription = Operation{ID: "userCurrentCheckSubscription", Method: "GET", Path: "/repos/{owner}/{repo}/subscription",
-		Service: "Repos", Name: "UserCurrentCheckSubscription", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "GetSubscription", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserCurrentDeleteFollow = Operation{ID: "userCurrentDeleteFollow", Method: "DELETE", Path: "/user/following/{username}",
-		Service: "Users", Name: "CurrentDeleteFollow", Retry: AlwaysRetry, RetryReason: "not following is a yes/no state; a repeat leaves it so", Paging: PagingNone}
+		Service: "Users", Name: "Unfollow", Retry: AlwaysRetry, RetryReason: "not following is a yes/no state; a repeat leaves it so", Paging: PagingNone}
 	opUserCurrentDeleteGPGKey = Operation{ID: "userCurrentDeleteGPGKey", Method: "DELETE", Path: "/user/gpg_keys/{id}",
-		Service: "Users", Name: "CurrentDeleteGPGKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Users", Name: "DeleteGPGKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opUserCurrentDeleteKey = Operation{ID: "userCurrentDeleteKey", Method: "DELETE", Path: "/user/keys/{id}",
-		Service: "Users", Name: "CurrentDeleteKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Users", Name: "DeleteKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opUserCurrentDeleteStar = Operation{ID: "userCurrentDeleteStar", Method: "DELETE", Path: "/user/starred/{owner}/{repo}",
-		Service: "Users", Name: "CurrentDeleteStar", Retry: AlwaysRetry, RetryReason: "not starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone}
+		Service: "Users", Name: "Unstar", Retry: AlwaysRetry, RetryReason: "not starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone}
 	opUserCurrentDeleteSubscription = Operation{ID: "userCurrentDeleteSubscription", Method: "DELETE", Path: "/repos/{owner}/{repo}/subscription",
-		Service: "Repos", Name: "UserCurrentDeleteSubscription", Retry: AlwaysRetry, RetryReason: "unwatched is a yes/no state of one repo; a repeat leaves it unwatched", Paging: PagingNone}
+		Service: "Repos", Name: "Unwatch", Retry: AlwaysRetry, RetryReason: "unwatched is a yes/no state of one repo; a repeat leaves it unwatched", Paging: PagingNone}
 	opUserCurrentGetGPGKey = Operation{ID: "userCurrentGetGPGKey", Method: "GET", Path: "/user/gpg_keys/{id}",
-		Service: "Users", Name: "CurrentGetGPGKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Users", Name: "GetGPGKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserCurrentGetKey = Operation{ID: "userCurrentGetKey", Method: "GET", Path: "/user/keys/{id}",
-		Service: "Users", Name: "CurrentGetKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Users", Name: "GetKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserCurrentListFollowers = Operation{ID: "userCurrentListFollowers", Method: "GET", Path: "/user/followers",
-		Service: "Users", Name: "CurrentListFollowers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListMyFollowers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserCurrentListFollowing = Operation{ID: "userCurrentListFollowing", Method: "GET", Path: "/user/following",
-		Service: "Users", Name: "CurrentListFollowing", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListMyFollowing", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserCurrentListGPGKeys = Operation{ID: "userCurrentListGPGKeys", Method: "GET", Path: "/user/gpg_keys",
-		Service: "Users", Name: "CurrentListGPGKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListMyGPGKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserCurrentListKeys = Operation{ID: "userCurrentListKeys", Method: "GET", Path: "/user/keys",
-		Service: "Users", Name: "CurrentListKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListMyKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserCurrentListRepos = Operation{ID: "userCurrentListRepos", Method: "GET", Path: "/user/repos",
-		Service: "Users", Name: "CurrentListRepos", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserCurrentListStarred = Operation{ID: "userCurrentListStarred", Method: "GET", Path: "/user/starred",
-		Service: "Users", Name: "CurrentListStarred", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListMyStarred", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserCurrentListSubscriptions = Operation{ID: "userCurrentListSubscriptions", Method: "GET", Path: "/user/subscriptions",
-		Service: "Users", Name: "CurrentListSubscriptions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListMySubscriptions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserCurrentPostGPGKey = Operation{ID: "userCurrentPostGPGKey", Method: "POST", Path: "/user/gpg_keys",
-		Service: "Users", Name: "CurrentPostGPGKey", Retry: Never, RetryReason: "adds a GPG key", Paging: PagingNone}
+		Service: "Users", Name: "CreateGPGKey", Retry: Never, RetryReason: "adds a GPG key", Paging: PagingNone}
 	opUserCurrentPostKey = Operation{ID: "userCurrentPostKey", Method: "POST", Path: "/user/keys",
-		Service: "Users", Name: "CurrentPostKey", Retry: Never, RetryReason: "adds an SSH key", Paging: PagingNone}
+		Service: "Users", Name: "CreateKey", Retry: Never, RetryReason: "adds an SSH key", Paging: PagingNone}
 	opUserCurrentPutFollow = Operation{ID: "userCurrentPutFollow", Method: "PUT", Path: "/user/following/{username}",
-		Service: "Users", Name: "CurrentPutFollow", Retry: AlwaysRetry, RetryReason: "following is a yes/no state; a repeat leaves it so", Paging: PagingNone}
+		Service: "Users", Name: "Follow", Retry: AlwaysRetry, RetryReason: "following is a yes/no state; a repeat leaves it so", Paging: PagingNone}
 	opUserCurrentPutStar = Operation{ID: "userCurrentPutStar", Method: "PUT", Path: "/user/starred/{owner}/{repo}",
-		Service: "Users", Name: "CurrentPutStar", Retry: AlwaysRetry, RetryReason: "starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone}
+		Service: "Users", Name: "Star", Retry: AlwaysRetry, RetryReason: "starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone}
 	opUserCurrentPutSubscription = Operation{ID: "userCurrentPutSubscription", Method: "PUT", Path: "/repos/{owner}/{repo}/subscription",
-		Service: "Repos", Name: "UserCurrentPutSubscription", Retry: AlwaysRetry, RetryReason: "watched is a yes/no state of one repo; a repeat leaves it watched", Paging: PagingNone}
+		Service: "Repos", Name: "Watch", Retry: AlwaysRetry, RetryReason: "watched is a yes/no state of one repo; a repeat leaves it watched", Paging: PagingNone}
 	opUserCurrentTrackedTimes = Operation{ID: "userCurrentTrackedTimes", Method: "GET", Path: "/user/times",
-		Service: "Users", Name: "CurrentTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserDeleteAccessToken = Operation{ID: "userDeleteAccessToken", Method: "DELETE", Path: "/users/{username}/tokens/{token}",
-		Service: "Users", Name: "DeleteAccessToken", Retry: Never, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone}
+		Service: "Users", Name: "DeleteToken", Retry: Never, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone}
 	opUserDeleteAvatar = Operation{ID: "userDeleteAvatar", Method: "DELETE", Path: "/user/avatar",
 		Service: "Users", Name: "DeleteAvatar", Retry: AlwaysRetry, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone}
 	opUserDeleteEmail = Operation{ID: "userDeleteEmail", Method: "DELETE", Path: "/user/emails",
-		Service: "Users", Name: "DeleteEmail", Retry: AlwaysRetry, RetryReason: "removes the named addresses from the account; a repeat leaves them removed", Paging: PagingNone}
+		Service: "Users", Name: "DeleteEmails", Retry: AlwaysRetry, RetryReason: "removes the named addresses from the account; a repeat leaves them removed", Paging: PagingNone}
 	opUserDeleteHook = Operation{ID: "userDeleteHook", Method: "DELETE", Path: "/user/hooks/{id}",
 		Service: "Users", Name: "DeleteHook", Retry: AlwaysRetry, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opUserDeleteOAuth2Application = Operation{ID: "userDeleteOAuth2Application", Method: "DELETE", Path: "/user/applications/oauth2/{id}",
-		Service: "Users", Name: "DeleteOAuth2Application", Retry: AlwaysRetry, RetryReason: "application ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
+		Service: "Users", Name: "DeleteOAuth2App", Retry: AlwaysRetry, RetryReason: "application ids are never reused; deleting twice leaves it deleted", Paging: PagingNone}
 	opUserEditHook = Operation{ID: "userEditHook", Method: "PATCH", Path: "/user/hooks/{id}",
 		Service: "Users", Name: "EditHook", Retry: Never, RetryReason: "partial update of a webhook", Paging: PagingNone}
 	opUserGet = Operation{ID: "userGet", Method: "GET", Path: "/users/{username}",
@@ -960,25 +960,25 @@ var (
 	opUserGetCurrent = Operation{ID: "userGetCurrent", Method: "GET", Path: "/user",
 		Service: "Users", Name: "GetCurrent", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserGetHeatmapData = Operation{ID: "userGetHeatmapData", Method: "GET", Path: "/users/{username}/heatmap",
-		Service: "Users", Name: "GetHeatmapData", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Users", Name: "ListHeatmap", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserGetHook = Operation{ID: "userGetHook", Method: "GET", Path: "/user/hooks/{id}",
 		Service: "Users", Name: "GetHook", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opUserGetOAuth2Application = Operation{ID: "userGetOAuth2Application", Method: "GET", Path: "/user/applications/oauth2/{id}",
-		Service: "Users", Name: "GetOAuth2Application", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
+		Service: "Users", Name: "GetOAuth2App", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opUserGetOAuth2Applications = Operation{ID: "userGetOAuth2Applications", Method: "GET", Path: "/user/applications/oauth2",
-		Service: "Users", Name: "GetOAuth2Applications", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListOAuth2Apps", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit}
 	opUserGetQuota = Operation{ID: "userGetQuota", Method: "GET", Path: "/user/quota",
 		Service: "Users", Name: "GetQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserGetRunnerRegistrationToken = Operation{ID: "userGetRunnerRegistrationToken", Method: "GET", Path: "/user/actions/runners/registration-token",
-		Service: "Users", Name: "GetRunnerRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
+		Service: "Actions", Name: "GetUserRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone}
 	opUserGetStopWatches = Operation{ID: "userGetStopWatches", Method: "GET", Path: "/user/stopwatches",
-		Service: "Users", Name: "GetStopWatches", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListStopwatches", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserGetTokens = Operation{ID: "userGetTokens", Method: "GET", Path: "/users/{username}/tokens",
-		Service: "Users", Name: "GetTokens", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListTokens", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserListActivityFeeds = Operation{ID: "userListActivityFeeds", Method: "GET", Path: "/users/{username}/activities/feeds",
 		Service: "Users", Name: "ListActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserListBlockedUsers = Operation{ID: "userListBlockedUsers", Method: "GET", Path: "/user/list_blocked",
-		Service: "Users", Name: "ListBlockedUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Users", Name: "ListBlocked", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserListEmails = Operation{ID: "userListEmails", Method: "GET", Path: "/user/emails",
 		Service: "Users", Name: "ListEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserListFollowers = Operation{ID: "userListFollowers", Method: "GET", Path: "/users/{username}/followers",
@@ -998,7 +998,7 @@ var (
 	opUserListQuotaPackages = Operation{ID: "userListQuotaPackages", Method: "GET", Path: "/user/quota/packages",
 		Service: "Users", Name: "ListQuotaPackages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserListRepos = Operation{ID: "userListRepos", Method: "GET", Path: "/users/{username}/repos",
-		Service: "Users", Name: "ListRepos", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Repos", Name: "ListByUser", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserListStarred = Operation{ID: "userListStarred", Method: "GET", Path: "/users/{username}/starred",
 		Service: "Users", Name: "ListStarred", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserListSubscriptions = Operation{ID: "userListSubscriptions", Method: "GET", Path: "/users/{username}/subscriptions",
@@ -1008,15 +1008,15 @@ var (
 	opUserSearch = Operation{ID: "userSearch", Method: "GET", Path: "/users/search",
 		Service: "Users", Name: "Search", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opUserSearchRunJobs = Operation{ID: "userSearchRunJobs", Method: "GET", Path: "/user/actions/runners/jobs",
-		Service: "Users", Name: "SearchRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "ListUserRunnerJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserTrackedTimes = Operation{ID: "userTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/times/{user}",
-		Service: "Repos", Name: "UserTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Repos", Name: "ListUserTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opUserUnblockUser = Operation{ID: "userUnblockUser", Method: "PUT", Path: "/user/unblock/{username}",
-		Service: "Users", Name: "UnblockUser", Retry: AlwaysRetry, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone}
+		Service: "Users", Name: "Unblock", Retry: AlwaysRetry, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone}
 	opUserUpdateAvatar = Operation{ID: "userUpdateAvatar", Method: "POST", Path: "/user/avatar",
-		Service: "Users", Name: "UpdateAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; codeberg4s repeats no POST but the pure renders", Paging: PagingNone}
+		Service: "Users", Name: "SetAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone}
 	opUserUpdateOAuth2Application = Operation{ID: "userUpdateOAuth2Application", Method: "PATCH", Path: "/user/applications/oauth2/{id}",
-		Service: "Users", Name: "UpdateOAuth2Application", Retry: Never, RetryReason: "regenerates the client secret; a repeat would mint another", Paging: PagingNone}
+		Service: "Users", Name: "EditOAuth2App", Retry: Never, RetryReason: "regenerates the client secret; a repeat would mint another", Paging: PagingNone}
 	opUserVerifyGPGKey = Operation{ID: "userVerifyGPGKey", Method: "POST", Path: "/user/gpg_key_verify",
 		Service: "Users", Name: "VerifyGPGKey", Retry: Never, RetryReason: "verifies a key against a signed token; a one-shot action", Paging: PagingNone}
 )

@@ -8,30 +8,13 @@ import (
 	"time"
 )
 
-// CreateOrgRepoDeprecated creates a repository in an organization.
-//
-// Deprecated: The spec marks this operation deprecated.
-//
-// POST /org/{org}/repos (createOrgRepoDeprecated). Retry: Never (creates a
-// repository).
-func (s *OrgsService) CreateOrgRepoDeprecated(ctx context.Context, org string, body CreateRepoOption) (*Repository, *Response, error) {
-	req := newRequest(&opCreateOrgRepoDeprecated, seg("org", org))
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	v := new(Repository)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetAll lists all organizations.
+// ListAll lists all organizations.
 //
 // GET /orgs (orgGetAll). Retry: IdempotentOnly (a read).
-func (s *OrgsService) GetAll(ctx context.Context, opts *ListOptions) ([]*Organization, *Response, error) {
+func (s *OrgsService) ListAll(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgGetAll)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Organization
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -40,22 +23,23 @@ func (s *OrgsService) GetAll(ctx context.Context, opts *ListOptions) ([]*Organiz
 	return v, resp, nil
 }
 
-// GetAllIter walks every item of [OrgsService.GetAll], page after page from
-// opts' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. opts is copied, never modified.
-func (s *OrgsService) GetAllIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Organization, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Organization, *Response, error) {
-		return s.GetAll(ctx, &o)
+// ListAllIter walks every item of [OrgsService.ListAll], page after page from
+// params' page on; see [All]. A page is fetched only once the previous one has
+// been consumed. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListAllIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Organization, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Organization, *Response, error) {
+		return s.ListAll(ctx, &lo, opts...)
 	})
 }
 
 // Create creates an organization.
 //
 // POST /orgs (orgCreate). Retry: Never (creates an organization).
-func (s *OrgsService) Create(ctx context.Context, body CreateOrgOption) (*Organization, *Response, error) {
+func (s *OrgsService) Create(ctx context.Context, body CreateOrgOption, opts ...CallOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgCreate)
 	req.requireText("username", body.Username)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Organization)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -68,8 +52,9 @@ func (s *OrgsService) Create(ctx context.Context, body CreateOrgOption) (*Organi
 //
 // DELETE /orgs/{org} (orgDelete). Retry: Never (by name: an organization of
 // that name may be re-created between attempts).
-func (s *OrgsService) Delete(ctx context.Context, org string) (*Response, error) {
+func (s *OrgsService) Delete(ctx context.Context, org string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgDelete, seg("org", org))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -77,8 +62,9 @@ func (s *OrgsService) Delete(ctx context.Context, org string) (*Response, error)
 // Get gets an organization.
 //
 // GET /orgs/{org} (orgGet). Retry: IdempotentOnly (a read).
-func (s *OrgsService) Get(ctx context.Context, org string) (*Organization, *Response, error) {
+func (s *OrgsService) Get(ctx context.Context, org string, opts ...CallOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgGet, seg("org", org))
+	req.with(opts)
 	v := new(Organization)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -91,260 +77,16 @@ func (s *OrgsService) Get(ctx context.Context, org string) (*Organization, *Resp
 //
 // PATCH /orgs/{org} (orgEdit). Retry: Never (partial update of an
 // organization).
-func (s *OrgsService) Edit(ctx context.Context, org string, body EditOrgOption) (*Organization, *Response, error) {
+func (s *OrgsService) Edit(ctx context.Context, org string, body EditOrgOption, opts ...CallOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgEdit, seg("org", org))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Organization)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
 		return nil, resp, err
 	}
 	return v, resp, nil
-}
-
-// GetOrgRunnersOptions holds the query parameters of
-// [OrgsService.GetOrgRunners]. Only fields that are set are sent.
-type GetOrgRunnersOptions struct {
-	ListOptions
-	// Whether to include all visible runners (true) or only those that are
-	// directly owned by the organization (false). Nil is not sent.
-	Visible *bool
-}
-
-// GetOrgRunners gets the organization's runners.
-//
-// GET /orgs/{org}/actions/runners (getOrgRunners). Retry: IdempotentOnly (a
-// read).
-func (s *OrgsService) GetOrgRunners(ctx context.Context, org string, opts *GetOrgRunnersOptions) ([]*ActionRunner, *Response, error) {
-	req := newRequest(&opGetOrgRunners, seg("org", org))
-	o := deref(opts)
-	req.addQueryBool("visible", o.Visible)
-	req.paging(s.client, o.ListOptions)
-	var v []*ActionRunner
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetOrgRunnersIter walks every item of [OrgsService.GetOrgRunners], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *OrgsService) GetOrgRunnersIter(ctx context.Context, org string, opts *GetOrgRunnersOptions) iter.Seq2[*ActionRunner, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRunner, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.GetOrgRunners(ctx, org, &page)
-	})
-}
-
-// RegisterOrgRunner registers a new organization-level runner.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// POST /orgs/{org}/actions/runners (registerOrgRunner). Retry: Never (registers
-// a runner and mints its token; a repeat registers a second one).
-func (s *OrgsService) RegisterOrgRunner(ctx context.Context, org string, body RegisterRunnerOptions) (*RegisterRunnerResponse, *Response, error) {
-	req := newRequest(&opRegisterOrgRunner, seg("org", org))
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	req.result = resultWithheld
-	v := new(RegisterRunnerResponse)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// OrgSearchRunJobsOptions holds the query parameters of
-// [OrgsService.SearchRunJobs]. Only fields that are set are sent.
-type OrgSearchRunJobsOptions struct {
-	// A comma separated list of run job labels to search for.
-	Labels []string
-}
-
-// SearchRunJobs searches for organization's action jobs according filter
-// conditions.
-//
-// GET /orgs/{org}/actions/runners/jobs (orgSearchRunJobs). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) SearchRunJobs(ctx context.Context, org string, opts *OrgSearchRunJobsOptions) ([]*ActionRunJob, *Response, error) {
-	req := newRequest(&opOrgSearchRunJobs, seg("org", org))
-	o := deref(opts)
-	req.addQueryList("labels", o.Labels)
-	var v []*ActionRunJob
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetRunnerRegistrationToken gets the organization's runner registration token.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
-// or `/orgs/{org}/actions/runners` instead.
-//
-// GET /orgs/{org}/actions/runners/registration-token
-// (orgGetRunnerRegistrationToken). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *OrgsService) GetRunnerRegistrationToken(ctx context.Context, org string) (*RegistrationToken, *Response, error) {
-	req := newRequest(&opOrgGetRunnerRegistrationToken, seg("org", org))
-	req.result = resultWithheld
-	v := new(RegistrationToken)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeleteOrgRunner deletes a particular runner that belongs to the organization.
-//
-// DELETE /orgs/{org}/actions/runners/{runner_id} (deleteOrgRunner). Retry:
-// AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
-func (s *OrgsService) DeleteOrgRunner(ctx context.Context, org, runnerID string) (*Response, error) {
-	req := newRequest(&opDeleteOrgRunner, seg("org", org), seg("runner_id", runnerID))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetOrgRunner gets a particular runner that belongs to the organization.
-//
-// GET /orgs/{org}/actions/runners/{runner_id} (getOrgRunner). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) GetOrgRunner(ctx context.Context, org, runnerID string) (*ActionRunner, *Response, error) {
-	req := newRequest(&opGetOrgRunner, seg("org", org), seg("runner_id", runnerID))
-	v := new(ActionRunner)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionsSecrets lists actions secrets of an organization.
-//
-// GET /orgs/{org}/actions/secrets (orgListActionsSecrets). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) ListActionsSecrets(ctx context.Context, org string, opts *ListOptions) ([]*Secret, *Response, error) {
-	req := newRequest(&opOrgListActionsSecrets, seg("org", org))
-	req.paging(s.client, deref(opts))
-	var v []*Secret
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionsSecretsIter walks every item of [OrgsService.ListActionsSecrets],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListActionsSecretsIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*Secret, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Secret, *Response, error) {
-		return s.ListActionsSecrets(ctx, org, &o)
-	})
-}
-
-// DeleteOrgSecret deletes a secret in an organization.
-//
-// DELETE /orgs/{org}/actions/secrets/{secretname} (deleteOrgSecret). Retry:
-// Never (by name: a secret of that name may be re-created between attempts).
-func (s *OrgsService) DeleteOrgSecret(ctx context.Context, org, secretname string) (*Response, error) {
-	req := newRequest(&opDeleteOrgSecret, seg("org", org), seg("secretname", secretname))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// UpdateOrgSecret creates or Update a secret value in an organization.
-//
-// PUT /orgs/{org}/actions/secrets/{secretname} (updateOrgSecret). Retry:
-// AlwaysRetry (sets the named secret to the whole given value; a repeat writes
-// the same value).
-func (s *OrgsService) UpdateOrgSecret(ctx context.Context, org, secretname string, body CreateOrUpdateSecretOption) (*Response, error) {
-	req := newRequest(&opUpdateOrgSecret, seg("org", org), seg("secretname", secretname))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetOrgVariablesList lists variables of an organization.
-//
-// GET /orgs/{org}/actions/variables (getOrgVariablesList). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) GetOrgVariablesList(ctx context.Context, org string, opts *ListOptions) ([]*ActionVariable, *Response, error) {
-	req := newRequest(&opGetOrgVariablesList, seg("org", org))
-	req.paging(s.client, deref(opts))
-	var v []*ActionVariable
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetOrgVariablesListIter walks every item of
-// [OrgsService.GetOrgVariablesList], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *OrgsService) GetOrgVariablesListIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*ActionVariable, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*ActionVariable, *Response, error) {
-		return s.GetOrgVariablesList(ctx, org, &o)
-	})
-}
-
-// DeleteOrgVariable deletes organization's variable by name.
-//
-// DELETE /orgs/{org}/actions/variables/{variablename} (deleteOrgVariable).
-// Retry: Never (by name: a variable of that name may be re-created between
-// attempts).
-func (s *OrgsService) DeleteOrgVariable(ctx context.Context, org, variablename string) (*Response, error) {
-	req := newRequest(&opDeleteOrgVariable, seg("org", org), seg("variablename", variablename))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetOrgVariable gets organization's variable by name.
-//
-// GET /orgs/{org}/actions/variables/{variablename} (getOrgVariable). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) GetOrgVariable(ctx context.Context, org, variablename string) (*ActionVariable, *Response, error) {
-	req := newRequest(&opGetOrgVariable, seg("org", org), seg("variablename", variablename))
-	v := new(ActionVariable)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// CreateOrgVariable creates a new variable in organization.
-//
-// POST /orgs/{org}/actions/variables/{variablename} (createOrgVariable). Retry:
-// Never (creates a variable; a repeat is refused as the name is taken).
-func (s *OrgsService) CreateOrgVariable(ctx context.Context, org, variablename string, body CreateVariableOption) (*Response, error) {
-	req := newRequest(&opCreateOrgVariable, seg("org", org), seg("variablename", variablename))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// UpdateOrgVariable updates variable in organization.
-//
-// PUT /orgs/{org}/actions/variables/{variablename} (updateOrgVariable). Retry:
-// Never (the body may rename the variable; a repeat would address a name that
-// is gone).
-func (s *OrgsService) UpdateOrgVariable(ctx context.Context, org, variablename string, body UpdateVariableOption) (*Response, error) {
-	req := newRequest(&opUpdateOrgVariable, seg("org", org), seg("variablename", variablename))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
 }
 
 // OrgListActivityFeedsOptions holds the query parameters of
@@ -360,11 +102,12 @@ type OrgListActivityFeedsOptions struct {
 //
 // GET /orgs/{org}/activities/feeds (orgListActivityFeeds). Retry:
 // IdempotentOnly (a read).
-func (s *OrgsService) ListActivityFeeds(ctx context.Context, org string, opts *OrgListActivityFeedsOptions) ([]*Activity, *Response, error) {
+func (s *OrgsService) ListActivityFeeds(ctx context.Context, org string, params *OrgListActivityFeedsOptions, opts ...CallOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opOrgListActivityFeeds, seg("org", org))
-	o := deref(opts)
-	req.addQueryDate("date", o.Date)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryDate("date", p.Date)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Activity
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -374,14 +117,15 @@ func (s *OrgsService) ListActivityFeeds(ctx context.Context, org string, opts *O
 }
 
 // ListActivityFeedsIter walks every item of [OrgsService.ListActivityFeeds],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListActivityFeedsIter(ctx context.Context, org string, opts *OrgListActivityFeedsOptions) iter.Seq2[*Activity, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
-		page := o
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *OrgsService) ListActivityFeedsIter(ctx context.Context, org string, params *OrgListActivityFeedsOptions, opts ...CallOption) iter.Seq2[*Activity, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListActivityFeeds(ctx, org, &page)
+		return s.ListActivityFeeds(ctx, org, &page, opts...)
 	})
 }
 
@@ -390,19 +134,21 @@ func (s *OrgsService) ListActivityFeedsIter(ctx context.Context, org string, opt
 //
 // DELETE /orgs/{org}/avatar (orgDeleteAvatar). Retry: AlwaysRetry (resets the
 // avatar to the default; a repeat changes nothing).
-func (s *OrgsService) DeleteAvatar(ctx context.Context, org string) (*Response, error) {
+func (s *OrgsService) DeleteAvatar(ctx context.Context, org string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteAvatar, seg("org", org))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// UpdateAvatar updates an organization's avatar.
+// SetAvatar updates an organization's avatar.
 //
 // POST /orgs/{org}/avatar (orgUpdateAvatar). Retry: Never (uploads an avatar by
-// POST; codeberg4s repeats no POST but the pure renders).
-func (s *OrgsService) UpdateAvatar(ctx context.Context, org string, body UpdateUserAvatarOption) (*Response, error) {
+// POST; a POST that changes state is never repeated).
+func (s *OrgsService) SetAvatar(ctx context.Context, org string, body UpdateUserAvatarOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgUpdateAvatar, seg("org", org))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -411,8 +157,9 @@ func (s *OrgsService) UpdateAvatar(ctx context.Context, org string, body UpdateU
 //
 // PUT /orgs/{org}/block/{username} (orgBlockUser). Retry: AlwaysRetry (blocked
 // is a yes/no state for one user; a repeat leaves them blocked).
-func (s *OrgsService) BlockUser(ctx context.Context, org, username string) (*Response, error) {
+func (s *OrgsService) BlockUser(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgBlockUser, seg("org", org), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -424,9 +171,10 @@ func (s *OrgsService) BlockUser(ctx context.Context, org, username string) (*Res
 //
 // GET /orgs/{org}/hooks (orgListHooks). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *OrgsService) ListHooks(ctx context.Context, org string, opts *ListOptions) ([]*Hook, *Response, error) {
+func (s *OrgsService) ListHooks(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opOrgListHooks, seg("org", org))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	req.result = resultWithheld
 	var v []*Hook
 	resp, err := s.client.call(ctx, req, &v)
@@ -437,11 +185,12 @@ func (s *OrgsService) ListHooks(ctx context.Context, org string, opts *ListOptio
 }
 
 // ListHooksIter walks every item of [OrgsService.ListHooks], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListHooksIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*Hook, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Hook, *Response, error) {
-		return s.ListHooks(ctx, org, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *OrgsService) ListHooksIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*Hook, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Hook, *Response, error) {
+		return s.ListHooks(ctx, org, &lo, opts...)
 	})
 }
 
@@ -452,10 +201,11 @@ func (s *OrgsService) ListHooksIter(ctx context.Context, org string, opts *ListO
 //
 // POST /orgs/{org}/hooks (orgCreateHook). Retry: Never (creates a webhook; a
 // repeat creates a second one).
-func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHookOption) (*Hook, *Response, error) {
+func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgCreateHook, seg("org", org))
-	req.requireText("type", body.Type)
+	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -469,8 +219,9 @@ func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHoo
 //
 // DELETE /orgs/{org}/hooks/{id} (orgDeleteHook). Retry: AlwaysRetry (webhook
 // ids are never reused; deleting twice leaves it deleted).
-func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64) (*Response, error) {
+func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteHook, seg("org", org), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -482,8 +233,9 @@ func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64) (*Re
 //
 // GET /orgs/{org}/hooks/{id} (orgGetHook). Retry: IdempotentOnly (a read;
 // nothing changes, though the body is a credential).
-func (s *OrgsService) GetHook(ctx context.Context, org string, id int64) (*Hook, *Response, error) {
+func (s *OrgsService) GetHook(ctx context.Context, org string, id int64, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgGetHook, seg("org", org), num("id", id))
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -500,9 +252,10 @@ func (s *OrgsService) GetHook(ctx context.Context, org string, id int64) (*Hook,
 //
 // PATCH /orgs/{org}/hooks/{id} (orgEditHook). Retry: Never (partial update of a
 // webhook).
-func (s *OrgsService) EditHook(ctx context.Context, org string, id int64, body EditHookOption) (*Hook, *Response, error) {
+func (s *OrgsService) EditHook(ctx context.Context, org string, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgEditHook, seg("org", org), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -528,11 +281,12 @@ type OrgListLabelsOptions struct {
 // and [WalkPages] continue by count.
 //
 // GET /orgs/{org}/labels (orgListLabels). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListLabels(ctx context.Context, org string, opts *OrgListLabelsOptions) ([]*Label, *Response, error) {
+func (s *OrgsService) ListLabels(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opOrgListLabels, seg("org", org))
-	o := deref(opts)
-	req.addQuery("sort", o.Sort)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("sort", p.Sort)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -542,14 +296,15 @@ func (s *OrgsService) ListLabels(ctx context.Context, org string, opts *OrgListL
 }
 
 // ListLabelsIter walks every item of [OrgsService.ListLabels], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListLabelsIter(ctx context.Context, org string, opts *OrgListLabelsOptions) iter.Seq2[*Label, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
-		page := o
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *OrgsService) ListLabelsIter(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...CallOption) iter.Seq2[*Label, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListLabels(ctx, org, &page)
+		return s.ListLabels(ctx, org, &page, opts...)
 	})
 }
 
@@ -557,11 +312,12 @@ func (s *OrgsService) ListLabelsIter(ctx context.Context, org string, opts *OrgL
 //
 // POST /orgs/{org}/labels (orgCreateLabel). Retry: Never (creates a label;
 // duplicate names are allowed, so a repeat makes two).
-func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLabelOption) (*Label, *Response, error) {
+func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgCreateLabel, seg("org", org))
 	req.requireText("color", body.Color)
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -574,8 +330,9 @@ func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLa
 //
 // DELETE /orgs/{org}/labels/{id} (orgDeleteLabel). Retry: AlwaysRetry (label
 // ids are never reused; deleting twice leaves it deleted).
-func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64) (*Response, error) {
+func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteLabel, seg("org", org), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -583,8 +340,9 @@ func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64) (*R
 // GetLabel gets a single label.
 //
 // GET /orgs/{org}/labels/{id} (orgGetLabel). Retry: IdempotentOnly (a read).
-func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64) (*Label, *Response, error) {
+func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts ...CallOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgGetLabel, seg("org", org), num("id", id))
+	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -597,9 +355,10 @@ func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64) (*Labe
 //
 // PATCH /orgs/{org}/labels/{id} (orgEditLabel). Retry: Never (partial update of
 // a label).
-func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body EditLabelOption) (*Label, *Response, error) {
+func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body EditLabelOption, opts ...CallOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgEditLabel, seg("org", org), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -612,9 +371,10 @@ func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body 
 //
 // GET /orgs/{org}/list_blocked (orgListBlockedUsers). Retry: IdempotentOnly (a
 // read).
-func (s *OrgsService) ListBlockedUsers(ctx context.Context, org string, opts *ListOptions) ([]*BlockedUser, *Response, error) {
+func (s *OrgsService) ListBlockedUsers(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*BlockedUser, *Response, error) {
 	req := newRequest(&opOrgListBlockedUsers, seg("org", org))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*BlockedUser
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -624,20 +384,22 @@ func (s *OrgsService) ListBlockedUsers(ctx context.Context, org string, opts *Li
 }
 
 // ListBlockedUsersIter walks every item of [OrgsService.ListBlockedUsers], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListBlockedUsersIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*BlockedUser, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*BlockedUser, *Response, error) {
-		return s.ListBlockedUsers(ctx, org, &o)
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *OrgsService) ListBlockedUsersIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*BlockedUser, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*BlockedUser, *Response, error) {
+		return s.ListBlockedUsers(ctx, org, &lo, opts...)
 	})
 }
 
 // ListMembers lists an organization's members.
 //
 // GET /orgs/{org}/members (orgListMembers). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListMembers(ctx context.Context, org string, opts *ListOptions) ([]*User, *Response, error) {
+func (s *OrgsService) ListMembers(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListMembers, seg("org", org))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -647,20 +409,22 @@ func (s *OrgsService) ListMembers(ctx context.Context, org string, opts *ListOpt
 }
 
 // ListMembersIter walks every item of [OrgsService.ListMembers], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListMembersIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.ListMembers(ctx, org, &o)
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *OrgsService) ListMembersIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListMembers(ctx, org, &lo, opts...)
 	})
 }
 
-// DeleteMember removes a member from an organization.
+// RemoveMember removes a member from an organization.
 //
 // DELETE /orgs/{org}/members/{username} (orgDeleteMember). Retry: AlwaysRetry
 // (takes one user out of the organization; a repeat leaves them out).
-func (s *OrgsService) DeleteMember(ctx context.Context, org, username string) (*Response, error) {
+func (s *OrgsService) RemoveMember(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteMember, seg("org", org), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -673,8 +437,9 @@ func (s *OrgsService) DeleteMember(ctx context.Context, org, username string) (*
 //
 // GET /orgs/{org}/members/{username} (orgIsMember). Retry: IdempotentOnly (a
 // read).
-func (s *OrgsService) IsMember(ctx context.Context, org, username string) (bool, *Response, error) {
+func (s *OrgsService) IsMember(ctx context.Context, org, username string, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opOrgIsMember, seg("org", org), seg("username", username))
+	req.with(opts)
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
@@ -688,9 +453,10 @@ func (s *OrgsService) IsMember(ctx context.Context, org, username string) (bool,
 //
 // GET /orgs/{org}/public_members (orgListPublicMembers). Retry: IdempotentOnly
 // (a read).
-func (s *OrgsService) ListPublicMembers(ctx context.Context, org string, opts *ListOptions) ([]*User, *Response, error) {
+func (s *OrgsService) ListPublicMembers(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListPublicMembers, seg("org", org))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -700,21 +466,23 @@ func (s *OrgsService) ListPublicMembers(ctx context.Context, org string, opts *L
 }
 
 // ListPublicMembersIter walks every item of [OrgsService.ListPublicMembers],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListPublicMembersIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.ListPublicMembers(ctx, org, &o)
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *OrgsService) ListPublicMembersIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListPublicMembers(ctx, org, &lo, opts...)
 	})
 }
 
-// ConcealMember conceals a user's membership.
+// ConcealMembership conceals a user's membership.
 //
 // DELETE /orgs/{org}/public_members/{username} (orgConcealMember). Retry:
 // AlwaysRetry (concealed membership is a yes/no state; a repeat leaves it
 // concealed).
-func (s *OrgsService) ConcealMember(ctx context.Context, org, username string) (*Response, error) {
+func (s *OrgsService) ConcealMembership(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgConcealMember, seg("org", org), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -726,8 +494,9 @@ func (s *OrgsService) ConcealMember(ctx context.Context, org, username string) (
 //
 // GET /orgs/{org}/public_members/{username} (orgIsPublicMember). Retry:
 // IdempotentOnly (a read).
-func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string) (bool, *Response, error) {
+func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opOrgIsPublicMember, seg("org", org), seg("username", username))
+	req.with(opts)
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
@@ -737,12 +506,13 @@ func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string) 
 	return v, resp, nil
 }
 
-// PublicizeMember publicizes a user's membership.
+// PublicizeMembership publicizes a user's membership.
 //
 // PUT /orgs/{org}/public_members/{username} (orgPublicizeMember). Retry:
 // AlwaysRetry (public membership is a yes/no state; a repeat leaves it public).
-func (s *OrgsService) PublicizeMember(ctx context.Context, org, username string) (*Response, error) {
+func (s *OrgsService) PublicizeMembership(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgPublicizeMember, seg("org", org), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -750,8 +520,9 @@ func (s *OrgsService) PublicizeMember(ctx context.Context, org, username string)
 // GetQuota gets quota information for an organization.
 //
 // GET /orgs/{org}/quota (orgGetQuota). Retry: IdempotentOnly (a read).
-func (s *OrgsService) GetQuota(ctx context.Context, org string) (*QuotaInfo, *Response, error) {
+func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...CallOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opOrgGetQuota, seg("org", org))
+	req.with(opts)
 	v := new(QuotaInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -764,9 +535,10 @@ func (s *OrgsService) GetQuota(ctx context.Context, org string) (*QuotaInfo, *Re
 //
 // GET /orgs/{org}/quota/artifacts (orgListQuotaArtifacts). Retry:
 // IdempotentOnly (a read).
-func (s *OrgsService) ListQuotaArtifacts(ctx context.Context, org string, opts *ListOptions) ([]*QuotaUsedArtifact, *Response, error) {
+func (s *OrgsService) ListQuotaArtifacts(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*QuotaUsedArtifact, *Response, error) {
 	req := newRequest(&opOrgListQuotaArtifacts, seg("org", org))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*QuotaUsedArtifact
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -776,11 +548,12 @@ func (s *OrgsService) ListQuotaArtifacts(ctx context.Context, org string, opts *
 }
 
 // ListQuotaArtifactsIter walks every item of [OrgsService.ListQuotaArtifacts],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListQuotaArtifactsIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*QuotaUsedArtifact, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*QuotaUsedArtifact, *Response, error) {
-		return s.ListQuotaArtifacts(ctx, org, &o)
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *OrgsService) ListQuotaArtifactsIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedArtifact, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedArtifact, *Response, error) {
+		return s.ListQuotaArtifacts(ctx, org, &lo, opts...)
 	})
 }
 
@@ -789,9 +562,10 @@ func (s *OrgsService) ListQuotaArtifactsIter(ctx context.Context, org string, op
 //
 // GET /orgs/{org}/quota/attachments (orgListQuotaAttachments). Retry:
 // IdempotentOnly (a read).
-func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, opts *ListOptions) ([]*QuotaUsedAttachment, *Response, error) {
+func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*QuotaUsedAttachment, *Response, error) {
 	req := newRequest(&opOrgListQuotaAttachments, seg("org", org))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*QuotaUsedAttachment
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -801,12 +575,12 @@ func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, opts
 }
 
 // ListQuotaAttachmentsIter walks every item of
-// [OrgsService.ListQuotaAttachments], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *OrgsService) ListQuotaAttachmentsIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*QuotaUsedAttachment, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*QuotaUsedAttachment, *Response, error) {
-		return s.ListQuotaAttachments(ctx, org, &o)
+// [OrgsService.ListQuotaAttachments], page after page from params' page on; see
+// [All]. A page is fetched only once the previous one has been consumed. params
+// is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListQuotaAttachmentsIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedAttachment, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedAttachment, *Response, error) {
+		return s.ListQuotaAttachments(ctx, org, &lo, opts...)
 	})
 }
 
@@ -822,11 +596,12 @@ type OrgCheckQuotaOptions struct {
 // Answers a bare JSON boolean.
 //
 // GET /orgs/{org}/quota/check (orgCheckQuota). Retry: IdempotentOnly (a read).
-func (s *OrgsService) CheckQuota(ctx context.Context, org string, opts *OrgCheckQuotaOptions) (bool, *Response, error) {
+func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgCheckQuotaOptions, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opOrgCheckQuota, seg("org", org))
-	o := deref(opts)
-	req.addQuery("subject", o.Subject)
-	req.requireText("subject", o.Subject)
+	p := deref(params)
+	req.addQuery("subject", p.Subject)
+	req.requireText("subject", p.Subject)
+	req.with(opts)
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -839,9 +614,10 @@ func (s *OrgsService) CheckQuota(ctx context.Context, org string, opts *OrgCheck
 //
 // GET /orgs/{org}/quota/packages (orgListQuotaPackages). Retry: IdempotentOnly
 // (a read).
-func (s *OrgsService) ListQuotaPackages(ctx context.Context, org string, opts *ListOptions) ([]*QuotaUsedPackage, *Response, error) {
+func (s *OrgsService) ListQuotaPackages(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*QuotaUsedPackage, *Response, error) {
 	req := newRequest(&opOrgListQuotaPackages, seg("org", org))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*QuotaUsedPackage
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -851,70 +627,35 @@ func (s *OrgsService) ListQuotaPackages(ctx context.Context, org string, opts *L
 }
 
 // ListQuotaPackagesIter walks every item of [OrgsService.ListQuotaPackages],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListQuotaPackagesIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*QuotaUsedPackage, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*QuotaUsedPackage, *Response, error) {
-		return s.ListQuotaPackages(ctx, org, &o)
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *OrgsService) ListQuotaPackagesIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedPackage, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedPackage, *Response, error) {
+		return s.ListQuotaPackages(ctx, org, &lo, opts...)
 	})
 }
 
-// RenameOrg renames an organization.
+// Rename renames an organization.
 //
 // POST /orgs/{org}/rename (renameOrg). Retry: Never (addressed by the old name,
 // which is free after success and could be taken again).
-func (s *OrgsService) RenameOrg(ctx context.Context, org string, body RenameOrgOption) (*Response, error) {
+func (s *OrgsService) Rename(ctx context.Context, org string, body RenameOrgOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRenameOrg, seg("org", org))
 	req.requireText("new_name", body.NewName)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
-}
-
-// ListRepos lists an organization's repos.
-//
-// GET /orgs/{org}/repos (orgListRepos). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListRepos(ctx context.Context, org string, opts *ListOptions) ([]*Repository, *Response, error) {
-	req := newRequest(&opOrgListRepos, seg("org", org))
-	req.paging(s.client, deref(opts))
-	var v []*Repository
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListReposIter walks every item of [OrgsService.ListRepos], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListReposIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*Repository, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Repository, *Response, error) {
-		return s.ListRepos(ctx, org, &o)
-	})
-}
-
-// CreateOrgRepo creates a repository in an organization.
-//
-// POST /orgs/{org}/repos (createOrgRepo). Retry: Never (creates a repository).
-func (s *OrgsService) CreateOrgRepo(ctx context.Context, org string, body CreateRepoOption) (*Repository, *Response, error) {
-	req := newRequest(&opCreateOrgRepo, seg("org", org))
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	v := new(Repository)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
 }
 
 // ListTeams lists an organization's teams.
 //
 // GET /orgs/{org}/teams (orgListTeams). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListTeams(ctx context.Context, org string, opts *ListOptions) ([]*Team, *Response, error) {
+func (s *OrgsService) ListTeams(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Team, *Response, error) {
 	req := newRequest(&opOrgListTeams, seg("org", org))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Team
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -924,21 +665,23 @@ func (s *OrgsService) ListTeams(ctx context.Context, org string, opts *ListOptio
 }
 
 // ListTeamsIter walks every item of [OrgsService.ListTeams], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListTeamsIter(ctx context.Context, org string, opts *ListOptions) iter.Seq2[*Team, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Team, *Response, error) {
-		return s.ListTeams(ctx, org, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *OrgsService) ListTeamsIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*Team, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Team, *Response, error) {
+		return s.ListTeams(ctx, org, &lo, opts...)
 	})
 }
 
 // CreateTeam creates a team.
 //
 // POST /orgs/{org}/teams (orgCreateTeam). Retry: Never (creates a team).
-func (s *OrgsService) CreateTeam(ctx context.Context, org string, body CreateTeamOption) (*Team, *Response, error) {
+func (s *OrgsService) CreateTeam(ctx context.Context, org string, body CreateTeamOption, opts ...CallOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgCreateTeam, seg("org", org))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Team)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -947,9 +690,9 @@ func (s *OrgsService) CreateTeam(ctx context.Context, org string, body CreateTea
 	return v, resp, nil
 }
 
-// TeamSearchOptions holds the query parameters of [OrgsService.TeamSearch].
-// Only fields that are set are sent.
-type TeamSearchOptions struct {
+// OrgSearchTeamsOptions holds the query parameters of
+// [OrgsService.SearchTeams]. Only fields that are set are sent.
+type OrgSearchTeamsOptions struct {
 	ListOptions
 	// Query is sent as q. Keywords to search.
 	Query string
@@ -957,19 +700,20 @@ type TeamSearchOptions struct {
 	IncludeDesc *bool
 }
 
-// TeamSearch searches for teams within an organization.
+// SearchTeams searches for teams within an organization.
 //
 // The instance wraps the items as {"ok": true, "data": [...]}; this returns the
 // items. The spec declares the {ok, data} envelope (inline TeamSearchResults);
 // not measured.
 //
 // GET /orgs/{org}/teams/search (teamSearch). Retry: IdempotentOnly (a read).
-func (s *OrgsService) TeamSearch(ctx context.Context, org string, opts *TeamSearchOptions) ([]*Team, *Response, error) {
+func (s *OrgsService) SearchTeams(ctx context.Context, org string, params *OrgSearchTeamsOptions, opts ...CallOption) ([]*Team, *Response, error) {
 	req := newRequest(&opTeamSearch, seg("org", org))
-	o := deref(opts)
-	req.addQuery("q", o.Query)
-	req.addQueryBool("include_desc", o.IncludeDesc)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("q", p.Query)
+	req.addQueryBool("include_desc", p.IncludeDesc)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v okDataEnvelope[*Team]
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -978,15 +722,16 @@ func (s *OrgsService) TeamSearch(ctx context.Context, org string, opts *TeamSear
 	return v.Data, resp, nil
 }
 
-// TeamSearchIter walks every item of [OrgsService.TeamSearch], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *OrgsService) TeamSearchIter(ctx context.Context, org string, opts *TeamSearchOptions) iter.Seq2[*Team, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Team, *Response, error) {
-		page := o
+// SearchTeamsIter walks every item of [OrgsService.SearchTeams], page after
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *OrgsService) SearchTeamsIter(ctx context.Context, org string, params *OrgSearchTeamsOptions, opts ...CallOption) iter.Seq2[*Team, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Team, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.TeamSearch(ctx, org, &page)
+		return s.SearchTeams(ctx, org, &page, opts...)
 	})
 }
 
@@ -994,8 +739,9 @@ func (s *OrgsService) TeamSearchIter(ctx context.Context, org string, opts *Team
 //
 // PUT /orgs/{org}/unblock/{username} (orgUnblockUser). Retry: AlwaysRetry
 // (unblocked is a yes/no state for one user; a repeat leaves them unblocked).
-func (s *OrgsService) UnblockUser(ctx context.Context, org, username string) (*Response, error) {
+func (s *OrgsService) UnblockUser(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgUnblockUser, seg("org", org), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1004,8 +750,9 @@ func (s *OrgsService) UnblockUser(ctx context.Context, org, username string) (*R
 //
 // DELETE /teams/{id} (orgDeleteTeam). Retry: AlwaysRetry (team ids are never
 // reused; deleting twice leaves it deleted).
-func (s *OrgsService) DeleteTeam(ctx context.Context, id int64) (*Response, error) {
+func (s *OrgsService) DeleteTeam(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteTeam, num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1013,8 +760,9 @@ func (s *OrgsService) DeleteTeam(ctx context.Context, id int64) (*Response, erro
 // GetTeam gets a team.
 //
 // GET /teams/{id} (orgGetTeam). Retry: IdempotentOnly (a read).
-func (s *OrgsService) GetTeam(ctx context.Context, id int64) (*Team, *Response, error) {
+func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...CallOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgGetTeam, num("id", id))
+	req.with(opts)
 	v := new(Team)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1026,10 +774,11 @@ func (s *OrgsService) GetTeam(ctx context.Context, id int64) (*Team, *Response, 
 // EditTeam edits a team.
 //
 // PATCH /teams/{id} (orgEditTeam). Retry: Never (partial update of a team).
-func (s *OrgsService) EditTeam(ctx context.Context, id int64, body EditTeamOption) (*Team, *Response, error) {
+func (s *OrgsService) EditTeam(ctx context.Context, id int64, body EditTeamOption, opts ...CallOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgEditTeam, num("id", id))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Team)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1038,9 +787,9 @@ func (s *OrgsService) EditTeam(ctx context.Context, id int64, body EditTeamOptio
 	return v, resp, nil
 }
 
-// ListTeamActivityFeedsOptions holds the query parameters of
+// OrgListTeamActivityFeedsOptions holds the query parameters of
 // [OrgsService.ListTeamActivityFeeds]. Only fields that are set are sent.
-type ListTeamActivityFeedsOptions struct {
+type OrgListTeamActivityFeedsOptions struct {
 	ListOptions
 	// The date of the activities to be found. Only the date is sent (YYYY-MM-DD,
 	// in the value's location).
@@ -1051,11 +800,12 @@ type ListTeamActivityFeedsOptions struct {
 //
 // GET /teams/{id}/activities/feeds (orgListTeamActivityFeeds). Retry:
 // IdempotentOnly (a read).
-func (s *OrgsService) ListTeamActivityFeeds(ctx context.Context, id int64, opts *ListTeamActivityFeedsOptions) ([]*Activity, *Response, error) {
+func (s *OrgsService) ListTeamActivityFeeds(ctx context.Context, id int64, params *OrgListTeamActivityFeedsOptions, opts ...CallOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opOrgListTeamActivityFeeds, num("id", id))
-	o := deref(opts)
-	req.addQueryDate("date", o.Date)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryDate("date", p.Date)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Activity
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1065,24 +815,25 @@ func (s *OrgsService) ListTeamActivityFeeds(ctx context.Context, id int64, opts 
 }
 
 // ListTeamActivityFeedsIter walks every item of
-// [OrgsService.ListTeamActivityFeeds], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *OrgsService) ListTeamActivityFeedsIter(ctx context.Context, id int64, opts *ListTeamActivityFeedsOptions) iter.Seq2[*Activity, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
-		page := o
+// [OrgsService.ListTeamActivityFeeds], page after page from params' page on;
+// see [All]. A page is fetched only once the previous one has been consumed.
+// params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListTeamActivityFeedsIter(ctx context.Context, id int64, params *OrgListTeamActivityFeedsOptions, opts ...CallOption) iter.Seq2[*Activity, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListTeamActivityFeeds(ctx, id, &page)
+		return s.ListTeamActivityFeeds(ctx, id, &page, opts...)
 	})
 }
 
 // ListTeamMembers lists a team's members.
 //
 // GET /teams/{id}/members (orgListTeamMembers). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, opts *ListOptions) ([]*User, *Response, error) {
+func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListTeamMembers, num("id", id))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1092,11 +843,12 @@ func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, opts *ListO
 }
 
 // ListTeamMembersIter walks every item of [OrgsService.ListTeamMembers], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListTeamMembersIter(ctx context.Context, id int64, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.ListTeamMembers(ctx, id, &o)
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *OrgsService) ListTeamMembersIter(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListTeamMembers(ctx, id, &lo, opts...)
 	})
 }
 
@@ -1104,18 +856,20 @@ func (s *OrgsService) ListTeamMembersIter(ctx context.Context, id int64, opts *L
 //
 // DELETE /teams/{id}/members/{username} (orgRemoveTeamMember). Retry:
 // AlwaysRetry (takes one user out of one team; a repeat leaves them out).
-func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username string) (*Response, error) {
+func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgRemoveTeamMember, num("id", id), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// ListTeamMember lists a particular member of team.
+// GetTeamMember lists a particular member of team.
 //
 // GET /teams/{id}/members/{username} (orgListTeamMember). Retry: IdempotentOnly
 // (a read).
-func (s *OrgsService) ListTeamMember(ctx context.Context, id int64, username string) (*User, *Response, error) {
+func (s *OrgsService) GetTeamMember(ctx context.Context, id int64, username string, opts ...CallOption) (*User, *Response, error) {
 	req := newRequest(&opOrgListTeamMember, num("id", id), seg("username", username))
+	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1128,8 +882,9 @@ func (s *OrgsService) ListTeamMember(ctx context.Context, id int64, username str
 //
 // PUT /teams/{id}/members/{username} (orgAddTeamMember). Retry: AlwaysRetry
 // (puts one user in one team; a repeat leaves them in).
-func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username string) (*Response, error) {
+func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgAddTeamMember, num("id", id), seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1137,9 +892,10 @@ func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username stri
 // ListTeamRepos lists a team's repos.
 //
 // GET /teams/{id}/repos (orgListTeamRepos). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, opts *ListOptions) ([]*Repository, *Response, error) {
+func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opOrgListTeamRepos, num("id", id))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1149,33 +905,36 @@ func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, opts *ListOpt
 }
 
 // ListTeamReposIter walks every item of [OrgsService.ListTeamRepos], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListTeamReposIter(ctx context.Context, id int64, opts *ListOptions) iter.Seq2[*Repository, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Repository, *Response, error) {
-		return s.ListTeamRepos(ctx, id, &o)
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *OrgsService) ListTeamReposIter(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		return s.ListTeamRepos(ctx, id, &lo, opts...)
 	})
 }
 
-// RemoveTeamRepository removes a repository from a team.
+// RemoveTeamRepo removes a repository from a team.
 //
 // This does not delete the repository, it only removes the repository from the
 // team.
 //
 // DELETE /teams/{id}/repos/{org}/{repo} (orgRemoveTeamRepository). Retry:
 // AlwaysRetry (takes one repository out of one team; a repeat leaves it out).
-func (s *OrgsService) RemoveTeamRepository(ctx context.Context, id int64, org, repo string) (*Response, error) {
+func (s *OrgsService) RemoveTeamRepo(ctx context.Context, id int64, org, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgRemoveTeamRepository, num("id", id), seg("org", org), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// ListTeamRepo lists a particular repo of team.
+// GetTeamRepo lists a particular repo of team.
 //
 // GET /teams/{id}/repos/{org}/{repo} (orgListTeamRepo). Retry: IdempotentOnly
 // (a read).
-func (s *OrgsService) ListTeamRepo(ctx context.Context, id int64, org, repo string) (*Repository, *Response, error) {
+func (s *OrgsService) GetTeamRepo(ctx context.Context, id int64, org, repo string, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opOrgListTeamRepo, num("id", id), seg("org", org), seg("repo", repo))
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1184,25 +943,27 @@ func (s *OrgsService) ListTeamRepo(ctx context.Context, id int64, org, repo stri
 	return v, resp, nil
 }
 
-// AddTeamRepository adds a repository to a team.
+// AddTeamRepo adds a repository to a team.
 //
 // PUT /teams/{id}/repos/{org}/{repo} (orgAddTeamRepository). Retry: AlwaysRetry
 // (puts one repository in one team; a repeat leaves it in).
-func (s *OrgsService) AddTeamRepository(ctx context.Context, id int64, org, repo string) (*Response, error) {
+func (s *OrgsService) AddTeamRepo(ctx context.Context, id int64, org, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opOrgAddTeamRepository, num("id", id), seg("org", org), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// ListCurrentUserOrgs lists the current user's organizations.
+// List lists the current user's organizations.
 //
 // Declares page+limit although the response is named
 // OrganizationListWithoutPagination.
 //
 // GET /user/orgs (orgListCurrentUserOrgs). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListCurrentUserOrgs(ctx context.Context, opts *ListOptions) ([]*Organization, *Response, error) {
+func (s *OrgsService) List(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgListCurrentUserOrgs)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Organization
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1211,25 +972,25 @@ func (s *OrgsService) ListCurrentUserOrgs(ctx context.Context, opts *ListOptions
 	return v, resp, nil
 }
 
-// ListCurrentUserOrgsIter walks every item of
-// [OrgsService.ListCurrentUserOrgs], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *OrgsService) ListCurrentUserOrgsIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Organization, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Organization, *Response, error) {
-		return s.ListCurrentUserOrgs(ctx, &o)
+// ListIter walks every item of [OrgsService.List], page after page from params'
+// page on; see [All]. A page is fetched only once the previous one has been
+// consumed. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Organization, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Organization, *Response, error) {
+		return s.List(ctx, &lo, opts...)
 	})
 }
 
-// ListUserOrgs lists a user's organizations.
+// ListByUser lists a user's organizations.
 //
 // Declares page+limit although the response is named
 // OrganizationListWithoutPagination.
 //
 // GET /users/{username}/orgs (orgListUserOrgs). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListUserOrgs(ctx context.Context, username string, opts *ListOptions) ([]*Organization, *Response, error) {
+func (s *OrgsService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgListUserOrgs, seg("username", username))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Organization
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1238,12 +999,13 @@ func (s *OrgsService) ListUserOrgs(ctx context.Context, username string, opts *L
 	return v, resp, nil
 }
 
-// ListUserOrgsIter walks every item of [OrgsService.ListUserOrgs], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *OrgsService) ListUserOrgsIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*Organization, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Organization, *Response, error) {
-		return s.ListUserOrgs(ctx, username, &o)
+// ListByUserIter walks every item of [OrgsService.ListByUser], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *OrgsService) ListByUserIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*Organization, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Organization, *Response, error) {
+		return s.ListByUser(ctx, username, &lo, opts...)
 	})
 }
 
@@ -1251,8 +1013,9 @@ func (s *OrgsService) ListUserOrgsIter(ctx context.Context, username string, opt
 //
 // GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions). Retry:
 // IdempotentOnly (a read).
-func (s *OrgsService) GetUserPermissions(ctx context.Context, username, org string) (*OrganizationPermissions, *Response, error) {
+func (s *OrgsService) GetUserPermissions(ctx context.Context, username, org string, opts ...CallOption) (*OrganizationPermissions, *Response, error) {
 	req := newRequest(&opOrgGetUserPermissions, seg("username", username), seg("org", org))
+	req.with(opts)
 	v := new(OrganizationPermissions)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {

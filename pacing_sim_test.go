@@ -71,7 +71,7 @@ func simWalk(t testing.TB, clock forgejo.Clock, serverNow func() time.Time, opts
 		start = clock.Now()
 	}
 	seen := map[int64]bool{}
-	for is, err := range c.Issues.ListIssuesIter(context.Background(), srv.DefaultUser(), "sim", &forgejo.ListIssuesOptions{ListOptions: forgejo.ListOptions{Limit: 1}}) {
+	for is, err := range c.Issues.ListIter(context.Background(), srv.DefaultUser(), "sim", &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Limit: 1}}) {
 		if err != nil {
 			t.Fatalf("walk failed after %d issues: %v", len(seen), err)
 		}

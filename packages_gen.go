@@ -7,27 +7,28 @@ import (
 	"iter"
 )
 
-// ListPackagesOptions holds the query parameters of
-// [PackagesService.ListPackages]. Only fields that are set are sent.
-type ListPackagesOptions struct {
+// PackageListOptions holds the query parameters of [PackagesService.List]. Only
+// fields that are set are sent.
+type PackageListOptions struct {
 	ListOptions
 	// Package type filter. One of: alpine, cargo, chef, composer, conan, conda,
 	// container, cran, debian, generic, go, helm, maven, npm, nuget, pub, pypi,
 	// rpm, rubygems, swift, vagrant.
-	Type string
+	Type PackageType
 	// Query is sent as q. Name filter.
 	Query string
 }
 
-// ListPackages gets all packages of an owner.
+// List gets all packages of an owner.
 //
 // GET /packages/{owner} (listPackages). Retry: IdempotentOnly (a read).
-func (s *PackagesService) ListPackages(ctx context.Context, owner string, opts *ListPackagesOptions) ([]*Package, *Response, error) {
+func (s *PackagesService) List(ctx context.Context, owner string, params *PackageListOptions, opts ...CallOption) ([]*Package, *Response, error) {
 	req := newRequest(&opListPackages, seg("owner", owner))
-	o := deref(opts)
-	req.addQuery("type", o.Type)
-	req.addQuery("q", o.Query)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("type", string(p.Type))
+	req.addQuery("q", p.Query)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Package
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -36,57 +37,61 @@ func (s *PackagesService) ListPackages(ctx context.Context, owner string, opts *
 	return v, resp, nil
 }
 
-// ListPackagesIter walks every item of [PackagesService.ListPackages], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *PackagesService) ListPackagesIter(ctx context.Context, owner string, opts *ListPackagesOptions) iter.Seq2[*Package, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Package, *Response, error) {
-		page := o
+// ListIter walks every item of [PackagesService.List], page after page from
+// params' page on; see [All]. A page is fetched only once the previous one has
+// been consumed. params is copied, never modified; opts apply to every page.
+func (s *PackagesService) ListIter(ctx context.Context, owner string, params *PackageListOptions, opts ...CallOption) iter.Seq2[*Package, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Package, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListPackages(ctx, owner, &page)
+		return s.List(ctx, owner, &page, opts...)
 	})
 }
 
-// LinkPackage links a package to a repository.
+// Link links a package to a repository.
 //
 // POST /packages/{owner}/{type}/{name}/-/link/{repo_name} (linkPackage). Retry:
 // AlwaysRetry (states which repository the package is linked to; a repeat
 // leaves the same link).
-func (s *PackagesService) LinkPackage(ctx context.Context, owner, typ, name, repoName string) (*Response, error) {
+func (s *PackagesService) Link(ctx context.Context, owner, typ, name, repoName string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opLinkPackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("repo_name", repoName))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// UnlinkPackage unlinks a package from a repository.
+// Unlink unlinks a package from a repository.
 //
 // POST /packages/{owner}/{type}/{name}/-/unlink (unlinkPackage). Retry:
 // AlwaysRetry (states the end state, no linked repository; a repeat changes
 // nothing).
-func (s *PackagesService) UnlinkPackage(ctx context.Context, owner, typ, name string) (*Response, error) {
+func (s *PackagesService) Unlink(ctx context.Context, owner, typ, name string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUnlinkPackage, seg("owner", owner), seg("type", typ), segSlash("name", name))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// DeletePackage deletes a package.
+// Delete deletes a package.
 //
 // DELETE /packages/{owner}/{type}/{name}/{version} (deletePackage). Retry:
 // Never (by owner/type/name/version: that version may be published again
 // between attempts).
-func (s *PackagesService) DeletePackage(ctx context.Context, owner, typ, name, version string) (*Response, error) {
+func (s *PackagesService) Delete(ctx context.Context, owner, typ, name, version string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opDeletePackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetPackage gets a package.
+// Get gets a package.
 //
 // GET /packages/{owner}/{type}/{name}/{version} (getPackage). Retry:
 // IdempotentOnly (a read).
-func (s *PackagesService) GetPackage(ctx context.Context, owner, typ, name, version string) (*Package, *Response, error) {
+func (s *PackagesService) Get(ctx context.Context, owner, typ, name, version string, opts ...CallOption) (*Package, *Response, error) {
 	req := newRequest(&opGetPackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
+	req.with(opts)
 	v := new(Package)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -95,12 +100,13 @@ func (s *PackagesService) GetPackage(ctx context.Context, owner, typ, name, vers
 	return v, resp, nil
 }
 
-// ListPackageFiles gets all files of a package.
+// ListFiles gets all files of a package.
 //
 // GET /packages/{owner}/{type}/{name}/{version}/files (listPackageFiles).
 // Retry: IdempotentOnly (a read).
-func (s *PackagesService) ListPackageFiles(ctx context.Context, owner, typ, name, version string) ([]*PackageFile, *Response, error) {
+func (s *PackagesService) ListFiles(ctx context.Context, owner, typ, name, version string, opts ...CallOption) ([]*PackageFile, *Response, error) {
 	req := newRequest(&opListPackageFiles, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
+	req.with(opts)
 	var v []*PackageFile
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {

@@ -10,68 +10,68 @@ import (
 func TestGenPackagesOperations(t *testing.T) {
 	gnRunCases(t, []gnCase{
 		{
-			op: "listPackages", name: "Packages.ListPackages",
+			op: "listPackages", name: "Packages.List",
 			method: "GET", path: "/api/v1/packages/o", query: "type=type%201&q=q%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","creator":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"html_url":"html_url-21","id":1022,"name":"name-23","owner":{"active":true,"avatar_url":"avatar_url-24","created":"2026-01-02T03:04:30Z","description":"description-26","email":"email-27","followers_count":1028,"following_count":1029,"full_name":"full_name-30","html_url":"html_url-31","id":1032,"is_admin":true,"language":"language-33","last_login":"2026-01-02T03:04:39Z","location":"location-35","login":"login-36","login_name":"login_name-37","prohibit_login":true,"pronouns":"pronouns-38","restricted":true,"source_id":1039,"starred_repos_count":1040,"visibility":"visibility-41","website":"website-42"},"repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:48Z","avatar_url":"avatar_url-44","clone_url":"clone_url-45","created_at":"2026-01-02T03:04:51Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-47","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-48","default_update_style":"default_update_style-49","description":"description-50","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-51","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-52","external_tracker_style":"external_tracker_style-53","external_tracker_url":"external_tracker_url-54"},"external_wiki":{"external_wiki_url":"external_wiki_url-55"},"fork":true,"forks_count":1056,"full_name":"full_name-57","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-58","id":1059,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-60","languages_url":"languages_url-61","link":"link-62","mirror":true,"mirror_interval":"mirror_interval-63","mirror_updated":"2026-01-02T03:05:09Z","name":"name-65","object_format_name":"object_format_name-66","open_issues_count":1067,"open_pr_counter":1068,"original_url":"original_url-69","owner":{"active":true,"avatar_url":"avatar_url-70","created":"2026-01-02T03:05:16Z","description":"description-72","email":"email-73","followers_count":1074,"following_count":1075,"full_name":"full_name-76","html_url":"html_url-77","id":1078,"is_admin":true,"language":"language-79","last_login":"2026-01-02T03:05:25Z","location":"location-81","login":"login-82","login_name":"login_name-83","prohibit_login":true,"pronouns":"pronouns-84","restricted":true,"source_id":1085,"starred_repos_count":1086,"visibility":"visibility-87","website":"website-88"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1123,"repo_transfer":{},"size":1124,"ssh_url":"ssh_url-125","stars_count":1126,"template":true,"topics":["topics-127"],"updated_at":"2026-01-02T03:06:13Z","url":"url-129","watchers_count":1130,"website":"website-131","wiki_branch":"wiki_branch-132","wiki_clone_url":"wiki_clone_url-133","wiki_ssh_url":"wiki_ssh_url-134"},"type":"type-135","version":"version-136","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListPackagesOptions{
+				params := &PackageListOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Type:        "type 1",
 					Query:       "q 2",
 				}
-				return gnResult(c.Packages.ListPackages(ctx, "o", opts))
+				return gnResult(c.Packages.List(ctx, "o", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListPackagesOptions{
+				params := &PackageListOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Type:        "type 1",
 					Query:       "q 2",
 				}
-				n, err := gnCount(c.Packages.ListPackagesIter(ctx, "o", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Packages.ListIter(ctx, "o", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "linkPackage", name: "Packages.LinkPackage",
+			op: "linkPackage", name: "Packages.Link",
 			method: "POST", path: "/api/v1/packages/o/type%20x/name%20x/-/link/repo_name%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Packages.LinkPackage(ctx, "o", "type x", "name x", "repo_name x"))
+				return gnNoResult(c.Packages.Link(ctx, "o", "type x", "name x", "repo_name x"))
 			},
 		},
 		{
-			op: "unlinkPackage", name: "Packages.UnlinkPackage",
+			op: "unlinkPackage", name: "Packages.Unlink",
 			method: "POST", path: "/api/v1/packages/o/type%20x/name%20x/-/unlink", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Packages.UnlinkPackage(ctx, "o", "type x", "name x"))
+				return gnNoResult(c.Packages.Unlink(ctx, "o", "type x", "name x"))
 			},
 		},
 		{
-			op: "deletePackage", name: "Packages.DeletePackage",
+			op: "deletePackage", name: "Packages.Delete",
 			method: "DELETE", path: "/api/v1/packages/o/type%20x/name%20x/version%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Packages.DeletePackage(ctx, "o", "type x", "name x", "version x"))
+				return gnNoResult(c.Packages.Delete(ctx, "o", "type x", "name x", "version x"))
 			},
 		},
 		{
-			op: "getPackage", name: "Packages.GetPackage",
+			op: "getPackage", name: "Packages.Get",
 			method: "GET", path: "/api/v1/packages/o/type%20x/name%20x/version%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","creator":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"html_url":"html_url-21","id":1022,"name":"name-23","owner":{"active":true,"avatar_url":"avatar_url-24","created":"2026-01-02T03:04:30Z","description":"description-26","email":"email-27","followers_count":1028,"following_count":1029,"full_name":"full_name-30","html_url":"html_url-31","id":1032,"is_admin":true,"language":"language-33","last_login":"2026-01-02T03:04:39Z","location":"location-35","login":"login-36","login_name":"login_name-37","prohibit_login":true,"pronouns":"pronouns-38","restricted":true,"source_id":1039,"starred_repos_count":1040,"visibility":"visibility-41","website":"website-42"},"repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:48Z","avatar_url":"avatar_url-44","clone_url":"clone_url-45","created_at":"2026-01-02T03:04:51Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-47","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-48","default_update_style":"default_update_style-49","description":"description-50","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-51","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-52","external_tracker_style":"external_tracker_style-53","external_tracker_url":"external_tracker_url-54"},"external_wiki":{"external_wiki_url":"external_wiki_url-55"},"fork":true,"forks_count":1056,"full_name":"full_name-57","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-58","id":1059,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-60","languages_url":"languages_url-61","link":"link-62","mirror":true,"mirror_interval":"mirror_interval-63","mirror_updated":"2026-01-02T03:05:09Z","name":"name-65","object_format_name":"object_format_name-66","open_issues_count":1067,"open_pr_counter":1068,"original_url":"original_url-69","owner":{"active":true,"avatar_url":"avatar_url-70","created":"2026-01-02T03:05:16Z","description":"description-72","email":"email-73","followers_count":1074,"following_count":1075,"full_name":"full_name-76","html_url":"html_url-77","id":1078,"is_admin":true,"language":"language-79","last_login":"2026-01-02T03:05:25Z","location":"location-81","login":"login-82","login_name":"login_name-83","prohibit_login":true,"pronouns":"pronouns-84","restricted":true,"source_id":1085,"starred_repos_count":1086,"visibility":"visibility-87","website":"website-88"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1123,"repo_transfer":{},"size":1124,"ssh_url":"ssh_url-125","stars_count":1126,"template":true,"topics":["topics-127"],"updated_at":"2026-01-02T03:06:13Z","url":"url-129","watchers_count":1130,"website":"website-131","wiki_branch":"wiki_branch-132","wiki_clone_url":"wiki_clone_url-133","wiki_ssh_url":"wiki_ssh_url-134"},"type":"type-135","version":"version-136","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Packages.GetPackage(ctx, "o", "type x", "name x", "version x"))
+				return gnResult(c.Packages.Get(ctx, "o", "type x", "name x", "version x"))
 			},
 		},
 		{
-			op: "listPackageFiles", name: "Packages.ListPackageFiles",
+			op: "listPackageFiles", name: "Packages.ListFiles",
 			method: "GET", path: "/api/v1/packages/o/type%20x/name%20x/version%20x/files", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"Size":1001,"id":1002,"md5":"md5-3","name":"name-4","sha1":"sha1-5","sha256":"sha256-6","sha512":"sha512-7","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Packages.ListPackageFiles(ctx, "o", "type x", "name x", "version x"))
+				return gnResult(c.Packages.ListFiles(ctx, "o", "type x", "name x", "version x"))
 			},
 		},
 	})

@@ -91,7 +91,7 @@ func checkPageSize(field string, n int) error {
 // fits it once its other arguments are bound, for example:
 //
 //	func(ctx context.Context, o forgejo.ListOptions) ([]*forgejo.Issue, *forgejo.Response, error) {
-//		return client.Issues.ListIssues(ctx, "forgejo", "forgejo", &forgejo.ListIssuesOptions{ListOptions: o})
+//		return client.Issues.List(ctx, "forgejo", "forgejo", &forgejo.IssueListOptions{ListOptions: o})
 //	}
 type PageFunc[T any] func(ctx context.Context, opts ListOptions) ([]T, *Response, error)
 

@@ -227,18 +227,18 @@ func TestPaginationValidationSendsNothing(t *testing.T) {
 		call  func() error
 	}{
 		{"ListIssues negative page", "page", func() error {
-			_, resp, err := c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{ListOptions: ListOptions{Page: -1}})
+			_, resp, err := c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Page: -1}})
 			if resp != nil {
 				t.Errorf("Response %v for a call that was not sent", resp)
 			}
 			return err
 		}},
 		{"ListIssues limit 51", "limit", func() error {
-			_, _, err := c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{State: "open", ListOptions: ListOptions{Limit: 51}})
+			_, _, err := c.Issues.List(ctx, "o", "r", &IssueListOptions{State: "open", ListOptions: ListOptions{Limit: 51}})
 			return err
 		}},
 		{"ListIssues negative limit", "limit", func() error {
-			_, _, err := c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{ListOptions: ListOptions{Limit: -5}})
+			_, _, err := c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: -5}})
 			return err
 		}},
 		{"ListTopics limit 500", "limit", func() error {
@@ -248,7 +248,7 @@ func TestPaginationValidationSendsNothing(t *testing.T) {
 		{"ListIssuesIter limit 51", "limit", func() error {
 			var errs []error
 			n := 0
-			for is, err := range c.Issues.ListIssuesIter(ctx, "o", "r", &ListIssuesOptions{ListOptions: ListOptions{Limit: 51}}) {
+			for is, err := range c.Issues.ListIter(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: 51}}) {
 				n++
 				if is != nil {
 					t.Errorf("item %v yielded", is)
@@ -283,14 +283,14 @@ func TestWalkNegativeStartPage(t *testing.T) {
 	})
 	ctx := context.Background()
 	items, err := Collect(ctx, ListOptions{Page: -3}, func(ctx context.Context, o ListOptions) ([]*Issue, *Response, error) {
-		return c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{ListOptions: o})
+		return c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: o})
 	})
 	var ve *ValidationError
 	if !errors.As(err, &ve) || ve.Field != "page" || len(items) != 0 {
 		t.Errorf("Collect from page -3: %d items, err %v; want *ValidationError on page", len(items), err)
 	}
 	var iterErr error
-	for _, err := range c.Issues.ListIssuesIter(ctx, "o", "r", &ListIssuesOptions{ListOptions: ListOptions{Page: -1}}) {
+	for _, err := range c.Issues.ListIter(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Page: -1}}) {
 		iterErr = err
 	}
 	if !errors.As(iterErr, &ve) || ve.Field != "page" {
@@ -308,17 +308,17 @@ func TestPaginationQueryOrder(t *testing.T) {
 	tests := []struct {
 		name     string
 		pageSize int
-		opts     *ListIssuesOptions
+		opts     *IssueListOptions
 		want     string
 	}{
 		{name: "nil options", opts: nil, want: "page=1&limit=30"},
-		{name: "state open", opts: &ListIssuesOptions{State: "open"}, want: "state=open&page=1&limit=30"},
-		{name: "limit without page", opts: &ListIssuesOptions{State: "closed", ListOptions: ListOptions{Limit: 3}}, want: "state=closed&page=1&limit=3"},
-		{name: "page 0 is page 1", opts: &ListIssuesOptions{ListOptions: ListOptions{Page: 0, Limit: 2}}, want: "page=1&limit=2"},
-		{name: "client page size", pageSize: 10, opts: &ListIssuesOptions{State: "closed", ListOptions: ListOptions{Page: 4}}, want: "state=closed&page=4&limit=10"},
+		{name: "state open", opts: &IssueListOptions{State: "open"}, want: "state=open&page=1&limit=30"},
+		{name: "limit without page", opts: &IssueListOptions{State: "closed", ListOptions: ListOptions{Limit: 3}}, want: "state=closed&page=1&limit=3"},
+		{name: "page 0 is page 1", opts: &IssueListOptions{ListOptions: ListOptions{Page: 0, Limit: 2}}, want: "page=1&limit=2"},
+		{name: "client page size", pageSize: 10, opts: &IssueListOptions{State: "closed", ListOptions: ListOptions{Page: 4}}, want: "state=closed&page=4&limit=10"},
 		{
 			name: "every filter, then paging",
-			opts: &ListIssuesOptions{
+			opts: &IssueListOptions{
 				State: "all", Labels: []string{"bug", "ui/ux"}, Query: "a b", Type: "issues", Milestones: []string{"v1"},
 				Since: since, Before: before, CreatedBy: "alice", AssignedBy: "bob", MentionedBy: "carol", Sort: "oldest",
 				ListOptions: ListOptions{Page: 2, Limit: 25},
@@ -341,7 +341,7 @@ func TestPaginationQueryOrder(t *testing.T) {
 				mu.Unlock()
 				w.Write([]byte("[]"))
 			}, opts...)
-			issues, _, err := c.Issues.ListIssues(context.Background(), "forgejo", "forgejo", tc.opts)
+			issues, _, err := c.Issues.List(context.Background(), "forgejo", "forgejo", tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -376,9 +376,9 @@ func TestPaginationIterStartsAtPageKeepsFilters(t *testing.T) {
 			w.Write([]byte("[]"))
 		}
 	})
-	opts := &ListIssuesOptions{State: "open", Labels: []string{"bug"}, ListOptions: ListOptions{Page: 3, Limit: 2}}
+	opts := &IssueListOptions{State: "open", Labels: []string{"bug"}, ListOptions: ListOptions{Page: 3, Limit: 2}}
 	var got []*Issue
-	for is, err := range c.Issues.ListIssuesIter(context.Background(), "o", "r", opts) {
+	for is, err := range c.Issues.ListIter(context.Background(), "o", "r", opts) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -448,7 +448,7 @@ func TestPaginationResponseFields(t *testing.T) {
 				}
 				w.Write([]byte(tc.body))
 			})
-			_, resp, err := c.Issues.ListIssues(context.Background(), "forgejo", "forgejo", &ListIssuesOptions{ListOptions: ListOptions{Limit: 2}})
+			_, resp, err := c.Issues.List(context.Background(), "forgejo", "forgejo", &IssueListOptions{ListOptions: ListOptions{Limit: 2}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -503,7 +503,7 @@ func TestPaginationClampHazard(t *testing.T) {
 	t.Run("Iter", func(t *testing.T) {
 		c, rec := pgServer(t, handler)
 		var got []*Issue
-		for is, err := range c.Issues.ListIssuesIter(context.Background(), "o", "r", &ListIssuesOptions{State: "open", ListOptions: ListOptions{Limit: 50}}) {
+		for is, err := range c.Issues.ListIter(context.Background(), "o", "r", &IssueListOptions{State: "open", ListOptions: ListOptions{Limit: 50}}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -520,7 +520,7 @@ func TestPaginationClampHazard(t *testing.T) {
 	t.Run("Collect", func(t *testing.T) {
 		c, rec := pgServer(t, handler)
 		got, err := Collect(context.Background(), ListOptions{Limit: 50}, func(ctx context.Context, o ListOptions) ([]*Issue, *Response, error) {
-			return c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{State: "open", ListOptions: o})
+			return c.Issues.List(ctx, "o", "r", &IssueListOptions{State: "open", ListOptions: o})
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -638,7 +638,7 @@ func TestWalkStopsOnEmptyPageDespiteNext(t *testing.T) {
 		w.Write([]byte("[]"))
 	})
 	var got []*Issue
-	for is, err := range c.Issues.ListIssuesIter(context.Background(), "o", "r", &ListIssuesOptions{ListOptions: ListOptions{Limit: 2}}) {
+	for is, err := range c.Issues.ListIter(context.Background(), "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: 2}}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -833,7 +833,7 @@ func TestWalkErrorOnPage3(t *testing.T) {
 		var got []*Issue
 		var errs []error
 		pairs := 0
-		for is, err := range c.Issues.ListIssuesIter(context.Background(), "o", "r", &ListIssuesOptions{ListOptions: ListOptions{Limit: 2}}) {
+		for is, err := range c.Issues.ListIter(context.Background(), "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: 2}}) {
 			pairs++
 			if err != nil {
 				if is != nil {
@@ -862,7 +862,7 @@ func TestWalkErrorOnPage3(t *testing.T) {
 	t.Run("Collect", func(t *testing.T) {
 		c, rec := pgServer(t, handler)
 		got, err := Collect(context.Background(), ListOptions{Limit: 2}, func(ctx context.Context, o ListOptions) ([]*Issue, *Response, error) {
-			return c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{ListOptions: o})
+			return c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: o})
 		})
 		check(t, err)
 		if !slices.Equal(pgNumbers(got), []int64{1, 2, 3, 4}) {
@@ -877,7 +877,7 @@ func TestWalkErrorOnPage3(t *testing.T) {
 		c, _ := pgServer(t, handler)
 		var nexts []int
 		err := WalkPages(context.Background(), ListOptions{Limit: 2}, func(ctx context.Context, o ListOptions) ([]*Issue, *Response, error) {
-			return c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{ListOptions: o})
+			return c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: o})
 		}, func(items []*Issue, resp *Response) error {
 			nexts = append(nexts, resp.NextPage)
 			return nil
@@ -904,7 +904,7 @@ func TestWalkStopsEarly(t *testing.T) {
 		t.Run(fmt.Sprintf("break after %d items", tc.breakAfter), func(t *testing.T) {
 			c, rec := pgServer(t, handler)
 			var got []*Issue
-			for is, err := range c.Issues.ListIssuesIter(context.Background(), "o", "r", &ListIssuesOptions{ListOptions: ListOptions{Limit: 2}}) {
+			for is, err := range c.Issues.ListIter(context.Background(), "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: 2}}) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -927,7 +927,7 @@ func TestWalkStopsEarly(t *testing.T) {
 		stop := errors.New("enough")
 		pages := 0
 		err := WalkPages(context.Background(), ListOptions{Limit: 2}, func(ctx context.Context, o ListOptions) ([]*Issue, *Response, error) {
-			return c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{ListOptions: o})
+			return c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: o})
 		}, func(items []*Issue, _ *Response) error {
 			pages++
 			if pages == 2 {
@@ -957,7 +957,7 @@ func TestWalkContextCanceled(t *testing.T) {
 		defer cancel()
 		var got []*Issue
 		var final error
-		for is, err := range c.Issues.ListIssuesIter(ctx, "o", "r", &ListIssuesOptions{ListOptions: ListOptions{Limit: 2}}) {
+		for is, err := range c.Issues.ListIter(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: 2}}) {
 			if err != nil {
 				final = err
 				continue
@@ -997,7 +997,7 @@ func TestWalkContextCanceled(t *testing.T) {
 			w.Write([]byte(pgIssues(1, 2)))
 		})
 		items, err := Collect(ctx, ListOptions{Limit: 2}, func(ctx context.Context, o ListOptions) ([]*Issue, *Response, error) {
-			return c.Issues.ListIssues(ctx, "o", "r", &ListIssuesOptions{ListOptions: o})
+			return c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: o})
 		})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v (%T), want errors.Is context.Canceled", err, err)

@@ -851,14 +851,14 @@ func TestRedactPathRejectsForgedSegments(t *testing.T) {
 			_, _, err := c.Repos.ListTopics(ctx, o, r, nil)
 			return err
 		},
-		"Repos.UpdateTopics": func(o, r string) error { _, err := c.Repos.UpdateTopics(ctx, o, r, []string{"x"}); return err },
-		"Issues.GetIssue":    func(o, r string) error { _, _, err := c.Issues.GetIssue(ctx, o, r, 7); return err },
-		"Issues.EditIssue": func(o, r string) error {
-			_, _, err := c.Issues.EditIssue(ctx, o, r, 7, EditIssueOption{State: Ptr("closed")})
+		"Repos.ReplaceTopics": func(o, r string) error { _, err := c.Repos.ReplaceTopics(ctx, o, r, []string{"x"}); return err },
+		"Issues.Get":          func(o, r string) error { _, _, err := c.Issues.Get(ctx, o, r, 7); return err },
+		"Issues.Edit": func(o, r string) error {
+			_, _, err := c.Issues.Edit(ctx, o, r, 7, EditIssueOption{State: Ptr(StateClosed)})
 			return err
 		},
-		"Issues.ListIssuesIter": func(o, r string) error {
-			for _, err := range c.Issues.ListIssuesIter(ctx, o, r, nil) {
+		"Issues.ListIter": func(o, r string) error {
+			for _, err := range c.Issues.ListIter(ctx, o, r, nil) {
 				if err != nil {
 					return err
 				}
@@ -939,7 +939,7 @@ func TestRedactPathEncodesSegments(t *testing.T) {
 		}
 	}
 	// The encoding is the same through a longer template.
-	if _, _, err := c.Issues.GetIssue(context.Background(), "a b", "ü", 12); err != nil {
+	if _, _, err := c.Issues.Get(context.Background(), "a b", "ü", 12); err != nil {
 		t.Fatal(err)
 	}
 	_, escaped, _ := seen()

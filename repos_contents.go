@@ -55,9 +55,9 @@ func (c *Contents) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// GetContentsOptions holds the query parameters of
+// RepoGetContentsOptions holds the query parameters of
 // [ReposService.GetContents]. Only fields that are set are sent.
-type GetContentsOptions struct {
+type RepoGetContentsOptions struct {
 	// Ref is the commit, branch or tag to read; empty means the repository's
 	// default branch.
 	Ref string
@@ -65,13 +65,14 @@ type GetContentsOptions struct {
 
 // GetContents returns the metadata and contents of a file, or the entries of
 // a directory, at filepath ("docs/a.md"; sent as several path segments). The
-// repository's root directory is [ReposService.GetContentsList].
+// repository's root directory is [ReposService.ListContents].
 //
 // GET /repos/{owner}/{repo}/contents/{filepath} (repoGetContents). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetContents(ctx context.Context, owner, repo, filepath string, opts *GetContentsOptions) (*Contents, *Response, error) {
+func (s *ReposService) GetContents(ctx context.Context, owner, repo, filepath string, params *RepoGetContentsOptions, opts ...CallOption) (*Contents, *Response, error) {
 	req := newRequest(&opRepoGetContents, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
-	req.addQuery("ref", deref(opts).Ref)
+	req.addQuery("ref", deref(params).Ref)
+	req.with(opts)
 	v := new(Contents)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {

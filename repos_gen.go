@@ -4,6 +4,7 @@ package forgejo
 
 import (
 	"context"
+	"io"
 	"iter"
 	"time"
 )
@@ -12,11 +13,12 @@ import (
 //
 // POST /repos/migrate (repoMigrate). Retry: Never (creates a repository by
 // migration).
-func (s *ReposService) Migrate(ctx context.Context, body MigrateRepoOptions) (*Repository, *Response, error) {
+func (s *ReposService) Migrate(ctx context.Context, body MigrateRepoOptions, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoMigrate)
 	req.requireText("clone_addr", body.CloneAddr)
 	req.requireText("repo_name", body.RepoName)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -69,7 +71,7 @@ type RepoSearchOptions struct {
 	Sort string
 	// Sort order, either "asc" (ascending) or "desc" (descending). Default is
 	// "asc", ignored if "sort" is not specified. One of: asc, desc.
-	Order string
+	Order SortOrder
 }
 
 // Search searches for repositories.
@@ -79,25 +81,26 @@ type RepoSearchOptions struct {
 // measured on codeberg.org.
 //
 // GET /repos/search (repoSearch). Retry: IdempotentOnly (a read).
-func (s *ReposService) Search(ctx context.Context, opts *RepoSearchOptions) ([]*Repository, *Response, error) {
+func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opRepoSearch)
-	o := deref(opts)
-	req.addQuery("q", o.Query)
-	req.addQueryBool("topic", o.Topic)
-	req.addQueryBool("includeDesc", o.IncludeDesc)
-	req.addQueryInt("uid", o.UID)
-	req.addQueryInt("priority_owner_id", o.PriorityOwnerID)
-	req.addQueryInt("team_id", o.TeamID)
-	req.addQueryInt("starredBy", o.StarredBy)
-	req.addQueryBool("private", o.Private)
-	req.addQueryBool("is_private", o.IsPrivate)
-	req.addQueryBool("template", o.Template)
-	req.addQueryBool("archived", o.Archived)
-	req.addQuery("mode", o.Mode)
-	req.addQueryBool("exclusive", o.Exclusive)
-	req.addQuery("sort", o.Sort)
-	req.addQuery("order", o.Order)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("q", p.Query)
+	req.addQueryBool("topic", p.Topic)
+	req.addQueryBool("includeDesc", p.IncludeDesc)
+	req.addQueryInt("uid", p.UID)
+	req.addQueryInt("priority_owner_id", p.PriorityOwnerID)
+	req.addQueryInt("team_id", p.TeamID)
+	req.addQueryInt("starredBy", p.StarredBy)
+	req.addQueryBool("private", p.Private)
+	req.addQueryBool("is_private", p.IsPrivate)
+	req.addQueryBool("template", p.Template)
+	req.addQueryBool("archived", p.Archived)
+	req.addQuery("mode", p.Mode)
+	req.addQueryBool("exclusive", p.Exclusive)
+	req.addQuery("sort", p.Sort)
+	req.addQuery("order", string(p.Order))
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v okDataEnvelope[*Repository]
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -107,14 +110,14 @@ func (s *ReposService) Search(ctx context.Context, opts *RepoSearchOptions) ([]*
 }
 
 // SearchIter walks every item of [ReposService.Search], page after page from
-// opts' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. opts is copied, never modified.
-func (s *ReposService) SearchIter(ctx context.Context, opts *RepoSearchOptions) iter.Seq2[*Repository, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
-		page := o
+// params' page on; see [All]. A page is fetched only once the previous one has
+// been consumed. params is copied, never modified; opts apply to every page.
+func (s *ReposService) SearchIter(ctx context.Context, params *RepoSearchOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.Search(ctx, &page)
+		return s.Search(ctx, &page, opts...)
 	})
 }
 
@@ -122,8 +125,9 @@ func (s *ReposService) SearchIter(ctx context.Context, opts *RepoSearchOptions) 
 //
 // DELETE /repos/{owner}/{repo} (repoDelete). Retry: Never (by owner/name: a
 // repository of that name may be re-created between attempts).
-func (s *ReposService) Delete(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *ReposService) Delete(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDelete, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -131,8 +135,9 @@ func (s *ReposService) Delete(ctx context.Context, owner, repo string) (*Respons
 // Get returns one repository.
 //
 // GET /repos/{owner}/{repo} (repoGet). Retry: IdempotentOnly (a read).
-func (s *ReposService) Get(ctx context.Context, owner, repo string) (*Repository, *Response, error) {
+func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoGet, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -146,628 +151,14 @@ func (s *ReposService) Get(ctx context.Context, owner, repo string) (*Repository
 //
 // PATCH /repos/{owner}/{repo} (repoEdit). Retry: Never (partial update: only
 // set fields change, on whatever the repository has become).
-func (s *ReposService) Edit(ctx context.Context, owner, repo string, body EditRepoOption) (*Repository, *Response, error) {
+func (s *ReposService) Edit(ctx context.Context, owner, repo string, body EditRepoOption, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoEdit, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
 		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionArtifactsOptions holds the query parameters of
-// [ReposService.ListActionArtifacts]. Only fields that are set are sent.
-type ListActionArtifactsOptions struct {
-	ListOptions
-	// Filter by artifact name.
-	Name string
-}
-
-// ListActionArtifacts lists a repository's artifacts.
-//
-// GET /repos/{owner}/{repo}/actions/artifacts (ListActionArtifacts). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListActionArtifacts(ctx context.Context, owner, repo string, opts *ListActionArtifactsOptions) ([]*ActionArtifact, *Response, error) {
-	req := newRequest(&opListActionArtifacts, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQuery("name", o.Name)
-	req.paging(s.client, o.ListOptions)
-	var v []*ActionArtifact
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionArtifactsIter walks every item of
-// [ReposService.ListActionArtifacts], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *ReposService) ListActionArtifactsIter(ctx context.Context, owner, repo string, opts *ListActionArtifactsOptions) iter.Seq2[*ActionArtifact, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionArtifact, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.ListActionArtifacts(ctx, owner, repo, &page)
-	})
-}
-
-// DeleteActionArtifact marks an artifact for deletion.
-//
-// Marks the artifact for deletion. Storage space will be reclaimed
-// asynchronously by a background job.
-//
-// DELETE /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
-// (DeleteActionArtifact). Retry: AlwaysRetry (artifact ids are never reused;
-// deleting twice leaves it deleted).
-func (s *ReposService) DeleteActionArtifact(ctx context.Context, owner, repo string, artifactID int64) (*Response, error) {
-	req := newRequest(&opDeleteActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetActionArtifact gets an artifact by ID.
-//
-// GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
-// (GetActionArtifact). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetActionArtifact(ctx context.Context, owner, repo string, artifactID int64) (*ActionArtifact, *Response, error) {
-	req := newRequest(&opGetActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
-	v := new(ActionArtifact)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DownloadActionArtifact downloads an artifact.
-//
-// The body is returned whole, bounded by the download limit
-// ([WithMaxDownloadBytes]). A ZIP; the spec gives no schema.
-//
-// GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip
-// (DownloadActionArtifact). Retry: IdempotentOnly (a read).
-func (s *ReposService) DownloadActionArtifact(ctx context.Context, owner, repo string, artifactID int64) ([]byte, *Response, error) {
-	req := newRequest(&opDownloadActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
-	req.result = resultBytes
-	var v []byte
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetActionJobLogsOptions holds the query parameters of
-// [ReposService.GetActionJobLogs]. Only fields that are set are sent.
-type GetActionJobLogsOptions struct {
-	// 1-based attempt number matching the value of `attempt` in the job listing;
-	// omit to fetch the latest attempt of the job.
-	Attempt int64
-}
-
-// GetActionJobLogs downloads the plaintext logs of an action job.
-//
-// Returns the plaintext log for the job. By default the log for the most recent
-// attempt is returned (ActionRunJob.TaskID tracks the latest task). Pass
-// `?attempt=N` to fetch the log for a specific historical attempt; the value
-// matches the `attempt` field returned by the job listing endpoints.
-//
-// The body is returned as text. May answer 206 with part of the log.
-//
-// GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs (repoGetActionJobLogs).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetActionJobLogs(ctx context.Context, owner, repo string, jobID int64, opts *GetActionJobLogsOptions) (string, *Response, error) {
-	req := newRequest(&opRepoGetActionJobLogs, seg("owner", owner), seg("repo", repo), num("job_id", jobID))
-	o := deref(opts)
-	req.addQueryInt("attempt", o.Attempt)
-	req.result = resultText
-	var v string
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return "", resp, err
-	}
-	return v, resp, nil
-}
-
-// GetRepoRunnersOptions holds the query parameters of
-// [ReposService.GetRepoRunners]. Only fields that are set are sent.
-type GetRepoRunnersOptions struct {
-	ListOptions
-	// Whether to include all visible runners (true) or only those that are
-	// directly owned by the repository (false). Nil is not sent.
-	Visible *bool
-}
-
-// GetRepoRunners gets runners belonging to the repository.
-//
-// GET /repos/{owner}/{repo}/actions/runners (getRepoRunners). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetRepoRunners(ctx context.Context, owner, repo string, opts *GetRepoRunnersOptions) ([]*ActionRunner, *Response, error) {
-	req := newRequest(&opGetRepoRunners, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryBool("visible", o.Visible)
-	req.paging(s.client, o.ListOptions)
-	var v []*ActionRunner
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetRepoRunnersIter walks every item of [ReposService.GetRepoRunners], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) GetRepoRunnersIter(ctx context.Context, owner, repo string, opts *GetRepoRunnersOptions) iter.Seq2[*ActionRunner, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRunner, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.GetRepoRunners(ctx, owner, repo, &page)
-	})
-}
-
-// RegisterRepoRunner registers a new repository-level runner.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// POST /repos/{owner}/{repo}/actions/runners (registerRepoRunner). Retry: Never
-// (registers a runner and mints its token; a repeat registers a second one).
-func (s *ReposService) RegisterRepoRunner(ctx context.Context, owner, repo string, body RegisterRunnerOptions) (*RegisterRunnerResponse, *Response, error) {
-	req := newRequest(&opRegisterRepoRunner, seg("owner", owner), seg("repo", repo))
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	req.result = resultWithheld
-	v := new(RegisterRunnerResponse)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// RepoSearchRunJobsOptions holds the query parameters of
-// [ReposService.SearchRunJobs]. Only fields that are set are sent.
-type RepoSearchRunJobsOptions struct {
-	// A comma separated list of run job labels to search for.
-	Labels []string
-}
-
-// SearchRunJobs searches for repository's action jobs according filter
-// conditions.
-//
-// GET /repos/{owner}/{repo}/actions/runners/jobs (repoSearchRunJobs). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) SearchRunJobs(ctx context.Context, owner, repo string, opts *RepoSearchRunJobsOptions) ([]*ActionRunJob, *Response, error) {
-	req := newRequest(&opRepoSearchRunJobs, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryList("labels", o.Labels)
-	var v []*ActionRunJob
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetRunnerRegistrationToken gets a repository's runner registration token.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
-// or `/repos/{owner}/{repo}/actions/runners` instead.
-//
-// GET /repos/{owner}/{repo}/actions/runners/registration-token
-// (repoGetRunnerRegistrationToken). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *ReposService) GetRunnerRegistrationToken(ctx context.Context, owner, repo string) (*RegistrationToken, *Response, error) {
-	req := newRequest(&opRepoGetRunnerRegistrationToken, seg("owner", owner), seg("repo", repo))
-	req.result = resultWithheld
-	v := new(RegistrationToken)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeleteRepoRunner deletes a particular runner that belongs to a repository.
-//
-// DELETE /repos/{owner}/{repo}/actions/runners/{runner_id} (deleteRepoRunner).
-// Retry: AlwaysRetry (runner ids are never reused; deleting twice leaves it
-// deleted).
-func (s *ReposService) DeleteRepoRunner(ctx context.Context, owner, repo, runnerID string) (*Response, error) {
-	req := newRequest(&opDeleteRepoRunner, seg("owner", owner), seg("repo", repo), seg("runner_id", runnerID))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetRepoRunner gets a particular runner that belongs to the repository.
-//
-// GET /repos/{owner}/{repo}/actions/runners/{runner_id} (getRepoRunner). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetRepoRunner(ctx context.Context, owner, repo, runnerID string) (*ActionRunner, *Response, error) {
-	req := newRequest(&opGetRepoRunner, seg("owner", owner), seg("repo", repo), seg("runner_id", runnerID))
-	v := new(ActionRunner)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionRunsOptions holds the query parameters of
-// [ReposService.ListActionRuns]. Only fields that are set are sent.
-type ListActionRunsOptions struct {
-	ListOptions
-	// Returns workflow run triggered by the specified events. For example, `push`,
-	// `pull_request` or `workflow_dispatch`. Sent as one parameter per value.
-	Event []string
-	// Returns workflow runs with the check run status or conclusion that is
-	// specified. For example, a conclusion can be success or a status can be
-	// in_progress. Only Forgejo Actions can set a status of waiting, pending, or
-	// requested. Sent as one parameter per value. One of: unknown, waiting,
-	// running, success, failure, cancelled, skipped, blocked.
-	Status []string
-	// Returns the workflow run associated with the run number.
-	RunNumber int64
-	// Only returns workflow runs that are associated with the specified head_sha.
-	HeadSHA string
-	// Only return workflow runs that involve the given Git reference, for example,
-	// `refs/heads/main`.
-	Ref string
-	// Only return workflow runs that involve the given workflow ID.
-	WorkflowID string
-}
-
-// ListActionRuns lists a repository's action runs.
-//
-// Paged envelope {total_count, workflow_runs}.
-//
-// GET /repos/{owner}/{repo}/actions/runs (ListActionRuns). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListActionRuns(ctx context.Context, owner, repo string, opts *ListActionRunsOptions) (*ListActionRunResponse, *Response, error) {
-	req := newRequest(&opListActionRuns, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryMulti("event", o.Event)
-	req.addQueryMulti("status", o.Status)
-	req.addQueryInt("run_number", o.RunNumber)
-	req.addQuery("head_sha", o.HeadSHA)
-	req.addQuery("ref", o.Ref)
-	req.addQuery("workflow_id", o.WorkflowID)
-	req.paging(s.client, o.ListOptions)
-	v := new(ListActionRunResponse)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionRunsIter walks every entry of WorkflowRuns of
-// [ReposService.ListActionRuns], page after page from opts' page on; see [All].
-// A page is fetched only once the previous one has been consumed. opts is
-// copied, never modified.
-func (s *ReposService) ListActionRunsIter(ctx context.Context, owner, repo string, opts *ListActionRunsOptions) iter.Seq2[*ActionRun, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRun, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		v, resp, err := s.ListActionRuns(ctx, owner, repo, &page)
-		if err != nil {
-			return nil, resp, err
-		}
-		return v.WorkflowRuns, resp, nil
-	})
-}
-
-// DeleteActionRun deletes a completed workflow run.
-//
-// Remove a particular workflow run. The workflow run must have completed
-// (succeeded, failed, cancelled) for the operation to succeed. Otherwise, an
-// error is returned.
-//
-// DELETE /repos/{owner}/{repo}/actions/runs/{run_id} (DeleteActionRun). Retry:
-// AlwaysRetry (run ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteActionRun(ctx context.Context, owner, repo string, runID int64) (*Response, error) {
-	req := newRequest(&opDeleteActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetActionRun gets an action run.
-//
-// GET /repos/{owner}/{repo}/actions/runs/{run_id} (ActionRun). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetActionRun(ctx context.Context, owner, repo string, runID int64) (*ActionRun, *Response, error) {
-	req := newRequest(&opActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
-	v := new(ActionRun)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionRunArtifactsOptions holds the query parameters of
-// [ReposService.ListActionRunArtifacts]. Only fields that are set are sent.
-type ListActionRunArtifactsOptions struct {
-	ListOptions
-	// Filter by artifact name.
-	Name string
-}
-
-// ListActionRunArtifacts lists artifacts of a workflow run.
-//
-// GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts
-// (ListActionRunArtifacts). Retry: IdempotentOnly (a read).
-func (s *ReposService) ListActionRunArtifacts(ctx context.Context, owner, repo string, runID int64, opts *ListActionRunArtifactsOptions) ([]*ActionArtifact, *Response, error) {
-	req := newRequest(&opListActionRunArtifacts, seg("owner", owner), seg("repo", repo), num("run_id", runID))
-	o := deref(opts)
-	req.addQuery("name", o.Name)
-	req.paging(s.client, o.ListOptions)
-	var v []*ActionArtifact
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionRunArtifactsIter walks every item of
-// [ReposService.ListActionRunArtifacts], page after page from opts' page on;
-// see [All]. A page is fetched only once the previous one has been consumed.
-// opts is copied, never modified.
-func (s *ReposService) ListActionRunArtifactsIter(ctx context.Context, owner, repo string, runID int64, opts *ListActionRunArtifactsOptions) iter.Seq2[*ActionArtifact, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionArtifact, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.ListActionRunArtifacts(ctx, owner, repo, runID, &page)
-	})
-}
-
-// CancelActionRun cancels a pending or running workflow run.
-//
-// Cancel a particular workflow run. Pending or running jobs of the run are
-// cancelled. A run that has already finished, whether cancelled, failed,
-// skipped or succeeded, is left unchanged. In both cases the endpoint responds
-// with HTTP 204.
-//
-// POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel (CancelActionRun).
-// Retry: Never (changes a run's state by POST; codeberg4s repeats no POST but
-// the pure renders).
-func (s *ReposService) CancelActionRun(ctx context.Context, owner, repo string, runID int64) (*Response, error) {
-	req := newRequest(&opCancelActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// ListActionRunJobs lists jobs of a workflow run.
-//
-// GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs (ListActionRunJobs).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) ListActionRunJobs(ctx context.Context, owner, repo string, runID int64) ([]*ActionRunJob, *Response, error) {
-	req := newRequest(&opListActionRunJobs, seg("owner", owner), seg("repo", repo), num("run_id", runID))
-	var v []*ActionRunJob
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetActionRunLogs downloads a ZIP of plaintext logs for every job in an action
-// run.
-//
-// The body is returned whole, bounded by the download limit
-// ([WithMaxDownloadBytes]). A ZIP of plaintext logs; the spec types the body as
-// a string.
-//
-// GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs (repoGetActionRunLogs).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetActionRunLogs(ctx context.Context, owner, repo string, runID int64) ([]byte, *Response, error) {
-	req := newRequest(&opRepoGetActionRunLogs, seg("owner", owner), seg("repo", repo), num("run_id", runID))
-	req.result = resultBytes
-	var v []byte
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionsSecrets lists an repo's actions secrets.
-//
-// GET /repos/{owner}/{repo}/actions/secrets (repoListActionsSecrets). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListActionsSecrets(ctx context.Context, owner, repo string, opts *ListOptions) ([]*Secret, *Response, error) {
-	req := newRequest(&opRepoListActionsSecrets, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
-	var v []*Secret
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionsSecretsIter walks every item of [ReposService.ListActionsSecrets],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListActionsSecretsIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*Secret, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Secret, *Response, error) {
-		return s.ListActionsSecrets(ctx, owner, repo, &o)
-	})
-}
-
-// DeleteRepoSecret deletes a secret in a repository.
-//
-// DELETE /repos/{owner}/{repo}/actions/secrets/{secretname} (deleteRepoSecret).
-// Retry: Never (by name: a secret of that name may be re-created between
-// attempts).
-func (s *ReposService) DeleteRepoSecret(ctx context.Context, owner, repo, secretname string) (*Response, error) {
-	req := newRequest(&opDeleteRepoSecret, seg("owner", owner), seg("repo", repo), seg("secretname", secretname))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// UpdateRepoSecret creates or Update a secret value in a repository.
-//
-// PUT /repos/{owner}/{repo}/actions/secrets/{secretname} (updateRepoSecret).
-// Retry: AlwaysRetry (sets the named secret to the whole given value; a repeat
-// writes the same value).
-func (s *ReposService) UpdateRepoSecret(ctx context.Context, owner, repo, secretname string, body CreateOrUpdateSecretOption) (*Response, error) {
-	req := newRequest(&opUpdateRepoSecret, seg("owner", owner), seg("repo", repo), seg("secretname", secretname))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// ListActionTasksOptions holds the query parameters of
-// [ReposService.ListActionTasks]. Only fields that are set are sent.
-type ListActionTasksOptions struct {
-	ListOptions
-	// Returns workflow tasks with the check run status or conclusion that is
-	// specified. For example, a conclusion can be success or a status can be
-	// in_progress. Sent as one parameter per value. One of: unknown, waiting,
-	// running, success, failure, cancelled, skipped, blocked.
-	Status []string
-}
-
-// ListActionTasks lists a repository's action tasks.
-//
-// Paged envelope {total_count, workflow_runs}.
-//
-// GET /repos/{owner}/{repo}/actions/tasks (ListActionTasks). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListActionTasks(ctx context.Context, owner, repo string, opts *ListActionTasksOptions) (*ActionTaskResponse, *Response, error) {
-	req := newRequest(&opListActionTasks, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryMulti("status", o.Status)
-	req.paging(s.client, o.ListOptions)
-	v := new(ActionTaskResponse)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListActionTasksIter walks every entry of WorkflowRuns of
-// [ReposService.ListActionTasks], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *ReposService) ListActionTasksIter(ctx context.Context, owner, repo string, opts *ListActionTasksOptions) iter.Seq2[*ActionTask, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionTask, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		v, resp, err := s.ListActionTasks(ctx, owner, repo, &page)
-		if err != nil {
-			return nil, resp, err
-		}
-		return v.WorkflowRuns, resp, nil
-	})
-}
-
-// GetRepoVariablesList gets repo-level variables list.
-//
-// GET /repos/{owner}/{repo}/actions/variables (getRepoVariablesList). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetRepoVariablesList(ctx context.Context, owner, repo string, opts *ListOptions) ([]*ActionVariable, *Response, error) {
-	req := newRequest(&opGetRepoVariablesList, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
-	var v []*ActionVariable
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetRepoVariablesListIter walks every item of
-// [ReposService.GetRepoVariablesList], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *ReposService) GetRepoVariablesListIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*ActionVariable, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*ActionVariable, *Response, error) {
-		return s.GetRepoVariablesList(ctx, owner, repo, &o)
-	})
-}
-
-// DeleteRepoVariable deletes a repo-level variable.
-//
-// DELETE /repos/{owner}/{repo}/actions/variables/{variablename}
-// (deleteRepoVariable). Retry: Never (by name: a variable of that name may be
-// re-created between attempts).
-func (s *ReposService) DeleteRepoVariable(ctx context.Context, owner, repo, variablename string) (*Response, error) {
-	req := newRequest(&opDeleteRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetRepoVariable gets a repo-level variable.
-//
-// GET /repos/{owner}/{repo}/actions/variables/{variablename} (getRepoVariable).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetRepoVariable(ctx context.Context, owner, repo, variablename string) (*ActionVariable, *Response, error) {
-	req := newRequest(&opGetRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
-	v := new(ActionVariable)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// CreateRepoVariable creates a repo-level variable.
-//
-// POST /repos/{owner}/{repo}/actions/variables/{variablename}
-// (createRepoVariable). Retry: Never (creates a variable; a repeat is refused
-// as the name is taken).
-func (s *ReposService) CreateRepoVariable(ctx context.Context, owner, repo, variablename string, body CreateVariableOption) (*Response, error) {
-	req := newRequest(&opCreateRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// UpdateRepoVariable updates a repo-level variable.
-//
-// PUT /repos/{owner}/{repo}/actions/variables/{variablename}
-// (updateRepoVariable). Retry: Never (the body may rename the variable; a
-// repeat would address a name that is gone).
-func (s *ReposService) UpdateRepoVariable(ctx context.Context, owner, repo, variablename string, body UpdateVariableOption) (*Response, error) {
-	req := newRequest(&opUpdateRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// DispatchWorkflow dispatches a workflow.
-//
-// The result is nil when the instance answers 204 with no body.
-//
-// POST /repos/{owner}/{repo}/actions/workflows/{workflowfilename}/dispatches
-// (DispatchWorkflow). Retry: Never (starts a workflow run; a repeat starts
-// another).
-func (s *ReposService) DispatchWorkflow(ctx context.Context, owner, repo, workflowfilename string, body DispatchWorkflowOption) (*DispatchWorkflowRun, *Response, error) {
-	req := newRequest(&opDispatchWorkflow, seg("owner", owner), seg("repo", repo), seg("workflowfilename", workflowfilename))
-	req.requireText("ref", body.Ref)
-	req.jsonBody(body)
-	v := new(DispatchWorkflowRun)
-	out := &maybeEmpty{v: v}
-	resp, err := s.client.call(ctx, req, out)
-	if err != nil {
-		return nil, resp, err
-	}
-	if out.empty {
-		return nil, resp, nil
 	}
 	return v, resp, nil
 }
@@ -785,11 +176,12 @@ type RepoListActivityFeedsOptions struct {
 //
 // GET /repos/{owner}/{repo}/activities/feeds (repoListActivityFeeds). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListActivityFeeds(ctx context.Context, owner, repo string, opts *RepoListActivityFeedsOptions) ([]*Activity, *Response, error) {
+func (s *ReposService) ListActivityFeeds(ctx context.Context, owner, repo string, params *RepoListActivityFeedsOptions, opts ...CallOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opRepoListActivityFeeds, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryDate("date", o.Date)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryDate("date", p.Date)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Activity
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -799,24 +191,26 @@ func (s *ReposService) ListActivityFeeds(ctx context.Context, owner, repo string
 }
 
 // ListActivityFeedsIter walks every item of [ReposService.ListActivityFeeds],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo string, opts *RepoListActivityFeedsOptions) iter.Seq2[*Activity, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
-		page := o
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo string, params *RepoListActivityFeedsOptions, opts ...CallOption) iter.Seq2[*Activity, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListActivityFeeds(ctx, owner, repo, &page)
+		return s.ListActivityFeeds(ctx, owner, repo, &page, opts...)
 	})
 }
 
-// GetAssignees returns all users that have write access and can be assigned to
+// ListAssignees returns all users that have write access and can be assigned to
 // issues.
 //
 // GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) GetAssignees(ctx context.Context, owner, repo string) ([]*User, *Response, error) {
+func (s *ReposService) ListAssignees(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoGetAssignees, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -829,29 +223,32 @@ func (s *ReposService) GetAssignees(ctx context.Context, owner, repo string) ([]
 //
 // DELETE /repos/{owner}/{repo}/avatar (repoDeleteAvatar). Retry: AlwaysRetry
 // (resets the avatar to the default; a repeat changes nothing).
-func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteAvatar, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// UpdateAvatar updates a repository's avatar.
+// SetAvatar updates a repository's avatar.
 //
 // POST /repos/{owner}/{repo}/avatar (repoUpdateAvatar). Retry: Never (uploads
-// an avatar by POST; codeberg4s repeats no POST but the pure renders).
-func (s *ReposService) UpdateAvatar(ctx context.Context, owner, repo string, body UpdateRepoAvatarOption) (*Response, error) {
+// an avatar by POST; a POST that changes state is never repeated).
+func (s *ReposService) SetAvatar(ctx context.Context, owner, repo string, body UpdateRepoAvatarOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoUpdateAvatar, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// ListBranchProtection lists branch protections for a repository.
+// ListBranchProtections lists branch protections for a repository.
 //
 // GET /repos/{owner}/{repo}/branch_protections (repoListBranchProtection).
 // Retry: IdempotentOnly (a read).
-func (s *ReposService) ListBranchProtection(ctx context.Context, owner, repo string) ([]*BranchProtection, *Response, error) {
+func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo string, opts ...CallOption) ([]*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoListBranchProtection, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []*BranchProtection
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -860,14 +257,15 @@ func (s *ReposService) ListBranchProtection(ctx context.Context, owner, repo str
 	return v, resp, nil
 }
 
-// CreateBranchProtection creates a branch protections for a repository.
+// CreateBranchProtection creates a branch protection for a repository.
 //
 // POST /repos/{owner}/{repo}/branch_protections (repoCreateBranchProtection).
 // Retry: Never (creates a rule; a repeat is refused for a rule that now
 // exists).
-func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo string, body CreateBranchProtectionOption) (*BranchProtection, *Response, error) {
+func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo string, body CreateBranchProtectionOption, opts ...CallOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoCreateBranchProtection, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(BranchProtection)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -882,8 +280,9 @@ func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo s
 // DELETE /repos/{owner}/{repo}/branch_protections/{name}
 // (repoDeleteBranchProtection). Retry: Never (by rule name: a rule of that name
 // may be re-created between attempts).
-func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, name string) (*Response, error) {
+func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, name string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -892,8 +291,9 @@ func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, 
 //
 // GET /repos/{owner}/{repo}/branch_protections/{name}
 // (repoGetBranchProtection). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, name string) (*BranchProtection, *Response, error) {
+func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, name string, opts ...CallOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoGetBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
+	req.with(opts)
 	v := new(BranchProtection)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -902,15 +302,16 @@ func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, nam
 	return v, resp, nil
 }
 
-// EditBranchProtection edits a branch protections for a repository. Only fields
+// EditBranchProtection edits a branch protection for a repository. Only fields
 // that are set will be changed.
 //
 // PATCH /repos/{owner}/{repo}/branch_protections/{name}
 // (repoEditBranchProtection). Retry: Never (partial update of who may push; not
 // repeated).
-func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, name string, body EditBranchProtectionOption) (*BranchProtection, *Response, error) {
+func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, name string, body EditBranchProtectionOption, opts ...CallOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoEditBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(BranchProtection)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -923,9 +324,10 @@ func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, na
 //
 // GET /repos/{owner}/{repo}/branches (repoListBranches). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) ListBranches(ctx context.Context, owner, repo string, opts *ListOptions) ([]*Branch, *Response, error) {
+func (s *ReposService) ListBranches(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Branch, *Response, error) {
 	req := newRequest(&opRepoListBranches, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Branch
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -935,11 +337,12 @@ func (s *ReposService) ListBranches(ctx context.Context, owner, repo string, opt
 }
 
 // ListBranchesIter walks every item of [ReposService.ListBranches], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListBranchesIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*Branch, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Branch, *Response, error) {
-		return s.ListBranches(ctx, owner, repo, &o)
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) ListBranchesIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Branch, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Branch, *Response, error) {
+		return s.ListBranches(ctx, owner, repo, &lo, opts...)
 	})
 }
 
@@ -947,10 +350,11 @@ func (s *ReposService) ListBranchesIter(ctx context.Context, owner, repo string,
 //
 // POST /repos/{owner}/{repo}/branches (repoCreateBranch). Retry: Never (creates
 // a branch).
-func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, body CreateBranchRepoOption) (*Branch, *Response, error) {
+func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, body CreateBranchRepoOption, opts ...CallOption) (*Branch, *Response, error) {
 	req := newRequest(&opRepoCreateBranch, seg("owner", owner), seg("repo", repo))
 	req.requireText("new_branch_name", body.NewBranchName)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Branch)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -963,8 +367,9 @@ func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, bod
 //
 // DELETE /repos/{owner}/{repo}/branches/{branch} (repoDeleteBranch). Retry:
 // Never (by name: a branch of that name may be re-created between attempts).
-func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch string) (*Response, error) {
+func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -974,8 +379,9 @@ func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch str
 //
 // GET /repos/{owner}/{repo}/branches/{branch} (repoGetBranch). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string) (*Branch, *Response, error) {
+func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*Branch, *Response, error) {
 	req := newRequest(&opRepoGetBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
+	req.with(opts)
 	v := new(Branch)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -984,14 +390,15 @@ func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string
 	return v, resp, nil
 }
 
-// UpdateBranch updates a branch.
+// RenameBranch updates a branch.
 //
 // PATCH /repos/{owner}/{repo}/branches/{branch} (repoUpdateBranch). Retry:
 // Never (renames the branch; a repeat would address a name that is gone).
-func (s *ReposService) UpdateBranch(ctx context.Context, owner, repo, branch string, body UpdateBranchRepoOption) (*Response, error) {
+func (s *ReposService) RenameBranch(ctx context.Context, owner, repo, branch string, body UpdateBranchRepoOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoUpdateBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1000,9 +407,10 @@ func (s *ReposService) UpdateBranch(ctx context.Context, owner, repo, branch str
 //
 // GET /repos/{owner}/{repo}/collaborators (repoListCollaborators). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListCollaborators(ctx context.Context, owner, repo string, opts *ListOptions) ([]*User, *Response, error) {
+func (s *ReposService) ListCollaborators(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListCollaborators, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1012,26 +420,28 @@ func (s *ReposService) ListCollaborators(ctx context.Context, owner, repo string
 }
 
 // ListCollaboratorsIter walks every item of [ReposService.ListCollaborators],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListCollaboratorsIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.ListCollaborators(ctx, owner, repo, &o)
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *ReposService) ListCollaboratorsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListCollaborators(ctx, owner, repo, &lo, opts...)
 	})
 }
 
-// DeleteCollaborator deletes a collaborator from a repository.
+// RemoveCollaborator deletes a collaborator from a repository.
 //
 // DELETE /repos/{owner}/{repo}/collaborators/{collaborator}
 // (repoDeleteCollaborator). Retry: AlwaysRetry (removes one user's access; a
 // repeat leaves it removed).
-func (s *ReposService) DeleteCollaborator(ctx context.Context, owner, repo, collaborator string) (*Response, error) {
+func (s *ReposService) RemoveCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// CheckCollaborator checks if a user is a collaborator of a repository.
+// IsCollaborator checks if a user is a collaborator of a repository.
 //
 // If the user is a collaborator, return 204. If the user is not a collaborator,
 // return 404.
@@ -1041,8 +451,9 @@ func (s *ReposService) DeleteCollaborator(ctx context.Context, owner, repo, coll
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}
 // (repoCheckCollaborator). Retry: IdempotentOnly (a read).
-func (s *ReposService) CheckCollaborator(ctx context.Context, owner, repo, collaborator string) (bool, *Response, error) {
+func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opRepoCheckCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
+	req.with(opts)
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
@@ -1057,19 +468,21 @@ func (s *ReposService) CheckCollaborator(ctx context.Context, owner, repo, colla
 // PUT /repos/{owner}/{repo}/collaborators/{collaborator} (repoAddCollaborator).
 // Retry: AlwaysRetry (states one user's whole permission; a repeat sets the
 // same permission).
-func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collaborator string, body AddCollaboratorOption) (*Response, error) {
+func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collaborator string, body AddCollaboratorOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoAddCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetRepoPermissions gets repository permissions for a user.
+// GetCollaboratorPermission gets repository permissions for a user.
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}/permission
 // (repoGetRepoPermissions). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetRepoPermissions(ctx context.Context, owner, repo, collaborator string) (*RepoCollaboratorPermission, *Response, error) {
+func (s *ReposService) GetCollaboratorPermission(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (*RepoCollaboratorPermission, *Response, error) {
 	req := newRequest(&opRepoGetRepoPermissions, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
+	req.with(opts)
 	v := new(RepoCollaboratorPermission)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1078,9 +491,9 @@ func (s *ReposService) GetRepoPermissions(ctx context.Context, owner, repo, coll
 	return v, resp, nil
 }
 
-// GetAllCommitsOptions holds the query parameters of
-// [ReposService.GetAllCommits]. Only fields that are set are sent.
-type GetAllCommitsOptions struct {
+// RepoListCommitsOptions holds the query parameters of
+// [ReposService.ListCommits]. Only fields that are set are sent.
+type RepoListCommitsOptions struct {
 	ListOptions
 	// SHA or branch to start listing commits from (usually 'master').
 	SHA string
@@ -1099,20 +512,21 @@ type GetAllCommitsOptions struct {
 	Not string
 }
 
-// GetAllCommits gets a list of all commits from a repository.
+// ListCommits gets a list of all commits from a repository.
 //
 // GET /repos/{owner}/{repo}/commits (repoGetAllCommits). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) GetAllCommits(ctx context.Context, owner, repo string, opts *GetAllCommitsOptions) ([]*Commit, *Response, error) {
+func (s *ReposService) ListCommits(ctx context.Context, owner, repo string, params *RepoListCommitsOptions, opts ...CallOption) ([]*Commit, *Response, error) {
 	req := newRequest(&opRepoGetAllCommits, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQuery("sha", o.SHA)
-	req.addQuery("path", o.Path)
-	req.addQueryBool("stat", o.Stat)
-	req.addQueryBool("verification", o.Verification)
-	req.addQueryBool("files", o.Files)
-	req.addQuery("not", o.Not)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("sha", p.SHA)
+	req.addQuery("path", p.Path)
+	req.addQueryBool("stat", p.Stat)
+	req.addQueryBool("verification", p.Verification)
+	req.addQueryBool("files", p.Files)
+	req.addQuery("not", p.Not)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Commit
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1121,28 +535,30 @@ func (s *ReposService) GetAllCommits(ctx context.Context, owner, repo string, op
 	return v, resp, nil
 }
 
-// GetAllCommitsIter walks every item of [ReposService.GetAllCommits], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) GetAllCommitsIter(ctx context.Context, owner, repo string, opts *GetAllCommitsOptions) iter.Seq2[*Commit, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Commit, *Response, error) {
-		page := o
+// ListCommitsIter walks every item of [ReposService.ListCommits], page after
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) ListCommitsIter(ctx context.Context, owner, repo string, params *RepoListCommitsOptions, opts ...CallOption) iter.Seq2[*Commit, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Commit, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.GetAllCommits(ctx, owner, repo, &page)
+		return s.ListCommits(ctx, owner, repo, &page, opts...)
 	})
 }
 
-// GetCombinedStatusByRef gets a commit's combined status, by branch/tag/commit
+// GetCombinedStatus gets a commit's combined status, by branch/tag/commit
 // reference.
 //
 // Page+limit window the statuses inside one CombinedStatus object.
 //
 // GET /repos/{owner}/{repo}/commits/{ref}/status (repoGetCombinedStatusByRef).
 // Retry: IdempotentOnly (a read).
-func (s *ReposService) GetCombinedStatusByRef(ctx context.Context, owner, repo, ref string, opts *ListOptions) (*CombinedStatus, *Response, error) {
+func (s *ReposService) GetCombinedStatus(ctx context.Context, owner, repo, ref string, params *ListOptions, opts ...CallOption) (*CombinedStatus, *Response, error) {
 	req := newRequest(&opRepoGetCombinedStatusByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	v := new(CombinedStatus)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1151,13 +567,13 @@ func (s *ReposService) GetCombinedStatusByRef(ctx context.Context, owner, repo, 
 	return v, resp, nil
 }
 
-// GetCombinedStatusByRefIter walks every entry of Statuses of
-// [ReposService.GetCombinedStatusByRef], page after page from opts' page on;
-// see [All]. A page is fetched only once the previous one has been consumed.
-// opts is copied, never modified.
-func (s *ReposService) GetCombinedStatusByRefIter(ctx context.Context, owner, repo, ref string, opts *ListOptions) iter.Seq2[*CommitStatus, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*CommitStatus, *Response, error) {
-		v, resp, err := s.GetCombinedStatusByRef(ctx, owner, repo, ref, &o)
+// GetCombinedStatusIter walks every entry of Statuses of
+// [ReposService.GetCombinedStatus], page after page from params' page on; see
+// [All]. A page is fetched only once the previous one has been consumed. params
+// is copied, never modified; opts apply to every page.
+func (s *ReposService) GetCombinedStatusIter(ctx context.Context, owner, repo, ref string, params *ListOptions, opts ...CallOption) iter.Seq2[*CommitStatus, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
+		v, resp, err := s.GetCombinedStatus(ctx, owner, repo, ref, &lo, opts...)
 		if err != nil {
 			return nil, resp, err
 		}
@@ -1165,27 +581,28 @@ func (s *ReposService) GetCombinedStatusByRefIter(ctx context.Context, owner, re
 	})
 }
 
-// ListStatusesByRefOptions holds the query parameters of
-// [ReposService.ListStatusesByRef]. Only fields that are set are sent.
-type ListStatusesByRefOptions struct {
+// RepoListStatusesOptions holds the query parameters of
+// [ReposService.ListStatuses]. Only fields that are set are sent.
+type RepoListStatusesOptions struct {
 	ListOptions
 	// Type of sort. One of: oldest, recentupdate, leastupdate, leastindex,
 	// highestindex.
 	Sort string
 	// Type of state. One of: pending, success, error, failure, warning.
-	State string
+	State CommitStatusState
 }
 
-// ListStatusesByRef gets a commit's statuses, by branch/tag/commit reference.
+// ListStatuses gets a commit's statuses, by branch/tag/commit reference.
 //
 // GET /repos/{owner}/{repo}/commits/{ref}/statuses (repoListStatusesByRef).
 // Retry: IdempotentOnly (a read).
-func (s *ReposService) ListStatusesByRef(ctx context.Context, owner, repo, ref string, opts *ListStatusesByRefOptions) ([]*CommitStatus, *Response, error) {
+func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatusesByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
-	o := deref(opts)
-	req.addQuery("sort", o.Sort)
-	req.addQuery("state", o.State)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("sort", p.Sort)
+	req.addQuery("state", string(p.State))
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*CommitStatus
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1194,38 +611,26 @@ func (s *ReposService) ListStatusesByRef(ctx context.Context, owner, repo, ref s
 	return v, resp, nil
 }
 
-// ListStatusesByRefIter walks every item of [ReposService.ListStatusesByRef],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListStatusesByRefIter(ctx context.Context, owner, repo, ref string, opts *ListStatusesByRefOptions) iter.Seq2[*CommitStatus, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
-		page := o
+// ListStatusesIter walks every item of [ReposService.ListStatuses], page after
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) ListStatusesIter(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...CallOption) iter.Seq2[*CommitStatus, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListStatusesByRef(ctx, owner, repo, ref, &page)
+		return s.ListStatuses(ctx, owner, repo, ref, &page, opts...)
 	})
 }
 
-// GetCommitPullRequest gets the pull request of the commit.
-//
-// GET /repos/{owner}/{repo}/commits/{sha}/pull (repoGetCommitPullRequest).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetCommitPullRequest(ctx context.Context, owner, repo, sha string) (*PullRequest, *Response, error) {
-	req := newRequest(&opRepoGetCommitPullRequest, seg("owner", owner), seg("repo", repo), seg("sha", sha))
-	v := new(PullRequest)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// CompareDiff gets commit comparison information.
+// CompareCommits gets commit comparison information.
 //
 // GET /repos/{owner}/{repo}/compare/{basehead} (repoCompareDiff). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) CompareDiff(ctx context.Context, owner, repo, basehead string) (*Compare, *Response, error) {
+func (s *ReposService) CompareCommits(ctx context.Context, owner, repo, basehead string, opts ...CallOption) (*Compare, *Response, error) {
 	req := newRequest(&opRepoCompareDiff, seg("owner", owner), seg("repo", repo), segs("basehead", basehead))
+	req.with(opts)
 	v := new(Compare)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1234,22 +639,23 @@ func (s *ReposService) CompareDiff(ctx context.Context, owner, repo, basehead st
 	return v, resp, nil
 }
 
-// GetContentsListOptions holds the query parameters of
-// [ReposService.GetContentsList]. Only fields that are set are sent.
-type GetContentsListOptions struct {
+// RepoListContentsOptions holds the query parameters of
+// [ReposService.ListContents]. Only fields that are set are sent.
+type RepoListContentsOptions struct {
 	// The name of the commit/branch/tag. Default the repository’s default branch
 	// (usually master).
 	Ref string
 }
 
-// GetContentsList gets the metadata of all the entries of the root dir.
+// ListContents gets the metadata of all the entries of the root dir.
 //
 // GET /repos/{owner}/{repo}/contents (repoGetContentsList). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetContentsList(ctx context.Context, owner, repo string, opts *GetContentsListOptions) ([]*ContentsResponse, *Response, error) {
+func (s *ReposService) ListContents(ctx context.Context, owner, repo string, params *RepoListContentsOptions, opts ...CallOption) ([]*ContentsResponse, *Response, error) {
 	req := newRequest(&opRepoGetContentsList, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQuery("ref", o.Ref)
+	p := deref(params)
+	req.addQuery("ref", p.Ref)
+	req.with(opts)
 	var v []*ContentsResponse
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1262,9 +668,10 @@ func (s *ReposService) GetContentsList(ctx context.Context, owner, repo string, 
 //
 // POST /repos/{owner}/{repo}/contents (repoChangeFiles). Retry: Never (makes a
 // commit; a repeat would commit again).
-func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body ChangeFilesOptions) (*FilesResponse, *Response, error) {
+func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body ChangeFilesOptions, opts ...CallOption) (*FilesResponse, *Response, error) {
 	req := newRequest(&opRepoChangeFiles, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(FilesResponse)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1277,10 +684,11 @@ func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body
 //
 // DELETE /repos/{owner}/{repo}/contents/{filepath} (repoDeleteFile). Retry:
 // Never (makes a commit; the sha guard refuses a repeat, which is never sent).
-func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath string, body DeleteFileOptions) (*FileDeleteResponse, *Response, error) {
+func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath string, body DeleteFileOptions, opts ...CallOption) (*FileDeleteResponse, *Response, error) {
 	req := newRequest(&opRepoDeleteFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.requireText("sha", body.SHA)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(FileDeleteResponse)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1293,9 +701,10 @@ func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath str
 //
 // POST /repos/{owner}/{repo}/contents/{filepath} (repoCreateFile). Retry: Never
 // (makes a commit; a repeat is refused as the file exists).
-func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath string, body CreateFileOptions) (*FileResponse, *Response, error) {
+func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath string, body CreateFileOptions, opts ...CallOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoCreateFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(FileResponse)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1308,10 +717,11 @@ func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath str
 //
 // PUT /repos/{owner}/{repo}/contents/{filepath} (repoUpdateFile). Retry: Never
 // (makes a commit; the sha guard refuses a repeat, which is never sent).
-func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath string, body UpdateFileOptions) (*FileResponse, *Response, error) {
+func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath string, body UpdateFileOptions, opts ...CallOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoUpdateFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.requireText("sha", body.SHA)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(FileResponse)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1320,12 +730,13 @@ func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath str
 	return v, resp, nil
 }
 
-// Convert converts a mirror repo to a normal repo.
+// ConvertMirror converts a mirror repo to a normal repo.
 //
 // POST /repos/{owner}/{repo}/convert (repoConvert). Retry: Never (one-way
 // conversion of a mirror; a repeat is an error at best).
-func (s *ReposService) Convert(ctx context.Context, owner, repo string) (*Repository, *Response, error) {
+func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoConvert, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1334,14 +745,15 @@ func (s *ReposService) Convert(ctx context.Context, owner, repo string) (*Reposi
 	return v, resp, nil
 }
 
-// ApplyDiffPatch applies diff patch to repository.
+// ApplyPatch applies diff patch to repository.
 //
 // POST /repos/{owner}/{repo}/diffpatch (repoApplyDiffPatch). Retry: Never
 // (applies a patch as a new commit; a repeat applies it again).
-func (s *ReposService) ApplyDiffPatch(ctx context.Context, owner, repo string, body UpdateFileOptions) (*FileResponse, *Response, error) {
+func (s *ReposService) ApplyPatch(ctx context.Context, owner, repo string, body UpdateFileOptions, opts ...CallOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoApplyDiffPatch, seg("owner", owner), seg("repo", repo))
 	req.requireText("sha", body.SHA)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(FileResponse)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1350,9 +762,9 @@ func (s *ReposService) ApplyDiffPatch(ctx context.Context, owner, repo string, b
 	return v, resp, nil
 }
 
-// GetEditorConfigOptions holds the query parameters of
+// RepoGetEditorConfigOptions holds the query parameters of
 // [ReposService.GetEditorConfig]. Only fields that are set are sent.
-type GetEditorConfigOptions struct {
+type RepoGetEditorConfigOptions struct {
 	// The name of the commit/branch/tag. Default the repository’s default branch
 	// (usually master).
 	Ref string
@@ -1362,10 +774,11 @@ type GetEditorConfigOptions struct {
 //
 // GET /repos/{owner}/{repo}/editorconfig/{filepath} (repoGetEditorConfig).
 // Retry: IdempotentOnly (a read).
-func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepath string, opts *GetEditorConfigOptions) (map[string]string, *Response, error) {
+func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepath string, params *RepoGetEditorConfigOptions, opts ...CallOption) (map[string]string, *Response, error) {
 	req := newRequest(&opRepoGetEditorConfig, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
-	o := deref(opts)
-	req.addQuery("ref", o.Ref)
+	p := deref(params)
+	req.addQuery("ref", p.Ref)
+	req.with(opts)
 	var v map[string]string
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1374,12 +787,13 @@ func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepat
 	return v, resp, nil
 }
 
-// DeleteAllFlags removes all flags from a repository.
+// ClearFlags removes all flags from a repository.
 //
 // DELETE /repos/{owner}/{repo}/flags (repoDeleteAllFlags). Retry: AlwaysRetry
 // (states the end state, no flags; a repeat changes nothing).
-func (s *ReposService) DeleteAllFlags(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *ReposService) ClearFlags(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteAllFlags, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1388,8 +802,9 @@ func (s *ReposService) DeleteAllFlags(ctx context.Context, owner, repo string) (
 //
 // GET /repos/{owner}/{repo}/flags (repoListFlags). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) ListFlags(ctx context.Context, owner, repo string) ([]string, *Response, error) {
+func (s *ReposService) ListFlags(ctx context.Context, owner, repo string, opts ...CallOption) ([]string, *Response, error) {
 	req := newRequest(&opRepoListFlags, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []string
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1398,36 +813,39 @@ func (s *ReposService) ListFlags(ctx context.Context, owner, repo string) ([]str
 	return v, resp, nil
 }
 
-// ReplaceAllFlags replaces all flags of a repository.
+// ReplaceFlags replaces all flags of a repository.
 //
 // PUT /repos/{owner}/{repo}/flags (repoReplaceAllFlags). Retry: AlwaysRetry
 // (states the repository's whole flag list; a repeat sets the same list).
-func (s *ReposService) ReplaceAllFlags(ctx context.Context, owner, repo string, body ReplaceFlagsOption) (*Response, error) {
+func (s *ReposService) ReplaceFlags(ctx context.Context, owner, repo string, body ReplaceFlagsOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoReplaceAllFlags, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// DeleteFlag removes a flag from a repository.
+// RemoveFlag removes a flag from a repository.
 //
 // DELETE /repos/{owner}/{repo}/flags/{flag} (repoDeleteFlag). Retry:
 // AlwaysRetry (takes one named flag off; a repeat leaves it off).
-func (s *ReposService) DeleteFlag(ctx context.Context, owner, repo, flag string) (*Response, error) {
+func (s *ReposService) RemoveFlag(ctx context.Context, owner, repo, flag string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// CheckFlag checks if a repository has a given flag.
+// IsFlagSet checks if a repository has a given flag.
 //
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
 //
 // GET /repos/{owner}/{repo}/flags/{flag} (repoCheckFlag). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) CheckFlag(ctx context.Context, owner, repo, flag string) (bool, *Response, error) {
+func (s *ReposService) IsFlagSet(ctx context.Context, owner, repo, flag string, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opRepoCheckFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
+	req.with(opts)
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
@@ -1441,8 +859,9 @@ func (s *ReposService) CheckFlag(ctx context.Context, owner, repo, flag string) 
 //
 // PUT /repos/{owner}/{repo}/flags/{flag} (repoAddFlag). Retry: AlwaysRetry
 // (puts one named flag on; a repeat leaves it on).
-func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string) (*Response, error) {
+func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoAddFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1453,9 +872,10 @@ func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string) (*
 // and [WalkPages] continue by count.
 //
 // GET /repos/{owner}/{repo}/forks (listForks). Retry: IdempotentOnly (a read).
-func (s *ReposService) ListForks(ctx context.Context, owner, repo string, opts *ListOptions) ([]*Repository, *Response, error) {
+func (s *ReposService) ListForks(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opListForks, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1465,20 +885,22 @@ func (s *ReposService) ListForks(ctx context.Context, owner, repo string, opts *
 }
 
 // ListForksIter walks every item of [ReposService.ListForks], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *ReposService) ListForksIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*Repository, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Repository, *Response, error) {
-		return s.ListForks(ctx, owner, repo, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *ReposService) ListForksIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		return s.ListForks(ctx, owner, repo, &lo, opts...)
 	})
 }
 
 // CreateFork forks a repository.
 //
 // POST /repos/{owner}/{repo}/forks (createFork). Retry: Never (creates a fork).
-func (s *ReposService) CreateFork(ctx context.Context, owner, repo string, body CreateForkOption) (*Repository, *Response, error) {
+func (s *ReposService) CreateFork(ctx context.Context, owner, repo string, body CreateForkOption, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateFork, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1487,23 +909,24 @@ func (s *ReposService) CreateFork(ctx context.Context, owner, repo string, body 
 	return v, resp, nil
 }
 
-// GetBlobsOptions holds the query parameters of [ReposService.GetBlobs]. Only
-// fields that are set are sent.
-type GetBlobsOptions struct {
+// RepoListBlobsOptions holds the query parameters of [ReposService.ListBlobs].
+// Only fields that are set are sent.
+type RepoListBlobsOptions struct {
 	// A comma separated list of blob-sha (mind the overall URL-length limit of
 	// ~2,083 chars). Required.
 	SHAs []string
 }
 
-// GetBlobs gets multiple blobs of a repository.
+// ListBlobs gets multiple blobs of a repository.
 //
 // GET /repos/{owner}/{repo}/git/blobs (GetBlobs). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) GetBlobs(ctx context.Context, owner, repo string, opts *GetBlobsOptions) ([]*GitBlob, *Response, error) {
+func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params *RepoListBlobsOptions, opts ...CallOption) ([]*GitBlob, *Response, error) {
 	req := newRequest(&opGetBlobs, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryList("shas", o.SHAs)
-	req.requireList("shas", len(o.SHAs))
+	p := deref(params)
+	req.addQueryList("shas", p.SHAs)
+	req.requireList("shas", len(p.SHAs))
+	req.with(opts)
 	var v []*GitBlob
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1516,8 +939,9 @@ func (s *ReposService) GetBlobs(ctx context.Context, owner, repo string, opts *G
 //
 // GET /repos/{owner}/{repo}/git/blobs/{sha} (GetBlob). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) GetBlob(ctx context.Context, owner, repo, sha string) (*GitBlob, *Response, error) {
+func (s *ReposService) GetBlob(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*GitBlob, *Response, error) {
 	req := newRequest(&opGetBlob, seg("owner", owner), seg("repo", repo), seg("sha", sha))
+	req.with(opts)
 	v := new(GitBlob)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1526,9 +950,9 @@ func (s *ReposService) GetBlob(ctx context.Context, owner, repo, sha string) (*G
 	return v, resp, nil
 }
 
-// GetSingleCommitOptions holds the query parameters of
-// [ReposService.GetSingleCommit]. Only fields that are set are sent.
-type GetSingleCommitOptions struct {
+// RepoGetCommitOptions holds the query parameters of [ReposService.GetCommit].
+// Only fields that are set are sent.
+type RepoGetCommitOptions struct {
 	// Include diff stats for every commit (disable for speedup, default 'true').
 	// Nil is not sent.
 	Stat *bool
@@ -1540,16 +964,17 @@ type GetSingleCommitOptions struct {
 	Files *bool
 }
 
-// GetSingleCommit gets a single commit from a repository.
+// GetCommit gets a single commit from a repository.
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha} (repoGetSingleCommit). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetSingleCommit(ctx context.Context, owner, repo, sha string, opts *GetSingleCommitOptions) (*Commit, *Response, error) {
+func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, params *RepoGetCommitOptions, opts ...CallOption) (*Commit, *Response, error) {
 	req := newRequest(&opRepoGetSingleCommit, seg("owner", owner), seg("repo", repo), seg("sha", sha))
-	o := deref(opts)
-	req.addQueryBool("stat", o.Stat)
-	req.addQueryBool("verification", o.Verification)
-	req.addQueryBool("files", o.Files)
+	p := deref(params)
+	req.addQueryBool("stat", p.Stat)
+	req.addQueryBool("verification", p.Verification)
+	req.addQueryBool("files", p.Files)
+	req.with(opts)
 	v := new(Commit)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1558,14 +983,15 @@ func (s *ReposService) GetSingleCommit(ctx context.Context, owner, repo, sha str
 	return v, resp, nil
 }
 
-// DownloadCommitDiffOrPatch gets a commit's diff or patch.
+// GetCommitDiff gets a commit's diff or patch.
 //
 // The body is returned as text.
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
 // (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *ReposService) DownloadCommitDiffOrPatch(ctx context.Context, owner, repo, sha, diffType string) (string, *Response, error) {
+func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha, diffType string, opts ...CallOption) (string, *Response, error) {
 	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", diffType))
+	req.with(opts)
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
@@ -1575,19 +1001,32 @@ func (s *ReposService) DownloadCommitDiffOrPatch(ctx context.Context, owner, rep
 	return v, resp, nil
 }
 
-// RemoveNote removes a note corresponding to a single commit from a repository.
+// OpenCommitDiff is [ReposService.GetCommitDiff] as a stream: it returns the
+// body as it arrives, bounded by the download limit ([WithMaxDownloadBytes]),
+// instead of reading it whole. The caller must close the reader.
+//
+// GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
+// (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
+func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha, diffType string, opts ...CallOption) (io.ReadCloser, *Response, error) {
+	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", diffType))
+	req.with(opts)
+	return s.client.stream(ctx, req)
+}
+
+// DeleteNote removes a note corresponding to a single commit from a repository.
 //
 // DELETE /repos/{owner}/{repo}/git/notes/{sha} (repoRemoveNote). Retry: Never
 // (sha may be a ref, which can move to another commit between attempts).
-func (s *ReposService) RemoveNote(ctx context.Context, owner, repo, sha string) (*Response, error) {
+func (s *ReposService) DeleteNote(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoRemoveNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetNoteOptions holds the query parameters of [ReposService.GetNote]. Only
+// RepoGetNoteOptions holds the query parameters of [ReposService.GetNote]. Only
 // fields that are set are sent.
-type GetNoteOptions struct {
+type RepoGetNoteOptions struct {
 	// Include verification for every commit (disable for speedup, default 'true').
 	// Nil is not sent.
 	Verification *bool
@@ -1600,11 +1039,12 @@ type GetNoteOptions struct {
 //
 // GET /repos/{owner}/{repo}/git/notes/{sha} (repoGetNote). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, opts *GetNoteOptions) (*Note, *Response, error) {
+func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, params *RepoGetNoteOptions, opts ...CallOption) (*Note, *Response, error) {
 	req := newRequest(&opRepoGetNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
-	o := deref(opts)
-	req.addQueryBool("verification", o.Verification)
-	req.addQueryBool("files", o.Files)
+	p := deref(params)
+	req.addQueryBool("verification", p.Verification)
+	req.addQueryBool("files", p.Files)
+	req.with(opts)
 	v := new(Note)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1616,11 +1056,12 @@ func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, opt
 // SetNote sets a note corresponding to a single commit from a repository.
 //
 // POST /repos/{owner}/{repo}/git/notes/{sha} (repoSetNote). Retry: Never (sha
-// may be a ref that moves between attempts; codeberg4s repeats no POST but the
-// pure renders).
-func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, body NoteOptions) (*Note, *Response, error) {
+// may be a ref that moves between attempts; a POST that changes state is never
+// repeated).
+func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, body NoteOptions, opts ...CallOption) (*Note, *Response, error) {
 	req := newRequest(&opRepoSetNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Note)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1629,12 +1070,13 @@ func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, bod
 	return v, resp, nil
 }
 
-// ListAllGitRefs gets specified ref or filtered repository's refs.
+// ListRefs gets specified ref or filtered repository's refs.
 //
 // GET /repos/{owner}/{repo}/git/refs (repoListAllGitRefs). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListAllGitRefs(ctx context.Context, owner, repo string) ([]*Reference, *Response, error) {
+func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Reference, *Response, error) {
 	req := newRequest(&opRepoListAllGitRefs, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []*Reference
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1643,12 +1085,13 @@ func (s *ReposService) ListAllGitRefs(ctx context.Context, owner, repo string) (
 	return v, resp, nil
 }
 
-// ListGitRefs gets specified ref or filtered repository's refs.
+// ListMatchingRefs gets specified ref or filtered repository's refs.
 //
 // GET /repos/{owner}/{repo}/git/refs/{ref} (repoListGitRefs). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListGitRefs(ctx context.Context, owner, repo, ref string) ([]*Reference, *Response, error) {
+func (s *ReposService) ListMatchingRefs(ctx context.Context, owner, repo, ref string, opts ...CallOption) ([]*Reference, *Response, error) {
 	req := newRequest(&opRepoListGitRefs, seg("owner", owner), seg("repo", repo), segs("ref", ref))
+	req.with(opts)
 	var v []*Reference
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1662,8 +1105,9 @@ func (s *ReposService) ListGitRefs(ctx context.Context, owner, repo, ref string)
 //
 // GET /repos/{owner}/{repo}/git/tags/{sha} (GetAnnotatedTag). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetAnnotatedTag(ctx context.Context, owner, repo, sha string) (*AnnotatedTag, *Response, error) {
+func (s *ReposService) GetAnnotatedTag(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*AnnotatedTag, *Response, error) {
 	req := newRequest(&opGetAnnotatedTag, seg("owner", owner), seg("repo", repo), seg("sha", sha))
+	req.with(opts)
 	v := new(AnnotatedTag)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1672,9 +1116,9 @@ func (s *ReposService) GetAnnotatedTag(ctx context.Context, owner, repo, sha str
 	return v, resp, nil
 }
 
-// GetTreeOptions holds the query parameters of [ReposService.GetTree]. Only
+// RepoGetTreeOptions holds the query parameters of [ReposService.GetTree]. Only
 // fields that are set are sent.
-type GetTreeOptions struct {
+type RepoGetTreeOptions struct {
 	ListOptions
 	// Show all directories and files. Nil is not sent.
 	Recursive *bool
@@ -1688,11 +1132,12 @@ type GetTreeOptions struct {
 //
 // GET /repos/{owner}/{repo}/git/trees/{sha} (GetTree). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) GetTree(ctx context.Context, owner, repo, sha string, opts *GetTreeOptions) (*GitTreeResponse, *Response, error) {
+func (s *ReposService) GetTree(ctx context.Context, owner, repo, sha string, params *RepoGetTreeOptions, opts ...CallOption) (*GitTreeResponse, *Response, error) {
 	req := newRequest(&opGetTree, seg("owner", owner), seg("repo", repo), seg("sha", sha))
-	o := deref(opts)
-	req.addQueryBool("recursive", o.Recursive)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryBool("recursive", p.Recursive)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	v := new(GitTreeResponse)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1702,14 +1147,15 @@ func (s *ReposService) GetTree(ctx context.Context, owner, repo, sha string, opt
 }
 
 // GetTreeIter walks every entry of Tree of [ReposService.GetTree], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string, opts *GetTreeOptions) iter.Seq2[*GitEntry, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*GitEntry, *Response, error) {
-		page := o
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string, params *RepoGetTreeOptions, opts ...CallOption) iter.Seq2[*GitEntry, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*GitEntry, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		v, resp, err := s.GetTree(ctx, owner, repo, sha, &page)
+		v, resp, err := s.GetTree(ctx, owner, repo, sha, &page, opts...)
 		if err != nil {
 			return nil, resp, err
 		}
@@ -1724,9 +1170,10 @@ func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string,
 //
 // GET /repos/{owner}/{repo}/hooks (repoListHooks). Retry: IdempotentOnly (a
 // read; nothing changes, though the body is a credential).
-func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, opts *ListOptions) ([]*Hook, *Response, error) {
+func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opRepoListHooks, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	req.result = resultWithheld
 	var v []*Hook
 	resp, err := s.client.call(ctx, req, &v)
@@ -1737,11 +1184,12 @@ func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, opts *
 }
 
 // ListHooksIter walks every item of [ReposService.ListHooks], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*Hook, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Hook, *Response, error) {
-		return s.ListHooks(ctx, owner, repo, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Hook, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Hook, *Response, error) {
+		return s.ListHooks(ctx, owner, repo, &lo, opts...)
 	})
 }
 
@@ -1752,10 +1200,11 @@ func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, op
 //
 // POST /repos/{owner}/{repo}/hooks (repoCreateHook). Retry: Never (creates a
 // webhook; a repeat creates a second one).
-func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body CreateHookOption) (*Hook, *Response, error) {
+func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoCreateHook, seg("owner", owner), seg("repo", repo))
-	req.requireText("type", body.Type)
+	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -1769,8 +1218,9 @@ func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body 
 //
 // GET /repos/{owner}/{repo}/hooks/git (repoListGitHooks). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string) ([]*GitHook, *Response, error) {
+func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opts ...CallOption) ([]*GitHook, *Response, error) {
 	req := newRequest(&opRepoListGitHooks, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []*GitHook
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1784,8 +1234,9 @@ func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string) ([]
 // DELETE /repos/{owner}/{repo}/hooks/git/{id} (repoDeleteGitHook). Retry:
 // AlwaysRetry (git hooks are fixed named slots; clearing one twice leaves it
 // cleared).
-func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string) (*Response, error) {
+func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1794,8 +1245,9 @@ func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string
 //
 // GET /repos/{owner}/{repo}/hooks/git/{id} (repoGetGitHook). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string) (*GitHook, *Response, error) {
+func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string, opts ...CallOption) (*GitHook, *Response, error) {
 	req := newRequest(&opRepoGetGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
+	req.with(opts)
 	v := new(GitHook)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1808,9 +1260,10 @@ func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string) (
 //
 // PATCH /repos/{owner}/{repo}/hooks/git/{id} (repoEditGitHook). Retry: Never
 // (installs server-side hook code; PATCHes are not repeated).
-func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, body EditGitHookOption) (*GitHook, *Response, error) {
+func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, body EditGitHookOption, opts ...CallOption) (*GitHook, *Response, error) {
 	req := newRequest(&opRepoEditGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(GitHook)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1823,8 +1276,9 @@ func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, 
 //
 // DELETE /repos/{owner}/{repo}/hooks/{id} (repoDeleteHook). Retry: AlwaysRetry
 // (webhook ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id int64) (*Response, error) {
+func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteHook, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1836,8 +1290,9 @@ func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id in
 //
 // GET /repos/{owner}/{repo}/hooks/{id} (repoGetHook). Retry: IdempotentOnly (a
 // read; nothing changes, though the body is a credential).
-func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64) (*Hook, *Response, error) {
+func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoGetHook, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -1854,9 +1309,10 @@ func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64
 //
 // PATCH /repos/{owner}/{repo}/hooks/{id} (repoEditHook). Retry: Never (partial
 // update of a webhook).
-func (s *ReposService) EditHook(ctx context.Context, owner, repo string, id int64, body EditHookOption) (*Hook, *Response, error) {
+func (s *ReposService) EditHook(ctx context.Context, owner, repo string, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoEditHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -1866,9 +1322,9 @@ func (s *ReposService) EditHook(ctx context.Context, owner, repo string, id int6
 	return v, resp, nil
 }
 
-// TestHookOptions holds the query parameters of [ReposService.TestHook]. Only
-// fields that are set are sent.
-type TestHookOptions struct {
+// RepoTestHookOptions holds the query parameters of [ReposService.TestHook].
+// Only fields that are set are sent.
+type RepoTestHookOptions struct {
 	// The name of the commit/branch/tag, indicates which commit will be loaded to
 	// the webhook payload.
 	Ref string
@@ -1878,10 +1334,11 @@ type TestHookOptions struct {
 //
 // POST /repos/{owner}/{repo}/hooks/{id}/tests (repoTestHook). Retry: Never
 // (sends a test delivery; a repeat sends another).
-func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int64, opts *TestHookOptions) (*Response, error) {
+func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int64, params *RepoTestHookOptions, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoTestHook, seg("owner", owner), seg("repo", repo), num("id", id))
-	o := deref(opts)
-	req.addQuery("ref", o.Ref)
+	p := deref(params)
+	req.addQuery("ref", p.Ref)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1890,8 +1347,9 @@ func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int6
 //
 // GET /repos/{owner}/{repo}/issue_config (repoGetIssueConfig). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string) (*IssueConfig, *Response, error) {
+func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string, opts ...CallOption) (*IssueConfig, *Response, error) {
 	req := newRequest(&opRepoGetIssueConfig, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(IssueConfig)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1904,8 +1362,9 @@ func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string) (
 //
 // GET /repos/{owner}/{repo}/issue_config/validate (repoValidateIssueConfig).
 // Retry: IdempotentOnly (a read).
-func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo string) (*IssueConfigValidation, *Response, error) {
+func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo string, opts ...CallOption) (*IssueConfigValidation, *Response, error) {
 	req := newRequest(&opRepoValidateIssueConfig, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(IssueConfigValidation)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1914,27 +1373,14 @@ func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo stri
 	return v, resp, nil
 }
 
-// GetIssueTemplates gets available issue templates for a repository.
+// ListIssueTemplates gets available issue templates for a repository.
 //
 // GET /repos/{owner}/{repo}/issue_templates (repoGetIssueTemplates). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetIssueTemplates(ctx context.Context, owner, repo string) ([]*IssueTemplate, *Response, error) {
+func (s *ReposService) ListIssueTemplates(ctx context.Context, owner, repo string, opts ...CallOption) ([]*IssueTemplate, *Response, error) {
 	req := newRequest(&opRepoGetIssueTemplates, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []*IssueTemplate
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListPinnedIssues lists a repo's pinned issues.
-//
-// GET /repos/{owner}/{repo}/issues/pinned (repoListPinnedIssues). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListPinnedIssues(ctx context.Context, owner, repo string) ([]*Issue, *Response, error) {
-	req := newRequest(&opRepoListPinnedIssues, seg("owner", owner), seg("repo", repo))
-	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
 		return nil, resp, err
@@ -1956,12 +1402,13 @@ type RepoListKeysOptions struct {
 //
 // GET /repos/{owner}/{repo}/keys (repoListKeys). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) ListKeys(ctx context.Context, owner, repo string, opts *RepoListKeysOptions) ([]*DeployKey, *Response, error) {
+func (s *ReposService) ListKeys(ctx context.Context, owner, repo string, params *RepoListKeysOptions, opts ...CallOption) ([]*DeployKey, *Response, error) {
 	req := newRequest(&opRepoListKeys, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryInt("key_id", o.KeyID)
-	req.addQuery("fingerprint", o.Fingerprint)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryInt("key_id", p.KeyID)
+	req.addQuery("fingerprint", p.Fingerprint)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*DeployKey
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1971,14 +1418,15 @@ func (s *ReposService) ListKeys(ctx context.Context, owner, repo string, opts *R
 }
 
 // ListKeysIter walks every item of [ReposService.ListKeys], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *ReposService) ListKeysIter(ctx context.Context, owner, repo string, opts *RepoListKeysOptions) iter.Seq2[*DeployKey, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*DeployKey, *Response, error) {
-		page := o
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *ReposService) ListKeysIter(ctx context.Context, owner, repo string, params *RepoListKeysOptions, opts ...CallOption) iter.Seq2[*DeployKey, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*DeployKey, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListKeys(ctx, owner, repo, &page)
+		return s.ListKeys(ctx, owner, repo, &page, opts...)
 	})
 }
 
@@ -1986,11 +1434,12 @@ func (s *ReposService) ListKeysIter(ctx context.Context, owner, repo string, opt
 //
 // POST /repos/{owner}/{repo}/keys (repoCreateKey). Retry: Never (adds a deploy
 // key).
-func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body CreateKeyOption) (*DeployKey, *Response, error) {
+func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body CreateKeyOption, opts ...CallOption) (*DeployKey, *Response, error) {
 	req := newRequest(&opRepoCreateKey, seg("owner", owner), seg("repo", repo))
 	req.requireText("key", body.Key)
 	req.requireText("title", body.Title)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(DeployKey)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2003,8 +1452,9 @@ func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body C
 //
 // DELETE /repos/{owner}/{repo}/keys/{id} (repoDeleteKey). Retry: AlwaysRetry
 // (deploy key ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int64) (*Response, error) {
+func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteKey, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -2013,8 +1463,9 @@ func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int
 //
 // GET /repos/{owner}/{repo}/keys/{id} (repoGetKey). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64) (*DeployKey, *Response, error) {
+func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*DeployKey, *Response, error) {
 	req := newRequest(&opRepoGetKey, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	v := new(DeployKey)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2023,12 +1474,13 @@ func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64)
 	return v, resp, nil
 }
 
-// GetLanguages gets languages and number of bytes of code written.
+// ListLanguages gets languages and number of bytes of code written.
 //
 // GET /repos/{owner}/{repo}/languages (repoGetLanguages). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) GetLanguages(ctx context.Context, owner, repo string) (map[string]int64, *Response, error) {
+func (s *ReposService) ListLanguages(ctx context.Context, owner, repo string, opts ...CallOption) (map[string]int64, *Response, error) {
 	req := newRequest(&opRepoGetLanguages, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v map[string]int64
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -2037,25 +1489,26 @@ func (s *ReposService) GetLanguages(ctx context.Context, owner, repo string) (ma
 	return v, resp, nil
 }
 
-// GetRawFileOrLFSOptions holds the query parameters of
-// [ReposService.GetRawFileOrLFS]. Only fields that are set are sent.
-type GetRawFileOrLFSOptions struct {
+// RepoGetMediaOptions holds the query parameters of [ReposService.GetMedia].
+// Only fields that are set are sent.
+type RepoGetMediaOptions struct {
 	// The name of the commit/branch/tag. Default the repository’s default branch
 	// (usually master).
 	Ref string
 }
 
-// GetRawFileOrLFS gets a file or it's LFS object from a repository.
+// GetMedia gets a file or it's LFS object from a repository.
 //
 // The body is returned whole, bounded by the download limit
 // ([WithMaxDownloadBytes]).
 //
 // GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetRawFileOrLFS(ctx context.Context, owner, repo, filepath string, opts *GetRawFileOrLFSOptions) ([]byte, *Response, error) {
+func (s *ReposService) GetMedia(ctx context.Context, owner, repo, filepath string, params *RepoGetMediaOptions, opts ...CallOption) ([]byte, *Response, error) {
 	req := newRequest(&opRepoGetRawFileOrLFS, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
-	o := deref(opts)
-	req.addQuery("ref", o.Ref)
+	p := deref(params)
+	req.addQuery("ref", p.Ref)
+	req.with(opts)
 	req.result = resultBytes
 	var v []byte
 	resp, err := s.client.call(ctx, req, &v)
@@ -2065,22 +1518,38 @@ func (s *ReposService) GetRawFileOrLFS(ctx context.Context, owner, repo, filepat
 	return v, resp, nil
 }
 
-// MirrorSync syncs a mirrored repository.
+// OpenMedia is [ReposService.GetMedia] as a stream: it returns the body as it
+// arrives, bounded by the download limit ([WithMaxDownloadBytes]), instead of
+// reading it whole. The caller must close the reader.
+//
+// GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Retry:
+// IdempotentOnly (a read).
+func (s *ReposService) OpenMedia(ctx context.Context, owner, repo, filepath string, params *RepoGetMediaOptions, opts ...CallOption) (io.ReadCloser, *Response, error) {
+	req := newRequest(&opRepoGetRawFileOrLFS, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
+	p := deref(params)
+	req.addQuery("ref", p.Ref)
+	req.with(opts)
+	return s.client.stream(ctx, req)
+}
+
+// SyncMirror syncs a mirrored repository.
 //
 // POST /repos/{owner}/{repo}/mirror-sync (repoMirrorSync). Retry: Never (queues
 // a fetch from upstream; a repeat queues another).
-func (s *ReposService) MirrorSync(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoMirrorSync, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// NewPinAllowed returns if new Issue Pins are allowed.
+// GetNewPinAllowed returns if new issue pins are allowed.
 //
 // GET /repos/{owner}/{repo}/new_pin_allowed (repoNewPinAllowed). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) NewPinAllowed(ctx context.Context, owner, repo string) (*NewIssuePinsAllowed, *Response, error) {
+func (s *ReposService) GetNewPinAllowed(ctx context.Context, owner, repo string, opts ...CallOption) (*NewIssuePinsAllowed, *Response, error) {
 	req := newRequest(&opRepoNewPinAllowed, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(NewIssuePinsAllowed)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2089,520 +1558,14 @@ func (s *ReposService) NewPinAllowed(ctx context.Context, owner, repo string) (*
 	return v, resp, nil
 }
 
-// ListPullRequestsOptions holds the query parameters of
-// [ReposService.ListPullRequests]. Only fields that are set are sent.
-type ListPullRequestsOptions struct {
-	ListOptions
-	// State of pull request. One of: open, closed, all.
-	State string
-	// Type of sort. One of: oldest, recentupdate, recentclose, leastupdate,
-	// mostcomment, leastcomment, priority.
-	Sort string
-	// ID of the milestone.
-	Milestone int64
-	// Label IDs. Sent as one parameter per value.
-	Labels []int64
-	// Filter by pull request author.
-	Poster string
-	// Filter by base branch name.
-	Base string
-	// Filter by head branch name.
-	Head string
-}
-
-// ListPullRequests lists a repo's pull requests. If a pull request is selected
-// but fails to be retrieved for any reason, it will be a null value in the list
-// of results.
-//
-// GET /repos/{owner}/{repo}/pulls (repoListPullRequests). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListPullRequests(ctx context.Context, owner, repo string, opts *ListPullRequestsOptions) ([]*PullRequest, *Response, error) {
-	req := newRequest(&opRepoListPullRequests, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQuery("state", o.State)
-	req.addQuery("sort", o.Sort)
-	req.addQueryInt("milestone", o.Milestone)
-	req.addQueryInts("labels", o.Labels)
-	req.addQuery("poster", o.Poster)
-	req.addQuery("base", o.Base)
-	req.addQuery("head", o.Head)
-	req.paging(s.client, o.ListOptions)
-	var v []*PullRequest
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListPullRequestsIter walks every item of [ReposService.ListPullRequests],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListPullRequestsIter(ctx context.Context, owner, repo string, opts *ListPullRequestsOptions) iter.Seq2[*PullRequest, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*PullRequest, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.ListPullRequests(ctx, owner, repo, &page)
-	})
-}
-
-// CreatePullRequest creates a pull request.
-//
-// POST /repos/{owner}/{repo}/pulls (repoCreatePullRequest). Retry: Never
-// (creates a pull request).
-func (s *ReposService) CreatePullRequest(ctx context.Context, owner, repo string, body CreatePullRequestOption) (*PullRequest, *Response, error) {
-	req := newRequest(&opRepoCreatePullRequest, seg("owner", owner), seg("repo", repo))
-	req.jsonBody(body)
-	v := new(PullRequest)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListPinnedPullRequests lists a repo's pinned pull requests.
-//
-// GET /repos/{owner}/{repo}/pulls/pinned (repoListPinnedPullRequests). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListPinnedPullRequests(ctx context.Context, owner, repo string) ([]*PullRequest, *Response, error) {
-	req := newRequest(&opRepoListPinnedPullRequests, seg("owner", owner), seg("repo", repo))
-	var v []*PullRequest
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetPullRequestByBaseHead gets a pull request by base and head.
-//
-// GET /repos/{owner}/{repo}/pulls/{base}/{head} (repoGetPullRequestByBaseHead).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPullRequestByBaseHead(ctx context.Context, owner, repo, base, head string) (*PullRequest, *Response, error) {
-	req := newRequest(&opRepoGetPullRequestByBaseHead, seg("owner", owner), seg("repo", repo), segSlash("base", base), segs("head", head))
-	v := new(PullRequest)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetPullRequest gets a pull request.
-//
-// GET /repos/{owner}/{repo}/pulls/{index} (repoGetPullRequest). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetPullRequest(ctx context.Context, owner, repo string, index int64) (*PullRequest, *Response, error) {
-	req := newRequest(&opRepoGetPullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
-	v := new(PullRequest)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// EditPullRequest updates a pull request. If using deadline only the date will
-// be taken into account, and time of day ignored.
-//
-// PATCH /repos/{owner}/{repo}/pulls/{index} (repoEditPullRequest). Retry: Never
-// (partial update: only set fields change, on whatever the pull has become).
-func (s *ReposService) EditPullRequest(ctx context.Context, owner, repo string, index int64, body EditPullRequestOption) (*PullRequest, *Response, error) {
-	req := newRequest(&opRepoEditPullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.jsonBody(body)
-	v := new(PullRequest)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DownloadPullDiffOrPatchOptions holds the query parameters of
-// [ReposService.DownloadPullDiffOrPatch]. Only fields that are set are sent.
-type DownloadPullDiffOrPatchOptions struct {
-	// Whether to include binary file changes. if true, the diff is applicable with
-	// `git apply`. Nil is not sent.
-	Binary *bool
-}
-
-// DownloadPullDiffOrPatch gets a pull request diff or patch.
-//
-// The body is returned as text.
-//
-// GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
-// (repoDownloadPullDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *ReposService) DownloadPullDiffOrPatch(ctx context.Context, owner, repo string, index int64, diffType string, opts *DownloadPullDiffOrPatchOptions) (string, *Response, error) {
-	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", diffType))
-	o := deref(opts)
-	req.addQueryBool("binary", o.Binary)
-	req.result = resultText
-	var v string
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return "", resp, err
-	}
-	return v, resp, nil
-}
-
-// GetPullRequestCommitsOptions holds the query parameters of
-// [ReposService.GetPullRequestCommits]. Only fields that are set are sent.
-type GetPullRequestCommitsOptions struct {
-	ListOptions
-	// Include verification for every commit (disable for speedup, default 'true').
-	// Nil is not sent.
-	Verification *bool
-	// Include a list of affected files for every commit (disable for speedup,
-	// default 'true'). Nil is not sent.
-	Files *bool
-}
-
-// GetPullRequestCommits gets commits for a pull request.
-//
-// The instance sends X-Total-Count but no Link header here; the Iter variant
-// and [WalkPages] continue by count.
-//
-// GET /repos/{owner}/{repo}/pulls/{index}/commits (repoGetPullRequestCommits).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPullRequestCommits(ctx context.Context, owner, repo string, index int64, opts *GetPullRequestCommitsOptions) ([]*Commit, *Response, error) {
-	req := newRequest(&opRepoGetPullRequestCommits, seg("owner", owner), seg("repo", repo), num("index", index))
-	o := deref(opts)
-	req.addQueryBool("verification", o.Verification)
-	req.addQueryBool("files", o.Files)
-	req.paging(s.client, o.ListOptions)
-	var v []*Commit
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetPullRequestCommitsIter walks every item of
-// [ReposService.GetPullRequestCommits], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *ReposService) GetPullRequestCommitsIter(ctx context.Context, owner, repo string, index int64, opts *GetPullRequestCommitsOptions) iter.Seq2[*Commit, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Commit, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.GetPullRequestCommits(ctx, owner, repo, index, &page)
-	})
-}
-
-// GetPullRequestFilesOptions holds the query parameters of
-// [ReposService.GetPullRequestFiles]. Only fields that are set are sent.
-type GetPullRequestFilesOptions struct {
-	ListOptions
-	// Skip to given file.
-	SkipTo string
-	// Whitespace behavior. One of: ignore-all, ignore-change, ignore-eol,
-	// show-all.
-	Whitespace string
-}
-
-// GetPullRequestFiles gets changed files for a pull request.
-//
-// The instance sends X-Total-Count but no Link header here; the Iter variant
-// and [WalkPages] continue by count.
-//
-// GET /repos/{owner}/{repo}/pulls/{index}/files (repoGetPullRequestFiles).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPullRequestFiles(ctx context.Context, owner, repo string, index int64, opts *GetPullRequestFilesOptions) ([]*ChangedFile, *Response, error) {
-	req := newRequest(&opRepoGetPullRequestFiles, seg("owner", owner), seg("repo", repo), num("index", index))
-	o := deref(opts)
-	req.addQuery("skip-to", o.SkipTo)
-	req.addQuery("whitespace", o.Whitespace)
-	req.paging(s.client, o.ListOptions)
-	var v []*ChangedFile
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetPullRequestFilesIter walks every item of
-// [ReposService.GetPullRequestFiles], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *ReposService) GetPullRequestFilesIter(ctx context.Context, owner, repo string, index int64, opts *GetPullRequestFilesOptions) iter.Seq2[*ChangedFile, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ChangedFile, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.GetPullRequestFiles(ctx, owner, repo, index, &page)
-	})
-}
-
-// CancelScheduledAutoMerge cancels the scheduled auto merge for the given pull
-// request.
-//
-// DELETE /repos/{owner}/{repo}/pulls/{index}/merge
-// (repoCancelScheduledAutoMerge). Retry: AlwaysRetry (a pull has at most one
-// scheduled auto-merge; cancelled stays cancelled).
-func (s *ReposService) CancelScheduledAutoMerge(ctx context.Context, owner, repo string, index int64) (*Response, error) {
-	req := newRequest(&opRepoCancelScheduledAutoMerge, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// PullRequestIsMerged checks if a pull request has been merged.
-//
-// It reports true when the instance answers 204 and false when it answers 404;
-// any other status is an error. 204 means merged, 404 means not merged (or no
-// such pull).
-//
-// GET /repos/{owner}/{repo}/pulls/{index}/merge (repoPullRequestIsMerged).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) PullRequestIsMerged(ctx context.Context, owner, repo string, index int64) (bool, *Response, error) {
-	req := newRequest(&opRepoPullRequestIsMerged, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.result = resultBool
-	var v bool
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return false, resp, err
-	}
-	return v, resp, nil
-}
-
-// MergePullRequest merges a pull request.
-//
-// POST /repos/{owner}/{repo}/pulls/{index}/merge (repoMergePullRequest). Retry:
-// Never (merges; a repeat is refused or merges what the pull has become).
-func (s *ReposService) MergePullRequest(ctx context.Context, owner, repo string, index int64, body MergePullRequestOption) (*Response, error) {
-	req := newRequest(&opRepoMergePullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.requireText("Do", body.Do)
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// DeletePullReviewRequests cancels review requests for a pull request.
-//
-// DELETE /repos/{owner}/{repo}/pulls/{index}/requested_reviewers
-// (repoDeletePullReviewRequests). Retry: AlwaysRetry (withdraws the named
-// review requests; a repeat leaves them withdrawn).
-func (s *ReposService) DeletePullReviewRequests(ctx context.Context, owner, repo string, index int64, body PullReviewRequestOptions) (*Response, error) {
-	req := newRequest(&opRepoDeletePullReviewRequests, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// CreatePullReviewRequests creates review requests for a pull request.
-//
-// POST /repos/{owner}/{repo}/pulls/{index}/requested_reviewers
-// (repoCreatePullReviewRequests). Retry: Never (requests reviews and notifies
-// the reviewers; a repeat notifies again).
-func (s *ReposService) CreatePullReviewRequests(ctx context.Context, owner, repo string, index int64, body PullReviewRequestOptions) ([]*PullReview, *Response, error) {
-	req := newRequest(&opRepoCreatePullReviewRequests, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.jsonBody(body)
-	var v []*PullReview
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListPullReviews lists all reviews for a pull request.
-//
-// The instance sends X-Total-Count but no Link header here; the Iter variant
-// and [WalkPages] continue by count.
-//
-// GET /repos/{owner}/{repo}/pulls/{index}/reviews (repoListPullReviews). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListPullReviews(ctx context.Context, owner, repo string, index int64, opts *ListOptions) ([]*PullReview, *Response, error) {
-	req := newRequest(&opRepoListPullReviews, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.paging(s.client, deref(opts))
-	var v []*PullReview
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListPullReviewsIter walks every item of [ReposService.ListPullReviews], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListPullReviewsIter(ctx context.Context, owner, repo string, index int64, opts *ListOptions) iter.Seq2[*PullReview, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*PullReview, *Response, error) {
-		return s.ListPullReviews(ctx, owner, repo, index, &o)
-	})
-}
-
-// CreatePullReview creates a review to an pull request.
-//
-// POST /repos/{owner}/{repo}/pulls/{index}/reviews (repoCreatePullReview).
-// Retry: Never (creates a review).
-func (s *ReposService) CreatePullReview(ctx context.Context, owner, repo string, index int64, body CreatePullReviewOptions) (*PullReview, *Response, error) {
-	req := newRequest(&opRepoCreatePullReview, seg("owner", owner), seg("repo", repo), num("index", index))
-	req.jsonBody(body)
-	v := new(PullReview)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeletePullReview deletes a specific review from a pull request.
-//
-// DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}
-// (repoDeletePullReview). Retry: AlwaysRetry (review ids are never reused;
-// deleting twice leaves it deleted).
-func (s *ReposService) DeletePullReview(ctx context.Context, owner, repo string, index, id int64) (*Response, error) {
-	req := newRequest(&opRepoDeletePullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetPullReview gets a specific review for a pull request.
-//
-// GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id} (repoGetPullReview).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPullReview(ctx context.Context, owner, repo string, index, id int64) (*PullReview, *Response, error) {
-	req := newRequest(&opRepoGetPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
-	v := new(PullReview)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// SubmitPullReview submits a pending review to an pull request.
-//
-// POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id} (repoSubmitPullReview).
-// Retry: Never (submits a pending review; a repeat is refused or posts again).
-func (s *ReposService) SubmitPullReview(ctx context.Context, owner, repo string, index, id int64, body SubmitPullReviewOptions) (*PullReview, *Response, error) {
-	req := newRequest(&opRepoSubmitPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
-	req.jsonBody(body)
-	v := new(PullReview)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetPullReviewComments gets a specific review for a pull request.
-//
-// GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments
-// (repoGetPullReviewComments). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPullReviewComments(ctx context.Context, owner, repo string, index, id int64) ([]*PullReviewComment, *Response, error) {
-	req := newRequest(&opRepoGetPullReviewComments, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
-	var v []*PullReviewComment
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// CreatePullReviewComment adds a new comment to a pull request review.
-//
-// POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments
-// (repoCreatePullReviewComment). Retry: Never (creates a review comment).
-func (s *ReposService) CreatePullReviewComment(ctx context.Context, owner, repo string, index, id int64, body CreatePullReviewCommentOptions) (*PullReviewComment, *Response, error) {
-	req := newRequest(&opRepoCreatePullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
-	req.jsonBody(body)
-	v := new(PullReviewComment)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeletePullReviewComment deletes a pull review comment.
-//
-// DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}
-// (repoDeletePullReviewComment). Retry: AlwaysRetry (comment ids are never
-// reused; deleting twice leaves it deleted).
-func (s *ReposService) DeletePullReviewComment(ctx context.Context, owner, repo string, index, id, comment int64) (*Response, error) {
-	req := newRequest(&opRepoDeletePullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id), num("comment", comment))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetPullReviewComment gets a pull review comment.
-//
-// GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}
-// (repoGetPullReviewComment). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPullReviewComment(ctx context.Context, owner, repo string, index, id, comment int64) (*PullReviewComment, *Response, error) {
-	req := newRequest(&opRepoGetPullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id), num("comment", comment))
-	v := new(PullReviewComment)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DismissPullReview dismiss a review for a pull request.
-//
-// POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals
-// (repoDismissPullReview). Retry: Never (dismisses a review with a message;
-// codeberg4s repeats no POST but the pure renders).
-func (s *ReposService) DismissPullReview(ctx context.Context, owner, repo string, index, id int64, body DismissPullReviewOptions) (*PullReview, *Response, error) {
-	req := newRequest(&opRepoDismissPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
-	req.jsonBody(body)
-	v := new(PullReview)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// UnDismissPullReview cancels to dismiss a review for a pull request.
-//
-// POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals
-// (repoUnDismissPullReview). Retry: Never (changes a review's state by POST;
-// codeberg4s repeats no POST but the pure renders).
-func (s *ReposService) UnDismissPullReview(ctx context.Context, owner, repo string, index, id int64) (*PullReview, *Response, error) {
-	req := newRequest(&opRepoUnDismissPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
-	v := new(PullReview)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// UpdatePullRequestOptions holds the query parameters of
-// [ReposService.UpdatePullRequest]. Only fields that are set are sent.
-type UpdatePullRequestOptions struct {
-	// How to update pull request. One of: merge, rebase.
-	Style string
-}
-
-// UpdatePullRequest merges PR's baseBranch into headBranch.
-//
-// POST /repos/{owner}/{repo}/pulls/{index}/update (repoUpdatePullRequest).
-// Retry: Never (merges or rebases the base into the head branch; a repeat may
-// add commits).
-func (s *ReposService) UpdatePullRequest(ctx context.Context, owner, repo string, index int64, opts *UpdatePullRequestOptions) (*Response, error) {
-	req := newRequest(&opRepoUpdatePullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
-	o := deref(opts)
-	req.addQuery("style", o.Style)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
 // ListPushMirrors gets all push mirrors of the repository.
 //
 // GET /repos/{owner}/{repo}/push_mirrors (repoListPushMirrors). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListPushMirrors(ctx context.Context, owner, repo string, opts *ListOptions) ([]*PushMirror, *Response, error) {
+func (s *ReposService) ListPushMirrors(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*PushMirror, *Response, error) {
 	req := newRequest(&opRepoListPushMirrors, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*PushMirror
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -2612,21 +1575,23 @@ func (s *ReposService) ListPushMirrors(ctx context.Context, owner, repo string, 
 }
 
 // ListPushMirrorsIter walks every item of [ReposService.ListPushMirrors], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListPushMirrorsIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*PushMirror, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*PushMirror, *Response, error) {
-		return s.ListPushMirrors(ctx, owner, repo, &o)
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) ListPushMirrorsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*PushMirror, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*PushMirror, *Response, error) {
+		return s.ListPushMirrors(ctx, owner, repo, &lo, opts...)
 	})
 }
 
-// AddPushMirror sets up a new push mirror in a repository.
+// CreatePushMirror sets up a new push mirror in a repository.
 //
 // POST /repos/{owner}/{repo}/push_mirrors (repoAddPushMirror). Retry: Never
 // (creates a push mirror; a repeat creates a second one to the same remote).
-func (s *ReposService) AddPushMirror(ctx context.Context, owner, repo string, body CreatePushMirrorOption) (*PushMirror, *Response, error) {
+func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string, body CreatePushMirrorOption, opts ...CallOption) (*PushMirror, *Response, error) {
 	req := newRequest(&opRepoAddPushMirror, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(PushMirror)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2635,12 +1600,13 @@ func (s *ReposService) AddPushMirror(ctx context.Context, owner, repo string, bo
 	return v, resp, nil
 }
 
-// PushMirrorSync syncs all push mirrored repository.
+// SyncPushMirrors syncs all push mirrored repository.
 //
 // POST /repos/{owner}/{repo}/push_mirrors-sync (repoPushMirrorSync). Retry:
 // Never (queues a push to every mirror; a repeat queues them again).
-func (s *ReposService) PushMirrorSync(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *ReposService) SyncPushMirrors(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoPushMirrorSync, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -2650,18 +1616,20 @@ func (s *ReposService) PushMirrorSync(ctx context.Context, owner, repo string) (
 // DELETE /repos/{owner}/{repo}/push_mirrors/{name} (repoDeletePushMirror).
 // Retry: AlwaysRetry (remote names are generated per mirror and never handed
 // out again).
-func (s *ReposService) DeletePushMirror(ctx context.Context, owner, repo, name string) (*Response, error) {
+func (s *ReposService) DeletePushMirror(ctx context.Context, owner, repo, name string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePushMirror, seg("owner", owner), seg("repo", repo), seg("name", name))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetPushMirrorByRemoteName gets push mirror of the repository by remoteName.
+// GetPushMirror gets push mirror of the repository by remoteName.
 //
 // GET /repos/{owner}/{repo}/push_mirrors/{name}
 // (repoGetPushMirrorByRemoteName). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPushMirrorByRemoteName(ctx context.Context, owner, repo, name string) (*PushMirror, *Response, error) {
+func (s *ReposService) GetPushMirror(ctx context.Context, owner, repo, name string, opts ...CallOption) (*PushMirror, *Response, error) {
 	req := newRequest(&opRepoGetPushMirrorByRemoteName, seg("owner", owner), seg("repo", repo), seg("name", name))
+	req.with(opts)
 	v := new(PushMirror)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2670,9 +1638,9 @@ func (s *ReposService) GetPushMirrorByRemoteName(ctx context.Context, owner, rep
 	return v, resp, nil
 }
 
-// GetRawFileOptions holds the query parameters of [ReposService.GetRawFile].
-// Only fields that are set are sent.
-type GetRawFileOptions struct {
+// RepoGetRawFileOptions holds the query parameters of
+// [ReposService.GetRawFile]. Only fields that are set are sent.
+type RepoGetRawFileOptions struct {
 	// The name of the commit/branch/tag. Default the repository’s default branch
 	// (usually master).
 	Ref string
@@ -2685,10 +1653,11 @@ type GetRawFileOptions struct {
 //
 // GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath string, opts *GetRawFileOptions) ([]byte, *Response, error) {
+func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath string, params *RepoGetRawFileOptions, opts ...CallOption) ([]byte, *Response, error) {
 	req := newRequest(&opRepoGetRawFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
-	o := deref(opts)
-	req.addQuery("ref", o.Ref)
+	p := deref(params)
+	req.addQuery("ref", p.Ref)
+	req.with(opts)
 	req.result = resultBytes
 	var v []byte
 	resp, err := s.client.call(ctx, req, &v)
@@ -2698,9 +1667,23 @@ func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath str
 	return v, resp, nil
 }
 
-// ListReleasesOptions holds the query parameters of
+// OpenRawFile is [ReposService.GetRawFile] as a stream: it returns the body as
+// it arrives, bounded by the download limit ([WithMaxDownloadBytes]), instead
+// of reading it whole. The caller must close the reader.
+//
+// GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Retry:
+// IdempotentOnly (a read).
+func (s *ReposService) OpenRawFile(ctx context.Context, owner, repo, filepath string, params *RepoGetRawFileOptions, opts ...CallOption) (io.ReadCloser, *Response, error) {
+	req := newRequest(&opRepoGetRawFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
+	p := deref(params)
+	req.addQuery("ref", p.Ref)
+	req.with(opts)
+	return s.client.stream(ctx, req)
+}
+
+// RepoListReleasesOptions holds the query parameters of
 // [ReposService.ListReleases]. Only fields that are set are sent.
-type ListReleasesOptions struct {
+type RepoListReleasesOptions struct {
 	ListOptions
 	// Filter (exclude / include) drafts, if you dont have repo write access none
 	// will show. Nil is not sent.
@@ -2715,13 +1698,14 @@ type ListReleasesOptions struct {
 //
 // GET /repos/{owner}/{repo}/releases (repoListReleases). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, opts *ListReleasesOptions) ([]*Release, *Response, error) {
+func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, params *RepoListReleasesOptions, opts ...CallOption) ([]*Release, *Response, error) {
 	req := newRequest(&opRepoListReleases, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQueryBool("draft", o.Draft)
-	req.addQueryBool("pre-release", o.PreRelease)
-	req.addQuery("q", o.Query)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryBool("draft", p.Draft)
+	req.addQueryBool("pre-release", p.PreRelease)
+	req.addQuery("q", p.Query)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Release
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -2731,14 +1715,15 @@ func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, opt
 }
 
 // ListReleasesIter walks every item of [ReposService.ListReleases], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListReleasesIter(ctx context.Context, owner, repo string, opts *ListReleasesOptions) iter.Seq2[*Release, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Release, *Response, error) {
-		page := o
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) ListReleasesIter(ctx context.Context, owner, repo string, params *RepoListReleasesOptions, opts ...CallOption) iter.Seq2[*Release, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Release, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListReleases(ctx, owner, repo, &page)
+		return s.ListReleases(ctx, owner, repo, &page, opts...)
 	})
 }
 
@@ -2746,10 +1731,11 @@ func (s *ReposService) ListReleasesIter(ctx context.Context, owner, repo string,
 //
 // POST /repos/{owner}/{repo}/releases (repoCreateRelease). Retry: Never
 // (creates a release).
-func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, body CreateReleaseOption) (*Release, *Response, error) {
+func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, body CreateReleaseOption, opts ...CallOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoCreateRelease, seg("owner", owner), seg("repo", repo))
 	req.requireText("tag_name", body.TagName)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2763,8 +1749,9 @@ func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, bo
 //
 // GET /repos/{owner}/{repo}/releases/latest (repoGetLatestRelease). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string) (*Release, *Response, error) {
+func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string, opts ...CallOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetLatestRelease, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2778,8 +1765,9 @@ func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string)
 // DELETE /repos/{owner}/{repo}/releases/tags/{tag} (repoDeleteReleaseByTag).
 // Retry: Never (by tag name: a release for that tag may be re-created between
 // attempts).
-func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag string) (*Response, error) {
+func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteReleaseByTag, seg("owner", owner), seg("repo", repo), segSlash("tag", tag))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -2788,8 +1776,9 @@ func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag 
 //
 // GET /repos/{owner}/{repo}/releases/tags/{tag} (repoGetReleaseByTag). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag string) (*Release, *Response, error) {
+func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetReleaseByTag, seg("owner", owner), seg("repo", repo), segSlash("tag", tag))
+	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2802,8 +1791,9 @@ func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag str
 //
 // DELETE /repos/{owner}/{repo}/releases/{id} (repoDeleteRelease). Retry:
 // AlwaysRetry (release ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id int64) (*Response, error) {
+func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteRelease, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -2812,8 +1802,9 @@ func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id
 //
 // GET /repos/{owner}/{repo}/releases/{id} (repoGetRelease). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id int64) (*Release, *Response, error) {
+func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetRelease, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2826,9 +1817,10 @@ func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id in
 //
 // PATCH /repos/{owner}/{repo}/releases/{id} (repoEditRelease). Retry: Never
 // (partial update of a release).
-func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id int64, body EditReleaseOption) (*Release, *Response, error) {
+func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id int64, body EditReleaseOption, opts ...CallOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoEditRelease, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2837,12 +1829,13 @@ func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id i
 	return v, resp, nil
 }
 
-// ListReleaseAttachments lists release's attachments.
+// ListReleaseAssets lists release's attachments.
 //
 // GET /repos/{owner}/{repo}/releases/{id}/assets (repoListReleaseAttachments).
 // Retry: IdempotentOnly (a read).
-func (s *ReposService) ListReleaseAttachments(ctx context.Context, owner, repo string, id int64) ([]*Attachment, *Response, error) {
+func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string, id int64, opts ...CallOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opRepoListReleaseAttachments, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	var v []*Attachment
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -2851,23 +1844,25 @@ func (s *ReposService) ListReleaseAttachments(ctx context.Context, owner, repo s
 	return v, resp, nil
 }
 
-// DeleteReleaseAttachment deletes a release attachment.
+// DeleteReleaseAsset deletes a release attachment.
 //
 // DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
 // (repoDeleteReleaseAttachment). Retry: AlwaysRetry (attachment ids are never
 // reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteReleaseAttachment(ctx context.Context, owner, repo string, id, attachmentID int64) (*Response, error) {
+func (s *ReposService) DeleteReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetReleaseAttachment gets a release attachment.
+// GetReleaseAsset gets a release attachment.
 //
 // GET /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
 // (repoGetReleaseAttachment). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetReleaseAttachment(ctx context.Context, owner, repo string, id, attachmentID int64) (*Attachment, *Response, error) {
+func (s *ReposService) GetReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoGetReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
+	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2876,13 +1871,14 @@ func (s *ReposService) GetReleaseAttachment(ctx context.Context, owner, repo str
 	return v, resp, nil
 }
 
-// EditReleaseAttachment edits a release attachment.
+// EditReleaseAsset edits a release attachment.
 //
 // PATCH /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
 // (repoEditReleaseAttachment). Retry: Never (partial update of an asset).
-func (s *ReposService) EditReleaseAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentOptions) (*Attachment, *Response, error) {
+func (s *ReposService) EditReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentOptions, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoEditReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -2891,12 +1887,13 @@ func (s *ReposService) EditReleaseAttachment(ctx context.Context, owner, repo st
 	return v, resp, nil
 }
 
-// GetReviewers returns all users that can be requested to review in this repo.
+// ListReviewers returns all users that can be requested to review in this repo.
 //
 // GET /repos/{owner}/{repo}/reviewers (repoGetReviewers). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) GetReviewers(ctx context.Context, owner, repo string) ([]*User, *Response, error) {
+func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoGetReviewers, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -2905,14 +1902,15 @@ func (s *ReposService) GetReviewers(ctx context.Context, owner, repo string) ([]
 	return v, resp, nil
 }
 
-// SigningKey gets signing-key.gpg for given repository.
+// GetSigningKey gets signing-key.gpg for given repository.
 //
 // The body is returned as text.
 //
 // GET /repos/{owner}/{repo}/signing-key.gpg (repoSigningKey). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) SigningKey(ctx context.Context, owner, repo string) (string, *Response, error) {
+func (s *ReposService) GetSigningKey(ctx context.Context, owner, repo string, opts ...CallOption) (string, *Response, error) {
 	req := newRequest(&opRepoSigningKey, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
@@ -2929,9 +1927,10 @@ func (s *ReposService) SigningKey(ctx context.Context, owner, repo string) (stri
 //
 // GET /repos/{owner}/{repo}/stargazers (repoListStargazers). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListStargazers(ctx context.Context, owner, repo string, opts *ListOptions) ([]*User, *Response, error) {
+func (s *ReposService) ListStargazers(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListStargazers, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -2941,35 +1940,37 @@ func (s *ReposService) ListStargazers(ctx context.Context, owner, repo string, o
 }
 
 // ListStargazersIter walks every item of [ReposService.ListStargazers], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListStargazersIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.ListStargazers(ctx, owner, repo, &o)
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) ListStargazersIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListStargazers(ctx, owner, repo, &lo, opts...)
 	})
 }
 
-// ListStatusesOptions holds the query parameters of
-// [ReposService.ListStatuses]. Only fields that are set are sent.
-type ListStatusesOptions struct {
+// RepoListStatusesBySHAOptions holds the query parameters of
+// [ReposService.ListStatusesBySHA]. Only fields that are set are sent.
+type RepoListStatusesBySHAOptions struct {
 	ListOptions
 	// Type of sort. One of: oldest, recentupdate, leastupdate, leastindex,
 	// highestindex.
 	Sort string
 	// Type of state. One of: pending, success, error, failure, warning.
-	State string
+	State CommitStatusState
 }
 
-// ListStatuses gets a commit's statuses.
+// ListStatusesBySHA gets a commit's statuses.
 //
 // GET /repos/{owner}/{repo}/statuses/{sha} (repoListStatuses). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, sha string, opts *ListStatusesOptions) ([]*CommitStatus, *Response, error) {
+func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatuses, seg("owner", owner), seg("repo", repo), seg("sha", sha))
-	o := deref(opts)
-	req.addQuery("sort", o.Sort)
-	req.addQuery("state", o.State)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("sort", p.Sort)
+	req.addQuery("state", string(p.State))
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*CommitStatus
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -2978,15 +1979,16 @@ func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, sha string
 	return v, resp, nil
 }
 
-// ListStatusesIter walks every item of [ReposService.ListStatuses], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListStatusesIter(ctx context.Context, owner, repo, sha string, opts *ListStatusesOptions) iter.Seq2[*CommitStatus, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
-		page := o
+// ListStatusesBySHAIter walks every item of [ReposService.ListStatusesBySHA],
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *ReposService) ListStatusesBySHAIter(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...CallOption) iter.Seq2[*CommitStatus, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListStatuses(ctx, owner, repo, sha, &page)
+		return s.ListStatusesBySHA(ctx, owner, repo, sha, &page, opts...)
 	})
 }
 
@@ -2994,9 +1996,10 @@ func (s *ReposService) ListStatusesIter(ctx context.Context, owner, repo, sha st
 //
 // POST /repos/{owner}/{repo}/statuses/{sha} (repoCreateStatus). Retry: Never
 // (appends a commit status; a repeat appends another).
-func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string, body CreateStatusOption) (*CommitStatus, *Response, error) {
+func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string, body CreateStatusOption, opts ...CallOption) (*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoCreateStatus, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(CommitStatus)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3009,9 +2012,10 @@ func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string
 //
 // GET /repos/{owner}/{repo}/subscribers (repoListSubscribers). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListSubscribers(ctx context.Context, owner, repo string, opts *ListOptions) ([]*User, *Response, error) {
+func (s *ReposService) ListSubscribers(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListSubscribers, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3021,33 +2025,36 @@ func (s *ReposService) ListSubscribers(ctx context.Context, owner, repo string, 
 }
 
 // ListSubscribersIter walks every item of [ReposService.ListSubscribers], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *ReposService) ListSubscribersIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.ListSubscribers(ctx, owner, repo, &o)
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) ListSubscribersIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListSubscribers(ctx, owner, repo, &lo, opts...)
 	})
 }
 
-// UserCurrentDeleteSubscription unwatches a repo.
+// Unwatch unwatches a repo.
 //
 // DELETE /repos/{owner}/{repo}/subscription (userCurrentDeleteSubscription).
 // Retry: AlwaysRetry (unwatched is a yes/no state of one repo; a repeat leaves
 // it unwatched).
-func (s *ReposService) UserCurrentDeleteSubscription(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *ReposService) Unwatch(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteSubscription, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// UserCurrentCheckSubscription checks if the current user is watching a repo.
+// GetSubscription checks if the current user is watching a repo.
 //
 // Answers 200 with WatchInfo; 404 means not watching.
 //
 // GET /repos/{owner}/{repo}/subscription (userCurrentCheckSubscription). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) UserCurrentCheckSubscription(ctx context.Context, owner, repo string) (*WatchInfo, *Response, error) {
+func (s *ReposService) GetSubscription(ctx context.Context, owner, repo string, opts ...CallOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opUserCurrentCheckSubscription, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(WatchInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3056,13 +2063,14 @@ func (s *ReposService) UserCurrentCheckSubscription(ctx context.Context, owner, 
 	return v, resp, nil
 }
 
-// UserCurrentPutSubscription watches a repo.
+// Watch watches a repo.
 //
 // PUT /repos/{owner}/{repo}/subscription (userCurrentPutSubscription). Retry:
 // AlwaysRetry (watched is a yes/no state of one repo; a repeat leaves it
 // watched).
-func (s *ReposService) UserCurrentPutSubscription(ctx context.Context, owner, repo string) (*WatchInfo, *Response, error) {
+func (s *ReposService) Watch(ctx context.Context, owner, repo string, opts ...CallOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opUserCurrentPutSubscription, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(WatchInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3071,13 +2079,14 @@ func (s *ReposService) UserCurrentPutSubscription(ctx context.Context, owner, re
 	return v, resp, nil
 }
 
-// SyncForkDefaultInfo gets information about syncing the fork default branch
-// with the base branch.
+// GetForkSyncInfo gets information about syncing the fork default branch with
+// the base branch.
 //
 // GET /repos/{owner}/{repo}/sync_fork (repoSyncForkDefaultInfo). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) SyncForkDefaultInfo(ctx context.Context, owner, repo string) (*SyncForkInfo, *Response, error) {
+func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, opts ...CallOption) (*SyncForkInfo, *Response, error) {
 	req := newRequest(&opRepoSyncForkDefaultInfo, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(SyncForkInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3086,24 +2095,26 @@ func (s *ReposService) SyncForkDefaultInfo(ctx context.Context, owner, repo stri
 	return v, resp, nil
 }
 
-// SyncForkDefault syncs the default branch of a fork with the base branch.
+// SyncFork syncs the default branch of a fork with the base branch.
 //
 // POST /repos/{owner}/{repo}/sync_fork (repoSyncForkDefault). Retry: Never
-// (fast-forwards the fork by POST; codeberg4s repeats no POST but the pure
-// renders).
-func (s *ReposService) SyncForkDefault(ctx context.Context, owner, repo string) (*Response, error) {
+// (fast-forwards the fork by POST; a POST that changes state is never
+// repeated).
+func (s *ReposService) SyncFork(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoSyncForkDefault, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// SyncForkBranchInfo gets information about syncing a fork branch with the base
-// branch.
+// GetForkBranchSyncInfo gets information about syncing a fork branch with the
+// base branch.
 //
 // GET /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranchInfo). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) SyncForkBranchInfo(ctx context.Context, owner, repo, branch string) (*SyncForkInfo, *Response, error) {
+func (s *ReposService) GetForkBranchSyncInfo(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*SyncForkInfo, *Response, error) {
 	req := newRequest(&opRepoSyncForkBranchInfo, seg("owner", owner), seg("repo", repo), segSlash("branch", branch))
+	req.with(opts)
 	v := new(SyncForkInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3115,20 +2126,22 @@ func (s *ReposService) SyncForkBranchInfo(ctx context.Context, owner, repo, bran
 // SyncForkBranch syncs a fork branch with the base branch.
 //
 // POST /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranch). Retry:
-// Never (fast-forwards a fork branch by POST; codeberg4s repeats no POST but
-// the pure renders).
-func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch string) (*Response, error) {
+// Never (fast-forwards a fork branch by POST; a POST that changes state is
+// never repeated).
+func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoSyncForkBranch, seg("owner", owner), seg("repo", repo), segSlash("branch", branch))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// ListTagProtection lists tag protections for a repository.
+// ListTagProtections lists tag protections for a repository.
 //
 // GET /repos/{owner}/{repo}/tag_protections (repoListTagProtection). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) ListTagProtection(ctx context.Context, owner, repo string) ([]*TagProtection, *Response, error) {
+func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo string, opts ...CallOption) ([]*TagProtection, *Response, error) {
 	req := newRequest(&opRepoListTagProtection, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []*TagProtection
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3137,13 +2150,14 @@ func (s *ReposService) ListTagProtection(ctx context.Context, owner, repo string
 	return v, resp, nil
 }
 
-// CreateTagProtection creates a tag protections for a repository.
+// CreateTagProtection creates a tag protection for a repository.
 //
 // POST /repos/{owner}/{repo}/tag_protections (repoCreateTagProtection). Retry:
 // Never (creates a rule; a repeat is refused for a rule that now exists).
-func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo string, body CreateTagProtectionOption) (*TagProtection, *Response, error) {
+func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo string, body CreateTagProtectionOption, opts ...CallOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoCreateTagProtection, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(TagProtection)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3157,8 +2171,9 @@ func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo stri
 // DELETE /repos/{owner}/{repo}/tag_protections/{id} (repoDeleteTagProtection).
 // Retry: AlwaysRetry (tag protection ids are never reused; deleting twice
 // leaves it deleted).
-func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo string, id int64) (*Response, error) {
+func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -3167,8 +2182,9 @@ func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo stri
 //
 // GET /repos/{owner}/{repo}/tag_protections/{id} (repoGetTagProtection). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string, id int64) (*TagProtection, *Response, error) {
+func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoGetTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
 	v := new(TagProtection)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3177,14 +2193,15 @@ func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string,
 	return v, resp, nil
 }
 
-// EditTagProtection edits a tag protections for a repository. Only fields that
+// EditTagProtection edits a tag protection for a repository. Only fields that
 // are set will be changed.
 //
 // PATCH /repos/{owner}/{repo}/tag_protections/{id} (repoEditTagProtection).
 // Retry: Never (partial update of a tag protection).
-func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string, id int64, body EditTagProtectionOption) (*TagProtection, *Response, error) {
+func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string, id int64, body EditTagProtectionOption, opts ...CallOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoEditTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(TagProtection)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3197,9 +2214,10 @@ func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string
 //
 // GET /repos/{owner}/{repo}/tags (repoListTags). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) ListTags(ctx context.Context, owner, repo string, opts *ListOptions) ([]*Tag, *Response, error) {
+func (s *ReposService) ListTags(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Tag, *Response, error) {
 	req := newRequest(&opRepoListTags, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Tag
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3209,11 +2227,12 @@ func (s *ReposService) ListTags(ctx context.Context, owner, repo string, opts *L
 }
 
 // ListTagsIter walks every item of [ReposService.ListTags], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *ReposService) ListTagsIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*Tag, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Tag, *Response, error) {
-		return s.ListTags(ctx, owner, repo, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *ReposService) ListTagsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Tag, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Tag, *Response, error) {
+		return s.ListTags(ctx, owner, repo, &lo, opts...)
 	})
 }
 
@@ -3221,10 +2240,11 @@ func (s *ReposService) ListTagsIter(ctx context.Context, owner, repo string, opt
 //
 // POST /repos/{owner}/{repo}/tags (repoCreateTag). Retry: Never (creates a
 // tag).
-func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body CreateTagOption) (*Tag, *Response, error) {
+func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body CreateTagOption, opts ...CallOption) (*Tag, *Response, error) {
 	req := newRequest(&opRepoCreateTag, seg("owner", owner), seg("repo", repo))
 	req.requireText("tag_name", body.TagName)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Tag)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3237,8 +2257,9 @@ func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body C
 //
 // DELETE /repos/{owner}/{repo}/tags/{tag} (repoDeleteTag). Retry: Never (by
 // name: a tag of that name may be re-created between attempts).
-func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string) (*Response, error) {
+func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTag, seg("owner", owner), seg("repo", repo), segs("tag", tag))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -3247,8 +2268,9 @@ func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string) (
 //
 // GET /repos/{owner}/{repo}/tags/{tag} (repoGetTag). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string) (*Tag, *Response, error) {
+func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Tag, *Response, error) {
 	req := newRequest(&opRepoGetTag, seg("owner", owner), seg("repo", repo), segs("tag", tag))
+	req.with(opts)
 	v := new(Tag)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3261,8 +2283,9 @@ func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string) (*Ta
 //
 // GET /repos/{owner}/{repo}/teams (repoListTeams). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) ListTeams(ctx context.Context, owner, repo string) ([]*Team, *Response, error) {
+func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Team, *Response, error) {
 	req := newRequest(&opRepoListTeams, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	var v []*Team
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3271,24 +2294,26 @@ func (s *ReposService) ListTeams(ctx context.Context, owner, repo string) ([]*Te
 	return v, resp, nil
 }
 
-// DeleteTeam deletes a team from a repository.
+// RemoveTeam deletes a team from a repository.
 //
 // DELETE /repos/{owner}/{repo}/teams/{team} (repoDeleteTeam). Retry:
 // AlwaysRetry (removes one team's access; a repeat leaves it removed).
-func (s *ReposService) DeleteTeam(ctx context.Context, owner, repo, team string) (*Response, error) {
+func (s *ReposService) RemoveTeam(ctx context.Context, owner, repo, team string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// CheckTeam checks if a team is assigned to a repository.
+// GetTeam checks if a team is assigned to a repository.
 //
 // A check that answers 200 with the Team; 404 means the team is not assigned.
 //
 // GET /repos/{owner}/{repo}/teams/{team} (repoCheckTeam). Retry: IdempotentOnly
 // (a read).
-func (s *ReposService) CheckTeam(ctx context.Context, owner, repo, team string) (*Team, *Response, error) {
+func (s *ReposService) GetTeam(ctx context.Context, owner, repo, team string, opts ...CallOption) (*Team, *Response, error) {
 	req := newRequest(&opRepoCheckTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
+	req.with(opts)
 	v := new(Team)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3301,15 +2326,16 @@ func (s *ReposService) CheckTeam(ctx context.Context, owner, repo, team string) 
 //
 // PUT /repos/{owner}/{repo}/teams/{team} (repoAddTeam). Retry: AlwaysRetry
 // (grants one named team access; a repeat leaves it granted).
-func (s *ReposService) AddTeam(ctx context.Context, owner, repo, team string) (*Response, error) {
+func (s *ReposService) AddTeam(ctx context.Context, owner, repo, team string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoAddTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// RepoTrackedTimesOptions holds the query parameters of
-// [ReposService.TrackedTimes]. Only fields that are set are sent.
-type RepoTrackedTimesOptions struct {
+// RepoListTrackedTimesOptions holds the query parameters of
+// [ReposService.ListTrackedTimes]. Only fields that are set are sent.
+type RepoListTrackedTimesOptions struct {
 	ListOptions
 	// Optional filter by user (available for issue managers).
 	User string
@@ -3321,17 +2347,18 @@ type RepoTrackedTimesOptions struct {
 	Before time.Time
 }
 
-// TrackedTimes lists a repo's tracked times.
+// ListTrackedTimes lists a repo's tracked times.
 //
 // GET /repos/{owner}/{repo}/times (repoTrackedTimes). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) TrackedTimes(ctx context.Context, owner, repo string, opts *RepoTrackedTimesOptions) ([]*TrackedTime, *Response, error) {
+func (s *ReposService) ListTrackedTimes(ctx context.Context, owner, repo string, params *RepoListTrackedTimesOptions, opts ...CallOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opRepoTrackedTimes, seg("owner", owner), seg("repo", repo))
-	o := deref(opts)
-	req.addQuery("user", o.User)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("user", p.User)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*TrackedTime
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3340,26 +2367,28 @@ func (s *ReposService) TrackedTimes(ctx context.Context, owner, repo string, opt
 	return v, resp, nil
 }
 
-// TrackedTimesIter walks every item of [ReposService.TrackedTimes], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *ReposService) TrackedTimesIter(ctx context.Context, owner, repo string, opts *RepoTrackedTimesOptions) iter.Seq2[*TrackedTime, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
-		page := o
+// ListTrackedTimesIter walks every item of [ReposService.ListTrackedTimes],
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *ReposService) ListTrackedTimesIter(ctx context.Context, owner, repo string, params *RepoListTrackedTimesOptions, opts ...CallOption) iter.Seq2[*TrackedTime, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.TrackedTimes(ctx, owner, repo, &page)
+		return s.ListTrackedTimes(ctx, owner, repo, &page, opts...)
 	})
 }
 
-// UserTrackedTimes lists a user's tracked times in a repo.
+// ListUserTrackedTimes lists a user's tracked times in a repo.
 //
 // Deprecated: The spec marks this operation deprecated.
 //
 // GET /repos/{owner}/{repo}/times/{user} (userTrackedTimes). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) UserTrackedTimes(ctx context.Context, owner, repo, user string) ([]*TrackedTime, *Response, error) {
+func (s *ReposService) ListUserTrackedTimes(ctx context.Context, owner, repo, user string, opts ...CallOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opUserTrackedTimes, seg("owner", owner), seg("repo", repo), seg("user", user))
+	req.with(opts)
 	var v []*TrackedTime
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3377,9 +2406,10 @@ func (s *ReposService) UserTrackedTimes(ctx context.Context, owner, repo, user s
 //
 // GET /repos/{owner}/{repo}/topics (repoListTopics). Retry: IdempotentOnly (a
 // read).
-func (s *ReposService) ListTopics(ctx context.Context, owner, repo string, opts *ListOptions) ([]string, *Response, error) {
+func (s *ReposService) ListTopics(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]string, *Response, error) {
 	req := newRequest(&opRepoListTopics, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v topicsEnvelope[string]
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3389,20 +2419,22 @@ func (s *ReposService) ListTopics(ctx context.Context, owner, repo string, opts 
 }
 
 // ListTopicsIter walks every item of [ReposService.ListTopics], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *ReposService) ListTopicsIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[string, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]string, *Response, error) {
-		return s.ListTopics(ctx, owner, repo, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *ReposService) ListTopicsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[string, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]string, *Response, error) {
+		return s.ListTopics(ctx, owner, repo, &lo, opts...)
 	})
 }
 
-// DeleteTopic deletes a topic from a repository.
+// RemoveTopic deletes a topic from a repository.
 //
 // DELETE /repos/{owner}/{repo}/topics/{topic} (repoDeleteTopic). Retry:
 // AlwaysRetry (takes one named topic off; a repeat leaves it off).
-func (s *ReposService) DeleteTopic(ctx context.Context, owner, repo, topic string) (*Response, error) {
+func (s *ReposService) RemoveTopic(ctx context.Context, owner, repo, topic string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTopic, seg("owner", owner), seg("repo", repo), seg("topic", topic))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -3411,8 +2443,9 @@ func (s *ReposService) DeleteTopic(ctx context.Context, owner, repo, topic strin
 //
 // PUT /repos/{owner}/{repo}/topics/{topic} (repoAddTopic). Retry: AlwaysRetry
 // (puts one named topic on; a repeat leaves it on).
-func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string) (*Response, error) {
+func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoAddTopic, seg("owner", owner), seg("repo", repo), seg("topic", topic))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -3421,10 +2454,11 @@ func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string) 
 //
 // POST /repos/{owner}/{repo}/transfer (repoTransfer). Retry: Never (starts an
 // ownership transfer; afterwards owner/name may address something else).
-func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body TransferRepoOption) (*Repository, *Response, error) {
+func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body TransferRepoOption, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoTransfer, seg("owner", owner), seg("repo", repo))
 	req.requireText("new_owner", body.NewOwner)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3433,12 +2467,13 @@ func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body Tr
 	return v, resp, nil
 }
 
-// AcceptRepoTransfer accepts a repo transfer.
+// AcceptTransfer accepts a repo transfer.
 //
 // POST /repos/{owner}/{repo}/transfer/accept (acceptRepoTransfer). Retry: Never
 // (completes a transfer; afterwards owner/name may address something else).
-func (s *ReposService) AcceptRepoTransfer(ctx context.Context, owner, repo string) (*Repository, *Response, error) {
+func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opAcceptRepoTransfer, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3447,12 +2482,13 @@ func (s *ReposService) AcceptRepoTransfer(ctx context.Context, owner, repo strin
 	return v, resp, nil
 }
 
-// RejectRepoTransfer rejects a repo transfer.
+// RejectTransfer rejects a repo transfer.
 //
 // POST /repos/{owner}/{repo}/transfer/reject (rejectRepoTransfer). Retry: Never
 // (resolves a pending transfer; a repeat is refused).
-func (s *ReposService) RejectRepoTransfer(ctx context.Context, owner, repo string) (*Repository, *Response, error) {
+func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opRejectRepoTransfer, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3465,9 +2501,10 @@ func (s *ReposService) RejectRepoTransfer(ctx context.Context, owner, repo strin
 //
 // POST /repos/{owner}/{repo}/wiki/new (repoCreateWikiPage). Retry: Never
 // (creates a page in a new wiki commit).
-func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, body CreateWikiPageOptions) (*WikiPage, *Response, error) {
+func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, body CreateWikiPageOptions, opts ...CallOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoCreateWikiPage, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(WikiPage)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3481,8 +2518,9 @@ func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, b
 // DELETE /repos/{owner}/{repo}/wiki/page/{pageName} (repoDeleteWikiPage).
 // Retry: Never (by page name: a page of that name may be re-created between
 // attempts).
-func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName string) (*Response, error) {
+func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -3491,8 +2529,9 @@ func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName
 //
 // GET /repos/{owner}/{repo}/wiki/page/{pageName} (repoGetWikiPage). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName string) (*WikiPage, *Response, error) {
+func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName string, opts ...CallOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoGetWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
+	req.with(opts)
 	v := new(WikiPage)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3505,9 +2544,10 @@ func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName st
 //
 // PATCH /repos/{owner}/{repo}/wiki/page/{pageName} (repoEditWikiPage). Retry:
 // Never (commits new content and may rename the page; a repeat commits again).
-func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName string, body CreateWikiPageOptions) (*WikiPage, *Response, error) {
+func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName string, body CreateWikiPageOptions, opts ...CallOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoEditWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(WikiPage)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3516,13 +2556,14 @@ func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName s
 	return v, resp, nil
 }
 
-// GetWikiPages gets all wiki pages.
+// ListWikiPages gets all wiki pages.
 //
 // GET /repos/{owner}/{repo}/wiki/pages (repoGetWikiPages). Retry:
 // IdempotentOnly (a read).
-func (s *ReposService) GetWikiPages(ctx context.Context, owner, repo string, opts *ListOptions) ([]*WikiPageMetaData, *Response, error) {
+func (s *ReposService) ListWikiPages(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*WikiPageMetaData, *Response, error) {
 	req := newRequest(&opRepoGetWikiPages, seg("owner", owner), seg("repo", repo))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*WikiPageMetaData
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3531,25 +2572,27 @@ func (s *ReposService) GetWikiPages(ctx context.Context, owner, repo string, opt
 	return v, resp, nil
 }
 
-// GetWikiPagesIter walks every item of [ReposService.GetWikiPages], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *ReposService) GetWikiPagesIter(ctx context.Context, owner, repo string, opts *ListOptions) iter.Seq2[*WikiPageMetaData, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*WikiPageMetaData, *Response, error) {
-		return s.GetWikiPages(ctx, owner, repo, &o)
+// ListWikiPagesIter walks every item of [ReposService.ListWikiPages], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) ListWikiPagesIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*WikiPageMetaData, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*WikiPageMetaData, *Response, error) {
+		return s.ListWikiPages(ctx, owner, repo, &lo, opts...)
 	})
 }
 
-// GetWikiPageRevisions gets revisions of a wiki page.
+// ListWikiPageRevisions gets revisions of a wiki page.
 //
 // Page only; the instance picks the size; the WikiCommitList object carries
 // count.
 //
 // GET /repos/{owner}/{repo}/wiki/revisions/{pageName}
 // (repoGetWikiPageRevisions). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetWikiPageRevisions(ctx context.Context, owner, repo, pageName string, opts *ListOptions) (*WikiCommitList, *Response, error) {
+func (s *ReposService) ListWikiPageRevisions(ctx context.Context, owner, repo, pageName string, params *ListOptions, opts ...CallOption) (*WikiCommitList, *Response, error) {
 	req := newRequest(&opRepoGetWikiPageRevisions, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	v := new(WikiCommitList)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3558,13 +2601,13 @@ func (s *ReposService) GetWikiPageRevisions(ctx context.Context, owner, repo, pa
 	return v, resp, nil
 }
 
-// GetWikiPageRevisionsIter walks every entry of Commits of
-// [ReposService.GetWikiPageRevisions], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *ReposService) GetWikiPageRevisionsIter(ctx context.Context, owner, repo, pageName string, opts *ListOptions) iter.Seq2[*WikiCommit, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*WikiCommit, *Response, error) {
-		v, resp, err := s.GetWikiPageRevisions(ctx, owner, repo, pageName, &o)
+// ListWikiPageRevisionsIter walks every entry of Commits of
+// [ReposService.ListWikiPageRevisions], page after page from params' page on;
+// see [All]. A page is fetched only once the previous one has been consumed.
+// params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListWikiPageRevisionsIter(ctx context.Context, owner, repo, pageName string, params *ListOptions, opts ...CallOption) iter.Seq2[*WikiCommit, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*WikiCommit, *Response, error) {
+		v, resp, err := s.ListWikiPageRevisions(ctx, owner, repo, pageName, &lo, opts...)
 		if err != nil {
 			return nil, resp, err
 		}
@@ -3572,15 +2615,16 @@ func (s *ReposService) GetWikiPageRevisionsIter(ctx context.Context, owner, repo
 	})
 }
 
-// GenerateRepo creates a repository using a template.
+// Generate creates a repository using a template.
 //
 // POST /repos/{template_owner}/{template_repo}/generate (generateRepo). Retry:
 // Never (creates a repository from a template).
-func (s *ReposService) GenerateRepo(ctx context.Context, templateOwner, templateRepo string, body GenerateRepoOption) (*Repository, *Response, error) {
+func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo string, body GenerateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opGenerateRepo, seg("template_owner", templateOwner), seg("template_repo", templateRepo))
 	req.requireText("name", body.Name)
 	req.requireText("owner", body.Owner)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3592,8 +2636,9 @@ func (s *ReposService) GenerateRepo(ctx context.Context, templateOwner, template
 // GetByID gets a repository by id.
 //
 // GET /repositories/{id} (repoGetByID). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetByID(ctx context.Context, id int64) (*Repository, *Response, error) {
+func (s *ReposService) GetByID(ctx context.Context, id int64, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoGetByID, num("id", id))
+	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -3602,27 +2647,28 @@ func (s *ReposService) GetByID(ctx context.Context, id int64) (*Repository, *Res
 	return v, resp, nil
 }
 
-// TopicSearchOptions holds the query parameters of [ReposService.TopicSearch].
-// Only fields that are set are sent.
-type TopicSearchOptions struct {
+// RepoSearchTopicsOptions holds the query parameters of
+// [ReposService.SearchTopics]. Only fields that are set are sent.
+type RepoSearchTopicsOptions struct {
 	ListOptions
 	// Query is sent as q. Keyword to search for. Required.
 	Query string
 }
 
-// TopicSearch searches for topics by keyword.
+// SearchTopics searches for topics by keyword.
 //
 // The instance wraps the items as {"topics": [...]}; this returns the items.
 // Items are TopicResponse objects, not names; the spec declares the {topics}
 // envelope.
 //
 // GET /topics/search (topicSearch). Retry: IdempotentOnly (a read).
-func (s *ReposService) TopicSearch(ctx context.Context, opts *TopicSearchOptions) ([]*TopicResponse, *Response, error) {
+func (s *ReposService) SearchTopics(ctx context.Context, params *RepoSearchTopicsOptions, opts ...CallOption) ([]*TopicResponse, *Response, error) {
 	req := newRequest(&opTopicSearch)
-	o := deref(opts)
-	req.addQuery("q", o.Query)
-	req.paging(s.client, o.ListOptions)
-	req.requireText("q", o.Query)
+	p := deref(params)
+	req.addQuery("q", p.Query)
+	req.paging(s.client, p.ListOptions)
+	req.requireText("q", p.Query)
+	req.with(opts)
 	var v topicsEnvelope[*TopicResponse]
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -3631,29 +2677,260 @@ func (s *ReposService) TopicSearch(ctx context.Context, opts *TopicSearchOptions
 	return v.Topics, resp, nil
 }
 
-// TopicSearchIter walks every item of [ReposService.TopicSearch], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *ReposService) TopicSearchIter(ctx context.Context, opts *TopicSearchOptions) iter.Seq2[*TopicResponse, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TopicResponse, *Response, error) {
-		page := o
+// SearchTopicsIter walks every item of [ReposService.SearchTopics], page after
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *ReposService) SearchTopicsIter(ctx context.Context, params *RepoSearchTopicsOptions, opts ...CallOption) iter.Seq2[*TopicResponse, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TopicResponse, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.TopicSearch(ctx, &page)
+		return s.SearchTopics(ctx, &page, opts...)
 	})
 }
 
-// CreateCurrentUserRepo creates a repository.
+// Create creates a repository.
 //
 // Tagged both repository and user in the spec; listed once, under Repos.
 //
 // POST /user/repos (createCurrentUserRepo). Retry: Never (creates a
 // repository).
-func (s *ReposService) CreateCurrentUserRepo(ctx context.Context, body CreateRepoOption) (*Repository, *Response, error) {
+func (s *ReposService) Create(ctx context.Context, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateCurrentUserRepo)
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(Repository)
+	resp, err := s.client.call(ctx, req, v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// RepoListOptions holds the query parameters of [ReposService.List]. Only
+// fields that are set are sent.
+type RepoListOptions struct {
+	ListOptions
+	// Order the repositories. One of: name, id, newest, oldest, recentupdate,
+	// leastupdate, reversealphabetically, alphabetically, reversesize, size,
+	// reversegitsize, gitsize, reverselfssize, lfssize, moststars, feweststars,
+	// mostforks, fewestforks.
+	OrderBy string
+}
+
+// List lists the repos that the authenticated user owns.
+//
+// GET /user/repos (userCurrentListRepos). Retry: IdempotentOnly (a read).
+func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+	req := newRequest(&opUserCurrentListRepos)
+	p := deref(params)
+	req.addQuery("order_by", p.OrderBy)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
+	var v []*Repository
+	resp, err := s.client.call(ctx, req, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// ListIter walks every item of [ReposService.List], page after page from
+// params' page on; see [All]. A page is fetched only once the previous one has
+// been consumed. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListIter(ctx context.Context, params *RepoListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		page := p
+		page.ListOptions = lo
+		return s.List(ctx, &page, opts...)
+	})
+}
+
+// ListByUser lists the repos owned by the given user.
+//
+// GET /users/{username}/repos (userListRepos). Retry: IdempotentOnly (a read).
+func (s *ReposService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+	req := newRequest(&opUserListRepos, seg("username", username))
+	req.paging(s.client, deref(params))
+	req.with(opts)
+	var v []*Repository
+	resp, err := s.client.call(ctx, req, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// ListByUserIter walks every item of [ReposService.ListByUser], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *ReposService) ListByUserIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		return s.ListByUser(ctx, username, &lo, opts...)
+	})
+}
+
+// CreateInOrgDeprecated creates a repository in an organization.
+//
+// Deprecated: The spec marks this operation deprecated.
+//
+// POST /org/{org}/repos (createOrgRepoDeprecated). Retry: Never (creates a
+// repository).
+func (s *ReposService) CreateInOrgDeprecated(ctx context.Context, org string, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+	req := newRequest(&opCreateOrgRepoDeprecated, seg("org", org))
+	req.requireText("name", body.Name)
+	req.jsonBody(body)
+	req.with(opts)
+	v := new(Repository)
+	resp, err := s.client.call(ctx, req, v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// ListByOrg lists an organization's repos.
+//
+// GET /orgs/{org}/repos (orgListRepos). Retry: IdempotentOnly (a read).
+func (s *ReposService) ListByOrg(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+	req := newRequest(&opOrgListRepos, seg("org", org))
+	req.paging(s.client, deref(params))
+	req.with(opts)
+	var v []*Repository
+	resp, err := s.client.call(ctx, req, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// ListByOrgIter walks every item of [ReposService.ListByOrg], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *ReposService) ListByOrgIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		return s.ListByOrg(ctx, org, &lo, opts...)
+	})
+}
+
+// CreateInOrg creates a repository in an organization.
+//
+// POST /orgs/{org}/repos (createOrgRepo). Retry: Never (creates a repository).
+func (s *ReposService) CreateInOrg(ctx context.Context, org string, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+	req := newRequest(&opCreateOrgRepo, seg("org", org))
+	req.requireText("name", body.Name)
+	req.jsonBody(body)
+	req.with(opts)
+	v := new(Repository)
+	resp, err := s.client.call(ctx, req, v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// RepoListLabelsOptions holds the query parameters of
+// [ReposService.ListLabels]. Only fields that are set are sent.
+type RepoListLabelsOptions struct {
+	ListOptions
+	// Specifies the sorting method: mostissues, leastissues, or
+	// reversealphabetically. One of: mostissues, leastissues,
+	// reversealphabetically.
+	Sort string
+}
+
+// ListLabels gets all of a repository's labels.
+//
+// The instance sends X-Total-Count but no Link header here; the Iter variant
+// and [WalkPages] continue by count.
+//
+// GET /repos/{owner}/{repo}/labels (issueListLabels). Retry: IdempotentOnly (a
+// read).
+func (s *ReposService) ListLabels(ctx context.Context, owner, repo string, params *RepoListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
+	req := newRequest(&opIssueListLabels, seg("owner", owner), seg("repo", repo))
+	p := deref(params)
+	req.addQuery("sort", p.Sort)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
+	var v []*Label
+	resp, err := s.client.call(ctx, req, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// ListLabelsIter walks every item of [ReposService.ListLabels], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *ReposService) ListLabelsIter(ctx context.Context, owner, repo string, params *RepoListLabelsOptions, opts ...CallOption) iter.Seq2[*Label, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
+		page := p
+		page.ListOptions = lo
+		return s.ListLabels(ctx, owner, repo, &page, opts...)
+	})
+}
+
+// CreateLabel creates a label.
+//
+// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: Never (creates a
+// label; duplicate names are allowed, so a repeat makes two).
+func (s *ReposService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
+	req := newRequest(&opIssueCreateLabel, seg("owner", owner), seg("repo", repo))
+	req.requireText("color", body.Color)
+	req.requireText("name", body.Name)
+	req.jsonBody(body)
+	req.with(opts)
+	v := new(Label)
+	resp, err := s.client.call(ctx, req, v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// DeleteLabel deletes a label.
+//
+// DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Retry:
+// AlwaysRetry (label ids are never reused; deleting twice leaves it deleted).
+func (s *ReposService) DeleteLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
+	req := newRequest(&opIssueDeleteLabel, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
+	req.result = resultNone
+	return s.client.call(ctx, req, nil)
+}
+
+// GetLabel gets a single label.
+//
+// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry: IdempotentOnly
+// (a read).
+func (s *ReposService) GetLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Label, *Response, error) {
+	req := newRequest(&opIssueGetLabel, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
+	v := new(Label)
+	resp, err := s.client.call(ctx, req, v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// EditLabel updates a label.
+//
+// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: Never
+// (partial update of a label).
+func (s *ReposService) EditLabel(ctx context.Context, owner, repo string, id int64, body EditLabelOption, opts ...CallOption) (*Label, *Response, error) {
+	req := newRequest(&opIssueEditLabel, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.jsonBody(body)
+	req.with(opts)
+	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
 		return nil, resp, err

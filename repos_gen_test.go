@@ -5,7 +5,6 @@ package forgejo
 import (
 	"context"
 	"testing"
-	"time"
 )
 
 func TestGenReposOperations(t *testing.T) {
@@ -49,7 +48,7 @@ func TestGenReposOperations(t *testing.T) {
 			respBody: `{"data":[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"fork":true,"forks_count":1055,"full_name":"full_name-56","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-57","id":1058,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-59","languages_url":"languages_url-60","link":"link-61","mirror":true,"mirror_interval":"mirror_interval-62","mirror_updated":"2026-01-02T03:05:08Z","name":"name-64","object_format_name":"object_format_name-65","open_issues_count":1066,"open_pr_counter":1067,"original_url":"original_url-68","private":true,"release_counter":1069,"size":1070,"ssh_url":"ssh_url-71","stars_count":1072,"template":true,"topics":["topics-73"],"updated_at":"2026-01-02T03:05:19Z","url":"url-75","watchers_count":1076,"website":"website-77","wiki_branch":"wiki_branch-78","wiki_clone_url":"wiki_clone_url-79","wiki_ssh_url":"wiki_ssh_url-80"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1081,"repo_transfer":{},"size":1082,"ssh_url":"ssh_url-83","stars_count":1084,"template":true,"topics":["topics-85"],"updated_at":"2026-01-02T03:05:31Z","url":"url-87","watchers_count":1088,"website":"website-89","wiki_branch":"wiki_branch-90","wiki_clone_url":"wiki_clone_url-91","wiki_ssh_url":"wiki_ssh_url-92"}],"ok":true}`,
 			want:     `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"fork":true,"forks_count":1055,"full_name":"full_name-56","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-57","id":1058,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-59","languages_url":"languages_url-60","link":"link-61","mirror":true,"mirror_interval":"mirror_interval-62","mirror_updated":"2026-01-02T03:05:08Z","name":"name-64","object_format_name":"object_format_name-65","open_issues_count":1066,"open_pr_counter":1067,"original_url":"original_url-68","private":true,"release_counter":1069,"size":1070,"ssh_url":"ssh_url-71","stars_count":1072,"template":true,"topics":["topics-73"],"updated_at":"2026-01-02T03:05:19Z","url":"url-75","watchers_count":1076,"website":"website-77","wiki_branch":"wiki_branch-78","wiki_clone_url":"wiki_clone_url-79","wiki_ssh_url":"wiki_ssh_url-80"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1081,"repo_transfer":{},"size":1082,"ssh_url":"ssh_url-83","stars_count":1084,"template":true,"topics":["topics-85"],"updated_at":"2026-01-02T03:05:31Z","url":"url-87","watchers_count":1088,"website":"website-89","wiki_branch":"wiki_branch-90","wiki_clone_url":"wiki_clone_url-91","wiki_ssh_url":"wiki_ssh_url-92"}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &RepoSearchOptions{
+				params := &RepoSearchOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					Query:           "q 1",
 					Topic:           Ptr(true),
@@ -67,10 +66,10 @@ func TestGenReposOperations(t *testing.T) {
 					Sort:            "sort 14",
 					Order:           "order 15",
 				}
-				return gnResult(c.Repos.Search(ctx, opts))
+				return gnResult(c.Repos.Search(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &RepoSearchOptions{
+				params := &RepoSearchOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					Query:           "q 1",
 					Topic:           Ptr(true),
@@ -88,8 +87,8 @@ func TestGenReposOperations(t *testing.T) {
 					Sort:            "sort 14",
 					Order:           "order 15",
 				}
-				n, err := gnCount(c.Repos.SearchIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.SearchIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -167,389 +166,33 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "ListActionArtifacts", name: "Repos.ListActionArtifacts",
-			method: "GET", path: "/api/v1/repos/o/r/actions/artifacts", query: "name=name%201&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"archive_download_url":"archive_download_url-1","created_at":"2026-01-02T03:04:07Z","expired":true,"expires_at":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","run_id":1006,"size_in_bytes":1007,"updated_at":"2026-01-02T03:04:13Z","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListActionArtifactsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Name:        "name 1",
-				}
-				return gnResult(c.Repos.ListActionArtifacts(ctx, "o", "r", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListActionArtifactsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Name:        "name 1",
-				}
-				n, err := gnCount(c.Repos.ListActionArtifactsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "DeleteActionArtifact", name: "Repos.DeleteActionArtifact",
-			method: "DELETE", path: "/api/v1/repos/o/r/actions/artifacts/7", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteActionArtifact(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "GetActionArtifact", name: "Repos.GetActionArtifact",
-			method: "GET", path: "/api/v1/repos/o/r/actions/artifacts/7", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"archive_download_url":"archive_download_url-1","created_at":"2026-01-02T03:04:07Z","expired":true,"expires_at":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","run_id":1006,"size_in_bytes":1007,"updated_at":"2026-01-02T03:04:13Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetActionArtifact(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "DownloadActionArtifact", name: "Repos.DownloadActionArtifact",
-			method: "GET", path: "/api/v1/repos/o/r/actions/artifacts/7/zip", query: "",
-			kind: gnBytes, status: 200, respBody: "bytes answered by DownloadActionArtifact",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.DownloadActionArtifact(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "repoGetActionJobLogs", name: "Repos.GetActionJobLogs",
-			method: "GET", path: "/api/v1/repos/o/r/actions/jobs/7/logs", query: "attempt=11",
-			kind: gnText, status: 200, respBody: "text answered by repoGetActionJobLogs",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetActionJobLogsOptions{
-					Attempt: 11,
-				}
-				return gnResult(c.Repos.GetActionJobLogs(ctx, "o", "r", 7, opts))
-			},
-		},
-		{
-			op: "getRepoRunners", name: "Repos.GetRepoRunners",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runners", query: "visible=true&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetRepoRunnersOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Visible:     Ptr(true),
-				}
-				return gnResult(c.Repos.GetRepoRunners(ctx, "o", "r", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetRepoRunnersOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Visible:     Ptr(true),
-				}
-				n, err := gnCount(c.Repos.GetRepoRunnersIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "registerRepoRunner", name: "Repos.RegisterRepoRunner",
-			method: "POST", path: "/api/v1/repos/o/r/actions/runners", query: "",
-			reqType: "application/json", reqBody: `{"description":"description-1","ephemeral":true,"name":"name-2"}`,
-			kind: gnJSON, status: 201,
-			respBody: `{"id":1001,"token":"token-2","uuid":"uuid-3","x_undeclared":1}`,
-			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := RegisterRunnerOptions{
-					Description: "description-1",
-					Ephemeral:   true,
-					Name:        "name-2",
-				}
-				return gnResult(c.Repos.RegisterRepoRunner(ctx, "o", "r", body))
-			},
-		},
-		{
-			op: "repoSearchRunJobs", name: "Repos.SearchRunJobs",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runners/jobs", query: "labels=labels-1%2Clabels%202",
-			kind: gnJSON, status: 200,
-			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &RepoSearchRunJobsOptions{
-					Labels: []string{"labels-1", "labels 2"},
-				}
-				return gnResult(c.Repos.SearchRunJobs(ctx, "o", "r", opts))
-			},
-		},
-		{
-			op: "repoGetRunnerRegistrationToken", name: "Repos.GetRunnerRegistrationToken",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runners/registration-token", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"token":"token-1","x_undeclared":1}`,
-			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetRunnerRegistrationToken(ctx, "o", "r"))
-			},
-		},
-		{
-			op: "deleteRepoRunner", name: "Repos.DeleteRepoRunner",
-			method: "DELETE", path: "/api/v1/repos/o/r/actions/runners/runner_id%20x", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteRepoRunner(ctx, "o", "r", "runner_id x"))
-			},
-		},
-		{
-			op: "getRepoRunner", name: "Repos.GetRepoRunner",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runners/runner_id%20x", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetRepoRunner(ctx, "o", "r", "runner_id x"))
-			},
-		},
-		{
-			op: "ListActionRuns", name: "Repos.ListActionRuns",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runs", query: "event=event-1&event=event%202&status=status-2&status=status%203&run_number=13&head_sha=head_sha%204&ref=ref%205&workflow_id=workflow_id%206&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `{"total_count":1001,"workflow_runs":[{"ScheduleID":1002,"approved_by":1003,"commit_sha":"commit_sha-4","created":"2026-01-02T03:04:10Z","duration":1006,"event":"event-7","event_payload":"event_payload-8","html_url":"html_url-9","id":1010,"index_in_repo":1011,"is_fork_pull_request":true,"is_ref_deleted":true,"need_approval":true,"prettyref":"prettyref-12","repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:18Z","avatar_url":"avatar_url-14","clone_url":"clone_url-15","created_at":"2026-01-02T03:04:21Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-17","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-18","default_update_style":"default_update_style-19","description":"description-20","empty":true,"fork":true,"forks_count":1021,"full_name":"full_name-22","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-23","id":1024,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-25","languages_url":"languages_url-26","link":"link-27","mirror":true,"mirror_interval":"mirror_interval-28","mirror_updated":"2026-01-02T03:04:34Z","name":"name-30","object_format_name":"object_format_name-31","open_issues_count":1032,"open_pr_counter":1033,"original_url":"original_url-34","private":true,"release_counter":1035,"size":1036,"ssh_url":"ssh_url-37","stars_count":1038,"template":true,"topics":["topics-39"],"updated_at":"2026-01-02T03:04:45Z","url":"url-41","watchers_count":1042,"website":"website-43","wiki_branch":"wiki_branch-44","wiki_clone_url":"wiki_clone_url-45","wiki_ssh_url":"wiki_ssh_url-46"},"started":"2026-01-02T03:04:52Z","status":"status-48","stopped":"2026-01-02T03:04:54Z","title":"title-50","trigger_event":"trigger_event-51","trigger_user":{"active":true,"avatar_url":"avatar_url-52","created":"2026-01-02T03:04:58Z","description":"description-54","email":"email-55","followers_count":1056,"following_count":1057,"full_name":"full_name-58","html_url":"html_url-59","id":1060,"is_admin":true,"language":"language-61","last_login":"2026-01-02T03:05:07Z","location":"location-63","login":"login-64","login_name":"login_name-65","prohibit_login":true,"pronouns":"pronouns-66","restricted":true,"source_id":1067,"starred_repos_count":1068,"visibility":"visibility-69","website":"website-70"},"updated":"2026-01-02T03:05:16Z","workflow_id":"workflow_id-72"}],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListActionRunsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Event:       []string{"event-1", "event 2"},
-					Status:      []string{"status-2", "status 3"},
-					RunNumber:   13,
-					HeadSHA:     "head_sha 4",
-					Ref:         "ref 5",
-					WorkflowID:  "workflow_id 6",
-				}
-				return gnResult(c.Repos.ListActionRuns(ctx, "o", "r", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListActionRunsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Event:       []string{"event-1", "event 2"},
-					Status:      []string{"status-2", "status 3"},
-					RunNumber:   13,
-					HeadSHA:     "head_sha 4",
-					Ref:         "ref 5",
-					WorkflowID:  "workflow_id 6",
-				}
-				n, err := gnCount(c.Repos.ListActionRunsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "DeleteActionRun", name: "Repos.DeleteActionRun",
-			method: "DELETE", path: "/api/v1/repos/o/r/actions/runs/7", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteActionRun(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "ActionRun", name: "Repos.GetActionRun",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runs/7", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"ScheduleID":1001,"approved_by":1002,"commit_sha":"commit_sha-3","created":"2026-01-02T03:04:09Z","duration":1005,"event":"event-6","event_payload":"event_payload-7","html_url":"html_url-8","id":1009,"index_in_repo":1010,"is_fork_pull_request":true,"is_ref_deleted":true,"need_approval":true,"prettyref":"prettyref-11","repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:17Z","avatar_url":"avatar_url-13","clone_url":"clone_url-14","created_at":"2026-01-02T03:04:20Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-16","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-17","default_update_style":"default_update_style-18","description":"description-19","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-20","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-21","external_tracker_style":"external_tracker_style-22","external_tracker_url":"external_tracker_url-23"},"external_wiki":{"external_wiki_url":"external_wiki_url-24"},"fork":true,"forks_count":1025,"full_name":"full_name-26","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-27","id":1028,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-29","languages_url":"languages_url-30","link":"link-31","mirror":true,"mirror_interval":"mirror_interval-32","mirror_updated":"2026-01-02T03:04:38Z","name":"name-34","object_format_name":"object_format_name-35","open_issues_count":1036,"open_pr_counter":1037,"original_url":"original_url-38","owner":{"active":true,"avatar_url":"avatar_url-39","created":"2026-01-02T03:04:45Z","description":"description-41","email":"email-42","followers_count":1043,"following_count":1044,"full_name":"full_name-45","html_url":"html_url-46","id":1047,"is_admin":true,"language":"language-48","last_login":"2026-01-02T03:04:54Z","location":"location-50","login":"login-51","login_name":"login_name-52","prohibit_login":true,"pronouns":"pronouns-53","restricted":true,"source_id":1054,"starred_repos_count":1055,"visibility":"visibility-56","website":"website-57"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:03Z","avatar_url":"avatar_url-59","clone_url":"clone_url-60","created_at":"2026-01-02T03:05:06Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-62","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-63","default_update_style":"default_update_style-64","description":"description-65","empty":true,"fork":true,"forks_count":1066,"full_name":"full_name-67","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-68","id":1069,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-70","languages_url":"languages_url-71","link":"link-72","mirror":true,"mirror_interval":"mirror_interval-73","mirror_updated":"2026-01-02T03:05:19Z","name":"name-75","object_format_name":"object_format_name-76","open_issues_count":1077,"open_pr_counter":1078,"original_url":"original_url-79","private":true,"release_counter":1080,"size":1081,"ssh_url":"ssh_url-82","stars_count":1083,"template":true,"topics":["topics-84"],"updated_at":"2026-01-02T03:05:30Z","url":"url-86","watchers_count":1087,"website":"website-88","wiki_branch":"wiki_branch-89","wiki_clone_url":"wiki_clone_url-90","wiki_ssh_url":"wiki_ssh_url-91"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1092,"repo_transfer":{},"size":1093,"ssh_url":"ssh_url-94","stars_count":1095,"template":true,"topics":["topics-96"],"updated_at":"2026-01-02T03:05:42Z","url":"url-98","watchers_count":1099,"website":"website-100","wiki_branch":"wiki_branch-101","wiki_clone_url":"wiki_clone_url-102","wiki_ssh_url":"wiki_ssh_url-103"},"started":"2026-01-02T03:05:49Z","status":"status-105","stopped":"2026-01-02T03:05:51Z","title":"title-107","trigger_event":"trigger_event-108","trigger_user":{"active":true,"avatar_url":"avatar_url-109","created":"2026-01-02T03:05:55Z","description":"description-111","email":"email-112","followers_count":1113,"following_count":1114,"full_name":"full_name-115","html_url":"html_url-116","id":1117,"is_admin":true,"language":"language-118","last_login":"2026-01-02T03:06:04Z","location":"location-120","login":"login-121","login_name":"login_name-122","prohibit_login":true,"pronouns":"pronouns-123","restricted":true,"source_id":1124,"starred_repos_count":1125,"visibility":"visibility-126","website":"website-127"},"updated":"2026-01-02T03:06:13Z","workflow_id":"workflow_id-129","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetActionRun(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "ListActionRunArtifacts", name: "Repos.ListActionRunArtifacts",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runs/7/artifacts", query: "name=name%201&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"archive_download_url":"archive_download_url-1","created_at":"2026-01-02T03:04:07Z","expired":true,"expires_at":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","run_id":1006,"size_in_bytes":1007,"updated_at":"2026-01-02T03:04:13Z","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListActionRunArtifactsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Name:        "name 1",
-				}
-				return gnResult(c.Repos.ListActionRunArtifacts(ctx, "o", "r", 7, opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListActionRunArtifactsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Name:        "name 1",
-				}
-				n, err := gnCount(c.Repos.ListActionRunArtifactsIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "CancelActionRun", name: "Repos.CancelActionRun",
-			method: "POST", path: "/api/v1/repos/o/r/actions/runs/7/cancel", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.CancelActionRun(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "ListActionRunJobs", name: "Repos.ListActionRunJobs",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runs/7/jobs", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListActionRunJobs(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "repoGetActionRunLogs", name: "Repos.GetActionRunLogs",
-			method: "GET", path: "/api/v1/repos/o/r/actions/runs/7/logs", query: "",
-			kind: gnBytes, status: 200, respBody: "bytes answered by repoGetActionRunLogs",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetActionRunLogs(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "repoListActionsSecrets", name: "Repos.ListActionsSecrets",
-			method: "GET", path: "/api/v1/repos/o/r/actions/secrets", query: "page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"created_at":"2026-01-02T03:04:06Z","name":"name-2","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListActionsSecrets(ctx, "o", "r", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListActionsSecretsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "deleteRepoSecret", name: "Repos.DeleteRepoSecret",
-			method: "DELETE", path: "/api/v1/repos/o/r/actions/secrets/secretname%20x", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteRepoSecret(ctx, "o", "r", "secretname x"))
-			},
-		},
-		{
-			op: "updateRepoSecret", name: "Repos.UpdateRepoSecret",
-			method: "PUT", path: "/api/v1/repos/o/r/actions/secrets/secretname%20x", query: "",
-			reqType: "application/json", reqBody: `{"data":"data-1"}`,
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := CreateOrUpdateSecretOption{
-					Data: "data-1",
-				}
-				return gnNoResult(c.Repos.UpdateRepoSecret(ctx, "o", "r", "secretname x", body))
-			},
-		},
-		{
-			op: "ListActionTasks", name: "Repos.ListActionTasks",
-			method: "GET", path: "/api/v1/repos/o/r/actions/tasks", query: "status=status-1&status=status%202&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `{"total_count":1001,"workflow_runs":[{"created_at":"2026-01-02T03:04:07Z","display_title":"display_title-3","event":"event-4","head_branch":"head_branch-5","head_sha":"head_sha-6","id":1007,"name":"name-8","run_number":1009,"run_started_at":"2026-01-02T03:04:15Z","status":"status-11","updated_at":"2026-01-02T03:04:17Z","url":"url-13","workflow_id":"workflow_id-14"}],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListActionTasksOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Status:      []string{"status-1", "status 2"},
-				}
-				return gnResult(c.Repos.ListActionTasks(ctx, "o", "r", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListActionTasksOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Status:      []string{"status-1", "status 2"},
-				}
-				n, err := gnCount(c.Repos.ListActionTasksIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "getRepoVariablesList", name: "Repos.GetRepoVariablesList",
-			method: "GET", path: "/api/v1/repos/o/r/actions/variables", query: "page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.GetRepoVariablesList(ctx, "o", "r", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.GetRepoVariablesListIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "deleteRepoVariable", name: "Repos.DeleteRepoVariable",
-			method: "DELETE", path: "/api/v1/repos/o/r/actions/variables/variablename%20x", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteRepoVariable(ctx, "o", "r", "variablename x"))
-			},
-		},
-		{
-			op: "getRepoVariable", name: "Repos.GetRepoVariable",
-			method: "GET", path: "/api/v1/repos/o/r/actions/variables/variablename%20x", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetRepoVariable(ctx, "o", "r", "variablename x"))
-			},
-		},
-		{
-			op: "createRepoVariable", name: "Repos.CreateRepoVariable",
-			method: "POST", path: "/api/v1/repos/o/r/actions/variables/variablename%20x", query: "",
-			reqType: "application/json", reqBody: `{"value":"value-1"}`,
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := CreateVariableOption{
-					Value: "value-1",
-				}
-				return gnNoResult(c.Repos.CreateRepoVariable(ctx, "o", "r", "variablename x", body))
-			},
-		},
-		{
-			op: "updateRepoVariable", name: "Repos.UpdateRepoVariable",
-			method: "PUT", path: "/api/v1/repos/o/r/actions/variables/variablename%20x", query: "",
-			reqType: "application/json", reqBody: `{"name":"name-1","value":"value-2"}`,
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := UpdateVariableOption{
-					Name:  "name-1",
-					Value: "value-2",
-				}
-				return gnNoResult(c.Repos.UpdateRepoVariable(ctx, "o", "r", "variablename x", body))
-			},
-		},
-		{
-			op: "DispatchWorkflow", name: "Repos.DispatchWorkflow",
-			method: "POST", path: "/api/v1/repos/o/r/actions/workflows/workflowfilename%20x/dispatches", query: "",
-			reqType: "application/json", reqBody: `{"inputs":{"key-2":"inputs-1"},"ref":"ref-3","return_run_info":true}`,
-			kind: gnJSON, status: 201,
-			respBody:  `{"id":1001,"jobs":["jobs-2"],"run_number":1003,"x_undeclared":1}`,
-			alsoEmpty: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := DispatchWorkflowOption{
-					Inputs:        map[string]string{"key-2": "inputs-1"},
-					Ref:           "ref-3",
-					ReturnRunInfo: true,
-				}
-				return gnResult(c.Repos.DispatchWorkflow(ctx, "o", "r", "workflowfilename x", body))
-			},
-		},
-		{
 			op: "repoListActivityFeeds", name: "Repos.ListActivityFeeds",
 			method: "GET", path: "/api/v1/repos/o/r/activities/feeds", query: "date=2026-01-02&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"act_user":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"act_user_id":1020,"comment":{"assets":[{"browser_download_url":"browser_download_url-21","created_at":"2026-01-02T03:04:27Z","download_count":1023,"id":1024,"name":"name-25","size":1026,"type":"type-27","uuid":"uuid-28"}],"body":"body-29","created_at":"2026-01-02T03:04:35Z","html_url":"html_url-31","id":1032,"issue_url":"issue_url-33","original_author":"original_author-34","original_author_id":1035,"pull_request_url":"pull_request_url-36","updated_at":"2026-01-02T03:04:42Z","user":{"active":true,"avatar_url":"avatar_url-38","created":"2026-01-02T03:04:44Z","description":"description-40","email":"email-41","followers_count":1042,"following_count":1043,"full_name":"full_name-44","html_url":"html_url-45","id":1046,"is_admin":true,"language":"language-47","last_login":"2026-01-02T03:04:53Z","location":"location-49","login":"login-50","login_name":"login_name-51","prohibit_login":true,"pronouns":"pronouns-52","restricted":true,"source_id":1053,"starred_repos_count":1054,"visibility":"visibility-55","website":"website-56"}},"comment_id":1057,"content":"content-58","created":"2026-01-02T03:05:04Z","id":1060,"is_private":true,"op_type":"op_type-61","ref_name":"ref_name-62","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:08Z","avatar_url":"avatar_url-64","clone_url":"clone_url-65","created_at":"2026-01-02T03:05:11Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-67","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-68","default_update_style":"default_update_style-69","description":"description-70","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-71","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-72","external_tracker_style":"external_tracker_style-73","external_tracker_url":"external_tracker_url-74"},"external_wiki":{"external_wiki_url":"external_wiki_url-75"},"fork":true,"forks_count":1076,"full_name":"full_name-77","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-78","id":1079,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-80","languages_url":"languages_url-81","link":"link-82","mirror":true,"mirror_interval":"mirror_interval-83","mirror_updated":"2026-01-02T03:05:29Z","name":"name-85","object_format_name":"object_format_name-86","open_issues_count":1087,"open_pr_counter":1088,"original_url":"original_url-89","owner":{"active":true,"avatar_url":"avatar_url-90","created":"2026-01-02T03:05:36Z","description":"description-92","email":"email-93","followers_count":1094,"following_count":1095,"full_name":"full_name-96","html_url":"html_url-97","id":1098,"is_admin":true,"language":"language-99","last_login":"2026-01-02T03:05:45Z","location":"location-101","login":"login-102","login_name":"login_name-103","prohibit_login":true,"pronouns":"pronouns-104","restricted":true,"source_id":1105,"starred_repos_count":1106,"visibility":"visibility-107","website":"website-108"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:54Z","avatar_url":"avatar_url-110","clone_url":"clone_url-111","created_at":"2026-01-02T03:05:57Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-113","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-114","default_update_style":"default_update_style-115","description":"description-116","empty":true,"fork":true,"forks_count":1117,"full_name":"full_name-118","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-119","id":1120,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-121","languages_url":"languages_url-122","link":"link-123","mirror":true,"mirror_interval":"mirror_interval-124","mirror_updated":"2026-01-02T03:06:10Z","name":"name-126","object_format_name":"object_format_name-127","open_issues_count":1128,"open_pr_counter":1129,"original_url":"original_url-130","private":true,"release_counter":1131,"size":1132,"ssh_url":"ssh_url-133","stars_count":1134,"template":true,"topics":["topics-135"],"updated_at":"2026-01-02T03:06:21Z","url":"url-137","watchers_count":1138,"website":"website-139","wiki_branch":"wiki_branch-140","wiki_clone_url":"wiki_clone_url-141","wiki_ssh_url":"wiki_ssh_url-142"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1143,"repo_transfer":{},"size":1144,"ssh_url":"ssh_url-145","stars_count":1146,"template":true,"topics":["topics-147"],"updated_at":"2026-01-02T03:06:33Z","url":"url-149","watchers_count":1150,"website":"website-151","wiki_branch":"wiki_branch-152","wiki_clone_url":"wiki_clone_url-153","wiki_ssh_url":"wiki_ssh_url-154"},"repo_id":1155,"user_id":1156,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &RepoListActivityFeedsOptions{
+				params := &RepoListActivityFeedsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Date:        gnTime(1),
 				}
-				return gnResult(c.Repos.ListActivityFeeds(ctx, "o", "r", opts))
+				return gnResult(c.Repos.ListActivityFeeds(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &RepoListActivityFeedsOptions{
+				params := &RepoListActivityFeedsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Date:        gnTime(1),
 				}
-				n, err := gnCount(c.Repos.ListActivityFeedsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.ListActivityFeedsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoGetAssignees", name: "Repos.GetAssignees",
+			op: "repoGetAssignees", name: "Repos.ListAssignees",
 			method: "GET", path: "/api/v1/repos/o/r/assignees", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetAssignees(ctx, "o", "r"))
+				return gnResult(c.Repos.ListAssignees(ctx, "o", "r"))
 			},
 		},
 		{
@@ -561,7 +204,7 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoUpdateAvatar", name: "Repos.UpdateAvatar",
+			op: "repoUpdateAvatar", name: "Repos.SetAvatar",
 			method: "POST", path: "/api/v1/repos/o/r/avatar", query: "",
 			reqType: "application/json", reqBody: `{"image":"image-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -569,16 +212,16 @@ func TestGenReposOperations(t *testing.T) {
 				body := UpdateRepoAvatarOption{
 					Image: "image-1",
 				}
-				return gnNoResult(c.Repos.UpdateAvatar(ctx, "o", "r", body))
+				return gnNoResult(c.Repos.SetAvatar(ctx, "o", "r", body))
 			},
 		},
 		{
-			op: "repoListBranchProtection", name: "Repos.ListBranchProtection",
+			op: "repoListBranchProtection", name: "Repos.ListBranchProtections",
 			method: "GET", path: "/api/v1/repos/o/r/branch_protections", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"apply_to_admins":true,"approvals_whitelist_teams":["approvals_whitelist_teams-1"],"approvals_whitelist_username":["approvals_whitelist_username-2"],"block_on_official_review_requests":true,"block_on_outdated_branch":true,"block_on_rejected_reviews":true,"branch_name":"branch_name-3","created_at":"2026-01-02T03:04:09Z","dismiss_stale_approvals":true,"enable_approvals_whitelist":true,"enable_merge_whitelist":true,"enable_push":true,"enable_push_whitelist":true,"enable_status_check":true,"ignore_stale_approvals":true,"merge_whitelist_teams":["merge_whitelist_teams-5"],"merge_whitelist_usernames":["merge_whitelist_usernames-6"],"protected_file_patterns":"protected_file_patterns-7","push_whitelist_deploy_keys":true,"push_whitelist_teams":["push_whitelist_teams-8"],"push_whitelist_usernames":["push_whitelist_usernames-9"],"require_signed_commits":true,"required_approvals":1010,"rule_name":"rule_name-11","status_check_contexts":["status_check_contexts-12"],"unprotected_file_patterns":"unprotected_file_patterns-13","updated_at":"2026-01-02T03:04:19Z","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListBranchProtection(ctx, "o", "r"))
+				return gnResult(c.Repos.ListBranchProtections(ctx, "o", "r"))
 			},
 		},
 		{
@@ -676,13 +319,13 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"commit":{"added":["added-1"],"author":{"email":"email-2","name":"name-3","username":"username-4"},"committer":{"email":"email-5","name":"name-6","username":"username-7"},"id":"id-8","message":"message-9","modified":["modified-10"],"removed":["removed-11"],"timestamp":"2026-01-02T03:04:17Z","url":"url-13","verification":{"payload":"payload-14","reason":"reason-15","signature":"signature-16","verified":true}},"effective_branch_protection_name":"effective_branch_protection_name-17","enable_status_check":true,"name":"name-18","protected":true,"required_approvals":1019,"status_check_contexts":["status_check_contexts-20"],"user_can_merge":true,"user_can_push":true,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListBranches(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListBranches(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListBranchesIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListBranchesIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -718,7 +361,7 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoUpdateBranch", name: "Repos.UpdateBranch",
+			op: "repoUpdateBranch", name: "Repos.RenameBranch",
 			method: "PATCH", path: "/api/v1/repos/o/r/branches/branch/a%20b", query: "",
 			reqType: "application/json", reqBody: `{"name":"name-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -726,7 +369,7 @@ func TestGenReposOperations(t *testing.T) {
 				body := UpdateBranchRepoOption{
 					Name: "name-1",
 				}
-				return gnNoResult(c.Repos.UpdateBranch(ctx, "o", "r", "branch/a b", body))
+				return gnNoResult(c.Repos.RenameBranch(ctx, "o", "r", "branch/a b", body))
 			},
 		},
 		{
@@ -735,29 +378,29 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListCollaborators(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListCollaborators(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListCollaboratorsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListCollaboratorsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoDeleteCollaborator", name: "Repos.DeleteCollaborator",
+			op: "repoDeleteCollaborator", name: "Repos.RemoveCollaborator",
 			method: "DELETE", path: "/api/v1/repos/o/r/collaborators/collaborator%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteCollaborator(ctx, "o", "r", "collaborator x"))
+				return gnNoResult(c.Repos.RemoveCollaborator(ctx, "o", "r", "collaborator x"))
 			},
 		},
 		{
-			op: "repoCheckCollaborator", name: "Repos.CheckCollaborator",
+			op: "repoCheckCollaborator", name: "Repos.IsCollaborator",
 			method: "GET", path: "/api/v1/repos/o/r/collaborators/collaborator%20x", query: "",
 			kind: gnBool,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.CheckCollaborator(ctx, "o", "r", "collaborator x"))
+				return gnResult(c.Repos.IsCollaborator(ctx, "o", "r", "collaborator x"))
 			},
 		},
 		{
@@ -773,21 +416,21 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoGetRepoPermissions", name: "Repos.GetRepoPermissions",
+			op: "repoGetRepoPermissions", name: "Repos.GetCollaboratorPermission",
 			method: "GET", path: "/api/v1/repos/o/r/collaborators/collaborator%20x/permission", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"permission":"permission-1","role_name":"role_name-2","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetRepoPermissions(ctx, "o", "r", "collaborator x"))
+				return gnResult(c.Repos.GetCollaboratorPermission(ctx, "o", "r", "collaborator x"))
 			},
 		},
 		{
-			op: "repoGetAllCommits", name: "Repos.GetAllCommits",
+			op: "repoGetAllCommits", name: "Repos.ListCommits",
 			method: "GET", path: "/api/v1/repos/o/r/commits", query: "sha=sha%201&path=path%202&stat=true&verification=true&files=true&not=not%206&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"author":{"date":"date-20","email":"email-21","name":"name-22"},"committer":{"date":"date-23","email":"email-24","name":"name-25"},"message":"message-26","tree":{"created":"2026-01-02T03:04:32Z","sha":"sha-28","url":"url-29"},"url":"url-30","verification":{"payload":"payload-31","reason":"reason-32","signature":"signature-33","verified":true}},"committer":{"active":true,"avatar_url":"avatar_url-34","created":"2026-01-02T03:04:40Z","description":"description-36","email":"email-37","followers_count":1038,"following_count":1039,"full_name":"full_name-40","html_url":"html_url-41","id":1042,"is_admin":true,"language":"language-43","last_login":"2026-01-02T03:04:49Z","location":"location-45","login":"login-46","login_name":"login_name-47","prohibit_login":true,"pronouns":"pronouns-48","restricted":true,"source_id":1049,"starred_repos_count":1050,"visibility":"visibility-51","website":"website-52"},"created":"2026-01-02T03:04:58Z","files":[{"filename":"filename-54","status":"status-55"}],"html_url":"html_url-56","parents":[{"created":"2026-01-02T03:05:02Z","sha":"sha-58","url":"url-59"}],"sha":"sha-60","stats":{"additions":1061,"deletions":1062,"total":1063},"url":"url-64","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetAllCommitsOptions{
+				params := &RepoListCommitsOptions{
 					ListOptions:  ListOptions{Page: 2, Limit: 5},
 					SHA:          "sha 1",
 					Path:         "path 2",
@@ -796,10 +439,10 @@ func TestGenReposOperations(t *testing.T) {
 					Files:        Ptr(true),
 					Not:          "not 6",
 				}
-				return gnResult(c.Repos.GetAllCommits(ctx, "o", "r", opts))
+				return gnResult(c.Repos.ListCommits(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetAllCommitsOptions{
+				params := &RepoListCommitsOptions{
 					ListOptions:  ListOptions{Page: 2, Limit: 5},
 					SHA:          "sha 1",
 					Path:         "path 2",
@@ -808,76 +451,67 @@ func TestGenReposOperations(t *testing.T) {
 					Files:        Ptr(true),
 					Not:          "not 6",
 				}
-				n, err := gnCount(c.Repos.GetAllCommitsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.ListCommitsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoGetCombinedStatusByRef", name: "Repos.GetCombinedStatusByRef",
+			op: "repoGetCombinedStatusByRef", name: "Repos.GetCombinedStatus",
 			method: "GET", path: "/api/v1/repos/o/r/commits/ref%20x/status", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `{"commit_url":"commit_url-1","repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:07Z","avatar_url":"avatar_url-3","clone_url":"clone_url-4","created_at":"2026-01-02T03:04:10Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-6","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-7","default_update_style":"default_update_style-8","description":"description-9","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-10","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-11","external_tracker_style":"external_tracker_style-12","external_tracker_url":"external_tracker_url-13"},"external_wiki":{"external_wiki_url":"external_wiki_url-14"},"fork":true,"forks_count":1015,"full_name":"full_name-16","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-17","id":1018,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-19","languages_url":"languages_url-20","link":"link-21","mirror":true,"mirror_interval":"mirror_interval-22","mirror_updated":"2026-01-02T03:04:28Z","name":"name-24","object_format_name":"object_format_name-25","open_issues_count":1026,"open_pr_counter":1027,"original_url":"original_url-28","owner":{"active":true,"avatar_url":"avatar_url-29","created":"2026-01-02T03:04:35Z","description":"description-31","email":"email-32","followers_count":1033,"following_count":1034,"full_name":"full_name-35","html_url":"html_url-36","id":1037,"is_admin":true,"language":"language-38","last_login":"2026-01-02T03:04:44Z","location":"location-40","login":"login-41","login_name":"login_name-42","prohibit_login":true,"pronouns":"pronouns-43","restricted":true,"source_id":1044,"starred_repos_count":1045,"visibility":"visibility-46","website":"website-47"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:53Z","avatar_url":"avatar_url-49","clone_url":"clone_url-50","created_at":"2026-01-02T03:04:56Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-52","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-53","default_update_style":"default_update_style-54","description":"description-55","empty":true,"fork":true,"forks_count":1056,"full_name":"full_name-57","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-58","id":1059,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-60","languages_url":"languages_url-61","link":"link-62","mirror":true,"mirror_interval":"mirror_interval-63","mirror_updated":"2026-01-02T03:05:09Z","name":"name-65","object_format_name":"object_format_name-66","open_issues_count":1067,"open_pr_counter":1068,"original_url":"original_url-69","private":true,"release_counter":1070,"size":1071,"ssh_url":"ssh_url-72","stars_count":1073,"template":true,"topics":["topics-74"],"updated_at":"2026-01-02T03:05:20Z","url":"url-76","watchers_count":1077,"website":"website-78","wiki_branch":"wiki_branch-79","wiki_clone_url":"wiki_clone_url-80","wiki_ssh_url":"wiki_ssh_url-81"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1082,"repo_transfer":{},"size":1083,"ssh_url":"ssh_url-84","stars_count":1085,"template":true,"topics":["topics-86"],"updated_at":"2026-01-02T03:05:32Z","url":"url-88","watchers_count":1089,"website":"website-90","wiki_branch":"wiki_branch-91","wiki_clone_url":"wiki_clone_url-92","wiki_ssh_url":"wiki_ssh_url-93"},"sha":"sha-94","state":"state-95","statuses":[{"context":"context-96","created_at":"2026-01-02T03:05:42Z","creator":{"active":true,"avatar_url":"avatar_url-98","created":"2026-01-02T03:05:44Z","description":"description-100","email":"email-101","followers_count":1102,"following_count":1103,"full_name":"full_name-104","html_url":"html_url-105","id":1106,"is_admin":true,"language":"language-107","last_login":"2026-01-02T03:05:53Z","location":"location-109","login":"login-110","login_name":"login_name-111","prohibit_login":true,"pronouns":"pronouns-112","restricted":true,"source_id":1113,"starred_repos_count":1114,"visibility":"visibility-115","website":"website-116"},"description":"description-117","id":1118,"status":"status-119","target_url":"target_url-120","updated_at":"2026-01-02T03:06:06Z","url":"url-122"}],"total_count":1123,"url":"url-124","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.GetCombinedStatusByRef(ctx, "o", "r", "ref x", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.GetCombinedStatus(ctx, "o", "r", "ref x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.GetCombinedStatusByRefIter(ctx, "o", "r", "ref x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.GetCombinedStatusIter(ctx, "o", "r", "ref x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoListStatusesByRef", name: "Repos.ListStatusesByRef",
+			op: "repoListStatusesByRef", name: "Repos.ListStatuses",
 			method: "GET", path: "/api/v1/repos/o/r/commits/ref%20x/statuses", query: "sort=sort%201&state=state%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"context":"context-1","created_at":"2026-01-02T03:04:07Z","creator":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"description":"description-22","id":1023,"status":"status-24","target_url":"target_url-25","updated_at":"2026-01-02T03:04:31Z","url":"url-27","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListStatusesByRefOptions{
+				params := &RepoListStatusesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
 					State:       "state 2",
 				}
-				return gnResult(c.Repos.ListStatusesByRef(ctx, "o", "r", "ref x", opts))
+				return gnResult(c.Repos.ListStatuses(ctx, "o", "r", "ref x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListStatusesByRefOptions{
+				params := &RepoListStatusesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
 					State:       "state 2",
 				}
-				n, err := gnCount(c.Repos.ListStatusesByRefIter(ctx, "o", "r", "ref x", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.ListStatusesIter(ctx, "o", "r", "ref x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoGetCommitPullRequest", name: "Repos.GetCommitPullRequest",
-			method: "GET", path: "/api/v1/repos/o/r/commits/sha%20x/pull", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"additions":1001,"allow_maintainer_edit":true,"assignee":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"assignees":[{"active":true,"avatar_url":"avatar_url-21","created":"2026-01-02T03:04:27Z","description":"description-23","email":"email-24","followers_count":1025,"following_count":1026,"full_name":"full_name-27","html_url":"html_url-28","id":1029,"is_admin":true,"language":"language-30","last_login":"2026-01-02T03:04:36Z","location":"location-32","login":"login-33","login_name":"login_name-34","prohibit_login":true,"pronouns":"pronouns-35","restricted":true,"source_id":1036,"starred_repos_count":1037,"visibility":"visibility-38","website":"website-39"}],"base":{"label":"label-40","ref":"ref-41","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:47Z","avatar_url":"avatar_url-43","clone_url":"clone_url-44","created_at":"2026-01-02T03:04:50Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-46","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-47","default_update_style":"default_update_style-48","description":"description-49","empty":true,"fork":true,"forks_count":1050,"full_name":"full_name-51","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-52","id":1053,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-54","languages_url":"languages_url-55","link":"link-56","mirror":true,"mirror_interval":"mirror_interval-57","mirror_updated":"2026-01-02T03:05:03Z","name":"name-59","object_format_name":"object_format_name-60","open_issues_count":1061,"open_pr_counter":1062,"original_url":"original_url-63","private":true,"release_counter":1064,"size":1065,"ssh_url":"ssh_url-66","stars_count":1067,"template":true,"topics":["topics-68"],"updated_at":"2026-01-02T03:05:14Z","url":"url-70","watchers_count":1071,"website":"website-72","wiki_branch":"wiki_branch-73","wiki_clone_url":"wiki_clone_url-74","wiki_ssh_url":"wiki_ssh_url-75"},"repo_id":1076,"sha":"sha-77"},"body":"body-78","changed_files":1079,"closed_at":"2026-01-02T03:05:25Z","comments":1081,"created_at":"2026-01-02T03:05:27Z","deletions":1083,"diff_url":"diff_url-84","draft":true,"due_date":"2026-01-02T03:05:30Z","flow":1086,"head":{"label":"label-87","ref":"ref-88","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"repo_id":1123,"sha":"sha-124"},"html_url":"html_url-125","id":1126,"is_locked":true,"labels":[{"color":"color-127","description":"description-128","exclusive":true,"id":1129,"is_archived":true,"name":"name-130","url":"url-131"}],"merge_base":"merge_base-132","merge_commit_sha":"merge_commit_sha-133","mergeable":true,"merged":true,"merged_at":"2026-01-02T03:06:19Z","merged_by":{"active":true,"avatar_url":"avatar_url-135","created":"2026-01-02T03:06:21Z","description":"description-137","email":"email-138","followers_count":1139,"following_count":1140,"full_name":"full_name-141","html_url":"html_url-142","id":1143,"is_admin":true,"language":"language-144","last_login":"2026-01-02T03:06:30Z","location":"location-146","login":"login-147","login_name":"login_name-148","prohibit_login":true,"pronouns":"pronouns-149","restricted":true,"source_id":1150,"starred_repos_count":1151,"visibility":"visibility-152","website":"website-153"},"milestone":{"closed_at":"2026-01-02T03:06:39Z","closed_issues":1155,"created_at":"2026-01-02T03:06:41Z","description":"description-157","due_on":"2026-01-02T03:06:43Z","id":1159,"open_issues":1160,"state":"state-161","title":"title-162","updated_at":"2026-01-02T03:06:48Z"},"number":1164,"patch_url":"patch_url-165","pin_order":1166,"requested_reviewers":[{"active":true,"avatar_url":"avatar_url-167","created":"2026-01-02T03:06:53Z","description":"description-169","email":"email-170","followers_count":1171,"following_count":1172,"full_name":"full_name-173","html_url":"html_url-174","id":1175,"is_admin":true,"language":"language-176","last_login":"2026-01-02T03:07:02Z","location":"location-178","login":"login-179","login_name":"login_name-180","prohibit_login":true,"pronouns":"pronouns-181","restricted":true,"source_id":1182,"starred_repos_count":1183,"visibility":"visibility-184","website":"website-185"}],"requested_reviewers_teams":[{"can_create_org_repo":true,"description":"description-186","id":1187,"includes_all_repositories":true,"name":"name-188","organization":{"avatar_url":"avatar_url-189","created":"2026-01-02T03:07:15Z","description":"description-191","email":"email-192","full_name":"full_name-193","id":1194,"location":"location-195","name":"name-196","repo_admin_change_team_access":true,"username":"username-197","visibility":"visibility-198","website":"website-199"},"permission":"permission-200","units":["units-201"],"units_map":{"key-203":"units_map-202"}}],"review_comments":1204,"state":"state-205","title":"title-206","updated_at":"2026-01-02T03:07:32Z","url":"url-208","user":{"active":true,"avatar_url":"avatar_url-209","created":"2026-01-02T03:07:35Z","description":"description-211","email":"email-212","followers_count":1213,"following_count":1214,"full_name":"full_name-215","html_url":"html_url-216","id":1217,"is_admin":true,"language":"language-218","last_login":"2026-01-02T03:07:44Z","location":"location-220","login":"login-221","login_name":"login_name-222","prohibit_login":true,"pronouns":"pronouns-223","restricted":true,"source_id":1224,"starred_repos_count":1225,"visibility":"visibility-226","website":"website-227"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetCommitPullRequest(ctx, "o", "r", "sha x"))
-			},
-		},
-		{
-			op: "repoCompareDiff", name: "Repos.CompareDiff",
+			op: "repoCompareDiff", name: "Repos.CompareCommits",
 			method: "GET", path: "/api/v1/repos/o/r/compare/basehead/a%20b", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"commits":[{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"message":"message-20","url":"url-21"},"committer":{"active":true,"avatar_url":"avatar_url-22","created":"2026-01-02T03:04:28Z","description":"description-24","email":"email-25","followers_count":1026,"following_count":1027,"full_name":"full_name-28","html_url":"html_url-29","id":1030,"is_admin":true,"language":"language-31","last_login":"2026-01-02T03:04:37Z","location":"location-33","login":"login-34","login_name":"login_name-35","prohibit_login":true,"pronouns":"pronouns-36","restricted":true,"source_id":1037,"starred_repos_count":1038,"visibility":"visibility-39","website":"website-40"},"created":"2026-01-02T03:04:46Z","files":[{"filename":"filename-42","status":"status-43"}],"html_url":"html_url-44","parents":[{"created":"2026-01-02T03:04:50Z","sha":"sha-46","url":"url-47"}],"sha":"sha-48","stats":{"additions":1049,"deletions":1050,"total":1051},"url":"url-52"}],"files":[{"filename":"filename-53","status":"status-54"}],"total_commits":1055,"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.CompareDiff(ctx, "o", "r", "basehead/a b"))
+				return gnResult(c.Repos.CompareCommits(ctx, "o", "r", "basehead/a b"))
 			},
 		},
 		{
-			op: "repoGetContentsList", name: "Repos.GetContentsList",
+			op: "repoGetContentsList", name: "Repos.ListContents",
 			method: "GET", path: "/api/v1/repos/o/r/contents", query: "ref=ref%201",
 			kind: gnJSON, status: 200,
 			respBody: `[{"_links":{"git":"git-1","html":"html-2","self":"self-3"},"content":"content-4","download_url":"download_url-5","encoding":"encoding-6","git_url":"git_url-7","html_url":"html_url-8","last_commit_sha":"last_commit_sha-9","last_commit_when":"2026-01-02T03:04:15Z","name":"name-11","path":"path-12","sha":"sha-13","size":1014,"submodule_git_url":"submodule_git_url-15","target":"target-16","type":"type-17","url":"url-18","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetContentsListOptions{
+				params := &RepoListContentsOptions{
 					Ref: "ref 1",
 				}
-				return gnResult(c.Repos.GetContentsList(ctx, "o", "r", opts))
+				return gnResult(c.Repos.ListContents(ctx, "o", "r", params))
 			},
 		},
 		{
@@ -1009,16 +643,16 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoConvert", name: "Repos.Convert",
+			op: "repoConvert", name: "Repos.ConvertMirror",
 			method: "POST", path: "/api/v1/repos/o/r/convert", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.Convert(ctx, "o", "r"))
+				return gnResult(c.Repos.ConvertMirror(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "repoApplyDiffPatch", name: "Repos.ApplyDiffPatch",
+			op: "repoApplyDiffPatch", name: "Repos.ApplyPatch",
 			method: "POST", path: "/api/v1/repos/o/r/diffpatch", query: "",
 			reqType: "application/json", reqBody: `{"author":{"email":"email-1","name":"name-2"},"branch":"branch-3","committer":{"email":"email-4","name":"name-5"},"content":"content-6","dates":{"author":"2026-01-02T03:04:12Z","committer":"2026-01-02T03:04:13Z"},"force_overwrite_new_branch":true,"from_path":"from_path-9","message":"message-10","new_branch":"new_branch-11","sha":"sha-12","signoff":true}`,
 			kind: gnJSON, status: 200,
@@ -1046,7 +680,7 @@ func TestGenReposOperations(t *testing.T) {
 					SHA:                     "sha-12",
 					Signoff:                 true,
 				}
-				return gnResult(c.Repos.ApplyDiffPatch(ctx, "o", "r", body))
+				return gnResult(c.Repos.ApplyPatch(ctx, "o", "r", body))
 			},
 		},
 		{
@@ -1055,18 +689,18 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"v-1"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetEditorConfigOptions{
+				params := &RepoGetEditorConfigOptions{
 					Ref: "ref 1",
 				}
-				return gnResult(c.Repos.GetEditorConfig(ctx, "o", "r", "filepath/a b", opts))
+				return gnResult(c.Repos.GetEditorConfig(ctx, "o", "r", "filepath/a b", params))
 			},
 		},
 		{
-			op: "repoDeleteAllFlags", name: "Repos.DeleteAllFlags",
+			op: "repoDeleteAllFlags", name: "Repos.ClearFlags",
 			method: "DELETE", path: "/api/v1/repos/o/r/flags", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteAllFlags(ctx, "o", "r"))
+				return gnNoResult(c.Repos.ClearFlags(ctx, "o", "r"))
 			},
 		},
 		{
@@ -1079,7 +713,7 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoReplaceAllFlags", name: "Repos.ReplaceAllFlags",
+			op: "repoReplaceAllFlags", name: "Repos.ReplaceFlags",
 			method: "PUT", path: "/api/v1/repos/o/r/flags", query: "",
 			reqType: "application/json", reqBody: `{"flags":["flags-1"]}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -1087,23 +721,23 @@ func TestGenReposOperations(t *testing.T) {
 				body := ReplaceFlagsOption{
 					Flags: []string{"flags-1"},
 				}
-				return gnNoResult(c.Repos.ReplaceAllFlags(ctx, "o", "r", body))
+				return gnNoResult(c.Repos.ReplaceFlags(ctx, "o", "r", body))
 			},
 		},
 		{
-			op: "repoDeleteFlag", name: "Repos.DeleteFlag",
+			op: "repoDeleteFlag", name: "Repos.RemoveFlag",
 			method: "DELETE", path: "/api/v1/repos/o/r/flags/flag%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteFlag(ctx, "o", "r", "flag x"))
+				return gnNoResult(c.Repos.RemoveFlag(ctx, "o", "r", "flag x"))
 			},
 		},
 		{
-			op: "repoCheckFlag", name: "Repos.CheckFlag",
+			op: "repoCheckFlag", name: "Repos.IsFlagSet",
 			method: "GET", path: "/api/v1/repos/o/r/flags/flag%20x", query: "",
 			kind: gnBool,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.CheckFlag(ctx, "o", "r", "flag x"))
+				return gnResult(c.Repos.IsFlagSet(ctx, "o", "r", "flag x"))
 			},
 		},
 		{
@@ -1120,13 +754,13 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListForks(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListForks(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListForksIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListForksIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -1144,15 +778,15 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "GetBlobs", name: "Repos.GetBlobs",
+			op: "GetBlobs", name: "Repos.ListBlobs",
 			method: "GET", path: "/api/v1/repos/o/r/git/blobs", query: "shas=shas-1%2Cshas%202",
 			kind: gnJSON, status: 200,
 			respBody: `[{"content":"content-1","encoding":"encoding-2","sha":"sha-3","size":1004,"url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetBlobsOptions{
+				params := &RepoListBlobsOptions{
 					SHAs: []string{"shas-1", "shas 2"},
 				}
-				return gnResult(c.Repos.GetBlobs(ctx, "o", "r", opts))
+				return gnResult(c.Repos.ListBlobs(ctx, "o", "r", params))
 			},
 		},
 		{
@@ -1165,33 +799,36 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoGetSingleCommit", name: "Repos.GetSingleCommit",
+			op: "repoGetSingleCommit", name: "Repos.GetCommit",
 			method: "GET", path: "/api/v1/repos/o/r/git/commits/sha%20x", query: "stat=true&verification=true&files=true",
 			kind: gnJSON, status: 200,
 			respBody: `{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"author":{"date":"date-20","email":"email-21","name":"name-22"},"committer":{"date":"date-23","email":"email-24","name":"name-25"},"message":"message-26","tree":{"created":"2026-01-02T03:04:32Z","sha":"sha-28","url":"url-29"},"url":"url-30","verification":{"payload":"payload-31","reason":"reason-32","signature":"signature-33","verified":true}},"committer":{"active":true,"avatar_url":"avatar_url-34","created":"2026-01-02T03:04:40Z","description":"description-36","email":"email-37","followers_count":1038,"following_count":1039,"full_name":"full_name-40","html_url":"html_url-41","id":1042,"is_admin":true,"language":"language-43","last_login":"2026-01-02T03:04:49Z","location":"location-45","login":"login-46","login_name":"login_name-47","prohibit_login":true,"pronouns":"pronouns-48","restricted":true,"source_id":1049,"starred_repos_count":1050,"visibility":"visibility-51","website":"website-52"},"created":"2026-01-02T03:04:58Z","files":[{"filename":"filename-54","status":"status-55"}],"html_url":"html_url-56","parents":[{"created":"2026-01-02T03:05:02Z","sha":"sha-58","url":"url-59"}],"sha":"sha-60","stats":{"additions":1061,"deletions":1062,"total":1063},"url":"url-64","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetSingleCommitOptions{
+				params := &RepoGetCommitOptions{
 					Stat:         Ptr(true),
 					Verification: Ptr(true),
 					Files:        Ptr(true),
 				}
-				return gnResult(c.Repos.GetSingleCommit(ctx, "o", "r", "sha x", opts))
+				return gnResult(c.Repos.GetCommit(ctx, "o", "r", "sha x", params))
 			},
 		},
 		{
-			op: "repoDownloadCommitDiffOrPatch", name: "Repos.DownloadCommitDiffOrPatch",
+			op: "repoDownloadCommitDiffOrPatch", name: "Repos.GetCommitDiff",
 			method: "GET", path: "/api/v1/repos/o/r/git/commits/sha%20x.diffType%20x", query: "",
 			kind: gnText, status: 200, respBody: "text answered by repoDownloadCommitDiffOrPatch",
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.DownloadCommitDiffOrPatch(ctx, "o", "r", "sha x", "diffType x"))
+				return gnResult(c.Repos.GetCommitDiff(ctx, "o", "r", "sha x", "diffType x"))
+			},
+			stream: func(ctx context.Context, c *Client) (any, *Response, error) {
+				return gnReadAll(c.Repos.OpenCommitDiff(ctx, "o", "r", "sha x", "diffType x"))
 			},
 		},
 		{
-			op: "repoRemoveNote", name: "Repos.RemoveNote",
+			op: "repoRemoveNote", name: "Repos.DeleteNote",
 			method: "DELETE", path: "/api/v1/repos/o/r/git/notes/sha%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.RemoveNote(ctx, "o", "r", "sha x"))
+				return gnNoResult(c.Repos.DeleteNote(ctx, "o", "r", "sha x"))
 			},
 		},
 		{
@@ -1200,11 +837,11 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"commit":{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"message":"message-20","url":"url-21"},"committer":{"active":true,"avatar_url":"avatar_url-22","created":"2026-01-02T03:04:28Z","description":"description-24","email":"email-25","followers_count":1026,"following_count":1027,"full_name":"full_name-28","html_url":"html_url-29","id":1030,"is_admin":true,"language":"language-31","last_login":"2026-01-02T03:04:37Z","location":"location-33","login":"login-34","login_name":"login_name-35","prohibit_login":true,"pronouns":"pronouns-36","restricted":true,"source_id":1037,"starred_repos_count":1038,"visibility":"visibility-39","website":"website-40"},"created":"2026-01-02T03:04:46Z","files":[{"filename":"filename-42","status":"status-43"}],"html_url":"html_url-44","parents":[{"created":"2026-01-02T03:04:50Z","sha":"sha-46","url":"url-47"}],"sha":"sha-48","stats":{"additions":1049,"deletions":1050,"total":1051},"url":"url-52"},"message":"message-53","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetNoteOptions{
+				params := &RepoGetNoteOptions{
 					Verification: Ptr(true),
 					Files:        Ptr(true),
 				}
-				return gnResult(c.Repos.GetNote(ctx, "o", "r", "sha x", opts))
+				return gnResult(c.Repos.GetNote(ctx, "o", "r", "sha x", params))
 			},
 		},
 		{
@@ -1221,21 +858,21 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoListAllGitRefs", name: "Repos.ListAllGitRefs",
+			op: "repoListAllGitRefs", name: "Repos.ListRefs",
 			method: "GET", path: "/api/v1/repos/o/r/git/refs", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"object":{"sha":"sha-1","type":"type-2","url":"url-3"},"ref":"ref-4","url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListAllGitRefs(ctx, "o", "r"))
+				return gnResult(c.Repos.ListRefs(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "repoListGitRefs", name: "Repos.ListGitRefs",
+			op: "repoListGitRefs", name: "Repos.ListMatchingRefs",
 			method: "GET", path: "/api/v1/repos/o/r/git/refs/ref/a%20b", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"object":{"sha":"sha-1","type":"type-2","url":"url-3"},"ref":"ref-4","url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListGitRefs(ctx, "o", "r", "ref/a b"))
+				return gnResult(c.Repos.ListMatchingRefs(ctx, "o", "r", "ref/a b"))
 			},
 		},
 		{
@@ -1253,19 +890,19 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"page":1001,"sha":"sha-2","total_count":1003,"tree":[{"mode":"mode-4","path":"path-5","sha":"sha-6","size":1007,"type":"type-8","url":"url-9"}],"truncated":true,"url":"url-10","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetTreeOptions{
+				params := &RepoGetTreeOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Recursive:   Ptr(true),
 				}
-				return gnResult(c.Repos.GetTree(ctx, "o", "r", "sha x", opts))
+				return gnResult(c.Repos.GetTree(ctx, "o", "r", "sha x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetTreeOptions{
+				params := &RepoGetTreeOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Recursive:   Ptr(true),
 				}
-				n, err := gnCount(c.Repos.GetTreeIter(ctx, "o", "r", "sha x", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.GetTreeIter(ctx, "o", "r", "sha x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -1275,13 +912,13 @@ func TestGenReposOperations(t *testing.T) {
 			respBody: `[{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}]`,
 			withheld: true,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListHooks(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListHooks(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListHooksIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListHooksIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -1383,10 +1020,10 @@ func TestGenReposOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/repos/o/r/hooks/7/tests", query: "ref=ref%201",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &TestHookOptions{
+				params := &RepoTestHookOptions{
 					Ref: "ref 1",
 				}
-				return gnNoResult(c.Repos.TestHook(ctx, "o", "r", 7, opts))
+				return gnNoResult(c.Repos.TestHook(ctx, "o", "r", 7, params))
 			},
 		},
 		{
@@ -1408,21 +1045,12 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoGetIssueTemplates", name: "Repos.GetIssueTemplates",
+			op: "repoGetIssueTemplates", name: "Repos.ListIssueTemplates",
 			method: "GET", path: "/api/v1/repos/o/r/issue_templates", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"about":"about-1","body":[{"attributes":{"key-3":"any-2"},"id":"id-4","type":"type-5","validations":{"key-7":"any-6"},"visible":["visible-8"]}],"content":"content-9","file_name":"file_name-10","labels":["labels-11"],"name":"name-12","ref":"ref-13","title":"title-14","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetIssueTemplates(ctx, "o", "r"))
-			},
-		},
-		{
-			op: "repoListPinnedIssues", name: "Repos.ListPinnedIssues",
-			method: "GET", path: "/api/v1/repos/o/r/issues/pinned", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListPinnedIssues(ctx, "o", "r"))
+				return gnResult(c.Repos.ListIssueTemplates(ctx, "o", "r"))
 			},
 		},
 		{
@@ -1431,21 +1059,21 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_id":1005,"read_only":true,"repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:11Z","avatar_url":"avatar_url-7","clone_url":"clone_url-8","created_at":"2026-01-02T03:04:14Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-10","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-11","default_update_style":"default_update_style-12","description":"description-13","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-14","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-15","external_tracker_style":"external_tracker_style-16","external_tracker_url":"external_tracker_url-17"},"external_wiki":{"external_wiki_url":"external_wiki_url-18"},"fork":true,"forks_count":1019,"full_name":"full_name-20","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-21","id":1022,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-23","languages_url":"languages_url-24","link":"link-25","mirror":true,"mirror_interval":"mirror_interval-26","mirror_updated":"2026-01-02T03:04:32Z","name":"name-28","object_format_name":"object_format_name-29","open_issues_count":1030,"open_pr_counter":1031,"original_url":"original_url-32","owner":{"active":true,"avatar_url":"avatar_url-33","created":"2026-01-02T03:04:39Z","description":"description-35","email":"email-36","followers_count":1037,"following_count":1038,"full_name":"full_name-39","html_url":"html_url-40","id":1041,"is_admin":true,"language":"language-42","last_login":"2026-01-02T03:04:48Z","location":"location-44","login":"login-45","login_name":"login_name-46","prohibit_login":true,"pronouns":"pronouns-47","restricted":true,"source_id":1048,"starred_repos_count":1049,"visibility":"visibility-50","website":"website-51"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:57Z","avatar_url":"avatar_url-53","clone_url":"clone_url-54","created_at":"2026-01-02T03:05:00Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-56","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-57","default_update_style":"default_update_style-58","description":"description-59","empty":true,"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","private":true,"release_counter":1074,"size":1075,"ssh_url":"ssh_url-76","stars_count":1077,"template":true,"topics":["topics-78"],"updated_at":"2026-01-02T03:05:24Z","url":"url-80","watchers_count":1081,"website":"website-82","wiki_branch":"wiki_branch-83","wiki_clone_url":"wiki_clone_url-84","wiki_ssh_url":"wiki_ssh_url-85"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1086,"repo_transfer":{},"size":1087,"ssh_url":"ssh_url-88","stars_count":1089,"template":true,"topics":["topics-90"],"updated_at":"2026-01-02T03:05:36Z","url":"url-92","watchers_count":1093,"website":"website-94","wiki_branch":"wiki_branch-95","wiki_clone_url":"wiki_clone_url-96","wiki_ssh_url":"wiki_ssh_url-97"},"title":"title-98","url":"url-99","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &RepoListKeysOptions{
+				params := &RepoListKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					KeyID:       11,
 					Fingerprint: "fingerprint 2",
 				}
-				return gnResult(c.Repos.ListKeys(ctx, "o", "r", opts))
+				return gnResult(c.Repos.ListKeys(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &RepoListKeysOptions{
+				params := &RepoListKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					KeyID:       11,
 					Fingerprint: "fingerprint 2",
 				}
-				n, err := gnCount(c.Repos.ListKeysIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.ListKeysIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -1481,408 +1109,46 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoGetLanguages", name: "Repos.GetLanguages",
+			op: "repoGetLanguages", name: "Repos.ListLanguages",
 			method: "GET", path: "/api/v1/repos/o/r/languages", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":1001}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetLanguages(ctx, "o", "r"))
+				return gnResult(c.Repos.ListLanguages(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "repoGetRawFileOrLFS", name: "Repos.GetRawFileOrLFS",
+			op: "repoGetRawFileOrLFS", name: "Repos.GetMedia",
 			method: "GET", path: "/api/v1/repos/o/r/media/filepath/a%20b", query: "ref=ref%201",
 			kind: gnBytes, status: 200, respBody: "bytes answered by repoGetRawFileOrLFS",
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetRawFileOrLFSOptions{
+				params := &RepoGetMediaOptions{
 					Ref: "ref 1",
 				}
-				return gnResult(c.Repos.GetRawFileOrLFS(ctx, "o", "r", "filepath/a b", opts))
+				return gnResult(c.Repos.GetMedia(ctx, "o", "r", "filepath/a b", params))
+			},
+			stream: func(ctx context.Context, c *Client) (any, *Response, error) {
+				params := &RepoGetMediaOptions{
+					Ref: "ref 1",
+				}
+				return gnReadAll(c.Repos.OpenMedia(ctx, "o", "r", "filepath/a b", params))
 			},
 		},
 		{
-			op: "repoMirrorSync", name: "Repos.MirrorSync",
+			op: "repoMirrorSync", name: "Repos.SyncMirror",
 			method: "POST", path: "/api/v1/repos/o/r/mirror-sync", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.MirrorSync(ctx, "o", "r"))
+				return gnNoResult(c.Repos.SyncMirror(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "repoNewPinAllowed", name: "Repos.NewPinAllowed",
+			op: "repoNewPinAllowed", name: "Repos.GetNewPinAllowed",
 			method: "GET", path: "/api/v1/repos/o/r/new_pin_allowed", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"issues":true,"pull_requests":true,"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.NewPinAllowed(ctx, "o", "r"))
-			},
-		},
-		{
-			op: "repoListPullRequests", name: "Repos.ListPullRequests",
-			method: "GET", path: "/api/v1/repos/o/r/pulls", query: "state=state%201&sort=sort%202&milestone=13&labels=24&labels=25&poster=poster%205&base=base%206&head=head%207&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"additions":1001,"allow_maintainer_edit":true,"assignee":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"assignees":[{"active":true,"avatar_url":"avatar_url-21","created":"2026-01-02T03:04:27Z","description":"description-23","email":"email-24","followers_count":1025,"following_count":1026,"full_name":"full_name-27","html_url":"html_url-28","id":1029,"is_admin":true,"language":"language-30","last_login":"2026-01-02T03:04:36Z","location":"location-32","login":"login-33","login_name":"login_name-34","prohibit_login":true,"pronouns":"pronouns-35","restricted":true,"source_id":1036,"starred_repos_count":1037,"visibility":"visibility-38","website":"website-39"}],"base":{"label":"label-40","ref":"ref-41","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:47Z","avatar_url":"avatar_url-43","clone_url":"clone_url-44","created_at":"2026-01-02T03:04:50Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-46","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-47","default_update_style":"default_update_style-48","description":"description-49","empty":true,"fork":true,"forks_count":1050,"full_name":"full_name-51","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-52","id":1053,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-54","languages_url":"languages_url-55","link":"link-56","mirror":true,"mirror_interval":"mirror_interval-57","mirror_updated":"2026-01-02T03:05:03Z","name":"name-59","object_format_name":"object_format_name-60","open_issues_count":1061,"open_pr_counter":1062,"original_url":"original_url-63","private":true,"release_counter":1064,"size":1065,"ssh_url":"ssh_url-66","stars_count":1067,"template":true,"topics":["topics-68"],"updated_at":"2026-01-02T03:05:14Z","url":"url-70","watchers_count":1071,"website":"website-72","wiki_branch":"wiki_branch-73","wiki_clone_url":"wiki_clone_url-74","wiki_ssh_url":"wiki_ssh_url-75"},"repo_id":1076,"sha":"sha-77"},"body":"body-78","changed_files":1079,"closed_at":"2026-01-02T03:05:25Z","comments":1081,"created_at":"2026-01-02T03:05:27Z","deletions":1083,"diff_url":"diff_url-84","draft":true,"due_date":"2026-01-02T03:05:30Z","flow":1086,"head":{"label":"label-87","ref":"ref-88","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"repo_id":1123,"sha":"sha-124"},"html_url":"html_url-125","id":1126,"is_locked":true,"labels":[{"color":"color-127","description":"description-128","exclusive":true,"id":1129,"is_archived":true,"name":"name-130","url":"url-131"}],"merge_base":"merge_base-132","merge_commit_sha":"merge_commit_sha-133","mergeable":true,"merged":true,"merged_at":"2026-01-02T03:06:19Z","merged_by":{"active":true,"avatar_url":"avatar_url-135","created":"2026-01-02T03:06:21Z","description":"description-137","email":"email-138","followers_count":1139,"following_count":1140,"full_name":"full_name-141","html_url":"html_url-142","id":1143,"is_admin":true,"language":"language-144","last_login":"2026-01-02T03:06:30Z","location":"location-146","login":"login-147","login_name":"login_name-148","prohibit_login":true,"pronouns":"pronouns-149","restricted":true,"source_id":1150,"starred_repos_count":1151,"visibility":"visibility-152","website":"website-153"},"milestone":{"closed_at":"2026-01-02T03:06:39Z","closed_issues":1155,"created_at":"2026-01-02T03:06:41Z","description":"description-157","due_on":"2026-01-02T03:06:43Z","id":1159,"open_issues":1160,"state":"state-161","title":"title-162","updated_at":"2026-01-02T03:06:48Z"},"number":1164,"patch_url":"patch_url-165","pin_order":1166,"requested_reviewers":[{"active":true,"avatar_url":"avatar_url-167","created":"2026-01-02T03:06:53Z","description":"description-169","email":"email-170","followers_count":1171,"following_count":1172,"full_name":"full_name-173","html_url":"html_url-174","id":1175,"is_admin":true,"language":"language-176","last_login":"2026-01-02T03:07:02Z","location":"location-178","login":"login-179","login_name":"login_name-180","prohibit_login":true,"pronouns":"pronouns-181","restricted":true,"source_id":1182,"starred_repos_count":1183,"visibility":"visibility-184","website":"website-185"}],"requested_reviewers_teams":[{"can_create_org_repo":true,"description":"description-186","id":1187,"includes_all_repositories":true,"name":"name-188","organization":{"avatar_url":"avatar_url-189","created":"2026-01-02T03:07:15Z","description":"description-191","email":"email-192","full_name":"full_name-193","id":1194,"location":"location-195","name":"name-196","repo_admin_change_team_access":true,"username":"username-197","visibility":"visibility-198","website":"website-199"},"permission":"permission-200","units":["units-201"],"units_map":{"key-203":"units_map-202"}}],"review_comments":1204,"state":"state-205","title":"title-206","updated_at":"2026-01-02T03:07:32Z","url":"url-208","user":{"active":true,"avatar_url":"avatar_url-209","created":"2026-01-02T03:07:35Z","description":"description-211","email":"email-212","followers_count":1213,"following_count":1214,"full_name":"full_name-215","html_url":"html_url-216","id":1217,"is_admin":true,"language":"language-218","last_login":"2026-01-02T03:07:44Z","location":"location-220","login":"login-221","login_name":"login_name-222","prohibit_login":true,"pronouns":"pronouns-223","restricted":true,"source_id":1224,"starred_repos_count":1225,"visibility":"visibility-226","website":"website-227"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListPullRequestsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					State:       "state 1",
-					Sort:        "sort 2",
-					Milestone:   13,
-					Labels:      []int64{24, 25},
-					Poster:      "poster 5",
-					Base:        "base 6",
-					Head:        "head 7",
-				}
-				return gnResult(c.Repos.ListPullRequests(ctx, "o", "r", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListPullRequestsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					State:       "state 1",
-					Sort:        "sort 2",
-					Milestone:   13,
-					Labels:      []int64{24, 25},
-					Poster:      "poster 5",
-					Base:        "base 6",
-					Head:        "head 7",
-				}
-				n, err := gnCount(c.Repos.ListPullRequestsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "repoCreatePullRequest", name: "Repos.CreatePullRequest",
-			method: "POST", path: "/api/v1/repos/o/r/pulls", query: "",
-			reqType: "application/json", reqBody: `{"assignee":"assignee-1","assignees":["assignees-2"],"base":"base-3","body":"body-4","due_date":"2026-01-02T03:04:10Z","head":"head-6","labels":[1007],"milestone":1008,"title":"title-9"}`,
-			kind: gnJSON, status: 201,
-			respBody: `{"additions":1001,"allow_maintainer_edit":true,"assignee":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"assignees":[{"active":true,"avatar_url":"avatar_url-21","created":"2026-01-02T03:04:27Z","description":"description-23","email":"email-24","followers_count":1025,"following_count":1026,"full_name":"full_name-27","html_url":"html_url-28","id":1029,"is_admin":true,"language":"language-30","last_login":"2026-01-02T03:04:36Z","location":"location-32","login":"login-33","login_name":"login_name-34","prohibit_login":true,"pronouns":"pronouns-35","restricted":true,"source_id":1036,"starred_repos_count":1037,"visibility":"visibility-38","website":"website-39"}],"base":{"label":"label-40","ref":"ref-41","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:47Z","avatar_url":"avatar_url-43","clone_url":"clone_url-44","created_at":"2026-01-02T03:04:50Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-46","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-47","default_update_style":"default_update_style-48","description":"description-49","empty":true,"fork":true,"forks_count":1050,"full_name":"full_name-51","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-52","id":1053,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-54","languages_url":"languages_url-55","link":"link-56","mirror":true,"mirror_interval":"mirror_interval-57","mirror_updated":"2026-01-02T03:05:03Z","name":"name-59","object_format_name":"object_format_name-60","open_issues_count":1061,"open_pr_counter":1062,"original_url":"original_url-63","private":true,"release_counter":1064,"size":1065,"ssh_url":"ssh_url-66","stars_count":1067,"template":true,"topics":["topics-68"],"updated_at":"2026-01-02T03:05:14Z","url":"url-70","watchers_count":1071,"website":"website-72","wiki_branch":"wiki_branch-73","wiki_clone_url":"wiki_clone_url-74","wiki_ssh_url":"wiki_ssh_url-75"},"repo_id":1076,"sha":"sha-77"},"body":"body-78","changed_files":1079,"closed_at":"2026-01-02T03:05:25Z","comments":1081,"created_at":"2026-01-02T03:05:27Z","deletions":1083,"diff_url":"diff_url-84","draft":true,"due_date":"2026-01-02T03:05:30Z","flow":1086,"head":{"label":"label-87","ref":"ref-88","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"repo_id":1123,"sha":"sha-124"},"html_url":"html_url-125","id":1126,"is_locked":true,"labels":[{"color":"color-127","description":"description-128","exclusive":true,"id":1129,"is_archived":true,"name":"name-130","url":"url-131"}],"merge_base":"merge_base-132","merge_commit_sha":"merge_commit_sha-133","mergeable":true,"merged":true,"merged_at":"2026-01-02T03:06:19Z","merged_by":{"active":true,"avatar_url":"avatar_url-135","created":"2026-01-02T03:06:21Z","description":"description-137","email":"email-138","followers_count":1139,"following_count":1140,"full_name":"full_name-141","html_url":"html_url-142","id":1143,"is_admin":true,"language":"language-144","last_login":"2026-01-02T03:06:30Z","location":"location-146","login":"login-147","login_name":"login_name-148","prohibit_login":true,"pronouns":"pronouns-149","restricted":true,"source_id":1150,"starred_repos_count":1151,"visibility":"visibility-152","website":"website-153"},"milestone":{"closed_at":"2026-01-02T03:06:39Z","closed_issues":1155,"created_at":"2026-01-02T03:06:41Z","description":"description-157","due_on":"2026-01-02T03:06:43Z","id":1159,"open_issues":1160,"state":"state-161","title":"title-162","updated_at":"2026-01-02T03:06:48Z"},"number":1164,"patch_url":"patch_url-165","pin_order":1166,"requested_reviewers":[{"active":true,"avatar_url":"avatar_url-167","created":"2026-01-02T03:06:53Z","description":"description-169","email":"email-170","followers_count":1171,"following_count":1172,"full_name":"full_name-173","html_url":"html_url-174","id":1175,"is_admin":true,"language":"language-176","last_login":"2026-01-02T03:07:02Z","location":"location-178","login":"login-179","login_name":"login_name-180","prohibit_login":true,"pronouns":"pronouns-181","restricted":true,"source_id":1182,"starred_repos_count":1183,"visibility":"visibility-184","website":"website-185"}],"requested_reviewers_teams":[{"can_create_org_repo":true,"description":"description-186","id":1187,"includes_all_repositories":true,"name":"name-188","organization":{"avatar_url":"avatar_url-189","created":"2026-01-02T03:07:15Z","description":"description-191","email":"email-192","full_name":"full_name-193","id":1194,"location":"location-195","name":"name-196","repo_admin_change_team_access":true,"username":"username-197","visibility":"visibility-198","website":"website-199"},"permission":"permission-200","units":["units-201"],"units_map":{"key-203":"units_map-202"}}],"review_comments":1204,"state":"state-205","title":"title-206","updated_at":"2026-01-02T03:07:32Z","url":"url-208","user":{"active":true,"avatar_url":"avatar_url-209","created":"2026-01-02T03:07:35Z","description":"description-211","email":"email-212","followers_count":1213,"following_count":1214,"full_name":"full_name-215","html_url":"html_url-216","id":1217,"is_admin":true,"language":"language-218","last_login":"2026-01-02T03:07:44Z","location":"location-220","login":"login-221","login_name":"login_name-222","prohibit_login":true,"pronouns":"pronouns-223","restricted":true,"source_id":1224,"starred_repos_count":1225,"visibility":"visibility-226","website":"website-227"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := CreatePullRequestOption{
-					Assignee:  "assignee-1",
-					Assignees: []string{"assignees-2"},
-					Base:      "base-3",
-					Body:      "body-4",
-					DueDate:   gnTime(5),
-					Head:      "head-6",
-					Labels:    []int64{1007},
-					Milestone: 1008,
-					Title:     "title-9",
-				}
-				return gnResult(c.Repos.CreatePullRequest(ctx, "o", "r", body))
-			},
-		},
-		{
-			op: "repoListPinnedPullRequests", name: "Repos.ListPinnedPullRequests",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/pinned", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `[{"additions":1001,"allow_maintainer_edit":true,"assignee":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"assignees":[{"active":true,"avatar_url":"avatar_url-21","created":"2026-01-02T03:04:27Z","description":"description-23","email":"email-24","followers_count":1025,"following_count":1026,"full_name":"full_name-27","html_url":"html_url-28","id":1029,"is_admin":true,"language":"language-30","last_login":"2026-01-02T03:04:36Z","location":"location-32","login":"login-33","login_name":"login_name-34","prohibit_login":true,"pronouns":"pronouns-35","restricted":true,"source_id":1036,"starred_repos_count":1037,"visibility":"visibility-38","website":"website-39"}],"base":{"label":"label-40","ref":"ref-41","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:47Z","avatar_url":"avatar_url-43","clone_url":"clone_url-44","created_at":"2026-01-02T03:04:50Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-46","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-47","default_update_style":"default_update_style-48","description":"description-49","empty":true,"fork":true,"forks_count":1050,"full_name":"full_name-51","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-52","id":1053,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-54","languages_url":"languages_url-55","link":"link-56","mirror":true,"mirror_interval":"mirror_interval-57","mirror_updated":"2026-01-02T03:05:03Z","name":"name-59","object_format_name":"object_format_name-60","open_issues_count":1061,"open_pr_counter":1062,"original_url":"original_url-63","private":true,"release_counter":1064,"size":1065,"ssh_url":"ssh_url-66","stars_count":1067,"template":true,"topics":["topics-68"],"updated_at":"2026-01-02T03:05:14Z","url":"url-70","watchers_count":1071,"website":"website-72","wiki_branch":"wiki_branch-73","wiki_clone_url":"wiki_clone_url-74","wiki_ssh_url":"wiki_ssh_url-75"},"repo_id":1076,"sha":"sha-77"},"body":"body-78","changed_files":1079,"closed_at":"2026-01-02T03:05:25Z","comments":1081,"created_at":"2026-01-02T03:05:27Z","deletions":1083,"diff_url":"diff_url-84","draft":true,"due_date":"2026-01-02T03:05:30Z","flow":1086,"head":{"label":"label-87","ref":"ref-88","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"repo_id":1123,"sha":"sha-124"},"html_url":"html_url-125","id":1126,"is_locked":true,"labels":[{"color":"color-127","description":"description-128","exclusive":true,"id":1129,"is_archived":true,"name":"name-130","url":"url-131"}],"merge_base":"merge_base-132","merge_commit_sha":"merge_commit_sha-133","mergeable":true,"merged":true,"merged_at":"2026-01-02T03:06:19Z","merged_by":{"active":true,"avatar_url":"avatar_url-135","created":"2026-01-02T03:06:21Z","description":"description-137","email":"email-138","followers_count":1139,"following_count":1140,"full_name":"full_name-141","html_url":"html_url-142","id":1143,"is_admin":true,"language":"language-144","last_login":"2026-01-02T03:06:30Z","location":"location-146","login":"login-147","login_name":"login_name-148","prohibit_login":true,"pronouns":"pronouns-149","restricted":true,"source_id":1150,"starred_repos_count":1151,"visibility":"visibility-152","website":"website-153"},"milestone":{"closed_at":"2026-01-02T03:06:39Z","closed_issues":1155,"created_at":"2026-01-02T03:06:41Z","description":"description-157","due_on":"2026-01-02T03:06:43Z","id":1159,"open_issues":1160,"state":"state-161","title":"title-162","updated_at":"2026-01-02T03:06:48Z"},"number":1164,"patch_url":"patch_url-165","pin_order":1166,"requested_reviewers":[{"active":true,"avatar_url":"avatar_url-167","created":"2026-01-02T03:06:53Z","description":"description-169","email":"email-170","followers_count":1171,"following_count":1172,"full_name":"full_name-173","html_url":"html_url-174","id":1175,"is_admin":true,"language":"language-176","last_login":"2026-01-02T03:07:02Z","location":"location-178","login":"login-179","login_name":"login_name-180","prohibit_login":true,"pronouns":"pronouns-181","restricted":true,"source_id":1182,"starred_repos_count":1183,"visibility":"visibility-184","website":"website-185"}],"requested_reviewers_teams":[{"can_create_org_repo":true,"description":"description-186","id":1187,"includes_all_repositories":true,"name":"name-188","organization":{"avatar_url":"avatar_url-189","created":"2026-01-02T03:07:15Z","description":"description-191","email":"email-192","full_name":"full_name-193","id":1194,"location":"location-195","name":"name-196","repo_admin_change_team_access":true,"username":"username-197","visibility":"visibility-198","website":"website-199"},"permission":"permission-200","units":["units-201"],"units_map":{"key-203":"units_map-202"}}],"review_comments":1204,"state":"state-205","title":"title-206","updated_at":"2026-01-02T03:07:32Z","url":"url-208","user":{"active":true,"avatar_url":"avatar_url-209","created":"2026-01-02T03:07:35Z","description":"description-211","email":"email-212","followers_count":1213,"following_count":1214,"full_name":"full_name-215","html_url":"html_url-216","id":1217,"is_admin":true,"language":"language-218","last_login":"2026-01-02T03:07:44Z","location":"location-220","login":"login-221","login_name":"login_name-222","prohibit_login":true,"pronouns":"pronouns-223","restricted":true,"source_id":1224,"starred_repos_count":1225,"visibility":"visibility-226","website":"website-227"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListPinnedPullRequests(ctx, "o", "r"))
-			},
-		},
-		{
-			op: "repoGetPullRequestByBaseHead", name: "Repos.GetPullRequestByBaseHead",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/base%20x/head/a%20b", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"additions":1001,"allow_maintainer_edit":true,"assignee":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"assignees":[{"active":true,"avatar_url":"avatar_url-21","created":"2026-01-02T03:04:27Z","description":"description-23","email":"email-24","followers_count":1025,"following_count":1026,"full_name":"full_name-27","html_url":"html_url-28","id":1029,"is_admin":true,"language":"language-30","last_login":"2026-01-02T03:04:36Z","location":"location-32","login":"login-33","login_name":"login_name-34","prohibit_login":true,"pronouns":"pronouns-35","restricted":true,"source_id":1036,"starred_repos_count":1037,"visibility":"visibility-38","website":"website-39"}],"base":{"label":"label-40","ref":"ref-41","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:47Z","avatar_url":"avatar_url-43","clone_url":"clone_url-44","created_at":"2026-01-02T03:04:50Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-46","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-47","default_update_style":"default_update_style-48","description":"description-49","empty":true,"fork":true,"forks_count":1050,"full_name":"full_name-51","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-52","id":1053,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-54","languages_url":"languages_url-55","link":"link-56","mirror":true,"mirror_interval":"mirror_interval-57","mirror_updated":"2026-01-02T03:05:03Z","name":"name-59","object_format_name":"object_format_name-60","open_issues_count":1061,"open_pr_counter":1062,"original_url":"original_url-63","private":true,"release_counter":1064,"size":1065,"ssh_url":"ssh_url-66","stars_count":1067,"template":true,"topics":["topics-68"],"updated_at":"2026-01-02T03:05:14Z","url":"url-70","watchers_count":1071,"website":"website-72","wiki_branch":"wiki_branch-73","wiki_clone_url":"wiki_clone_url-74","wiki_ssh_url":"wiki_ssh_url-75"},"repo_id":1076,"sha":"sha-77"},"body":"body-78","changed_files":1079,"closed_at":"2026-01-02T03:05:25Z","comments":1081,"created_at":"2026-01-02T03:05:27Z","deletions":1083,"diff_url":"diff_url-84","draft":true,"due_date":"2026-01-02T03:05:30Z","flow":1086,"head":{"label":"label-87","ref":"ref-88","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"repo_id":1123,"sha":"sha-124"},"html_url":"html_url-125","id":1126,"is_locked":true,"labels":[{"color":"color-127","description":"description-128","exclusive":true,"id":1129,"is_archived":true,"name":"name-130","url":"url-131"}],"merge_base":"merge_base-132","merge_commit_sha":"merge_commit_sha-133","mergeable":true,"merged":true,"merged_at":"2026-01-02T03:06:19Z","merged_by":{"active":true,"avatar_url":"avatar_url-135","created":"2026-01-02T03:06:21Z","description":"description-137","email":"email-138","followers_count":1139,"following_count":1140,"full_name":"full_name-141","html_url":"html_url-142","id":1143,"is_admin":true,"language":"language-144","last_login":"2026-01-02T03:06:30Z","location":"location-146","login":"login-147","login_name":"login_name-148","prohibit_login":true,"pronouns":"pronouns-149","restricted":true,"source_id":1150,"starred_repos_count":1151,"visibility":"visibility-152","website":"website-153"},"milestone":{"closed_at":"2026-01-02T03:06:39Z","closed_issues":1155,"created_at":"2026-01-02T03:06:41Z","description":"description-157","due_on":"2026-01-02T03:06:43Z","id":1159,"open_issues":1160,"state":"state-161","title":"title-162","updated_at":"2026-01-02T03:06:48Z"},"number":1164,"patch_url":"patch_url-165","pin_order":1166,"requested_reviewers":[{"active":true,"avatar_url":"avatar_url-167","created":"2026-01-02T03:06:53Z","description":"description-169","email":"email-170","followers_count":1171,"following_count":1172,"full_name":"full_name-173","html_url":"html_url-174","id":1175,"is_admin":true,"language":"language-176","last_login":"2026-01-02T03:07:02Z","location":"location-178","login":"login-179","login_name":"login_name-180","prohibit_login":true,"pronouns":"pronouns-181","restricted":true,"source_id":1182,"starred_repos_count":1183,"visibility":"visibility-184","website":"website-185"}],"requested_reviewers_teams":[{"can_create_org_repo":true,"description":"description-186","id":1187,"includes_all_repositories":true,"name":"name-188","organization":{"avatar_url":"avatar_url-189","created":"2026-01-02T03:07:15Z","description":"description-191","email":"email-192","full_name":"full_name-193","id":1194,"location":"location-195","name":"name-196","repo_admin_change_team_access":true,"username":"username-197","visibility":"visibility-198","website":"website-199"},"permission":"permission-200","units":["units-201"],"units_map":{"key-203":"units_map-202"}}],"review_comments":1204,"state":"state-205","title":"title-206","updated_at":"2026-01-02T03:07:32Z","url":"url-208","user":{"active":true,"avatar_url":"avatar_url-209","created":"2026-01-02T03:07:35Z","description":"description-211","email":"email-212","followers_count":1213,"following_count":1214,"full_name":"full_name-215","html_url":"html_url-216","id":1217,"is_admin":true,"language":"language-218","last_login":"2026-01-02T03:07:44Z","location":"location-220","login":"login-221","login_name":"login_name-222","prohibit_login":true,"pronouns":"pronouns-223","restricted":true,"source_id":1224,"starred_repos_count":1225,"visibility":"visibility-226","website":"website-227"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetPullRequestByBaseHead(ctx, "o", "r", "base x", "head/a b"))
-			},
-		},
-		{
-			op: "repoGetPullRequest", name: "Repos.GetPullRequest",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"additions":1001,"allow_maintainer_edit":true,"assignee":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"assignees":[{"active":true,"avatar_url":"avatar_url-21","created":"2026-01-02T03:04:27Z","description":"description-23","email":"email-24","followers_count":1025,"following_count":1026,"full_name":"full_name-27","html_url":"html_url-28","id":1029,"is_admin":true,"language":"language-30","last_login":"2026-01-02T03:04:36Z","location":"location-32","login":"login-33","login_name":"login_name-34","prohibit_login":true,"pronouns":"pronouns-35","restricted":true,"source_id":1036,"starred_repos_count":1037,"visibility":"visibility-38","website":"website-39"}],"base":{"label":"label-40","ref":"ref-41","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:47Z","avatar_url":"avatar_url-43","clone_url":"clone_url-44","created_at":"2026-01-02T03:04:50Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-46","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-47","default_update_style":"default_update_style-48","description":"description-49","empty":true,"fork":true,"forks_count":1050,"full_name":"full_name-51","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-52","id":1053,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-54","languages_url":"languages_url-55","link":"link-56","mirror":true,"mirror_interval":"mirror_interval-57","mirror_updated":"2026-01-02T03:05:03Z","name":"name-59","object_format_name":"object_format_name-60","open_issues_count":1061,"open_pr_counter":1062,"original_url":"original_url-63","private":true,"release_counter":1064,"size":1065,"ssh_url":"ssh_url-66","stars_count":1067,"template":true,"topics":["topics-68"],"updated_at":"2026-01-02T03:05:14Z","url":"url-70","watchers_count":1071,"website":"website-72","wiki_branch":"wiki_branch-73","wiki_clone_url":"wiki_clone_url-74","wiki_ssh_url":"wiki_ssh_url-75"},"repo_id":1076,"sha":"sha-77"},"body":"body-78","changed_files":1079,"closed_at":"2026-01-02T03:05:25Z","comments":1081,"created_at":"2026-01-02T03:05:27Z","deletions":1083,"diff_url":"diff_url-84","draft":true,"due_date":"2026-01-02T03:05:30Z","flow":1086,"head":{"label":"label-87","ref":"ref-88","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"repo_id":1123,"sha":"sha-124"},"html_url":"html_url-125","id":1126,"is_locked":true,"labels":[{"color":"color-127","description":"description-128","exclusive":true,"id":1129,"is_archived":true,"name":"name-130","url":"url-131"}],"merge_base":"merge_base-132","merge_commit_sha":"merge_commit_sha-133","mergeable":true,"merged":true,"merged_at":"2026-01-02T03:06:19Z","merged_by":{"active":true,"avatar_url":"avatar_url-135","created":"2026-01-02T03:06:21Z","description":"description-137","email":"email-138","followers_count":1139,"following_count":1140,"full_name":"full_name-141","html_url":"html_url-142","id":1143,"is_admin":true,"language":"language-144","last_login":"2026-01-02T03:06:30Z","location":"location-146","login":"login-147","login_name":"login_name-148","prohibit_login":true,"pronouns":"pronouns-149","restricted":true,"source_id":1150,"starred_repos_count":1151,"visibility":"visibility-152","website":"website-153"},"milestone":{"closed_at":"2026-01-02T03:06:39Z","closed_issues":1155,"created_at":"2026-01-02T03:06:41Z","description":"description-157","due_on":"2026-01-02T03:06:43Z","id":1159,"open_issues":1160,"state":"state-161","title":"title-162","updated_at":"2026-01-02T03:06:48Z"},"number":1164,"patch_url":"patch_url-165","pin_order":1166,"requested_reviewers":[{"active":true,"avatar_url":"avatar_url-167","created":"2026-01-02T03:06:53Z","description":"description-169","email":"email-170","followers_count":1171,"following_count":1172,"full_name":"full_name-173","html_url":"html_url-174","id":1175,"is_admin":true,"language":"language-176","last_login":"2026-01-02T03:07:02Z","location":"location-178","login":"login-179","login_name":"login_name-180","prohibit_login":true,"pronouns":"pronouns-181","restricted":true,"source_id":1182,"starred_repos_count":1183,"visibility":"visibility-184","website":"website-185"}],"requested_reviewers_teams":[{"can_create_org_repo":true,"description":"description-186","id":1187,"includes_all_repositories":true,"name":"name-188","organization":{"avatar_url":"avatar_url-189","created":"2026-01-02T03:07:15Z","description":"description-191","email":"email-192","full_name":"full_name-193","id":1194,"location":"location-195","name":"name-196","repo_admin_change_team_access":true,"username":"username-197","visibility":"visibility-198","website":"website-199"},"permission":"permission-200","units":["units-201"],"units_map":{"key-203":"units_map-202"}}],"review_comments":1204,"state":"state-205","title":"title-206","updated_at":"2026-01-02T03:07:32Z","url":"url-208","user":{"active":true,"avatar_url":"avatar_url-209","created":"2026-01-02T03:07:35Z","description":"description-211","email":"email-212","followers_count":1213,"following_count":1214,"full_name":"full_name-215","html_url":"html_url-216","id":1217,"is_admin":true,"language":"language-218","last_login":"2026-01-02T03:07:44Z","location":"location-220","login":"login-221","login_name":"login_name-222","prohibit_login":true,"pronouns":"pronouns-223","restricted":true,"source_id":1224,"starred_repos_count":1225,"visibility":"visibility-226","website":"website-227"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetPullRequest(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "repoEditPullRequest", name: "Repos.EditPullRequest",
-			method: "PATCH", path: "/api/v1/repos/o/r/pulls/7", query: "",
-			reqType: "application/json", reqBody: `{"allow_maintainer_edit":true,"assignee":"assignee-1","assignees":["assignees-2"],"base":"base-3","body":"body-4","due_date":"2026-01-02T03:04:10Z","labels":[1006],"milestone":1007,"state":"state-8","title":"title-9","unset_due_date":true}`,
-			kind: gnJSON, status: 201,
-			respBody: `{"additions":1001,"allow_maintainer_edit":true,"assignee":{"active":true,"avatar_url":"avatar_url-2","created":"2026-01-02T03:04:08Z","description":"description-4","email":"email-5","followers_count":1006,"following_count":1007,"full_name":"full_name-8","html_url":"html_url-9","id":1010,"is_admin":true,"language":"language-11","last_login":"2026-01-02T03:04:17Z","location":"location-13","login":"login-14","login_name":"login_name-15","prohibit_login":true,"pronouns":"pronouns-16","restricted":true,"source_id":1017,"starred_repos_count":1018,"visibility":"visibility-19","website":"website-20"},"assignees":[{"active":true,"avatar_url":"avatar_url-21","created":"2026-01-02T03:04:27Z","description":"description-23","email":"email-24","followers_count":1025,"following_count":1026,"full_name":"full_name-27","html_url":"html_url-28","id":1029,"is_admin":true,"language":"language-30","last_login":"2026-01-02T03:04:36Z","location":"location-32","login":"login-33","login_name":"login_name-34","prohibit_login":true,"pronouns":"pronouns-35","restricted":true,"source_id":1036,"starred_repos_count":1037,"visibility":"visibility-38","website":"website-39"}],"base":{"label":"label-40","ref":"ref-41","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:47Z","avatar_url":"avatar_url-43","clone_url":"clone_url-44","created_at":"2026-01-02T03:04:50Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-46","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-47","default_update_style":"default_update_style-48","description":"description-49","empty":true,"fork":true,"forks_count":1050,"full_name":"full_name-51","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-52","id":1053,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-54","languages_url":"languages_url-55","link":"link-56","mirror":true,"mirror_interval":"mirror_interval-57","mirror_updated":"2026-01-02T03:05:03Z","name":"name-59","object_format_name":"object_format_name-60","open_issues_count":1061,"open_pr_counter":1062,"original_url":"original_url-63","private":true,"release_counter":1064,"size":1065,"ssh_url":"ssh_url-66","stars_count":1067,"template":true,"topics":["topics-68"],"updated_at":"2026-01-02T03:05:14Z","url":"url-70","watchers_count":1071,"website":"website-72","wiki_branch":"wiki_branch-73","wiki_clone_url":"wiki_clone_url-74","wiki_ssh_url":"wiki_ssh_url-75"},"repo_id":1076,"sha":"sha-77"},"body":"body-78","changed_files":1079,"closed_at":"2026-01-02T03:05:25Z","comments":1081,"created_at":"2026-01-02T03:05:27Z","deletions":1083,"diff_url":"diff_url-84","draft":true,"due_date":"2026-01-02T03:05:30Z","flow":1086,"head":{"label":"label-87","ref":"ref-88","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:34Z","avatar_url":"avatar_url-90","clone_url":"clone_url-91","created_at":"2026-01-02T03:05:37Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-93","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-94","default_update_style":"default_update_style-95","description":"description-96","empty":true,"fork":true,"forks_count":1097,"full_name":"full_name-98","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-99","id":1100,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-101","languages_url":"languages_url-102","link":"link-103","mirror":true,"mirror_interval":"mirror_interval-104","mirror_updated":"2026-01-02T03:05:50Z","name":"name-106","object_format_name":"object_format_name-107","open_issues_count":1108,"open_pr_counter":1109,"original_url":"original_url-110","private":true,"release_counter":1111,"size":1112,"ssh_url":"ssh_url-113","stars_count":1114,"template":true,"topics":["topics-115"],"updated_at":"2026-01-02T03:06:01Z","url":"url-117","watchers_count":1118,"website":"website-119","wiki_branch":"wiki_branch-120","wiki_clone_url":"wiki_clone_url-121","wiki_ssh_url":"wiki_ssh_url-122"},"repo_id":1123,"sha":"sha-124"},"html_url":"html_url-125","id":1126,"is_locked":true,"labels":[{"color":"color-127","description":"description-128","exclusive":true,"id":1129,"is_archived":true,"name":"name-130","url":"url-131"}],"merge_base":"merge_base-132","merge_commit_sha":"merge_commit_sha-133","mergeable":true,"merged":true,"merged_at":"2026-01-02T03:06:19Z","merged_by":{"active":true,"avatar_url":"avatar_url-135","created":"2026-01-02T03:06:21Z","description":"description-137","email":"email-138","followers_count":1139,"following_count":1140,"full_name":"full_name-141","html_url":"html_url-142","id":1143,"is_admin":true,"language":"language-144","last_login":"2026-01-02T03:06:30Z","location":"location-146","login":"login-147","login_name":"login_name-148","prohibit_login":true,"pronouns":"pronouns-149","restricted":true,"source_id":1150,"starred_repos_count":1151,"visibility":"visibility-152","website":"website-153"},"milestone":{"closed_at":"2026-01-02T03:06:39Z","closed_issues":1155,"created_at":"2026-01-02T03:06:41Z","description":"description-157","due_on":"2026-01-02T03:06:43Z","id":1159,"open_issues":1160,"state":"state-161","title":"title-162","updated_at":"2026-01-02T03:06:48Z"},"number":1164,"patch_url":"patch_url-165","pin_order":1166,"requested_reviewers":[{"active":true,"avatar_url":"avatar_url-167","created":"2026-01-02T03:06:53Z","description":"description-169","email":"email-170","followers_count":1171,"following_count":1172,"full_name":"full_name-173","html_url":"html_url-174","id":1175,"is_admin":true,"language":"language-176","last_login":"2026-01-02T03:07:02Z","location":"location-178","login":"login-179","login_name":"login_name-180","prohibit_login":true,"pronouns":"pronouns-181","restricted":true,"source_id":1182,"starred_repos_count":1183,"visibility":"visibility-184","website":"website-185"}],"requested_reviewers_teams":[{"can_create_org_repo":true,"description":"description-186","id":1187,"includes_all_repositories":true,"name":"name-188","organization":{"avatar_url":"avatar_url-189","created":"2026-01-02T03:07:15Z","description":"description-191","email":"email-192","full_name":"full_name-193","id":1194,"location":"location-195","name":"name-196","repo_admin_change_team_access":true,"username":"username-197","visibility":"visibility-198","website":"website-199"},"permission":"permission-200","units":["units-201"],"units_map":{"key-203":"units_map-202"}}],"review_comments":1204,"state":"state-205","title":"title-206","updated_at":"2026-01-02T03:07:32Z","url":"url-208","user":{"active":true,"avatar_url":"avatar_url-209","created":"2026-01-02T03:07:35Z","description":"description-211","email":"email-212","followers_count":1213,"following_count":1214,"full_name":"full_name-215","html_url":"html_url-216","id":1217,"is_admin":true,"language":"language-218","last_login":"2026-01-02T03:07:44Z","location":"location-220","login":"login-221","login_name":"login_name-222","prohibit_login":true,"pronouns":"pronouns-223","restricted":true,"source_id":1224,"starred_repos_count":1225,"visibility":"visibility-226","website":"website-227"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := EditPullRequestOption{
-					AllowMaintainerEdit: Ptr[bool](true),
-					Assignee:            Ptr[string]("assignee-1"),
-					Assignees:           []string{"assignees-2"},
-					Base:                Ptr[string]("base-3"),
-					Body:                Ptr[string]("body-4"),
-					DueDate:             Ptr[time.Time](gnTime(5)),
-					Labels:              []int64{1006},
-					Milestone:           Ptr[int64](1007),
-					State:               Ptr[string]("state-8"),
-					Title:               Ptr[string]("title-9"),
-					UnsetDueDate:        Ptr[bool](true),
-				}
-				return gnResult(c.Repos.EditPullRequest(ctx, "o", "r", 7, body))
-			},
-		},
-		{
-			op: "repoDownloadPullDiffOrPatch", name: "Repos.DownloadPullDiffOrPatch",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7.diffType%20x", query: "binary=true",
-			kind: gnText, status: 200, respBody: "text answered by repoDownloadPullDiffOrPatch",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &DownloadPullDiffOrPatchOptions{
-					Binary: Ptr(true),
-				}
-				return gnResult(c.Repos.DownloadPullDiffOrPatch(ctx, "o", "r", 7, "diffType x", opts))
-			},
-		},
-		{
-			op: "repoGetPullRequestCommits", name: "Repos.GetPullRequestCommits",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7/commits", query: "verification=true&files=true&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"author":{"date":"date-20","email":"email-21","name":"name-22"},"committer":{"date":"date-23","email":"email-24","name":"name-25"},"message":"message-26","tree":{"created":"2026-01-02T03:04:32Z","sha":"sha-28","url":"url-29"},"url":"url-30","verification":{"payload":"payload-31","reason":"reason-32","signature":"signature-33","verified":true}},"committer":{"active":true,"avatar_url":"avatar_url-34","created":"2026-01-02T03:04:40Z","description":"description-36","email":"email-37","followers_count":1038,"following_count":1039,"full_name":"full_name-40","html_url":"html_url-41","id":1042,"is_admin":true,"language":"language-43","last_login":"2026-01-02T03:04:49Z","location":"location-45","login":"login-46","login_name":"login_name-47","prohibit_login":true,"pronouns":"pronouns-48","restricted":true,"source_id":1049,"starred_repos_count":1050,"visibility":"visibility-51","website":"website-52"},"created":"2026-01-02T03:04:58Z","files":[{"filename":"filename-54","status":"status-55"}],"html_url":"html_url-56","parents":[{"created":"2026-01-02T03:05:02Z","sha":"sha-58","url":"url-59"}],"sha":"sha-60","stats":{"additions":1061,"deletions":1062,"total":1063},"url":"url-64","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetPullRequestCommitsOptions{
-					ListOptions:  ListOptions{Page: 2, Limit: 5},
-					Verification: Ptr(true),
-					Files:        Ptr(true),
-				}
-				return gnResult(c.Repos.GetPullRequestCommits(ctx, "o", "r", 7, opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetPullRequestCommitsOptions{
-					ListOptions:  ListOptions{Page: 2, Limit: 5},
-					Verification: Ptr(true),
-					Files:        Ptr(true),
-				}
-				n, err := gnCount(c.Repos.GetPullRequestCommitsIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "repoGetPullRequestFiles", name: "Repos.GetPullRequestFiles",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7/files", query: "skip-to=skip-to%201&whitespace=whitespace%202&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"additions":1001,"changes":1002,"contents_url":"contents_url-3","deletions":1004,"filename":"filename-5","html_url":"html_url-6","previous_filename":"previous_filename-7","raw_url":"raw_url-8","status":"status-9","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetPullRequestFilesOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					SkipTo:      "skip-to 1",
-					Whitespace:  "whitespace 2",
-				}
-				return gnResult(c.Repos.GetPullRequestFiles(ctx, "o", "r", 7, opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetPullRequestFilesOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					SkipTo:      "skip-to 1",
-					Whitespace:  "whitespace 2",
-				}
-				n, err := gnCount(c.Repos.GetPullRequestFilesIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "repoCancelScheduledAutoMerge", name: "Repos.CancelScheduledAutoMerge",
-			method: "DELETE", path: "/api/v1/repos/o/r/pulls/7/merge", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.CancelScheduledAutoMerge(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "repoPullRequestIsMerged", name: "Repos.PullRequestIsMerged",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7/merge", query: "",
-			kind: gnBool,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.PullRequestIsMerged(ctx, "o", "r", 7))
-			},
-		},
-		{
-			op: "repoMergePullRequest", name: "Repos.MergePullRequest",
-			method: "POST", path: "/api/v1/repos/o/r/pulls/7/merge", query: "",
-			reqType: "application/json", reqBody: `{"Do":"Do-1","MergeCommitID":"MergeCommitID-2","MergeMessageField":"MergeMessageField-3","MergeTitleField":"MergeTitleField-4","delete_branch_after_merge":true,"force_merge":true,"head_commit_id":"head_commit_id-5","merge_when_checks_succeed":true}`,
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := MergePullRequestOption{
-					Do:                     "Do-1",
-					MergeCommitID:          "MergeCommitID-2",
-					MergeMessageField:      "MergeMessageField-3",
-					MergeTitleField:        "MergeTitleField-4",
-					DeleteBranchAfterMerge: true,
-					ForceMerge:             true,
-					HeadCommitID:           "head_commit_id-5",
-					MergeWhenChecksSucceed: true,
-				}
-				return gnNoResult(c.Repos.MergePullRequest(ctx, "o", "r", 7, body))
-			},
-		},
-		{
-			op: "repoDeletePullReviewRequests", name: "Repos.DeletePullReviewRequests",
-			method: "DELETE", path: "/api/v1/repos/o/r/pulls/7/requested_reviewers", query: "",
-			reqType: "application/json", reqBody: `{"reviewers":["reviewers-1"],"team_reviewers":["team_reviewers-2"]}`,
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := PullReviewRequestOptions{
-					Reviewers:     []string{"reviewers-1"},
-					TeamReviewers: []string{"team_reviewers-2"},
-				}
-				return gnNoResult(c.Repos.DeletePullReviewRequests(ctx, "o", "r", 7, body))
-			},
-		},
-		{
-			op: "repoCreatePullReviewRequests", name: "Repos.CreatePullReviewRequests",
-			method: "POST", path: "/api/v1/repos/o/r/pulls/7/requested_reviewers", query: "",
-			reqType: "application/json", reqBody: `{"reviewers":["reviewers-1"],"team_reviewers":["team_reviewers-2"]}`,
-			kind: gnJSON, status: 201,
-			respBody: `[{"body":"body-1","comments_count":1002,"commit_id":"commit_id-3","dismissed":true,"html_url":"html_url-4","id":1005,"official":true,"pull_request_url":"pull_request_url-6","stale":true,"state":"state-7","submitted_at":"2026-01-02T03:04:13Z","team":{"can_create_org_repo":true,"description":"description-9","id":1010,"includes_all_repositories":true,"name":"name-11","organization":{"avatar_url":"avatar_url-12","created":"2026-01-02T03:04:18Z","description":"description-14","email":"email-15","full_name":"full_name-16","id":1017,"location":"location-18","name":"name-19","repo_admin_change_team_access":true,"username":"username-20","visibility":"visibility-21","website":"website-22"},"permission":"permission-23","units":["units-24"],"units_map":{"key-26":"units_map-25"}},"updated_at":"2026-01-02T03:04:32Z","user":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := PullReviewRequestOptions{
-					Reviewers:     []string{"reviewers-1"},
-					TeamReviewers: []string{"team_reviewers-2"},
-				}
-				return gnResult(c.Repos.CreatePullReviewRequests(ctx, "o", "r", 7, body))
-			},
-		},
-		{
-			op: "repoListPullReviews", name: "Repos.ListPullReviews",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7/reviews", query: "page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"body":"body-1","comments_count":1002,"commit_id":"commit_id-3","dismissed":true,"html_url":"html_url-4","id":1005,"official":true,"pull_request_url":"pull_request_url-6","stale":true,"state":"state-7","submitted_at":"2026-01-02T03:04:13Z","team":{"can_create_org_repo":true,"description":"description-9","id":1010,"includes_all_repositories":true,"name":"name-11","organization":{"avatar_url":"avatar_url-12","created":"2026-01-02T03:04:18Z","description":"description-14","email":"email-15","full_name":"full_name-16","id":1017,"location":"location-18","name":"name-19","repo_admin_change_team_access":true,"username":"username-20","visibility":"visibility-21","website":"website-22"},"permission":"permission-23","units":["units-24"],"units_map":{"key-26":"units_map-25"}},"updated_at":"2026-01-02T03:04:32Z","user":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListPullReviews(ctx, "o", "r", 7, opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListPullReviewsIter(ctx, "o", "r", 7, opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "repoCreatePullReview", name: "Repos.CreatePullReview",
-			method: "POST", path: "/api/v1/repos/o/r/pulls/7/reviews", query: "",
-			reqType: "application/json", reqBody: `{"body":"body-1","comments":[{"body":"body-2","extra_lines_count":1003,"new_position":1004,"old_position":1005,"path":"path-6"}],"commit_id":"commit_id-7","event":"event-8"}`,
-			kind: gnJSON, status: 200,
-			respBody: `{"body":"body-1","comments_count":1002,"commit_id":"commit_id-3","dismissed":true,"html_url":"html_url-4","id":1005,"official":true,"pull_request_url":"pull_request_url-6","stale":true,"state":"state-7","submitted_at":"2026-01-02T03:04:13Z","team":{"can_create_org_repo":true,"description":"description-9","id":1010,"includes_all_repositories":true,"name":"name-11","organization":{"avatar_url":"avatar_url-12","created":"2026-01-02T03:04:18Z","description":"description-14","email":"email-15","full_name":"full_name-16","id":1017,"location":"location-18","name":"name-19","repo_admin_change_team_access":true,"username":"username-20","visibility":"visibility-21","website":"website-22"},"permission":"permission-23","units":["units-24"],"units_map":{"key-26":"units_map-25"}},"updated_at":"2026-01-02T03:04:32Z","user":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := CreatePullReviewOptions{
-					Body: "body-1",
-					Comments: []*CreatePullReviewComment{&CreatePullReviewComment{
-						Body:            "body-2",
-						ExtraLinesCount: 1003,
-						NewPosition:     1004,
-						OldPosition:     1005,
-						Path:            "path-6",
-					}},
-					CommitID: "commit_id-7",
-					Event:    "event-8",
-				}
-				return gnResult(c.Repos.CreatePullReview(ctx, "o", "r", 7, body))
-			},
-		},
-		{
-			op: "repoDeletePullReview", name: "Repos.DeletePullReview",
-			method: "DELETE", path: "/api/v1/repos/o/r/pulls/7/reviews/8", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeletePullReview(ctx, "o", "r", 7, 8))
-			},
-		},
-		{
-			op: "repoGetPullReview", name: "Repos.GetPullReview",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7/reviews/8", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"body":"body-1","comments_count":1002,"commit_id":"commit_id-3","dismissed":true,"html_url":"html_url-4","id":1005,"official":true,"pull_request_url":"pull_request_url-6","stale":true,"state":"state-7","submitted_at":"2026-01-02T03:04:13Z","team":{"can_create_org_repo":true,"description":"description-9","id":1010,"includes_all_repositories":true,"name":"name-11","organization":{"avatar_url":"avatar_url-12","created":"2026-01-02T03:04:18Z","description":"description-14","email":"email-15","full_name":"full_name-16","id":1017,"location":"location-18","name":"name-19","repo_admin_change_team_access":true,"username":"username-20","visibility":"visibility-21","website":"website-22"},"permission":"permission-23","units":["units-24"],"units_map":{"key-26":"units_map-25"}},"updated_at":"2026-01-02T03:04:32Z","user":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetPullReview(ctx, "o", "r", 7, 8))
-			},
-		},
-		{
-			op: "repoSubmitPullReview", name: "Repos.SubmitPullReview",
-			method: "POST", path: "/api/v1/repos/o/r/pulls/7/reviews/8", query: "",
-			reqType: "application/json", reqBody: `{"body":"body-1","event":"event-2"}`,
-			kind: gnJSON, status: 200,
-			respBody: `{"body":"body-1","comments_count":1002,"commit_id":"commit_id-3","dismissed":true,"html_url":"html_url-4","id":1005,"official":true,"pull_request_url":"pull_request_url-6","stale":true,"state":"state-7","submitted_at":"2026-01-02T03:04:13Z","team":{"can_create_org_repo":true,"description":"description-9","id":1010,"includes_all_repositories":true,"name":"name-11","organization":{"avatar_url":"avatar_url-12","created":"2026-01-02T03:04:18Z","description":"description-14","email":"email-15","full_name":"full_name-16","id":1017,"location":"location-18","name":"name-19","repo_admin_change_team_access":true,"username":"username-20","visibility":"visibility-21","website":"website-22"},"permission":"permission-23","units":["units-24"],"units_map":{"key-26":"units_map-25"}},"updated_at":"2026-01-02T03:04:32Z","user":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := SubmitPullReviewOptions{
-					Body:  "body-1",
-					Event: "event-2",
-				}
-				return gnResult(c.Repos.SubmitPullReview(ctx, "o", "r", 7, 8, body))
-			},
-		},
-		{
-			op: "repoGetPullReviewComments", name: "Repos.GetPullReviewComments",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7/reviews/8/comments", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `[{"body":"body-1","commit_id":"commit_id-2","created_at":"2026-01-02T03:04:08Z","diff_hunk":"diff_hunk-4","extra_lines_count":1005,"html_url":"html_url-6","id":1007,"original_commit_id":"original_commit_id-8","original_position":1009,"path":"path-10","position":1011,"pull_request_review_id":1012,"pull_request_url":"pull_request_url-13","resolver":{"active":true,"avatar_url":"avatar_url-14","created":"2026-01-02T03:04:20Z","description":"description-16","email":"email-17","followers_count":1018,"following_count":1019,"full_name":"full_name-20","html_url":"html_url-21","id":1022,"is_admin":true,"language":"language-23","last_login":"2026-01-02T03:04:29Z","location":"location-25","login":"login-26","login_name":"login_name-27","prohibit_login":true,"pronouns":"pronouns-28","restricted":true,"source_id":1029,"starred_repos_count":1030,"visibility":"visibility-31","website":"website-32"},"updated_at":"2026-01-02T03:04:38Z","user":{"active":true,"avatar_url":"avatar_url-34","created":"2026-01-02T03:04:40Z","description":"description-36","email":"email-37","followers_count":1038,"following_count":1039,"full_name":"full_name-40","html_url":"html_url-41","id":1042,"is_admin":true,"language":"language-43","last_login":"2026-01-02T03:04:49Z","location":"location-45","login":"login-46","login_name":"login_name-47","prohibit_login":true,"pronouns":"pronouns-48","restricted":true,"source_id":1049,"starred_repos_count":1050,"visibility":"visibility-51","website":"website-52"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetPullReviewComments(ctx, "o", "r", 7, 8))
-			},
-		},
-		{
-			op: "repoCreatePullReviewComment", name: "Repos.CreatePullReviewComment",
-			method: "POST", path: "/api/v1/repos/o/r/pulls/7/reviews/8/comments", query: "",
-			reqType: "application/json", reqBody: `{"body":"body-1","extra_lines_count":1002,"new_position":1003,"old_position":1004,"path":"path-5"}`,
-			kind: gnJSON, status: 200,
-			respBody: `{"body":"body-1","commit_id":"commit_id-2","created_at":"2026-01-02T03:04:08Z","diff_hunk":"diff_hunk-4","extra_lines_count":1005,"html_url":"html_url-6","id":1007,"original_commit_id":"original_commit_id-8","original_position":1009,"path":"path-10","position":1011,"pull_request_review_id":1012,"pull_request_url":"pull_request_url-13","resolver":{"active":true,"avatar_url":"avatar_url-14","created":"2026-01-02T03:04:20Z","description":"description-16","email":"email-17","followers_count":1018,"following_count":1019,"full_name":"full_name-20","html_url":"html_url-21","id":1022,"is_admin":true,"language":"language-23","last_login":"2026-01-02T03:04:29Z","location":"location-25","login":"login-26","login_name":"login_name-27","prohibit_login":true,"pronouns":"pronouns-28","restricted":true,"source_id":1029,"starred_repos_count":1030,"visibility":"visibility-31","website":"website-32"},"updated_at":"2026-01-02T03:04:38Z","user":{"active":true,"avatar_url":"avatar_url-34","created":"2026-01-02T03:04:40Z","description":"description-36","email":"email-37","followers_count":1038,"following_count":1039,"full_name":"full_name-40","html_url":"html_url-41","id":1042,"is_admin":true,"language":"language-43","last_login":"2026-01-02T03:04:49Z","location":"location-45","login":"login-46","login_name":"login_name-47","prohibit_login":true,"pronouns":"pronouns-48","restricted":true,"source_id":1049,"starred_repos_count":1050,"visibility":"visibility-51","website":"website-52"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := CreatePullReviewComment{
-					Body:            "body-1",
-					ExtraLinesCount: 1002,
-					NewPosition:     1003,
-					OldPosition:     1004,
-					Path:            "path-5",
-				}
-				return gnResult(c.Repos.CreatePullReviewComment(ctx, "o", "r", 7, 8, body))
-			},
-		},
-		{
-			op: "repoDeletePullReviewComment", name: "Repos.DeletePullReviewComment",
-			method: "DELETE", path: "/api/v1/repos/o/r/pulls/7/reviews/8/comments/9", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeletePullReviewComment(ctx, "o", "r", 7, 8, 9))
-			},
-		},
-		{
-			op: "repoGetPullReviewComment", name: "Repos.GetPullReviewComment",
-			method: "GET", path: "/api/v1/repos/o/r/pulls/7/reviews/8/comments/9", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"body":"body-1","commit_id":"commit_id-2","created_at":"2026-01-02T03:04:08Z","diff_hunk":"diff_hunk-4","extra_lines_count":1005,"html_url":"html_url-6","id":1007,"original_commit_id":"original_commit_id-8","original_position":1009,"path":"path-10","position":1011,"pull_request_review_id":1012,"pull_request_url":"pull_request_url-13","resolver":{"active":true,"avatar_url":"avatar_url-14","created":"2026-01-02T03:04:20Z","description":"description-16","email":"email-17","followers_count":1018,"following_count":1019,"full_name":"full_name-20","html_url":"html_url-21","id":1022,"is_admin":true,"language":"language-23","last_login":"2026-01-02T03:04:29Z","location":"location-25","login":"login-26","login_name":"login_name-27","prohibit_login":true,"pronouns":"pronouns-28","restricted":true,"source_id":1029,"starred_repos_count":1030,"visibility":"visibility-31","website":"website-32"},"updated_at":"2026-01-02T03:04:38Z","user":{"active":true,"avatar_url":"avatar_url-34","created":"2026-01-02T03:04:40Z","description":"description-36","email":"email-37","followers_count":1038,"following_count":1039,"full_name":"full_name-40","html_url":"html_url-41","id":1042,"is_admin":true,"language":"language-43","last_login":"2026-01-02T03:04:49Z","location":"location-45","login":"login-46","login_name":"login_name-47","prohibit_login":true,"pronouns":"pronouns-48","restricted":true,"source_id":1049,"starred_repos_count":1050,"visibility":"visibility-51","website":"website-52"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetPullReviewComment(ctx, "o", "r", 7, 8, 9))
-			},
-		},
-		{
-			op: "repoDismissPullReview", name: "Repos.DismissPullReview",
-			method: "POST", path: "/api/v1/repos/o/r/pulls/7/reviews/8/dismissals", query: "",
-			reqType: "application/json", reqBody: `{"message":"message-1","priors":true}`,
-			kind: gnJSON, status: 200,
-			respBody: `{"body":"body-1","comments_count":1002,"commit_id":"commit_id-3","dismissed":true,"html_url":"html_url-4","id":1005,"official":true,"pull_request_url":"pull_request_url-6","stale":true,"state":"state-7","submitted_at":"2026-01-02T03:04:13Z","team":{"can_create_org_repo":true,"description":"description-9","id":1010,"includes_all_repositories":true,"name":"name-11","organization":{"avatar_url":"avatar_url-12","created":"2026-01-02T03:04:18Z","description":"description-14","email":"email-15","full_name":"full_name-16","id":1017,"location":"location-18","name":"name-19","repo_admin_change_team_access":true,"username":"username-20","visibility":"visibility-21","website":"website-22"},"permission":"permission-23","units":["units-24"],"units_map":{"key-26":"units_map-25"}},"updated_at":"2026-01-02T03:04:32Z","user":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := DismissPullReviewOptions{
-					Message: "message-1",
-					Priors:  true,
-				}
-				return gnResult(c.Repos.DismissPullReview(ctx, "o", "r", 7, 8, body))
-			},
-		},
-		{
-			op: "repoUnDismissPullReview", name: "Repos.UnDismissPullReview",
-			method: "POST", path: "/api/v1/repos/o/r/pulls/7/reviews/8/undismissals", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"body":"body-1","comments_count":1002,"commit_id":"commit_id-3","dismissed":true,"html_url":"html_url-4","id":1005,"official":true,"pull_request_url":"pull_request_url-6","stale":true,"state":"state-7","submitted_at":"2026-01-02T03:04:13Z","team":{"can_create_org_repo":true,"description":"description-9","id":1010,"includes_all_repositories":true,"name":"name-11","organization":{"avatar_url":"avatar_url-12","created":"2026-01-02T03:04:18Z","description":"description-14","email":"email-15","full_name":"full_name-16","id":1017,"location":"location-18","name":"name-19","repo_admin_change_team_access":true,"username":"username-20","visibility":"visibility-21","website":"website-22"},"permission":"permission-23","units":["units-24"],"units_map":{"key-26":"units_map-25"}},"updated_at":"2026-01-02T03:04:32Z","user":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.UnDismissPullReview(ctx, "o", "r", 7, 8))
-			},
-		},
-		{
-			op: "repoUpdatePullRequest", name: "Repos.UpdatePullRequest",
-			method: "POST", path: "/api/v1/repos/o/r/pulls/7/update", query: "style=style%201",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &UpdatePullRequestOptions{
-					Style: "style 1",
-				}
-				return gnNoResult(c.Repos.UpdatePullRequest(ctx, "o", "r", 7, opts))
+				return gnResult(c.Repos.GetNewPinAllowed(ctx, "o", "r"))
 			},
 		},
 		{
@@ -1891,17 +1157,17 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"branch_filter":"branch_filter-1","created":"2026-01-02T03:04:07Z","interval":"interval-3","last_error":"last_error-4","last_update":"2026-01-02T03:04:10Z","public_key":"public_key-6","remote_address":"remote_address-7","remote_name":"remote_name-8","repo_name":"repo_name-9","sync_on_commit":true,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListPushMirrors(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListPushMirrors(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListPushMirrorsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListPushMirrorsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoAddPushMirror", name: "Repos.AddPushMirror",
+			op: "repoAddPushMirror", name: "Repos.CreatePushMirror",
 			method: "POST", path: "/api/v1/repos/o/r/push_mirrors", query: "",
 			reqType: "application/json", reqBody: `{"branch_filter":"branch_filter-1","interval":"interval-2","remote_address":"remote_address-3","remote_password":"remote_password-4","remote_username":"remote_username-5","sync_on_commit":true,"use_ssh":true}`,
 			kind: gnJSON, status: 200,
@@ -1916,15 +1182,15 @@ func TestGenReposOperations(t *testing.T) {
 					SyncOnCommit:   true,
 					UseSSH:         true,
 				}
-				return gnResult(c.Repos.AddPushMirror(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreatePushMirror(ctx, "o", "r", body))
 			},
 		},
 		{
-			op: "repoPushMirrorSync", name: "Repos.PushMirrorSync",
+			op: "repoPushMirrorSync", name: "Repos.SyncPushMirrors",
 			method: "POST", path: "/api/v1/repos/o/r/push_mirrors-sync", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.PushMirrorSync(ctx, "o", "r"))
+				return gnNoResult(c.Repos.SyncPushMirrors(ctx, "o", "r"))
 			},
 		},
 		{
@@ -1936,12 +1202,12 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoGetPushMirrorByRemoteName", name: "Repos.GetPushMirrorByRemoteName",
+			op: "repoGetPushMirrorByRemoteName", name: "Repos.GetPushMirror",
 			method: "GET", path: "/api/v1/repos/o/r/push_mirrors/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"branch_filter":"branch_filter-1","created":"2026-01-02T03:04:07Z","interval":"interval-3","last_error":"last_error-4","last_update":"2026-01-02T03:04:10Z","public_key":"public_key-6","remote_address":"remote_address-7","remote_name":"remote_name-8","repo_name":"repo_name-9","sync_on_commit":true,"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetPushMirrorByRemoteName(ctx, "o", "r", "name x"))
+				return gnResult(c.Repos.GetPushMirror(ctx, "o", "r", "name x"))
 			},
 		},
 		{
@@ -1949,10 +1215,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/raw/filepath/a%20b", query: "ref=ref%201",
 			kind: gnBytes, status: 200, respBody: "bytes answered by repoGetRawFile",
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetRawFileOptions{
+				params := &RepoGetRawFileOptions{
 					Ref: "ref 1",
 				}
-				return gnResult(c.Repos.GetRawFile(ctx, "o", "r", "filepath/a b", opts))
+				return gnResult(c.Repos.GetRawFile(ctx, "o", "r", "filepath/a b", params))
+			},
+			stream: func(ctx context.Context, c *Client) (any, *Response, error) {
+				params := &RepoGetRawFileOptions{
+					Ref: "ref 1",
+				}
+				return gnReadAll(c.Repos.OpenRawFile(ctx, "o", "r", "filepath/a b", params))
 			},
 		},
 		{
@@ -1961,23 +1233,23 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"archive_download_count":{"tar_gz":1001,"zip":1002},"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"author":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"body":"body-30","created_at":"2026-01-02T03:04:36Z","draft":true,"hide_archive_links":true,"html_url":"html_url-32","id":1033,"name":"name-34","prerelease":true,"published_at":"2026-01-02T03:04:40Z","tag_name":"tag_name-36","tarball_url":"tarball_url-37","target_commitish":"target_commitish-38","upload_url":"upload_url-39","url":"url-40","x_undeclared":1,"zipball_url":"zipball_url-41"}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListReleasesOptions{
+				params := &RepoListReleasesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Draft:       Ptr(true),
 					PreRelease:  Ptr(true),
 					Query:       "q 3",
 				}
-				return gnResult(c.Repos.ListReleases(ctx, "o", "r", opts))
+				return gnResult(c.Repos.ListReleases(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListReleasesOptions{
+				params := &RepoListReleasesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Draft:       Ptr(true),
 					PreRelease:  Ptr(true),
 					Query:       "q 3",
 				}
-				n, err := gnCount(c.Repos.ListReleasesIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.ListReleasesIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -2062,33 +1334,33 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoListReleaseAttachments", name: "Repos.ListReleaseAttachments",
+			op: "repoListReleaseAttachments", name: "Repos.ListReleaseAssets",
 			method: "GET", path: "/api/v1/repos/o/r/releases/7/assets", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListReleaseAttachments(ctx, "o", "r", 7))
+				return gnResult(c.Repos.ListReleaseAssets(ctx, "o", "r", 7))
 			},
 		},
 		{
-			op: "repoDeleteReleaseAttachment", name: "Repos.DeleteReleaseAttachment",
+			op: "repoDeleteReleaseAttachment", name: "Repos.DeleteReleaseAsset",
 			method: "DELETE", path: "/api/v1/repos/o/r/releases/7/assets/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteReleaseAttachment(ctx, "o", "r", 7, 8))
+				return gnNoResult(c.Repos.DeleteReleaseAsset(ctx, "o", "r", 7, 8))
 			},
 		},
 		{
-			op: "repoGetReleaseAttachment", name: "Repos.GetReleaseAttachment",
+			op: "repoGetReleaseAttachment", name: "Repos.GetReleaseAsset",
 			method: "GET", path: "/api/v1/repos/o/r/releases/7/assets/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetReleaseAttachment(ctx, "o", "r", 7, 8))
+				return gnResult(c.Repos.GetReleaseAsset(ctx, "o", "r", 7, 8))
 			},
 		},
 		{
-			op: "repoEditReleaseAttachment", name: "Repos.EditReleaseAttachment",
+			op: "repoEditReleaseAttachment", name: "Repos.EditReleaseAsset",
 			method: "PATCH", path: "/api/v1/repos/o/r/releases/7/assets/8", query: "",
 			reqType: "application/json", reqBody: `{"browser_download_url":"browser_download_url-1","name":"name-2"}`,
 			kind: gnJSON, status: 201,
@@ -2098,24 +1370,24 @@ func TestGenReposOperations(t *testing.T) {
 					BrowserDownloadURL: Ptr[string]("browser_download_url-1"),
 					Name:               Ptr[string]("name-2"),
 				}
-				return gnResult(c.Repos.EditReleaseAttachment(ctx, "o", "r", 7, 8, body))
+				return gnResult(c.Repos.EditReleaseAsset(ctx, "o", "r", 7, 8, body))
 			},
 		},
 		{
-			op: "repoGetReviewers", name: "Repos.GetReviewers",
+			op: "repoGetReviewers", name: "Repos.ListReviewers",
 			method: "GET", path: "/api/v1/repos/o/r/reviewers", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetReviewers(ctx, "o", "r"))
+				return gnResult(c.Repos.ListReviewers(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "repoSigningKey", name: "Repos.SigningKey",
+			op: "repoSigningKey", name: "Repos.GetSigningKey",
 			method: "GET", path: "/api/v1/repos/o/r/signing-key.gpg", query: "",
 			kind: gnText, status: 200, respBody: "text answered by repoSigningKey",
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.SigningKey(ctx, "o", "r"))
+				return gnResult(c.Repos.GetSigningKey(ctx, "o", "r"))
 			},
 		},
 		{
@@ -2124,36 +1396,36 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListStargazers(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListStargazers(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListStargazersIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListStargazersIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoListStatuses", name: "Repos.ListStatuses",
+			op: "repoListStatuses", name: "Repos.ListStatusesBySHA",
 			method: "GET", path: "/api/v1/repos/o/r/statuses/sha%20x", query: "sort=sort%201&state=state%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"context":"context-1","created_at":"2026-01-02T03:04:07Z","creator":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"description":"description-22","id":1023,"status":"status-24","target_url":"target_url-25","updated_at":"2026-01-02T03:04:31Z","url":"url-27","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListStatusesOptions{
+				params := &RepoListStatusesBySHAOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
 					State:       "state 2",
 				}
-				return gnResult(c.Repos.ListStatuses(ctx, "o", "r", "sha x", opts))
+				return gnResult(c.Repos.ListStatusesBySHA(ctx, "o", "r", "sha x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListStatusesOptions{
+				params := &RepoListStatusesBySHAOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
 					State:       "state 2",
 				}
-				n, err := gnCount(c.Repos.ListStatusesIter(ctx, "o", "r", "sha x", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.ListStatusesBySHAIter(ctx, "o", "r", "sha x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -2178,65 +1450,65 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListSubscribers(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListSubscribers(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListSubscribersIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListSubscribersIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentDeleteSubscription", name: "Repos.UserCurrentDeleteSubscription",
+			op: "userCurrentDeleteSubscription", name: "Repos.Unwatch",
 			method: "DELETE", path: "/api/v1/repos/o/r/subscription", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.UserCurrentDeleteSubscription(ctx, "o", "r"))
+				return gnNoResult(c.Repos.Unwatch(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "userCurrentCheckSubscription", name: "Repos.UserCurrentCheckSubscription",
+			op: "userCurrentCheckSubscription", name: "Repos.GetSubscription",
 			method: "GET", path: "/api/v1/repos/o/r/subscription", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","ignored":true,"reason":"any-2","repository_url":"repository_url-3","subscribed":true,"url":"url-4","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.UserCurrentCheckSubscription(ctx, "o", "r"))
+				return gnResult(c.Repos.GetSubscription(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "userCurrentPutSubscription", name: "Repos.UserCurrentPutSubscription",
+			op: "userCurrentPutSubscription", name: "Repos.Watch",
 			method: "PUT", path: "/api/v1/repos/o/r/subscription", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","ignored":true,"reason":"any-2","repository_url":"repository_url-3","subscribed":true,"url":"url-4","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.UserCurrentPutSubscription(ctx, "o", "r"))
+				return gnResult(c.Repos.Watch(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "repoSyncForkDefaultInfo", name: "Repos.SyncForkDefaultInfo",
+			op: "repoSyncForkDefaultInfo", name: "Repos.GetForkSyncInfo",
 			method: "GET", path: "/api/v1/repos/o/r/sync_fork", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allowed":true,"base_commit":"base_commit-1","commits_behind":1002,"fork_commit":"fork_commit-3","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.SyncForkDefaultInfo(ctx, "o", "r"))
+				return gnResult(c.Repos.GetForkSyncInfo(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "repoSyncForkDefault", name: "Repos.SyncForkDefault",
+			op: "repoSyncForkDefault", name: "Repos.SyncFork",
 			method: "POST", path: "/api/v1/repos/o/r/sync_fork", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.SyncForkDefault(ctx, "o", "r"))
+				return gnNoResult(c.Repos.SyncFork(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "repoSyncForkBranchInfo", name: "Repos.SyncForkBranchInfo",
+			op: "repoSyncForkBranchInfo", name: "Repos.GetForkBranchSyncInfo",
 			method: "GET", path: "/api/v1/repos/o/r/sync_fork/branch%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allowed":true,"base_commit":"base_commit-1","commits_behind":1002,"fork_commit":"fork_commit-3","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.SyncForkBranchInfo(ctx, "o", "r", "branch x"))
+				return gnResult(c.Repos.GetForkBranchSyncInfo(ctx, "o", "r", "branch x"))
 			},
 		},
 		{
@@ -2248,12 +1520,12 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoListTagProtection", name: "Repos.ListTagProtection",
+			op: "repoListTagProtection", name: "Repos.ListTagProtections",
 			method: "GET", path: "/api/v1/repos/o/r/tag_protections", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","id":1002,"name_pattern":"name_pattern-3","updated_at":"2026-01-02T03:04:09Z","whitelist_teams":["whitelist_teams-5"],"whitelist_usernames":["whitelist_usernames-6"],"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListTagProtection(ctx, "o", "r"))
+				return gnResult(c.Repos.ListTagProtections(ctx, "o", "r"))
 			},
 		},
 		{
@@ -2309,13 +1581,13 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"archive_download_count":{"tar_gz":1001,"zip":1002},"commit":{"created":"2026-01-02T03:04:08Z","sha":"sha-4","url":"url-5"},"id":"id-6","message":"message-7","name":"name-8","tarball_url":"tarball_url-9","x_undeclared":1,"zipball_url":"zipball_url-10"}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListTags(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListTags(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListTagsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListTagsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -2360,20 +1632,20 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoDeleteTeam", name: "Repos.DeleteTeam",
+			op: "repoDeleteTeam", name: "Repos.RemoveTeam",
 			method: "DELETE", path: "/api/v1/repos/o/r/teams/team%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteTeam(ctx, "o", "r", "team x"))
+				return gnNoResult(c.Repos.RemoveTeam(ctx, "o", "r", "team x"))
 			},
 		},
 		{
-			op: "repoCheckTeam", name: "Repos.CheckTeam",
+			op: "repoCheckTeam", name: "Repos.GetTeam",
 			method: "GET", path: "/api/v1/repos/o/r/teams/team%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.CheckTeam(ctx, "o", "r", "team x"))
+				return gnResult(c.Repos.GetTeam(ctx, "o", "r", "team x"))
 			},
 		},
 		{
@@ -2385,37 +1657,37 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoTrackedTimes", name: "Repos.TrackedTimes",
+			op: "repoTrackedTimes", name: "Repos.ListTrackedTimes",
 			method: "GET", path: "/api/v1/repos/o/r/times", query: "user=user%201&since=2026-01-02T03%3A04%3A07Z&before=2026-01-02T03%3A04%3A08Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &RepoTrackedTimesOptions{
+				params := &RepoListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					User:        "user 1",
 					Since:       gnTime(2),
 					Before:      gnTime(3),
 				}
-				return gnResult(c.Repos.TrackedTimes(ctx, "o", "r", opts))
+				return gnResult(c.Repos.ListTrackedTimes(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &RepoTrackedTimesOptions{
+				params := &RepoListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					User:        "user 1",
 					Since:       gnTime(2),
 					Before:      gnTime(3),
 				}
-				n, err := gnCount(c.Repos.TrackedTimesIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.ListTrackedTimesIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userTrackedTimes", name: "Repos.UserTrackedTimes",
+			op: "userTrackedTimes", name: "Repos.ListUserTrackedTimes",
 			method: "GET", path: "/api/v1/repos/o/r/times/user%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.UserTrackedTimes(ctx, "o", "r", "user x"))
+				return gnResult(c.Repos.ListUserTrackedTimes(ctx, "o", "r", "user x"))
 			},
 		},
 		{
@@ -2425,21 +1697,21 @@ func TestGenReposOperations(t *testing.T) {
 			respBody: `{"topics":["topics-1"]}`,
 			want:     `["topics-1"]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListTopics(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListTopics(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.ListTopicsIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListTopicsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoDeleteTopic", name: "Repos.DeleteTopic",
+			op: "repoDeleteTopic", name: "Repos.RemoveTopic",
 			method: "DELETE", path: "/api/v1/repos/o/r/topics/topic%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteTopic(ctx, "o", "r", "topic x"))
+				return gnNoResult(c.Repos.RemoveTopic(ctx, "o", "r", "topic x"))
 			},
 		},
 		{
@@ -2465,21 +1737,21 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "acceptRepoTransfer", name: "Repos.AcceptRepoTransfer",
+			op: "acceptRepoTransfer", name: "Repos.AcceptTransfer",
 			method: "POST", path: "/api/v1/repos/o/r/transfer/accept", query: "",
 			kind: gnJSON, status: 202,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.AcceptRepoTransfer(ctx, "o", "r"))
+				return gnResult(c.Repos.AcceptTransfer(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "rejectRepoTransfer", name: "Repos.RejectRepoTransfer",
+			op: "rejectRepoTransfer", name: "Repos.RejectTransfer",
 			method: "POST", path: "/api/v1/repos/o/r/transfer/reject", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.RejectRepoTransfer(ctx, "o", "r"))
+				return gnResult(c.Repos.RejectTransfer(ctx, "o", "r"))
 			},
 		},
 		{
@@ -2530,37 +1802,37 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoGetWikiPages", name: "Repos.GetWikiPages",
+			op: "repoGetWikiPages", name: "Repos.ListWikiPages",
 			method: "GET", path: "/api/v1/repos/o/r/wiki/pages", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"html_url":"html_url-1","last_commit":{"author":{"date":"date-2","email":"email-3","name":"name-4"},"commiter":{"date":"date-5","email":"email-6","name":"name-7"},"message":"message-8","sha":"sha-9"},"sub_url":"sub_url-10","title":"title-11","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.GetWikiPages(ctx, "o", "r", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListWikiPages(ctx, "o", "r", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Repos.GetWikiPagesIter(ctx, "o", "r", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListWikiPagesIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "repoGetWikiPageRevisions", name: "Repos.GetWikiPageRevisions",
+			op: "repoGetWikiPageRevisions", name: "Repos.ListWikiPageRevisions",
 			method: "GET", path: "/api/v1/repos/o/r/wiki/revisions/pageName%20x", query: "page=2",
 			kind: gnJSON, status: 200,
 			respBody: `{"commits":[{"author":{"date":"date-1","email":"email-2","name":"name-3"},"commiter":{"date":"date-4","email":"email-5","name":"name-6"},"message":"message-7","sha":"sha-8"}],"count":1009,"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2}
-				return gnResult(c.Repos.GetWikiPageRevisions(ctx, "o", "r", "pageName x", opts))
+				params := &ListOptions{Page: 2}
+				return gnResult(c.Repos.ListWikiPageRevisions(ctx, "o", "r", "pageName x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2}
-				n, err := gnCount(c.Repos.GetWikiPageRevisionsIter(ctx, "o", "r", "pageName x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2}
+				n, err := gnCount(c.Repos.ListWikiPageRevisionsIter(ctx, "o", "r", "pageName x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "generateRepo", name: "Repos.GenerateRepo",
+			op: "generateRepo", name: "Repos.Generate",
 			method: "POST", path: "/api/v1/repos/template_owner%20x/template_repo%20x/generate", query: "",
 			reqType: "application/json", reqBody: `{"avatar":true,"default_branch":"default_branch-1","description":"description-2","git_content":true,"git_hooks":true,"labels":true,"name":"name-3","owner":"owner-4","private":true,"protected_branch":true,"topics":true,"webhooks":true}`,
 			kind: gnJSON, status: 201,
@@ -2580,7 +1852,7 @@ func TestGenReposOperations(t *testing.T) {
 					Topics:          true,
 					Webhooks:        true,
 				}
-				return gnResult(c.Repos.GenerateRepo(ctx, "template_owner x", "template_repo x", body))
+				return gnResult(c.Repos.Generate(ctx, "template_owner x", "template_repo x", body))
 			},
 		},
 		{
@@ -2593,29 +1865,29 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "topicSearch", name: "Repos.TopicSearch",
+			op: "topicSearch", name: "Repos.SearchTopics",
 			method: "GET", path: "/api/v1/topics/search", query: "q=q%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `{"topics":[{"created":"2026-01-02T03:04:06Z","id":1002,"repo_count":1003,"topic_name":"topic_name-4","updated":"2026-01-02T03:04:10Z"}]}`,
 			want:     `[{"created":"2026-01-02T03:04:06Z","id":1002,"repo_count":1003,"topic_name":"topic_name-4","updated":"2026-01-02T03:04:10Z"}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &TopicSearchOptions{
+				params := &RepoSearchTopicsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
 				}
-				return gnResult(c.Repos.TopicSearch(ctx, opts))
+				return gnResult(c.Repos.SearchTopics(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &TopicSearchOptions{
+				params := &RepoSearchTopicsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
 				}
-				n, err := gnCount(c.Repos.TopicSearchIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Repos.SearchTopicsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "createCurrentUserRepo", name: "Repos.CreateCurrentUserRepo",
+			op: "createCurrentUserRepo", name: "Repos.Create",
 			method: "POST", path: "/api/v1/user/repos", query: "",
 			reqType: "application/json", reqBody: `{"auto_init":true,"default_branch":"default_branch-1","description":"description-2","gitignores":"gitignores-3","issue_labels":"issue_labels-4","license":"license-5","name":"name-6","object_format_name":"object_format_name-7","private":true,"readme":"readme-8","template":true,"trust_model":"trust_model-9"}`,
 			kind: gnJSON, status: 201,
@@ -2635,7 +1907,178 @@ func TestGenReposOperations(t *testing.T) {
 					Template:         true,
 					TrustModel:       "trust_model-9",
 				}
-				return gnResult(c.Repos.CreateCurrentUserRepo(ctx, body))
+				return gnResult(c.Repos.Create(ctx, body))
+			},
+		},
+		{
+			op: "userCurrentListRepos", name: "Repos.List",
+			method: "GET", path: "/api/v1/user/repos", query: "order_by=order_by%201&page=2&limit=5",
+			kind: gnJSON, status: 200,
+			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				params := &RepoListOptions{
+					ListOptions: ListOptions{Page: 2, Limit: 5},
+					OrderBy:     "order_by 1",
+				}
+				return gnResult(c.Repos.List(ctx, params))
+			},
+			iter: func(ctx context.Context, c *Client) (int, error) {
+				params := &RepoListOptions{
+					ListOptions: ListOptions{Page: 2, Limit: 5},
+					OrderBy:     "order_by 1",
+				}
+				n, err := gnCount(c.Repos.ListIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
+			},
+		},
+		{
+			op: "userListRepos", name: "Repos.ListByUser",
+			method: "GET", path: "/api/v1/users/username%20x/repos", query: "page=2&limit=5",
+			kind: gnJSON, status: 200,
+			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListByUser(ctx, "username x", params))
+			},
+			iter: func(ctx context.Context, c *Client) (int, error) {
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListByUserIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
+			},
+		},
+		{
+			op: "createOrgRepoDeprecated", name: "Repos.CreateInOrgDeprecated",
+			method: "POST", path: "/api/v1/org/org%20x/repos", query: "",
+			reqType: "application/json", reqBody: `{"auto_init":true,"default_branch":"default_branch-1","description":"description-2","gitignores":"gitignores-3","issue_labels":"issue_labels-4","license":"license-5","name":"name-6","object_format_name":"object_format_name-7","private":true,"readme":"readme-8","template":true,"trust_model":"trust_model-9"}`,
+			kind: gnJSON, status: 201,
+			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				body := CreateRepoOption{
+					AutoInit:         true,
+					DefaultBranch:    "default_branch-1",
+					Description:      "description-2",
+					Gitignores:       "gitignores-3",
+					IssueLabels:      "issue_labels-4",
+					License:          "license-5",
+					Name:             "name-6",
+					ObjectFormatName: "object_format_name-7",
+					Private:          true,
+					Readme:           "readme-8",
+					Template:         true,
+					TrustModel:       "trust_model-9",
+				}
+				return gnResult(c.Repos.CreateInOrgDeprecated(ctx, "org x", body))
+			},
+		},
+		{
+			op: "orgListRepos", name: "Repos.ListByOrg",
+			method: "GET", path: "/api/v1/orgs/org%20x/repos", query: "page=2&limit=5",
+			kind: gnJSON, status: 200,
+			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Repos.ListByOrg(ctx, "org x", params))
+			},
+			iter: func(ctx context.Context, c *Client) (int, error) {
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Repos.ListByOrgIter(ctx, "org x", params))
+				return n, gnSamePage(params.Page, err)
+			},
+		},
+		{
+			op: "createOrgRepo", name: "Repos.CreateInOrg",
+			method: "POST", path: "/api/v1/orgs/org%20x/repos", query: "",
+			reqType: "application/json", reqBody: `{"auto_init":true,"default_branch":"default_branch-1","description":"description-2","gitignores":"gitignores-3","issue_labels":"issue_labels-4","license":"license-5","name":"name-6","object_format_name":"object_format_name-7","private":true,"readme":"readme-8","template":true,"trust_model":"trust_model-9"}`,
+			kind: gnJSON, status: 201,
+			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				body := CreateRepoOption{
+					AutoInit:         true,
+					DefaultBranch:    "default_branch-1",
+					Description:      "description-2",
+					Gitignores:       "gitignores-3",
+					IssueLabels:      "issue_labels-4",
+					License:          "license-5",
+					Name:             "name-6",
+					ObjectFormatName: "object_format_name-7",
+					Private:          true,
+					Readme:           "readme-8",
+					Template:         true,
+					TrustModel:       "trust_model-9",
+				}
+				return gnResult(c.Repos.CreateInOrg(ctx, "org x", body))
+			},
+		},
+		{
+			op: "issueListLabels", name: "Repos.ListLabels",
+			method: "GET", path: "/api/v1/repos/o/r/labels", query: "sort=sort%201&page=2&limit=5",
+			kind: gnJSON, status: 200,
+			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				params := &RepoListLabelsOptions{
+					ListOptions: ListOptions{Page: 2, Limit: 5},
+					Sort:        "sort 1",
+				}
+				return gnResult(c.Repos.ListLabels(ctx, "o", "r", params))
+			},
+			iter: func(ctx context.Context, c *Client) (int, error) {
+				params := &RepoListLabelsOptions{
+					ListOptions: ListOptions{Page: 2, Limit: 5},
+					Sort:        "sort 1",
+				}
+				n, err := gnCount(c.Repos.ListLabelsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
+			},
+		},
+		{
+			op: "issueCreateLabel", name: "Repos.CreateLabel",
+			method: "POST", path: "/api/v1/repos/o/r/labels", query: "",
+			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
+			kind: gnJSON, status: 201,
+			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				body := CreateLabelOption{
+					Color:       "color-1",
+					Description: "description-2",
+					Exclusive:   true,
+					IsArchived:  true,
+					Name:        "name-3",
+				}
+				return gnResult(c.Repos.CreateLabel(ctx, "o", "r", body))
+			},
+		},
+		{
+			op: "issueDeleteLabel", name: "Repos.DeleteLabel",
+			method: "DELETE", path: "/api/v1/repos/o/r/labels/7", query: "",
+			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteLabel(ctx, "o", "r", 7))
+			},
+		},
+		{
+			op: "issueGetLabel", name: "Repos.GetLabel",
+			method: "GET", path: "/api/v1/repos/o/r/labels/7", query: "",
+			kind: gnJSON, status: 200,
+			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				return gnResult(c.Repos.GetLabel(ctx, "o", "r", 7))
+			},
+		},
+		{
+			op: "issueEditLabel", name: "Repos.EditLabel",
+			method: "PATCH", path: "/api/v1/repos/o/r/labels/7", query: "",
+			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
+			kind: gnJSON, status: 200,
+			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
+			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+				body := EditLabelOption{
+					Color:       Ptr[string]("color-1"),
+					Description: Ptr[string]("description-2"),
+					Exclusive:   Ptr[bool](true),
+					IsArchived:  Ptr[bool](true),
+					Name:        Ptr[string]("name-3"),
+				}
+				return gnResult(c.Repos.EditLabel(ctx, "o", "r", 7, body))
 			},
 		},
 	})

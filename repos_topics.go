@@ -2,17 +2,18 @@ package forgejo
 
 import "context"
 
-// UpdateTopics replaces a repository's whole topic list with topics; an
+// ReplaceTopics replaces a repository's whole topic list with topics; an
 // empty or nil list removes them all (nil is sent as []).
 //
 // PUT /repos/{owner}/{repo}/topics (repoUpdateTopics). Retry: AlwaysRetry
 // (states the repository's whole topic list; a repeat sets the same list).
-func (s *ReposService) UpdateTopics(ctx context.Context, owner, repo string, topics []string) (*Response, error) {
+func (s *ReposService) ReplaceTopics(ctx context.Context, owner, repo string, topics []string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opRepoUpdateTopics, seg("owner", owner), seg("repo", repo))
 	if topics == nil {
 		topics = []string{}
 	}
 	req.jsonBody(RepoTopicOptions{Topics: topics})
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }

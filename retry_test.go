@@ -108,18 +108,18 @@ func TestRetryEligibilityByStatus(t *testing.T) {
 		return resp, err
 	}
 	create := func(ctx context.Context, c *Client) (*Response, error) {
-		_, resp, err := c.Issues.CreateIssue(ctx, "o", "r", CreateIssueOption{Title: "x"})
+		_, resp, err := c.Issues.Create(ctx, "o", "r", CreateIssueOption{Title: "x"})
 		return resp, err
 	}
 	edit := func(ctx context.Context, c *Client) (*Response, error) {
-		_, resp, err := c.Issues.EditIssue(ctx, "o", "r", 1, EditIssueOption{Title: Ptr("y")})
+		_, resp, err := c.Issues.Edit(ctx, "o", "r", 1, EditIssueOption{Title: Ptr("y")})
 		return resp, err
 	}
 	putTopics := func(ctx context.Context, c *Client) (*Response, error) {
-		return c.Repos.UpdateTopics(ctx, "o", "r", []string{"a"})
+		return c.Repos.ReplaceTopics(ctx, "o", "r", []string{"a"})
 	}
 	readThread := func(ctx context.Context, c *Client) (*Response, error) {
-		return c.Notifications.ReadThread(ctx, 7)
+		return c.Notifications.MarkThreadRead(ctx, 7)
 	}
 	doPost := func(e RetryEligibility) call {
 		return func(ctx context.Context, c *Client) (*Response, error) {
@@ -487,7 +487,7 @@ func TestTransportFailuresRetried(t *testing.T) {
 	// The same failure on a create is never repeated.
 	before := accepted.Load()
 	c2, _ := rtClient(t, url)
-	_, _, err = c2.Issues.CreateIssue(context.Background(), "o", "r", CreateIssueOption{Title: "x"})
+	_, _, err = c2.Issues.Create(context.Background(), "o", "r", CreateIssueOption{Title: "x"})
 	if !errors.As(err, &te) || errors.As(err, &re) {
 		t.Fatalf("err = %v, want a bare TransportError", err)
 	}
@@ -545,7 +545,7 @@ func TestNonRetryableTransportFailures(t *testing.T) {
 	t.Run("validation failure sends nothing", func(t *testing.T) {
 		srv := rtNewServer(t, rtStep{status: 200, body: rtIssueJSON})
 		c, _ := rtClient(t, srv.URL)
-		_, _, err := c.Issues.CreateIssue(context.Background(), "o", "r", CreateIssueOption{Title: "  "})
+		_, _, err := c.Issues.Create(context.Background(), "o", "r", CreateIssueOption{Title: "  "})
 		var ve *ValidationError
 		if !errors.As(err, &ve) || ve.Field != "title" || srv.hits.Load() != 0 {
 			t.Fatalf("err = %v hits = %d", err, srv.hits.Load())

@@ -11,8 +11,9 @@ import (
 // asked for.
 //
 // GET /settings/api (getGeneralAPISettings). Retry: IdempotentOnly (a read).
-func (s *SettingsService) GetGeneralAPISettings(ctx context.Context) (*GeneralAPISettings, *Response, error) {
+func (s *SettingsService) GetAPI(ctx context.Context, opts ...CallOption) (*GeneralAPISettings, *Response, error) {
 	req := newRequest(&opGetGeneralAPISettings)
+	req.with(opts)
 	v := new(GeneralAPISettings)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -21,12 +22,13 @@ func (s *SettingsService) GetGeneralAPISettings(ctx context.Context) (*GeneralAP
 	return v, resp, nil
 }
 
-// GetGeneralAttachmentSettings gets instance's global settings for Attachment.
+// GetAttachment gets instance's global settings for attachment.
 //
 // GET /settings/attachment (getGeneralAttachmentSettings). Retry:
 // IdempotentOnly (a read).
-func (s *SettingsService) GetGeneralAttachmentSettings(ctx context.Context) (*GeneralAttachmentSettings, *Response, error) {
+func (s *SettingsService) GetAttachment(ctx context.Context, opts ...CallOption) (*GeneralAttachmentSettings, *Response, error) {
 	req := newRequest(&opGetGeneralAttachmentSettings)
+	req.with(opts)
 	v := new(GeneralAttachmentSettings)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -35,13 +37,13 @@ func (s *SettingsService) GetGeneralAttachmentSettings(ctx context.Context) (*Ge
 	return v, resp, nil
 }
 
-// GetGeneralRepositorySettings gets instance's global settings for
-// repositories.
+// GetRepository gets instance's global settings for repositories.
 //
 // GET /settings/repository (getGeneralRepositorySettings). Retry:
 // IdempotentOnly (a read).
-func (s *SettingsService) GetGeneralRepositorySettings(ctx context.Context) (*GeneralRepoSettings, *Response, error) {
+func (s *SettingsService) GetRepository(ctx context.Context, opts ...CallOption) (*GeneralRepoSettings, *Response, error) {
 	req := newRequest(&opGetGeneralRepositorySettings)
+	req.with(opts)
 	v := new(GeneralRepoSettings)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -50,11 +52,12 @@ func (s *SettingsService) GetGeneralRepositorySettings(ctx context.Context) (*Ge
 	return v, resp, nil
 }
 
-// GetGeneralUISettings gets instance's global settings for ui.
+// GetUI gets instance's global settings for ui.
 //
 // GET /settings/ui (getGeneralUISettings). Retry: IdempotentOnly (a read).
-func (s *SettingsService) GetGeneralUISettings(ctx context.Context) (*GeneralUISettings, *Response, error) {
+func (s *SettingsService) GetUI(ctx context.Context, opts ...CallOption) (*GeneralUISettings, *Response, error) {
 	req := newRequest(&opGetGeneralUISettings)
+	req.with(opts)
 	v := new(GeneralUISettings)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {

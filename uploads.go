@@ -105,11 +105,11 @@ func checkUpload(field string, f *Upload) error {
 	return nil
 }
 
-// CreateAttachmentOptions holds the query parameters of
-// [IssuesService.CreateIssueAttachment] and
-// [IssuesService.CreateIssueCommentAttachment]. Only fields that are set are
+// IssueUploadAttachmentOptions holds the query parameters of
+// [IssuesService.UploadAttachment] and
+// [IssuesService.UploadCommentAttachment]. Only fields that are set are
 // sent.
-type CreateAttachmentOptions struct {
+type IssueUploadAttachmentOptions struct {
 	// Name of the attachment; empty means the upload's file name.
 	Name string
 	// UpdatedAt is the time to record as the attachment's creation; zero
@@ -117,31 +117,32 @@ type CreateAttachmentOptions struct {
 	UpdatedAt time.Time
 }
 
-// CreateIssueAttachment uploads file as an attachment of issue index.
+// UploadAttachment uploads file as an attachment of issue index.
 //
 // POST /repos/{owner}/{repo}/issues/{index}/assets
 // (issueCreateIssueAttachment). Retry: Never (uploads a new attachment; a
 // repeat uploads a second one).
-func (s *IssuesService) CreateIssueAttachment(ctx context.Context, owner, repo string, index int64, opts *CreateAttachmentOptions, file Upload) (*Attachment, *Response, error) {
+func (s *IssuesService) UploadAttachment(ctx context.Context, owner, repo string, index int64, params *IssueUploadAttachmentOptions, file Upload, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueCreateIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index))
-	return s.client.upload(ctx, req, opts, file)
+	return s.client.upload(ctx, req, params, file, opts)
 }
 
-// CreateIssueCommentAttachment uploads file as an attachment of comment id.
+// UploadCommentAttachment uploads file as an attachment of comment id.
 //
 // POST /repos/{owner}/{repo}/issues/comments/{id}/assets
 // (issueCreateIssueCommentAttachment). Retry: Never (uploads a new
 // attachment; a repeat uploads a second one).
-func (s *IssuesService) CreateIssueCommentAttachment(ctx context.Context, owner, repo string, id int64, opts *CreateAttachmentOptions, file Upload) (*Attachment, *Response, error) {
+func (s *IssuesService) UploadCommentAttachment(ctx context.Context, owner, repo string, id int64, params *IssueUploadAttachmentOptions, file Upload, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueCreateIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id))
-	return s.client.upload(ctx, req, opts, file)
+	return s.client.upload(ctx, req, params, file, opts)
 }
 
-func (c *Client) upload(ctx context.Context, req *request, opts *CreateAttachmentOptions, file Upload) (*Attachment, *Response, error) {
-	o := deref(opts)
-	req.addQuery("name", o.Name)
-	req.addQueryTime("updated_at", o.UpdatedAt)
+func (c *Client) upload(ctx context.Context, req *request, params *IssueUploadAttachmentOptions, file Upload, opts []CallOption) (*Attachment, *Response, error) {
+	p := deref(params)
+	req.addQuery("name", p.Name)
+	req.addQueryTime("updated_at", p.UpdatedAt)
 	req.multipartBody("attachment", &file)
+	req.with(opts)
 	v := new(Attachment)
 	resp, err := c.call(ctx, req, v)
 	if err != nil {
@@ -150,10 +151,10 @@ func (c *Client) upload(ctx context.Context, req *request, opts *CreateAttachmen
 	return v, resp, nil
 }
 
-// CreateReleaseAttachmentOptions holds the parameters of
-// [ReposService.CreateReleaseAttachment] other than the file. Only fields
-// that are set are sent.
-type CreateReleaseAttachmentOptions struct {
+// RepoUploadReleaseAssetOptions holds the parameters of
+// [ReposService.UploadReleaseAsset] other than the file. Only fields that
+// are set are sent.
+type RepoUploadReleaseAssetOptions struct {
 	// Name of the asset; empty means the upload's file name.
 	Name string
 	// ExternalURL links an asset hosted elsewhere instead of uploading one:
@@ -161,16 +162,16 @@ type CreateReleaseAttachmentOptions struct {
 	ExternalURL string
 }
 
-// CreateReleaseAttachment adds an asset to release id: file uploaded, or,
-// with a nil file, a link to opts.ExternalURL. Exactly one of the two must
-// be given.
+// UploadReleaseAsset adds an asset to release id: file uploaded, or, with a
+// nil file, a link to params.ExternalURL. Exactly one of the two must be
+// given.
 //
 // POST /repos/{owner}/{repo}/releases/{id}/assets
 // (repoCreateReleaseAttachment). Retry: Never (uploads a new asset; a repeat
 // uploads a second one).
-func (s *ReposService) CreateReleaseAttachment(ctx context.Context, owner, repo string, id int64, opts *CreateReleaseAttachmentOptions, file *Upload) (*Attachment, *Response, error) {
+func (s *ReposService) UploadReleaseAsset(ctx context.Context, owner, repo string, id int64, params *RepoUploadReleaseAssetOptions, file *Upload, opts ...CallOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoCreateReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id))
-	o := deref(opts)
+	o := deref(params)
 	req.addQuery("name", o.Name)
 	switch {
 	case file == nil && isBlank(o.ExternalURL):
@@ -186,6 +187,7 @@ func (s *ReposService) CreateReleaseAttachment(ctx context.Context, owner, repo 
 	default:
 		req.multipartBody("attachment", nil, formField{"external_url", o.ExternalURL})
 	}
+	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {

@@ -12,8 +12,9 @@ import (
 // credentials.
 //
 // GET /user (userGetCurrent). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetCurrent(ctx context.Context) (*User, *Response, error) {
+func (s *UsersService) GetCurrent(ctx context.Context, opts ...CallOption) (*User, *Response, error) {
 	req := newRequest(&opUserGetCurrent)
+	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -22,248 +23,29 @@ func (s *UsersService) GetCurrent(ctx context.Context) (*User, *Response, error)
 	return v, resp, nil
 }
 
-// GetUserRunnersOptions holds the query parameters of
-// [UsersService.GetUserRunners]. Only fields that are set are sent.
-type GetUserRunnersOptions struct {
-	ListOptions
-	// Whether to include all visible runners (true) or only those that are
-	// directly owned by the user (false). Nil is not sent.
-	Visible *bool
-}
-
-// GetUserRunners gets the user's runners.
-//
-// GET /user/actions/runners (getUserRunners). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetUserRunners(ctx context.Context, opts *GetUserRunnersOptions) ([]*ActionRunner, *Response, error) {
-	req := newRequest(&opGetUserRunners)
-	o := deref(opts)
-	req.addQueryBool("visible", o.Visible)
-	req.paging(s.client, o.ListOptions)
-	var v []*ActionRunner
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetUserRunnersIter walks every item of [UsersService.GetUserRunners], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) GetUserRunnersIter(ctx context.Context, opts *GetUserRunnersOptions) iter.Seq2[*ActionRunner, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRunner, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.GetUserRunners(ctx, &page)
-	})
-}
-
-// RegisterUserRunner registers a new user-level runner.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// POST /user/actions/runners (registerUserRunner). Retry: Never (registers a
-// runner and mints its token; a repeat registers a second one).
-func (s *UsersService) RegisterUserRunner(ctx context.Context, body RegisterRunnerOptions) (*RegisterRunnerResponse, *Response, error) {
-	req := newRequest(&opRegisterUserRunner)
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	req.result = resultWithheld
-	v := new(RegisterRunnerResponse)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// UserSearchRunJobsOptions holds the query parameters of
-// [UsersService.SearchRunJobs]. Only fields that are set are sent.
-type UserSearchRunJobsOptions struct {
-	// A comma separated list of run job labels to search for.
-	Labels []string
-}
-
-// SearchRunJobs searches for user's action jobs according filter conditions.
-//
-// GET /user/actions/runners/jobs (userSearchRunJobs). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) SearchRunJobs(ctx context.Context, opts *UserSearchRunJobsOptions) ([]*ActionRunJob, *Response, error) {
-	req := newRequest(&opUserSearchRunJobs)
-	o := deref(opts)
-	req.addQueryList("labels", o.Labels)
-	var v []*ActionRunJob
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetRunnerRegistrationToken gets the user's runner registration token.
-//
-// The answer carries a credential: a decode error never quotes the body.
-//
-// Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
-// or `/user/actions/runners` instead.
-//
-// GET /user/actions/runners/registration-token
-// (userGetRunnerRegistrationToken). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *UsersService) GetRunnerRegistrationToken(ctx context.Context) (*RegistrationToken, *Response, error) {
-	req := newRequest(&opUserGetRunnerRegistrationToken)
-	req.result = resultWithheld
-	v := new(RegistrationToken)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeleteUserRunner deletes a particular user-level runner.
-//
-// DELETE /user/actions/runners/{runner_id} (deleteUserRunner). Retry:
-// AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
-func (s *UsersService) DeleteUserRunner(ctx context.Context, runnerID string) (*Response, error) {
-	req := newRequest(&opDeleteUserRunner, seg("runner_id", runnerID))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetUserRunner gets a particular runner that belongs to the user.
-//
-// GET /user/actions/runners/{runner_id} (getUserRunner). Retry: IdempotentOnly
-// (a read).
-func (s *UsersService) GetUserRunner(ctx context.Context, runnerID string) (*ActionRunner, *Response, error) {
-	req := newRequest(&opGetUserRunner, seg("runner_id", runnerID))
-	v := new(ActionRunner)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeleteUserSecret deletes a secret in a user scope.
-//
-// DELETE /user/actions/secrets/{secretname} (deleteUserSecret). Retry: Never
-// (by name: a secret of that name may be re-created between attempts).
-func (s *UsersService) DeleteUserSecret(ctx context.Context, secretname string) (*Response, error) {
-	req := newRequest(&opDeleteUserSecret, seg("secretname", secretname))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// UpdateUserSecret creates or Update a secret value in a user scope.
-//
-// PUT /user/actions/secrets/{secretname} (updateUserSecret). Retry: AlwaysRetry
-// (sets the named secret to the whole given value; a repeat writes the same
-// value).
-func (s *UsersService) UpdateUserSecret(ctx context.Context, secretname string, body CreateOrUpdateSecretOption) (*Response, error) {
-	req := newRequest(&opUpdateUserSecret, seg("secretname", secretname))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetUserVariablesList gets the user-level list of variables which is created
-// by current doer.
-//
-// GET /user/actions/variables (getUserVariablesList). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) GetUserVariablesList(ctx context.Context, opts *ListOptions) ([]*ActionVariable, *Response, error) {
-	req := newRequest(&opGetUserVariablesList)
-	req.paging(s.client, deref(opts))
-	var v []*ActionVariable
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// GetUserVariablesListIter walks every item of
-// [UsersService.GetUserVariablesList], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *UsersService) GetUserVariablesListIter(ctx context.Context, opts *ListOptions) iter.Seq2[*ActionVariable, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*ActionVariable, *Response, error) {
-		return s.GetUserVariablesList(ctx, &o)
-	})
-}
-
-// DeleteUserVariable deletes a user-level variable which is created by current
-// doer.
-//
-// DELETE /user/actions/variables/{variablename} (deleteUserVariable). Retry:
-// Never (by name: a variable of that name may be re-created between attempts).
-func (s *UsersService) DeleteUserVariable(ctx context.Context, variablename string) (*Response, error) {
-	req := newRequest(&opDeleteUserVariable, seg("variablename", variablename))
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetUserVariable gets a user-level variable which is created by current doer.
-//
-// GET /user/actions/variables/{variablename} (getUserVariable). Retry:
-// IdempotentOnly (a read).
-func (s *UsersService) GetUserVariable(ctx context.Context, variablename string) (*ActionVariable, *Response, error) {
-	req := newRequest(&opGetUserVariable, seg("variablename", variablename))
-	v := new(ActionVariable)
-	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// CreateUserVariable creates a user-level variable.
-//
-// POST /user/actions/variables/{variablename} (createUserVariable). Retry:
-// Never (creates a variable; a repeat is refused as the name is taken).
-func (s *UsersService) CreateUserVariable(ctx context.Context, variablename string, body CreateVariableOption) (*Response, error) {
-	req := newRequest(&opCreateUserVariable, seg("variablename", variablename))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// UpdateUserVariable updates a user-level variable which is created by current
-// doer.
-//
-// PUT /user/actions/variables/{variablename} (updateUserVariable). Retry: Never
-// (the body may rename the variable; a repeat would address a name that is
-// gone).
-func (s *UsersService) UpdateUserVariable(ctx context.Context, variablename string, body UpdateVariableOption) (*Response, error) {
-	req := newRequest(&opUpdateUserVariable, seg("variablename", variablename))
-	req.jsonBody(body)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// CurrentActivityPubFollow follows a remote activitypub account.
+// FollowRemote follows a remote activitypub account.
 //
 // POST /user/activitypub/follow (userCurrentActivityPubFollow). Retry: Never
 // (sends a federated Follow to a remote instance; a repeat sends another).
-func (s *UsersService) CurrentActivityPubFollow(ctx context.Context, body APRemoteFollowOption) (*Response, error) {
+func (s *UsersService) FollowRemote(ctx context.Context, body APRemoteFollowOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserCurrentActivityPubFollow)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetOAuth2Applications lists the authenticated user's oauth2 applications.
+// ListOAuth2Apps lists the authenticated user's oauth2 applications.
 //
 // The answer carries a credential: a decode error never quotes the body. Each
 // listed application carries a client_secret field.
 //
 // GET /user/applications/oauth2 (userGetOAuth2Applications). Retry:
 // IdempotentOnly (a read; nothing changes, though the body is a credential).
-func (s *UsersService) GetOAuth2Applications(ctx context.Context, opts *ListOptions) ([]*OAuth2Application, *Response, error) {
+func (s *UsersService) ListOAuth2Apps(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserGetOAuth2Applications)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	req.result = resultWithheld
 	var v []*OAuth2Application
 	resp, err := s.client.call(ctx, req, &v)
@@ -273,25 +55,26 @@ func (s *UsersService) GetOAuth2Applications(ctx context.Context, opts *ListOpti
 	return v, resp, nil
 }
 
-// GetOAuth2ApplicationsIter walks every item of
-// [UsersService.GetOAuth2Applications], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *UsersService) GetOAuth2ApplicationsIter(ctx context.Context, opts *ListOptions) iter.Seq2[*OAuth2Application, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*OAuth2Application, *Response, error) {
-		return s.GetOAuth2Applications(ctx, &o)
+// ListOAuth2AppsIter walks every item of [UsersService.ListOAuth2Apps], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListOAuth2AppsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*OAuth2Application, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*OAuth2Application, *Response, error) {
+		return s.ListOAuth2Apps(ctx, &lo, opts...)
 	})
 }
 
-// CreateOAuth2Application creates a new OAuth2 application.
+// CreateOAuth2App creates a new OAuth2 application.
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
 // POST /user/applications/oauth2 (userCreateOAuth2Application). Retry: Never
 // (creates an application and mints its client secret).
-func (s *UsersService) CreateOAuth2Application(ctx context.Context, body CreateOAuth2ApplicationOptions) (*OAuth2Application, *Response, error) {
+func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2ApplicationOptions, opts ...CallOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserCreateOAuth2Application)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(OAuth2Application)
 	resp, err := s.client.call(ctx, req, v)
@@ -301,25 +84,27 @@ func (s *UsersService) CreateOAuth2Application(ctx context.Context, body CreateO
 	return v, resp, nil
 }
 
-// DeleteOAuth2Application deletes an OAuth2 application.
+// DeleteOAuth2App deletes an OAuth2 application.
 //
 // DELETE /user/applications/oauth2/{id} (userDeleteOAuth2Application). Retry:
 // AlwaysRetry (application ids are never reused; deleting twice leaves it
 // deleted).
-func (s *UsersService) DeleteOAuth2Application(ctx context.Context, id int64) (*Response, error) {
+func (s *UsersService) DeleteOAuth2App(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserDeleteOAuth2Application, num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetOAuth2Application gets an OAuth2 application.
+// GetOAuth2App gets an OAuth2 application.
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
 // GET /user/applications/oauth2/{id} (userGetOAuth2Application). Retry:
 // IdempotentOnly (a read; nothing changes, though the body is a credential).
-func (s *UsersService) GetOAuth2Application(ctx context.Context, id int64) (*OAuth2Application, *Response, error) {
+func (s *UsersService) GetOAuth2App(ctx context.Context, id int64, opts ...CallOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserGetOAuth2Application, num("id", id))
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(OAuth2Application)
 	resp, err := s.client.call(ctx, req, v)
@@ -329,16 +114,17 @@ func (s *UsersService) GetOAuth2Application(ctx context.Context, id int64) (*OAu
 	return v, resp, nil
 }
 
-// UpdateOAuth2Application updates an OAuth2 application, this includes
-// regenerating the client secret.
+// EditOAuth2App updates an OAuth2 application, this includes regenerating the
+// client secret.
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
 // PATCH /user/applications/oauth2/{id} (userUpdateOAuth2Application). Retry:
 // Never (regenerates the client secret; a repeat would mint another).
-func (s *UsersService) UpdateOAuth2Application(ctx context.Context, id int64, body CreateOAuth2ApplicationOptions) (*OAuth2Application, *Response, error) {
+func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateOAuth2ApplicationOptions, opts ...CallOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserUpdateOAuth2Application, num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(OAuth2Application)
 	resp, err := s.client.call(ctx, req, v)
@@ -353,40 +139,44 @@ func (s *UsersService) UpdateOAuth2Application(ctx context.Context, id int64, bo
 //
 // DELETE /user/avatar (userDeleteAvatar). Retry: AlwaysRetry (resets the avatar
 // to the default; a repeat changes nothing).
-func (s *UsersService) DeleteAvatar(ctx context.Context) (*Response, error) {
+func (s *UsersService) DeleteAvatar(ctx context.Context, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserDeleteAvatar)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// UpdateAvatar updates avatar of the current user.
+// SetAvatar updates avatar of the current user.
 //
 // POST /user/avatar (userUpdateAvatar). Retry: Never (uploads an avatar by
-// POST; codeberg4s repeats no POST but the pure renders).
-func (s *UsersService) UpdateAvatar(ctx context.Context, body UpdateUserAvatarOption) (*Response, error) {
+// POST; a POST that changes state is never repeated).
+func (s *UsersService) SetAvatar(ctx context.Context, body UpdateUserAvatarOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserUpdateAvatar)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// BlockUser blocks a user from the doer.
+// Block blocks a user from the doer.
 //
 // PUT /user/block/{username} (userBlockUser). Retry: AlwaysRetry (blocked is a
 // yes/no state for one user; a repeat leaves them blocked).
-func (s *UsersService) BlockUser(ctx context.Context, username string) (*Response, error) {
+func (s *UsersService) Block(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserBlockUser, seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// DeleteEmail deletes email addresses from the current user's account.
+// DeleteEmails deletes email addresses from the current user's account.
 //
 // DELETE /user/emails (userDeleteEmail). Retry: AlwaysRetry (removes the named
 // addresses from the account; a repeat leaves them removed).
-func (s *UsersService) DeleteEmail(ctx context.Context, body DeleteEmailOption) (*Response, error) {
+func (s *UsersService) DeleteEmails(ctx context.Context, body DeleteEmailOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserDeleteEmail)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -394,8 +184,9 @@ func (s *UsersService) DeleteEmail(ctx context.Context, body DeleteEmailOption) 
 // ListEmails lists all email addresses of the current user.
 //
 // GET /user/emails (userListEmails). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListEmails(ctx context.Context) ([]*Email, *Response, error) {
+func (s *UsersService) ListEmails(ctx context.Context, opts ...CallOption) ([]*Email, *Response, error) {
 	req := newRequest(&opUserListEmails)
+	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -404,13 +195,14 @@ func (s *UsersService) ListEmails(ctx context.Context) ([]*Email, *Response, err
 	return v, resp, nil
 }
 
-// AddEmail adds an email addresses to the current user's account.
+// AddEmails adds an email addresses to the current user's account.
 //
 // POST /user/emails (userAddEmail). Retry: Never (adds addresses; a repeat is
 // refused as they are in use).
-func (s *UsersService) AddEmail(ctx context.Context, body CreateEmailOption) ([]*Email, *Response, error) {
+func (s *UsersService) AddEmails(ctx context.Context, body CreateEmailOption, opts ...CallOption) ([]*Email, *Response, error) {
 	req := newRequest(&opUserAddEmail)
 	req.jsonBody(body)
+	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -419,13 +211,14 @@ func (s *UsersService) AddEmail(ctx context.Context, body CreateEmailOption) ([]
 	return v, resp, nil
 }
 
-// CurrentListFollowers lists the authenticated user's followers.
+// ListMyFollowers lists the authenticated user's followers.
 //
 // GET /user/followers (userCurrentListFollowers). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) CurrentListFollowers(ctx context.Context, opts *ListOptions) ([]*User, *Response, error) {
+func (s *UsersService) ListMyFollowers(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserCurrentListFollowers)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -434,24 +227,24 @@ func (s *UsersService) CurrentListFollowers(ctx context.Context, opts *ListOptio
 	return v, resp, nil
 }
 
-// CurrentListFollowersIter walks every item of
-// [UsersService.CurrentListFollowers], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *UsersService) CurrentListFollowersIter(ctx context.Context, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.CurrentListFollowers(ctx, &o)
+// ListMyFollowersIter walks every item of [UsersService.ListMyFollowers], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListMyFollowersIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListMyFollowers(ctx, &lo, opts...)
 	})
 }
 
-// CurrentListFollowing lists the users that the authenticated user is
-// following.
+// ListMyFollowing lists the users that the authenticated user is following.
 //
 // GET /user/following (userCurrentListFollowing). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) CurrentListFollowing(ctx context.Context, opts *ListOptions) ([]*User, *Response, error) {
+func (s *UsersService) ListMyFollowing(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserCurrentListFollowing)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -460,36 +253,37 @@ func (s *UsersService) CurrentListFollowing(ctx context.Context, opts *ListOptio
 	return v, resp, nil
 }
 
-// CurrentListFollowingIter walks every item of
-// [UsersService.CurrentListFollowing], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *UsersService) CurrentListFollowingIter(ctx context.Context, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.CurrentListFollowing(ctx, &o)
+// ListMyFollowingIter walks every item of [UsersService.ListMyFollowing], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListMyFollowingIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListMyFollowing(ctx, &lo, opts...)
 	})
 }
 
-// CurrentDeleteFollow unfollows a user.
+// Unfollow unfollows a user.
 //
 // DELETE /user/following/{username} (userCurrentDeleteFollow). Retry:
 // AlwaysRetry (not following is a yes/no state; a repeat leaves it so).
-func (s *UsersService) CurrentDeleteFollow(ctx context.Context, username string) (*Response, error) {
+func (s *UsersService) Unfollow(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteFollow, seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// CurrentCheckFollowing checks whether a user is followed by the authenticated
-// user.
+// IsFollowedByMe checks whether a user is followed by the authenticated user.
 //
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
 //
 // GET /user/following/{username} (userCurrentCheckFollowing). Retry:
 // IdempotentOnly (a read).
-func (s *UsersService) CurrentCheckFollowing(ctx context.Context, username string) (bool, *Response, error) {
+func (s *UsersService) IsFollowedByMe(ctx context.Context, username string, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opUserCurrentCheckFollowing, seg("username", username))
+	req.with(opts)
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
@@ -499,24 +293,26 @@ func (s *UsersService) CurrentCheckFollowing(ctx context.Context, username strin
 	return v, resp, nil
 }
 
-// CurrentPutFollow follows a user.
+// Follow follows a user.
 //
 // PUT /user/following/{username} (userCurrentPutFollow). Retry: AlwaysRetry
 // (following is a yes/no state; a repeat leaves it so).
-func (s *UsersService) CurrentPutFollow(ctx context.Context, username string) (*Response, error) {
+func (s *UsersService) Follow(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserCurrentPutFollow, seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetVerificationToken gets a Token to verify.
+// GetGPGKeyToken gets a token to verify.
 //
 // The body is returned as text.
 //
 // GET /user/gpg_key_token (getVerificationToken). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) GetVerificationToken(ctx context.Context) (string, *Response, error) {
+func (s *UsersService) GetGPGKeyToken(ctx context.Context, opts ...CallOption) (string, *Response, error) {
 	req := newRequest(&opGetVerificationToken)
+	req.with(opts)
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
@@ -530,10 +326,11 @@ func (s *UsersService) GetVerificationToken(ctx context.Context) (string, *Respo
 //
 // POST /user/gpg_key_verify (userVerifyGPGKey). Retry: Never (verifies a key
 // against a signed token; a one-shot action).
-func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyOption) (*GPGKey, *Response, error) {
+func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyOption, opts ...CallOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserVerifyGPGKey)
 	req.requireText("key_id", body.KeyID)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(GPGKey)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -542,12 +339,13 @@ func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyOption
 	return v, resp, nil
 }
 
-// CurrentListGPGKeys lists the authenticated user's GPG keys.
+// ListMyGPGKeys lists the authenticated user's GPG keys.
 //
 // GET /user/gpg_keys (userCurrentListGPGKeys). Retry: IdempotentOnly (a read).
-func (s *UsersService) CurrentListGPGKeys(ctx context.Context, opts *ListOptions) ([]*GPGKey, *Response, error) {
+func (s *UsersService) ListMyGPGKeys(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentListGPGKeys)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*GPGKey
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -556,22 +354,24 @@ func (s *UsersService) CurrentListGPGKeys(ctx context.Context, opts *ListOptions
 	return v, resp, nil
 }
 
-// CurrentListGPGKeysIter walks every item of [UsersService.CurrentListGPGKeys],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) CurrentListGPGKeysIter(ctx context.Context, opts *ListOptions) iter.Seq2[*GPGKey, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*GPGKey, *Response, error) {
-		return s.CurrentListGPGKeys(ctx, &o)
+// ListMyGPGKeysIter walks every item of [UsersService.ListMyGPGKeys], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListMyGPGKeysIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*GPGKey, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*GPGKey, *Response, error) {
+		return s.ListMyGPGKeys(ctx, &lo, opts...)
 	})
 }
 
-// CurrentPostGPGKey adds a GPG public key to current user's account.
+// CreateGPGKey adds a GPG public key to current user's account.
 //
 // POST /user/gpg_keys (userCurrentPostGPGKey). Retry: Never (adds a GPG key).
-func (s *UsersService) CurrentPostGPGKey(ctx context.Context, body CreateGPGKeyOption) (*GPGKey, *Response, error) {
+func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyOption, opts ...CallOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentPostGPGKey)
 	req.requireText("armored_public_key", body.ArmoredPublicKey)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(GPGKey)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -580,22 +380,24 @@ func (s *UsersService) CurrentPostGPGKey(ctx context.Context, body CreateGPGKeyO
 	return v, resp, nil
 }
 
-// CurrentDeleteGPGKey removes a GPG public key from current user's account.
+// DeleteGPGKey removes a GPG public key from current user's account.
 //
 // DELETE /user/gpg_keys/{id} (userCurrentDeleteGPGKey). Retry: AlwaysRetry (key
 // ids are never reused; deleting twice leaves it deleted).
-func (s *UsersService) CurrentDeleteGPGKey(ctx context.Context, id int64) (*Response, error) {
+func (s *UsersService) DeleteGPGKey(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteGPGKey, num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// CurrentGetGPGKey gets a GPG key.
+// GetGPGKey gets a GPG key.
 //
 // GET /user/gpg_keys/{id} (userCurrentGetGPGKey). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) CurrentGetGPGKey(ctx context.Context, id int64) (*GPGKey, *Response, error) {
+func (s *UsersService) GetGPGKey(ctx context.Context, id int64, opts ...CallOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentGetGPGKey, num("id", id))
+	req.with(opts)
 	v := new(GPGKey)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -611,9 +413,10 @@ func (s *UsersService) CurrentGetGPGKey(ctx context.Context, id int64) (*GPGKey,
 //
 // GET /user/hooks (userListHooks). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *UsersService) ListHooks(ctx context.Context, opts *ListOptions) ([]*Hook, *Response, error) {
+func (s *UsersService) ListHooks(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opUserListHooks)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	req.result = resultWithheld
 	var v []*Hook
 	resp, err := s.client.call(ctx, req, &v)
@@ -624,11 +427,12 @@ func (s *UsersService) ListHooks(ctx context.Context, opts *ListOptions) ([]*Hoo
 }
 
 // ListHooksIter walks every item of [UsersService.ListHooks], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *UsersService) ListHooksIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Hook, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Hook, *Response, error) {
-		return s.ListHooks(ctx, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *UsersService) ListHooksIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Hook, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Hook, *Response, error) {
+		return s.ListHooks(ctx, &lo, opts...)
 	})
 }
 
@@ -639,10 +443,11 @@ func (s *UsersService) ListHooksIter(ctx context.Context, opts *ListOptions) ite
 //
 // POST /user/hooks (userCreateHook). Retry: Never (creates a webhook; a repeat
 // creates a second one).
-func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption) (*Hook, *Response, error) {
+func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserCreateHook)
-	req.requireText("type", body.Type)
+	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -656,8 +461,9 @@ func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption) (*
 //
 // DELETE /user/hooks/{id} (userDeleteHook). Retry: AlwaysRetry (webhook ids are
 // never reused; deleting twice leaves it deleted).
-func (s *UsersService) DeleteHook(ctx context.Context, id int64) (*Response, error) {
+func (s *UsersService) DeleteHook(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserDeleteHook, num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -669,8 +475,9 @@ func (s *UsersService) DeleteHook(ctx context.Context, id int64) (*Response, err
 //
 // GET /user/hooks/{id} (userGetHook). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *UsersService) GetHook(ctx context.Context, id int64) (*Hook, *Response, error) {
+func (s *UsersService) GetHook(ctx context.Context, id int64, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserGetHook, num("id", id))
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -687,9 +494,10 @@ func (s *UsersService) GetHook(ctx context.Context, id int64) (*Hook, *Response,
 //
 // PATCH /user/hooks/{id} (userEditHook). Retry: Never (partial update of a
 // webhook).
-func (s *UsersService) EditHook(ctx context.Context, id int64, body EditHookOption) (*Hook, *Response, error) {
+func (s *UsersService) EditHook(ctx context.Context, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserEditHook, num("id", id))
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
@@ -699,22 +507,23 @@ func (s *UsersService) EditHook(ctx context.Context, id int64, body EditHookOpti
 	return v, resp, nil
 }
 
-// CurrentListKeysOptions holds the query parameters of
-// [UsersService.CurrentListKeys]. Only fields that are set are sent.
-type CurrentListKeysOptions struct {
+// UserListMyKeysOptions holds the query parameters of
+// [UsersService.ListMyKeys]. Only fields that are set are sent.
+type UserListMyKeysOptions struct {
 	ListOptions
 	// Fingerprint of the key.
 	Fingerprint string
 }
 
-// CurrentListKeys lists the authenticated user's public keys.
+// ListMyKeys lists the authenticated user's public keys.
 //
 // GET /user/keys (userCurrentListKeys). Retry: IdempotentOnly (a read).
-func (s *UsersService) CurrentListKeys(ctx context.Context, opts *CurrentListKeysOptions) ([]*PublicKey, *Response, error) {
+func (s *UsersService) ListMyKeys(ctx context.Context, params *UserListMyKeysOptions, opts ...CallOption) ([]*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentListKeys)
-	o := deref(opts)
-	req.addQuery("fingerprint", o.Fingerprint)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("fingerprint", p.Fingerprint)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*PublicKey
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -723,26 +532,28 @@ func (s *UsersService) CurrentListKeys(ctx context.Context, opts *CurrentListKey
 	return v, resp, nil
 }
 
-// CurrentListKeysIter walks every item of [UsersService.CurrentListKeys], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) CurrentListKeysIter(ctx context.Context, opts *CurrentListKeysOptions) iter.Seq2[*PublicKey, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*PublicKey, *Response, error) {
-		page := o
+// ListMyKeysIter walks every item of [UsersService.ListMyKeys], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *UsersService) ListMyKeysIter(ctx context.Context, params *UserListMyKeysOptions, opts ...CallOption) iter.Seq2[*PublicKey, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*PublicKey, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.CurrentListKeys(ctx, &page)
+		return s.ListMyKeys(ctx, &page, opts...)
 	})
 }
 
-// CurrentPostKey creates a public key.
+// CreateKey creates a public key.
 //
 // POST /user/keys (userCurrentPostKey). Retry: Never (adds an SSH key).
-func (s *UsersService) CurrentPostKey(ctx context.Context, body CreateKeyOption) (*PublicKey, *Response, error) {
+func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyOption, opts ...CallOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentPostKey)
 	req.requireText("key", body.Key)
 	req.requireText("title", body.Title)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(PublicKey)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -751,21 +562,23 @@ func (s *UsersService) CurrentPostKey(ctx context.Context, body CreateKeyOption)
 	return v, resp, nil
 }
 
-// CurrentDeleteKey deletes a public key.
+// DeleteKey deletes a public key.
 //
 // DELETE /user/keys/{id} (userCurrentDeleteKey). Retry: AlwaysRetry (key ids
 // are never reused; deleting twice leaves it deleted).
-func (s *UsersService) CurrentDeleteKey(ctx context.Context, id int64) (*Response, error) {
+func (s *UsersService) DeleteKey(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteKey, num("id", id))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// CurrentGetKey gets a public key.
+// GetKey gets a public key.
 //
 // GET /user/keys/{id} (userCurrentGetKey). Retry: IdempotentOnly (a read).
-func (s *UsersService) CurrentGetKey(ctx context.Context, id int64) (*PublicKey, *Response, error) {
+func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...CallOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentGetKey, num("id", id))
+	req.with(opts)
 	v := new(PublicKey)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -774,13 +587,14 @@ func (s *UsersService) CurrentGetKey(ctx context.Context, id int64) (*PublicKey,
 	return v, resp, nil
 }
 
-// ListBlockedUsers lists the authenticated user's blocked users.
+// ListBlocked lists the authenticated user's blocked users.
 //
 // GET /user/list_blocked (userListBlockedUsers). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) ListBlockedUsers(ctx context.Context, opts *ListOptions) ([]*BlockedUser, *Response, error) {
+func (s *UsersService) ListBlocked(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*BlockedUser, *Response, error) {
 	req := newRequest(&opUserListBlockedUsers)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*BlockedUser
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -789,20 +603,22 @@ func (s *UsersService) ListBlockedUsers(ctx context.Context, opts *ListOptions) 
 	return v, resp, nil
 }
 
-// ListBlockedUsersIter walks every item of [UsersService.ListBlockedUsers],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListBlockedUsersIter(ctx context.Context, opts *ListOptions) iter.Seq2[*BlockedUser, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*BlockedUser, *Response, error) {
-		return s.ListBlockedUsers(ctx, &o)
+// ListBlockedIter walks every item of [UsersService.ListBlocked], page after
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListBlockedIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*BlockedUser, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*BlockedUser, *Response, error) {
+		return s.ListBlocked(ctx, &lo, opts...)
 	})
 }
 
 // GetQuota gets quota information for the authenticated user.
 //
 // GET /user/quota (userGetQuota). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetQuota(ctx context.Context) (*QuotaInfo, *Response, error) {
+func (s *UsersService) GetQuota(ctx context.Context, opts ...CallOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opUserGetQuota)
+	req.with(opts)
 	v := new(QuotaInfo)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -816,9 +632,10 @@ func (s *UsersService) GetQuota(ctx context.Context) (*QuotaInfo, *Response, err
 //
 // GET /user/quota/artifacts (userListQuotaArtifacts). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) ListQuotaArtifacts(ctx context.Context, opts *ListOptions) ([]*QuotaUsedArtifact, *Response, error) {
+func (s *UsersService) ListQuotaArtifacts(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*QuotaUsedArtifact, *Response, error) {
 	req := newRequest(&opUserListQuotaArtifacts)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*QuotaUsedArtifact
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -828,11 +645,12 @@ func (s *UsersService) ListQuotaArtifacts(ctx context.Context, opts *ListOptions
 }
 
 // ListQuotaArtifactsIter walks every item of [UsersService.ListQuotaArtifacts],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListQuotaArtifactsIter(ctx context.Context, opts *ListOptions) iter.Seq2[*QuotaUsedArtifact, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*QuotaUsedArtifact, *Response, error) {
-		return s.ListQuotaArtifacts(ctx, &o)
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *UsersService) ListQuotaArtifactsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedArtifact, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedArtifact, *Response, error) {
+		return s.ListQuotaArtifacts(ctx, &lo, opts...)
 	})
 }
 
@@ -841,9 +659,10 @@ func (s *UsersService) ListQuotaArtifactsIter(ctx context.Context, opts *ListOpt
 //
 // GET /user/quota/attachments (userListQuotaAttachments). Retry: IdempotentOnly
 // (a read).
-func (s *UsersService) ListQuotaAttachments(ctx context.Context, opts *ListOptions) ([]*QuotaUsedAttachment, *Response, error) {
+func (s *UsersService) ListQuotaAttachments(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*QuotaUsedAttachment, *Response, error) {
 	req := newRequest(&opUserListQuotaAttachments)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*QuotaUsedAttachment
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -853,12 +672,12 @@ func (s *UsersService) ListQuotaAttachments(ctx context.Context, opts *ListOptio
 }
 
 // ListQuotaAttachmentsIter walks every item of
-// [UsersService.ListQuotaAttachments], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *UsersService) ListQuotaAttachmentsIter(ctx context.Context, opts *ListOptions) iter.Seq2[*QuotaUsedAttachment, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*QuotaUsedAttachment, *Response, error) {
-		return s.ListQuotaAttachments(ctx, &o)
+// [UsersService.ListQuotaAttachments], page after page from params' page on;
+// see [All]. A page is fetched only once the previous one has been consumed.
+// params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListQuotaAttachmentsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedAttachment, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedAttachment, *Response, error) {
+		return s.ListQuotaAttachments(ctx, &lo, opts...)
 	})
 }
 
@@ -875,11 +694,12 @@ type UserCheckQuotaOptions struct {
 // Answers a bare JSON boolean.
 //
 // GET /user/quota/check (userCheckQuota). Retry: IdempotentOnly (a read).
-func (s *UsersService) CheckQuota(ctx context.Context, opts *UserCheckQuotaOptions) (bool, *Response, error) {
+func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOptions, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opUserCheckQuota)
-	o := deref(opts)
-	req.addQuery("subject", o.Subject)
-	req.requireText("subject", o.Subject)
+	p := deref(params)
+	req.addQuery("subject", p.Subject)
+	req.requireText("subject", p.Subject)
+	req.with(opts)
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -893,9 +713,10 @@ func (s *UsersService) CheckQuota(ctx context.Context, opts *UserCheckQuotaOptio
 //
 // GET /user/quota/packages (userListQuotaPackages). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) ListQuotaPackages(ctx context.Context, opts *ListOptions) ([]*QuotaUsedPackage, *Response, error) {
+func (s *UsersService) ListQuotaPackages(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*QuotaUsedPackage, *Response, error) {
 	req := newRequest(&opUserListQuotaPackages)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*QuotaUsedPackage
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -905,58 +726,21 @@ func (s *UsersService) ListQuotaPackages(ctx context.Context, opts *ListOptions)
 }
 
 // ListQuotaPackagesIter walks every item of [UsersService.ListQuotaPackages],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListQuotaPackagesIter(ctx context.Context, opts *ListOptions) iter.Seq2[*QuotaUsedPackage, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*QuotaUsedPackage, *Response, error) {
-		return s.ListQuotaPackages(ctx, &o)
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *UsersService) ListQuotaPackagesIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedPackage, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedPackage, *Response, error) {
+		return s.ListQuotaPackages(ctx, &lo, opts...)
 	})
 }
 
-// CurrentListReposOptions holds the query parameters of
-// [UsersService.CurrentListRepos]. Only fields that are set are sent.
-type CurrentListReposOptions struct {
-	ListOptions
-	// Order the repositories. One of: name, id, newest, oldest, recentupdate,
-	// leastupdate, reversealphabetically, alphabetically, reversesize, size,
-	// reversegitsize, gitsize, reverselfssize, lfssize, moststars, feweststars,
-	// mostforks, fewestforks.
-	OrderBy string
-}
-
-// CurrentListRepos lists the repos that the authenticated user owns.
-//
-// GET /user/repos (userCurrentListRepos). Retry: IdempotentOnly (a read).
-func (s *UsersService) CurrentListRepos(ctx context.Context, opts *CurrentListReposOptions) ([]*Repository, *Response, error) {
-	req := newRequest(&opUserCurrentListRepos)
-	o := deref(opts)
-	req.addQuery("order_by", o.OrderBy)
-	req.paging(s.client, o.ListOptions)
-	var v []*Repository
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// CurrentListReposIter walks every item of [UsersService.CurrentListRepos],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) CurrentListReposIter(ctx context.Context, opts *CurrentListReposOptions) iter.Seq2[*Repository, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
-		page := o
-		page.ListOptions = lo
-		return s.CurrentListRepos(ctx, &page)
-	})
-}
-
-// GetUserSettings gets current user's account settings.
+// GetSettings gets current user's account settings.
 //
 // GET /user/settings (getUserSettings). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetUserSettings(ctx context.Context) (*UserSettings, *Response, error) {
+func (s *UsersService) GetSettings(ctx context.Context, opts ...CallOption) (*UserSettings, *Response, error) {
 	req := newRequest(&opGetUserSettings)
+	req.with(opts)
 	v := new(UserSettings)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -965,13 +749,14 @@ func (s *UsersService) GetUserSettings(ctx context.Context) (*UserSettings, *Res
 	return v, resp, nil
 }
 
-// UpdateUserSettings updates settings in current user's account.
+// EditSettings updates settings in current user's account.
 //
 // PATCH /user/settings (updateUserSettings). Retry: Never (partial update of
 // the account's settings).
-func (s *UsersService) UpdateUserSettings(ctx context.Context, body UserSettingsOptions) (*UserSettings, *Response, error) {
+func (s *UsersService) EditSettings(ctx context.Context, body UserSettingsOptions, opts ...CallOption) (*UserSettings, *Response, error) {
 	req := newRequest(&opUpdateUserSettings)
 	req.jsonBody(body)
+	req.with(opts)
 	v := new(UserSettings)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -980,12 +765,13 @@ func (s *UsersService) UpdateUserSettings(ctx context.Context, body UserSettings
 	return v, resp, nil
 }
 
-// CurrentListStarred returns the repos that the authenticated user has starred.
+// ListMyStarred returns the repos that the authenticated user has starred.
 //
 // GET /user/starred (userCurrentListStarred). Retry: IdempotentOnly (a read).
-func (s *UsersService) CurrentListStarred(ctx context.Context, opts *ListOptions) ([]*Repository, *Response, error) {
+func (s *UsersService) ListMyStarred(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListStarred)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -994,35 +780,38 @@ func (s *UsersService) CurrentListStarred(ctx context.Context, opts *ListOptions
 	return v, resp, nil
 }
 
-// CurrentListStarredIter walks every item of [UsersService.CurrentListStarred],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) CurrentListStarredIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Repository, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Repository, *Response, error) {
-		return s.CurrentListStarred(ctx, &o)
+// ListMyStarredIter walks every item of [UsersService.ListMyStarred], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListMyStarredIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		return s.ListMyStarred(ctx, &lo, opts...)
 	})
 }
 
-// CurrentDeleteStar unstars the given repo.
+// Unstar unstars the given repo.
 //
 // DELETE /user/starred/{owner}/{repo} (userCurrentDeleteStar). Retry:
 // AlwaysRetry (not starred is a yes/no state of one repo; a repeat leaves it
 // so).
-func (s *UsersService) CurrentDeleteStar(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *UsersService) Unstar(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteStar, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// CurrentCheckStarring reports whether the authenticated is starring the repo.
+// IsStarred reports whether the authenticated is starring the repo.
 //
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
 //
 // GET /user/starred/{owner}/{repo} (userCurrentCheckStarring). Retry:
 // IdempotentOnly (a read).
-func (s *UsersService) CurrentCheckStarring(ctx context.Context, owner, repo string) (bool, *Response, error) {
+func (s *UsersService) IsStarred(ctx context.Context, owner, repo string, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opUserCurrentCheckStarring, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
@@ -1032,22 +821,24 @@ func (s *UsersService) CurrentCheckStarring(ctx context.Context, owner, repo str
 	return v, resp, nil
 }
 
-// CurrentPutStar stars the given repo.
+// Star stars the given repo.
 //
 // PUT /user/starred/{owner}/{repo} (userCurrentPutStar). Retry: AlwaysRetry
 // (starred is a yes/no state of one repo; a repeat leaves it so).
-func (s *UsersService) CurrentPutStar(ctx context.Context, owner, repo string) (*Response, error) {
+func (s *UsersService) Star(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserCurrentPutStar, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
 
-// GetStopWatches gets list of all existing stopwatches.
+// ListStopwatches gets list of all existing stopwatches.
 //
 // GET /user/stopwatches (userGetStopWatches). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetStopWatches(ctx context.Context, opts *ListOptions) ([]*StopWatch, *Response, error) {
+func (s *UsersService) ListStopwatches(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*StopWatch, *Response, error) {
 	req := newRequest(&opUserGetStopWatches)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*StopWatch
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1056,23 +847,24 @@ func (s *UsersService) GetStopWatches(ctx context.Context, opts *ListOptions) ([
 	return v, resp, nil
 }
 
-// GetStopWatchesIter walks every item of [UsersService.GetStopWatches], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) GetStopWatchesIter(ctx context.Context, opts *ListOptions) iter.Seq2[*StopWatch, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*StopWatch, *Response, error) {
-		return s.GetStopWatches(ctx, &o)
+// ListStopwatchesIter walks every item of [UsersService.ListStopwatches], page
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListStopwatchesIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*StopWatch, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*StopWatch, *Response, error) {
+		return s.ListStopwatches(ctx, &lo, opts...)
 	})
 }
 
-// CurrentListSubscriptions lists repositories watched by the authenticated
-// user.
+// ListMySubscriptions lists repositories watched by the authenticated user.
 //
 // GET /user/subscriptions (userCurrentListSubscriptions). Retry: IdempotentOnly
 // (a read).
-func (s *UsersService) CurrentListSubscriptions(ctx context.Context, opts *ListOptions) ([]*Repository, *Response, error) {
+func (s *UsersService) ListMySubscriptions(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListSubscriptions)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1081,22 +873,23 @@ func (s *UsersService) CurrentListSubscriptions(ctx context.Context, opts *ListO
 	return v, resp, nil
 }
 
-// CurrentListSubscriptionsIter walks every item of
-// [UsersService.CurrentListSubscriptions], page after page from opts' page on;
-// see [All]. A page is fetched only once the previous one has been consumed.
-// opts is copied, never modified.
-func (s *UsersService) CurrentListSubscriptionsIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Repository, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Repository, *Response, error) {
-		return s.CurrentListSubscriptions(ctx, &o)
+// ListMySubscriptionsIter walks every item of
+// [UsersService.ListMySubscriptions], page after page from params' page on; see
+// [All]. A page is fetched only once the previous one has been consumed. params
+// is copied, never modified; opts apply to every page.
+func (s *UsersService) ListMySubscriptionsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		return s.ListMySubscriptions(ctx, &lo, opts...)
 	})
 }
 
 // ListTeams lists all the teams a user belongs to.
 //
 // GET /user/teams (userListTeams). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListTeams(ctx context.Context, opts *ListOptions) ([]*Team, *Response, error) {
+func (s *UsersService) ListTeams(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Team, *Response, error) {
 	req := newRequest(&opUserListTeams)
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Team
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1106,17 +899,18 @@ func (s *UsersService) ListTeams(ctx context.Context, opts *ListOptions) ([]*Tea
 }
 
 // ListTeamsIter walks every item of [UsersService.ListTeams], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *UsersService) ListTeamsIter(ctx context.Context, opts *ListOptions) iter.Seq2[*Team, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Team, *Response, error) {
-		return s.ListTeams(ctx, &o)
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *UsersService) ListTeamsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Team, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Team, *Response, error) {
+		return s.ListTeams(ctx, &lo, opts...)
 	})
 }
 
-// CurrentTrackedTimesOptions holds the query parameters of
-// [UsersService.CurrentTrackedTimes]. Only fields that are set are sent.
-type CurrentTrackedTimesOptions struct {
+// UserListTrackedTimesOptions holds the query parameters of
+// [UsersService.ListTrackedTimes]. Only fields that are set are sent.
+type UserListTrackedTimesOptions struct {
 	ListOptions
 	// Only show times updated after the given time. This is a timestamp in RFC
 	// 3339 format.
@@ -1126,15 +920,16 @@ type CurrentTrackedTimesOptions struct {
 	Before time.Time
 }
 
-// CurrentTrackedTimes lists the current user's tracked times.
+// ListTrackedTimes lists the current user's tracked times.
 //
 // GET /user/times (userCurrentTrackedTimes). Retry: IdempotentOnly (a read).
-func (s *UsersService) CurrentTrackedTimes(ctx context.Context, opts *CurrentTrackedTimesOptions) ([]*TrackedTime, *Response, error) {
+func (s *UsersService) ListTrackedTimes(ctx context.Context, params *UserListTrackedTimesOptions, opts ...CallOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opUserCurrentTrackedTimes)
-	o := deref(opts)
-	req.addQueryTime("since", o.Since)
-	req.addQueryTime("before", o.Before)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryTime("since", p.Since)
+	req.addQueryTime("before", p.Before)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*TrackedTime
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1143,25 +938,26 @@ func (s *UsersService) CurrentTrackedTimes(ctx context.Context, opts *CurrentTra
 	return v, resp, nil
 }
 
-// CurrentTrackedTimesIter walks every item of
-// [UsersService.CurrentTrackedTimes], page after page from opts' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. opts
-// is copied, never modified.
-func (s *UsersService) CurrentTrackedTimesIter(ctx context.Context, opts *CurrentTrackedTimesOptions) iter.Seq2[*TrackedTime, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
-		page := o
+// ListTrackedTimesIter walks every item of [UsersService.ListTrackedTimes],
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *UsersService) ListTrackedTimesIter(ctx context.Context, params *UserListTrackedTimesOptions, opts ...CallOption) iter.Seq2[*TrackedTime, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.CurrentTrackedTimes(ctx, &page)
+		return s.ListTrackedTimes(ctx, &page, opts...)
 	})
 }
 
-// UnblockUser unblocks a user from the doer.
+// Unblock unblocks a user from the doer.
 //
 // PUT /user/unblock/{username} (userUnblockUser). Retry: AlwaysRetry (unblocked
 // is a yes/no state for one user; a repeat leaves them unblocked).
-func (s *UsersService) UnblockUser(ctx context.Context, username string) (*Response, error) {
+func (s *UsersService) Unblock(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserUnblockUser, seg("username", username))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }
@@ -1186,13 +982,14 @@ type UserSearchOptions struct {
 // UserSearchResults); measured on codeberg.org.
 //
 // GET /users/search (userSearch). Retry: IdempotentOnly (a read).
-func (s *UsersService) Search(ctx context.Context, opts *UserSearchOptions) ([]*User, *Response, error) {
+func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserSearch)
-	o := deref(opts)
-	req.addQuery("q", o.Query)
-	req.addQueryInt("uid", o.UID)
-	req.addQuery("sort", o.Sort)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("q", p.Query)
+	req.addQueryInt("uid", p.UID)
+	req.addQuery("sort", p.Sort)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v okDataEnvelope[*User]
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1202,22 +999,23 @@ func (s *UsersService) Search(ctx context.Context, opts *UserSearchOptions) ([]*
 }
 
 // SearchIter walks every item of [UsersService.Search], page after page from
-// opts' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. opts is copied, never modified.
-func (s *UsersService) SearchIter(ctx context.Context, opts *UserSearchOptions) iter.Seq2[*User, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
-		page := o
+// params' page on; see [All]. A page is fetched only once the previous one has
+// been consumed. params is copied, never modified; opts apply to every page.
+func (s *UsersService) SearchIter(ctx context.Context, params *UserSearchOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.Search(ctx, &page)
+		return s.Search(ctx, &page, opts...)
 	})
 }
 
 // Get gets a user.
 //
 // GET /users/{username} (userGet). Retry: IdempotentOnly (a read).
-func (s *UsersService) Get(ctx context.Context, username string) (*User, *Response, error) {
+func (s *UsersService) Get(ctx context.Context, username string, opts ...CallOption) (*User, *Response, error) {
 	req := newRequest(&opUserGet, seg("username", username))
+	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
 	if err != nil {
@@ -1241,12 +1039,13 @@ type UserListActivityFeedsOptions struct {
 //
 // GET /users/{username}/activities/feeds (userListActivityFeeds). Retry:
 // IdempotentOnly (a read).
-func (s *UsersService) ListActivityFeeds(ctx context.Context, username string, opts *UserListActivityFeedsOptions) ([]*Activity, *Response, error) {
+func (s *UsersService) ListActivityFeeds(ctx context.Context, username string, params *UserListActivityFeedsOptions, opts ...CallOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opUserListActivityFeeds, seg("username", username))
-	o := deref(opts)
-	req.addQueryBool("only-performed-by", o.OnlyPerformedBy)
-	req.addQueryDate("date", o.Date)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQueryBool("only-performed-by", p.OnlyPerformedBy)
+	req.addQueryDate("date", p.Date)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*Activity
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1256,14 +1055,15 @@ func (s *UsersService) ListActivityFeeds(ctx context.Context, username string, o
 }
 
 // ListActivityFeedsIter walks every item of [UsersService.ListActivityFeeds],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListActivityFeedsIter(ctx context.Context, username string, opts *UserListActivityFeedsOptions) iter.Seq2[*Activity, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
-		page := o
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *UsersService) ListActivityFeedsIter(ctx context.Context, username string, params *UserListActivityFeedsOptions, opts ...CallOption) iter.Seq2[*Activity, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListActivityFeeds(ctx, username, &page)
+		return s.ListActivityFeeds(ctx, username, &page, opts...)
 	})
 }
 
@@ -1271,9 +1071,10 @@ func (s *UsersService) ListActivityFeedsIter(ctx context.Context, username strin
 //
 // GET /users/{username}/followers (userListFollowers). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) ListFollowers(ctx context.Context, username string, opts *ListOptions) ([]*User, *Response, error) {
+func (s *UsersService) ListFollowers(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserListFollowers, seg("username", username))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1283,11 +1084,12 @@ func (s *UsersService) ListFollowers(ctx context.Context, username string, opts 
 }
 
 // ListFollowersIter walks every item of [UsersService.ListFollowers], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListFollowersIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.ListFollowers(ctx, username, &o)
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListFollowersIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListFollowers(ctx, username, &lo, opts...)
 	})
 }
 
@@ -1295,9 +1097,10 @@ func (s *UsersService) ListFollowersIter(ctx context.Context, username string, o
 //
 // GET /users/{username}/following (userListFollowing). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) ListFollowing(ctx context.Context, username string, opts *ListOptions) ([]*User, *Response, error) {
+func (s *UsersService) ListFollowing(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserListFollowing, seg("username", username))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1307,23 +1110,25 @@ func (s *UsersService) ListFollowing(ctx context.Context, username string, opts 
 }
 
 // ListFollowingIter walks every item of [UsersService.ListFollowing], page
-// after page from opts' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListFollowingIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*User, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
-		return s.ListFollowing(ctx, username, &o)
+// after page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListFollowingIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
+		return s.ListFollowing(ctx, username, &lo, opts...)
 	})
 }
 
-// CheckFollowing checks if one user is following another user.
+// IsFollowing checks if one user is following another user.
 //
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
 //
 // GET /users/{username}/following/{target} (userCheckFollowing). Retry:
 // IdempotentOnly (a read).
-func (s *UsersService) CheckFollowing(ctx context.Context, username, target string) (bool, *Response, error) {
+func (s *UsersService) IsFollowing(ctx context.Context, username, target string, opts ...CallOption) (bool, *Response, error) {
 	req := newRequest(&opUserCheckFollowing, seg("username", username), seg("target", target))
+	req.with(opts)
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
@@ -1337,9 +1142,10 @@ func (s *UsersService) CheckFollowing(ctx context.Context, username, target stri
 //
 // GET /users/{username}/gpg_keys (userListGPGKeys). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) ListGPGKeys(ctx context.Context, username string, opts *ListOptions) ([]*GPGKey, *Response, error) {
+func (s *UsersService) ListGPGKeys(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*GPGKey, *Response, error) {
 	req := newRequest(&opUserListGPGKeys, seg("username", username))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*GPGKey
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1349,20 +1155,22 @@ func (s *UsersService) ListGPGKeys(ctx context.Context, username string, opts *L
 }
 
 // ListGPGKeysIter walks every item of [UsersService.ListGPGKeys], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListGPGKeysIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*GPGKey, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*GPGKey, *Response, error) {
-		return s.ListGPGKeys(ctx, username, &o)
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListGPGKeysIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*GPGKey, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*GPGKey, *Response, error) {
+		return s.ListGPGKeys(ctx, username, &lo, opts...)
 	})
 }
 
-// GetHeatmapData gets a user's heatmap.
+// ListHeatmap gets a user's heatmap.
 //
 // GET /users/{username}/heatmap (userGetHeatmapData). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) GetHeatmapData(ctx context.Context, username string) ([]*UserHeatmapData, *Response, error) {
+func (s *UsersService) ListHeatmap(ctx context.Context, username string, opts ...CallOption) ([]*UserHeatmapData, *Response, error) {
 	req := newRequest(&opUserGetHeatmapData, seg("username", username))
+	req.with(opts)
 	var v []*UserHeatmapData
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1382,11 +1190,12 @@ type UserListKeysOptions struct {
 // ListKeys lists the given user's public keys.
 //
 // GET /users/{username}/keys (userListKeys). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListKeys(ctx context.Context, username string, opts *UserListKeysOptions) ([]*PublicKey, *Response, error) {
+func (s *UsersService) ListKeys(ctx context.Context, username string, params *UserListKeysOptions, opts ...CallOption) ([]*PublicKey, *Response, error) {
 	req := newRequest(&opUserListKeys, seg("username", username))
-	o := deref(opts)
-	req.addQuery("fingerprint", o.Fingerprint)
-	req.paging(s.client, o.ListOptions)
+	p := deref(params)
+	req.addQuery("fingerprint", p.Fingerprint)
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
 	var v []*PublicKey
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1396,37 +1205,15 @@ func (s *UsersService) ListKeys(ctx context.Context, username string, opts *User
 }
 
 // ListKeysIter walks every item of [UsersService.ListKeys], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *UsersService) ListKeysIter(ctx context.Context, username string, opts *UserListKeysOptions) iter.Seq2[*PublicKey, error] {
-	o := deref(opts)
-	return All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]*PublicKey, *Response, error) {
-		page := o
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *UsersService) ListKeysIter(ctx context.Context, username string, params *UserListKeysOptions, opts ...CallOption) iter.Seq2[*PublicKey, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*PublicKey, *Response, error) {
+		page := p
 		page.ListOptions = lo
-		return s.ListKeys(ctx, username, &page)
-	})
-}
-
-// ListRepos lists the repos owned by the given user.
-//
-// GET /users/{username}/repos (userListRepos). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListRepos(ctx context.Context, username string, opts *ListOptions) ([]*Repository, *Response, error) {
-	req := newRequest(&opUserListRepos, seg("username", username))
-	req.paging(s.client, deref(opts))
-	var v []*Repository
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListReposIter walks every item of [UsersService.ListRepos], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *UsersService) ListReposIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*Repository, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Repository, *Response, error) {
-		return s.ListRepos(ctx, username, &o)
+		return s.ListKeys(ctx, username, &page, opts...)
 	})
 }
 
@@ -1434,9 +1221,10 @@ func (s *UsersService) ListReposIter(ctx context.Context, username string, opts 
 //
 // GET /users/{username}/starred (userListStarred). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) ListStarred(ctx context.Context, username string, opts *ListOptions) ([]*Repository, *Response, error) {
+func (s *UsersService) ListStarred(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListStarred, seg("username", username))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1446,11 +1234,12 @@ func (s *UsersService) ListStarred(ctx context.Context, username string, opts *L
 }
 
 // ListStarredIter walks every item of [UsersService.ListStarred], page after
-// page from opts' page on; see [All]. A page is fetched only once the previous
-// one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListStarredIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*Repository, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Repository, *Response, error) {
-		return s.ListStarred(ctx, username, &o)
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *UsersService) ListStarredIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		return s.ListStarred(ctx, username, &lo, opts...)
 	})
 }
 
@@ -1458,9 +1247,10 @@ func (s *UsersService) ListStarredIter(ctx context.Context, username string, opt
 //
 // GET /users/{username}/subscriptions (userListSubscriptions). Retry:
 // IdempotentOnly (a read).
-func (s *UsersService) ListSubscriptions(ctx context.Context, username string, opts *ListOptions) ([]*Repository, *Response, error) {
+func (s *UsersService) ListSubscriptions(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListSubscriptions, seg("username", username))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1470,20 +1260,22 @@ func (s *UsersService) ListSubscriptions(ctx context.Context, username string, o
 }
 
 // ListSubscriptionsIter walks every item of [UsersService.ListSubscriptions],
-// page after page from opts' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. opts is copied, never modified.
-func (s *UsersService) ListSubscriptionsIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*Repository, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*Repository, *Response, error) {
-		return s.ListSubscriptions(ctx, username, &o)
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *UsersService) ListSubscriptionsIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
+		return s.ListSubscriptions(ctx, username, &lo, opts...)
 	})
 }
 
-// GetTokens lists the specified user's access tokens.
+// ListTokens lists the specified user's access tokens.
 //
 // GET /users/{username}/tokens (userGetTokens). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetTokens(ctx context.Context, username string, opts *ListOptions) ([]*AccessToken, *Response, error) {
+func (s *UsersService) ListTokens(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*AccessToken, *Response, error) {
 	req := newRequest(&opUserGetTokens, seg("username", username))
-	req.paging(s.client, deref(opts))
+	req.paging(s.client, deref(params))
+	req.with(opts)
 	var v []*AccessToken
 	resp, err := s.client.call(ctx, req, &v)
 	if err != nil {
@@ -1492,12 +1284,13 @@ func (s *UsersService) GetTokens(ctx context.Context, username string, opts *Lis
 	return v, resp, nil
 }
 
-// GetTokensIter walks every item of [UsersService.GetTokens], page after page
-// from opts' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. opts is copied, never modified.
-func (s *UsersService) GetTokensIter(ctx context.Context, username string, opts *ListOptions) iter.Seq2[*AccessToken, error] {
-	return All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]*AccessToken, *Response, error) {
-		return s.GetTokens(ctx, username, &o)
+// ListTokensIter walks every item of [UsersService.ListTokens], page after page
+// from params' page on; see [All]. A page is fetched only once the previous one
+// has been consumed. params is copied, never modified; opts apply to every
+// page.
+func (s *UsersService) ListTokensIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*AccessToken, error] {
+	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*AccessToken, *Response, error) {
+		return s.ListTokens(ctx, username, &lo, opts...)
 	})
 }
 
@@ -1507,10 +1300,11 @@ func (s *UsersService) GetTokensIter(ctx context.Context, username string, opts 
 //
 // POST /users/{username}/tokens (userCreateToken). Retry: Never (mints a token;
 // a repeat would mint a second, unknowable credential).
-func (s *UsersService) CreateToken(ctx context.Context, username string, body CreateAccessTokenOption) (*AccessToken, *Response, error) {
+func (s *UsersService) CreateToken(ctx context.Context, username string, body CreateAccessTokenOption, opts ...CallOption) (*AccessToken, *Response, error) {
 	req := newRequest(&opUserCreateToken, seg("username", username))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
+	req.with(opts)
 	req.result = resultWithheld
 	v := new(AccessToken)
 	resp, err := s.client.call(ctx, req, v)
@@ -1520,12 +1314,13 @@ func (s *UsersService) CreateToken(ctx context.Context, username string, body Cr
 	return v, resp, nil
 }
 
-// DeleteAccessToken deletes an access token from the specified user's account.
+// DeleteToken deletes an access token from the specified user's account.
 //
 // DELETE /users/{username}/tokens/{token} (userDeleteAccessToken). Retry: Never
 // (the path takes an id or a name, and a token of that name may be re-created).
-func (s *UsersService) DeleteAccessToken(ctx context.Context, username, token string) (*Response, error) {
+func (s *UsersService) DeleteToken(ctx context.Context, username, token string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opUserDeleteAccessToken, seg("username", username), seg("token", token))
+	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
 }

@@ -19,160 +19,7 @@ func TestGenUsersOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "getUserRunners", name: "Users.GetUserRunners",
-			method: "GET", path: "/api/v1/user/actions/runners", query: "visible=true&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &GetUserRunnersOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Visible:     Ptr(true),
-				}
-				return gnResult(c.Users.GetUserRunners(ctx, opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &GetUserRunnersOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Visible:     Ptr(true),
-				}
-				n, err := gnCount(c.Users.GetUserRunnersIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "registerUserRunner", name: "Users.RegisterUserRunner",
-			method: "POST", path: "/api/v1/user/actions/runners", query: "",
-			reqType: "application/json", reqBody: `{"description":"description-1","ephemeral":true,"name":"name-2"}`,
-			kind: gnJSON, status: 201,
-			respBody: `{"id":1001,"token":"token-2","uuid":"uuid-3","x_undeclared":1}`,
-			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := RegisterRunnerOptions{
-					Description: "description-1",
-					Ephemeral:   true,
-					Name:        "name-2",
-				}
-				return gnResult(c.Users.RegisterUserRunner(ctx, body))
-			},
-		},
-		{
-			op: "userSearchRunJobs", name: "Users.SearchRunJobs",
-			method: "GET", path: "/api/v1/user/actions/runners/jobs", query: "labels=labels-1%2Clabels%202",
-			kind: gnJSON, status: 200,
-			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &UserSearchRunJobsOptions{
-					Labels: []string{"labels-1", "labels 2"},
-				}
-				return gnResult(c.Users.SearchRunJobs(ctx, opts))
-			},
-		},
-		{
-			op: "userGetRunnerRegistrationToken", name: "Users.GetRunnerRegistrationToken",
-			method: "GET", path: "/api/v1/user/actions/runners/registration-token", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"token":"token-1","x_undeclared":1}`,
-			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.GetRunnerRegistrationToken(ctx))
-			},
-		},
-		{
-			op: "deleteUserRunner", name: "Users.DeleteUserRunner",
-			method: "DELETE", path: "/api/v1/user/actions/runners/runner_id%20x", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.DeleteUserRunner(ctx, "runner_id x"))
-			},
-		},
-		{
-			op: "getUserRunner", name: "Users.GetUserRunner",
-			method: "GET", path: "/api/v1/user/actions/runners/runner_id%20x", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.GetUserRunner(ctx, "runner_id x"))
-			},
-		},
-		{
-			op: "deleteUserSecret", name: "Users.DeleteUserSecret",
-			method: "DELETE", path: "/api/v1/user/actions/secrets/secretname%20x", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.DeleteUserSecret(ctx, "secretname x"))
-			},
-		},
-		{
-			op: "updateUserSecret", name: "Users.UpdateUserSecret",
-			method: "PUT", path: "/api/v1/user/actions/secrets/secretname%20x", query: "",
-			reqType: "application/json", reqBody: `{"data":"data-1"}`,
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := CreateOrUpdateSecretOption{
-					Data: "data-1",
-				}
-				return gnNoResult(c.Users.UpdateUserSecret(ctx, "secretname x", body))
-			},
-		},
-		{
-			op: "getUserVariablesList", name: "Users.GetUserVariablesList",
-			method: "GET", path: "/api/v1/user/actions/variables", query: "page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.GetUserVariablesList(ctx, opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.GetUserVariablesListIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "deleteUserVariable", name: "Users.DeleteUserVariable",
-			method: "DELETE", path: "/api/v1/user/actions/variables/variablename%20x", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.DeleteUserVariable(ctx, "variablename x"))
-			},
-		},
-		{
-			op: "getUserVariable", name: "Users.GetUserVariable",
-			method: "GET", path: "/api/v1/user/actions/variables/variablename%20x", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.GetUserVariable(ctx, "variablename x"))
-			},
-		},
-		{
-			op: "createUserVariable", name: "Users.CreateUserVariable",
-			method: "POST", path: "/api/v1/user/actions/variables/variablename%20x", query: "",
-			reqType: "application/json", reqBody: `{"value":"value-1"}`,
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := CreateVariableOption{
-					Value: "value-1",
-				}
-				return gnNoResult(c.Users.CreateUserVariable(ctx, "variablename x", body))
-			},
-		},
-		{
-			op: "updateUserVariable", name: "Users.UpdateUserVariable",
-			method: "PUT", path: "/api/v1/user/actions/variables/variablename%20x", query: "",
-			reqType: "application/json", reqBody: `{"name":"name-1","value":"value-2"}`,
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				body := UpdateVariableOption{
-					Name:  "name-1",
-					Value: "value-2",
-				}
-				return gnNoResult(c.Users.UpdateUserVariable(ctx, "variablename x", body))
-			},
-		},
-		{
-			op: "userCurrentActivityPubFollow", name: "Users.CurrentActivityPubFollow",
+			op: "userCurrentActivityPubFollow", name: "Users.FollowRemote",
 			method: "POST", path: "/api/v1/user/activitypub/follow", query: "",
 			reqType: "application/json", reqBody: `{"target":"target-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -180,27 +27,27 @@ func TestGenUsersOperations(t *testing.T) {
 				body := APRemoteFollowOption{
 					Target: "target-1",
 				}
-				return gnNoResult(c.Users.CurrentActivityPubFollow(ctx, body))
+				return gnNoResult(c.Users.FollowRemote(ctx, body))
 			},
 		},
 		{
-			op: "userGetOAuth2Applications", name: "Users.GetOAuth2Applications",
+			op: "userGetOAuth2Applications", name: "Users.ListOAuth2Apps",
 			method: "GET", path: "/api/v1/user/applications/oauth2", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"client_id":"client_id-1","client_secret":"client_secret-2","confidential_client":true,"created":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","redirect_uris":["redirect_uris-6"],"x_undeclared":1}]`,
 			withheld: true,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.GetOAuth2Applications(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListOAuth2Apps(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.GetOAuth2ApplicationsIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListOAuth2AppsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCreateOAuth2Application", name: "Users.CreateOAuth2Application",
+			op: "userCreateOAuth2Application", name: "Users.CreateOAuth2App",
 			method: "POST", path: "/api/v1/user/applications/oauth2", query: "",
 			reqType: "application/json", reqBody: `{"confidential_client":true,"name":"name-1","redirect_uris":["redirect_uris-2"]}`,
 			kind: gnJSON, status: 201,
@@ -212,29 +59,29 @@ func TestGenUsersOperations(t *testing.T) {
 					Name:               Ptr[string]("name-1"),
 					RedirectURIs:       []string{"redirect_uris-2"},
 				}
-				return gnResult(c.Users.CreateOAuth2Application(ctx, body))
+				return gnResult(c.Users.CreateOAuth2App(ctx, body))
 			},
 		},
 		{
-			op: "userDeleteOAuth2Application", name: "Users.DeleteOAuth2Application",
+			op: "userDeleteOAuth2Application", name: "Users.DeleteOAuth2App",
 			method: "DELETE", path: "/api/v1/user/applications/oauth2/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.DeleteOAuth2Application(ctx, 7))
+				return gnNoResult(c.Users.DeleteOAuth2App(ctx, 7))
 			},
 		},
 		{
-			op: "userGetOAuth2Application", name: "Users.GetOAuth2Application",
+			op: "userGetOAuth2Application", name: "Users.GetOAuth2App",
 			method: "GET", path: "/api/v1/user/applications/oauth2/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"client_id":"client_id-1","client_secret":"client_secret-2","confidential_client":true,"created":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","redirect_uris":["redirect_uris-6"],"x_undeclared":1}`,
 			withheld: true,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.GetOAuth2Application(ctx, 7))
+				return gnResult(c.Users.GetOAuth2App(ctx, 7))
 			},
 		},
 		{
-			op: "userUpdateOAuth2Application", name: "Users.UpdateOAuth2Application",
+			op: "userUpdateOAuth2Application", name: "Users.EditOAuth2App",
 			method: "PATCH", path: "/api/v1/user/applications/oauth2/7", query: "",
 			reqType: "application/json", reqBody: `{"confidential_client":true,"name":"name-1","redirect_uris":["redirect_uris-2"]}`,
 			kind: gnJSON, status: 200,
@@ -246,7 +93,7 @@ func TestGenUsersOperations(t *testing.T) {
 					Name:               Ptr[string]("name-1"),
 					RedirectURIs:       []string{"redirect_uris-2"},
 				}
-				return gnResult(c.Users.UpdateOAuth2Application(ctx, 7, body))
+				return gnResult(c.Users.EditOAuth2App(ctx, 7, body))
 			},
 		},
 		{
@@ -258,7 +105,7 @@ func TestGenUsersOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "userUpdateAvatar", name: "Users.UpdateAvatar",
+			op: "userUpdateAvatar", name: "Users.SetAvatar",
 			method: "POST", path: "/api/v1/user/avatar", query: "",
 			reqType: "application/json", reqBody: `{"image":"image-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -266,19 +113,19 @@ func TestGenUsersOperations(t *testing.T) {
 				body := UpdateUserAvatarOption{
 					Image: "image-1",
 				}
-				return gnNoResult(c.Users.UpdateAvatar(ctx, body))
+				return gnNoResult(c.Users.SetAvatar(ctx, body))
 			},
 		},
 		{
-			op: "userBlockUser", name: "Users.BlockUser",
+			op: "userBlockUser", name: "Users.Block",
 			method: "PUT", path: "/api/v1/user/block/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.BlockUser(ctx, "username x"))
+				return gnNoResult(c.Users.Block(ctx, "username x"))
 			},
 		},
 		{
-			op: "userDeleteEmail", name: "Users.DeleteEmail",
+			op: "userDeleteEmail", name: "Users.DeleteEmails",
 			method: "DELETE", path: "/api/v1/user/emails", query: "",
 			reqType: "application/json", reqBody: `{"emails":["emails-1"]}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -286,7 +133,7 @@ func TestGenUsersOperations(t *testing.T) {
 				body := DeleteEmailOption{
 					Emails: []string{"emails-1"},
 				}
-				return gnNoResult(c.Users.DeleteEmail(ctx, body))
+				return gnNoResult(c.Users.DeleteEmails(ctx, body))
 			},
 		},
 		{
@@ -299,7 +146,7 @@ func TestGenUsersOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "userAddEmail", name: "Users.AddEmail",
+			op: "userAddEmail", name: "Users.AddEmails",
 			method: "POST", path: "/api/v1/user/emails", query: "",
 			reqType: "application/json", reqBody: `{"emails":["emails-1"]}`,
 			kind: gnJSON, status: 201,
@@ -308,69 +155,69 @@ func TestGenUsersOperations(t *testing.T) {
 				body := CreateEmailOption{
 					Emails: []string{"emails-1"},
 				}
-				return gnResult(c.Users.AddEmail(ctx, body))
+				return gnResult(c.Users.AddEmails(ctx, body))
 			},
 		},
 		{
-			op: "userCurrentListFollowers", name: "Users.CurrentListFollowers",
+			op: "userCurrentListFollowers", name: "Users.ListMyFollowers",
 			method: "GET", path: "/api/v1/user/followers", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.CurrentListFollowers(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListMyFollowers(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.CurrentListFollowersIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListMyFollowersIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentListFollowing", name: "Users.CurrentListFollowing",
+			op: "userCurrentListFollowing", name: "Users.ListMyFollowing",
 			method: "GET", path: "/api/v1/user/following", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.CurrentListFollowing(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListMyFollowing(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.CurrentListFollowingIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListMyFollowingIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentDeleteFollow", name: "Users.CurrentDeleteFollow",
+			op: "userCurrentDeleteFollow", name: "Users.Unfollow",
 			method: "DELETE", path: "/api/v1/user/following/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.CurrentDeleteFollow(ctx, "username x"))
+				return gnNoResult(c.Users.Unfollow(ctx, "username x"))
 			},
 		},
 		{
-			op: "userCurrentCheckFollowing", name: "Users.CurrentCheckFollowing",
+			op: "userCurrentCheckFollowing", name: "Users.IsFollowedByMe",
 			method: "GET", path: "/api/v1/user/following/username%20x", query: "",
 			kind: gnBool,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.CurrentCheckFollowing(ctx, "username x"))
+				return gnResult(c.Users.IsFollowedByMe(ctx, "username x"))
 			},
 		},
 		{
-			op: "userCurrentPutFollow", name: "Users.CurrentPutFollow",
+			op: "userCurrentPutFollow", name: "Users.Follow",
 			method: "PUT", path: "/api/v1/user/following/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.CurrentPutFollow(ctx, "username x"))
+				return gnNoResult(c.Users.Follow(ctx, "username x"))
 			},
 		},
 		{
-			op: "getVerificationToken", name: "Users.GetVerificationToken",
+			op: "getVerificationToken", name: "Users.GetGPGKeyToken",
 			method: "GET", path: "/api/v1/user/gpg_key_token", query: "",
 			kind: gnText, status: 200, respBody: "text answered by getVerificationToken",
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.GetVerificationToken(ctx))
+				return gnResult(c.Users.GetGPGKeyToken(ctx))
 			},
 		},
 		{
@@ -388,22 +235,22 @@ func TestGenUsersOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "userCurrentListGPGKeys", name: "Users.CurrentListGPGKeys",
+			op: "userCurrentListGPGKeys", name: "Users.ListMyGPGKeys",
 			method: "GET", path: "/api/v1/user/gpg_keys", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:06Z","emails":[{"email":"email-2","verified":true}],"expires_at":"2026-01-02T03:04:08Z","id":1004,"key_id":"key_id-5","primary_key_id":"primary_key_id-6","public_key":"public_key-7","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:13Z","emails":[{"email":"email-9","verified":true}],"expires_at":"2026-01-02T03:04:15Z","id":1011,"key_id":"key_id-12","primary_key_id":"primary_key_id-13","public_key":"public_key-14","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:20Z","expires_at":"2026-01-02T03:04:21Z","id":1017,"key_id":"key_id-18","primary_key_id":"primary_key_id-19","public_key":"public_key-20","verified":true}],"verified":true}],"verified":true,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.CurrentListGPGKeys(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListMyGPGKeys(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.CurrentListGPGKeysIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListMyGPGKeysIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentPostGPGKey", name: "Users.CurrentPostGPGKey",
+			op: "userCurrentPostGPGKey", name: "Users.CreateGPGKey",
 			method: "POST", path: "/api/v1/user/gpg_keys", query: "",
 			reqType: "application/json", reqBody: `{"armored_public_key":"armored_public_key-1","armored_signature":"armored_signature-2"}`,
 			kind: gnJSON, status: 201,
@@ -413,24 +260,24 @@ func TestGenUsersOperations(t *testing.T) {
 					ArmoredPublicKey: "armored_public_key-1",
 					ArmoredSignature: "armored_signature-2",
 				}
-				return gnResult(c.Users.CurrentPostGPGKey(ctx, body))
+				return gnResult(c.Users.CreateGPGKey(ctx, body))
 			},
 		},
 		{
-			op: "userCurrentDeleteGPGKey", name: "Users.CurrentDeleteGPGKey",
+			op: "userCurrentDeleteGPGKey", name: "Users.DeleteGPGKey",
 			method: "DELETE", path: "/api/v1/user/gpg_keys/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.CurrentDeleteGPGKey(ctx, 7))
+				return gnNoResult(c.Users.DeleteGPGKey(ctx, 7))
 			},
 		},
 		{
-			op: "userCurrentGetGPGKey", name: "Users.CurrentGetGPGKey",
+			op: "userCurrentGetGPGKey", name: "Users.GetGPGKey",
 			method: "GET", path: "/api/v1/user/gpg_keys/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:06Z","emails":[{"email":"email-2","verified":true}],"expires_at":"2026-01-02T03:04:08Z","id":1004,"key_id":"key_id-5","primary_key_id":"primary_key_id-6","public_key":"public_key-7","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:13Z","emails":[{"email":"email-9","verified":true}],"expires_at":"2026-01-02T03:04:15Z","id":1011,"key_id":"key_id-12","primary_key_id":"primary_key_id-13","public_key":"public_key-14","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:20Z","expires_at":"2026-01-02T03:04:21Z","id":1017,"key_id":"key_id-18","primary_key_id":"primary_key_id-19","public_key":"public_key-20","verified":true}],"verified":true}],"verified":true,"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.CurrentGetGPGKey(ctx, 7))
+				return gnResult(c.Users.GetGPGKey(ctx, 7))
 			},
 		},
 		{
@@ -440,13 +287,13 @@ func TestGenUsersOperations(t *testing.T) {
 			respBody: `[{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}]`,
 			withheld: true,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListHooks(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListHooks(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListHooksIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListHooksIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -505,28 +352,28 @@ func TestGenUsersOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "userCurrentListKeys", name: "Users.CurrentListKeys",
+			op: "userCurrentListKeys", name: "Users.ListMyKeys",
 			method: "GET", path: "/api/v1/user/keys", query: "fingerprint=fingerprint%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_type":"key_type-5","read_only":true,"title":"title-6","updated_at":"2026-01-02T03:04:12Z","url":"url-8","user":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"verified":true,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &CurrentListKeysOptions{
+				params := &UserListMyKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Fingerprint: "fingerprint 1",
 				}
-				return gnResult(c.Users.CurrentListKeys(ctx, opts))
+				return gnResult(c.Users.ListMyKeys(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &CurrentListKeysOptions{
+				params := &UserListMyKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Fingerprint: "fingerprint 1",
 				}
-				n, err := gnCount(c.Users.CurrentListKeysIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Users.ListMyKeysIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentPostKey", name: "Users.CurrentPostKey",
+			op: "userCurrentPostKey", name: "Users.CreateKey",
 			method: "POST", path: "/api/v1/user/keys", query: "",
 			reqType: "application/json", reqBody: `{"key":"key-1","read_only":true,"title":"title-2"}`,
 			kind: gnJSON, status: 201,
@@ -537,39 +384,39 @@ func TestGenUsersOperations(t *testing.T) {
 					ReadOnly: true,
 					Title:    "title-2",
 				}
-				return gnResult(c.Users.CurrentPostKey(ctx, body))
+				return gnResult(c.Users.CreateKey(ctx, body))
 			},
 		},
 		{
-			op: "userCurrentDeleteKey", name: "Users.CurrentDeleteKey",
+			op: "userCurrentDeleteKey", name: "Users.DeleteKey",
 			method: "DELETE", path: "/api/v1/user/keys/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.CurrentDeleteKey(ctx, 7))
+				return gnNoResult(c.Users.DeleteKey(ctx, 7))
 			},
 		},
 		{
-			op: "userCurrentGetKey", name: "Users.CurrentGetKey",
+			op: "userCurrentGetKey", name: "Users.GetKey",
 			method: "GET", path: "/api/v1/user/keys/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_type":"key_type-5","read_only":true,"title":"title-6","updated_at":"2026-01-02T03:04:12Z","url":"url-8","user":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"verified":true,"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.CurrentGetKey(ctx, 7))
+				return gnResult(c.Users.GetKey(ctx, 7))
 			},
 		},
 		{
-			op: "userListBlockedUsers", name: "Users.ListBlockedUsers",
+			op: "userListBlockedUsers", name: "Users.ListBlocked",
 			method: "GET", path: "/api/v1/user/list_blocked", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"block_id":1001,"created_at":"2026-01-02T03:04:07Z","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListBlockedUsers(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListBlocked(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListBlockedUsersIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListBlockedIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -587,13 +434,13 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"html_url":"html_url-1","name":"name-2","size":1003,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListQuotaArtifacts(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListQuotaArtifacts(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListQuotaArtifactsIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListQuotaArtifactsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -602,13 +449,13 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"api_url":"api_url-1","contained_in":{"api_url":"api_url-2","html_url":"html_url-3"},"name":"name-4","size":1005,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListQuotaAttachments(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListQuotaAttachments(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListQuotaAttachmentsIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListQuotaAttachmentsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -617,10 +464,10 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `true`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &UserCheckQuotaOptions{
+				params := &UserCheckQuotaOptions{
 					Subject: "subject 1",
 				}
-				return gnResult(c.Users.CheckQuota(ctx, opts))
+				return gnResult(c.Users.CheckQuota(ctx, params))
 			},
 		},
 		{
@@ -629,47 +476,26 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"html_url":"html_url-1","name":"name-2","size":1003,"type":"type-4","version":"version-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListQuotaPackages(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListQuotaPackages(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListQuotaPackagesIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListQuotaPackagesIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentListRepos", name: "Users.CurrentListRepos",
-			method: "GET", path: "/api/v1/user/repos", query: "order_by=order_by%201&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &CurrentListReposOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					OrderBy:     "order_by 1",
-				}
-				return gnResult(c.Users.CurrentListRepos(ctx, opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &CurrentListReposOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					OrderBy:     "order_by 1",
-				}
-				n, err := gnCount(c.Users.CurrentListReposIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "getUserSettings", name: "Users.GetUserSettings",
+			op: "getUserSettings", name: "Users.GetSettings",
 			method: "GET", path: "/api/v1/user/settings", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"description":"description-1","diff_view_style":"diff_view_style-2","enable_repo_unit_hints":true,"full_name":"full_name-3","hide_activity":true,"hide_email":true,"hide_pronouns":true,"language":"language-4","location":"location-5","pronouns":"pronouns-6","theme":"theme-7","website":"website-8","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.GetUserSettings(ctx))
+				return gnResult(c.Users.GetSettings(ctx))
 			},
 		},
 		{
-			op: "updateUserSettings", name: "Users.UpdateUserSettings",
+			op: "updateUserSettings", name: "Users.EditSettings",
 			method: "PATCH", path: "/api/v1/user/settings", query: "",
 			reqType: "application/json", reqBody: `{"description":"description-1","diff_view_style":"diff_view_style-2","enable_repo_unit_hints":true,"full_name":"full_name-3","hide_activity":true,"hide_email":true,"hide_pronouns":true,"language":"language-4","location":"location-5","pronouns":"pronouns-6","theme":"theme-7","website":"website-8"}`,
 			kind: gnJSON, status: 200,
@@ -689,76 +515,76 @@ func TestGenUsersOperations(t *testing.T) {
 					Theme:               Ptr[string]("theme-7"),
 					Website:             Ptr[string]("website-8"),
 				}
-				return gnResult(c.Users.UpdateUserSettings(ctx, body))
+				return gnResult(c.Users.EditSettings(ctx, body))
 			},
 		},
 		{
-			op: "userCurrentListStarred", name: "Users.CurrentListStarred",
+			op: "userCurrentListStarred", name: "Users.ListMyStarred",
 			method: "GET", path: "/api/v1/user/starred", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.CurrentListStarred(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListMyStarred(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.CurrentListStarredIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListMyStarredIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentDeleteStar", name: "Users.CurrentDeleteStar",
+			op: "userCurrentDeleteStar", name: "Users.Unstar",
 			method: "DELETE", path: "/api/v1/user/starred/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.CurrentDeleteStar(ctx, "o", "r"))
+				return gnNoResult(c.Users.Unstar(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "userCurrentCheckStarring", name: "Users.CurrentCheckStarring",
+			op: "userCurrentCheckStarring", name: "Users.IsStarred",
 			method: "GET", path: "/api/v1/user/starred/o/r", query: "",
 			kind: gnBool,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.CurrentCheckStarring(ctx, "o", "r"))
+				return gnResult(c.Users.IsStarred(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "userCurrentPutStar", name: "Users.CurrentPutStar",
+			op: "userCurrentPutStar", name: "Users.Star",
 			method: "PUT", path: "/api/v1/user/starred/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.CurrentPutStar(ctx, "o", "r"))
+				return gnNoResult(c.Users.Star(ctx, "o", "r"))
 			},
 		},
 		{
-			op: "userGetStopWatches", name: "Users.GetStopWatches",
+			op: "userGetStopWatches", name: "Users.ListStopwatches",
 			method: "GET", path: "/api/v1/user/stopwatches", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","duration":"duration-2","issue_index":1003,"issue_title":"issue_title-4","repo_name":"repo_name-5","repo_owner_name":"repo_owner_name-6","seconds":1007,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.GetStopWatches(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListStopwatches(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.GetStopWatchesIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListStopwatchesIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentListSubscriptions", name: "Users.CurrentListSubscriptions",
+			op: "userCurrentListSubscriptions", name: "Users.ListMySubscriptions",
 			method: "GET", path: "/api/v1/user/subscriptions", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.CurrentListSubscriptions(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListMySubscriptions(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.CurrentListSubscriptionsIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListMySubscriptionsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -767,44 +593,44 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListTeams(ctx, opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListTeams(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListTeamsIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListTeamsIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCurrentTrackedTimes", name: "Users.CurrentTrackedTimes",
+			op: "userCurrentTrackedTimes", name: "Users.ListTrackedTimes",
 			method: "GET", path: "/api/v1/user/times", query: "since=2026-01-02T03%3A04%3A06Z&before=2026-01-02T03%3A04%3A07Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &CurrentTrackedTimesOptions{
+				params := &UserListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
 					Before:      gnTime(2),
 				}
-				return gnResult(c.Users.CurrentTrackedTimes(ctx, opts))
+				return gnResult(c.Users.ListTrackedTimes(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &CurrentTrackedTimesOptions{
+				params := &UserListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
 					Before:      gnTime(2),
 				}
-				n, err := gnCount(c.Users.CurrentTrackedTimesIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Users.ListTrackedTimesIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userUnblockUser", name: "Users.UnblockUser",
+			op: "userUnblockUser", name: "Users.Unblock",
 			method: "PUT", path: "/api/v1/user/unblock/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.UnblockUser(ctx, "username x"))
+				return gnNoResult(c.Users.Unblock(ctx, "username x"))
 			},
 		},
 		{
@@ -814,23 +640,23 @@ func TestGenUsersOperations(t *testing.T) {
 			respBody: `{"data":[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"}],"ok":true}`,
 			want:     `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &UserSearchOptions{
+				params := &UserSearchOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
 					UID:         12,
 					Sort:        "sort 3",
 				}
-				return gnResult(c.Users.Search(ctx, opts))
+				return gnResult(c.Users.Search(ctx, params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &UserSearchOptions{
+				params := &UserSearchOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
 					UID:         12,
 					Sort:        "sort 3",
 				}
-				n, err := gnCount(c.Users.SearchIter(ctx, opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Users.SearchIter(ctx, params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -848,21 +674,21 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"act_user":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"act_user_id":1020,"comment":{"assets":[{"browser_download_url":"browser_download_url-21","created_at":"2026-01-02T03:04:27Z","download_count":1023,"id":1024,"name":"name-25","size":1026,"type":"type-27","uuid":"uuid-28"}],"body":"body-29","created_at":"2026-01-02T03:04:35Z","html_url":"html_url-31","id":1032,"issue_url":"issue_url-33","original_author":"original_author-34","original_author_id":1035,"pull_request_url":"pull_request_url-36","updated_at":"2026-01-02T03:04:42Z","user":{"active":true,"avatar_url":"avatar_url-38","created":"2026-01-02T03:04:44Z","description":"description-40","email":"email-41","followers_count":1042,"following_count":1043,"full_name":"full_name-44","html_url":"html_url-45","id":1046,"is_admin":true,"language":"language-47","last_login":"2026-01-02T03:04:53Z","location":"location-49","login":"login-50","login_name":"login_name-51","prohibit_login":true,"pronouns":"pronouns-52","restricted":true,"source_id":1053,"starred_repos_count":1054,"visibility":"visibility-55","website":"website-56"}},"comment_id":1057,"content":"content-58","created":"2026-01-02T03:05:04Z","id":1060,"is_private":true,"op_type":"op_type-61","ref_name":"ref_name-62","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:08Z","avatar_url":"avatar_url-64","clone_url":"clone_url-65","created_at":"2026-01-02T03:05:11Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-67","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-68","default_update_style":"default_update_style-69","description":"description-70","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-71","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-72","external_tracker_style":"external_tracker_style-73","external_tracker_url":"external_tracker_url-74"},"external_wiki":{"external_wiki_url":"external_wiki_url-75"},"fork":true,"forks_count":1076,"full_name":"full_name-77","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-78","id":1079,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-80","languages_url":"languages_url-81","link":"link-82","mirror":true,"mirror_interval":"mirror_interval-83","mirror_updated":"2026-01-02T03:05:29Z","name":"name-85","object_format_name":"object_format_name-86","open_issues_count":1087,"open_pr_counter":1088,"original_url":"original_url-89","owner":{"active":true,"avatar_url":"avatar_url-90","created":"2026-01-02T03:05:36Z","description":"description-92","email":"email-93","followers_count":1094,"following_count":1095,"full_name":"full_name-96","html_url":"html_url-97","id":1098,"is_admin":true,"language":"language-99","last_login":"2026-01-02T03:05:45Z","location":"location-101","login":"login-102","login_name":"login_name-103","prohibit_login":true,"pronouns":"pronouns-104","restricted":true,"source_id":1105,"starred_repos_count":1106,"visibility":"visibility-107","website":"website-108"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:54Z","avatar_url":"avatar_url-110","clone_url":"clone_url-111","created_at":"2026-01-02T03:05:57Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-113","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-114","default_update_style":"default_update_style-115","description":"description-116","empty":true,"fork":true,"forks_count":1117,"full_name":"full_name-118","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-119","id":1120,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-121","languages_url":"languages_url-122","link":"link-123","mirror":true,"mirror_interval":"mirror_interval-124","mirror_updated":"2026-01-02T03:06:10Z","name":"name-126","object_format_name":"object_format_name-127","open_issues_count":1128,"open_pr_counter":1129,"original_url":"original_url-130","private":true,"release_counter":1131,"size":1132,"ssh_url":"ssh_url-133","stars_count":1134,"template":true,"topics":["topics-135"],"updated_at":"2026-01-02T03:06:21Z","url":"url-137","watchers_count":1138,"website":"website-139","wiki_branch":"wiki_branch-140","wiki_clone_url":"wiki_clone_url-141","wiki_ssh_url":"wiki_ssh_url-142"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1143,"repo_transfer":{},"size":1144,"ssh_url":"ssh_url-145","stars_count":1146,"template":true,"topics":["topics-147"],"updated_at":"2026-01-02T03:06:33Z","url":"url-149","watchers_count":1150,"website":"website-151","wiki_branch":"wiki_branch-152","wiki_clone_url":"wiki_clone_url-153","wiki_ssh_url":"wiki_ssh_url-154"},"repo_id":1155,"user_id":1156,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &UserListActivityFeedsOptions{
+				params := &UserListActivityFeedsOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					OnlyPerformedBy: Ptr(true),
 					Date:            gnTime(2),
 				}
-				return gnResult(c.Users.ListActivityFeeds(ctx, "username x", opts))
+				return gnResult(c.Users.ListActivityFeeds(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &UserListActivityFeedsOptions{
+				params := &UserListActivityFeedsOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					OnlyPerformedBy: Ptr(true),
 					Date:            gnTime(2),
 				}
-				n, err := gnCount(c.Users.ListActivityFeedsIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Users.ListActivityFeedsIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -871,13 +697,13 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListFollowers(ctx, "username x", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListFollowers(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListFollowersIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListFollowersIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -886,21 +712,21 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListFollowing(ctx, "username x", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListFollowing(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListFollowingIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListFollowingIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userCheckFollowing", name: "Users.CheckFollowing",
+			op: "userCheckFollowing", name: "Users.IsFollowing",
 			method: "GET", path: "/api/v1/users/username%20x/following/target%20x", query: "",
 			kind: gnBool,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.CheckFollowing(ctx, "username x", "target x"))
+				return gnResult(c.Users.IsFollowing(ctx, "username x", "target x"))
 			},
 		},
 		{
@@ -909,22 +735,22 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:06Z","emails":[{"email":"email-2","verified":true}],"expires_at":"2026-01-02T03:04:08Z","id":1004,"key_id":"key_id-5","primary_key_id":"primary_key_id-6","public_key":"public_key-7","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:13Z","emails":[{"email":"email-9","verified":true}],"expires_at":"2026-01-02T03:04:15Z","id":1011,"key_id":"key_id-12","primary_key_id":"primary_key_id-13","public_key":"public_key-14","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:20Z","expires_at":"2026-01-02T03:04:21Z","id":1017,"key_id":"key_id-18","primary_key_id":"primary_key_id-19","public_key":"public_key-20","verified":true}],"verified":true}],"verified":true,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListGPGKeys(ctx, "username x", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListGPGKeys(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListGPGKeysIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListGPGKeysIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userGetHeatmapData", name: "Users.GetHeatmapData",
+			op: "userGetHeatmapData", name: "Users.ListHeatmap",
 			method: "GET", path: "/api/v1/users/username%20x/heatmap", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"contributions":1001,"timestamp":1002,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Users.GetHeatmapData(ctx, "username x"))
+				return gnResult(c.Users.ListHeatmap(ctx, "username x"))
 			},
 		},
 		{
@@ -933,34 +759,19 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_type":"key_type-5","read_only":true,"title":"title-6","updated_at":"2026-01-02T03:04:12Z","url":"url-8","user":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"verified":true,"x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &UserListKeysOptions{
+				params := &UserListKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Fingerprint: "fingerprint 1",
 				}
-				return gnResult(c.Users.ListKeys(ctx, "username x", opts))
+				return gnResult(c.Users.ListKeys(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &UserListKeysOptions{
+				params := &UserListKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Fingerprint: "fingerprint 1",
 				}
-				n, err := gnCount(c.Users.ListKeysIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
-			},
-		},
-		{
-			op: "userListRepos", name: "Users.ListRepos",
-			method: "GET", path: "/api/v1/users/username%20x/repos", query: "page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListRepos(ctx, "username x", opts))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListReposIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				n, err := gnCount(c.Users.ListKeysIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -969,13 +780,13 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListStarred(ctx, "username x", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListStarred(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListStarredIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListStarredIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -984,28 +795,28 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListSubscriptions(ctx, "username x", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListSubscriptions(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListSubscriptionsIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListSubscriptionsIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
-			op: "userGetTokens", name: "Users.GetTokens",
+			op: "userGetTokens", name: "Users.ListTokens",
 			method: "GET", path: "/api/v1/users/username%20x/tokens", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","id":1002,"name":"name-3","repositories":[{"full_name":"full_name-4","id":1005,"name":"name-6","owner":"owner-7"}],"scopes":["scopes-8"],"sha1":"sha1-9","token_last_eight":"token_last_eight-10","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.GetTokens(ctx, "username x", opts))
+				params := &ListOptions{Page: 2, Limit: 5}
+				return gnResult(c.Users.ListTokens(ctx, "username x", params))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
-				opts := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.GetTokensIter(ctx, "username x", opts))
-				return n, gnSamePage(opts.Page, err)
+				params := &ListOptions{Page: 2, Limit: 5}
+				n, err := gnCount(c.Users.ListTokensIter(ctx, "username x", params))
+				return n, gnSamePage(params.Page, err)
 			},
 		},
 		{
@@ -1028,11 +839,11 @@ func TestGenUsersOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "userDeleteAccessToken", name: "Users.DeleteAccessToken",
+			op: "userDeleteAccessToken", name: "Users.DeleteToken",
 			method: "DELETE", path: "/api/v1/users/username%20x/tokens/token%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Users.DeleteAccessToken(ctx, "username x", "token x"))
+				return gnNoResult(c.Users.DeleteToken(ctx, "username x", "token x"))
 			},
 		},
 	})

@@ -192,7 +192,7 @@ func runScenario(t *testing.T, tg *target) []string {
 }
 
 func (s *scenario) settings() {
-	set, _, err := s.tg.c1.Settings.GetGeneralAPISettings(s.ctx)
+	set, _, err := s.tg.c1.Settings.GetAPI(s.ctx)
 	s.must(err, "settings")
 	s.note("settings: max_response_items %d, default_paging_num %d", set.MaxResponseItems, set.DefaultPagingNum)
 	v, _, err := s.tg.c1.Misc.GetVersion(s.ctx)
@@ -206,7 +206,7 @@ func (s *scenario) settings() {
 
 func (s *scenario) repository() {
 	c := s.tg.c1
-	repo, resp, err := c.Repos.CreateCurrentUserRepo(s.ctx, forgejo.CreateRepoOption{Name: s.repo, AutoInit: true, Description: "contract suite"})
+	repo, resp, err := c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: s.repo, AutoInit: true, Description: "contract suite"})
 	s.must(err, "create repository")
 	if repo.Owner == nil || repo.Owner.Login != s.owner || repo.Name != s.repo || repo.ID <= 0 {
 		s.t.Fatalf("created %+v", repo)
@@ -214,10 +214,10 @@ func (s *scenario) repository() {
 	s.note("create repository: %d, empty %v, private %v, default branch %q, permissions %+v, topics %v",
 		resp.StatusCode, repo.Empty, repo.Private, repo.DefaultBranch, *repo.Permissions, repo.Topics)
 
-	_, _, err = c.Repos.CreateCurrentUserRepo(s.ctx, forgejo.CreateRepoOption{Name: s.repo})
+	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: s.repo})
 	e := s.apiErr(err, "create it again")
 	s.note("create it again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c.Repos.CreateCurrentUserRepo(s.ctx, forgejo.CreateRepoOption{Name: "bad name!"})
+	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: "bad name!"})
 	e = s.apiErr(err, "bad name")
 	s.note("bad name: %d %q", e.StatusCode, e.Message)
 
@@ -228,7 +228,7 @@ func (s *scenario) repository() {
 
 func (s *scenario) issues() {
 	for i := 1; i <= 25; i++ {
-		is, resp, err := s.tg.c1.Issues.CreateIssue(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: fmt.Sprintf("Issue %d", i), Body: "body"})
+		is, resp, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: fmt.Sprintf("Issue %d", i), Body: "body"})
 		s.must(err, "create issue")
 		if is.Number != int64(i) || resp.StatusCode != 201 || is.State != "open" || is.ID <= 0 {
 			s.t.Fatalf("issue %d: %d %+v", i, resp.StatusCode, is)
@@ -241,7 +241,7 @@ func (s *scenario) paging() {
 	c := s.tg.c1
 	list := func(page, limit int) ([]*forgejo.Issue, *forgejo.Response) {
 		s.t.Helper()
-		is, resp, err := c.Issues.ListIssues(s.ctx, s.owner, s.repo, &forgejo.ListIssuesOptions{ListOptions: forgejo.ListOptions{Page: page, Limit: limit}})
+		is, resp, err := c.Issues.List(s.ctx, s.owner, s.repo, &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Page: page, Limit: limit}})
 		s.must(err, "list issues")
 		return is, resp
 	}
@@ -264,7 +264,7 @@ func (s *scenario) paging() {
 	// Walk with the iterator at two page sizes: every issue exactly once.
 	for _, limit := range []int{50, 7} {
 		seen := map[int64]int{}
-		for is, err := range c.Issues.ListIssuesIter(s.ctx, s.owner, s.repo, &forgejo.ListIssuesOptions{ListOptions: forgejo.ListOptions{Limit: limit}}) {
+		for is, err := range c.Issues.ListIter(s.ctx, s.owner, s.repo, &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Limit: limit}}) {
 			s.must(err, "walk")
 			seen[is.Number]++
 		}
@@ -278,28 +278,28 @@ func (s *scenario) paging() {
 
 func (s *scenario) editing() {
 	c := s.tg.c1
-	is, _, err := c.Issues.GetIssue(s.ctx, s.owner, s.repo, 1)
+	is, _, err := c.Issues.Get(s.ctx, s.owner, s.repo, 1)
 	s.must(err, "get issue")
 	s.note("issue 1: %q state %s comments %d closed_at zero %v pull_request nil %v labels %d milestone nil %v",
 		is.Title, is.State, is.Comments, is.ClosedAt.IsZero(), is.PullRequest == nil, len(is.Labels), is.Milestone == nil)
-	ed, resp, err := c.Issues.EditIssue(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{Title: forgejo.Ptr("Issue one"), State: forgejo.Ptr("closed")})
+	ed, resp, err := c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{Title: forgejo.Ptr("Issue one"), State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "edit issue")
 	s.note("edit issue 1: %d %q state %s closed_at set %v", resp.StatusCode, ed.Title, ed.State, !ed.ClosedAt.IsZero())
-	closed, resp2, err := c.Issues.ListIssues(s.ctx, s.owner, s.repo, &forgejo.ListIssuesOptions{State: "closed"})
+	closed, resp2, err := c.Issues.List(s.ctx, s.owner, s.repo, &forgejo.IssueListOptions{State: "closed"})
 	s.must(err, "list closed")
 	total, _ := resp2.TotalCount()
 	s.note("closed issues: %d (total %d)", len(closed), total)
-	ed, _, err = c.Issues.EditIssue(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{State: forgejo.Ptr("open")})
+	ed, _, err = c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateOpen)})
 	s.must(err, "reopen")
 	s.note("reopen: state %s closed_at zero %v", ed.State, ed.ClosedAt.IsZero())
 	// Someone else may not edit the issue: a bare 403.
-	_, _, err = s.tg.c2.Issues.EditIssue(s.ctx, s.owner, s.repo, 2, forgejo.EditIssueOption{Title: forgejo.Ptr("hijack")})
+	_, _, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, 2, forgejo.EditIssueOption{Title: forgejo.Ptr("hijack")})
 	e := s.apiErr(err, "edit someone else's issue")
 	s.note("user2 edits issue 2: %d %q", e.StatusCode, e.Message)
 	// The poster may edit their own.
-	mine, _, err := s.tg.c2.Issues.CreateIssue(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "by user2"})
+	mine, _, err := s.tg.c2.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "by user2"})
 	s.must(err, "user2 files an issue")
-	ed, resp, err = s.tg.c2.Issues.EditIssue(s.ctx, s.owner, s.repo, mine.Number, forgejo.EditIssueOption{State: forgejo.Ptr("closed")})
+	ed, resp, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, mine.Number, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "user2 closes their issue")
 	s.note("user2 closes own issue #%d: %d %s", mine.Number, resp.StatusCode, ed.State)
 }
@@ -313,13 +313,13 @@ func (s *scenario) topics() {
 		total, _ := resp.TotalCount()
 		return fmt.Sprintf("%v (total %d)", ts, total)
 	}
-	resp, err := c.Repos.UpdateTopics(s.ctx, s.owner, s.repo, []string{"Go", "api"})
+	resp, err := c.Repos.ReplaceTopics(s.ctx, s.owner, s.repo, []string{"Go", "api"})
 	s.must(err, "replace topics")
 	s.note("replace topics: %d -> %s", resp.StatusCode, topics())
 	resp, err = c.Repos.AddTopic(s.ctx, s.owner, s.repo, "Third")
 	s.must(err, "add topic")
 	s.note("add topic: %d -> %s", resp.StatusCode, topics())
-	resp, err = c.Repos.DeleteTopic(s.ctx, s.owner, s.repo, "go")
+	resp, err = c.Repos.RemoveTopic(s.ctx, s.owner, s.repo, "go")
 	s.must(err, "remove topic")
 	s.note("remove topic: %d -> %s", resp.StatusCode, topics())
 	page, resp2, err := c.Repos.ListTopics(s.ctx, s.owner, s.repo, &forgejo.ListOptions{Page: 2, Limit: 1})
@@ -329,16 +329,16 @@ func (s *scenario) topics() {
 	_, err = c.Repos.AddTopic(s.ctx, s.owner, s.repo, "bad_topic!")
 	e := s.apiErr(err, "invalid topic")
 	s.note("invalid topic: %d %q", e.StatusCode, e.Message)
-	_, err = c.Repos.UpdateTopics(s.ctx, s.owner, s.repo, []string{"ok", "Bad Topic"})
+	_, err = c.Repos.ReplaceTopics(s.ctx, s.owner, s.repo, []string{"ok", "Bad Topic"})
 	e = s.apiErr(err, "invalid topics")
 	s.note("invalid topics: %d %q", e.StatusCode, e.Message)
-	_, err = c.Repos.DeleteTopic(s.ctx, s.owner, s.repo, "missing")
+	_, err = c.Repos.RemoveTopic(s.ctx, s.owner, s.repo, "missing")
 	e = s.apiErr(err, "remove a missing topic")
 	s.note("remove a missing topic: %d", e.StatusCode)
-	_, err = s.tg.c2.Repos.UpdateTopics(s.ctx, s.owner, s.repo, []string{"x"})
+	_, err = s.tg.c2.Repos.ReplaceTopics(s.ctx, s.owner, s.repo, []string{"x"})
 	e = s.apiErr(err, "topics by a non-owner")
 	s.note("topics by user2: %d %q", e.StatusCode, e.Message)
-	_, err = s.tg.anon.Repos.UpdateTopics(s.ctx, s.owner, s.repo, []string{"x"})
+	_, err = s.tg.anon.Repos.ReplaceTopics(s.ctx, s.owner, s.repo, []string{"x"})
 	e = s.apiErr(err, "topics anonymously")
 	s.note("topics anonymously: %d %q", e.StatusCode, e.Message)
 }
@@ -346,11 +346,11 @@ func (s *scenario) topics() {
 func (s *scenario) stars() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	for _, c := range []*forgejo.Client{c1, c2, c2} { // starring twice is fine
-		resp, err := c.Users.CurrentPutStar(s.ctx, s.owner, s.repo)
+		resp, err := c.Users.Star(s.ctx, s.owner, s.repo)
 		s.must(err, "star")
 		s.note("star: %d", resp.StatusCode)
 	}
-	starred, _, err := c2.Users.CurrentCheckStarring(s.ctx, s.owner, s.repo)
+	starred, _, err := c2.Users.IsStarred(s.ctx, s.owner, s.repo)
 	s.must(err, "check star")
 	repo, _, err := c1.Repos.Get(s.ctx, s.owner, s.repo)
 	s.must(err, "get repository")
@@ -368,11 +368,11 @@ func (s *scenario) stars() {
 	}
 
 	for range 2 {
-		resp, err := c2.Users.CurrentDeleteStar(s.ctx, s.owner, s.repo)
+		resp, err := c2.Users.Unstar(s.ctx, s.owner, s.repo)
 		s.must(err, "unstar")
 		s.note("unstar: %d", resp.StatusCode)
 	}
-	starred, _, err = c2.Users.CurrentCheckStarring(s.ctx, s.owner, s.repo)
+	starred, _, err = c2.Users.IsStarred(s.ctx, s.owner, s.repo)
 	s.must(err, "check star")
 	repo, _, err = c1.Repos.Get(s.ctx, s.owner, s.repo)
 	s.must(err, "get repository")
@@ -383,15 +383,15 @@ func (s *scenario) follows() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	u1, u2 := s.tg.user1, s.tg.user2
 	for range 2 {
-		resp, err := c2.Users.CurrentPutFollow(s.ctx, u1)
+		resp, err := c2.Users.Follow(s.ctx, u1)
 		s.must(err, "follow")
 		s.note("follow: %d", resp.StatusCode)
 	}
-	f21, _, err := c2.Users.CurrentCheckFollowing(s.ctx, u1)
+	f21, _, err := c2.Users.IsFollowedByMe(s.ctx, u1)
 	s.must(err, "check following")
-	f12, _, err := c1.Users.CurrentCheckFollowing(s.ctx, u2)
+	f12, _, err := c1.Users.IsFollowedByMe(s.ctx, u2)
 	s.must(err, "check following")
-	other, _, err := c1.Users.CheckFollowing(s.ctx, u2, u1)
+	other, _, err := c1.Users.IsFollowing(s.ctx, u2, u1)
 	s.must(err, "check another's following")
 	followers, _, err := c1.Users.ListFollowers(s.ctx, u1, nil)
 	s.must(err, "followers")
@@ -400,12 +400,12 @@ func (s *scenario) follows() {
 	_, _, err = s.tg.anon.Users.ListFollowers(s.ctx, u1, nil)
 	e := s.apiErr(err, "followers anonymously")
 	s.note("followers anonymously: %d %q", e.StatusCode, e.Message)
-	_, err = c2.Users.CurrentPutFollow(s.ctx, "nobody-contract-xyz")
+	_, err = c2.Users.Follow(s.ctx, "nobody-contract-xyz")
 	e = s.apiErr(err, "follow a missing user")
 	s.note("follow a missing user: %d %q", e.StatusCode, e.Message)
-	resp, err := c2.Users.CurrentDeleteFollow(s.ctx, u1)
+	resp, err := c2.Users.Unfollow(s.ctx, u1)
 	s.must(err, "unfollow")
-	f21, _, err = c2.Users.CurrentCheckFollowing(s.ctx, u1)
+	f21, _, err = c2.Users.IsFollowedByMe(s.ctx, u1)
 	s.must(err, "check following")
 	s.note("unfollow: %d, still following %v", resp.StatusCode, f21)
 }
@@ -427,7 +427,7 @@ func (s *scenario) commentsAndNotifications() {
 	n, r := s.count("/repos/"+s.owner+"/"+s.repo+"/issues/2/comments", url.Values{"page": {"1"}, "limit": {"1"}}, c1)
 	total, _ := r.TotalCount()
 	s.note("comments with page=1&limit=1: %d items, total %d, Link sent %v", n, total, r.Header.Get("Link") != "")
-	is, _, err := c1.Issues.GetIssue(s.ctx, s.owner, s.repo, 2)
+	is, _, err := c1.Issues.Get(s.ctx, s.owner, s.repo, 2)
 	s.must(err, "issue 2")
 	s.note("issue 2 comments count: %d", is.Comments)
 
@@ -435,7 +435,7 @@ func (s *scenario) commentsAndNotifications() {
 		name string
 		c    *forgejo.Client
 	}{{"user1", c1}, {"user2", c2}} {
-		threads, _, err := who.c.Notifications.GetList(s.ctx, nil)
+		threads, _, err := who.c.Notifications.List(s.ctx, nil)
 		s.must(err, "notifications")
 		var mine []*forgejo.NotificationThread
 		for _, th := range threads {
@@ -449,9 +449,9 @@ func (s *scenario) commentsAndNotifications() {
 		}
 		th := mine[0]
 		s.note("%s notification: %q type %s state %s unread %v", who.name, th.Subject.Title, th.Subject.Type, th.Subject.State, th.Unread)
-		resp, err := who.c.Notifications.ReadThread(s.ctx, th.ID)
+		resp, err := who.c.Notifications.MarkThreadRead(s.ctx, th.ID)
 		s.must(err, "mark read")
-		cnt, _, err := who.c.Notifications.NewAvailable(s.ctx)
+		cnt, _, err := who.c.Notifications.GetNewCount(s.ctx)
 		s.must(err, "new notifications")
 		s.note("%s marks it read: %d, new now %d", who.name, resp.StatusCode, cnt.New)
 	}
@@ -459,26 +459,26 @@ func (s *scenario) commentsAndNotifications() {
 
 func (s *scenario) labelsAndMilestones() {
 	c := s.tg.c1
-	l, resp, err := c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bug", Color: "#EE0701", Description: "broken"})
+	l, resp, err := c.Repos.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bug", Color: "#EE0701", Description: "broken"})
 	s.must(err, "create label")
 	s.note("create label: %d %q color %s", resp.StatusCode, l.Name, l.Color)
-	_, _, err = c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bad", Color: "zz"})
+	_, _, err = c.Repos.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bad", Color: "zz"})
 	e := s.apiErr(err, "bad color")
 	s.note("bad color: %d %q", e.StatusCode, e.Message)
-	_, _, err = s.tg.c2.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "x", Color: "00ff00"})
+	_, _, err = s.tg.c2.Repos.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "x", Color: "00ff00"})
 	e = s.apiErr(err, "label by user2")
 	s.note("label by user2: %d %q", e.StatusCode, e.Message)
 	m, resp, err := c.Issues.CreateMilestone(s.ctx, s.owner, s.repo, forgejo.CreateMilestoneOption{Title: "v1", Description: "first"})
 	s.must(err, "create milestone")
 	s.note("create milestone: %d %q state %s open %d closed_at nil %v", resp.StatusCode, m.Title, m.State, m.OpenIssues, m.ClosedAt.IsZero())
-	is, _, err := c.Issues.CreateIssue(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "labelled", Labels: []int64{l.ID}, Milestone: m.ID})
+	is, _, err := c.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "labelled", Labels: []int64{l.ID}, Milestone: m.ID})
 	s.must(err, "labelled issue")
 	s.note("labelled issue: labels %d (%s) milestone %q", len(is.Labels), labelName(is.Labels), milestoneTitle(is.Milestone))
-	labels, resp, err := c.Issues.ListLabels(s.ctx, s.owner, s.repo, nil)
+	labels, resp, err := c.Repos.ListLabels(s.ctx, s.owner, s.repo, nil)
 	s.must(err, "list labels")
 	total, _ := resp.TotalCount()
 	s.note("labels: %d (total %d, Link sent %v)", len(labels), total, resp.Header.Get("Link") != "")
-	filtered, _, err := c.Issues.ListIssues(s.ctx, s.owner, s.repo, &forgejo.ListIssuesOptions{Labels: []string{"bug"}})
+	filtered, _, err := c.Issues.List(s.ctx, s.owner, s.repo, &forgejo.IssueListOptions{Labels: []string{"bug"}})
 	s.must(err, "filter by label")
 	s.note("issues labelled bug: %d", len(filtered))
 }

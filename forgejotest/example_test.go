@@ -12,7 +12,7 @@ import (
 // countOpen is the code under test: it counts a repository's open issues.
 func countOpen(ctx context.Context, c *forgejo.Client, owner, repo string) (int, error) {
 	n := 0
-	for _, err := range c.Issues.ListIssuesIter(ctx, owner, repo, nil) {
+	for _, err := range c.Issues.ListIter(ctx, owner, repo, nil) {
 		if err != nil {
 			return n, err
 		}
@@ -44,7 +44,7 @@ func ExampleServer_Count() {
 	srv.AddRepo("alice", "app")
 	srv.Inject(forgejotest.Fault{Operation: "issueCreateIssue", Statuses: []int{502}})
 
-	_, _, err := srv.Client().Issues.CreateIssue(context.Background(), "alice", "app", forgejo.CreateIssueOption{Title: "bug"})
+	_, _, err := srv.Client().Issues.Create(context.Background(), "alice", "app", forgejo.CreateIssueOption{Title: "bug"})
 	fmt.Println(err != nil, srv.Count("issueCreateIssue"))
 	// Output: true 1
 }

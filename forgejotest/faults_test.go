@@ -40,7 +40,7 @@ func TestFaultStatusSequence(t *testing.T) {
 	client := srv.Client(forgejo.WithObserver(rec), forgejo.WithRetryPolicy(forgejo.RetryPolicy{
 		MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond, Jitter: forgejo.JitterNone, RespectRetryAfter: true,
 	}))
-	issues, resp, err := client.Issues.ListIssues(context.Background(), "alice", "demo", nil)
+	issues, resp, err := client.Issues.List(context.Background(), "alice", "demo", nil)
 	if err != nil || len(issues) != 3 || resp.Attempts != 3 {
 		t.Fatalf("list: %v, %d issues, %d attempts", err, len(issues), resp.Attempts)
 	}
@@ -66,7 +66,7 @@ func TestFaultStatusSequence(t *testing.T) {
 	// A create is never retried: one 503 reaches the caller and the issue
 	// was filed zero times.
 	srv.Inject(Fault{Method: "POST", Path: "/repos/{owner}/{repo}/issues", Statuses: []int{503}})
-	_, _, err = srv.Client().Issues.CreateIssue(context.Background(), "alice", "demo", forgejo.CreateIssueOption{Title: "x"})
+	_, _, err = srv.Client().Issues.Create(context.Background(), "alice", "demo", forgejo.CreateIssueOption{Title: "x"})
 	var apiErr *forgejo.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.Message != "Service Unavailable" {
 		t.Errorf("create under 503: %v", err)

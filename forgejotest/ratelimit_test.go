@@ -127,10 +127,10 @@ func TestRequestLog(t *testing.T) {
 	}
 	client := srv.Client()
 	ctx := context.Background()
-	if _, _, err := client.Issues.CreateIssue(ctx, "alice", "demo", forgejo.CreateIssueOption{Title: "new", Body: "text"}); err != nil {
+	if _, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueOption{Title: "new", Body: "text"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := client.Issues.ListIssues(ctx, "alice", "demo", &forgejo.ListIssuesOptions{State: "all", ListOptions: forgejo.ListOptions{Limit: 5}}); err != nil {
+	if _, _, err := client.Issues.List(ctx, "alice", "demo", &forgejo.IssueListOptions{State: "all", ListOptions: forgejo.ListOptions{Limit: 5}}); err != nil {
 		t.Fatal(err)
 	}
 	log := srv.Requests()
@@ -177,7 +177,7 @@ func TestConcurrentUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, _, err := client.Issues.CreateIssue(ctx, "alice", "demo", forgejo.CreateIssueOption{Title: "concurrent"}); err != nil {
+			if _, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueOption{Title: "concurrent"}); err != nil {
 				t.Error(err)
 			}
 			if i%3 == 0 {
@@ -191,7 +191,7 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 	seen := map[int64]bool{}
-	for is, err := range client.Issues.ListIssuesIter(ctx, "alice", "demo", nil) {
+	for is, err := range client.Issues.ListIter(ctx, "alice", "demo", nil) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -75,7 +75,7 @@ func TestVersionAndSettings(t *testing.T) {
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json;charset=utf-8" {
 		t.Errorf("Content-Type %q", ct)
 	}
-	set, _, err := srv.Client().Settings.GetGeneralAPISettings(context.Background())
+	set, _, err := srv.Client().Settings.GetAPI(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +161,8 @@ func TestWalkSeesEverything(t *testing.T) {
 	srv.AddRepo("alice", "demo")
 	srv.AddIssues("alice", "demo", 30)
 	seen := map[int64]int{}
-	for is, err := range srv.Client().Issues.ListIssuesIter(context.Background(), "alice", "demo",
-		&forgejo.ListIssuesOptions{ListOptions: forgejo.ListOptions{Limit: 50}}) {
+	for is, err := range srv.Client().Issues.ListIter(context.Background(), "alice", "demo",
+		&forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Limit: 50}}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,21 +341,21 @@ func TestWriteStatuses(t *testing.T) {
 	bobToken := srv.AddUser("bob")
 	bob := srv.Client(forgejo.WithToken(bobToken))
 
-	repo, resp, err := client.Repos.CreateCurrentUserRepo(ctx, forgejo.CreateRepoOption{Name: "proj", AutoInit: true})
+	repo, resp, err := client.Repos.Create(ctx, forgejo.CreateRepoOption{Name: "proj", AutoInit: true})
 	if err != nil || resp.StatusCode != 201 || repo.FullName != me+"/proj" || repo.Empty || repo.DefaultBranch != "main" {
 		t.Fatalf("create repo: %v %+v", err, repo)
 	}
-	_, _, err = client.Repos.CreateCurrentUserRepo(ctx, forgejo.CreateRepoOption{Name: "proj"})
+	_, _, err = client.Repos.Create(ctx, forgejo.CreateRepoOption{Name: "proj"})
 	var apiErr *forgejo.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 409 {
 		t.Errorf("duplicate repo: %v", err)
 	}
 
-	issue, resp, err := client.Issues.CreateIssue(ctx, me, "proj", forgejo.CreateIssueOption{Title: "first"})
+	issue, resp, err := client.Issues.Create(ctx, me, "proj", forgejo.CreateIssueOption{Title: "first"})
 	if err != nil || resp.StatusCode != 201 || issue.Number != 1 || issue.State != "open" {
 		t.Fatalf("create issue: %v", err)
 	}
-	edited, resp, err := client.Issues.EditIssue(ctx, me, "proj", 1, forgejo.EditIssueOption{State: forgejo.Ptr("closed")})
+	edited, resp, err := client.Issues.Edit(ctx, me, "proj", 1, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 	if err != nil || resp.StatusCode != 201 || edited.State != "closed" || edited.ClosedAt.IsZero() {
 		t.Fatalf("edit issue: %v %+v", err, edited)
 	}
@@ -366,12 +366,12 @@ func TestWriteStatuses(t *testing.T) {
 		want int
 	}{
 		{"replace topics", func() (*forgejo.Response, error) {
-			return client.Repos.UpdateTopics(ctx, me, "proj", []string{"Go", "api"})
+			return client.Repos.ReplaceTopics(ctx, me, "proj", []string{"Go", "api"})
 		}, 204},
 		{"add topic", func() (*forgejo.Response, error) { return client.Repos.AddTopic(ctx, me, "proj", "third") }, 204},
-		{"remove topic", func() (*forgejo.Response, error) { return client.Repos.DeleteTopic(ctx, me, "proj", "go") }, 204},
-		{"star", func() (*forgejo.Response, error) { return bob.Users.CurrentPutStar(ctx, me, "proj") }, 204},
-		{"follow", func() (*forgejo.Response, error) { return bob.Users.CurrentPutFollow(ctx, me) }, 204},
+		{"remove topic", func() (*forgejo.Response, error) { return client.Repos.RemoveTopic(ctx, me, "proj", "go") }, 204},
+		{"star", func() (*forgejo.Response, error) { return bob.Users.Star(ctx, me, "proj") }, 204},
+		{"follow", func() (*forgejo.Response, error) { return bob.Users.Follow(ctx, me) }, 204},
 	} {
 		resp, err := step.do()
 		if err != nil || resp.StatusCode != step.want {
@@ -392,7 +392,7 @@ func TestWriteStatuses(t *testing.T) {
 	if len(threads) != 1 || !threads[0].Unread || threads[0].Subject.Title != "first" || r.Header.Get("X-Total-Count") != "1" {
 		t.Fatalf("notifications %s", body)
 	}
-	resp, err = client.Notifications.ReadThread(ctx, threads[0].ID)
+	resp, err = client.Notifications.MarkThreadRead(ctx, threads[0].ID)
 	if err != nil || resp.StatusCode != 205 {
 		t.Errorf("mark read: %v %v", err, status(resp))
 	}
@@ -424,44 +424,44 @@ func TestPullRequestMerge(t *testing.T) {
 	srv.AddBranch(me, "proj", "feature")
 	client := srv.Client()
 
-	pr, resp, err := client.Repos.CreatePullRequest(ctx, me, "proj", forgejo.CreatePullRequestOption{Head: "feature", Base: "main", Title: "Add feature"})
+	pr, resp, err := client.PullRequests.Create(ctx, me, "proj", forgejo.CreatePullRequestOption{Head: "feature", Base: "main", Title: "Add feature"})
 	if err != nil || resp.StatusCode != 201 || pr.Number != 1 || pr.State != "open" || pr.Merged {
 		t.Fatalf("create pull: %v %+v", err, pr)
 	}
-	if _, _, err := client.Repos.CreatePullRequest(ctx, me, "proj", forgejo.CreatePullRequestOption{Head: "feature", Base: "main", Title: "again"}); !isStatus(err, 409) {
+	if _, _, err := client.PullRequests.Create(ctx, me, "proj", forgejo.CreatePullRequestOption{Head: "feature", Base: "main", Title: "again"}); !isStatus(err, 409) {
 		t.Errorf("duplicate pull: %v", err)
 	}
 	// Issues and pulls share the counter.
-	is, _, err := client.Issues.CreateIssue(ctx, me, "proj", forgejo.CreateIssueOption{Title: "an issue"})
+	is, _, err := client.Issues.Create(ctx, me, "proj", forgejo.CreateIssueOption{Title: "an issue"})
 	if err != nil || is.Number != 2 {
 		t.Fatalf("issue after pull: %v %v", err, is)
 	}
-	merged, _, _ := client.Repos.PullRequestIsMerged(ctx, me, "proj", 1)
+	merged, _, _ := client.PullRequests.IsMerged(ctx, me, "proj", 1)
 	if merged {
 		t.Error("merged before merging")
 	}
-	resp, err = client.Repos.MergePullRequest(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Do: "merge"})
+	resp, err = client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge})
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("merge: %v", err)
 	}
-	if _, err := client.Repos.MergePullRequest(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Do: "merge"}); !isStatus(err, 405) {
+	if _, err := client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge}); !isStatus(err, 405) {
 		t.Errorf("second merge: %v", err)
 	}
-	got, _, err := client.Repos.GetPullRequest(ctx, me, "proj", 1)
+	got, _, err := client.PullRequests.Get(ctx, me, "proj", 1)
 	if err != nil || got.State != "closed" || !got.Merged || got.MergedAt.IsZero() || got.MergedBy == nil || !got.IsMerged() {
 		t.Fatalf("merged pull: %v %+v", err, got)
 	}
-	merged, _, err = client.Repos.PullRequestIsMerged(ctx, me, "proj", 1)
+	merged, _, err = client.PullRequests.IsMerged(ctx, me, "proj", 1)
 	if err != nil || !merged {
 		t.Errorf("is merged: %v %v", merged, err)
 	}
 	// Listings leave merged_by null, as Forgejo does.
-	list, _, err := client.Repos.ListPullRequests(ctx, me, "proj", &forgejo.ListPullRequestsOptions{State: "closed"})
+	list, _, err := client.PullRequests.List(ctx, me, "proj", &forgejo.PullRequestListOptions{State: "closed"})
 	if err != nil || len(list) != 1 || list[0].MergedBy != nil || !list[0].Merged {
 		t.Errorf("listed merged pull: %v %+v", err, list)
 	}
 	// As an issue it carries the pull_request meta.
-	asIssue, _, err := client.Issues.GetIssue(ctx, me, "proj", 1)
+	asIssue, _, err := client.Issues.Get(ctx, me, "proj", 1)
 	if err != nil || asIssue.PullRequest == nil || !asIssue.PullRequest.Merged || asIssue.State != "closed" {
 		t.Errorf("pull as issue: %v %+v", err, asIssue)
 	}

@@ -24,7 +24,7 @@ func TestAdminUsers(t *testing.T) {
 	ok(t, "create user", err)
 	current := name
 	cleanup(t, "user", func(ctx context.Context) (*forgejo.Response, error) {
-		return c.Admin.DeleteUser(ctx, current, &forgejo.DeleteUserOptions{Purge: forgejo.Ptr(true)})
+		return c.Admin.DeleteUser(ctx, current, &forgejo.AdminDeleteUserOptions{Purge: forgejo.Ptr(true)})
 	})
 	if u.Login != name || u.Email != email || u.FullName != "New User" || u.IsAdmin || status(resp) != http.StatusCreated {
 		t.Fatalf("created user (%d) = %+v", status(resp), u)
@@ -36,18 +36,18 @@ func TestAdminUsers(t *testing.T) {
 	mustStatus(t, err, http.StatusForbidden)
 
 	// login_name is the login at an external source: local users have none.
-	found, _, err := c.Admin.SearchUsers(ctx(t), &forgejo.SearchUsersOptions{LoginName: name})
+	found, _, err := c.Admin.ListUsers(ctx(t), &forgejo.AdminListUsersOptions{LoginName: name})
 	if err != nil || len(found) != 0 {
 		t.Fatalf("search by login name = %v, %v", logins(found), err)
 	}
 	// The spec's sort words (oldest, newest, …) are Forgejo's: Gitea wants
 	// name, created, updated or id, and refuses the others (HAZARDS.md).
-	_, _, err = c.Admin.SearchUsers(ctx(t), &forgejo.SearchUsersOptions{Sort: "newest"})
+	_, _, err = c.Admin.ListUsers(ctx(t), &forgejo.AdminListUsersOptions{Sort: "newest"})
 	if ae := mustStatus(t, err, http.StatusUnprocessableEntity); !strings.Contains(ae.Message, "Invalid sort mode") {
 		t.Fatalf("sort=newest on Gitea: %+v", ae)
 	}
 	seen := false
-	for x, err := range c.Admin.SearchUsersIter(ctx(t), nil) {
+	for x, err := range c.Admin.ListUsersIter(ctx(t), nil) {
 		ok(t, "walk users", err)
 		seen = seen || x.Login == name
 	}
@@ -76,7 +76,7 @@ func TestAdminUsers(t *testing.T) {
 		t.Fatalf("new user's basic auth = %+v, %v", me, err)
 	}
 
-	k, resp, err := c.Admin.CreatePublicKey(ctx(t), name, forgejo.CreateKeyOption{Title: "admin-added", Key: sshKey(t, name)})
+	k, resp, err := c.Admin.CreateUserKey(ctx(t), name, forgejo.CreateKeyOption{Title: "admin-added", Key: sshKey(t, name)})
 	ok(t, "add key", err)
 	if k.Title != "admin-added" || status(resp) != http.StatusCreated {
 		t.Fatalf("key (%d) = %+v", status(resp), k)
@@ -85,7 +85,7 @@ func TestAdminUsers(t *testing.T) {
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("user keys = %v, %v", keys, err)
 	}
-	resp, err = c.Admin.DeleteUserPublicKey(ctx(t), name, k.ID)
+	resp, err = c.Admin.DeleteUserKey(ctx(t), name, k.ID)
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete key: %d, %v", status(resp), err)
 	}
@@ -105,16 +105,16 @@ func TestAdminUsers(t *testing.T) {
 	if err != nil || !perms.IsOwner {
 		t.Fatalf("the user owns its org = %+v, %v", perms, err)
 	}
-	orgs, _, err := c.Admin.GetAllOrgs(ctx(t), &forgejo.ListOptions{Limit: 50})
+	orgs, _, err := c.Admin.ListOrgs(ctx(t), &forgejo.ListOptions{Limit: 50})
 	if err != nil || len(orgs) == 0 {
 		t.Fatalf("all orgs = %d, %v", len(orgs), err)
 	}
 
-	emails, _, err := c.Admin.SearchEmails(ctx(t), &forgejo.SearchEmailsOptions{Query: name})
+	emails, _, err := c.Admin.SearchEmails(ctx(t), &forgejo.AdminSearchEmailsOptions{Query: name})
 	if err != nil || len(emails) != 1 || emails[0].Email != email || emails[0].Username != name {
 		t.Fatalf("email search = %+v, %v", emails, err)
 	}
-	all, resp, err := c.Admin.GetAllEmails(ctx(t), nil)
+	all, resp, err := c.Admin.ListEmails(ctx(t), nil)
 	if err != nil || len(all) == 0 {
 		t.Fatalf("all emails = %d, %v", len(all), err)
 	}
@@ -144,7 +144,7 @@ func TestAdminUsers(t *testing.T) {
 	}
 	_, err = c.Orgs.Delete(ctx(t), name+"-org")
 	ok(t, "delete the user's org", err)
-	resp, err = c.Admin.DeleteUser(ctx(t), renamed, &forgejo.DeleteUserOptions{Purge: forgejo.Ptr(true)})
+	resp, err = c.Admin.DeleteUser(ctx(t), renamed, &forgejo.AdminDeleteUserOptions{Purge: forgejo.Ptr(true)})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete user: %d, %v", status(resp), err)
 	}
@@ -169,7 +169,7 @@ func TestAdminCreateUserMustChangePasswordFalse(t *testing.T) {
 func TestAdminSite(t *testing.T) {
 	c := admin(t)
 
-	crons, _, err := c.Admin.CronList(ctx(t), &forgejo.ListOptions{Limit: 50})
+	crons, _, err := c.Admin.ListCronTasks(ctx(t), &forgejo.ListOptions{Limit: 50})
 	ok(t, "cron list", err)
 	byName := map[string]*forgejo.Cron{}
 	for _, cr := range crons {
@@ -183,18 +183,18 @@ func TestAdminSite(t *testing.T) {
 	if before == nil {
 		t.Fatalf("no %s task among %d", task, len(crons))
 	}
-	resp, err := c.Admin.CronRun(ctx(t), task)
+	resp, err := c.Admin.RunCronTask(ctx(t), task)
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("cron run: %d, %v", status(resp), err)
 	}
-	_, err = c.Admin.CronRun(ctx(t), "no_such_task")
+	_, err = c.Admin.RunCronTask(ctx(t), "no_such_task")
 	mustStatus(t, err, http.StatusNotFound)
 
-	unadopted, _, err := c.Admin.UnadoptedList(ctx(t), nil)
+	unadopted, _, err := c.Admin.ListUnadoptedRepos(ctx(t), nil)
 	if err != nil || len(unadopted) != 0 {
 		t.Fatalf("unadopted = %v, %v", unadopted, err)
 	}
-	_, _, err = c.Admin.GetAdminRunners(ctx(t), nil)
+	_, _, err = c.Actions.ListAdminRunners(ctx(t), nil)
 	mustEnvelope(t, err, "runners")
 
 	h, resp, err := c.Admin.CreateHook(ctx(t), forgejo.CreateHookOption{
@@ -246,40 +246,40 @@ func TestPackages(t *testing.T) {
 		t.Fatalf("publish answered %d", resp.StatusCode)
 	}
 	cleanup(t, "package", func(ctx context.Context) (*forgejo.Response, error) {
-		return c.Packages.DeletePackage(ctx, owner, "generic", name, version)
+		return c.Packages.Delete(ctx, owner, "generic", name, version)
 	})
 
-	p, _, err := c.Packages.GetPackage(ctx(t), owner, "generic", name, version)
+	p, _, err := c.Packages.Get(ctx(t), owner, "generic", name, version)
 	if err != nil || p.Name != name || p.Version != version || p.Type != "generic" || p.Owner == nil || p.Owner.Login != owner || p.Repository != nil {
 		t.Fatalf("package = %+v, %v", p, err)
 	}
-	files, _, err := c.Packages.ListPackageFiles(ctx(t), owner, "generic", name, version)
+	files, _, err := c.Packages.ListFiles(ctx(t), owner, "generic", name, version)
 	if err != nil || len(files) != 1 || files[0].Name != "hello.txt" || files[0].Size != int64(len(content)) || files[0].SHA256 == "" {
 		t.Fatalf("package files = %+v, %v", files, err)
 	}
-	list, _, err := c.Packages.ListPackages(ctx(t), owner, &forgejo.ListPackagesOptions{Type: "generic", Query: name})
+	list, _, err := c.Packages.List(ctx(t), owner, &forgejo.PackageListOptions{Type: "generic", Query: name})
 	if err != nil || len(list) != 1 || list[0].ID != p.ID {
 		t.Fatalf("packages = %+v, %v", list, err)
 	}
 
 	repo := newRepo(t, c)
-	r, err := c.Packages.LinkPackage(ctx(t), owner, "generic", name, repo)
+	r, err := c.Packages.Link(ctx(t), owner, "generic", name, repo)
 	if err != nil || status(r) != http.StatusCreated {
 		t.Fatalf("link: %d, %v", status(r), err)
 	}
-	p, _, err = c.Packages.GetPackage(ctx(t), owner, "generic", name, version)
+	p, _, err = c.Packages.Get(ctx(t), owner, "generic", name, version)
 	if err != nil || p.Repository == nil || p.Repository.Name != repo {
 		t.Fatalf("linked package = %+v, %v", p, err)
 	}
-	r, err = c.Packages.UnlinkPackage(ctx(t), owner, "generic", name)
+	r, err = c.Packages.Unlink(ctx(t), owner, "generic", name)
 	if err != nil || status(r) != http.StatusNoContent {
 		t.Fatalf("unlink: %d, %v", status(r), err)
 	}
-	r, err = c.Packages.DeletePackage(ctx(t), owner, "generic", name, version)
+	r, err = c.Packages.Delete(ctx(t), owner, "generic", name, version)
 	if err != nil || status(r) != http.StatusNoContent {
 		t.Fatalf("delete: %d, %v", status(r), err)
 	}
-	_, _, err = c.Packages.GetPackage(ctx(t), owner, "generic", name, version)
+	_, _, err = c.Packages.Get(ctx(t), owner, "generic", name, version)
 	if ae := mustStatus(t, err, http.StatusNotFound); !strings.Contains(ae.Message, "package does not exist") {
 		t.Fatalf("deleted package: %+v", ae)
 	}

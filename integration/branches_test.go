@@ -33,7 +33,7 @@ func TestBranches(t *testing.T) {
 		t.Fatalf("branches = %d, %v", len(list), err)
 	}
 
-	resp, err = c.Repos.UpdateBranch(ctx(t), owner, repo, "feature/y", forgejo.UpdateBranchRepoOption{Name: "feature/z"})
+	resp, err = c.Repos.RenameBranch(ctx(t), owner, repo, "feature/y", forgejo.UpdateBranchRepoOption{Name: "feature/z"})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("rename branch: %d, %v", status(resp), err)
 	}
@@ -77,7 +77,7 @@ func TestBranches(t *testing.T) {
 		// Rule names are globs, and globs have slashes.
 		_, _, err = c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionOption{RuleName: "release/*"})
 		ok(t, "create glob protection", err)
-		list, _, err := c.Repos.ListBranchProtection(ctx(t), owner, repo)
+		list, _, err := c.Repos.ListBranchProtections(ctx(t), owner, repo)
 		if err != nil || len(list) != 2 {
 			t.Fatalf("protections = %v, %v", list, err)
 		}
@@ -145,7 +145,7 @@ func TestBranches(t *testing.T) {
 		if err != nil || got.NamePattern != "release-*" {
 			t.Fatalf("edit tag protection = %+v, %v", got, err)
 		}
-		list, _, err := c.Repos.ListTagProtection(ctx(t), owner, repo)
+		list, _, err := c.Repos.ListTagProtections(ctx(t), owner, repo)
 		if err != nil || len(list) != 1 || list[0].ID != tp.ID {
 			t.Fatalf("tag protections = %v, %v", list, err)
 		}
@@ -195,7 +195,7 @@ func TestReleases(t *testing.T) {
 	if n, ok := resp.TotalCount(); !ok || n != 3 {
 		t.Fatalf("releases X-Total-Count = %d (%v)", n, ok)
 	}
-	stable, _, err := c.Repos.ListReleases(ctx(t), owner, repo, &forgejo.ListReleasesOptions{PreRelease: forgejo.Ptr(false), Draft: forgejo.Ptr(false)})
+	stable, _, err := c.Repos.ListReleases(ctx(t), owner, repo, &forgejo.RepoListReleasesOptions{PreRelease: forgejo.Ptr(false), Draft: forgejo.Ptr(false)})
 	if err != nil || len(stable) != 1 || stable[0].ID != r1.ID {
 		t.Fatalf("stable releases = %d, %v", len(stable), err)
 	}
@@ -206,7 +206,7 @@ func TestReleases(t *testing.T) {
 	}
 
 	t.Run("assets", func(t *testing.T) {
-		a, resp, err := c.Repos.CreateReleaseAttachment(ctx(t), owner, repo, r1.ID, &forgejo.CreateReleaseAttachmentOptions{Name: "checksums.txt"},
+		a, resp, err := c.Repos.UploadReleaseAsset(ctx(t), owner, repo, r1.ID, &forgejo.RepoUploadReleaseAssetOptions{Name: "checksums.txt"},
 			&forgejo.Upload{Name: "sums.txt", Content: strings.NewReader("abc  file\n")})
 		ok(t, "upload asset", err)
 		if a.Name != "checksums.txt" || a.Size != 10 || status(resp) != http.StatusCreated {
@@ -214,24 +214,24 @@ func TestReleases(t *testing.T) {
 		}
 		// External (link) assets are Forgejo's: Gitea looks for the file part
 		// and answers 500 "http: no such file" (HAZARDS.md).
-		_, _, err = c.Repos.CreateReleaseAttachment(ctx(t), owner, repo, r1.ID, &forgejo.CreateReleaseAttachmentOptions{Name: "mirror", ExternalURL: "https://example.com/file.tgz"}, nil)
+		_, _, err = c.Repos.UploadReleaseAsset(ctx(t), owner, repo, r1.ID, &forgejo.RepoUploadReleaseAssetOptions{Name: "mirror", ExternalURL: "https://example.com/file.tgz"}, nil)
 		if ae := mustStatus(t, err, http.StatusInternalServerError); !strings.Contains(ae.Message, "no such file") {
 			t.Fatalf("external asset on Gitea: %+v", ae)
 		}
-		b, _, err := c.Repos.CreateReleaseAttachment(ctx(t), owner, repo, r1.ID, nil,
+		b, _, err := c.Repos.UploadReleaseAsset(ctx(t), owner, repo, r1.ID, nil,
 			&forgejo.Upload{Name: "notes.md", Content: strings.NewReader("# notes\n"), ContentType: "text/markdown"})
 		if err != nil || b.Name != "notes.md" {
 			t.Fatalf("second asset = %+v, %v", b, err)
 		}
-		list, _, err := c.Repos.ListReleaseAttachments(ctx(t), owner, repo, r1.ID)
+		list, _, err := c.Repos.ListReleaseAssets(ctx(t), owner, repo, r1.ID)
 		if err != nil || len(list) != 2 {
 			t.Fatalf("assets = %v, %v", list, err)
 		}
-		got, _, err := c.Repos.GetReleaseAttachment(ctx(t), owner, repo, r1.ID, a.ID)
+		got, _, err := c.Repos.GetReleaseAsset(ctx(t), owner, repo, r1.ID, a.ID)
 		if err != nil || got.Uuid != a.Uuid {
 			t.Fatalf("get asset = %+v, %v", got, err)
 		}
-		got, _, err = c.Repos.EditReleaseAttachment(ctx(t), owner, repo, r1.ID, a.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("SHA256SUMS")})
+		got, _, err = c.Repos.EditReleaseAsset(ctx(t), owner, repo, r1.ID, a.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("SHA256SUMS")})
 		if err != nil || got.Name != "SHA256SUMS" {
 			t.Fatalf("edit asset = %+v, %v", got, err)
 		}
@@ -240,12 +240,12 @@ func TestReleases(t *testing.T) {
 			t.Fatalf("release assets = %v", rel.Assets)
 		}
 		for _, id := range []int64{a.ID, b.ID} {
-			resp, err = c.Repos.DeleteReleaseAttachment(ctx(t), owner, repo, r1.ID, id)
+			resp, err = c.Repos.DeleteReleaseAsset(ctx(t), owner, repo, r1.ID, id)
 			if err != nil || status(resp) != http.StatusNoContent {
 				t.Fatalf("delete asset %d: %d, %v", id, status(resp), err)
 			}
 		}
-		_, _, err = c.Repos.GetReleaseAttachment(ctx(t), owner, repo, r1.ID, a.ID)
+		_, _, err = c.Repos.GetReleaseAsset(ctx(t), owner, repo, r1.ID, a.ID)
 		mustStatus(t, err, http.StatusNotFound)
 	})
 

@@ -58,7 +58,7 @@ func TestContents(t *testing.T) {
 	if err != nil || string(raw) != "hello, world\n" {
 		t.Fatalf("raw after update = %q, %v", raw, err)
 	}
-	old, _, err := c.Repos.GetRawFile(ctx(t), owner, repo, "docs/hello.txt", &forgejo.GetRawFileOptions{Ref: created.Commit.SHA})
+	old, _, err := c.Repos.GetRawFile(ctx(t), owner, repo, "docs/hello.txt", &forgejo.RepoGetRawFileOptions{Ref: created.Commit.SHA})
 	if err != nil || string(old) != "hello\n" {
 		t.Fatalf("raw at the first commit = %q, %v", old, err)
 	}
@@ -89,7 +89,7 @@ func TestContents(t *testing.T) {
 	_, _, err = c.Repos.GetRawFile(ctx(t), owner, repo, "docs/hello.txt", nil)
 	mustStatus(t, err, http.StatusNotFound)
 	// The directory went with its only file.
-	root, _, err := c.Repos.GetContentsList(ctx(t), owner, repo, nil)
+	root, _, err := c.Repos.ListContents(ctx(t), owner, repo, nil)
 	if err != nil || len(root) != 0 {
 		t.Fatalf("root after deleting the only file = %v, %v", root, err)
 	}
@@ -115,9 +115,9 @@ func TestContentsReads(t *testing.T) {
 		t.Fatalf("docs/api/index.md = %+v, %v", f, err)
 	}
 	// At the first commit only the README existed.
-	_, _, err = c.Repos.GetContents(ctx(t), fx.owner, fx.repo, "main.go", &forgejo.GetContentsOptions{Ref: fx.initSHA})
+	_, _, err = c.Repos.GetContents(ctx(t), fx.owner, fx.repo, "main.go", &forgejo.RepoGetContentsOptions{Ref: fx.initSHA})
 	mustStatus(t, err, http.StatusNotFound)
-	root, _, err := c.Repos.GetContentsList(ctx(t), fx.owner, fx.repo, &forgejo.GetContentsListOptions{Ref: "feature/x"})
+	root, _, err := c.Repos.ListContents(ctx(t), fx.owner, fx.repo, &forgejo.RepoListContentsOptions{Ref: "feature/x"})
 	ok(t, "root of feature/x", err)
 	var names []string
 	for _, e := range root {
@@ -131,11 +131,11 @@ func TestContentsReads(t *testing.T) {
 	if err != nil || string(raw) != fixtureFiles["docs/guide.md"] {
 		t.Fatalf("raw docs/guide.md = %q, %v", raw, err)
 	}
-	raw, _, err = c.Repos.GetRawFile(ctx(t), fx.owner, fx.repo, "feature.txt", &forgejo.GetRawFileOptions{Ref: "feature/x"})
+	raw, _, err = c.Repos.GetRawFile(ctx(t), fx.owner, fx.repo, "feature.txt", &forgejo.RepoGetRawFileOptions{Ref: "feature/x"})
 	if err != nil || string(raw) != "a feature\n" {
 		t.Fatalf("raw feature.txt on feature/x = %q, %v", raw, err)
 	}
-	media, _, err := c.Repos.GetRawFileOrLFS(ctx(t), fx.owner, fx.repo, "main.go", nil)
+	media, _, err := c.Repos.GetMedia(ctx(t), fx.owner, fx.repo, "main.go", nil)
 	if err != nil || string(media) != fixtureFiles["main.go"] {
 		t.Fatalf("media main.go = %q, %v", media, err)
 	}
@@ -168,7 +168,7 @@ func TestContentsReads(t *testing.T) {
 	if err != nil || ec["indent_style"] != "tab" || ec["indent_size"] != "8" {
 		t.Fatalf("editorconfig of main.go = %v, %v", ec, err)
 	}
-	langs, _, err := c.Repos.GetLanguages(ctx(t), fx.owner, fx.repo)
+	langs, _, err := c.Repos.ListLanguages(ctx(t), fx.owner, fx.repo)
 	if err != nil || langs["Go"] == 0 {
 		t.Fatalf("languages = %v, %v", langs, err)
 	}
@@ -181,7 +181,7 @@ func TestContentsReads(t *testing.T) {
 	if err != nil || !v.Valid {
 		t.Fatalf("validate issue config = %+v, %v", v, err)
 	}
-	tmpls, _, err := c.Repos.GetIssueTemplates(ctx(t), fx.owner, fx.repo)
+	tmpls, _, err := c.Repos.ListIssueTemplates(ctx(t), fx.owner, fx.repo)
 	if err != nil || len(tmpls) != 1 || tmpls[0].Name != "Bug report" || tmpls[0].Title != "[bug] " || len(tmpls[0].Labels) != 1 || tmpls[0].Labels[0] != "bug" {
 		t.Fatalf("issue templates = %+v, %v", tmpls, err)
 	}
@@ -195,7 +195,7 @@ func TestApplyDiffPatch(t *testing.T) {
 	patch := "diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,3 @@\n one\n two\n+three\n"
 	// The spec's body is UpdateFileOptions, whose sha the client requires;
 	// Gitea's ApplyDiffPatchFileOptions has no sha and ignores it.
-	fr, _, err := c.Repos.ApplyDiffPatch(ctx(t), owner, repo, forgejo.UpdateFileOptions{Content: patch, Message: "apply a patch", Branch: "main", SHA: base.Commit.SHA})
+	fr, _, err := c.Repos.ApplyPatch(ctx(t), owner, repo, forgejo.UpdateFileOptions{Content: patch, Message: "apply a patch", Branch: "main", SHA: base.Commit.SHA})
 	ok(t, "apply patch", err)
 	if fr.Commit == nil || fr.Commit.Message != "apply a patch\n" {
 		t.Fatalf("apply patch = %+v", fr)

@@ -54,7 +54,7 @@ func TestErrorShapes(t *testing.T) {
 	})
 
 	t.Run("403", func(t *testing.T) {
-		_, _, err := user2(t).Admin.SearchUsers(ctx(t), nil)
+		_, _, err := user2(t).Admin.ListUsers(ctx(t), nil)
 		if ae := check(t, err, http.StatusForbidden, "adminSearchUsers", "user should be the site admin"); ae.URL != swagger {
 			t.Fatalf("403 url = %q", ae.URL)
 		}
@@ -83,7 +83,7 @@ func TestErrorShapes(t *testing.T) {
 
 	t.Run("409", func(t *testing.T) {
 		name := newRepo(t, c)
-		_, _, err := c.Repos.CreateCurrentUserRepo(ctx(t), forgejo.CreateRepoOption{Name: name})
+		_, _, err := c.Repos.Create(ctx(t), forgejo.CreateRepoOption{Name: name})
 		if ae := check(t, err, http.StatusConflict, "createCurrentUserRepo", ""); !strings.Contains(ae.Message, "already exists") {
 			t.Fatalf("409 message = %q", ae.Message)
 		}
@@ -95,7 +95,7 @@ func TestErrorShapes(t *testing.T) {
 		// A binding failure names the field.
 		_, err = c.Do(ctx(t), &forgejo.Request{Method: "POST", Path: "/user/repos", Operation: "createCurrentUserRepo", Body: map[string]any{}}, nil)
 		check(t, err, http.StatusUnprocessableEntity, "createCurrentUserRepo", "[Name]: Required")
-		_, _, err = c.Repos.CreateCurrentUserRepo(ctx(t), forgejo.CreateRepoOption{Name: "has space"})
+		_, _, err = c.Repos.Create(ctx(t), forgejo.CreateRepoOption{Name: "has space"})
 		check(t, err, http.StatusUnprocessableEntity, "createCurrentUserRepo", "[Name]: AlphaDashDot")
 	})
 
@@ -111,7 +111,7 @@ func TestErrorShapes(t *testing.T) {
 
 	t.Run("client-side", func(t *testing.T) {
 		// Refused before sending: a *ValidationError, never an *APIError.
-		_, _, err := c.Issues.ListIssues(ctx(t), e.admin, "x", &forgejo.ListIssuesOptions{ListOptions: forgejo.ListOptions{Limit: 500}})
+		_, _, err := c.Issues.List(ctx(t), e.admin, "x", &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Limit: 500}})
 		var ve *forgejo.ValidationError
 		var ae *forgejo.APIError
 		if !errors.As(err, &ve) || errors.As(err, &ae) || ve.Field != "limit" {

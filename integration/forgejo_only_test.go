@@ -36,10 +36,10 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 	ok(t, "fixture", err)
 	uid, rid := me.ID, repo.ID
 	org := newOrg(t, c)
-	pr, _, err := c.Repos.CreatePullRequest(ctx(t), o, r, forgejo.CreatePullRequestOption{Head: "feature/x", Base: "main", Title: "for the review routes"})
+	pr, _, err := c.PullRequests.Create(ctx(t), o, r, forgejo.CreatePullRequestOption{Head: "feature/x", Base: "main", Title: "for the review routes"})
 	ok(t, "pull request", err)
 	cleanup(t, "pull request", func(ctx context.Context) (*forgejo.Response, error) { return c.Issues.Delete(ctx, o, r, pr.Number) })
-	review, _, err := u2.Repos.CreatePullReview(ctx(t), o, r, pr.Number, forgejo.CreatePullReviewOptions{Event: forgejo.ReviewStateComment, Body: "a review"})
+	review, _, err := u2.PullRequests.CreateReview(ctx(t), o, r, pr.Number, forgejo.CreatePullReviewOptions{Event: forgejo.ReviewStateComment, Body: "a review"})
 	ok(t, "review", err)
 	runner := forgejo.RegisterRunnerOptions{Name: "it-runner"}
 	quotaSubject := "size:all"
@@ -54,37 +54,40 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		return err
 	}
 	calls := map[string]call{
-		"getActionsRun": func(ctx context.Context) error { _, _, err := c.Misc.GetActionsRun(ctx); return err },
+		"getActionsRun": func(ctx context.Context) error { _, _, err := c.Actions.GetCurrentRun(ctx); return err },
 		"getNodeInfo":   func(ctx context.Context) error { _, _, err := c.Misc.GetNodeInfo(ctx); return err },
 		"getSSHSigningKey": func(ctx context.Context) error {
 			_, _, err := c.Misc.GetSSHSigningKey(ctx)
 			return err
 		},
 
-		"activitypubInstanceActor":       func(ctx context.Context) error { _, _, err := c.ActivityPub.InstanceActor(ctx); return err },
-		"activitypubInstanceActorInbox":  func(ctx context.Context) error { _, err := c.ActivityPub.InstanceActorInbox(ctx); return err },
-		"activitypubInstanceActorOutbox": func(ctx context.Context) error { _, _, err := c.ActivityPub.InstanceActorOutbox(ctx); return err },
-		"activitypubRepository":          func(ctx context.Context) error { _, _, err := c.ActivityPub.Repository(ctx, rid); return err },
+		"activitypubInstanceActor":       func(ctx context.Context) error { _, _, err := c.ActivityPub.GetInstanceActor(ctx); return err },
+		"activitypubInstanceActorInbox":  func(ctx context.Context) error { _, err := c.ActivityPub.SendToInstanceInbox(ctx); return err },
+		"activitypubInstanceActorOutbox": func(ctx context.Context) error { _, _, err := c.ActivityPub.SendToInstanceOutbox(ctx); return err },
+		"activitypubRepository":          func(ctx context.Context) error { _, _, err := c.ActivityPub.GetRepository(ctx, rid); return err },
 		"activitypubRepositoryInbox": func(ctx context.Context) error {
-			_, err := c.ActivityPub.RepositoryInbox(ctx, rid, forgejo.ForgeLike{"type": "Like"})
+			_, err := c.ActivityPub.SendToRepositoryInbox(ctx, rid, forgejo.ForgeLike{"type": "Like"})
 			return err
 		},
-		"activitypubRepositoryOutbox": func(ctx context.Context) error { _, _, err := c.ActivityPub.RepositoryOutbox(ctx, rid); return err },
-		"activitypubPerson":           func(ctx context.Context) error { _, _, err := c.ActivityPub.Person(ctx, uid); return err },
+		"activitypubRepositoryOutbox": func(ctx context.Context) error {
+			_, _, err := c.ActivityPub.SendToRepositoryOutbox(ctx, rid)
+			return err
+		},
+		"activitypubPerson": func(ctx context.Context) error { _, _, err := c.ActivityPub.GetPerson(ctx, uid); return err },
 		"activitypubPersonActivityNote": func(ctx context.Context) error {
-			_, _, err := c.ActivityPub.PersonActivityNote(ctx, uid, 1)
+			_, _, err := c.ActivityPub.GetPersonActivityNote(ctx, uid, 1)
 			return err
 		},
-		"activitypubPersonActivity": func(ctx context.Context) error { _, _, err := c.ActivityPub.PersonActivity(ctx, uid, 1); return err },
-		"activitypubPersonInbox":    func(ctx context.Context) error { _, err := c.ActivityPub.PersonInbox(ctx, uid); return err },
-		"activitypubPersonFeed":     func(ctx context.Context) error { _, _, err := c.ActivityPub.PersonFeed(ctx, uid); return err },
+		"activitypubPersonActivity": func(ctx context.Context) error { _, _, err := c.ActivityPub.GetPersonActivity(ctx, uid, 1); return err },
+		"activitypubPersonInbox":    func(ctx context.Context) error { _, err := c.ActivityPub.SendToPersonInbox(ctx, uid); return err },
+		"activitypubPersonFeed":     func(ctx context.Context) error { _, _, err := c.ActivityPub.GetPersonOutbox(ctx, uid); return err },
 
-		"registerAdminRunner": func(ctx context.Context) error { _, _, err := c.Admin.RegisterAdminRunner(ctx, runner); return err },
+		"registerAdminRunner": func(ctx context.Context) error { _, _, err := c.Actions.RegisterAdminRunner(ctx, runner); return err },
 		"adminGetActionRunJobs": func(ctx context.Context) error {
-			_, _, err := c.Admin.GetActionRunJobs(ctx, &forgejo.GetActionRunJobsOptions{Labels: []string{"x"}})
+			_, _, err := c.Actions.ListAdminRunnerJobs(ctx, &forgejo.ActionListAdminRunnerJobsOptions{Labels: []string{"x"}})
 			return err
 		},
-		"adminGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Admin.GetRunnerRegistrationToken(ctx); return err },
+		"adminGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Actions.GetAdminRegistrationToken(ctx); return err },
 		"adminListQuotaGroups":            func(ctx context.Context) error { _, _, err := c.Admin.ListQuotaGroups(ctx); return err },
 		"adminCreateQuotaGroup": func(ctx context.Context) error {
 			_, _, err := c.Admin.CreateQuotaGroup(ctx, forgejo.CreateQuotaGroupOptions{Name: "g"})
@@ -92,12 +95,12 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		},
 		"adminGetQuotaGroup":            func(ctx context.Context) error { _, _, err := c.Admin.GetQuotaGroup(ctx, "g"); return err },
 		"adminDeleteQuotaGroup":         func(ctx context.Context) error { _, err := c.Admin.DeleteQuotaGroup(ctx, "g"); return err },
-		"adminAddRuleToQuotaGroup":      func(ctx context.Context) error { _, err := c.Admin.AddRuleToQuotaGroup(ctx, "g", "r"); return err },
-		"adminRemoveRuleFromQuotaGroup": func(ctx context.Context) error { _, err := c.Admin.RemoveRuleFromQuotaGroup(ctx, "g", "r"); return err },
-		"adminListUsersInQuotaGroup":    func(ctx context.Context) error { _, _, err := c.Admin.ListUsersInQuotaGroup(ctx, "g"); return err },
-		"adminAddUserToQuotaGroup":      func(ctx context.Context) error { _, err := c.Admin.AddUserToQuotaGroup(ctx, "g", user); return err },
+		"adminAddRuleToQuotaGroup":      func(ctx context.Context) error { _, err := c.Admin.AddQuotaGroupRule(ctx, "g", "r"); return err },
+		"adminRemoveRuleFromQuotaGroup": func(ctx context.Context) error { _, err := c.Admin.RemoveQuotaGroupRule(ctx, "g", "r"); return err },
+		"adminListUsersInQuotaGroup":    func(ctx context.Context) error { _, _, err := c.Admin.ListQuotaGroupUsers(ctx, "g"); return err },
+		"adminAddUserToQuotaGroup":      func(ctx context.Context) error { _, err := c.Admin.AddQuotaGroupUser(ctx, "g", user); return err },
 		"adminRemoveUserFromQuotaGroup": func(ctx context.Context) error {
-			_, err := c.Admin.RemoveUserFromQuotaGroup(ctx, "g", user)
+			_, err := c.Admin.RemoveQuotaGroupUser(ctx, "g", user)
 			return err
 		},
 		"adminListQuotaRules": func(ctx context.Context) error { _, _, err := c.Admin.ListQuotaRules(ctx); return err },
@@ -112,11 +115,14 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 			return err
 		},
 		"adminSearchRunJobs": func(ctx context.Context) error {
-			_, _, err := c.Admin.SearchRunJobs(ctx, &forgejo.AdminSearchRunJobsOptions{Labels: []string{"x"}})
+			_, _, err := c.Actions.ListAdminRunnerJobsDeprecated(ctx, &forgejo.ActionListAdminRunnerJobsDeprecatedOptions{Labels: []string{"x"}})
 			return err
 		},
-		"adminGetRegistrationToken": func(ctx context.Context) error { _, _, err := c.Admin.GetRegistrationToken(ctx); return err },
-		"adminListUserEmails":       func(ctx context.Context) error { _, _, err := c.Admin.ListUserEmails(ctx, user); return err },
+		"adminGetRegistrationToken": func(ctx context.Context) error {
+			_, _, err := c.Actions.GetAdminRegistrationTokenDeprecated(ctx)
+			return err
+		},
+		"adminListUserEmails": func(ctx context.Context) error { _, _, err := c.Admin.ListUserEmails(ctx, user); return err },
 		"adminDeleteUserEmails": func(ctx context.Context) error {
 			_, err := c.Admin.DeleteUserEmails(ctx, user, forgejo.DeleteEmailOption{Emails: []string{"nobody@example.com"}})
 			return err
@@ -126,19 +132,22 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 			_, err := c.Admin.SetUserQuotaGroups(ctx, user, forgejo.SetUserQuotaGroupsOptions{Groups: []string{"g"}})
 			return err
 		},
-		"adminListUserAccessTokens": func(ctx context.Context) error { _, _, err := c.Admin.ListUserAccessTokens(ctx, user, nil); return err },
+		"adminListUserAccessTokens": func(ctx context.Context) error { _, _, err := c.Admin.ListUserTokens(ctx, user, nil); return err },
 		"adminCreateUserAccessToken": func(ctx context.Context) error {
-			_, _, err := c.Admin.CreateUserAccessToken(ctx, user, forgejo.CreateAccessTokenOption{Name: "t", Scopes: []string{"read:user"}})
+			_, _, err := c.Admin.CreateUserToken(ctx, user, forgejo.CreateAccessTokenOption{Name: "t", Scopes: []string{"read:user"}})
 			return err
 		},
-		"adminDeleteUserAccessToken": func(ctx context.Context) error { _, err := c.Admin.DeleteUserAccessToken(ctx, user, "t"); return err },
+		"adminDeleteUserAccessToken": func(ctx context.Context) error { _, err := c.Admin.DeleteUserToken(ctx, user, "t"); return err },
 
-		"registerOrgRunner": func(ctx context.Context) error { _, _, err := c.Orgs.RegisterOrgRunner(ctx, org, runner); return err },
-		"orgSearchRunJobs": func(ctx context.Context) error {
-			_, _, err := c.Orgs.SearchRunJobs(ctx, org, &forgejo.OrgSearchRunJobsOptions{Labels: []string{"x"}})
+		"registerOrgRunner": func(ctx context.Context) error {
+			_, _, err := c.Actions.RegisterOrgRunner(ctx, org, runner)
 			return err
 		},
-		"orgGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Orgs.GetRunnerRegistrationToken(ctx, org); return err },
+		"orgSearchRunJobs": func(ctx context.Context) error {
+			_, _, err := c.Actions.ListOrgRunnerJobs(ctx, org, &forgejo.ActionListOrgRunnerJobsOptions{Labels: []string{"x"}})
+			return err
+		},
+		"orgGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Actions.GetOrgRegistrationToken(ctx, org); return err },
 		"orgBlockUser":                  func(ctx context.Context) error { _, err := c.Orgs.BlockUser(ctx, org, user); return err },
 		"orgUnblockUser":                func(ctx context.Context) error { _, err := c.Orgs.UnblockUser(ctx, org, user); return err },
 		"orgListBlockedUsers":           func(ctx context.Context) error { _, _, err := c.Orgs.ListBlockedUsers(ctx, org, nil); return err },
@@ -151,71 +160,71 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		},
 
 		"registerRepoRunner": func(ctx context.Context) error {
-			_, _, err := c.Repos.RegisterRepoRunner(ctx, o, r, runner)
+			_, _, err := c.Actions.RegisterRepoRunner(ctx, o, r, runner)
 			return err
 		},
 		"repoSearchRunJobs": func(ctx context.Context) error {
-			_, _, err := c.Repos.SearchRunJobs(ctx, o, r, &forgejo.RepoSearchRunJobsOptions{Labels: []string{"x"}})
+			_, _, err := c.Actions.ListRepoRunnerJobs(ctx, o, r, &forgejo.ActionListRepoRunnerJobsOptions{Labels: []string{"x"}})
 			return err
 		},
 		"repoGetRunnerRegistrationToken": func(ctx context.Context) error {
-			_, _, err := c.Repos.GetRunnerRegistrationToken(ctx, o, r)
+			_, _, err := c.Actions.GetRepoRegistrationToken(ctx, o, r)
 			return err
 		},
-		"CancelActionRun":      func(ctx context.Context) error { _, err := c.Repos.CancelActionRun(ctx, o, r, 1); return err },
-		"repoGetActionRunLogs": func(ctx context.Context) error { _, _, err := c.Repos.GetActionRunLogs(ctx, o, r, 1); return err },
-		"repoConvert":          func(ctx context.Context) error { _, _, err := c.Repos.Convert(ctx, o, r); return err },
+		"CancelActionRun":      func(ctx context.Context) error { _, err := c.Actions.CancelRun(ctx, o, r, 1); return err },
+		"repoGetActionRunLogs": func(ctx context.Context) error { _, _, err := c.Actions.GetRunLogs(ctx, o, r, 1); return err },
+		"repoConvert":          func(ctx context.Context) error { _, _, err := c.Repos.ConvertMirror(ctx, o, r); return err },
 		"repoListFlags":        func(ctx context.Context) error { _, _, err := c.Repos.ListFlags(ctx, o, r); return err },
 		"repoReplaceAllFlags": func(ctx context.Context) error {
-			_, err := c.Repos.ReplaceAllFlags(ctx, o, r, forgejo.ReplaceFlagsOption{Flags: []string{"x"}})
+			_, err := c.Repos.ReplaceFlags(ctx, o, r, forgejo.ReplaceFlagsOption{Flags: []string{"x"}})
 			return err
 		},
-		"repoDeleteAllFlags": func(ctx context.Context) error { _, err := c.Repos.DeleteAllFlags(ctx, o, r); return err },
-		"repoCheckFlag":      func(ctx context.Context) error { return isFalse(c.Repos.CheckFlag(ctx, o, r, "x")) },
+		"repoDeleteAllFlags": func(ctx context.Context) error { _, err := c.Repos.ClearFlags(ctx, o, r); return err },
+		"repoCheckFlag":      func(ctx context.Context) error { return isFalse(c.Repos.IsFlagSet(ctx, o, r, "x")) },
 		"repoAddFlag":        func(ctx context.Context) error { _, err := c.Repos.AddFlag(ctx, o, r, "x"); return err },
-		"repoDeleteFlag":     func(ctx context.Context) error { _, err := c.Repos.DeleteFlag(ctx, o, r, "x"); return err },
+		"repoDeleteFlag":     func(ctx context.Context) error { _, err := c.Repos.RemoveFlag(ctx, o, r, "x"); return err },
 		"GetBlobs": func(ctx context.Context) error {
-			_, _, err := c.Repos.GetBlobs(ctx, o, r, &forgejo.GetBlobsOptions{SHAs: []string{fx.readmeSHA}})
+			_, _, err := c.Repos.ListBlobs(ctx, o, r, &forgejo.RepoListBlobsOptions{SHAs: []string{fx.readmeSHA}})
 			return err
 		},
 		"repoSetNote": func(ctx context.Context) error {
 			_, _, err := c.Repos.SetNote(ctx, o, r, fx.mainSHA, forgejo.NoteOptions{Message: "note"})
 			return err
 		},
-		"repoRemoveNote": func(ctx context.Context) error { _, err := c.Repos.RemoveNote(ctx, o, r, fx.mainSHA); return err },
+		"repoRemoveNote": func(ctx context.Context) error { _, err := c.Repos.DeleteNote(ctx, o, r, fx.mainSHA); return err },
 		"repoCreatePullReviewComment": func(ctx context.Context) error {
-			_, _, err := c.Repos.CreatePullReviewComment(ctx, o, r, pr.Number, review.ID, forgejo.CreatePullReviewCommentOptions{Body: "x", Path: "README.md", NewPosition: 1})
+			_, _, err := c.PullRequests.CreateReviewComment(ctx, o, r, pr.Number, review.ID, forgejo.CreatePullReviewCommentOptions{Body: "x", Path: "README.md", NewPosition: 1})
 			return err
 		},
 		"repoGetPullReviewComment": func(ctx context.Context) error {
-			_, _, err := c.Repos.GetPullReviewComment(ctx, o, r, pr.Number, review.ID, 1)
+			_, _, err := c.PullRequests.GetReviewComment(ctx, o, r, pr.Number, review.ID, 1)
 			return err
 		},
 		"repoDeletePullReviewComment": func(ctx context.Context) error {
-			_, err := c.Repos.DeletePullReviewComment(ctx, o, r, pr.Number, review.ID, 1)
+			_, err := c.PullRequests.DeleteReviewComment(ctx, o, r, pr.Number, review.ID, 1)
 			return err
 		},
-		"repoSyncForkDefaultInfo": func(ctx context.Context) error { _, _, err := c.Repos.SyncForkDefaultInfo(ctx, o, r); return err },
-		"repoSyncForkDefault":     func(ctx context.Context) error { _, err := c.Repos.SyncForkDefault(ctx, o, r); return err },
+		"repoSyncForkDefaultInfo": func(ctx context.Context) error { _, _, err := c.Repos.GetForkSyncInfo(ctx, o, r); return err },
+		"repoSyncForkDefault":     func(ctx context.Context) error { _, err := c.Repos.SyncFork(ctx, o, r); return err },
 		"repoSyncForkBranchInfo": func(ctx context.Context) error {
-			_, _, err := c.Repos.SyncForkBranchInfo(ctx, o, r, "main")
+			_, _, err := c.Repos.GetForkBranchSyncInfo(ctx, o, r, "main")
 			return err
 		},
 		"repoSyncForkBranch": func(ctx context.Context) error { _, err := c.Repos.SyncForkBranch(ctx, o, r, "main"); return err },
 
-		"registerUserRunner": func(ctx context.Context) error { _, _, err := c.Users.RegisterUserRunner(ctx, runner); return err },
+		"registerUserRunner": func(ctx context.Context) error { _, _, err := c.Actions.RegisterUserRunner(ctx, runner); return err },
 		"userSearchRunJobs": func(ctx context.Context) error {
-			_, _, err := c.Users.SearchRunJobs(ctx, &forgejo.UserSearchRunJobsOptions{Labels: []string{"x"}})
+			_, _, err := c.Actions.ListUserRunnerJobs(ctx, &forgejo.ActionListUserRunnerJobsOptions{Labels: []string{"x"}})
 			return err
 		},
-		"userGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Users.GetRunnerRegistrationToken(ctx); return err },
+		"userGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Actions.GetUserRegistrationToken(ctx); return err },
 		"userCurrentActivityPubFollow": func(ctx context.Context) error {
-			_, err := c.Users.CurrentActivityPubFollow(ctx, forgejo.APRemoteFollowOption{Target: "https://example.com/u"})
+			_, err := c.Users.FollowRemote(ctx, forgejo.APRemoteFollowOption{Target: "https://example.com/u"})
 			return err
 		},
-		"userBlockUser":            func(ctx context.Context) error { _, err := c.Users.BlockUser(ctx, user); return err },
-		"userUnblockUser":          func(ctx context.Context) error { _, err := c.Users.UnblockUser(ctx, user); return err },
-		"userListBlockedUsers":     func(ctx context.Context) error { _, _, err := c.Users.ListBlockedUsers(ctx, nil); return err },
+		"userBlockUser":            func(ctx context.Context) error { _, err := c.Users.Block(ctx, user); return err },
+		"userUnblockUser":          func(ctx context.Context) error { _, err := c.Users.Unblock(ctx, user); return err },
+		"userListBlockedUsers":     func(ctx context.Context) error { _, _, err := c.Users.ListBlocked(ctx, nil); return err },
 		"userGetQuota":             func(ctx context.Context) error { _, _, err := c.Users.GetQuota(ctx); return err },
 		"userListQuotaArtifacts":   func(ctx context.Context) error { _, _, err := c.Users.ListQuotaArtifacts(ctx, nil); return err },
 		"userListQuotaAttachments": func(ctx context.Context) error { _, _, err := c.Users.ListQuotaAttachments(ctx, nil); return err },

@@ -17,7 +17,7 @@ func TestGitReads(t *testing.T) {
 	o, r := fx.owner, fx.repo
 
 	t.Run("commits", func(t *testing.T) {
-		commits, resp, err := c.Repos.GetAllCommits(ctx(t), o, r, &forgejo.GetAllCommitsOptions{SHA: "main"})
+		commits, resp, err := c.Repos.ListCommits(ctx(t), o, r, &forgejo.RepoListCommitsOptions{SHA: "main"})
 		ok(t, "commits", err)
 		if len(commits) != 2 || commits[0].SHA != fx.mainSHA || commits[1].SHA != fx.initSHA {
 			t.Fatalf("commits of main = %d, first %+v", len(commits), commits[0])
@@ -25,25 +25,25 @@ func TestGitReads(t *testing.T) {
 		if n, ok := resp.TotalCount(); !ok || n != 2 {
 			t.Fatalf("commits X-Total-Count = %d (%v)", n, ok)
 		}
-		onFeature, _, err := c.Repos.GetAllCommits(ctx(t), o, r, &forgejo.GetAllCommitsOptions{SHA: "feature/x", Stat: forgejo.Ptr(false), Files: forgejo.Ptr(false)})
+		onFeature, _, err := c.Repos.ListCommits(ctx(t), o, r, &forgejo.RepoListCommitsOptions{SHA: "feature/x", Stat: forgejo.Ptr(false), Files: forgejo.Ptr(false)})
 		if err != nil || len(onFeature) != 3 || onFeature[0].SHA != fx.featureSHA {
 			t.Fatalf("commits of feature/x = %d, %v", len(onFeature), err)
 		}
-		byPath, _, err := c.Repos.GetAllCommits(ctx(t), o, r, &forgejo.GetAllCommitsOptions{Path: "docs/guide.md"})
+		byPath, _, err := c.Repos.ListCommits(ctx(t), o, r, &forgejo.RepoListCommitsOptions{Path: "docs/guide.md"})
 		if err != nil || len(byPath) != 1 || byPath[0].SHA != fx.mainSHA {
 			t.Fatalf("commits touching docs/guide.md = %d, %v", len(byPath), err)
 		}
-		one, _, err := c.Repos.GetSingleCommit(ctx(t), o, r, fx.mainSHA, nil)
+		one, _, err := c.Repos.GetCommit(ctx(t), o, r, fx.mainSHA, nil)
 		ok(t, "single commit", err)
 		if one.SHA != fx.mainSHA || len(one.Parents) != 1 || one.Parents[0].SHA != fx.initSHA || one.Commit == nil ||
 			one.Commit.Message != "fixture files\n" || len(one.Files) != len(fixtureFiles) || one.Stats == nil || one.Stats.Additions == 0 {
 			t.Fatalf("single commit = %+v", one)
 		}
-		diff, _, err := c.Repos.DownloadCommitDiffOrPatch(ctx(t), o, r, fx.mainSHA, "diff")
+		diff, _, err := c.Repos.GetCommitDiff(ctx(t), o, r, fx.mainSHA, "diff")
 		if err != nil || !strings.Contains(diff, "+++ b/main.go") {
 			t.Fatalf("diff = %q…, %v", diff[:min(len(diff), 80)], err)
 		}
-		patch, _, err := c.Repos.DownloadCommitDiffOrPatch(ctx(t), o, r, fx.mainSHA, "patch")
+		patch, _, err := c.Repos.GetCommitDiff(ctx(t), o, r, fx.mainSHA, "patch")
 		if err != nil || !strings.Contains(patch, "Subject: [PATCH] fixture files") {
 			t.Fatalf("patch = %q…, %v", patch[:min(len(patch), 80)], err)
 		}
@@ -54,7 +54,7 @@ func TestGitReads(t *testing.T) {
 			t.Log("no git command: the fixture has no note to read")
 			return
 		}
-		note, _, err := c.Repos.GetNote(ctx(t), o, r, fx.mainSHA, &forgejo.GetNoteOptions{Files: forgejo.Ptr(false)})
+		note, _, err := c.Repos.GetNote(ctx(t), o, r, fx.mainSHA, &forgejo.RepoGetNoteOptions{Files: forgejo.Ptr(false)})
 		ok(t, "note", err)
 		// "commit" is the commit on refs/notes/commits that wrote the note,
 		// not the commit the note is about (HAZARDS.md).
@@ -65,7 +65,7 @@ func TestGitReads(t *testing.T) {
 	})
 
 	t.Run("refs", func(t *testing.T) {
-		refs, _, err := c.Repos.ListAllGitRefs(ctx(t), o, r)
+		refs, _, err := c.Repos.ListRefs(ctx(t), o, r)
 		ok(t, "refs", err)
 		byName := map[string]string{}
 		for _, ref := range refs {
@@ -74,22 +74,22 @@ func TestGitReads(t *testing.T) {
 		if byName["refs/heads/main"] != fx.mainSHA || byName["refs/heads/feature/x"] != fx.featureSHA || byName["refs/tags/v1.0.0"] != fx.tagSHA {
 			t.Fatalf("refs = %v", byName)
 		}
-		heads, _, err := c.Repos.ListGitRefs(ctx(t), o, r, "heads")
+		heads, _, err := c.Repos.ListMatchingRefs(ctx(t), o, r, "heads")
 		if err != nil || len(heads) != 2 {
 			t.Fatalf("heads = %v, %v", heads, err)
 		}
-		one, _, err := c.Repos.ListGitRefs(ctx(t), o, r, "heads/feature/x")
+		one, _, err := c.Repos.ListMatchingRefs(ctx(t), o, r, "heads/feature/x")
 		if err != nil || len(one) != 1 || one[0].Object.SHA != fx.featureSHA || one[0].Object.Type != "commit" {
 			t.Fatalf("heads/feature/x = %+v, %v", one, err)
 		}
-		tags, _, err := c.Repos.ListGitRefs(ctx(t), o, r, "tags")
+		tags, _, err := c.Repos.ListMatchingRefs(ctx(t), o, r, "tags")
 		if err != nil || len(tags) != 1 || tags[0].Object.Type != "tag" {
 			t.Fatalf("tag refs = %+v, %v", tags, err)
 		}
 	})
 
 	t.Run("trees and blobs", func(t *testing.T) {
-		tree, _, err := c.Repos.GetTree(ctx(t), o, r, fx.mainSHA, &forgejo.GetTreeOptions{Recursive: forgejo.Ptr(true)})
+		tree, _, err := c.Repos.GetTree(ctx(t), o, r, fx.mainSHA, &forgejo.RepoGetTreeOptions{Recursive: forgejo.Ptr(true)})
 		ok(t, "tree", err)
 		paths := map[string]string{}
 		for _, e := range tree.Tree {
@@ -102,7 +102,7 @@ func TestGitReads(t *testing.T) {
 			t.Fatalf("tree total_count %d, %d entries", tree.TotalCount, len(tree.Tree))
 		}
 		// Paged: per_page, not limit (GetTree ignores limit).
-		page, _, err := c.Repos.GetTree(ctx(t), o, r, fx.mainSHA, &forgejo.GetTreeOptions{Recursive: forgejo.Ptr(true), ListOptions: forgejo.ListOptions{Limit: 2}})
+		page, _, err := c.Repos.GetTree(ctx(t), o, r, fx.mainSHA, &forgejo.RepoGetTreeOptions{Recursive: forgejo.Ptr(true), ListOptions: forgejo.ListOptions{Limit: 2}})
 		if err != nil || len(page.Tree) != 2 || !page.Truncated || page.TotalCount != tree.TotalCount {
 			t.Fatalf("tree page of 2 = %d entries, truncated %v, total %d, %v", len(page.Tree), page.Truncated, page.TotalCount, err)
 		}
@@ -147,7 +147,7 @@ func TestGitReads(t *testing.T) {
 	})
 
 	t.Run("compare", func(t *testing.T) {
-		cmp, _, err := c.Repos.CompareDiff(ctx(t), o, r, "main...feature/x")
+		cmp, _, err := c.Repos.CompareCommits(ctx(t), o, r, "main...feature/x")
 		ok(t, "compare", err)
 		if cmp.TotalCommits != 1 || len(cmp.Commits) != 1 || cmp.Commits[0].SHA != fx.featureSHA {
 			t.Fatalf("compare main...feature/x = %+v", cmp)
@@ -178,20 +178,20 @@ func TestCommitStatuses(t *testing.T) {
 	if st.Status != forgejo.CommitStatusSuccess || st.Context != ctxName || st.Creator == nil || status(resp) != http.StatusCreated {
 		t.Fatalf("status (%d) = %+v", status(resp), st)
 	}
-	list, _, err := c.Repos.ListStatuses(ctx(t), o, r, fx.featureSHA, nil)
+	list, _, err := c.Repos.ListStatusesBySHA(ctx(t), o, r, fx.featureSHA, nil)
 	if err != nil || len(list) == 0 || list[0].Context != ctxName {
 		t.Fatalf("statuses = %+v, %v", list, err)
 	}
-	combined, _, err := c.Repos.GetCombinedStatusByRef(ctx(t), o, r, fx.featureSHA, nil)
+	combined, _, err := c.Repos.GetCombinedStatus(ctx(t), o, r, fx.featureSHA, nil)
 	if err != nil || combined.State != forgejo.CommitStatusSuccess || combined.SHA != fx.featureSHA || combined.TotalCount < 1 {
 		t.Fatalf("combined status = %+v, %v", combined, err)
 	}
-	byRef, _, err := c.Repos.ListStatusesByRef(ctx(t), o, r, fx.featureSHA, nil)
+	byRef, _, err := c.Repos.ListStatuses(ctx(t), o, r, fx.featureSHA, nil)
 	if err != nil || len(byRef) == 0 {
 		t.Fatalf("statuses by ref = %+v, %v", byRef, err)
 	}
 	// The main use is by branch name, and branch names carry slashes.
-	combined, _, err = c.Repos.GetCombinedStatusByRef(ctx(t), o, r, "feature/x", nil)
+	combined, _, err = c.Repos.GetCombinedStatus(ctx(t), o, r, "feature/x", nil)
 	var ve *forgejo.ValidationError
 	if errors.As(err, &ve) {
 		t.Fatalf("regression: GetCombinedStatusByRef(%q) is refused before sending (%v), although Gitea answers "+
@@ -200,7 +200,7 @@ func TestCommitStatuses(t *testing.T) {
 	if err != nil || combined.SHA != fx.featureSHA || combined.State != forgejo.CommitStatusSuccess {
 		t.Fatalf("combined status of feature/x = %+v, %v", combined, err)
 	}
-	byRef, _, err = c.Repos.ListStatusesByRef(ctx(t), o, r, "feature/x", nil)
+	byRef, _, err = c.Repos.ListStatuses(ctx(t), o, r, "feature/x", nil)
 	if err != nil || len(byRef) == 0 {
 		t.Fatalf("statuses of feature/x = %+v, %v", byRef, err)
 	}

@@ -45,7 +45,7 @@ func newGitRepo(t *testing.T, c *forgejo.Client) string {
 func newRepoWith(t *testing.T, c *forgejo.Client, o forgejo.CreateRepoOption) string {
 	t.Helper()
 	o.Name, o.DefaultBranch = unique("it"), "main"
-	repo, resp, err := c.Repos.CreateCurrentUserRepo(ctx(t), o)
+	repo, resp, err := c.Repos.Create(ctx(t), o)
 	ok(t, "create repository", err)
 	if status(resp) != 201 || repo.Name != o.Name || repo.Owner == nil || repo.DefaultBranch != "main" ||
 		repo.Empty == o.AutoInit || repo.FullName != repo.Owner.Login+"/"+o.Name || repo.Private != o.Private {
@@ -112,7 +112,7 @@ func buildFixture(e *env) (*fixture, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	fx := &fixture{owner: e.admin, repo: unique("fixture"), tag: "v1.0.0"}
-	r, _, err := c.Repos.CreateCurrentUserRepo(ctx, forgejo.CreateRepoOption{Name: fx.repo, AutoInit: true, DefaultBranch: "main", Description: "shared fixture"})
+	r, _, err := c.Repos.Create(ctx, forgejo.CreateRepoOption{Name: fx.repo, AutoInit: true, DefaultBranch: "main", Description: "shared fixture"})
 	if err != nil {
 		return nil, fmt.Errorf("create: %w", err)
 	}
@@ -199,7 +199,7 @@ func unb64(t *testing.T, s string) string {
 // newIssue files an issue and returns its number.
 func newIssue(t *testing.T, c *forgejo.Client, owner, repo, title string) int64 {
 	t.Helper()
-	is, _, err := c.Issues.CreateIssue(ctx(t), owner, repo, forgejo.CreateIssueOption{Title: title, Body: "body of " + title})
+	is, _, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueOption{Title: title, Body: "body of " + title})
 	ok(t, "create issue", err)
 	if is.Title != title || is.Number == 0 || is.State != forgejo.StateOpen {
 		t.Fatalf("created issue = %+v", is)

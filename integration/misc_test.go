@@ -35,21 +35,21 @@ func TestMiscellaneous(t *testing.T) {
 	})
 
 	t.Run("templates", func(t *testing.T) {
-		gi, _, err := anon.Misc.ListGitignoresTemplates(ctx(t))
+		gi, _, err := anon.Misc.ListGitignoreTemplates(ctx(t))
 		if err != nil || !contains(gi, "Go") || len(gi) < 50 {
 			t.Fatalf("gitignore templates = %d, %v", len(gi), err)
 		}
-		goIgnore, _, err := anon.Misc.GetGitignoreTemplateInfo(ctx(t), "Go")
+		goIgnore, _, err := anon.Misc.GetGitignoreTemplate(ctx(t), "Go")
 		if err != nil || goIgnore.Name != "Go" || !strings.Contains(goIgnore.Source, "*.exe") {
 			t.Fatalf("Go gitignore = %+v, %v", goIgnore, err)
 		}
-		_, _, err = anon.Misc.GetGitignoreTemplateInfo(ctx(t), "NoSuchLanguage")
+		_, _, err = anon.Misc.GetGitignoreTemplate(ctx(t), "NoSuchLanguage")
 		mustStatus(t, err, http.StatusNotFound)
 		lt, _, err := anon.Misc.ListLabelTemplates(ctx(t))
 		if err != nil || !contains(lt, "Default") {
 			t.Fatalf("label templates = %v, %v", lt, err)
 		}
-		labels, _, err := anon.Misc.GetLabelTemplateInfo(ctx(t), "Default")
+		labels, _, err := anon.Misc.ListLabelTemplateLabels(ctx(t), "Default")
 		if err != nil || len(labels) < 5 || labels[0].Name == "" || labels[0].Color == "" {
 			t.Fatalf("Default labels = %+v, %v", labels, err)
 		}
@@ -62,23 +62,23 @@ func TestMiscellaneous(t *testing.T) {
 		if !keys["MIT"] || !keys["Apache-2.0"] {
 			t.Fatalf("license templates = %d", len(lic))
 		}
-		mit, _, err := anon.Misc.GetLicenseTemplateInfo(ctx(t), "MIT")
+		mit, _, err := anon.Misc.GetLicenseTemplate(ctx(t), "MIT")
 		if err != nil || mit.Key != "MIT" || !strings.Contains(mit.Body, "Permission is hereby granted") {
 			t.Fatalf("MIT = %+v, %v", mit.Key, err)
 		}
 	})
 
 	t.Run("settings", func(t *testing.T) {
-		att, _, err := anon.Settings.GetGeneralAttachmentSettings(ctx(t))
+		att, _, err := anon.Settings.GetAttachment(ctx(t))
 		if err != nil || !att.Enabled || att.MaxSize == 0 || !strings.Contains(att.AllowedTypes, ".txt") {
 			t.Fatalf("attachment settings = %+v, %v", att, err)
 		}
-		repo, _, err := anon.Settings.GetGeneralRepositorySettings(ctx(t))
+		repo, _, err := anon.Settings.GetRepository(ctx(t))
 		// scripts/gitea.sh turns LFS off.
 		if err != nil || !repo.LFSDisabled || repo.StarsDisabled || repo.HTTPGitDisabled {
 			t.Fatalf("repository settings = %+v, %v", repo, err)
 		}
-		ui, _, err := anon.Settings.GetGeneralUISettings(ctx(t))
+		ui, _, err := anon.Settings.GetUI(ctx(t))
 		if err != nil || len(ui.AllowedReactions) == 0 || !contains(ui.AllowedReactions, "heart") {
 			t.Fatalf("ui settings = %+v, %v", ui, err)
 		}
@@ -89,7 +89,7 @@ func TestMiscellaneous(t *testing.T) {
 		_, _, err := anon.Misc.GetSigningKey(ctx(t))
 		mustStatus(t, err, http.StatusNotFound)
 		fx := shared(t)
-		_, _, err = c.Repos.SigningKey(ctx(t), fx.owner, fx.repo)
+		_, _, err = c.Repos.GetSigningKey(ctx(t), fx.owner, fx.repo)
 		mustStatus(t, err, http.StatusNotFound)
 	})
 }

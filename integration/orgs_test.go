@@ -40,18 +40,18 @@ func TestOrganizations(t *testing.T) {
 		t.Fatalf("edit org = %+v, %v", got, err)
 	}
 	seen := false
-	for o, err := range c.Orgs.GetAllIter(ctx(t), nil) {
+	for o, err := range c.Orgs.ListAllIter(ctx(t), nil) {
 		ok(t, "walk orgs", err)
 		seen = seen || o.Name == org
 	}
 	if !seen {
 		t.Fatalf("%s not among all organizations", org)
 	}
-	mine, _, err := c.Orgs.ListCurrentUserOrgs(ctx(t), nil)
+	mine, _, err := c.Orgs.List(ctx(t), nil)
 	if err != nil || !containsOrg(mine, org) {
 		t.Fatalf("my orgs = %d, %v", len(mine), err)
 	}
-	theirs, _, err := c.Orgs.ListUserOrgs(ctx(t), e.admin, &forgejo.ListOptions{Limit: 50})
+	theirs, _, err := c.Orgs.ListByUser(ctx(t), e.admin, &forgejo.ListOptions{Limit: 50})
 	if err != nil || !containsOrg(theirs, org) {
 		t.Fatalf("admin's orgs = %d, %v", len(theirs), err)
 	}
@@ -65,16 +65,16 @@ func TestOrganizations(t *testing.T) {
 	}
 
 	// Repositories: through the organization route and the deprecated one.
-	r, resp, err := c.Orgs.CreateOrgRepo(ctx(t), org, forgejo.CreateRepoOption{Name: "service", Description: "org repo"})
+	r, resp, err := c.Repos.CreateInOrg(ctx(t), org, forgejo.CreateRepoOption{Name: "service", Description: "org repo"})
 	ok(t, "create org repo", err)
 	cleanup(t, "org repo", func(ctx context.Context) (*forgejo.Response, error) { return c.Repos.Delete(ctx, org, "service") })
 	if r.Owner == nil || r.Owner.Login != org || status(resp) != http.StatusCreated {
 		t.Fatalf("org repo (%d) = %+v", status(resp), r)
 	}
-	_, _, err = c.Orgs.CreateOrgRepoDeprecated(ctx(t), org, forgejo.CreateRepoOption{Name: "legacy"})
+	_, _, err = c.Repos.CreateInOrgDeprecated(ctx(t), org, forgejo.CreateRepoOption{Name: "legacy"})
 	ok(t, "create org repo (deprecated route)", err)
 	cleanup(t, "org repo", func(ctx context.Context) (*forgejo.Response, error) { return c.Repos.Delete(ctx, org, "legacy") })
-	repos, resp, err := c.Orgs.ListRepos(ctx(t), org, nil)
+	repos, resp, err := c.Repos.ListByOrg(ctx(t), org, nil)
 	if err != nil || len(repos) != 2 {
 		t.Fatalf("org repos = %d, %v", len(repos), err)
 	}
@@ -95,7 +95,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || is {
 			t.Fatalf("user2 is member = %v, %v", is, err)
 		}
-		resp, err := c.Orgs.PublicizeMember(ctx(t), org, e.admin)
+		resp, err := c.Orgs.PublicizeMembership(ctx(t), org, e.admin)
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("publicize: %d, %v", status(resp), err)
 		}
@@ -107,7 +107,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || !contains(logins(public), e.admin) {
 			t.Fatalf("public members = %v, %v", logins(public), err)
 		}
-		resp, err = c.Orgs.ConcealMember(ctx(t), org, e.admin)
+		resp, err = c.Orgs.ConcealMembership(ctx(t), org, e.admin)
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("conceal: %d, %v", status(resp), err)
 		}
@@ -137,7 +137,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || got.Name != "developers" || got.Description != "all of them" {
 			t.Fatalf("edit team = %+v, %v", got, err)
 		}
-		found, _, err := c.Orgs.TeamSearch(ctx(t), org, &forgejo.TeamSearchOptions{Query: "develop"})
+		found, _, err := c.Orgs.SearchTeams(ctx(t), org, &forgejo.OrgSearchTeamsOptions{Query: "develop"})
 		if err != nil || len(found) != 1 || found[0].ID != team.ID {
 			t.Fatalf("team search = %+v, %v", found, err)
 		}
@@ -150,11 +150,11 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || len(members) != 1 || members[0].Login != e.user2 {
 			t.Fatalf("team members = %v, %v", logins(members), err)
 		}
-		m, _, err := c.Orgs.ListTeamMember(ctx(t), team.ID, e.user2)
+		m, _, err := c.Orgs.GetTeamMember(ctx(t), team.ID, e.user2)
 		if err != nil || m.Login != e.user2 {
 			t.Fatalf("team member = %+v, %v", m, err)
 		}
-		_, _, err = c.Orgs.ListTeamMember(ctx(t), team.ID, e.admin)
+		_, _, err = c.Orgs.GetTeamMember(ctx(t), team.ID, e.admin)
 		mustStatus(t, err, http.StatusNotFound)
 		is, _, err := c.Orgs.IsMember(ctx(t), org, e.user2)
 		if err != nil || !is {
@@ -164,12 +164,12 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || len(myTeams) == 0 || !containsTeam(myTeams, team.ID) {
 			t.Fatalf("user2's teams = %+v, %v", myTeams, err)
 		}
-		myOrgs, _, err := u2.Orgs.ListCurrentUserOrgs(ctx(t), nil)
+		myOrgs, _, err := u2.Orgs.List(ctx(t), nil)
 		if err != nil || !containsOrg(myOrgs, org) {
 			t.Fatalf("user2's orgs = %d, %v", len(myOrgs), err)
 		}
 
-		resp, err = c.Orgs.AddTeamRepository(ctx(t), team.ID, org, "service")
+		resp, err = c.Orgs.AddTeamRepo(ctx(t), team.ID, org, "service")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("add team repo: %d, %v", status(resp), err)
 		}
@@ -177,7 +177,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || len(trepos) != 1 || trepos[0].Name != "service" {
 			t.Fatalf("team repos = %v, %v", trepos, err)
 		}
-		tr, _, err := c.Orgs.ListTeamRepo(ctx(t), team.ID, org, "service")
+		tr, _, err := c.Orgs.GetTeamRepo(ctx(t), team.ID, org, "service")
 		if err != nil || tr.Name != "service" {
 			t.Fatalf("team repo = %+v, %v", tr, err)
 		}
@@ -186,21 +186,21 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || !containsTeam(rteams, team.ID) {
 			t.Fatalf("repo teams = %+v, %v", rteams, err)
 		}
-		ct, _, err := c.Repos.CheckTeam(ctx(t), org, "service", "developers")
+		ct, _, err := c.Repos.GetTeam(ctx(t), org, "service", "developers")
 		if err != nil || ct.ID != team.ID {
 			t.Fatalf("check team = %+v, %v", ct, err)
 		}
-		resp, err = c.Repos.DeleteTeam(ctx(t), org, "service", "developers")
+		resp, err = c.Repos.RemoveTeam(ctx(t), org, "service", "developers")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("repo delete team: %d, %v", status(resp), err)
 		}
-		_, _, err = c.Repos.CheckTeam(ctx(t), org, "service", "developers")
+		_, _, err = c.Repos.GetTeam(ctx(t), org, "service", "developers")
 		mustStatus(t, err, http.StatusNotFound)
 		resp, err = c.Repos.AddTeam(ctx(t), org, "legacy", "developers")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("repo add team: %d, %v", status(resp), err)
 		}
-		resp, err = c.Orgs.RemoveTeamRepository(ctx(t), team.ID, org, "legacy")
+		resp, err = c.Orgs.RemoveTeamRepo(ctx(t), team.ID, org, "legacy")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("remove team repo: %d, %v", status(resp), err)
 		}
@@ -218,7 +218,7 @@ func TestOrganizations(t *testing.T) {
 		// Back in, then out of the whole organization.
 		_, err = c.Orgs.AddTeamMember(ctx(t), team.ID, e.user2)
 		ok(t, "re-add", err)
-		resp, err = c.Orgs.DeleteMember(ctx(t), org, e.user2)
+		resp, err = c.Orgs.RemoveMember(ctx(t), org, e.user2)
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete member: %d, %v", status(resp), err)
 		}
@@ -253,7 +253,7 @@ func TestOrganizations(t *testing.T) {
 		}
 		// An org label can label an issue of its repositories.
 		n := newIssue(t, c, org, "service", "labelled with an org label")
-		ls, _, err := c.Issues.AddLabel(ctx(t), org, "service", n, forgejo.IssueLabelsOption{Labels: []any{l.ID}})
+		ls, _, err := c.Issues.AddLabels(ctx(t), org, "service", n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(l.ID)})
 		if err != nil || len(ls) != 1 || ls[0].ID != l.ID {
 			t.Fatalf("org label on an issue = %v, %v", ls, err)
 		}
@@ -291,35 +291,35 @@ func TestOrganizations(t *testing.T) {
 	})
 
 	t.Run("actions", func(t *testing.T) {
-		resp, err := c.Orgs.UpdateOrgSecret(ctx(t), org, "ORG_SECRET", forgejo.CreateOrUpdateSecretOption{Data: "x"})
+		resp, err := c.Actions.SetOrgSecret(ctx(t), org, "ORG_SECRET", forgejo.CreateOrUpdateSecretOption{Data: "x"})
 		if err != nil || status(resp) != http.StatusCreated {
 			t.Fatalf("org secret: %d, %v", status(resp), err)
 		}
-		secrets, _, err := c.Orgs.ListActionsSecrets(ctx(t), org, nil)
+		secrets, _, err := c.Actions.ListOrgSecrets(ctx(t), org, nil)
 		if err != nil || len(secrets) != 1 || secrets[0].Name != "ORG_SECRET" {
 			t.Fatalf("org secrets = %v, %v", secrets, err)
 		}
-		resp, err = c.Orgs.DeleteOrgSecret(ctx(t), org, "ORG_SECRET")
+		resp, err = c.Actions.DeleteOrgSecret(ctx(t), org, "ORG_SECRET")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete org secret: %d, %v", status(resp), err)
 		}
-		_, err = c.Orgs.CreateOrgVariable(ctx(t), org, "ORG_VAR", forgejo.CreateVariableOption{Value: "a"})
+		_, err = c.Actions.CreateOrgVariable(ctx(t), org, "ORG_VAR", forgejo.CreateVariableOption{Value: "a"})
 		ok(t, "org variable", err)
-		v, _, err := c.Orgs.GetOrgVariable(ctx(t), org, "ORG_VAR")
+		v, _, err := c.Actions.GetOrgVariable(ctx(t), org, "ORG_VAR")
 		if err != nil || v.Data != "a" {
 			t.Fatalf("org variable = %+v, %v", v, err)
 		}
-		_, err = c.Orgs.UpdateOrgVariable(ctx(t), org, "ORG_VAR", forgejo.UpdateVariableOption{Value: "b", Name: "ORG_VAR2"})
+		_, err = c.Actions.UpdateOrgVariable(ctx(t), org, "ORG_VAR", forgejo.UpdateVariableOption{Value: "b", Name: "ORG_VAR2"})
 		ok(t, "update org variable", err)
-		vars, _, err := c.Orgs.GetOrgVariablesList(ctx(t), org, nil)
+		vars, _, err := c.Actions.ListOrgVariables(ctx(t), org, nil)
 		if err != nil || len(vars) != 1 || vars[0].Name != "ORG_VAR2" || vars[0].Data != "b" {
 			t.Fatalf("org variables = %+v, %v", vars, err)
 		}
-		resp, err = c.Orgs.DeleteOrgVariable(ctx(t), org, "ORG_VAR2")
+		resp, err = c.Actions.DeleteOrgVariable(ctx(t), org, "ORG_VAR2")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete org variable: %d, %v", status(resp), err)
 		}
-		_, _, err = c.Orgs.GetOrgRunners(ctx(t), org, nil)
+		_, _, err = c.Actions.ListOrgRunners(ctx(t), org, nil)
 		mustEnvelope(t, err, "runners")
 	})
 
@@ -328,7 +328,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || len(feed) == 0 {
 			t.Fatalf("org feed = %d, %v", len(feed), err)
 		}
-		resp, err := c.Orgs.UpdateAvatar(ctx(t), org, forgejo.UpdateUserAvatarOption{Image: pngImage(t)})
+		resp, err := c.Orgs.SetAvatar(ctx(t), org, forgejo.UpdateUserAvatarOption{Image: pngImage(t)})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("org avatar: %d, %v", status(resp), err)
 		}
@@ -357,7 +357,7 @@ func TestOrganizationRename(t *testing.T) {
 	ok(t, "create", err)
 	renamed := org + "-new"
 	cleanup(t, "renamed org", func(ctx context.Context) (*forgejo.Response, error) { return c.Orgs.Delete(ctx, renamed) })
-	resp, err := c.Orgs.RenameOrg(ctx(t), org, forgejo.RenameOrgOption{NewName: renamed})
+	resp, err := c.Orgs.Rename(ctx(t), org, forgejo.RenameOrgOption{NewName: renamed})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("rename org: %d, %v", status(resp), err)
 	}

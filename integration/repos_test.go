@@ -64,7 +64,7 @@ func TestRepository(t *testing.T) {
 		t.Fatalf("get by id = %+v, %v", byID, err)
 	}
 	// auto_init with a license and a .gitignore committed three files.
-	root, _, err := c.Repos.GetContentsList(ctx(t), owner, repo, nil)
+	root, _, err := c.Repos.ListContents(ctx(t), owner, repo, nil)
 	ok(t, "root listing", err)
 	var files []string
 	for _, e := range root {
@@ -92,13 +92,13 @@ func TestRepository(t *testing.T) {
 		if n, ok := resp.TotalCount(); !ok || n != 1 {
 			t.Fatalf("search X-Total-Count = %d (%v)", n, ok)
 		}
-		mine, _, err := c.Users.CurrentListRepos(ctx(t), &forgejo.CurrentListReposOptions{ListOptions: forgejo.ListOptions{Limit: 50}})
+		mine, _, err := c.Repos.List(ctx(t), &forgejo.RepoListOptions{ListOptions: forgejo.ListOptions{Limit: 50}})
 		ok(t, "my repositories", err)
 		if len(mine) == 0 {
 			t.Fatal("no repositories of mine")
 		}
 		seen := false
-		for r, err := range c.Users.ListReposIter(ctx(t), owner, nil) {
+		for r, err := range c.Repos.ListByUserIter(ctx(t), owner, nil) {
 			ok(t, "walk user repositories", err)
 			seen = seen || r.Name == repo
 		}
@@ -108,7 +108,7 @@ func TestRepository(t *testing.T) {
 	})
 
 	t.Run("topics", func(t *testing.T) {
-		_, err := c.Repos.UpdateTopics(ctx(t), owner, repo, []string{"go", "forgejo", "api"})
+		_, err := c.Repos.ReplaceTopics(ctx(t), owner, repo, []string{"go", "forgejo", "api"})
 		ok(t, "replace topics", err)
 		topics, resp, err := c.Repos.ListTopics(ctx(t), owner, repo, nil)
 		if err != nil || len(topics) != 3 {
@@ -121,7 +121,7 @@ func TestRepository(t *testing.T) {
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("add topic: %d, %v", status(resp), err)
 		}
-		resp, err = c.Repos.DeleteTopic(ctx(t), owner, repo, "forgejo")
+		resp, err = c.Repos.RemoveTopic(ctx(t), owner, repo, "forgejo")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete topic: %d, %v", status(resp), err)
 		}
@@ -132,11 +132,11 @@ func TestRepository(t *testing.T) {
 		// An invalid topic is refused with 422 and the invalid list.
 		_, err = c.Repos.AddTopic(ctx(t), owner, repo, "Not_A_Topic!")
 		mustStatus(t, err, http.StatusUnprocessableEntity)
-		found, _, err := c.Repos.TopicSearch(ctx(t), &forgejo.TopicSearchOptions{Query: "client"})
+		found, _, err := c.Repos.SearchTopics(ctx(t), &forgejo.RepoSearchTopicsOptions{Query: "client"})
 		if err != nil || len(found) == 0 || found[0].TopicName != "client" || found[0].RepoCount < 1 {
 			t.Fatalf("topic search = %+v, %v", found, err)
 		}
-		_, err = c.Repos.UpdateTopics(ctx(t), owner, repo, nil)
+		_, err = c.Repos.ReplaceTopics(ctx(t), owner, repo, nil)
 		ok(t, "clear topics", err)
 		if topics, _, _ = c.Repos.ListTopics(ctx(t), owner, repo, nil); len(topics) != 0 {
 			t.Fatalf("topics after clearing = %v", topics)
@@ -144,7 +144,7 @@ func TestRepository(t *testing.T) {
 	})
 
 	t.Run("avatar", func(t *testing.T) {
-		resp, err := c.Repos.UpdateAvatar(ctx(t), owner, repo, forgejo.UpdateRepoAvatarOption{Image: pngImage(t)})
+		resp, err := c.Repos.SetAvatar(ctx(t), owner, repo, forgejo.UpdateRepoAvatarOption{Image: pngImage(t)})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("update avatar: %d, %v", status(resp), err)
 		}
@@ -165,20 +165,20 @@ func TestRepository(t *testing.T) {
 		}
 		// A remote in a reserved or local range is refused, with 401
 		// (HAZARDS.md): not an authentication failure.
-		_, _, err = c.Repos.AddPushMirror(ctx(t), owner, repo, forgejo.CreatePushMirrorOption{RemoteAddress: "https://203.0.113.5/x.git", Interval: "8h"})
+		_, _, err = c.Repos.CreatePushMirror(ctx(t), owner, repo, forgejo.CreatePushMirrorOption{RemoteAddress: "https://203.0.113.5/x.git", Interval: "8h"})
 		if ae := mustStatus(t, err, http.StatusUnauthorized); ae.Message != "Permission denied" {
 			t.Fatalf("push mirror to a reserved address: %+v", ae)
 		}
 		// A public address is accepted. Adding does not push; the suite
 		// never syncs it (no network is assumed).
-		m, _, err := c.Repos.AddPushMirror(ctx(t), owner, repo, forgejo.CreatePushMirrorOption{
+		m, _, err := c.Repos.CreatePushMirror(ctx(t), owner, repo, forgejo.CreatePushMirrorOption{
 			RemoteAddress: "https://93.184.216.34/forgego-it-mirror.git", Interval: "8h", RemoteUsername: "u", RemotePassword: "p",
 		})
 		ok(t, "add push mirror", err)
 		if m.RemoteName == "" || m.Interval != "8h0m0s" || m.RemoteAddress != "https://93.184.216.34/forgego-it-mirror.git" {
 			t.Fatalf("push mirror = %+v", m)
 		}
-		got, _, err := c.Repos.GetPushMirrorByRemoteName(ctx(t), owner, repo, m.RemoteName)
+		got, _, err := c.Repos.GetPushMirror(ctx(t), owner, repo, m.RemoteName)
 		if err != nil || got.RemoteName != m.RemoteName {
 			t.Fatalf("push mirror by name = %+v, %v", got, err)
 		}
@@ -189,18 +189,18 @@ func TestRepository(t *testing.T) {
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete push mirror: %d, %v", status(resp), err)
 		}
-		_, _, err = c.Repos.GetPushMirrorByRemoteName(ctx(t), owner, repo, m.RemoteName)
+		_, _, err = c.Repos.GetPushMirror(ctx(t), owner, repo, m.RemoteName)
 		mustStatus(t, err, http.StatusNotFound)
 	})
 
 	t.Run("activity", func(t *testing.T) {
 		feed, _, err := c.Repos.ListActivityFeeds(ctx(t), owner, repo, nil)
 		ok(t, "activity", err)
-		kinds := map[string]bool{}
+		kinds := map[forgejo.ActivityOpType]bool{}
 		for _, a := range feed {
 			kinds[a.OpType] = true
 		}
-		if !kinds["create_repo"] {
+		if !kinds[forgejo.ActivityOpCreateRepo] {
 			t.Fatalf("repository feed lacks create_repo: %v", kinds)
 		}
 	})
@@ -211,19 +211,19 @@ func TestStarsAndWatches(t *testing.T) {
 	c, u2 := admin(t), user2(t)
 	owner, repo := need(t).admin, newRepo(t, c)
 
-	starred, _, err := u2.Users.CurrentCheckStarring(ctx(t), owner, repo)
+	starred, _, err := u2.Users.IsStarred(ctx(t), owner, repo)
 	if err != nil || starred {
 		t.Fatalf("starred before = %v, %v", starred, err)
 	}
-	resp, err := u2.Users.CurrentPutStar(ctx(t), owner, repo)
+	resp, err := u2.Users.Star(ctx(t), owner, repo)
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("star: %d, %v", status(resp), err)
 	}
-	starred, _, err = u2.Users.CurrentCheckStarring(ctx(t), owner, repo)
+	starred, _, err = u2.Users.IsStarred(ctx(t), owner, repo)
 	if err != nil || !starred {
 		t.Fatalf("starred after = %v, %v", starred, err)
 	}
-	mine, _, err := u2.Users.CurrentListStarred(ctx(t), nil)
+	mine, _, err := u2.Users.ListMyStarred(ctx(t), nil)
 	if err != nil || len(mine) == 0 || !containsRepo(mine, repo) {
 		t.Fatalf("my starred = %d, %v", len(mine), err)
 	}
@@ -239,22 +239,22 @@ func TestStarsAndWatches(t *testing.T) {
 	if r.StarsCount != 1 {
 		t.Fatalf("stars_count = %d", r.StarsCount)
 	}
-	resp, err = u2.Users.CurrentDeleteStar(ctx(t), owner, repo)
+	resp, err = u2.Users.Unstar(ctx(t), owner, repo)
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("unstar: %d, %v", status(resp), err)
 	}
-	if starred, _, _ = u2.Users.CurrentCheckStarring(ctx(t), owner, repo); starred {
+	if starred, _, _ = u2.Users.IsStarred(ctx(t), owner, repo); starred {
 		t.Fatal("still starred after unstar")
 	}
 
 	// Watching: 404 means "not watching" and arrives as an *APIError.
-	_, _, err = u2.Repos.UserCurrentCheckSubscription(ctx(t), owner, repo)
+	_, _, err = u2.Repos.GetSubscription(ctx(t), owner, repo)
 	mustStatus(t, err, http.StatusNotFound)
-	w, _, err := u2.Repos.UserCurrentPutSubscription(ctx(t), owner, repo)
+	w, _, err := u2.Repos.Watch(ctx(t), owner, repo)
 	if err != nil || !w.Subscribed || w.Ignored {
 		t.Fatalf("watch = %+v, %v", w, err)
 	}
-	w, _, err = u2.Repos.UserCurrentCheckSubscription(ctx(t), owner, repo)
+	w, _, err = u2.Repos.GetSubscription(ctx(t), owner, repo)
 	if err != nil || !w.Subscribed {
 		t.Fatalf("watching = %+v, %v", w, err)
 	}
@@ -262,7 +262,7 @@ func TestStarsAndWatches(t *testing.T) {
 	if err != nil || !contains(logins(subs), need(t).user2) || !contains(logins(subs), owner) {
 		t.Fatalf("watchers = %v, %v", logins(subs), err)
 	}
-	watched, _, err := u2.Users.CurrentListSubscriptions(ctx(t), nil)
+	watched, _, err := u2.Users.ListMySubscriptions(ctx(t), nil)
 	if err != nil || !containsRepo(watched, repo) {
 		t.Fatalf("my watched = %d, %v", len(watched), err)
 	}
@@ -270,7 +270,7 @@ func TestStarsAndWatches(t *testing.T) {
 	if err != nil || !containsRepo(watched, repo) {
 		t.Fatalf("user2's watched = %d, %v", len(watched), err)
 	}
-	resp, err = u2.Repos.UserCurrentDeleteSubscription(ctx(t), owner, repo)
+	resp, err = u2.Repos.Unwatch(ctx(t), owner, repo)
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("unwatch: %d, %v", status(resp), err)
 	}
@@ -285,7 +285,7 @@ func TestCollaborators(t *testing.T) {
 	_, _, err := u2.Repos.Get(ctx(t), owner, repo)
 	mustStatus(t, err, http.StatusNotFound)
 
-	is, _, err := c.Repos.CheckCollaborator(ctx(t), owner, repo, user)
+	is, _, err := c.Repos.IsCollaborator(ctx(t), owner, repo, user)
 	if err != nil || is {
 		t.Fatalf("collaborator before = %v, %v", is, err)
 	}
@@ -293,7 +293,7 @@ func TestCollaborators(t *testing.T) {
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("add collaborator: %d, %v", status(resp), err)
 	}
-	is, _, err = c.Repos.CheckCollaborator(ctx(t), owner, repo, user)
+	is, _, err = c.Repos.IsCollaborator(ctx(t), owner, repo, user)
 	if err != nil || !is {
 		t.Fatalf("collaborator after = %v, %v", is, err)
 	}
@@ -301,7 +301,7 @@ func TestCollaborators(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Login != user {
 		t.Fatalf("collaborators = %v, %v", logins(list), err)
 	}
-	perm, _, err := c.Repos.GetRepoPermissions(ctx(t), owner, repo, user)
+	perm, _, err := c.Repos.GetCollaboratorPermission(ctx(t), owner, repo, user)
 	if err != nil || perm.Permission != "write" || perm.User == nil || perm.User.Login != user {
 		t.Fatalf("permission = %+v, %v", perm, err)
 	}
@@ -309,19 +309,19 @@ func TestCollaborators(t *testing.T) {
 	if err != nil || !r.Private || r.Permissions == nil || !r.Permissions.Push || r.Permissions.Admin {
 		t.Fatalf("user2's view of the private repository = %+v, %v", r, err)
 	}
-	assignees, _, err := c.Repos.GetAssignees(ctx(t), owner, repo)
+	assignees, _, err := c.Repos.ListAssignees(ctx(t), owner, repo)
 	if err != nil || !contains(logins(assignees), user) || !contains(logins(assignees), owner) {
 		t.Fatalf("assignees = %v, %v", logins(assignees), err)
 	}
-	reviewers, _, err := c.Repos.GetReviewers(ctx(t), owner, repo)
+	reviewers, _, err := c.Repos.ListReviewers(ctx(t), owner, repo)
 	if err != nil || !contains(logins(reviewers), user) {
 		t.Fatalf("reviewers = %v, %v", logins(reviewers), err)
 	}
-	resp, err = c.Repos.DeleteCollaborator(ctx(t), owner, repo, user)
+	resp, err = c.Repos.RemoveCollaborator(ctx(t), owner, repo, user)
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete collaborator: %d, %v", status(resp), err)
 	}
-	if is, _, _ = c.Repos.CheckCollaborator(ctx(t), owner, repo, user); is {
+	if is, _, _ = c.Repos.IsCollaborator(ctx(t), owner, repo, user); is {
 		t.Fatal("still a collaborator")
 	}
 }
@@ -390,7 +390,7 @@ func TestRepoWebhooks(t *testing.T) {
 	if err != nil || got.Active || len(got.Events) != 1 || got.Events[0] != "release" {
 		t.Fatalf("edit hook = %+v, %v", got, err)
 	}
-	resp, err = c.Repos.TestHook(ctx(t), owner, repo, h.ID, &forgejo.TestHookOptions{Ref: "main"})
+	resp, err = c.Repos.TestHook(ctx(t), owner, repo, h.ID, &forgejo.RepoTestHookOptions{Ref: "main"})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("test hook: %d, %v", status(resp), err)
 	}
@@ -456,7 +456,7 @@ func TestForksAndTransfers(t *testing.T) {
 		if status(resp) != http.StatusCreated || r.Owner == nil || r.Owner.Login != user {
 			t.Fatalf("pending transfer answered %d: %+v", status(resp), r)
 		}
-		accepted, resp, err := c.Repos.AcceptRepoTransfer(ctx(t), user, name)
+		accepted, resp, err := c.Repos.AcceptTransfer(ctx(t), user, name)
 		ok(t, "accept", err)
 		cleanup(t, "accepted repository", func(ctx context.Context) (*forgejo.Response, error) { return c.Repos.Delete(ctx, owner, name) })
 		if accepted.Owner == nil || accepted.Owner.Login != owner || status(resp) != http.StatusAccepted {
@@ -468,21 +468,21 @@ func TestForksAndTransfers(t *testing.T) {
 		name := newRepo(t, u2)
 		_, _, err := u2.Repos.Transfer(ctx(t), user, name, forgejo.TransferRepoOption{NewOwner: owner})
 		ok(t, "transfer", err)
-		rejected, _, err := c.Repos.RejectRepoTransfer(ctx(t), user, name)
+		rejected, _, err := c.Repos.RejectTransfer(ctx(t), user, name)
 		ok(t, "reject", err)
 		if rejected.Owner == nil || rejected.Owner.Login != user {
 			t.Fatalf("rejected = %+v", rejected)
 		}
-		_, _, err = c.Repos.AcceptRepoTransfer(ctx(t), user, name)
+		_, _, err = c.Repos.AcceptTransfer(ctx(t), user, name)
 		mustStatus(t, err, http.StatusNotFound) // nothing pending any more
 	})
 
 	t.Run("template", func(t *testing.T) {
 		tmpl := newRepoWith(t, c, forgejo.CreateRepoOption{AutoInit: true, Template: true})
-		_, err := c.Repos.UpdateTopics(ctx(t), owner, tmpl, []string{"tmpl"})
+		_, err := c.Repos.ReplaceTopics(ctx(t), owner, tmpl, []string{"tmpl"})
 		ok(t, "topics", err)
 		name := unique("gen")
-		gen, resp, err := c.Repos.GenerateRepo(ctx(t), owner, tmpl, forgejo.GenerateRepoOption{Owner: owner, Name: name, GitContent: true, Topics: true, Description: "generated"})
+		gen, resp, err := c.Repos.Generate(ctx(t), owner, tmpl, forgejo.GenerateRepoOption{Owner: owner, Name: name, GitContent: true, Topics: true, Description: "generated"})
 		ok(t, "generate", err)
 		cleanup(t, "generated repository", func(ctx context.Context) (*forgejo.Response, error) { return c.Repos.Delete(ctx, owner, name) })
 		if gen.Name != name || gen.Description != "generated" || status(resp) != http.StatusCreated {
@@ -564,11 +564,11 @@ func TestWiki(t *testing.T) {
 	if err != nil || unb64(t, p.ContentBase64) != "# Welcome back\n" || p.CommitCount != 2 {
 		t.Fatalf("get wiki page = %+v, %v", p, err)
 	}
-	pages, _, err := c.Repos.GetWikiPages(ctx(t), owner, repo, nil)
+	pages, _, err := c.Repos.ListWikiPages(ctx(t), owner, repo, nil)
 	if err != nil || len(pages) != 2 {
 		t.Fatalf("wiki pages = %v, %v", pages, err)
 	}
-	revs, _, err := c.Repos.GetWikiPageRevisions(ctx(t), owner, repo, "Home", nil)
+	revs, _, err := c.Repos.ListWikiPageRevisions(ctx(t), owner, repo, "Home", nil)
 	if err != nil || revs.Count != 2 || len(revs.Commits) != 2 || strings.TrimSpace(revs.Commits[0].Message) != "edit" {
 		t.Fatalf("revisions = %+v, %v", revs, err)
 	}
@@ -587,45 +587,45 @@ func TestRepoActions(t *testing.T) {
 	c := admin(t)
 	owner, repo := need(t).admin, newRepo(t, c)
 
-	runs, _, err := c.Repos.ListActionRuns(ctx(t), owner, repo, nil)
+	runs, _, err := c.Actions.ListRuns(ctx(t), owner, repo, nil)
 	if err != nil || runs.TotalCount != 0 || len(runs.WorkflowRuns) != 0 {
 		t.Fatalf("runs = %+v, %v", runs, err)
 	}
-	tasks, _, err := c.Repos.ListActionTasks(ctx(t), owner, repo, nil)
+	tasks, _, err := c.Actions.ListTasks(ctx(t), owner, repo, nil)
 	if err != nil || tasks.TotalCount != 0 {
 		t.Fatalf("tasks = %+v, %v", tasks, err)
 	}
 	// Gitea wraps artifacts and runners in {"artifacts":[],"total_count":0}
 	// where Forgejo (and so the client) has a bare array; the client unwraps
 	// the lone list (HAZARDS.md §11).
-	_, _, err = c.Repos.ListActionArtifacts(ctx(t), owner, repo, nil)
+	_, _, err = c.Actions.ListArtifacts(ctx(t), owner, repo, nil)
 	mustEnvelope(t, err, "artifacts")
-	_, _, err = c.Repos.GetRepoRunners(ctx(t), owner, repo, nil)
+	_, _, err = c.Actions.ListRepoRunners(ctx(t), owner, repo, nil)
 	mustEnvelope(t, err, "runners")
 
 	t.Run("dispatched run", func(t *testing.T) {
 		putFile(t, c, owner, repo, ".gitea/workflows/manual.yml",
 			"on:\n  workflow_dispatch:\n    inputs:\n      who:\n        default: world\njobs:\n  hello:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hello ${{ inputs.who }}\n", "")
 		// Gitea answers 204 without the run even when asked for it.
-		run, resp, err := c.Repos.DispatchWorkflow(ctx(t), owner, repo, "manual.yml", forgejo.DispatchWorkflowOption{Ref: "main", Inputs: map[string]string{"who": "suite"}, ReturnRunInfo: true})
+		run, resp, err := c.Actions.DispatchWorkflow(ctx(t), owner, repo, "manual.yml", forgejo.DispatchWorkflowOption{Ref: "main", Inputs: map[string]string{"who": "suite"}, ReturnRunInfo: true})
 		if err != nil || status(resp) != http.StatusNoContent || run != nil {
 			t.Fatalf("dispatch (%d) = %+v, %v", status(resp), run, err)
 		}
-		runs, _, err := c.Repos.ListActionRuns(ctx(t), owner, repo, &forgejo.ListActionRunsOptions{Event: []string{"workflow_dispatch"}})
+		runs, _, err := c.Actions.ListRuns(ctx(t), owner, repo, &forgejo.ActionListRunsOptions{Event: []string{"workflow_dispatch"}})
 		if err != nil || runs.TotalCount != 1 || len(runs.WorkflowRuns) != 1 || runs.WorkflowRuns[0].Event != "workflow_dispatch" {
 			t.Fatalf("dispatched runs = %+v, %v", runs, err)
 		}
 		id := runs.WorkflowRuns[0].ID
-		got, _, err := c.Repos.GetActionRun(ctx(t), owner, repo, id)
+		got, _, err := c.Actions.GetRun(ctx(t), owner, repo, id)
 		if err != nil || got.ID != id || got.Event != "workflow_dispatch" {
 			t.Fatalf("run = %+v, %v", got, err)
 		}
-		listed, _, err := c.Repos.ListActionRunJobs(ctx(t), owner, repo, id)
+		listed, _, err := c.Actions.ListRunJobs(ctx(t), owner, repo, id)
 		mustEnvelope(t, err, "jobs")
 		if len(listed) != 1 || listed[0].Name != "hello" || listed[0].Status != "queued" {
 			t.Fatalf("jobs through the unwrapped envelope = %+v", listed)
 		}
-		_, _, err = c.Repos.ListActionRunArtifacts(ctx(t), owner, repo, id, nil)
+		_, _, err = c.Actions.ListRunArtifacts(ctx(t), owner, repo, id, nil)
 		mustEnvelope(t, err, "artifacts")
 		// The same through Client.Do and a struct of one's own.
 		var jobs struct {
@@ -642,51 +642,51 @@ func TestRepoActions(t *testing.T) {
 		}
 		// Without a runner the job never starts: no logs, and the run cannot
 		// be deleted yet.
-		_, _, err = c.Repos.GetActionJobLogs(ctx(t), owner, repo, jobs.Jobs[0].ID, nil)
+		_, _, err = c.Actions.GetJobLogs(ctx(t), owner, repo, jobs.Jobs[0].ID, nil)
 		if ae := mustStatus(t, err, http.StatusNotFound); ae.Message != "job not started" {
 			t.Fatalf("logs of a queued job: %+v", ae)
 		}
-		_, err = c.Repos.DeleteActionRun(ctx(t), owner, repo, id)
+		_, err = c.Actions.DeleteRun(ctx(t), owner, repo, id)
 		if ae := mustStatus(t, err, http.StatusBadRequest); ae.Message != "this workflow run is not done" {
 			t.Fatalf("delete a queued run: %+v", ae)
 		}
 	})
 
-	resp, err := c.Repos.UpdateRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN", forgejo.CreateOrUpdateSecretOption{Data: "s3cret"})
+	resp, err := c.Actions.SetRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN", forgejo.CreateOrUpdateSecretOption{Data: "s3cret"})
 	if err != nil || status(resp) != http.StatusCreated {
 		t.Fatalf("create secret: %d, %v", status(resp), err)
 	}
-	resp, err = c.Repos.UpdateRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN", forgejo.CreateOrUpdateSecretOption{Data: "n3w"})
+	resp, err = c.Actions.SetRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN", forgejo.CreateOrUpdateSecretOption{Data: "n3w"})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("update secret: %d, %v", status(resp), err)
 	}
-	secrets, _, err := c.Repos.ListActionsSecrets(ctx(t), owner, repo, nil)
+	secrets, _, err := c.Actions.ListRepoSecrets(ctx(t), owner, repo, nil)
 	if err != nil || len(secrets) != 1 || secrets[0].Name != "DEPLOY_TOKEN" {
 		t.Fatalf("secrets = %v, %v", secrets, err)
 	}
-	resp, err = c.Repos.DeleteRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN")
+	resp, err = c.Actions.DeleteRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN")
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete secret: %d, %v", status(resp), err)
 	}
 
-	resp, err = c.Repos.CreateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.CreateVariableOption{Value: "staging"})
+	resp, err = c.Actions.CreateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.CreateVariableOption{Value: "staging"})
 	if err != nil || status(resp) != http.StatusCreated {
 		t.Fatalf("create variable: %d, %v", status(resp), err)
 	}
-	v, _, err := c.Repos.GetRepoVariable(ctx(t), owner, repo, "TARGET")
+	v, _, err := c.Actions.GetRepoVariable(ctx(t), owner, repo, "TARGET")
 	if err != nil || v.Data != "staging" || v.Name != "TARGET" {
 		t.Fatalf("variable = %+v, %v", v, err)
 	}
-	_, err = c.Repos.UpdateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.UpdateVariableOption{Value: "production"})
+	_, err = c.Actions.UpdateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.UpdateVariableOption{Value: "production"})
 	ok(t, "update variable", err)
-	vars, _, err := c.Repos.GetRepoVariablesList(ctx(t), owner, repo, nil)
+	vars, _, err := c.Actions.ListRepoVariables(ctx(t), owner, repo, nil)
 	if err != nil || len(vars) != 1 || vars[0].Data != "production" {
 		t.Fatalf("variables = %v, %v", vars, err)
 	}
-	_, err = c.Repos.CreateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.CreateVariableOption{Value: "again"})
+	_, err = c.Actions.CreateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.CreateVariableOption{Value: "again"})
 	mustStatus(t, err, http.StatusConflict)
-	_, err = c.Repos.DeleteRepoVariable(ctx(t), owner, repo, "TARGET")
+	_, err = c.Actions.DeleteRepoVariable(ctx(t), owner, repo, "TARGET")
 	ok(t, "delete variable", err)
-	_, _, err = c.Repos.GetRepoVariable(ctx(t), owner, repo, "TARGET")
+	_, _, err = c.Actions.GetRepoVariable(ctx(t), owner, repo, "TARGET")
 	mustStatus(t, err, http.StatusNotFound)
 }

@@ -44,22 +44,22 @@ func TestUsers(t *testing.T) {
 	}
 
 	t.Run("follows", func(t *testing.T) {
-		resp, err := u2.Users.CurrentPutFollow(ctx(t), e.admin)
+		resp, err := u2.Users.Follow(ctx(t), e.admin)
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("follow: %d, %v", status(resp), err)
 		}
 		cleanup(t, "follow", func(ctx context.Context) (*forgejo.Response, error) {
-			return u2.Users.CurrentDeleteFollow(ctx, e.admin)
+			return u2.Users.Unfollow(ctx, e.admin)
 		})
-		is, _, err := u2.Users.CurrentCheckFollowing(ctx(t), e.admin)
+		is, _, err := u2.Users.IsFollowedByMe(ctx(t), e.admin)
 		if err != nil || !is {
 			t.Fatalf("user2 follows admin = %v, %v", is, err)
 		}
-		is, _, err = c.Users.CheckFollowing(ctx(t), e.user2, e.admin)
+		is, _, err = c.Users.IsFollowing(ctx(t), e.user2, e.admin)
 		if err != nil || !is {
 			t.Fatalf("check following = %v, %v", is, err)
 		}
-		is, _, err = c.Users.CheckFollowing(ctx(t), e.admin, e.user2)
+		is, _, err = c.Users.IsFollowing(ctx(t), e.admin, e.user2)
 		if err != nil || is {
 			t.Fatalf("admin follows user2 = %v, %v", is, err)
 		}
@@ -67,11 +67,11 @@ func TestUsers(t *testing.T) {
 		if err != nil || !contains(logins(followers), e.user2) {
 			t.Fatalf("admin's followers = %v, %v", logins(followers), err)
 		}
-		mine, _, err := c.Users.CurrentListFollowers(ctx(t), nil)
+		mine, _, err := c.Users.ListMyFollowers(ctx(t), nil)
 		if err != nil || !contains(logins(mine), e.user2) {
 			t.Fatalf("my followers = %v, %v", logins(mine), err)
 		}
-		following, _, err := u2.Users.CurrentListFollowing(ctx(t), nil)
+		following, _, err := u2.Users.ListMyFollowing(ctx(t), nil)
 		if err != nil || !contains(logins(following), e.admin) {
 			t.Fatalf("user2 follows = %v, %v", logins(following), err)
 		}
@@ -83,19 +83,19 @@ func TestUsers(t *testing.T) {
 		if u.FollowersCount < 1 {
 			t.Fatalf("followers_count = %d", u.FollowersCount)
 		}
-		resp, err = u2.Users.CurrentDeleteFollow(ctx(t), e.admin)
+		resp, err = u2.Users.Unfollow(ctx(t), e.admin)
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("unfollow: %d, %v", status(resp), err)
 		}
-		if is, _, _ = u2.Users.CurrentCheckFollowing(ctx(t), e.admin); is {
+		if is, _, _ = u2.Users.IsFollowedByMe(ctx(t), e.admin); is {
 			t.Fatal("still following")
 		}
 	})
 
 	t.Run("settings", func(t *testing.T) {
-		before, _, err := u2.Users.GetUserSettings(ctx(t))
+		before, _, err := u2.Users.GetSettings(ctx(t))
 		ok(t, "settings", err)
-		after, _, err := u2.Users.UpdateUserSettings(ctx(t), forgejo.UserSettingsOptions{
+		after, _, err := u2.Users.EditSettings(ctx(t), forgejo.UserSettingsOptions{
 			FullName: forgejo.Ptr("User Two"), Location: forgejo.Ptr("Lyon"), Description: forgejo.Ptr("integration"), HideEmail: forgejo.Ptr(true),
 		})
 		if err != nil || after.FullName != "User Two" || after.Location != "Lyon" || !after.HideEmail || after.Theme != before.Theme {
@@ -105,7 +105,7 @@ func TestUsers(t *testing.T) {
 		if err != nil || u.FullName != "User Two" || u.Location != "Lyon" {
 			t.Fatalf("user2 after settings = %+v, %v", u, err)
 		}
-		_, _, err = u2.Users.UpdateUserSettings(ctx(t), forgejo.UserSettingsOptions{
+		_, _, err = u2.Users.EditSettings(ctx(t), forgejo.UserSettingsOptions{
 			FullName: forgejo.Ptr(before.FullName), Location: forgejo.Ptr(before.Location), Description: forgejo.Ptr(before.Description), HideEmail: forgejo.Ptr(before.HideEmail),
 		})
 		ok(t, "restore settings", err)
@@ -125,10 +125,10 @@ func TestUsers(t *testing.T) {
 		}
 		addr := unique("alt") + "@example.com"
 		// The answer lists all the account's addresses, not only the new one.
-		added, resp, err := u2.Users.AddEmail(ctx(t), forgejo.CreateEmailOption{Emails: []string{addr}})
+		added, resp, err := u2.Users.AddEmails(ctx(t), forgejo.CreateEmailOption{Emails: []string{addr}})
 		ok(t, "add email", err)
 		cleanup(t, "email", func(ctx context.Context) (*forgejo.Response, error) {
-			return u2.Users.DeleteEmail(ctx, forgejo.DeleteEmailOption{Emails: []string{addr}})
+			return u2.Users.DeleteEmails(ctx, forgejo.DeleteEmailOption{Emails: []string{addr}})
 		})
 		var got *forgejo.Email
 		for _, m := range added {
@@ -139,9 +139,9 @@ func TestUsers(t *testing.T) {
 		if got == nil || got.Primary || len(added) != len(before)+1 || status(resp) != http.StatusCreated {
 			t.Fatalf("add email (%d) = %d addresses, new one %+v", status(resp), len(added), got)
 		}
-		_, _, err = u2.Users.AddEmail(ctx(t), forgejo.CreateEmailOption{Emails: []string{addr}})
+		_, _, err = u2.Users.AddEmails(ctx(t), forgejo.CreateEmailOption{Emails: []string{addr}})
 		mustStatus(t, err, http.StatusUnprocessableEntity)
-		resp, err = u2.Users.DeleteEmail(ctx(t), forgejo.DeleteEmailOption{Emails: []string{addr}})
+		resp, err = u2.Users.DeleteEmails(ctx(t), forgejo.DeleteEmailOption{Emails: []string{addr}})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete email: %d, %v", status(resp), err)
 		}
@@ -152,17 +152,17 @@ func TestUsers(t *testing.T) {
 
 	t.Run("ssh keys", func(t *testing.T) {
 		key := sshKey(t, "user2@forgego")
-		k, resp, err := u2.Users.CurrentPostKey(ctx(t), forgejo.CreateKeyOption{Title: "laptop", Key: key})
+		k, resp, err := u2.Users.CreateKey(ctx(t), forgejo.CreateKeyOption{Title: "laptop", Key: key})
 		ok(t, "add key", err)
-		cleanup(t, "key", func(ctx context.Context) (*forgejo.Response, error) { return u2.Users.CurrentDeleteKey(ctx, k.ID) })
+		cleanup(t, "key", func(ctx context.Context) (*forgejo.Response, error) { return u2.Users.DeleteKey(ctx, k.ID) })
 		if k.Title != "laptop" || k.Fingerprint == "" || status(resp) != http.StatusCreated {
 			t.Fatalf("key (%d) = %+v", status(resp), k)
 		}
-		mine, _, err := u2.Users.CurrentListKeys(ctx(t), nil)
+		mine, _, err := u2.Users.ListMyKeys(ctx(t), nil)
 		if err != nil || len(mine) != 1 || mine[0].ID != k.ID {
 			t.Fatalf("my keys = %+v, %v", mine, err)
 		}
-		got, _, err := u2.Users.CurrentGetKey(ctx(t), k.ID)
+		got, _, err := u2.Users.GetKey(ctx(t), k.ID)
 		if err != nil || got.Fingerprint != k.Fingerprint {
 			t.Fatalf("get key = %+v, %v", got, err)
 		}
@@ -170,25 +170,25 @@ func TestUsers(t *testing.T) {
 		if err != nil || len(public) != 1 {
 			t.Fatalf("user2's public keys = %+v, %v", public, err)
 		}
-		resp, err = u2.Users.CurrentDeleteKey(ctx(t), k.ID)
+		resp, err = u2.Users.DeleteKey(ctx(t), k.ID)
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete key: %d, %v", status(resp), err)
 		}
-		_, _, err = u2.Users.CurrentGetKey(ctx(t), k.ID)
+		_, _, err = u2.Users.GetKey(ctx(t), k.ID)
 		mustStatus(t, err, http.StatusNotFound)
 	})
 
 	t.Run("gpg", func(t *testing.T) {
-		keys, _, err := u2.Users.CurrentListGPGKeys(ctx(t), nil)
+		keys, _, err := u2.Users.ListMyGPGKeys(ctx(t), nil)
 		if err != nil || len(keys) != 0 {
 			t.Fatalf("gpg keys = %v, %v", keys, err)
 		}
-		tok, _, err := u2.Users.GetVerificationToken(ctx(t))
+		tok, _, err := u2.Users.GetGPGKeyToken(ctx(t))
 		if err != nil || len(strings.TrimSpace(tok)) < 40 || strings.Trim(tok, "0123456789abcdef") != "" {
 			t.Fatalf("verification token = %q, %v", tok, err)
 		}
 		// A garbage key is refused with 422 and a message.
-		_, _, err = u2.Users.CurrentPostGPGKey(ctx(t), forgejo.CreateGPGKeyOption{ArmoredPublicKey: "not a key"})
+		_, _, err = u2.Users.CreateGPGKey(ctx(t), forgejo.CreateGPGKeyOption{ArmoredPublicKey: "not a key"})
 		if ae := mustStatus(t, err, http.StatusUnprocessableEntity); ae.Message == "" {
 			t.Fatalf("bad gpg key: %+v", ae)
 		}
@@ -196,9 +196,9 @@ func TestUsers(t *testing.T) {
 		me, _, err := u2.Users.GetCurrent(ctx(t))
 		ok(t, "user2", err)
 		g := newGPG(t, "User Two", me.Email)
-		k, resp, err := u2.Users.CurrentPostGPGKey(ctx(t), forgejo.CreateGPGKeyOption{ArmoredPublicKey: g.public})
+		k, resp, err := u2.Users.CreateGPGKey(ctx(t), forgejo.CreateGPGKeyOption{ArmoredPublicKey: g.public})
 		ok(t, "add gpg key", err)
-		cleanup(t, "gpg key", func(ctx context.Context) (*forgejo.Response, error) { return u2.Users.CurrentDeleteGPGKey(ctx, k.ID) })
+		cleanup(t, "gpg key", func(ctx context.Context) (*forgejo.Response, error) { return u2.Users.DeleteGPGKey(ctx, k.ID) })
 		if k.ID == 0 || !k.CanSign || k.KeyID == "" || status(resp) != http.StatusCreated || len(k.Emails) != 1 || k.Emails[0].Email != me.Email {
 			t.Fatalf("gpg key (%d) = %+v", status(resp), k)
 		}
@@ -206,7 +206,7 @@ func TestUsers(t *testing.T) {
 		if err != nil || !verified.Verified {
 			t.Fatalf("verify gpg key = %+v, %v", verified, err)
 		}
-		got, _, err := u2.Users.CurrentGetGPGKey(ctx(t), k.ID)
+		got, _, err := u2.Users.GetGPGKey(ctx(t), k.ID)
 		if err != nil || got.KeyID != k.KeyID || !got.Verified {
 			t.Fatalf("get gpg key = %+v, %v", got, err)
 		}
@@ -214,11 +214,11 @@ func TestUsers(t *testing.T) {
 		if err != nil || len(public) != 1 || public[0].ID != k.ID {
 			t.Fatalf("user2's gpg keys = %+v, %v", public, err)
 		}
-		resp, err = u2.Users.CurrentDeleteGPGKey(ctx(t), k.ID)
+		resp, err = u2.Users.DeleteGPGKey(ctx(t), k.ID)
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete gpg key: %d, %v", status(resp), err)
 		}
-		if keys, _, _ = u2.Users.CurrentListGPGKeys(ctx(t), nil); len(keys) != 0 {
+		if keys, _, _ = u2.Users.ListMyGPGKeys(ctx(t), nil); len(keys) != 0 {
 			t.Fatalf("gpg keys after delete = %v", keys)
 		}
 	})
@@ -226,7 +226,7 @@ func TestUsers(t *testing.T) {
 	t.Run("heatmap and activity", func(t *testing.T) {
 		// Make sure the admin did something today.
 		newRepo(t, c)
-		hm, _, err := c.Users.GetHeatmapData(ctx(t), e.admin)
+		hm, _, err := c.Users.ListHeatmap(ctx(t), e.admin)
 		ok(t, "heatmap", err)
 		var total int64
 		for _, d := range hm {
@@ -245,7 +245,7 @@ func TestUsers(t *testing.T) {
 	})
 
 	t.Run("avatar", func(t *testing.T) {
-		resp, err := u2.Users.UpdateAvatar(ctx(t), forgejo.UpdateUserAvatarOption{Image: pngImage(t)})
+		resp, err := u2.Users.SetAvatar(ctx(t), forgejo.UpdateUserAvatarOption{Image: pngImage(t)})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("update avatar: %d, %v", status(resp), err)
 		}
@@ -256,34 +256,34 @@ func TestUsers(t *testing.T) {
 	})
 
 	t.Run("secrets and variables", func(t *testing.T) {
-		resp, err := u2.Users.UpdateUserSecret(ctx(t), "MY_SECRET", forgejo.CreateOrUpdateSecretOption{Data: "v"})
+		resp, err := u2.Actions.SetUserSecret(ctx(t), "MY_SECRET", forgejo.CreateOrUpdateSecretOption{Data: "v"})
 		if err != nil || status(resp) != http.StatusCreated {
 			t.Fatalf("create user secret: %d, %v", status(resp), err)
 		}
-		resp, err = u2.Users.DeleteUserSecret(ctx(t), "MY_SECRET")
+		resp, err = u2.Actions.DeleteUserSecret(ctx(t), "MY_SECRET")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete user secret: %d, %v", status(resp), err)
 		}
-		_, err = u2.Users.CreateUserVariable(ctx(t), "MY_VAR", forgejo.CreateVariableOption{Value: "one"})
+		_, err = u2.Actions.CreateUserVariable(ctx(t), "MY_VAR", forgejo.CreateVariableOption{Value: "one"})
 		ok(t, "create user variable", err)
 		cleanup(t, "user variable", func(ctx context.Context) (*forgejo.Response, error) {
-			return u2.Users.DeleteUserVariable(ctx, "MY_VAR")
+			return u2.Actions.DeleteUserVariable(ctx, "MY_VAR")
 		})
-		v, _, err := u2.Users.GetUserVariable(ctx(t), "MY_VAR")
+		v, _, err := u2.Actions.GetUserVariable(ctx(t), "MY_VAR")
 		if err != nil || v.Data != "one" {
 			t.Fatalf("user variable = %+v, %v", v, err)
 		}
-		_, err = u2.Users.UpdateUserVariable(ctx(t), "MY_VAR", forgejo.UpdateVariableOption{Value: "two"})
+		_, err = u2.Actions.UpdateUserVariable(ctx(t), "MY_VAR", forgejo.UpdateVariableOption{Value: "two"})
 		ok(t, "update user variable", err)
-		vars, _, err := u2.Users.GetUserVariablesList(ctx(t), nil)
+		vars, _, err := u2.Actions.ListUserVariables(ctx(t), nil)
 		if err != nil || len(vars) != 1 || vars[0].Data != "two" {
 			t.Fatalf("user variables = %+v, %v", vars, err)
 		}
-		resp, err = u2.Users.DeleteUserVariable(ctx(t), "MY_VAR")
+		resp, err = u2.Actions.DeleteUserVariable(ctx(t), "MY_VAR")
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete user variable: %d, %v", status(resp), err)
 		}
-		_, _, err = u2.Users.GetUserRunners(ctx(t), nil)
+		_, _, err = u2.Actions.ListUserRunners(ctx(t), nil)
 		mustEnvelope(t, err, "runners")
 	})
 }
@@ -293,7 +293,7 @@ func TestUsers(t *testing.T) {
 func TestAccessTokens(t *testing.T) {
 	e := need(t)
 	// With a token, the token endpoints refuse: they want a password.
-	_, _, err := user2(t).Users.GetTokens(ctx(t), e.user2, nil)
+	_, _, err := user2(t).Users.ListTokens(ctx(t), e.user2, nil)
 	if ae := mustStatus(t, err, http.StatusUnauthorized); ae.Message != "auth required" {
 		t.Fatalf("token listing with a token: %+v", ae)
 	}
@@ -302,12 +302,12 @@ func TestAccessTokens(t *testing.T) {
 	tok, resp, err := basic.Users.CreateToken(ctx(t), e.user2, forgejo.CreateAccessTokenOption{Name: name, Scopes: []string{"read:user", "read:repository"}})
 	ok(t, "create token", err)
 	cleanup(t, "token", func(ctx context.Context) (*forgejo.Response, error) {
-		return basic.Users.DeleteAccessToken(ctx, e.user2, strconv.FormatInt(tok.ID, 10))
+		return basic.Users.DeleteToken(ctx, e.user2, strconv.FormatInt(tok.ID, 10))
 	})
 	if tok.Name != name || len(tok.SHA1) != 40 || tok.TokenLastEight != tok.SHA1[32:] || len(tok.Scopes) != 2 || status(resp) != http.StatusCreated {
 		t.Fatalf("token (%d) = %+v", status(resp), tok)
 	}
-	list, _, err := basic.Users.GetTokens(ctx(t), e.user2, nil)
+	list, _, err := basic.Users.ListTokens(ctx(t), e.user2, nil)
 	ok(t, "list tokens", err)
 	var listed *forgejo.AccessToken
 	for _, x := range list {
@@ -325,12 +325,12 @@ func TestAccessTokens(t *testing.T) {
 		t.Fatalf("current user with the new token = %+v, %v", u, err)
 	}
 	// A write outside the token's scopes: 403 with the server's message.
-	_, _, err = scoped.Repos.CreateCurrentUserRepo(ctx(t), forgejo.CreateRepoOption{Name: unique("nope")})
+	_, _, err = scoped.Repos.Create(ctx(t), forgejo.CreateRepoOption{Name: unique("nope")})
 	if ae := mustStatus(t, err, http.StatusForbidden); !strings.Contains(ae.Message, "scope") {
 		t.Fatalf("write with a read-only token: %+v", ae)
 	}
 
-	resp, err = basic.Users.DeleteAccessToken(ctx(t), e.user2, name)
+	resp, err = basic.Users.DeleteToken(ctx(t), e.user2, name)
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete token by name: %d, %v", status(resp), err)
 	}
@@ -342,35 +342,35 @@ func TestAccessTokens(t *testing.T) {
 
 func TestOAuth2Applications(t *testing.T) {
 	u2 := user2(t)
-	app, resp, err := u2.Users.CreateOAuth2Application(ctx(t), forgejo.CreateOAuth2ApplicationOptions{
+	app, resp, err := u2.Users.CreateOAuth2App(ctx(t), forgejo.CreateOAuth2ApplicationOptions{
 		Name: forgejo.Ptr("it-app"), RedirectURIs: []string{"https://app.example.com/cb"}, ConfidentialClient: forgejo.Ptr(true),
 	})
 	ok(t, "create app", err)
 	cleanup(t, "oauth2 app", func(ctx context.Context) (*forgejo.Response, error) {
-		return u2.Users.DeleteOAuth2Application(ctx, app.ID)
+		return u2.Users.DeleteOAuth2App(ctx, app.ID)
 	})
 	if app.Name != "it-app" || app.ClientID == "" || app.ClientSecret == "" || !app.ConfidentialClient || status(resp) != http.StatusCreated {
 		t.Fatalf("app (%d) = %+v", status(resp), app)
 	}
-	got, _, err := u2.Users.GetOAuth2Application(ctx(t), app.ID)
+	got, _, err := u2.Users.GetOAuth2App(ctx(t), app.ID)
 	if err != nil || got.ClientID != app.ClientID || got.ClientSecret != "" {
 		t.Fatalf("get app = %+v, %v (the secret is shown once)", got, err)
 	}
-	got, _, err = u2.Users.UpdateOAuth2Application(ctx(t), app.ID, forgejo.CreateOAuth2ApplicationOptions{
+	got, _, err = u2.Users.EditOAuth2App(ctx(t), app.ID, forgejo.CreateOAuth2ApplicationOptions{
 		Name: forgejo.Ptr("it-app-2"), RedirectURIs: []string{"https://app.example.com/cb2"}, ConfidentialClient: forgejo.Ptr(false),
 	})
 	if err != nil || got.Name != "it-app-2" || got.ConfidentialClient || len(got.RedirectURIs) != 1 || got.RedirectURIs[0] != "https://app.example.com/cb2" {
 		t.Fatalf("update app = %+v, %v", got, err)
 	}
-	list, _, err := u2.Users.GetOAuth2Applications(ctx(t), nil)
+	list, _, err := u2.Users.ListOAuth2Apps(ctx(t), nil)
 	if err != nil || len(list) != 1 || list[0].ID != app.ID {
 		t.Fatalf("apps = %+v, %v", list, err)
 	}
-	resp, err = u2.Users.DeleteOAuth2Application(ctx(t), app.ID)
+	resp, err = u2.Users.DeleteOAuth2App(ctx(t), app.ID)
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete app: %d, %v", status(resp), err)
 	}
-	_, _, err = u2.Users.GetOAuth2Application(ctx(t), app.ID)
+	_, _, err = u2.Users.GetOAuth2App(ctx(t), app.ID)
 	mustStatus(t, err, http.StatusNotFound)
 }
 

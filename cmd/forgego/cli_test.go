@@ -185,7 +185,7 @@ func TestIssueCreate(t *testing.T) {
 	if r.stdout != "created issue #1 in alice/proj: "+srv.URL+"/alice/proj/issues/1\n" {
 		t.Errorf("stdout %q", r.stdout)
 	}
-	is, _, err := srv.Client().Issues.GetIssue(context.Background(), "alice", "proj", 1)
+	is, _, err := srv.Client().Issues.Get(context.Background(), "alice", "proj", 1)
 	if err != nil || is.Title != "It broke" || is.Body != "Details here" || is.User.Login != srv.DefaultUser() {
 		t.Fatalf("created %+v %v", is, err)
 	}

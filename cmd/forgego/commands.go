@@ -225,7 +225,7 @@ func issueListCmd(fs *flag.FlagSet) func(*env, []string) error {
 		if !*all {
 			pageSize = min(*limit, forgejo.MaxPageSize)
 		}
-		opts := forgejo.ListIssuesOptions{State: *state, Type: "issues"}
+		opts := forgejo.IssueListOptions{State: forgejo.StateType(*state), Type: forgejo.IssueTypeIssues}
 		var (
 			issues []*forgejo.Issue
 			total  = -1
@@ -233,7 +233,7 @@ func issueListCmd(fs *flag.FlagSet) func(*env, []string) error {
 		fetch := func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Issue, *forgejo.Response, error) {
 			o := opts
 			o.ListOptions = lo
-			return e.client.Issues.ListIssues(ctx, owner, name, &o)
+			return e.client.Issues.List(ctx, owner, name, &o)
 		}
 		err = forgejo.WalkPages(e.ctx, forgejo.ListOptions{Limit: pageSize}, fetch, func(page []*forgejo.Issue, resp *forgejo.Response) error {
 			if n, ok := resp.TotalCount(); ok && total < 0 {
@@ -306,7 +306,7 @@ func issueCreateCmd(fs *flag.FlagSet) func(*env, []string) error {
 		if strings.TrimSpace(*title) == "" {
 			return usagef("issue create needs --title")
 		}
-		is, _, err := e.client.Issues.CreateIssue(e.ctx, owner, name, forgejo.CreateIssueOption{Title: *title, Body: *body})
+		is, _, err := e.client.Issues.Create(e.ctx, owner, name, forgejo.CreateIssueOption{Title: *title, Body: *body})
 		if err != nil {
 			return err
 		}

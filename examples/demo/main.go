@@ -67,7 +67,7 @@ func run(dir string) error {
 	if err != nil {
 		return err
 	}
-	settings, _, err := client.Settings.GetGeneralAPISettings(ctx)
+	settings, _, err := client.Settings.GetAPI(ctx)
 	if err != nil {
 		return err
 	}
@@ -82,8 +82,8 @@ func run(dir string) error {
 	// Ask for 50 a page; the instance clamps to 3 but offers rel="next",
 	// so the walk keeps going until the Link header stops offering a page.
 	n := 0
-	opts := &forgejo.ListIssuesOptions{State: "all", ListOptions: forgejo.ListOptions{Limit: 50}}
-	for issue, err := range client.Issues.ListIssuesIter(ctx, "codeberg", "Community", opts) {
+	opts := &forgejo.IssueListOptions{State: "all", ListOptions: forgejo.ListOptions{Limit: 50}}
+	for issue, err := range client.Issues.ListIter(ctx, "codeberg", "Community", opts) {
 		if err != nil {
 			return err
 		}

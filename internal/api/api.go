@@ -108,14 +108,11 @@ const (
 type Op struct {
 	// ID is the operationId in the spec, kept on record whatever the Go name.
 	ID string
-	// Service is the Go service by spec tag: Repos, Users, Orgs, Issues,
-	// Admin, Misc, ActivityPub, Notifications, Packages, Settings.
+	// Service is the Go service (Services); Method is the Go method name.
+	// Both follow the naming rules in naming.go.
 	Service string
-	// Method is the Go method name. The default rule: strip the tag prefix
-	// (repo, user, issue, org, admin, notify, activitypub) from ID and
-	// upper-case the first letter. Renamed says why when it differs.
-	Method string
-	// Renamed is the reason Method departs from the default rule, or "".
+	Method  string
+	// Renamed is the reason Method departs from a naming rule, or "".
 	Renamed string
 	// Retry is the eligibility; Why is its one-line reason, stated for every
 	// operation that is not a plain read.
@@ -139,4 +136,11 @@ type Op struct {
 	// operations table and leaves the method, its options and its test to
 	// the hand-written file.
 	HandWritten string
+	// DropBody, when set, says why the spec's (optional) request body is not
+	// modelled: the method takes no body argument and sends none.
+	DropBody string
+	// Stream marks an operation whose result is file content (a Bytes or
+	// Text response that is a file, an archive, a diff or a log): it also
+	// gets a streaming method (rule N10).
+	Stream bool
 }

@@ -171,10 +171,26 @@ func fieldDoc(raw string, enum []string, required bool) string {
 	return strings.TrimSpace(strings.Join(parts, " "))
 }
 
+// summaryCase lower-cases the common words some spec summaries capitalize
+// mid-sentence ("Create or Update a secret", "Pin an Issue"); proper nouns
+// (Git, Forgejo, the ActivityPub Actor and Person) keep their case.
+var summaryCase = regexp.MustCompile(`\b(Update|Issue|Pin|Pins|Position|Token|Attachment)\b`)
+
+// summaryGrammar fixes the spec's grammar slips that would be copied into
+// doc comments.
+var summaryGrammar = strings.NewReplacer(
+	"a branch protections", "a branch protection",
+	"a tag protections", "a tag protection",
+	"or update ", "or updates ",
+)
+
 // methodSentence rewrites an operation summary ("Get a repository") as the
 // first sentence of a method's doc comment ("Get gets a repository.").
 func methodSentence(method, summary string) string {
 	text := cleanText(summary)
+	if first, rest, ok := strings.Cut(text, " "); ok {
+		text = first + " " + summaryGrammar.Replace(summaryCase.ReplaceAllStringFunc(rest, strings.ToLower))
+	}
 	first, rest, _ := strings.Cut(text, " ")
 	switch first {
 	case "":

@@ -32,7 +32,7 @@ func emitType(b *strings.Builder, m *models, td *typeDef) {
 	case td.cat == catStruct && td.shape == shapeCreate:
 		doc += "\n\nOnly fields set to a non-zero value are sent; required fields are always sent."
 	case td.cat == catAlias && len(td.enum) > 0:
-		doc += "\n\nIt is an open enumeration: the constants below name the values known when the spec was pinned, and any other value the instance sends decodes unchanged. It is an alias of string, so fields of this type compare with plain strings."
+		doc += "\n\nIt is an open enumeration: the constants below name the values known when the spec was pinned, and any other value the instance sends decodes unchanged, so keep a default case when switching on it."
 	case td.cat == catAlias && td.target.kind == kDuration:
 		doc += "\n\nIt is time.Duration: the instance sends nanoseconds."
 	case td.cat == catAlias && td.target.kind == kInt:
@@ -45,7 +45,11 @@ func emitType(b *strings.Builder, m *models, td *typeDef) {
 		if td.target.kind == kNamed {
 			target = td.target.name // an alias of the struct itself, not of a pointer
 		}
-		fmt.Fprintf(b, "type %s = %s\n\n", td.name, target)
+		if len(td.enum) > 0 {
+			fmt.Fprintf(b, "type %s %s\n\n", td.name, target)
+		} else {
+			fmt.Fprintf(b, "type %s = %s\n\n", td.name, target)
+		}
 		if len(td.enum) > 0 {
 			fmt.Fprintf(b, "// Known %s values.\nconst (\n", td.name)
 			for _, e := range td.enum {

@@ -26,6 +26,10 @@ func emitService(m *models, service string, ops []*opInfo) string {
 			emitOptions(&body, o, imports)
 		}
 		emitMethod(&body, m, o)
+		if o.row.Stream {
+			imports["io"] = true
+			emitStream(&body, m, o)
+		}
 		if o.iterElem != nil {
 			imports["iter"] = true
 			emitIter(&body, m, o)
@@ -81,7 +85,11 @@ func emitOptions(b *strings.Builder, o *opInfo, imports map[string]bool) {
 		if d != "" {
 			b.WriteString(comment("\t", d))
 		}
-		fmt.Fprintf(b, "\t%s %s\n", q.field, queryGoType(q.kind))
+		typ := queryGoType(q.kind)
+		if q.enumType != "" {
+			typ = q.enumType
+		}
+		fmt.Fprintf(b, "\t%s %s\n", q.field, typ)
 		if q.kind == qTime || q.kind == qDate {
 			imports["time"] = true
 		}
@@ -118,11 +126,12 @@ func params(m *models, o *opInfo) string {
 		ps = append(ps, p{a.arg, t})
 	}
 	if o.optsType != "" {
-		ps = append(ps, p{"opts", "*" + o.optsType})
+		ps = append(ps, p{"params", "*" + o.optsType})
 	}
 	if o.body != nil {
 		ps = append(ps, p{"body", m.bodyType(o.body)})
 	}
+	ps = append(ps, p{"opts", "...CallOption"})
 	var parts []string
 	for i, x := range ps {
 		if i+1 < len(ps) && ps[i+1].typ == x.typ {
@@ -142,18 +151,20 @@ func (m *models) bodyType(t *gtype) string {
 	return m.goType(t)
 }
 
-// args renders the call arguments matching params, for iterators.
-func args(o *opInfo, opts string) string {
+// args renders the call arguments matching params, for iterators: the
+// query parameters are passed as params, the per-call options as opts...
+func args(o *opInfo, params string) string {
 	parts := []string{"ctx"}
 	for _, a := range o.pathArgs {
 		parts = append(parts, a.arg)
 	}
 	if o.optsType != "" {
-		parts = append(parts, opts)
+		parts = append(parts, params)
 	}
 	if o.body != nil {
 		parts = append(parts, "body")
 	}
+	parts = append(parts, "opts...")
 	return strings.Join(parts, ", ")
 }
 
@@ -271,74 +282,7 @@ func emitMethod(b *strings.Builder, m *models, o *opInfo) {
 	list, zero, typ := results(m, o)
 	b.WriteString(comment("", methodDoc(o)))
 	fmt.Fprintf(b, "func (%s) %s(%s) %s {\n", recv(o), o.method, params(m, o), list)
-	var pargs []string
-	for _, a := range o.pathArgs {
-		switch {
-		case a.isInt:
-			pargs = append(pargs, fmt.Sprintf("num(%q, %s)", a.name, a.arg))
-		case a.multi:
-			pargs = append(pargs, fmt.Sprintf("segs(%q, %s)", a.name, a.arg))
-		case a.slash:
-			pargs = append(pargs, fmt.Sprintf("segSlash(%q, %s)", a.name, a.arg))
-		default:
-			pargs = append(pargs, fmt.Sprintf("seg(%q, %s)", a.name, a.arg))
-		}
-	}
-	fmt.Fprintf(b, "\treq := newRequest(%s)\n", strings.Join(append([]string{"&" + o.varName}, pargs...), ", "))
-	if len(o.query) > 0 {
-		b.WriteString("\to := deref(opts)\n")
-		for _, q := range o.query {
-			v := "o." + q.field
-			switch q.kind {
-			case qString:
-				fmt.Fprintf(b, "\treq.addQuery(%q, %s)\n", q.name, v)
-			case qInt:
-				fmt.Fprintf(b, "\treq.addQueryInt(%q, %s)\n", q.name, v)
-			case qBool:
-				fmt.Fprintf(b, "\treq.addQueryBool(%q, %s)\n", q.name, v)
-			case qTime:
-				fmt.Fprintf(b, "\treq.addQueryTime(%q, %s)\n", q.name, v)
-			case qDate:
-				fmt.Fprintf(b, "\treq.addQueryDate(%q, %s)\n", q.name, v)
-			case qCSV:
-				fmt.Fprintf(b, "\treq.addQueryList(%q, %s)\n", q.name, v)
-			case qMulti:
-				fmt.Fprintf(b, "\treq.addQueryMulti(%q, %s)\n", q.name, v)
-			case qMultiInt:
-				fmt.Fprintf(b, "\treq.addQueryInts(%q, %s)\n", q.name, v)
-			}
-		}
-		if o.paged {
-			b.WriteString("\treq.paging(s.client, o.ListOptions)\n")
-		}
-		for _, q := range o.query {
-			if !q.required {
-				continue
-			}
-			switch q.kind {
-			case qString:
-				fmt.Fprintf(b, "\treq.requireText(%q, o.%s)\n", q.name, q.field)
-			case qCSV, qMulti, qMultiInt:
-				fmt.Fprintf(b, "\treq.requireList(%q, len(o.%s))\n", q.name, q.field)
-			}
-		}
-	} else if o.paged {
-		b.WriteString("\treq.paging(s.client, deref(opts))\n")
-	}
-	if o.body != nil {
-		if td := m.lookup(o.body); td != nil && td.cat == catStruct {
-			for _, f := range td.fields {
-				if f.required && !contentFields[f.json] && m.resolve(f.typ).kind == kString {
-					fmt.Fprintf(b, "\treq.requireText(%q, body.%s)\n", f.json, f.name)
-				}
-			}
-		}
-		if o.bodyText {
-			b.WriteString("\treq.textBody(body)\n")
-		} else {
-			b.WriteString("\treq.jsonBody(body)\n")
-		}
-	}
+	buildRequest(b, m, o)
 	switch {
 	case o.result == rNone:
 		b.WriteString("\treq.result = resultNone\n\treturn s.client.call(ctx, req, nil)\n}\n\n")
@@ -381,13 +325,120 @@ func emitMethod(b *strings.Builder, m *models, o *opInfo) {
 	fmt.Fprintf(b, "\treturn %s, resp, nil\n}\n\n", ret)
 }
 
+// buildRequest writes the statements that build req: path, query, paging,
+// body, then the per-call options.
+func buildRequest(b *strings.Builder, m *models, o *opInfo) {
+	var pargs []string
+	for _, a := range o.pathArgs {
+		switch {
+		case a.isInt:
+			pargs = append(pargs, fmt.Sprintf("num(%q, %s)", a.name, a.arg))
+		case a.multi:
+			pargs = append(pargs, fmt.Sprintf("segs(%q, %s)", a.name, a.arg))
+		case a.slash:
+			pargs = append(pargs, fmt.Sprintf("segSlash(%q, %s)", a.name, a.arg))
+		default:
+			pargs = append(pargs, fmt.Sprintf("seg(%q, %s)", a.name, a.arg))
+		}
+	}
+	fmt.Fprintf(b, "\treq := newRequest(%s)\n", strings.Join(append([]string{"&" + o.varName}, pargs...), ", "))
+	if len(o.query) > 0 {
+		b.WriteString("\tp := deref(params)\n")
+		for _, q := range o.query {
+			v := "p." + q.field
+			if q.enumType != "" {
+				v = "string(" + v + ")"
+			}
+			switch q.kind {
+			case qString:
+				fmt.Fprintf(b, "\treq.addQuery(%q, %s)\n", q.name, v)
+			case qInt:
+				fmt.Fprintf(b, "\treq.addQueryInt(%q, %s)\n", q.name, v)
+			case qBool:
+				fmt.Fprintf(b, "\treq.addQueryBool(%q, %s)\n", q.name, v)
+			case qTime:
+				fmt.Fprintf(b, "\treq.addQueryTime(%q, %s)\n", q.name, v)
+			case qDate:
+				fmt.Fprintf(b, "\treq.addQueryDate(%q, %s)\n", q.name, v)
+			case qCSV:
+				fmt.Fprintf(b, "\treq.addQueryList(%q, %s)\n", q.name, v)
+			case qMulti:
+				fmt.Fprintf(b, "\treq.addQueryMulti(%q, %s)\n", q.name, v)
+			case qMultiInt:
+				fmt.Fprintf(b, "\treq.addQueryInts(%q, %s)\n", q.name, v)
+			}
+		}
+		if o.paged {
+			b.WriteString("\treq.paging(s.client, p.ListOptions)\n")
+		}
+		for _, q := range o.query {
+			if !q.required {
+				continue
+			}
+			switch q.kind {
+			case qString:
+				if q.enumType != "" {
+					fmt.Fprintf(b, "\treq.requireText(%q, string(p.%s))\n", q.name, q.field)
+				} else {
+					fmt.Fprintf(b, "\treq.requireText(%q, p.%s)\n", q.name, q.field)
+				}
+			case qCSV, qMulti, qMultiInt:
+				fmt.Fprintf(b, "\treq.requireList(%q, len(p.%s))\n", q.name, q.field)
+			}
+		}
+	} else if o.paged {
+		b.WriteString("\treq.paging(s.client, deref(params))\n")
+	}
+	if o.body != nil {
+		if td := m.lookup(o.body); td != nil && td.cat == catStruct {
+			for _, f := range td.fields {
+				if f.required && !contentFields[f.json] && m.resolve(f.typ).kind == kString {
+					v := "body." + f.name
+					if f.typ.kind == kNamed {
+						v = "string(" + v + ")"
+					}
+					fmt.Fprintf(b, "\treq.requireText(%q, %s)\n", f.json, v)
+				}
+			}
+		}
+		if o.bodyText {
+			b.WriteString("\treq.textBody(body)\n")
+		} else {
+			b.WriteString("\treq.jsonBody(body)\n")
+		}
+	}
+	b.WriteString("\treq.with(opts)\n")
+}
+
+// streamName is the streaming form's name (rule N10): Open, then the
+// method's name without its leading Get or Download.
+func streamName(method string) string {
+	for _, verb := range []string{"Get", "Download"} {
+		if rest, ok := strings.CutPrefix(method, verb); ok && rest != "" {
+			return "Open" + rest
+		}
+	}
+	return "Open" + method
+}
+
+// emitStream writes the streaming form of a file-content operation.
+func emitStream(b *strings.Builder, m *models, o *opInfo) {
+	name := streamName(o.method)
+	doc := fmt.Sprintf("%s is [%s] as a stream: it returns the body as it arrives, bounded by the download limit ([WithMaxDownloadBytes]), instead of reading it whole. The caller must close the reader.", name, qualified(o)) +
+		"\n\n" + retryLine(o)
+	b.WriteString(comment("", doc))
+	fmt.Fprintf(b, "func (%s) %s(%s) (io.ReadCloser, *Response, error) {\n", recv(o), name, params(m, o))
+	buildRequest(b, m, o)
+	b.WriteString("\treturn s.client.stream(ctx, req)\n}\n\n")
+}
+
 func emitIter(b *strings.Builder, m *models, o *opInfo) {
 	elem := m.goType(o.iterElem)
 	what := "item"
 	if o.iterField != "" {
 		what = "entry of " + o.iterField
 	}
-	doc := fmt.Sprintf("%sIter walks every %s of [%s], page after page from opts' page on; see [All]. A page is fetched only once the previous one has been consumed. opts is copied, never modified.",
+	doc := fmt.Sprintf("%sIter walks every %s of [%s], page after page from params' page on; see [All]. A page is fetched only once the previous one has been consumed. params is copied, never modified; opts apply to every page.",
 		o.method, what, qualified(o))
 	b.WriteString(comment("", doc))
 	fmt.Fprintf(b, "func (%s) %sIter(%s) iter.Seq2[%s, error] {\n", recv(o), o.method, params(m, o), elem)
@@ -398,14 +449,14 @@ func emitIter(b *strings.Builder, m *models, o *opInfo) {
 		return fmt.Sprintf("\t\tv, resp, err := %s\n\t\tif err != nil {\n\t\t\treturn nil, resp, err\n\t\t}\n\t\treturn v.%s, resp, nil\n", call, o.iterField)
 	}
 	if o.optsType == "ListOptions" {
-		fmt.Fprintf(b, "\treturn All(ctx, deref(opts), func(ctx context.Context, o ListOptions) ([]%s, *Response, error) {\n", elem)
-		b.WriteString(extract(fmt.Sprintf("s.%s(%s)", o.method, args(o, "&o"))))
+		fmt.Fprintf(b, "\treturn All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]%s, *Response, error) {\n", elem)
+		b.WriteString(extract(fmt.Sprintf("s.%s(%s)", o.method, args(o, "&lo"))))
 		b.WriteString("\t})\n}\n\n")
 		return
 	}
-	b.WriteString("\to := deref(opts)\n")
-	fmt.Fprintf(b, "\treturn All(ctx, o.ListOptions, func(ctx context.Context, lo ListOptions) ([]%s, *Response, error) {\n", elem)
-	b.WriteString("\t\tpage := o\n\t\tpage.ListOptions = lo\n")
+	b.WriteString("\tp := deref(params)\n")
+	fmt.Fprintf(b, "\treturn All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]%s, *Response, error) {\n", elem)
+	b.WriteString("\t\tpage := p\n\t\tpage.ListOptions = lo\n")
 	b.WriteString(extract(fmt.Sprintf("s.%s(%s)", o.method, args(o, "&page"))))
 	b.WriteString("\t})\n}\n\n")
 }

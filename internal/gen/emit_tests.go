@@ -137,7 +137,7 @@ func sampleCall(m *models, o *opInfo) callSample {
 		cs.optsExpr = "&" + o.optsType + "{\n" + strings.Join(fields, ",\n") + ",\n}"
 	}
 	if o.optsType != "" {
-		cs.args = append(cs.args, "opts")
+		cs.args = append(cs.args, "params")
 	}
 	if o.body != nil {
 		var lit goLit
@@ -218,14 +218,19 @@ func emitCase(b *strings.Builder, m *models, o *opInfo) {
 		b.WriteString("\titer: func(ctx context.Context, c *Client) (int, error) {\n")
 		writeSetup(b, cs)
 		fmt.Fprintf(b, "\t\tn, err := gnCount(c.%s.%sIter(%s))\n", o.service, o.method, strings.Join(append([]string{"ctx"}, cs.args...), ", "))
-		b.WriteString("\t\treturn n, gnSamePage(opts.Page, err)\n\t},\n")
+		b.WriteString("\t\treturn n, gnSamePage(params.Page, err)\n\t},\n")
+	}
+	if o.row.Stream {
+		b.WriteString("\tstream: func(ctx context.Context, c *Client) (any, *Response, error) {\n")
+		writeSetup(b, cs)
+		fmt.Fprintf(b, "\t\treturn gnReadAll(c.%s.%s(%s))\n\t},\n", o.service, streamName(o.method), strings.Join(append([]string{"ctx"}, cs.args...), ", "))
 	}
 	b.WriteString("},\n")
 }
 
 func writeSetup(b *strings.Builder, cs callSample) {
 	if cs.optsExpr != "" {
-		fmt.Fprintf(b, "\t\topts := %s\n", cs.optsExpr)
+		fmt.Fprintf(b, "\t\tparams := %s\n", cs.optsExpr)
 	}
 	if cs.body != nil {
 		fmt.Fprintf(b, "\t\tbody := %s\n", cs.body.expr)

@@ -148,6 +148,7 @@ func generate(root string) (map[string][]byte, error) {
 		return nil, err
 	}
 	out["README.md"] = []byte(updated)
+	out[filepath.Join("docs", "OPERATIONS.md")] = []byte(emitIndex(ops))
 	return out, nil
 }
 

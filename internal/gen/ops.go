@@ -80,15 +80,16 @@ func checkPathTables(spec *Spec) error {
 var serviceFile = map[string]string{
 	"Repos": "repos", "Users": "users", "Orgs": "orgs", "Issues": "issues", "Admin": "admin",
 	"Misc": "misc", "ActivityPub": "activitypub", "Notifications": "notifications",
-	"Packages": "packages", "Settings": "settings",
+	"Packages": "packages", "Settings": "settings", "PullRequests": "pulls", "Actions": "actions",
 }
 
-// serviceStem prefixes an options type when two services would otherwise
-// generate the same name (Repos.Search and Users.Search).
+// serviceStem prefixes the options type of every operation with query
+// parameters: IssueListOptions holds those of Issues.List (rule N11 in
+// internal/api/naming.go).
 var serviceStem = map[string]string{
 	"Repos": "Repo", "Users": "User", "Orgs": "Org", "Issues": "Issue", "Admin": "Admin",
 	"Misc": "Misc", "ActivityPub": "ActivityPub", "Notifications": "Notification",
-	"Packages": "Package", "Settings": "Settings",
+	"Packages": "Package", "Settings": "Settings", "PullRequests": "PullRequest", "Actions": "Action",
 }
 
 type qkind int
@@ -118,6 +119,7 @@ type queryParam struct {
 	kind     qkind
 	doc      string
 	enum     []string
+	enumType string // a named string type (queryEnums), or ""
 	required bool
 }
 
@@ -207,6 +209,9 @@ func buildOps(s *Spec, m *models) ([]*opInfo, error) {
 	if err := nameOptions(ops, m); err != nil {
 		return nil, err
 	}
+	if err := checkEnumTables(); err != nil {
+		return nil, err
+	}
 	return ops, nil
 }
 
@@ -244,6 +249,9 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 		case "header":
 			return nil, fmt.Errorf("header parameter %s is not supported", p.Name)
 		case "body":
+			if row.DropBody != "" {
+				continue // the table: the body is optional and not modelled
+			}
 			if p.Schema.Type == "string" && p.Schema.Ref == "" {
 				o.bodyText = true
 				o.body = tString
@@ -264,6 +272,13 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 			q, err := queryOf(p)
 			if err != nil {
 				return nil, err
+			}
+			if n, ok := queryEnums[row.ID+"."+p.Name]; ok {
+				if q.kind != qString {
+					return nil, fmt.Errorf("query %s: queryEnums types it %s but it is not a single string", p.Name, n)
+				}
+				usedQueries[row.ID+"."+p.Name] = true
+				q.enumType = n
 			}
 			o.query = append(o.query, q)
 		default:
@@ -423,30 +438,17 @@ func resultOf(s *Spec, m *models, o *opInfo) error {
 }
 
 // nameOptions names the options type of every operation that takes query
-// parameters: MethodOptions, or ServiceMethodOptions when two services
-// would otherwise share a name. Operations that only page take
-// *ListOptions.
+// parameters: the service stem, the method, then Options
+// (IssueListOptions). Operations that only page take *ListOptions.
 func nameOptions(ops []*opInfo, m *models) error {
-	want := map[string][]*opInfo{}
+	taken := map[string]string{}
 	for _, o := range ops {
 		if o.row.HandWritten != "" {
 			continue
 		}
 		switch {
 		case len(o.query) > 0:
-			want[o.method+"Options"] = append(want[o.method+"Options"], o)
-		case o.paged:
-			o.optsType = "ListOptions"
-		}
-	}
-	taken := map[string]string{}
-	for _, name := range sortedKeys(want) {
-		group := want[name]
-		for _, o := range group {
-			n := name
-			if len(group) > 1 {
-				n = serviceStem[o.service] + name
-			}
+			n := serviceStem[o.service] + o.method + "Options"
 			if _, ok := m.types[n]; ok {
 				return fmt.Errorf("%s: options type %s collides with a model", o.row.ID, n)
 			}
@@ -455,6 +457,8 @@ func nameOptions(ops []*opInfo, m *models) error {
 			}
 			taken[n] = o.row.ID
 			o.optsType = n
+		case o.paged:
+			o.optsType = "ListOptions"
 		}
 	}
 	return nil

@@ -90,6 +90,10 @@ type goLit struct {
 // request returns a sample value of t for a request body. ok is false when
 // the sample is left unset (too deep).
 func (s *sampler) request(t *gtype, depth int, key string) (goLit, bool) {
+	if t.kind == kNamed && t.name == "LabelRef" {
+		v := int64(100 + s.next())
+		return goLit{fmt.Sprintf("LabelID(%d)", v), v}, true
+	}
 	switch t.kind {
 	case kString:
 		v := fmt.Sprintf("%s-%d", key, s.next())

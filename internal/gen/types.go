@@ -122,6 +122,171 @@ var enumValues = map[string][]enumValue{
 	"IssueFormFieldVisible": {{"IssueFormFieldVisibleForm", "form"}, {"IssueFormFieldVisibleContent", "content"}},
 }
 
+// enumTypes are the named string types generated for the values the spec
+// enumerates inline (on a property or a query parameter) rather than as a
+// definition. Like the definitions of enumValues they are open: any other
+// value decodes unchanged. fieldEnums and queryEnums say where each is used.
+var enumTypes = map[string][]enumValue{
+	"MergeStyle": {
+		{"MergeStyleMerge", "merge"}, {"MergeStyleRebase", "rebase"}, {"MergeStyleRebaseMerge", "rebase-merge"},
+		{"MergeStyleSquash", "squash"}, {"MergeStyleFastForwardOnly", "fast-forward-only"},
+		{"MergeStyleManuallyMerged", "manually-merged"},
+	},
+	"AccessMode": {
+		{"AccessModeNone", "none"}, {"AccessModeRead", "read"}, {"AccessModeWrite", "write"},
+		{"AccessModeAdmin", "admin"}, {"AccessModeOwner", "owner"},
+	},
+	"HookType": {
+		{"HookTypeForgejo", "forgejo"}, {"HookTypeDingtalk", "dingtalk"}, {"HookTypeDiscord", "discord"},
+		{"HookTypeGitea", "gitea"}, {"HookTypeGogs", "gogs"}, {"HookTypeMSTeams", "msteams"},
+		{"HookTypeSlack", "slack"}, {"HookTypeTelegram", "telegram"}, {"HookTypeFeishu", "feishu"},
+		{"HookTypeWechatWork", "wechatwork"}, {"HookTypePackagist", "packagist"},
+	},
+	"Visibility":   {{"VisibilityPublic", "public"}, {"VisibilityLimited", "limited"}, {"VisibilityPrivate", "private"}},
+	"RunnerStatus": {{"RunnerOffline", "offline"}, {"RunnerIdle", "idle"}, {"RunnerActive", "active"}},
+	"ActionStatus": {
+		{"ActionStatusUnknown", "unknown"}, {"ActionStatusWaiting", "waiting"}, {"ActionStatusRunning", "running"},
+		{"ActionStatusSuccess", "success"}, {"ActionStatusFailure", "failure"}, {"ActionStatusCancelled", "cancelled"},
+		{"ActionStatusSkipped", "skipped"}, {"ActionStatusBlocked", "blocked"},
+	},
+	"AttachmentType": {{"AttachmentTypeAttachment", "attachment"}, {"AttachmentTypeExternal", "external"}},
+	"FileOperation":  {{"FileOperationCreate", "create"}, {"FileOperationUpdate", "update"}, {"FileOperationDelete", "delete"}},
+	"ObjectFormat":   {{"ObjectFormatSHA1", "sha1"}, {"ObjectFormatSHA256", "sha256"}},
+	"TrustModel": {
+		{"TrustModelDefault", "default"}, {"TrustModelCollaborator", "collaborator"},
+		{"TrustModelCommitter", "committer"}, {"TrustModelCollaboratorCommitter", "collaboratorcommitter"},
+	},
+	"GitService": {
+		{"GitServicePlain", "git"}, {"GitServiceGitHub", "github"}, {"GitServiceGitea", "gitea"},
+		{"GitServiceGitLab", "gitlab"}, {"GitServiceGogs", "gogs"}, {"GitServiceOneDev", "onedev"},
+		{"GitServiceGitBucket", "gitbucket"}, {"GitServiceCodebase", "codebase"},
+		{"GitServiceForgejo", "forgejo"}, {"GitServicePagure", "pagure"},
+	},
+	"ActivityOpType": activityOps(),
+	"IssueType":      {{"IssueTypeIssues", "issues"}, {"IssueTypePulls", "pulls"}},
+	"SortOrder":      {{"SortAsc", "asc"}, {"SortDesc", "desc"}},
+	"PackageType":    packageTypes(),
+	"Whitespace": {
+		{"WhitespaceIgnoreAll", "ignore-all"}, {"WhitespaceIgnoreChange", "ignore-change"},
+		{"WhitespaceIgnoreEOL", "ignore-eol"}, {"WhitespaceShowAll", "show-all"},
+	},
+}
+
+func activityOps() []enumValue {
+	var out []enumValue
+	for _, v := range []string{"create_repo", "rename_repo", "star_repo", "watch_repo", "commit_repo", "create_issue",
+		"create_pull_request", "transfer_repo", "push_tag", "comment_issue", "merge_pull_request", "close_issue",
+		"reopen_issue", "close_pull_request", "reopen_pull_request", "delete_tag", "delete_branch", "mirror_sync_push",
+		"mirror_sync_create", "mirror_sync_delete", "approve_pull_request", "reject_pull_request", "comment_pull",
+		"publish_release", "pull_review_dismissed", "pull_request_ready_for_review", "auto_merge_pull_request"} {
+		out = append(out, enumValue{"ActivityOp" + exported(v), v})
+	}
+	return out
+}
+
+func packageTypes() []enumValue {
+	var out []enumValue
+	for _, v := range []string{"alpine", "cargo", "chef", "composer", "conan", "conda", "container", "cran", "debian",
+		"generic", "go", "helm", "maven", "npm", "nuget", "pub", "pypi", "rpm", "rubygems", "swift", "vagrant"} {
+		out = append(out, enumValue{"PackageType" + exported(v), v})
+	}
+	return out
+}
+
+// fieldEnums types string properties with an enumeration, keyed
+// "Definition.wire_name": where the spec enumerates the values, and where
+// it leaves the same values unstated (a response's state, an edit body's
+// state).
+var fieldEnums = map[string]string{
+	"MergePullRequestOption.Do":           "MergeStyle",
+	"AddCollaboratorOption.permission":    "AccessMode",
+	"CreateTeamOption.permission":         "AccessMode",
+	"EditTeamOption.permission":           "AccessMode",
+	"Team.permission":                     "AccessMode",
+	"CreateHookOption.type":               "HookType",
+	"Hook.type":                           "HookType",
+	"CreateOrgOption.visibility":          "Visibility",
+	"EditOrgOption.visibility":            "Visibility",
+	"Organization.visibility":             "Visibility",
+	"ActionRunner.status":                 "RunnerStatus",
+	"ActionRun.status":                    "ActionStatus",
+	"ActionTask.status":                   "ActionStatus",
+	"ActionRunJob.status":                 "ActionStatus",
+	"Attachment.type":                     "AttachmentType",
+	"ChangeFileOperation.operation":       "FileOperation",
+	"CreateRepoOption.object_format_name": "ObjectFormat",
+	"Repository.object_format_name":       "ObjectFormat",
+	"CreateRepoOption.trust_model":        "TrustModel",
+	"MigrateRepoOptions.service":          "GitService",
+	"Activity.op_type":                    "ActivityOpType",
+	"CreateMilestoneOption.state":         "StateType",
+	"EditMilestoneOption.state":           "StateType",
+	"EditIssueOption.state":               "StateType",
+	"EditPullRequestOption.state":         "StateType",
+	"CreateStatusOption.state":            "CommitStatusState",
+	"SubmitPullReviewOptions.event":       "ReviewStateType",
+	"CreatePullReviewOptions.event":       "ReviewStateType",
+	"NotificationSubject.type":            "NotifySubjectType",
+	"NotificationSubject.state":           "StateType",
+	"IssueFormField.type":                 "IssueFormFieldType",
+}
+
+// queryEnums types query parameters with an enumeration, keyed
+// "operationId.name". Only single-valued parameters are typed.
+var queryEnums = map[string]string{
+	"issueSearchIssues.state":            "StateType",
+	"issueListIssues.state":              "StateType",
+	"repoListPullRequests.state":         "StateType",
+	"issueSearchIssues.type":             "IssueType",
+	"issueListIssues.type":               "IssueType",
+	"repoSearch.order":                   "SortOrder",
+	"listPackages.type":                  "PackageType",
+	"repoGetPullRequestFiles.whitespace": "Whitespace",
+	"repoUpdatePullRequest.style":        "MergeStyle",
+	"repoListStatusesByRef.state":        "CommitStatusState",
+	"repoListStatuses.state":             "CommitStatusState",
+}
+
+// fieldRenames give properties whose wire names expose the server's
+// internals a Go name of their own, keyed "Definition.wire_name"; the JSON
+// tag keeps the wire name.
+var fieldRenames = map[string]string{
+	"MergePullRequestOption.Do":                "Style",
+	"MergePullRequestOption.MergeTitleField":   "Title",
+	"MergePullRequestOption.MergeMessageField": "Message",
+	"MergePullRequestOption.MergeCommitID":     "CommitID",
+}
+
+// fieldTypes replace a property's type with a hand-written one, keyed
+// "Definition.wire_name": IssueLabelsOption.labels is an array of label IDs
+// or names, which LabelRef (labels.go) marshals.
+var fieldTypes = map[string]*gtype{
+	"IssueLabelsOption.labels": sliceOf(&gtype{kind: kNamed, name: "LabelRef"}),
+}
+
+// usedTables, usedRenames and usedQueries record which entries of
+// fieldEnums, fieldRenames and queryEnums applied, so that a typo fails
+// the generator (checkEnumTables) instead of leaving a field untyped.
+var usedTables, usedRenames, usedQueries = map[string]bool{}, map[string]bool{}, map[string]bool{}
+
+func checkEnumTables() error {
+	var missing []string
+	for _, t := range []struct {
+		table map[string]string
+		used  map[string]bool
+	}{{fieldEnums, usedTables}, {fieldRenames, usedRenames}, {queryEnums, usedQueries}} {
+		for _, k := range sortedKeys(t.table) {
+			if !t.used[k] {
+				missing = append(missing, k)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("enum and rename table entries that match no property or parameter: %s", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
 // typeRenames are definitions whose Go name differs from the spec's, with
 // the reason.
 var typeRenames = map[string]string{
@@ -171,6 +336,13 @@ func goTypeName(def string) string {
 func buildModels(s *Spec) (*models, error) {
 	m := &models{spec: s, types: map[string]*typeDef{}, byDef: map[string]*typeDef{}}
 	req, resp, edit := bodyUse(s)
+	for _, name := range sortedKeys(enumTypes) {
+		td := &typeDef{specName: "enum " + name, name: name, cat: catAlias, target: tString, enum: enumTypes[name],
+			doc: name + " is a value the spec enumerates."}
+		if err := m.add(td); err != nil {
+			return nil, err
+		}
+	}
 	for _, name := range sortedKeys(s.Definitions) {
 		def := s.Definitions[name]
 		td := &typeDef{specName: name, name: goTypeName(name), doc: firstNonEmpty(typeDocs[name], def.Description, def.Title)}
@@ -218,6 +390,10 @@ func (m *models) fill(td *typeDef, def *Schema) error {
 		for _, prop := range sortedKeys(def.Properties) {
 			ps := def.Properties[prop]
 			f := &field{name: exported(prop), json: prop, doc: ps.Description, required: td.required[prop]}
+			if n, ok := fieldRenames[td.specName+"."+prop]; ok {
+				usedRenames[td.specName+"."+prop] = true
+				f.name = n
+			}
 			if f.name == "" {
 				return fmt.Errorf("property %q has no Go name", prop)
 			}
@@ -233,6 +409,16 @@ func (m *models) fill(td *typeDef, def *Schema) error {
 				return fmt.Errorf("property %s: %w", prop, err)
 			}
 			f.typ = t
+			if n, ok := fieldEnums[td.specName+"."+prop]; ok {
+				if t.kind != kString && t.kind != kNamed {
+					return fmt.Errorf("property %s: fieldEnums types it %s but it is not a string", prop, n)
+				}
+				usedTables[td.specName+"."+prop] = true
+				f.typ = &gtype{kind: kNamed, name: n}
+			}
+			if ft, ok := fieldTypes[td.specName+"."+prop]; ok {
+				f.typ = ft
+			}
 			td.fields = append(td.fields, f)
 		}
 	case def.Type == "object" && def.AdditionalProperties != nil:
