@@ -795,3 +795,24 @@ func TestDecodeNullObjectIsDecodeError(t *testing.T) {
 		}
 	}
 }
+
+// The listings the table marks WrappedList decode Gitea's envelope end to
+// end; they are the only ones (docs/HAZARDS.md §11).
+func TestDecodeWrappedListingsFromTheTable(t *testing.T) {
+	var wrapped []string
+	for _, op := range operations {
+		if op.wrapped {
+			wrapped = append(wrapped, op.ID)
+		}
+	}
+	want := []string{"ListActionArtifacts", "ListActionRunArtifacts", "ListActionRunJobs", "getAdminRunners", "getOrgRunners", "getRepoRunners", "getUserRunners"}
+	if !slices.Equal(wrapped, want) {
+		t.Fatalf("wrapped listings = %v, want %v", wrapped, want)
+	}
+	srv := rtNewServer(t, rtStep{status: 200, body: `{"runners":[{"id":1},{"id":2}],"total_count":2}`})
+	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+	runners, _, err := c.Actions.ListRepoRunners(context.Background(), "o", "r", nil)
+	if err != nil || len(runners) != 2 {
+		t.Fatalf("ListRepoRunners: %d runners, err %v; want 2 from Gitea's envelope", len(runners), err)
+	}
+}

@@ -30,11 +30,11 @@ var (
 	opGetTree = Operation{ID: "GetTree", Method: "GET", Path: "/repos/{owner}/{repo}/git/trees/{sha}",
 		Service: "Repos", Name: "GetTree", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPagePerPage}
 	opListActionArtifacts = Operation{ID: "ListActionArtifacts", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts",
-		Service: "Actions", Name: "ListArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true}
 	opListActionRunArtifacts = Operation{ID: "ListActionRunArtifacts", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
-		Service: "Actions", Name: "ListRunArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListRunArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true}
 	opListActionRunJobs = Operation{ID: "ListActionRunJobs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
-		Service: "Actions", Name: "ListRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
+		Service: "Actions", Name: "ListRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone, wrapped: true}
 	opListActionRuns = Operation{ID: "ListActionRuns", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs",
 		Service: "Actions", Name: "ListRuns", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
 	opListActionTasks = Operation{ID: "ListActionTasks", Method: "GET", Path: "/repos/{owner}/{repo}/actions/tasks",
@@ -200,7 +200,7 @@ var (
 	opGetAdminRunner = Operation{ID: "getAdminRunner", Method: "GET", Path: "/admin/actions/runners/{runner_id}",
 		Service: "Actions", Name: "GetAdminRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetAdminRunners = Operation{ID: "getAdminRunners", Method: "GET", Path: "/admin/actions/runners",
-		Service: "Actions", Name: "ListAdminRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListAdminRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true}
 	opGetGeneralAPISettings = Operation{ID: "getGeneralAPISettings", Method: "GET", Path: "/settings/api",
 		Service: "Settings", Name: "GetAPI", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetGeneralAttachmentSettings = Operation{ID: "getGeneralAttachmentSettings", Method: "GET", Path: "/settings/attachment",
@@ -220,7 +220,7 @@ var (
 	opGetOrgRunner = Operation{ID: "getOrgRunner", Method: "GET", Path: "/orgs/{org}/actions/runners/{runner_id}",
 		Service: "Actions", Name: "GetOrgRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetOrgRunners = Operation{ID: "getOrgRunners", Method: "GET", Path: "/orgs/{org}/actions/runners",
-		Service: "Actions", Name: "ListOrgRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListOrgRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true}
 	opGetOrgVariable = Operation{ID: "getOrgVariable", Method: "GET", Path: "/orgs/{org}/actions/variables/{variablename}",
 		Service: "Actions", Name: "GetOrgVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetOrgVariablesList = Operation{ID: "getOrgVariablesList", Method: "GET", Path: "/orgs/{org}/actions/variables",
@@ -230,7 +230,7 @@ var (
 	opGetRepoRunner = Operation{ID: "getRepoRunner", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/{runner_id}",
 		Service: "Actions", Name: "GetRepoRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetRepoRunners = Operation{ID: "getRepoRunners", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners",
-		Service: "Actions", Name: "ListRepoRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListRepoRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true}
 	opGetRepoVariable = Operation{ID: "getRepoVariable", Method: "GET", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
 		Service: "Actions", Name: "GetRepoVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetRepoVariablesList = Operation{ID: "getRepoVariablesList", Method: "GET", Path: "/repos/{owner}/{repo}/actions/variables",
@@ -242,7 +242,7 @@ var (
 	opGetUserRunner = Operation{ID: "getUserRunner", Method: "GET", Path: "/user/actions/runners/{runner_id}",
 		Service: "Actions", Name: "GetUserRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetUserRunners = Operation{ID: "getUserRunners", Method: "GET", Path: "/user/actions/runners",
-		Service: "Actions", Name: "ListUserRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit}
+		Service: "Actions", Name: "ListUserRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true}
 	opGetUserSettings = Operation{ID: "getUserSettings", Method: "GET", Path: "/user/settings",
 		Service: "Users", Name: "GetSettings", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone}
 	opGetUserVariable = Operation{ID: "getUserVariable", Method: "GET", Path: "/user/actions/variables/{variablename}",

@@ -37,6 +37,8 @@ type Operation struct {
 	RetryReason string
 	// Paging is how the operation pages.
 	Paging PagingKind
+
+	wrapped bool // the listing may arrive wrapped (docs/HAZARDS.md §11)
 }
 
 // resultKind is how a success body is read.
@@ -568,15 +570,6 @@ func checkRawPath(method, p string) error {
 	return nil
 }
 
-// wrappedListings are the listings Gitea wraps in an object while the spec
-// declares a bare array (docs/HAZARDS.md §11).
-//
-// TODO(issue 9): move into the operations table as a quirk once the
-// renamed table lands.
-var wrappedListings = map[string]bool{
-	"ListActionArtifacts": true, "ListActionRunArtifacts": true, "ListActionRunJobs": true,
-	"getAdminRunners": true, "getOrgRunners": true, "getRepoRunners": true, "getUserRunners": true,
-}
-
-// wrappedList reports whether the operation's listing may arrive wrapped.
-func (op *Operation) wrappedList() bool { return wrappedListings[op.ID] }
+// wrappedList reports whether the operation's listing may arrive in
+// Gitea's envelope: the operations table marks those (quirk WrappedList).
+func (op *Operation) wrappedList() bool { return op.wrapped }

@@ -102,6 +102,11 @@ const (
 	// SpecWrong: the spec's response schema is wrong for this operation;
 	// Note says how.
 	SpecWrong
+	// WrappedList: the spec declares a bare array, but Gitea wraps it in
+	// {"<items>": [...], "total_count": n} (docs/HAZARDS.md §11). Only these
+	// listings are unwrapped; anywhere else an object where a list was
+	// expected is a decode error, never a short list.
+	WrappedList
 )
 
 // Op is one row of the curated table.

@@ -19,9 +19,13 @@ func emitTable(ops []*opInfo) string {
 	b.WriteString("var (\n")
 	sorted := sortedOps(ops)
 	for _, o := range sorted {
-		fmt.Fprintf(&b, "\t%s = Operation{ID: %q, Method: %q, Path: %q,\n\t\tService: %q, Name: %q, Retry: %s, RetryReason: %q, Paging: %s}\n",
+		wrapped := ""
+		if o.row.Quirks&api.WrappedList != 0 {
+			wrapped = ", wrapped: true"
+		}
+		fmt.Fprintf(&b, "\t%s = Operation{ID: %q, Method: %q, Path: %q,\n\t\tService: %q, Name: %q, Retry: %s, RetryReason: %q, Paging: %s%s}\n",
 			o.varName, o.row.ID, o.spec.Verb, o.spec.Path, o.service, o.method,
-			retryName(o.row.Retry), retryReason(o.row), pagingName(o.row.Paging))
+			retryName(o.row.Retry), retryReason(o.row), pagingName(o.row.Paging), wrapped)
 	}
 	b.WriteString(")\n\n")
 	b.WriteString("// operations lists every Operation, sorted by ID.\nvar operations = []*Operation{\n")
