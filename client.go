@@ -23,9 +23,10 @@ const DefaultBaseURL = "https://codeberg.org/api/v1"
 const (
 	// DefaultPageSize is the page size sent when a listing's Limit is zero.
 	DefaultPageSize = 30
-	// MaxPageSize is the largest page size the client will ask for: Codeberg's
-	// max_response_items. Instances clamp larger requests silently.
-	MaxPageSize = 50
+	// CodebergMaxPageSize is codeberg.org's max_response_items, the largest
+	// page it serves. The client sends any positive page size; every
+	// instance clamps to its own maximum, silently.
+	CodebergMaxPageSize = 50
 	// DefaultMaxResponseBytes bounds every response body except downloads.
 	DefaultMaxResponseBytes = 16 << 20
 	// DefaultMaxDownloadBytes bounds raw-file, archive and ZIP downloads.

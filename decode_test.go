@@ -495,8 +495,8 @@ func TestDecodeGeneralAPISettings(t *testing.T) {
 	if *s != want {
 		t.Errorf("settings = %+v, want %+v", *s, want)
 	}
-	if s.MaxResponseItems != MaxPageSize || s.DefaultPagingNum != DefaultPageSize {
-		t.Errorf("Codeberg's limits no longer match MaxPageSize/DefaultPageSize: %+v", *s)
+	if s.MaxResponseItems != CodebergMaxPageSize || s.DefaultPagingNum != DefaultPageSize {
+		t.Errorf("Codeberg's limits no longer match CodebergMaxPageSize/DefaultPageSize: %+v", *s)
 	}
 }
 

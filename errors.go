@@ -355,3 +355,55 @@ func decodePath(err error) string {
 	}
 	return "$"
 }
+
+// Status sentinels, for errors.Is: errors.Is(err, ErrNotFound) holds when
+// err is, or wraps, an [*APIError] with status 404, including the last
+// failure of a [*RetriesExhaustedError]. Use [StatusCode] for any other
+// status.
+var (
+	// ErrBadRequest matches a 400: the request was invalid.
+	ErrBadRequest error = statusSentinel(400)
+	// ErrUnauthorized matches a 401: no credential, or a bad one.
+	ErrUnauthorized error = statusSentinel(401)
+	// ErrForbidden matches a 403: the credential lacks a scope or a
+	// permission.
+	ErrForbidden error = statusSentinel(403)
+	// ErrNotFound matches a 404: missing, or private to these credentials.
+	ErrNotFound error = statusSentinel(404)
+	// ErrConflict matches a 409: a name taken, or (on Forgejo) a stale
+	// file sha.
+	ErrConflict error = statusSentinel(409)
+	// ErrUnprocessable matches a 422: a validation failure (and, on Gitea,
+	// a stale file sha).
+	ErrUnprocessable error = statusSentinel(422)
+	// ErrLocked matches a 423: a locked or archived resource.
+	ErrLocked error = statusSentinel(423)
+	// ErrRateLimited matches a 429: the rate limit is spent;
+	// [APIError.RetryAfter] says for how long.
+	ErrRateLimited error = statusSentinel(429)
+)
+
+// statusSentinel is the type of the status sentinels.
+type statusSentinel int
+
+func (s statusSentinel) Error() string {
+	return "forgejo: status " + strconv.Itoa(int(s))
+}
+
+// Is makes errors.Is(err, ErrNotFound) and its siblings match an APIError
+// of that status.
+func (e *APIError) Is(target error) bool {
+	s, ok := target.(statusSentinel)
+	return ok && e != nil && int(s) == e.StatusCode
+}
+
+// StatusCode returns the HTTP status of the [*APIError] err is or wraps
+// (through [*RetriesExhaustedError] too), and 0 when err carries none: a
+// transport failure, a rejected argument, nil.
+func StatusCode(err error) int {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.StatusCode
+	}
+	return 0
+}

@@ -117,8 +117,9 @@ func WithRetryPolicy(p RetryPolicy) Option {
 }
 
 // WithPageSize sets the page size sent when a listing's Limit is zero:
-// 1 to [MaxPageSize], default [DefaultPageSize]. Out-of-range values are
-// rejected, not clamped.
+// any positive number, default [DefaultPageSize]. Instances clamp a size
+// past their maximum ([CodebergMaxPageSize] on codeberg.org) silently; walks
+// follow Link, so a clamped walk is still complete.
 func WithPageSize(n int) Option {
 	return func(c *config) error {
 		if err := checkPageSize("pageSize", n); err != nil {

@@ -15,10 +15,11 @@ const MaxPages = 10_000
 type ListOptions struct {
 	// Page is 1-based; 0 means the first page.
 	Page int
-	// Limit is the page size, 1 to MaxPageSize; 0 means the client's page
-	// size ([WithPageSize]). The instance may clamp it lower without saying
-	// so (its max_response_items), which is why walks follow Link rather
-	// than counting items.
+	// Limit is the page size, any positive number; 0 means the client's
+	// page size ([WithPageSize]). The largest page is each instance's
+	// setting (max_response_items: 50 on Codeberg), and the instance clamps
+	// a larger Limit without saying so, which is why walks follow Link
+	// rather than counting items.
 	Limit int
 }
 
@@ -80,9 +81,11 @@ func (c *Client) appendPaging(q []queryParam, kind PagingKind, opts ListOptions)
 	return append(q, queryParam{name, strconv.Itoa(limit)}), nil
 }
 
+// checkPageSize accepts any positive page size: the maximum is each
+// instance's own setting, which it applies itself.
 func checkPageSize(field string, n int) error {
-	if n < 1 || n > MaxPageSize {
-		return &ValidationError{Field: field, Message: "must be between 1 and " + strconv.Itoa(MaxPageSize)}
+	if n < 1 {
+		return &ValidationError{Field: field, Message: "must be positive"}
 	}
 	return nil
 }

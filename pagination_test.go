@@ -149,16 +149,16 @@ func TestAppendPaging(t *testing.T) {
 			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "2"}, {"limit", "7"}}},
 		{name: "explicit limit beats WithPageSize", pageSize: 7, kind: PagingPageLimit, opts: ListOptions{Limit: 3},
 			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "1"}, {"limit", "3"}}},
-		{name: "limit 1 and 50 are the bounds", kind: PagingPageLimit, opts: ListOptions{Page: 1, Limit: MaxPageSize},
-			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "1"}, {"limit", "50"}}},
+		{name: "a limit past Codeberg's 50 is sent: the instance clamps", kind: PagingPageLimit, opts: ListOptions{Page: 1, Limit: 1000},
+			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "1"}, {"limit", "1000"}}},
+		{name: "limit 100 is sent as asked", kind: PagingPageLimit, opts: ListOptions{Limit: 100},
+			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "1"}, {"limit", "100"}}},
 		{name: "limit 1", kind: PagingPageLimit, opts: ListOptions{Limit: 1},
 			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "1"}, {"limit", "1"}}},
 		{name: "large page", kind: PagingPageLimit, opts: ListOptions{Page: 99999, Limit: 1},
 			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "99999"}, {"limit", "1"}}},
 		{name: "negative page", kind: PagingPageLimit, opts: ListOptions{Page: -1, Limit: 10}, wantField: "page"},
 		{name: "negative limit", kind: PagingPageLimit, opts: ListOptions{Page: 1, Limit: -1}, wantField: "limit"},
-		{name: "limit above MaxPageSize", kind: PagingPageLimit, opts: ListOptions{Page: 1, Limit: MaxPageSize + 1}, wantField: "limit"},
-		{name: "limit 500 is rejected, not clamped", kind: PagingPageLimit, opts: ListOptions{Limit: 500}, wantField: "limit"},
 		{name: "page only sends page", kind: PagingPageOnly, opts: ListOptions{Page: 3, Limit: 10},
 			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "3"}}},
 		{name: "page only, page 0 is page 1", kind: PagingPageOnly, opts: ListOptions{},
@@ -168,7 +168,7 @@ func TestAppendPaging(t *testing.T) {
 			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "2"}, {"per_page", "5"}}},
 		{name: "per_page variant uses the page size", pageSize: 12, kind: PagingPagePerPage, opts: ListOptions{},
 			want: []queryParam{{"state", "open"}, {"labels", "bug"}, {"page", "1"}, {"per_page", "12"}}},
-		{name: "per_page variant validates the size", kind: PagingPagePerPage, opts: ListOptions{Limit: 51}, wantField: "limit"},
+		{name: "per_page variant validates the size", kind: PagingPagePerPage, opts: ListOptions{Limit: -2}, wantField: "limit"},
 		{name: "no paging leaves the query alone", kind: PagingNone, opts: ListOptions{Page: 5, Limit: 99},
 			want: []queryParam{{"state", "open"}, {"labels", "bug"}}},
 	}
@@ -228,27 +228,27 @@ func TestPaginationValidationSendsNothing(t *testing.T) {
 	}{
 		{"ListIssues negative page", "page", func() error {
 			_, resp, err := c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Page: -1}})
-			if resp != nil {
-				t.Errorf("Response %v for a call that was not sent", resp)
+			if resp == nil || resp.StatusCode != 0 || resp.Attempts != 0 {
+				t.Errorf("Response %+v for a call that was not sent, want the empty one", resp)
 			}
 			return err
 		}},
-		{"ListIssues limit 51", "limit", func() error {
-			_, _, err := c.Issues.List(ctx, "o", "r", &IssueListOptions{State: "open", ListOptions: ListOptions{Limit: 51}})
+		{"ListIssues limit -1", "limit", func() error {
+			_, _, err := c.Issues.List(ctx, "o", "r", &IssueListOptions{State: "open", ListOptions: ListOptions{Limit: -1}})
 			return err
 		}},
 		{"ListIssues negative limit", "limit", func() error {
 			_, _, err := c.Issues.List(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: -5}})
 			return err
 		}},
-		{"ListTopics limit 500", "limit", func() error {
-			_, _, err := c.Repos.ListTopics(ctx, "o", "r", &ListOptions{Limit: 500})
+		{"ListTopics limit -500", "limit", func() error {
+			_, _, err := c.Repos.ListTopics(ctx, "o", "r", &ListOptions{Limit: -500})
 			return err
 		}},
-		{"ListIssuesIter limit 51", "limit", func() error {
+		{"ListIssuesIter limit -3", "limit", func() error {
 			var errs []error
 			n := 0
-			for is, err := range c.Issues.ListIter(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: 51}}) {
+			for is, err := range c.Issues.ListIter(ctx, "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: -3}}) {
 				n++
 				if is != nil {
 					t.Errorf("item %v yielded", is)

@@ -126,9 +126,18 @@ type jsonDecoder interface {
 var errResponseTooLarge = errors.New("response body exceeds the configured limit")
 
 // call runs a request through the retry loop and decodes the success body
-// into out (a pointer; nil to ignore the body). The *Response is non-nil
-// whenever a response arrived.
+// into out (a pointer; nil to ignore the body). The *Response is never nil
+// (see Response).
 func (c *Client) call(ctx context.Context, r *request, out any) (*Response, error) {
+	resp, err := c.callOnce(ctx, r, out)
+	if resp == nil {
+		resp = newResponse(nil) // no answer arrived: still a usable Response
+	}
+	return resp, err
+}
+
+// callOnce is call without the guarantee of a non-nil Response.
+func (c *Client) callOnce(ctx context.Context, r *request, out any) (*Response, error) {
 	red := c.redactor(r)
 	if r.err != nil {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: red.scrub(r.op.Path), URL: "(not sent)", Final: true}
@@ -515,7 +524,7 @@ type Request struct {
 // as for every operation.
 func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption) (*Response, error) {
 	if req == nil {
-		return nil, &ValidationError{Field: "request", Message: "must not be nil"}
+		return newResponse(nil), &ValidationError{Field: "request", Message: "must not be nil"}
 	}
 	opID := req.Operation
 	if opID == "" {

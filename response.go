@@ -6,14 +6,21 @@ import (
 	"strings"
 )
 
-// Response is the HTTP metadata of a call. It is returned, non-nil, whenever
-// a response arrived, on success and on an [*APIError] alike; its methods are
-// safe on a nil *Response.
-//
-// The embedded *http.Response keeps the status and headers; its body has
-// already been read and closed.
+// Response is the HTTP metadata of a call. Every call returns a non-nil
+// *Response, whatever happened: after a rejected argument, a network
+// failure or a cancellation its StatusCode is 0 and its Header is empty,
+// and every field and method can be read without a nil check. (Its methods
+// are also safe on a nil *Response.)
 type Response struct {
-	*http.Response
+	// StatusCode is the HTTP status of the last attempt's answer; 0 when no
+	// answer arrived.
+	StatusCode int
+	// Header is the last answer's header as the server sent it (not
+	// scrubbed: it is the caller's own data); empty, never nil, when no
+	// answer arrived. Prefer RequestID and RateLimit, which are.
+	Header http.Header
+	// ContentLength is the last answer's Content-Length; -1 when unknown.
+	ContentLength int64
 
 	// NextPage, PrevPage, FirstPage and LastPage are the page numbers the
 	// Link header offers; 0 means not offered. They come from Link only,
@@ -38,11 +45,16 @@ type Response struct {
 	requestID   string // X-Request-Id, scrubbed
 }
 
-// newResponse reads the paging headers of r.
+// newResponse reads the status and the paging headers of r; a nil r gives
+// the empty Response of a call that got no answer.
 func newResponse(r *http.Response) *Response {
-	resp := &Response{Response: r}
+	resp := &Response{Header: http.Header{}, ContentLength: -1}
 	if r == nil {
 		return resp
+	}
+	resp.StatusCode, resp.ContentLength = r.StatusCode, r.ContentLength
+	if r.Header != nil {
+		resp.Header = r.Header
 	}
 	if values := r.Header.Values("Link"); len(values) > 0 {
 		pl := parseLinks(values)

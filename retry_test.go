@@ -208,7 +208,7 @@ func TestRetryEligibilityByStatus(t *testing.T) {
 			} else if err != error(ae) {
 				t.Fatalf("a failure that was not exhausted must come back unwrapped, got %T", err)
 			}
-			if resp == nil || resp.Response == nil || resp.Response.StatusCode != tc.wantErr {
+			if resp == nil || resp.StatusCode != tc.wantErr {
 				t.Fatalf("the *Response of an APIError must carry the status, got %+v", resp)
 			}
 			if resp.Attempts != tc.wantHits {

@@ -410,7 +410,7 @@ func TestWriteStatuses(t *testing.T) {
 }
 
 func status(r *forgejo.Response) any {
-	if r == nil || r.Response == nil {
+	if r.StatusCode == 0 {
 		return "no response"
 	}
 	return r.StatusCode

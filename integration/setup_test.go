@@ -233,7 +233,7 @@ func cleanup(t *testing.T, what string, del func(context.Context) (*forgejo.Resp
 
 // status is the HTTP status of a response, 0 when none arrived.
 func status(resp *forgejo.Response) int {
-	if resp == nil || resp.Response == nil {
+	if resp == nil || resp.StatusCode == 0 {
 		return 0
 	}
 	return resp.StatusCode

@@ -221,9 +221,9 @@ func issueListCmd(fs *flag.FlagSet) func(*env, []string) error {
 		case *state != "open" && *state != "closed" && *state != "all":
 			return usagef("--state must be open, closed or all, not %q", *state)
 		}
-		pageSize := forgejo.MaxPageSize
+		pageSize := forgejo.CodebergMaxPageSize
 		if !*all {
-			pageSize = min(*limit, forgejo.MaxPageSize)
+			pageSize = min(*limit, forgejo.CodebergMaxPageSize)
 		}
 		opts := forgejo.IssueListOptions{State: forgejo.StateType(*state), Type: forgejo.IssueTypeIssues}
 		var (
@@ -425,7 +425,7 @@ func (e *env) printRaw(raw []byte) error {
 // (Link first, X-Total-Count where an endpoint sends no Link) and prints
 // one JSON array.
 func (e *env) apiPaginate(req *forgejo.Request) error {
-	start := forgejo.ListOptions{Limit: forgejo.MaxPageSize}
+	start := forgejo.ListOptions{Limit: forgejo.CodebergMaxPageSize}
 	if l, err := strconv.Atoi(req.Query.Get("limit")); err == nil && l > 0 {
 		start.Limit = l
 	}
@@ -479,7 +479,7 @@ func rateLimitCmd(fs *flag.FlagSet) func(*env, []string) error {
 		// One cheap attempt, never repeated: a 429 is an answer here, and
 		// its headers are what the user asked for.
 		resp, err := e.client.Do(e.ctx, &forgejo.Request{Method: http.MethodGet, Path: "/version", Retry: forgejo.Never, Operation: "getVersion"}, nil)
-		if resp == nil || resp.Response == nil {
+		if resp == nil || resp.StatusCode == 0 {
 			return err // no answer at all: nothing to report
 		}
 		rl, ok := resp.RateLimit()
