@@ -40,7 +40,10 @@ func TestResponseNeverNilAndSafe(t *testing.T) {
 		{"transport failure", func() (*Response, error) { _, r, err := dead.Repos.Get(context.Background(), "o", "r"); return r, err }, 0},
 		{"canceled", func() (*Response, error) { _, r, err := good.Repos.Get(canceled, "o", "r"); return r, err }, 0},
 		{"nil Do request", func() (*Response, error) { return good.Do(context.Background(), nil, nil) }, 0},
-		{"404", func() (*Response, error) { _, r, err := good.Repos.Get(context.Background(), "o", "missing"); return r, err }, 404},
+		{"404", func() (*Response, error) {
+			_, r, err := good.Repos.Get(context.Background(), "o", "missing")
+			return r, err
+		}, 404},
 		{"success", func() (*Response, error) { _, r, err := good.Repos.Get(context.Background(), "o", "r"); return r, err }, 200},
 		{"iterator page", func() (*Response, error) {
 			_, r, err := good.Issues.List(context.Background(), "", "r", nil)
