@@ -436,6 +436,11 @@ func decodeJSON(data []byte, out any, wrapped bool) error {
 			return errNullObject
 		}
 	}
+	// The generated reflection-free decoders first (jsonscan.go, issue 13);
+	// encoding/json remains for other types and gives every error.
+	if decodeFast(data, out, wrapped) {
+		return nil
+	}
 	err := json.Unmarshal(data, out)
 	if err != nil && wrapped {
 		if items, ok := listEnvelope(data, err); ok {

@@ -111,6 +111,9 @@ func generate(root string) (map[string][]byte, error) {
 	src := map[string]string{
 		"models_gen.go":     emitModels(m),
 		"operations_gen.go": emitTable(ops),
+		// Issue 13: reflection-free decoders (emit_decoders.go).
+		"decoders_gen.go":      emitDecoders(m),
+		"decoders_gen_test.go": emitDecoderTests(m),
 	}
 	groups := byService(ops)
 	for _, svc := range api.Services() {
