@@ -3,6 +3,7 @@ package forgejo
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"strconv"
 	"sync"
@@ -46,6 +47,37 @@ type jdec struct {
 	bad     bool
 	key     []byte // the current object key, unescaped
 	scratch []byte // backing store for unescaped keys and strings
+
+	// intern keeps the short strings of this decode, so that a value
+	// repeated across a page (a login, a repository name, a label colour,
+	// a state) is allocated once. It is cleared for every decode.
+	intern [jdInternSize]string
+}
+
+// Interning applies to strings of at most jdInternMax bytes.
+const (
+	jdInternSize = 256
+	jdInternMax  = 40
+)
+
+var jdSeed = maphash.MakeSeed()
+
+// str returns b as a string, shared with an equal one seen before in this
+// decode when short.
+func (d *jdec) string(b []byte) string {
+	if len(b) > jdInternMax {
+		return string(b)
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	slot := &d.intern[maphash.Bytes(jdSeed, b)%jdInternSize]
+	if *slot == string(b) {
+		return *slot
+	}
+	s := string(b)
+	*slot = s
+	return s
 }
 
 var jdPool = sync.Pool{New: func() any { return new(jdec) }}
@@ -62,6 +94,7 @@ func (d *jdec) end() bool {
 	d.ws()
 	ok := !d.bad && d.pos == len(d.data)
 	d.data, d.key = nil, nil
+	clear(d.intern[:])
 	if cap(d.scratch) > 64<<10 {
 		d.scratch = nil
 	}
@@ -483,11 +516,11 @@ func (d *jdec) str(p *string) {
 			return
 		}
 		if esc == 0 || (esc == escHigh && utf8.Valid(d.data[start:end])) {
-			*p = string(d.data[start:end])
+			*p = d.string(d.data[start:end])
 			return
 		}
 		d.scratch = unquoteInto(d.scratch[:0], d.data[start:end])
-		*p = string(d.scratch)
+		*p = d.string(d.scratch)
 	case 'n':
 		d.lit("null")
 	default:

@@ -362,9 +362,17 @@ func readBody(resp *http.Response, limit int64, pad int, truncate bool) ([]byte,
 	if resp.ContentLength >= 0 {
 		size = min(resp.ContentLength, keep) + 1
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	_, err := buf.ReadFrom(io.LimitReader(resp.Body, keep+1))
-	data := buf.Bytes()
+	var data []byte
+	var err error
+	if resp.ContentLength < 0 {
+		// Unknown length: pooled chunks and one exact allocation, not a
+		// buffer doubled up to twice the body (bodyread.go, issue 13).
+		data, err = readUnsized(io.LimitReader(resp.Body, keep+1))
+	} else {
+		buf := bytes.NewBuffer(make([]byte, 0, size))
+		_, err = buf.ReadFrom(io.LimitReader(resp.Body, keep+1))
+		data = buf.Bytes()
+	}
 	if int64(len(data)) > limit {
 		if !truncate {
 			return nil, errResponseTooLarge
