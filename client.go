@@ -58,6 +58,7 @@ type Client struct {
 	limits            *limits // rate-limit snapshot, pacing and retry budget
 	pacer             Pacer   // shared pacing (WithPacer); nil when local only
 	pacerObserver     PacerObserver
+	walkConcurrency   int // pages in flight per walk (WithWalkConcurrency, pagination.go)
 	// secrets is what every rendered text is scrubbed of (secrets.go),
 	// behind a closure for the reason cred is.
 	secretsFn func() *secretSet
@@ -173,6 +174,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		maxDownloadBytes: cfg.maxDownloadBytes,
 		attemptTimeout:   cfg.attemptTimeout,
 		observer:         cfg.observer,
+		walkConcurrency:  cfg.walkConcurrency,
 		sleep:            sleepContext,
 		randN:            rand.Int64N,
 		now:              time.Now,

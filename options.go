@@ -30,6 +30,7 @@ type config struct {
 	pacer            Pacer
 	budget           *RetryBudget
 	clock            Clock
+	walkConcurrency  int // WithWalkConcurrency (pagination.go)
 }
 
 // WithBaseURL sets the instance to talk to. It accepts an instance root

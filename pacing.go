@@ -94,6 +94,11 @@ type limits struct {
 
 	budget *RetryBudget
 	tokens float64
+
+	// inflight counts the paced requests let through and not yet answered
+	// (concurrent walks, issue 13): a snapshot's remaining budget does not
+	// know of the ones sent after it.
+	inflight int
 }
 
 func newLimits(p *Pacing, b *RetryBudget) *limits {
@@ -117,7 +122,7 @@ func (l *limits) observe(rl *RateLimit, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.last, l.has = *rl, true
-	l.est = rl.Remaining
+	l.est = rl.Remaining - int64(max(l.inflight-1, 0)) // less the others in flight
 	if !rl.HasReset {
 		l.hasReset = false
 		return
@@ -216,11 +221,43 @@ func (c *Client) pace(ctx context.Context, call CallContext) error {
 	} else {
 		wait = c.limits.reserve(c.now())
 	}
-	if wait <= 0 {
-		return nil
+	if wait > 0 {
+		c.notifyRateLimitWait(ctx, call, wait)
+		if err := c.sleep(ctx, wait); err != nil {
+			return err
+		}
 	}
-	c.notifyRateLimitWait(ctx, call, wait)
-	return c.sleep(ctx, wait)
+	if c.pacer == nil {
+		c.limits.mu.Lock()
+		c.limits.inflight++
+		c.limits.mu.Unlock()
+	}
+	return nil
+}
+
+// paceDone ends what pace began: the attempt is answered (or failed).
+func (c *Client) paceDone() {
+	if c.limits.pacing == nil || c.pacer != nil {
+		return
+	}
+	c.limits.mu.Lock()
+	c.limits.inflight = max(c.limits.inflight-1, 0)
+	c.limits.mu.Unlock()
+}
+
+// walkPermits is how many requests a walk may have in flight, at most n:
+// fewer when pacing is on and the estimated budget is smaller (at least
+// one, which then waits in pace like any call).
+func (l *limits) walkPermits(n int, now time.Time) int {
+	if l.pacing == nil {
+		return n
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.has || !l.hasReset || !now.Before(l.resetHi) {
+		return n
+	}
+	return int(min(max(l.est, 1), int64(n)))
 }
 
 func (c *Client) notifyRateLimit(ctx context.Context, call CallContext, rl RateLimit) {

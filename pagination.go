@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"strconv"
+	"sync"
 )
 
 // MaxPages bounds every page walk: 10 000 pages of 50 is 500 000 items.
@@ -98,10 +99,10 @@ func checkPageSize(field string, n int) error {
 //	}
 type PageFunc[T any] func(ctx context.Context, opts ListOptions) ([]T, *Response, error)
 
-// WalkPages fetches the pages of a listing in order, one request at a time,
-// starting at start, and calls visit with each page before fetching the
-// next. It stops when the instance offers no next page, on an empty page, or
-// at the first error (from fetch or visit), which it returns.
+// WalkPages fetches the pages of a listing in order, starting at start, and
+// calls visit with each page before moving to the next. It stops when the
+// instance offers no next page, on an empty page, or at the first error
+// (from fetch or visit), which it returns.
 //
 // The next page comes from the Link header. For listings that send
 // X-Total-Count but no Link at all (forks, stargazers, labels, milestones,
@@ -109,17 +110,28 @@ type PageFunc[T any] func(ctx context.Context, opts ListOptions) ([]T, *Response
 // while the items seen are fewer than the total and the last page was not
 // empty. A walk that reaches [MaxPages], or that is offered a next page it
 // cannot follow, fails with a [*WalkTruncatedError].
+//
+// One request is in flight at a time, unless the pages come from a client
+// made with [WithWalkConcurrency]: then, once the first page tells how many
+// pages there are, later pages are fetched ahead, concurrently, while visit
+// still sees every page once and in order, and the walk stops, fails and
+// truncates exactly where a sequential one would.
 func WalkPages[T any](ctx context.Context, start ListOptions, fetch PageFunc[T], visit func(items []T, resp *Response) error) error {
 	if start.Page < 0 {
 		return &ValidationError{Field: "page", Message: "must not be negative"}
 	}
 	page := start
 	page.Page = max(page.Page, 1)
+	ahead := &prefetch[T]{ctx: ctx, fetch: fetch, opts: page}
+	defer ahead.stop()
 	seen := 0
 	for visited := 1; ; visited++ {
-		items, resp, err := fetch(ctx, page)
+		items, resp, err := ahead.get(page.Page)
 		if err != nil {
 			return err
+		}
+		if visited == 1 {
+			ahead.plan(resp, len(items))
 		}
 		if err := visit(items, resp); err != nil {
 			return err
@@ -140,6 +152,169 @@ func WalkPages[T any](ctx context.Context, start ListOptions, fetch PageFunc[T],
 		}
 		page.Page = next
 	}
+}
+
+// WithWalkConcurrency lets every walk over this client's listings
+// ([WalkPages], [All], [Collect] and the …Iter methods) keep up to n pages
+// in flight: once the first page says how many pages exist (a rel="last"
+// link, or X-Total-Count on the listings without Link), the next n pages are
+// fetched concurrently while the current one is consumed. Items still
+// arrive in page order, exactly once, and a walk stops, fails and truncates
+// where a sequential walk would; a walk whose first page does not tell the
+// page count goes one page at a time. Stopping early or cancelling ctx
+// stops every fetch. Each fetch is a call like any other: retries, the
+// retry budget and rate-limit pacing apply, and a paced walk keeps no more
+// requests in flight than the estimated remaining budget.
+//
+// n = 1 (the default) is the sequential walk. Use more only where the
+// instance's fair-use expectations allow it (docs/performance.md): on a
+// public instance a walk is one user's burst.
+func WithWalkConcurrency(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > MaxWalkConcurrency {
+			return &ValidationError{Field: "walkConcurrency", Message: "must be in [1, " + strconv.Itoa(MaxWalkConcurrency) + "]"}
+		}
+		c.walkConcurrency = n
+		return nil
+	}
+}
+
+// MaxWalkConcurrency bounds [WithWalkConcurrency].
+const MaxWalkConcurrency = 16
+
+// prefetch fetches the pages of one walk, ahead of it when the client
+// allows and the first page gave the page count.
+type prefetch[T any] struct {
+	ctx    context.Context
+	fetch  PageFunc[T]
+	opts   ListOptions // the walk's options; Page varies
+	client *Client
+	n      int // pages in flight at most; 0: none ahead
+	last   int // the last page known to exist
+	next   int // the next page to launch
+	slots  map[int]*pageSlot[T]
+	cancel context.CancelFunc
+	wctx   context.Context
+	wg     sync.WaitGroup
+}
+
+// pageSlot is one page fetched ahead.
+type pageSlot[T any] struct {
+	done  chan struct{}
+	items []T
+	resp  *Response
+	err   error
+	panic any
+}
+
+// plan reads the first page's answer: the client's concurrency and how
+// many pages follow.
+func (w *prefetch[T]) plan(resp *Response, firstItems int) {
+	if resp == nil || resp.client == nil || resp.client.walkConcurrency < 2 || firstItems == 0 {
+		return
+	}
+	first := w.opts.Page
+	last := 0
+	switch {
+	case resp.hasLink && resp.nextOffered && resp.LastPage > first:
+		last = resp.LastPage
+	case !resp.hasLink:
+		if total, ok := resp.TotalCount(); ok && total > firstItems {
+			last = first + (total-firstItems+firstItems-1)/firstItems
+		}
+	}
+	if last <= first {
+		return // one page, or no count: sequential
+	}
+	w.client, w.n = resp.client, resp.client.walkConcurrency
+	w.last = min(last, first+MaxPages-1)
+	w.next = first + 1
+	w.slots = map[int]*pageSlot[T]{}
+	w.wctx, w.cancel = context.WithCancel(w.ctx)
+}
+
+// get returns page p: fetched ahead, or fetched now.
+func (w *prefetch[T]) get(p int) ([]T, *Response, error) {
+	if w.n == 0 {
+		return w.fetch(w.ctx, w.at(p))
+	}
+	slot, ok := w.slots[p]
+	if !ok {
+		// Not a page fetched ahead (the walk jumped, or went past the
+		// count): drop what was fetched ahead and go on one at a time.
+		w.stop()
+		w.n = 0
+		return w.fetch(w.ctx, w.at(p))
+	}
+	delete(w.slots, p)
+	for q := range w.slots {
+		if q < p {
+			delete(w.slots, q) // skipped over; its fetch is cancelled at stop
+		}
+	}
+	w.fill(p)
+	<-slot.done
+	if slot.panic != nil {
+		panic(slot.panic)
+	}
+	w.fill(p)
+	return slot.items, slot.resp, slot.err
+}
+
+// fill launches pages after current up to the window: n, or fewer when the
+// paced budget is smaller.
+func (w *prefetch[T]) fill(current int) {
+	if w.next <= current {
+		w.next = current + 1
+	}
+	window := w.client.limits.walkPermits(w.n, w.client.now())
+	for w.next <= w.last && w.next <= current+window {
+		inFlight := 0
+		for q := range w.slots {
+			if q > current {
+				inFlight++
+			}
+		}
+		if inFlight >= window {
+			return
+		}
+		w.launch(w.next)
+		w.next++
+	}
+}
+
+// launch fetches page p in a goroutine of its own.
+func (w *prefetch[T]) launch(p int) {
+	slot := &pageSlot[T]{done: make(chan struct{})}
+	w.slots[p] = slot
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		defer close(slot.done)
+		defer func() {
+			if r := recover(); r != nil {
+				slot.panic = r // raised again in the walk's goroutine
+			}
+		}()
+		slot.items, slot.resp, slot.err = w.fetch(w.wctx, w.at(p))
+	}()
+}
+
+func (w *prefetch[T]) at(p int) ListOptions {
+	o := w.opts
+	o.Page = p
+	return o
+}
+
+// stop cancels every fetch ahead and waits for them: no goroutine outlives
+// the walk.
+func (w *prefetch[T]) stop() {
+	if w.cancel != nil {
+		w.cancel()
+		w.wg.Wait()
+		w.cancel = nil
+	}
+	w.slots = nil
 }
 
 // nextPage decides where a walk goes after page current: 0 to stop, or a
@@ -166,8 +341,9 @@ func nextPage(resp *Response, current, seen int) (next int, truncated string) {
 }
 
 // All returns an iterator over every item of a listing, walking pages as
-// [WalkPages] does; one request is in flight at a time and the next page is
-// fetched only once the current one has been consumed. An error ends the
+// [WalkPages] does: one request in flight at a time, the next page fetched
+// only once the current one has been consumed, unless the client allows
+// pages ahead ([WithWalkConcurrency]). An error ends the
 // iteration as the final pair. Stopping the loop early stops the walk.
 func All[T any](ctx context.Context, start ListOptions, fetch PageFunc[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {

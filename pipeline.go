@@ -160,6 +160,7 @@ func (c *Client) callOnce(ctx context.Context, r *request, out any) (*Response, 
 			return nil, final
 		}
 		resp, err := c.attempt(ctx, r, red, sendURL, &call, out)
+		c.paceDone() // the attempt is no longer in flight (pacing.go, issue 13)
 		if err == nil {
 			c.limits.recordOutcome(true, false)
 			resp.Attempts = n
@@ -302,6 +303,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
 	resp := newResponse(hresp)
 	resp.requestID = call.RequestID
+	resp.client = c // a walk reads its concurrency and pacing from here (issue 13)
 	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
 		red.scrubRateLimit(rl)
 		resp.rateLimit = rl

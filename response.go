@@ -39,8 +39,9 @@ type Response struct {
 
 	totalCount  int
 	hasTotal    bool
-	nextOffered bool // a rel="next" link was present, readable or not
-	hasLink     bool // the response carried at least one Link element
+	client      *Client // the client that made the call: what a walk may prefetch with (pagination.go)
+	nextOffered bool    // a rel="next" link was present, readable or not
+	hasLink     bool    // the response carried at least one Link element
 	rateLimit   *RateLimit
 	requestID   string // X-Request-Id, scrubbed
 }
