@@ -99,6 +99,7 @@ type limits struct {
 	// (concurrent walks, issue 13): a snapshot's remaining budget does not
 	// know of the ones sent after it.
 	inflight int
+	overlap  bool // requests have overlapped since the client was last idle
 }
 
 func newLimits(p *Pacing, b *RetryBudget) *limits {
@@ -122,7 +123,13 @@ func (l *limits) observe(rl *RateLimit, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.last, l.has = *rl, true
-	l.est = rl.Remaining - int64(max(l.inflight-1, 0)) // less the others in flight
+	est := rl.Remaining - int64(max(l.inflight-1, 0)) // less the others in flight
+	if l.overlap && l.hasReset && now.Before(l.resetHi) {
+		// Concurrent answers arrive out of order: within a window, an
+		// older snapshot must not raise the estimate again.
+		est = min(est, l.est)
+	}
+	l.est = est
 	if !rl.HasReset {
 		l.hasReset = false
 		return
@@ -230,6 +237,7 @@ func (c *Client) pace(ctx context.Context, call CallContext) error {
 	if c.pacer == nil {
 		c.limits.mu.Lock()
 		c.limits.inflight++
+		c.limits.overlap = c.limits.overlap || c.limits.inflight > 1
 		c.limits.mu.Unlock()
 	}
 	return nil
@@ -242,12 +250,14 @@ func (c *Client) paceDone() {
 	}
 	c.limits.mu.Lock()
 	c.limits.inflight = max(c.limits.inflight-1, 0)
+	c.limits.overlap = c.limits.overlap && c.limits.inflight > 0
 	c.limits.mu.Unlock()
 }
 
 // walkPermits is how many requests a walk may have in flight, at most n:
-// fewer when pacing is on and the estimated budget is smaller (at least
-// one, which then waits in pace like any call).
+// fewer when pacing is on and the estimated budget is smaller, down to 0
+// (the walk then fetches only the page it waits for, which waits in pace
+// like any call).
 func (l *limits) walkPermits(n int, now time.Time) int {
 	if l.pacing == nil {
 		return n
@@ -257,7 +267,7 @@ func (l *limits) walkPermits(n int, now time.Time) int {
 	if !l.has || !l.hasReset || !now.Before(l.resetHi) {
 		return n
 	}
-	return int(min(max(l.est, 1), int64(n)))
+	return int(min(max(l.est, 0), int64(n)))
 }
 
 func (c *Client) notifyRateLimit(ctx context.Context, call CallContext, rl RateLimit) {

@@ -231,6 +231,7 @@ func (w *prefetch[T]) plan(resp *Response, firstItems int) {
 	w.next = first + 1
 	w.slots = map[int]*pageSlot[T]{}
 	w.wctx, w.cancel = context.WithCancel(w.ctx)
+	w.fill(first) // while the first page is visited
 }
 
 // get returns page p: fetched ahead, or fetched now.
@@ -239,6 +240,12 @@ func (w *prefetch[T]) get(p int) ([]T, *Response, error) {
 		return w.fetch(w.ctx, w.at(p))
 	}
 	slot, ok := w.slots[p]
+	if !ok && p == w.next && p <= w.last {
+		// The next page, not launched for want of budget: now.
+		w.launch(p)
+		w.next++
+		slot, ok = w.slots[p], true
+	}
 	if !ok {
 		// Not a page fetched ahead (the walk jumped, or went past the
 		// count): drop what was fetched ahead and go on one at a time.
@@ -252,32 +259,33 @@ func (w *prefetch[T]) get(p int) ([]T, *Response, error) {
 			delete(w.slots, q) // skipped over; its fetch is cancelled at stop
 		}
 	}
-	w.fill(p)
 	<-slot.done
 	if slot.panic != nil {
 		panic(slot.panic)
 	}
-	w.fill(p)
+	w.fill(p) // page p is in: up to n later pages in flight while it is visited
 	return slot.items, slot.resp, slot.err
 }
 
-// fill launches pages after current up to the window: n, or fewer when the
-// paced budget is smaller.
+// fill launches pages after current: at most n ahead of it, at most n
+// fetches running, and, when pacing is on, no more running than the
+// estimated budget (counting this walk's running fetches against it even
+// when they have already been counted: short of budget, it errs on the
+// side of fewer).
 func (w *prefetch[T]) fill(current int) {
 	if w.next <= current {
 		w.next = current + 1
 	}
-	window := w.client.limits.walkPermits(w.n, w.client.now())
-	for w.next <= w.last && w.next <= current+window {
-		inFlight := 0
-		for q := range w.slots {
-			if q > current {
-				inFlight++
-			}
+	running := 0
+	for _, s := range w.slots {
+		select {
+		case <-s.done:
+		default:
+			running++
 		}
-		if inFlight >= window {
-			return
-		}
+	}
+	allowed := min(w.n, w.client.limits.walkPermits(w.n, w.client.now())) - running
+	for ; allowed > 0 && w.next <= w.last && w.next <= current+w.n; allowed-- {
 		w.launch(w.next)
 		w.next++
 	}

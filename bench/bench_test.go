@@ -1,0 +1,430 @@
+// Package bench compares forgego with a hand-rolled client (net/http and
+// encoding/json, "raw") and the Gitea SDK, all against one loopback server
+// serving real codeberg.org bodies (../testdata/codeberg). It is a module of
+// its own so that the comparison's dependencies stay out of the core's
+// go.mod. docs/performance.md says how to run it and what it measured.
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"code.gitea.io/sdk/gitea"
+	forgejo "codeberg.org/forgego/forgejo"
+)
+
+const pageSize = 50
+
+// fixture reads a capture, compacted as an instance sends it.
+func fixture(tb testing.TB, name string) []byte {
+	tb.Helper()
+	raw, err := os.ReadFile("../testdata/codeberg/" + name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// issuePages builds n distinct 50-issue pages from every captured issue,
+// each issue given its own number, id, title and URLs.
+func issuePages(tb testing.TB, n int) [][]byte {
+	var base []map[string]any
+	for _, name := range []string{"issue/list-open.json", "issue/list-closed.json", "issue/list-labelled.json", "issue/search.json", "pull/list-all.json"} {
+		var list []map[string]any
+		if err := json.Unmarshal(fixture(tb, name), &list); err != nil {
+			tb.Fatal(err)
+		}
+		for _, is := range list {
+			delete(is, "merged") // pull listings: keep the issue shape
+			base = append(base, is)
+		}
+	}
+	var single map[string]any
+	if err := json.Unmarshal(fixture(tb, "issue/single.json"), &single); err != nil {
+		tb.Fatal(err)
+	}
+	base = append(base, single)
+	pages := make([][]byte, n)
+	for p := range pages {
+		page := make([]map[string]any, pageSize)
+		for i := range page {
+			k := p*pageSize + i
+			is := map[string]any{}
+			for key, v := range base[k%len(base)] {
+				is[key] = v
+			}
+			is["number"], is["id"] = k+1, 100000+k
+			is["title"] = fmt.Sprintf("%v (%d)", is["title"], k)
+			is["html_url"] = "https://codeberg.org/o/r/issues/" + strconv.Itoa(k+1)
+			is["url"] = "https://codeberg.org/api/v1/repos/o/r/issues/" + strconv.Itoa(k+1)
+			page[i] = is
+		}
+		out, err := json.Marshal(page)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pages[p] = out
+	}
+	return pages
+}
+
+// server answers GET /repos/o/r and the issue listing of o/r, as many pages
+// as totalPages says (the page bodies repeat every len(pages)), after delay.
+type server struct {
+	*httptest.Server
+	repo       []byte
+	pages      [][]byte
+	totalPages int
+	delay      time.Duration
+}
+
+func newServer(tb testing.TB, totalPages int, delay time.Duration) *server {
+	s := &server{repo: fixture(tb, "repository/repo-single.json"), pages: issuePages(tb, 4), totalPages: totalPages, delay: delay}
+	s.Server = httptest.NewServer(s)
+	tb.Cleanup(s.Close)
+	return s
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.delay > 0 {
+		time.Sleep(s.delay)
+	}
+	w.Header().Set("Content-Type", "application/json;charset=utf-8")
+	switch r.URL.Path {
+	case "/api/v1/repos/o/r":
+		_, _ = w.Write(s.repo)
+	case "/api/v1/repos/o/r/issues":
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		page = max(page, 1)
+		if page > s.totalPages {
+			_, _ = w.Write([]byte("[]"))
+			return
+		}
+		link := func(p int, rel string) string {
+			return fmt.Sprintf(`<%s/api/v1/repos/o/r/issues?limit=%d&page=%d>; rel="%s"`, s.URL, pageSize, p, rel)
+		}
+		var links []string
+		if page < s.totalPages {
+			links = append(links, link(page+1, "next"), link(s.totalPages, "last"))
+		}
+		if page > 1 {
+			links = append(links, link(1, "first"), link(page-1, "prev"))
+		}
+		if len(links) > 0 {
+			w.Header().Set("Link", strings.Join(links, ","))
+		}
+		w.Header().Set("X-Total-Count", strconv.Itoa(s.totalPages*pageSize))
+		_, _ = w.Write(s.pages[(page-1)%len(s.pages)])
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// ---- the three clients
+
+func forgegoClient(tb testing.TB, url string, opts ...forgejo.Option) *forgejo.Client {
+	c, err := forgejo.NewClient(append([]forgejo.Option{forgejo.WithBaseURL(url), forgejo.WithPageSize(pageSize)}, opts...)...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+func giteaClient(tb testing.TB, url string) *gitea.Client {
+	c, err := gitea.NewClient(url, gitea.SetGiteaVersion(""), gitea.SetHTTPClient(&http.Client{}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// rawGet is what a careful hand-rolled client does: one GET, the status
+// checked, the body decoded with encoding/json into structs of the
+// model's shape (here forgego's own types, decoded by reflection).
+func rawGet(hc *http.Client, url string, out any) (http.Header, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("status %d", resp.StatusCode)
+	}
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Header, json.Unmarshal(data, out)
+}
+
+// rawNext reads rel="next" from a Link header.
+func rawNext(h http.Header) string {
+	for _, part := range strings.Split(h.Get("Link"), ",") {
+		if strings.Contains(part, `rel="next"`) {
+			if i, j := strings.Index(part, "<"), strings.Index(part, ">"); i >= 0 && j > i {
+				return part[i+1 : j]
+			}
+		}
+	}
+	return ""
+}
+
+// ---- the three calls
+
+func BenchmarkGetRepository(b *testing.B) {
+	s := newServer(b, 1, 0)
+	ctx := context.Background()
+	fc, gc, hc := forgegoClient(b, s.URL), giteaClient(b, s.URL), &http.Client{}
+	b.Run("forgego", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if r, _, err := fc.Repos.Get(ctx, "o", "r"); err != nil || r.ID == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("raw", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var r forgejo.Repository
+			if _, err := rawGet(hc, s.URL+"/api/v1/repos/o/r", &r); err != nil || r.ID == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("gitea", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if r, _, err := gc.GetRepo("o", "r"); err != nil || r.ID == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkIssuePage50(b *testing.B) {
+	s := newServer(b, 200, 0)
+	ctx := context.Background()
+	fc, gc, hc := forgegoClient(b, s.URL), giteaClient(b, s.URL), &http.Client{}
+	b.Run("forgego", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if is, _, err := fc.Issues.List(ctx, "o", "r", &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Page: 1, Limit: pageSize}}); err != nil || len(is) != pageSize {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("raw", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var is []*forgejo.Issue
+			if _, err := rawGet(hc, s.URL+"/api/v1/repos/o/r/issues?page=1&limit=50", &is); err != nil || len(is) != pageSize {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("gitea", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if is, _, err := gc.ListRepoIssues("o", "r", gitea.ListIssueOption{ListOptions: gitea.ListOptions{Page: 1, PageSize: pageSize}}); err != nil || len(is) != pageSize {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// walkers walk the whole listing of a server and return the item count.
+var walkers = []struct {
+	name string
+	walk func(tb testing.TB, s *server, visit func()) int
+}{
+	{"forgego", func(tb testing.TB, s *server, visit func()) int {
+		return forgegoWalk(tb, forgegoClient(tb, s.URL), visit)
+	}},
+	{"raw", func(tb testing.TB, s *server, visit func()) int {
+		hc, n := &http.Client{}, 0
+		for url := s.URL + "/api/v1/repos/o/r/issues?page=1&limit=50"; url != ""; {
+			var is []*forgejo.Issue
+			h, err := rawGet(hc, url, &is)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			for range is {
+				n++
+				visit()
+			}
+			url = rawNext(h)
+		}
+		return n
+	}},
+	{"gitea", func(tb testing.TB, s *server, visit func()) int {
+		gc, n := giteaClient(tb, s.URL), 0
+		for page := 1; page != 0; {
+			is, resp, err := gc.ListRepoIssues("o", "r", gitea.ListIssueOption{ListOptions: gitea.ListOptions{Page: page, PageSize: pageSize}})
+			if err != nil {
+				tb.Fatal(err)
+			}
+			for range is {
+				n++
+				visit()
+			}
+			page = resp.NextPage
+		}
+		return n
+	}},
+}
+
+func forgegoWalk(tb testing.TB, c *forgejo.Client, visit func()) int {
+	n := 0
+	for is, err := range c.Issues.ListIter(context.Background(), "o", "r", &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Limit: pageSize}}) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if is.Number == 0 {
+			tb.Fatal("no number")
+		}
+		n++
+		visit()
+	}
+	return n
+}
+
+func BenchmarkWalk10000(b *testing.B) {
+	s := newServer(b, 200, 0)
+	for _, w := range walkers {
+		b.Run(w.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if n := w.walk(b, s, func() {}); n != 200*pageSize {
+					b.Fatalf("%d items", n)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkWalk50000Heap reports the peak live heap of a 50 000-issue walk
+// (HeapAlloc sampled after each page, after a GC before the walk).
+func BenchmarkWalk50000Heap(b *testing.B) {
+	s := newServer(b, 1000, 0)
+	for _, w := range walkers {
+		b.Run(w.name, func(b *testing.B) {
+			var peak uint64
+			for b.Loop() {
+				runtime.GC()
+				count := 0
+				var ms runtime.MemStats
+				w.walk(b, s, func() {
+					if count++; count%pageSize == 0 {
+						runtime.ReadMemStats(&ms)
+						peak = max(peak, ms.HeapAlloc)
+					}
+				})
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
+	}
+}
+
+// BenchmarkWalkLatency walks 200 pages from a server that answers each
+// request after 20 ms, as a network round trip would: one page at a time,
+// and with 4 pages in flight.
+func BenchmarkWalkLatency(b *testing.B) {
+	s := newServer(b, 200, 20*time.Millisecond)
+	for _, n := range []int{1, 4} {
+		b.Run("concurrency="+strconv.Itoa(n), func(b *testing.B) {
+			c := forgegoClient(b, s.URL, forgejo.WithWalkConcurrency(n))
+			for b.Loop() {
+				if got := forgegoWalk(b, c, func() {}); got != 200*pageSize {
+					b.Fatalf("%d items", got)
+				}
+			}
+		})
+	}
+}
+
+// ---- the decoder alone, through the client with an in-memory transport
+
+type memTransport struct{ body []byte }
+
+func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(bytes.NewReader(m.body)), ContentLength: int64(len(m.body)), Request: r}, nil
+}
+
+func BenchmarkDecodeOnly(b *testing.B) {
+	page := issuePages(b, 1)[0]
+	ctx := context.Background()
+	c := forgegoClient(b, "http://mem.invalid", forgejo.WithHTTPClient(&http.Client{Transport: memTransport{page}}))
+	b.Run("issues50/forgego-call-in-memory", func(b *testing.B) {
+		b.SetBytes(int64(len(page)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if is, _, err := c.Issues.List(ctx, "o", "r", nil); err != nil || len(is) != pageSize {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("issues50/encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(page)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var is []*forgejo.Issue
+			if err := json.Unmarshal(page, &is); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestSameItems checks that every walker sees the same 10 000 issues, the
+// concurrent walk included, in the same order.
+func TestSameItems(t *testing.T) {
+	s := newServer(t, 200, 0)
+	var want []int64
+	for is, err := range forgegoClient(t, s.URL).Issues.ListIter(context.Background(), "o", "r", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, is.Number)
+	}
+	var got []int64
+	var mu sync.Mutex
+	for is, err := range forgegoClient(t, s.URL, forgejo.WithWalkConcurrency(4)).Issues.ListIter(context.Background(), "o", "r", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		got = append(got, is.Number)
+		mu.Unlock()
+	}
+	if len(want) != 200*pageSize || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("concurrent walk: %d items, sequential %d, or a different order", len(got), len(want))
+	}
+	for _, w := range walkers {
+		if n := w.walk(t, s, func() {}); n != len(want) {
+			t.Errorf("%s walked %d items", w.name, n)
+		}
+	}
+}
