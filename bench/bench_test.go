@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,6 +191,24 @@ func rawNext(h http.Header) string {
 	return ""
 }
 
+// cpu reports the process's CPU time (user and system, the server's
+// share included) per operation as cpu-ns/op: on a shared machine, wall
+// time also counts the waits for a core.
+func cpu(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
 // ---- the three calls
 
 func BenchmarkGetRepository(b *testing.B) {
@@ -198,6 +217,7 @@ func BenchmarkGetRepository(b *testing.B) {
 	fc, gc, hc := forgegoClient(b, s.URL), giteaClient(b, s.URL), &http.Client{}
 	b.Run("forgego", func(b *testing.B) {
 		b.ReportAllocs()
+		defer cpu(b)()
 		for b.Loop() {
 			if r, _, err := fc.Repos.Get(ctx, "o", "r"); err != nil || r.ID == 0 {
 				b.Fatal(err)
@@ -206,6 +226,7 @@ func BenchmarkGetRepository(b *testing.B) {
 	})
 	b.Run("raw", func(b *testing.B) {
 		b.ReportAllocs()
+		defer cpu(b)()
 		for b.Loop() {
 			var r forgejo.Repository
 			if _, err := rawGet(hc, s.URL+"/api/v1/repos/o/r", &r); err != nil || r.ID == 0 {
@@ -215,6 +236,7 @@ func BenchmarkGetRepository(b *testing.B) {
 	})
 	b.Run("gitea", func(b *testing.B) {
 		b.ReportAllocs()
+		defer cpu(b)()
 		for b.Loop() {
 			if r, _, err := gc.GetRepo("o", "r"); err != nil || r.ID == 0 {
 				b.Fatal(err)
@@ -229,6 +251,7 @@ func BenchmarkIssuePage50(b *testing.B) {
 	fc, gc, hc := forgegoClient(b, s.URL), giteaClient(b, s.URL), &http.Client{}
 	b.Run("forgego", func(b *testing.B) {
 		b.ReportAllocs()
+		defer cpu(b)()
 		for b.Loop() {
 			if is, _, err := fc.Issues.List(ctx, "o", "r", &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Page: 1, Limit: pageSize}}); err != nil || len(is) != pageSize {
 				b.Fatal(err)
@@ -237,6 +260,7 @@ func BenchmarkIssuePage50(b *testing.B) {
 	})
 	b.Run("raw", func(b *testing.B) {
 		b.ReportAllocs()
+		defer cpu(b)()
 		for b.Loop() {
 			var is []*forgejo.Issue
 			if _, err := rawGet(hc, s.URL+"/api/v1/repos/o/r/issues?page=1&limit=50", &is); err != nil || len(is) != pageSize {
@@ -246,6 +270,7 @@ func BenchmarkIssuePage50(b *testing.B) {
 	})
 	b.Run("gitea", func(b *testing.B) {
 		b.ReportAllocs()
+		defer cpu(b)()
 		for b.Loop() {
 			if is, _, err := gc.ListRepoIssues("o", "r", gitea.ListIssueOption{ListOptions: gitea.ListOptions{Page: 1, PageSize: pageSize}}); err != nil || len(is) != pageSize {
 				b.Fatal(err)
@@ -315,6 +340,7 @@ func BenchmarkWalk10000(b *testing.B) {
 	for _, w := range walkers {
 		b.Run(w.name, func(b *testing.B) {
 			b.ReportAllocs()
+			defer cpu(b)()
 			for b.Loop() {
 				if n := w.walk(b, s, func() {}); n != 200*pageSize {
 					b.Fatalf("%d items", n)
@@ -380,6 +406,7 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	b.Run("issues50/forgego-call-in-memory", func(b *testing.B) {
 		b.SetBytes(int64(len(page)))
 		b.ReportAllocs()
+		defer cpu(b)()
 		for b.Loop() {
 			if is, _, err := c.Issues.List(ctx, "o", "r", nil); err != nil || len(is) != pageSize {
 				b.Fatal(err)
@@ -389,6 +416,7 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	b.Run("issues50/encoding-json", func(b *testing.B) {
 		b.SetBytes(int64(len(page)))
 		b.ReportAllocs()
+		defer cpu(b)()
 		for b.Loop() {
 			var is []*forgejo.Issue
 			if err := json.Unmarshal(page, &is); err != nil {
