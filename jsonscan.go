@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -386,16 +387,20 @@ func (d *jdec) scanString() (start, end int, esc int) {
 	data := d.data
 	i := d.pos + 1
 	start = i
+	var high uint64
 	for {
 		// Eight bytes at a time while none needs a look: no quote, no
-		// backslash, no control character, nothing above 0x7f.
+		// backslash, no control character (bytes above 0x7f are only
+		// noted). The tests for a zero byte and for a byte below 0x20 are
+		// exact as booleans, high bytes included.
 		for i+8 <= len(data) {
 			x := binary.LittleEndian.Uint64(data[i:])
 			q := x ^ (swarOnes * '"')
 			b := x ^ (swarOnes * '\\')
-			if ((q-swarOnes)&^q|(b-swarOnes)&^b|(x-swarOnes*0x20)|x)&swarHighs != 0 {
+			if ((q-swarOnes)&^q|(b-swarOnes)&^b|(x-swarOnes*0x20)&^x)&swarHighs != 0 {
 				break
 			}
+			high |= x
 			i += 8
 		}
 		if i >= len(data) {
@@ -406,6 +411,9 @@ func (d *jdec) scanString() (start, end int, esc int) {
 		switch {
 		case c == '"':
 			d.pos = i + 1
+			if high&swarHighs != 0 {
+				esc |= escHigh
+			}
 			return start, i, esc
 		case c == '\\':
 			esc |= escSlash
@@ -461,8 +469,35 @@ func hex4(b []byte) rune {
 // by scanString, as encoding/json unescapes it: invalid UTF-8 and lone
 // surrogates become U+FFFD.
 func unquoteInto(out, s []byte) []byte {
+	out = slices.Grow(out, len(s))
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c != '\\' && c < utf8.RuneSelf {
+			// A run of plain ASCII, copied at once.
+			j := i + 1
+			for j < len(s) && s[j] != '\\' && s[j] < utf8.RuneSelf {
+				j++
+			}
+			out = append(out, s[i:j]...)
+			i = j
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			// Valid UTF-8 is copied as is, up to the next escape or ASCII.
+			j := i
+			for j < len(s) && s[j] >= utf8.RuneSelf {
+				r, n := utf8.DecodeRune(s[j:])
+				if r == utf8.RuneError && n == 1 {
+					break
+				}
+				j += n
+			}
+			if j > i {
+				out = append(out, s[i:j]...)
+				i = j
+				continue
+			}
+		}
 		switch {
 		case c == '\\':
 			switch s[i+1] {
