@@ -51,6 +51,7 @@ const (
 	resultBytes                      // *[]byte, bounded by the download limit
 	resultBool                       // *bool: 2xx yes, 404 no
 	resultWithheld                   // JSON whose body carries a credential: never in a snippet
+	resultStream                     // *io.ReadCloser: the body, unread, bounded by the download limit
 )
 
 // request is one call's inputs, built by an operation method.
@@ -265,11 +266,27 @@ func (r *request) conditional() bool {
 // attempt sends the request once and reads its answer.
 func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL string, call *CallContext, out any) (*Response, error) {
 	c.notifyRequest(ctx, *call)
+	streaming := r.result == resultStream
 	actx, cancel := ctx, context.CancelFunc(func() {})
-	if c.attemptTimeout > 0 {
+	stopTimer := func() bool { return false }
+	switch {
+	case streaming:
+		// A stream's body outlives the attempt: the attempt timeout bounds
+		// the wait for the answer's headers, and the body's Close ends the
+		// request.
+		actx, cancel = context.WithCancel(ctx)
+		if c.attemptTimeout > 0 {
+			stopTimer = time.AfterFunc(c.attemptTimeout, cancel).Stop
+		}
+	case c.attemptTimeout > 0:
 		actx, cancel = context.WithTimeout(ctx, c.attemptTimeout)
 	}
-	defer cancel()
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			cancel()
+		}
+	}()
 
 	hreq, err := c.newHTTPRequest(actx, r, sendURL)
 	if err != nil {
@@ -285,10 +302,14 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		return nil, c.transportError(ctx, red, *call, err)
 	}
 	limit := c.maxResponseBytes
-	if r.result == resultBytes {
+	if r.result == resultBytes || streaming {
 		limit = c.maxDownloadBytes
 	}
 	success := hresp.StatusCode >= 200 && hresp.StatusCode < 300
+	if streaming && success {
+		stopTimer()
+		return c.handOffStream(ctx, red, call, start, hresp, limit, cancel, out, &handedOff)
+	}
 	pad := 0
 	if !success {
 		// An error body is only parsed, never returned. Past the bound it
