@@ -251,11 +251,20 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, sendURL string)
 		}
 	}
 	hreq.Header.Set("User-Agent", c.userAgent)
-	if cr := c.credential(); cr != nil {
-		hreq.Header.Set("Authorization", cr.header)
+	auth, err := c.authorization(ctx)
+	if err != nil {
+		return nil, errTokenSource{err}
+	}
+	if auth != "" {
+		hreq.Header.Set("Authorization", auth)
 	}
 	return hreq, nil
 }
+
+// errTokenSource marks a token source's failure while building a request.
+type errTokenSource struct{ err error }
+
+func (e errTokenSource) Error() string { return e.err.Error() }
 
 // conditional reports whether the call carries If-None-Match or
 // If-Modified-Since, so that a 304 is its answer rather than an error.
@@ -289,6 +298,10 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 	}()
 
 	hreq, err := c.newHTTPRequest(actx, r, sendURL)
+	var tse errTokenSource
+	if errors.As(err, &tse) {
+		return nil, &AuthError{Call: *call, Err: red.scrubError(tse.err)}
+	}
 	if err != nil {
 		// The URL was validated at construction; this is unreachable short
 		// of a bug, and must not echo the URL.
