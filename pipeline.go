@@ -138,7 +138,7 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 }
 
 // callOnce is call without the guarantee of a non-nil Response.
-func (c *Client) callOnce(ctx context.Context, r *request, out any) (*Response, error) {
+func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Response, err error) {
 	red := c.redactor(r)
 	if r.err != nil {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: red.scrub(r.op.Path), URL: "(not sent)", Final: true}
@@ -152,6 +152,11 @@ func (c *Client) callOnce(ctx context.Context, r *request, out any) (*Response, 
 	sendURL, redacted := buildURL(c.baseURL, r.path, query)
 	redacted = red.scrub(redacted)
 	route := red.scrub(r.op.Path) // Client.Do's route is the caller's path
+	// Hook for a ContextObserver (observer_context.go): the ctx it returns is
+	// the one every attempt, wait and later observer event uses; it sees the
+	// end of the call through the named results.
+	ctx, end := c.startCall(ctx, CallContext{Operation: r.op.ID, Method: r.op.Method, Route: route, URL: redacted})
+	defer func() { end(resp, err) }()
 	for n := 1; ; n++ {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: route, URL: redacted, Attempt: n}
 		if perr := c.pace(ctx, call); perr != nil {
