@@ -554,7 +554,7 @@ func TestNoSecretInAnyExport(t *testing.T) {
 	ctx := context.Background()
 	_, _, _ = c.Repos.Get(ctx, "o", "r")                                                    // 503, then 200 echoing the token
 	_, _, _ = c.Repos.Get(ctx, "o", "r")                                                    // 503, then 200
-	_, _, _ = c.Issues.Get(ctx, "o", "r", 1)                                           // 503, then 404 echoing it
+	_, _, _ = c.Issues.Get(ctx, "o", "r", 1)                                                // 503, then 404 echoing it
 	_, _, _ = c.Repos.Get(ctx, "o/"+token, "r")                                             // refused before sending
 	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Query: url.Values{ // the token and a value in the query
 		"q": {queryValue}, "t": {token}}, Retry: forgejo.IdempotentOnly}, nil)
