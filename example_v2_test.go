@@ -100,7 +100,7 @@ func ExampleSudo() {
 	defer srv.Close()
 	client, _ := forgejo.NewClient(forgejo.WithBaseURL(srv.URL), forgejo.WithToken("admin-token-0123456789"))
 	_, _, err := client.Issues.Search(context.Background(), &forgejo.IssueSearchOptions{State: "open"},
-		forgejo.Sudo("bob"),                       // act as bob (admin tokens)
+		forgejo.Sudo("bob"),                      // act as bob (admin tokens)
 		forgejo.WithQuery("created_by", "alice"), // a filter the spec omits
 		forgejo.WithHeader("X-Trace", "run-42"))
 	fmt.Println(err)
