@@ -337,19 +337,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		pad = red.pad()
 	}
 	data, rerr := readBody(hresp, limit, pad, !success)
-	call.Duration = c.now().Sub(start)
-	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
-	resp := newResponse(hresp)
-	resp.requestID = call.RequestID
-	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
-		red.scrubRateLimit(rl)
-		resp.rateLimit = rl
-		c.limits.observe(rl, rl.ReceivedAt)
-		c.notifyRateLimit(ctx, *call, *rl)
-	}
-	retryAfter, _ := parseRetryAfter(hresp.Header)
-	c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, retryAfter)
-	c.notifyResponse(ctx, *call, hresp.StatusCode)
+	resp := c.recordAnswer(ctx, red, call, start, hresp)
 	if rerr != nil {
 		return resp, c.transportError(ctx, red, *call, rerr)
 	}
@@ -378,6 +366,27 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		return resp, &DecodeError{Call: *call, Path: red.scrub(decodePath(err)), Snippet: snip, Err: err}
 	}
 	return resp, nil
+}
+
+// recordAnswer is what every answer that arrived goes through, streamed
+// or read: the attempt's duration and scrubbed request ID, the Response
+// with its paging headers, the rate-limit snapshot (to the client's limits,
+// the Pacer and the observer) and the observer's OnResponse.
+func (c *Client) recordAnswer(ctx context.Context, red redactor, call *CallContext, start time.Time, hresp *http.Response) *Response {
+	call.Duration = c.now().Sub(start)
+	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
+	resp := newResponse(hresp)
+	resp.requestID = call.RequestID
+	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
+		red.scrubRateLimit(rl)
+		resp.rateLimit = rl
+		c.limits.observe(rl, rl.ReceivedAt)
+		c.notifyRateLimit(ctx, *call, *rl)
+	}
+	retryAfter, _ := parseRetryAfter(hresp.Header)
+	c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, retryAfter)
+	c.notifyResponse(ctx, *call, hresp.StatusCode)
+	return resp
 }
 
 // maxErrorBody bounds how much of an error body is read for its message;

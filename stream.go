@@ -32,18 +32,7 @@ func (c *Client) stream(ctx context.Context, r *request) (io.ReadCloser, *Respon
 // bound, and hands the body to the caller.
 func (c *Client) handOffStream(ctx context.Context, red redactor, call *CallContext, start time.Time, hresp *http.Response,
 	limit int64, cancel context.CancelFunc, out any, handedOff *bool) (*Response, error) {
-	call.Duration = c.now().Sub(start)
-	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
-	resp := newResponse(hresp)
-	resp.requestID = call.RequestID
-	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
-		red.scrubRateLimit(rl)
-		resp.rateLimit = rl
-		c.limits.observe(rl, rl.ReceivedAt)
-		c.notifyRateLimit(ctx, *call, *rl)
-	}
-	c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, 0)
-	c.notifyResponse(ctx, *call, hresp.StatusCode)
+	resp := c.recordAnswer(ctx, red, call, start, hresp)
 	if hresp.ContentLength > limit {
 		hresp.Body.Close()
 		return resp, &TransportError{Call: *call, Kind: TransportResponseTooLarge, Err: errResponseTooLarge}
