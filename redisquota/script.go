@@ -95,19 +95,24 @@ else
     local sq, sw = tonumber(ARGV[7]), tonumber(ARGV[8])
     if sq > 0 then q = sq end
     if sw > 0 then w = sw end
-    -- What the server says is left, less what is on its way to it.
-    local left = math.max(tonumber(ARGV[5]) - infl, 0)
+    local r = tonumber(ARGV[5])
+    -- What the server says is left, less what may still be on its way.
+    local left = math.max(r - infl, 0)
     if ARGV[6] ~= '' then
       local bound = now + tonumber(ARGV[6])
       if not reset then
         est, reset, ahead, late = left, bound, 0, 0
       else
-        -- Same window: the tighter estimate, the tighter bound. (A snapshot
-        -- of the next window has a later bound and more left: ignored.)
-        if not est or left < est then est = left end
+        -- Same window. While only our own requests spend the quota, the
+        -- server never says less than the estimate (which already counts
+        -- every request let through); when it does, someone else spends
+        -- it too, and the estimate becomes what is left less all that is
+        -- in flight. A snapshot of the next window has a later bound and
+        -- more left: ignored.
+        if not est or r < est then est = left end
         if bound < reset then reset = bound end
       end
-    elseif not est or left < est then
+    elseif not est or r < est then
       est = left
     end
   end
