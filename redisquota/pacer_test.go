@@ -297,3 +297,30 @@ func TestTwoClientsShareOneQuota(t *testing.T) {
 		t.Fatalf("%d requests, want 30", n)
 	}
 }
+
+// Someone outside the fleet spends the same quota: the server says less
+// than the estimate, which drops to that, less the requests in flight.
+func TestOutsideSpendingLowersTheEstimate(t *testing.T) {
+	rdb, _ := sharedRedis(t)
+	p := newPacer(t, rdb, uniqueName(t, rdb))
+	const w = 10 * time.Second
+	p.Observe(bg, forgejo.CallContext{}, time.Now(), 200, snap(50, w, 100, w), 0)
+	reserve(t, p)
+	reserve(t, p) // estimate 48, two in flight
+	// One of the two answers: the server has 40 left, not 49.
+	p.Observe(bg, forgejo.CallContext{}, time.Now(), 200, snap(40, w, 100, w), 0)
+	for i := range 39 { // 40 less the request still in flight
+		if d := reserve(t, p); d != 0 {
+			t.Fatalf("request %d: wait %v", i, d)
+		}
+	}
+	if d := reserve(t, p); d == 0 {
+		t.Fatal("the 40th request went now: the outside spending was ignored")
+	}
+	// Our own requests answering later (the server saying more than the
+	// estimate) never raise it within the window.
+	p.Observe(bg, forgejo.CallContext{}, time.Now(), 200, snap(45, w, 100, w), 0)
+	if d := reserve(t, p); d == 0 {
+		t.Fatal("a stale snapshot raised the estimate")
+	}
+}
