@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -145,10 +144,11 @@ func seconds(d time.Duration) string {
 	if d <= 0 {
 		return "0s"
 	}
-	if d < time.Second {
-		return fmt.Sprintf("%.1fs", d.Seconds())
+	tenths := (d + 100*time.Millisecond - 1) / (100 * time.Millisecond) // rounded up
+	if tenths < 10 {
+		return fmt.Sprintf("0.%ds", tenths)
 	}
-	return fmt.Sprintf("%ds", int(math.Ceil(d.Seconds())))
+	return fmt.Sprintf("%ds", (d+time.Second-1)/time.Second)
 }
 
 // waitReason says what a retry waits for, as a format for progress.waiting.
