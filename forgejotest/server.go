@@ -130,6 +130,7 @@ type Server struct {
 	tb     testing.TB
 	cfg    config
 	routes []*route
+	byOp   map[string]*route
 	host   string
 
 	mu       sync.Mutex
@@ -172,6 +173,10 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, st: newState()}
 	s.routes = buildRoutes()
+	s.byOp = map[string]*route{}
+	for _, rt := range s.routes {
+		s.byOp[rt.op] = rt
+	}
 	ts := httptest.NewUnstartedServer(s)
 	ts.Listener.Close()
 	ts.Listener = l
