@@ -2,6 +2,7 @@ package forgejotest
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -140,6 +141,8 @@ type Server struct {
 	rl       *rateLimiter
 	defUser  *user
 	defToken string
+
+	dq deliveryQueue // webhook deliveries, with their own lock
 }
 
 // NewServer starts a fake Forgejo on 127.0.0.1 for the test t and closes it
@@ -172,6 +175,7 @@ func Start(opts ...Option) (*Server, error) {
 		return nil, fmt.Errorf("cannot listen on 127.0.0.1: %w", err)
 	}
 	s := &Server{cfg: cfg, st: newState()}
+	s.deliveriesInit()
 	s.routes = buildRoutes()
 	s.byOp = map[string]*route{}
 	for _, rt := range s.routes {
@@ -197,6 +201,10 @@ func Start(opts ...Option) (*Server, error) {
 func (s *Server) Close() {
 	s.ts.CloseClientConnections()
 	s.ts.Close()
+	s.dq.cancel() // deliveries still queued fail fast
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = s.WaitDeliveries(ctx)
 }
 
 // Token is the default user's token.
