@@ -550,7 +550,7 @@ func hDeleteTag(c *call) {
 		return
 	}
 	if rel := r.releaseByTag(name); rel != nil && !rel.draft {
-		c.fail(http.StatusUnprocessableEntity, "a tag attached to a release cannot be deleted directly")
+		c.fail(http.StatusConflict, "a tag attached to a release cannot be deleted directly")
 		return
 	}
 	r.tags = slices.DeleteFunc(r.tags, func(x *tag) bool { return x == t })

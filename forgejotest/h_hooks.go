@@ -125,17 +125,14 @@ func hCreateHook(scope string) func(c *call) {
 			return
 		}
 		if b.Type == nil || !slices.Contains(hookTypes, *b.Type) {
-			c.fail(http.StatusUnprocessableEntity, "Invalid hook type")
+			c.fail(http.StatusUnprocessableEntity, "Invalid hook type: "+cmp.Or(ptrStr(b.Type), ""))
 			return
 		}
 		h := &hook{kind: *b.Type, method: "POST", active: b.Active != nil && *b.Active, created: c.now, updated: c.now}
 		if !c.applyConfig(h, b.Config, true) {
 			return
 		}
-		h.events = slices.Compact(slices.Clone(b.Events))
-		if len(h.events) == 0 {
-			h.events = []string{"push"}
-		}
+		h.events = expandEvents(b.Events)
 		if b.BranchFilter != nil {
 			h.branchFilter = *b.BranchFilter
 		}
@@ -192,7 +189,7 @@ func hEditHook(scope string) func(c *call) {
 			return
 		}
 		if b.Events != nil {
-			cp.events = slices.Compact(slices.Clone(b.Events))
+			cp.events = expandEvents(b.Events)
 		}
 		if b.BranchFilter != nil {
 			cp.branchFilter = *b.BranchFilter
@@ -239,4 +236,41 @@ func hTestHook(c *call) {
 	}
 	c.s.deliverTo(c, []*hook{h}, r, "push", c.pushPayload(r, b, b.sha, r.commits[b.sha], nil, nil, nil))
 	c.empty(http.StatusNoContent)
+}
+
+func ptrStr(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// expandEvents stores a hook's events as Forgejo answers them: "issues"
+// and "pull_request" switch on their sub-events too, nothing given means
+// push; sorted, as the fake has no map order to imitate.
+func expandEvents(given []string) []string {
+	set := map[string]bool{}
+	for _, e := range given {
+		set[e] = true
+		switch e {
+		case "issues":
+			for _, x := range []string{"issue_assign", "issue_label", "issue_milestone", "issue_comment"} {
+				set[x] = true
+			}
+		case "pull_request":
+			for _, x := range []string{"pull_request_assign", "pull_request_label", "pull_request_milestone", "pull_request_comment",
+				"pull_request_review_approved", "pull_request_review_rejected", "pull_request_review_comment", "pull_request_sync", "pull_request_review_request"} {
+				set[x] = true
+			}
+		}
+	}
+	if len(set) == 0 {
+		set["push"] = true
+	}
+	out := make([]string, 0, len(set))
+	for e := range set {
+		out = append(out, e)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -833,8 +833,7 @@ func hPullDiff(c *call) {
 		c.notFound()
 		return
 	}
-	f := pullFile(is)
-	diff := "diff --git a/" + f + " b/" + f + "\nnew file mode 100644\nindex 0000000..e69de29\n--- /dev/null\n+++ b/" + f + "\n@@ -0,0 +1 @@\n+" + is.title + "\n"
+	diff := c.pullDiff(r, is)
 	switch c.p["diffType"] {
 	case "diff":
 	case "patch":
@@ -846,4 +845,75 @@ func hPullDiff(c *call) {
 	}
 	c.status, c.out = http.StatusOK, []byte(diff)
 	c.header.Set("Content-Type", "text/plain; charset=utf-8")
+}
+
+// pullDiff is a unified diff of the files that differ between the head
+// and base branches, or of the pull request's synthetic file when the
+// branches carry no files of their own.
+func (c *call) pullDiff(r *repo, is *issue) string {
+	var base, head map[string]string
+	if b := r.branch(is.pull.base); b != nil {
+		base = r.files(b)
+	}
+	if h := r.branch(is.pull.head); h != nil {
+		head = r.files(h)
+	}
+	var paths []string
+	for p, v := range head {
+		if base[p] != v {
+			paths = append(paths, p)
+		}
+	}
+	for p := range base {
+		if _, ok := head[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	if len(paths) == 0 {
+		f := pullFile(is)
+		return "diff --git a/" + f + " b/" + f + "\nnew file mode 100644\n--- /dev/null\n+++ b/" + f + "\n@@ -0,0 +1 @@\n+" + is.title + "\n"
+	}
+	var sb strings.Builder
+	for _, p := range paths {
+		old, hadOld := base[p]
+		nw, hasNew := head[p]
+		sb.WriteString("diff --git a/" + p + " b/" + p + "\n")
+		from, to := "a/"+p, "b/"+p
+		switch {
+		case !hadOld:
+			sb.WriteString("new file mode 100644\n")
+			from = "/dev/null"
+		case !hasNew:
+			sb.WriteString("deleted file mode 100644\n")
+			to = "/dev/null"
+		}
+		sb.WriteString("index " + blobSHA(old)[:7] + ".." + blobSHA(nw)[:7] + "\n--- " + from + "\n+++ " + to + "\n")
+		ol, nl := lines(old), lines(nw)
+		sb.WriteString("@@ -" + hunkRange(len(ol)) + " +" + hunkRange(len(nl)) + " @@\n")
+		for _, l := range ol {
+			sb.WriteString("-" + l + "\n")
+		}
+		for _, l := range nl {
+			sb.WriteString("+" + l + "\n")
+		}
+	}
+	return sb.String()
+}
+
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+func hunkRange(n int) string {
+	if n == 0 {
+		return "0,0"
+	}
+	if n == 1 {
+		return "1"
+	}
+	return "1," + strconv.Itoa(n)
 }
