@@ -50,7 +50,6 @@ type repo struct {
 	hooks         []*hook
 	collaborators []*collaborator
 	protections   []*protection
-	teams         []*team // teams given access explicitly
 }
 
 type branch struct {

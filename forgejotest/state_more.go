@@ -56,8 +56,6 @@ type attachment struct {
 	external    string // an external asset's URL
 	created     time.Time
 	downloads   int64
-	issue       *issue   // issue attachments
-	comment     *comment // comment attachments
 	releaseBody []byte
 }
 
