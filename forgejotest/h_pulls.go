@@ -1,6 +1,7 @@
 package forgejotest
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -145,6 +146,7 @@ func hCreatePull(c *call) {
 	}
 	c.st.notify(is, c.user, nil, c.now)
 	c.json(http.StatusCreated, c.v.pull(is, false))
+	c.s.emitIssue(c, is, "", "opened", nil)
 }
 
 func hEditPull(c *call) {
@@ -261,7 +263,13 @@ func hMergePull(c *call) {
 	p.merged, p.mergedAt, p.mergedBy = true, c.now, c.user
 	p.mergeSHA = fakeSHA("merge", r.owner.login, r.name, strconv.FormatInt(is.number, 10), p.headSHA, p.baseSHA)
 	if b := r.branch(p.base); b != nil {
-		b.sha, b.message, b.author, b.when = p.mergeSHA, "Merge pull request '"+is.title+"'\n", c.user, c.now
+		files := maps.Clone(r.files(b))
+		if hb := r.branch(p.head); hb != nil {
+			maps.Copy(files, r.files(hb))
+		}
+		msg := "Merge pull request '" + is.title + "'\n"
+		r.commits[p.mergeSHA] = &commit{sha: p.mergeSHA, parent: b.sha, message: msg, author: c.user, when: c.now, files: files}
+		b.sha, b.message, b.author, b.when = p.mergeSHA, msg, c.user, c.now
 	}
 	if body.DeleteBranchAfterMerge && p.head != r.defaultBranch {
 		r.branches = slices.DeleteFunc(r.branches, func(b *branch) bool { return b.name == p.head })
@@ -270,17 +278,10 @@ func hMergePull(c *call) {
 	is.updated = c.now
 	c.st.notify(is, c.user, nil, c.now)
 	c.empty(http.StatusOK)
+	c.s.emitIssue(c, is, "", "closed", nil) // merged: pull_request.merged is true
 }
 
 // Reviews, commits and files: no Link, only X-Total-Count, as on Codeberg.
-
-func hPullReviews(c *call) {
-	r := c.pathRepo()
-	if r == nil || c.pathPull(r) == nil {
-		return
-	}
-	c.json(http.StatusOK, paginate(c, []struct{}{}, pageTotalOnly))
-}
 
 type wCommitUser struct {
 	Name  string `json:"name"`

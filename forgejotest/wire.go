@@ -341,6 +341,8 @@ type view struct {
 	host   string
 	viewer *user
 	st     *state
+	// payload renders for a webhook delivery.
+	payload bool
 }
 
 func (v view) api(path string) string  { return v.root + "/api/v1" + path }
@@ -389,10 +391,11 @@ func (v view) repo(r *repo, depth int) *wRepo {
 	}
 	full := r.owner.login + "/" + r.name
 	openIssues, openPulls := r.openCounts()
-	perm := &wPermissions{Pull: true}
-	if canAdmin(v.viewer, r) {
-		perm = &wPermissions{Admin: true, Push: true, Pull: true}
+	a := access(v.viewer, r)
+	if v.payload {
+		a = accessOwner // webhook payloads render the repository as its owner sees it
 	}
+	perm := &wPermissions{Admin: a >= accessAdmin, Push: a >= accessWrite, Pull: a >= accessRead}
 	w := &wRepo{
 		ID: r.id, Owner: v.user(r.owner), Name: r.name, FullName: full, Description: r.description,
 		Empty: r.empty, Private: r.private, Fork: r.parent != nil, Size: 25,
@@ -400,7 +403,7 @@ func (v view) repo(r *repo, depth int) *wRepo {
 		URL: v.api("/repos/" + full), SSHURL: "ssh://git@" + v.host + "/" + full + ".git",
 		CloneURL: v.html("/" + full + ".git"), Website: r.website,
 		StarsCount: len(r.stargazers), ForksCount: len(r.forks), WatchersCount: 1,
-		OpenIssuesCount: openIssues, OpenPrCounter: openPulls,
+		OpenIssuesCount: openIssues, OpenPrCounter: openPulls, ReleaseCounter: releaseCount(r),
 		DefaultBranch: r.defaultBranch, Archived: r.archived,
 		CreatedAt: ts(r.created), UpdatedAt: ts(r.updated), ArchivedAt: epochTime,
 		Permissions: perm, HasIssues: true,
@@ -430,8 +433,15 @@ func (v view) label(l *label) *wLabel {
 	return &wLabel{
 		ID: l.id, Name: l.name, Exclusive: l.exclusive, IsArchived: l.archived, Color: l.color,
 		Description: l.description,
-		URL:         v.api("/repos/" + l.repo.owner.login + "/" + l.repo.name + "/labels/" + strconv.FormatInt(l.id, 10)),
+		URL:         v.labelURL(l),
 	}
+}
+
+func (v view) labelURL(l *label) string {
+	if l.repo == nil {
+		return v.api("/orgs/" + l.org.login + "/labels/" + strconv.FormatInt(l.id, 10))
+	}
+	return v.api("/repos/" + l.repo.owner.login + "/" + l.repo.name + "/labels/" + strconv.FormatInt(l.id, 10))
 }
 
 func (v view) labels(ls []*label) []*wLabel {
@@ -620,8 +630,8 @@ func (v view) notification(n *notification) *wNotification {
 
 // Permissions, simplified: the owner and site administrators administer a
 // repository; nobody else writes to it.
-func canAdmin(u *user, r *repo) bool { return u != nil && (u == r.owner || u.isAdmin) }
+func canAdmin(u *user, r *repo) bool { return access(u, r) >= accessAdmin }
 
-func canWrite(u *user, r *repo) bool { return canAdmin(u, r) }
+func canWrite(u *user, r *repo) bool { return access(u, r) >= accessWrite }
 
-func canRead(u *user, r *repo) bool { return !r.private || canAdmin(u, r) }
+func canRead(u *user, r *repo) bool { return access(u, r) >= accessRead }
