@@ -30,6 +30,7 @@ type config struct {
 	pacer            Pacer
 	budget           *RetryBudget
 	clock            Clock
+	versionCheck     bool // WithVersionCheck (version_check.go)
 }
 
 // WithBaseURL sets the instance to talk to. It accepts an instance root

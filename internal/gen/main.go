@@ -100,6 +100,9 @@ func generate(root string) (map[string][]byte, error) {
 	if err := checkPathTables(spec); err != nil {
 		return nil, err
 	}
+	if err := loadVersions(spec); err != nil { // versions.go
+		return nil, err
+	}
 	m, err := buildModels(spec)
 	if err != nil {
 		return nil, err
@@ -149,6 +152,7 @@ func generate(root string) (map[string][]byte, error) {
 	}
 	out["README.md"] = []byte(updated)
 	out[filepath.Join("docs", "OPERATIONS.md")] = []byte(emitIndex(ops))
+	out[filepath.Join("docs", "VERSIONS.md")] = []byte(emitVersions(ops)) // emit_versions.go
 	return out, nil
 }
 
