@@ -168,6 +168,8 @@ func (l LDContext) MarshalJSON() ([]byte, error) {
 // Content-Type"). The instance wants an HTTP signature unless
 // SIGNATURE_ENFORCED is false (see the top of activitypub.go).
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /activitypub/actor/inbox (activitypubInstanceActorInbox). Retry:
 // Never (delivers an activity to the inbox; a repeat delivers it again).
 func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, activity any, opts ...CallOption) (*Response, error) {
@@ -182,6 +184,8 @@ func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, activity a
 // inbox. The spec gives this route no body; Forgejo refuses an empty one
 // (422 "Empty Content-Type"). The instance wants an HTTP signature unless
 // SIGNATURE_ENFORCED is false.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /activitypub/user-id/{user-id}/inbox (activitypubPersonInbox). Retry:
 // Never (delivers an activity to the inbox; a repeat delivers it again).
