@@ -97,7 +97,9 @@ func TestActivityPubDecodesForgejoShapes(t *testing.T) {
 					t.Errorf("object %s", a.Members["object"])
 				}
 			}},
-		{"note, string context", note, func(c *Client) (*ActivityPub, *Response, error) { return c.ActivityPub.GetPersonActivityNote(ctx, 2, 1) },
+		{"note, string context", note, func(c *Client) (*ActivityPub, *Response, error) {
+			return c.ActivityPub.GetPersonActivityNote(ctx, 2, 1)
+		},
 			func(t *testing.T, a *ActivityPub) {
 				if len(a.Context) != 1 || a.Type != "Note" || a.Content == "" {
 					t.Errorf("%+v", a)
@@ -135,10 +137,10 @@ func TestActivityPubDecodesForgejoShapes(t *testing.T) {
 
 func TestLDContextShapes(t *testing.T) {
 	for body, want := range map[string]string{
-		`"https://www.w3.org/ns/activitystreams"`: "https://www.w3.org/ns/activitystreams",
-		`["https://www.w3.org/ns/activitystreams","https://w3id.org/security/v1"]`:  "https://www.w3.org/ns/activitystreams,https://w3id.org/security/v1",
+		`"https://www.w3.org/ns/activitystreams"`:                                        "https://www.w3.org/ns/activitystreams",
+		`["https://www.w3.org/ns/activitystreams","https://w3id.org/security/v1"]`:       "https://www.w3.org/ns/activitystreams,https://w3id.org/security/v1",
 		`["https://www.w3.org/ns/activitystreams",{"manuallyApprovesFollowers":"as:x"}]`: "https://www.w3.org/ns/activitystreams",
-		`{"@vocab":"https://www.w3.org/ns/activitystreams"}`:                         "",
+		`{"@vocab":"https://www.w3.org/ns/activitystreams"}`:                             "",
 		`null`: "",
 	} {
 		var l LDContext
