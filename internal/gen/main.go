@@ -150,6 +150,9 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if updated, err = updateReadmeReleases(updated, ops); err != nil { // emit_versions.go
+		return nil, err
+	}
 	out["README.md"] = []byte(updated)
 	out[filepath.Join("docs", "OPERATIONS.md")] = []byte(emitIndex(ops))
 	out[filepath.Join("docs", "VERSIONS.md")] = []byte(emitVersions(ops)) // emit_versions.go
