@@ -43,18 +43,3 @@ func onForgejo(t *testing.T) bool {
 	info, _ := serverInfo(t)
 	return info.Forgejo
 }
-
-// forgejoServes reports whether the server is a Forgejo whose release
-// serves the operation (false on Gitea, whose coverage the version table
-// does not describe).
-func forgejoServes(t *testing.T, op string) bool {
-	t.Helper()
-	if !onForgejo(t) {
-		return false
-	}
-	ok, err := client(t, need(t).adminToken).Serves(ctx(t), op)
-	if err != nil {
-		t.Fatalf("Serves(%s): %v", op, err)
-	}
-	return ok
-}
