@@ -57,6 +57,7 @@ type Client struct {
 	rateLimitObserver RateLimitObserver
 	limits            *limits // rate-limit snapshot, pacing and retry budget
 	pacer             Pacer   // shared pacing (WithPacer); nil when local only
+	tokenSource       TokenSource
 	pacerObserver     PacerObserver
 	// secrets is what every rendered text is scrubbed of (secrets.go),
 	// behind a closure for the reason cred is.
@@ -203,6 +204,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		cfg.pacing = &Pacing{MaxWait: DefaultPacingMaxWait} // the fallback, and the bound on every wait
 	}
 	c.pacer = cfg.pacer
+	c.tokenSource = cfg.tokenSource
 	if po, ok := c.observer.(PacerObserver); ok {
 		c.pacerObserver = po
 	}

@@ -28,6 +28,7 @@ type config struct {
 	observer         Observer
 	pacing           *Pacing
 	pacer            Pacer
+	tokenSource      TokenSource
 	budget           *RetryBudget
 	clock            Clock
 	versionCheck     bool // WithVersionCheck (version_check.go)
