@@ -870,6 +870,9 @@ func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, i
 
 // RemoveLabel removes a label from an issue.
 //
+// Forgejo 11.0 takes only the label's numeric id here ({id}, an integer in its
+// spec); 13.0 and later take an id or a name ({identifier}).
+//
 // Served by every supported release (Forgejo 11.0 and later). Forgejo 11.0's
 // spec writes the path /repos/{owner}/{repo}/issues/{index}/labels/{id}: the
 // same URL, only the variable's name differs.
