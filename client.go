@@ -62,6 +62,7 @@ type Client struct {
 	// secrets is what every rendered text is scrubbed of (secrets.go),
 	// behind a closure for the reason cred is.
 	secretsFn func() *secretSet
+	versions  *versionState // the server's version, learnt once (version_check.go)
 
 	// Test seams: fake time and randomness so that retry tests never sleep.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -177,6 +178,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		sleep:            sleepContext,
 		randN:            rand.Int64N,
 		now:              time.Now,
+		versions:         newVersionState(cfg.versionCheck),
 	}
 	set := newSecretSet()
 	if cr := c.credential(); cr != nil {

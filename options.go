@@ -31,6 +31,7 @@ type config struct {
 	tokenSource      TokenSource
 	budget           *RetryBudget
 	clock            Clock
+	versionCheck     bool // WithVersionCheck (version_check.go)
 }
 
 // WithBaseURL sets the instance to talk to. It accepts an instance root

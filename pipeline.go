@@ -37,6 +37,13 @@ type Operation struct {
 	RetryReason string
 	// Paging is how the operation pages.
 	Paging PagingKind
+	// Since is the first supported Forgejo release that serves the
+	// operation, in any form ("11.0" when every supported release does);
+	// Until is the last, "" while the newest release still serves it.
+	// Earlier lists the releases that serve it under another operationId or
+	// path. See version_check.go and docs/VERSIONS.md.
+	Since, Until string
+	Earlier      []OperationForm
 
 	wrapped bool // the listing may arrive wrapped (docs/HAZARDS.md §11)
 }
@@ -64,11 +71,12 @@ type request struct {
 	result   resultKind
 	extra    *callOptions // per-call options; nil when none
 	err      error        // a validation failure while building: nothing is sent
+	args     []pathArg    // the path's arguments, for re-targeting (version_check.go)
 }
 
 // newRequest starts a request for op, expanding its path template with args.
 func newRequest(op *Operation, args ...pathArg) *request {
-	r := &request{op: op}
+	r := &request{op: op, args: args}
 	r.path, r.err = expandPath(op.Path, args...)
 	return r
 }
@@ -139,6 +147,7 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 
 // callOnce is call without the guarantee of a non-nil Response.
 func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Response, err error) {
+	c.admit(ctx, r) // version_check.go: may refuse (r.err) or re-target r.path
 	red := c.redactor(r)
 	if r.err != nil {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: red.scrub(r.op.Path), URL: "(not sent)", Final: true}

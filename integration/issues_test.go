@@ -21,6 +21,14 @@ func TestVersionIsPlainSemverOnGitea(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, ok := v.Info()
+	if onForgejo(t) {
+		// "15.0.3+gitea-1.22.0": Forgejo's own version, then the Gitea API
+		// level (HAZARDS.md §1).
+		if !ok || !info.Forgejo || info.Major < 7 || info.GiteaCompat == "" || resp.Attempts != 1 {
+			t.Fatalf("version %q parsed as %+v (ok %v)", v.Version, info, ok)
+		}
+		return
+	}
 	if !ok || info.Forgejo || info.Major != 1 || info.Minor < 22 || resp.Attempts != 1 {
 		t.Fatalf("version %q parsed as %+v (ok %v)", v.Version, info, ok)
 	}
