@@ -324,3 +324,29 @@ func TestOutsideSpendingLowersTheEstimate(t *testing.T) {
 		t.Fatal("a stale snapshot raised the estimate")
 	}
 }
+
+// Requests let through before the first snapshot are all in flight when it
+// arrives; the server has already counted some of them. Charging all of
+// them again would lose those slots for the window (and, in a fleet, cost
+// a whole extra window): the budget left is the quota less what was sent.
+func TestFirstSnapshotDoesNotCountInFlightTwice(t *testing.T) {
+	rdb, _ := sharedRedis(t)
+	p := newPacer(t, rdb, uniqueName(t, rdb))
+	const w = 10 * time.Second
+	for range 5 {
+		if d := reserve(t, p); d != 0 {
+			t.Fatalf("a wait of %v with nothing known", d)
+		}
+	}
+	// The first answer: the server counted all five (r = 95).
+	p.Observe(bg, forgejo.CallContext{}, time.Now(), 200, snap(95, w, 100, w), 0)
+	now := 0
+	for range 100 {
+		if reserve(t, p) == 0 {
+			now++
+		}
+	}
+	if now != 95 {
+		t.Fatalf("%d reservations went at once after the first snapshot, want 95 (100 less the 5 sent)", now)
+	}
+}

@@ -14,6 +14,8 @@ import "github.com/redis/go-redis/v9"
 //	late   requests let through in the last granule (1 s) before reset: the
 //	       server may already count them in the next window
 //	block  nobody goes before this (a 429's Retry-After)
+//	sent   requests charged to the current window: let through in it, or
+//	       carried into it (reservations, in flight, late)
 //
 // One script does both operations, so each is one atomic round trip.
 //
@@ -30,12 +32,13 @@ local key = KEYS[1]
 local gran = tonumber(ARGV[2])
 local tm = redis.call('TIME')
 local now = tonumber(tm[1]) * 1000 + math.floor(tonumber(tm[2]) / 1000)
-local f = redis.call('HMGET', key, 'est', 'reset', 'q', 'w', 'ahead', 'infl', 'late', 'block')
+local f = redis.call('HMGET', key, 'est', 'reset', 'q', 'w', 'ahead', 'infl', 'late', 'block', 'sent')
 local est, reset, q, w = tonumber(f[1]), tonumber(f[2]), tonumber(f[3]), tonumber(f[4])
 local ahead = tonumber(f[5]) or 0
 local infl = tonumber(f[6]) or 0
 local late = tonumber(f[7]) or 0
 local block = tonumber(f[8]) or 0
+local sent = tonumber(f[9]) or 0
 
 -- A window that has ended gives way to a fresh one. With the window known,
 -- the next end is the old bound plus w windows (still an upper bound on a
@@ -64,6 +67,7 @@ if reset and now >= reset then
     infl = 0
   end
   infl = infl + moving
+  sent = moving + carried
   if q then
     est = math.max(q - moving - carried, 0)
   else
@@ -87,6 +91,7 @@ if ARGV[1] == 'r' then
     -- Budget left, or nothing known to stop the request.
     if est then est = est - 1 end
     infl = infl + 1
+    sent = sent + 1
     if reset and now >= reset - gran then late = late + 1 end
   end
 else
@@ -102,6 +107,7 @@ else
       local bound = now + tonumber(ARGV[6])
       if not reset then
         est, reset, ahead, late = left, bound, 0, 0
+        sent = infl + 1 -- everything let through so far, this request included
       else
         -- Same window. While only our own requests spend the quota, the
         -- server never says less than the estimate (which already counts
@@ -111,6 +117,14 @@ else
         -- more left: ignored.
         if not est or r < est then est = left end
         if bound < reset then reset = bound end
+      end
+      -- Charging every request in flight to the window counts twice those
+      -- the server had already counted when it answered. When the server
+      -- has counted no more than was charged to the window (only the fleet
+      -- spends it), q - sent is the exact budget left, and the slots
+      -- counted twice come back. Otherwise the estimate stays as it is.
+      if q and est and (q - r) <= sent and q - sent > est then
+        est = q - sent
       end
     elseif not est or r < est then
       est = left
@@ -138,7 +152,7 @@ local function put(name, v)
   end
 end
 put('est', est) put('reset', reset) put('q', q) put('w', w)
-put('ahead', ahead) put('infl', infl) put('late', late) put('block', block)
+put('ahead', ahead) put('infl', infl) put('late', late) put('block', block) put('sent', sent)
 if #del > 0 then redis.call('HDEL', key, unpack(del)) end
 redis.call('HSET', key, unpack(set))
 -- Forget the state some time after it stops mattering.
