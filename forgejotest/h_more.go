@@ -177,7 +177,11 @@ func (p *protection) view() *wProtection {
 		}
 		return out
 	}
-	w.RuleName, w.BranchName = p.rule, ""
+	w.RuleName = p.rule
+	// Forgejo names the branch only when the rule is not a glob.
+	if !strings.ContainsAny(p.rule, "*?[]{}\\") {
+		w.BranchName = p.rule
+	}
 	w.EnablePush, w.EnablePushWhitelist = boolean("enable_push"), boolean("enable_push_whitelist")
 	w.PushWhitelistUsernames, w.PushWhitelistTeams = strs("push_whitelist_usernames"), strs("push_whitelist_teams")
 	w.PushWhitelistDeployKeys = boolean("push_whitelist_deploy_keys")
@@ -756,9 +760,20 @@ func hReviewRequests(add bool) func(c *call) {
 		if !c.decode(&body) {
 			return
 		}
-		us, ok := c.resolveUsers(body.Reviewers)
-		if !ok {
-			return
+		var us []*user
+		for _, l := range body.Reviewers {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			u := c.st.user(l)
+			if u == nil {
+				// As Gitea 1.27 does (404, not the 422 of other user lists).
+				c.failErrs(http.StatusNotFound, "The target couldn't be found.", "User '"+l+"' not exist")
+				return
+			}
+			if !slices.Contains(us, u) {
+				us = append(us, u)
+			}
 		}
 		var out []*wReview
 		for _, u := range us {

@@ -368,6 +368,9 @@ func hSetPublicMember(public bool) func(c *call) {
 		if o == nil {
 			return
 		}
+		if !c.orgMember(o.org) {
+			return
+		}
 		u := c.pathUser("username")
 		if u == nil {
 			return
@@ -522,7 +525,7 @@ func hListOrgTeams(c *call) {
 
 func hSearchTeams(c *call) {
 	o := c.pathOrg()
-	if o == nil {
+	if o == nil || !c.orgMember(o.org) {
 		return
 	}
 	q := strings.ToLower(c.q.Get("q"))
@@ -595,6 +598,12 @@ func hDeleteTeam(c *call) {
 	}
 	o := t.org.org
 	o.teams = slices.DeleteFunc(o.teams, func(x *team) bool { return x == t })
+	// Members the team was the only way in for leave the organization.
+	for _, u := range t.members {
+		if !slices.ContainsFunc(o.teams, func(x *team) bool { return slices.Contains(x.members, u) }) {
+			o.removeMember(u)
+		}
+	}
 	c.empty(http.StatusNoContent)
 }
 
@@ -889,4 +898,14 @@ func hDeleteOrgLabel(c *call) {
 		}
 	}
 	c.empty(http.StatusNoContent)
+}
+
+// orgMember is Forgejo's reqOrgMembership: the caller must be a member of
+// the organization or a site admin, or it answers 403 itself.
+func (c *call) orgMember(o *org) bool {
+	if o.isMember(c.user) || c.user != nil && c.user.isAdmin {
+		return true
+	}
+	c.fail(http.StatusForbidden, "Must be an organization member")
+	return false
 }

@@ -1,6 +1,7 @@
 package forgejotest
 
 import (
+	"bytes"
 	"cmp"
 	"io"
 	"net/http"
@@ -322,6 +323,8 @@ func hDeleteReleaseByTag(c *call) {
 // an external_url; ?name= overrides the name.
 func (c *call) readUpload() (*attachment, bool) {
 	a := &attachment{created: c.now}
+	// ServeHTTP has read the body already (to log it): parse that copy.
+	c.r.Body = io.NopCloser(bytes.NewReader(c.body))
 	if err := c.r.ParseMultipartForm(32 << 20); err != nil {
 		c.fail(http.StatusBadRequest, "request is not a multipart form: "+err.Error())
 		return nil, false

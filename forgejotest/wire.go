@@ -187,7 +187,7 @@ type wIssue struct {
 	Title            string      `json:"title"`
 	Body             string      `json:"body"`
 	Ref              string      `json:"ref"`
-	Assets           []struct{}  `json:"assets"`
+	Assets           []*wAttachment `json:"assets"`
 	Labels           []*wLabel   `json:"labels"`
 	Milestone        *wMilestone `json:"milestone"`
 	Assignee         *wUser      `json:"assignee"`
@@ -213,7 +213,7 @@ type wComment struct {
 	OriginalAuthor   string     `json:"original_author"`
 	OriginalAuthorID int64      `json:"original_author_id"`
 	Body             string     `json:"body"`
-	Assets           []struct{} `json:"assets"`
+	Assets           []*wAttachment `json:"assets"`
 	CreatedAt        string     `json:"created_at"`
 	UpdatedAt        string     `json:"updated_at"`
 }
@@ -508,7 +508,7 @@ func (v view) issue(is *issue) *wIssue {
 		ID:     is.id,
 		URL:    v.api("/repos/" + r.owner.login + "/" + r.name + "/issues/" + strconv.FormatInt(is.number, 10)),
 		Number: is.number, HTMLURL: v.html(issuePath(is)), User: v.user(is.poster),
-		Title: is.title, Body: is.body, Ref: is.ref, Assets: []struct{}{}, Labels: v.labels(is.labels),
+		Title: is.title, Body: is.body, Ref: is.ref, Assets: v.attachments(is.assets), Labels: v.labels(is.labels),
 		Milestone: v.milestone(is.milestone), Assignee: assignee, Assignees: assignees,
 		State: state, IsLocked: is.locked, Comments: len(is.comments),
 		CreatedAt: ts(is.created), UpdatedAt: ts(is.updated), ClosedAt: nts(is.closedAt), DueDate: nts(is.dueDate),
@@ -525,7 +525,7 @@ func (v view) comment(c *comment) *wComment {
 	w := &wComment{
 		ID:       c.id,
 		HTMLURL:  v.html(issuePath(is) + "#issuecomment-" + strconv.FormatInt(c.id, 10)),
-		IssueURL: v.html(issuePath(is)), User: v.user(c.poster), Body: c.body, Assets: []struct{}{},
+		IssueURL: v.html(issuePath(is)), User: v.user(c.poster), Body: c.body, Assets: v.attachments(c.assets),
 		CreatedAt: ts(c.created), UpdatedAt: ts(c.updated),
 	}
 	if is.pull != nil {
@@ -568,7 +568,7 @@ func (v view) pull(is *issue, listing bool) *wPull {
 	w := &wPull{
 		ID: p.id, URL: v.api("/repos/" + full + "/pulls/" + n), Number: is.number, User: v.user(is.poster),
 		Title: is.title, Body: is.body, Labels: v.labels(is.labels), Milestone: v.milestone(is.milestone),
-		Assignee: assignee, Assignees: assignees, RequestedReviewers: []*wUser{}, RequestedReviewersTeams: []struct{}{},
+		Assignee: assignee, Assignees: assignees, RequestedReviewers: v.requested(p.requested), RequestedReviewersTeams: []struct{}{},
 		State: state, Draft: isDraft(is.title), IsLocked: is.locked, Comments: len(is.comments),
 		Additions: 1, Deletions: 0, ChangedFiles: 1,
 		HTMLURL: v.html(issuePath(is)), DiffURL: v.html(issuePath(is) + ".diff"), PatchURL: v.html(issuePath(is) + ".patch"),
@@ -635,3 +635,12 @@ func canAdmin(u *user, r *repo) bool { return access(u, r) >= accessAdmin }
 func canWrite(u *user, r *repo) bool { return access(u, r) >= accessWrite }
 
 func canRead(u *user, r *repo) bool { return access(u, r) >= accessRead }
+
+// requested renders the users a pull request's review is requested from.
+func (v view) requested(us []*user) []*wUser {
+	out := make([]*wUser, 0, len(us))
+	for _, u := range us {
+		out = append(out, v.user(u))
+	}
+	return out
+}
