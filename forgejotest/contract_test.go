@@ -195,6 +195,7 @@ func runScenario(t *testing.T, tg *target) []string {
 	s.hooks()
 	s.collaboratorsAndMore()
 	s.reviews()
+	s.gaps()
 	s.cleanup()
 	return s.lines
 }
