@@ -337,6 +337,9 @@ func (s *scenario) reviewRequestsAndFiles() {
 			strings.HasSuffix(f.RawURL, "/"+f.Filename), strings.Contains(f.ContentsURL, "/contents/"+f.Filename+"?ref=")))
 	}
 	s.note("pull files: %v total %q", es, resp.Header.Get("X-Total-Count"))
+	pg, _, err := c1.PullRequests.Get(s.ctx, s.owner, s.repo, pr.Number)
+	s.must(err, "get the pull")
+	s.note("pull stats: +%d -%d files %d", pg.Additions, pg.Deletions, pg.ChangedFiles)
 	for _, pg := range []int{1, 2, 4} {
 		opts := &forgejo.PullRequestListFilesOptions{}
 		opts.Page, opts.Limit = pg, 2
@@ -347,7 +350,7 @@ func (s *scenario) reviewRequestsAndFiles() {
 			ns = append(ns, f.Filename)
 		}
 		s.note("pull files page %d limit 2: %v total %q link %q", pg, ns, resp.Header.Get("X-Total-Count"),
-			strings.ReplaceAll(resp.Header.Get("Link"), s.tg.url, ""))
+			strings.ReplaceAll(resp.Header.Get("Link"), s.tg.url+"/api/v1/repos/"+s.owner+"/"+s.repo, ""))
 	}
 	_, _, err = c1.PullRequests.ListFiles(s.ctx, s.owner, s.repo, 99999, nil)
 	e := s.apiErr(err, "files of a missing pull")

@@ -29,7 +29,7 @@
 // max_response_items (50 unless [WithMaxResponseItems] says otherwise) while
 // Link echoes the limit that was asked for. Listings for which Codeberg sends
 // no Link (labels, milestones, issue comments, forks, stargazers, topics,
-// pull request reviews, commits and files) send only X-Total-Count. Past the
+// pull request reviews and commits) send only X-Total-Count. Past the
 // end a listing answers 200 []. On forks and stargazers a limit without a
 // page returns the whole collection, as Codeberg does. Errors are Forgejo's
 // {"message", "url", "errors"} JSON bodies; an unknown route is a text/plain
@@ -82,15 +82,20 @@
 // with synthetic commit ids, though blob and tree ids are git's own (so they
 // match a real server's for the same content); pull requests merge without
 // conflicts, and auto_init creates the default branch with one commit and
-// Forgejo's README. Permissions are simplified: the owner of a repository,
+// Forgejo's README. A pull request's files, diff and line counts compare
+// its head branch's files with its base branch's (not with their merge
+// base), counting lines as git does; a pull request between branches that
+// carry the same files changes one synthetic file. Permissions are simplified: the owner of a repository,
 // owners of its organization and site administrators may do everything;
 // teams and collaborators get what they were given; any signed-in user may
 // file issues and comments, star, fork and open pull requests; the poster of
 // an issue may edit it. Where Forgejo and Gitea differ the fake follows
 // Forgejo: a stale file sha answers 409 on update and 400 on delete, a
-// missing organization 404 "GetOrgByName". contract_test.go and
-// contract_more_test.go run the same scenario against the fake and a real
-// server and say where they differ on purpose. Operations the fake does not implement answer 501 with a JSON
+// missing organization 404 "GetOrgByName", a removed reaction 200 (Gitea
+// 1.27: 204), attachments carry their type. contract_test.go and its
+// siblings (contract_more_test.go, contract_gaps_test.go) run the same
+// scenario against the fake and a real server and say where they differ
+// on purpose. Operations the fake does not implement answer 501 with a JSON
 // message naming the operation, so a test never mistakes them for a missing
 // route.
 package forgejotest

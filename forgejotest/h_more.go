@@ -866,25 +866,8 @@ func hPullDiff(c *call) {
 // and base branches, or of the pull request's synthetic file when the
 // branches carry no files of their own.
 func (c *call) pullDiff(r *repo, is *issue) string {
-	var base, head map[string]string
-	if b := r.branch(is.pull.base); b != nil {
-		base = r.files(b)
-	}
-	if h := r.branch(is.pull.head); h != nil {
-		head = r.files(h)
-	}
-	var paths []string
-	for p, v := range head {
-		if base[p] != v {
-			paths = append(paths, p)
-		}
-	}
-	for p := range base {
-		if _, ok := head[p]; !ok {
-			paths = append(paths, p)
-		}
-	}
-	slices.Sort(paths)
+	base, head := pullTrees(r, is)
+	paths := changedPaths(base, head)
 	if len(paths) == 0 {
 		f := pullFile(is)
 		return "diff --git a/" + f + " b/" + f + "\nnew file mode 100644\n--- /dev/null\n+++ b/" + f + "\n@@ -0,0 +1 @@\n+" + is.title + "\n"

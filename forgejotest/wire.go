@@ -177,45 +177,45 @@ type wRepoMeta struct {
 }
 
 type wIssue struct {
-	ID               int64       `json:"id"`
-	URL              string      `json:"url"`
-	HTMLURL          string      `json:"html_url"`
-	Number           int64       `json:"number"`
-	User             *wUser      `json:"user"`
-	OriginalAuthor   string      `json:"original_author"`
-	OriginalAuthorID int64       `json:"original_author_id"`
-	Title            string      `json:"title"`
-	Body             string      `json:"body"`
-	Ref              string      `json:"ref"`
+	ID               int64          `json:"id"`
+	URL              string         `json:"url"`
+	HTMLURL          string         `json:"html_url"`
+	Number           int64          `json:"number"`
+	User             *wUser         `json:"user"`
+	OriginalAuthor   string         `json:"original_author"`
+	OriginalAuthorID int64          `json:"original_author_id"`
+	Title            string         `json:"title"`
+	Body             string         `json:"body"`
+	Ref              string         `json:"ref"`
 	Assets           []*wAttachment `json:"assets"`
-	Labels           []*wLabel   `json:"labels"`
-	Milestone        *wMilestone `json:"milestone"`
-	Assignee         *wUser      `json:"assignee"`
-	Assignees        []*wUser    `json:"assignees"`
-	State            string      `json:"state"`
-	IsLocked         bool        `json:"is_locked"`
-	Comments         int         `json:"comments"`
-	CreatedAt        string      `json:"created_at"`
-	UpdatedAt        string      `json:"updated_at"`
-	ClosedAt         *string     `json:"closed_at"`
-	DueDate          *string     `json:"due_date"`
-	PullRequest      *wPullMeta  `json:"pull_request"`
-	Repository       *wRepoMeta  `json:"repository"`
-	PinOrder         int         `json:"pin_order"`
+	Labels           []*wLabel      `json:"labels"`
+	Milestone        *wMilestone    `json:"milestone"`
+	Assignee         *wUser         `json:"assignee"`
+	Assignees        []*wUser       `json:"assignees"`
+	State            string         `json:"state"`
+	IsLocked         bool           `json:"is_locked"`
+	Comments         int            `json:"comments"`
+	CreatedAt        string         `json:"created_at"`
+	UpdatedAt        string         `json:"updated_at"`
+	ClosedAt         *string        `json:"closed_at"`
+	DueDate          *string        `json:"due_date"`
+	PullRequest      *wPullMeta     `json:"pull_request"`
+	Repository       *wRepoMeta     `json:"repository"`
+	PinOrder         int            `json:"pin_order"`
 }
 
 type wComment struct {
-	ID               int64      `json:"id"`
-	HTMLURL          string     `json:"html_url"`
-	PullRequestURL   string     `json:"pull_request_url"`
-	IssueURL         string     `json:"issue_url"`
-	User             *wUser     `json:"user"`
-	OriginalAuthor   string     `json:"original_author"`
-	OriginalAuthorID int64      `json:"original_author_id"`
-	Body             string     `json:"body"`
+	ID               int64          `json:"id"`
+	HTMLURL          string         `json:"html_url"`
+	PullRequestURL   string         `json:"pull_request_url"`
+	IssueURL         string         `json:"issue_url"`
+	User             *wUser         `json:"user"`
+	OriginalAuthor   string         `json:"original_author"`
+	OriginalAuthorID int64          `json:"original_author_id"`
+	Body             string         `json:"body"`
 	Assets           []*wAttachment `json:"assets"`
-	CreatedAt        string     `json:"created_at"`
-	UpdatedAt        string     `json:"updated_at"`
+	CreatedAt        string         `json:"created_at"`
+	UpdatedAt        string         `json:"updated_at"`
 }
 
 type wPayloadUser struct {
@@ -570,7 +570,6 @@ func (v view) pull(is *issue, listing bool) *wPull {
 		Title: is.title, Body: is.body, Labels: v.labels(is.labels), Milestone: v.milestone(is.milestone),
 		Assignee: assignee, Assignees: assignees, RequestedReviewers: v.requested(p.requested), RequestedReviewersTeams: []struct{}{},
 		State: state, Draft: isDraft(is.title), IsLocked: is.locked, Comments: len(is.comments),
-		Additions: 1, Deletions: 0, ChangedFiles: 1,
 		HTMLURL: v.html(issuePath(is)), DiffURL: v.html(issuePath(is) + ".diff"), PatchURL: v.html(issuePath(is) + ".patch"),
 		Mergeable: !p.merged && !is.closed, Merged: p.merged, MergedAt: nts(p.mergedAt),
 		AllowMaintainerEdit: false,
@@ -578,6 +577,11 @@ func (v view) pull(is *issue, listing bool) *wPull {
 		Head:                &wPRBranch{Label: p.head, Ref: p.head, Sha: p.headSHA, RepoID: r.id, Repo: wr},
 		MergeBase:           p.baseSHA, DueDate: nts(is.dueDate),
 		CreatedAt: ts(is.created), UpdatedAt: ts(is.updated), ClosedAt: nts(is.closedAt),
+	}
+	for _, ch := range pullChanges(r, is) {
+		w.Additions += ch.additions
+		w.Deletions += ch.deletions
+		w.ChangedFiles++
 	}
 	if p.merged {
 		w.MergeCommitSha = &p.mergeSHA
