@@ -642,15 +642,9 @@ func hGetLabel(c *call) {
 	}
 }
 
-func hEditLabel(c *call) {
-	r := c.pathRepo()
-	if r == nil || !c.canWriteRepo(r) {
-		return
-	}
-	l := c.pathLabel(r)
-	if l == nil {
-		return
-	}
+// editLabel applies a label edit (repository or organization label): the
+// label changes only if the whole body is valid.
+func (c *call) editLabel(l *label) {
 	var body labelBody
 	if !c.decode(&body) {
 		return
@@ -661,6 +655,18 @@ func hEditLabel(c *call) {
 	}
 	*l = cp
 	c.json(http.StatusOK, c.v.label(l))
+}
+
+func hEditLabel(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	l := c.pathLabel(r)
+	if l == nil {
+		return
+	}
+	c.editLabel(l)
 }
 
 func hDeleteLabel(c *call) {

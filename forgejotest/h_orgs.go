@@ -868,16 +868,7 @@ func hEditOrgLabel(c *call) {
 	if l == nil {
 		return
 	}
-	var body labelBody
-	if !c.decode(&body) {
-		return
-	}
-	cp := *l
-	if !c.applyLabel(&cp, body) {
-		return
-	}
-	*l = cp
-	c.json(http.StatusOK, c.v.label(l))
+	c.editLabel(l)
 }
 
 func hDeleteOrgLabel(c *call) {
