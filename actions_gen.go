@@ -18,6 +18,9 @@ type ActionListArtifactsOptions struct {
 
 // ListArtifacts lists a repository's artifacts.
 //
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // GET /repos/{owner}/{repo}/actions/artifacts (ListActionArtifacts). Retry:
 // IdempotentOnly (a read).
 func (s *ActionsService) ListArtifacts(ctx context.Context, owner, repo string, params *ActionListArtifactsOptions, opts ...CallOption) ([]*ActionArtifact, *Response, error) {
@@ -52,6 +55,9 @@ func (s *ActionsService) ListArtifactsIter(ctx context.Context, owner, repo stri
 // Marks the artifact for deletion. Storage space will be reclaimed
 // asynchronously by a background job.
 //
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // DELETE /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
 // (DeleteActionArtifact). Retry: AlwaysRetry (artifact ids are never reused;
 // deleting twice leaves it deleted).
@@ -63,6 +69,9 @@ func (s *ActionsService) DeleteArtifact(ctx context.Context, owner, repo string,
 }
 
 // GetArtifact gets an artifact by ID.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
 // (GetActionArtifact). Retry: IdempotentOnly (a read).
@@ -81,6 +90,9 @@ func (s *ActionsService) GetArtifact(ctx context.Context, owner, repo string, ar
 //
 // The body is returned whole, bounded by the download limit
 // ([WithMaxDownloadBytes]). A ZIP; the spec gives no schema.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip
 // (DownloadActionArtifact). Retry: IdempotentOnly (a read).
@@ -125,6 +137,9 @@ type ActionGetJobLogsOptions struct {
 //
 // The body is returned as text. May answer 206 with part of the log.
 //
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs (repoGetActionJobLogs).
 // Retry: IdempotentOnly (a read).
 func (s *ActionsService) GetJobLogs(ctx context.Context, owner, repo string, jobID int64, params *ActionGetJobLogsOptions, opts ...CallOption) (string, *Response, error) {
@@ -166,6 +181,9 @@ type ActionListRepoRunnersOptions struct {
 
 // ListRepoRunners gets runners belonging to the repository.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // GET /repos/{owner}/{repo}/actions/runners (getRepoRunners). Retry:
 // IdempotentOnly (a read).
 func (s *ActionsService) ListRepoRunners(ctx context.Context, owner, repo string, params *ActionListRepoRunnersOptions, opts ...CallOption) ([]*ActionRunner, *Response, error) {
@@ -199,6 +217,9 @@ func (s *ActionsService) ListRepoRunnersIter(ctx context.Context, owner, repo st
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /repos/{owner}/{repo}/actions/runners (registerRepoRunner). Retry: Never
 // (registers a runner and mints its token; a repeat registers a second one).
 func (s *ActionsService) RegisterRepoRunner(ctx context.Context, owner, repo string, body RegisterRunnerOptions, opts ...CallOption) (*RegisterRunnerResponse, *Response, error) {
@@ -225,6 +246,8 @@ type ActionListRepoRunnerJobsOptions struct {
 // ListRepoRunnerJobs searches for repository's action jobs according filter
 // conditions.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/actions/runners/jobs (repoSearchRunJobs). Retry:
 // IdempotentOnly (a read).
 func (s *ActionsService) ListRepoRunnerJobs(ctx context.Context, owner, repo string, params *ActionListRepoRunnerJobsOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
@@ -243,6 +266,8 @@ func (s *ActionsService) ListRepoRunnerJobs(ctx context.Context, owner, repo str
 // GetRepoRegistrationToken gets a repository's runner registration token.
 //
 // The answer carries a credential: a decode error never quotes the body.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
 // or `/repos/{owner}/{repo}/actions/runners` instead.
@@ -264,6 +289,9 @@ func (s *ActionsService) GetRepoRegistrationToken(ctx context.Context, owner, re
 
 // DeleteRepoRunner deletes a particular runner that belongs to a repository.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // DELETE /repos/{owner}/{repo}/actions/runners/{runner_id} (deleteRepoRunner).
 // Retry: AlwaysRetry (runner ids are never reused; deleting twice leaves it
 // deleted).
@@ -275,6 +303,9 @@ func (s *ActionsService) DeleteRepoRunner(ctx context.Context, owner, repo, runn
 }
 
 // GetRepoRunner gets a particular runner that belongs to the repository.
+//
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runners/{runner_id} (getRepoRunner). Retry:
 // IdempotentOnly (a read).
@@ -307,15 +338,19 @@ type ActionListRunsOptions struct {
 	// Only returns workflow runs that are associated with the specified head_sha.
 	HeadSHA string
 	// Only return workflow runs that involve the given Git reference, for example,
-	// `refs/heads/main`.
+	// `refs/heads/main`. Read by Forgejo 15.0 and later; older releases ignore it.
 	Ref string
-	// Only return workflow runs that involve the given workflow ID.
+	// Only return workflow runs that involve the given workflow ID. Read by
+	// Forgejo 15.0 and later; older releases ignore it.
 	WorkflowID string
 }
 
 // ListRuns lists a repository's action runs.
 //
 // Paged envelope {total_count, workflow_runs}.
+//
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs (ListActionRuns). Retry:
 // IdempotentOnly (a read).
@@ -361,6 +396,9 @@ func (s *ActionsService) ListRunsIter(ctx context.Context, owner, repo string, p
 // (succeeded, failed, cancelled) for the operation to succeed. Otherwise, an
 // error is returned.
 //
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // DELETE /repos/{owner}/{repo}/actions/runs/{run_id} (DeleteActionRun). Retry:
 // AlwaysRetry (run ids are never reused; deleting twice leaves it deleted).
 func (s *ActionsService) DeleteRun(ctx context.Context, owner, repo string, runID int64, opts ...CallOption) (*Response, error) {
@@ -371,6 +409,9 @@ func (s *ActionsService) DeleteRun(ctx context.Context, owner, repo string, runI
 }
 
 // GetRun gets an action run.
+//
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id} (ActionRun). Retry:
 // IdempotentOnly (a read).
@@ -394,6 +435,9 @@ type ActionListRunArtifactsOptions struct {
 }
 
 // ListRunArtifacts lists artifacts of a workflow run.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts
 // (ListActionRunArtifacts). Retry: IdempotentOnly (a read).
@@ -431,6 +475,9 @@ func (s *ActionsService) ListRunArtifactsIter(ctx context.Context, owner, repo s
 // skipped or succeeded, is left unchanged. In both cases the endpoint responds
 // with HTTP 204.
 //
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel (CancelActionRun).
 // Retry: Never (changes a run's state by POST; a POST that changes state is
 // never repeated).
@@ -442,6 +489,9 @@ func (s *ActionsService) CancelRun(ctx context.Context, owner, repo string, runI
 }
 
 // ListRunJobs lists jobs of a workflow run.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs (ListActionRunJobs).
 // Retry: IdempotentOnly (a read).
@@ -461,6 +511,9 @@ func (s *ActionsService) ListRunJobs(ctx context.Context, owner, repo string, ru
 // The body is returned whole, bounded by the download limit
 // ([WithMaxDownloadBytes]). A ZIP of plaintext logs; the spec types the body as
 // a string.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs (repoGetActionRunLogs).
 // Retry: IdempotentOnly (a read).
@@ -490,6 +543,8 @@ func (s *ActionsService) OpenRunLogs(ctx context.Context, owner, repo string, ru
 
 // ListRepoSecrets lists an repo's actions secrets.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/actions/secrets (repoListActionsSecrets). Retry:
 // IdempotentOnly (a read).
 func (s *ActionsService) ListRepoSecrets(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Secret, *Response, error) {
@@ -516,6 +571,8 @@ func (s *ActionsService) ListRepoSecretsIter(ctx context.Context, owner, repo st
 
 // DeleteRepoSecret deletes a secret in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/actions/secrets/{secretname} (deleteRepoSecret).
 // Retry: Never (by name: a secret of that name may be re-created between
 // attempts).
@@ -527,6 +584,8 @@ func (s *ActionsService) DeleteRepoSecret(ctx context.Context, owner, repo, secr
 }
 
 // SetRepoSecret creates or updates a secret value in a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/actions/secrets/{secretname} (updateRepoSecret).
 // Retry: AlwaysRetry (sets the named secret to the whole given value; a repeat
@@ -546,13 +605,16 @@ type ActionListTasksOptions struct {
 	// Returns workflow tasks with the check run status or conclusion that is
 	// specified. For example, a conclusion can be success or a status can be
 	// in_progress. Sent as one parameter per value. One of: unknown, waiting,
-	// running, success, failure, cancelled, skipped, blocked.
+	// running, success, failure, cancelled, skipped, blocked. Read by Forgejo 15.0
+	// and later; older releases ignore it.
 	Status []string
 }
 
 // ListTasks lists a repository's action tasks.
 //
 // Paged envelope {total_count, workflow_runs}.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/actions/tasks (ListActionTasks). Retry:
 // IdempotentOnly (a read).
@@ -589,6 +651,8 @@ func (s *ActionsService) ListTasksIter(ctx context.Context, owner, repo string, 
 
 // ListRepoVariables gets repo-level variables list.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/actions/variables (getRepoVariablesList). Retry:
 // IdempotentOnly (a read).
 func (s *ActionsService) ListRepoVariables(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*ActionVariable, *Response, error) {
@@ -615,6 +679,8 @@ func (s *ActionsService) ListRepoVariablesIter(ctx context.Context, owner, repo 
 
 // DeleteRepoVariable deletes a repo-level variable.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/actions/variables/{variablename}
 // (deleteRepoVariable). Retry: Never (by name: a variable of that name may be
 // re-created between attempts).
@@ -626,6 +692,8 @@ func (s *ActionsService) DeleteRepoVariable(ctx context.Context, owner, repo, va
 }
 
 // GetRepoVariable gets a repo-level variable.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/actions/variables/{variablename} (getRepoVariable).
 // Retry: IdempotentOnly (a read).
@@ -642,6 +710,11 @@ func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, varia
 
 // CreateRepoVariable creates a repo-level variable.
 //
+// Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
+// worth reading (forgejo-15-observations).
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/actions/variables/{variablename}
 // (createRepoVariable). Retry: Never (creates a variable; a repeat is refused
 // as the name is taken).
@@ -654,6 +727,8 @@ func (s *ActionsService) CreateRepoVariable(ctx context.Context, owner, repo, va
 }
 
 // UpdateRepoVariable updates a repo-level variable.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/actions/variables/{variablename}
 // (updateRepoVariable). Retry: Never (the body may rename the variable; a
@@ -669,6 +744,11 @@ func (s *ActionsService) UpdateRepoVariable(ctx context.Context, owner, repo, va
 // DispatchWorkflow dispatches a workflow.
 //
 // The result is nil when the instance answers 204 with no body.
+//
+// Served by every supported release (Forgejo 11.0 and later). Forgejo 11.0's
+// spec writes the path
+// /repos/{owner}/{repo}/actions/workflows/{workflowname}/dispatches: the same
+// URL, only the variable's name differs.
 //
 // POST /repos/{owner}/{repo}/actions/workflows/{workflowfilename}/dispatches
 // (DispatchWorkflow). Retry: Never (starts a workflow run; a repeat starts
@@ -700,6 +780,9 @@ type ActionListUserRunnersOptions struct {
 }
 
 // ListUserRunners gets the user's runners.
+//
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /user/actions/runners (getUserRunners). Retry: IdempotentOnly (a read).
 func (s *ActionsService) ListUserRunners(ctx context.Context, params *ActionListUserRunnersOptions, opts ...CallOption) ([]*ActionRunner, *Response, error) {
@@ -733,6 +816,9 @@ func (s *ActionsService) ListUserRunnersIter(ctx context.Context, params *Action
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /user/actions/runners (registerUserRunner). Retry: Never (registers a
 // runner and mints its token; a repeat registers a second one).
 func (s *ActionsService) RegisterUserRunner(ctx context.Context, body RegisterRunnerOptions, opts ...CallOption) (*RegisterRunnerResponse, *Response, error) {
@@ -759,6 +845,8 @@ type ActionListUserRunnerJobsOptions struct {
 // ListUserRunnerJobs searches for user's action jobs according filter
 // conditions.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /user/actions/runners/jobs (userSearchRunJobs). Retry: IdempotentOnly (a
 // read).
 func (s *ActionsService) ListUserRunnerJobs(ctx context.Context, params *ActionListUserRunnerJobsOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
@@ -777,6 +865,8 @@ func (s *ActionsService) ListUserRunnerJobs(ctx context.Context, params *ActionL
 // GetUserRegistrationToken gets the user's runner registration token.
 //
 // The answer carries a credential: a decode error never quotes the body.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
 // or `/user/actions/runners` instead.
@@ -798,6 +888,9 @@ func (s *ActionsService) GetUserRegistrationToken(ctx context.Context, opts ...C
 
 // DeleteUserRunner deletes a particular user-level runner.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // DELETE /user/actions/runners/{runner_id} (deleteUserRunner). Retry:
 // AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
 func (s *ActionsService) DeleteUserRunner(ctx context.Context, runnerID string, opts ...CallOption) (*Response, error) {
@@ -808,6 +901,9 @@ func (s *ActionsService) DeleteUserRunner(ctx context.Context, runnerID string, 
 }
 
 // GetUserRunner gets a particular runner that belongs to the user.
+//
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /user/actions/runners/{runner_id} (getUserRunner). Retry: IdempotentOnly
 // (a read).
@@ -824,6 +920,8 @@ func (s *ActionsService) GetUserRunner(ctx context.Context, runnerID string, opt
 
 // DeleteUserSecret deletes a secret in a user scope.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/actions/secrets/{secretname} (deleteUserSecret). Retry: Never
 // (by name: a secret of that name may be re-created between attempts).
 func (s *ActionsService) DeleteUserSecret(ctx context.Context, secretname string, opts ...CallOption) (*Response, error) {
@@ -834,6 +932,8 @@ func (s *ActionsService) DeleteUserSecret(ctx context.Context, secretname string
 }
 
 // SetUserSecret creates or updates a secret value in a user scope.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /user/actions/secrets/{secretname} (updateUserSecret). Retry: AlwaysRetry
 // (sets the named secret to the whole given value; a repeat writes the same
@@ -848,6 +948,8 @@ func (s *ActionsService) SetUserSecret(ctx context.Context, secretname string, b
 
 // ListUserVariables gets the user-level list of variables which is created by
 // current doer.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/actions/variables (getUserVariablesList). Retry: IdempotentOnly (a
 // read).
@@ -876,6 +978,8 @@ func (s *ActionsService) ListUserVariablesIter(ctx context.Context, params *List
 // DeleteUserVariable deletes a user-level variable which is created by current
 // doer.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/actions/variables/{variablename} (deleteUserVariable). Retry:
 // Never (by name: a variable of that name may be re-created between attempts).
 func (s *ActionsService) DeleteUserVariable(ctx context.Context, variablename string, opts ...CallOption) (*Response, error) {
@@ -886,6 +990,8 @@ func (s *ActionsService) DeleteUserVariable(ctx context.Context, variablename st
 }
 
 // GetUserVariable gets a user-level variable which is created by current doer.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/actions/variables/{variablename} (getUserVariable). Retry:
 // IdempotentOnly (a read).
@@ -902,6 +1008,11 @@ func (s *ActionsService) GetUserVariable(ctx context.Context, variablename strin
 
 // CreateUserVariable creates a user-level variable.
 //
+// Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
+// worth reading (forgejo-15-observations).
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /user/actions/variables/{variablename} (createUserVariable). Retry:
 // Never (creates a variable; a repeat is refused as the name is taken).
 func (s *ActionsService) CreateUserVariable(ctx context.Context, variablename string, body CreateVariableOption, opts ...CallOption) (*Response, error) {
@@ -914,6 +1025,8 @@ func (s *ActionsService) CreateUserVariable(ctx context.Context, variablename st
 
 // UpdateUserVariable updates a user-level variable which is created by current
 // doer.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /user/actions/variables/{variablename} (updateUserVariable). Retry: Never
 // (the body may rename the variable; a repeat would address a name that is
@@ -936,6 +1049,9 @@ type ActionListOrgRunnersOptions struct {
 }
 
 // ListOrgRunners gets the organization's runners.
+//
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /orgs/{org}/actions/runners (getOrgRunners). Retry: IdempotentOnly (a
 // read).
@@ -970,6 +1086,9 @@ func (s *ActionsService) ListOrgRunnersIter(ctx context.Context, org string, par
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /orgs/{org}/actions/runners (registerOrgRunner). Retry: Never (registers
 // a runner and mints its token; a repeat registers a second one).
 func (s *ActionsService) RegisterOrgRunner(ctx context.Context, org string, body RegisterRunnerOptions, opts ...CallOption) (*RegisterRunnerResponse, *Response, error) {
@@ -996,6 +1115,8 @@ type ActionListOrgRunnerJobsOptions struct {
 // ListOrgRunnerJobs searches for organization's action jobs according filter
 // conditions.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /orgs/{org}/actions/runners/jobs (orgSearchRunJobs). Retry:
 // IdempotentOnly (a read).
 func (s *ActionsService) ListOrgRunnerJobs(ctx context.Context, org string, params *ActionListOrgRunnerJobsOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
@@ -1014,6 +1135,8 @@ func (s *ActionsService) ListOrgRunnerJobs(ctx context.Context, org string, para
 // GetOrgRegistrationToken gets the organization's runner registration token.
 //
 // The answer carries a credential: a decode error never quotes the body.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
 // or `/orgs/{org}/actions/runners` instead.
@@ -1035,6 +1158,9 @@ func (s *ActionsService) GetOrgRegistrationToken(ctx context.Context, org string
 
 // DeleteOrgRunner deletes a particular runner that belongs to the organization.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // DELETE /orgs/{org}/actions/runners/{runner_id} (deleteOrgRunner). Retry:
 // AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
 func (s *ActionsService) DeleteOrgRunner(ctx context.Context, org, runnerID string, opts ...CallOption) (*Response, error) {
@@ -1045,6 +1171,9 @@ func (s *ActionsService) DeleteOrgRunner(ctx context.Context, org, runnerID stri
 }
 
 // GetOrgRunner gets a particular runner that belongs to the organization.
+//
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /orgs/{org}/actions/runners/{runner_id} (getOrgRunner). Retry:
 // IdempotentOnly (a read).
@@ -1060,6 +1189,8 @@ func (s *ActionsService) GetOrgRunner(ctx context.Context, org, runnerID string,
 }
 
 // ListOrgSecrets lists actions secrets of an organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/actions/secrets (orgListActionsSecrets). Retry:
 // IdempotentOnly (a read).
@@ -1087,6 +1218,8 @@ func (s *ActionsService) ListOrgSecretsIter(ctx context.Context, org string, par
 
 // DeleteOrgSecret deletes a secret in an organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /orgs/{org}/actions/secrets/{secretname} (deleteOrgSecret). Retry:
 // Never (by name: a secret of that name may be re-created between attempts).
 func (s *ActionsService) DeleteOrgSecret(ctx context.Context, org, secretname string, opts ...CallOption) (*Response, error) {
@@ -1097,6 +1230,8 @@ func (s *ActionsService) DeleteOrgSecret(ctx context.Context, org, secretname st
 }
 
 // SetOrgSecret creates or updates a secret value in an organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /orgs/{org}/actions/secrets/{secretname} (updateOrgSecret). Retry:
 // AlwaysRetry (sets the named secret to the whole given value; a repeat writes
@@ -1110,6 +1245,8 @@ func (s *ActionsService) SetOrgSecret(ctx context.Context, org, secretname strin
 }
 
 // ListOrgVariables lists variables of an organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/actions/variables (getOrgVariablesList). Retry:
 // IdempotentOnly (a read).
@@ -1137,6 +1274,8 @@ func (s *ActionsService) ListOrgVariablesIter(ctx context.Context, org string, p
 
 // DeleteOrgVariable deletes organization's variable by name.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /orgs/{org}/actions/variables/{variablename} (deleteOrgVariable).
 // Retry: Never (by name: a variable of that name may be re-created between
 // attempts).
@@ -1148,6 +1287,8 @@ func (s *ActionsService) DeleteOrgVariable(ctx context.Context, org, variablenam
 }
 
 // GetOrgVariable gets organization's variable by name.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/actions/variables/{variablename} (getOrgVariable). Retry:
 // IdempotentOnly (a read).
@@ -1164,6 +1305,11 @@ func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename s
 
 // CreateOrgVariable creates a new variable in organization.
 //
+// Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
+// worth reading (forgejo-15-observations).
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /orgs/{org}/actions/variables/{variablename} (createOrgVariable). Retry:
 // Never (creates a variable; a repeat is refused as the name is taken).
 func (s *ActionsService) CreateOrgVariable(ctx context.Context, org, variablename string, body CreateVariableOption, opts ...CallOption) (*Response, error) {
@@ -1175,6 +1321,8 @@ func (s *ActionsService) CreateOrgVariable(ctx context.Context, org, variablenam
 }
 
 // UpdateOrgVariable updates variable in organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /orgs/{org}/actions/variables/{variablename} (updateOrgVariable). Retry:
 // Never (the body may rename the variable; a repeat would address a name that
@@ -1198,6 +1346,9 @@ type ActionListAdminRunnersOptions struct {
 
 // ListAdminRunners gets all runners, no matter whether they are global runners
 // or scoped to an organization, user, or repository.
+//
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /admin/actions/runners (getAdminRunners). Retry: IdempotentOnly (a read).
 func (s *ActionsService) ListAdminRunners(ctx context.Context, params *ActionListAdminRunnersOptions, opts ...CallOption) ([]*ActionRunner, *Response, error) {
@@ -1231,6 +1382,9 @@ func (s *ActionsService) ListAdminRunnersIter(ctx context.Context, params *Actio
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /admin/actions/runners (registerAdminRunner). Retry: Never (registers a
 // runner and mints its token; a repeat registers a second one).
 func (s *ActionsService) RegisterAdminRunner(ctx context.Context, body RegisterRunnerOptions, opts ...CallOption) (*RegisterRunnerResponse, *Response, error) {
@@ -1256,6 +1410,9 @@ type ActionListAdminRunnerJobsOptions struct {
 
 // ListAdminRunnerJobs gets action run jobs.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // GET /admin/actions/runners/jobs (adminGetActionRunJobs). Retry:
 // IdempotentOnly (a read).
 func (s *ActionsService) ListAdminRunnerJobs(ctx context.Context, params *ActionListAdminRunnerJobsOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
@@ -1275,6 +1432,11 @@ func (s *ActionsService) ListAdminRunnerJobs(ctx context.Context, params *Action
 // global runners.
 //
 // The answer carries a credential: a decode error never quotes the body.
+//
+// Served by every supported release (Forgejo 11.0 and later). Forgejo
+// 11.0–14.0 serves it at GET /admin/runners/registration-token; with
+// [WithVersionCheck] the client sends it there, without it the pinned path is
+// sent and those releases answer 404.
 //
 // Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
 // or `/admin/actions/runners` instead.
@@ -1297,6 +1459,9 @@ func (s *ActionsService) GetAdminRegistrationToken(ctx context.Context, opts ...
 // DeleteAdminRunner deletes a particular runner, no matter whether it is a
 // global runner or scoped to an organization, user, or repository.
 //
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // DELETE /admin/actions/runners/{runner_id} (deleteAdminRunner). Retry:
 // AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
 func (s *ActionsService) DeleteAdminRunner(ctx context.Context, runnerID string, opts ...CallOption) (*Response, error) {
@@ -1308,6 +1473,9 @@ func (s *ActionsService) DeleteAdminRunner(ctx context.Context, runnerID string,
 
 // GetAdminRunner gets a particular runner, no matter whether it is a global
 // runner or scoped to an organization, user, or repository.
+//
+// Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /admin/actions/runners/{runner_id} (getAdminRunner). Retry:
 // IdempotentOnly (a read).
@@ -1333,6 +1501,8 @@ type ActionListAdminRunnerJobsDeprecatedOptions struct {
 // ListAdminRunnerJobsDeprecated searches action jobs according to filter
 // conditions.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // Deprecated: This operation has been deprecated in Forgejo 15. Use
 // `/admin/actions/runners/jobs` instead.
 //
@@ -1354,6 +1524,10 @@ func (s *ActionsService) ListAdminRunnerJobsDeprecated(ctx context.Context, para
 // registering global runners.
 //
 // The answer carries a credential: a decode error never quotes the body.
+//
+// Served by every supported release (Forgejo 11.0 and later). Forgejo
+// 11.0–14.0 serves the same route under the operationId
+// adminGetRunnerRegistrationToken.
 //
 // Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
 // or `/admin/actions/runners` instead.
@@ -1378,6 +1552,9 @@ func (s *ActionsService) GetAdminRegistrationTokenDeprecated(ctx context.Context
 // (`Authorization: Bearer ${{ forgejo.token }}`); other types of tokens cannot
 // be used. The token is associated with the job, which must be still running
 // for the request to this endpoint to succeed.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /actions/run (getActionsRun). Retry: IdempotentOnly (a read).
 func (s *ActionsService) GetCurrentRun(ctx context.Context, opts ...CallOption) (*ActionRun, *Response, error) {

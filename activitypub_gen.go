@@ -8,6 +8,14 @@ import (
 
 // GetInstanceActor returns the instance's Actor.
 //
+// Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
+// the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
+// declares only a string @context (forgejo-15-observations: decode error
+// "$.@context: JSON array into string"); the model is hand-written
+// (activitypub.go).
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /activitypub/actor (activitypubInstanceActor). Retry: IdempotentOnly (a
 // read).
 func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...CallOption) (*ActivityPub, *Response, error) {
@@ -21,25 +29,19 @@ func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...CallO
 	return v, resp, nil
 }
 
-// SendToInstanceInbox sends to the inbox.
+// GetInstanceOutbox displays the outbox (always empty).
 //
-// POST /activitypub/actor/inbox (activitypubInstanceActorInbox). Retry: Never
-// (delivers an activity to the inbox; a repeat delivers it again).
-func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, opts ...CallOption) (*Response, error) {
-	req := newRequest(&opActivitypubInstanceActorInbox)
-	req.with(opts)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// SendToInstanceOutbox displays the outbox (always empty).
+// The router serves GET (m.Get("/outbox", ...)): on Forgejo 15.0.3 POST answers
+// 405 with an empty body and Allow: GET, GET answers
+// {"type":"OrderedCollection","totalItems":0,...}; the pinned spec and 15.0.3's
+// both say POST (forgejo-15-observations).
 //
-// A read declared as POST in the spec.
+// Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
-// POST /activitypub/actor/outbox (activitypubInstanceActorOutbox). Retry:
-// AlwaysRetry (a read sent as POST (the outbox is always empty); a repeat
-// changes nothing).
-func (s *ActivityPubService) SendToInstanceOutbox(ctx context.Context, opts ...CallOption) (ForgeOutbox, *Response, error) {
+// GET /activitypub/actor/outbox (activitypubInstanceActorOutbox). Retry:
+// IdempotentOnly (a read).
+func (s *ActivityPubService) GetInstanceOutbox(ctx context.Context, opts ...CallOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubInstanceActorOutbox)
 	req.with(opts)
 	var v ForgeOutbox
@@ -51,6 +53,14 @@ func (s *ActivityPubService) SendToInstanceOutbox(ctx context.Context, opts ...C
 }
 
 // GetRepository returns the Repository actor for a repo.
+//
+// Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
+// the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
+// declares only a string @context (forgejo-15-observations: decode error
+// "$.@context: JSON array into string"); the model is hand-written
+// (activitypub.go).
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /activitypub/repository-id/{repository-id} (activitypubRepository).
 // Retry: IdempotentOnly (a read).
@@ -67,6 +77,8 @@ func (s *ActivityPubService) GetRepository(ctx context.Context, repositoryID int
 
 // SendToRepositoryInbox sends to the inbox.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /activitypub/repository-id/{repository-id}/inbox
 // (activitypubRepositoryInbox). Retry: Never (delivers a Like activity to the
 // inbox; a repeat delivers it again).
@@ -78,14 +90,19 @@ func (s *ActivityPubService) SendToRepositoryInbox(ctx context.Context, reposito
 	return s.client.call(ctx, req, nil)
 }
 
-// SendToRepositoryOutbox displays the outbox.
+// GetRepositoryOutbox displays the outbox.
 //
-// A read declared as POST in the spec.
+// The router serves GET (m.Get("/outbox", ...)): on Forgejo 15.0.3 POST answers
+// 405 with an empty body and Allow: GET, GET answers
+// {"type":"OrderedCollection","totalItems":0,...}; the pinned spec and 15.0.3's
+// both say POST (forgejo-15-observations).
 //
-// POST /activitypub/repository-id/{repository-id}/outbox
-// (activitypubRepositoryOutbox). Retry: AlwaysRetry (a read sent as POST
-// (displays the outbox); a repeat changes nothing).
-func (s *ActivityPubService) SendToRepositoryOutbox(ctx context.Context, repositoryID int64, opts ...CallOption) (ForgeOutbox, *Response, error) {
+// Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
+// GET /activitypub/repository-id/{repository-id}/outbox
+// (activitypubRepositoryOutbox). Retry: IdempotentOnly (a read).
+func (s *ActivityPubService) GetRepositoryOutbox(ctx context.Context, repositoryID int64, opts ...CallOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubRepositoryOutbox, num("repository-id", repositoryID))
 	req.with(opts)
 	var v ForgeOutbox
@@ -97,6 +114,14 @@ func (s *ActivityPubService) SendToRepositoryOutbox(ctx context.Context, reposit
 }
 
 // GetPerson returns the Person actor for a user.
+//
+// Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
+// the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
+// declares only a string @context (forgejo-15-observations: decode error
+// "$.@context: JSON array into string"); the model is hand-written
+// (activitypub.go).
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /activitypub/user-id/{user-id} (activitypubPerson). Retry: IdempotentOnly
 // (a read).
@@ -113,6 +138,15 @@ func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts .
 
 // GetPersonActivityNote gets a specific activity object of the user.
 //
+// Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
+// the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
+// declares only a string @context (forgejo-15-observations: decode error
+// "$.@context: JSON array into string"); the model is hand-written
+// (activitypub.go).
+//
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // GET /activitypub/user-id/{user-id}/activities/{activity-id}
 // (activitypubPersonActivityNote). Retry: IdempotentOnly (a read).
 func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, activityID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
@@ -128,6 +162,15 @@ func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, 
 
 // GetPersonActivity gets a specific activity of the user.
 //
+// Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
+// the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
+// declares only a string @context (forgejo-15-observations: decode error
+// "$.@context: JSON array into string"); the model is hand-written
+// (activitypub.go).
+//
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // GET /activitypub/user-id/{user-id}/activities/{activity-id}/activity
 // (activitypubPersonActivity). Retry: IdempotentOnly (a read).
 func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, activityID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
@@ -141,18 +184,10 @@ func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, acti
 	return v, resp, nil
 }
 
-// SendToPersonInbox sends to the inbox.
-//
-// POST /activitypub/user-id/{user-id}/inbox (activitypubPersonInbox). Retry:
-// Never (delivers an activity to the inbox; a repeat delivers it again).
-func (s *ActivityPubService) SendToPersonInbox(ctx context.Context, userID int64, opts ...CallOption) (*Response, error) {
-	req := newRequest(&opActivitypubPersonInbox, num("user-id", userID))
-	req.with(opts)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
 // GetPersonOutbox lists the user's recorded activity.
+//
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/user-id/{user-id}/outbox (activitypubPersonFeed). Retry:
 // IdempotentOnly (a read).

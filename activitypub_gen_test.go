@@ -19,20 +19,12 @@ func TestGenActivityPubOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "activitypubInstanceActorInbox", name: "ActivityPub.SendToInstanceInbox",
-			method: "POST", path: "/api/v1/activitypub/actor/inbox", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.ActivityPub.SendToInstanceInbox(ctx))
-			},
-		},
-		{
-			op: "activitypubInstanceActorOutbox", name: "ActivityPub.SendToInstanceOutbox",
-			method: "POST", path: "/api/v1/activitypub/actor/outbox", query: "",
+			op: "activitypubInstanceActorOutbox", name: "ActivityPub.GetInstanceOutbox",
+			method: "GET", path: "/api/v1/activitypub/actor/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.SendToInstanceOutbox(ctx))
+				return gnResult(c.ActivityPub.GetInstanceOutbox(ctx))
 			},
 		},
 		{
@@ -55,12 +47,12 @@ func TestGenActivityPubOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "activitypubRepositoryOutbox", name: "ActivityPub.SendToRepositoryOutbox",
-			method: "POST", path: "/api/v1/activitypub/repository-id/7/outbox", query: "",
+			op: "activitypubRepositoryOutbox", name: "ActivityPub.GetRepositoryOutbox",
+			method: "GET", path: "/api/v1/activitypub/repository-id/7/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.SendToRepositoryOutbox(ctx, 7))
+				return gnResult(c.ActivityPub.GetRepositoryOutbox(ctx, 7))
 			},
 		},
 		{
@@ -88,14 +80,6 @@ func TestGenActivityPubOperations(t *testing.T) {
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetPersonActivity(ctx, 7, 8))
-			},
-		},
-		{
-			op: "activitypubPersonInbox", name: "ActivityPub.SendToPersonInbox",
-			method: "POST", path: "/api/v1/activitypub/user-id/7/inbox", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.ActivityPub.SendToPersonInbox(ctx, 7))
 			},
 		},
 		{

@@ -9,6 +9,8 @@ import (
 
 // ListCronTasks lists cron tasks.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /admin/cron (adminCronList). Retry: IdempotentOnly (a read).
 func (s *AdminService) ListCronTasks(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Cron, *Response, error) {
 	req := newRequest(&opAdminCronList)
@@ -34,6 +36,8 @@ func (s *AdminService) ListCronTasksIter(ctx context.Context, params *ListOption
 
 // RunCronTask runs cron task.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /admin/cron/{task} (adminCronRun). Retry: Never (starts a run of the
 // cron task; a repeat runs it again).
 func (s *AdminService) RunCronTask(ctx context.Context, task string, opts ...CallOption) (*Response, error) {
@@ -44,6 +48,8 @@ func (s *AdminService) RunCronTask(ctx context.Context, task string, opts ...Cal
 }
 
 // ListEmails lists all users' email addresses.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/emails (adminGetAllEmails). Retry: IdempotentOnly (a read).
 func (s *AdminService) ListEmails(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Email, *Response, error) {
@@ -78,6 +84,8 @@ type AdminSearchEmailsOptions struct {
 
 // SearchEmails searches users' email addresses.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /admin/emails/search (adminSearchEmails). Retry: IdempotentOnly (a read).
 func (s *AdminService) SearchEmails(ctx context.Context, params *AdminSearchEmailsOptions, opts ...CallOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminSearchEmails)
@@ -111,6 +119,8 @@ func (s *AdminService) SearchEmailsIter(ctx context.Context, params *AdminSearch
 // The answer carries a credential: a decode error never quotes the body.
 // Declares page+limit although the response is named HookListWithoutPagination.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /admin/hooks (adminListHooks). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
 func (s *AdminService) ListHooks(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
@@ -141,6 +151,8 @@ func (s *AdminService) ListHooksIter(ctx context.Context, params *ListOptions, o
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /admin/hooks (adminCreateHook). Retry: Never (creates a webhook; a
 // repeat creates a second one).
 func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
@@ -159,6 +171,8 @@ func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption, op
 
 // DeleteHook deletes a hook.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /admin/hooks/{id} (adminDeleteHook). Retry: AlwaysRetry (webhook ids
 // are never reused; deleting twice leaves it deleted).
 func (s *AdminService) DeleteHook(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
@@ -172,6 +186,8 @@ func (s *AdminService) DeleteHook(ctx context.Context, id int64, opts ...CallOpt
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/hooks/{id} (adminGetHook). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
@@ -192,6 +208,8 @@ func (s *AdminService) GetHook(ctx context.Context, id int64, opts ...CallOption
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /admin/hooks/{id} (adminEditHook). Retry: Never (partial update: only
 // set fields change, on whatever the hook has become).
 func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
@@ -208,6 +226,8 @@ func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookOpti
 }
 
 // ListOrgs lists all organizations.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/orgs (adminGetAllOrgs). Retry: IdempotentOnly (a read).
 func (s *AdminService) ListOrgs(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
@@ -234,6 +254,8 @@ func (s *AdminService) ListOrgsIter(ctx context.Context, params *ListOptions, op
 
 // ListQuotaGroups lists the available quota groups.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /admin/quota/groups (adminListQuotaGroups). Retry: IdempotentOnly (a
 // read).
 func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...CallOption) ([]*QuotaGroup, *Response, error) {
@@ -248,6 +270,8 @@ func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...CallOption) 
 }
 
 // CreateQuotaGroup creates a new quota group.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /admin/quota/groups (adminCreateQuotaGroup). Retry: Never (creates a
 // quota group).
@@ -265,6 +289,8 @@ func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGro
 
 // DeleteQuotaGroup deletes a quota group.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /admin/quota/groups/{quotagroup} (adminDeleteQuotaGroup). Retry: Never
 // (by name: a group of that name may be re-created between attempts).
 func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string, opts ...CallOption) (*Response, error) {
@@ -275,6 +301,8 @@ func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string, 
 }
 
 // GetQuotaGroup gets information about the quota group.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/quota/groups/{quotagroup} (adminGetQuotaGroup). Retry:
 // IdempotentOnly (a read).
@@ -291,6 +319,8 @@ func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string, opt
 
 // RemoveQuotaGroupRule removes a rule from a quota group.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /admin/quota/groups/{quotagroup}/rules/{quotarule}
 // (adminRemoveRuleFromQuotaGroup). Retry: AlwaysRetry (takes one named rule out
 // of one named group; a repeat leaves it out).
@@ -303,6 +333,8 @@ func (s *AdminService) RemoveQuotaGroupRule(ctx context.Context, quotagroup, quo
 
 // AddQuotaGroupRule adds a rule to a quota group.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /admin/quota/groups/{quotagroup}/rules/{quotarule}
 // (adminAddRuleToQuotaGroup). Retry: AlwaysRetry (puts one named rule in one
 // named group; a repeat leaves it in).
@@ -314,6 +346,8 @@ func (s *AdminService) AddQuotaGroupRule(ctx context.Context, quotagroup, quotar
 }
 
 // ListQuotaGroupUsers lists users in a quota group.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/quota/groups/{quotagroup}/users (adminListUsersInQuotaGroup).
 // Retry: IdempotentOnly (a read).
@@ -330,6 +364,8 @@ func (s *AdminService) ListQuotaGroupUsers(ctx context.Context, quotagroup strin
 
 // RemoveQuotaGroupUser removes a user from a quota group.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /admin/quota/groups/{quotagroup}/users/{username}
 // (adminRemoveUserFromQuotaGroup). Retry: AlwaysRetry (takes one user out of
 // one quota group; a repeat leaves them out).
@@ -342,6 +378,8 @@ func (s *AdminService) RemoveQuotaGroupUser(ctx context.Context, quotagroup, use
 
 // AddQuotaGroupUser adds a user to a quota group.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /admin/quota/groups/{quotagroup}/users/{username}
 // (adminAddUserToQuotaGroup). Retry: AlwaysRetry (puts one user in one quota
 // group; a repeat leaves them in).
@@ -353,6 +391,8 @@ func (s *AdminService) AddQuotaGroupUser(ctx context.Context, quotagroup, userna
 }
 
 // ListQuotaRules lists the available quota rules.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/quota/rules (adminListQuotaRules). Retry: IdempotentOnly (a read).
 func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...CallOption) ([]*QuotaRuleInfo, *Response, error) {
@@ -367,6 +407,8 @@ func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...CallOption) (
 }
 
 // CreateQuotaRule creates a new quota rule.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /admin/quota/rules (adminCreateQuotaRule). Retry: Never (creates a quota
 // rule).
@@ -384,6 +426,9 @@ func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRule
 
 // DeleteQuotaRule deletes a quota rule.
 //
+// Served by every supported release (Forgejo 11.0 and later). Forgejo
+// 11.0–13.0 serves the same route under the operationId adminDEleteQuotaRule.
+//
 // DELETE /admin/quota/rules/{quotarule} (adminDeleteQuotaRule). Retry: Never
 // (by name: a rule of that name may be re-created between attempts).
 func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string, opts ...CallOption) (*Response, error) {
@@ -394,6 +439,8 @@ func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string, op
 }
 
 // GetQuotaRule gets information about a quota rule.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/quota/rules/{quotarule} (adminGetQuotaRule). Retry: IdempotentOnly
 // (a read).
@@ -409,6 +456,8 @@ func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string, opts 
 }
 
 // EditQuotaRule changes an existing quota rule.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /admin/quota/rules/{quotarule} (adminEditQuotaRule). Retry: Never
 // (partial update of a quota rule).
@@ -433,6 +482,8 @@ type AdminListUnadoptedReposOptions struct {
 }
 
 // ListUnadoptedRepos lists unadopted repositories.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/unadopted (adminUnadoptedList). Retry: IdempotentOnly (a read).
 func (s *AdminService) ListUnadoptedRepos(ctx context.Context, params *AdminListUnadoptedReposOptions, opts ...CallOption) ([]string, *Response, error) {
@@ -464,6 +515,8 @@ func (s *AdminService) ListUnadoptedReposIter(ctx context.Context, params *Admin
 
 // DeleteUnadoptedRepo deletes unadopted files.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /admin/unadopted/{owner}/{repo} (adminDeleteUnadoptedRepository).
 // Retry: Never (deletes files by owner/name; a repository may appear there
 // between attempts).
@@ -475,6 +528,8 @@ func (s *AdminService) DeleteUnadoptedRepo(ctx context.Context, owner, repo stri
 }
 
 // AdoptRepo adopts unadopted files as a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /admin/unadopted/{owner}/{repo} (adminAdoptRepository). Retry: Never
 // (creates a repository record from unadopted files).
@@ -493,7 +548,8 @@ type AdminListUsersOptions struct {
 	SourceID int64
 	// User's login name to search for.
 	LoginName string
-	// Whether or not to filter users with the 2fa enabled. Nil is not sent.
+	// Whether or not to filter users with the 2fa enabled. Nil is not sent. Read
+	// by Forgejo 16.0 and later; older releases ignore it.
 	Is2FAEnabled *bool
 	// Sort order of results. One of: oldest, newest, alphabetically,
 	// reversealphabetically, recentupdate, leastupdate.
@@ -501,6 +557,8 @@ type AdminListUsersOptions struct {
 }
 
 // ListUsers searches users according filter conditions.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/users (adminSearchUsers). Retry: IdempotentOnly (a read).
 func (s *AdminService) ListUsers(ctx context.Context, params *AdminListUsersOptions, opts ...CallOption) ([]*User, *Response, error) {
@@ -535,6 +593,8 @@ func (s *AdminService) ListUsersIter(ctx context.Context, params *AdminListUsers
 
 // CreateUser creates a user account.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /admin/users (adminCreateUser). Retry: Never (creates a user account).
 func (s *AdminService) CreateUser(ctx context.Context, body CreateUserOption, opts ...CallOption) (*User, *Response, error) {
 	req := newRequest(&opAdminCreateUser)
@@ -559,6 +619,8 @@ type AdminDeleteUserOptions struct {
 
 // DeleteUser deletes user account.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /admin/users/{username} (adminDeleteUser). Retry: Never (by username:
 // the name may be registered again between attempts).
 func (s *AdminService) DeleteUser(ctx context.Context, username string, params *AdminDeleteUserOptions, opts ...CallOption) (*Response, error) {
@@ -571,6 +633,8 @@ func (s *AdminService) DeleteUser(ctx context.Context, username string, params *
 }
 
 // EditUser edits an existing user.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /admin/users/{username} (adminEditUser). Retry: Never (partial update
 // of a user account).
@@ -588,6 +652,9 @@ func (s *AdminService) EditUser(ctx context.Context, username string, body EditU
 
 // DeleteUserEmails deletes email addresses from a user's account.
 //
+// Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // DELETE /admin/users/{username}/emails (adminDeleteUserEmails). Retry:
 // AlwaysRetry (removes the named addresses from one account; a repeat leaves
 // them removed).
@@ -600,6 +667,9 @@ func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, bo
 }
 
 // ListUserEmails lists all email addresses for a user.
+//
+// Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /admin/users/{username}/emails (adminListUserEmails). Retry:
 // IdempotentOnly (a read).
@@ -615,6 +685,8 @@ func (s *AdminService) ListUserEmails(ctx context.Context, username string, opts
 }
 
 // CreateUserKey adds an SSH public key to user's account.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /admin/users/{username}/keys (adminCreatePublicKey). Retry: Never (adds
 // an SSH key to the account).
@@ -634,6 +706,8 @@ func (s *AdminService) CreateUserKey(ctx context.Context, username string, body 
 
 // DeleteUserKey removes a public key from user's account.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /admin/users/{username}/keys/{id} (adminDeleteUserPublicKey). Retry:
 // AlwaysRetry (key ids are never reused; deleting twice leaves it deleted).
 func (s *AdminService) DeleteUserKey(ctx context.Context, username string, id int64, opts ...CallOption) (*Response, error) {
@@ -644,6 +718,8 @@ func (s *AdminService) DeleteUserKey(ctx context.Context, username string, id in
 }
 
 // CreateOrg creates an organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /admin/users/{username}/orgs (adminCreateOrg). Retry: Never (creates an
 // organization).
@@ -662,6 +738,8 @@ func (s *AdminService) CreateOrg(ctx context.Context, username string, body Crea
 
 // GetUserQuota gets the user's quota info.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /admin/users/{username}/quota (adminGetUserQuota). Retry: IdempotentOnly
 // (a read).
 func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts ...CallOption) (*QuotaInfo, *Response, error) {
@@ -677,6 +755,8 @@ func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts .
 
 // SetUserQuotaGroups sets the user's quota groups to a given list.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /admin/users/{username}/quota/groups (adminSetUserQuotaGroups). Retry:
 // AlwaysRetry (states the user's whole quota-group list; a repeat sets the same
 // list).
@@ -689,6 +769,8 @@ func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, 
 }
 
 // RenameUser renames a user.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /admin/users/{username}/rename (adminRenameUser). Retry: Never
 // (addressed by the old name, which is free after success and could be taken
@@ -703,6 +785,8 @@ func (s *AdminService) RenameUser(ctx context.Context, username string, body Ren
 }
 
 // CreateRepo creates a repository on behalf of a user.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /admin/users/{username}/repos (adminCreateRepo). Retry: Never (creates a
 // repository).
@@ -720,6 +804,9 @@ func (s *AdminService) CreateRepo(ctx context.Context, username string, body Cre
 }
 
 // ListUserTokens lists the specified user's access tokens.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /admin/users/{username}/tokens (adminListUserAccessTokens). Retry:
 // IdempotentOnly (a read).
@@ -749,6 +836,9 @@ func (s *AdminService) ListUserTokensIter(ctx context.Context, username string, 
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /admin/users/{username}/tokens (adminCreateUserAccessToken). Retry:
 // Never (mints a token; a repeat would mint a second, unknowable credential).
 func (s *AdminService) CreateUserToken(ctx context.Context, username string, body CreateAccessTokenOption, opts ...CallOption) (*AccessToken, *Response, error) {
@@ -766,6 +856,9 @@ func (s *AdminService) CreateUserToken(ctx context.Context, username string, bod
 }
 
 // DeleteUserToken deletes an access token for the specified user.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // DELETE /admin/users/{username}/tokens/{token} (adminDeleteUserAccessToken).
 // Retry: Never (the path takes an id or a name, and a token of that name may be

@@ -91,13 +91,15 @@ func WithHeader(name, value string) CallOption {
 			o.headers = http.Header{}
 		}
 		o.headers.Add(canon, value)
+		if canon == "X-Forgejo-Otp" || canon == "X-Gitea-Otp" {
+			o.secrets = append(o.secrets, strings.TrimSpace(value)) // a one-time password, however it is set
+		}
 	}
 }
 
 // WithQuery adds a query parameter to this call, for filters an instance
 // honours but the spec omits (created_by, assigned_by and mentioned_by on
-// issue search, say). It is sent after the operation's own parameters and
-// before paging.
+// issue search, say). It is sent after the operation's own parameters.
 func WithQuery(name, value string) CallOption {
 	return func(o *callOptions) {
 		if strings.TrimSpace(name) == "" || hasControl(name) || hasControl(value) {

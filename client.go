@@ -57,11 +57,13 @@ type Client struct {
 	rateLimitObserver RateLimitObserver
 	limits            *limits // rate-limit snapshot, pacing and retry budget
 	pacer             Pacer   // shared pacing (WithPacer); nil when local only
+	tokenSource       TokenSource
 	pacerObserver     PacerObserver
 	walkConcurrency   int // pages in flight per walk (WithWalkConcurrency, pagination.go)
 	// secrets is what every rendered text is scrubbed of (secrets.go),
 	// behind a closure for the reason cred is.
 	secretsFn func() *secretSet
+	versions  *versionState // the server's version, learnt once (version_check.go)
 
 	// Test seams: fake time and randomness so that retry tests never sleep.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -178,6 +180,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		sleep:            sleepContext,
 		randN:            rand.Int64N,
 		now:              time.Now,
+		versions:         newVersionState(cfg.versionCheck),
 	}
 	set := newSecretSet()
 	if cr := c.credential(); cr != nil {
@@ -203,6 +206,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		cfg.pacing = &Pacing{MaxWait: DefaultPacingMaxWait} // the fallback, and the bound on every wait
 	}
 	c.pacer = cfg.pacer
+	c.tokenSource = cfg.tokenSource
 	if po, ok := c.observer.(PacerObserver); ok {
 		c.pacerObserver = po
 	}

@@ -85,10 +85,6 @@ func jdGenerated(d *jdec, out any) bool {
 		jdActivity(d, p)
 	case *[]*Activity:
 		jdSlicePtr(d, p, jdActivity)
-	case *ActivityPub:
-		jdActivityPub(d, p)
-	case *[]*ActivityPub:
-		jdSlicePtr(d, p, jdActivityPub)
 	case *AddCollaboratorOption:
 		jdAddCollaboratorOption(d, p)
 	case *[]*AddCollaboratorOption:
@@ -1749,30 +1745,6 @@ func jdActivity(d *jdec, v *Activity) {
 			d.int64(&v.RepoID)
 		case 12:
 			d.int64(&v.UserID)
-		default:
-			d.skip()
-		}
-	}
-}
-
-var jkActivityPub = []string{"@context"}
-
-func jdActivityPub(d *jdec, v *ActivityPub) {
-	if !d.obj() {
-		return
-	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "@context":
-			i = 0
-		}
-		if i < 0 {
-			i = d.fold(jkActivityPub, true)
-		}
-		switch i {
-		case 0:
-			d.str(&v.Context)
 		default:
 			d.skip()
 		}

@@ -29,6 +29,8 @@ const (
 // limit ([WithMaxDownloadBytes]); past it the call fails with a
 // response-too-large *TransportError.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...CallOption) ([]byte, *Response, error) {

@@ -393,6 +393,9 @@ func (s statusSentinel) Error() string {
 // Is makes errors.Is(err, ErrNotFound) and its siblings match an APIError
 // of that status.
 func (e *APIError) Is(target error) bool {
+	if m, ok := target.(interface{ matchAPIError(*APIError) bool }); ok {
+		return e != nil && m.matchAPIError(e) // server_differences.go: ErrStaleFile, ErrNoSigningKey
+	}
 	s, ok := target.(statusSentinel)
 	return ok && e != nil && int(s) == e.StatusCode
 }

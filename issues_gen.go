@@ -10,6 +10,8 @@ import (
 
 // ListPinned lists a repo's pinned issues.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/issues/pinned (repoListPinnedIssues). Retry:
 // IdempotentOnly (a read).
 func (s *IssuesService) ListPinned(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Issue, *Response, error) {
@@ -61,12 +63,15 @@ type IssueSearchOptions struct {
 	// Filter by team (requires organization owner parameter).
 	Team string
 	// Type of sort. One of: relevance, latest, oldest, recentupdate, leastupdate,
-	// mostcomment, leastcomment, nearduedate, farduedate.
+	// mostcomment, leastcomment, nearduedate, farduedate. Read by Forgejo 13.0 and
+	// later; older releases ignore it.
 	Sort string
 }
 
 // Search searches for issues across the repositories that the user has access
 // to.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/issues/search (issueSearchIssues). Retry: IdempotentOnly (a read).
 func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, opts ...CallOption) ([]*Issue, *Response, error) {
@@ -147,6 +152,8 @@ type IssueListOptions struct {
 // ListIssues returns one page of a repository's issues, pull requests included
 // unless Type says otherwise.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/issues (issueListIssues). Retry: IdempotentOnly (a
 // read).
 func (s *IssuesService) List(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...CallOption) ([]*Issue, *Response, error) {
@@ -189,6 +196,8 @@ func (s *IssuesService) ListIter(ctx context.Context, owner, repo string, params
 // the call fails without an answer you cannot know whether the issue was filed:
 // list before you file again.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues (issueCreateIssue). Retry: Never (creates
 // an issue; a repeat files it twice).
 func (s *IssuesService) Create(ctx context.Context, owner, repo string, body CreateIssueOption, opts ...CallOption) (*Issue, *Response, error) {
@@ -215,6 +224,8 @@ type IssueListRepoCommentsOptions struct {
 }
 
 // ListRepoComments lists all comments in a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments (issueGetRepoComments). Retry:
 // IdempotentOnly (a read).
@@ -248,6 +259,8 @@ func (s *IssuesService) ListRepoCommentsIter(ctx context.Context, owner, repo st
 
 // DeleteComment deletes a comment.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/comments/{id} (issueDeleteComment).
 // Retry: AlwaysRetry (comment ids are never reused; deleting twice leaves it
 // deleted).
@@ -261,6 +274,8 @@ func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, i
 // GetComment gets a comment.
 //
 // The result is nil when the instance answers 204 with no body.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id} (issueGetComment). Retry:
 // IdempotentOnly (a read).
@@ -283,6 +298,8 @@ func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id i
 //
 // The result is nil when the instance answers 204 with no body.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /repos/{owner}/{repo}/issues/comments/{id} (issueEditComment). Retry:
 // Never (partial update of a comment).
 func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id int64, body EditIssueCommentOption, opts ...CallOption) (*Comment, *Response, error) {
@@ -303,6 +320,8 @@ func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id 
 
 // ListCommentAttachments lists comment's attachments.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/issues/comments/{id}/assets
 // (issueListIssueCommentAttachments). Retry: IdempotentOnly (a read).
 func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo string, id int64, opts ...CallOption) ([]*Attachment, *Response, error) {
@@ -318,6 +337,8 @@ func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo 
 
 // DeleteCommentAttachment deletes a comment attachment.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
 // (issueDeleteIssueCommentAttachment). Retry: AlwaysRetry (attachment ids are
 // never reused; deleting twice leaves it deleted).
@@ -329,6 +350,8 @@ func (s *IssuesService) DeleteCommentAttachment(ctx context.Context, owner, repo
 }
 
 // GetCommentAttachment gets a comment attachment.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
 // (issueGetIssueCommentAttachment). Retry: IdempotentOnly (a read).
@@ -344,6 +367,8 @@ func (s *IssuesService) GetCommentAttachment(ctx context.Context, owner, repo st
 }
 
 // EditCommentAttachment edits a comment attachment.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
 // (issueEditIssueCommentAttachment). Retry: Never (partial update of an
@@ -362,6 +387,8 @@ func (s *IssuesService) EditCommentAttachment(ctx context.Context, owner, repo s
 
 // DeleteCommentReaction removes a reaction from a comment of an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/comments/{id}/reactions
 // (issueDeleteCommentReaction). Retry: AlwaysRetry (removes the token's one
 // reaction of that content; the spec answers 200 either way).
@@ -374,6 +401,8 @@ func (s *IssuesService) DeleteCommentReaction(ctx context.Context, owner, repo s
 }
 
 // ListCommentReactions gets a list of reactions from a comment of an issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/reactions
 // (issueGetCommentReactions). Retry: IdempotentOnly (a read).
@@ -389,6 +418,8 @@ func (s *IssuesService) ListCommentReactions(ctx context.Context, owner, repo st
 }
 
 // CreateCommentReaction adds a reaction to a comment of an issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/comments/{id}/reactions
 // (issuePostCommentReaction). Retry: Never (creates a reaction; a POST that
@@ -407,6 +438,8 @@ func (s *IssuesService) CreateCommentReaction(ctx context.Context, owner, repo s
 
 // Delete deletes an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/{index} (issueDelete). Retry: AlwaysRetry
 // (issue numbers come from a per-repo counter and are never reused).
 func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
@@ -417,6 +450,8 @@ func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index in
 }
 
 // GetIssue returns one issue (or pull request) by its number.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index} (issueGetIssue). Retry:
 // IdempotentOnly (a read).
@@ -434,6 +469,8 @@ func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64
 // EditIssue changes the fields of an issue that body sets; unset (nil) fields
 // are not sent and stay as they are. The instance answers 201.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /repos/{owner}/{repo}/issues/{index} (issueEditIssue). Retry: Never
 // (partial update: only set fields change, on whatever the issue has become).
 func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int64, body EditIssueOption, opts ...CallOption) (*Issue, *Response, error) {
@@ -450,6 +487,8 @@ func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int6
 
 // ListAttachments lists issue's attachments.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/issues/{index}/assets (issueListIssueAttachments).
 // Retry: IdempotentOnly (a read).
 func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string, index int64, opts ...CallOption) ([]*Attachment, *Response, error) {
@@ -465,6 +504,8 @@ func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string,
 
 // DeleteAttachment deletes an issue attachment.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
 // (issueDeleteIssueAttachment). Retry: AlwaysRetry (attachment ids are never
 // reused; deleting twice leaves it deleted).
@@ -476,6 +517,8 @@ func (s *IssuesService) DeleteAttachment(ctx context.Context, owner, repo string
 }
 
 // GetAttachment gets an issue attachment.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
 // (issueGetIssueAttachment). Retry: IdempotentOnly (a read).
@@ -492,6 +535,8 @@ func (s *IssuesService) GetAttachment(ctx context.Context, owner, repo string, i
 
 // EditAttachment edits an issue attachment.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
 // (issueEditIssueAttachment). Retry: Never (partial update of an attachment).
 func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, body EditAttachmentOptions, opts ...CallOption) (*Attachment, *Response, error) {
@@ -507,6 +552,8 @@ func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, 
 }
 
 // RemoveBlock unblocks the issue given in the body by the issue in path.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/blocks
 // (issueRemoveIssueBlocking). Retry: AlwaysRetry (severs one named edge between
@@ -527,6 +574,8 @@ func (s *IssuesService) RemoveBlock(ctx context.Context, owner, repo string, ind
 //
 // Declares page+limit although the response is named
 // IssueListWithoutPagination.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/blocks (issueListBlocks). Retry:
 // IdempotentOnly (a read).
@@ -554,6 +603,8 @@ func (s *IssuesService) ListBlocksIter(ctx context.Context, owner, repo string, 
 
 // AddBlock blocks the issue given in the body by the issue in path.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/blocks (issueCreateIssueBlocking).
 // Retry: Never (creates a dependency edge; a POST that changes state is never
 // repeated).
@@ -580,6 +631,8 @@ type IssueListCommentsOptions struct {
 
 // ListComments lists all comments on an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/issues/{index}/comments (issueGetComments). Retry:
 // IdempotentOnly (a read).
 func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, index int64, params *IssueListCommentsOptions, opts ...CallOption) ([]*Comment, *Response, error) {
@@ -598,6 +651,8 @@ func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, in
 
 // CreateComment adds a comment to an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/comments (issueCreateComment).
 // Retry: Never (creates a comment; a repeat posts it twice).
 func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, index int64, body CreateIssueCommentOption, opts ...CallOption) (*Comment, *Response, error) {
@@ -614,6 +669,8 @@ func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, i
 
 // DeleteCommentDeprecated deletes a comment.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // Deprecated: The spec marks this operation deprecated.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/comments/{id}
@@ -629,6 +686,8 @@ func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo
 // EditCommentDeprecated edits a comment.
 //
 // The result is nil when the instance answers 204 with no body.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // Deprecated: The spec marks this operation deprecated.
 //
@@ -654,6 +713,8 @@ func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo s
 // If using deadline only the date will be taken into account, and time of day
 // ignored.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/deadline (issueEditIssueDeadline).
 // Retry: Never (sets the deadline by POST; a POST that changes state is never
 // repeated).
@@ -670,6 +731,8 @@ func (s *IssuesService) SetDeadline(ctx context.Context, owner, repo string, ind
 }
 
 // RemoveDependency removes an issue dependency.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/dependencies
 // (issueRemoveIssueDependencies). Retry: AlwaysRetry (severs one named edge
@@ -691,6 +754,8 @@ func (s *IssuesService) RemoveDependency(ctx context.Context, owner, repo string
 //
 // Declares page+limit although the response is named
 // IssueListWithoutPagination.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/dependencies
 // (issueListIssueDependencies). Retry: IdempotentOnly (a read).
@@ -718,6 +783,8 @@ func (s *IssuesService) ListDependenciesIter(ctx context.Context, owner, repo st
 
 // AddDependency makes the issue in the url depend on the issue in the form.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/dependencies
 // (issueCreateIssueDependencies). Retry: Never (creates a dependency edge; a
 // POST that changes state is never repeated).
@@ -735,6 +802,8 @@ func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, i
 
 // ClearLabels removes all labels from an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels (issueClearLabels). Retry:
 // AlwaysRetry (states the end state, no labels; a repeat changes nothing).
 func (s *IssuesService) ClearLabels(ctx context.Context, owner, repo string, index int64, body DeleteLabelsOption, opts ...CallOption) (*Response, error) {
@@ -746,6 +815,8 @@ func (s *IssuesService) ClearLabels(ctx context.Context, owner, repo string, ind
 }
 
 // ListLabels gets an issue's labels.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/labels (issueGetLabels). Retry:
 // IdempotentOnly (a read).
@@ -761,6 +832,8 @@ func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, inde
 }
 
 // AddLabels adds a label to an issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/labels (issueAddLabel). Retry:
 // Never (adds labels by POST, a delta on the set; ReplaceLabels states the
@@ -779,6 +852,8 @@ func (s *IssuesService) AddLabels(ctx context.Context, owner, repo string, index
 
 // ReplaceLabels replaces an issue's labels.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /repos/{owner}/{repo}/issues/{index}/labels (issueReplaceLabels). Retry:
 // AlwaysRetry (states the issue's whole label set; a repeat sets the same set).
 func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
@@ -795,6 +870,13 @@ func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, i
 
 // RemoveLabel removes a label from an issue.
 //
+// Forgejo 11.0 takes only the label's numeric id here ({id}, an integer in its
+// spec); 13.0 and later take an id or a name ({identifier}).
+//
+// Served by every supported release (Forgejo 11.0 and later). Forgejo 11.0's
+// spec writes the path /repos/{owner}/{repo}/issues/{index}/labels/{id}: the
+// same URL, only the variable's name differs.
+//
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels/{identifier}
 // (issueRemoveLabel). Retry: AlwaysRetry (takes one label off one issue; a
 // repeat leaves it off).
@@ -806,6 +888,8 @@ func (s *IssuesService) RemoveLabel(ctx context.Context, owner, repo string, ind
 }
 
 // Unpin unpins an issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/pin (unpinIssue). Retry:
 // AlwaysRetry (unpinned is a yes/no state of one issue; a repeat leaves it
@@ -819,6 +903,8 @@ func (s *IssuesService) Unpin(ctx context.Context, owner, repo string, index int
 
 // Pin pins an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/pin (pinIssue). Retry: Never
 // (appends the issue to the pinned list by POST; a POST that changes state is
 // never repeated).
@@ -830,6 +916,8 @@ func (s *IssuesService) Pin(ctx context.Context, owner, repo string, index int64
 }
 
 // MovePin moves the pin to the given position.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/pin/{position} (moveIssuePin).
 // Retry: AlwaysRetry (moves one pinned issue to a stated position; a repeat
@@ -843,6 +931,8 @@ func (s *IssuesService) MovePin(ctx context.Context, owner, repo string, index, 
 
 // DeleteReaction removes a reaction from an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/{index}/reactions
 // (issueDeleteIssueReaction). Retry: AlwaysRetry (removes the token's one
 // reaction of that content; the spec answers 200 either way).
@@ -855,6 +945,8 @@ func (s *IssuesService) DeleteReaction(ctx context.Context, owner, repo string, 
 }
 
 // ListReactions gets a list reactions of an issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/reactions (issueGetIssueReactions).
 // Retry: IdempotentOnly (a read).
@@ -882,6 +974,8 @@ func (s *IssuesService) ListReactionsIter(ctx context.Context, owner, repo strin
 
 // CreateReaction adds a reaction to an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/reactions (issuePostIssueReaction).
 // Retry: Never (creates a reaction; a POST that changes state is never repeated
 // (a repeat would answer 200)).
@@ -899,6 +993,8 @@ func (s *IssuesService) CreateReaction(ctx context.Context, owner, repo string, 
 
 // DeleteStopwatch deletes an issue's existing stopwatch.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/{index}/stopwatch/delete
 // (issueDeleteStopWatch). Retry: AlwaysRetry (cancels the token's one stopwatch
 // on the issue; a repeat changes nothing (409)).
@@ -910,6 +1006,8 @@ func (s *IssuesService) DeleteStopwatch(ctx context.Context, owner, repo string,
 }
 
 // StartStopwatch starts stopwatch on an issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/stopwatch/start
 // (issueStartStopWatch). Retry: Never (a repeat after a lost success answers
@@ -923,6 +1021,8 @@ func (s *IssuesService) StartStopwatch(ctx context.Context, owner, repo string, 
 
 // StopStopwatch stops an issue's existing stopwatch.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/stopwatch/stop
 // (issueStopStopWatch). Retry: Never (stopping files a tracked-time entry; a
 // repeat cannot be told from a second stop).
@@ -934,6 +1034,8 @@ func (s *IssuesService) StopStopwatch(ctx context.Context, owner, repo string, i
 }
 
 // ListSubscribers gets users who subscribed on an issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/subscriptions (issueSubscriptions).
 // Retry: IdempotentOnly (a read).
@@ -961,6 +1063,8 @@ func (s *IssuesService) ListSubscribersIter(ctx context.Context, owner, repo str
 
 // GetSubscription checks if user is subscribed to an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/issues/{index}/subscriptions/check
 // (issueCheckSubscription). Retry: IdempotentOnly (a read).
 func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*WatchInfo, *Response, error) {
@@ -976,6 +1080,8 @@ func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string,
 
 // Unsubscribe unsubscribes user from issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}
 // (issueDeleteSubscription). Retry: AlwaysRetry (unsubscribes one named user
 // from one issue; the spec answers 200 if already out).
@@ -987,6 +1093,8 @@ func (s *IssuesService) Unsubscribe(ctx context.Context, owner, repo string, ind
 }
 
 // Subscribe subscribes user to issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}
 // (issueAddSubscription). Retry: AlwaysRetry (subscribes one named user to one
@@ -1009,6 +1117,8 @@ type IssueListTimelineOptions struct {
 }
 
 // ListTimeline lists all comments and events on an issue.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/timeline
 // (issueGetCommentsAndTimeline). Retry: IdempotentOnly (a read).
@@ -1042,6 +1152,8 @@ func (s *IssuesService) ListTimelineIter(ctx context.Context, owner, repo string
 
 // ClearTrackedTimes resets a tracked time of an issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/{index}/times (issueResetTime). Retry:
 // AlwaysRetry (states the end state, no tracked time on the issue; a repeat
 // changes nothing).
@@ -1067,6 +1179,8 @@ type IssueListTrackedTimesOptions struct {
 }
 
 // ListTrackedTimes lists an issue's tracked times.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/times (issueTrackedTimes). Retry:
 // IdempotentOnly (a read).
@@ -1101,6 +1215,8 @@ func (s *IssuesService) ListTrackedTimesIter(ctx context.Context, owner, repo st
 
 // AddTrackedTime adds tracked time to a issue.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/times (issueAddTime). Retry: Never
 // (files a tracked-time entry; a repeat doubles the time recorded).
 func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, index int64, body AddTimeOption, opts ...CallOption) (*TrackedTime, *Response, error) {
@@ -1117,6 +1233,8 @@ func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, 
 
 // DeleteTrackedTime deletes specific tracked time.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/issues/{index}/times/{id} (issueDeleteTime).
 // Retry: AlwaysRetry (tracked-time ids are never reused; deleting twice leaves
 // it deleted).
@@ -1132,7 +1250,8 @@ func (s *IssuesService) DeleteTrackedTime(ctx context.Context, owner, repo strin
 type IssueListMilestonesOptions struct {
 	ListOptions
 	// Milestone state, Recognized values are open, closed and all. Defaults to
-	// "open".
+	// "open". Empty sends "open": servers disagree on the default
+	// (issueGetMilestonesList).
 	State string
 	// Filter by milestone name.
 	Name string
@@ -1141,14 +1260,20 @@ type IssueListMilestonesOptions struct {
 // ListMilestones gets all of a repository's opened milestones.
 //
 // The instance sends X-Total-Count but no Link header here; the Iter variant
-// and [WalkPages] continue by count.
+// and [WalkPages] continue by count. Without state, Forgejo 15.0.3 returns
+// every milestone, open and closed, although the spec says the default is open
+// (Gitea 1.27.3 returns the open ones; forgejo-15-observations #9); the client
+// sends state=open when State is empty, so every server answers what the doc
+// says.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/milestones (issueGetMilestonesList). Retry:
 // IdempotentOnly (a read).
 func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...CallOption) ([]*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestonesList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
-	req.addQuery("state", p.State)
+	req.addQuery("state", orDefault(p.State, "open"))
 	req.addQuery("name", p.Name)
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
@@ -1175,6 +1300,8 @@ func (s *IssuesService) ListMilestonesIter(ctx context.Context, owner, repo stri
 
 // CreateMilestone creates a milestone.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/milestones (issueCreateMilestone). Retry: Never
 // (creates a milestone).
 func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string, body CreateMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
@@ -1191,6 +1318,8 @@ func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string,
 
 // DeleteMilestone deletes a milestone.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/milestones/{id} (issueDeleteMilestone). Retry:
 // AlwaysRetry (milestone ids are never reused; the path is typed integer, so
 // never a title).
@@ -1202,6 +1331,8 @@ func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo string,
 }
 
 // GetMilestone gets a milestone.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/milestones/{id} (issueGetMilestone). Retry:
 // IdempotentOnly (a read).
@@ -1217,6 +1348,8 @@ func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id
 }
 
 // EditMilestone updates a milestone.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/milestones/{id} (issueEditMilestone). Retry:
 // Never (partial update of a milestone).

@@ -8,6 +8,8 @@ import (
 
 // ListGitignoreTemplates returns a list of all gitignore templates.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /gitignore/templates (listGitignoresTemplates). Retry: IdempotentOnly (a
 // read).
 func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...CallOption) ([]string, *Response, error) {
@@ -22,6 +24,8 @@ func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...CallOp
 }
 
 // GetGitignoreTemplate returns information about a gitignore template.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /gitignore/templates/{name} (getGitignoreTemplateInfo). Retry:
 // IdempotentOnly (a read).
@@ -38,6 +42,8 @@ func (s *MiscService) GetGitignoreTemplate(ctx context.Context, name string, opt
 
 // ListLabelTemplates returns a list of all label templates.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /label/templates (listLabelTemplates). Retry: IdempotentOnly (a read).
 func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...CallOption) ([]string, *Response, error) {
 	req := newRequest(&opListLabelTemplates)
@@ -51,6 +57,8 @@ func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...CallOption
 }
 
 // ListLabelTemplateLabels returns all labels in a template.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /label/templates/{name} (getLabelTemplateInfo). Retry: IdempotentOnly (a
 // read).
@@ -67,6 +75,8 @@ func (s *MiscService) ListLabelTemplateLabels(ctx context.Context, name string, 
 
 // ListLicenseTemplates returns a list of all license templates.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /licenses (listLicenseTemplates). Retry: IdempotentOnly (a read).
 func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...CallOption) ([]*LicensesTemplateListEntry, *Response, error) {
 	req := newRequest(&opListLicenseTemplates)
@@ -80,6 +90,8 @@ func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...CallOpti
 }
 
 // GetLicenseTemplate returns information about a license template.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /licenses/{name} (getLicenseTemplateInfo). Retry: IdempotentOnly (a
 // read).
@@ -97,6 +109,8 @@ func (s *MiscService) GetLicenseTemplate(ctx context.Context, name string, opts 
 // RenderMarkdown renders a markdown document as HTML.
 //
 // The body is returned as text.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /markdown (renderMarkdown). Retry: AlwaysRetry (a pure function of the
 // input; a repeat renders the same HTML).
@@ -117,6 +131,8 @@ func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownOption, o
 //
 // The body is returned as text. The body is sent verbatim as text/plain.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /markdown/raw (renderMarkdownRaw). Retry: AlwaysRetry (a pure function
 // of the input; a repeat renders the same HTML).
 func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts ...CallOption) (string, *Response, error) {
@@ -136,6 +152,8 @@ func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts .
 //
 // The body is returned as text.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /markup (renderMarkup). Retry: AlwaysRetry (a pure function of the
 // input; a repeat renders the same HTML).
 func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupOption, opts ...CallOption) (string, *Response, error) {
@@ -153,6 +171,8 @@ func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupOption, opts 
 
 // GetNodeInfo returns the nodeinfo of the Forgejo application.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /nodeinfo (getNodeInfo). Retry: IdempotentOnly (a read).
 func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...CallOption) (*NodeInfo, *Response, error) {
 	req := newRequest(&opGetNodeInfo)
@@ -165,44 +185,12 @@ func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...CallOption) (*Nod
 	return v, resp, nil
 }
 
-// GetSigningKey gets default signing-key.gpg.
-//
-// The body is returned as text.
-//
-// GET /signing-key.gpg (getSigningKey). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetSigningKey(ctx context.Context, opts ...CallOption) (string, *Response, error) {
-	req := newRequest(&opGetSigningKey)
-	req.with(opts)
-	req.result = resultText
-	var v string
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return "", resp, err
-	}
-	return v, resp, nil
-}
-
-// GetSSHSigningKey gets default signing-key.ssh.
-//
-// The body is returned as text.
-//
-// GET /signing-key.ssh (getSSHSigningKey). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetSSHSigningKey(ctx context.Context, opts ...CallOption) (string, *Response, error) {
-	req := newRequest(&opGetSSHSigningKey)
-	req.with(opts)
-	req.result = resultText
-	var v string
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return "", resp, err
-	}
-	return v, resp, nil
-}
-
 // GetVersion returns the instance's version, such as
 // "16.0.0-dev-668-1bdb1938+gitea-1.22.0" on Codeberg or "1.27.3" on Gitea.
 // Every instance answers it anonymously, so it doubles as a liveness check and
 // as a check that the base URL points at an API root.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /version (getVersion). Retry: IdempotentOnly (a read).
 func (s *MiscService) GetVersion(ctx context.Context, opts ...CallOption) (*ServerVersion, *Response, error) {

@@ -115,22 +115,6 @@ func TestGenMiscOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "getSigningKey", name: "Misc.GetSigningKey",
-			method: "GET", path: "/api/v1/signing-key.gpg", query: "",
-			kind: gnText, status: 200, respBody: "text answered by getSigningKey",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Misc.GetSigningKey(ctx))
-			},
-		},
-		{
-			op: "getSSHSigningKey", name: "Misc.GetSSHSigningKey",
-			method: "GET", path: "/api/v1/signing-key.ssh", query: "",
-			kind: gnText, status: 200, respBody: "text answered by getSSHSigningKey",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Misc.GetSSHSigningKey(ctx))
-			},
-		},
-		{
 			op: "getVersion", name: "Misc.GetVersion",
 			method: "GET", path: "/api/v1/version", query: "",
 			kind: gnJSON, status: 200,

@@ -88,12 +88,14 @@ const (
 
 // AccessToken represents an API access token.
 type AccessToken struct {
+	// Sent by Forgejo 16.0 and later; older releases leave it zero.
 	CreatedAt time.Time `json:"created_at"`
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
 	// Indicates that an access token only has access to the specified
 	// repositories. Will be null if the access token is not limited to a set of
-	// specified repositories.
+	// specified repositories. Sent by Forgejo 15.0 and later; older releases leave
+	// it zero.
 	Repositories   []*RepositoryMeta `json:"repositories"`
 	Scopes         []string          `json:"scopes"`
 	SHA1           string            `json:"sha1"`
@@ -130,7 +132,9 @@ type ActionRun struct {
 	// When the action run was created.
 	Created  time.Time `json:"created"`
 	Duration Duration  `json:"duration"`
-	// The webhook event that causes the workflow to run.
+	// The webhook event that causes the workflow to run. Empty on Forgejo 15.0.3
+	// for a dispatched run, whose TriggerEvent holds "workflow_dispatch";
+	// [ActionRun.EventName] reads whichever is set (docs/HAZARDS.md §22).
 	Event string `json:"event"`
 	// The payload of the webhook event that causes the workflow to run.
 	EventPayload string `json:"event_payload"`
@@ -160,7 +164,8 @@ type ActionRun struct {
 	// The action run's title.
 	Title string `json:"title"`
 	// The trigger event defined in the `on` configuration of the triggered
-	// workflow.
+	// workflow. Filled on Forgejo 15.0.3 where Event may be empty; see
+	// [ActionRun.EventName].
 	TriggerEvent string `json:"trigger_event"`
 	TriggerUser  *User  `json:"trigger_user"`
 	// When the action run was last updated.
@@ -172,8 +177,10 @@ type ActionRun struct {
 // ActionRunJob represents a job of a run.
 type ActionRunJob struct {
 	// How many times the job has been attempted including the current attempt.
+	// Sent by Forgejo 15.0 and later; older releases leave it zero.
 	Attempt int64 `json:"attempt"`
-	// Opaque identifier that uniquely identifies a single attempt of a job.
+	// Opaque identifier that uniquely identifies a single attempt of a job. Sent
+	// by Forgejo 15.0 and later; older releases leave it zero.
 	Handle string `json:"handle"`
 	// Identifier of this job.
 	ID int64 `json:"id"`
@@ -185,7 +192,8 @@ type ActionRunJob struct {
 	OwnerID int64 `json:"owner_id"`
 	// The repository id.
 	RepoID int64 `json:"repo_id"`
-	// Identifier of the workflow run this job belongs to.
+	// Identifier of the workflow run this job belongs to. Sent by Forgejo 16.0 and
+	// later; older releases leave it zero.
 	RunID int64 `json:"run_id"`
 	// The action run job labels to run on.
 	RunsOn []string `json:"runs_on"`
@@ -338,11 +346,6 @@ const (
 	ActivityOpPullRequestReadyForReview ActivityOpType = "pull_request_ready_for_review"
 	ActivityOpAutoMergePullRequest      ActivityOpType = "auto_merge_pull_request"
 )
-
-// ActivityPub is the JSON-LD context of an ActivityPub object.
-type ActivityPub struct {
-	Context string `json:"@context"`
-}
 
 // AddCollaboratorOption holds the options when adding a user as a collaborator
 // of a repository.
@@ -497,7 +500,8 @@ type ChangeFilesOptions struct {
 	Dates     *CommitDateOptions `json:"dates,omitempty"`
 	// List of file operations. Required: always sent.
 	Files []*ChangeFileOperation `json:"files"`
-	// (optional) will do a force-push if the new branch already exists.
+	// (optional) will do a force-push if the new branch already exists. Read by
+	// Forgejo 16.0 and later; older releases ignore it.
 	ForceOverwriteNewBranch bool `json:"force_overwrite_new_branch,omitempty"`
 	// Message (optional) for the commit of this file. if not supplied, a default
 	// message will be used.
@@ -660,10 +664,11 @@ type ContentsResponse struct {
 	Content     string `json:"content"`
 	DownloadURL string `json:"download_url"`
 	// `encoding` is populated when `type` is `file`, otherwise null.
-	Encoding       string    `json:"encoding"`
-	GitURL         string    `json:"git_url"`
-	HTMLURL        string    `json:"html_url"`
-	LastCommitSHA  string    `json:"last_commit_sha"`
+	Encoding      string `json:"encoding"`
+	GitURL        string `json:"git_url"`
+	HTMLURL       string `json:"html_url"`
+	LastCommitSHA string `json:"last_commit_sha"`
+	// Sent by Forgejo 13.0 and later; older releases leave it zero.
 	LastCommitWhen time.Time `json:"last_commit_when"`
 	Name           string    `json:"name"`
 	Path           string    `json:"path"`
@@ -686,7 +691,8 @@ type CreateAccessTokenOption struct {
 	// Required: always sent.
 	Name string `json:"name"`
 	// If provided and not-empty, creates an access token with access only to
-	// specified repositories.
+	// specified repositories. Read by Forgejo 15.0 and later; older releases
+	// ignore it.
 	Repositories []*RepoTargetOption `json:"repositories,omitzero"`
 	Scopes       []string            `json:"scopes,omitzero"`
 }
@@ -763,7 +769,8 @@ type CreateFileOptions struct {
 	// Content must be base64 encoded. Required: always sent.
 	Content string             `json:"content"`
 	Dates   *CommitDateOptions `json:"dates,omitempty"`
-	// (optional) will do a force-push if the new branch already exists.
+	// (optional) will do a force-push if the new branch already exists. Read by
+	// Forgejo 16.0 and later; older releases ignore it.
 	ForceOverwriteNewBranch bool `json:"force_overwrite_new_branch,omitempty"`
 	// Message (optional) for the commit of this file. if not supplied, a default
 	// message will be used.
@@ -952,7 +959,7 @@ type CreatePullRequestOption struct {
 type CreatePullReviewComment struct {
 	Body string `json:"body,omitempty"`
 	// Number of additional lines after the commented line (0 = single line
-	// comment).
+	// comment). Read by Forgejo 16.0 and later; older releases ignore it.
 	ExtraLinesCount int64 `json:"extra_lines_count,omitempty"`
 	// If comment to new file line or 0.
 	NewPosition int64 `json:"new_position,omitempty"`
@@ -983,6 +990,7 @@ type CreatePullReviewOptions struct {
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
 type CreatePushMirrorOption struct {
+	// Read by Forgejo 13.0 and later; older releases ignore it.
 	BranchFilter   string `json:"branch_filter,omitempty"`
 	Interval       string `json:"interval,omitempty"`
 	RemoteAddress  string `json:"remote_address,omitempty"`
@@ -1193,7 +1201,8 @@ type DeleteFileOptions struct {
 	Branch    string             `json:"branch,omitempty"`
 	Committer *Identity          `json:"committer,omitempty"`
 	Dates     *CommitDateOptions `json:"dates,omitempty"`
-	// (optional) will do a force-push if the new branch already exists.
+	// (optional) will do a force-push if the new branch already exists. Read by
+	// Forgejo 16.0 and later; older releases ignore it.
 	ForceOverwriteNewBranch bool `json:"force_overwrite_new_branch,omitempty"`
 	// Message (optional) for the commit of this file. if not supplied, a default
 	// message will be used.
@@ -1584,18 +1593,19 @@ type EditUserOption struct {
 	Description             *string `json:"description,omitempty"`
 	Email                   *string `json:"email,omitempty"`
 	FullName                *string `json:"full_name,omitempty"`
-	HideEmail               *bool   `json:"hide_email,omitempty"`
-	Location                *string `json:"location,omitempty"`
-	LoginName               *string `json:"login_name,omitempty"`
-	MaxRepoCreation         *int64  `json:"max_repo_creation,omitempty"`
-	MustChangePassword      *bool   `json:"must_change_password,omitempty"`
-	Password                *string `json:"password,omitempty"`
-	ProhibitLogin           *bool   `json:"prohibit_login,omitempty"`
-	Pronouns                *string `json:"pronouns,omitempty"`
-	Restricted              *bool   `json:"restricted,omitempty"`
-	SourceID                *int64  `json:"source_id,omitempty"`
-	Visibility              *string `json:"visibility,omitempty"`
-	Website                 *string `json:"website,omitempty"`
+	// Read by Forgejo 14.0 and later; older releases ignore it.
+	HideEmail          *bool   `json:"hide_email,omitempty"`
+	Location           *string `json:"location,omitempty"`
+	LoginName          *string `json:"login_name,omitempty"`
+	MaxRepoCreation    *int64  `json:"max_repo_creation,omitempty"`
+	MustChangePassword *bool   `json:"must_change_password,omitempty"`
+	Password           *string `json:"password,omitempty"`
+	ProhibitLogin      *bool   `json:"prohibit_login,omitempty"`
+	Pronouns           *string `json:"pronouns,omitempty"`
+	Restricted         *bool   `json:"restricted,omitempty"`
+	SourceID           *int64  `json:"source_id,omitempty"`
+	Visibility         *string `json:"visibility,omitempty"`
+	Website            *string `json:"website,omitempty"`
 }
 
 // Email is an email address belonging to a user.
@@ -2186,7 +2196,7 @@ type MigrateRepoOptions struct {
 	// Name of User or Organisation who will own Repo after migration.
 	RepoOwner string `json:"repo_owner,omitempty"`
 	// One of: git, github, gitea, gitlab, gogs, onedev, gitbucket, codebase,
-	// forgejo, pagure.
+	// forgejo, pagure. Forgejo 16.0 added the values forgejo, pagure.
 	Service GitService `json:"service,omitempty"`
 	// Deprecated (only for backwards compatibility).
 	UID  int64 `json:"uid,omitempty"`
@@ -2337,7 +2347,8 @@ const (
 
 // Organization represents an organization.
 type Organization struct {
-	AvatarURL                 string    `json:"avatar_url"`
+	AvatarURL string `json:"avatar_url"`
+	// Sent by Forgejo 16.0 and later; older releases leave it zero.
 	Created                   time.Time `json:"created"`
 	Description               string    `json:"description"`
 	Email                     string    `json:"email"`
@@ -2474,10 +2485,12 @@ type PublicKey struct {
 	KeyType     string    `json:"key_type"`
 	ReadOnly    bool      `json:"read_only"`
 	Title       string    `json:"title"`
-	UpdatedAt   time.Time `json:"updated_at"`
-	URL         string    `json:"url"`
-	User        *User     `json:"user"`
-	Verified    bool      `json:"verified"`
+	// Sent by Forgejo 16.0 and later; older releases leave it zero.
+	UpdatedAt time.Time `json:"updated_at"`
+	URL       string    `json:"url"`
+	User      *User     `json:"user"`
+	// Sent by Forgejo 16.0 and later; older releases leave it zero.
+	Verified bool `json:"verified"`
 }
 
 // PullRequest represents a pull request.
@@ -2557,7 +2570,7 @@ type PullReviewComment struct {
 	CreatedAt time.Time `json:"created_at"`
 	DiffHunk  string    `json:"diff_hunk"`
 	// Number of additional lines after the commented line (0 = single line
-	// comment).
+	// comment). Sent by Forgejo 16.0 and later; older releases leave it zero.
 	ExtraLinesCount     int64     `json:"extra_lines_count"`
 	HTMLURL             string    `json:"html_url"`
 	ID                  int64     `json:"id"`
@@ -2583,6 +2596,7 @@ type PullReviewRequestOptions struct {
 
 // PushMirror represents information of a push mirror.
 type PushMirror struct {
+	// Sent by Forgejo 13.0 and later; older releases leave it zero.
 	BranchFilter  string    `json:"branch_filter"`
 	Created       time.Time `json:"created"`
 	Interval      string    `json:"interval"`
@@ -2902,7 +2916,8 @@ type Repository struct {
 	HasReleases                   bool             `json:"has_releases"`
 	// Is the wiki enabled.
 	HasWiki bool `json:"has_wiki"`
-	// Have wiki pages ever been created.
+	// Have wiki pages ever been created. Sent by Forgejo 15.0 and later; older
+	// releases leave it zero.
 	HasWikiContents           bool             `json:"has_wiki_contents"`
 	HTMLURL                   string           `json:"html_url"`
 	ID                        int64            `json:"id"`
@@ -2937,8 +2952,10 @@ type Repository struct {
 	WatchersCount    int64         `json:"watchers_count"`
 	Website          string        `json:"website"`
 	WikiBranch       string        `json:"wiki_branch"`
-	WikiCloneURL     string        `json:"wiki_clone_url"`
-	WikiSSHURL       string        `json:"wiki_ssh_url"`
+	// Sent by Forgejo 15.0 and later; older releases leave it zero.
+	WikiCloneURL string `json:"wiki_clone_url"`
+	// Sent by Forgejo 15.0 and later; older releases leave it zero.
+	WikiSSHURL string `json:"wiki_ssh_url"`
 }
 
 // RepositoryMeta is the basic repository information.
@@ -3223,7 +3240,8 @@ type UpdateFileOptions struct {
 	// Content must be base64 encoded. Required: always sent.
 	Content string             `json:"content"`
 	Dates   *CommitDateOptions `json:"dates,omitempty"`
-	// (optional) will do a force-push if the new branch already exists.
+	// (optional) will do a force-push if the new branch already exists. Read by
+	// Forgejo 16.0 and later; older releases ignore it.
 	ForceOverwriteNewBranch bool `json:"force_overwrite_new_branch,omitempty"`
 	// From_path (optional) is the path of the original file which will be
 	// moved/renamed to the path in the URL.

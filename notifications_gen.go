@@ -33,6 +33,8 @@ type NotificationListOptions struct {
 //
 // The spec declares page+limit and X-Total-Count but is silent on Link.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /notifications (notifyGetList). Retry: IdempotentOnly (a read).
 func (s *NotificationsService) List(ctx context.Context, params *NotificationListOptions, opts ...CallOption) ([]*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetList)
@@ -70,6 +72,8 @@ func (s *NotificationsService) ListIter(ctx context.Context, params *Notificatio
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /notifications (notifyReadList). Retry: AlwaysRetry (marks every thread
 // read, no query sent: a stated end state, so repeats converge).
 func (s *NotificationsService) MarkRead(ctx context.Context, opts ...CallOption) (*Response, error) {
@@ -80,6 +84,8 @@ func (s *NotificationsService) MarkRead(ctx context.Context, opts ...CallOption)
 }
 
 // GetNewCount checks if unread notifications exist.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /notifications/new (notifyNewAvailable). Retry: IdempotentOnly (a read).
 func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...CallOption) (*NotificationCount, *Response, error) {
@@ -94,6 +100,8 @@ func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...CallOpti
 }
 
 // GetThread gets notification thread by ID.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /notifications/threads/{id} (notifyGetThread). Retry: IdempotentOnly (a
 // read).
@@ -112,6 +120,8 @@ func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...
 //
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /notifications/threads/{id} (notifyReadThread). Retry: AlwaysRetry
 // (marks one thread read, no query sent: a stated end state, so repeats
@@ -147,6 +157,8 @@ type NotificationListByRepoOptions struct {
 // ListByRepo lists users's notification threads on a specific repo.
 //
 // The spec declares page+limit and X-Total-Count but is silent on Link.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/notifications (notifyGetRepoList). Retry:
 // IdempotentOnly (a read).
@@ -185,6 +197,8 @@ func (s *NotificationsService) ListByRepoIter(ctx context.Context, owner, repo s
 //
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/notifications (notifyReadRepoList). Retry:
 // AlwaysRetry (marks the repo's threads read, no query sent: a stated end

@@ -17,6 +17,18 @@ import (
 	"codeberg.org/forgego/forgejo/internal/api"
 )
 
+// serverVerb is the method the table's Verb override sends where the spec
+// names another (internal/api: SpecWrong with its evidence).
+var serverVerb = func() map[string]string {
+	m := map[string]string{}
+	for _, row := range api.Operations {
+		if row.Verb != "" {
+			m[row.ID] = row.Verb
+		}
+	}
+	return m
+}()
+
 // This file proves the coverage of the whole API: every operation of the
 // pinned spec maps to exactly one method of its service (and every method to
 // an operation), the table the client exposes agrees with the curated one,
@@ -79,7 +91,7 @@ func TestGnEverySpecOperationHasExactlyOneMethod(t *testing.T) {
 			t.Errorf("%s is in Operations() but not in the spec", op.ID)
 			continue
 		}
-		if op.Method != s.verb || op.Path != s.path {
+		if (op.Method != s.verb && op.Method != serverVerb[op.ID]) || op.Path != s.path {
 			t.Errorf("%s: %s %s, the spec says %s %s", op.ID, op.Method, op.Path, s.verb, s.path)
 		}
 		key := op.Service + "." + op.Name

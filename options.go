@@ -28,9 +28,11 @@ type config struct {
 	observer         Observer
 	pacing           *Pacing
 	pacer            Pacer
+	tokenSource      TokenSource
 	budget           *RetryBudget
 	clock            Clock
-	walkConcurrency  int // WithWalkConcurrency (pagination.go)
+	versionCheck     bool // WithVersionCheck (version_check.go)
+	walkConcurrency  int  // WithWalkConcurrency (pagination.go)
 }
 
 // WithBaseURL sets the instance to talk to. It accepts an instance root

@@ -10,6 +10,8 @@ import (
 
 // ListAll lists all organizations.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /orgs (orgGetAll). Retry: IdempotentOnly (a read).
 func (s *OrgsService) ListAll(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgGetAll)
@@ -34,6 +36,8 @@ func (s *OrgsService) ListAllIter(ctx context.Context, params *ListOptions, opts
 
 // Create creates an organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /orgs (orgCreate). Retry: Never (creates an organization).
 func (s *OrgsService) Create(ctx context.Context, body CreateOrgOption, opts ...CallOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgCreate)
@@ -50,6 +54,8 @@ func (s *OrgsService) Create(ctx context.Context, body CreateOrgOption, opts ...
 
 // Delete deletes an organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /orgs/{org} (orgDelete). Retry: Never (by name: an organization of
 // that name may be re-created between attempts).
 func (s *OrgsService) Delete(ctx context.Context, org string, opts ...CallOption) (*Response, error) {
@@ -60,6 +66,8 @@ func (s *OrgsService) Delete(ctx context.Context, org string, opts ...CallOption
 }
 
 // Get gets an organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org} (orgGet). Retry: IdempotentOnly (a read).
 func (s *OrgsService) Get(ctx context.Context, org string, opts ...CallOption) (*Organization, *Response, error) {
@@ -74,6 +82,8 @@ func (s *OrgsService) Get(ctx context.Context, org string, opts ...CallOption) (
 }
 
 // Edit edits an organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /orgs/{org} (orgEdit). Retry: Never (partial update of an
 // organization).
@@ -99,6 +109,8 @@ type OrgListActivityFeedsOptions struct {
 }
 
 // ListActivityFeeds lists an organization's activity feeds.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/activities/feeds (orgListActivityFeeds). Retry:
 // IdempotentOnly (a read).
@@ -132,6 +144,8 @@ func (s *OrgsService) ListActivityFeedsIter(ctx context.Context, org string, par
 // DeleteAvatar deletes an organization's avatar. It will be replaced by a
 // default one.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /orgs/{org}/avatar (orgDeleteAvatar). Retry: AlwaysRetry (resets the
 // avatar to the default; a repeat changes nothing).
 func (s *OrgsService) DeleteAvatar(ctx context.Context, org string, opts ...CallOption) (*Response, error) {
@@ -142,6 +156,8 @@ func (s *OrgsService) DeleteAvatar(ctx context.Context, org string, opts ...Call
 }
 
 // SetAvatar updates an organization's avatar.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /orgs/{org}/avatar (orgUpdateAvatar). Retry: Never (uploads an avatar by
 // POST; a POST that changes state is never repeated).
@@ -154,6 +170,8 @@ func (s *OrgsService) SetAvatar(ctx context.Context, org string, body UpdateUser
 }
 
 // BlockUser blocks a user from the organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /orgs/{org}/block/{username} (orgBlockUser). Retry: AlwaysRetry (blocked
 // is a yes/no state for one user; a repeat leaves them blocked).
@@ -168,6 +186,8 @@ func (s *OrgsService) BlockUser(ctx context.Context, org, username string, opts 
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Declares page+limit although the response is named HookListWithoutPagination.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/hooks (orgListHooks). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
@@ -199,6 +219,8 @@ func (s *OrgsService) ListHooksIter(ctx context.Context, org string, params *Lis
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /orgs/{org}/hooks (orgCreateHook). Retry: Never (creates a webhook; a
 // repeat creates a second one).
 func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
@@ -217,6 +239,8 @@ func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHoo
 
 // DeleteHook deletes a hook.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /orgs/{org}/hooks/{id} (orgDeleteHook). Retry: AlwaysRetry (webhook
 // ids are never reused; deleting twice leaves it deleted).
 func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64, opts ...CallOption) (*Response, error) {
@@ -230,6 +254,8 @@ func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64, opts
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/hooks/{id} (orgGetHook). Retry: IdempotentOnly (a read;
 // nothing changes, though the body is a credential).
@@ -249,6 +275,8 @@ func (s *OrgsService) GetHook(ctx context.Context, org string, id int64, opts ..
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /orgs/{org}/hooks/{id} (orgEditHook). Retry: Never (partial update of a
 // webhook).
@@ -271,7 +299,8 @@ type OrgListLabelsOptions struct {
 	ListOptions
 	// Specifies the sorting method: mostissues, leastissues, or
 	// reversealphabetically. One of: mostissues, leastissues,
-	// reversealphabetically.
+	// reversealphabetically. Read by Forgejo 13.0 and later; older releases ignore
+	// it.
 	Sort string
 }
 
@@ -279,6 +308,8 @@ type OrgListLabelsOptions struct {
 //
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/labels (orgListLabels). Retry: IdempotentOnly (a read).
 func (s *OrgsService) ListLabels(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
@@ -310,6 +341,8 @@ func (s *OrgsService) ListLabelsIter(ctx context.Context, org string, params *Or
 
 // CreateLabel creates a label for an organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /orgs/{org}/labels (orgCreateLabel). Retry: Never (creates a label;
 // duplicate names are allowed, so a repeat makes two).
 func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
@@ -328,6 +361,8 @@ func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLa
 
 // DeleteLabel deletes a label.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /orgs/{org}/labels/{id} (orgDeleteLabel). Retry: AlwaysRetry (label
 // ids are never reused; deleting twice leaves it deleted).
 func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64, opts ...CallOption) (*Response, error) {
@@ -338,6 +373,8 @@ func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64, opt
 }
 
 // GetLabel gets a single label.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/labels/{id} (orgGetLabel). Retry: IdempotentOnly (a read).
 func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts ...CallOption) (*Label, *Response, error) {
@@ -352,6 +389,8 @@ func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts .
 }
 
 // EditLabel updates a label.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /orgs/{org}/labels/{id} (orgEditLabel). Retry: Never (partial update of
 // a label).
@@ -368,6 +407,8 @@ func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body 
 }
 
 // ListBlockedUsers lists the organization's blocked users.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/list_blocked (orgListBlockedUsers). Retry: IdempotentOnly (a
 // read).
@@ -395,6 +436,8 @@ func (s *OrgsService) ListBlockedUsersIter(ctx context.Context, org string, para
 
 // ListMembers lists an organization's members.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /orgs/{org}/members (orgListMembers). Retry: IdempotentOnly (a read).
 func (s *OrgsService) ListMembers(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListMembers, seg("org", org))
@@ -420,6 +463,8 @@ func (s *OrgsService) ListMembersIter(ctx context.Context, org string, params *L
 
 // RemoveMember removes a member from an organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /orgs/{org}/members/{username} (orgDeleteMember). Retry: AlwaysRetry
 // (takes one user out of the organization; a repeat leaves them out).
 func (s *OrgsService) RemoveMember(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
@@ -434,6 +479,8 @@ func (s *OrgsService) RemoveMember(ctx context.Context, org, username string, op
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error. A caller who is not a member gets 303 to
 // public_members, which answers 204 or 404.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/members/{username} (orgIsMember). Retry: IdempotentOnly (a
 // read).
@@ -450,6 +497,8 @@ func (s *OrgsService) IsMember(ctx context.Context, org, username string, opts .
 }
 
 // ListPublicMembers lists an organization's public members.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/public_members (orgListPublicMembers). Retry: IdempotentOnly
 // (a read).
@@ -477,6 +526,8 @@ func (s *OrgsService) ListPublicMembersIter(ctx context.Context, org string, par
 
 // ConcealMembership conceals a user's membership.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /orgs/{org}/public_members/{username} (orgConcealMember). Retry:
 // AlwaysRetry (concealed membership is a yes/no state; a repeat leaves it
 // concealed).
@@ -491,6 +542,8 @@ func (s *OrgsService) ConcealMembership(ctx context.Context, org, username strin
 //
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/public_members/{username} (orgIsPublicMember). Retry:
 // IdempotentOnly (a read).
@@ -508,6 +561,8 @@ func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string, 
 
 // PublicizeMembership publicizes a user's membership.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /orgs/{org}/public_members/{username} (orgPublicizeMember). Retry:
 // AlwaysRetry (public membership is a yes/no state; a repeat leaves it public).
 func (s *OrgsService) PublicizeMembership(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
@@ -518,6 +573,8 @@ func (s *OrgsService) PublicizeMembership(ctx context.Context, org, username str
 }
 
 // GetQuota gets quota information for an organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/quota (orgGetQuota). Retry: IdempotentOnly (a read).
 func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...CallOption) (*QuotaInfo, *Response, error) {
@@ -532,6 +589,8 @@ func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...CallOpti
 }
 
 // ListQuotaArtifacts lists the artifacts affecting the organization's quota.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/quota/artifacts (orgListQuotaArtifacts). Retry:
 // IdempotentOnly (a read).
@@ -560,6 +619,8 @@ func (s *OrgsService) ListQuotaArtifactsIter(ctx context.Context, org string, pa
 // ListQuotaAttachments lists the attachments affecting the organization's
 // quota.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /orgs/{org}/quota/attachments (orgListQuotaAttachments). Retry:
 // IdempotentOnly (a read).
 func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*QuotaUsedAttachment, *Response, error) {
@@ -587,13 +648,16 @@ func (s *OrgsService) ListQuotaAttachmentsIter(ctx context.Context, org string, 
 // OrgCheckQuotaOptions holds the query parameters of [OrgsService.CheckQuota].
 // Only fields that are set are sent.
 type OrgCheckQuotaOptions struct {
-	// Subject of the quota. Required.
+	// Subject of the quota. Required. Read by Forgejo 13.0 and later; older
+	// releases ignore it.
 	Subject string
 }
 
 // CheckQuota checks if the organization is over quota for a given subject.
 //
 // Answers a bare JSON boolean.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/quota/check (orgCheckQuota). Retry: IdempotentOnly (a read).
 func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgCheckQuotaOptions, opts ...CallOption) (bool, *Response, error) {
@@ -611,6 +675,8 @@ func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgChe
 }
 
 // ListQuotaPackages lists the packages affecting the organization's quota.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/quota/packages (orgListQuotaPackages). Retry: IdempotentOnly
 // (a read).
@@ -638,6 +704,8 @@ func (s *OrgsService) ListQuotaPackagesIter(ctx context.Context, org string, par
 
 // Rename renames an organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /orgs/{org}/rename (renameOrg). Retry: Never (addressed by the old name,
 // which is free after success and could be taken again).
 func (s *OrgsService) Rename(ctx context.Context, org string, body RenameOrgOption, opts ...CallOption) (*Response, error) {
@@ -650,6 +718,8 @@ func (s *OrgsService) Rename(ctx context.Context, org string, body RenameOrgOpti
 }
 
 // ListTeams lists an organization's teams.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/teams (orgListTeams). Retry: IdempotentOnly (a read).
 func (s *OrgsService) ListTeams(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Team, *Response, error) {
@@ -675,6 +745,8 @@ func (s *OrgsService) ListTeamsIter(ctx context.Context, org string, params *Lis
 }
 
 // CreateTeam creates a team.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /orgs/{org}/teams (orgCreateTeam). Retry: Never (creates a team).
 func (s *OrgsService) CreateTeam(ctx context.Context, org string, body CreateTeamOption, opts ...CallOption) (*Team, *Response, error) {
@@ -705,6 +777,8 @@ type OrgSearchTeamsOptions struct {
 // The instance wraps the items as {"ok": true, "data": [...]}; this returns the
 // items. The spec declares the {ok, data} envelope (inline TeamSearchResults);
 // not measured.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/teams/search (teamSearch). Retry: IdempotentOnly (a read).
 func (s *OrgsService) SearchTeams(ctx context.Context, org string, params *OrgSearchTeamsOptions, opts ...CallOption) ([]*Team, *Response, error) {
@@ -737,6 +811,8 @@ func (s *OrgsService) SearchTeamsIter(ctx context.Context, org string, params *O
 
 // UnblockUser unblocks a user from the organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /orgs/{org}/unblock/{username} (orgUnblockUser). Retry: AlwaysRetry
 // (unblocked is a yes/no state for one user; a repeat leaves them unblocked).
 func (s *OrgsService) UnblockUser(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
@@ -748,6 +824,8 @@ func (s *OrgsService) UnblockUser(ctx context.Context, org, username string, opt
 
 // DeleteTeam deletes a team.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /teams/{id} (orgDeleteTeam). Retry: AlwaysRetry (team ids are never
 // reused; deleting twice leaves it deleted).
 func (s *OrgsService) DeleteTeam(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
@@ -758,6 +836,8 @@ func (s *OrgsService) DeleteTeam(ctx context.Context, id int64, opts ...CallOpti
 }
 
 // GetTeam gets a team.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /teams/{id} (orgGetTeam). Retry: IdempotentOnly (a read).
 func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...CallOption) (*Team, *Response, error) {
@@ -772,6 +852,8 @@ func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...CallOption)
 }
 
 // EditTeam edits a team.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /teams/{id} (orgEditTeam). Retry: Never (partial update of a team).
 func (s *OrgsService) EditTeam(ctx context.Context, id int64, body EditTeamOption, opts ...CallOption) (*Team, *Response, error) {
@@ -797,6 +879,8 @@ type OrgListTeamActivityFeedsOptions struct {
 }
 
 // ListTeamActivityFeeds lists a team's activity feeds.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /teams/{id}/activities/feeds (orgListTeamActivityFeeds). Retry:
 // IdempotentOnly (a read).
@@ -829,6 +913,8 @@ func (s *OrgsService) ListTeamActivityFeedsIter(ctx context.Context, id int64, p
 
 // ListTeamMembers lists a team's members.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /teams/{id}/members (orgListTeamMembers). Retry: IdempotentOnly (a read).
 func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListTeamMembers, num("id", id))
@@ -854,6 +940,8 @@ func (s *OrgsService) ListTeamMembersIter(ctx context.Context, id int64, params 
 
 // RemoveTeamMember removes a team member.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /teams/{id}/members/{username} (orgRemoveTeamMember). Retry:
 // AlwaysRetry (takes one user out of one team; a repeat leaves them out).
 func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username string, opts ...CallOption) (*Response, error) {
@@ -864,6 +952,8 @@ func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username s
 }
 
 // GetTeamMember lists a particular member of team.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /teams/{id}/members/{username} (orgListTeamMember). Retry: IdempotentOnly
 // (a read).
@@ -880,6 +970,8 @@ func (s *OrgsService) GetTeamMember(ctx context.Context, id int64, username stri
 
 // AddTeamMember adds a team member.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /teams/{id}/members/{username} (orgAddTeamMember). Retry: AlwaysRetry
 // (puts one user in one team; a repeat leaves them in).
 func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username string, opts ...CallOption) (*Response, error) {
@@ -890,6 +982,8 @@ func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username stri
 }
 
 // ListTeamRepos lists a team's repos.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /teams/{id}/repos (orgListTeamRepos). Retry: IdempotentOnly (a read).
 func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
@@ -919,6 +1013,8 @@ func (s *OrgsService) ListTeamReposIter(ctx context.Context, id int64, params *L
 // This does not delete the repository, it only removes the repository from the
 // team.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /teams/{id}/repos/{org}/{repo} (orgRemoveTeamRepository). Retry:
 // AlwaysRetry (takes one repository out of one team; a repeat leaves it out).
 func (s *OrgsService) RemoveTeamRepo(ctx context.Context, id int64, org, repo string, opts ...CallOption) (*Response, error) {
@@ -929,6 +1025,8 @@ func (s *OrgsService) RemoveTeamRepo(ctx context.Context, id int64, org, repo st
 }
 
 // GetTeamRepo lists a particular repo of team.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /teams/{id}/repos/{org}/{repo} (orgListTeamRepo). Retry: IdempotentOnly
 // (a read).
@@ -945,6 +1043,8 @@ func (s *OrgsService) GetTeamRepo(ctx context.Context, id int64, org, repo strin
 
 // AddTeamRepo adds a repository to a team.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /teams/{id}/repos/{org}/{repo} (orgAddTeamRepository). Retry: AlwaysRetry
 // (puts one repository in one team; a repeat leaves it in).
 func (s *OrgsService) AddTeamRepo(ctx context.Context, id int64, org, repo string, opts ...CallOption) (*Response, error) {
@@ -958,6 +1058,8 @@ func (s *OrgsService) AddTeamRepo(ctx context.Context, id int64, org, repo strin
 //
 // Declares page+limit although the response is named
 // OrganizationListWithoutPagination.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/orgs (orgListCurrentUserOrgs). Retry: IdempotentOnly (a read).
 func (s *OrgsService) List(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
@@ -986,6 +1088,8 @@ func (s *OrgsService) ListIter(ctx context.Context, params *ListOptions, opts ..
 // Declares page+limit although the response is named
 // OrganizationListWithoutPagination.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /users/{username}/orgs (orgListUserOrgs). Retry: IdempotentOnly (a read).
 func (s *OrgsService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgListUserOrgs, seg("username", username))
@@ -1010,6 +1114,8 @@ func (s *OrgsService) ListByUserIter(ctx context.Context, username string, param
 }
 
 // GetUserPermissions gets user permissions in organization.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions). Retry:
 // IdempotentOnly (a read).

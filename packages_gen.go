@@ -21,6 +21,8 @@ type PackageListOptions struct {
 
 // List gets all packages of an owner.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /packages/{owner} (listPackages). Retry: IdempotentOnly (a read).
 func (s *PackagesService) List(ctx context.Context, owner string, params *PackageListOptions, opts ...CallOption) ([]*Package, *Response, error) {
 	req := newRequest(&opListPackages, seg("owner", owner))
@@ -51,6 +53,8 @@ func (s *PackagesService) ListIter(ctx context.Context, owner string, params *Pa
 
 // Link links a package to a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /packages/{owner}/{type}/{name}/-/link/{repo_name} (linkPackage). Retry:
 // AlwaysRetry (states which repository the package is linked to; a repeat
 // leaves the same link).
@@ -62,6 +66,8 @@ func (s *PackagesService) Link(ctx context.Context, owner, typ, name, repoName s
 }
 
 // Unlink unlinks a package from a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /packages/{owner}/{type}/{name}/-/unlink (unlinkPackage). Retry:
 // AlwaysRetry (states the end state, no linked repository; a repeat changes
@@ -75,6 +81,8 @@ func (s *PackagesService) Unlink(ctx context.Context, owner, typ, name string, o
 
 // Delete deletes a package.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /packages/{owner}/{type}/{name}/{version} (deletePackage). Retry:
 // Never (by owner/type/name/version: that version may be published again
 // between attempts).
@@ -86,6 +94,8 @@ func (s *PackagesService) Delete(ctx context.Context, owner, typ, name, version 
 }
 
 // Get gets a package.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /packages/{owner}/{type}/{name}/{version} (getPackage). Retry:
 // IdempotentOnly (a read).
@@ -101,6 +111,8 @@ func (s *PackagesService) Get(ctx context.Context, owner, typ, name, version str
 }
 
 // ListFiles gets all files of a package.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /packages/{owner}/{type}/{name}/{version}/files (listPackageFiles).
 // Retry: IdempotentOnly (a read).

@@ -37,6 +37,13 @@ type Operation struct {
 	RetryReason string
 	// Paging is how the operation pages.
 	Paging PagingKind
+	// Since is the first supported Forgejo release that serves the
+	// operation, in any form ("11.0" when every supported release does);
+	// Until is the last, "" while the newest release still serves it.
+	// Earlier lists the releases that serve it under another operationId or
+	// path. See version_check.go and docs/VERSIONS.md.
+	Since, Until string
+	Earlier      []OperationForm
 
 	wrapped bool // the listing may arrive wrapped (docs/HAZARDS.md §11)
 }
@@ -51,6 +58,7 @@ const (
 	resultBytes                      // *[]byte, bounded by the download limit
 	resultBool                       // *bool: 2xx yes, 404 no
 	resultWithheld                   // JSON whose body carries a credential: never in a snippet
+	resultStream                     // *io.ReadCloser: the body, unread, bounded by the download limit
 )
 
 // request is one call's inputs, built by an operation method.
@@ -63,11 +71,12 @@ type request struct {
 	result   resultKind
 	extra    *callOptions // per-call options; nil when none
 	err      error        // a validation failure while building: nothing is sent
+	args     []pathArg    // the path's arguments, for re-targeting (version_check.go)
 }
 
 // newRequest starts a request for op, expanding its path template with args.
 func newRequest(op *Operation, args ...pathArg) *request {
-	r := &request{op: op}
+	r := &request{op: op, args: args}
 	r.path, r.err = expandPath(op.Path, args...)
 	return r
 }
@@ -137,7 +146,8 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 }
 
 // callOnce is call without the guarantee of a non-nil Response.
-func (c *Client) callOnce(ctx context.Context, r *request, out any) (*Response, error) {
+func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Response, err error) {
+	c.admit(ctx, r) // version_check.go: may refuse (r.err) or re-target r.path
 	red := c.redactor(r)
 	if r.err != nil {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: red.scrub(r.op.Path), URL: "(not sent)", Final: true}
@@ -151,6 +161,11 @@ func (c *Client) callOnce(ctx context.Context, r *request, out any) (*Response, 
 	sendURL, redacted := buildURL(c.baseURL, r.path, query)
 	redacted = red.scrub(redacted)
 	route := red.scrub(r.op.Path) // Client.Do's route is the caller's path
+	// Hook for a ContextObserver (observer_context.go): the ctx it returns is
+	// the one every attempt, wait and later observer event uses; it sees the
+	// end of the call through the named results.
+	ctx, end := c.startCall(ctx, CallContext{Operation: r.op.ID, Method: r.op.Method, Route: route, URL: redacted})
+	defer func() { end(resp, err) }()
 	for n := 1; ; n++ {
 		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: route, URL: redacted, Attempt: n}
 		if perr := c.pace(ctx, call); perr != nil {
@@ -251,11 +266,20 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, sendURL string)
 		}
 	}
 	hreq.Header.Set("User-Agent", c.userAgent)
-	if cr := c.credential(); cr != nil {
-		hreq.Header.Set("Authorization", cr.header)
+	auth, err := c.authorization(ctx)
+	if err != nil {
+		return nil, errTokenSource{err}
+	}
+	if auth != "" {
+		hreq.Header.Set("Authorization", auth)
 	}
 	return hreq, nil
 }
+
+// errTokenSource marks a token source's failure while building a request.
+type errTokenSource struct{ err error }
+
+func (e errTokenSource) Error() string { return e.err.Error() }
 
 // conditional reports whether the call carries If-None-Match or
 // If-Modified-Since, so that a 304 is its answer rather than an error.
@@ -266,13 +290,33 @@ func (r *request) conditional() bool {
 // attempt sends the request once and reads its answer.
 func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL string, call *CallContext, out any) (*Response, error) {
 	c.notifyRequest(ctx, *call)
+	streaming := r.result == resultStream
 	actx, cancel := ctx, context.CancelFunc(func() {})
-	if c.attemptTimeout > 0 {
+	stopTimer := func() bool { return false }
+	switch {
+	case streaming:
+		// A stream's body outlives the attempt: the attempt timeout bounds
+		// the wait for the answer's headers, and the body's Close ends the
+		// request.
+		actx, cancel = context.WithCancel(ctx)
+		if c.attemptTimeout > 0 {
+			stopTimer = time.AfterFunc(c.attemptTimeout, cancel).Stop
+		}
+	case c.attemptTimeout > 0:
 		actx, cancel = context.WithTimeout(ctx, c.attemptTimeout)
 	}
-	defer cancel()
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			cancel()
+		}
+	}()
 
 	hreq, err := c.newHTTPRequest(actx, r, sendURL)
+	var tse errTokenSource
+	if errors.As(err, &tse) {
+		return nil, &AuthError{Call: *call, Err: red.scrubError(tse.err)}
+	}
 	if err != nil {
 		// The URL was validated at construction; this is unreachable short
 		// of a bug, and must not echo the URL.
@@ -286,10 +330,14 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		return nil, c.transportError(ctx, red, *call, err)
 	}
 	limit := c.maxResponseBytes
-	if r.result == resultBytes {
+	if r.result == resultBytes || streaming {
 		limit = c.maxDownloadBytes
 	}
 	success := hresp.StatusCode >= 200 && hresp.StatusCode < 300
+	if streaming && success {
+		stopTimer()
+		return c.handOffStream(ctx, red, call, start, hresp, limit, cancel, out, &handedOff)
+	}
 	pad := 0
 	if !success {
 		// An error body is only parsed, never returned. Past the bound it
@@ -299,20 +347,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		pad = red.pad()
 	}
 	data, rerr := readBody(hresp, limit, pad, !success)
-	call.Duration = c.now().Sub(start)
-	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
-	resp := newResponse(hresp)
-	resp.requestID = call.RequestID
-	resp.client = c // a walk reads its concurrency and pacing from here (issue 13)
-	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
-		red.scrubRateLimit(rl)
-		resp.rateLimit = rl
-		c.limits.observe(rl, rl.ReceivedAt)
-		c.notifyRateLimit(ctx, *call, *rl)
-	}
-	retryAfter, _ := parseRetryAfter(hresp.Header)
-	c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, retryAfter)
-	c.notifyResponse(ctx, *call, hresp.StatusCode)
+	resp := c.recordAnswer(ctx, red, call, start, hresp)
 	if rerr != nil {
 		return resp, c.transportError(ctx, red, *call, rerr)
 	}
@@ -341,6 +376,28 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		return resp, &DecodeError{Call: *call, Path: red.scrub(decodePath(err)), Snippet: snip, Err: err}
 	}
 	return resp, nil
+}
+
+// recordAnswer is what every answer that arrived goes through, streamed
+// or read: the attempt's duration and scrubbed request ID, the Response
+// with its paging headers, the rate-limit snapshot (to the client's limits,
+// the Pacer and the observer) and the observer's OnResponse.
+func (c *Client) recordAnswer(ctx context.Context, red redactor, call *CallContext, start time.Time, hresp *http.Response) *Response {
+	call.Duration = c.now().Sub(start)
+	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
+	resp := newResponse(hresp)
+	resp.requestID = call.RequestID
+	resp.client = c // a walk reads its concurrency and pacing from here (issue 13)
+	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
+		red.scrubRateLimit(rl)
+		resp.rateLimit = rl
+		c.limits.observe(rl, rl.ReceivedAt)
+		c.notifyRateLimit(ctx, *call, *rl)
+	}
+	retryAfter, _ := parseRetryAfter(hresp.Header)
+	c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, retryAfter)
+	c.notifyResponse(ctx, *call, hresp.StatusCode)
+	return resp
 }
 
 // maxErrorBody bounds how much of an error body is read for its message;

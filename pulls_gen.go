@@ -10,6 +10,8 @@ import (
 
 // GetByCommit gets the pull request of the commit.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/commits/{sha}/pull (repoGetCommitPullRequest).
 // Retry: IdempotentOnly (a read).
 func (s *PullRequestsService) GetByCommit(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*PullRequest, *Response, error) {
@@ -30,7 +32,8 @@ type PullRequestListOptions struct {
 	// State of pull request. One of: open, closed, all.
 	State StateType
 	// Type of sort. One of: oldest, recentupdate, recentclose, leastupdate,
-	// mostcomment, leastcomment, priority.
+	// mostcomment, leastcomment, priority. Forgejo 13.0 added the values
+	// recentclose.
 	Sort string
 	// ID of the milestone.
 	Milestone int64
@@ -38,14 +41,18 @@ type PullRequestListOptions struct {
 	Labels []int64
 	// Filter by pull request author.
 	Poster string
-	// Filter by base branch name.
+	// Filter by base branch name. Read by Forgejo 16.0 and later; older releases
+	// ignore it.
 	Base string
-	// Filter by head branch name.
+	// Filter by head branch name. Read by Forgejo 16.0 and later; older releases
+	// ignore it.
 	Head string
 }
 
 // List lists a repo's pull requests. If a pull request is selected but fails to
 // be retrieved for any reason, it will be a null value in the list of results.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls (repoListPullRequests). Retry: IdempotentOnly
 // (a read).
@@ -83,6 +90,8 @@ func (s *PullRequestsService) ListIter(ctx context.Context, owner, repo string, 
 
 // Create creates a pull request.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/pulls (repoCreatePullRequest). Retry: Never
 // (creates a pull request).
 func (s *PullRequestsService) Create(ctx context.Context, owner, repo string, body CreatePullRequestOption, opts ...CallOption) (*PullRequest, *Response, error) {
@@ -99,6 +108,8 @@ func (s *PullRequestsService) Create(ctx context.Context, owner, repo string, bo
 
 // ListPinned lists a repo's pinned pull requests.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/pulls/pinned (repoListPinnedPullRequests). Retry:
 // IdempotentOnly (a read).
 func (s *PullRequestsService) ListPinned(ctx context.Context, owner, repo string, opts ...CallOption) ([]*PullRequest, *Response, error) {
@@ -113,6 +124,8 @@ func (s *PullRequestsService) ListPinned(ctx context.Context, owner, repo string
 }
 
 // GetByBaseHead gets a pull request by base and head.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{base}/{head} (repoGetPullRequestByBaseHead).
 // Retry: IdempotentOnly (a read).
@@ -129,6 +142,8 @@ func (s *PullRequestsService) GetByBaseHead(ctx context.Context, owner, repo, ba
 
 // Get gets a pull request.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/pulls/{index} (repoGetPullRequest). Retry:
 // IdempotentOnly (a read).
 func (s *PullRequestsService) Get(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*PullRequest, *Response, error) {
@@ -144,6 +159,8 @@ func (s *PullRequestsService) Get(ctx context.Context, owner, repo string, index
 
 // Edit updates a pull request. If using deadline only the date will be taken
 // into account, and time of day ignored.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/pulls/{index} (repoEditPullRequest). Retry: Never
 // (partial update: only set fields change, on whatever the pull has become).
@@ -170,6 +187,8 @@ type PullRequestGetDiffOptions struct {
 // GetDiff gets a pull request diff or patch.
 //
 // The body is returned as text.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
 // (repoDownloadPullDiffOrPatch). Retry: IdempotentOnly (a read).
@@ -218,6 +237,8 @@ type PullRequestListCommitsOptions struct {
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/pulls/{index}/commits (repoGetPullRequestCommits).
 // Retry: IdempotentOnly (a read).
 func (s *PullRequestsService) ListCommits(ctx context.Context, owner, repo string, index int64, params *PullRequestListCommitsOptions, opts ...CallOption) ([]*Commit, *Response, error) {
@@ -264,6 +285,8 @@ type PullRequestListFilesOptions struct {
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/pulls/{index}/files (repoGetPullRequestFiles).
 // Retry: IdempotentOnly (a read).
 func (s *PullRequestsService) ListFiles(ctx context.Context, owner, repo string, index int64, params *PullRequestListFilesOptions, opts ...CallOption) ([]*ChangedFile, *Response, error) {
@@ -296,6 +319,8 @@ func (s *PullRequestsService) ListFilesIter(ctx context.Context, owner, repo str
 
 // CancelAutoMerge cancels the scheduled auto merge for the given pull request.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/pulls/{index}/merge
 // (repoCancelScheduledAutoMerge). Retry: AlwaysRetry (a pull has at most one
 // scheduled auto-merge; cancelled stays cancelled).
@@ -311,6 +336,8 @@ func (s *PullRequestsService) CancelAutoMerge(ctx context.Context, owner, repo s
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error. 204 means merged, 404 means not merged (or no
 // such pull).
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/merge (repoPullRequestIsMerged).
 // Retry: IdempotentOnly (a read).
@@ -328,6 +355,8 @@ func (s *PullRequestsService) IsMerged(ctx context.Context, owner, repo string, 
 
 // Merge merges a pull request.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/pulls/{index}/merge (repoMergePullRequest). Retry:
 // Never (merges; a repeat is refused or merges what the pull has become).
 func (s *PullRequestsService) Merge(ctx context.Context, owner, repo string, index int64, body MergePullRequestOption, opts ...CallOption) (*Response, error) {
@@ -341,6 +370,8 @@ func (s *PullRequestsService) Merge(ctx context.Context, owner, repo string, ind
 
 // RemoveReviewers cancels review requests for a pull request.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/pulls/{index}/requested_reviewers
 // (repoDeletePullReviewRequests). Retry: AlwaysRetry (withdraws the named
 // review requests; a repeat leaves them withdrawn).
@@ -353,6 +384,8 @@ func (s *PullRequestsService) RemoveReviewers(ctx context.Context, owner, repo s
 }
 
 // RequestReviewers creates review requests for a pull request.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/requested_reviewers
 // (repoCreatePullReviewRequests). Retry: Never (requests reviews and notifies
@@ -373,6 +406,8 @@ func (s *PullRequestsService) RequestReviewers(ctx context.Context, owner, repo 
 //
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews (repoListPullReviews). Retry:
 // IdempotentOnly (a read).
@@ -400,6 +435,8 @@ func (s *PullRequestsService) ListReviewsIter(ctx context.Context, owner, repo s
 
 // CreateReview creates a review to an pull request.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews (repoCreatePullReview).
 // Retry: Never (creates a review).
 func (s *PullRequestsService) CreateReview(ctx context.Context, owner, repo string, index int64, body CreatePullReviewOptions, opts ...CallOption) (*PullReview, *Response, error) {
@@ -416,6 +453,8 @@ func (s *PullRequestsService) CreateReview(ctx context.Context, owner, repo stri
 
 // DeleteReview deletes a specific review from a pull request.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}
 // (repoDeletePullReview). Retry: AlwaysRetry (review ids are never reused;
 // deleting twice leaves it deleted).
@@ -427,6 +466,8 @@ func (s *PullRequestsService) DeleteReview(ctx context.Context, owner, repo stri
 }
 
 // GetReview gets a specific review for a pull request.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id} (repoGetPullReview).
 // Retry: IdempotentOnly (a read).
@@ -442,6 +483,8 @@ func (s *PullRequestsService) GetReview(ctx context.Context, owner, repo string,
 }
 
 // SubmitReview submits a pending review to an pull request.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id} (repoSubmitPullReview).
 // Retry: Never (submits a pending review; a repeat is refused or posts again).
@@ -459,6 +502,8 @@ func (s *PullRequestsService) SubmitReview(ctx context.Context, owner, repo stri
 
 // ListReviewComments gets a specific review for a pull request.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments
 // (repoGetPullReviewComments). Retry: IdempotentOnly (a read).
 func (s *PullRequestsService) ListReviewComments(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) ([]*PullReviewComment, *Response, error) {
@@ -473,6 +518,8 @@ func (s *PullRequestsService) ListReviewComments(ctx context.Context, owner, rep
 }
 
 // CreateReviewComment adds a new comment to a pull request review.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments
 // (repoCreatePullReviewComment). Retry: Never (creates a review comment).
@@ -490,6 +537,8 @@ func (s *PullRequestsService) CreateReviewComment(ctx context.Context, owner, re
 
 // DeleteReviewComment deletes a pull review comment.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}
 // (repoDeletePullReviewComment). Retry: AlwaysRetry (comment ids are never
 // reused; deleting twice leaves it deleted).
@@ -501,6 +550,8 @@ func (s *PullRequestsService) DeleteReviewComment(ctx context.Context, owner, re
 }
 
 // GetReviewComment gets a pull review comment.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}
 // (repoGetPullReviewComment). Retry: IdempotentOnly (a read).
@@ -516,6 +567,8 @@ func (s *PullRequestsService) GetReviewComment(ctx context.Context, owner, repo 
 }
 
 // DismissReview dismiss a review for a pull request.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals
 // (repoDismissPullReview). Retry: Never (dismisses a review with a message; a
@@ -533,6 +586,8 @@ func (s *PullRequestsService) DismissReview(ctx context.Context, owner, repo str
 }
 
 // UndismissReview cancels to dismiss a review for a pull request.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals
 // (repoUnDismissPullReview). Retry: Never (changes a review's state by POST; a
@@ -556,6 +611,8 @@ type PullRequestUpdateBranchOptions struct {
 }
 
 // UpdateBranch merges PR's baseBranch into headBranch.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/update (repoUpdatePullRequest).
 // Retry: Never (merges or rebases the base into the head branch; a repeat may

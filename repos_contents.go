@@ -67,6 +67,8 @@ type RepoGetContentsOptions struct {
 // a directory, at filepath ("docs/a.md"; sent as several path segments). The
 // repository's root directory is [ReposService.ListContents].
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/contents/{filepath} (repoGetContents). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) GetContents(ctx context.Context, owner, repo, filepath string, params *RepoGetContentsOptions, opts ...CallOption) (*Contents, *Response, error) {

@@ -11,6 +11,8 @@ import (
 
 // Migrate migrates a remote git repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/migrate (repoMigrate). Retry: Never (creates a repository by
 // migration).
 func (s *ReposService) Migrate(ctx context.Context, body MigrateRepoOptions, opts ...CallOption) (*Repository, *Response, error) {
@@ -80,6 +82,8 @@ type RepoSearchOptions struct {
 // items. The spec itself declares the {ok, data} envelope (SearchResults);
 // measured on codeberg.org.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/search (repoSearch). Retry: IdempotentOnly (a read).
 func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opRepoSearch)
@@ -123,6 +127,8 @@ func (s *ReposService) SearchIter(ctx context.Context, params *RepoSearchOptions
 
 // Delete deletes a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo} (repoDelete). Retry: Never (by owner/name: a
 // repository of that name may be re-created between attempts).
 func (s *ReposService) Delete(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
@@ -133,6 +139,8 @@ func (s *ReposService) Delete(ctx context.Context, owner, repo string, opts ...C
 }
 
 // Get returns one repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo} (repoGet). Retry: IdempotentOnly (a read).
 func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
@@ -148,6 +156,8 @@ func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...Call
 
 // Edit edits a repository's properties. Only fields that are set will be
 // changed.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo} (repoEdit). Retry: Never (partial update: only
 // set fields change, on whatever the repository has become).
@@ -173,6 +183,8 @@ type RepoListActivityFeedsOptions struct {
 }
 
 // ListActivityFeeds lists a repository's activity feeds.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/activities/feeds (repoListActivityFeeds). Retry:
 // IdempotentOnly (a read).
@@ -206,6 +218,8 @@ func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo st
 // ListAssignees returns all users that have write access and can be assigned to
 // issues.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Retry: IdempotentOnly
 // (a read).
 func (s *ReposService) ListAssignees(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
@@ -221,6 +235,8 @@ func (s *ReposService) ListAssignees(ctx context.Context, owner, repo string, op
 
 // DeleteAvatar deletes a repository's avatar.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/avatar (repoDeleteAvatar). Retry: AlwaysRetry
 // (resets the avatar to the default; a repeat changes nothing).
 func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
@@ -231,6 +247,8 @@ func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string, opt
 }
 
 // SetAvatar updates a repository's avatar.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/avatar (repoUpdateAvatar). Retry: Never (uploads
 // an avatar by POST; a POST that changes state is never repeated).
@@ -243,6 +261,8 @@ func (s *ReposService) SetAvatar(ctx context.Context, owner, repo string, body U
 }
 
 // ListBranchProtections lists branch protections for a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branch_protections (repoListBranchProtection).
 // Retry: IdempotentOnly (a read).
@@ -258,6 +278,8 @@ func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo st
 }
 
 // CreateBranchProtection creates a branch protection for a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/branch_protections (repoCreateBranchProtection).
 // Retry: Never (creates a rule; a repeat is refused for a rule that now
@@ -277,6 +299,8 @@ func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo s
 // DeleteBranchProtection deletes a specific branch protection for the
 // repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/branch_protections/{name}
 // (repoDeleteBranchProtection). Retry: Never (by rule name: a rule of that name
 // may be re-created between attempts).
@@ -288,6 +312,8 @@ func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, 
 }
 
 // GetBranchProtection gets a specific branch protection for the repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branch_protections/{name}
 // (repoGetBranchProtection). Retry: IdempotentOnly (a read).
@@ -305,6 +331,8 @@ func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, nam
 // EditBranchProtection edits a branch protection for a repository. Only fields
 // that are set will be changed.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /repos/{owner}/{repo}/branch_protections/{name}
 // (repoEditBranchProtection). Retry: Never (partial update of who may push; not
 // repeated).
@@ -321,6 +349,8 @@ func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, na
 }
 
 // ListBranches lists a repository's branches.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branches (repoListBranches). Retry: IdempotentOnly
 // (a read).
@@ -348,6 +378,8 @@ func (s *ReposService) ListBranchesIter(ctx context.Context, owner, repo string,
 
 // CreateBranch creates a branch.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/branches (repoCreateBranch). Retry: Never (creates
 // a branch).
 func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, body CreateBranchRepoOption, opts ...CallOption) (*Branch, *Response, error) {
@@ -365,6 +397,8 @@ func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, bod
 
 // DeleteBranch deletes a specific branch from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/branches/{branch} (repoDeleteBranch). Retry:
 // Never (by name: a branch of that name may be re-created between attempts).
 func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*Response, error) {
@@ -376,6 +410,8 @@ func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch str
 
 // GetBranch retrieves a specific branch from a repository, including its
 // effective branch protection.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branches/{branch} (repoGetBranch). Retry:
 // IdempotentOnly (a read).
@@ -392,6 +428,8 @@ func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string
 
 // RenameBranch updates a branch.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /repos/{owner}/{repo}/branches/{branch} (repoUpdateBranch). Retry:
 // Never (renames the branch; a repeat would address a name that is gone).
 func (s *ReposService) RenameBranch(ctx context.Context, owner, repo, branch string, body UpdateBranchRepoOption, opts ...CallOption) (*Response, error) {
@@ -404,6 +442,8 @@ func (s *ReposService) RenameBranch(ctx context.Context, owner, repo, branch str
 }
 
 // ListCollaborators lists a repository's collaborators.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators (repoListCollaborators). Retry:
 // IdempotentOnly (a read).
@@ -431,6 +471,8 @@ func (s *ReposService) ListCollaboratorsIter(ctx context.Context, owner, repo st
 
 // RemoveCollaborator deletes a collaborator from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/collaborators/{collaborator}
 // (repoDeleteCollaborator). Retry: AlwaysRetry (removes one user's access; a
 // repeat leaves it removed).
@@ -449,6 +491,8 @@ func (s *ReposService) RemoveCollaborator(ctx context.Context, owner, repo, coll
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}
 // (repoCheckCollaborator). Retry: IdempotentOnly (a read).
 func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (bool, *Response, error) {
@@ -465,6 +509,8 @@ func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collabor
 
 // AddCollaborator adds a collaborator to a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /repos/{owner}/{repo}/collaborators/{collaborator} (repoAddCollaborator).
 // Retry: AlwaysRetry (states one user's whole permission; a repeat sets the
 // same permission).
@@ -477,6 +523,8 @@ func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collabo
 }
 
 // GetCollaboratorPermission gets repository permissions for a user.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}/permission
 // (repoGetRepoPermissions). Retry: IdempotentOnly (a read).
@@ -513,6 +561,8 @@ type RepoListCommitsOptions struct {
 }
 
 // ListCommits gets a list of all commits from a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/commits (repoGetAllCommits). Retry: IdempotentOnly
 // (a read).
@@ -552,6 +602,8 @@ func (s *ReposService) ListCommitsIter(ctx context.Context, owner, repo string, 
 // reference.
 //
 // Page+limit window the statuses inside one CombinedStatus object.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/commits/{ref}/status (repoGetCombinedStatusByRef).
 // Retry: IdempotentOnly (a read).
@@ -594,6 +646,8 @@ type RepoListStatusesOptions struct {
 
 // ListStatuses gets a commit's statuses, by branch/tag/commit reference.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/commits/{ref}/statuses (repoListStatusesByRef).
 // Retry: IdempotentOnly (a read).
 func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
@@ -626,6 +680,8 @@ func (s *ReposService) ListStatusesIter(ctx context.Context, owner, repo, ref st
 
 // CompareCommits gets commit comparison information.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/compare/{basehead} (repoCompareDiff). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) CompareCommits(ctx context.Context, owner, repo, basehead string, opts ...CallOption) (*Compare, *Response, error) {
@@ -649,6 +705,8 @@ type RepoListContentsOptions struct {
 
 // ListContents gets the metadata of all the entries of the root dir.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/contents (repoGetContentsList). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) ListContents(ctx context.Context, owner, repo string, params *RepoListContentsOptions, opts ...CallOption) ([]*ContentsResponse, *Response, error) {
@@ -666,6 +724,8 @@ func (s *ReposService) ListContents(ctx context.Context, owner, repo string, par
 
 // ChangeFiles modifies multiple files in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/contents (repoChangeFiles). Retry: Never (makes a
 // commit; a repeat would commit again).
 func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body ChangeFilesOptions, opts ...CallOption) (*FilesResponse, *Response, error) {
@@ -681,6 +741,13 @@ func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body
 }
 
 // DeleteFile deletes a file in a repository.
+//
+// A stale sha: 400 on Forgejo 15.0.3 and Codeberg, 422 on Gitea 1.27.3 (which
+// the spec does not declare), both "sha does not match [given: ..., expected:
+// ...]" (forgejo-15-observations #4); errors.Is(err, ErrStaleFile) matches
+// either.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/contents/{filepath} (repoDeleteFile). Retry:
 // Never (makes a commit; the sha guard refuses a repeat, which is never sent).
@@ -699,6 +766,8 @@ func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath str
 
 // CreateFile creates a file in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/contents/{filepath} (repoCreateFile). Retry: Never
 // (makes a commit; a repeat is refused as the file exists).
 func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath string, body CreateFileOptions, opts ...CallOption) (*FileResponse, *Response, error) {
@@ -714,6 +783,12 @@ func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath str
 }
 
 // UpdateFile updates a file in a repository.
+//
+// A stale sha: 409 on Forgejo 15.0.3 and Codeberg, 422 on Gitea 1.27.3, both
+// "sha does not match [given: ..., expected: ...]" (forgejo-15-observations
+// #4); errors.Is(err, ErrStaleFile) matches either.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/contents/{filepath} (repoUpdateFile). Retry: Never
 // (makes a commit; the sha guard refuses a repeat, which is never sent).
@@ -732,6 +807,9 @@ func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath str
 
 // ConvertMirror converts a mirror repo to a normal repo.
 //
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /repos/{owner}/{repo}/convert (repoConvert). Retry: Never (one-way
 // conversion of a mirror; a repeat is an error at best).
 func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
@@ -746,6 +824,8 @@ func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, op
 }
 
 // ApplyPatch applies diff patch to repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/diffpatch (repoApplyDiffPatch). Retry: Never
 // (applies a patch as a new commit; a repeat applies it again).
@@ -772,6 +852,8 @@ type RepoGetEditorConfigOptions struct {
 
 // GetEditorConfig gets the EditorConfig definitions of a file in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/editorconfig/{filepath} (repoGetEditorConfig).
 // Retry: IdempotentOnly (a read).
 func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepath string, params *RepoGetEditorConfigOptions, opts ...CallOption) (map[string]string, *Response, error) {
@@ -789,6 +871,8 @@ func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepat
 
 // ClearFlags removes all flags from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/flags (repoDeleteAllFlags). Retry: AlwaysRetry
 // (states the end state, no flags; a repeat changes nothing).
 func (s *ReposService) ClearFlags(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
@@ -799,6 +883,8 @@ func (s *ReposService) ClearFlags(ctx context.Context, owner, repo string, opts 
 }
 
 // ListFlags lists a repository's flags.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/flags (repoListFlags). Retry: IdempotentOnly (a
 // read).
@@ -815,6 +901,8 @@ func (s *ReposService) ListFlags(ctx context.Context, owner, repo string, opts .
 
 // ReplaceFlags replaces all flags of a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /repos/{owner}/{repo}/flags (repoReplaceAllFlags). Retry: AlwaysRetry
 // (states the repository's whole flag list; a repeat sets the same list).
 func (s *ReposService) ReplaceFlags(ctx context.Context, owner, repo string, body ReplaceFlagsOption, opts ...CallOption) (*Response, error) {
@@ -826,6 +914,8 @@ func (s *ReposService) ReplaceFlags(ctx context.Context, owner, repo string, bod
 }
 
 // RemoveFlag removes a flag from a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/flags/{flag} (repoDeleteFlag). Retry:
 // AlwaysRetry (takes one named flag off; a repeat leaves it off).
@@ -840,6 +930,8 @@ func (s *ReposService) RemoveFlag(ctx context.Context, owner, repo, flag string,
 //
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/flags/{flag} (repoCheckFlag). Retry: IdempotentOnly
 // (a read).
@@ -857,6 +949,8 @@ func (s *ReposService) IsFlagSet(ctx context.Context, owner, repo, flag string, 
 
 // AddFlag adds a flag to a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /repos/{owner}/{repo}/flags/{flag} (repoAddFlag). Retry: AlwaysRetry
 // (puts one named flag on; a repeat leaves it on).
 func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string, opts ...CallOption) (*Response, error) {
@@ -870,6 +964,8 @@ func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string, op
 //
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/forks (listForks). Retry: IdempotentOnly (a read).
 func (s *ReposService) ListForks(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
@@ -896,6 +992,8 @@ func (s *ReposService) ListForksIter(ctx context.Context, owner, repo string, pa
 
 // CreateFork forks a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/forks (createFork). Retry: Never (creates a fork).
 func (s *ReposService) CreateFork(ctx context.Context, owner, repo string, body CreateForkOption, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateFork, seg("owner", owner), seg("repo", repo))
@@ -919,6 +1017,9 @@ type RepoListBlobsOptions struct {
 
 // ListBlobs gets multiple blobs of a repository.
 //
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // GET /repos/{owner}/{repo}/git/blobs (GetBlobs). Retry: IdempotentOnly (a
 // read).
 func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params *RepoListBlobsOptions, opts ...CallOption) ([]*GitBlob, *Response, error) {
@@ -936,6 +1037,8 @@ func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params
 }
 
 // GetBlob gets the blob of a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/blobs/{sha} (GetBlob). Retry: IdempotentOnly (a
 // read).
@@ -966,6 +1069,8 @@ type RepoGetCommitOptions struct {
 
 // GetCommit gets a single commit from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/git/commits/{sha} (repoGetSingleCommit). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, params *RepoGetCommitOptions, opts ...CallOption) (*Commit, *Response, error) {
@@ -986,6 +1091,8 @@ func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, p
 // GetCommitDiff gets a commit's diff or patch.
 //
 // The body is returned as text.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
 // (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
@@ -1015,6 +1122,8 @@ func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha, dif
 
 // DeleteNote removes a note corresponding to a single commit from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/git/notes/{sha} (repoRemoveNote). Retry: Never
 // (sha may be a ref, which can move to another commit between attempts).
 func (s *ReposService) DeleteNote(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*Response, error) {
@@ -1037,6 +1146,8 @@ type RepoGetNoteOptions struct {
 
 // GetNote gets a note corresponding to a single commit from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/git/notes/{sha} (repoGetNote). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, params *RepoGetNoteOptions, opts ...CallOption) (*Note, *Response, error) {
@@ -1055,6 +1166,8 @@ func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, par
 
 // SetNote sets a note corresponding to a single commit from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/git/notes/{sha} (repoSetNote). Retry: Never (sha
 // may be a ref that moves between attempts; a POST that changes state is never
 // repeated).
@@ -1072,6 +1185,8 @@ func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, bod
 
 // ListRefs gets specified ref or filtered repository's refs.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/git/refs (repoListAllGitRefs). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Reference, *Response, error) {
@@ -1086,6 +1201,8 @@ func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ..
 }
 
 // ListMatchingRefs gets specified ref or filtered repository's refs.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/refs/{ref} (repoListGitRefs). Retry:
 // IdempotentOnly (a read).
@@ -1102,6 +1219,8 @@ func (s *ReposService) ListMatchingRefs(ctx context.Context, owner, repo, ref st
 
 // GetAnnotatedTag gets the tag object of an annotated tag (not lightweight
 // tags).
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/tags/{sha} (GetAnnotatedTag). Retry:
 // IdempotentOnly (a read).
@@ -1129,6 +1248,8 @@ type RepoGetTreeOptions struct {
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count. Pages through the GitTreeResponse envelope
 // (page, total_count, truncated); no Link measured.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/trees/{sha} (GetTree). Retry: IdempotentOnly (a
 // read).
@@ -1168,6 +1289,8 @@ func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string,
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/hooks (repoListHooks). Retry: IdempotentOnly (a
 // read; nothing changes, though the body is a credential).
 func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
@@ -1198,6 +1321,8 @@ func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, pa
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/hooks (repoCreateHook). Retry: Never (creates a
 // webhook; a repeat creates a second one).
 func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
@@ -1216,6 +1341,8 @@ func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body 
 
 // ListGitHooks lists the Git hooks in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/hooks/git (repoListGitHooks). Retry: IdempotentOnly
 // (a read).
 func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opts ...CallOption) ([]*GitHook, *Response, error) {
@@ -1231,6 +1358,8 @@ func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opt
 
 // DeleteGitHook deletes a Git hook in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/hooks/git/{id} (repoDeleteGitHook). Retry:
 // AlwaysRetry (git hooks are fixed named slots; clearing one twice leaves it
 // cleared).
@@ -1242,6 +1371,8 @@ func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string
 }
 
 // GetGitHook gets a Git hook.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/hooks/git/{id} (repoGetGitHook). Retry:
 // IdempotentOnly (a read).
@@ -1257,6 +1388,8 @@ func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string, o
 }
 
 // EditGitHook edits a Git hook in a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/hooks/git/{id} (repoEditGitHook). Retry: Never
 // (installs server-side hook code; PATCHes are not repeated).
@@ -1274,6 +1407,8 @@ func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, 
 
 // DeleteHook deletes a hook in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/hooks/{id} (repoDeleteHook). Retry: AlwaysRetry
 // (webhook ids are never reused; deleting twice leaves it deleted).
 func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
@@ -1287,6 +1422,8 @@ func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id in
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/hooks/{id} (repoGetHook). Retry: IdempotentOnly (a
 // read; nothing changes, though the body is a credential).
@@ -1306,6 +1443,8 @@ func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/hooks/{id} (repoEditHook). Retry: Never (partial
 // update of a webhook).
@@ -1332,6 +1471,8 @@ type RepoTestHookOptions struct {
 
 // TestHook tests a push webhook.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/hooks/{id}/tests (repoTestHook). Retry: Never
 // (sends a test delivery; a repeat sends another).
 func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int64, params *RepoTestHookOptions, opts ...CallOption) (*Response, error) {
@@ -1344,6 +1485,8 @@ func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int6
 }
 
 // GetIssueConfig returns the issue config for a repo.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issue_config (repoGetIssueConfig). Retry:
 // IdempotentOnly (a read).
@@ -1360,6 +1503,8 @@ func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string, o
 
 // ValidateIssueConfig returns the validation information for a issue config.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/issue_config/validate (repoValidateIssueConfig).
 // Retry: IdempotentOnly (a read).
 func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo string, opts ...CallOption) (*IssueConfigValidation, *Response, error) {
@@ -1374,6 +1519,8 @@ func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo stri
 }
 
 // ListIssueTemplates gets available issue templates for a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issue_templates (repoGetIssueTemplates). Retry:
 // IdempotentOnly (a read).
@@ -1399,6 +1546,8 @@ type RepoListKeysOptions struct {
 }
 
 // ListKeys lists a repository's keys.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/keys (repoListKeys). Retry: IdempotentOnly (a
 // read).
@@ -1432,6 +1581,8 @@ func (s *ReposService) ListKeysIter(ctx context.Context, owner, repo string, par
 
 // CreateKey adds a key to a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/keys (repoCreateKey). Retry: Never (adds a deploy
 // key).
 func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body CreateKeyOption, opts ...CallOption) (*DeployKey, *Response, error) {
@@ -1450,6 +1601,8 @@ func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body C
 
 // DeleteKey deletes a key from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/keys/{id} (repoDeleteKey). Retry: AlwaysRetry
 // (deploy key ids are never reused; deleting twice leaves it deleted).
 func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
@@ -1460,6 +1613,8 @@ func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int
 }
 
 // GetKey gets a repository's key by id.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/keys/{id} (repoGetKey). Retry: IdempotentOnly (a
 // read).
@@ -1475,6 +1630,8 @@ func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64,
 }
 
 // ListLanguages gets languages and number of bytes of code written.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/languages (repoGetLanguages). Retry: IdempotentOnly
 // (a read).
@@ -1501,6 +1658,8 @@ type RepoGetMediaOptions struct {
 //
 // The body is returned whole, bounded by the download limit
 // ([WithMaxDownloadBytes]).
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Retry:
 // IdempotentOnly (a read).
@@ -1534,6 +1693,8 @@ func (s *ReposService) OpenMedia(ctx context.Context, owner, repo, filepath stri
 
 // SyncMirror syncs a mirrored repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/mirror-sync (repoMirrorSync). Retry: Never (queues
 // a fetch from upstream; a repeat queues another).
 func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
@@ -1544,6 +1705,8 @@ func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts 
 }
 
 // GetNewPinAllowed returns if new issue pins are allowed.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/new_pin_allowed (repoNewPinAllowed). Retry:
 // IdempotentOnly (a read).
@@ -1559,6 +1722,8 @@ func (s *ReposService) GetNewPinAllowed(ctx context.Context, owner, repo string,
 }
 
 // ListPushMirrors gets all push mirrors of the repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/push_mirrors (repoListPushMirrors). Retry:
 // IdempotentOnly (a read).
@@ -1586,6 +1751,8 @@ func (s *ReposService) ListPushMirrorsIter(ctx context.Context, owner, repo stri
 
 // CreatePushMirror sets up a new push mirror in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/push_mirrors (repoAddPushMirror). Retry: Never
 // (creates a push mirror; a repeat creates a second one to the same remote).
 func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string, body CreatePushMirrorOption, opts ...CallOption) (*PushMirror, *Response, error) {
@@ -1602,6 +1769,8 @@ func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string,
 
 // SyncPushMirrors syncs all push mirrored repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/push_mirrors-sync (repoPushMirrorSync). Retry:
 // Never (queues a push to every mirror; a repeat queues them again).
 func (s *ReposService) SyncPushMirrors(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
@@ -1612,6 +1781,8 @@ func (s *ReposService) SyncPushMirrors(ctx context.Context, owner, repo string, 
 }
 
 // DeletePushMirror removes a push mirror from a repository by remoteName.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/push_mirrors/{name} (repoDeletePushMirror).
 // Retry: AlwaysRetry (remote names are generated per mirror and never handed
@@ -1624,6 +1795,8 @@ func (s *ReposService) DeletePushMirror(ctx context.Context, owner, repo, name s
 }
 
 // GetPushMirror gets push mirror of the repository by remoteName.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/push_mirrors/{name}
 // (repoGetPushMirrorByRemoteName). Retry: IdempotentOnly (a read).
@@ -1650,6 +1823,8 @@ type RepoGetRawFileOptions struct {
 //
 // The body is returned whole, bounded by the download limit
 // ([WithMaxDownloadBytes]).
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Retry:
 // IdempotentOnly (a read).
@@ -1696,6 +1871,8 @@ type RepoListReleasesOptions struct {
 
 // ListReleases lists a repo's releases.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/releases (repoListReleases). Retry: IdempotentOnly
 // (a read).
 func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, params *RepoListReleasesOptions, opts ...CallOption) ([]*Release, *Response, error) {
@@ -1729,6 +1906,8 @@ func (s *ReposService) ListReleasesIter(ctx context.Context, owner, repo string,
 
 // CreateRelease creates a release.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/releases (repoCreateRelease). Retry: Never
 // (creates a release).
 func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, body CreateReleaseOption, opts ...CallOption) (*Release, *Response, error) {
@@ -1747,6 +1926,8 @@ func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, bo
 // GetLatestRelease gets the most recent non-prerelease, non-draft release of a
 // repository, sorted by created_at.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/releases/latest (repoGetLatestRelease). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string, opts ...CallOption) (*Release, *Response, error) {
@@ -1762,6 +1943,8 @@ func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string,
 
 // DeleteReleaseByTag deletes a release by tag name.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/releases/tags/{tag} (repoDeleteReleaseByTag).
 // Retry: Never (by tag name: a release for that tag may be re-created between
 // attempts).
@@ -1773,6 +1956,8 @@ func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag 
 }
 
 // GetReleaseByTag gets a release by tag name.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/tags/{tag} (repoGetReleaseByTag). Retry:
 // IdempotentOnly (a read).
@@ -1789,6 +1974,8 @@ func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag str
 
 // DeleteRelease deletes a release.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/releases/{id} (repoDeleteRelease). Retry:
 // AlwaysRetry (release ids are never reused; deleting twice leaves it deleted).
 func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
@@ -1799,6 +1986,8 @@ func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id
 }
 
 // GetRelease gets a release.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/{id} (repoGetRelease). Retry:
 // IdempotentOnly (a read).
@@ -1814,6 +2003,8 @@ func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id in
 }
 
 // EditRelease updates a release.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/releases/{id} (repoEditRelease). Retry: Never
 // (partial update of a release).
@@ -1831,6 +2022,8 @@ func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id i
 
 // ListReleaseAssets lists release's attachments.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/releases/{id}/assets (repoListReleaseAttachments).
 // Retry: IdempotentOnly (a read).
 func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string, id int64, opts ...CallOption) ([]*Attachment, *Response, error) {
@@ -1846,6 +2039,8 @@ func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string
 
 // DeleteReleaseAsset deletes a release attachment.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
 // (repoDeleteReleaseAttachment). Retry: AlwaysRetry (attachment ids are never
 // reused; deleting twice leaves it deleted).
@@ -1857,6 +2052,8 @@ func (s *ReposService) DeleteReleaseAsset(ctx context.Context, owner, repo strin
 }
 
 // GetReleaseAsset gets a release attachment.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
 // (repoGetReleaseAttachment). Retry: IdempotentOnly (a read).
@@ -1872,6 +2069,8 @@ func (s *ReposService) GetReleaseAsset(ctx context.Context, owner, repo string, 
 }
 
 // EditReleaseAsset edits a release attachment.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
 // (repoEditReleaseAttachment). Retry: Never (partial update of an asset).
@@ -1889,6 +2088,8 @@ func (s *ReposService) EditReleaseAsset(ctx context.Context, owner, repo string,
 
 // ListReviewers returns all users that can be requested to review in this repo.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/reviewers (repoGetReviewers). Retry: IdempotentOnly
 // (a read).
 func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
@@ -1902,28 +2103,12 @@ func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, op
 	return v, resp, nil
 }
 
-// GetSigningKey gets signing-key.gpg for given repository.
-//
-// The body is returned as text.
-//
-// GET /repos/{owner}/{repo}/signing-key.gpg (repoSigningKey). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetSigningKey(ctx context.Context, owner, repo string, opts ...CallOption) (string, *Response, error) {
-	req := newRequest(&opRepoSigningKey, seg("owner", owner), seg("repo", repo))
-	req.with(opts)
-	req.result = resultText
-	var v string
-	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
-		return "", resp, err
-	}
-	return v, resp, nil
-}
-
 // ListStargazers lists a repo's stargazers.
 //
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/stargazers (repoListStargazers). Retry:
 // IdempotentOnly (a read).
@@ -1962,6 +2147,8 @@ type RepoListStatusesBySHAOptions struct {
 
 // ListStatusesBySHA gets a commit's statuses.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/statuses/{sha} (repoListStatuses). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
@@ -1994,6 +2181,8 @@ func (s *ReposService) ListStatusesBySHAIter(ctx context.Context, owner, repo, s
 
 // CreateStatus creates a commit status.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/statuses/{sha} (repoCreateStatus). Retry: Never
 // (appends a commit status; a repeat appends another).
 func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string, body CreateStatusOption, opts ...CallOption) (*CommitStatus, *Response, error) {
@@ -2009,6 +2198,8 @@ func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string
 }
 
 // ListSubscribers lists a repo's watchers.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/subscribers (repoListSubscribers). Retry:
 // IdempotentOnly (a read).
@@ -2036,6 +2227,8 @@ func (s *ReposService) ListSubscribersIter(ctx context.Context, owner, repo stri
 
 // Unwatch unwatches a repo.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/subscription (userCurrentDeleteSubscription).
 // Retry: AlwaysRetry (unwatched is a yes/no state of one repo; a repeat leaves
 // it unwatched).
@@ -2049,6 +2242,8 @@ func (s *ReposService) Unwatch(ctx context.Context, owner, repo string, opts ...
 // GetSubscription checks if the current user is watching a repo.
 //
 // Answers 200 with WatchInfo; 404 means not watching.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/subscription (userCurrentCheckSubscription). Retry:
 // IdempotentOnly (a read).
@@ -2064,6 +2259,8 @@ func (s *ReposService) GetSubscription(ctx context.Context, owner, repo string, 
 }
 
 // Watch watches a repo.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/subscription (userCurrentPutSubscription). Retry:
 // AlwaysRetry (watched is a yes/no state of one repo; a repeat leaves it
@@ -2082,6 +2279,9 @@ func (s *ReposService) Watch(ctx context.Context, owner, repo string, opts ...Ca
 // GetForkSyncInfo gets information about syncing the fork default branch with
 // the base branch.
 //
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // GET /repos/{owner}/{repo}/sync_fork (repoSyncForkDefaultInfo). Retry:
 // IdempotentOnly (a read).
 func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, opts ...CallOption) (*SyncForkInfo, *Response, error) {
@@ -2097,6 +2297,9 @@ func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, 
 
 // SyncFork syncs the default branch of a fork with the base branch.
 //
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /repos/{owner}/{repo}/sync_fork (repoSyncForkDefault). Retry: Never
 // (fast-forwards the fork by POST; a POST that changes state is never
 // repeated).
@@ -2109,6 +2312,9 @@ func (s *ReposService) SyncFork(ctx context.Context, owner, repo string, opts ..
 
 // GetForkBranchSyncInfo gets information about syncing a fork branch with the
 // base branch.
+//
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranchInfo). Retry:
 // IdempotentOnly (a read).
@@ -2125,6 +2331,9 @@ func (s *ReposService) GetForkBranchSyncInfo(ctx context.Context, owner, repo, b
 
 // SyncForkBranch syncs a fork branch with the base branch.
 //
+// Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
+//
 // POST /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranch). Retry:
 // Never (fast-forwards a fork branch by POST; a POST that changes state is
 // never repeated).
@@ -2136,6 +2345,8 @@ func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch s
 }
 
 // ListTagProtections lists tag protections for a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/tag_protections (repoListTagProtection). Retry:
 // IdempotentOnly (a read).
@@ -2151,6 +2362,8 @@ func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo strin
 }
 
 // CreateTagProtection creates a tag protection for a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/tag_protections (repoCreateTagProtection). Retry:
 // Never (creates a rule; a repeat is refused for a rule that now exists).
@@ -2168,6 +2381,8 @@ func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo stri
 
 // DeleteTagProtection deletes a specific tag protection for the repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/tag_protections/{id} (repoDeleteTagProtection).
 // Retry: AlwaysRetry (tag protection ids are never reused; deleting twice
 // leaves it deleted).
@@ -2179,6 +2394,8 @@ func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo stri
 }
 
 // GetTagProtection gets a specific tag protection for the repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/tag_protections/{id} (repoGetTagProtection). Retry:
 // IdempotentOnly (a read).
@@ -2196,6 +2413,8 @@ func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string,
 // EditTagProtection edits a tag protection for a repository. Only fields that
 // are set will be changed.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /repos/{owner}/{repo}/tag_protections/{id} (repoEditTagProtection).
 // Retry: Never (partial update of a tag protection).
 func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string, id int64, body EditTagProtectionOption, opts ...CallOption) (*TagProtection, *Response, error) {
@@ -2211,6 +2430,8 @@ func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string
 }
 
 // ListTags lists a repository's tags.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/tags (repoListTags). Retry: IdempotentOnly (a
 // read).
@@ -2238,6 +2459,8 @@ func (s *ReposService) ListTagsIter(ctx context.Context, owner, repo string, par
 
 // CreateTag creates a new git tag in a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/tags (repoCreateTag). Retry: Never (creates a
 // tag).
 func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body CreateTagOption, opts ...CallOption) (*Tag, *Response, error) {
@@ -2255,6 +2478,8 @@ func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body C
 
 // DeleteTag deletes a repository's tag by name.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/tags/{tag} (repoDeleteTag). Retry: Never (by
 // name: a tag of that name may be re-created between attempts).
 func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Response, error) {
@@ -2265,6 +2490,8 @@ func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string, o
 }
 
 // GetTag gets the tag of a repository by tag name.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/tags/{tag} (repoGetTag). Retry: IdempotentOnly (a
 // read).
@@ -2281,6 +2508,8 @@ func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string, opts
 
 // ListTeams lists a repository's teams.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /repos/{owner}/{repo}/teams (repoListTeams). Retry: IdempotentOnly (a
 // read).
 func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Team, *Response, error) {
@@ -2296,6 +2525,8 @@ func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts .
 
 // RemoveTeam deletes a team from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/teams/{team} (repoDeleteTeam). Retry:
 // AlwaysRetry (removes one team's access; a repeat leaves it removed).
 func (s *ReposService) RemoveTeam(ctx context.Context, owner, repo, team string, opts ...CallOption) (*Response, error) {
@@ -2308,6 +2539,8 @@ func (s *ReposService) RemoveTeam(ctx context.Context, owner, repo, team string,
 // GetTeam checks if a team is assigned to a repository.
 //
 // A check that answers 200 with the Team; 404 means the team is not assigned.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/teams/{team} (repoCheckTeam). Retry: IdempotentOnly
 // (a read).
@@ -2323,6 +2556,8 @@ func (s *ReposService) GetTeam(ctx context.Context, owner, repo, team string, op
 }
 
 // AddTeam adds a team to a repository.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/teams/{team} (repoAddTeam). Retry: AlwaysRetry
 // (grants one named team access; a repeat leaves it granted).
@@ -2348,6 +2583,8 @@ type RepoListTrackedTimesOptions struct {
 }
 
 // ListTrackedTimes lists a repo's tracked times.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/times (repoTrackedTimes). Retry: IdempotentOnly (a
 // read).
@@ -2382,6 +2619,8 @@ func (s *ReposService) ListTrackedTimesIter(ctx context.Context, owner, repo str
 
 // ListUserTrackedTimes lists a user's tracked times in a repo.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // Deprecated: The spec marks this operation deprecated.
 //
 // GET /repos/{owner}/{repo}/times/{user} (userTrackedTimes). Retry:
@@ -2403,6 +2642,8 @@ func (s *ReposService) ListUserTrackedTimes(ctx context.Context, owner, repo, us
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count. Paged although the body is an object; no
 // Link measured (X-Total-Count was sent).
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/topics (repoListTopics). Retry: IdempotentOnly (a
 // read).
@@ -2430,6 +2671,8 @@ func (s *ReposService) ListTopicsIter(ctx context.Context, owner, repo string, p
 
 // RemoveTopic deletes a topic from a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/topics/{topic} (repoDeleteTopic). Retry:
 // AlwaysRetry (takes one named topic off; a repeat leaves it off).
 func (s *ReposService) RemoveTopic(ctx context.Context, owner, repo, topic string, opts ...CallOption) (*Response, error) {
@@ -2441,6 +2684,8 @@ func (s *ReposService) RemoveTopic(ctx context.Context, owner, repo, topic strin
 
 // AddTopic adds a topic to a repository.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /repos/{owner}/{repo}/topics/{topic} (repoAddTopic). Retry: AlwaysRetry
 // (puts one named topic on; a repeat leaves it on).
 func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string, opts ...CallOption) (*Response, error) {
@@ -2451,6 +2696,8 @@ func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string, 
 }
 
 // Transfer transfers a repo ownership.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/transfer (repoTransfer). Retry: Never (starts an
 // ownership transfer; afterwards owner/name may address something else).
@@ -2469,6 +2716,8 @@ func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body Tr
 
 // AcceptTransfer accepts a repo transfer.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/transfer/accept (acceptRepoTransfer). Retry: Never
 // (completes a transfer; afterwards owner/name may address something else).
 func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
@@ -2484,6 +2733,8 @@ func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, o
 
 // RejectTransfer rejects a repo transfer.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/transfer/reject (rejectRepoTransfer). Retry: Never
 // (resolves a pending transfer; a repeat is refused).
 func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
@@ -2498,6 +2749,8 @@ func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, o
 }
 
 // CreateWikiPage creates a wiki page.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/wiki/new (repoCreateWikiPage). Retry: Never
 // (creates a page in a new wiki commit).
@@ -2515,6 +2768,8 @@ func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, b
 
 // DeleteWikiPage deletes a wiki page.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/wiki/page/{pageName} (repoDeleteWikiPage).
 // Retry: Never (by page name: a page of that name may be re-created between
 // attempts).
@@ -2526,6 +2781,8 @@ func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName
 }
 
 // GetWikiPage gets a wiki page.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/wiki/page/{pageName} (repoGetWikiPage). Retry:
 // IdempotentOnly (a read).
@@ -2542,6 +2799,8 @@ func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName st
 
 // EditWikiPage edits a wiki page.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /repos/{owner}/{repo}/wiki/page/{pageName} (repoEditWikiPage). Retry:
 // Never (commits new content and may rename the page; a repeat commits again).
 func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName string, body CreateWikiPageOptions, opts ...CallOption) (*WikiPage, *Response, error) {
@@ -2557,6 +2816,8 @@ func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName s
 }
 
 // ListWikiPages gets all wiki pages.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/wiki/pages (repoGetWikiPages). Retry:
 // IdempotentOnly (a read).
@@ -2586,6 +2847,8 @@ func (s *ReposService) ListWikiPagesIter(ctx context.Context, owner, repo string
 //
 // Page only; the instance picks the size; the WikiCommitList object carries
 // count.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/wiki/revisions/{pageName}
 // (repoGetWikiPageRevisions). Retry: IdempotentOnly (a read).
@@ -2617,6 +2880,8 @@ func (s *ReposService) ListWikiPageRevisionsIter(ctx context.Context, owner, rep
 
 // Generate creates a repository using a template.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{template_owner}/{template_repo}/generate (generateRepo). Retry:
 // Never (creates a repository from a template).
 func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo string, body GenerateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
@@ -2634,6 +2899,8 @@ func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo
 }
 
 // GetByID gets a repository by id.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repositories/{id} (repoGetByID). Retry: IdempotentOnly (a read).
 func (s *ReposService) GetByID(ctx context.Context, id int64, opts ...CallOption) (*Repository, *Response, error) {
@@ -2660,6 +2927,8 @@ type RepoSearchTopicsOptions struct {
 // The instance wraps the items as {"topics": [...]}; this returns the items.
 // Items are TopicResponse objects, not names; the spec declares the {topics}
 // envelope.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /topics/search (topicSearch). Retry: IdempotentOnly (a read).
 func (s *ReposService) SearchTopics(ctx context.Context, params *RepoSearchTopicsOptions, opts ...CallOption) ([]*TopicResponse, *Response, error) {
@@ -2694,6 +2963,8 @@ func (s *ReposService) SearchTopicsIter(ctx context.Context, params *RepoSearchT
 //
 // Tagged both repository and user in the spec; listed once, under Repos.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /user/repos (createCurrentUserRepo). Retry: Never (creates a
 // repository).
 func (s *ReposService) Create(ctx context.Context, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
@@ -2721,6 +2992,8 @@ type RepoListOptions struct {
 }
 
 // List lists the repos that the authenticated user owns.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/repos (userCurrentListRepos). Retry: IdempotentOnly (a read).
 func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
@@ -2751,6 +3024,8 @@ func (s *ReposService) ListIter(ctx context.Context, params *RepoListOptions, op
 
 // ListByUser lists the repos owned by the given user.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /users/{username}/repos (userListRepos). Retry: IdempotentOnly (a read).
 func (s *ReposService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListRepos, seg("username", username))
@@ -2776,6 +3051,8 @@ func (s *ReposService) ListByUserIter(ctx context.Context, username string, para
 
 // CreateInOrgDeprecated creates a repository in an organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // Deprecated: The spec marks this operation deprecated.
 //
 // POST /org/{org}/repos (createOrgRepoDeprecated). Retry: Never (creates a
@@ -2794,6 +3071,8 @@ func (s *ReposService) CreateInOrgDeprecated(ctx context.Context, org string, bo
 }
 
 // ListByOrg lists an organization's repos.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/repos (orgListRepos). Retry: IdempotentOnly (a read).
 func (s *ReposService) ListByOrg(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
@@ -2820,6 +3099,8 @@ func (s *ReposService) ListByOrgIter(ctx context.Context, org string, params *Li
 
 // CreateInOrg creates a repository in an organization.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /orgs/{org}/repos (createOrgRepo). Retry: Never (creates a repository).
 func (s *ReposService) CreateInOrg(ctx context.Context, org string, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateOrgRepo, seg("org", org))
@@ -2840,7 +3121,8 @@ type RepoListLabelsOptions struct {
 	ListOptions
 	// Specifies the sorting method: mostissues, leastissues, or
 	// reversealphabetically. One of: mostissues, leastissues,
-	// reversealphabetically.
+	// reversealphabetically. Read by Forgejo 13.0 and later; older releases ignore
+	// it.
 	Sort string
 }
 
@@ -2848,6 +3130,8 @@ type RepoListLabelsOptions struct {
 //
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/labels (issueListLabels). Retry: IdempotentOnly (a
 // read).
@@ -2880,6 +3164,8 @@ func (s *ReposService) ListLabelsIter(ctx context.Context, owner, repo string, p
 
 // CreateLabel creates a label.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: Never (creates a
 // label; duplicate names are allowed, so a repeat makes two).
 func (s *ReposService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
@@ -2898,6 +3184,8 @@ func (s *ReposService) CreateLabel(ctx context.Context, owner, repo string, body
 
 // DeleteLabel deletes a label.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Retry:
 // AlwaysRetry (label ids are never reused; deleting twice leaves it deleted).
 func (s *ReposService) DeleteLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
@@ -2908,6 +3196,8 @@ func (s *ReposService) DeleteLabel(ctx context.Context, owner, repo string, id i
 }
 
 // GetLabel gets a single label.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry: IdempotentOnly
 // (a read).
@@ -2923,6 +3213,8 @@ func (s *ReposService) GetLabel(ctx context.Context, owner, repo string, id int6
 }
 
 // EditLabel updates a label.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: Never
 // (partial update of a label).

@@ -1383,14 +1383,6 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoSigningKey", name: "Repos.GetSigningKey",
-			method: "GET", path: "/api/v1/repos/o/r/signing-key.gpg", query: "",
-			kind: gnText, status: 200, respBody: "text answered by repoSigningKey",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetSigningKey(ctx, "o", "r"))
-			},
-		},
-		{
 			op: "repoListStargazers", name: "Repos.ListStargazers",
 			method: "GET", path: "/api/v1/repos/o/r/stargazers", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,

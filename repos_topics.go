@@ -5,6 +5,8 @@ import "context"
 // ReplaceTopics replaces a repository's whole topic list with topics; an
 // empty or nil list removes them all (nil is sent as []).
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /repos/{owner}/{repo}/topics (repoUpdateTopics). Retry: AlwaysRetry
 // (states the repository's whole topic list; a repeat sets the same list).
 func (s *ReposService) ReplaceTopics(ctx context.Context, owner, repo string, topics []string, opts ...CallOption) (*Response, error) {

@@ -10,6 +10,8 @@ import (
 // the page size it clamps every listing to (50 on Codeberg), whatever limit was
 // asked for.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /settings/api (getGeneralAPISettings). Retry: IdempotentOnly (a read).
 func (s *SettingsService) GetAPI(ctx context.Context, opts ...CallOption) (*GeneralAPISettings, *Response, error) {
 	req := newRequest(&opGetGeneralAPISettings)
@@ -23,6 +25,8 @@ func (s *SettingsService) GetAPI(ctx context.Context, opts ...CallOption) (*Gene
 }
 
 // GetAttachment gets instance's global settings for attachment.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /settings/attachment (getGeneralAttachmentSettings). Retry:
 // IdempotentOnly (a read).
@@ -39,6 +43,8 @@ func (s *SettingsService) GetAttachment(ctx context.Context, opts ...CallOption)
 
 // GetRepository gets instance's global settings for repositories.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /settings/repository (getGeneralRepositorySettings). Retry:
 // IdempotentOnly (a read).
 func (s *SettingsService) GetRepository(ctx context.Context, opts ...CallOption) (*GeneralRepoSettings, *Response, error) {
@@ -53,6 +59,8 @@ func (s *SettingsService) GetRepository(ctx context.Context, opts ...CallOption)
 }
 
 // GetUI gets instance's global settings for ui.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /settings/ui (getGeneralUISettings). Retry: IdempotentOnly (a read).
 func (s *SettingsService) GetUI(ctx context.Context, opts ...CallOption) (*GeneralUISettings, *Response, error) {

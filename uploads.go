@@ -119,6 +119,8 @@ type IssueUploadAttachmentOptions struct {
 
 // UploadAttachment uploads file as an attachment of issue index.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /repos/{owner}/{repo}/issues/{index}/assets
 // (issueCreateIssueAttachment). Retry: Never (uploads a new attachment; a
 // repeat uploads a second one).
@@ -128,6 +130,8 @@ func (s *IssuesService) UploadAttachment(ctx context.Context, owner, repo string
 }
 
 // UploadCommentAttachment uploads file as an attachment of comment id.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/comments/{id}/assets
 // (issueCreateIssueCommentAttachment). Retry: Never (uploads a new
@@ -165,6 +169,8 @@ type RepoUploadReleaseAssetOptions struct {
 // UploadReleaseAsset adds an asset to release id: file uploaded, or, with a
 // nil file, a link to params.ExternalURL. Exactly one of the two must be
 // given.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/releases/{id}/assets
 // (repoCreateReleaseAttachment). Retry: Never (uploads a new asset; a repeat

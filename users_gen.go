@@ -11,6 +11,8 @@ import (
 // GetCurrent returns the authenticated user; it answers 401 without
 // credentials.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /user (userGetCurrent). Retry: IdempotentOnly (a read).
 func (s *UsersService) GetCurrent(ctx context.Context, opts ...CallOption) (*User, *Response, error) {
 	req := newRequest(&opUserGetCurrent)
@@ -24,6 +26,9 @@ func (s *UsersService) GetCurrent(ctx context.Context, opts ...CallOption) (*Use
 }
 
 // FollowRemote follows a remote activitypub account.
+//
+// Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
+// before sending ([UnsupportedOperationError]).
 //
 // POST /user/activitypub/follow (userCurrentActivityPubFollow). Retry: Never
 // (sends a federated Follow to a remote instance; a repeat sends another).
@@ -39,6 +44,8 @@ func (s *UsersService) FollowRemote(ctx context.Context, body APRemoteFollowOpti
 //
 // The answer carries a credential: a decode error never quotes the body. Each
 // listed application carries a client_secret field.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/applications/oauth2 (userGetOAuth2Applications). Retry:
 // IdempotentOnly (a read; nothing changes, though the body is a credential).
@@ -69,6 +76,8 @@ func (s *UsersService) ListOAuth2AppsIter(ctx context.Context, params *ListOptio
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /user/applications/oauth2 (userCreateOAuth2Application). Retry: Never
 // (creates an application and mints its client secret).
 func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2ApplicationOptions, opts ...CallOption) (*OAuth2Application, *Response, error) {
@@ -86,6 +95,8 @@ func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2App
 
 // DeleteOAuth2App deletes an OAuth2 application.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/applications/oauth2/{id} (userDeleteOAuth2Application). Retry:
 // AlwaysRetry (application ids are never reused; deleting twice leaves it
 // deleted).
@@ -99,6 +110,8 @@ func (s *UsersService) DeleteOAuth2App(ctx context.Context, id int64, opts ...Ca
 // GetOAuth2App gets an OAuth2 application.
 //
 // The answer carries a credential: a decode error never quotes the body.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/applications/oauth2/{id} (userGetOAuth2Application). Retry:
 // IdempotentOnly (a read; nothing changes, though the body is a credential).
@@ -119,6 +132,8 @@ func (s *UsersService) GetOAuth2App(ctx context.Context, id int64, opts ...CallO
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PATCH /user/applications/oauth2/{id} (userUpdateOAuth2Application). Retry:
 // Never (regenerates the client secret; a repeat would mint another).
 func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateOAuth2ApplicationOptions, opts ...CallOption) (*OAuth2Application, *Response, error) {
@@ -137,6 +152,8 @@ func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateO
 // DeleteAvatar deletes avatar of the current user. It will be replaced by a
 // default one.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/avatar (userDeleteAvatar). Retry: AlwaysRetry (resets the avatar
 // to the default; a repeat changes nothing).
 func (s *UsersService) DeleteAvatar(ctx context.Context, opts ...CallOption) (*Response, error) {
@@ -147,6 +164,8 @@ func (s *UsersService) DeleteAvatar(ctx context.Context, opts ...CallOption) (*R
 }
 
 // SetAvatar updates avatar of the current user.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /user/avatar (userUpdateAvatar). Retry: Never (uploads an avatar by
 // POST; a POST that changes state is never repeated).
@@ -160,6 +179,8 @@ func (s *UsersService) SetAvatar(ctx context.Context, body UpdateUserAvatarOptio
 
 // Block blocks a user from the doer.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /user/block/{username} (userBlockUser). Retry: AlwaysRetry (blocked is a
 // yes/no state for one user; a repeat leaves them blocked).
 func (s *UsersService) Block(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
@@ -170,6 +191,8 @@ func (s *UsersService) Block(ctx context.Context, username string, opts ...CallO
 }
 
 // DeleteEmails deletes email addresses from the current user's account.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /user/emails (userDeleteEmail). Retry: AlwaysRetry (removes the named
 // addresses from the account; a repeat leaves them removed).
@@ -182,6 +205,8 @@ func (s *UsersService) DeleteEmails(ctx context.Context, body DeleteEmailOption,
 }
 
 // ListEmails lists all email addresses of the current user.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/emails (userListEmails). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListEmails(ctx context.Context, opts ...CallOption) ([]*Email, *Response, error) {
@@ -196,6 +221,8 @@ func (s *UsersService) ListEmails(ctx context.Context, opts ...CallOption) ([]*E
 }
 
 // AddEmails adds an email addresses to the current user's account.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /user/emails (userAddEmail). Retry: Never (adds addresses; a repeat is
 // refused as they are in use).
@@ -212,6 +239,8 @@ func (s *UsersService) AddEmails(ctx context.Context, body CreateEmailOption, op
 }
 
 // ListMyFollowers lists the authenticated user's followers.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/followers (userCurrentListFollowers). Retry: IdempotentOnly (a
 // read).
@@ -239,6 +268,8 @@ func (s *UsersService) ListMyFollowersIter(ctx context.Context, params *ListOpti
 
 // ListMyFollowing lists the users that the authenticated user is following.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /user/following (userCurrentListFollowing). Retry: IdempotentOnly (a
 // read).
 func (s *UsersService) ListMyFollowing(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
@@ -265,6 +296,8 @@ func (s *UsersService) ListMyFollowingIter(ctx context.Context, params *ListOpti
 
 // Unfollow unfollows a user.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/following/{username} (userCurrentDeleteFollow). Retry:
 // AlwaysRetry (not following is a yes/no state; a repeat leaves it so).
 func (s *UsersService) Unfollow(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
@@ -278,6 +311,8 @@ func (s *UsersService) Unfollow(ctx context.Context, username string, opts ...Ca
 //
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/following/{username} (userCurrentCheckFollowing). Retry:
 // IdempotentOnly (a read).
@@ -295,6 +330,8 @@ func (s *UsersService) IsFollowedByMe(ctx context.Context, username string, opts
 
 // Follow follows a user.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /user/following/{username} (userCurrentPutFollow). Retry: AlwaysRetry
 // (following is a yes/no state; a repeat leaves it so).
 func (s *UsersService) Follow(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
@@ -307,6 +344,8 @@ func (s *UsersService) Follow(ctx context.Context, username string, opts ...Call
 // GetGPGKeyToken gets a token to verify.
 //
 // The body is returned as text.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/gpg_key_token (getVerificationToken). Retry: IdempotentOnly (a
 // read).
@@ -324,6 +363,8 @@ func (s *UsersService) GetGPGKeyToken(ctx context.Context, opts ...CallOption) (
 
 // VerifyGPGKey verifies a GPG key.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /user/gpg_key_verify (userVerifyGPGKey). Retry: Never (verifies a key
 // against a signed token; a one-shot action).
 func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyOption, opts ...CallOption) (*GPGKey, *Response, error) {
@@ -340,6 +381,8 @@ func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyOption
 }
 
 // ListMyGPGKeys lists the authenticated user's GPG keys.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/gpg_keys (userCurrentListGPGKeys). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListMyGPGKeys(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*GPGKey, *Response, error) {
@@ -366,6 +409,8 @@ func (s *UsersService) ListMyGPGKeysIter(ctx context.Context, params *ListOption
 
 // CreateGPGKey adds a GPG public key to current user's account.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /user/gpg_keys (userCurrentPostGPGKey). Retry: Never (adds a GPG key).
 func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyOption, opts ...CallOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentPostGPGKey)
@@ -382,6 +427,8 @@ func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyOption
 
 // DeleteGPGKey removes a GPG public key from current user's account.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/gpg_keys/{id} (userCurrentDeleteGPGKey). Retry: AlwaysRetry (key
 // ids are never reused; deleting twice leaves it deleted).
 func (s *UsersService) DeleteGPGKey(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
@@ -392,6 +439,8 @@ func (s *UsersService) DeleteGPGKey(ctx context.Context, id int64, opts ...CallO
 }
 
 // GetGPGKey gets a GPG key.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/gpg_keys/{id} (userCurrentGetGPGKey). Retry: IdempotentOnly (a
 // read).
@@ -410,6 +459,8 @@ func (s *UsersService) GetGPGKey(ctx context.Context, id int64, opts ...CallOpti
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Declares page+limit although the response is named HookListWithoutPagination.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/hooks (userListHooks). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
@@ -441,6 +492,8 @@ func (s *UsersService) ListHooksIter(ctx context.Context, params *ListOptions, o
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /user/hooks (userCreateHook). Retry: Never (creates a webhook; a repeat
 // creates a second one).
 func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
@@ -459,6 +512,8 @@ func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption, op
 
 // DeleteHook deletes a hook.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/hooks/{id} (userDeleteHook). Retry: AlwaysRetry (webhook ids are
 // never reused; deleting twice leaves it deleted).
 func (s *UsersService) DeleteHook(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
@@ -472,6 +527,8 @@ func (s *UsersService) DeleteHook(ctx context.Context, id int64, opts ...CallOpt
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/hooks/{id} (userGetHook). Retry: IdempotentOnly (a read; nothing
 // changes, though the body is a credential).
@@ -491,6 +548,8 @@ func (s *UsersService) GetHook(ctx context.Context, id int64, opts ...CallOption
 //
 // The answer carries a credential: a decode error never quotes the body.
 // Hook.authorization_header echoes the webhook's Authorization header.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /user/hooks/{id} (userEditHook). Retry: Never (partial update of a
 // webhook).
@@ -516,6 +575,8 @@ type UserListMyKeysOptions struct {
 }
 
 // ListMyKeys lists the authenticated user's public keys.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/keys (userCurrentListKeys). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListMyKeys(ctx context.Context, params *UserListMyKeysOptions, opts ...CallOption) ([]*PublicKey, *Response, error) {
@@ -547,6 +608,8 @@ func (s *UsersService) ListMyKeysIter(ctx context.Context, params *UserListMyKey
 
 // CreateKey creates a public key.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /user/keys (userCurrentPostKey). Retry: Never (adds an SSH key).
 func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyOption, opts ...CallOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentPostKey)
@@ -564,6 +627,8 @@ func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyOption, opts
 
 // DeleteKey deletes a public key.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/keys/{id} (userCurrentDeleteKey). Retry: AlwaysRetry (key ids
 // are never reused; deleting twice leaves it deleted).
 func (s *UsersService) DeleteKey(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
@@ -574,6 +639,8 @@ func (s *UsersService) DeleteKey(ctx context.Context, id int64, opts ...CallOpti
 }
 
 // GetKey gets a public key.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/keys/{id} (userCurrentGetKey). Retry: IdempotentOnly (a read).
 func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...CallOption) (*PublicKey, *Response, error) {
@@ -588,6 +655,8 @@ func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...CallOption)
 }
 
 // ListBlocked lists the authenticated user's blocked users.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/list_blocked (userListBlockedUsers). Retry: IdempotentOnly (a
 // read).
@@ -615,6 +684,8 @@ func (s *UsersService) ListBlockedIter(ctx context.Context, params *ListOptions,
 
 // GetQuota gets quota information for the authenticated user.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /user/quota (userGetQuota). Retry: IdempotentOnly (a read).
 func (s *UsersService) GetQuota(ctx context.Context, opts ...CallOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opUserGetQuota)
@@ -629,6 +700,8 @@ func (s *UsersService) GetQuota(ctx context.Context, opts ...CallOption) (*Quota
 
 // ListQuotaArtifacts lists the artifacts affecting the authenticated user's
 // quota.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/quota/artifacts (userListQuotaArtifacts). Retry: IdempotentOnly (a
 // read).
@@ -657,6 +730,8 @@ func (s *UsersService) ListQuotaArtifactsIter(ctx context.Context, params *ListO
 // ListQuotaAttachments lists the attachments affecting the authenticated user's
 // quota.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /user/quota/attachments (userListQuotaAttachments). Retry: IdempotentOnly
 // (a read).
 func (s *UsersService) ListQuotaAttachments(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*QuotaUsedAttachment, *Response, error) {
@@ -684,7 +759,8 @@ func (s *UsersService) ListQuotaAttachmentsIter(ctx context.Context, params *Lis
 // UserCheckQuotaOptions holds the query parameters of
 // [UsersService.CheckQuota]. Only fields that are set are sent.
 type UserCheckQuotaOptions struct {
-	// Subject of the quota. Required.
+	// Subject of the quota. Required. Read by Forgejo 13.0 and later; older
+	// releases ignore it.
 	Subject string
 }
 
@@ -692,6 +768,8 @@ type UserCheckQuotaOptions struct {
 // subject.
 //
 // Answers a bare JSON boolean.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/quota/check (userCheckQuota). Retry: IdempotentOnly (a read).
 func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOptions, opts ...CallOption) (bool, *Response, error) {
@@ -710,6 +788,8 @@ func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOpt
 
 // ListQuotaPackages lists the packages affecting the authenticated user's
 // quota.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/quota/packages (userListQuotaPackages). Retry: IdempotentOnly (a
 // read).
@@ -737,6 +817,8 @@ func (s *UsersService) ListQuotaPackagesIter(ctx context.Context, params *ListOp
 
 // GetSettings gets current user's account settings.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /user/settings (getUserSettings). Retry: IdempotentOnly (a read).
 func (s *UsersService) GetSettings(ctx context.Context, opts ...CallOption) (*UserSettings, *Response, error) {
 	req := newRequest(&opGetUserSettings)
@@ -750,6 +832,8 @@ func (s *UsersService) GetSettings(ctx context.Context, opts ...CallOption) (*Us
 }
 
 // EditSettings updates settings in current user's account.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /user/settings (updateUserSettings). Retry: Never (partial update of
 // the account's settings).
@@ -766,6 +850,8 @@ func (s *UsersService) EditSettings(ctx context.Context, body UserSettingsOption
 }
 
 // ListMyStarred returns the repos that the authenticated user has starred.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/starred (userCurrentListStarred). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListMyStarred(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
@@ -792,6 +878,8 @@ func (s *UsersService) ListMyStarredIter(ctx context.Context, params *ListOption
 
 // Unstar unstars the given repo.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // DELETE /user/starred/{owner}/{repo} (userCurrentDeleteStar). Retry:
 // AlwaysRetry (not starred is a yes/no state of one repo; a repeat leaves it
 // so).
@@ -806,6 +894,8 @@ func (s *UsersService) Unstar(ctx context.Context, owner, repo string, opts ...C
 //
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/starred/{owner}/{repo} (userCurrentCheckStarring). Retry:
 // IdempotentOnly (a read).
@@ -823,6 +913,8 @@ func (s *UsersService) IsStarred(ctx context.Context, owner, repo string, opts .
 
 // Star stars the given repo.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /user/starred/{owner}/{repo} (userCurrentPutStar). Retry: AlwaysRetry
 // (starred is a yes/no state of one repo; a repeat leaves it so).
 func (s *UsersService) Star(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
@@ -833,6 +925,8 @@ func (s *UsersService) Star(ctx context.Context, owner, repo string, opts ...Cal
 }
 
 // ListStopwatches gets list of all existing stopwatches.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/stopwatches (userGetStopWatches). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListStopwatches(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*StopWatch, *Response, error) {
@@ -859,6 +953,8 @@ func (s *UsersService) ListStopwatchesIter(ctx context.Context, params *ListOpti
 
 // ListMySubscriptions lists repositories watched by the authenticated user.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /user/subscriptions (userCurrentListSubscriptions). Retry: IdempotentOnly
 // (a read).
 func (s *UsersService) ListMySubscriptions(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
@@ -884,6 +980,8 @@ func (s *UsersService) ListMySubscriptionsIter(ctx context.Context, params *List
 }
 
 // ListTeams lists all the teams a user belongs to.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/teams (userListTeams). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListTeams(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Team, *Response, error) {
@@ -922,6 +1020,8 @@ type UserListTrackedTimesOptions struct {
 
 // ListTrackedTimes lists the current user's tracked times.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /user/times (userCurrentTrackedTimes). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListTrackedTimes(ctx context.Context, params *UserListTrackedTimesOptions, opts ...CallOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opUserCurrentTrackedTimes)
@@ -953,6 +1053,8 @@ func (s *UsersService) ListTrackedTimesIter(ctx context.Context, params *UserLis
 
 // Unblock unblocks a user from the doer.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // PUT /user/unblock/{username} (userUnblockUser). Retry: AlwaysRetry (unblocked
 // is a yes/no state for one user; a repeat leaves them unblocked).
 func (s *UsersService) Unblock(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
@@ -971,7 +1073,8 @@ type UserSearchOptions struct {
 	// ID of the user to search for.
 	UID int64
 	// Sort order of results. One of: oldest, newest, alphabetically,
-	// reversealphabetically, recentupdate, leastupdate.
+	// reversealphabetically, recentupdate, leastupdate. Read by Forgejo 13.0 and
+	// later; older releases ignore it.
 	Sort string
 }
 
@@ -980,6 +1083,8 @@ type UserSearchOptions struct {
 // The instance wraps the items as {"ok": true, "data": [...]}; this returns the
 // items. The spec itself declares the {ok, data} envelope (inline
 // UserSearchResults); measured on codeberg.org.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/search (userSearch). Retry: IdempotentOnly (a read).
 func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, opts ...CallOption) ([]*User, *Response, error) {
@@ -1012,6 +1117,8 @@ func (s *UsersService) SearchIter(ctx context.Context, params *UserSearchOptions
 
 // Get gets a user.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /users/{username} (userGet). Retry: IdempotentOnly (a read).
 func (s *UsersService) Get(ctx context.Context, username string, opts ...CallOption) (*User, *Response, error) {
 	req := newRequest(&opUserGet, seg("username", username))
@@ -1036,6 +1143,8 @@ type UserListActivityFeedsOptions struct {
 }
 
 // ListActivityFeeds lists a user's activity feeds.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/activities/feeds (userListActivityFeeds). Retry:
 // IdempotentOnly (a read).
@@ -1069,6 +1178,8 @@ func (s *UsersService) ListActivityFeedsIter(ctx context.Context, username strin
 
 // ListFollowers lists the given user's followers.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /users/{username}/followers (userListFollowers). Retry: IdempotentOnly (a
 // read).
 func (s *UsersService) ListFollowers(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
@@ -1094,6 +1205,8 @@ func (s *UsersService) ListFollowersIter(ctx context.Context, username string, p
 }
 
 // ListFollowing lists the users that the given user is following.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/following (userListFollowing). Retry: IdempotentOnly (a
 // read).
@@ -1124,6 +1237,8 @@ func (s *UsersService) ListFollowingIter(ctx context.Context, username string, p
 // It reports true when the instance answers 204 and false when it answers 404;
 // any other status is an error.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /users/{username}/following/{target} (userCheckFollowing). Retry:
 // IdempotentOnly (a read).
 func (s *UsersService) IsFollowing(ctx context.Context, username, target string, opts ...CallOption) (bool, *Response, error) {
@@ -1139,6 +1254,8 @@ func (s *UsersService) IsFollowing(ctx context.Context, username, target string,
 }
 
 // ListGPGKeys lists the given user's GPG keys.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/gpg_keys (userListGPGKeys). Retry: IdempotentOnly (a
 // read).
@@ -1166,6 +1283,8 @@ func (s *UsersService) ListGPGKeysIter(ctx context.Context, username string, par
 
 // ListHeatmap gets a user's heatmap.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /users/{username}/heatmap (userGetHeatmapData). Retry: IdempotentOnly (a
 // read).
 func (s *UsersService) ListHeatmap(ctx context.Context, username string, opts ...CallOption) ([]*UserHeatmapData, *Response, error) {
@@ -1188,6 +1307,8 @@ type UserListKeysOptions struct {
 }
 
 // ListKeys lists the given user's public keys.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/keys (userListKeys). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListKeys(ctx context.Context, username string, params *UserListKeysOptions, opts ...CallOption) ([]*PublicKey, *Response, error) {
@@ -1219,6 +1340,8 @@ func (s *UsersService) ListKeysIter(ctx context.Context, username string, params
 
 // ListStarred returns the repos that the given user has starred.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /users/{username}/starred (userListStarred). Retry: IdempotentOnly (a
 // read).
 func (s *UsersService) ListStarred(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
@@ -1245,6 +1368,8 @@ func (s *UsersService) ListStarredIter(ctx context.Context, username string, par
 
 // ListSubscriptions lists the repositories watched by a user.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // GET /users/{username}/subscriptions (userListSubscriptions). Retry:
 // IdempotentOnly (a read).
 func (s *UsersService) ListSubscriptions(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
@@ -1270,6 +1395,8 @@ func (s *UsersService) ListSubscriptionsIter(ctx context.Context, username strin
 }
 
 // ListTokens lists the specified user's access tokens.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/tokens (userGetTokens). Retry: IdempotentOnly (a read).
 func (s *UsersService) ListTokens(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*AccessToken, *Response, error) {
@@ -1298,6 +1425,8 @@ func (s *UsersService) ListTokensIter(ctx context.Context, username string, para
 //
 // The answer carries a credential: a decode error never quotes the body.
 //
+// Served by every supported release (Forgejo 11.0 and later).
+//
 // POST /users/{username}/tokens (userCreateToken). Retry: Never (mints a token;
 // a repeat would mint a second, unknowable credential).
 func (s *UsersService) CreateToken(ctx context.Context, username string, body CreateAccessTokenOption, opts ...CallOption) (*AccessToken, *Response, error) {
@@ -1315,6 +1444,8 @@ func (s *UsersService) CreateToken(ctx context.Context, username string, body Cr
 }
 
 // DeleteToken deletes an access token from the specified user's account.
+//
+// Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /users/{username}/tokens/{token} (userDeleteAccessToken). Retry: Never
 // (the path takes an id or a name, and a token of that name may be re-created).

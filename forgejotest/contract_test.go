@@ -120,6 +120,7 @@ type scenario struct {
 	lines []string
 	owner string
 	repo  string
+	org   string
 }
 
 // note records an observation both targets must share.
@@ -187,6 +188,14 @@ func runScenario(t *testing.T, tg *target) []string {
 	s.commentsAndNotifications()
 	s.labelsAndMilestones()
 	s.errorShapes()
+	s.contents()
+	s.tags()
+	s.releases()
+	s.orgsAndTeams()
+	s.hooks()
+	s.collaboratorsAndMore()
+	s.reviews()
+	s.gaps()
 	s.cleanup()
 	return s.lines
 }
@@ -532,6 +541,12 @@ func (s *scenario) errorShapes() {
 }
 
 func (s *scenario) cleanup() {
+	if s.org != "" {
+		_, _ = s.tg.c1.Repos.Delete(s.ctx, s.org, "org-repo")
+		resp, err := s.tg.c1.Orgs.Delete(s.ctx, s.org)
+		s.must(err, "delete the organization")
+		s.note("delete org: %d", resp.StatusCode)
+	}
 	resp, err := s.tg.c1.Repos.Delete(s.ctx, s.owner, s.repo)
 	s.must(err, "delete repository")
 	_, _, err = s.tg.c1.Repos.Get(s.ctx, s.owner, s.repo)

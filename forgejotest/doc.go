@@ -4,6 +4,18 @@
 // with the wire format of a real instance (the bodies captured from
 // codeberg.org are its reference), hazards included.
 //
+// It fakes the areas programs use: repositories (create for a user or an
+// organization, edit, delete, fork, list, search, topics, collaborators,
+// branches and branch protections, tags), files (contents of a file or a
+// directory, raw files, create, update and delete with the sha guard, the
+// git tree with its paging), releases and their attachments, organizations
+// (members, public members, teams with their members and repositories,
+// organization labels), repository, organization and user hooks, issues
+// (search across repositories, comments, labels, milestones, reactions,
+// attachments, dependencies), pull requests (merge, reviews, review
+// requests, files, diff and patch) and notifications.
+// [ImplementedOperations] lists them.
+//
 //	srv := forgejotest.NewServer(t)
 //	srv.AddRepo("alice", "demo")
 //	client := srv.Client() // a *forgejo.Client authenticated as srv.DefaultUser()
@@ -17,12 +29,36 @@
 // max_response_items (50 unless [WithMaxResponseItems] says otherwise) while
 // Link echoes the limit that was asked for. Listings for which Codeberg sends
 // no Link (labels, milestones, issue comments, forks, stargazers, topics,
-// pull request reviews, commits and files) send only X-Total-Count. Past the
+// pull request reviews and commits) send only X-Total-Count. Past the
 // end a listing answers 200 []. On forks and stargazers a limit without a
 // page returns the whole collection, as Codeberg does. Errors are Forgejo's
 // {"message", "url", "errors"} JSON bodies; an unknown route is a text/plain
 // "404 page not found"; an operation that needs a token answers 401
 // {"message":"token is required"} without one.
+//
+// # Routing
+//
+// Requests are routed with the client's own operations table
+// (forgejo.Operations()), with Forgejo's precedence of static segments over
+// parameters: a {filepath} spans several segments, pulls/{index}.diff is
+// the diff, /repos/issues/search is the issue search and not a repository.
+// Every one of the table's operations reaches its handler or a 501 naming
+// it; a path that is no operation at all is a plain 404.
+//
+// # Webhooks
+//
+// Hooks created through the API receive deliveries when the fake's state
+// changes: issues opened, edited, closed and reopened, issue and pull
+// request comments, label changes, pull requests opened and merged, pushes
+// made through the contents API, releases published, updated and deleted,
+// pull request reviews, repositories created (for organization and user
+// hooks), and the hook test endpoint. Deliveries are signed with the hook's
+// secret and carry Forgejo's exact headers and payloads (the captures in
+// webhook/testdata are the reference); they go out in order on a background
+// sender, so an API call never waits for or fails because of a receiver.
+// [Server.Deliveries] records each attempt and its outcome;
+// [Server.WaitDeliveries] waits until all queued ones have been sent.
+// Only forgejo, gitea and gogs hooks are delivered to.
 //
 // # Faults and rate limits
 //
@@ -42,12 +78,24 @@
 //
 // # Differences from a real Forgejo
 //
-// There is no git: branches are names pointing at synthetic commit ids, pull
-// requests merge without conflicts, and auto_init creates the default branch
-// with one commit. Permissions are simplified: the owner of a repository and
-// site administrators may do everything; any signed-in user may file issues
-// and comments, star, fork and open pull requests; the poster of an issue may
-// edit it. Operations the fake does not implement answer 501 with a JSON
+// There is no git: each commit is a snapshot of the files of its branch,
+// with synthetic commit ids, though blob and tree ids are git's own (so they
+// match a real server's for the same content); pull requests merge without
+// conflicts, and auto_init creates the default branch with one commit and
+// Forgejo's README. A pull request's files, diff and line counts compare
+// its head branch's files with its base branch's (not with their merge
+// base), counting lines as git does; a pull request between branches that
+// carry the same files changes one synthetic file. Permissions are simplified: the owner of a repository,
+// owners of its organization and site administrators may do everything;
+// teams and collaborators get what they were given; any signed-in user may
+// file issues and comments, star, fork and open pull requests; the poster of
+// an issue may edit it. Where Forgejo and Gitea differ the fake follows
+// Forgejo: a stale file sha answers 409 on update and 400 on delete, a
+// missing organization 404 "GetOrgByName", a removed reaction 200 (Gitea
+// 1.27: 204), attachments carry their type. contract_test.go and its
+// siblings (contract_more_test.go, contract_gaps_test.go) run the same
+// scenario against the fake and a real server and say where they differ
+// on purpose. Operations the fake does not implement answer 501 with a JSON
 // message naming the operation, so a test never mistakes them for a missing
 // route.
 package forgejotest

@@ -240,6 +240,7 @@ func hCreateIssue(c *call) {
 	}
 	c.st.notify(is, c.user, nil, c.now)
 	c.json(http.StatusCreated, c.v.issue(is))
+	c.s.emitIssue(c, is, "", "opened", nil)
 }
 
 // canEditIssue: the poster or a writer; others get Forgejo's bare 403.
@@ -294,12 +295,16 @@ func hEditIssue(c *call) {
 		}
 		is.assignees = us
 	}
-	if body.Title != nil {
+	changes := map[string]any{}
+	if body.Title != nil && *body.Title != is.title {
+		changes["title"] = map[string]string{"from": is.title}
 		is.title = *body.Title
 	}
-	if body.Body != nil {
+	if body.Body != nil && *body.Body != is.body {
+		changes["body"] = map[string]string{"from": is.body}
 		is.body = *body.Body
 	}
+	wasClosed := is.closed
 	if body.Ref != nil {
 		is.ref = *body.Ref
 	}
@@ -317,6 +322,12 @@ func hEditIssue(c *call) {
 	}
 	is.updated = c.now
 	c.json(http.StatusCreated, c.v.issue(is))
+	if len(changes) > 0 {
+		c.s.emitIssue(c, is, "", "edited", changes)
+	}
+	if is.closed != wasClosed {
+		c.s.emitIssue(c, is, "", map[bool]string{true: "closed", false: "reopened"}[is.closed], nil)
+	}
 }
 
 func hDeleteIssue(c *call) {
@@ -428,6 +439,7 @@ func hCreateComment(c *call) {
 	cm := c.st.addComment(is, c.user, body.Body, c.now)
 	c.st.notify(is, c.user, cm, c.now)
 	c.json(http.StatusCreated, c.v.comment(cm))
+	c.s.emitComment(c, cm, "created", nil)
 }
 
 // pathComment finds {id} among r's comments.
@@ -630,15 +642,9 @@ func hGetLabel(c *call) {
 	}
 }
 
-func hEditLabel(c *call) {
-	r := c.pathRepo()
-	if r == nil || !c.canWriteRepo(r) {
-		return
-	}
-	l := c.pathLabel(r)
-	if l == nil {
-		return
-	}
+// editLabel applies a label edit (repository or organization label): the
+// label changes only if the whole body is valid.
+func (c *call) editLabel(l *label) {
 	var body labelBody
 	if !c.decode(&body) {
 		return
@@ -649,6 +655,18 @@ func hEditLabel(c *call) {
 	}
 	*l = cp
 	c.json(http.StatusOK, c.v.label(l))
+}
+
+func hEditLabel(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	l := c.pathLabel(r)
+	if l == nil {
+		return
+	}
+	c.editLabel(l)
 }
 
 func hDeleteLabel(c *call) {
@@ -717,6 +735,7 @@ func hSetIssueLabels(replace bool) func(c *call) {
 		}
 		is.updated = c.now
 		c.json(http.StatusOK, c.v.labels(is.labels))
+		c.s.emitIssue(c, is, "label", "label_updated", nil)
 	}
 }
 
@@ -728,6 +747,7 @@ func hClearIssueLabels(c *call) {
 	if is := c.pathIssue(r); is != nil {
 		is.labels, is.updated = nil, c.now
 		c.empty(http.StatusNoContent)
+		c.s.emitIssue(c, is, "label", "label_cleared", nil)
 	}
 }
 
@@ -754,6 +774,7 @@ func hRemoveIssueLabel(c *call) {
 	is.labels = slices.DeleteFunc(is.labels, func(x *label) bool { return x == l })
 	is.updated = c.now
 	c.empty(http.StatusNoContent)
+	c.s.emitIssue(c, is, "label", "label_updated", nil)
 }
 
 // ---- milestones

@@ -1,6 +1,7 @@
 package forgejotest
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -145,6 +146,7 @@ func hCreatePull(c *call) {
 	}
 	c.st.notify(is, c.user, nil, c.now)
 	c.json(http.StatusCreated, c.v.pull(is, false))
+	c.s.emitIssue(c, is, "", "opened", nil)
 }
 
 func hEditPull(c *call) {
@@ -261,7 +263,13 @@ func hMergePull(c *call) {
 	p.merged, p.mergedAt, p.mergedBy = true, c.now, c.user
 	p.mergeSHA = fakeSHA("merge", r.owner.login, r.name, strconv.FormatInt(is.number, 10), p.headSHA, p.baseSHA)
 	if b := r.branch(p.base); b != nil {
-		b.sha, b.message, b.author, b.when = p.mergeSHA, "Merge pull request '"+is.title+"'\n", c.user, c.now
+		files := maps.Clone(r.files(b))
+		if hb := r.branch(p.head); hb != nil {
+			maps.Copy(files, r.files(hb))
+		}
+		msg := "Merge pull request '" + is.title + "'\n"
+		r.commits[p.mergeSHA] = &commit{sha: p.mergeSHA, parent: b.sha, message: msg, author: c.user, when: c.now, files: files}
+		b.sha, b.message, b.author, b.when = p.mergeSHA, msg, c.user, c.now
 	}
 	if body.DeleteBranchAfterMerge && p.head != r.defaultBranch {
 		r.branches = slices.DeleteFunc(r.branches, func(b *branch) bool { return b.name == p.head })
@@ -270,17 +278,10 @@ func hMergePull(c *call) {
 	is.updated = c.now
 	c.st.notify(is, c.user, nil, c.now)
 	c.empty(http.StatusOK)
+	c.s.emitIssue(c, is, "", "closed", nil) // merged: pull_request.merged is true
 }
 
 // Reviews, commits and files: no Link, only X-Total-Count, as on Codeberg.
-
-func hPullReviews(c *call) {
-	r := c.pathRepo()
-	if r == nil || c.pathPull(r) == nil {
-		return
-	}
-	c.json(http.StatusOK, paginate(c, []struct{}{}, pageTotalOnly))
-}
 
 type wCommitUser struct {
 	Name  string `json:"name"`
@@ -379,12 +380,108 @@ func hPullFiles(c *call) {
 		return
 	}
 	full := r.owner.login + "/" + r.name
-	f := pullFile(is)
-	file := &wChangedFile{
-		Filename: f, Status: "added", Additions: 1, Changes: 1,
-		HTMLURL:     c.v.html("/" + full + "/src/commit/" + is.pull.headSHA + "/" + f),
-		ContentsURL: c.v.api("/repos/" + full + "/contents/" + f + "?ref=" + is.pull.headSHA),
-		RawURL:      c.v.html("/" + full + "/raw/commit/" + is.pull.headSHA + "/" + f),
+	var files []*wChangedFile
+	for _, ch := range pullChanges(r, is) {
+		files = append(files, &wChangedFile{
+			Filename: ch.path, Status: ch.status, Additions: ch.additions, Deletions: ch.deletions, Changes: ch.additions + ch.deletions,
+			HTMLURL:     c.v.html("/" + full + "/src/commit/" + is.pull.headSHA + "/" + ch.path),
+			ContentsURL: c.v.api("/repos/" + full + "/contents/" + ch.path + "?ref=" + is.pull.headSHA),
+			RawURL:      c.v.html("/" + full + "/raw/commit/" + is.pull.headSHA + "/" + ch.path),
+		})
 	}
-	c.json(http.StatusOK, paginate(c, []*wChangedFile{file}, pageTotalOnly))
+	// Forgejo pages the files with a Link header, as Gitea does (the same
+	// handler: SetLinkHeader and X-Total-Count).
+	c.json(http.StatusOK, paginate(c, files, pageLinked))
+}
+
+// fileChange is one file a pull request changes, as git counts it.
+type fileChange struct {
+	path                 string
+	status               string // added, changed or deleted
+	additions, deletions int
+}
+
+// pullChanges lists the files that differ between the pull request's base
+// and head branches, in git's order (by path), with their line counts; a
+// pull request whose branches carry no files of their own changes its one
+// synthetic file.
+func pullChanges(r *repo, is *issue) []fileChange {
+	base, head := pullTrees(r, is)
+	paths := changedPaths(base, head)
+	if len(paths) == 0 {
+		return []fileChange{{path: pullFile(is), status: "added", additions: 1}}
+	}
+	out := make([]fileChange, 0, len(paths))
+	for _, p := range paths {
+		old, hadOld := base[p]
+		nw, hasNew := head[p]
+		ch := fileChange{path: p, status: "changed"}
+		switch {
+		case !hadOld:
+			ch.status = "added"
+		case !hasNew:
+			ch.status = "deleted"
+		}
+		ch.additions, ch.deletions = lineChanges(old, nw)
+		out = append(out, ch)
+	}
+	return out
+}
+
+func pullTrees(r *repo, is *issue) (base, head map[string]string) {
+	if b := r.branch(is.pull.base); b != nil {
+		base = r.files(b)
+	}
+	if h := r.branch(is.pull.head); h != nil {
+		head = r.files(h)
+	}
+	return base, head
+}
+
+func changedPaths(base, head map[string]string) []string {
+	var paths []string
+	for p, v := range head {
+		if old, ok := base[p]; !ok || old != v {
+			paths = append(paths, p)
+		}
+	}
+	for p := range base {
+		if _, ok := head[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// lineChanges counts the lines added and deleted from old to nw as git
+// does: lines keep their terminator (so a last line that gains a newline
+// has changed) and the lines both share, in order, are the longest common
+// subsequence.
+func lineChanges(old, nw string) (additions, deletions int) {
+	a, b := splitKeep(old), splitKeep(nw)
+	// lcs[i][j] is the longest common subsequence of a[i:] and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	common := lcs[0][0]
+	return len(b) - common, len(a) - common
+}
+
+func splitKeep(s string) []string {
+	ls := strings.SplitAfter(s, "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
 }

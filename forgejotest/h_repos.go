@@ -222,6 +222,13 @@ func hCreateFork(c *call) {
 		cp := *b
 		f.branches = append(f.branches, &cp)
 	}
+	for k, cm := range r.commits {
+		f.commits[k] = cm
+	}
+	for _, t := range r.tags {
+		cp := *t
+		f.tags = append(f.tags, &cp)
+	}
 	r.forks = append(r.forks, f)
 	c.json(http.StatusAccepted, c.v.repo(f, 0))
 }

@@ -218,7 +218,19 @@ func hCreateRepo(c *call) {
 		c.fail(http.StatusConflict, "The repository with the same name already exists.")
 		return
 	}
-	r := c.st.addRepo(c.user, body.Name, body.AutoInit, body.DefaultBranch, c.now)
-	r.description, r.private = body.Description, body.Private
+	c.createRepo(c.user, body.Name, body.Description, body.Private, body.AutoInit, body.DefaultBranch)
+}
+
+// createRepo makes the repository of a create request and answers 201.
+func (c *call) createRepo(owner *user, name, description string, private, autoInit bool, defaultBranch string) {
+	r := c.st.addRepo(owner, name, autoInit, defaultBranch, c.now)
+	r.description, r.private = description, private
+	if autoInit {
+		// auto_init's README is "# name\n\ndescription", no final newline.
+		for _, cm := range r.commits {
+			cm.files["README.md"] = "# " + name + "\n\n" + description
+		}
+	}
 	c.json(http.StatusCreated, c.v.repo(r, 0))
+	c.s.emitRepo(c, r, "created")
 }

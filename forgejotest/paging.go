@@ -13,7 +13,7 @@ const (
 	// pageLinked: page and limit, X-Total-Count and a Link header.
 	pageLinked pagingMode = iota
 	// pageTotalOnly: page and limit and X-Total-Count, but no Link (labels,
-	// milestones, topics, pull reviews, commits and files on Codeberg).
+	// milestones, topics, pull reviews and commits on Codeberg).
 	pageTotalOnly
 	// pageLoneLimitAll: as pageTotalOnly, and a request without page gets
 	// the whole collection whatever its limit (forks and stargazers on

@@ -35,7 +35,13 @@ type tmplSeg struct {
 type template struct {
 	raw  string
 	segs []tmplSeg
+	// rest: the last segment is a {filepath} that takes the rest of the
+	// path, slashes included, as Forgejo's router does for "*".
+	rest bool
 }
+
+// restParams are the parameters that span several path segments.
+var restParams = map[string]bool{"filepath": true}
 
 var paramRE = regexp.MustCompile(`\{[^}/]+\}`)
 
@@ -60,6 +66,9 @@ func compileTemplate(raw string) template {
 			t.segs = append(t.segs, tmplSeg{kind: segMixed, re: regexp.MustCompile(pattern), names: names})
 		}
 	}
+	if n := len(t.segs); n > 0 && t.segs[n-1].kind == segParam && restParams[t.segs[n-1].name] {
+		t.rest = true
+	}
 	return t
 }
 
@@ -75,6 +84,10 @@ func splitPath(p string) []string {
 // match reports whether the (already unescaped) path parts fit the
 // template, and its parameters.
 func (t template) match(parts []string) (map[string]string, bool) {
+	if t.rest && len(parts) > len(t.segs) {
+		n := len(t.segs)
+		parts = append(slices.Clip(parts[:n-1]), strings.Join(parts[n-1:], "/"))
+	}
 	if len(parts) != len(t.segs) {
 		return nil, false
 	}
@@ -114,12 +127,12 @@ func (t template) match(parts []string) (map[string]string, bool) {
 // first segment where they differ decides, literal over mixed over
 // parameter, as Forgejo's router prefers static routes.
 func moreSpecific(a, b template) bool {
-	for i := range a.segs {
+	for i := range min(len(a.segs), len(b.segs)) {
 		if a.segs[i].kind != b.segs[i].kind {
 			return a.segs[i].kind > b.segs[i].kind
 		}
 	}
-	return false
+	return !a.rest && b.rest // a catch-all loses to an exact fit
 }
 
 // pathParts splits an escaped request path (relative to /api/v1) and
@@ -168,38 +181,23 @@ type resolution struct {
 	allowed []string          // methods known for this path, when the method did not match
 }
 
+// resolve finds the operation of the client's table that a request means,
+// with Forgejo's precedence (static segments over parameters), then the
+// fake's handler for it. Routing by the table itself is what guarantees that
+// every operation of the API reaches its handler or a 501 naming it.
 func (s *Server) resolve(method, escapedPath string) resolution {
 	parts, ok := pathParts(escapedPath)
 	if !ok {
 		return resolution{}
 	}
 	var (
-		best      *route
-		bestTmpl  template
+		best      *knownOp
 		params    map[string]string
 		otherMeth []string
 	)
-	for _, rt := range s.routes {
-		p, ok := rt.tmpl.match(parts)
-		if !ok {
-			continue
-		}
-		if rt.method != method {
-			otherMeth = append(otherMeth, rt.method)
-			continue
-		}
-		if best == nil || moreSpecific(rt.tmpl, bestTmpl) {
-			best, bestTmpl, params = rt, rt.tmpl, p
-		}
-	}
-	if best != nil {
-		return resolution{route: best, op: best.op, params: params}
-	}
-	var (
-		kBest   *knownOp
-		kParams map[string]string
-	)
-	for i, k := range libraryOps() {
+	ops := libraryOps()
+	for i := range ops {
+		k := &ops[i]
 		p, ok := k.tmpl.match(parts)
 		if !ok {
 			continue
@@ -208,12 +206,12 @@ func (s *Server) resolve(method, escapedPath string) resolution {
 			otherMeth = append(otherMeth, k.method)
 			continue
 		}
-		if kBest == nil || moreSpecific(k.tmpl, kBest.tmpl) {
-			kBest, kParams = &libraryOps()[i], p
+		if best == nil || moreSpecific(k.tmpl, best.tmpl) {
+			best, params = k, p
 		}
 	}
-	if kBest != nil {
-		return resolution{op: kBest.id, params: kParams}
+	if best != nil {
+		return resolution{route: s.byOp[best.id], op: best.id, params: params}
 	}
 	slices.Sort(otherMeth)
 	return resolution{allowed: slices.Compact(otherMeth)}
@@ -222,11 +220,6 @@ func (s *Server) resolve(method, escapedPath string) resolution {
 // opByID finds an operation's method and template, from the fake's routes or
 // the library's table.
 func (s *Server) opByID(id string) (method string, tmpl template, ok bool) {
-	for _, rt := range s.routes {
-		if rt.op == id {
-			return rt.method, rt.tmpl, true
-		}
-	}
 	for _, k := range libraryOps() {
 		if k.id == id {
 			return k.method, k.tmpl, true

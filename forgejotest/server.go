@@ -2,6 +2,7 @@ package forgejotest
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -130,6 +131,7 @@ type Server struct {
 	tb     testing.TB
 	cfg    config
 	routes []*route
+	byOp   map[string]*route
 	host   string
 
 	mu       sync.Mutex
@@ -139,6 +141,8 @@ type Server struct {
 	rl       *rateLimiter
 	defUser  *user
 	defToken string
+
+	dq deliveryQueue // webhook deliveries, with their own lock
 }
 
 // NewServer starts a fake Forgejo on 127.0.0.1 for the test t and closes it
@@ -171,7 +175,12 @@ func Start(opts ...Option) (*Server, error) {
 		return nil, fmt.Errorf("cannot listen on 127.0.0.1: %w", err)
 	}
 	s := &Server{cfg: cfg, st: newState()}
+	s.deliveriesInit()
 	s.routes = buildRoutes()
+	s.byOp = map[string]*route{}
+	for _, rt := range s.routes {
+		s.byOp[rt.op] = rt
+	}
 	ts := httptest.NewUnstartedServer(s)
 	ts.Listener.Close()
 	ts.Listener = l
@@ -192,6 +201,10 @@ func Start(opts ...Option) (*Server, error) {
 func (s *Server) Close() {
 	s.ts.CloseClientConnections()
 	s.ts.Close()
+	s.dq.cancel() // deliveries still queued fail fast
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = s.WaitDeliveries(ctx)
 }
 
 // Token is the default user's token.

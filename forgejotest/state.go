@@ -20,6 +20,8 @@ type user struct {
 	lastLogin time.Time
 	following []*user // in follow order
 	starred   []*repo // in star order
+	org       *org    // non-nil for an organization
+	hooks     []*hook // user or organization hooks
 }
 
 type repo struct {
@@ -42,6 +44,12 @@ type repo struct {
 	issues        []*issue // issues and pulls, by number-1
 	labels        []*label
 	milestones    []*milestone
+	commits       map[string]*commit // by sha
+	tags          []*tag
+	releases      []*release
+	hooks         []*hook
+	collaborators []*collaborator
+	protections   []*protection
 }
 
 type branch struct {
@@ -71,32 +79,45 @@ type issue struct {
 	created   time.Time
 	updated   time.Time
 	pull      *pull // non-nil for pull requests
+	assets    []*attachment
+	reactions []*reaction
+	blocks    []*issue // the issues this one blocks (dependencies are the reverse)
 }
 
 type pull struct {
-	id       int64
-	head     string
-	base     string
-	headSHA  string
-	baseSHA  string
-	merged   bool
-	mergedAt time.Time
-	mergedBy *user
-	mergeSHA string
+	id        int64
+	head      string
+	base      string
+	headSHA   string
+	baseSHA   string
+	merged    bool
+	mergedAt  time.Time
+	mergedBy  *user
+	mergeSHA  string
+	requested []*user // review requested from
 }
 
 type comment struct {
-	id      int64
-	issue   *issue
-	poster  *user
-	body    string
+	id        int64
+	issue     *issue
+	poster    *user
+	body      string
+	created   time.Time
+	updated   time.Time
+	assets    []*attachment
+	reactions []*reaction
+}
+
+type reaction struct {
+	u       *user
+	content string
 	created time.Time
-	updated time.Time
 }
 
 type label struct {
 	id          int64
 	repo        *repo
+	org         *user // for an organization label, repo is nil
 	name        string
 	color       string
 	description string
@@ -136,6 +157,7 @@ type state struct {
 	reposInOrder  []*repo
 	comments      map[int64]*comment
 	notifications []*notification
+	reviews       []*review
 }
 
 func newState() *state {
@@ -187,12 +209,12 @@ func (st *state) addRepo(owner *user, name string, autoInit bool, defaultBranch 
 	}
 	r := &repo{
 		id: st.id("repo"), owner: owner, name: name, defaultBranch: defaultBranch,
-		created: now, updated: now, empty: !autoInit, topics: []string{},
+		created: now, updated: now, empty: !autoInit, topics: []string{}, commits: map[string]*commit{},
 	}
 	if autoInit {
+		cm := r.addCommit("", "Initial commit\n", owner, now, map[string]string{"README.md": "# " + name + "\n\n"})
 		r.branches = append(r.branches, &branch{
-			name: defaultBranch, sha: fakeSHA("init", owner.login, name), message: "Initial commit\n",
-			author: owner, when: now,
+			name: defaultBranch, sha: cm.sha, message: cm.message, author: owner, when: now,
 		})
 	}
 	st.repos[strings.ToLower(owner.login)+"/"+strings.ToLower(name)] = r
@@ -232,6 +254,13 @@ func (r *repo) labelByID(id int64) *label {
 	for _, l := range r.labels {
 		if l.id == id {
 			return l
+		}
+	}
+	if r.owner.org != nil { // an organization's labels apply to its repositories
+		for _, l := range r.owner.org.labels {
+			if l.id == id {
+				return l
+			}
 		}
 	}
 	return nil

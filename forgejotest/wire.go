@@ -177,45 +177,45 @@ type wRepoMeta struct {
 }
 
 type wIssue struct {
-	ID               int64       `json:"id"`
-	URL              string      `json:"url"`
-	HTMLURL          string      `json:"html_url"`
-	Number           int64       `json:"number"`
-	User             *wUser      `json:"user"`
-	OriginalAuthor   string      `json:"original_author"`
-	OriginalAuthorID int64       `json:"original_author_id"`
-	Title            string      `json:"title"`
-	Body             string      `json:"body"`
-	Ref              string      `json:"ref"`
-	Assets           []struct{}  `json:"assets"`
-	Labels           []*wLabel   `json:"labels"`
-	Milestone        *wMilestone `json:"milestone"`
-	Assignee         *wUser      `json:"assignee"`
-	Assignees        []*wUser    `json:"assignees"`
-	State            string      `json:"state"`
-	IsLocked         bool        `json:"is_locked"`
-	Comments         int         `json:"comments"`
-	CreatedAt        string      `json:"created_at"`
-	UpdatedAt        string      `json:"updated_at"`
-	ClosedAt         *string     `json:"closed_at"`
-	DueDate          *string     `json:"due_date"`
-	PullRequest      *wPullMeta  `json:"pull_request"`
-	Repository       *wRepoMeta  `json:"repository"`
-	PinOrder         int         `json:"pin_order"`
+	ID               int64          `json:"id"`
+	URL              string         `json:"url"`
+	HTMLURL          string         `json:"html_url"`
+	Number           int64          `json:"number"`
+	User             *wUser         `json:"user"`
+	OriginalAuthor   string         `json:"original_author"`
+	OriginalAuthorID int64          `json:"original_author_id"`
+	Title            string         `json:"title"`
+	Body             string         `json:"body"`
+	Ref              string         `json:"ref"`
+	Assets           []*wAttachment `json:"assets"`
+	Labels           []*wLabel      `json:"labels"`
+	Milestone        *wMilestone    `json:"milestone"`
+	Assignee         *wUser         `json:"assignee"`
+	Assignees        []*wUser       `json:"assignees"`
+	State            string         `json:"state"`
+	IsLocked         bool           `json:"is_locked"`
+	Comments         int            `json:"comments"`
+	CreatedAt        string         `json:"created_at"`
+	UpdatedAt        string         `json:"updated_at"`
+	ClosedAt         *string        `json:"closed_at"`
+	DueDate          *string        `json:"due_date"`
+	PullRequest      *wPullMeta     `json:"pull_request"`
+	Repository       *wRepoMeta     `json:"repository"`
+	PinOrder         int            `json:"pin_order"`
 }
 
 type wComment struct {
-	ID               int64      `json:"id"`
-	HTMLURL          string     `json:"html_url"`
-	PullRequestURL   string     `json:"pull_request_url"`
-	IssueURL         string     `json:"issue_url"`
-	User             *wUser     `json:"user"`
-	OriginalAuthor   string     `json:"original_author"`
-	OriginalAuthorID int64      `json:"original_author_id"`
-	Body             string     `json:"body"`
-	Assets           []struct{} `json:"assets"`
-	CreatedAt        string     `json:"created_at"`
-	UpdatedAt        string     `json:"updated_at"`
+	ID               int64          `json:"id"`
+	HTMLURL          string         `json:"html_url"`
+	PullRequestURL   string         `json:"pull_request_url"`
+	IssueURL         string         `json:"issue_url"`
+	User             *wUser         `json:"user"`
+	OriginalAuthor   string         `json:"original_author"`
+	OriginalAuthorID int64          `json:"original_author_id"`
+	Body             string         `json:"body"`
+	Assets           []*wAttachment `json:"assets"`
+	CreatedAt        string         `json:"created_at"`
+	UpdatedAt        string         `json:"updated_at"`
 }
 
 type wPayloadUser struct {
@@ -341,6 +341,8 @@ type view struct {
 	host   string
 	viewer *user
 	st     *state
+	// payload renders for a webhook delivery.
+	payload bool
 }
 
 func (v view) api(path string) string  { return v.root + "/api/v1" + path }
@@ -389,10 +391,11 @@ func (v view) repo(r *repo, depth int) *wRepo {
 	}
 	full := r.owner.login + "/" + r.name
 	openIssues, openPulls := r.openCounts()
-	perm := &wPermissions{Pull: true}
-	if canAdmin(v.viewer, r) {
-		perm = &wPermissions{Admin: true, Push: true, Pull: true}
+	a := access(v.viewer, r)
+	if v.payload {
+		a = accessOwner // webhook payloads render the repository as its owner sees it
 	}
+	perm := &wPermissions{Admin: a >= accessAdmin, Push: a >= accessWrite, Pull: a >= accessRead}
 	w := &wRepo{
 		ID: r.id, Owner: v.user(r.owner), Name: r.name, FullName: full, Description: r.description,
 		Empty: r.empty, Private: r.private, Fork: r.parent != nil, Size: 25,
@@ -400,7 +403,7 @@ func (v view) repo(r *repo, depth int) *wRepo {
 		URL: v.api("/repos/" + full), SSHURL: "ssh://git@" + v.host + "/" + full + ".git",
 		CloneURL: v.html("/" + full + ".git"), Website: r.website,
 		StarsCount: len(r.stargazers), ForksCount: len(r.forks), WatchersCount: 1,
-		OpenIssuesCount: openIssues, OpenPrCounter: openPulls,
+		OpenIssuesCount: openIssues, OpenPrCounter: openPulls, ReleaseCounter: releaseCount(r),
 		DefaultBranch: r.defaultBranch, Archived: r.archived,
 		CreatedAt: ts(r.created), UpdatedAt: ts(r.updated), ArchivedAt: epochTime,
 		Permissions: perm, HasIssues: true,
@@ -430,8 +433,15 @@ func (v view) label(l *label) *wLabel {
 	return &wLabel{
 		ID: l.id, Name: l.name, Exclusive: l.exclusive, IsArchived: l.archived, Color: l.color,
 		Description: l.description,
-		URL:         v.api("/repos/" + l.repo.owner.login + "/" + l.repo.name + "/labels/" + strconv.FormatInt(l.id, 10)),
+		URL:         v.labelURL(l),
 	}
+}
+
+func (v view) labelURL(l *label) string {
+	if l.repo == nil {
+		return v.api("/orgs/" + l.org.login + "/labels/" + strconv.FormatInt(l.id, 10))
+	}
+	return v.api("/repos/" + l.repo.owner.login + "/" + l.repo.name + "/labels/" + strconv.FormatInt(l.id, 10))
 }
 
 func (v view) labels(ls []*label) []*wLabel {
@@ -498,7 +508,7 @@ func (v view) issue(is *issue) *wIssue {
 		ID:     is.id,
 		URL:    v.api("/repos/" + r.owner.login + "/" + r.name + "/issues/" + strconv.FormatInt(is.number, 10)),
 		Number: is.number, HTMLURL: v.html(issuePath(is)), User: v.user(is.poster),
-		Title: is.title, Body: is.body, Ref: is.ref, Assets: []struct{}{}, Labels: v.labels(is.labels),
+		Title: is.title, Body: is.body, Ref: is.ref, Assets: v.attachments(is.assets), Labels: v.labels(is.labels),
 		Milestone: v.milestone(is.milestone), Assignee: assignee, Assignees: assignees,
 		State: state, IsLocked: is.locked, Comments: len(is.comments),
 		CreatedAt: ts(is.created), UpdatedAt: ts(is.updated), ClosedAt: nts(is.closedAt), DueDate: nts(is.dueDate),
@@ -515,7 +525,7 @@ func (v view) comment(c *comment) *wComment {
 	w := &wComment{
 		ID:       c.id,
 		HTMLURL:  v.html(issuePath(is) + "#issuecomment-" + strconv.FormatInt(c.id, 10)),
-		IssueURL: v.html(issuePath(is)), User: v.user(c.poster), Body: c.body, Assets: []struct{}{},
+		IssueURL: v.html(issuePath(is)), User: v.user(c.poster), Body: c.body, Assets: v.attachments(c.assets),
 		CreatedAt: ts(c.created), UpdatedAt: ts(c.updated),
 	}
 	if is.pull != nil {
@@ -558,9 +568,8 @@ func (v view) pull(is *issue, listing bool) *wPull {
 	w := &wPull{
 		ID: p.id, URL: v.api("/repos/" + full + "/pulls/" + n), Number: is.number, User: v.user(is.poster),
 		Title: is.title, Body: is.body, Labels: v.labels(is.labels), Milestone: v.milestone(is.milestone),
-		Assignee: assignee, Assignees: assignees, RequestedReviewers: []*wUser{}, RequestedReviewersTeams: []struct{}{},
+		Assignee: assignee, Assignees: assignees, RequestedReviewers: v.requested(p.requested), RequestedReviewersTeams: []struct{}{},
 		State: state, Draft: isDraft(is.title), IsLocked: is.locked, Comments: len(is.comments),
-		Additions: 1, Deletions: 0, ChangedFiles: 1,
 		HTMLURL: v.html(issuePath(is)), DiffURL: v.html(issuePath(is) + ".diff"), PatchURL: v.html(issuePath(is) + ".patch"),
 		Mergeable: !p.merged && !is.closed, Merged: p.merged, MergedAt: nts(p.mergedAt),
 		AllowMaintainerEdit: false,
@@ -568,6 +577,11 @@ func (v view) pull(is *issue, listing bool) *wPull {
 		Head:                &wPRBranch{Label: p.head, Ref: p.head, Sha: p.headSHA, RepoID: r.id, Repo: wr},
 		MergeBase:           p.baseSHA, DueDate: nts(is.dueDate),
 		CreatedAt: ts(is.created), UpdatedAt: ts(is.updated), ClosedAt: nts(is.closedAt),
+	}
+	for _, ch := range pullChanges(r, is) {
+		w.Additions += ch.additions
+		w.Deletions += ch.deletions
+		w.ChangedFiles++
 	}
 	if p.merged {
 		w.MergeCommitSha = &p.mergeSHA
@@ -620,8 +634,17 @@ func (v view) notification(n *notification) *wNotification {
 
 // Permissions, simplified: the owner and site administrators administer a
 // repository; nobody else writes to it.
-func canAdmin(u *user, r *repo) bool { return u != nil && (u == r.owner || u.isAdmin) }
+func canAdmin(u *user, r *repo) bool { return access(u, r) >= accessAdmin }
 
-func canWrite(u *user, r *repo) bool { return canAdmin(u, r) }
+func canWrite(u *user, r *repo) bool { return access(u, r) >= accessWrite }
 
-func canRead(u *user, r *repo) bool { return !r.private || canAdmin(u, r) }
+func canRead(u *user, r *repo) bool { return access(u, r) >= accessRead }
+
+// requested renders the users a pull request's review is requested from.
+func (v view) requested(us []*user) []*wUser {
+	out := make([]*wUser, 0, len(us))
+	for _, u := range us {
+		out = append(out, v.user(u))
+	}
+	return out
+}

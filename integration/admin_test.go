@@ -41,9 +41,14 @@ func TestAdminUsers(t *testing.T) {
 		t.Fatalf("search by login name = %v, %v", logins(found), err)
 	}
 	// The spec's sort words (oldest, newest, …) are Forgejo's: Gitea wants
-	// name, created, updated or id, and refuses the others (HAZARDS.md).
-	_, _, err = c.Admin.ListUsers(ctx(t), &forgejo.AdminListUsersOptions{Sort: "newest"})
-	if ae := mustStatus(t, err, http.StatusUnprocessableEntity); !strings.Contains(ae.Message, "Invalid sort mode") {
+	// name, created, updated or id, and refuses the others (HAZARDS.md §18);
+	// Forgejo takes them (and answers 200 to any word, HAZARDS.md §22).
+	sorted, _, err := c.Admin.ListUsers(ctx(t), &forgejo.AdminListUsersOptions{Sort: "newest"})
+	if onForgejo(t) {
+		if err != nil || len(sorted) == 0 {
+			t.Fatalf("sort=newest on Forgejo: %v, %v", logins(sorted), err)
+		}
+	} else if ae := mustStatus(t, err, http.StatusUnprocessableEntity); !strings.Contains(ae.Message, "Invalid sort mode") {
 		t.Fatalf("sort=newest on Gitea: %+v", ae)
 	}
 	seen := false
@@ -191,7 +196,13 @@ func TestAdminSite(t *testing.T) {
 	mustStatus(t, err, http.StatusNotFound)
 
 	unadopted, _, err := c.Admin.ListUnadoptedRepos(ctx(t), nil)
-	if err != nil || len(unadopted) != 0 {
+	switch {
+	case err == nil && len(unadopted) == 0:
+	case onForgejo(t) && forgejo.StatusCode(err) == http.StatusInternalServerError && strings.Contains(err.Error(), "no such file or directory"):
+		// Forgejo 15 answers 500 "lstat <APP_DATA>/repos: no such file or
+		// directory" until the first repository exists (HAZARDS.md §22):
+		// order dependent, a server bug.
+	default:
 		t.Fatalf("unadopted = %v, %v", unadopted, err)
 	}
 	_, _, err = c.Actions.ListAdminRunners(ctx(t), nil)

@@ -65,14 +65,18 @@ func TestContents(t *testing.T) {
 
 	// The sha guard: a stale sha is refused, with a real status code and the
 	// server's message, and nothing is written. Gitea 1.27 answers 422 to
-	// both where Codeberg's notes say 409 for the update and 400 for the
-	// delete (HAZARDS.md): branch on "4xx and not written", not on one code.
+	// both, Forgejo (15 and Codeberg) 409 to the update and 400 to the
+	// delete (HAZARDS.md §10): ErrStaleFile matches all of them.
+	updateStatus, deleteStatus := http.StatusUnprocessableEntity, http.StatusUnprocessableEntity
+	if onForgejo(t) {
+		updateStatus, deleteStatus = http.StatusConflict, http.StatusBadRequest
+	}
 	_, _, err = c.Repos.UpdateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.UpdateFileOptions{Content: b64("lost update\n"), SHA: sha1})
-	if ae := mustStatus(t, err, http.StatusUnprocessableEntity); !strings.Contains(ae.Message, "sha does not match") {
+	if ae := mustStatus(t, err, updateStatus); !strings.Contains(ae.Message, "sha does not match") || !errors.Is(err, forgejo.ErrStaleFile) {
 		t.Fatalf("stale update: %+v", ae)
 	}
 	_, _, err = c.Repos.DeleteFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.DeleteFileOptions{SHA: sha1})
-	if ae := mustStatus(t, err, http.StatusUnprocessableEntity); !strings.Contains(ae.Message, "sha does not match") {
+	if ae := mustStatus(t, err, deleteStatus); !strings.Contains(ae.Message, "sha does not match") || !errors.Is(err, forgejo.ErrStaleFile) {
 		t.Fatalf("stale delete: %+v", ae)
 	}
 	if raw, _, _ = c.Repos.GetRawFile(ctx(t), owner, repo, "docs/hello.txt", nil); string(raw) != "hello, world\n" {

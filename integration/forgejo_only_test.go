@@ -27,6 +27,13 @@ import (
 // …/actions/runners/{runner_id}); those must fail as that route fails, and
 // are recorded as not on this server with the reason.
 func TestForgejoOnlyRoutes(t *testing.T) {
+	if onForgejo(t) {
+		// This test asserts that Gitea lacks these routes; on a Forgejo they
+		// are there (forgejo-15-observations: 70 of the 85 answered, the
+		// rest are 16.0-only or need a setting), and WithVersionCheck tells
+		// which a release serves.
+		t.Skip("asserts Gitea's missing routes; the server is a Forgejo")
+	}
 	c, u2 := admin(t), user2(t)
 	fx := shared(t)
 	o, r, user := fx.owner, fx.repo, need(t).user2
@@ -43,6 +50,7 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 	ok(t, "review", err)
 	runner := forgejo.RegisterRunnerOptions{Name: "it-runner"}
 	quotaSubject := "size:all"
+	activity := map[string]any{"@context": "https://www.w3.org/ns/activitystreams", "type": "Like"}
 
 	// call returns the error of one call; for the Bool operations, a true
 	// answer is turned into an error (a miss reads as false).
@@ -61,16 +69,19 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 			return err
 		},
 
-		"activitypubInstanceActor":       func(ctx context.Context) error { _, _, err := c.ActivityPub.GetInstanceActor(ctx); return err },
-		"activitypubInstanceActorInbox":  func(ctx context.Context) error { _, err := c.ActivityPub.SendToInstanceInbox(ctx); return err },
-		"activitypubInstanceActorOutbox": func(ctx context.Context) error { _, _, err := c.ActivityPub.SendToInstanceOutbox(ctx); return err },
+		"activitypubInstanceActor": func(ctx context.Context) error { _, _, err := c.ActivityPub.GetInstanceActor(ctx); return err },
+		"activitypubInstanceActorInbox": func(ctx context.Context) error {
+			_, err := c.ActivityPub.SendToInstanceInbox(ctx, activity)
+			return err
+		},
+		"activitypubInstanceActorOutbox": func(ctx context.Context) error { _, _, err := c.ActivityPub.GetInstanceOutbox(ctx); return err },
 		"activitypubRepository":          func(ctx context.Context) error { _, _, err := c.ActivityPub.GetRepository(ctx, rid); return err },
 		"activitypubRepositoryInbox": func(ctx context.Context) error {
 			_, err := c.ActivityPub.SendToRepositoryInbox(ctx, rid, forgejo.ForgeLike{"type": "Like"})
 			return err
 		},
 		"activitypubRepositoryOutbox": func(ctx context.Context) error {
-			_, _, err := c.ActivityPub.SendToRepositoryOutbox(ctx, rid)
+			_, _, err := c.ActivityPub.GetRepositoryOutbox(ctx, rid)
 			return err
 		},
 		"activitypubPerson": func(ctx context.Context) error { _, _, err := c.ActivityPub.GetPerson(ctx, uid); return err },
@@ -79,8 +90,11 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 			return err
 		},
 		"activitypubPersonActivity": func(ctx context.Context) error { _, _, err := c.ActivityPub.GetPersonActivity(ctx, uid, 1); return err },
-		"activitypubPersonInbox":    func(ctx context.Context) error { _, err := c.ActivityPub.SendToPersonInbox(ctx, uid); return err },
-		"activitypubPersonFeed":     func(ctx context.Context) error { _, _, err := c.ActivityPub.GetPersonOutbox(ctx, uid); return err },
+		"activitypubPersonInbox": func(ctx context.Context) error {
+			_, err := c.ActivityPub.SendToPersonInbox(ctx, uid, activity)
+			return err
+		},
+		"activitypubPersonFeed": func(ctx context.Context) error { _, _, err := c.ActivityPub.GetPersonOutbox(ctx, uid); return err },
 
 		"registerAdminRunner": func(ctx context.Context) error { _, _, err := c.Actions.RegisterAdminRunner(ctx, runner); return err },
 		"adminGetActionRunJobs": func(ctx context.Context) error {

@@ -21,6 +21,14 @@ func TestVersionIsPlainSemverOnGitea(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, ok := v.Info()
+	if onForgejo(t) {
+		// "15.0.3+gitea-1.22.0": Forgejo's own version, then the Gitea API
+		// level (HAZARDS.md §1).
+		if !ok || !info.Forgejo || info.Major < 7 || info.GiteaCompat == "" || resp.Attempts != 1 {
+			t.Fatalf("version %q parsed as %+v (ok %v)", v.Version, info, ok)
+		}
+		return
+	}
 	if !ok || info.Forgejo || info.Major != 1 || info.Minor < 22 || resp.Attempts != 1 {
 		t.Fatalf("version %q parsed as %+v (ok %v)", v.Version, info, ok)
 	}
@@ -90,14 +98,15 @@ func TestWalk120Issues(t *testing.T) {
 	}
 	check("iterator", numbers, total)
 
-	// 2. WalkPages asking for 50 a page: the server clamps to 20 and Link
-	// still offers the next page, so the walk goes on.
+	// 2. WalkPages asking for 1000 a page (any positive size is sent): the
+	// server clamps to 20 and Link still offers the next page, so the walk
+	// goes on and is complete.
 	numbers = nil
 	pages := 0
 	fetch := func(ctx context.Context, o forgejo.ListOptions) ([]*forgejo.Issue, *forgejo.Response, error) {
 		return c.Issues.List(ctx, owner, repo, &forgejo.IssueListOptions{State: "all", Type: "issues", ListOptions: o})
 	}
-	err = forgejo.WalkPages(ctx(t), forgejo.ListOptions{Limit: 50}, fetch, func(items []*forgejo.Issue, resp *forgejo.Response) error {
+	err = forgejo.WalkPages(ctx(t), forgejo.ListOptions{Limit: 1000}, fetch, func(items []*forgejo.Issue, resp *forgejo.Response) error {
 		pages++
 		if len(items) > 20 {
 			t.Errorf("page %d has %d items: the server should clamp to 20", pages, len(items))

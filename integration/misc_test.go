@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -85,11 +86,16 @@ func TestMiscellaneous(t *testing.T) {
 	})
 
 	t.Run("signing keys", func(t *testing.T) {
-		// scripts/gitea.sh configures no signing key: both answer 404.
+		// scripts/gitea.sh configures no signing key: Gitea answers 404,
+		// Forgejo an empty 200; both are ErrNoSigningKey (HAZARDS.md §22).
 		_, _, err := anon.Misc.GetSigningKey(ctx(t))
-		mustStatus(t, err, http.StatusNotFound)
+		if !errors.Is(err, forgejo.ErrNoSigningKey) {
+			t.Fatalf("instance signing key: %v", err)
+		}
 		fx := shared(t)
 		_, _, err = c.Repos.GetSigningKey(ctx(t), fx.owner, fx.repo)
-		mustStatus(t, err, http.StatusNotFound)
+		if !errors.Is(err, forgejo.ErrNoSigningKey) {
+			t.Fatalf("repository signing key: %v", err)
+		}
 	})
 }

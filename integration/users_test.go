@@ -293,8 +293,13 @@ func TestUsers(t *testing.T) {
 func TestAccessTokens(t *testing.T) {
 	e := need(t)
 	// With a token, the token endpoints refuse: they want a password.
-	_, _, err := user2(t).Users.ListTokens(ctx(t), e.user2, nil)
-	if ae := mustStatus(t, err, http.StatusUnauthorized); ae.Message != "auth required" {
+	// Forgejo 15 lists them for a token too (HAZARDS.md §22).
+	tokens, _, err := user2(t).Users.ListTokens(ctx(t), e.user2, nil)
+	if onForgejo(t) {
+		if err != nil {
+			t.Fatalf("token listing with a token on Forgejo: %v, %v", tokens, err)
+		}
+	} else if ae := mustStatus(t, err, http.StatusUnauthorized); ae.Message != "auth required" {
 		t.Fatalf("token listing with a token: %+v", ae)
 	}
 	basic := client(t, "", forgejo.WithBasicAuth(e.user2, e.user2Passwd))

@@ -28,9 +28,14 @@ const (
 	demoPulls  = 6
 )
 
+// demoMaxItems is the demo instance's max_response_items (Codeberg's): the
+// CLI asks for pages of 100 (pageAsk) and is served 50, as on Codeberg.
+const demoMaxItems = 50
+
 func startDemo() (*forgejotest.Server, error) {
 	srv, err := forgejotest.Start(
 		forgejotest.WithDefaultUser("forgego"),
+		forgejotest.WithMaxResponseItems(demoMaxItems),
 		forgejotest.WithRateLimit(demoQuota, demoWindow),
 	)
 	if err != nil {

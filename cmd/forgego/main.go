@@ -1,16 +1,18 @@
-// Command forgego is a small command-line client for Forgejo (Codeberg by
-// default), built on the forgejo library:
+// Command forgego is a command-line client for Forgejo (Codeberg by default)
+// built on the forgejo library, in the manner of gh and tea:
 //
-//	forgego version
-//	forgego repo view OWNER/REPO
 //	forgego issue list OWNER/REPO [--state S] [--limit N | --all]
-//	forgego issue create OWNER/REPO --title T [--body B]
-//	forgego api [--paginate] [-X METHOD] PATH [-f key=value]...
-//	forgego ratelimit
+//	forgego pr view 12 -R OWNER/REPO
+//	forgego api --paginate /repos/OWNER/REPO/labels
+//	forgego webhook listen --secret S --forward http://localhost:8080/hook
 //
+// Every command has --help with its flags, their defaults and examples.
 // FORGEJO_URL names the instance (default https://codeberg.org) and
 // FORGEJO_TOKEN the access token. --embedded runs the command against an
 // in-process demo server instead: no network, no token.
+//
+// Exit status: 0 success, 1 failure, 2 a mistake on the command line, 130
+// interrupted (Ctrl-C).
 package main
 
 import (

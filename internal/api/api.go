@@ -144,6 +144,15 @@ type Op struct {
 	// DropBody, when set, says why the spec's (optional) request body is not
 	// modelled: the method takes no body argument and sends none.
 	DropBody string
+	// Defaults are query parameters the client sends with the given value
+	// when the caller leaves them empty, because servers disagree on the
+	// default the spec promises (Note gives the evidence).
+	Defaults map[string]string
+	// Verb, when set, is the HTTP method the server really routes where the
+	// spec states another (Quirks must include SpecWrong, and Note must give
+	// the evidence): the client sends Verb. A re-pin that fixes the spec
+	// fails the generator until the override is removed.
+	Verb string
 	// Stream marks an operation whose result is file content (a Bytes or
 	// Text response that is a file, an archive, a diff or a log): it also
 	// gets a streaming method (rule N10).

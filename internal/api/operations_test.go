@@ -286,7 +286,11 @@ func TestRetryIsStatedAndArgued(t *testing.T) {
 		if !ok {
 			continue
 		}
-		switch s.Verb {
+		verb := s.Verb
+		if op.Verb != "" {
+			verb = op.Verb // the server's method, where the spec is wrong
+		}
+		switch verb {
 		case "GET", "HEAD":
 			if op.Retry != Idempotent {
 				t.Errorf("%s (%s): Retry %d, a read must be Idempotent", op.ID, s.Verb, op.Retry)

@@ -24,17 +24,20 @@ func emitDecoders(m *models) string {
 	b.WriteString(comment("", "jdGenerated decodes into a pointer to a model, to a slice of pointers to one, or to a named slice or map type; false for any other type."))
 	b.WriteString("func jdGenerated(d *jdec, out any) bool {\n\tswitch p := out.(type) {\n")
 	for _, td := range types {
-		switch td.cat {
-		case catStruct:
+		switch {
+		case handWrittenModels[td.specName] != "":
+			// Hand-written (emit_versions.go): its own UnmarshalJSON, so
+			// encoding/json, decodes it; fields of its type call that.
+		case td.cat == catStruct:
 			fmt.Fprintf(&b, "\tcase *%s:\n\t\tjd%s(d, p)\n", td.name, td.name)
 			fmt.Fprintf(&b, "\tcase *[]*%s:\n\t\tjdSlicePtr(d, p, jd%s)\n", td.name, td.name)
-		case catSlice, catMap:
+		case td.cat == catSlice, td.cat == catMap:
 			fmt.Fprintf(&b, "\tcase *%s:\n\t\t%s\n", td.name, decodeCall(m, &gtype{kind: kNamed, name: td.name}, "p"))
 		}
 	}
 	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n\n")
 	for _, td := range types {
-		if td.cat != catStruct {
+		if td.cat != catStruct || handWrittenModels[td.specName] != "" {
 			continue
 		}
 		emitDecoder(&b, m, td)
@@ -106,14 +109,14 @@ func decodeCall(m *models, t *gtype, ptr string) string {
 		return "d.any(" + ptr + ")"
 	case kSlice:
 		if st := structOf(m, t.elem); st != nil {
-			return fmt.Sprintf("jdSlicePtr(d, %s, jd%s)", ptr, st.name)
+			return fmt.Sprintf("jdSlicePtr(d, %s, %s)", ptr, structFunc(st))
 		}
 		return fmt.Sprintf("jdSlice(d, %s, %s)", ptr, decodeFunc(m, t.elem))
 	case kMap:
 		return fmt.Sprintf("jdMap(d, %s, %s)", ptr, decodeFunc(m, t.elem))
 	}
 	if st := structOf(m, t); st != nil {
-		return fmt.Sprintf("jdPtr(d, %s, jd%s)", ptr, st.name)
+		return fmt.Sprintf("jdPtr(d, %s, %s)", ptr, structFunc(st))
 	}
 	td := m.lookup(t)
 	if td == nil {
@@ -133,6 +136,15 @@ func decodeCall(m *models, t *gtype, ptr string) string {
 		return decodeCall(m, td.target, "(*"+m.goType(td.target)+")("+ptr+")")
 	}
 	panic("decodeCall: unexpected type " + t.name)
+}
+
+// structFunc is the decoder of a struct: generated, or the hand-written
+// type's UnmarshalJSON.
+func structFunc(st *typeDef) string {
+	if handWrittenModels[st.specName] != "" {
+		return fmt.Sprintf("func(d *jdec, v *%s) { d.unmarshaler(v) }", st.name)
+	}
+	return "jd" + st.name
 }
 
 // decodeFunc is a func(*jdec, *T) expression for the Go type of t.
@@ -164,6 +176,9 @@ func emitDecoderTests(m *models) string {
 	b.WriteString("var jdTestTypes = []struct {\n\tname string\n\tnew  func() any\n}{\n")
 	types := m.sortedTypes()
 	for _, td := range types {
+		if handWrittenModels[td.specName] != "" {
+			continue
+		}
 		switch td.cat {
 		case catStruct:
 			fmt.Fprintf(&b, "\t{%q, func() any { return new(%s) }},\n", td.name, td.name)
@@ -177,7 +192,7 @@ func emitDecoderTests(m *models) string {
 	b.WriteString("var jdTestSamples = map[string]string{\n")
 	s := &sampler{m: m}
 	for _, td := range types {
-		if td.cat != catStruct {
+		if td.cat != catStruct || handWrittenModels[td.specName] != "" {
 			continue
 		}
 		v, ok := sampleOf(s, td)

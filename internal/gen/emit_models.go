@@ -19,6 +19,9 @@ func emitModels(m *models) string {
 		"the bodies of partial updates (PATCH) hold pointers, so that nil means \"leave as it is\"."))
 	b.WriteString("\n")
 	for _, td := range m.sortedTypes() {
+		if handWrittenModels[td.specName] != "" {
+			continue // written by hand (emit_versions.go)
+		}
 		emitType(&b, m, td)
 	}
 	return b.String()
@@ -64,7 +67,11 @@ func emitType(b *strings.Builder, m *models, td *typeDef) {
 		for _, f := range td.fields {
 			typ, opts := m.fieldType(td, f)
 			required := f.required && td.shape != shapeResponse
-			if d := fieldDoc(f.doc, f.enum, required); d != "" {
+			d := fieldDoc(f.doc, f.enum, required)
+			if v := fieldVersionDoc(td.specName, f.json, td.shape != shapeResponse); v != "" {
+				d = strings.TrimSpace(d + " " + v)
+			}
+			if d != "" {
 				b.WriteString(comment("\t", d))
 			}
 			fmt.Fprintf(b, "\t%s %s `json:\"%s%s\"`\n", f.name, typ, f.json, opts)

@@ -82,6 +82,12 @@ func emitOptions(b *strings.Builder, o *opInfo, imports map[string]bool) {
 		if q.required {
 			d += " Required."
 		}
+		if dv, ok := o.row.Defaults[q.name]; ok {
+			d = strings.TrimSpace(d + fmt.Sprintf(" Empty sends %q: servers disagree on the default (%s).", dv, o.row.ID))
+		}
+		if v := queryVersionDoc(o.row.ID, q.name); v != "" {
+			d = strings.TrimSpace(d + " " + v)
+		}
 		if d != "" {
 			b.WriteString(comment("\t", d))
 		}
@@ -267,6 +273,9 @@ func methodDoc(o *opInfo) string {
 	if len(notes) > 0 {
 		paras = append(paras, strings.Join(notes, " "))
 	}
+	if v := versionDoc(o.row.ID); v != "" {
+		paras = append(paras, v)
+	}
 	if deprecated {
 		d := desc
 		if d == "" {
@@ -348,6 +357,9 @@ func buildRequest(b *strings.Builder, m *models, o *opInfo) {
 			v := "p." + q.field
 			if q.enumType != "" {
 				v = "string(" + v + ")"
+			}
+			if d, ok := o.row.Defaults[q.name]; ok && q.kind == qString {
+				v = fmt.Sprintf("orDefault(%s, %q)", v, d) // emit_versions.go
 			}
 			switch q.kind {
 			case qString:

@@ -23,11 +23,12 @@ func emitTable(ops []*opInfo) string {
 		if o.row.Quirks&api.WrappedList != 0 {
 			wrapped = ", wrapped: true"
 		}
-		fmt.Fprintf(&b, "\t%s = Operation{ID: %q, Method: %q, Path: %q,\n\t\tService: %q, Name: %q, Retry: %s, RetryReason: %q, Paging: %s%s}\n",
+		fmt.Fprintf(&b, "\t%s = Operation{ID: %q, Method: %q, Path: %q,\n\t\tService: %q, Name: %q, Retry: %s, RetryReason: %q, Paging: %s%s%s}\n",
 			o.varName, o.row.ID, o.spec.Verb, o.spec.Path, o.service, o.method,
-			retryName(o.row.Retry), retryReason(o.row), pagingName(o.row.Paging), wrapped)
+			retryName(o.row.Retry), retryReason(o.row), pagingName(o.row.Paging), wrapped, tableVersions(o))
 	}
 	b.WriteString(")\n\n")
+	b.WriteString(emitKnownReleases())
 	b.WriteString("// operations lists every Operation, sorted by ID.\nvar operations = []*Operation{\n")
 	for _, o := range sorted {
 		fmt.Fprintf(&b, "\t&%s,\n", o.varName)

@@ -100,6 +100,9 @@ func generate(root string) (map[string][]byte, error) {
 	if err := checkPathTables(spec); err != nil {
 		return nil, err
 	}
+	if err := loadVersions(spec); err != nil { // versions.go
+		return nil, err
+	}
 	m, err := buildModels(spec)
 	if err != nil {
 		return nil, err
@@ -150,8 +153,12 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if updated, err = updateReadmeReleases(updated, ops); err != nil { // emit_versions.go
+		return nil, err
+	}
 	out["README.md"] = []byte(updated)
 	out[filepath.Join("docs", "OPERATIONS.md")] = []byte(emitIndex(ops))
+	out[filepath.Join("docs", "VERSIONS.md")] = []byte(emitVersions(ops)) // emit_versions.go
 	return out, nil
 }
 

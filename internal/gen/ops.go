@@ -165,6 +165,9 @@ var pathVar = regexp.MustCompile(`\{([^}]+)\}`)
 // operation, or a PUT or DELETE (or any other write) does not state its
 // retry eligibility and why.
 func buildOps(s *Spec, m *models) ([]*opInfo, error) {
+	if err := applyVerbOverrides(s); err != nil { // emit_versions.go
+		return nil, err
+	}
 	var errs []string
 	rows := map[string]api.Op{}
 	for _, row := range api.Operations {

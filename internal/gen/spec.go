@@ -68,6 +68,8 @@ type SpecOp struct {
 
 	Verb string `json:"-"` // upper case
 	Path string `json:"-"`
+
+	overridden bool // Verb is the table's, not the spec's (applyVerbOverrides)
 }
 
 // Spec is the parsed document.

@@ -1,0 +1,71 @@
+package forgejo
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// Every per-call option reaches the wire, through a generated operation,
+// its iterator and Client.Do; none can override the credential.
+func TestCallOptionsOnTheWire(t *testing.T) {
+	var got []*http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Clone(context.Background()))
+		w.Write([]byte(`[]`))
+	}))
+	defer srv.Close()
+	c, _ := NewClient(WithBaseURL(srv.URL), WithToken("the-real-token"))
+	opts := []CallOption{Sudo("bob"), WithOTP("123456"), WithHeader("X-Trace", "t1"), WithQuery("created_by", "alice"), WithQuery("assigned_by", "carol")}
+	ctx := context.Background()
+	if _, _, err := c.Issues.Search(ctx, nil, opts...); err != nil {
+		t.Fatal(err)
+	}
+	for range c.Issues.ListIter(ctx, "o", "r", nil, opts...) {
+	}
+	if _, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil, opts...); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d requests, want 3", len(got))
+	}
+	for _, r := range got {
+		q := r.URL.Query()
+		if q.Get("sudo") != "bob" || q.Get("created_by") != "alice" || q.Get("assigned_by") != "carol" ||
+			r.Header.Get("X-Forgejo-OTP") != "123456" || r.Header.Get("X-Trace") != "t1" ||
+			r.Header.Get("Authorization") != "token the-real-token" {
+			t.Errorf("%s: query %v, headers %v", r.URL.Path, q, r.Header)
+		}
+	}
+}
+
+func TestCallOptionsRejected(t *testing.T) {
+	srv := rtNewServer(t, rtStep{status: 200, body: `{}`})
+	c, _ := rtClient(t, srv.URL)
+	for name, opt := range map[string]CallOption{
+		"Authorization":       WithHeader("Authorization", "token other"),
+		"authorization lower": WithHeader("authorization", "token other"),
+		"Cookie":              WithHeader("Cookie", "a=b"),
+		"Host":                WithHeader("Host", "evil"),
+		"bad name":            WithHeader("X Bad", "v"),
+		"header CRLF":         WithHeader("X-A", "v\r\nAuthorization: token x"),
+		"query token":         WithQuery("token", "x"),
+		"query page":          WithQuery("page", "2"),
+		"blank sudo":          Sudo(" "),
+		"blank otp":           WithOTP(""),
+		"blank etag":          IfNoneMatch(""),
+		"zero modified since": IfModifiedSince(time.Time{}),
+	} {
+		_, _, err := c.Repos.Get(context.Background(), "o", "r", opt)
+		var ve *ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: err = %v, want a *ValidationError", name, err)
+		}
+	}
+	if n := srv.hits.Load(); n != 0 {
+		t.Errorf("%d requests sent for rejected options", n)
+	}
+}

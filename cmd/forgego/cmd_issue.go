@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
+	"github.com/spf13/cobra"
+)
+
+type issueJSON struct {
+	Number    int64      `json:"number"`
+	Title     string     `json:"title"`
+	State     string     `json:"state"`
+	Labels    []string   `json:"labels"`
+	Author    string     `json:"author"`
+	Comments  int64      `json:"comments"`
+	CreatedAt *time.Time `json:"created_at"`
+	UpdatedAt *time.Time `json:"updated_at"`
+	ClosedAt  *time.Time `json:"closed_at"`
+	URL       string     `json:"url"`
+}
+
+func labelNames(labels []*forgejo.Label) []string {
+	names := []string{}
+	for _, l := range labels {
+		if l != nil {
+			names = append(names, l.Name)
+		}
+	}
+	return names
+}
+
+func userLogin(u *forgejo.User) string {
+	if u == nil {
+		return ""
+	}
+	return u.Login
+}
+
+func toIssueJSON(is *forgejo.Issue) issueJSON {
+	return issueJSON{
+		Number: is.Number, Title: is.Title, State: string(is.State), Labels: labelNames(is.Labels), Author: userLogin(is.User),
+		Comments: is.Comments, CreatedAt: nullTime(is.CreatedAt), UpdatedAt: nullTime(is.UpdatedAt),
+		ClosedAt: nullTime(is.ClosedAt), URL: is.HTMLURL,
+	}
+}
+
+func (a *app) issueCmd() *cobra.Command {
+	cmd := groupCmd("issue", "List and create issues")
+	cmd.AddCommand(a.issueListCmd(), a.issueCreateCmd())
+	return cmd
+}
+
+func (a *app) issueListCmd() *cobra.Command {
+	var (
+		state string
+		lf    listFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "list [OWNER/REPO]",
+		Short: "List a repository's issues, newest first",
+		Long: `List a repository's issues (pull requests are not counted), newest first,
+as a table or, with --json, as a JSON array. Without --all at most --limit
+are fetched; the total, when the instance sends it, is printed on stderr.`,
+		Example: `  forgego issue list forgejo/forgejo
+  forgego issue list -R forgejo/forgejo --state closed --limit 5
+  forgego issue list forgejo/forgejo --all --json | jq '.[].title'
+  forgego --embedded issue list forgego/demo --all -v`,
+		Aliases:           []string{"ls"},
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			owner, name, _, err := a.repoFrom(cmd, args, 0)
+			if err != nil {
+				return err
+			}
+			if err := lf.check(cmd); err != nil {
+				return err
+			}
+			if err := checkState(state); err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			opts := forgejo.IssueListOptions{State: forgejo.StateType(state), Type: forgejo.IssueTypeIssues}
+			got, err := collect(a, "issues", lf, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Issue, *forgejo.Response, error) {
+				o := opts
+				o.ListOptions = lo
+				return c.Issues.List(ctx, owner, name, &o)
+			})
+			if err != nil {
+				return err
+			}
+			if a.g.json {
+				out := make([]issueJSON, 0, len(got.items))
+				for _, is := range got.items {
+					out = append(out, toIssueJSON(is))
+				}
+				return a.printJSON(out)
+			}
+			if len(got.items) > 0 {
+				rows := [][]string{{"NUMBER", "STATE", "TITLE", "LABELS", "UPDATED"}}
+				for _, is := range got.items {
+					rows = append(rows, []string{"#" + strconv.FormatInt(is.Number, 10), string(is.State), truncate(is.Title, 60),
+						strings.Join(labelNames(is.Labels), ", "), day(is.UpdatedAt)})
+				}
+				if err := a.table(rows); err != nil {
+					return err
+				}
+			}
+			a.summary(len(got.items), got.total, stateWhat(state, "issues"), owner+"/"+name)
+			return nil
+		}),
+	}
+	a.addRepoFlag(cmd)
+	stateFlag(cmd, &state, "issues")
+	lf.register(cmd, "issues")
+	return cmd
+}
+
+func (a *app) issueCreateCmd() *cobra.Command {
+	var title, body string
+	cmd := &cobra.Command{
+		Use:   "create [OWNER/REPO] --title TITLE",
+		Short: "Create an issue",
+		Long: `Create an issue and print its URL (with --json, the issue). A failed create
+is never repeated: it could have been made already.`,
+		Example: `  forgego issue create forgego/demo --title "It broke" --body "Steps: ..."
+  forgego issue create -R forgego/demo -t "It broke"`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			owner, name, _, err := a.repoFrom(cmd, args, 0)
+			if err != nil {
+				return err
+			}
+			if strings.TrimSpace(title) == "" {
+				return usagef("issue create needs --title")
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			is, _, err := c.Issues.Create(a.ctx, owner, name, forgejo.CreateIssueOption{Title: title, Body: body})
+			if err != nil {
+				return err
+			}
+			if a.g.json {
+				return a.printJSON(toIssueJSON(is))
+			}
+			fmt.Fprintf(a.stdout, "created issue #%d in %s/%s: %s\n", is.Number, owner, name, is.HTMLURL)
+			return nil
+		}),
+	}
+	a.addRepoFlag(cmd)
+	cmd.Flags().StringVarP(&title, "title", "t", "", "the issue's `TITLE` (required)")
+	cmd.Flags().StringVarP(&body, "body", "b", "", "the issue's `TEXT`, in Markdown")
+	return cmd
+}

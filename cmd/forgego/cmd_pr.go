@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
+	"github.com/spf13/cobra"
+)
+
+type prJSON struct {
+	Number    int64      `json:"number"`
+	Title     string     `json:"title"`
+	State     string     `json:"state"` // open, closed or merged
+	Draft     bool       `json:"draft"`
+	Author    string     `json:"author"`
+	Head      string     `json:"head"`
+	Base      string     `json:"base"`
+	Labels    []string   `json:"labels"`
+	Comments  int64      `json:"comments"`
+	Additions int64      `json:"additions"`
+	Deletions int64      `json:"deletions"`
+	CreatedAt *time.Time `json:"created_at"`
+	UpdatedAt *time.Time `json:"updated_at"`
+	MergedAt  *time.Time `json:"merged_at"`
+	URL       string     `json:"url"`
+	Body      string     `json:"body,omitempty"`
+}
+
+// prState is open, closed or merged: a merged pull request is also closed,
+// and merged is what people want to know.
+func prState(pr *forgejo.PullRequest) string {
+	if pr.Merged {
+		return "merged"
+	}
+	return string(pr.State)
+}
+
+func branchName(b *forgejo.PRBranchInfo) string {
+	if b == nil {
+		return ""
+	}
+	return b.Ref
+}
+
+func toPRJSON(pr *forgejo.PullRequest, withBody bool) prJSON {
+	out := prJSON{
+		Number: pr.Number, Title: pr.Title, State: prState(pr), Draft: pr.Draft, Author: userLogin(pr.User),
+		Head: branchName(pr.Head), Base: branchName(pr.Base), Labels: labelNames(pr.Labels), Comments: pr.Comments,
+		Additions: pr.Additions, Deletions: pr.Deletions,
+		CreatedAt: nullTime(pr.CreatedAt), UpdatedAt: nullTime(pr.UpdatedAt), MergedAt: nullTime(pr.MergedAt), URL: pr.HTMLURL,
+	}
+	if withBody {
+		out.Body = pr.Body
+	}
+	return out
+}
+
+func (a *app) prCmd() *cobra.Command {
+	cmd := groupCmd("pr", "List and view pull requests")
+	cmd.AddCommand(a.prListCmd(), a.prViewCmd())
+	return cmd
+}
+
+func (a *app) prListCmd() *cobra.Command {
+	var (
+		state string
+		lf    listFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "list [OWNER/REPO]",
+		Short: "List a repository's pull requests",
+		Example: `  forgego pr list forgejo/forgejo
+  forgego pr list -R forgejo/forgejo --state all --limit 10 --json`,
+		Aliases:           []string{"ls"},
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			owner, name, _, err := a.repoFrom(cmd, args, 0)
+			if err != nil {
+				return err
+			}
+			if err := lf.check(cmd); err != nil {
+				return err
+			}
+			if err := checkState(state); err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			got, err := collect(a, "pull requests", lf, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.PullRequest, *forgejo.Response, error) {
+				return c.PullRequests.List(ctx, owner, name, &forgejo.PullRequestListOptions{ListOptions: lo, State: forgejo.StateType(state)})
+			})
+			if err != nil {
+				return err
+			}
+			if a.g.json {
+				out := make([]prJSON, 0, len(got.items))
+				for _, pr := range got.items {
+					out = append(out, toPRJSON(pr, false))
+				}
+				return a.printJSON(out)
+			}
+			if len(got.items) > 0 {
+				rows := [][]string{{"NUMBER", "STATE", "TITLE", "BRANCH", "AUTHOR", "UPDATED"}}
+				for _, pr := range got.items {
+					st := prState(pr)
+					if pr.Draft {
+						st += " (draft)"
+					}
+					rows = append(rows, []string{"#" + strconv.FormatInt(pr.Number, 10), st, truncate(pr.Title, 60),
+						branchName(pr.Head) + " → " + branchName(pr.Base), userLogin(pr.User), day(pr.UpdatedAt)})
+				}
+				if err := a.table(rows); err != nil {
+					return err
+				}
+			}
+			a.summary(len(got.items), got.total, stateWhat(state, "pull requests"), owner+"/"+name)
+			return nil
+		}),
+	}
+	a.addRepoFlag(cmd)
+	stateFlag(cmd, &state, "pull requests")
+	lf.register(cmd, "pull requests")
+	return cmd
+}
+
+// parseNumber reads an issue or pull request number, with or without "#".
+func parseNumber(cmd *cobra.Command, s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(s, "#"), 10, 64)
+	if err != nil || n < 1 {
+		return 0, usagef("%s: %q is not a number such as 12", cmd.CommandPath(), s)
+	}
+	return n, nil
+}
+
+func (a *app) prViewCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "view [OWNER/REPO] NUMBER",
+		Short: "Show a pull request: state, branches, labels, description",
+		Example: `  forgego pr view forgejo/forgejo 1234
+  forgego pr view 1234 -R forgejo/forgejo --json`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			owner, name, rest, err := a.repoFrom(cmd, args, 1)
+			if err != nil {
+				return err
+			}
+			n, err := parseNumber(cmd, rest[0])
+			if err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			pr, _, err := c.PullRequests.Get(a.ctx, owner, name, n)
+			if err != nil {
+				return err
+			}
+			if a.g.json {
+				return a.printJSON(toPRJSON(pr, true))
+			}
+			st := prState(pr)
+			if pr.Draft {
+				st += ", draft"
+			}
+			fmt.Fprintf(a.stdout, "%s #%d\n%s\n\n", a.mask.apply(pr.Title), pr.Number, st)
+			rows := [][]string{
+				{"  author", userLogin(pr.User)},
+				{"  branch", branchName(pr.Head) + " → " + branchName(pr.Base)},
+				{"  labels", strings.Join(labelNames(pr.Labels), ", ")},
+				{"  changes", fmt.Sprintf("+%d −%d in %d files", pr.Additions, pr.Deletions, pr.ChangedFiles)},
+				{"  comments", strconv.FormatInt(pr.Comments, 10)},
+				{"  created", day(pr.CreatedAt)},
+				{"  updated", day(pr.UpdatedAt)},
+			}
+			if pr.Merged {
+				rows = append(rows, []string{"  merged", day(pr.MergedAt) + " by " + userLogin(pr.MergedBy)})
+			}
+			rows = append(rows, []string{"  url", pr.HTMLURL})
+			if err := a.table(rows); err != nil {
+				return err
+			}
+			if body := strings.TrimSpace(pr.Body); body != "" {
+				fmt.Fprintf(a.stdout, "\n%s\n", body)
+			}
+			return nil
+		}),
+	}
+	a.addRepoFlag(cmd)
+	return cmd
+}

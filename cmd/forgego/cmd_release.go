@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
+	"github.com/spf13/cobra"
+)
+
+type releaseJSON struct {
+	Tag         string      `json:"tag"`
+	Name        string      `json:"name"`
+	Draft       bool        `json:"draft"`
+	Prerelease  bool        `json:"prerelease"`
+	Author      string      `json:"author"`
+	Target      string      `json:"target"`
+	CreatedAt   *time.Time  `json:"created_at"`
+	PublishedAt *time.Time  `json:"published_at"`
+	URL         string      `json:"url"`
+	Assets      []assetJSON `json:"assets"`
+	Body        string      `json:"body,omitempty"`
+}
+
+type assetJSON struct {
+	Name      string `json:"name"`
+	Size      int64  `json:"size"`
+	Downloads int64  `json:"downloads"`
+	URL       string `json:"url"`
+}
+
+func toReleaseJSON(r *forgejo.Release, withBody bool) releaseJSON {
+	out := releaseJSON{
+		Tag: r.TagName, Name: r.Name, Draft: r.Draft, Prerelease: r.Prerelease, Author: userLogin(r.Author),
+		Target: r.TargetCommitish, CreatedAt: nullTime(r.CreatedAt), PublishedAt: nullTime(r.PublishedAt), URL: r.HTMLURL,
+		Assets: []assetJSON{},
+	}
+	for _, as := range r.Assets {
+		if as != nil {
+			out.Assets = append(out.Assets, assetJSON{Name: as.Name, Size: as.Size, Downloads: as.DownloadCount, URL: as.BrowserDownloadURL})
+		}
+	}
+	if withBody {
+		out.Body = r.Body
+	}
+	return out
+}
+
+// releaseKind is "draft", "pre-release" or "".
+func releaseKind(r *forgejo.Release) string {
+	var k []string
+	if r.Draft {
+		k = append(k, "draft")
+	}
+	if r.Prerelease {
+		k = append(k, "pre-release")
+	}
+	return strings.Join(k, ", ")
+}
+
+func (a *app) releaseCmd() *cobra.Command {
+	cmd := groupCmd("release", "List and view releases")
+	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd())
+	return cmd
+}
+
+func (a *app) releaseListCmd() *cobra.Command {
+	var lf listFlags
+	cmd := &cobra.Command{
+		Use:   "list [OWNER/REPO]",
+		Short: "List a repository's releases, newest first",
+		Example: `  forgego release list forgejo/forgejo
+  forgego release list -R forgejo/forgejo --limit 5 --json`,
+		Aliases:           []string{"ls"},
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			owner, name, _, err := a.repoFrom(cmd, args, 0)
+			if err != nil {
+				return err
+			}
+			if err := lf.check(cmd); err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			got, err := collect(a, "releases", lf, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Release, *forgejo.Response, error) {
+				return c.Repos.ListReleases(ctx, owner, name, &forgejo.RepoListReleasesOptions{ListOptions: lo})
+			})
+			if err != nil {
+				return err
+			}
+			if a.g.json {
+				out := make([]releaseJSON, 0, len(got.items))
+				for _, r := range got.items {
+					out = append(out, toReleaseJSON(r, false))
+				}
+				return a.printJSON(out)
+			}
+			if len(got.items) > 0 {
+				rows := [][]string{{"TAG", "NAME", "TYPE", "PUBLISHED"}}
+				for _, r := range got.items {
+					published := r.PublishedAt
+					if published.IsZero() {
+						published = r.CreatedAt
+					}
+					rows = append(rows, []string{r.TagName, truncate(r.Name, 50), releaseKind(r), day(published)})
+				}
+				if err := a.table(rows); err != nil {
+					return err
+				}
+			}
+			a.summary(len(got.items), got.total, "releases", owner+"/"+name)
+			return nil
+		}),
+	}
+	a.addRepoFlag(cmd)
+	lf.register(cmd, "releases")
+	return cmd
+}
+
+func (a *app) releaseViewCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "view [OWNER/REPO] [TAG]",
+		Short: "Show a release (the latest without TAG): notes and assets",
+		Example: `  forgego release view forgejo/forgejo v11.0.1
+  forgego release view -R forgejo/forgejo            # the latest release
+  forgego release view -R forgejo/forgejo v11.0.1 --json`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			n := 1
+			if (a.repo != "" && len(args) == 0) || (a.repo == "" && len(args) == 1) {
+				n = 0 // no TAG: the latest
+			}
+			owner, name, rest, err := a.repoFrom(cmd, args, n)
+			if err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			var r *forgejo.Release
+			if n == 0 {
+				r, _, err = c.Repos.GetLatestRelease(a.ctx, owner, name)
+			} else {
+				r, _, err = c.Repos.GetReleaseByTag(a.ctx, owner, name, rest[0])
+			}
+			if err != nil {
+				return err
+			}
+			if a.g.json {
+				return a.printJSON(toReleaseJSON(r, true))
+			}
+			title := r.Name
+			if title == "" {
+				title = r.TagName
+			}
+			fmt.Fprintf(a.stdout, "%s\n", a.mask.apply(title))
+			rows := [][]string{{"  tag", r.TagName}}
+			if k := releaseKind(r); k != "" {
+				rows = append(rows, []string{"  type", k})
+			}
+			rows = append(rows,
+				[]string{"  author", userLogin(r.Author)},
+				[]string{"  target", r.TargetCommitish},
+				[]string{"  published", day(r.PublishedAt)},
+				[]string{"  url", r.HTMLURL},
+			)
+			fmt.Fprintln(a.stdout)
+			if err := a.table(rows); err != nil {
+				return err
+			}
+			if body := strings.TrimSpace(r.Body); body != "" {
+				fmt.Fprintf(a.stdout, "\n%s\n", body)
+			}
+			if len(r.Assets) > 0 {
+				fmt.Fprintln(a.stdout, "\nASSETS")
+				assets := [][]string{}
+				for _, as := range r.Assets {
+					if as != nil {
+						assets = append(assets, []string{"  " + as.Name, byteSize(as.Size), strconv.FormatInt(as.DownloadCount, 10) + " downloads"})
+					}
+				}
+				return a.table(assets)
+			}
+			return nil
+		}),
+	}
+	a.addRepoFlag(cmd)
+	return cmd
+}
+
+// byteSize renders a size for people: 512 B, 1.5 KiB, 12.0 MiB.
+func byteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
+	"github.com/spf13/cobra"
+)
+
+type repoJSON struct {
+	FullName        string     `json:"full_name"`
+	Description     string     `json:"description"`
+	Private         bool       `json:"private"`
+	Archived        bool       `json:"archived"`
+	Fork            bool       `json:"fork"`
+	DefaultBranch   string     `json:"default_branch"`
+	StarsCount      int64      `json:"stars_count"`
+	ForksCount      int64      `json:"forks_count"`
+	OpenIssuesCount int64      `json:"open_issues_count"`
+	OpenPRCounter   int64      `json:"open_pr_counter"`
+	Topics          []string   `json:"topics"`
+	HTMLURL         string     `json:"html_url"`
+	CreatedAt       *time.Time `json:"created_at"`
+	UpdatedAt       *time.Time `json:"updated_at"`
+}
+
+func toRepoJSON(r *forgejo.Repository) repoJSON {
+	topics := r.Topics
+	if topics == nil {
+		topics = []string{}
+	}
+	return repoJSON{
+		FullName: r.FullName, Description: r.Description, Private: r.Private, Archived: r.Archived, Fork: r.Fork,
+		DefaultBranch: r.DefaultBranch, StarsCount: r.StarsCount, ForksCount: r.ForksCount,
+		OpenIssuesCount: r.OpenIssuesCount, OpenPRCounter: r.OpenPrCounter, Topics: topics, HTMLURL: r.HTMLURL,
+		CreatedAt: nullTime(r.CreatedAt), UpdatedAt: nullTime(r.UpdatedAt),
+	}
+}
+
+func visibility(r *forgejo.Repository) string {
+	v := "public"
+	if r.Private {
+		v = "private"
+	}
+	if r.Fork {
+		v += ", fork"
+	}
+	if r.Archived {
+		v += ", archived"
+	}
+	return v
+}
+
+func (a *app) repoCmd() *cobra.Command {
+	cmd := groupCmd("repo", "View and list repositories")
+	cmd.AddCommand(a.repoViewCmd(), a.repoListCmd())
+	return cmd
+}
+
+func (a *app) repoViewCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "view [OWNER/REPO]",
+		Short: "Show a repository: description, counts, topics",
+		Example: `  forgego repo view forgejo/forgejo
+  forgego repo view -R forgego/demo --embedded --json`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			owner, name, _, err := a.repoFrom(cmd, args, 0)
+			if err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			r, _, err := c.Repos.Get(a.ctx, owner, name)
+			if err != nil {
+				return err
+			}
+			rj := toRepoJSON(r)
+			if a.g.json {
+				return a.printJSON(rj)
+			}
+			desc := r.Description
+			if desc == "" {
+				desc = "(no description)"
+			}
+			fmt.Fprintf(a.stdout, "%s\n%s\n\n", a.mask.apply(r.FullName), a.mask.apply(desc))
+			return a.table([][]string{
+				{"  default branch", r.DefaultBranch},
+				{"  stars", strconv.FormatInt(r.StarsCount, 10)},
+				{"  forks", strconv.FormatInt(r.ForksCount, 10)},
+				{"  open issues", strconv.FormatInt(r.OpenIssuesCount, 10)},
+				{"  open pull requests", strconv.FormatInt(r.OpenPrCounter, 10)},
+				{"  topics", strings.Join(rj.Topics, ", ")},
+				{"  visibility", visibility(r)},
+				{"  updated", day(r.UpdatedAt)},
+				{"  url", r.HTMLURL},
+			})
+		}),
+	}
+	a.addRepoFlag(cmd)
+	return cmd
+}
+
+func (a *app) repoListCmd() *cobra.Command {
+	var lf listFlags
+	cmd := &cobra.Command{
+		Use:   "list [OWNER]",
+		Short: "List a user's or an organization's repositories (yours without OWNER)",
+		Long: `List the repositories of OWNER, a user or an organization, or without OWNER
+those of the token's user (which needs FORGEJO_TOKEN).`,
+		Example: `  forgego repo list forgejo
+  forgego repo list --limit 100 --json | jq -r '.[].full_name'
+  forgego --embedded repo list`,
+		Aliases:           []string{"ls"},
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := lf.check(cmd); err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			where := "your account"
+			fetch := func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Repository, *forgejo.Response, error) {
+				return c.Repos.List(ctx, &forgejo.RepoListOptions{ListOptions: lo})
+			}
+			if len(args) == 1 {
+				owner := args[0]
+				where = owner
+				fetch = func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Repository, *forgejo.Response, error) {
+					return c.Repos.ListByUser(ctx, owner, &lo)
+				}
+			}
+			got, err := collect(a, "repositories", lf, fetch)
+			if err != nil {
+				return err
+			}
+			if a.g.json {
+				out := make([]repoJSON, 0, len(got.items))
+				for _, r := range got.items {
+					out = append(out, toRepoJSON(r))
+				}
+				return a.printJSON(out)
+			}
+			if len(got.items) > 0 {
+				rows := [][]string{{"NAME", "DESCRIPTION", "VISIBILITY", "UPDATED"}}
+				for _, r := range got.items {
+					rows = append(rows, []string{r.FullName, truncate(r.Description, 50), visibility(r), day(r.UpdatedAt)})
+				}
+				if err := a.table(rows); err != nil {
+					return err
+				}
+			}
+			a.summary(len(got.items), got.total, "repositories", where)
+			return nil
+		}),
+	}
+	lf.register(cmd, "repositories")
+	return cmd
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
+)
+
+// progress is the one-line display of a long walk on stderr: what has been
+// fetched so far and, while the client waits, what for and how long
+// ("retry in 1s after 503 Service Unavailable"). It counts a wait down
+// rather than freezing. A disabled progress does nothing.
+type progress struct {
+	w       io.Writer
+	enabled bool
+	now     func() time.Time
+	tick    time.Duration
+
+	mu     sync.Mutex
+	status string    // "fetched 100 of 240 issues"
+	wait   string    // "retry in %s after 503 Service Unavailable", %s the time left
+	until  time.Time // end of the wait
+	drawn  bool
+	stop   chan struct{}
+	ticker sync.WaitGroup
+}
+
+func newProgress(w io.Writer, enabled bool) *progress {
+	return &progress{w: w, enabled: enabled, now: time.Now, tick: 250 * time.Millisecond}
+}
+
+// set replaces the status; any wait is over.
+func (p *progress) set(format string, args ...any) {
+	if p == nil || !p.enabled {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.status = fmt.Sprintf(format, args...)
+	p.wait = ""
+	p.draw()
+}
+
+// waiting shows that the client waits d, for the reason format (whose %s
+// is the time left).
+func (p *progress) waiting(format string, d time.Duration) {
+	if p == nil || !p.enabled {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.wait, p.until = format, p.now().Add(d)
+	p.draw()
+	if p.stop == nil {
+		p.stop = make(chan struct{})
+		p.ticker.Add(1)
+		go p.countdown(p.stop)
+	}
+}
+
+// resume ends a wait: the client sends again.
+func (p *progress) resume() {
+	if p == nil || !p.enabled {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.wait != "" {
+		p.wait = ""
+		p.draw()
+	}
+}
+
+func (p *progress) countdown(stop chan struct{}) {
+	defer p.ticker.Done()
+	t := time.NewTicker(p.tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			if p.wait != "" {
+				p.draw()
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+// line is what the display shows now. Called with mu held.
+func (p *progress) line() string {
+	s := p.status
+	if p.wait != "" {
+		w := fmt.Sprintf(p.wait, seconds(p.until.Sub(p.now())))
+		if s != "" {
+			s += " · " + w
+		} else {
+			s = w
+		}
+	}
+	return s
+}
+
+// draw redraws the line. Called with mu held.
+func (p *progress) draw() {
+	fmt.Fprint(p.w, "\r\033[K"+p.line())
+	p.drawn = true
+}
+
+// done clears the line and stops the countdown; the display can be used
+// again afterwards.
+func (p *progress) done() {
+	if p == nil || !p.enabled {
+		return
+	}
+	p.mu.Lock()
+	stop := p.stop
+	p.stop = nil
+	p.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		p.ticker.Wait()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+	p.status, p.wait = "", ""
+}
+
+// seconds renders a wait for people: whole seconds, rounded up, or
+// tenths below one second.
+func seconds(d time.Duration) string {
+	if d <= 0 {
+		return "0s"
+	}
+	tenths := (d + 100*time.Millisecond - 1) / (100 * time.Millisecond) // rounded up
+	if tenths < 10 {
+		return fmt.Sprintf("0.%ds", tenths)
+	}
+	return fmt.Sprintf("%ds", (d+time.Second-1)/time.Second)
+}
+
+// waitReason says what a retry waits for, as a format for progress.waiting.
+func waitReason(err error) string {
+	var ae *forgejo.APIError
+	if errors.As(err, &ae) {
+		if ae.StatusCode == http.StatusTooManyRequests {
+			return "rate limit (429): retry in %s, when the instance allows"
+		}
+		return fmt.Sprintf("retry in %%s after %d %s", ae.StatusCode, http.StatusText(ae.StatusCode))
+	}
+	var te *forgejo.TransportError
+	if errors.As(err, &te) {
+		return "retry in %s after " + te.Kind.String()
+	}
+	return "retry in %s"
+}
+
+// cliObserver feeds the progress display and, with -v, the verbose log.
+type cliObserver struct {
+	prog    *progress
+	verbose *verboseObserver // nil without -v
+}
+
+var (
+	_ forgejo.Observer          = (*cliObserver)(nil)
+	_ forgejo.RetryObserver     = (*cliObserver)(nil)
+	_ forgejo.RateLimitObserver = (*cliObserver)(nil)
+)
+
+func (o *cliObserver) OnRequest(ctx context.Context, call forgejo.CallContext) {
+	o.prog.resume()
+	if o.verbose != nil {
+		o.verbose.OnRequest(ctx, call)
+	}
+}
+
+func (o *cliObserver) OnResponse(ctx context.Context, call forgejo.CallContext, status int) {
+	if o.verbose != nil {
+		o.verbose.OnResponse(ctx, call, status)
+	}
+}
+
+func (o *cliObserver) OnError(ctx context.Context, call forgejo.CallContext, err error) {
+	if o.verbose != nil {
+		o.verbose.OnError(ctx, call, err)
+	}
+}
+
+func (o *cliObserver) OnRetry(ctx context.Context, call forgejo.CallContext, err error, wait time.Duration) {
+	o.prog.waiting(waitReason(err), wait)
+	if o.verbose != nil {
+		o.verbose.OnRetry(ctx, call, err, wait)
+	}
+}
+
+func (o *cliObserver) OnRateLimit(ctx context.Context, call forgejo.CallContext, rl forgejo.RateLimit) {
+}
+
+func (o *cliObserver) OnRateLimitWait(ctx context.Context, call forgejo.CallContext, wait time.Duration) {
+	o.prog.waiting("rate limit spent: waiting %s for the reset", wait)
+	if o.verbose != nil {
+		o.verbose.OnRateLimitWait(ctx, call, wait)
+	}
+}

@@ -1,0 +1,70 @@
+package redisquota_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	"codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/redisquota"
+	"github.com/redis/go-redis/v9"
+)
+
+// Every worker of a fleet builds its client like this; together they stay
+// under the token's quota.
+func Example() {
+	rdb := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR")})
+	defer rdb.Close()
+
+	// Name the quota (one per token and instance), never with the token.
+	pacer, err := redisquota.New(rdb, "codeberg.org/ci-bot",
+		redisquota.WithTimeout(200*time.Millisecond))
+	if err != nil {
+		log.Fatal(err)
+	}
+	client, err := forgejo.NewClient(
+		forgejo.WithBaseURL("https://codeberg.org"),
+		forgejo.WithToken("0123-placeholder-read-it-from-a-secret"),
+		forgejo.WithPacer(pacer),
+		// MaxWait bounds every wait; it must cover Codeberg's 10-minute window.
+		forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: 11 * time.Minute}),
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = client // client.Issues.ListRepoIssues(ctx, ...) and so on
+	fmt.Println("key:", pacer.Key())
+	// Output: key: forgego:quota:codeberg.org/ci-bot
+}
+
+// fallbackLogger is told when Redis could not decide and a request was
+// paced locally.
+type fallbackLogger struct{}
+
+func (fallbackLogger) OnRequest(context.Context, forgejo.CallContext)       {}
+func (fallbackLogger) OnResponse(context.Context, forgejo.CallContext, int) {}
+func (fallbackLogger) OnError(context.Context, forgejo.CallContext, error)  {}
+func (fallbackLogger) OnPacerFallback(_ context.Context, call forgejo.CallContext, err error) {
+	log.Printf("%s paced locally: %v", call.Operation, err)
+}
+
+// An observer implementing forgejo.PacerObserver hears of every request
+// paced locally because Redis was unreachable.
+func ExampleNew_observer() {
+	rdb := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR")})
+	defer rdb.Close()
+	pacer, err := redisquota.New(rdb, "codeberg.org/ci-bot")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = forgejo.NewClient(
+		forgejo.WithBaseURL("https://codeberg.org"),
+		forgejo.WithPacer(pacer),
+		forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: 11 * time.Minute}),
+		forgejo.WithObserver(fallbackLogger{}),
+	)
+	fmt.Println(err)
+	// Output: <nil>
+}

@@ -1,0 +1,16 @@
+module codeberg.org/forgego/forgejo/redisquota
+
+go 1.26.0
+
+require (
+	codeberg.org/forgego/forgejo v0.0.0
+	github.com/redis/go-redis/v9 v9.23.0
+)
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+)
+
+replace codeberg.org/forgego/forgejo => ../

@@ -1,0 +1,104 @@
+package forgejo
+
+import (
+	"context"
+	"errors"
+	"strings"
+)
+
+// This file holds token sources: credentials that change while a client
+// lives (OAuth2 access tokens that refresh, short-lived tokens minted by a
+// vault). The client asks the source before every attempt, and masks every
+// token it ever returned, like a static one, in everything it renders.
+
+// Token is one credential from a [TokenSource].
+type Token struct {
+	// Value is the secret itself.
+	Value string
+	// Type is the Authorization scheme: "Bearer" for OAuth2 access tokens,
+	// "token" (the default when empty) for Forgejo access tokens.
+	Type string
+}
+
+// TokenSource supplies the token for each attempt. It must be safe for
+// concurrent use and should cache: it is called before every attempt, and
+// refreshing is its job. golang.org/x/oauth2's TokenSource adapts in a few
+// lines (see the README).
+type TokenSource interface {
+	Token(ctx context.Context) (Token, error)
+}
+
+// TokenSourceFunc adapts a function to a [TokenSource].
+type TokenSourceFunc func(ctx context.Context) (Token, error)
+
+// Token calls f.
+func (f TokenSourceFunc) Token(ctx context.Context) (Token, error) { return f(ctx) }
+
+// WithTokenSource authenticates every attempt with the token ts returns at
+// that moment, sent as "Authorization: <Type> <Value>". It replaces
+// [WithToken] and [WithBasicAuth]. A failing source fails the call with an
+// [*AuthError], which is not retried.
+func WithTokenSource(ts TokenSource) Option {
+	return func(c *config) error {
+		if ts == nil {
+			return &ValidationError{Field: "tokenSource", Message: "must not be nil"}
+		}
+		c.tokenSource = ts
+		c.cred = func() *credential { return &credential{kind: "token source"} }
+		return nil
+	}
+}
+
+// AuthError means the client's [TokenSource] could not supply a usable
+// token, so nothing was sent. Err is the source's error, with any token
+// masked.
+type AuthError struct {
+	Call CallContext
+	Err  error
+}
+
+// Error renders the call and the cause.
+func (e *AuthError) Error() string {
+	cause := "no detail"
+	if e.Err != nil {
+		cause = bound(e.Err.Error())
+	}
+	return e.Call.String() + " could not get a token: " + cause
+}
+
+// Unwrap returns the cause.
+func (e *AuthError) Unwrap() error { return e.Err }
+
+// authorization returns the Authorization header value for one attempt,
+// and records a source's token as a secret before it is used.
+func (c *Client) authorization(ctx context.Context) (string, error) {
+	if c.tokenSource == nil {
+		if cr := c.credential(); cr != nil {
+			return cr.header, nil
+		}
+		return "", nil
+	}
+	tok, err := c.tokenSource.Token(ctx)
+	value := strings.TrimSpace(tok.Value)
+	if value != "" {
+		c.secretsFn().add(value) // before anything can echo it, even on error
+	}
+	if err != nil {
+		return "", err
+	}
+	if value == "" || hasControl(value) {
+		return "", errors.New("the token source returned a blank token or one with control characters")
+	}
+	kind := strings.TrimSpace(tok.Type)
+	switch strings.ToLower(kind) {
+	case "", "token":
+		kind = "token"
+	case "bearer":
+		kind = "Bearer"
+	default:
+		if hasControl(kind) || strings.ContainsAny(kind, " \t") {
+			return "", errors.New("the token source returned an invalid token type")
+		}
+	}
+	return kind + " " + value, nil
+}
