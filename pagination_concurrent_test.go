@@ -38,7 +38,7 @@ type cwListing struct {
 
 // cwRun walks the listing with concurrency n and returns the items, the
 // error, and the most fetches ever in flight at once.
-func cwRun(t *testing.T, l cwListing, n int) (items []int, err error, maxInFlight int) {
+func cwRun(t *testing.T, l cwListing, n int) (items []int, maxInFlight int, err error) {
 	t.Helper()
 	c, cerr := NewClient(WithWalkConcurrency(n))
 	if cerr != nil {
@@ -111,7 +111,7 @@ func cwRun(t *testing.T, l cwListing, n int) (items []int, err error, maxInFligh
 	if now := inFlight.Load(); now != 0 {
 		t.Errorf("concurrency %d: %d fetches still running after the walk returned", n, now)
 	}
-	return items, err, int(peak.Load())
+	return items, int(peak.Load()), err
 }
 
 func TestConcurrentWalkMatchesSequential(t *testing.T) {
@@ -138,8 +138,8 @@ func TestConcurrentWalkMatchesSequential(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			wantItems, wantErr, _ := cwRun(t, tc.l, 1)
-			gotItems, gotErr, peak := cwRun(t, tc.l, 4)
+			wantItems, _, wantErr := cwRun(t, tc.l, 1)
+			gotItems, peak, gotErr := cwRun(t, tc.l, 4)
 			if tc.l.cancelAt != 0 {
 				// Which page first sees the cancellation depends on timing in
 				// both walks; what must hold is that both end with it, with
@@ -177,8 +177,8 @@ func isPrefix(a, b []int) bool { return len(a) <= len(b) && reflect.DeepEqual(a,
 // MaxPages bounds a concurrent walk exactly as a sequential one.
 func TestConcurrentWalkMaxPages(t *testing.T) {
 	l := cwListing{pages: MaxPages + 500, size: 1}
-	want, wantErr, _ := cwRun(t, l, 1)
-	got, gotErr, _ := cwRun(t, l, 4)
+	want, _, wantErr := cwRun(t, l, 1)
+	got, _, gotErr := cwRun(t, l, 4)
 	var wt *WalkTruncatedError
 	if !errors.As(gotErr, &wt) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) || len(got) != MaxPages {
 		t.Fatalf("got %d items, err %v; want %d, %v", len(got), gotErr, len(want), wantErr)
