@@ -167,8 +167,10 @@ func WalkPages[T any](ctx context.Context, start ListOptions, fetch PageFunc[T],
 // requests in flight than the estimated remaining budget.
 //
 // n = 1 (the default) is the sequential walk. Use more only where the
-// instance's fair-use expectations allow it (docs/performance.md): on a
-// public instance a walk is one user's burst.
+// instance's fair-use expectations allow it: on a public instance such as
+// Codeberg, run by donations, a walk is one user's burst, and a few pages
+// in flight are several requests at once. Pages can shift under a walk
+// when the listing changes meanwhile, exactly as they can sequentially.
 func WithWalkConcurrency(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > MaxWalkConcurrency {
