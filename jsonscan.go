@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"sync"
@@ -397,7 +398,13 @@ func (d *jdec) scanString() (start, end int, esc int) {
 			x := binary.LittleEndian.Uint64(data[i:])
 			q := x ^ (swarOnes * '"')
 			b := x ^ (swarOnes * '\\')
-			if ((q-swarOnes)&^q|(b-swarOnes)&^b|(x-swarOnes*0x20)&^x)&swarHighs != 0 {
+			if m := ((q-swarOnes)&^q | (b-swarOnes)&^b | (x-swarOnes*0x20)&^x) & swarHighs; m != 0 {
+				// The lowest flagged byte is exact (a borrow only ever
+				// flags bytes above a true hit): skip straight to it,
+				// noting the high bits of the bytes before it.
+				n := bits.TrailingZeros64(m) / 8
+				high |= x & (1<<(8*n) - 1)
+				i += n
 				break
 			}
 			high |= x
