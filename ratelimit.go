@@ -103,6 +103,9 @@ func (r *Response) RateLimit() (rl RateLimit, ok bool) {
 // X-RateLimit-* family. now is the local receive time. A response served
 // from a cache (Age > 0) is ignored.
 func parseRateLimit(h http.Header, now time.Time) (*RateLimit, bool) {
+	if !hasRateLimitField(h) {
+		return nil, false // the usual answer of a self-hosted instance: one pass, no lookups
+	}
 	if age := strings.TrimSpace(h.Get("Age")); age != "" && age != "0" {
 		return nil, false
 	}
@@ -123,6 +126,17 @@ func parseRateLimit(h http.Header, now time.Time) (*RateLimit, bool) {
 		return rl, true
 	}
 	return nil, false
+}
+
+// hasRateLimitField reports whether h has any field of the RateLimit or
+// X-RateLimit families.
+func hasRateLimitField(h http.Header) bool {
+	for k := range h {
+		if len(k) >= 9 && (strings.EqualFold(k[:9], "ratelimit") || len(k) >= 11 && strings.EqualFold(k[:11], "x-ratelimit")) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseIETFRateLimit reads RateLimit and RateLimit-Policy as Structured-Field
