@@ -484,7 +484,7 @@ func (c *Client) decode(r *request, data []byte, out any) error {
 	if d, ok := out.(jsonDecoder); ok {
 		return d.decodeJSON(data)
 	}
-	return decodeJSON(data, out, r.op.wrappedList())
+	return decodeJSON(data, out, r.op.wrapped)
 }
 
 // errNullObject is the cause of a DecodeError for a body of JSON null where
@@ -524,7 +524,7 @@ func isJSONNull(data []byte) bool {
 
 // listEnvelope unwraps a listing that Gitea wraps while the spec declares
 // a bare array ({"runners": [...], "total_count": n}, docs/HAZARDS.md §11).
-// It applies only to the operations the table marks (wrappedList), and only
+// It applies only to the operations the table marks (Operation.wrapped, from the WrappedList quirk), and only
 // when the body is an object whose members are exactly one array and,
 // optionally, total_count: an error object such as
 // {"message": "maintenance", "errors": []} stays a decode error, never an
@@ -650,7 +650,3 @@ func checkRawPath(method, p string) error {
 	}
 	return nil
 }
-
-// wrappedList reports whether the operation's listing may arrive in
-// Gitea's envelope: the operations table marks those (quirk WrappedList).
-func (op *Operation) wrappedList() bool { return op.wrapped }

@@ -64,7 +64,7 @@ type RepoGetContentsOptions struct {
 }
 
 // GetContents returns the metadata and contents of a file, or the entries of
-// a directory, at filepath ("docs/a.md"; sent as several path segments). The
+// a directory, at filepath ("src/a.go"; sent as several path segments). The
 // repository's root directory is [ReposService.ListContents].
 //
 // Served by every supported release (Forgejo 11.0 and later).
