@@ -2,6 +2,7 @@ package forgejo
 
 import (
 	"io"
+	"slices"
 	"sync"
 )
 
@@ -46,4 +47,45 @@ func readUnsized(r io.Reader) ([]byte, error) {
 		off += copy(out[off:], (*c)[:min(readChunk, total-off)])
 	}
 	return out, err
+}
+
+// bodyBuffers holds the buffers JSON success bodies are read into: decoding
+// copies what it keeps, so a call's body needs no allocation of its own.
+var bodyBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBody is the largest buffer kept for reuse: a rare huge body
+// should not stay pinned in the pool.
+const maxPooledBody = 4 << 20
+
+// releaseBody hands a buffer from readBody back to the pool; nil is a no-op.
+func releaseBody(held *[]byte) {
+	if held == nil || cap(*held) > maxPooledBody {
+		return
+	}
+	*held = (*held)[:0]
+	bodyBuffers.Put(held)
+}
+
+// readInto appends r's content, to its end or first error, to buf and
+// returns it, with the error (nil at EOF). size, when known (≥ 0), sizes
+// the buffer up front.
+func readInto(buf []byte, r io.Reader, size int64) ([]byte, error) {
+	if size >= 0 && int64(cap(buf)-len(buf)) <= size {
+		// A claimed length sizes the buffer only up to maxPooledBody:
+		// past that, it grows as the bytes actually arrive.
+		buf = slices.Grow(buf, int(min(size, maxPooledBody))+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, max(512, cap(buf)))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return buf, err
+		}
+	}
 }

@@ -346,7 +346,12 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		limit = min(limit, maxErrorBody)
 		pad = red.pad()
 	}
-	data, rerr := readBody(hresp, limit, pad, !success)
+	// A JSON success body is only decoded, and decoding copies what it
+	// keeps (encoding/json's contract for UnmarshalJSON too), so it is read
+	// into a pooled buffer, handed back once decoded.
+	pooled := success && (r.result == resultJSON || r.result == resultWithheld)
+	data, held, rerr := readBody(hresp, limit, pad, !success, pooled)
+	defer releaseBody(held)
 	resp := c.recordAnswer(ctx, red, call, start, hresp)
 	if rerr != nil {
 		return resp, c.transportError(ctx, red, *call, rerr)
@@ -407,42 +412,46 @@ const maxErrorBody = 64 << 10
 // readBody reads at most limit bytes. Past the bound it fails, unless
 // truncate is set (error bodies), where it keeps the prefix plus pad more
 // bytes, so that the caller can scrub across the cut before cutting. The
-// body is always closed.
-func readBody(resp *http.Response, limit int64, pad int, truncate bool) ([]byte, error) {
+// body is always closed. With pooled set, data lives in a pooled buffer
+// that the caller hands back with releaseBody once nothing refers to it
+// (held is nil otherwise).
+func readBody(resp *http.Response, limit int64, pad int, truncate, pooled bool) (data []byte, held *[]byte, err error) {
 	defer resp.Body.Close()
 	if resp.ContentLength > limit && !truncate {
-		return nil, errResponseTooLarge
+		return nil, nil, errResponseTooLarge
 	}
 	keep := limit
 	if truncate {
 		keep += int64(pad)
 	}
-	size := int64(512)
-	if resp.ContentLength >= 0 {
-		size = min(resp.ContentLength, keep) + 1
-	}
-	var data []byte
-	var err error
-	if resp.ContentLength < 0 {
+	body := io.LimitReader(resp.Body, keep+1)
+	switch {
+	case pooled:
+		held = bodyBuffers.Get().(*[]byte)
+		data, err = readInto((*held)[:0], body, resp.ContentLength)
+		*held = data
+	case resp.ContentLength < 0:
 		// Unknown length: pooled chunks and one exact allocation, not a
 		// buffer doubled up to twice the body (bodyread.go, issue 13).
-		data, err = readUnsized(io.LimitReader(resp.Body, keep+1))
-	} else {
-		buf := bytes.NewBuffer(make([]byte, 0, size))
-		_, err = buf.ReadFrom(io.LimitReader(resp.Body, keep+1))
+		data, err = readUnsized(body)
+	default:
+		buf := bytes.NewBuffer(make([]byte, 0, min(resp.ContentLength, keep)+1))
+		_, err = buf.ReadFrom(body)
 		data = buf.Bytes()
 	}
 	if int64(len(data)) > limit {
 		if !truncate {
-			return nil, errResponseTooLarge
+			releaseBody(held)
+			return nil, nil, errResponseTooLarge
 		}
 		data = data[:min(int64(len(data)), keep)]
 		err = nil
 	}
 	if err != nil && !truncate {
-		return nil, err
+		releaseBody(held)
+		return nil, nil, err
 	}
-	return data, nil
+	return data, held, nil
 }
 
 // statusError maps a non-2xx response to an *APIError. This is the one place

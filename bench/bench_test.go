@@ -12,8 +12,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -27,115 +25,6 @@ import (
 )
 
 const pageSize = 50
-
-// fixture reads a capture, compacted as an instance sends it.
-func fixture(tb testing.TB, name string) []byte {
-	tb.Helper()
-	raw, err := os.ReadFile("../testdata/codeberg/" + name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// issuePages builds n distinct 50-issue pages from every captured issue,
-// each issue given its own number, id, title and URLs.
-func issuePages(tb testing.TB, n int) [][]byte {
-	var base []map[string]any
-	for _, name := range []string{"issue/list-open.json", "issue/list-closed.json", "issue/list-labelled.json", "issue/search.json", "pull/list-all.json"} {
-		var list []map[string]any
-		if err := json.Unmarshal(fixture(tb, name), &list); err != nil {
-			tb.Fatal(err)
-		}
-		for _, is := range list {
-			delete(is, "merged") // pull listings: keep the issue shape
-			base = append(base, is)
-		}
-	}
-	var single map[string]any
-	if err := json.Unmarshal(fixture(tb, "issue/single.json"), &single); err != nil {
-		tb.Fatal(err)
-	}
-	base = append(base, single)
-	pages := make([][]byte, n)
-	for p := range pages {
-		page := make([]map[string]any, pageSize)
-		for i := range page {
-			k := p*pageSize + i
-			is := map[string]any{}
-			for key, v := range base[k%len(base)] {
-				is[key] = v
-			}
-			is["number"], is["id"] = k+1, 100000+k
-			is["title"] = fmt.Sprintf("%v (%d)", is["title"], k)
-			is["html_url"] = "https://codeberg.org/o/r/issues/" + strconv.Itoa(k+1)
-			is["url"] = "https://codeberg.org/api/v1/repos/o/r/issues/" + strconv.Itoa(k+1)
-			page[i] = is
-		}
-		out, err := json.Marshal(page)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		pages[p] = out
-	}
-	return pages
-}
-
-// server answers GET /repos/o/r and the issue listing of o/r, as many pages
-// as totalPages says (the page bodies repeat every len(pages)), after delay.
-type server struct {
-	*httptest.Server
-	repo       []byte
-	pages      [][]byte
-	totalPages int
-	delay      time.Duration
-}
-
-func newServer(tb testing.TB, totalPages int, delay time.Duration) *server {
-	s := &server{repo: fixture(tb, "repository/repo-single.json"), pages: issuePages(tb, 4), totalPages: totalPages, delay: delay}
-	s.Server = httptest.NewServer(s)
-	tb.Cleanup(s.Close)
-	return s
-}
-
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.delay > 0 {
-		time.Sleep(s.delay)
-	}
-	w.Header().Set("Content-Type", "application/json;charset=utf-8")
-	switch r.URL.Path {
-	case "/api/v1/repos/o/r":
-		_, _ = w.Write(s.repo)
-	case "/api/v1/repos/o/r/issues":
-		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-		page = max(page, 1)
-		if page > s.totalPages {
-			_, _ = w.Write([]byte("[]"))
-			return
-		}
-		link := func(p int, rel string) string {
-			return fmt.Sprintf(`<%s/api/v1/repos/o/r/issues?limit=%d&page=%d>; rel="%s"`, s.URL, pageSize, p, rel)
-		}
-		var links []string
-		if page < s.totalPages {
-			links = append(links, link(page+1, "next"), link(s.totalPages, "last"))
-		}
-		if page > 1 {
-			links = append(links, link(1, "first"), link(page-1, "prev"))
-		}
-		if len(links) > 0 {
-			w.Header().Set("Link", strings.Join(links, ","))
-		}
-		w.Header().Set("X-Total-Count", strconv.Itoa(s.totalPages*pageSize))
-		_, _ = w.Write(s.pages[(page-1)%len(s.pages)])
-	default:
-		http.NotFound(w, r)
-	}
-}
 
 // ---- the three clients
 
@@ -179,6 +68,26 @@ func rawGet(hc *http.Client, url string, out any) (http.Header, error) {
 	return resp.Header, json.Unmarshal(data, out)
 }
 
+// rawDiscard is the floor every client stands on: the same GET with the
+// body read and thrown away, nothing decoded.
+func rawDiscard(hc *http.Client, url string) error {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	return err
+}
+
 // rawNext reads rel="next" from a Link header.
 func rawNext(h http.Header) string {
 	for _, part := range strings.Split(h.Get("Link"), ",") {
@@ -191,13 +100,26 @@ func rawNext(h http.Header) string {
 	return ""
 }
 
-// cpu reports the process's CPU time (user and system, the server's
-// share included) per operation as cpu-ns/op: on a shared machine, wall
-// time also counts the waits for a core.
-func cpu(b *testing.B) func() {
+// cpu reports, per operation, the benchmark process's CPU time (user and
+// system) as cpu-ns/op and, with the server's added, total-cpu-ns/op: on a
+// shared machine, wall time also counts the waits for a core. With
+// -inprocess the server's share is in cpu-ns/op already, and total is not
+// reported.
+func cpu(b *testing.B, s *server) func() {
 	start := cpuTime()
+	if s == nil {
+		s = &server{} // nothing served
+	}
+	var serverStart int64
+	if s.serverCPU != nil {
+		serverStart = s.serverCPU()
+	}
 	return func() {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		own := cpuTime() - start
+		b.ReportMetric(float64(own)/float64(b.N), "cpu-ns/op")
+		if s.serverCPU != nil {
+			b.ReportMetric(float64(own+s.serverCPU()-serverStart)/float64(b.N), "total-cpu-ns/op")
+		}
 	}
 }
 
@@ -212,12 +134,12 @@ func cpuTime() int64 {
 // ---- the three calls
 
 func BenchmarkGetRepository(b *testing.B) {
-	s := newServer(b, 1, 0)
+	s := benchServer(b, 1, 0)
 	ctx := context.Background()
 	fc, gc, hc := forgegoClient(b, s.URL), giteaClient(b, s.URL), &http.Client{}
 	b.Run("forgego", func(b *testing.B) {
 		b.ReportAllocs()
-		defer cpu(b)()
+		defer cpu(b, s)()
 		for b.Loop() {
 			if r, _, err := fc.Repos.Get(ctx, "o", "r"); err != nil || r.ID == 0 {
 				b.Fatal(err)
@@ -226,7 +148,7 @@ func BenchmarkGetRepository(b *testing.B) {
 	})
 	b.Run("raw", func(b *testing.B) {
 		b.ReportAllocs()
-		defer cpu(b)()
+		defer cpu(b, s)()
 		for b.Loop() {
 			var r forgejo.Repository
 			if _, err := rawGet(hc, s.URL+"/api/v1/repos/o/r", &r); err != nil || r.ID == 0 {
@@ -234,9 +156,18 @@ func BenchmarkGetRepository(b *testing.B) {
 			}
 		}
 	})
+	b.Run("floor", func(b *testing.B) {
+		b.ReportAllocs()
+		defer cpu(b, s)()
+		for b.Loop() {
+			if err := rawDiscard(hc, s.URL+"/api/v1/repos/o/r"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("gitea", func(b *testing.B) {
 		b.ReportAllocs()
-		defer cpu(b)()
+		defer cpu(b, s)()
 		for b.Loop() {
 			if r, _, err := gc.GetRepo("o", "r"); err != nil || r.ID == 0 {
 				b.Fatal(err)
@@ -246,12 +177,12 @@ func BenchmarkGetRepository(b *testing.B) {
 }
 
 func BenchmarkIssuePage50(b *testing.B) {
-	s := newServer(b, 200, 0)
+	s := benchServer(b, 200, 0)
 	ctx := context.Background()
 	fc, gc, hc := forgegoClient(b, s.URL), giteaClient(b, s.URL), &http.Client{}
 	b.Run("forgego", func(b *testing.B) {
 		b.ReportAllocs()
-		defer cpu(b)()
+		defer cpu(b, s)()
 		for b.Loop() {
 			if is, _, err := fc.Issues.List(ctx, "o", "r", &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Page: 1, Limit: pageSize}}); err != nil || len(is) != pageSize {
 				b.Fatal(err)
@@ -260,7 +191,7 @@ func BenchmarkIssuePage50(b *testing.B) {
 	})
 	b.Run("raw", func(b *testing.B) {
 		b.ReportAllocs()
-		defer cpu(b)()
+		defer cpu(b, s)()
 		for b.Loop() {
 			var is []*forgejo.Issue
 			if _, err := rawGet(hc, s.URL+"/api/v1/repos/o/r/issues?page=1&limit=50", &is); err != nil || len(is) != pageSize {
@@ -270,7 +201,7 @@ func BenchmarkIssuePage50(b *testing.B) {
 	})
 	b.Run("gitea", func(b *testing.B) {
 		b.ReportAllocs()
-		defer cpu(b)()
+		defer cpu(b, s)()
 		for b.Loop() {
 			if is, _, err := gc.ListRepoIssues("o", "r", gitea.ListIssueOption{ListOptions: gitea.ListOptions{Page: 1, PageSize: pageSize}}); err != nil || len(is) != pageSize {
 				b.Fatal(err)
@@ -282,14 +213,14 @@ func BenchmarkIssuePage50(b *testing.B) {
 // walkers walk the whole listing of a server and return the item count.
 var walkers = []struct {
 	name string
-	walk func(tb testing.TB, s *server, visit func()) int
+	walk func(tb testing.TB, url string, visit func()) int
 }{
-	{"forgego", func(tb testing.TB, s *server, visit func()) int {
-		return forgegoWalk(tb, forgegoClient(tb, s.URL), visit)
+	{"forgego", func(tb testing.TB, url string, visit func()) int {
+		return forgegoWalk(tb, forgegoClient(tb, url), visit)
 	}},
-	{"raw", func(tb testing.TB, s *server, visit func()) int {
+	{"raw", func(tb testing.TB, url string, visit func()) int {
 		hc, n := &http.Client{}, 0
-		for url := s.URL + "/api/v1/repos/o/r/issues?page=1&limit=50"; url != ""; {
+		for url := url + "/api/v1/repos/o/r/issues?page=1&limit=50"; url != ""; {
 			var is []*forgejo.Issue
 			h, err := rawGet(hc, url, &is)
 			if err != nil {
@@ -303,8 +234,8 @@ var walkers = []struct {
 		}
 		return n
 	}},
-	{"gitea", func(tb testing.TB, s *server, visit func()) int {
-		gc, n := giteaClient(tb, s.URL), 0
+	{"gitea", func(tb testing.TB, url string, visit func()) int {
+		gc, n := giteaClient(tb, url), 0
 		for page := 1; page != 0; {
 			is, resp, err := gc.ListRepoIssues("o", "r", gitea.ListIssueOption{ListOptions: gitea.ListOptions{Page: page, PageSize: pageSize}})
 			if err != nil {
@@ -336,13 +267,13 @@ func forgegoWalk(tb testing.TB, c *forgejo.Client, visit func()) int {
 }
 
 func BenchmarkWalk10000(b *testing.B) {
-	s := newServer(b, 200, 0)
+	s := benchServer(b, 200, 0)
 	for _, w := range walkers {
 		b.Run(w.name, func(b *testing.B) {
 			b.ReportAllocs()
-			defer cpu(b)()
+			defer cpu(b, s)()
 			for b.Loop() {
-				if n := w.walk(b, s, func() {}); n != 200*pageSize {
+				if n := w.walk(b, s.URL, func() {}); n != 200*pageSize {
 					b.Fatalf("%d items", n)
 				}
 			}
@@ -353,7 +284,7 @@ func BenchmarkWalk10000(b *testing.B) {
 // BenchmarkWalk50000Heap reports the peak live heap of a 50 000-issue walk
 // (HeapAlloc sampled after each page, after a GC before the walk).
 func BenchmarkWalk50000Heap(b *testing.B) {
-	s := newServer(b, 1000, 0)
+	s := benchServer(b, 1000, 0)
 	for _, w := range walkers {
 		b.Run(w.name, func(b *testing.B) {
 			var peak uint64
@@ -361,7 +292,7 @@ func BenchmarkWalk50000Heap(b *testing.B) {
 				runtime.GC()
 				count := 0
 				var ms runtime.MemStats
-				w.walk(b, s, func() {
+				w.walk(b, s.URL, func() {
 					if count++; count%pageSize == 0 {
 						runtime.ReadMemStats(&ms)
 						peak = max(peak, ms.HeapAlloc)
@@ -377,7 +308,7 @@ func BenchmarkWalk50000Heap(b *testing.B) {
 // request after 20 ms, as a network round trip would: one page at a time,
 // and with 4 pages in flight.
 func BenchmarkWalkLatency(b *testing.B) {
-	s := newServer(b, 200, 20*time.Millisecond)
+	s := benchServer(b, 200, 20*time.Millisecond)
 	for _, n := range []int{1, 4} {
 		b.Run("concurrency="+strconv.Itoa(n), func(b *testing.B) {
 			c := forgegoClient(b, s.URL, forgejo.WithWalkConcurrency(n))
@@ -400,13 +331,13 @@ func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func BenchmarkDecodeOnly(b *testing.B) {
-	page := issuePages(b, 1)[0]
+	page := mustPages(b, 1)[0]
 	ctx := context.Background()
 	c := forgegoClient(b, "http://mem.invalid", forgejo.WithHTTPClient(&http.Client{Transport: memTransport{page}}))
 	b.Run("issues50/forgego-call-in-memory", func(b *testing.B) {
 		b.SetBytes(int64(len(page)))
 		b.ReportAllocs()
-		defer cpu(b)()
+		defer cpu(b, nil)()
 		for b.Loop() {
 			if is, _, err := c.Issues.List(ctx, "o", "r", nil); err != nil || len(is) != pageSize {
 				b.Fatal(err)
@@ -416,7 +347,7 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	b.Run("issues50/encoding-json", func(b *testing.B) {
 		b.SetBytes(int64(len(page)))
 		b.ReportAllocs()
-		defer cpu(b)()
+		defer cpu(b, nil)()
 		for b.Loop() {
 			var is []*forgejo.Issue
 			if err := json.Unmarshal(page, &is); err != nil {
@@ -451,7 +382,7 @@ func TestSameItems(t *testing.T) {
 		t.Fatalf("concurrent walk: %d items, sequential %d, or a different order", len(got), len(want))
 	}
 	for _, w := range walkers {
-		if n := w.walk(t, s, func() {}); n != len(want) {
+		if n := w.walk(t, s.URL, func() {}); n != len(want) {
 			t.Errorf("%s walked %d items", w.name, n)
 		}
 	}
