@@ -35,7 +35,7 @@ func BenchmarkDecode(b *testing.B) {
 			b.SetBytes(int64(len(tc.body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if !decodeFast(tc.body, tc.mk(), false) {
+				if !decodeFast(tc.body, tc.mk(), false, false) {
 					b.Fatal("failed")
 				}
 			}

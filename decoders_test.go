@@ -21,7 +21,7 @@ import (
 // jdFast decodes data into out with the generated decoders alone (no
 // fallback) and reports whether they covered the type and succeeded.
 func jdFast(data []byte, out any) (handled, ok bool) {
-	d := newJDec(data)
+	d := newJDec(data, false)
 	handled = jdTop(d, out)
 	ok = d.end()
 	return handled, handled && ok
@@ -261,4 +261,35 @@ func FuzzDecodeDifferential(f *testing.F) {
 		jdDiff(t, "fuzz", data, mk)
 		jdPipelineDiff(t, "fuzz", data, mk, wrapped)
 	})
+}
+
+// A body that carries a credential leaves none of its strings in the
+// decoder's cache of recent strings; other bodies' strings stay, for reuse.
+func TestDecodePrivateKeepsNoStrings(t *testing.T) {
+	const sha1 = "9f1b3c5d7e9f1b3c5d7e9f1b3c5d7e9f1b3c5d7e"
+	body := []byte(`{"id":7,"name":"ci-token","sha1":"` + sha1 + `","token_last_eight":"1b3c5d7e"}`)
+	holds := func(d *jdec, s string) bool {
+		for _, v := range d.intern {
+			if v == s {
+				return true
+			}
+		}
+		return false
+	}
+	for _, private := range []bool{false, true} {
+		d := newJDec(body, private)
+		var tok AccessToken
+		if !jdTop(d, &tok) || tok.SHA1 != sha1 {
+			t.Fatalf("private=%v: decoded %+v", private, tok)
+		}
+		if !holds(d, sha1) {
+			t.Fatal("the cache did not see the string: the check below proves nothing")
+		}
+		if !d.end() {
+			t.Fatal("decode failed")
+		}
+		if got := holds(d, sha1) || holds(d, "ci-token"); got == private {
+			t.Errorf("private=%v: strings kept after the decode = %v", private, got)
+		}
+	}
 }

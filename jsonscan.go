@@ -3,7 +3,6 @@ package forgejo
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/maphash"
 	"math"
 	"math/bits"
 	"slices"
@@ -50,30 +49,44 @@ type jdec struct {
 	key     []byte // the current object key, unescaped
 	scratch []byte // backing store for unescaped keys and strings
 
-	// intern keeps the short strings of this decode, so that a value
-	// repeated across a page (a login, a repository name, a label colour,
-	// a state) is allocated once. It is cleared for every decode.
-	intern [jdInternSize]string
+	// intern keeps recent short strings, so that a value repeated within a
+	// body or across bodies (a login, a repository's URLs, a label colour,
+	// a state) is allocated once. It outlives a decode, as jdec is pooled
+	// (encoding/json keeps such a cache in its pooled decoders too), so it
+	// pins at most jdInternSize strings of jdInternMax bytes; a decode of a
+	// body that carries a credential clears it (private).
+	intern  [jdInternSize]string
+	private bool
 }
 
-// Interning applies to strings of at most jdInternMax bytes.
+// Interning applies to strings of 2 to jdInternMax bytes.
 const (
 	jdInternSize = 256
-	jdInternMax  = 40
+	jdInternMax  = 256
 )
 
-var jdSeed = maphash.MakeSeed()
+// jdHash is a hash of b's length and its first and last eight bytes: its
+// cost does not grow with the string. Collisions only cost a miss.
+func jdHash(b []byte) uint32 {
+	var lo, hi uint64
+	if n := len(b); n >= 8 {
+		lo, hi = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+	} else {
+		for i, c := range b {
+			lo |= uint64(c) << (8 * i)
+		}
+	}
+	h := (lo*0x9E3779B97F4A7C15 ^ hi*0xC2B2AE3D27D4EB4F ^ uint64(len(b))) * 0x165667B19E3779F9
+	return uint32(h >> 32)
+}
 
-// str returns b as a string, shared with an equal one seen before in this
-// decode when short.
+// string returns b as a string, shared with an equal one seen recently
+// when short.
 func (d *jdec) string(b []byte) string {
-	if len(b) > jdInternMax {
-		return string(b)
+	if len(b) > jdInternMax || len(b) < 2 {
+		return string(b) // the runtime interns single bytes itself
 	}
-	if len(b) == 0 {
-		return ""
-	}
-	slot := &d.intern[maphash.Bytes(jdSeed, b)%jdInternSize]
+	slot := &d.intern[jdHash(b)%jdInternSize]
 	if *slot == string(b) {
 		return *slot
 	}
@@ -84,9 +97,9 @@ func (d *jdec) string(b []byte) string {
 
 var jdPool = sync.Pool{New: func() any { return new(jdec) }}
 
-func newJDec(data []byte) *jdec {
+func newJDec(data []byte, private bool) *jdec {
 	d := jdPool.Get().(*jdec)
-	d.data, d.pos, d.depth, d.bad, d.key = data, 0, 0, false, nil
+	d.data, d.pos, d.depth, d.bad, d.key, d.private = data, 0, 0, false, nil, private
 	return d
 }
 
@@ -96,7 +109,10 @@ func (d *jdec) end() bool {
 	d.ws()
 	ok := !d.bad && d.pos == len(d.data)
 	d.data, d.key = nil, nil
-	clear(d.intern[:])
+	if d.private {
+		clear(d.intern[:])
+		d.private = false
+	}
 	if cap(d.scratch) > 64<<10 {
 		d.scratch = nil
 	}
@@ -904,16 +920,17 @@ func jdMap[E any](d *jdec, p *map[string]E, f func(*jdec, *E)) {
 // reports whether it did; false means out is of a type they do not cover,
 // or data does not fit it (and out may be partly written): the caller
 // then runs encoding/json, which gives the error. wrapped admits Gitea's
-// listing envelope (listEnvelope) for a slice.
-func decodeFast(data []byte, out any, wrapped bool) bool {
-	d := newJDec(data)
+// listing envelope (listEnvelope) for a slice; private keeps none of the
+// body's strings for later decodes (a body that carries a credential).
+func decodeFast(data []byte, out any, wrapped, private bool) bool {
+	d := newJDec(data, private)
 	handled := jdTop(d, out)
 	if ok := d.end(); !handled || ok || !wrapped {
 		return handled && ok
 	}
 	// A listing that failed as an array may be Gitea's envelope. Nothing
 	// was written: a slice fails on the opening brace.
-	d = newJDec(data)
+	d = newJDec(data, private)
 	if d.peek() != '{' {
 		d.end()
 		return false
@@ -922,7 +939,7 @@ func decodeFast(data []byte, out any, wrapped bool) bool {
 	if !d.end() || !found {
 		return false
 	}
-	d = newJDec(items)
+	d = newJDec(items, private)
 	jdTop(d, out)
 	return d.end()
 }

@@ -493,7 +493,7 @@ func (c *Client) decode(r *request, data []byte, out any) error {
 	if d, ok := out.(jsonDecoder); ok {
 		return d.decodeJSON(data)
 	}
-	return decodeJSON(data, out, r.op.wrapped)
+	return decodeJSONWith(data, out, r.op.wrapped, r.result == resultWithheld)
 }
 
 // errNullObject is the cause of a DecodeError for a body of JSON null where
@@ -507,6 +507,12 @@ var errNullObject = errors.New("the body is null where an object was expected")
 // arrive in Gitea's {"<items>": [...], "total_count": n} envelope. Anything
 // else that does not fit out is the decode error.
 func decodeJSON(data []byte, out any, wrapped bool) error {
+	return decodeJSONWith(data, out, wrapped, false)
+}
+
+// decodeJSONWith is decodeJSON; private marks a body that carries a
+// credential, whose strings the decoder must not keep for reuse.
+func decodeJSONWith(data []byte, out any, wrapped, private bool) error {
 	if isJSONNull(data) {
 		if t := reflect.TypeOf(out); t != nil && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
 			return errNullObject
@@ -514,7 +520,7 @@ func decodeJSON(data []byte, out any, wrapped bool) error {
 	}
 	// The generated reflection-free decoders first (jsonscan.go, issue 13);
 	// encoding/json remains for other types and gives every error.
-	if decodeFast(data, out, wrapped) {
+	if decodeFast(data, out, wrapped, private) {
 		return nil
 	}
 	err := json.Unmarshal(data, out)
