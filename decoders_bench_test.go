@@ -1,6 +1,7 @@
 package forgejo
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"testing"
@@ -10,10 +11,15 @@ import (
 // repository.
 func BenchmarkDecode(b *testing.B) {
 	page := bnIssuePage(b)
-	repo, err := os.ReadFile("testdata/codeberg/repository/repo-single.json")
+	pretty, err := os.ReadFile("testdata/codeberg/repository/repo-single.json")
 	if err != nil {
 		b.Fatal(err)
 	}
+	var compact bytes.Buffer // as an instance sends it
+	if err := json.Compact(&compact, pretty); err != nil {
+		b.Fatal(err)
+	}
+	repo := compact.Bytes()
 	for _, tc := range []struct {
 		name string
 		body []byte

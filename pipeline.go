@@ -249,29 +249,32 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, sendURL string)
 	} else if r.body != nil && !r.op.Retry.allows(r.op.Method) {
 		hreq.GetBody = nil // a write is sent once; no layer below may repeat it
 	}
+	// The pipeline's own header names are written in canonical form
+	// directly; per-call headers arrive canonical (callopts.go).
+	h := hreq.Header
 	if r.extra != nil {
 		for name, values := range r.extra.headers {
-			hreq.Header[name] = slices.Clone(values)
+			h[name] = slices.Clone(values)
 		}
 	}
 	if r.bodyType != "" {
-		hreq.Header.Set("Content-Type", r.bodyType)
+		h["Content-Type"] = []string{r.bodyType}
 	}
-	if hreq.Header.Get("Accept") == "" {
+	if v := h["Accept"]; len(v) == 0 || v[0] == "" {
 		switch r.result {
 		case resultJSON, resultBool, resultNone, resultWithheld:
-			hreq.Header.Set("Accept", "application/json")
+			h["Accept"] = []string{"application/json"}
 		default:
-			hreq.Header.Set("Accept", "*/*")
+			h["Accept"] = []string{"*/*"}
 		}
 	}
-	hreq.Header.Set("User-Agent", c.userAgent)
+	h["User-Agent"] = []string{c.userAgent}
 	auth, err := c.authorization(ctx)
 	if err != nil {
 		return nil, errTokenSource{err}
 	}
 	if auth != "" {
-		hreq.Header.Set("Authorization", auth)
+		h["Authorization"] = []string{auth}
 	}
 	return hreq, nil
 }
@@ -388,19 +391,22 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 // with its paging headers, the rate-limit snapshot (to the client's limits,
 // the Pacer and the observer) and the observer's OnResponse.
 func (c *Client) recordAnswer(ctx context.Context, red redactor, call *CallContext, start time.Time, hresp *http.Response) *Response {
-	call.Duration = c.now().Sub(start)
+	now := c.now()
+	call.Duration = now.Sub(start)
 	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
 	resp := newResponse(hresp)
 	resp.requestID = call.RequestID
 	resp.client = c // a walk reads its concurrency and pacing from here (issue 13)
-	if rl, ok := parseRateLimit(hresp.Header, c.now()); ok {
+	if rl, ok := parseRateLimit(hresp.Header, now); ok {
 		red.scrubRateLimit(rl)
 		resp.rateLimit = rl
 		c.limits.observe(rl, rl.ReceivedAt)
 		c.notifyRateLimit(ctx, *call, *rl)
 	}
-	retryAfter, _ := parseRetryAfter(hresp.Header)
-	c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, retryAfter)
+	if c.pacer != nil {
+		retryAfter, _ := parseRetryAfter(hresp.Header)
+		c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, retryAfter)
+	}
 	c.notifyResponse(ctx, *call, hresp.StatusCode)
 	return resp
 }

@@ -131,7 +131,13 @@ func writeParam(b *strings.Builder, a pathArg) error {
 // component is checked.
 func checkDotSegments(field, v string) error {
 	for range 4 {
-		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '\\' }) {
+		for rest := v; rest != ""; {
+			part := rest
+			if i := strings.IndexAny(rest, `/\`); i >= 0 {
+				part, rest = rest[:i], rest[i+1:]
+			} else {
+				rest = ""
+			}
 			if p := strings.TrimSpace(part); p == "." || p == ".." {
 				return &ValidationError{Field: field, Message: "must not contain a '.' or '..' segment, even percent-encoded"}
 			}

@@ -49,13 +49,15 @@ type Response struct {
 // newResponse reads the status and the paging headers of r; a nil r gives
 // the empty Response of a call that got no answer.
 func newResponse(r *http.Response) *Response {
-	resp := &Response{Header: http.Header{}, ContentLength: -1}
 	if r == nil {
-		return resp
+		return &Response{Header: http.Header{}, ContentLength: -1}
 	}
+	resp := &Response{}
 	resp.StatusCode, resp.ContentLength = r.StatusCode, r.ContentLength
 	if r.Header != nil {
 		resp.Header = r.Header
+	} else {
+		resp.Header = http.Header{}
 	}
 	if values := r.Header.Values("Link"); len(values) > 0 {
 		pl := parseLinks(values)

@@ -30,6 +30,9 @@ import (
 type secretSet struct {
 	mu     sync.RWMutex
 	grams  map[string]struct{} // every runLen-byte window of every form
+	// filter has a bit set for the hash of every gram: most windows of a
+	// text miss it, and skip the map lookup.
+	filter [gramFilterWords]uint64
 	short  []string            // forms shorter than runLen, longest first
 	seen   map[string]bool
 	maxLen int
@@ -38,6 +41,19 @@ type secretSet struct {
 // runLen is the shortest run of a secret that is masked wherever it
 // appears; shorter secrets are masked when they appear whole.
 const runLen = 8
+
+// gramFilterWords sizes secretSet.filter: 4096 bits, for the few hundred
+// grams of a client's secrets.
+const gramFilterWords = 64
+
+// gramBit locates a window's bit in secretSet.filter; it reads 8 bytes,
+// runLen.
+func gramBit(w string) (word int, bit uint64) {
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	h := (x * 0x9E3779B97F4A7C15) >> (64 - 12) // 12 bits: 4096
+	return int(h >> 6), 1 << (h & 63)
+}
 
 func newSecretSet(secrets ...string) *secretSet {
 	s := &secretSet{seen: map[string]bool{}, grams: map[string]struct{}{}}
@@ -71,7 +87,10 @@ func (s *secretSet) add(secret string) {
 			continue
 		}
 		for i := 0; i+runLen <= len(f); i++ {
-			s.grams[f[i:i+runLen]] = struct{}{}
+			g := f[i : i+runLen]
+			s.grams[g] = struct{}{}
+			w, bit := gramBit(g)
+			s.filter[w] |= bit
 		}
 	}
 	slices.SortStableFunc(s.short, func(a, b string) int { return len(b) - len(a) })
@@ -125,6 +144,9 @@ func (s *secretSet) scrub(text string, extra []string) string {
 		var b strings.Builder
 		last := 0 // text[:last] has been copied or masked
 		for i := 0; i+runLen <= len(text); i++ {
+			if w, bit := gramBit(text[i : i+runLen]); s.filter[w]&bit == 0 {
+				continue
+			}
 			if _, hit := s.grams[text[i:i+runLen]]; !hit {
 				continue
 			}

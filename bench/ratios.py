@@ -21,11 +21,11 @@ for bench, clients in rows.items():
             for unit in ms[0]:
                 print(f"{bench}/{client}: median {unit} = {statistics.median(x[unit] for x in ms):.4g}")
         continue
-    for client in ('forgego', 'gitea'):
+    for client in ('forgego', 'gitea', 'floor'):
         if client not in clients:
             continue
         parts = []
-        for unit in ('ns/op', 'cpu-ns/op', 'B/op', 'peak-heap-MiB'):
+        for unit in ('ns/op', 'cpu-ns/op', 'total-cpu-ns/op', 'B/op', 'peak-heap-MiB'):
             rs = [a[unit] / b[unit] for a, b in zip(clients[client], clients['raw']) if unit in a and unit in b and b[unit]]
             if rs:
                 parts.append(f"{unit} {statistics.median(rs):.2f}x")
