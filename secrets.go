@@ -28,12 +28,12 @@ import (
 // bytes of any form, and a form shorter than that wherever it appears
 // whole.
 type secretSet struct {
-	mu     sync.RWMutex
-	grams  map[string]struct{} // every runLen-byte window of every form
+	mu    sync.RWMutex
+	grams map[string]struct{} // every runLen-byte window of every form
 	// filter has a bit set for the hash of every gram: most windows of a
 	// text miss it, and skip the map lookup.
 	filter [gramFilterWords]uint64
-	short  []string            // forms shorter than runLen, longest first
+	short  []string // forms shorter than runLen, longest first
 	seen   map[string]bool
 	maxLen int
 }
