@@ -951,23 +951,34 @@ func jdGenerated(d *jdec, out any) bool {
 	return true
 }
 
-var jkAPIErrorBody = []string{"message", "url"}
+var (
+	jkAPIErrorBody = []string{"message", "url"}
+	joAPIErrorBody = newJDOrder(2)
+)
 
 func jdAPIErrorBody(d *jdec, v *APIErrorBody) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "url":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPIErrorBody, joAPIErrorBody, prev); more; more, i = d.field(false, jkAPIErrorBody, joAPIErrorBody, prev) {
 		if i < 0 {
-			i = d.fold(jkAPIErrorBody, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "url":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkAPIErrorBody, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPIErrorBody.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -979,23 +990,34 @@ func jdAPIErrorBody(d *jdec, v *APIErrorBody) {
 	}
 }
 
-var jkAPIForbiddenError = []string{"message", "url"}
+var (
+	jkAPIForbiddenError = []string{"message", "url"}
+	joAPIForbiddenError = newJDOrder(2)
+)
 
 func jdAPIForbiddenError(d *jdec, v *APIForbiddenError) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "url":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPIForbiddenError, joAPIForbiddenError, prev); more; more, i = d.field(false, jkAPIForbiddenError, joAPIForbiddenError, prev) {
 		if i < 0 {
-			i = d.fold(jkAPIForbiddenError, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "url":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkAPIForbiddenError, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPIForbiddenError.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -1007,23 +1029,34 @@ func jdAPIForbiddenError(d *jdec, v *APIForbiddenError) {
 	}
 }
 
-var jkAPIInternalServerError = []string{"message", "url"}
+var (
+	jkAPIInternalServerError = []string{"message", "url"}
+	joAPIInternalServerError = newJDOrder(2)
+)
 
 func jdAPIInternalServerError(d *jdec, v *APIInternalServerError) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "url":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPIInternalServerError, joAPIInternalServerError, prev); more; more, i = d.field(false, jkAPIInternalServerError, joAPIInternalServerError, prev) {
 		if i < 0 {
-			i = d.fold(jkAPIInternalServerError, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "url":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkAPIInternalServerError, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPIInternalServerError.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -1035,23 +1068,34 @@ func jdAPIInternalServerError(d *jdec, v *APIInternalServerError) {
 	}
 }
 
-var jkAPIInvalidTopicsError = []string{"invalidTopics", "message"}
+var (
+	jkAPIInvalidTopicsError = []string{"invalidTopics", "message"}
+	joAPIInvalidTopicsError = newJDOrder(2)
+)
 
 func jdAPIInvalidTopicsError(d *jdec, v *APIInvalidTopicsError) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "invalidTopics":
-			i = 0
-		case "message":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPIInvalidTopicsError, joAPIInvalidTopicsError, prev); more; more, i = d.field(false, jkAPIInvalidTopicsError, joAPIInvalidTopicsError, prev) {
 		if i < 0 {
-			i = d.fold(jkAPIInvalidTopicsError, false)
+			switch string(d.key) {
+			case "invalidTopics":
+				i = 0
+			case "message":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkAPIInvalidTopicsError, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPIInvalidTopicsError.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.InvalidTopics, (*jdec).str)
@@ -1063,25 +1107,36 @@ func jdAPIInvalidTopicsError(d *jdec, v *APIInvalidTopicsError) {
 	}
 }
 
-var jkAPINotFound = []string{"errors", "message", "url"}
+var (
+	jkAPINotFound = []string{"errors", "message", "url"}
+	joAPINotFound = newJDOrder(3)
+)
 
 func jdAPINotFound(d *jdec, v *APINotFound) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "errors":
-			i = 0
-		case "message":
-			i = 1
-		case "url":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPINotFound, joAPINotFound, prev); more; more, i = d.field(false, jkAPINotFound, joAPINotFound, prev) {
 		if i < 0 {
-			i = d.fold(jkAPINotFound, true)
+			switch string(d.key) {
+			case "errors":
+				i = 0
+			case "message":
+				i = 1
+			case "url":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkAPINotFound, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPINotFound.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Errors, (*jdec).str)
@@ -1095,23 +1150,34 @@ func jdAPINotFound(d *jdec, v *APINotFound) {
 	}
 }
 
-var jkAPIRepoArchivedError = []string{"message", "url"}
+var (
+	jkAPIRepoArchivedError = []string{"message", "url"}
+	joAPIRepoArchivedError = newJDOrder(2)
+)
 
 func jdAPIRepoArchivedError(d *jdec, v *APIRepoArchivedError) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "url":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPIRepoArchivedError, joAPIRepoArchivedError, prev); more; more, i = d.field(false, jkAPIRepoArchivedError, joAPIRepoArchivedError, prev) {
 		if i < 0 {
-			i = d.fold(jkAPIRepoArchivedError, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "url":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkAPIRepoArchivedError, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPIRepoArchivedError.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -1123,23 +1189,34 @@ func jdAPIRepoArchivedError(d *jdec, v *APIRepoArchivedError) {
 	}
 }
 
-var jkAPIUnauthorizedError = []string{"message", "url"}
+var (
+	jkAPIUnauthorizedError = []string{"message", "url"}
+	joAPIUnauthorizedError = newJDOrder(2)
+)
 
 func jdAPIUnauthorizedError(d *jdec, v *APIUnauthorizedError) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "url":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPIUnauthorizedError, joAPIUnauthorizedError, prev); more; more, i = d.field(false, jkAPIUnauthorizedError, joAPIUnauthorizedError, prev) {
 		if i < 0 {
-			i = d.fold(jkAPIUnauthorizedError, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "url":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkAPIUnauthorizedError, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPIUnauthorizedError.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -1151,23 +1228,34 @@ func jdAPIUnauthorizedError(d *jdec, v *APIUnauthorizedError) {
 	}
 }
 
-var jkAPIValidationError = []string{"message", "url"}
+var (
+	jkAPIValidationError = []string{"message", "url"}
+	joAPIValidationError = newJDOrder(2)
+)
 
 func jdAPIValidationError(d *jdec, v *APIValidationError) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "url":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPIValidationError, joAPIValidationError, prev); more; more, i = d.field(false, jkAPIValidationError, joAPIValidationError, prev) {
 		if i < 0 {
-			i = d.fold(jkAPIValidationError, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "url":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkAPIValidationError, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPIValidationError.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -1179,21 +1267,32 @@ func jdAPIValidationError(d *jdec, v *APIValidationError) {
 	}
 }
 
-var jkAPRemoteFollowOption = []string{"target"}
+var (
+	jkAPRemoteFollowOption = []string{"target"}
+	joAPRemoteFollowOption = newJDOrder(1)
+)
 
 func jdAPRemoteFollowOption(d *jdec, v *APRemoteFollowOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "target":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkAPRemoteFollowOption, joAPRemoteFollowOption, prev); more; more, i = d.field(false, jkAPRemoteFollowOption, joAPRemoteFollowOption, prev) {
 		if i < 0 {
-			i = d.fold(jkAPRemoteFollowOption, true)
+			switch string(d.key) {
+			case "target":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkAPRemoteFollowOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAPRemoteFollowOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Target)
@@ -1203,33 +1302,44 @@ func jdAPRemoteFollowOption(d *jdec, v *APRemoteFollowOption) {
 	}
 }
 
-var jkAccessToken = []string{"created_at", "id", "name", "repositories", "scopes", "sha1", "token_last_eight"}
+var (
+	jkAccessToken = []string{"created_at", "id", "name", "repositories", "scopes", "sha1", "token_last_eight"}
+	joAccessToken = newJDOrder(7)
+)
 
 func jdAccessToken(d *jdec, v *AccessToken) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "id":
-			i = 1
-		case "name":
-			i = 2
-		case "repositories":
-			i = 3
-		case "scopes":
-			i = 4
-		case "sha1":
-			i = 5
-		case "token_last_eight":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkAccessToken, joAccessToken, prev); more; more, i = d.field(false, jkAccessToken, joAccessToken, prev) {
 		if i < 0 {
-			i = d.fold(jkAccessToken, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "id":
+				i = 1
+			case "name":
+				i = 2
+			case "repositories":
+				i = 3
+			case "scopes":
+				i = 4
+			case "sha1":
+				i = 5
+			case "token_last_eight":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkAccessToken, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAccessToken.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -1251,37 +1361,48 @@ func jdAccessToken(d *jdec, v *AccessToken) {
 	}
 }
 
-var jkActionArtifact = []string{"archive_download_url", "created_at", "expired", "expires_at", "id", "name", "run_id", "size_in_bytes", "updated_at"}
+var (
+	jkActionArtifact = []string{"archive_download_url", "created_at", "expired", "expires_at", "id", "name", "run_id", "size_in_bytes", "updated_at"}
+	joActionArtifact = newJDOrder(9)
+)
 
 func jdActionArtifact(d *jdec, v *ActionArtifact) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "archive_download_url":
-			i = 0
-		case "created_at":
-			i = 1
-		case "expired":
-			i = 2
-		case "expires_at":
-			i = 3
-		case "id":
-			i = 4
-		case "name":
-			i = 5
-		case "run_id":
-			i = 6
-		case "size_in_bytes":
-			i = 7
-		case "updated_at":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkActionArtifact, joActionArtifact, prev); more; more, i = d.field(false, jkActionArtifact, joActionArtifact, prev) {
 		if i < 0 {
-			i = d.fold(jkActionArtifact, true)
+			switch string(d.key) {
+			case "archive_download_url":
+				i = 0
+			case "created_at":
+				i = 1
+			case "expired":
+				i = 2
+			case "expires_at":
+				i = 3
+			case "id":
+				i = 4
+			case "name":
+				i = 5
+			case "run_id":
+				i = 6
+			case "size_in_bytes":
+				i = 7
+			case "updated_at":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkActionArtifact, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joActionArtifact.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.ArchiveDownloadURL)
@@ -1307,65 +1428,76 @@ func jdActionArtifact(d *jdec, v *ActionArtifact) {
 	}
 }
 
-var jkActionRun = []string{"ScheduleID", "approved_by", "commit_sha", "created", "duration", "event", "event_payload", "html_url", "id", "index_in_repo", "is_fork_pull_request", "is_ref_deleted", "need_approval", "prettyref", "repository", "started", "status", "stopped", "title", "trigger_event", "trigger_user", "updated", "workflow_id"}
+var (
+	jkActionRun = []string{"ScheduleID", "approved_by", "commit_sha", "created", "duration", "event", "event_payload", "html_url", "id", "index_in_repo", "is_fork_pull_request", "is_ref_deleted", "need_approval", "prettyref", "repository", "started", "status", "stopped", "title", "trigger_event", "trigger_user", "updated", "workflow_id"}
+	joActionRun = newJDOrder(23)
+)
 
 func jdActionRun(d *jdec, v *ActionRun) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "ScheduleID":
-			i = 0
-		case "approved_by":
-			i = 1
-		case "commit_sha":
-			i = 2
-		case "created":
-			i = 3
-		case "duration":
-			i = 4
-		case "event":
-			i = 5
-		case "event_payload":
-			i = 6
-		case "html_url":
-			i = 7
-		case "id":
-			i = 8
-		case "index_in_repo":
-			i = 9
-		case "is_fork_pull_request":
-			i = 10
-		case "is_ref_deleted":
-			i = 11
-		case "need_approval":
-			i = 12
-		case "prettyref":
-			i = 13
-		case "repository":
-			i = 14
-		case "started":
-			i = 15
-		case "status":
-			i = 16
-		case "stopped":
-			i = 17
-		case "title":
-			i = 18
-		case "trigger_event":
-			i = 19
-		case "trigger_user":
-			i = 20
-		case "updated":
-			i = 21
-		case "workflow_id":
-			i = 22
-		}
+	prev := -1
+	for more, i := d.field(true, jkActionRun, joActionRun, prev); more; more, i = d.field(false, jkActionRun, joActionRun, prev) {
 		if i < 0 {
-			i = d.fold(jkActionRun, false)
+			switch string(d.key) {
+			case "ScheduleID":
+				i = 0
+			case "approved_by":
+				i = 1
+			case "commit_sha":
+				i = 2
+			case "created":
+				i = 3
+			case "duration":
+				i = 4
+			case "event":
+				i = 5
+			case "event_payload":
+				i = 6
+			case "html_url":
+				i = 7
+			case "id":
+				i = 8
+			case "index_in_repo":
+				i = 9
+			case "is_fork_pull_request":
+				i = 10
+			case "is_ref_deleted":
+				i = 11
+			case "need_approval":
+				i = 12
+			case "prettyref":
+				i = 13
+			case "repository":
+				i = 14
+			case "started":
+				i = 15
+			case "status":
+				i = 16
+			case "stopped":
+				i = 17
+			case "title":
+				i = 18
+			case "trigger_event":
+				i = 19
+			case "trigger_user":
+				i = 20
+			case "updated":
+				i = 21
+			case "workflow_id":
+				i = 22
+			}
+			if i < 0 {
+				i = d.fold(jkActionRun, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joActionRun.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.ScheduleID)
@@ -1419,41 +1551,52 @@ func jdActionRun(d *jdec, v *ActionRun) {
 	}
 }
 
-var jkActionRunJob = []string{"attempt", "handle", "id", "name", "needs", "owner_id", "repo_id", "run_id", "runs_on", "status", "task_id"}
+var (
+	jkActionRunJob = []string{"attempt", "handle", "id", "name", "needs", "owner_id", "repo_id", "run_id", "runs_on", "status", "task_id"}
+	joActionRunJob = newJDOrder(11)
+)
 
 func jdActionRunJob(d *jdec, v *ActionRunJob) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "attempt":
-			i = 0
-		case "handle":
-			i = 1
-		case "id":
-			i = 2
-		case "name":
-			i = 3
-		case "needs":
-			i = 4
-		case "owner_id":
-			i = 5
-		case "repo_id":
-			i = 6
-		case "run_id":
-			i = 7
-		case "runs_on":
-			i = 8
-		case "status":
-			i = 9
-		case "task_id":
-			i = 10
-		}
+	prev := -1
+	for more, i := d.field(true, jkActionRunJob, joActionRunJob, prev); more; more, i = d.field(false, jkActionRunJob, joActionRunJob, prev) {
 		if i < 0 {
-			i = d.fold(jkActionRunJob, true)
+			switch string(d.key) {
+			case "attempt":
+				i = 0
+			case "handle":
+				i = 1
+			case "id":
+				i = 2
+			case "name":
+				i = 3
+			case "needs":
+				i = 4
+			case "owner_id":
+				i = 5
+			case "repo_id":
+				i = 6
+			case "run_id":
+				i = 7
+			case "runs_on":
+				i = 8
+			case "status":
+				i = 9
+			case "task_id":
+				i = 10
+			}
+			if i < 0 {
+				i = d.fold(jkActionRunJob, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joActionRunJob.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Attempt)
@@ -1483,39 +1626,50 @@ func jdActionRunJob(d *jdec, v *ActionRunJob) {
 	}
 }
 
-var jkActionRunner = []string{"description", "ephemeral", "id", "labels", "name", "owner_id", "repo_id", "status", "uuid", "version"}
+var (
+	jkActionRunner = []string{"description", "ephemeral", "id", "labels", "name", "owner_id", "repo_id", "status", "uuid", "version"}
+	joActionRunner = newJDOrder(10)
+)
 
 func jdActionRunner(d *jdec, v *ActionRunner) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "description":
-			i = 0
-		case "ephemeral":
-			i = 1
-		case "id":
-			i = 2
-		case "labels":
-			i = 3
-		case "name":
-			i = 4
-		case "owner_id":
-			i = 5
-		case "repo_id":
-			i = 6
-		case "status":
-			i = 7
-		case "uuid":
-			i = 8
-		case "version":
-			i = 9
-		}
+	prev := -1
+	for more, i := d.field(true, jkActionRunner, joActionRunner, prev); more; more, i = d.field(false, jkActionRunner, joActionRunner, prev) {
 		if i < 0 {
-			i = d.fold(jkActionRunner, true)
+			switch string(d.key) {
+			case "description":
+				i = 0
+			case "ephemeral":
+				i = 1
+			case "id":
+				i = 2
+			case "labels":
+				i = 3
+			case "name":
+				i = 4
+			case "owner_id":
+				i = 5
+			case "repo_id":
+				i = 6
+			case "status":
+				i = 7
+			case "uuid":
+				i = 8
+			case "version":
+				i = 9
+			}
+			if i < 0 {
+				i = d.fold(jkActionRunner, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joActionRunner.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Description)
@@ -1543,45 +1697,56 @@ func jdActionRunner(d *jdec, v *ActionRunner) {
 	}
 }
 
-var jkActionTask = []string{"created_at", "display_title", "event", "head_branch", "head_sha", "id", "name", "run_number", "run_started_at", "status", "updated_at", "url", "workflow_id"}
+var (
+	jkActionTask = []string{"created_at", "display_title", "event", "head_branch", "head_sha", "id", "name", "run_number", "run_started_at", "status", "updated_at", "url", "workflow_id"}
+	joActionTask = newJDOrder(13)
+)
 
 func jdActionTask(d *jdec, v *ActionTask) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "display_title":
-			i = 1
-		case "event":
-			i = 2
-		case "head_branch":
-			i = 3
-		case "head_sha":
-			i = 4
-		case "id":
-			i = 5
-		case "name":
-			i = 6
-		case "run_number":
-			i = 7
-		case "run_started_at":
-			i = 8
-		case "status":
-			i = 9
-		case "updated_at":
-			i = 10
-		case "url":
-			i = 11
-		case "workflow_id":
-			i = 12
-		}
+	prev := -1
+	for more, i := d.field(true, jkActionTask, joActionTask, prev); more; more, i = d.field(false, jkActionTask, joActionTask, prev) {
 		if i < 0 {
-			i = d.fold(jkActionTask, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "display_title":
+				i = 1
+			case "event":
+				i = 2
+			case "head_branch":
+				i = 3
+			case "head_sha":
+				i = 4
+			case "id":
+				i = 5
+			case "name":
+				i = 6
+			case "run_number":
+				i = 7
+			case "run_started_at":
+				i = 8
+			case "status":
+				i = 9
+			case "updated_at":
+				i = 10
+			case "url":
+				i = 11
+			case "workflow_id":
+				i = 12
+			}
+			if i < 0 {
+				i = d.fold(jkActionTask, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joActionTask.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -1615,23 +1780,34 @@ func jdActionTask(d *jdec, v *ActionTask) {
 	}
 }
 
-var jkActionTaskResponse = []string{"total_count", "workflow_runs"}
+var (
+	jkActionTaskResponse = []string{"total_count", "workflow_runs"}
+	joActionTaskResponse = newJDOrder(2)
+)
 
 func jdActionTaskResponse(d *jdec, v *ActionTaskResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "total_count":
-			i = 0
-		case "workflow_runs":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkActionTaskResponse, joActionTaskResponse, prev); more; more, i = d.field(false, jkActionTaskResponse, joActionTaskResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkActionTaskResponse, true)
+			switch string(d.key) {
+			case "total_count":
+				i = 0
+			case "workflow_runs":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkActionTaskResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joActionTaskResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.TotalCount)
@@ -1643,27 +1819,38 @@ func jdActionTaskResponse(d *jdec, v *ActionTaskResponse) {
 	}
 }
 
-var jkActionVariable = []string{"data", "name", "owner_id", "repo_id"}
+var (
+	jkActionVariable = []string{"data", "name", "owner_id", "repo_id"}
+	joActionVariable = newJDOrder(4)
+)
 
 func jdActionVariable(d *jdec, v *ActionVariable) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "data":
-			i = 0
-		case "name":
-			i = 1
-		case "owner_id":
-			i = 2
-		case "repo_id":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkActionVariable, joActionVariable, prev); more; more, i = d.field(false, jkActionVariable, joActionVariable, prev) {
 		if i < 0 {
-			i = d.fold(jkActionVariable, true)
+			switch string(d.key) {
+			case "data":
+				i = 0
+			case "name":
+				i = 1
+			case "owner_id":
+				i = 2
+			case "repo_id":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkActionVariable, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joActionVariable.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Data)
@@ -1679,45 +1866,56 @@ func jdActionVariable(d *jdec, v *ActionVariable) {
 	}
 }
 
-var jkActivity = []string{"act_user", "act_user_id", "comment", "comment_id", "content", "created", "id", "is_private", "op_type", "ref_name", "repo", "repo_id", "user_id"}
+var (
+	jkActivity = []string{"act_user", "act_user_id", "comment", "comment_id", "content", "created", "id", "is_private", "op_type", "ref_name", "repo", "repo_id", "user_id"}
+	joActivity = newJDOrder(13)
+)
 
 func jdActivity(d *jdec, v *Activity) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "act_user":
-			i = 0
-		case "act_user_id":
-			i = 1
-		case "comment":
-			i = 2
-		case "comment_id":
-			i = 3
-		case "content":
-			i = 4
-		case "created":
-			i = 5
-		case "id":
-			i = 6
-		case "is_private":
-			i = 7
-		case "op_type":
-			i = 8
-		case "ref_name":
-			i = 9
-		case "repo":
-			i = 10
-		case "repo_id":
-			i = 11
-		case "user_id":
-			i = 12
-		}
+	prev := -1
+	for more, i := d.field(true, jkActivity, joActivity, prev); more; more, i = d.field(false, jkActivity, joActivity, prev) {
 		if i < 0 {
-			i = d.fold(jkActivity, true)
+			switch string(d.key) {
+			case "act_user":
+				i = 0
+			case "act_user_id":
+				i = 1
+			case "comment":
+				i = 2
+			case "comment_id":
+				i = 3
+			case "content":
+				i = 4
+			case "created":
+				i = 5
+			case "id":
+				i = 6
+			case "is_private":
+				i = 7
+			case "op_type":
+				i = 8
+			case "ref_name":
+				i = 9
+			case "repo":
+				i = 10
+			case "repo_id":
+				i = 11
+			case "user_id":
+				i = 12
+			}
+			if i < 0 {
+				i = d.fold(jkActivity, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joActivity.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.ActUser, jdUser)
@@ -1751,21 +1949,32 @@ func jdActivity(d *jdec, v *Activity) {
 	}
 }
 
-var jkAddCollaboratorOption = []string{"permission"}
+var (
+	jkAddCollaboratorOption = []string{"permission"}
+	joAddCollaboratorOption = newJDOrder(1)
+)
 
 func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "permission":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkAddCollaboratorOption, joAddCollaboratorOption, prev); more; more, i = d.field(false, jkAddCollaboratorOption, joAddCollaboratorOption, prev) {
 		if i < 0 {
-			i = d.fold(jkAddCollaboratorOption, true)
+			switch string(d.key) {
+			case "permission":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkAddCollaboratorOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAddCollaboratorOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str((*string)(&v.Permission))
@@ -1775,25 +1984,36 @@ func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
 	}
 }
 
-var jkAddTimeOption = []string{"created", "time", "user_name"}
+var (
+	jkAddTimeOption = []string{"created", "time", "user_name"}
+	joAddTimeOption = newJDOrder(3)
+)
 
 func jdAddTimeOption(d *jdec, v *AddTimeOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created":
-			i = 0
-		case "time":
-			i = 1
-		case "user_name":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkAddTimeOption, joAddTimeOption, prev); more; more, i = d.field(false, jkAddTimeOption, joAddTimeOption, prev) {
 		if i < 0 {
-			i = d.fold(jkAddTimeOption, true)
+			switch string(d.key) {
+			case "created":
+				i = 0
+			case "time":
+				i = 1
+			case "user_name":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkAddTimeOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAddTimeOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.Created)
@@ -1807,35 +2027,46 @@ func jdAddTimeOption(d *jdec, v *AddTimeOption) {
 	}
 }
 
-var jkAnnotatedTag = []string{"archive_download_count", "message", "object", "sha", "tag", "tagger", "url", "verification"}
+var (
+	jkAnnotatedTag = []string{"archive_download_count", "message", "object", "sha", "tag", "tagger", "url", "verification"}
+	joAnnotatedTag = newJDOrder(8)
+)
 
 func jdAnnotatedTag(d *jdec, v *AnnotatedTag) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "archive_download_count":
-			i = 0
-		case "message":
-			i = 1
-		case "object":
-			i = 2
-		case "sha":
-			i = 3
-		case "tag":
-			i = 4
-		case "tagger":
-			i = 5
-		case "url":
-			i = 6
-		case "verification":
-			i = 7
-		}
+	prev := -1
+	for more, i := d.field(true, jkAnnotatedTag, joAnnotatedTag, prev); more; more, i = d.field(false, jkAnnotatedTag, joAnnotatedTag, prev) {
 		if i < 0 {
-			i = d.fold(jkAnnotatedTag, true)
+			switch string(d.key) {
+			case "archive_download_count":
+				i = 0
+			case "message":
+				i = 1
+			case "object":
+				i = 2
+			case "sha":
+				i = 3
+			case "tag":
+				i = 4
+			case "tagger":
+				i = 5
+			case "url":
+				i = 6
+			case "verification":
+				i = 7
+			}
+			if i < 0 {
+				i = d.fold(jkAnnotatedTag, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAnnotatedTag.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.ArchiveDownloadCount, jdTagArchiveDownloadCount)
@@ -1859,25 +2090,36 @@ func jdAnnotatedTag(d *jdec, v *AnnotatedTag) {
 	}
 }
 
-var jkAnnotatedTagObject = []string{"sha", "type", "url"}
+var (
+	jkAnnotatedTagObject = []string{"sha", "type", "url"}
+	joAnnotatedTagObject = newJDOrder(3)
+)
 
 func jdAnnotatedTagObject(d *jdec, v *AnnotatedTagObject) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "sha":
-			i = 0
-		case "type":
-			i = 1
-		case "url":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkAnnotatedTagObject, joAnnotatedTagObject, prev); more; more, i = d.field(false, jkAnnotatedTagObject, joAnnotatedTagObject, prev) {
 		if i < 0 {
-			i = d.fold(jkAnnotatedTagObject, true)
+			switch string(d.key) {
+			case "sha":
+				i = 0
+			case "type":
+				i = 1
+			case "url":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkAnnotatedTagObject, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAnnotatedTagObject.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.SHA)
@@ -1891,35 +2133,46 @@ func jdAnnotatedTagObject(d *jdec, v *AnnotatedTagObject) {
 	}
 }
 
-var jkAttachment = []string{"browser_download_url", "created_at", "download_count", "id", "name", "size", "type", "uuid"}
+var (
+	jkAttachment = []string{"browser_download_url", "created_at", "download_count", "id", "name", "size", "type", "uuid"}
+	joAttachment = newJDOrder(8)
+)
 
 func jdAttachment(d *jdec, v *Attachment) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "browser_download_url":
-			i = 0
-		case "created_at":
-			i = 1
-		case "download_count":
-			i = 2
-		case "id":
-			i = 3
-		case "name":
-			i = 4
-		case "size":
-			i = 5
-		case "type":
-			i = 6
-		case "uuid":
-			i = 7
-		}
+	prev := -1
+	for more, i := d.field(true, jkAttachment, joAttachment, prev); more; more, i = d.field(false, jkAttachment, joAttachment, prev) {
 		if i < 0 {
-			i = d.fold(jkAttachment, true)
+			switch string(d.key) {
+			case "browser_download_url":
+				i = 0
+			case "created_at":
+				i = 1
+			case "download_count":
+				i = 2
+			case "id":
+				i = 3
+			case "name":
+				i = 4
+			case "size":
+				i = 5
+			case "type":
+				i = 6
+			case "uuid":
+				i = 7
+			}
+			if i < 0 {
+				i = d.fold(jkAttachment, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joAttachment.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.BrowserDownloadURL)
@@ -1943,23 +2196,34 @@ func jdAttachment(d *jdec, v *Attachment) {
 	}
 }
 
-var jkBlockedUser = []string{"block_id", "created_at"}
+var (
+	jkBlockedUser = []string{"block_id", "created_at"}
+	joBlockedUser = newJDOrder(2)
+)
 
 func jdBlockedUser(d *jdec, v *BlockedUser) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "block_id":
-			i = 0
-		case "created_at":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkBlockedUser, joBlockedUser, prev); more; more, i = d.field(false, jkBlockedUser, joBlockedUser, prev) {
 		if i < 0 {
-			i = d.fold(jkBlockedUser, true)
+			switch string(d.key) {
+			case "block_id":
+				i = 0
+			case "created_at":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkBlockedUser, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joBlockedUser.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.BlockID)
@@ -1971,37 +2235,48 @@ func jdBlockedUser(d *jdec, v *BlockedUser) {
 	}
 }
 
-var jkBranch = []string{"commit", "effective_branch_protection_name", "enable_status_check", "name", "protected", "required_approvals", "status_check_contexts", "user_can_merge", "user_can_push"}
+var (
+	jkBranch = []string{"commit", "effective_branch_protection_name", "enable_status_check", "name", "protected", "required_approvals", "status_check_contexts", "user_can_merge", "user_can_push"}
+	joBranch = newJDOrder(9)
+)
 
 func jdBranch(d *jdec, v *Branch) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commit":
-			i = 0
-		case "effective_branch_protection_name":
-			i = 1
-		case "enable_status_check":
-			i = 2
-		case "name":
-			i = 3
-		case "protected":
-			i = 4
-		case "required_approvals":
-			i = 5
-		case "status_check_contexts":
-			i = 6
-		case "user_can_merge":
-			i = 7
-		case "user_can_push":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkBranch, joBranch, prev); more; more, i = d.field(false, jkBranch, joBranch, prev) {
 		if i < 0 {
-			i = d.fold(jkBranch, true)
+			switch string(d.key) {
+			case "commit":
+				i = 0
+			case "effective_branch_protection_name":
+				i = 1
+			case "enable_status_check":
+				i = 2
+			case "name":
+				i = 3
+			case "protected":
+				i = 4
+			case "required_approvals":
+				i = 5
+			case "status_check_contexts":
+				i = 6
+			case "user_can_merge":
+				i = 7
+			case "user_can_push":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkBranch, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joBranch.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Commit, jdPayloadCommit)
@@ -2027,73 +2302,84 @@ func jdBranch(d *jdec, v *Branch) {
 	}
 }
 
-var jkBranchProtection = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "branch_name", "created_at", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "rule_name", "status_check_contexts", "unprotected_file_patterns", "updated_at"}
+var (
+	jkBranchProtection = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "branch_name", "created_at", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "rule_name", "status_check_contexts", "unprotected_file_patterns", "updated_at"}
+	joBranchProtection = newJDOrder(27)
+)
 
 func jdBranchProtection(d *jdec, v *BranchProtection) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "apply_to_admins":
-			i = 0
-		case "approvals_whitelist_teams":
-			i = 1
-		case "approvals_whitelist_username":
-			i = 2
-		case "block_on_official_review_requests":
-			i = 3
-		case "block_on_outdated_branch":
-			i = 4
-		case "block_on_rejected_reviews":
-			i = 5
-		case "branch_name":
-			i = 6
-		case "created_at":
-			i = 7
-		case "dismiss_stale_approvals":
-			i = 8
-		case "enable_approvals_whitelist":
-			i = 9
-		case "enable_merge_whitelist":
-			i = 10
-		case "enable_push":
-			i = 11
-		case "enable_push_whitelist":
-			i = 12
-		case "enable_status_check":
-			i = 13
-		case "ignore_stale_approvals":
-			i = 14
-		case "merge_whitelist_teams":
-			i = 15
-		case "merge_whitelist_usernames":
-			i = 16
-		case "protected_file_patterns":
-			i = 17
-		case "push_whitelist_deploy_keys":
-			i = 18
-		case "push_whitelist_teams":
-			i = 19
-		case "push_whitelist_usernames":
-			i = 20
-		case "require_signed_commits":
-			i = 21
-		case "required_approvals":
-			i = 22
-		case "rule_name":
-			i = 23
-		case "status_check_contexts":
-			i = 24
-		case "unprotected_file_patterns":
-			i = 25
-		case "updated_at":
-			i = 26
-		}
+	prev := -1
+	for more, i := d.field(true, jkBranchProtection, joBranchProtection, prev); more; more, i = d.field(false, jkBranchProtection, joBranchProtection, prev) {
 		if i < 0 {
-			i = d.fold(jkBranchProtection, true)
+			switch string(d.key) {
+			case "apply_to_admins":
+				i = 0
+			case "approvals_whitelist_teams":
+				i = 1
+			case "approvals_whitelist_username":
+				i = 2
+			case "block_on_official_review_requests":
+				i = 3
+			case "block_on_outdated_branch":
+				i = 4
+			case "block_on_rejected_reviews":
+				i = 5
+			case "branch_name":
+				i = 6
+			case "created_at":
+				i = 7
+			case "dismiss_stale_approvals":
+				i = 8
+			case "enable_approvals_whitelist":
+				i = 9
+			case "enable_merge_whitelist":
+				i = 10
+			case "enable_push":
+				i = 11
+			case "enable_push_whitelist":
+				i = 12
+			case "enable_status_check":
+				i = 13
+			case "ignore_stale_approvals":
+				i = 14
+			case "merge_whitelist_teams":
+				i = 15
+			case "merge_whitelist_usernames":
+				i = 16
+			case "protected_file_patterns":
+				i = 17
+			case "push_whitelist_deploy_keys":
+				i = 18
+			case "push_whitelist_teams":
+				i = 19
+			case "push_whitelist_usernames":
+				i = 20
+			case "require_signed_commits":
+				i = 21
+			case "required_approvals":
+				i = 22
+			case "rule_name":
+				i = 23
+			case "status_check_contexts":
+				i = 24
+			case "unprotected_file_patterns":
+				i = 25
+			case "updated_at":
+				i = 26
+			}
+			if i < 0 {
+				i = d.fold(jkBranchProtection, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joBranchProtection.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.ApplyToAdmins)
@@ -2155,29 +2441,40 @@ func jdBranchProtection(d *jdec, v *BranchProtection) {
 	}
 }
 
-var jkChangeFileOperation = []string{"content", "from_path", "operation", "path", "sha"}
+var (
+	jkChangeFileOperation = []string{"content", "from_path", "operation", "path", "sha"}
+	joChangeFileOperation = newJDOrder(5)
+)
 
 func jdChangeFileOperation(d *jdec, v *ChangeFileOperation) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "content":
-			i = 0
-		case "from_path":
-			i = 1
-		case "operation":
-			i = 2
-		case "path":
-			i = 3
-		case "sha":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkChangeFileOperation, joChangeFileOperation, prev); more; more, i = d.field(false, jkChangeFileOperation, joChangeFileOperation, prev) {
 		if i < 0 {
-			i = d.fold(jkChangeFileOperation, true)
+			switch string(d.key) {
+			case "content":
+				i = 0
+			case "from_path":
+				i = 1
+			case "operation":
+				i = 2
+			case "path":
+				i = 3
+			case "sha":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkChangeFileOperation, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joChangeFileOperation.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Content)
@@ -2195,37 +2492,48 @@ func jdChangeFileOperation(d *jdec, v *ChangeFileOperation) {
 	}
 }
 
-var jkChangeFilesOptions = []string{"author", "branch", "committer", "dates", "files", "force_overwrite_new_branch", "message", "new_branch", "signoff"}
+var (
+	jkChangeFilesOptions = []string{"author", "branch", "committer", "dates", "files", "force_overwrite_new_branch", "message", "new_branch", "signoff"}
+	joChangeFilesOptions = newJDOrder(9)
+)
 
 func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "branch":
-			i = 1
-		case "committer":
-			i = 2
-		case "dates":
-			i = 3
-		case "files":
-			i = 4
-		case "force_overwrite_new_branch":
-			i = 5
-		case "message":
-			i = 6
-		case "new_branch":
-			i = 7
-		case "signoff":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkChangeFilesOptions, joChangeFilesOptions, prev); more; more, i = d.field(false, jkChangeFilesOptions, joChangeFilesOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkChangeFilesOptions, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "branch":
+				i = 1
+			case "committer":
+				i = 2
+			case "dates":
+				i = 3
+			case "files":
+				i = 4
+			case "force_overwrite_new_branch":
+				i = 5
+			case "message":
+				i = 6
+			case "new_branch":
+				i = 7
+			case "signoff":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkChangeFilesOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joChangeFilesOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Author, jdIdentity)
@@ -2251,37 +2559,48 @@ func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
 	}
 }
 
-var jkChangedFile = []string{"additions", "changes", "contents_url", "deletions", "filename", "html_url", "previous_filename", "raw_url", "status"}
+var (
+	jkChangedFile = []string{"additions", "changes", "contents_url", "deletions", "filename", "html_url", "previous_filename", "raw_url", "status"}
+	joChangedFile = newJDOrder(9)
+)
 
 func jdChangedFile(d *jdec, v *ChangedFile) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "additions":
-			i = 0
-		case "changes":
-			i = 1
-		case "contents_url":
-			i = 2
-		case "deletions":
-			i = 3
-		case "filename":
-			i = 4
-		case "html_url":
-			i = 5
-		case "previous_filename":
-			i = 6
-		case "raw_url":
-			i = 7
-		case "status":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkChangedFile, joChangedFile, prev); more; more, i = d.field(false, jkChangedFile, joChangedFile, prev) {
 		if i < 0 {
-			i = d.fold(jkChangedFile, true)
+			switch string(d.key) {
+			case "additions":
+				i = 0
+			case "changes":
+				i = 1
+			case "contents_url":
+				i = 2
+			case "deletions":
+				i = 3
+			case "filename":
+				i = 4
+			case "html_url":
+				i = 5
+			case "previous_filename":
+				i = 6
+			case "raw_url":
+				i = 7
+			case "status":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkChangedFile, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joChangedFile.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Additions)
@@ -2307,33 +2626,44 @@ func jdChangedFile(d *jdec, v *ChangedFile) {
 	}
 }
 
-var jkCombinedStatus = []string{"commit_url", "repository", "sha", "state", "statuses", "total_count", "url"}
+var (
+	jkCombinedStatus = []string{"commit_url", "repository", "sha", "state", "statuses", "total_count", "url"}
+	joCombinedStatus = newJDOrder(7)
+)
 
 func jdCombinedStatus(d *jdec, v *CombinedStatus) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commit_url":
-			i = 0
-		case "repository":
-			i = 1
-		case "sha":
-			i = 2
-		case "state":
-			i = 3
-		case "statuses":
-			i = 4
-		case "total_count":
-			i = 5
-		case "url":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkCombinedStatus, joCombinedStatus, prev); more; more, i = d.field(false, jkCombinedStatus, joCombinedStatus, prev) {
 		if i < 0 {
-			i = d.fold(jkCombinedStatus, true)
+			switch string(d.key) {
+			case "commit_url":
+				i = 0
+			case "repository":
+				i = 1
+			case "sha":
+				i = 2
+			case "state":
+				i = 3
+			case "statuses":
+				i = 4
+			case "total_count":
+				i = 5
+			case "url":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkCombinedStatus, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCombinedStatus.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.CommitURL)
@@ -2355,41 +2685,52 @@ func jdCombinedStatus(d *jdec, v *CombinedStatus) {
 	}
 }
 
-var jkComment = []string{"assets", "body", "created_at", "html_url", "id", "issue_url", "original_author", "original_author_id", "pull_request_url", "updated_at", "user"}
+var (
+	jkComment = []string{"assets", "body", "created_at", "html_url", "id", "issue_url", "original_author", "original_author_id", "pull_request_url", "updated_at", "user"}
+	joComment = newJDOrder(11)
+)
 
 func jdComment(d *jdec, v *Comment) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "assets":
-			i = 0
-		case "body":
-			i = 1
-		case "created_at":
-			i = 2
-		case "html_url":
-			i = 3
-		case "id":
-			i = 4
-		case "issue_url":
-			i = 5
-		case "original_author":
-			i = 6
-		case "original_author_id":
-			i = 7
-		case "pull_request_url":
-			i = 8
-		case "updated_at":
-			i = 9
-		case "user":
-			i = 10
-		}
+	prev := -1
+	for more, i := d.field(true, jkComment, joComment, prev); more; more, i = d.field(false, jkComment, joComment, prev) {
 		if i < 0 {
-			i = d.fold(jkComment, true)
+			switch string(d.key) {
+			case "assets":
+				i = 0
+			case "body":
+				i = 1
+			case "created_at":
+				i = 2
+			case "html_url":
+				i = 3
+			case "id":
+				i = 4
+			case "issue_url":
+				i = 5
+			case "original_author":
+				i = 6
+			case "original_author_id":
+				i = 7
+			case "pull_request_url":
+				i = 8
+			case "updated_at":
+				i = 9
+			case "user":
+				i = 10
+			}
+			if i < 0 {
+				i = d.fold(jkComment, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joComment.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlicePtr(d, &v.Assets, jdAttachment)
@@ -2419,39 +2760,50 @@ func jdComment(d *jdec, v *Comment) {
 	}
 }
 
-var jkCommit = []string{"author", "commit", "committer", "created", "files", "html_url", "parents", "sha", "stats", "url"}
+var (
+	jkCommit = []string{"author", "commit", "committer", "created", "files", "html_url", "parents", "sha", "stats", "url"}
+	joCommit = newJDOrder(10)
+)
 
 func jdCommit(d *jdec, v *Commit) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "commit":
-			i = 1
-		case "committer":
-			i = 2
-		case "created":
-			i = 3
-		case "files":
-			i = 4
-		case "html_url":
-			i = 5
-		case "parents":
-			i = 6
-		case "sha":
-			i = 7
-		case "stats":
-			i = 8
-		case "url":
-			i = 9
-		}
+	prev := -1
+	for more, i := d.field(true, jkCommit, joCommit, prev); more; more, i = d.field(false, jkCommit, joCommit, prev) {
 		if i < 0 {
-			i = d.fold(jkCommit, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "commit":
+				i = 1
+			case "committer":
+				i = 2
+			case "created":
+				i = 3
+			case "files":
+				i = 4
+			case "html_url":
+				i = 5
+			case "parents":
+				i = 6
+			case "sha":
+				i = 7
+			case "stats":
+				i = 8
+			case "url":
+				i = 9
+			}
+			if i < 0 {
+				i = d.fold(jkCommit, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCommit.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Author, jdUser)
@@ -2479,23 +2831,34 @@ func jdCommit(d *jdec, v *Commit) {
 	}
 }
 
-var jkCommitAffectedFiles = []string{"filename", "status"}
+var (
+	jkCommitAffectedFiles = []string{"filename", "status"}
+	joCommitAffectedFiles = newJDOrder(2)
+)
 
 func jdCommitAffectedFiles(d *jdec, v *CommitAffectedFiles) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "filename":
-			i = 0
-		case "status":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkCommitAffectedFiles, joCommitAffectedFiles, prev); more; more, i = d.field(false, jkCommitAffectedFiles, joCommitAffectedFiles, prev) {
 		if i < 0 {
-			i = d.fold(jkCommitAffectedFiles, true)
+			switch string(d.key) {
+			case "filename":
+				i = 0
+			case "status":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkCommitAffectedFiles, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCommitAffectedFiles.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Filename)
@@ -2507,23 +2870,34 @@ func jdCommitAffectedFiles(d *jdec, v *CommitAffectedFiles) {
 	}
 }
 
-var jkCommitDateOptions = []string{"author", "committer"}
+var (
+	jkCommitDateOptions = []string{"author", "committer"}
+	joCommitDateOptions = newJDOrder(2)
+)
 
 func jdCommitDateOptions(d *jdec, v *CommitDateOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "committer":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkCommitDateOptions, joCommitDateOptions, prev); more; more, i = d.field(false, jkCommitDateOptions, joCommitDateOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkCommitDateOptions, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "committer":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkCommitDateOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCommitDateOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.Author)
@@ -2535,25 +2909,36 @@ func jdCommitDateOptions(d *jdec, v *CommitDateOptions) {
 	}
 }
 
-var jkCommitMeta = []string{"created", "sha", "url"}
+var (
+	jkCommitMeta = []string{"created", "sha", "url"}
+	joCommitMeta = newJDOrder(3)
+)
 
 func jdCommitMeta(d *jdec, v *CommitMeta) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created":
-			i = 0
-		case "sha":
-			i = 1
-		case "url":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCommitMeta, joCommitMeta, prev); more; more, i = d.field(false, jkCommitMeta, joCommitMeta, prev) {
 		if i < 0 {
-			i = d.fold(jkCommitMeta, true)
+			switch string(d.key) {
+			case "created":
+				i = 0
+			case "sha":
+				i = 1
+			case "url":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCommitMeta, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCommitMeta.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.Created)
@@ -2567,25 +2952,36 @@ func jdCommitMeta(d *jdec, v *CommitMeta) {
 	}
 }
 
-var jkCommitStats = []string{"additions", "deletions", "total"}
+var (
+	jkCommitStats = []string{"additions", "deletions", "total"}
+	joCommitStats = newJDOrder(3)
+)
 
 func jdCommitStats(d *jdec, v *CommitStats) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "additions":
-			i = 0
-		case "deletions":
-			i = 1
-		case "total":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCommitStats, joCommitStats, prev); more; more, i = d.field(false, jkCommitStats, joCommitStats, prev) {
 		if i < 0 {
-			i = d.fold(jkCommitStats, true)
+			switch string(d.key) {
+			case "additions":
+				i = 0
+			case "deletions":
+				i = 1
+			case "total":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCommitStats, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCommitStats.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Additions)
@@ -2599,37 +2995,48 @@ func jdCommitStats(d *jdec, v *CommitStats) {
 	}
 }
 
-var jkCommitStatus = []string{"context", "created_at", "creator", "description", "id", "status", "target_url", "updated_at", "url"}
+var (
+	jkCommitStatus = []string{"context", "created_at", "creator", "description", "id", "status", "target_url", "updated_at", "url"}
+	joCommitStatus = newJDOrder(9)
+)
 
 func jdCommitStatus(d *jdec, v *CommitStatus) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "context":
-			i = 0
-		case "created_at":
-			i = 1
-		case "creator":
-			i = 2
-		case "description":
-			i = 3
-		case "id":
-			i = 4
-		case "status":
-			i = 5
-		case "target_url":
-			i = 6
-		case "updated_at":
-			i = 7
-		case "url":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkCommitStatus, joCommitStatus, prev); more; more, i = d.field(false, jkCommitStatus, joCommitStatus, prev) {
 		if i < 0 {
-			i = d.fold(jkCommitStatus, true)
+			switch string(d.key) {
+			case "context":
+				i = 0
+			case "created_at":
+				i = 1
+			case "creator":
+				i = 2
+			case "description":
+				i = 3
+			case "id":
+				i = 4
+			case "status":
+				i = 5
+			case "target_url":
+				i = 6
+			case "updated_at":
+				i = 7
+			case "url":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkCommitStatus, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCommitStatus.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Context)
@@ -2655,25 +3062,36 @@ func jdCommitStatus(d *jdec, v *CommitStatus) {
 	}
 }
 
-var jkCommitUser = []string{"date", "email", "name"}
+var (
+	jkCommitUser = []string{"date", "email", "name"}
+	joCommitUser = newJDOrder(3)
+)
 
 func jdCommitUser(d *jdec, v *CommitUser) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "date":
-			i = 0
-		case "email":
-			i = 1
-		case "name":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCommitUser, joCommitUser, prev); more; more, i = d.field(false, jkCommitUser, joCommitUser, prev) {
 		if i < 0 {
-			i = d.fold(jkCommitUser, true)
+			switch string(d.key) {
+			case "date":
+				i = 0
+			case "email":
+				i = 1
+			case "name":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCommitUser, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCommitUser.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Date)
@@ -2687,25 +3105,36 @@ func jdCommitUser(d *jdec, v *CommitUser) {
 	}
 }
 
-var jkCompare = []string{"commits", "files", "total_commits"}
+var (
+	jkCompare = []string{"commits", "files", "total_commits"}
+	joCompare = newJDOrder(3)
+)
 
 func jdCompare(d *jdec, v *Compare) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commits":
-			i = 0
-		case "files":
-			i = 1
-		case "total_commits":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCompare, joCompare, prev); more; more, i = d.field(false, jkCompare, joCompare, prev) {
 		if i < 0 {
-			i = d.fold(jkCompare, true)
+			switch string(d.key) {
+			case "commits":
+				i = 0
+			case "files":
+				i = 1
+			case "total_commits":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCompare, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCompare.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlicePtr(d, &v.Commits, jdCommit)
@@ -2719,51 +3148,62 @@ func jdCompare(d *jdec, v *Compare) {
 	}
 }
 
-var jkContentsResponse = []string{"_links", "content", "download_url", "encoding", "git_url", "html_url", "last_commit_sha", "last_commit_when", "name", "path", "sha", "size", "submodule_git_url", "target", "type", "url"}
+var (
+	jkContentsResponse = []string{"_links", "content", "download_url", "encoding", "git_url", "html_url", "last_commit_sha", "last_commit_when", "name", "path", "sha", "size", "submodule_git_url", "target", "type", "url"}
+	joContentsResponse = newJDOrder(16)
+)
 
 func jdContentsResponse(d *jdec, v *ContentsResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "_links":
-			i = 0
-		case "content":
-			i = 1
-		case "download_url":
-			i = 2
-		case "encoding":
-			i = 3
-		case "git_url":
-			i = 4
-		case "html_url":
-			i = 5
-		case "last_commit_sha":
-			i = 6
-		case "last_commit_when":
-			i = 7
-		case "name":
-			i = 8
-		case "path":
-			i = 9
-		case "sha":
-			i = 10
-		case "size":
-			i = 11
-		case "submodule_git_url":
-			i = 12
-		case "target":
-			i = 13
-		case "type":
-			i = 14
-		case "url":
-			i = 15
-		}
+	prev := -1
+	for more, i := d.field(true, jkContentsResponse, joContentsResponse, prev); more; more, i = d.field(false, jkContentsResponse, joContentsResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkContentsResponse, true)
+			switch string(d.key) {
+			case "_links":
+				i = 0
+			case "content":
+				i = 1
+			case "download_url":
+				i = 2
+			case "encoding":
+				i = 3
+			case "git_url":
+				i = 4
+			case "html_url":
+				i = 5
+			case "last_commit_sha":
+				i = 6
+			case "last_commit_when":
+				i = 7
+			case "name":
+				i = 8
+			case "path":
+				i = 9
+			case "sha":
+				i = 10
+			case "size":
+				i = 11
+			case "submodule_git_url":
+				i = 12
+			case "target":
+				i = 13
+			case "type":
+				i = 14
+			case "url":
+				i = 15
+			}
+			if i < 0 {
+				i = d.fold(jkContentsResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joContentsResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Links, jdFileLinksResponse)
@@ -2803,25 +3243,36 @@ func jdContentsResponse(d *jdec, v *ContentsResponse) {
 	}
 }
 
-var jkCreateAccessTokenOption = []string{"name", "repositories", "scopes"}
+var (
+	jkCreateAccessTokenOption = []string{"name", "repositories", "scopes"}
+	joCreateAccessTokenOption = newJDOrder(3)
+)
 
 func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name":
-			i = 0
-		case "repositories":
-			i = 1
-		case "scopes":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateAccessTokenOption, joCreateAccessTokenOption, prev); more; more, i = d.field(false, jkCreateAccessTokenOption, joCreateAccessTokenOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateAccessTokenOption, true)
+			switch string(d.key) {
+			case "name":
+				i = 0
+			case "repositories":
+				i = 1
+			case "scopes":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateAccessTokenOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateAccessTokenOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Name)
@@ -2835,69 +3286,80 @@ func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 	}
 }
 
-var jkCreateBranchProtectionOption = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "branch_name", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "rule_name", "status_check_contexts", "unprotected_file_patterns"}
+var (
+	jkCreateBranchProtectionOption = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "branch_name", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "rule_name", "status_check_contexts", "unprotected_file_patterns"}
+	joCreateBranchProtectionOption = newJDOrder(25)
+)
 
 func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "apply_to_admins":
-			i = 0
-		case "approvals_whitelist_teams":
-			i = 1
-		case "approvals_whitelist_username":
-			i = 2
-		case "block_on_official_review_requests":
-			i = 3
-		case "block_on_outdated_branch":
-			i = 4
-		case "block_on_rejected_reviews":
-			i = 5
-		case "branch_name":
-			i = 6
-		case "dismiss_stale_approvals":
-			i = 7
-		case "enable_approvals_whitelist":
-			i = 8
-		case "enable_merge_whitelist":
-			i = 9
-		case "enable_push":
-			i = 10
-		case "enable_push_whitelist":
-			i = 11
-		case "enable_status_check":
-			i = 12
-		case "ignore_stale_approvals":
-			i = 13
-		case "merge_whitelist_teams":
-			i = 14
-		case "merge_whitelist_usernames":
-			i = 15
-		case "protected_file_patterns":
-			i = 16
-		case "push_whitelist_deploy_keys":
-			i = 17
-		case "push_whitelist_teams":
-			i = 18
-		case "push_whitelist_usernames":
-			i = 19
-		case "require_signed_commits":
-			i = 20
-		case "required_approvals":
-			i = 21
-		case "rule_name":
-			i = 22
-		case "status_check_contexts":
-			i = 23
-		case "unprotected_file_patterns":
-			i = 24
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateBranchProtectionOption, joCreateBranchProtectionOption, prev); more; more, i = d.field(false, jkCreateBranchProtectionOption, joCreateBranchProtectionOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateBranchProtectionOption, true)
+			switch string(d.key) {
+			case "apply_to_admins":
+				i = 0
+			case "approvals_whitelist_teams":
+				i = 1
+			case "approvals_whitelist_username":
+				i = 2
+			case "block_on_official_review_requests":
+				i = 3
+			case "block_on_outdated_branch":
+				i = 4
+			case "block_on_rejected_reviews":
+				i = 5
+			case "branch_name":
+				i = 6
+			case "dismiss_stale_approvals":
+				i = 7
+			case "enable_approvals_whitelist":
+				i = 8
+			case "enable_merge_whitelist":
+				i = 9
+			case "enable_push":
+				i = 10
+			case "enable_push_whitelist":
+				i = 11
+			case "enable_status_check":
+				i = 12
+			case "ignore_stale_approvals":
+				i = 13
+			case "merge_whitelist_teams":
+				i = 14
+			case "merge_whitelist_usernames":
+				i = 15
+			case "protected_file_patterns":
+				i = 16
+			case "push_whitelist_deploy_keys":
+				i = 17
+			case "push_whitelist_teams":
+				i = 18
+			case "push_whitelist_usernames":
+				i = 19
+			case "require_signed_commits":
+				i = 20
+			case "required_approvals":
+				i = 21
+			case "rule_name":
+				i = 22
+			case "status_check_contexts":
+				i = 23
+			case "unprotected_file_patterns":
+				i = 24
+			}
+			if i < 0 {
+				i = d.fold(jkCreateBranchProtectionOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateBranchProtectionOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.ApplyToAdmins)
@@ -2955,25 +3417,36 @@ func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
 	}
 }
 
-var jkCreateBranchRepoOption = []string{"new_branch_name", "old_branch_name", "old_ref_name"}
+var (
+	jkCreateBranchRepoOption = []string{"new_branch_name", "old_branch_name", "old_ref_name"}
+	joCreateBranchRepoOption = newJDOrder(3)
+)
 
 func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "new_branch_name":
-			i = 0
-		case "old_branch_name":
-			i = 1
-		case "old_ref_name":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateBranchRepoOption, joCreateBranchRepoOption, prev); more; more, i = d.field(false, jkCreateBranchRepoOption, joCreateBranchRepoOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateBranchRepoOption, true)
+			switch string(d.key) {
+			case "new_branch_name":
+				i = 0
+			case "old_branch_name":
+				i = 1
+			case "old_ref_name":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateBranchRepoOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateBranchRepoOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.NewBranchName)
@@ -2987,21 +3460,32 @@ func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
 	}
 }
 
-var jkCreateEmailOption = []string{"emails"}
+var (
+	jkCreateEmailOption = []string{"emails"}
+	joCreateEmailOption = newJDOrder(1)
+)
 
 func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "emails":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateEmailOption, joCreateEmailOption, prev); more; more, i = d.field(false, jkCreateEmailOption, joCreateEmailOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateEmailOption, true)
+			switch string(d.key) {
+			case "emails":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkCreateEmailOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateEmailOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Emails, (*jdec).str)
@@ -3011,37 +3495,48 @@ func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
 	}
 }
 
-var jkCreateFileOptions = []string{"author", "branch", "committer", "content", "dates", "force_overwrite_new_branch", "message", "new_branch", "signoff"}
+var (
+	jkCreateFileOptions = []string{"author", "branch", "committer", "content", "dates", "force_overwrite_new_branch", "message", "new_branch", "signoff"}
+	joCreateFileOptions = newJDOrder(9)
+)
 
 func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "branch":
-			i = 1
-		case "committer":
-			i = 2
-		case "content":
-			i = 3
-		case "dates":
-			i = 4
-		case "force_overwrite_new_branch":
-			i = 5
-		case "message":
-			i = 6
-		case "new_branch":
-			i = 7
-		case "signoff":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateFileOptions, joCreateFileOptions, prev); more; more, i = d.field(false, jkCreateFileOptions, joCreateFileOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateFileOptions, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "branch":
+				i = 1
+			case "committer":
+				i = 2
+			case "content":
+				i = 3
+			case "dates":
+				i = 4
+			case "force_overwrite_new_branch":
+				i = 5
+			case "message":
+				i = 6
+			case "new_branch":
+				i = 7
+			case "signoff":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkCreateFileOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateFileOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Author, jdIdentity)
@@ -3067,23 +3562,34 @@ func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 	}
 }
 
-var jkCreateForkOption = []string{"name", "organization"}
+var (
+	jkCreateForkOption = []string{"name", "organization"}
+	joCreateForkOption = newJDOrder(2)
+)
 
 func jdCreateForkOption(d *jdec, v *CreateForkOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name":
-			i = 0
-		case "organization":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateForkOption, joCreateForkOption, prev); more; more, i = d.field(false, jkCreateForkOption, joCreateForkOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateForkOption, true)
+			switch string(d.key) {
+			case "name":
+				i = 0
+			case "organization":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkCreateForkOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateForkOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Name)
@@ -3095,23 +3601,34 @@ func jdCreateForkOption(d *jdec, v *CreateForkOption) {
 	}
 }
 
-var jkCreateGPGKeyOption = []string{"armored_public_key", "armored_signature"}
+var (
+	jkCreateGPGKeyOption = []string{"armored_public_key", "armored_signature"}
+	joCreateGPGKeyOption = newJDOrder(2)
+)
 
 func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "armored_public_key":
-			i = 0
-		case "armored_signature":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateGPGKeyOption, joCreateGPGKeyOption, prev); more; more, i = d.field(false, jkCreateGPGKeyOption, joCreateGPGKeyOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateGPGKeyOption, true)
+			switch string(d.key) {
+			case "armored_public_key":
+				i = 0
+			case "armored_signature":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkCreateGPGKeyOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateGPGKeyOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.ArmoredPublicKey)
@@ -3123,31 +3640,42 @@ func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
 	}
 }
 
-var jkCreateHookOption = []string{"active", "authorization_header", "branch_filter", "config", "events", "type"}
+var (
+	jkCreateHookOption = []string{"active", "authorization_header", "branch_filter", "config", "events", "type"}
+	joCreateHookOption = newJDOrder(6)
+)
 
 func jdCreateHookOption(d *jdec, v *CreateHookOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "active":
-			i = 0
-		case "authorization_header":
-			i = 1
-		case "branch_filter":
-			i = 2
-		case "config":
-			i = 3
-		case "events":
-			i = 4
-		case "type":
-			i = 5
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateHookOption, joCreateHookOption, prev); more; more, i = d.field(false, jkCreateHookOption, joCreateHookOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateHookOption, true)
+			switch string(d.key) {
+			case "active":
+				i = 0
+			case "authorization_header":
+				i = 1
+			case "branch_filter":
+				i = 2
+			case "config":
+				i = 3
+			case "events":
+				i = 4
+			case "type":
+				i = 5
+			}
+			if i < 0 {
+				i = d.fold(jkCreateHookOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateHookOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.Active)
@@ -3167,23 +3695,34 @@ func jdCreateHookOption(d *jdec, v *CreateHookOption) {
 	}
 }
 
-var jkCreateIssueCommentOption = []string{"body", "updated_at"}
+var (
+	jkCreateIssueCommentOption = []string{"body", "updated_at"}
+	joCreateIssueCommentOption = newJDOrder(2)
+)
 
 func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "updated_at":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateIssueCommentOption, joCreateIssueCommentOption, prev); more; more, i = d.field(false, jkCreateIssueCommentOption, joCreateIssueCommentOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateIssueCommentOption, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "updated_at":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkCreateIssueCommentOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateIssueCommentOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -3195,37 +3734,48 @@ func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
 	}
 }
 
-var jkCreateIssueOption = []string{"assignee", "assignees", "body", "closed", "due_date", "labels", "milestone", "ref", "title"}
+var (
+	jkCreateIssueOption = []string{"assignee", "assignees", "body", "closed", "due_date", "labels", "milestone", "ref", "title"}
+	joCreateIssueOption = newJDOrder(9)
+)
 
 func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "assignee":
-			i = 0
-		case "assignees":
-			i = 1
-		case "body":
-			i = 2
-		case "closed":
-			i = 3
-		case "due_date":
-			i = 4
-		case "labels":
-			i = 5
-		case "milestone":
-			i = 6
-		case "ref":
-			i = 7
-		case "title":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateIssueOption, joCreateIssueOption, prev); more; more, i = d.field(false, jkCreateIssueOption, joCreateIssueOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateIssueOption, true)
+			switch string(d.key) {
+			case "assignee":
+				i = 0
+			case "assignees":
+				i = 1
+			case "body":
+				i = 2
+			case "closed":
+				i = 3
+			case "due_date":
+				i = 4
+			case "labels":
+				i = 5
+			case "milestone":
+				i = 6
+			case "ref":
+				i = 7
+			case "title":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkCreateIssueOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateIssueOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Assignee)
@@ -3251,25 +3801,36 @@ func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
 	}
 }
 
-var jkCreateKeyOption = []string{"key", "read_only", "title"}
+var (
+	jkCreateKeyOption = []string{"key", "read_only", "title"}
+	joCreateKeyOption = newJDOrder(3)
+)
 
 func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "key":
-			i = 0
-		case "read_only":
-			i = 1
-		case "title":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateKeyOption, joCreateKeyOption, prev); more; more, i = d.field(false, jkCreateKeyOption, joCreateKeyOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateKeyOption, true)
+			switch string(d.key) {
+			case "key":
+				i = 0
+			case "read_only":
+				i = 1
+			case "title":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateKeyOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateKeyOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Key)
@@ -3283,29 +3844,40 @@ func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
 	}
 }
 
-var jkCreateLabelOption = []string{"color", "description", "exclusive", "is_archived", "name"}
+var (
+	jkCreateLabelOption = []string{"color", "description", "exclusive", "is_archived", "name"}
+	joCreateLabelOption = newJDOrder(5)
+)
 
 func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "color":
-			i = 0
-		case "description":
-			i = 1
-		case "exclusive":
-			i = 2
-		case "is_archived":
-			i = 3
-		case "name":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateLabelOption, joCreateLabelOption, prev); more; more, i = d.field(false, jkCreateLabelOption, joCreateLabelOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateLabelOption, true)
+			switch string(d.key) {
+			case "color":
+				i = 0
+			case "description":
+				i = 1
+			case "exclusive":
+				i = 2
+			case "is_archived":
+				i = 3
+			case "name":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkCreateLabelOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateLabelOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Color)
@@ -3323,27 +3895,38 @@ func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
 	}
 }
 
-var jkCreateMilestoneOption = []string{"description", "due_on", "state", "title"}
+var (
+	jkCreateMilestoneOption = []string{"description", "due_on", "state", "title"}
+	joCreateMilestoneOption = newJDOrder(4)
+)
 
 func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "description":
-			i = 0
-		case "due_on":
-			i = 1
-		case "state":
-			i = 2
-		case "title":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateMilestoneOption, joCreateMilestoneOption, prev); more; more, i = d.field(false, jkCreateMilestoneOption, joCreateMilestoneOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateMilestoneOption, true)
+			switch string(d.key) {
+			case "description":
+				i = 0
+			case "due_on":
+				i = 1
+			case "state":
+				i = 2
+			case "title":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkCreateMilestoneOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateMilestoneOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Description)
@@ -3359,25 +3942,36 @@ func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
 	}
 }
 
-var jkCreateOAuth2ApplicationOptions = []string{"confidential_client", "name", "redirect_uris"}
+var (
+	jkCreateOAuth2ApplicationOptions = []string{"confidential_client", "name", "redirect_uris"}
+	joCreateOAuth2ApplicationOptions = newJDOrder(3)
+)
 
 func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "confidential_client":
-			i = 0
-		case "name":
-			i = 1
-		case "redirect_uris":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateOAuth2ApplicationOptions, joCreateOAuth2ApplicationOptions, prev); more; more, i = d.field(false, jkCreateOAuth2ApplicationOptions, joCreateOAuth2ApplicationOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateOAuth2ApplicationOptions, true)
+			switch string(d.key) {
+			case "confidential_client":
+				i = 0
+			case "name":
+				i = 1
+			case "redirect_uris":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateOAuth2ApplicationOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateOAuth2ApplicationOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.ConfidentialClient, (*jdec).bool)
@@ -3391,21 +3985,32 @@ func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions
 	}
 }
 
-var jkCreateOrUpdateSecretOption = []string{"data"}
+var (
+	jkCreateOrUpdateSecretOption = []string{"data"}
+	joCreateOrUpdateSecretOption = newJDOrder(1)
+)
 
 func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "data":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateOrUpdateSecretOption, joCreateOrUpdateSecretOption, prev); more; more, i = d.field(false, jkCreateOrUpdateSecretOption, joCreateOrUpdateSecretOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateOrUpdateSecretOption, true)
+			switch string(d.key) {
+			case "data":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkCreateOrUpdateSecretOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateOrUpdateSecretOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Data)
@@ -3415,35 +4020,46 @@ func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
 	}
 }
 
-var jkCreateOrgOption = []string{"description", "email", "full_name", "location", "repo_admin_change_team_access", "username", "visibility", "website"}
+var (
+	jkCreateOrgOption = []string{"description", "email", "full_name", "location", "repo_admin_change_team_access", "username", "visibility", "website"}
+	joCreateOrgOption = newJDOrder(8)
+)
 
 func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "description":
-			i = 0
-		case "email":
-			i = 1
-		case "full_name":
-			i = 2
-		case "location":
-			i = 3
-		case "repo_admin_change_team_access":
-			i = 4
-		case "username":
-			i = 5
-		case "visibility":
-			i = 6
-		case "website":
-			i = 7
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateOrgOption, joCreateOrgOption, prev); more; more, i = d.field(false, jkCreateOrgOption, joCreateOrgOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateOrgOption, true)
+			switch string(d.key) {
+			case "description":
+				i = 0
+			case "email":
+				i = 1
+			case "full_name":
+				i = 2
+			case "location":
+				i = 3
+			case "repo_admin_change_team_access":
+				i = 4
+			case "username":
+				i = 5
+			case "visibility":
+				i = 6
+			case "website":
+				i = 7
+			}
+			if i < 0 {
+				i = d.fold(jkCreateOrgOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateOrgOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Description)
@@ -3467,37 +4083,48 @@ func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
 	}
 }
 
-var jkCreatePullRequestOption = []string{"assignee", "assignees", "base", "body", "due_date", "head", "labels", "milestone", "title"}
+var (
+	jkCreatePullRequestOption = []string{"assignee", "assignees", "base", "body", "due_date", "head", "labels", "milestone", "title"}
+	joCreatePullRequestOption = newJDOrder(9)
+)
 
 func jdCreatePullRequestOption(d *jdec, v *CreatePullRequestOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "assignee":
-			i = 0
-		case "assignees":
-			i = 1
-		case "base":
-			i = 2
-		case "body":
-			i = 3
-		case "due_date":
-			i = 4
-		case "head":
-			i = 5
-		case "labels":
-			i = 6
-		case "milestone":
-			i = 7
-		case "title":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreatePullRequestOption, joCreatePullRequestOption, prev); more; more, i = d.field(false, jkCreatePullRequestOption, joCreatePullRequestOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreatePullRequestOption, true)
+			switch string(d.key) {
+			case "assignee":
+				i = 0
+			case "assignees":
+				i = 1
+			case "base":
+				i = 2
+			case "body":
+				i = 3
+			case "due_date":
+				i = 4
+			case "head":
+				i = 5
+			case "labels":
+				i = 6
+			case "milestone":
+				i = 7
+			case "title":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkCreatePullRequestOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreatePullRequestOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Assignee)
@@ -3523,29 +4150,40 @@ func jdCreatePullRequestOption(d *jdec, v *CreatePullRequestOption) {
 	}
 }
 
-var jkCreatePullReviewComment = []string{"body", "extra_lines_count", "new_position", "old_position", "path"}
+var (
+	jkCreatePullReviewComment = []string{"body", "extra_lines_count", "new_position", "old_position", "path"}
+	joCreatePullReviewComment = newJDOrder(5)
+)
 
 func jdCreatePullReviewComment(d *jdec, v *CreatePullReviewComment) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "extra_lines_count":
-			i = 1
-		case "new_position":
-			i = 2
-		case "old_position":
-			i = 3
-		case "path":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreatePullReviewComment, joCreatePullReviewComment, prev); more; more, i = d.field(false, jkCreatePullReviewComment, joCreatePullReviewComment, prev) {
 		if i < 0 {
-			i = d.fold(jkCreatePullReviewComment, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "extra_lines_count":
+				i = 1
+			case "new_position":
+				i = 2
+			case "old_position":
+				i = 3
+			case "path":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkCreatePullReviewComment, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreatePullReviewComment.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -3563,27 +4201,38 @@ func jdCreatePullReviewComment(d *jdec, v *CreatePullReviewComment) {
 	}
 }
 
-var jkCreatePullReviewOptions = []string{"body", "comments", "commit_id", "event"}
+var (
+	jkCreatePullReviewOptions = []string{"body", "comments", "commit_id", "event"}
+	joCreatePullReviewOptions = newJDOrder(4)
+)
 
 func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "comments":
-			i = 1
-		case "commit_id":
-			i = 2
-		case "event":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreatePullReviewOptions, joCreatePullReviewOptions, prev); more; more, i = d.field(false, jkCreatePullReviewOptions, joCreatePullReviewOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkCreatePullReviewOptions, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "comments":
+				i = 1
+			case "commit_id":
+				i = 2
+			case "event":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkCreatePullReviewOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreatePullReviewOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -3599,33 +4248,44 @@ func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
 	}
 }
 
-var jkCreatePushMirrorOption = []string{"branch_filter", "interval", "remote_address", "remote_password", "remote_username", "sync_on_commit", "use_ssh"}
+var (
+	jkCreatePushMirrorOption = []string{"branch_filter", "interval", "remote_address", "remote_password", "remote_username", "sync_on_commit", "use_ssh"}
+	joCreatePushMirrorOption = newJDOrder(7)
+)
 
 func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "branch_filter":
-			i = 0
-		case "interval":
-			i = 1
-		case "remote_address":
-			i = 2
-		case "remote_password":
-			i = 3
-		case "remote_username":
-			i = 4
-		case "sync_on_commit":
-			i = 5
-		case "use_ssh":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreatePushMirrorOption, joCreatePushMirrorOption, prev); more; more, i = d.field(false, jkCreatePushMirrorOption, joCreatePushMirrorOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreatePushMirrorOption, true)
+			switch string(d.key) {
+			case "branch_filter":
+				i = 0
+			case "interval":
+				i = 1
+			case "remote_address":
+				i = 2
+			case "remote_password":
+				i = 3
+			case "remote_username":
+				i = 4
+			case "sync_on_commit":
+				i = 5
+			case "use_ssh":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkCreatePushMirrorOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreatePushMirrorOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.BranchFilter)
@@ -3647,23 +4307,34 @@ func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
 	}
 }
 
-var jkCreateQuotaGroupOptions = []string{"name", "rules"}
+var (
+	jkCreateQuotaGroupOptions = []string{"name", "rules"}
+	joCreateQuotaGroupOptions = newJDOrder(2)
+)
 
 func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name":
-			i = 0
-		case "rules":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateQuotaGroupOptions, joCreateQuotaGroupOptions, prev); more; more, i = d.field(false, jkCreateQuotaGroupOptions, joCreateQuotaGroupOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateQuotaGroupOptions, true)
+			switch string(d.key) {
+			case "name":
+				i = 0
+			case "rules":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkCreateQuotaGroupOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateQuotaGroupOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Name)
@@ -3675,25 +4346,36 @@ func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
 	}
 }
 
-var jkCreateQuotaRuleOptions = []string{"limit", "name", "subjects"}
+var (
+	jkCreateQuotaRuleOptions = []string{"limit", "name", "subjects"}
+	joCreateQuotaRuleOptions = newJDOrder(3)
+)
 
 func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "limit":
-			i = 0
-		case "name":
-			i = 1
-		case "subjects":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateQuotaRuleOptions, joCreateQuotaRuleOptions, prev); more; more, i = d.field(false, jkCreateQuotaRuleOptions, joCreateQuotaRuleOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateQuotaRuleOptions, true)
+			switch string(d.key) {
+			case "limit":
+				i = 0
+			case "name":
+				i = 1
+			case "subjects":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateQuotaRuleOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateQuotaRuleOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Limit)
@@ -3707,33 +4389,44 @@ func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
 	}
 }
 
-var jkCreateReleaseOption = []string{"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name", "target_commitish"}
+var (
+	jkCreateReleaseOption = []string{"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name", "target_commitish"}
+	joCreateReleaseOption = newJDOrder(7)
+)
 
 func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "draft":
-			i = 1
-		case "hide_archive_links":
-			i = 2
-		case "name":
-			i = 3
-		case "prerelease":
-			i = 4
-		case "tag_name":
-			i = 5
-		case "target_commitish":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateReleaseOption, joCreateReleaseOption, prev); more; more, i = d.field(false, jkCreateReleaseOption, joCreateReleaseOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateReleaseOption, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "draft":
+				i = 1
+			case "hide_archive_links":
+				i = 2
+			case "name":
+				i = 3
+			case "prerelease":
+				i = 4
+			case "tag_name":
+				i = 5
+			case "target_commitish":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkCreateReleaseOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateReleaseOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -3755,43 +4448,54 @@ func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
 	}
 }
 
-var jkCreateRepoOption = []string{"auto_init", "default_branch", "description", "gitignores", "issue_labels", "license", "name", "object_format_name", "private", "readme", "template", "trust_model"}
+var (
+	jkCreateRepoOption = []string{"auto_init", "default_branch", "description", "gitignores", "issue_labels", "license", "name", "object_format_name", "private", "readme", "template", "trust_model"}
+	joCreateRepoOption = newJDOrder(12)
+)
 
 func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "auto_init":
-			i = 0
-		case "default_branch":
-			i = 1
-		case "description":
-			i = 2
-		case "gitignores":
-			i = 3
-		case "issue_labels":
-			i = 4
-		case "license":
-			i = 5
-		case "name":
-			i = 6
-		case "object_format_name":
-			i = 7
-		case "private":
-			i = 8
-		case "readme":
-			i = 9
-		case "template":
-			i = 10
-		case "trust_model":
-			i = 11
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateRepoOption, joCreateRepoOption, prev); more; more, i = d.field(false, jkCreateRepoOption, joCreateRepoOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateRepoOption, true)
+			switch string(d.key) {
+			case "auto_init":
+				i = 0
+			case "default_branch":
+				i = 1
+			case "description":
+				i = 2
+			case "gitignores":
+				i = 3
+			case "issue_labels":
+				i = 4
+			case "license":
+				i = 5
+			case "name":
+				i = 6
+			case "object_format_name":
+				i = 7
+			case "private":
+				i = 8
+			case "readme":
+				i = 9
+			case "template":
+				i = 10
+			case "trust_model":
+				i = 11
+			}
+			if i < 0 {
+				i = d.fold(jkCreateRepoOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateRepoOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.AutoInit)
@@ -3823,27 +4527,38 @@ func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
 	}
 }
 
-var jkCreateStatusOption = []string{"context", "description", "state", "target_url"}
+var (
+	jkCreateStatusOption = []string{"context", "description", "state", "target_url"}
+	joCreateStatusOption = newJDOrder(4)
+)
 
 func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "context":
-			i = 0
-		case "description":
-			i = 1
-		case "state":
-			i = 2
-		case "target_url":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateStatusOption, joCreateStatusOption, prev); more; more, i = d.field(false, jkCreateStatusOption, joCreateStatusOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateStatusOption, true)
+			switch string(d.key) {
+			case "context":
+				i = 0
+			case "description":
+				i = 1
+			case "state":
+				i = 2
+			case "target_url":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkCreateStatusOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateStatusOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Context)
@@ -3859,25 +4574,36 @@ func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
 	}
 }
 
-var jkCreateTagOption = []string{"message", "tag_name", "target"}
+var (
+	jkCreateTagOption = []string{"message", "tag_name", "target"}
+	joCreateTagOption = newJDOrder(3)
+)
 
 func jdCreateTagOption(d *jdec, v *CreateTagOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "tag_name":
-			i = 1
-		case "target":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateTagOption, joCreateTagOption, prev); more; more, i = d.field(false, jkCreateTagOption, joCreateTagOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateTagOption, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "tag_name":
+				i = 1
+			case "target":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateTagOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateTagOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -3891,25 +4617,36 @@ func jdCreateTagOption(d *jdec, v *CreateTagOption) {
 	}
 }
 
-var jkCreateTagProtectionOption = []string{"name_pattern", "whitelist_teams", "whitelist_usernames"}
+var (
+	jkCreateTagProtectionOption = []string{"name_pattern", "whitelist_teams", "whitelist_usernames"}
+	joCreateTagProtectionOption = newJDOrder(3)
+)
 
 func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name_pattern":
-			i = 0
-		case "whitelist_teams":
-			i = 1
-		case "whitelist_usernames":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateTagProtectionOption, joCreateTagProtectionOption, prev); more; more, i = d.field(false, jkCreateTagProtectionOption, joCreateTagProtectionOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateTagProtectionOption, true)
+			switch string(d.key) {
+			case "name_pattern":
+				i = 0
+			case "whitelist_teams":
+				i = 1
+			case "whitelist_usernames":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateTagProtectionOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateTagProtectionOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.NamePattern)
@@ -3923,33 +4660,44 @@ func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
 	}
 }
 
-var jkCreateTeamOption = []string{"can_create_org_repo", "description", "includes_all_repositories", "name", "permission", "units", "units_map"}
+var (
+	jkCreateTeamOption = []string{"can_create_org_repo", "description", "includes_all_repositories", "name", "permission", "units", "units_map"}
+	joCreateTeamOption = newJDOrder(7)
+)
 
 func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "can_create_org_repo":
-			i = 0
-		case "description":
-			i = 1
-		case "includes_all_repositories":
-			i = 2
-		case "name":
-			i = 3
-		case "permission":
-			i = 4
-		case "units":
-			i = 5
-		case "units_map":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateTeamOption, joCreateTeamOption, prev); more; more, i = d.field(false, jkCreateTeamOption, joCreateTeamOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateTeamOption, true)
+			switch string(d.key) {
+			case "can_create_org_repo":
+				i = 0
+			case "description":
+				i = 1
+			case "includes_all_repositories":
+				i = 2
+			case "name":
+				i = 3
+			case "permission":
+				i = 4
+			case "units":
+				i = 5
+			case "units_map":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkCreateTeamOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateTeamOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.CanCreateOrgRepo)
@@ -3971,41 +4719,52 @@ func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
 	}
 }
 
-var jkCreateUserOption = []string{"created_at", "email", "full_name", "login_name", "must_change_password", "password", "restricted", "send_notify", "source_id", "username", "visibility"}
+var (
+	jkCreateUserOption = []string{"created_at", "email", "full_name", "login_name", "must_change_password", "password", "restricted", "send_notify", "source_id", "username", "visibility"}
+	joCreateUserOption = newJDOrder(11)
+)
 
 func jdCreateUserOption(d *jdec, v *CreateUserOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "email":
-			i = 1
-		case "full_name":
-			i = 2
-		case "login_name":
-			i = 3
-		case "must_change_password":
-			i = 4
-		case "password":
-			i = 5
-		case "restricted":
-			i = 6
-		case "send_notify":
-			i = 7
-		case "source_id":
-			i = 8
-		case "username":
-			i = 9
-		case "visibility":
-			i = 10
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateUserOption, joCreateUserOption, prev); more; more, i = d.field(false, jkCreateUserOption, joCreateUserOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateUserOption, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "email":
+				i = 1
+			case "full_name":
+				i = 2
+			case "login_name":
+				i = 3
+			case "must_change_password":
+				i = 4
+			case "password":
+				i = 5
+			case "restricted":
+				i = 6
+			case "send_notify":
+				i = 7
+			case "source_id":
+				i = 8
+			case "username":
+				i = 9
+			case "visibility":
+				i = 10
+			}
+			if i < 0 {
+				i = d.fold(jkCreateUserOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateUserOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -4035,21 +4794,32 @@ func jdCreateUserOption(d *jdec, v *CreateUserOption) {
 	}
 }
 
-var jkCreateVariableOption = []string{"value"}
+var (
+	jkCreateVariableOption = []string{"value"}
+	joCreateVariableOption = newJDOrder(1)
+)
 
 func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "value":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateVariableOption, joCreateVariableOption, prev); more; more, i = d.field(false, jkCreateVariableOption, joCreateVariableOption, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateVariableOption, true)
+			switch string(d.key) {
+			case "value":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkCreateVariableOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateVariableOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Value)
@@ -4059,25 +4829,36 @@ func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
 	}
 }
 
-var jkCreateWikiPageOptions = []string{"content_base64", "message", "title"}
+var (
+	jkCreateWikiPageOptions = []string{"content_base64", "message", "title"}
+	joCreateWikiPageOptions = newJDOrder(3)
+)
 
 func jdCreateWikiPageOptions(d *jdec, v *CreateWikiPageOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "content_base64":
-			i = 0
-		case "message":
-			i = 1
-		case "title":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkCreateWikiPageOptions, joCreateWikiPageOptions, prev); more; more, i = d.field(false, jkCreateWikiPageOptions, joCreateWikiPageOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkCreateWikiPageOptions, true)
+			switch string(d.key) {
+			case "content_base64":
+				i = 0
+			case "message":
+				i = 1
+			case "title":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateWikiPageOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCreateWikiPageOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.ContentBase64, (*jdec).str)
@@ -4091,29 +4872,40 @@ func jdCreateWikiPageOptions(d *jdec, v *CreateWikiPageOptions) {
 	}
 }
 
-var jkCron = []string{"exec_times", "name", "next", "prev", "schedule"}
+var (
+	jkCron = []string{"exec_times", "name", "next", "prev", "schedule"}
+	joCron = newJDOrder(5)
+)
 
 func jdCron(d *jdec, v *Cron) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "exec_times":
-			i = 0
-		case "name":
-			i = 1
-		case "next":
-			i = 2
-		case "prev":
-			i = 3
-		case "schedule":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkCron, joCron, prev); more; more, i = d.field(false, jkCron, joCron, prev) {
 		if i < 0 {
-			i = d.fold(jkCron, true)
+			switch string(d.key) {
+			case "exec_times":
+				i = 0
+			case "name":
+				i = 1
+			case "next":
+				i = 2
+			case "prev":
+				i = 3
+			case "schedule":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkCron, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joCron.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.ExecTimes)
@@ -4131,21 +4923,32 @@ func jdCron(d *jdec, v *Cron) {
 	}
 }
 
-var jkDeleteEmailOption = []string{"emails"}
+var (
+	jkDeleteEmailOption = []string{"emails"}
+	joDeleteEmailOption = newJDOrder(1)
+)
 
 func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "emails":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkDeleteEmailOption, joDeleteEmailOption, prev); more; more, i = d.field(false, jkDeleteEmailOption, joDeleteEmailOption, prev) {
 		if i < 0 {
-			i = d.fold(jkDeleteEmailOption, true)
+			switch string(d.key) {
+			case "emails":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkDeleteEmailOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joDeleteEmailOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Emails, (*jdec).str)
@@ -4155,37 +4958,48 @@ func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
 	}
 }
 
-var jkDeleteFileOptions = []string{"author", "branch", "committer", "dates", "force_overwrite_new_branch", "message", "new_branch", "sha", "signoff"}
+var (
+	jkDeleteFileOptions = []string{"author", "branch", "committer", "dates", "force_overwrite_new_branch", "message", "new_branch", "sha", "signoff"}
+	joDeleteFileOptions = newJDOrder(9)
+)
 
 func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "branch":
-			i = 1
-		case "committer":
-			i = 2
-		case "dates":
-			i = 3
-		case "force_overwrite_new_branch":
-			i = 4
-		case "message":
-			i = 5
-		case "new_branch":
-			i = 6
-		case "sha":
-			i = 7
-		case "signoff":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkDeleteFileOptions, joDeleteFileOptions, prev); more; more, i = d.field(false, jkDeleteFileOptions, joDeleteFileOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkDeleteFileOptions, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "branch":
+				i = 1
+			case "committer":
+				i = 2
+			case "dates":
+				i = 3
+			case "force_overwrite_new_branch":
+				i = 4
+			case "message":
+				i = 5
+			case "new_branch":
+				i = 6
+			case "sha":
+				i = 7
+			case "signoff":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkDeleteFileOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joDeleteFileOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Author, jdIdentity)
@@ -4211,21 +5025,32 @@ func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 	}
 }
 
-var jkDeleteLabelsOption = []string{"updated_at"}
+var (
+	jkDeleteLabelsOption = []string{"updated_at"}
+	joDeleteLabelsOption = newJDOrder(1)
+)
 
 func jdDeleteLabelsOption(d *jdec, v *DeleteLabelsOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "updated_at":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkDeleteLabelsOption, joDeleteLabelsOption, prev); more; more, i = d.field(false, jkDeleteLabelsOption, joDeleteLabelsOption, prev) {
 		if i < 0 {
-			i = d.fold(jkDeleteLabelsOption, true)
+			switch string(d.key) {
+			case "updated_at":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkDeleteLabelsOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joDeleteLabelsOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.UpdatedAt)
@@ -4235,37 +5060,48 @@ func jdDeleteLabelsOption(d *jdec, v *DeleteLabelsOption) {
 	}
 }
 
-var jkDeployKey = []string{"created_at", "fingerprint", "id", "key", "key_id", "read_only", "repository", "title", "url"}
+var (
+	jkDeployKey = []string{"created_at", "fingerprint", "id", "key", "key_id", "read_only", "repository", "title", "url"}
+	joDeployKey = newJDOrder(9)
+)
 
 func jdDeployKey(d *jdec, v *DeployKey) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "fingerprint":
-			i = 1
-		case "id":
-			i = 2
-		case "key":
-			i = 3
-		case "key_id":
-			i = 4
-		case "read_only":
-			i = 5
-		case "repository":
-			i = 6
-		case "title":
-			i = 7
-		case "url":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkDeployKey, joDeployKey, prev); more; more, i = d.field(false, jkDeployKey, joDeployKey, prev) {
 		if i < 0 {
-			i = d.fold(jkDeployKey, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "fingerprint":
+				i = 1
+			case "id":
+				i = 2
+			case "key":
+				i = 3
+			case "key_id":
+				i = 4
+			case "read_only":
+				i = 5
+			case "repository":
+				i = 6
+			case "title":
+				i = 7
+			case "url":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkDeployKey, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joDeployKey.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -4291,23 +5127,34 @@ func jdDeployKey(d *jdec, v *DeployKey) {
 	}
 }
 
-var jkDismissPullReviewOptions = []string{"message", "priors"}
+var (
+	jkDismissPullReviewOptions = []string{"message", "priors"}
+	joDismissPullReviewOptions = newJDOrder(2)
+)
 
 func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "priors":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkDismissPullReviewOptions, joDismissPullReviewOptions, prev); more; more, i = d.field(false, jkDismissPullReviewOptions, joDismissPullReviewOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkDismissPullReviewOptions, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "priors":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkDismissPullReviewOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joDismissPullReviewOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -4319,25 +5166,36 @@ func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
 	}
 }
 
-var jkDispatchWorkflowOption = []string{"inputs", "ref", "return_run_info"}
+var (
+	jkDispatchWorkflowOption = []string{"inputs", "ref", "return_run_info"}
+	joDispatchWorkflowOption = newJDOrder(3)
+)
 
 func jdDispatchWorkflowOption(d *jdec, v *DispatchWorkflowOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "inputs":
-			i = 0
-		case "ref":
-			i = 1
-		case "return_run_info":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkDispatchWorkflowOption, joDispatchWorkflowOption, prev); more; more, i = d.field(false, jkDispatchWorkflowOption, joDispatchWorkflowOption, prev) {
 		if i < 0 {
-			i = d.fold(jkDispatchWorkflowOption, true)
+			switch string(d.key) {
+			case "inputs":
+				i = 0
+			case "ref":
+				i = 1
+			case "return_run_info":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkDispatchWorkflowOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joDispatchWorkflowOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdMap(d, &v.Inputs, (*jdec).str)
@@ -4351,25 +5209,36 @@ func jdDispatchWorkflowOption(d *jdec, v *DispatchWorkflowOption) {
 	}
 }
 
-var jkDispatchWorkflowRun = []string{"id", "jobs", "run_number"}
+var (
+	jkDispatchWorkflowRun = []string{"id", "jobs", "run_number"}
+	joDispatchWorkflowRun = newJDOrder(3)
+)
 
 func jdDispatchWorkflowRun(d *jdec, v *DispatchWorkflowRun) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "id":
-			i = 0
-		case "jobs":
-			i = 1
-		case "run_number":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkDispatchWorkflowRun, joDispatchWorkflowRun, prev); more; more, i = d.field(false, jkDispatchWorkflowRun, joDispatchWorkflowRun, prev) {
 		if i < 0 {
-			i = d.fold(jkDispatchWorkflowRun, true)
+			switch string(d.key) {
+			case "id":
+				i = 0
+			case "jobs":
+				i = 1
+			case "run_number":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkDispatchWorkflowRun, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joDispatchWorkflowRun.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.ID)
@@ -4383,23 +5252,34 @@ func jdDispatchWorkflowRun(d *jdec, v *DispatchWorkflowRun) {
 	}
 }
 
-var jkEditAttachmentOptions = []string{"browser_download_url", "name"}
+var (
+	jkEditAttachmentOptions = []string{"browser_download_url", "name"}
+	joEditAttachmentOptions = newJDOrder(2)
+)
 
 func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "browser_download_url":
-			i = 0
-		case "name":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditAttachmentOptions, joEditAttachmentOptions, prev); more; more, i = d.field(false, jkEditAttachmentOptions, joEditAttachmentOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkEditAttachmentOptions, true)
+			switch string(d.key) {
+			case "browser_download_url":
+				i = 0
+			case "name":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkEditAttachmentOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditAttachmentOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.BrowserDownloadURL, (*jdec).str)
@@ -4411,65 +5291,76 @@ func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
 	}
 }
 
-var jkEditBranchProtectionOption = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "status_check_contexts", "unprotected_file_patterns"}
+var (
+	jkEditBranchProtectionOption = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "status_check_contexts", "unprotected_file_patterns"}
+	joEditBranchProtectionOption = newJDOrder(23)
+)
 
 func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "apply_to_admins":
-			i = 0
-		case "approvals_whitelist_teams":
-			i = 1
-		case "approvals_whitelist_username":
-			i = 2
-		case "block_on_official_review_requests":
-			i = 3
-		case "block_on_outdated_branch":
-			i = 4
-		case "block_on_rejected_reviews":
-			i = 5
-		case "dismiss_stale_approvals":
-			i = 6
-		case "enable_approvals_whitelist":
-			i = 7
-		case "enable_merge_whitelist":
-			i = 8
-		case "enable_push":
-			i = 9
-		case "enable_push_whitelist":
-			i = 10
-		case "enable_status_check":
-			i = 11
-		case "ignore_stale_approvals":
-			i = 12
-		case "merge_whitelist_teams":
-			i = 13
-		case "merge_whitelist_usernames":
-			i = 14
-		case "protected_file_patterns":
-			i = 15
-		case "push_whitelist_deploy_keys":
-			i = 16
-		case "push_whitelist_teams":
-			i = 17
-		case "push_whitelist_usernames":
-			i = 18
-		case "require_signed_commits":
-			i = 19
-		case "required_approvals":
-			i = 20
-		case "status_check_contexts":
-			i = 21
-		case "unprotected_file_patterns":
-			i = 22
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditBranchProtectionOption, joEditBranchProtectionOption, prev); more; more, i = d.field(false, jkEditBranchProtectionOption, joEditBranchProtectionOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditBranchProtectionOption, true)
+			switch string(d.key) {
+			case "apply_to_admins":
+				i = 0
+			case "approvals_whitelist_teams":
+				i = 1
+			case "approvals_whitelist_username":
+				i = 2
+			case "block_on_official_review_requests":
+				i = 3
+			case "block_on_outdated_branch":
+				i = 4
+			case "block_on_rejected_reviews":
+				i = 5
+			case "dismiss_stale_approvals":
+				i = 6
+			case "enable_approvals_whitelist":
+				i = 7
+			case "enable_merge_whitelist":
+				i = 8
+			case "enable_push":
+				i = 9
+			case "enable_push_whitelist":
+				i = 10
+			case "enable_status_check":
+				i = 11
+			case "ignore_stale_approvals":
+				i = 12
+			case "merge_whitelist_teams":
+				i = 13
+			case "merge_whitelist_usernames":
+				i = 14
+			case "protected_file_patterns":
+				i = 15
+			case "push_whitelist_deploy_keys":
+				i = 16
+			case "push_whitelist_teams":
+				i = 17
+			case "push_whitelist_usernames":
+				i = 18
+			case "require_signed_commits":
+				i = 19
+			case "required_approvals":
+				i = 20
+			case "status_check_contexts":
+				i = 21
+			case "unprotected_file_patterns":
+				i = 22
+			}
+			if i < 0 {
+				i = d.fold(jkEditBranchProtectionOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditBranchProtectionOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.ApplyToAdmins, (*jdec).bool)
@@ -4523,21 +5414,32 @@ func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
 	}
 }
 
-var jkEditDeadlineOption = []string{"due_date"}
+var (
+	jkEditDeadlineOption = []string{"due_date"}
+	joEditDeadlineOption = newJDOrder(1)
+)
 
 func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "due_date":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditDeadlineOption, joEditDeadlineOption, prev); more; more, i = d.field(false, jkEditDeadlineOption, joEditDeadlineOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditDeadlineOption, true)
+			switch string(d.key) {
+			case "due_date":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkEditDeadlineOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditDeadlineOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.DueDate)
@@ -4547,21 +5449,32 @@ func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
 	}
 }
 
-var jkEditGitHookOption = []string{"content"}
+var (
+	jkEditGitHookOption = []string{"content"}
+	joEditGitHookOption = newJDOrder(1)
+)
 
 func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "content":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditGitHookOption, joEditGitHookOption, prev); more; more, i = d.field(false, jkEditGitHookOption, joEditGitHookOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditGitHookOption, true)
+			switch string(d.key) {
+			case "content":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkEditGitHookOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditGitHookOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Content, (*jdec).str)
@@ -4571,29 +5484,40 @@ func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
 	}
 }
 
-var jkEditHookOption = []string{"active", "authorization_header", "branch_filter", "config", "events"}
+var (
+	jkEditHookOption = []string{"active", "authorization_header", "branch_filter", "config", "events"}
+	joEditHookOption = newJDOrder(5)
+)
 
 func jdEditHookOption(d *jdec, v *EditHookOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "active":
-			i = 0
-		case "authorization_header":
-			i = 1
-		case "branch_filter":
-			i = 2
-		case "config":
-			i = 3
-		case "events":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditHookOption, joEditHookOption, prev); more; more, i = d.field(false, jkEditHookOption, joEditHookOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditHookOption, true)
+			switch string(d.key) {
+			case "active":
+				i = 0
+			case "authorization_header":
+				i = 1
+			case "branch_filter":
+				i = 2
+			case "config":
+				i = 3
+			case "events":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkEditHookOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditHookOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Active, (*jdec).bool)
@@ -4611,23 +5535,34 @@ func jdEditHookOption(d *jdec, v *EditHookOption) {
 	}
 }
 
-var jkEditIssueCommentOption = []string{"body", "updated_at"}
+var (
+	jkEditIssueCommentOption = []string{"body", "updated_at"}
+	joEditIssueCommentOption = newJDOrder(2)
+)
 
 func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "updated_at":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditIssueCommentOption, joEditIssueCommentOption, prev); more; more, i = d.field(false, jkEditIssueCommentOption, joEditIssueCommentOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditIssueCommentOption, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "updated_at":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkEditIssueCommentOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditIssueCommentOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -4639,39 +5574,50 @@ func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
 	}
 }
 
-var jkEditIssueOption = []string{"assignee", "assignees", "body", "due_date", "milestone", "ref", "state", "title", "unset_due_date", "updated_at"}
+var (
+	jkEditIssueOption = []string{"assignee", "assignees", "body", "due_date", "milestone", "ref", "state", "title", "unset_due_date", "updated_at"}
+	joEditIssueOption = newJDOrder(10)
+)
 
 func jdEditIssueOption(d *jdec, v *EditIssueOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "assignee":
-			i = 0
-		case "assignees":
-			i = 1
-		case "body":
-			i = 2
-		case "due_date":
-			i = 3
-		case "milestone":
-			i = 4
-		case "ref":
-			i = 5
-		case "state":
-			i = 6
-		case "title":
-			i = 7
-		case "unset_due_date":
-			i = 8
-		case "updated_at":
-			i = 9
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditIssueOption, joEditIssueOption, prev); more; more, i = d.field(false, jkEditIssueOption, joEditIssueOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditIssueOption, true)
+			switch string(d.key) {
+			case "assignee":
+				i = 0
+			case "assignees":
+				i = 1
+			case "body":
+				i = 2
+			case "due_date":
+				i = 3
+			case "milestone":
+				i = 4
+			case "ref":
+				i = 5
+			case "state":
+				i = 6
+			case "title":
+				i = 7
+			case "unset_due_date":
+				i = 8
+			case "updated_at":
+				i = 9
+			}
+			if i < 0 {
+				i = d.fold(jkEditIssueOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditIssueOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Assignee, (*jdec).str)
@@ -4699,29 +5645,40 @@ func jdEditIssueOption(d *jdec, v *EditIssueOption) {
 	}
 }
 
-var jkEditLabelOption = []string{"color", "description", "exclusive", "is_archived", "name"}
+var (
+	jkEditLabelOption = []string{"color", "description", "exclusive", "is_archived", "name"}
+	joEditLabelOption = newJDOrder(5)
+)
 
 func jdEditLabelOption(d *jdec, v *EditLabelOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "color":
-			i = 0
-		case "description":
-			i = 1
-		case "exclusive":
-			i = 2
-		case "is_archived":
-			i = 3
-		case "name":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditLabelOption, joEditLabelOption, prev); more; more, i = d.field(false, jkEditLabelOption, joEditLabelOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditLabelOption, true)
+			switch string(d.key) {
+			case "color":
+				i = 0
+			case "description":
+				i = 1
+			case "exclusive":
+				i = 2
+			case "is_archived":
+				i = 3
+			case "name":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkEditLabelOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditLabelOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Color, (*jdec).str)
@@ -4739,27 +5696,38 @@ func jdEditLabelOption(d *jdec, v *EditLabelOption) {
 	}
 }
 
-var jkEditMilestoneOption = []string{"description", "due_on", "state", "title"}
+var (
+	jkEditMilestoneOption = []string{"description", "due_on", "state", "title"}
+	joEditMilestoneOption = newJDOrder(4)
+)
 
 func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "description":
-			i = 0
-		case "due_on":
-			i = 1
-		case "state":
-			i = 2
-		case "title":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditMilestoneOption, joEditMilestoneOption, prev); more; more, i = d.field(false, jkEditMilestoneOption, joEditMilestoneOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditMilestoneOption, true)
+			switch string(d.key) {
+			case "description":
+				i = 0
+			case "due_on":
+				i = 1
+			case "state":
+				i = 2
+			case "title":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkEditMilestoneOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditMilestoneOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Description, (*jdec).str)
@@ -4775,33 +5743,44 @@ func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
 	}
 }
 
-var jkEditOrgOption = []string{"description", "email", "full_name", "location", "repo_admin_change_team_access", "visibility", "website"}
+var (
+	jkEditOrgOption = []string{"description", "email", "full_name", "location", "repo_admin_change_team_access", "visibility", "website"}
+	joEditOrgOption = newJDOrder(7)
+)
 
 func jdEditOrgOption(d *jdec, v *EditOrgOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "description":
-			i = 0
-		case "email":
-			i = 1
-		case "full_name":
-			i = 2
-		case "location":
-			i = 3
-		case "repo_admin_change_team_access":
-			i = 4
-		case "visibility":
-			i = 5
-		case "website":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditOrgOption, joEditOrgOption, prev); more; more, i = d.field(false, jkEditOrgOption, joEditOrgOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditOrgOption, true)
+			switch string(d.key) {
+			case "description":
+				i = 0
+			case "email":
+				i = 1
+			case "full_name":
+				i = 2
+			case "location":
+				i = 3
+			case "repo_admin_change_team_access":
+				i = 4
+			case "visibility":
+				i = 5
+			case "website":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkEditOrgOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditOrgOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Description, (*jdec).str)
@@ -4823,41 +5802,52 @@ func jdEditOrgOption(d *jdec, v *EditOrgOption) {
 	}
 }
 
-var jkEditPullRequestOption = []string{"allow_maintainer_edit", "assignee", "assignees", "base", "body", "due_date", "labels", "milestone", "state", "title", "unset_due_date"}
+var (
+	jkEditPullRequestOption = []string{"allow_maintainer_edit", "assignee", "assignees", "base", "body", "due_date", "labels", "milestone", "state", "title", "unset_due_date"}
+	joEditPullRequestOption = newJDOrder(11)
+)
 
 func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "allow_maintainer_edit":
-			i = 0
-		case "assignee":
-			i = 1
-		case "assignees":
-			i = 2
-		case "base":
-			i = 3
-		case "body":
-			i = 4
-		case "due_date":
-			i = 5
-		case "labels":
-			i = 6
-		case "milestone":
-			i = 7
-		case "state":
-			i = 8
-		case "title":
-			i = 9
-		case "unset_due_date":
-			i = 10
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditPullRequestOption, joEditPullRequestOption, prev); more; more, i = d.field(false, jkEditPullRequestOption, joEditPullRequestOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditPullRequestOption, true)
+			switch string(d.key) {
+			case "allow_maintainer_edit":
+				i = 0
+			case "assignee":
+				i = 1
+			case "assignees":
+				i = 2
+			case "base":
+				i = 3
+			case "body":
+				i = 4
+			case "due_date":
+				i = 5
+			case "labels":
+				i = 6
+			case "milestone":
+				i = 7
+			case "state":
+				i = 8
+			case "title":
+				i = 9
+			case "unset_due_date":
+				i = 10
+			}
+			if i < 0 {
+				i = d.fold(jkEditPullRequestOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditPullRequestOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.AllowMaintainerEdit, (*jdec).bool)
@@ -4887,23 +5877,34 @@ func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
 	}
 }
 
-var jkEditQuotaRuleOptions = []string{"limit", "subjects"}
+var (
+	jkEditQuotaRuleOptions = []string{"limit", "subjects"}
+	joEditQuotaRuleOptions = newJDOrder(2)
+)
 
 func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "limit":
-			i = 0
-		case "subjects":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditQuotaRuleOptions, joEditQuotaRuleOptions, prev); more; more, i = d.field(false, jkEditQuotaRuleOptions, joEditQuotaRuleOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkEditQuotaRuleOptions, true)
+			switch string(d.key) {
+			case "limit":
+				i = 0
+			case "subjects":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkEditQuotaRuleOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditQuotaRuleOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Limit, (*jdec).int64)
@@ -4915,21 +5916,32 @@ func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
 	}
 }
 
-var jkEditReactionOption = []string{"content"}
+var (
+	jkEditReactionOption = []string{"content"}
+	joEditReactionOption = newJDOrder(1)
+)
 
 func jdEditReactionOption(d *jdec, v *EditReactionOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "content":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditReactionOption, joEditReactionOption, prev); more; more, i = d.field(false, jkEditReactionOption, joEditReactionOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditReactionOption, true)
+			switch string(d.key) {
+			case "content":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkEditReactionOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditReactionOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Content)
@@ -4939,33 +5951,44 @@ func jdEditReactionOption(d *jdec, v *EditReactionOption) {
 	}
 }
 
-var jkEditReleaseOption = []string{"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name", "target_commitish"}
+var (
+	jkEditReleaseOption = []string{"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name", "target_commitish"}
+	joEditReleaseOption = newJDOrder(7)
+)
 
 func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "draft":
-			i = 1
-		case "hide_archive_links":
-			i = 2
-		case "name":
-			i = 3
-		case "prerelease":
-			i = 4
-		case "tag_name":
-			i = 5
-		case "target_commitish":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditReleaseOption, joEditReleaseOption, prev); more; more, i = d.field(false, jkEditReleaseOption, joEditReleaseOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditReleaseOption, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "draft":
+				i = 1
+			case "hide_archive_links":
+				i = 2
+			case "name":
+				i = 3
+			case "prerelease":
+				i = 4
+			case "tag_name":
+				i = 5
+			case "target_commitish":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkEditReleaseOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditReleaseOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Body, (*jdec).str)
@@ -4987,87 +6010,98 @@ func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
 	}
 }
 
-var jkEditRepoOption = []string{"allow_fast_forward_only_merge", "allow_manual_merge", "allow_merge_commits", "allow_rebase", "allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived", "autodetect_manual_merge", "default_allow_maintainer_edit", "default_branch", "default_delete_branch_after_merge", "default_merge_style", "default_update_style", "description", "enable_prune", "external_tracker", "external_wiki", "globally_editable_wiki", "has_actions", "has_issues", "has_packages", "has_projects", "has_pull_requests", "has_releases", "has_wiki", "ignore_whitespace_conflicts", "internal_tracker", "mirror_interval", "name", "private", "template", "website", "wiki_branch"}
+var (
+	jkEditRepoOption = []string{"allow_fast_forward_only_merge", "allow_manual_merge", "allow_merge_commits", "allow_rebase", "allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived", "autodetect_manual_merge", "default_allow_maintainer_edit", "default_branch", "default_delete_branch_after_merge", "default_merge_style", "default_update_style", "description", "enable_prune", "external_tracker", "external_wiki", "globally_editable_wiki", "has_actions", "has_issues", "has_packages", "has_projects", "has_pull_requests", "has_releases", "has_wiki", "ignore_whitespace_conflicts", "internal_tracker", "mirror_interval", "name", "private", "template", "website", "wiki_branch"}
+	joEditRepoOption = newJDOrder(34)
+)
 
 func jdEditRepoOption(d *jdec, v *EditRepoOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "allow_fast_forward_only_merge":
-			i = 0
-		case "allow_manual_merge":
-			i = 1
-		case "allow_merge_commits":
-			i = 2
-		case "allow_rebase":
-			i = 3
-		case "allow_rebase_explicit":
-			i = 4
-		case "allow_rebase_update":
-			i = 5
-		case "allow_squash_merge":
-			i = 6
-		case "archived":
-			i = 7
-		case "autodetect_manual_merge":
-			i = 8
-		case "default_allow_maintainer_edit":
-			i = 9
-		case "default_branch":
-			i = 10
-		case "default_delete_branch_after_merge":
-			i = 11
-		case "default_merge_style":
-			i = 12
-		case "default_update_style":
-			i = 13
-		case "description":
-			i = 14
-		case "enable_prune":
-			i = 15
-		case "external_tracker":
-			i = 16
-		case "external_wiki":
-			i = 17
-		case "globally_editable_wiki":
-			i = 18
-		case "has_actions":
-			i = 19
-		case "has_issues":
-			i = 20
-		case "has_packages":
-			i = 21
-		case "has_projects":
-			i = 22
-		case "has_pull_requests":
-			i = 23
-		case "has_releases":
-			i = 24
-		case "has_wiki":
-			i = 25
-		case "ignore_whitespace_conflicts":
-			i = 26
-		case "internal_tracker":
-			i = 27
-		case "mirror_interval":
-			i = 28
-		case "name":
-			i = 29
-		case "private":
-			i = 30
-		case "template":
-			i = 31
-		case "website":
-			i = 32
-		case "wiki_branch":
-			i = 33
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditRepoOption, joEditRepoOption, prev); more; more, i = d.field(false, jkEditRepoOption, joEditRepoOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditRepoOption, true)
+			switch string(d.key) {
+			case "allow_fast_forward_only_merge":
+				i = 0
+			case "allow_manual_merge":
+				i = 1
+			case "allow_merge_commits":
+				i = 2
+			case "allow_rebase":
+				i = 3
+			case "allow_rebase_explicit":
+				i = 4
+			case "allow_rebase_update":
+				i = 5
+			case "allow_squash_merge":
+				i = 6
+			case "archived":
+				i = 7
+			case "autodetect_manual_merge":
+				i = 8
+			case "default_allow_maintainer_edit":
+				i = 9
+			case "default_branch":
+				i = 10
+			case "default_delete_branch_after_merge":
+				i = 11
+			case "default_merge_style":
+				i = 12
+			case "default_update_style":
+				i = 13
+			case "description":
+				i = 14
+			case "enable_prune":
+				i = 15
+			case "external_tracker":
+				i = 16
+			case "external_wiki":
+				i = 17
+			case "globally_editable_wiki":
+				i = 18
+			case "has_actions":
+				i = 19
+			case "has_issues":
+				i = 20
+			case "has_packages":
+				i = 21
+			case "has_projects":
+				i = 22
+			case "has_pull_requests":
+				i = 23
+			case "has_releases":
+				i = 24
+			case "has_wiki":
+				i = 25
+			case "ignore_whitespace_conflicts":
+				i = 26
+			case "internal_tracker":
+				i = 27
+			case "mirror_interval":
+				i = 28
+			case "name":
+				i = 29
+			case "private":
+				i = 30
+			case "template":
+				i = 31
+			case "website":
+				i = 32
+			case "wiki_branch":
+				i = 33
+			}
+			if i < 0 {
+				i = d.fold(jkEditRepoOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditRepoOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.AllowFastForwardOnlyMerge, (*jdec).bool)
@@ -5143,25 +6177,36 @@ func jdEditRepoOption(d *jdec, v *EditRepoOption) {
 	}
 }
 
-var jkEditTagProtectionOption = []string{"name_pattern", "whitelist_teams", "whitelist_usernames"}
+var (
+	jkEditTagProtectionOption = []string{"name_pattern", "whitelist_teams", "whitelist_usernames"}
+	joEditTagProtectionOption = newJDOrder(3)
+)
 
 func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name_pattern":
-			i = 0
-		case "whitelist_teams":
-			i = 1
-		case "whitelist_usernames":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditTagProtectionOption, joEditTagProtectionOption, prev); more; more, i = d.field(false, jkEditTagProtectionOption, joEditTagProtectionOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditTagProtectionOption, true)
+			switch string(d.key) {
+			case "name_pattern":
+				i = 0
+			case "whitelist_teams":
+				i = 1
+			case "whitelist_usernames":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkEditTagProtectionOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditTagProtectionOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.NamePattern, (*jdec).str)
@@ -5175,33 +6220,44 @@ func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
 	}
 }
 
-var jkEditTeamOption = []string{"can_create_org_repo", "description", "includes_all_repositories", "name", "permission", "units", "units_map"}
+var (
+	jkEditTeamOption = []string{"can_create_org_repo", "description", "includes_all_repositories", "name", "permission", "units", "units_map"}
+	joEditTeamOption = newJDOrder(7)
+)
 
 func jdEditTeamOption(d *jdec, v *EditTeamOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "can_create_org_repo":
-			i = 0
-		case "description":
-			i = 1
-		case "includes_all_repositories":
-			i = 2
-		case "name":
-			i = 3
-		case "permission":
-			i = 4
-		case "units":
-			i = 5
-		case "units_map":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditTeamOption, joEditTeamOption, prev); more; more, i = d.field(false, jkEditTeamOption, joEditTeamOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditTeamOption, true)
+			switch string(d.key) {
+			case "can_create_org_repo":
+				i = 0
+			case "description":
+				i = 1
+			case "includes_all_repositories":
+				i = 2
+			case "name":
+				i = 3
+			case "permission":
+				i = 4
+			case "units":
+				i = 5
+			case "units_map":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkEditTeamOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditTeamOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.CanCreateOrgRepo, (*jdec).bool)
@@ -5223,59 +6279,70 @@ func jdEditTeamOption(d *jdec, v *EditTeamOption) {
 	}
 }
 
-var jkEditUserOption = []string{"active", "admin", "allow_create_organization", "allow_git_hook", "allow_import_local", "description", "email", "full_name", "hide_email", "location", "login_name", "max_repo_creation", "must_change_password", "password", "prohibit_login", "pronouns", "restricted", "source_id", "visibility", "website"}
+var (
+	jkEditUserOption = []string{"active", "admin", "allow_create_organization", "allow_git_hook", "allow_import_local", "description", "email", "full_name", "hide_email", "location", "login_name", "max_repo_creation", "must_change_password", "password", "prohibit_login", "pronouns", "restricted", "source_id", "visibility", "website"}
+	joEditUserOption = newJDOrder(20)
+)
 
 func jdEditUserOption(d *jdec, v *EditUserOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "active":
-			i = 0
-		case "admin":
-			i = 1
-		case "allow_create_organization":
-			i = 2
-		case "allow_git_hook":
-			i = 3
-		case "allow_import_local":
-			i = 4
-		case "description":
-			i = 5
-		case "email":
-			i = 6
-		case "full_name":
-			i = 7
-		case "hide_email":
-			i = 8
-		case "location":
-			i = 9
-		case "login_name":
-			i = 10
-		case "max_repo_creation":
-			i = 11
-		case "must_change_password":
-			i = 12
-		case "password":
-			i = 13
-		case "prohibit_login":
-			i = 14
-		case "pronouns":
-			i = 15
-		case "restricted":
-			i = 16
-		case "source_id":
-			i = 17
-		case "visibility":
-			i = 18
-		case "website":
-			i = 19
-		}
+	prev := -1
+	for more, i := d.field(true, jkEditUserOption, joEditUserOption, prev); more; more, i = d.field(false, jkEditUserOption, joEditUserOption, prev) {
 		if i < 0 {
-			i = d.fold(jkEditUserOption, true)
+			switch string(d.key) {
+			case "active":
+				i = 0
+			case "admin":
+				i = 1
+			case "allow_create_organization":
+				i = 2
+			case "allow_git_hook":
+				i = 3
+			case "allow_import_local":
+				i = 4
+			case "description":
+				i = 5
+			case "email":
+				i = 6
+			case "full_name":
+				i = 7
+			case "hide_email":
+				i = 8
+			case "location":
+				i = 9
+			case "login_name":
+				i = 10
+			case "max_repo_creation":
+				i = 11
+			case "must_change_password":
+				i = 12
+			case "password":
+				i = 13
+			case "prohibit_login":
+				i = 14
+			case "pronouns":
+				i = 15
+			case "restricted":
+				i = 16
+			case "source_id":
+				i = 17
+			case "visibility":
+				i = 18
+			case "website":
+				i = 19
+			}
+			if i < 0 {
+				i = d.fold(jkEditUserOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEditUserOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Active, (*jdec).bool)
@@ -5323,29 +6390,40 @@ func jdEditUserOption(d *jdec, v *EditUserOption) {
 	}
 }
 
-var jkEmail = []string{"email", "primary", "user_id", "username", "verified"}
+var (
+	jkEmail = []string{"email", "primary", "user_id", "username", "verified"}
+	joEmail = newJDOrder(5)
+)
 
 func jdEmail(d *jdec, v *Email) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "email":
-			i = 0
-		case "primary":
-			i = 1
-		case "user_id":
-			i = 2
-		case "username":
-			i = 3
-		case "verified":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkEmail, joEmail, prev); more; more, i = d.field(false, jkEmail, joEmail, prev) {
 		if i < 0 {
-			i = d.fold(jkEmail, true)
+			switch string(d.key) {
+			case "email":
+				i = 0
+			case "primary":
+				i = 1
+			case "user_id":
+				i = 2
+			case "username":
+				i = 3
+			case "verified":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkEmail, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joEmail.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Email)
@@ -5363,27 +6441,38 @@ func jdEmail(d *jdec, v *Email) {
 	}
 }
 
-var jkExternalTracker = []string{"external_tracker_format", "external_tracker_regexp_pattern", "external_tracker_style", "external_tracker_url"}
+var (
+	jkExternalTracker = []string{"external_tracker_format", "external_tracker_regexp_pattern", "external_tracker_style", "external_tracker_url"}
+	joExternalTracker = newJDOrder(4)
+)
 
 func jdExternalTracker(d *jdec, v *ExternalTracker) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "external_tracker_format":
-			i = 0
-		case "external_tracker_regexp_pattern":
-			i = 1
-		case "external_tracker_style":
-			i = 2
-		case "external_tracker_url":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkExternalTracker, joExternalTracker, prev); more; more, i = d.field(false, jkExternalTracker, joExternalTracker, prev) {
 		if i < 0 {
-			i = d.fold(jkExternalTracker, true)
+			switch string(d.key) {
+			case "external_tracker_format":
+				i = 0
+			case "external_tracker_regexp_pattern":
+				i = 1
+			case "external_tracker_style":
+				i = 2
+			case "external_tracker_url":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkExternalTracker, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joExternalTracker.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.ExternalTrackerFormat)
@@ -5399,21 +6488,32 @@ func jdExternalTracker(d *jdec, v *ExternalTracker) {
 	}
 }
 
-var jkExternalWiki = []string{"external_wiki_url"}
+var (
+	jkExternalWiki = []string{"external_wiki_url"}
+	joExternalWiki = newJDOrder(1)
+)
 
 func jdExternalWiki(d *jdec, v *ExternalWiki) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "external_wiki_url":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkExternalWiki, joExternalWiki, prev); more; more, i = d.field(false, jkExternalWiki, joExternalWiki, prev) {
 		if i < 0 {
-			i = d.fold(jkExternalWiki, true)
+			switch string(d.key) {
+			case "external_wiki_url":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkExternalWiki, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joExternalWiki.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.ExternalWikiURL)
@@ -5423,37 +6523,48 @@ func jdExternalWiki(d *jdec, v *ExternalWiki) {
 	}
 }
 
-var jkFileCommitResponse = []string{"author", "committer", "created", "html_url", "message", "parents", "sha", "tree", "url"}
+var (
+	jkFileCommitResponse = []string{"author", "committer", "created", "html_url", "message", "parents", "sha", "tree", "url"}
+	joFileCommitResponse = newJDOrder(9)
+)
 
 func jdFileCommitResponse(d *jdec, v *FileCommitResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "committer":
-			i = 1
-		case "created":
-			i = 2
-		case "html_url":
-			i = 3
-		case "message":
-			i = 4
-		case "parents":
-			i = 5
-		case "sha":
-			i = 6
-		case "tree":
-			i = 7
-		case "url":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkFileCommitResponse, joFileCommitResponse, prev); more; more, i = d.field(false, jkFileCommitResponse, joFileCommitResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkFileCommitResponse, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "committer":
+				i = 1
+			case "created":
+				i = 2
+			case "html_url":
+				i = 3
+			case "message":
+				i = 4
+			case "parents":
+				i = 5
+			case "sha":
+				i = 6
+			case "tree":
+				i = 7
+			case "url":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkFileCommitResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joFileCommitResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Author, jdCommitUser)
@@ -5479,25 +6590,36 @@ func jdFileCommitResponse(d *jdec, v *FileCommitResponse) {
 	}
 }
 
-var jkFileDeleteResponse = []string{"commit", "content", "verification"}
+var (
+	jkFileDeleteResponse = []string{"commit", "content", "verification"}
+	joFileDeleteResponse = newJDOrder(3)
+)
 
 func jdFileDeleteResponse(d *jdec, v *FileDeleteResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commit":
-			i = 0
-		case "content":
-			i = 1
-		case "verification":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkFileDeleteResponse, joFileDeleteResponse, prev); more; more, i = d.field(false, jkFileDeleteResponse, joFileDeleteResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkFileDeleteResponse, true)
+			switch string(d.key) {
+			case "commit":
+				i = 0
+			case "content":
+				i = 1
+			case "verification":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkFileDeleteResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joFileDeleteResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Commit, jdFileCommitResponse)
@@ -5511,25 +6633,36 @@ func jdFileDeleteResponse(d *jdec, v *FileDeleteResponse) {
 	}
 }
 
-var jkFileLinksResponse = []string{"git", "html", "self"}
+var (
+	jkFileLinksResponse = []string{"git", "html", "self"}
+	joFileLinksResponse = newJDOrder(3)
+)
 
 func jdFileLinksResponse(d *jdec, v *FileLinksResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "git":
-			i = 0
-		case "html":
-			i = 1
-		case "self":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkFileLinksResponse, joFileLinksResponse, prev); more; more, i = d.field(false, jkFileLinksResponse, joFileLinksResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkFileLinksResponse, true)
+			switch string(d.key) {
+			case "git":
+				i = 0
+			case "html":
+				i = 1
+			case "self":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkFileLinksResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joFileLinksResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Git)
@@ -5543,25 +6676,36 @@ func jdFileLinksResponse(d *jdec, v *FileLinksResponse) {
 	}
 }
 
-var jkFileResponse = []string{"commit", "content", "verification"}
+var (
+	jkFileResponse = []string{"commit", "content", "verification"}
+	joFileResponse = newJDOrder(3)
+)
 
 func jdFileResponse(d *jdec, v *FileResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commit":
-			i = 0
-		case "content":
-			i = 1
-		case "verification":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkFileResponse, joFileResponse, prev); more; more, i = d.field(false, jkFileResponse, joFileResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkFileResponse, true)
+			switch string(d.key) {
+			case "commit":
+				i = 0
+			case "content":
+				i = 1
+			case "verification":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkFileResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joFileResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Commit, jdFileCommitResponse)
@@ -5575,25 +6719,36 @@ func jdFileResponse(d *jdec, v *FileResponse) {
 	}
 }
 
-var jkFilesResponse = []string{"commit", "files", "verification"}
+var (
+	jkFilesResponse = []string{"commit", "files", "verification"}
+	joFilesResponse = newJDOrder(3)
+)
 
 func jdFilesResponse(d *jdec, v *FilesResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commit":
-			i = 0
-		case "files":
-			i = 1
-		case "verification":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkFilesResponse, joFilesResponse, prev); more; more, i = d.field(false, jkFilesResponse, joFilesResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkFilesResponse, true)
+			switch string(d.key) {
+			case "commit":
+				i = 0
+			case "files":
+				i = 1
+			case "verification":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkFilesResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joFilesResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Commit, jdFileCommitResponse)
@@ -5607,45 +6762,56 @@ func jdFilesResponse(d *jdec, v *FilesResponse) {
 	}
 }
 
-var jkGPGKey = []string{"can_certify", "can_encrypt_comms", "can_encrypt_storage", "can_sign", "created_at", "emails", "expires_at", "id", "key_id", "primary_key_id", "public_key", "subkeys", "verified"}
+var (
+	jkGPGKey = []string{"can_certify", "can_encrypt_comms", "can_encrypt_storage", "can_sign", "created_at", "emails", "expires_at", "id", "key_id", "primary_key_id", "public_key", "subkeys", "verified"}
+	joGPGKey = newJDOrder(13)
+)
 
 func jdGPGKey(d *jdec, v *GPGKey) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "can_certify":
-			i = 0
-		case "can_encrypt_comms":
-			i = 1
-		case "can_encrypt_storage":
-			i = 2
-		case "can_sign":
-			i = 3
-		case "created_at":
-			i = 4
-		case "emails":
-			i = 5
-		case "expires_at":
-			i = 6
-		case "id":
-			i = 7
-		case "key_id":
-			i = 8
-		case "primary_key_id":
-			i = 9
-		case "public_key":
-			i = 10
-		case "subkeys":
-			i = 11
-		case "verified":
-			i = 12
-		}
+	prev := -1
+	for more, i := d.field(true, jkGPGKey, joGPGKey, prev); more; more, i = d.field(false, jkGPGKey, joGPGKey, prev) {
 		if i < 0 {
-			i = d.fold(jkGPGKey, true)
+			switch string(d.key) {
+			case "can_certify":
+				i = 0
+			case "can_encrypt_comms":
+				i = 1
+			case "can_encrypt_storage":
+				i = 2
+			case "can_sign":
+				i = 3
+			case "created_at":
+				i = 4
+			case "emails":
+				i = 5
+			case "expires_at":
+				i = 6
+			case "id":
+				i = 7
+			case "key_id":
+				i = 8
+			case "primary_key_id":
+				i = 9
+			case "public_key":
+				i = 10
+			case "subkeys":
+				i = 11
+			case "verified":
+				i = 12
+			}
+			if i < 0 {
+				i = d.fold(jkGPGKey, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGPGKey.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.CanCertify)
@@ -5679,23 +6845,34 @@ func jdGPGKey(d *jdec, v *GPGKey) {
 	}
 }
 
-var jkGPGKeyEmail = []string{"email", "verified"}
+var (
+	jkGPGKeyEmail = []string{"email", "verified"}
+	joGPGKeyEmail = newJDOrder(2)
+)
 
 func jdGPGKeyEmail(d *jdec, v *GPGKeyEmail) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "email":
-			i = 0
-		case "verified":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkGPGKeyEmail, joGPGKeyEmail, prev); more; more, i = d.field(false, jkGPGKeyEmail, joGPGKeyEmail, prev) {
 		if i < 0 {
-			i = d.fold(jkGPGKeyEmail, true)
+			switch string(d.key) {
+			case "email":
+				i = 0
+			case "verified":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkGPGKeyEmail, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGPGKeyEmail.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Email)
@@ -5707,27 +6884,38 @@ func jdGPGKeyEmail(d *jdec, v *GPGKeyEmail) {
 	}
 }
 
-var jkGeneralAPISettings = []string{"default_git_trees_per_page", "default_max_blob_size", "default_paging_num", "max_response_items"}
+var (
+	jkGeneralAPISettings = []string{"default_git_trees_per_page", "default_max_blob_size", "default_paging_num", "max_response_items"}
+	joGeneralAPISettings = newJDOrder(4)
+)
 
 func jdGeneralAPISettings(d *jdec, v *GeneralAPISettings) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "default_git_trees_per_page":
-			i = 0
-		case "default_max_blob_size":
-			i = 1
-		case "default_paging_num":
-			i = 2
-		case "max_response_items":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkGeneralAPISettings, joGeneralAPISettings, prev); more; more, i = d.field(false, jkGeneralAPISettings, joGeneralAPISettings, prev) {
 		if i < 0 {
-			i = d.fold(jkGeneralAPISettings, true)
+			switch string(d.key) {
+			case "default_git_trees_per_page":
+				i = 0
+			case "default_max_blob_size":
+				i = 1
+			case "default_paging_num":
+				i = 2
+			case "max_response_items":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkGeneralAPISettings, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGeneralAPISettings.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.DefaultGitTreesPerPage)
@@ -5743,27 +6931,38 @@ func jdGeneralAPISettings(d *jdec, v *GeneralAPISettings) {
 	}
 }
 
-var jkGeneralAttachmentSettings = []string{"allowed_types", "enabled", "max_files", "max_size"}
+var (
+	jkGeneralAttachmentSettings = []string{"allowed_types", "enabled", "max_files", "max_size"}
+	joGeneralAttachmentSettings = newJDOrder(4)
+)
 
 func jdGeneralAttachmentSettings(d *jdec, v *GeneralAttachmentSettings) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "allowed_types":
-			i = 0
-		case "enabled":
-			i = 1
-		case "max_files":
-			i = 2
-		case "max_size":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkGeneralAttachmentSettings, joGeneralAttachmentSettings, prev); more; more, i = d.field(false, jkGeneralAttachmentSettings, joGeneralAttachmentSettings, prev) {
 		if i < 0 {
-			i = d.fold(jkGeneralAttachmentSettings, true)
+			switch string(d.key) {
+			case "allowed_types":
+				i = 0
+			case "enabled":
+				i = 1
+			case "max_files":
+				i = 2
+			case "max_size":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkGeneralAttachmentSettings, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGeneralAttachmentSettings.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.AllowedTypes)
@@ -5779,33 +6978,44 @@ func jdGeneralAttachmentSettings(d *jdec, v *GeneralAttachmentSettings) {
 	}
 }
 
-var jkGeneralRepoSettings = []string{"forks_disabled", "http_git_disabled", "lfs_disabled", "migrations_disabled", "mirrors_disabled", "stars_disabled", "time_tracking_disabled"}
+var (
+	jkGeneralRepoSettings = []string{"forks_disabled", "http_git_disabled", "lfs_disabled", "migrations_disabled", "mirrors_disabled", "stars_disabled", "time_tracking_disabled"}
+	joGeneralRepoSettings = newJDOrder(7)
+)
 
 func jdGeneralRepoSettings(d *jdec, v *GeneralRepoSettings) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "forks_disabled":
-			i = 0
-		case "http_git_disabled":
-			i = 1
-		case "lfs_disabled":
-			i = 2
-		case "migrations_disabled":
-			i = 3
-		case "mirrors_disabled":
-			i = 4
-		case "stars_disabled":
-			i = 5
-		case "time_tracking_disabled":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkGeneralRepoSettings, joGeneralRepoSettings, prev); more; more, i = d.field(false, jkGeneralRepoSettings, joGeneralRepoSettings, prev) {
 		if i < 0 {
-			i = d.fold(jkGeneralRepoSettings, true)
+			switch string(d.key) {
+			case "forks_disabled":
+				i = 0
+			case "http_git_disabled":
+				i = 1
+			case "lfs_disabled":
+				i = 2
+			case "migrations_disabled":
+				i = 3
+			case "mirrors_disabled":
+				i = 4
+			case "stars_disabled":
+				i = 5
+			case "time_tracking_disabled":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkGeneralRepoSettings, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGeneralRepoSettings.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.ForksDisabled)
@@ -5827,25 +7037,36 @@ func jdGeneralRepoSettings(d *jdec, v *GeneralRepoSettings) {
 	}
 }
 
-var jkGeneralUISettings = []string{"allowed_reactions", "custom_emojis", "default_theme"}
+var (
+	jkGeneralUISettings = []string{"allowed_reactions", "custom_emojis", "default_theme"}
+	joGeneralUISettings = newJDOrder(3)
+)
 
 func jdGeneralUISettings(d *jdec, v *GeneralUISettings) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "allowed_reactions":
-			i = 0
-		case "custom_emojis":
-			i = 1
-		case "default_theme":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkGeneralUISettings, joGeneralUISettings, prev); more; more, i = d.field(false, jkGeneralUISettings, joGeneralUISettings, prev) {
 		if i < 0 {
-			i = d.fold(jkGeneralUISettings, true)
+			switch string(d.key) {
+			case "allowed_reactions":
+				i = 0
+			case "custom_emojis":
+				i = 1
+			case "default_theme":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkGeneralUISettings, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGeneralUISettings.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.AllowedReactions, (*jdec).str)
@@ -5859,43 +7080,54 @@ func jdGeneralUISettings(d *jdec, v *GeneralUISettings) {
 	}
 }
 
-var jkGenerateRepoOption = []string{"avatar", "default_branch", "description", "git_content", "git_hooks", "labels", "name", "owner", "private", "protected_branch", "topics", "webhooks"}
+var (
+	jkGenerateRepoOption = []string{"avatar", "default_branch", "description", "git_content", "git_hooks", "labels", "name", "owner", "private", "protected_branch", "topics", "webhooks"}
+	joGenerateRepoOption = newJDOrder(12)
+)
 
 func jdGenerateRepoOption(d *jdec, v *GenerateRepoOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "avatar":
-			i = 0
-		case "default_branch":
-			i = 1
-		case "description":
-			i = 2
-		case "git_content":
-			i = 3
-		case "git_hooks":
-			i = 4
-		case "labels":
-			i = 5
-		case "name":
-			i = 6
-		case "owner":
-			i = 7
-		case "private":
-			i = 8
-		case "protected_branch":
-			i = 9
-		case "topics":
-			i = 10
-		case "webhooks":
-			i = 11
-		}
+	prev := -1
+	for more, i := d.field(true, jkGenerateRepoOption, joGenerateRepoOption, prev); more; more, i = d.field(false, jkGenerateRepoOption, joGenerateRepoOption, prev) {
 		if i < 0 {
-			i = d.fold(jkGenerateRepoOption, true)
+			switch string(d.key) {
+			case "avatar":
+				i = 0
+			case "default_branch":
+				i = 1
+			case "description":
+				i = 2
+			case "git_content":
+				i = 3
+			case "git_hooks":
+				i = 4
+			case "labels":
+				i = 5
+			case "name":
+				i = 6
+			case "owner":
+				i = 7
+			case "private":
+				i = 8
+			case "protected_branch":
+				i = 9
+			case "topics":
+				i = 10
+			case "webhooks":
+				i = 11
+			}
+			if i < 0 {
+				i = d.fold(jkGenerateRepoOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGenerateRepoOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.Avatar)
@@ -5927,29 +7159,40 @@ func jdGenerateRepoOption(d *jdec, v *GenerateRepoOption) {
 	}
 }
 
-var jkGitBlob = []string{"content", "encoding", "sha", "size", "url"}
+var (
+	jkGitBlob = []string{"content", "encoding", "sha", "size", "url"}
+	joGitBlob = newJDOrder(5)
+)
 
 func jdGitBlob(d *jdec, v *GitBlob) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "content":
-			i = 0
-		case "encoding":
-			i = 1
-		case "sha":
-			i = 2
-		case "size":
-			i = 3
-		case "url":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkGitBlob, joGitBlob, prev); more; more, i = d.field(false, jkGitBlob, joGitBlob, prev) {
 		if i < 0 {
-			i = d.fold(jkGitBlob, true)
+			switch string(d.key) {
+			case "content":
+				i = 0
+			case "encoding":
+				i = 1
+			case "sha":
+				i = 2
+			case "size":
+				i = 3
+			case "url":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkGitBlob, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGitBlob.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Content)
@@ -5967,31 +7210,42 @@ func jdGitBlob(d *jdec, v *GitBlob) {
 	}
 }
 
-var jkGitEntry = []string{"mode", "path", "sha", "size", "type", "url"}
+var (
+	jkGitEntry = []string{"mode", "path", "sha", "size", "type", "url"}
+	joGitEntry = newJDOrder(6)
+)
 
 func jdGitEntry(d *jdec, v *GitEntry) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "mode":
-			i = 0
-		case "path":
-			i = 1
-		case "sha":
-			i = 2
-		case "size":
-			i = 3
-		case "type":
-			i = 4
-		case "url":
-			i = 5
-		}
+	prev := -1
+	for more, i := d.field(true, jkGitEntry, joGitEntry, prev); more; more, i = d.field(false, jkGitEntry, joGitEntry, prev) {
 		if i < 0 {
-			i = d.fold(jkGitEntry, true)
+			switch string(d.key) {
+			case "mode":
+				i = 0
+			case "path":
+				i = 1
+			case "sha":
+				i = 2
+			case "size":
+				i = 3
+			case "type":
+				i = 4
+			case "url":
+				i = 5
+			}
+			if i < 0 {
+				i = d.fold(jkGitEntry, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGitEntry.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Mode)
@@ -6011,25 +7265,36 @@ func jdGitEntry(d *jdec, v *GitEntry) {
 	}
 }
 
-var jkGitHook = []string{"content", "is_active", "name"}
+var (
+	jkGitHook = []string{"content", "is_active", "name"}
+	joGitHook = newJDOrder(3)
+)
 
 func jdGitHook(d *jdec, v *GitHook) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "content":
-			i = 0
-		case "is_active":
-			i = 1
-		case "name":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkGitHook, joGitHook, prev); more; more, i = d.field(false, jkGitHook, joGitHook, prev) {
 		if i < 0 {
-			i = d.fold(jkGitHook, true)
+			switch string(d.key) {
+			case "content":
+				i = 0
+			case "is_active":
+				i = 1
+			case "name":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkGitHook, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGitHook.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Content)
@@ -6043,25 +7308,36 @@ func jdGitHook(d *jdec, v *GitHook) {
 	}
 }
 
-var jkGitObject = []string{"sha", "type", "url"}
+var (
+	jkGitObject = []string{"sha", "type", "url"}
+	joGitObject = newJDOrder(3)
+)
 
 func jdGitObject(d *jdec, v *GitObject) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "sha":
-			i = 0
-		case "type":
-			i = 1
-		case "url":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkGitObject, joGitObject, prev); more; more, i = d.field(false, jkGitObject, joGitObject, prev) {
 		if i < 0 {
-			i = d.fold(jkGitObject, true)
+			switch string(d.key) {
+			case "sha":
+				i = 0
+			case "type":
+				i = 1
+			case "url":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkGitObject, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGitObject.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.SHA)
@@ -6075,31 +7351,42 @@ func jdGitObject(d *jdec, v *GitObject) {
 	}
 }
 
-var jkGitTreeResponse = []string{"page", "sha", "total_count", "tree", "truncated", "url"}
+var (
+	jkGitTreeResponse = []string{"page", "sha", "total_count", "tree", "truncated", "url"}
+	joGitTreeResponse = newJDOrder(6)
+)
 
 func jdGitTreeResponse(d *jdec, v *GitTreeResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "page":
-			i = 0
-		case "sha":
-			i = 1
-		case "total_count":
-			i = 2
-		case "tree":
-			i = 3
-		case "truncated":
-			i = 4
-		case "url":
-			i = 5
-		}
+	prev := -1
+	for more, i := d.field(true, jkGitTreeResponse, joGitTreeResponse, prev); more; more, i = d.field(false, jkGitTreeResponse, joGitTreeResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkGitTreeResponse, true)
+			switch string(d.key) {
+			case "page":
+				i = 0
+			case "sha":
+				i = 1
+			case "total_count":
+				i = 2
+			case "tree":
+				i = 3
+			case "truncated":
+				i = 4
+			case "url":
+				i = 5
+			}
+			if i < 0 {
+				i = d.fold(jkGitTreeResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGitTreeResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Page)
@@ -6119,23 +7406,34 @@ func jdGitTreeResponse(d *jdec, v *GitTreeResponse) {
 	}
 }
 
-var jkGitignoreTemplateInfo = []string{"name", "source"}
+var (
+	jkGitignoreTemplateInfo = []string{"name", "source"}
+	joGitignoreTemplateInfo = newJDOrder(2)
+)
 
 func jdGitignoreTemplateInfo(d *jdec, v *GitignoreTemplateInfo) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name":
-			i = 0
-		case "source":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkGitignoreTemplateInfo, joGitignoreTemplateInfo, prev); more; more, i = d.field(false, jkGitignoreTemplateInfo, joGitignoreTemplateInfo, prev) {
 		if i < 0 {
-			i = d.fold(jkGitignoreTemplateInfo, true)
+			switch string(d.key) {
+			case "name":
+				i = 0
+			case "source":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkGitignoreTemplateInfo, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joGitignoreTemplateInfo.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Name)
@@ -6147,43 +7445,54 @@ func jdGitignoreTemplateInfo(d *jdec, v *GitignoreTemplateInfo) {
 	}
 }
 
-var jkHook = []string{"active", "authorization_header", "branch_filter", "config", "content_type", "created_at", "events", "id", "metadata", "type", "updated_at", "url"}
+var (
+	jkHook = []string{"active", "authorization_header", "branch_filter", "config", "content_type", "created_at", "events", "id", "metadata", "type", "updated_at", "url"}
+	joHook = newJDOrder(12)
+)
 
 func jdHook(d *jdec, v *Hook) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "active":
-			i = 0
-		case "authorization_header":
-			i = 1
-		case "branch_filter":
-			i = 2
-		case "config":
-			i = 3
-		case "content_type":
-			i = 4
-		case "created_at":
-			i = 5
-		case "events":
-			i = 6
-		case "id":
-			i = 7
-		case "metadata":
-			i = 8
-		case "type":
-			i = 9
-		case "updated_at":
-			i = 10
-		case "url":
-			i = 11
-		}
+	prev := -1
+	for more, i := d.field(true, jkHook, joHook, prev); more; more, i = d.field(false, jkHook, joHook, prev) {
 		if i < 0 {
-			i = d.fold(jkHook, true)
+			switch string(d.key) {
+			case "active":
+				i = 0
+			case "authorization_header":
+				i = 1
+			case "branch_filter":
+				i = 2
+			case "config":
+				i = 3
+			case "content_type":
+				i = 4
+			case "created_at":
+				i = 5
+			case "events":
+				i = 6
+			case "id":
+				i = 7
+			case "metadata":
+				i = 8
+			case "type":
+				i = 9
+			case "updated_at":
+				i = 10
+			case "url":
+				i = 11
+			}
+			if i < 0 {
+				i = d.fold(jkHook, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joHook.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.Active)
@@ -6215,23 +7524,34 @@ func jdHook(d *jdec, v *Hook) {
 	}
 }
 
-var jkIdentity = []string{"email", "name"}
+var (
+	jkIdentity = []string{"email", "name"}
+	joIdentity = newJDOrder(2)
+)
 
 func jdIdentity(d *jdec, v *Identity) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "email":
-			i = 0
-		case "name":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkIdentity, joIdentity, prev); more; more, i = d.field(false, jkIdentity, joIdentity, prev) {
 		if i < 0 {
-			i = d.fold(jkIdentity, true)
+			switch string(d.key) {
+			case "email":
+				i = 0
+			case "name":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkIdentity, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIdentity.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Email)
@@ -6243,25 +7563,36 @@ func jdIdentity(d *jdec, v *Identity) {
 	}
 }
 
-var jkInternalTracker = []string{"allow_only_contributors_to_track_time", "enable_issue_dependencies", "enable_time_tracker"}
+var (
+	jkInternalTracker = []string{"allow_only_contributors_to_track_time", "enable_issue_dependencies", "enable_time_tracker"}
+	joInternalTracker = newJDOrder(3)
+)
 
 func jdInternalTracker(d *jdec, v *InternalTracker) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "allow_only_contributors_to_track_time":
-			i = 0
-		case "enable_issue_dependencies":
-			i = 1
-		case "enable_time_tracker":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkInternalTracker, joInternalTracker, prev); more; more, i = d.field(false, jkInternalTracker, joInternalTracker, prev) {
 		if i < 0 {
-			i = d.fold(jkInternalTracker, true)
+			switch string(d.key) {
+			case "allow_only_contributors_to_track_time":
+				i = 0
+			case "enable_issue_dependencies":
+				i = 1
+			case "enable_time_tracker":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkInternalTracker, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joInternalTracker.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.AllowOnlyContributorsToTrackTime)
@@ -6275,69 +7606,80 @@ func jdInternalTracker(d *jdec, v *InternalTracker) {
 	}
 }
 
-var jkIssue = []string{"assets", "assignee", "assignees", "body", "closed_at", "comments", "created_at", "due_date", "html_url", "id", "is_locked", "labels", "milestone", "number", "original_author", "original_author_id", "pin_order", "pull_request", "ref", "repository", "state", "title", "updated_at", "url", "user"}
+var (
+	jkIssue = []string{"assets", "assignee", "assignees", "body", "closed_at", "comments", "created_at", "due_date", "html_url", "id", "is_locked", "labels", "milestone", "number", "original_author", "original_author_id", "pin_order", "pull_request", "ref", "repository", "state", "title", "updated_at", "url", "user"}
+	joIssue = newJDOrder(25)
+)
 
 func jdIssue(d *jdec, v *Issue) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "assets":
-			i = 0
-		case "assignee":
-			i = 1
-		case "assignees":
-			i = 2
-		case "body":
-			i = 3
-		case "closed_at":
-			i = 4
-		case "comments":
-			i = 5
-		case "created_at":
-			i = 6
-		case "due_date":
-			i = 7
-		case "html_url":
-			i = 8
-		case "id":
-			i = 9
-		case "is_locked":
-			i = 10
-		case "labels":
-			i = 11
-		case "milestone":
-			i = 12
-		case "number":
-			i = 13
-		case "original_author":
-			i = 14
-		case "original_author_id":
-			i = 15
-		case "pin_order":
-			i = 16
-		case "pull_request":
-			i = 17
-		case "ref":
-			i = 18
-		case "repository":
-			i = 19
-		case "state":
-			i = 20
-		case "title":
-			i = 21
-		case "updated_at":
-			i = 22
-		case "url":
-			i = 23
-		case "user":
-			i = 24
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssue, joIssue, prev); more; more, i = d.field(false, jkIssue, joIssue, prev) {
 		if i < 0 {
-			i = d.fold(jkIssue, true)
+			switch string(d.key) {
+			case "assets":
+				i = 0
+			case "assignee":
+				i = 1
+			case "assignees":
+				i = 2
+			case "body":
+				i = 3
+			case "closed_at":
+				i = 4
+			case "comments":
+				i = 5
+			case "created_at":
+				i = 6
+			case "due_date":
+				i = 7
+			case "html_url":
+				i = 8
+			case "id":
+				i = 9
+			case "is_locked":
+				i = 10
+			case "labels":
+				i = 11
+			case "milestone":
+				i = 12
+			case "number":
+				i = 13
+			case "original_author":
+				i = 14
+			case "original_author_id":
+				i = 15
+			case "pin_order":
+				i = 16
+			case "pull_request":
+				i = 17
+			case "ref":
+				i = 18
+			case "repository":
+				i = 19
+			case "state":
+				i = 20
+			case "title":
+				i = 21
+			case "updated_at":
+				i = 22
+			case "url":
+				i = 23
+			case "user":
+				i = 24
+			}
+			if i < 0 {
+				i = d.fold(jkIssue, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssue.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlicePtr(d, &v.Assets, jdAttachment)
@@ -6395,23 +7737,34 @@ func jdIssue(d *jdec, v *Issue) {
 	}
 }
 
-var jkIssueConfig = []string{"blank_issues_enabled", "contact_links"}
+var (
+	jkIssueConfig = []string{"blank_issues_enabled", "contact_links"}
+	joIssueConfig = newJDOrder(2)
+)
 
 func jdIssueConfig(d *jdec, v *IssueConfig) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "blank_issues_enabled":
-			i = 0
-		case "contact_links":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssueConfig, joIssueConfig, prev); more; more, i = d.field(false, jkIssueConfig, joIssueConfig, prev) {
 		if i < 0 {
-			i = d.fold(jkIssueConfig, true)
+			switch string(d.key) {
+			case "blank_issues_enabled":
+				i = 0
+			case "contact_links":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkIssueConfig, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssueConfig.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.BlankIssuesEnabled)
@@ -6423,25 +7776,36 @@ func jdIssueConfig(d *jdec, v *IssueConfig) {
 	}
 }
 
-var jkIssueConfigContactLink = []string{"about", "name", "url"}
+var (
+	jkIssueConfigContactLink = []string{"about", "name", "url"}
+	joIssueConfigContactLink = newJDOrder(3)
+)
 
 func jdIssueConfigContactLink(d *jdec, v *IssueConfigContactLink) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "about":
-			i = 0
-		case "name":
-			i = 1
-		case "url":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssueConfigContactLink, joIssueConfigContactLink, prev); more; more, i = d.field(false, jkIssueConfigContactLink, joIssueConfigContactLink, prev) {
 		if i < 0 {
-			i = d.fold(jkIssueConfigContactLink, true)
+			switch string(d.key) {
+			case "about":
+				i = 0
+			case "name":
+				i = 1
+			case "url":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkIssueConfigContactLink, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssueConfigContactLink.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.About)
@@ -6455,23 +7819,34 @@ func jdIssueConfigContactLink(d *jdec, v *IssueConfigContactLink) {
 	}
 }
 
-var jkIssueConfigValidation = []string{"message", "valid"}
+var (
+	jkIssueConfigValidation = []string{"message", "valid"}
+	joIssueConfigValidation = newJDOrder(2)
+)
 
 func jdIssueConfigValidation(d *jdec, v *IssueConfigValidation) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		case "valid":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssueConfigValidation, joIssueConfigValidation, prev); more; more, i = d.field(false, jkIssueConfigValidation, joIssueConfigValidation, prev) {
 		if i < 0 {
-			i = d.fold(jkIssueConfigValidation, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "valid":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkIssueConfigValidation, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssueConfigValidation.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -6483,21 +7858,32 @@ func jdIssueConfigValidation(d *jdec, v *IssueConfigValidation) {
 	}
 }
 
-var jkIssueDeadline = []string{"due_date"}
+var (
+	jkIssueDeadline = []string{"due_date"}
+	joIssueDeadline = newJDOrder(1)
+)
 
 func jdIssueDeadline(d *jdec, v *IssueDeadline) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "due_date":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssueDeadline, joIssueDeadline, prev); more; more, i = d.field(false, jkIssueDeadline, joIssueDeadline, prev) {
 		if i < 0 {
-			i = d.fold(jkIssueDeadline, true)
+			switch string(d.key) {
+			case "due_date":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkIssueDeadline, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssueDeadline.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.DueDate)
@@ -6507,29 +7893,40 @@ func jdIssueDeadline(d *jdec, v *IssueDeadline) {
 	}
 }
 
-var jkIssueFormField = []string{"attributes", "id", "type", "validations", "visible"}
+var (
+	jkIssueFormField = []string{"attributes", "id", "type", "validations", "visible"}
+	joIssueFormField = newJDOrder(5)
+)
 
 func jdIssueFormField(d *jdec, v *IssueFormField) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "attributes":
-			i = 0
-		case "id":
-			i = 1
-		case "type":
-			i = 2
-		case "validations":
-			i = 3
-		case "visible":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssueFormField, joIssueFormField, prev); more; more, i = d.field(false, jkIssueFormField, joIssueFormField, prev) {
 		if i < 0 {
-			i = d.fold(jkIssueFormField, true)
+			switch string(d.key) {
+			case "attributes":
+				i = 0
+			case "id":
+				i = 1
+			case "type":
+				i = 2
+			case "validations":
+				i = 3
+			case "visible":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkIssueFormField, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssueFormField.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdMap(d, &v.Attributes, (*jdec).any)
@@ -6547,23 +7944,34 @@ func jdIssueFormField(d *jdec, v *IssueFormField) {
 	}
 }
 
-var jkIssueLabelsOption = []string{"labels", "updated_at"}
+var (
+	jkIssueLabelsOption = []string{"labels", "updated_at"}
+	joIssueLabelsOption = newJDOrder(2)
+)
 
 func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "labels":
-			i = 0
-		case "updated_at":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssueLabelsOption, joIssueLabelsOption, prev); more; more, i = d.field(false, jkIssueLabelsOption, joIssueLabelsOption, prev) {
 		if i < 0 {
-			i = d.fold(jkIssueLabelsOption, true)
+			switch string(d.key) {
+			case "labels":
+				i = 0
+			case "updated_at":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkIssueLabelsOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssueLabelsOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Labels, func(d *jdec, p *LabelRef) { d.unmarshaler(p) })
@@ -6575,25 +7983,36 @@ func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
 	}
 }
 
-var jkIssueMeta = []string{"index", "owner", "repo"}
+var (
+	jkIssueMeta = []string{"index", "owner", "repo"}
+	joIssueMeta = newJDOrder(3)
+)
 
 func jdIssueMeta(d *jdec, v *IssueMeta) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "index":
-			i = 0
-		case "owner":
-			i = 1
-		case "repo":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssueMeta, joIssueMeta, prev); more; more, i = d.field(false, jkIssueMeta, joIssueMeta, prev) {
 		if i < 0 {
-			i = d.fold(jkIssueMeta, true)
+			switch string(d.key) {
+			case "index":
+				i = 0
+			case "owner":
+				i = 1
+			case "repo":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkIssueMeta, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssueMeta.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Index)
@@ -6607,35 +8026,46 @@ func jdIssueMeta(d *jdec, v *IssueMeta) {
 	}
 }
 
-var jkIssueTemplate = []string{"about", "body", "content", "file_name", "labels", "name", "ref", "title"}
+var (
+	jkIssueTemplate = []string{"about", "body", "content", "file_name", "labels", "name", "ref", "title"}
+	joIssueTemplate = newJDOrder(8)
+)
 
 func jdIssueTemplate(d *jdec, v *IssueTemplate) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "about":
-			i = 0
-		case "body":
-			i = 1
-		case "content":
-			i = 2
-		case "file_name":
-			i = 3
-		case "labels":
-			i = 4
-		case "name":
-			i = 5
-		case "ref":
-			i = 6
-		case "title":
-			i = 7
-		}
+	prev := -1
+	for more, i := d.field(true, jkIssueTemplate, joIssueTemplate, prev); more; more, i = d.field(false, jkIssueTemplate, joIssueTemplate, prev) {
 		if i < 0 {
-			i = d.fold(jkIssueTemplate, true)
+			switch string(d.key) {
+			case "about":
+				i = 0
+			case "body":
+				i = 1
+			case "content":
+				i = 2
+			case "file_name":
+				i = 3
+			case "labels":
+				i = 4
+			case "name":
+				i = 5
+			case "ref":
+				i = 6
+			case "title":
+				i = 7
+			}
+			if i < 0 {
+				i = d.fold(jkIssueTemplate, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joIssueTemplate.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.About)
@@ -6659,33 +8089,44 @@ func jdIssueTemplate(d *jdec, v *IssueTemplate) {
 	}
 }
 
-var jkLabel = []string{"color", "description", "exclusive", "id", "is_archived", "name", "url"}
+var (
+	jkLabel = []string{"color", "description", "exclusive", "id", "is_archived", "name", "url"}
+	joLabel = newJDOrder(7)
+)
 
 func jdLabel(d *jdec, v *Label) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "color":
-			i = 0
-		case "description":
-			i = 1
-		case "exclusive":
-			i = 2
-		case "id":
-			i = 3
-		case "is_archived":
-			i = 4
-		case "name":
-			i = 5
-		case "url":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkLabel, joLabel, prev); more; more, i = d.field(false, jkLabel, joLabel, prev) {
 		if i < 0 {
-			i = d.fold(jkLabel, true)
+			switch string(d.key) {
+			case "color":
+				i = 0
+			case "description":
+				i = 1
+			case "exclusive":
+				i = 2
+			case "id":
+				i = 3
+			case "is_archived":
+				i = 4
+			case "name":
+				i = 5
+			case "url":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkLabel, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joLabel.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Color)
@@ -6707,27 +8148,38 @@ func jdLabel(d *jdec, v *Label) {
 	}
 }
 
-var jkLabelTemplate = []string{"color", "description", "exclusive", "name"}
+var (
+	jkLabelTemplate = []string{"color", "description", "exclusive", "name"}
+	joLabelTemplate = newJDOrder(4)
+)
 
 func jdLabelTemplate(d *jdec, v *LabelTemplate) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "color":
-			i = 0
-		case "description":
-			i = 1
-		case "exclusive":
-			i = 2
-		case "name":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkLabelTemplate, joLabelTemplate, prev); more; more, i = d.field(false, jkLabelTemplate, joLabelTemplate, prev) {
 		if i < 0 {
-			i = d.fold(jkLabelTemplate, true)
+			switch string(d.key) {
+			case "color":
+				i = 0
+			case "description":
+				i = 1
+			case "exclusive":
+				i = 2
+			case "name":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkLabelTemplate, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joLabelTemplate.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Color)
@@ -6743,29 +8195,40 @@ func jdLabelTemplate(d *jdec, v *LabelTemplate) {
 	}
 }
 
-var jkLicenseTemplateInfo = []string{"body", "implementation", "key", "name", "url"}
+var (
+	jkLicenseTemplateInfo = []string{"body", "implementation", "key", "name", "url"}
+	joLicenseTemplateInfo = newJDOrder(5)
+)
 
 func jdLicenseTemplateInfo(d *jdec, v *LicenseTemplateInfo) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "implementation":
-			i = 1
-		case "key":
-			i = 2
-		case "name":
-			i = 3
-		case "url":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkLicenseTemplateInfo, joLicenseTemplateInfo, prev); more; more, i = d.field(false, jkLicenseTemplateInfo, joLicenseTemplateInfo, prev) {
 		if i < 0 {
-			i = d.fold(jkLicenseTemplateInfo, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "implementation":
+				i = 1
+			case "key":
+				i = 2
+			case "name":
+				i = 3
+			case "url":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkLicenseTemplateInfo, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joLicenseTemplateInfo.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -6783,25 +8246,36 @@ func jdLicenseTemplateInfo(d *jdec, v *LicenseTemplateInfo) {
 	}
 }
 
-var jkLicensesTemplateListEntry = []string{"key", "name", "url"}
+var (
+	jkLicensesTemplateListEntry = []string{"key", "name", "url"}
+	joLicensesTemplateListEntry = newJDOrder(3)
+)
 
 func jdLicensesTemplateListEntry(d *jdec, v *LicensesTemplateListEntry) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "key":
-			i = 0
-		case "name":
-			i = 1
-		case "url":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkLicensesTemplateListEntry, joLicensesTemplateListEntry, prev); more; more, i = d.field(false, jkLicensesTemplateListEntry, joLicensesTemplateListEntry, prev) {
 		if i < 0 {
-			i = d.fold(jkLicensesTemplateListEntry, true)
+			switch string(d.key) {
+			case "key":
+				i = 0
+			case "name":
+				i = 1
+			case "url":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkLicensesTemplateListEntry, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joLicensesTemplateListEntry.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Key)
@@ -6815,23 +8289,34 @@ func jdLicensesTemplateListEntry(d *jdec, v *LicensesTemplateListEntry) {
 	}
 }
 
-var jkListActionRunResponse = []string{"total_count", "workflow_runs"}
+var (
+	jkListActionRunResponse = []string{"total_count", "workflow_runs"}
+	joListActionRunResponse = newJDOrder(2)
+)
 
 func jdListActionRunResponse(d *jdec, v *ListActionRunResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "total_count":
-			i = 0
-		case "workflow_runs":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkListActionRunResponse, joListActionRunResponse, prev); more; more, i = d.field(false, jkListActionRunResponse, joListActionRunResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkListActionRunResponse, true)
+			switch string(d.key) {
+			case "total_count":
+				i = 0
+			case "workflow_runs":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkListActionRunResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joListActionRunResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.TotalCount)
@@ -6843,27 +8328,38 @@ func jdListActionRunResponse(d *jdec, v *ListActionRunResponse) {
 	}
 }
 
-var jkMarkdownOption = []string{"Context", "Mode", "Text", "Wiki"}
+var (
+	jkMarkdownOption = []string{"Context", "Mode", "Text", "Wiki"}
+	joMarkdownOption = newJDOrder(4)
+)
 
 func jdMarkdownOption(d *jdec, v *MarkdownOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "Context":
-			i = 0
-		case "Mode":
-			i = 1
-		case "Text":
-			i = 2
-		case "Wiki":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkMarkdownOption, joMarkdownOption, prev); more; more, i = d.field(false, jkMarkdownOption, joMarkdownOption, prev) {
 		if i < 0 {
-			i = d.fold(jkMarkdownOption, false)
+			switch string(d.key) {
+			case "Context":
+				i = 0
+			case "Mode":
+				i = 1
+			case "Text":
+				i = 2
+			case "Wiki":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkMarkdownOption, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joMarkdownOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Context)
@@ -6879,31 +8375,42 @@ func jdMarkdownOption(d *jdec, v *MarkdownOption) {
 	}
 }
 
-var jkMarkupOption = []string{"BranchPath", "Context", "FilePath", "Mode", "Text", "Wiki"}
+var (
+	jkMarkupOption = []string{"BranchPath", "Context", "FilePath", "Mode", "Text", "Wiki"}
+	joMarkupOption = newJDOrder(6)
+)
 
 func jdMarkupOption(d *jdec, v *MarkupOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "BranchPath":
-			i = 0
-		case "Context":
-			i = 1
-		case "FilePath":
-			i = 2
-		case "Mode":
-			i = 3
-		case "Text":
-			i = 4
-		case "Wiki":
-			i = 5
-		}
+	prev := -1
+	for more, i := d.field(true, jkMarkupOption, joMarkupOption, prev); more; more, i = d.field(false, jkMarkupOption, joMarkupOption, prev) {
 		if i < 0 {
-			i = d.fold(jkMarkupOption, false)
+			switch string(d.key) {
+			case "BranchPath":
+				i = 0
+			case "Context":
+				i = 1
+			case "FilePath":
+				i = 2
+			case "Mode":
+				i = 3
+			case "Text":
+				i = 4
+			case "Wiki":
+				i = 5
+			}
+			if i < 0 {
+				i = d.fold(jkMarkupOption, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joMarkupOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.BranchPath)
@@ -6923,35 +8430,46 @@ func jdMarkupOption(d *jdec, v *MarkupOption) {
 	}
 }
 
-var jkMergePullRequestOption = []string{"Do", "MergeCommitID", "MergeMessageField", "MergeTitleField", "delete_branch_after_merge", "force_merge", "head_commit_id", "merge_when_checks_succeed"}
+var (
+	jkMergePullRequestOption = []string{"Do", "MergeCommitID", "MergeMessageField", "MergeTitleField", "delete_branch_after_merge", "force_merge", "head_commit_id", "merge_when_checks_succeed"}
+	joMergePullRequestOption = newJDOrder(8)
+)
 
 func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "Do":
-			i = 0
-		case "MergeCommitID":
-			i = 1
-		case "MergeMessageField":
-			i = 2
-		case "MergeTitleField":
-			i = 3
-		case "delete_branch_after_merge":
-			i = 4
-		case "force_merge":
-			i = 5
-		case "head_commit_id":
-			i = 6
-		case "merge_when_checks_succeed":
-			i = 7
-		}
+	prev := -1
+	for more, i := d.field(true, jkMergePullRequestOption, joMergePullRequestOption, prev); more; more, i = d.field(false, jkMergePullRequestOption, joMergePullRequestOption, prev) {
 		if i < 0 {
-			i = d.fold(jkMergePullRequestOption, false)
+			switch string(d.key) {
+			case "Do":
+				i = 0
+			case "MergeCommitID":
+				i = 1
+			case "MergeMessageField":
+				i = 2
+			case "MergeTitleField":
+				i = 3
+			case "delete_branch_after_merge":
+				i = 4
+			case "force_merge":
+				i = 5
+			case "head_commit_id":
+				i = 6
+			case "merge_when_checks_succeed":
+				i = 7
+			}
+			if i < 0 {
+				i = d.fold(jkMergePullRequestOption, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joMergePullRequestOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str((*string)(&v.Style))
@@ -6975,59 +8493,70 @@ func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
 	}
 }
 
-var jkMigrateRepoOptions = []string{"auth_password", "auth_token", "auth_username", "clone_addr", "description", "issues", "labels", "lfs", "lfs_endpoint", "milestones", "mirror", "mirror_interval", "private", "pull_requests", "releases", "repo_name", "repo_owner", "service", "uid", "wiki"}
+var (
+	jkMigrateRepoOptions = []string{"auth_password", "auth_token", "auth_username", "clone_addr", "description", "issues", "labels", "lfs", "lfs_endpoint", "milestones", "mirror", "mirror_interval", "private", "pull_requests", "releases", "repo_name", "repo_owner", "service", "uid", "wiki"}
+	joMigrateRepoOptions = newJDOrder(20)
+)
 
 func jdMigrateRepoOptions(d *jdec, v *MigrateRepoOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "auth_password":
-			i = 0
-		case "auth_token":
-			i = 1
-		case "auth_username":
-			i = 2
-		case "clone_addr":
-			i = 3
-		case "description":
-			i = 4
-		case "issues":
-			i = 5
-		case "labels":
-			i = 6
-		case "lfs":
-			i = 7
-		case "lfs_endpoint":
-			i = 8
-		case "milestones":
-			i = 9
-		case "mirror":
-			i = 10
-		case "mirror_interval":
-			i = 11
-		case "private":
-			i = 12
-		case "pull_requests":
-			i = 13
-		case "releases":
-			i = 14
-		case "repo_name":
-			i = 15
-		case "repo_owner":
-			i = 16
-		case "service":
-			i = 17
-		case "uid":
-			i = 18
-		case "wiki":
-			i = 19
-		}
+	prev := -1
+	for more, i := d.field(true, jkMigrateRepoOptions, joMigrateRepoOptions, prev); more; more, i = d.field(false, jkMigrateRepoOptions, joMigrateRepoOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkMigrateRepoOptions, true)
+			switch string(d.key) {
+			case "auth_password":
+				i = 0
+			case "auth_token":
+				i = 1
+			case "auth_username":
+				i = 2
+			case "clone_addr":
+				i = 3
+			case "description":
+				i = 4
+			case "issues":
+				i = 5
+			case "labels":
+				i = 6
+			case "lfs":
+				i = 7
+			case "lfs_endpoint":
+				i = 8
+			case "milestones":
+				i = 9
+			case "mirror":
+				i = 10
+			case "mirror_interval":
+				i = 11
+			case "private":
+				i = 12
+			case "pull_requests":
+				i = 13
+			case "releases":
+				i = 14
+			case "repo_name":
+				i = 15
+			case "repo_owner":
+				i = 16
+			case "service":
+				i = 17
+			case "uid":
+				i = 18
+			case "wiki":
+				i = 19
+			}
+			if i < 0 {
+				i = d.fold(jkMigrateRepoOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joMigrateRepoOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.AuthPassword)
@@ -7075,39 +8604,50 @@ func jdMigrateRepoOptions(d *jdec, v *MigrateRepoOptions) {
 	}
 }
 
-var jkMilestone = []string{"closed_at", "closed_issues", "created_at", "description", "due_on", "id", "open_issues", "state", "title", "updated_at"}
+var (
+	jkMilestone = []string{"closed_at", "closed_issues", "created_at", "description", "due_on", "id", "open_issues", "state", "title", "updated_at"}
+	joMilestone = newJDOrder(10)
+)
 
 func jdMilestone(d *jdec, v *Milestone) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "closed_at":
-			i = 0
-		case "closed_issues":
-			i = 1
-		case "created_at":
-			i = 2
-		case "description":
-			i = 3
-		case "due_on":
-			i = 4
-		case "id":
-			i = 5
-		case "open_issues":
-			i = 6
-		case "state":
-			i = 7
-		case "title":
-			i = 8
-		case "updated_at":
-			i = 9
-		}
+	prev := -1
+	for more, i := d.field(true, jkMilestone, joMilestone, prev); more; more, i = d.field(false, jkMilestone, joMilestone, prev) {
 		if i < 0 {
-			i = d.fold(jkMilestone, true)
+			switch string(d.key) {
+			case "closed_at":
+				i = 0
+			case "closed_issues":
+				i = 1
+			case "created_at":
+				i = 2
+			case "description":
+				i = 3
+			case "due_on":
+				i = 4
+			case "id":
+				i = 5
+			case "open_issues":
+				i = 6
+			case "state":
+				i = 7
+			case "title":
+				i = 8
+			case "updated_at":
+				i = 9
+			}
+			if i < 0 {
+				i = d.fold(jkMilestone, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joMilestone.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.ClosedAt)
@@ -7135,23 +8675,34 @@ func jdMilestone(d *jdec, v *Milestone) {
 	}
 }
 
-var jkNewIssuePinsAllowed = []string{"issues", "pull_requests"}
+var (
+	jkNewIssuePinsAllowed = []string{"issues", "pull_requests"}
+	joNewIssuePinsAllowed = newJDOrder(2)
+)
 
 func jdNewIssuePinsAllowed(d *jdec, v *NewIssuePinsAllowed) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "issues":
-			i = 0
-		case "pull_requests":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkNewIssuePinsAllowed, joNewIssuePinsAllowed, prev); more; more, i = d.field(false, jkNewIssuePinsAllowed, joNewIssuePinsAllowed, prev) {
 		if i < 0 {
-			i = d.fold(jkNewIssuePinsAllowed, true)
+			switch string(d.key) {
+			case "issues":
+				i = 0
+			case "pull_requests":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkNewIssuePinsAllowed, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNewIssuePinsAllowed.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.Issues)
@@ -7163,33 +8714,44 @@ func jdNewIssuePinsAllowed(d *jdec, v *NewIssuePinsAllowed) {
 	}
 }
 
-var jkNodeInfo = []string{"metadata", "openRegistrations", "protocols", "services", "software", "usage", "version"}
+var (
+	jkNodeInfo = []string{"metadata", "openRegistrations", "protocols", "services", "software", "usage", "version"}
+	joNodeInfo = newJDOrder(7)
+)
 
 func jdNodeInfo(d *jdec, v *NodeInfo) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "metadata":
-			i = 0
-		case "openRegistrations":
-			i = 1
-		case "protocols":
-			i = 2
-		case "services":
-			i = 3
-		case "software":
-			i = 4
-		case "usage":
-			i = 5
-		case "version":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkNodeInfo, joNodeInfo, prev); more; more, i = d.field(false, jkNodeInfo, joNodeInfo, prev) {
 		if i < 0 {
-			i = d.fold(jkNodeInfo, false)
+			switch string(d.key) {
+			case "metadata":
+				i = 0
+			case "openRegistrations":
+				i = 1
+			case "protocols":
+				i = 2
+			case "services":
+				i = 3
+			case "software":
+				i = 4
+			case "usage":
+				i = 5
+			case "version":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkNodeInfo, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNodeInfo.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdMap(d, &v.Metadata, (*jdec).any)
@@ -7211,23 +8773,34 @@ func jdNodeInfo(d *jdec, v *NodeInfo) {
 	}
 }
 
-var jkNodeInfoServices = []string{"inbound", "outbound"}
+var (
+	jkNodeInfoServices = []string{"inbound", "outbound"}
+	joNodeInfoServices = newJDOrder(2)
+)
 
 func jdNodeInfoServices(d *jdec, v *NodeInfoServices) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "inbound":
-			i = 0
-		case "outbound":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkNodeInfoServices, joNodeInfoServices, prev); more; more, i = d.field(false, jkNodeInfoServices, joNodeInfoServices, prev) {
 		if i < 0 {
-			i = d.fold(jkNodeInfoServices, true)
+			switch string(d.key) {
+			case "inbound":
+				i = 0
+			case "outbound":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkNodeInfoServices, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNodeInfoServices.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Inbound, (*jdec).str)
@@ -7239,27 +8812,38 @@ func jdNodeInfoServices(d *jdec, v *NodeInfoServices) {
 	}
 }
 
-var jkNodeInfoSoftware = []string{"homepage", "name", "repository", "version"}
+var (
+	jkNodeInfoSoftware = []string{"homepage", "name", "repository", "version"}
+	joNodeInfoSoftware = newJDOrder(4)
+)
 
 func jdNodeInfoSoftware(d *jdec, v *NodeInfoSoftware) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "homepage":
-			i = 0
-		case "name":
-			i = 1
-		case "repository":
-			i = 2
-		case "version":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkNodeInfoSoftware, joNodeInfoSoftware, prev); more; more, i = d.field(false, jkNodeInfoSoftware, joNodeInfoSoftware, prev) {
 		if i < 0 {
-			i = d.fold(jkNodeInfoSoftware, true)
+			switch string(d.key) {
+			case "homepage":
+				i = 0
+			case "name":
+				i = 1
+			case "repository":
+				i = 2
+			case "version":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkNodeInfoSoftware, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNodeInfoSoftware.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Homepage)
@@ -7275,25 +8859,36 @@ func jdNodeInfoSoftware(d *jdec, v *NodeInfoSoftware) {
 	}
 }
 
-var jkNodeInfoUsage = []string{"localComments", "localPosts", "users"}
+var (
+	jkNodeInfoUsage = []string{"localComments", "localPosts", "users"}
+	joNodeInfoUsage = newJDOrder(3)
+)
 
 func jdNodeInfoUsage(d *jdec, v *NodeInfoUsage) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "localComments":
-			i = 0
-		case "localPosts":
-			i = 1
-		case "users":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkNodeInfoUsage, joNodeInfoUsage, prev); more; more, i = d.field(false, jkNodeInfoUsage, joNodeInfoUsage, prev) {
 		if i < 0 {
-			i = d.fold(jkNodeInfoUsage, false)
+			switch string(d.key) {
+			case "localComments":
+				i = 0
+			case "localPosts":
+				i = 1
+			case "users":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkNodeInfoUsage, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNodeInfoUsage.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.LocalComments)
@@ -7307,25 +8902,36 @@ func jdNodeInfoUsage(d *jdec, v *NodeInfoUsage) {
 	}
 }
 
-var jkNodeInfoUsageUsers = []string{"activeHalfyear", "activeMonth", "total"}
+var (
+	jkNodeInfoUsageUsers = []string{"activeHalfyear", "activeMonth", "total"}
+	joNodeInfoUsageUsers = newJDOrder(3)
+)
 
 func jdNodeInfoUsageUsers(d *jdec, v *NodeInfoUsageUsers) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "activeHalfyear":
-			i = 0
-		case "activeMonth":
-			i = 1
-		case "total":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkNodeInfoUsageUsers, joNodeInfoUsageUsers, prev); more; more, i = d.field(false, jkNodeInfoUsageUsers, joNodeInfoUsageUsers, prev) {
 		if i < 0 {
-			i = d.fold(jkNodeInfoUsageUsers, false)
+			switch string(d.key) {
+			case "activeHalfyear":
+				i = 0
+			case "activeMonth":
+				i = 1
+			case "total":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkNodeInfoUsageUsers, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNodeInfoUsageUsers.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.ActiveHalfyear)
@@ -7339,23 +8945,34 @@ func jdNodeInfoUsageUsers(d *jdec, v *NodeInfoUsageUsers) {
 	}
 }
 
-var jkNote = []string{"commit", "message"}
+var (
+	jkNote = []string{"commit", "message"}
+	joNote = newJDOrder(2)
+)
 
 func jdNote(d *jdec, v *Note) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commit":
-			i = 0
-		case "message":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkNote, joNote, prev); more; more, i = d.field(false, jkNote, joNote, prev) {
 		if i < 0 {
-			i = d.fold(jkNote, true)
+			switch string(d.key) {
+			case "commit":
+				i = 0
+			case "message":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkNote, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNote.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Commit, jdCommit)
@@ -7367,21 +8984,32 @@ func jdNote(d *jdec, v *Note) {
 	}
 }
 
-var jkNoteOptions = []string{"message"}
+var (
+	jkNoteOptions = []string{"message"}
+	joNoteOptions = newJDOrder(1)
+)
 
 func jdNoteOptions(d *jdec, v *NoteOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "message":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkNoteOptions, joNoteOptions, prev); more; more, i = d.field(false, jkNoteOptions, joNoteOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkNoteOptions, true)
+			switch string(d.key) {
+			case "message":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkNoteOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNoteOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Message)
@@ -7391,21 +9019,32 @@ func jdNoteOptions(d *jdec, v *NoteOptions) {
 	}
 }
 
-var jkNotificationCount = []string{"new"}
+var (
+	jkNotificationCount = []string{"new"}
+	joNotificationCount = newJDOrder(1)
+)
 
 func jdNotificationCount(d *jdec, v *NotificationCount) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "new":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkNotificationCount, joNotificationCount, prev); more; more, i = d.field(false, jkNotificationCount, joNotificationCount, prev) {
 		if i < 0 {
-			i = d.fold(jkNotificationCount, true)
+			switch string(d.key) {
+			case "new":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkNotificationCount, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNotificationCount.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.New)
@@ -7415,33 +9054,44 @@ func jdNotificationCount(d *jdec, v *NotificationCount) {
 	}
 }
 
-var jkNotificationSubject = []string{"html_url", "latest_comment_html_url", "latest_comment_url", "state", "title", "type", "url"}
+var (
+	jkNotificationSubject = []string{"html_url", "latest_comment_html_url", "latest_comment_url", "state", "title", "type", "url"}
+	joNotificationSubject = newJDOrder(7)
+)
 
 func jdNotificationSubject(d *jdec, v *NotificationSubject) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "html_url":
-			i = 0
-		case "latest_comment_html_url":
-			i = 1
-		case "latest_comment_url":
-			i = 2
-		case "state":
-			i = 3
-		case "title":
-			i = 4
-		case "type":
-			i = 5
-		case "url":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkNotificationSubject, joNotificationSubject, prev); more; more, i = d.field(false, jkNotificationSubject, joNotificationSubject, prev) {
 		if i < 0 {
-			i = d.fold(jkNotificationSubject, true)
+			switch string(d.key) {
+			case "html_url":
+				i = 0
+			case "latest_comment_html_url":
+				i = 1
+			case "latest_comment_url":
+				i = 2
+			case "state":
+				i = 3
+			case "title":
+				i = 4
+			case "type":
+				i = 5
+			case "url":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkNotificationSubject, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNotificationSubject.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.HTMLURL)
@@ -7463,33 +9113,44 @@ func jdNotificationSubject(d *jdec, v *NotificationSubject) {
 	}
 }
 
-var jkNotificationThread = []string{"id", "pinned", "repository", "subject", "unread", "updated_at", "url"}
+var (
+	jkNotificationThread = []string{"id", "pinned", "repository", "subject", "unread", "updated_at", "url"}
+	joNotificationThread = newJDOrder(7)
+)
 
 func jdNotificationThread(d *jdec, v *NotificationThread) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "id":
-			i = 0
-		case "pinned":
-			i = 1
-		case "repository":
-			i = 2
-		case "subject":
-			i = 3
-		case "unread":
-			i = 4
-		case "updated_at":
-			i = 5
-		case "url":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkNotificationThread, joNotificationThread, prev); more; more, i = d.field(false, jkNotificationThread, joNotificationThread, prev) {
 		if i < 0 {
-			i = d.fold(jkNotificationThread, true)
+			switch string(d.key) {
+			case "id":
+				i = 0
+			case "pinned":
+				i = 1
+			case "repository":
+				i = 2
+			case "subject":
+				i = 3
+			case "unread":
+				i = 4
+			case "updated_at":
+				i = 5
+			case "url":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkNotificationThread, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joNotificationThread.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.ID)
@@ -7511,33 +9172,44 @@ func jdNotificationThread(d *jdec, v *NotificationThread) {
 	}
 }
 
-var jkOAuth2Application = []string{"client_id", "client_secret", "confidential_client", "created", "id", "name", "redirect_uris"}
+var (
+	jkOAuth2Application = []string{"client_id", "client_secret", "confidential_client", "created", "id", "name", "redirect_uris"}
+	joOAuth2Application = newJDOrder(7)
+)
 
 func jdOAuth2Application(d *jdec, v *OAuth2Application) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "client_id":
-			i = 0
-		case "client_secret":
-			i = 1
-		case "confidential_client":
-			i = 2
-		case "created":
-			i = 3
-		case "id":
-			i = 4
-		case "name":
-			i = 5
-		case "redirect_uris":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkOAuth2Application, joOAuth2Application, prev); more; more, i = d.field(false, jkOAuth2Application, joOAuth2Application, prev) {
 		if i < 0 {
-			i = d.fold(jkOAuth2Application, true)
+			switch string(d.key) {
+			case "client_id":
+				i = 0
+			case "client_secret":
+				i = 1
+			case "confidential_client":
+				i = 2
+			case "created":
+				i = 3
+			case "id":
+				i = 4
+			case "name":
+				i = 5
+			case "redirect_uris":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkOAuth2Application, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joOAuth2Application.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.ClientID)
@@ -7559,43 +9231,54 @@ func jdOAuth2Application(d *jdec, v *OAuth2Application) {
 	}
 }
 
-var jkOrganization = []string{"avatar_url", "created", "description", "email", "full_name", "id", "location", "name", "repo_admin_change_team_access", "username", "visibility", "website"}
+var (
+	jkOrganization = []string{"avatar_url", "created", "description", "email", "full_name", "id", "location", "name", "repo_admin_change_team_access", "username", "visibility", "website"}
+	joOrganization = newJDOrder(12)
+)
 
 func jdOrganization(d *jdec, v *Organization) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "avatar_url":
-			i = 0
-		case "created":
-			i = 1
-		case "description":
-			i = 2
-		case "email":
-			i = 3
-		case "full_name":
-			i = 4
-		case "id":
-			i = 5
-		case "location":
-			i = 6
-		case "name":
-			i = 7
-		case "repo_admin_change_team_access":
-			i = 8
-		case "username":
-			i = 9
-		case "visibility":
-			i = 10
-		case "website":
-			i = 11
-		}
+	prev := -1
+	for more, i := d.field(true, jkOrganization, joOrganization, prev); more; more, i = d.field(false, jkOrganization, joOrganization, prev) {
 		if i < 0 {
-			i = d.fold(jkOrganization, true)
+			switch string(d.key) {
+			case "avatar_url":
+				i = 0
+			case "created":
+				i = 1
+			case "description":
+				i = 2
+			case "email":
+				i = 3
+			case "full_name":
+				i = 4
+			case "id":
+				i = 5
+			case "location":
+				i = 6
+			case "name":
+				i = 7
+			case "repo_admin_change_team_access":
+				i = 8
+			case "username":
+				i = 9
+			case "visibility":
+				i = 10
+			case "website":
+				i = 11
+			}
+			if i < 0 {
+				i = d.fold(jkOrganization, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joOrganization.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.AvatarURL)
@@ -7627,29 +9310,40 @@ func jdOrganization(d *jdec, v *Organization) {
 	}
 }
 
-var jkOrganizationPermissions = []string{"can_create_repository", "can_read", "can_write", "is_admin", "is_owner"}
+var (
+	jkOrganizationPermissions = []string{"can_create_repository", "can_read", "can_write", "is_admin", "is_owner"}
+	joOrganizationPermissions = newJDOrder(5)
+)
 
 func jdOrganizationPermissions(d *jdec, v *OrganizationPermissions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "can_create_repository":
-			i = 0
-		case "can_read":
-			i = 1
-		case "can_write":
-			i = 2
-		case "is_admin":
-			i = 3
-		case "is_owner":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkOrganizationPermissions, joOrganizationPermissions, prev); more; more, i = d.field(false, jkOrganizationPermissions, joOrganizationPermissions, prev) {
 		if i < 0 {
-			i = d.fold(jkOrganizationPermissions, true)
+			switch string(d.key) {
+			case "can_create_repository":
+				i = 0
+			case "can_read":
+				i = 1
+			case "can_write":
+				i = 2
+			case "is_admin":
+				i = 3
+			case "is_owner":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkOrganizationPermissions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joOrganizationPermissions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.CanCreateRepository)
@@ -7667,29 +9361,40 @@ func jdOrganizationPermissions(d *jdec, v *OrganizationPermissions) {
 	}
 }
 
-var jkPRBranchInfo = []string{"label", "ref", "repo", "repo_id", "sha"}
+var (
+	jkPRBranchInfo = []string{"label", "ref", "repo", "repo_id", "sha"}
+	joPRBranchInfo = newJDOrder(5)
+)
 
 func jdPRBranchInfo(d *jdec, v *PRBranchInfo) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "label":
-			i = 0
-		case "ref":
-			i = 1
-		case "repo":
-			i = 2
-		case "repo_id":
-			i = 3
-		case "sha":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkPRBranchInfo, joPRBranchInfo, prev); more; more, i = d.field(false, jkPRBranchInfo, joPRBranchInfo, prev) {
 		if i < 0 {
-			i = d.fold(jkPRBranchInfo, true)
+			switch string(d.key) {
+			case "label":
+				i = 0
+			case "ref":
+				i = 1
+			case "repo":
+				i = 2
+			case "repo_id":
+				i = 3
+			case "sha":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkPRBranchInfo, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPRBranchInfo.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Label)
@@ -7707,37 +9412,48 @@ func jdPRBranchInfo(d *jdec, v *PRBranchInfo) {
 	}
 }
 
-var jkPackage = []string{"created_at", "creator", "html_url", "id", "name", "owner", "repository", "type", "version"}
+var (
+	jkPackage = []string{"created_at", "creator", "html_url", "id", "name", "owner", "repository", "type", "version"}
+	joPackage = newJDOrder(9)
+)
 
 func jdPackage(d *jdec, v *Package) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "creator":
-			i = 1
-		case "html_url":
-			i = 2
-		case "id":
-			i = 3
-		case "name":
-			i = 4
-		case "owner":
-			i = 5
-		case "repository":
-			i = 6
-		case "type":
-			i = 7
-		case "version":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkPackage, joPackage, prev); more; more, i = d.field(false, jkPackage, joPackage, prev) {
 		if i < 0 {
-			i = d.fold(jkPackage, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "creator":
+				i = 1
+			case "html_url":
+				i = 2
+			case "id":
+				i = 3
+			case "name":
+				i = 4
+			case "owner":
+				i = 5
+			case "repository":
+				i = 6
+			case "type":
+				i = 7
+			case "version":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkPackage, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPackage.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -7763,33 +9479,44 @@ func jdPackage(d *jdec, v *Package) {
 	}
 }
 
-var jkPackageFile = []string{"Size", "id", "md5", "name", "sha1", "sha256", "sha512"}
+var (
+	jkPackageFile = []string{"Size", "id", "md5", "name", "sha1", "sha256", "sha512"}
+	joPackageFile = newJDOrder(7)
+)
 
 func jdPackageFile(d *jdec, v *PackageFile) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "Size":
-			i = 0
-		case "id":
-			i = 1
-		case "md5":
-			i = 2
-		case "name":
-			i = 3
-		case "sha1":
-			i = 4
-		case "sha256":
-			i = 5
-		case "sha512":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkPackageFile, joPackageFile, prev); more; more, i = d.field(false, jkPackageFile, joPackageFile, prev) {
 		if i < 0 {
-			i = d.fold(jkPackageFile, false)
+			switch string(d.key) {
+			case "Size":
+				i = 0
+			case "id":
+				i = 1
+			case "md5":
+				i = 2
+			case "name":
+				i = 3
+			case "sha1":
+				i = 4
+			case "sha256":
+				i = 5
+			case "sha512":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkPackageFile, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPackageFile.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Size)
@@ -7811,39 +9538,50 @@ func jdPackageFile(d *jdec, v *PackageFile) {
 	}
 }
 
-var jkPayloadCommit = []string{"added", "author", "committer", "id", "message", "modified", "removed", "timestamp", "url", "verification"}
+var (
+	jkPayloadCommit = []string{"added", "author", "committer", "id", "message", "modified", "removed", "timestamp", "url", "verification"}
+	joPayloadCommit = newJDOrder(10)
+)
 
 func jdPayloadCommit(d *jdec, v *PayloadCommit) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "added":
-			i = 0
-		case "author":
-			i = 1
-		case "committer":
-			i = 2
-		case "id":
-			i = 3
-		case "message":
-			i = 4
-		case "modified":
-			i = 5
-		case "removed":
-			i = 6
-		case "timestamp":
-			i = 7
-		case "url":
-			i = 8
-		case "verification":
-			i = 9
-		}
+	prev := -1
+	for more, i := d.field(true, jkPayloadCommit, joPayloadCommit, prev); more; more, i = d.field(false, jkPayloadCommit, joPayloadCommit, prev) {
 		if i < 0 {
-			i = d.fold(jkPayloadCommit, true)
+			switch string(d.key) {
+			case "added":
+				i = 0
+			case "author":
+				i = 1
+			case "committer":
+				i = 2
+			case "id":
+				i = 3
+			case "message":
+				i = 4
+			case "modified":
+				i = 5
+			case "removed":
+				i = 6
+			case "timestamp":
+				i = 7
+			case "url":
+				i = 8
+			case "verification":
+				i = 9
+			}
+			if i < 0 {
+				i = d.fold(jkPayloadCommit, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPayloadCommit.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Added, (*jdec).str)
@@ -7871,29 +9609,40 @@ func jdPayloadCommit(d *jdec, v *PayloadCommit) {
 	}
 }
 
-var jkPayloadCommitVerification = []string{"payload", "reason", "signature", "signer", "verified"}
+var (
+	jkPayloadCommitVerification = []string{"payload", "reason", "signature", "signer", "verified"}
+	joPayloadCommitVerification = newJDOrder(5)
+)
 
 func jdPayloadCommitVerification(d *jdec, v *PayloadCommitVerification) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "payload":
-			i = 0
-		case "reason":
-			i = 1
-		case "signature":
-			i = 2
-		case "signer":
-			i = 3
-		case "verified":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkPayloadCommitVerification, joPayloadCommitVerification, prev); more; more, i = d.field(false, jkPayloadCommitVerification, joPayloadCommitVerification, prev) {
 		if i < 0 {
-			i = d.fold(jkPayloadCommitVerification, true)
+			switch string(d.key) {
+			case "payload":
+				i = 0
+			case "reason":
+				i = 1
+			case "signature":
+				i = 2
+			case "signer":
+				i = 3
+			case "verified":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkPayloadCommitVerification, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPayloadCommitVerification.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Payload)
@@ -7911,25 +9660,36 @@ func jdPayloadCommitVerification(d *jdec, v *PayloadCommitVerification) {
 	}
 }
 
-var jkPayloadUser = []string{"email", "name", "username"}
+var (
+	jkPayloadUser = []string{"email", "name", "username"}
+	joPayloadUser = newJDOrder(3)
+)
 
 func jdPayloadUser(d *jdec, v *PayloadUser) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "email":
-			i = 0
-		case "name":
-			i = 1
-		case "username":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkPayloadUser, joPayloadUser, prev); more; more, i = d.field(false, jkPayloadUser, joPayloadUser, prev) {
 		if i < 0 {
-			i = d.fold(jkPayloadUser, true)
+			switch string(d.key) {
+			case "email":
+				i = 0
+			case "name":
+				i = 1
+			case "username":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkPayloadUser, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPayloadUser.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Email)
@@ -7943,25 +9703,36 @@ func jdPayloadUser(d *jdec, v *PayloadUser) {
 	}
 }
 
-var jkPermission = []string{"admin", "pull", "push"}
+var (
+	jkPermission = []string{"admin", "pull", "push"}
+	joPermission = newJDOrder(3)
+)
 
 func jdPermission(d *jdec, v *Permission) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "admin":
-			i = 0
-		case "pull":
-			i = 1
-		case "push":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkPermission, joPermission, prev); more; more, i = d.field(false, jkPermission, joPermission, prev) {
 		if i < 0 {
-			i = d.fold(jkPermission, true)
+			switch string(d.key) {
+			case "admin":
+				i = 0
+			case "pull":
+				i = 1
+			case "push":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkPermission, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPermission.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.Admin)
@@ -7975,41 +9746,52 @@ func jdPermission(d *jdec, v *Permission) {
 	}
 }
 
-var jkPublicKey = []string{"created_at", "fingerprint", "id", "key", "key_type", "read_only", "title", "updated_at", "url", "user", "verified"}
+var (
+	jkPublicKey = []string{"created_at", "fingerprint", "id", "key", "key_type", "read_only", "title", "updated_at", "url", "user", "verified"}
+	joPublicKey = newJDOrder(11)
+)
 
 func jdPublicKey(d *jdec, v *PublicKey) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "fingerprint":
-			i = 1
-		case "id":
-			i = 2
-		case "key":
-			i = 3
-		case "key_type":
-			i = 4
-		case "read_only":
-			i = 5
-		case "title":
-			i = 6
-		case "updated_at":
-			i = 7
-		case "url":
-			i = 8
-		case "user":
-			i = 9
-		case "verified":
-			i = 10
-		}
+	prev := -1
+	for more, i := d.field(true, jkPublicKey, joPublicKey, prev); more; more, i = d.field(false, jkPublicKey, joPublicKey, prev) {
 		if i < 0 {
-			i = d.fold(jkPublicKey, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "fingerprint":
+				i = 1
+			case "id":
+				i = 2
+			case "key":
+				i = 3
+			case "key_type":
+				i = 4
+			case "read_only":
+				i = 5
+			case "title":
+				i = 6
+			case "updated_at":
+				i = 7
+			case "url":
+				i = 8
+			case "user":
+				i = 9
+			case "verified":
+				i = 10
+			}
+			if i < 0 {
+				i = d.fold(jkPublicKey, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPublicKey.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -8039,95 +9821,106 @@ func jdPublicKey(d *jdec, v *PublicKey) {
 	}
 }
 
-var jkPullRequest = []string{"additions", "allow_maintainer_edit", "assignee", "assignees", "base", "body", "changed_files", "closed_at", "comments", "created_at", "deletions", "diff_url", "draft", "due_date", "flow", "head", "html_url", "id", "is_locked", "labels", "merge_base", "merge_commit_sha", "mergeable", "merged", "merged_at", "merged_by", "milestone", "number", "patch_url", "pin_order", "requested_reviewers", "requested_reviewers_teams", "review_comments", "state", "title", "updated_at", "url", "user"}
+var (
+	jkPullRequest = []string{"additions", "allow_maintainer_edit", "assignee", "assignees", "base", "body", "changed_files", "closed_at", "comments", "created_at", "deletions", "diff_url", "draft", "due_date", "flow", "head", "html_url", "id", "is_locked", "labels", "merge_base", "merge_commit_sha", "mergeable", "merged", "merged_at", "merged_by", "milestone", "number", "patch_url", "pin_order", "requested_reviewers", "requested_reviewers_teams", "review_comments", "state", "title", "updated_at", "url", "user"}
+	joPullRequest = newJDOrder(38)
+)
 
 func jdPullRequest(d *jdec, v *PullRequest) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "additions":
-			i = 0
-		case "allow_maintainer_edit":
-			i = 1
-		case "assignee":
-			i = 2
-		case "assignees":
-			i = 3
-		case "base":
-			i = 4
-		case "body":
-			i = 5
-		case "changed_files":
-			i = 6
-		case "closed_at":
-			i = 7
-		case "comments":
-			i = 8
-		case "created_at":
-			i = 9
-		case "deletions":
-			i = 10
-		case "diff_url":
-			i = 11
-		case "draft":
-			i = 12
-		case "due_date":
-			i = 13
-		case "flow":
-			i = 14
-		case "head":
-			i = 15
-		case "html_url":
-			i = 16
-		case "id":
-			i = 17
-		case "is_locked":
-			i = 18
-		case "labels":
-			i = 19
-		case "merge_base":
-			i = 20
-		case "merge_commit_sha":
-			i = 21
-		case "mergeable":
-			i = 22
-		case "merged":
-			i = 23
-		case "merged_at":
-			i = 24
-		case "merged_by":
-			i = 25
-		case "milestone":
-			i = 26
-		case "number":
-			i = 27
-		case "patch_url":
-			i = 28
-		case "pin_order":
-			i = 29
-		case "requested_reviewers":
-			i = 30
-		case "requested_reviewers_teams":
-			i = 31
-		case "review_comments":
-			i = 32
-		case "state":
-			i = 33
-		case "title":
-			i = 34
-		case "updated_at":
-			i = 35
-		case "url":
-			i = 36
-		case "user":
-			i = 37
-		}
+	prev := -1
+	for more, i := d.field(true, jkPullRequest, joPullRequest, prev); more; more, i = d.field(false, jkPullRequest, joPullRequest, prev) {
 		if i < 0 {
-			i = d.fold(jkPullRequest, true)
+			switch string(d.key) {
+			case "additions":
+				i = 0
+			case "allow_maintainer_edit":
+				i = 1
+			case "assignee":
+				i = 2
+			case "assignees":
+				i = 3
+			case "base":
+				i = 4
+			case "body":
+				i = 5
+			case "changed_files":
+				i = 6
+			case "closed_at":
+				i = 7
+			case "comments":
+				i = 8
+			case "created_at":
+				i = 9
+			case "deletions":
+				i = 10
+			case "diff_url":
+				i = 11
+			case "draft":
+				i = 12
+			case "due_date":
+				i = 13
+			case "flow":
+				i = 14
+			case "head":
+				i = 15
+			case "html_url":
+				i = 16
+			case "id":
+				i = 17
+			case "is_locked":
+				i = 18
+			case "labels":
+				i = 19
+			case "merge_base":
+				i = 20
+			case "merge_commit_sha":
+				i = 21
+			case "mergeable":
+				i = 22
+			case "merged":
+				i = 23
+			case "merged_at":
+				i = 24
+			case "merged_by":
+				i = 25
+			case "milestone":
+				i = 26
+			case "number":
+				i = 27
+			case "patch_url":
+				i = 28
+			case "pin_order":
+				i = 29
+			case "requested_reviewers":
+				i = 30
+			case "requested_reviewers_teams":
+				i = 31
+			case "review_comments":
+				i = 32
+			case "state":
+				i = 33
+			case "title":
+				i = 34
+			case "updated_at":
+				i = 35
+			case "url":
+				i = 36
+			case "user":
+				i = 37
+			}
+			if i < 0 {
+				i = d.fold(jkPullRequest, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPullRequest.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Additions)
@@ -8211,27 +10004,38 @@ func jdPullRequest(d *jdec, v *PullRequest) {
 	}
 }
 
-var jkPullRequestMeta = []string{"draft", "html_url", "merged", "merged_at"}
+var (
+	jkPullRequestMeta = []string{"draft", "html_url", "merged", "merged_at"}
+	joPullRequestMeta = newJDOrder(4)
+)
 
 func jdPullRequestMeta(d *jdec, v *PullRequestMeta) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "draft":
-			i = 0
-		case "html_url":
-			i = 1
-		case "merged":
-			i = 2
-		case "merged_at":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkPullRequestMeta, joPullRequestMeta, prev); more; more, i = d.field(false, jkPullRequestMeta, joPullRequestMeta, prev) {
 		if i < 0 {
-			i = d.fold(jkPullRequestMeta, true)
+			switch string(d.key) {
+			case "draft":
+				i = 0
+			case "html_url":
+				i = 1
+			case "merged":
+				i = 2
+			case "merged_at":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkPullRequestMeta, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPullRequestMeta.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.Draft)
@@ -8247,47 +10051,58 @@ func jdPullRequestMeta(d *jdec, v *PullRequestMeta) {
 	}
 }
 
-var jkPullReview = []string{"body", "comments_count", "commit_id", "dismissed", "html_url", "id", "official", "pull_request_url", "stale", "state", "submitted_at", "team", "updated_at", "user"}
+var (
+	jkPullReview = []string{"body", "comments_count", "commit_id", "dismissed", "html_url", "id", "official", "pull_request_url", "stale", "state", "submitted_at", "team", "updated_at", "user"}
+	joPullReview = newJDOrder(14)
+)
 
 func jdPullReview(d *jdec, v *PullReview) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "comments_count":
-			i = 1
-		case "commit_id":
-			i = 2
-		case "dismissed":
-			i = 3
-		case "html_url":
-			i = 4
-		case "id":
-			i = 5
-		case "official":
-			i = 6
-		case "pull_request_url":
-			i = 7
-		case "stale":
-			i = 8
-		case "state":
-			i = 9
-		case "submitted_at":
-			i = 10
-		case "team":
-			i = 11
-		case "updated_at":
-			i = 12
-		case "user":
-			i = 13
-		}
+	prev := -1
+	for more, i := d.field(true, jkPullReview, joPullReview, prev); more; more, i = d.field(false, jkPullReview, joPullReview, prev) {
 		if i < 0 {
-			i = d.fold(jkPullReview, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "comments_count":
+				i = 1
+			case "commit_id":
+				i = 2
+			case "dismissed":
+				i = 3
+			case "html_url":
+				i = 4
+			case "id":
+				i = 5
+			case "official":
+				i = 6
+			case "pull_request_url":
+				i = 7
+			case "stale":
+				i = 8
+			case "state":
+				i = 9
+			case "submitted_at":
+				i = 10
+			case "team":
+				i = 11
+			case "updated_at":
+				i = 12
+			case "user":
+				i = 13
+			}
+			if i < 0 {
+				i = d.fold(jkPullReview, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPullReview.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -8323,51 +10138,62 @@ func jdPullReview(d *jdec, v *PullReview) {
 	}
 }
 
-var jkPullReviewComment = []string{"body", "commit_id", "created_at", "diff_hunk", "extra_lines_count", "html_url", "id", "original_commit_id", "original_position", "path", "position", "pull_request_review_id", "pull_request_url", "resolver", "updated_at", "user"}
+var (
+	jkPullReviewComment = []string{"body", "commit_id", "created_at", "diff_hunk", "extra_lines_count", "html_url", "id", "original_commit_id", "original_position", "path", "position", "pull_request_review_id", "pull_request_url", "resolver", "updated_at", "user"}
+	joPullReviewComment = newJDOrder(16)
+)
 
 func jdPullReviewComment(d *jdec, v *PullReviewComment) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "commit_id":
-			i = 1
-		case "created_at":
-			i = 2
-		case "diff_hunk":
-			i = 3
-		case "extra_lines_count":
-			i = 4
-		case "html_url":
-			i = 5
-		case "id":
-			i = 6
-		case "original_commit_id":
-			i = 7
-		case "original_position":
-			i = 8
-		case "path":
-			i = 9
-		case "position":
-			i = 10
-		case "pull_request_review_id":
-			i = 11
-		case "pull_request_url":
-			i = 12
-		case "resolver":
-			i = 13
-		case "updated_at":
-			i = 14
-		case "user":
-			i = 15
-		}
+	prev := -1
+	for more, i := d.field(true, jkPullReviewComment, joPullReviewComment, prev); more; more, i = d.field(false, jkPullReviewComment, joPullReviewComment, prev) {
 		if i < 0 {
-			i = d.fold(jkPullReviewComment, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "commit_id":
+				i = 1
+			case "created_at":
+				i = 2
+			case "diff_hunk":
+				i = 3
+			case "extra_lines_count":
+				i = 4
+			case "html_url":
+				i = 5
+			case "id":
+				i = 6
+			case "original_commit_id":
+				i = 7
+			case "original_position":
+				i = 8
+			case "path":
+				i = 9
+			case "position":
+				i = 10
+			case "pull_request_review_id":
+				i = 11
+			case "pull_request_url":
+				i = 12
+			case "resolver":
+				i = 13
+			case "updated_at":
+				i = 14
+			case "user":
+				i = 15
+			}
+			if i < 0 {
+				i = d.fold(jkPullReviewComment, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPullReviewComment.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -8407,23 +10233,34 @@ func jdPullReviewComment(d *jdec, v *PullReviewComment) {
 	}
 }
 
-var jkPullReviewRequestOptions = []string{"reviewers", "team_reviewers"}
+var (
+	jkPullReviewRequestOptions = []string{"reviewers", "team_reviewers"}
+	joPullReviewRequestOptions = newJDOrder(2)
+)
 
 func jdPullReviewRequestOptions(d *jdec, v *PullReviewRequestOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "reviewers":
-			i = 0
-		case "team_reviewers":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkPullReviewRequestOptions, joPullReviewRequestOptions, prev); more; more, i = d.field(false, jkPullReviewRequestOptions, joPullReviewRequestOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkPullReviewRequestOptions, true)
+			switch string(d.key) {
+			case "reviewers":
+				i = 0
+			case "team_reviewers":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkPullReviewRequestOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPullReviewRequestOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Reviewers, (*jdec).str)
@@ -8435,39 +10272,50 @@ func jdPullReviewRequestOptions(d *jdec, v *PullReviewRequestOptions) {
 	}
 }
 
-var jkPushMirror = []string{"branch_filter", "created", "interval", "last_error", "last_update", "public_key", "remote_address", "remote_name", "repo_name", "sync_on_commit"}
+var (
+	jkPushMirror = []string{"branch_filter", "created", "interval", "last_error", "last_update", "public_key", "remote_address", "remote_name", "repo_name", "sync_on_commit"}
+	joPushMirror = newJDOrder(10)
+)
 
 func jdPushMirror(d *jdec, v *PushMirror) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "branch_filter":
-			i = 0
-		case "created":
-			i = 1
-		case "interval":
-			i = 2
-		case "last_error":
-			i = 3
-		case "last_update":
-			i = 4
-		case "public_key":
-			i = 5
-		case "remote_address":
-			i = 6
-		case "remote_name":
-			i = 7
-		case "repo_name":
-			i = 8
-		case "sync_on_commit":
-			i = 9
-		}
+	prev := -1
+	for more, i := d.field(true, jkPushMirror, joPushMirror, prev); more; more, i = d.field(false, jkPushMirror, joPushMirror, prev) {
 		if i < 0 {
-			i = d.fold(jkPushMirror, true)
+			switch string(d.key) {
+			case "branch_filter":
+				i = 0
+			case "created":
+				i = 1
+			case "interval":
+				i = 2
+			case "last_error":
+				i = 3
+			case "last_update":
+				i = 4
+			case "public_key":
+				i = 5
+			case "remote_address":
+				i = 6
+			case "remote_name":
+				i = 7
+			case "repo_name":
+				i = 8
+			case "sync_on_commit":
+				i = 9
+			}
+			if i < 0 {
+				i = d.fold(jkPushMirror, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joPushMirror.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.BranchFilter)
@@ -8495,23 +10343,34 @@ func jdPushMirror(d *jdec, v *PushMirror) {
 	}
 }
 
-var jkQuotaGroup = []string{"name", "rules"}
+var (
+	jkQuotaGroup = []string{"name", "rules"}
+	joQuotaGroup = newJDOrder(2)
+)
 
 func jdQuotaGroup(d *jdec, v *QuotaGroup) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name":
-			i = 0
-		case "rules":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaGroup, joQuotaGroup, prev); more; more, i = d.field(false, jkQuotaGroup, joQuotaGroup, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaGroup, true)
+			switch string(d.key) {
+			case "name":
+				i = 0
+			case "rules":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaGroup, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaGroup.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Name)
@@ -8523,23 +10382,34 @@ func jdQuotaGroup(d *jdec, v *QuotaGroup) {
 	}
 }
 
-var jkQuotaInfo = []string{"groups", "used"}
+var (
+	jkQuotaInfo = []string{"groups", "used"}
+	joQuotaInfo = newJDOrder(2)
+)
 
 func jdQuotaInfo(d *jdec, v *QuotaInfo) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "groups":
-			i = 0
-		case "used":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaInfo, joQuotaInfo, prev); more; more, i = d.field(false, jkQuotaInfo, joQuotaInfo, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaInfo, true)
+			switch string(d.key) {
+			case "groups":
+				i = 0
+			case "used":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaInfo, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaInfo.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlicePtr(d, (*[]*QuotaGroup)(&v.Groups), jdQuotaGroup)
@@ -8551,25 +10421,36 @@ func jdQuotaInfo(d *jdec, v *QuotaInfo) {
 	}
 }
 
-var jkQuotaRuleInfo = []string{"limit", "name", "subjects"}
+var (
+	jkQuotaRuleInfo = []string{"limit", "name", "subjects"}
+	joQuotaRuleInfo = newJDOrder(3)
+)
 
 func jdQuotaRuleInfo(d *jdec, v *QuotaRuleInfo) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "limit":
-			i = 0
-		case "name":
-			i = 1
-		case "subjects":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaRuleInfo, joQuotaRuleInfo, prev); more; more, i = d.field(false, jkQuotaRuleInfo, joQuotaRuleInfo, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaRuleInfo, true)
+			switch string(d.key) {
+			case "limit":
+				i = 0
+			case "name":
+				i = 1
+			case "subjects":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaRuleInfo, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaRuleInfo.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Limit)
@@ -8583,21 +10464,32 @@ func jdQuotaRuleInfo(d *jdec, v *QuotaRuleInfo) {
 	}
 }
 
-var jkQuotaUsed = []string{"size"}
+var (
+	jkQuotaUsed = []string{"size"}
+	joQuotaUsed = newJDOrder(1)
+)
 
 func jdQuotaUsed(d *jdec, v *QuotaUsed) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "size":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsed, joQuotaUsed, prev); more; more, i = d.field(false, jkQuotaUsed, joQuotaUsed, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsed, true)
+			switch string(d.key) {
+			case "size":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsed, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsed.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Size, jdQuotaUsedSize)
@@ -8607,25 +10499,36 @@ func jdQuotaUsed(d *jdec, v *QuotaUsed) {
 	}
 }
 
-var jkQuotaUsedArtifact = []string{"html_url", "name", "size"}
+var (
+	jkQuotaUsedArtifact = []string{"html_url", "name", "size"}
+	joQuotaUsedArtifact = newJDOrder(3)
+)
 
 func jdQuotaUsedArtifact(d *jdec, v *QuotaUsedArtifact) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "html_url":
-			i = 0
-		case "name":
-			i = 1
-		case "size":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedArtifact, joQuotaUsedArtifact, prev); more; more, i = d.field(false, jkQuotaUsedArtifact, joQuotaUsedArtifact, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedArtifact, true)
+			switch string(d.key) {
+			case "html_url":
+				i = 0
+			case "name":
+				i = 1
+			case "size":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedArtifact, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedArtifact.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.HTMLURL)
@@ -8639,27 +10542,38 @@ func jdQuotaUsedArtifact(d *jdec, v *QuotaUsedArtifact) {
 	}
 }
 
-var jkQuotaUsedAttachment = []string{"api_url", "contained_in", "name", "size"}
+var (
+	jkQuotaUsedAttachment = []string{"api_url", "contained_in", "name", "size"}
+	joQuotaUsedAttachment = newJDOrder(4)
+)
 
 func jdQuotaUsedAttachment(d *jdec, v *QuotaUsedAttachment) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "api_url":
-			i = 0
-		case "contained_in":
-			i = 1
-		case "name":
-			i = 2
-		case "size":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedAttachment, joQuotaUsedAttachment, prev); more; more, i = d.field(false, jkQuotaUsedAttachment, joQuotaUsedAttachment, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedAttachment, true)
+			switch string(d.key) {
+			case "api_url":
+				i = 0
+			case "contained_in":
+				i = 1
+			case "name":
+				i = 2
+			case "size":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedAttachment, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedAttachment.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.APIURL)
@@ -8675,23 +10589,34 @@ func jdQuotaUsedAttachment(d *jdec, v *QuotaUsedAttachment) {
 	}
 }
 
-var jkQuotaUsedAttachmentContainedIn = []string{"api_url", "html_url"}
+var (
+	jkQuotaUsedAttachmentContainedIn = []string{"api_url", "html_url"}
+	joQuotaUsedAttachmentContainedIn = newJDOrder(2)
+)
 
 func jdQuotaUsedAttachmentContainedIn(d *jdec, v *QuotaUsedAttachmentContainedIn) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "api_url":
-			i = 0
-		case "html_url":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedAttachmentContainedIn, joQuotaUsedAttachmentContainedIn, prev); more; more, i = d.field(false, jkQuotaUsedAttachmentContainedIn, joQuotaUsedAttachmentContainedIn, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedAttachmentContainedIn, true)
+			switch string(d.key) {
+			case "api_url":
+				i = 0
+			case "html_url":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedAttachmentContainedIn, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedAttachmentContainedIn.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.APIURL)
@@ -8703,29 +10628,40 @@ func jdQuotaUsedAttachmentContainedIn(d *jdec, v *QuotaUsedAttachmentContainedIn
 	}
 }
 
-var jkQuotaUsedPackage = []string{"html_url", "name", "size", "type", "version"}
+var (
+	jkQuotaUsedPackage = []string{"html_url", "name", "size", "type", "version"}
+	joQuotaUsedPackage = newJDOrder(5)
+)
 
 func jdQuotaUsedPackage(d *jdec, v *QuotaUsedPackage) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "html_url":
-			i = 0
-		case "name":
-			i = 1
-		case "size":
-			i = 2
-		case "type":
-			i = 3
-		case "version":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedPackage, joQuotaUsedPackage, prev); more; more, i = d.field(false, jkQuotaUsedPackage, joQuotaUsedPackage, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedPackage, true)
+			switch string(d.key) {
+			case "html_url":
+				i = 0
+			case "name":
+				i = 1
+			case "size":
+				i = 2
+			case "type":
+				i = 3
+			case "version":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedPackage, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedPackage.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.HTMLURL)
@@ -8743,25 +10679,36 @@ func jdQuotaUsedPackage(d *jdec, v *QuotaUsedPackage) {
 	}
 }
 
-var jkQuotaUsedSize = []string{"assets", "git", "repos"}
+var (
+	jkQuotaUsedSize = []string{"assets", "git", "repos"}
+	joQuotaUsedSize = newJDOrder(3)
+)
 
 func jdQuotaUsedSize(d *jdec, v *QuotaUsedSize) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "assets":
-			i = 0
-		case "git":
-			i = 1
-		case "repos":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedSize, joQuotaUsedSize, prev); more; more, i = d.field(false, jkQuotaUsedSize, joQuotaUsedSize, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedSize, true)
+			switch string(d.key) {
+			case "assets":
+				i = 0
+			case "git":
+				i = 1
+			case "repos":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedSize, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedSize.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Assets, jdQuotaUsedSizeAssets)
@@ -8775,25 +10722,36 @@ func jdQuotaUsedSize(d *jdec, v *QuotaUsedSize) {
 	}
 }
 
-var jkQuotaUsedSizeAssets = []string{"artifacts", "attachments", "packages"}
+var (
+	jkQuotaUsedSizeAssets = []string{"artifacts", "attachments", "packages"}
+	joQuotaUsedSizeAssets = newJDOrder(3)
+)
 
 func jdQuotaUsedSizeAssets(d *jdec, v *QuotaUsedSizeAssets) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "artifacts":
-			i = 0
-		case "attachments":
-			i = 1
-		case "packages":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedSizeAssets, joQuotaUsedSizeAssets, prev); more; more, i = d.field(false, jkQuotaUsedSizeAssets, joQuotaUsedSizeAssets, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedSizeAssets, true)
+			switch string(d.key) {
+			case "artifacts":
+				i = 0
+			case "attachments":
+				i = 1
+			case "packages":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedSizeAssets, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedSizeAssets.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Artifacts)
@@ -8807,23 +10765,34 @@ func jdQuotaUsedSizeAssets(d *jdec, v *QuotaUsedSizeAssets) {
 	}
 }
 
-var jkQuotaUsedSizeAssetsAttachments = []string{"issues", "releases"}
+var (
+	jkQuotaUsedSizeAssetsAttachments = []string{"issues", "releases"}
+	joQuotaUsedSizeAssetsAttachments = newJDOrder(2)
+)
 
 func jdQuotaUsedSizeAssetsAttachments(d *jdec, v *QuotaUsedSizeAssetsAttachments) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "issues":
-			i = 0
-		case "releases":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedSizeAssetsAttachments, joQuotaUsedSizeAssetsAttachments, prev); more; more, i = d.field(false, jkQuotaUsedSizeAssetsAttachments, joQuotaUsedSizeAssetsAttachments, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedSizeAssetsAttachments, true)
+			switch string(d.key) {
+			case "issues":
+				i = 0
+			case "releases":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedSizeAssetsAttachments, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedSizeAssetsAttachments.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Issues)
@@ -8835,21 +10804,32 @@ func jdQuotaUsedSizeAssetsAttachments(d *jdec, v *QuotaUsedSizeAssetsAttachments
 	}
 }
 
-var jkQuotaUsedSizeAssetsPackages = []string{"all"}
+var (
+	jkQuotaUsedSizeAssetsPackages = []string{"all"}
+	joQuotaUsedSizeAssetsPackages = newJDOrder(1)
+)
 
 func jdQuotaUsedSizeAssetsPackages(d *jdec, v *QuotaUsedSizeAssetsPackages) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "all":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedSizeAssetsPackages, joQuotaUsedSizeAssetsPackages, prev); more; more, i = d.field(false, jkQuotaUsedSizeAssetsPackages, joQuotaUsedSizeAssetsPackages, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedSizeAssetsPackages, true)
+			switch string(d.key) {
+			case "all":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedSizeAssetsPackages, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedSizeAssetsPackages.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.All)
@@ -8859,21 +10839,32 @@ func jdQuotaUsedSizeAssetsPackages(d *jdec, v *QuotaUsedSizeAssetsPackages) {
 	}
 }
 
-var jkQuotaUsedSizeGit = []string{"LFS"}
+var (
+	jkQuotaUsedSizeGit = []string{"LFS"}
+	joQuotaUsedSizeGit = newJDOrder(1)
+)
 
 func jdQuotaUsedSizeGit(d *jdec, v *QuotaUsedSizeGit) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "LFS":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedSizeGit, joQuotaUsedSizeGit, prev); more; more, i = d.field(false, jkQuotaUsedSizeGit, joQuotaUsedSizeGit, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedSizeGit, false)
+			switch string(d.key) {
+			case "LFS":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedSizeGit, false)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedSizeGit.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.LFS)
@@ -8883,23 +10874,34 @@ func jdQuotaUsedSizeGit(d *jdec, v *QuotaUsedSizeGit) {
 	}
 }
 
-var jkQuotaUsedSizeRepos = []string{"private", "public"}
+var (
+	jkQuotaUsedSizeRepos = []string{"private", "public"}
+	joQuotaUsedSizeRepos = newJDOrder(2)
+)
 
 func jdQuotaUsedSizeRepos(d *jdec, v *QuotaUsedSizeRepos) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "private":
-			i = 0
-		case "public":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkQuotaUsedSizeRepos, joQuotaUsedSizeRepos, prev); more; more, i = d.field(false, jkQuotaUsedSizeRepos, joQuotaUsedSizeRepos, prev) {
 		if i < 0 {
-			i = d.fold(jkQuotaUsedSizeRepos, true)
+			switch string(d.key) {
+			case "private":
+				i = 0
+			case "public":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkQuotaUsedSizeRepos, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joQuotaUsedSizeRepos.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Private)
@@ -8911,25 +10913,36 @@ func jdQuotaUsedSizeRepos(d *jdec, v *QuotaUsedSizeRepos) {
 	}
 }
 
-var jkReaction = []string{"content", "created_at", "user"}
+var (
+	jkReaction = []string{"content", "created_at", "user"}
+	joReaction = newJDOrder(3)
+)
 
 func jdReaction(d *jdec, v *Reaction) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "content":
-			i = 0
-		case "created_at":
-			i = 1
-		case "user":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkReaction, joReaction, prev); more; more, i = d.field(false, jkReaction, joReaction, prev) {
 		if i < 0 {
-			i = d.fold(jkReaction, true)
+			switch string(d.key) {
+			case "content":
+				i = 0
+			case "created_at":
+				i = 1
+			case "user":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkReaction, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joReaction.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Content)
@@ -8943,25 +10956,36 @@ func jdReaction(d *jdec, v *Reaction) {
 	}
 }
 
-var jkReference = []string{"object", "ref", "url"}
+var (
+	jkReference = []string{"object", "ref", "url"}
+	joReference = newJDOrder(3)
+)
 
 func jdReference(d *jdec, v *Reference) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "object":
-			i = 0
-		case "ref":
-			i = 1
-		case "url":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkReference, joReference, prev); more; more, i = d.field(false, jkReference, joReference, prev) {
 		if i < 0 {
-			i = d.fold(jkReference, true)
+			switch string(d.key) {
+			case "object":
+				i = 0
+			case "ref":
+				i = 1
+			case "url":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkReference, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joReference.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Object, jdGitObject)
@@ -8975,25 +10999,36 @@ func jdReference(d *jdec, v *Reference) {
 	}
 }
 
-var jkRegisterRunnerOptions = []string{"description", "ephemeral", "name"}
+var (
+	jkRegisterRunnerOptions = []string{"description", "ephemeral", "name"}
+	joRegisterRunnerOptions = newJDOrder(3)
+)
 
 func jdRegisterRunnerOptions(d *jdec, v *RegisterRunnerOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "description":
-			i = 0
-		case "ephemeral":
-			i = 1
-		case "name":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkRegisterRunnerOptions, joRegisterRunnerOptions, prev); more; more, i = d.field(false, jkRegisterRunnerOptions, joRegisterRunnerOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkRegisterRunnerOptions, true)
+			switch string(d.key) {
+			case "description":
+				i = 0
+			case "ephemeral":
+				i = 1
+			case "name":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkRegisterRunnerOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRegisterRunnerOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Description)
@@ -9007,25 +11042,36 @@ func jdRegisterRunnerOptions(d *jdec, v *RegisterRunnerOptions) {
 	}
 }
 
-var jkRegisterRunnerResponse = []string{"id", "token", "uuid"}
+var (
+	jkRegisterRunnerResponse = []string{"id", "token", "uuid"}
+	joRegisterRunnerResponse = newJDOrder(3)
+)
 
 func jdRegisterRunnerResponse(d *jdec, v *RegisterRunnerResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "id":
-			i = 0
-		case "token":
-			i = 1
-		case "uuid":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkRegisterRunnerResponse, joRegisterRunnerResponse, prev); more; more, i = d.field(false, jkRegisterRunnerResponse, joRegisterRunnerResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkRegisterRunnerResponse, true)
+			switch string(d.key) {
+			case "id":
+				i = 0
+			case "token":
+				i = 1
+			case "uuid":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkRegisterRunnerResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRegisterRunnerResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.ID)
@@ -9039,21 +11085,32 @@ func jdRegisterRunnerResponse(d *jdec, v *RegisterRunnerResponse) {
 	}
 }
 
-var jkRegistrationToken = []string{"token"}
+var (
+	jkRegistrationToken = []string{"token"}
+	joRegistrationToken = newJDOrder(1)
+)
 
 func jdRegistrationToken(d *jdec, v *RegistrationToken) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "token":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkRegistrationToken, joRegistrationToken, prev); more; more, i = d.field(false, jkRegistrationToken, joRegistrationToken, prev) {
 		if i < 0 {
-			i = d.fold(jkRegistrationToken, true)
+			switch string(d.key) {
+			case "token":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkRegistrationToken, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRegistrationToken.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Token)
@@ -9063,55 +11120,66 @@ func jdRegistrationToken(d *jdec, v *RegistrationToken) {
 	}
 }
 
-var jkRelease = []string{"archive_download_count", "assets", "author", "body", "created_at", "draft", "hide_archive_links", "html_url", "id", "name", "prerelease", "published_at", "tag_name", "tarball_url", "target_commitish", "upload_url", "url", "zipball_url"}
+var (
+	jkRelease = []string{"archive_download_count", "assets", "author", "body", "created_at", "draft", "hide_archive_links", "html_url", "id", "name", "prerelease", "published_at", "tag_name", "tarball_url", "target_commitish", "upload_url", "url", "zipball_url"}
+	joRelease = newJDOrder(18)
+)
 
 func jdRelease(d *jdec, v *Release) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "archive_download_count":
-			i = 0
-		case "assets":
-			i = 1
-		case "author":
-			i = 2
-		case "body":
-			i = 3
-		case "created_at":
-			i = 4
-		case "draft":
-			i = 5
-		case "hide_archive_links":
-			i = 6
-		case "html_url":
-			i = 7
-		case "id":
-			i = 8
-		case "name":
-			i = 9
-		case "prerelease":
-			i = 10
-		case "published_at":
-			i = 11
-		case "tag_name":
-			i = 12
-		case "tarball_url":
-			i = 13
-		case "target_commitish":
-			i = 14
-		case "upload_url":
-			i = 15
-		case "url":
-			i = 16
-		case "zipball_url":
-			i = 17
-		}
+	prev := -1
+	for more, i := d.field(true, jkRelease, joRelease, prev); more; more, i = d.field(false, jkRelease, joRelease, prev) {
 		if i < 0 {
-			i = d.fold(jkRelease, true)
+			switch string(d.key) {
+			case "archive_download_count":
+				i = 0
+			case "assets":
+				i = 1
+			case "author":
+				i = 2
+			case "body":
+				i = 3
+			case "created_at":
+				i = 4
+			case "draft":
+				i = 5
+			case "hide_archive_links":
+				i = 6
+			case "html_url":
+				i = 7
+			case "id":
+				i = 8
+			case "name":
+				i = 9
+			case "prerelease":
+				i = 10
+			case "published_at":
+				i = 11
+			case "tag_name":
+				i = 12
+			case "tarball_url":
+				i = 13
+			case "target_commitish":
+				i = 14
+			case "upload_url":
+				i = 15
+			case "url":
+				i = 16
+			case "zipball_url":
+				i = 17
+			}
+			if i < 0 {
+				i = d.fold(jkRelease, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRelease.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.ArchiveDownloadCount, jdTagArchiveDownloadCount)
@@ -9155,21 +11223,32 @@ func jdRelease(d *jdec, v *Release) {
 	}
 }
 
-var jkRenameOrgOption = []string{"new_name"}
+var (
+	jkRenameOrgOption = []string{"new_name"}
+	joRenameOrgOption = newJDOrder(1)
+)
 
 func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "new_name":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkRenameOrgOption, joRenameOrgOption, prev); more; more, i = d.field(false, jkRenameOrgOption, joRenameOrgOption, prev) {
 		if i < 0 {
-			i = d.fold(jkRenameOrgOption, true)
+			switch string(d.key) {
+			case "new_name":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkRenameOrgOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRenameOrgOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.NewName)
@@ -9179,21 +11258,32 @@ func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
 	}
 }
 
-var jkRenameUserOption = []string{"new_username"}
+var (
+	jkRenameUserOption = []string{"new_username"}
+	joRenameUserOption = newJDOrder(1)
+)
 
 func jdRenameUserOption(d *jdec, v *RenameUserOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "new_username":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkRenameUserOption, joRenameUserOption, prev); more; more, i = d.field(false, jkRenameUserOption, joRenameUserOption, prev) {
 		if i < 0 {
-			i = d.fold(jkRenameUserOption, true)
+			switch string(d.key) {
+			case "new_username":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkRenameUserOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRenameUserOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.NewUsername)
@@ -9203,21 +11293,32 @@ func jdRenameUserOption(d *jdec, v *RenameUserOption) {
 	}
 }
 
-var jkReplaceFlagsOption = []string{"flags"}
+var (
+	jkReplaceFlagsOption = []string{"flags"}
+	joReplaceFlagsOption = newJDOrder(1)
+)
 
 func jdReplaceFlagsOption(d *jdec, v *ReplaceFlagsOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "flags":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkReplaceFlagsOption, joReplaceFlagsOption, prev); more; more, i = d.field(false, jkReplaceFlagsOption, joReplaceFlagsOption, prev) {
 		if i < 0 {
-			i = d.fold(jkReplaceFlagsOption, true)
+			switch string(d.key) {
+			case "flags":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkReplaceFlagsOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joReplaceFlagsOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Flags, (*jdec).str)
@@ -9227,25 +11328,36 @@ func jdReplaceFlagsOption(d *jdec, v *ReplaceFlagsOption) {
 	}
 }
 
-var jkRepoCollaboratorPermission = []string{"permission", "role_name", "user"}
+var (
+	jkRepoCollaboratorPermission = []string{"permission", "role_name", "user"}
+	joRepoCollaboratorPermission = newJDOrder(3)
+)
 
 func jdRepoCollaboratorPermission(d *jdec, v *RepoCollaboratorPermission) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "permission":
-			i = 0
-		case "role_name":
-			i = 1
-		case "user":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkRepoCollaboratorPermission, joRepoCollaboratorPermission, prev); more; more, i = d.field(false, jkRepoCollaboratorPermission, joRepoCollaboratorPermission, prev) {
 		if i < 0 {
-			i = d.fold(jkRepoCollaboratorPermission, true)
+			switch string(d.key) {
+			case "permission":
+				i = 0
+			case "role_name":
+				i = 1
+			case "user":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkRepoCollaboratorPermission, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRepoCollaboratorPermission.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Permission)
@@ -9259,31 +11371,42 @@ func jdRepoCollaboratorPermission(d *jdec, v *RepoCollaboratorPermission) {
 	}
 }
 
-var jkRepoCommit = []string{"author", "committer", "message", "tree", "url", "verification"}
+var (
+	jkRepoCommit = []string{"author", "committer", "message", "tree", "url", "verification"}
+	joRepoCommit = newJDOrder(6)
+)
 
 func jdRepoCommit(d *jdec, v *RepoCommit) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "committer":
-			i = 1
-		case "message":
-			i = 2
-		case "tree":
-			i = 3
-		case "url":
-			i = 4
-		case "verification":
-			i = 5
-		}
+	prev := -1
+	for more, i := d.field(true, jkRepoCommit, joRepoCommit, prev); more; more, i = d.field(false, jkRepoCommit, joRepoCommit, prev) {
 		if i < 0 {
-			i = d.fold(jkRepoCommit, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "committer":
+				i = 1
+			case "message":
+				i = 2
+			case "tree":
+				i = 3
+			case "url":
+				i = 4
+			case "verification":
+				i = 5
+			}
+			if i < 0 {
+				i = d.fold(jkRepoCommit, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRepoCommit.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Author, jdCommitUser)
@@ -9303,23 +11426,34 @@ func jdRepoCommit(d *jdec, v *RepoCommit) {
 	}
 }
 
-var jkRepoTargetOption = []string{"name", "owner"}
+var (
+	jkRepoTargetOption = []string{"name", "owner"}
+	joRepoTargetOption = newJDOrder(2)
+)
 
 func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name":
-			i = 0
-		case "owner":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkRepoTargetOption, joRepoTargetOption, prev); more; more, i = d.field(false, jkRepoTargetOption, joRepoTargetOption, prev) {
 		if i < 0 {
-			i = d.fold(jkRepoTargetOption, true)
+			switch string(d.key) {
+			case "name":
+				i = 0
+			case "owner":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkRepoTargetOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRepoTargetOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Name)
@@ -9331,21 +11465,32 @@ func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
 	}
 }
 
-var jkRepoTopicOptions = []string{"topics"}
+var (
+	jkRepoTopicOptions = []string{"topics"}
+	joRepoTopicOptions = newJDOrder(1)
+)
 
 func jdRepoTopicOptions(d *jdec, v *RepoTopicOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "topics":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkRepoTopicOptions, joRepoTopicOptions, prev); more; more, i = d.field(false, jkRepoTopicOptions, joRepoTopicOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkRepoTopicOptions, true)
+			switch string(d.key) {
+			case "topics":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkRepoTopicOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRepoTopicOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Topics, (*jdec).str)
@@ -9355,25 +11500,36 @@ func jdRepoTopicOptions(d *jdec, v *RepoTopicOptions) {
 	}
 }
 
-var jkRepoTransfer = []string{"doer", "recipient", "teams"}
+var (
+	jkRepoTransfer = []string{"doer", "recipient", "teams"}
+	joRepoTransfer = newJDOrder(3)
+)
 
 func jdRepoTransfer(d *jdec, v *RepoTransfer) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "doer":
-			i = 0
-		case "recipient":
-			i = 1
-		case "teams":
-			i = 2
-		}
+	prev := -1
+	for more, i := d.field(true, jkRepoTransfer, joRepoTransfer, prev); more; more, i = d.field(false, jkRepoTransfer, joRepoTransfer, prev) {
 		if i < 0 {
-			i = d.fold(jkRepoTransfer, true)
+			switch string(d.key) {
+			case "doer":
+				i = 0
+			case "recipient":
+				i = 1
+			case "teams":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkRepoTransfer, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRepoTransfer.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Doer, jdUser)
@@ -9387,151 +11543,162 @@ func jdRepoTransfer(d *jdec, v *RepoTransfer) {
 	}
 }
 
-var jkRepository = []string{"allow_fast_forward_only_merge", "allow_merge_commits", "allow_rebase", "allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived", "archived_at", "avatar_url", "clone_url", "created_at", "default_allow_maintainer_edit", "default_branch", "default_delete_branch_after_merge", "default_merge_style", "default_update_style", "description", "empty", "external_tracker", "external_wiki", "fork", "forks_count", "full_name", "globally_editable_wiki", "has_actions", "has_issues", "has_packages", "has_projects", "has_pull_requests", "has_releases", "has_wiki", "has_wiki_contents", "html_url", "id", "ignore_whitespace_conflicts", "internal", "internal_tracker", "language", "languages_url", "link", "mirror", "mirror_interval", "mirror_updated", "name", "object_format_name", "open_issues_count", "open_pr_counter", "original_url", "owner", "parent", "permissions", "private", "release_counter", "repo_transfer", "size", "ssh_url", "stars_count", "template", "topics", "updated_at", "url", "watchers_count", "website", "wiki_branch", "wiki_clone_url", "wiki_ssh_url"}
+var (
+	jkRepository = []string{"allow_fast_forward_only_merge", "allow_merge_commits", "allow_rebase", "allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived", "archived_at", "avatar_url", "clone_url", "created_at", "default_allow_maintainer_edit", "default_branch", "default_delete_branch_after_merge", "default_merge_style", "default_update_style", "description", "empty", "external_tracker", "external_wiki", "fork", "forks_count", "full_name", "globally_editable_wiki", "has_actions", "has_issues", "has_packages", "has_projects", "has_pull_requests", "has_releases", "has_wiki", "has_wiki_contents", "html_url", "id", "ignore_whitespace_conflicts", "internal", "internal_tracker", "language", "languages_url", "link", "mirror", "mirror_interval", "mirror_updated", "name", "object_format_name", "open_issues_count", "open_pr_counter", "original_url", "owner", "parent", "permissions", "private", "release_counter", "repo_transfer", "size", "ssh_url", "stars_count", "template", "topics", "updated_at", "url", "watchers_count", "website", "wiki_branch", "wiki_clone_url", "wiki_ssh_url"}
+	joRepository = newJDOrder(66)
+)
 
 func jdRepository(d *jdec, v *Repository) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "allow_fast_forward_only_merge":
-			i = 0
-		case "allow_merge_commits":
-			i = 1
-		case "allow_rebase":
-			i = 2
-		case "allow_rebase_explicit":
-			i = 3
-		case "allow_rebase_update":
-			i = 4
-		case "allow_squash_merge":
-			i = 5
-		case "archived":
-			i = 6
-		case "archived_at":
-			i = 7
-		case "avatar_url":
-			i = 8
-		case "clone_url":
-			i = 9
-		case "created_at":
-			i = 10
-		case "default_allow_maintainer_edit":
-			i = 11
-		case "default_branch":
-			i = 12
-		case "default_delete_branch_after_merge":
-			i = 13
-		case "default_merge_style":
-			i = 14
-		case "default_update_style":
-			i = 15
-		case "description":
-			i = 16
-		case "empty":
-			i = 17
-		case "external_tracker":
-			i = 18
-		case "external_wiki":
-			i = 19
-		case "fork":
-			i = 20
-		case "forks_count":
-			i = 21
-		case "full_name":
-			i = 22
-		case "globally_editable_wiki":
-			i = 23
-		case "has_actions":
-			i = 24
-		case "has_issues":
-			i = 25
-		case "has_packages":
-			i = 26
-		case "has_projects":
-			i = 27
-		case "has_pull_requests":
-			i = 28
-		case "has_releases":
-			i = 29
-		case "has_wiki":
-			i = 30
-		case "has_wiki_contents":
-			i = 31
-		case "html_url":
-			i = 32
-		case "id":
-			i = 33
-		case "ignore_whitespace_conflicts":
-			i = 34
-		case "internal":
-			i = 35
-		case "internal_tracker":
-			i = 36
-		case "language":
-			i = 37
-		case "languages_url":
-			i = 38
-		case "link":
-			i = 39
-		case "mirror":
-			i = 40
-		case "mirror_interval":
-			i = 41
-		case "mirror_updated":
-			i = 42
-		case "name":
-			i = 43
-		case "object_format_name":
-			i = 44
-		case "open_issues_count":
-			i = 45
-		case "open_pr_counter":
-			i = 46
-		case "original_url":
-			i = 47
-		case "owner":
-			i = 48
-		case "parent":
-			i = 49
-		case "permissions":
-			i = 50
-		case "private":
-			i = 51
-		case "release_counter":
-			i = 52
-		case "repo_transfer":
-			i = 53
-		case "size":
-			i = 54
-		case "ssh_url":
-			i = 55
-		case "stars_count":
-			i = 56
-		case "template":
-			i = 57
-		case "topics":
-			i = 58
-		case "updated_at":
-			i = 59
-		case "url":
-			i = 60
-		case "watchers_count":
-			i = 61
-		case "website":
-			i = 62
-		case "wiki_branch":
-			i = 63
-		case "wiki_clone_url":
-			i = 64
-		case "wiki_ssh_url":
-			i = 65
-		}
+	prev := -1
+	for more, i := d.field(true, jkRepository, joRepository, prev); more; more, i = d.field(false, jkRepository, joRepository, prev) {
 		if i < 0 {
-			i = d.fold(jkRepository, true)
+			switch string(d.key) {
+			case "allow_fast_forward_only_merge":
+				i = 0
+			case "allow_merge_commits":
+				i = 1
+			case "allow_rebase":
+				i = 2
+			case "allow_rebase_explicit":
+				i = 3
+			case "allow_rebase_update":
+				i = 4
+			case "allow_squash_merge":
+				i = 5
+			case "archived":
+				i = 6
+			case "archived_at":
+				i = 7
+			case "avatar_url":
+				i = 8
+			case "clone_url":
+				i = 9
+			case "created_at":
+				i = 10
+			case "default_allow_maintainer_edit":
+				i = 11
+			case "default_branch":
+				i = 12
+			case "default_delete_branch_after_merge":
+				i = 13
+			case "default_merge_style":
+				i = 14
+			case "default_update_style":
+				i = 15
+			case "description":
+				i = 16
+			case "empty":
+				i = 17
+			case "external_tracker":
+				i = 18
+			case "external_wiki":
+				i = 19
+			case "fork":
+				i = 20
+			case "forks_count":
+				i = 21
+			case "full_name":
+				i = 22
+			case "globally_editable_wiki":
+				i = 23
+			case "has_actions":
+				i = 24
+			case "has_issues":
+				i = 25
+			case "has_packages":
+				i = 26
+			case "has_projects":
+				i = 27
+			case "has_pull_requests":
+				i = 28
+			case "has_releases":
+				i = 29
+			case "has_wiki":
+				i = 30
+			case "has_wiki_contents":
+				i = 31
+			case "html_url":
+				i = 32
+			case "id":
+				i = 33
+			case "ignore_whitespace_conflicts":
+				i = 34
+			case "internal":
+				i = 35
+			case "internal_tracker":
+				i = 36
+			case "language":
+				i = 37
+			case "languages_url":
+				i = 38
+			case "link":
+				i = 39
+			case "mirror":
+				i = 40
+			case "mirror_interval":
+				i = 41
+			case "mirror_updated":
+				i = 42
+			case "name":
+				i = 43
+			case "object_format_name":
+				i = 44
+			case "open_issues_count":
+				i = 45
+			case "open_pr_counter":
+				i = 46
+			case "original_url":
+				i = 47
+			case "owner":
+				i = 48
+			case "parent":
+				i = 49
+			case "permissions":
+				i = 50
+			case "private":
+				i = 51
+			case "release_counter":
+				i = 52
+			case "repo_transfer":
+				i = 53
+			case "size":
+				i = 54
+			case "ssh_url":
+				i = 55
+			case "stars_count":
+				i = 56
+			case "template":
+				i = 57
+			case "topics":
+				i = 58
+			case "updated_at":
+				i = 59
+			case "url":
+				i = 60
+			case "watchers_count":
+				i = 61
+			case "website":
+				i = 62
+			case "wiki_branch":
+				i = 63
+			case "wiki_clone_url":
+				i = 64
+			case "wiki_ssh_url":
+				i = 65
+			}
+			if i < 0 {
+				i = d.fold(jkRepository, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRepository.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.AllowFastForwardOnlyMerge)
@@ -9671,27 +11838,38 @@ func jdRepository(d *jdec, v *Repository) {
 	}
 }
 
-var jkRepositoryMeta = []string{"full_name", "id", "name", "owner"}
+var (
+	jkRepositoryMeta = []string{"full_name", "id", "name", "owner"}
+	joRepositoryMeta = newJDOrder(4)
+)
 
 func jdRepositoryMeta(d *jdec, v *RepositoryMeta) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "full_name":
-			i = 0
-		case "id":
-			i = 1
-		case "name":
-			i = 2
-		case "owner":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkRepositoryMeta, joRepositoryMeta, prev); more; more, i = d.field(false, jkRepositoryMeta, joRepositoryMeta, prev) {
 		if i < 0 {
-			i = d.fold(jkRepositoryMeta, true)
+			switch string(d.key) {
+			case "full_name":
+				i = 0
+			case "id":
+				i = 1
+			case "name":
+				i = 2
+			case "owner":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkRepositoryMeta, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joRepositoryMeta.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.FullName)
@@ -9707,23 +11885,34 @@ func jdRepositoryMeta(d *jdec, v *RepositoryMeta) {
 	}
 }
 
-var jkSearchResults = []string{"data", "ok"}
+var (
+	jkSearchResults = []string{"data", "ok"}
+	joSearchResults = newJDOrder(2)
+)
 
 func jdSearchResults(d *jdec, v *SearchResults) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "data":
-			i = 0
-		case "ok":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkSearchResults, joSearchResults, prev); more; more, i = d.field(false, jkSearchResults, joSearchResults, prev) {
 		if i < 0 {
-			i = d.fold(jkSearchResults, true)
+			switch string(d.key) {
+			case "data":
+				i = 0
+			case "ok":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkSearchResults, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joSearchResults.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlicePtr(d, &v.Data, jdRepository)
@@ -9735,23 +11924,34 @@ func jdSearchResults(d *jdec, v *SearchResults) {
 	}
 }
 
-var jkSecret = []string{"created_at", "name"}
+var (
+	jkSecret = []string{"created_at", "name"}
+	joSecret = newJDOrder(2)
+)
 
 func jdSecret(d *jdec, v *Secret) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "name":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkSecret, joSecret, prev); more; more, i = d.field(false, jkSecret, joSecret, prev) {
 		if i < 0 {
-			i = d.fold(jkSecret, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "name":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkSecret, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joSecret.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -9763,21 +11963,32 @@ func jdSecret(d *jdec, v *Secret) {
 	}
 }
 
-var jkServerVersion = []string{"version"}
+var (
+	jkServerVersion = []string{"version"}
+	joServerVersion = newJDOrder(1)
+)
 
 func jdServerVersion(d *jdec, v *ServerVersion) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "version":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkServerVersion, joServerVersion, prev); more; more, i = d.field(false, jkServerVersion, joServerVersion, prev) {
 		if i < 0 {
-			i = d.fold(jkServerVersion, true)
+			switch string(d.key) {
+			case "version":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkServerVersion, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joServerVersion.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Version)
@@ -9787,21 +11998,32 @@ func jdServerVersion(d *jdec, v *ServerVersion) {
 	}
 }
 
-var jkSetUserQuotaGroupsOptions = []string{"groups"}
+var (
+	jkSetUserQuotaGroupsOptions = []string{"groups"}
+	joSetUserQuotaGroupsOptions = newJDOrder(1)
+)
 
 func jdSetUserQuotaGroupsOptions(d *jdec, v *SetUserQuotaGroupsOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "groups":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkSetUserQuotaGroupsOptions, joSetUserQuotaGroupsOptions, prev); more; more, i = d.field(false, jkSetUserQuotaGroupsOptions, joSetUserQuotaGroupsOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkSetUserQuotaGroupsOptions, true)
+			switch string(d.key) {
+			case "groups":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkSetUserQuotaGroupsOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joSetUserQuotaGroupsOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Groups, (*jdec).str)
@@ -9811,33 +12033,44 @@ func jdSetUserQuotaGroupsOptions(d *jdec, v *SetUserQuotaGroupsOptions) {
 	}
 }
 
-var jkStopWatch = []string{"created", "duration", "issue_index", "issue_title", "repo_name", "repo_owner_name", "seconds"}
+var (
+	jkStopWatch = []string{"created", "duration", "issue_index", "issue_title", "repo_name", "repo_owner_name", "seconds"}
+	joStopWatch = newJDOrder(7)
+)
 
 func jdStopWatch(d *jdec, v *StopWatch) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created":
-			i = 0
-		case "duration":
-			i = 1
-		case "issue_index":
-			i = 2
-		case "issue_title":
-			i = 3
-		case "repo_name":
-			i = 4
-		case "repo_owner_name":
-			i = 5
-		case "seconds":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkStopWatch, joStopWatch, prev); more; more, i = d.field(false, jkStopWatch, joStopWatch, prev) {
 		if i < 0 {
-			i = d.fold(jkStopWatch, true)
+			switch string(d.key) {
+			case "created":
+				i = 0
+			case "duration":
+				i = 1
+			case "issue_index":
+				i = 2
+			case "issue_title":
+				i = 3
+			case "repo_name":
+				i = 4
+			case "repo_owner_name":
+				i = 5
+			case "seconds":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkStopWatch, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joStopWatch.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.Created)
@@ -9859,23 +12092,34 @@ func jdStopWatch(d *jdec, v *StopWatch) {
 	}
 }
 
-var jkSubmitPullReviewOptions = []string{"body", "event"}
+var (
+	jkSubmitPullReviewOptions = []string{"body", "event"}
+	joSubmitPullReviewOptions = newJDOrder(2)
+)
 
 func jdSubmitPullReviewOptions(d *jdec, v *SubmitPullReviewOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "body":
-			i = 0
-		case "event":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkSubmitPullReviewOptions, joSubmitPullReviewOptions, prev); more; more, i = d.field(false, jkSubmitPullReviewOptions, joSubmitPullReviewOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkSubmitPullReviewOptions, true)
+			switch string(d.key) {
+			case "body":
+				i = 0
+			case "event":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkSubmitPullReviewOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joSubmitPullReviewOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Body)
@@ -9887,27 +12131,38 @@ func jdSubmitPullReviewOptions(d *jdec, v *SubmitPullReviewOptions) {
 	}
 }
 
-var jkSyncForkInfo = []string{"allowed", "base_commit", "commits_behind", "fork_commit"}
+var (
+	jkSyncForkInfo = []string{"allowed", "base_commit", "commits_behind", "fork_commit"}
+	joSyncForkInfo = newJDOrder(4)
+)
 
 func jdSyncForkInfo(d *jdec, v *SyncForkInfo) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "allowed":
-			i = 0
-		case "base_commit":
-			i = 1
-		case "commits_behind":
-			i = 2
-		case "fork_commit":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkSyncForkInfo, joSyncForkInfo, prev); more; more, i = d.field(false, jkSyncForkInfo, joSyncForkInfo, prev) {
 		if i < 0 {
-			i = d.fold(jkSyncForkInfo, true)
+			switch string(d.key) {
+			case "allowed":
+				i = 0
+			case "base_commit":
+				i = 1
+			case "commits_behind":
+				i = 2
+			case "fork_commit":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkSyncForkInfo, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joSyncForkInfo.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.Allowed)
@@ -9923,33 +12178,44 @@ func jdSyncForkInfo(d *jdec, v *SyncForkInfo) {
 	}
 }
 
-var jkTag = []string{"archive_download_count", "commit", "id", "message", "name", "tarball_url", "zipball_url"}
+var (
+	jkTag = []string{"archive_download_count", "commit", "id", "message", "name", "tarball_url", "zipball_url"}
+	joTag = newJDOrder(7)
+)
 
 func jdTag(d *jdec, v *Tag) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "archive_download_count":
-			i = 0
-		case "commit":
-			i = 1
-		case "id":
-			i = 2
-		case "message":
-			i = 3
-		case "name":
-			i = 4
-		case "tarball_url":
-			i = 5
-		case "zipball_url":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkTag, joTag, prev); more; more, i = d.field(false, jkTag, joTag, prev) {
 		if i < 0 {
-			i = d.fold(jkTag, true)
+			switch string(d.key) {
+			case "archive_download_count":
+				i = 0
+			case "commit":
+				i = 1
+			case "id":
+				i = 2
+			case "message":
+				i = 3
+			case "name":
+				i = 4
+			case "tarball_url":
+				i = 5
+			case "zipball_url":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkTag, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTag.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.ArchiveDownloadCount, jdTagArchiveDownloadCount)
@@ -9971,23 +12237,34 @@ func jdTag(d *jdec, v *Tag) {
 	}
 }
 
-var jkTagArchiveDownloadCount = []string{"tar_gz", "zip"}
+var (
+	jkTagArchiveDownloadCount = []string{"tar_gz", "zip"}
+	joTagArchiveDownloadCount = newJDOrder(2)
+)
 
 func jdTagArchiveDownloadCount(d *jdec, v *TagArchiveDownloadCount) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "tar_gz":
-			i = 0
-		case "zip":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkTagArchiveDownloadCount, joTagArchiveDownloadCount, prev); more; more, i = d.field(false, jkTagArchiveDownloadCount, joTagArchiveDownloadCount, prev) {
 		if i < 0 {
-			i = d.fold(jkTagArchiveDownloadCount, true)
+			switch string(d.key) {
+			case "tar_gz":
+				i = 0
+			case "zip":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkTagArchiveDownloadCount, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTagArchiveDownloadCount.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.TarGz)
@@ -9999,31 +12276,42 @@ func jdTagArchiveDownloadCount(d *jdec, v *TagArchiveDownloadCount) {
 	}
 }
 
-var jkTagProtection = []string{"created_at", "id", "name_pattern", "updated_at", "whitelist_teams", "whitelist_usernames"}
+var (
+	jkTagProtection = []string{"created_at", "id", "name_pattern", "updated_at", "whitelist_teams", "whitelist_usernames"}
+	joTagProtection = newJDOrder(6)
+)
 
 func jdTagProtection(d *jdec, v *TagProtection) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "id":
-			i = 1
-		case "name_pattern":
-			i = 2
-		case "updated_at":
-			i = 3
-		case "whitelist_teams":
-			i = 4
-		case "whitelist_usernames":
-			i = 5
-		}
+	prev := -1
+	for more, i := d.field(true, jkTagProtection, joTagProtection, prev); more; more, i = d.field(false, jkTagProtection, joTagProtection, prev) {
 		if i < 0 {
-			i = d.fold(jkTagProtection, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "id":
+				i = 1
+			case "name_pattern":
+				i = 2
+			case "updated_at":
+				i = 3
+			case "whitelist_teams":
+				i = 4
+			case "whitelist_usernames":
+				i = 5
+			}
+			if i < 0 {
+				i = d.fold(jkTagProtection, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTagProtection.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -10043,37 +12331,48 @@ func jdTagProtection(d *jdec, v *TagProtection) {
 	}
 }
 
-var jkTeam = []string{"can_create_org_repo", "description", "id", "includes_all_repositories", "name", "organization", "permission", "units", "units_map"}
+var (
+	jkTeam = []string{"can_create_org_repo", "description", "id", "includes_all_repositories", "name", "organization", "permission", "units", "units_map"}
+	joTeam = newJDOrder(9)
+)
 
 func jdTeam(d *jdec, v *Team) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "can_create_org_repo":
-			i = 0
-		case "description":
-			i = 1
-		case "id":
-			i = 2
-		case "includes_all_repositories":
-			i = 3
-		case "name":
-			i = 4
-		case "organization":
-			i = 5
-		case "permission":
-			i = 6
-		case "units":
-			i = 7
-		case "units_map":
-			i = 8
-		}
+	prev := -1
+	for more, i := d.field(true, jkTeam, joTeam, prev); more; more, i = d.field(false, jkTeam, joTeam, prev) {
 		if i < 0 {
-			i = d.fold(jkTeam, true)
+			switch string(d.key) {
+			case "can_create_org_repo":
+				i = 0
+			case "description":
+				i = 1
+			case "id":
+				i = 2
+			case "includes_all_repositories":
+				i = 3
+			case "name":
+				i = 4
+			case "organization":
+				i = 5
+			case "permission":
+				i = 6
+			case "units":
+				i = 7
+			case "units_map":
+				i = 8
+			}
+			if i < 0 {
+				i = d.fold(jkTeam, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTeam.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.CanCreateOrgRepo)
@@ -10099,77 +12398,88 @@ func jdTeam(d *jdec, v *Team) {
 	}
 }
 
-var jkTimelineComment = []string{"assignee", "assignee_team", "body", "created_at", "dependent_issue", "html_url", "id", "issue_url", "label", "milestone", "new_ref", "new_title", "old_milestone", "old_project_id", "old_ref", "old_title", "project_id", "pull_request_url", "ref_action", "ref_comment", "ref_commit_sha", "ref_issue", "removed_assignee", "resolve_doer", "review_id", "tracked_time", "type", "updated_at", "user"}
+var (
+	jkTimelineComment = []string{"assignee", "assignee_team", "body", "created_at", "dependent_issue", "html_url", "id", "issue_url", "label", "milestone", "new_ref", "new_title", "old_milestone", "old_project_id", "old_ref", "old_title", "project_id", "pull_request_url", "ref_action", "ref_comment", "ref_commit_sha", "ref_issue", "removed_assignee", "resolve_doer", "review_id", "tracked_time", "type", "updated_at", "user"}
+	joTimelineComment = newJDOrder(29)
+)
 
 func jdTimelineComment(d *jdec, v *TimelineComment) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "assignee":
-			i = 0
-		case "assignee_team":
-			i = 1
-		case "body":
-			i = 2
-		case "created_at":
-			i = 3
-		case "dependent_issue":
-			i = 4
-		case "html_url":
-			i = 5
-		case "id":
-			i = 6
-		case "issue_url":
-			i = 7
-		case "label":
-			i = 8
-		case "milestone":
-			i = 9
-		case "new_ref":
-			i = 10
-		case "new_title":
-			i = 11
-		case "old_milestone":
-			i = 12
-		case "old_project_id":
-			i = 13
-		case "old_ref":
-			i = 14
-		case "old_title":
-			i = 15
-		case "project_id":
-			i = 16
-		case "pull_request_url":
-			i = 17
-		case "ref_action":
-			i = 18
-		case "ref_comment":
-			i = 19
-		case "ref_commit_sha":
-			i = 20
-		case "ref_issue":
-			i = 21
-		case "removed_assignee":
-			i = 22
-		case "resolve_doer":
-			i = 23
-		case "review_id":
-			i = 24
-		case "tracked_time":
-			i = 25
-		case "type":
-			i = 26
-		case "updated_at":
-			i = 27
-		case "user":
-			i = 28
-		}
+	prev := -1
+	for more, i := d.field(true, jkTimelineComment, joTimelineComment, prev); more; more, i = d.field(false, jkTimelineComment, joTimelineComment, prev) {
 		if i < 0 {
-			i = d.fold(jkTimelineComment, true)
+			switch string(d.key) {
+			case "assignee":
+				i = 0
+			case "assignee_team":
+				i = 1
+			case "body":
+				i = 2
+			case "created_at":
+				i = 3
+			case "dependent_issue":
+				i = 4
+			case "html_url":
+				i = 5
+			case "id":
+				i = 6
+			case "issue_url":
+				i = 7
+			case "label":
+				i = 8
+			case "milestone":
+				i = 9
+			case "new_ref":
+				i = 10
+			case "new_title":
+				i = 11
+			case "old_milestone":
+				i = 12
+			case "old_project_id":
+				i = 13
+			case "old_ref":
+				i = 14
+			case "old_title":
+				i = 15
+			case "project_id":
+				i = 16
+			case "pull_request_url":
+				i = 17
+			case "ref_action":
+				i = 18
+			case "ref_comment":
+				i = 19
+			case "ref_commit_sha":
+				i = 20
+			case "ref_issue":
+				i = 21
+			case "removed_assignee":
+				i = 22
+			case "resolve_doer":
+				i = 23
+			case "review_id":
+				i = 24
+			case "tracked_time":
+				i = 25
+			case "type":
+				i = 26
+			case "updated_at":
+				i = 27
+			case "user":
+				i = 28
+			}
+			if i < 0 {
+				i = d.fold(jkTimelineComment, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTimelineComment.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Assignee, jdUser)
@@ -10235,21 +12545,32 @@ func jdTimelineComment(d *jdec, v *TimelineComment) {
 	}
 }
 
-var jkTopicName = []string{"topics"}
+var (
+	jkTopicName = []string{"topics"}
+	joTopicName = newJDOrder(1)
+)
 
 func jdTopicName(d *jdec, v *TopicName) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "topics":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkTopicName, joTopicName, prev); more; more, i = d.field(false, jkTopicName, joTopicName, prev) {
 		if i < 0 {
-			i = d.fold(jkTopicName, true)
+			switch string(d.key) {
+			case "topics":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkTopicName, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTopicName.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlice(d, &v.Topics, (*jdec).str)
@@ -10259,29 +12580,40 @@ func jdTopicName(d *jdec, v *TopicName) {
 	}
 }
 
-var jkTopicResponse = []string{"created", "id", "repo_count", "topic_name", "updated"}
+var (
+	jkTopicResponse = []string{"created", "id", "repo_count", "topic_name", "updated"}
+	joTopicResponse = newJDOrder(5)
+)
 
 func jdTopicResponse(d *jdec, v *TopicResponse) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created":
-			i = 0
-		case "id":
-			i = 1
-		case "repo_count":
-			i = 2
-		case "topic_name":
-			i = 3
-		case "updated":
-			i = 4
-		}
+	prev := -1
+	for more, i := d.field(true, jkTopicResponse, joTopicResponse, prev); more; more, i = d.field(false, jkTopicResponse, joTopicResponse, prev) {
 		if i < 0 {
-			i = d.fold(jkTopicResponse, true)
+			switch string(d.key) {
+			case "created":
+				i = 0
+			case "id":
+				i = 1
+			case "repo_count":
+				i = 2
+			case "topic_name":
+				i = 3
+			case "updated":
+				i = 4
+			}
+			if i < 0 {
+				i = d.fold(jkTopicResponse, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTopicResponse.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.Created)
@@ -10299,33 +12631,44 @@ func jdTopicResponse(d *jdec, v *TopicResponse) {
 	}
 }
 
-var jkTrackedTime = []string{"created", "id", "issue", "issue_id", "time", "user_id", "user_name"}
+var (
+	jkTrackedTime = []string{"created", "id", "issue", "issue_id", "time", "user_id", "user_name"}
+	joTrackedTime = newJDOrder(7)
+)
 
 func jdTrackedTime(d *jdec, v *TrackedTime) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created":
-			i = 0
-		case "id":
-			i = 1
-		case "issue":
-			i = 2
-		case "issue_id":
-			i = 3
-		case "time":
-			i = 4
-		case "user_id":
-			i = 5
-		case "user_name":
-			i = 6
-		}
+	prev := -1
+	for more, i := d.field(true, jkTrackedTime, joTrackedTime, prev); more; more, i = d.field(false, jkTrackedTime, joTrackedTime, prev) {
 		if i < 0 {
-			i = d.fold(jkTrackedTime, true)
+			switch string(d.key) {
+			case "created":
+				i = 0
+			case "id":
+				i = 1
+			case "issue":
+				i = 2
+			case "issue_id":
+				i = 3
+			case "time":
+				i = 4
+			case "user_id":
+				i = 5
+			case "user_name":
+				i = 6
+			}
+			if i < 0 {
+				i = d.fold(jkTrackedTime, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTrackedTime.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.Created)
@@ -10347,23 +12690,34 @@ func jdTrackedTime(d *jdec, v *TrackedTime) {
 	}
 }
 
-var jkTransferRepoOption = []string{"new_owner", "team_ids"}
+var (
+	jkTransferRepoOption = []string{"new_owner", "team_ids"}
+	joTransferRepoOption = newJDOrder(2)
+)
 
 func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "new_owner":
-			i = 0
-		case "team_ids":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkTransferRepoOption, joTransferRepoOption, prev); more; more, i = d.field(false, jkTransferRepoOption, joTransferRepoOption, prev) {
 		if i < 0 {
-			i = d.fold(jkTransferRepoOption, true)
+			switch string(d.key) {
+			case "new_owner":
+				i = 0
+			case "team_ids":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkTransferRepoOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joTransferRepoOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.NewOwner)
@@ -10375,21 +12729,32 @@ func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
 	}
 }
 
-var jkUpdateBranchRepoOption = []string{"name"}
+var (
+	jkUpdateBranchRepoOption = []string{"name"}
+	joUpdateBranchRepoOption = newJDOrder(1)
+)
 
 func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkUpdateBranchRepoOption, joUpdateBranchRepoOption, prev); more; more, i = d.field(false, jkUpdateBranchRepoOption, joUpdateBranchRepoOption, prev) {
 		if i < 0 {
-			i = d.fold(jkUpdateBranchRepoOption, true)
+			switch string(d.key) {
+			case "name":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkUpdateBranchRepoOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUpdateBranchRepoOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Name)
@@ -10399,41 +12764,52 @@ func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
 	}
 }
 
-var jkUpdateFileOptions = []string{"author", "branch", "committer", "content", "dates", "force_overwrite_new_branch", "from_path", "message", "new_branch", "sha", "signoff"}
+var (
+	jkUpdateFileOptions = []string{"author", "branch", "committer", "content", "dates", "force_overwrite_new_branch", "from_path", "message", "new_branch", "sha", "signoff"}
+	joUpdateFileOptions = newJDOrder(11)
+)
 
 func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "branch":
-			i = 1
-		case "committer":
-			i = 2
-		case "content":
-			i = 3
-		case "dates":
-			i = 4
-		case "force_overwrite_new_branch":
-			i = 5
-		case "from_path":
-			i = 6
-		case "message":
-			i = 7
-		case "new_branch":
-			i = 8
-		case "sha":
-			i = 9
-		case "signoff":
-			i = 10
-		}
+	prev := -1
+	for more, i := d.field(true, jkUpdateFileOptions, joUpdateFileOptions, prev); more; more, i = d.field(false, jkUpdateFileOptions, joUpdateFileOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkUpdateFileOptions, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "branch":
+				i = 1
+			case "committer":
+				i = 2
+			case "content":
+				i = 3
+			case "dates":
+				i = 4
+			case "force_overwrite_new_branch":
+				i = 5
+			case "from_path":
+				i = 6
+			case "message":
+				i = 7
+			case "new_branch":
+				i = 8
+			case "sha":
+				i = 9
+			case "signoff":
+				i = 10
+			}
+			if i < 0 {
+				i = d.fold(jkUpdateFileOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUpdateFileOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Author, jdIdentity)
@@ -10463,21 +12839,32 @@ func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 	}
 }
 
-var jkUpdateRepoAvatarOption = []string{"image"}
+var (
+	jkUpdateRepoAvatarOption = []string{"image"}
+	joUpdateRepoAvatarOption = newJDOrder(1)
+)
 
 func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "image":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkUpdateRepoAvatarOption, joUpdateRepoAvatarOption, prev); more; more, i = d.field(false, jkUpdateRepoAvatarOption, joUpdateRepoAvatarOption, prev) {
 		if i < 0 {
-			i = d.fold(jkUpdateRepoAvatarOption, true)
+			switch string(d.key) {
+			case "image":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkUpdateRepoAvatarOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUpdateRepoAvatarOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Image)
@@ -10487,21 +12874,32 @@ func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
 	}
 }
 
-var jkUpdateUserAvatarOption = []string{"image"}
+var (
+	jkUpdateUserAvatarOption = []string{"image"}
+	joUpdateUserAvatarOption = newJDOrder(1)
+)
 
 func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "image":
-			i = 0
-		}
+	prev := -1
+	for more, i := d.field(true, jkUpdateUserAvatarOption, joUpdateUserAvatarOption, prev); more; more, i = d.field(false, jkUpdateUserAvatarOption, joUpdateUserAvatarOption, prev) {
 		if i < 0 {
-			i = d.fold(jkUpdateUserAvatarOption, true)
+			switch string(d.key) {
+			case "image":
+				i = 0
+			}
+			if i < 0 {
+				i = d.fold(jkUpdateUserAvatarOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUpdateUserAvatarOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Image)
@@ -10511,23 +12909,34 @@ func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
 	}
 }
 
-var jkUpdateVariableOption = []string{"name", "value"}
+var (
+	jkUpdateVariableOption = []string{"name", "value"}
+	joUpdateVariableOption = newJDOrder(2)
+)
 
 func jdUpdateVariableOption(d *jdec, v *UpdateVariableOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "name":
-			i = 0
-		case "value":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkUpdateVariableOption, joUpdateVariableOption, prev); more; more, i = d.field(false, jkUpdateVariableOption, joUpdateVariableOption, prev) {
 		if i < 0 {
-			i = d.fold(jkUpdateVariableOption, true)
+			switch string(d.key) {
+			case "name":
+				i = 0
+			case "value":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkUpdateVariableOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUpdateVariableOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Name)
@@ -10539,65 +12948,76 @@ func jdUpdateVariableOption(d *jdec, v *UpdateVariableOption) {
 	}
 }
 
-var jkUser = []string{"active", "avatar_url", "created", "description", "email", "followers_count", "following_count", "full_name", "html_url", "id", "is_admin", "language", "last_login", "location", "login", "login_name", "prohibit_login", "pronouns", "restricted", "source_id", "starred_repos_count", "visibility", "website"}
+var (
+	jkUser = []string{"active", "avatar_url", "created", "description", "email", "followers_count", "following_count", "full_name", "html_url", "id", "is_admin", "language", "last_login", "location", "login", "login_name", "prohibit_login", "pronouns", "restricted", "source_id", "starred_repos_count", "visibility", "website"}
+	joUser = newJDOrder(23)
+)
 
 func jdUser(d *jdec, v *User) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "active":
-			i = 0
-		case "avatar_url":
-			i = 1
-		case "created":
-			i = 2
-		case "description":
-			i = 3
-		case "email":
-			i = 4
-		case "followers_count":
-			i = 5
-		case "following_count":
-			i = 6
-		case "full_name":
-			i = 7
-		case "html_url":
-			i = 8
-		case "id":
-			i = 9
-		case "is_admin":
-			i = 10
-		case "language":
-			i = 11
-		case "last_login":
-			i = 12
-		case "location":
-			i = 13
-		case "login":
-			i = 14
-		case "login_name":
-			i = 15
-		case "prohibit_login":
-			i = 16
-		case "pronouns":
-			i = 17
-		case "restricted":
-			i = 18
-		case "source_id":
-			i = 19
-		case "starred_repos_count":
-			i = 20
-		case "visibility":
-			i = 21
-		case "website":
-			i = 22
-		}
+	prev := -1
+	for more, i := d.field(true, jkUser, joUser, prev); more; more, i = d.field(false, jkUser, joUser, prev) {
 		if i < 0 {
-			i = d.fold(jkUser, true)
+			switch string(d.key) {
+			case "active":
+				i = 0
+			case "avatar_url":
+				i = 1
+			case "created":
+				i = 2
+			case "description":
+				i = 3
+			case "email":
+				i = 4
+			case "followers_count":
+				i = 5
+			case "following_count":
+				i = 6
+			case "full_name":
+				i = 7
+			case "html_url":
+				i = 8
+			case "id":
+				i = 9
+			case "is_admin":
+				i = 10
+			case "language":
+				i = 11
+			case "last_login":
+				i = 12
+			case "location":
+				i = 13
+			case "login":
+				i = 14
+			case "login_name":
+				i = 15
+			case "prohibit_login":
+				i = 16
+			case "pronouns":
+				i = 17
+			case "restricted":
+				i = 18
+			case "source_id":
+				i = 19
+			case "starred_repos_count":
+				i = 20
+			case "visibility":
+				i = 21
+			case "website":
+				i = 22
+			}
+			if i < 0 {
+				i = d.fold(jkUser, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUser.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.bool(&v.Active)
@@ -10651,23 +13071,34 @@ func jdUser(d *jdec, v *User) {
 	}
 }
 
-var jkUserHeatmapData = []string{"contributions", "timestamp"}
+var (
+	jkUserHeatmapData = []string{"contributions", "timestamp"}
+	joUserHeatmapData = newJDOrder(2)
+)
 
 func jdUserHeatmapData(d *jdec, v *UserHeatmapData) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "contributions":
-			i = 0
-		case "timestamp":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkUserHeatmapData, joUserHeatmapData, prev); more; more, i = d.field(false, jkUserHeatmapData, joUserHeatmapData, prev) {
 		if i < 0 {
-			i = d.fold(jkUserHeatmapData, true)
+			switch string(d.key) {
+			case "contributions":
+				i = 0
+			case "timestamp":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkUserHeatmapData, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUserHeatmapData.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.Contributions)
@@ -10679,43 +13110,54 @@ func jdUserHeatmapData(d *jdec, v *UserHeatmapData) {
 	}
 }
 
-var jkUserSettings = []string{"description", "diff_view_style", "enable_repo_unit_hints", "full_name", "hide_activity", "hide_email", "hide_pronouns", "language", "location", "pronouns", "theme", "website"}
+var (
+	jkUserSettings = []string{"description", "diff_view_style", "enable_repo_unit_hints", "full_name", "hide_activity", "hide_email", "hide_pronouns", "language", "location", "pronouns", "theme", "website"}
+	joUserSettings = newJDOrder(12)
+)
 
 func jdUserSettings(d *jdec, v *UserSettings) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "description":
-			i = 0
-		case "diff_view_style":
-			i = 1
-		case "enable_repo_unit_hints":
-			i = 2
-		case "full_name":
-			i = 3
-		case "hide_activity":
-			i = 4
-		case "hide_email":
-			i = 5
-		case "hide_pronouns":
-			i = 6
-		case "language":
-			i = 7
-		case "location":
-			i = 8
-		case "pronouns":
-			i = 9
-		case "theme":
-			i = 10
-		case "website":
-			i = 11
-		}
+	prev := -1
+	for more, i := d.field(true, jkUserSettings, joUserSettings, prev); more; more, i = d.field(false, jkUserSettings, joUserSettings, prev) {
 		if i < 0 {
-			i = d.fold(jkUserSettings, true)
+			switch string(d.key) {
+			case "description":
+				i = 0
+			case "diff_view_style":
+				i = 1
+			case "enable_repo_unit_hints":
+				i = 2
+			case "full_name":
+				i = 3
+			case "hide_activity":
+				i = 4
+			case "hide_email":
+				i = 5
+			case "hide_pronouns":
+				i = 6
+			case "language":
+				i = 7
+			case "location":
+				i = 8
+			case "pronouns":
+				i = 9
+			case "theme":
+				i = 10
+			case "website":
+				i = 11
+			}
+			if i < 0 {
+				i = d.fold(jkUserSettings, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUserSettings.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.Description)
@@ -10747,43 +13189,54 @@ func jdUserSettings(d *jdec, v *UserSettings) {
 	}
 }
 
-var jkUserSettingsOptions = []string{"description", "diff_view_style", "enable_repo_unit_hints", "full_name", "hide_activity", "hide_email", "hide_pronouns", "language", "location", "pronouns", "theme", "website"}
+var (
+	jkUserSettingsOptions = []string{"description", "diff_view_style", "enable_repo_unit_hints", "full_name", "hide_activity", "hide_email", "hide_pronouns", "language", "location", "pronouns", "theme", "website"}
+	joUserSettingsOptions = newJDOrder(12)
+)
 
 func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "description":
-			i = 0
-		case "diff_view_style":
-			i = 1
-		case "enable_repo_unit_hints":
-			i = 2
-		case "full_name":
-			i = 3
-		case "hide_activity":
-			i = 4
-		case "hide_email":
-			i = 5
-		case "hide_pronouns":
-			i = 6
-		case "language":
-			i = 7
-		case "location":
-			i = 8
-		case "pronouns":
-			i = 9
-		case "theme":
-			i = 10
-		case "website":
-			i = 11
-		}
+	prev := -1
+	for more, i := d.field(true, jkUserSettingsOptions, joUserSettingsOptions, prev); more; more, i = d.field(false, jkUserSettingsOptions, joUserSettingsOptions, prev) {
 		if i < 0 {
-			i = d.fold(jkUserSettingsOptions, true)
+			switch string(d.key) {
+			case "description":
+				i = 0
+			case "diff_view_style":
+				i = 1
+			case "enable_repo_unit_hints":
+				i = 2
+			case "full_name":
+				i = 3
+			case "hide_activity":
+				i = 4
+			case "hide_email":
+				i = 5
+			case "hide_pronouns":
+				i = 6
+			case "language":
+				i = 7
+			case "location":
+				i = 8
+			case "pronouns":
+				i = 9
+			case "theme":
+				i = 10
+			case "website":
+				i = 11
+			}
+			if i < 0 {
+				i = d.fold(jkUserSettingsOptions, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joUserSettingsOptions.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Description, (*jdec).str)
@@ -10815,23 +13268,34 @@ func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
 	}
 }
 
-var jkVerifyGPGKeyOption = []string{"armored_signature", "key_id"}
+var (
+	jkVerifyGPGKeyOption = []string{"armored_signature", "key_id"}
+	joVerifyGPGKeyOption = newJDOrder(2)
+)
 
 func jdVerifyGPGKeyOption(d *jdec, v *VerifyGPGKeyOption) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "armored_signature":
-			i = 0
-		case "key_id":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkVerifyGPGKeyOption, joVerifyGPGKeyOption, prev); more; more, i = d.field(false, jkVerifyGPGKeyOption, joVerifyGPGKeyOption, prev) {
 		if i < 0 {
-			i = d.fold(jkVerifyGPGKeyOption, true)
+			switch string(d.key) {
+			case "armored_signature":
+				i = 0
+			case "key_id":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkVerifyGPGKeyOption, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joVerifyGPGKeyOption.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.ArmoredSignature)
@@ -10843,31 +13307,42 @@ func jdVerifyGPGKeyOption(d *jdec, v *VerifyGPGKeyOption) {
 	}
 }
 
-var jkWatchInfo = []string{"created_at", "ignored", "reason", "repository_url", "subscribed", "url"}
+var (
+	jkWatchInfo = []string{"created_at", "ignored", "reason", "repository_url", "subscribed", "url"}
+	joWatchInfo = newJDOrder(6)
+)
 
 func jdWatchInfo(d *jdec, v *WatchInfo) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "created_at":
-			i = 0
-		case "ignored":
-			i = 1
-		case "reason":
-			i = 2
-		case "repository_url":
-			i = 3
-		case "subscribed":
-			i = 4
-		case "url":
-			i = 5
-		}
+	prev := -1
+	for more, i := d.field(true, jkWatchInfo, joWatchInfo, prev); more; more, i = d.field(false, jkWatchInfo, joWatchInfo, prev) {
 		if i < 0 {
-			i = d.fold(jkWatchInfo, true)
+			switch string(d.key) {
+			case "created_at":
+				i = 0
+			case "ignored":
+				i = 1
+			case "reason":
+				i = 2
+			case "repository_url":
+				i = 3
+			case "subscribed":
+				i = 4
+			case "url":
+				i = 5
+			}
+			if i < 0 {
+				i = d.fold(jkWatchInfo, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joWatchInfo.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.time(&v.CreatedAt)
@@ -10887,27 +13362,38 @@ func jdWatchInfo(d *jdec, v *WatchInfo) {
 	}
 }
 
-var jkWikiCommit = []string{"author", "commiter", "message", "sha"}
+var (
+	jkWikiCommit = []string{"author", "commiter", "message", "sha"}
+	joWikiCommit = newJDOrder(4)
+)
 
 func jdWikiCommit(d *jdec, v *WikiCommit) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "author":
-			i = 0
-		case "commiter":
-			i = 1
-		case "message":
-			i = 2
-		case "sha":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkWikiCommit, joWikiCommit, prev); more; more, i = d.field(false, jkWikiCommit, joWikiCommit, prev) {
 		if i < 0 {
-			i = d.fold(jkWikiCommit, true)
+			switch string(d.key) {
+			case "author":
+				i = 0
+			case "commiter":
+				i = 1
+			case "message":
+				i = 2
+			case "sha":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkWikiCommit, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joWikiCommit.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdPtr(d, &v.Author, jdCommitUser)
@@ -10923,23 +13409,34 @@ func jdWikiCommit(d *jdec, v *WikiCommit) {
 	}
 }
 
-var jkWikiCommitList = []string{"commits", "count"}
+var (
+	jkWikiCommitList = []string{"commits", "count"}
+	joWikiCommitList = newJDOrder(2)
+)
 
 func jdWikiCommitList(d *jdec, v *WikiCommitList) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commits":
-			i = 0
-		case "count":
-			i = 1
-		}
+	prev := -1
+	for more, i := d.field(true, jkWikiCommitList, joWikiCommitList, prev); more; more, i = d.field(false, jkWikiCommitList, joWikiCommitList, prev) {
 		if i < 0 {
-			i = d.fold(jkWikiCommitList, true)
+			switch string(d.key) {
+			case "commits":
+				i = 0
+			case "count":
+				i = 1
+			}
+			if i < 0 {
+				i = d.fold(jkWikiCommitList, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joWikiCommitList.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			jdSlicePtr(d, &v.Commits, jdWikiCommit)
@@ -10951,35 +13448,46 @@ func jdWikiCommitList(d *jdec, v *WikiCommitList) {
 	}
 }
 
-var jkWikiPage = []string{"commit_count", "content_base64", "footer", "html_url", "last_commit", "sidebar", "sub_url", "title"}
+var (
+	jkWikiPage = []string{"commit_count", "content_base64", "footer", "html_url", "last_commit", "sidebar", "sub_url", "title"}
+	joWikiPage = newJDOrder(8)
+)
 
 func jdWikiPage(d *jdec, v *WikiPage) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "commit_count":
-			i = 0
-		case "content_base64":
-			i = 1
-		case "footer":
-			i = 2
-		case "html_url":
-			i = 3
-		case "last_commit":
-			i = 4
-		case "sidebar":
-			i = 5
-		case "sub_url":
-			i = 6
-		case "title":
-			i = 7
-		}
+	prev := -1
+	for more, i := d.field(true, jkWikiPage, joWikiPage, prev); more; more, i = d.field(false, jkWikiPage, joWikiPage, prev) {
 		if i < 0 {
-			i = d.fold(jkWikiPage, true)
+			switch string(d.key) {
+			case "commit_count":
+				i = 0
+			case "content_base64":
+				i = 1
+			case "footer":
+				i = 2
+			case "html_url":
+				i = 3
+			case "last_commit":
+				i = 4
+			case "sidebar":
+				i = 5
+			case "sub_url":
+				i = 6
+			case "title":
+				i = 7
+			}
+			if i < 0 {
+				i = d.fold(jkWikiPage, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joWikiPage.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.int64(&v.CommitCount)
@@ -11003,27 +13511,38 @@ func jdWikiPage(d *jdec, v *WikiPage) {
 	}
 }
 
-var jkWikiPageMetaData = []string{"html_url", "last_commit", "sub_url", "title"}
+var (
+	jkWikiPageMetaData = []string{"html_url", "last_commit", "sub_url", "title"}
+	joWikiPageMetaData = newJDOrder(4)
+)
 
 func jdWikiPageMetaData(d *jdec, v *WikiPageMetaData) {
 	if !d.obj() {
 		return
 	}
-	for more := d.key1(); more; more = d.keyN() {
-		i := -1
-		switch string(d.key) {
-		case "html_url":
-			i = 0
-		case "last_commit":
-			i = 1
-		case "sub_url":
-			i = 2
-		case "title":
-			i = 3
-		}
+	prev := -1
+	for more, i := d.field(true, jkWikiPageMetaData, joWikiPageMetaData, prev); more; more, i = d.field(false, jkWikiPageMetaData, joWikiPageMetaData, prev) {
 		if i < 0 {
-			i = d.fold(jkWikiPageMetaData, true)
+			switch string(d.key) {
+			case "html_url":
+				i = 0
+			case "last_commit":
+				i = 1
+			case "sub_url":
+				i = 2
+			case "title":
+				i = 3
+			}
+			if i < 0 {
+				i = d.fold(jkWikiPageMetaData, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			joWikiPageMetaData.learn(prev, i)
 		}
+		prev = i
 		switch i {
 		case 0:
 			d.str(&v.HTMLURL)

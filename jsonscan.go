@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -214,10 +215,82 @@ func (d *jdec) keyN() bool {
 	return false
 }
 
+// jdOrder is a model's learned field order. Forgejo writes a model's
+// fields in one order, so the key after a given field is almost always the
+// same one: slot p holds 1 + the index of the field that followed field p
+// last time (slot len(names) is the start of an object), 0 when nothing is
+// known. A key that is exactly the guessed name then costs one comparison
+// instead of a scan and a switch. Decodes share it through atomics; a wrong
+// guess only costs the usual path.
+type jdOrder []atomic.Uint32
+
+func newJDOrder(fields int) jdOrder { return make(jdOrder, fields+1) }
+
+// field reads an object's next key (the first one, after obj, when first
+// is set), as key1 and keyN do, trying first the field that order says
+// follows prev (-1 at the start). It returns false at the end of the object
+// (or on failure), and the guessed field's index when the key is exactly its
+// name, else -1 with the key in d.key.
+func (d *jdec) field(first bool, names []string, order jdOrder, prev int) (bool, int) {
+	switch c := d.peek(); {
+	case c == '}':
+		d.pos++
+		d.depth--
+		return false, -1
+	case first:
+	case c == ',':
+		d.pos++
+		d.ws()
+	default:
+		d.fail()
+		return false, -1
+	}
+	slot := prev
+	if slot < 0 {
+		slot = len(names)
+	}
+	if g := int(order[slot].Load()) - 1; g >= 0 {
+		name, data, p := names[g], d.data, d.pos
+		if e := p + 1 + len(name); e+1 < len(data) && data[p] == '"' && data[e] == '"' && data[e+1] == ':' && string(data[p+1:e]) == name {
+			d.key = data[p+1 : e]
+			d.pos = e + 2
+			return true, g
+		}
+	}
+	return d.readKey(), -1
+}
+
+// learn records that field i (≥ 0) followed prev.
+func (o jdOrder) learn(prev, i int) {
+	if prev < 0 {
+		prev = len(o) - 1
+	}
+	if i >= 0 && o[prev].Load() != uint32(i+1) {
+		o[prev].Store(uint32(i + 1))
+	}
+}
+
 func (d *jdec) readKey() bool {
-	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+	data := d.data
+	if d.pos >= len(data) || data[d.pos] != '"' {
 		d.fail()
 		return false
+	}
+	// Keys are short and plain: a byte loop finds the closing quote
+	// sooner than scanString's words; anything else takes scanString.
+	for j := d.pos + 1; j < len(data); j++ {
+		c := data[j]
+		if c == '"' {
+			if j+1 < len(data) && data[j+1] == ':' {
+				d.key = data[d.pos+1 : j]
+				d.pos = j + 2
+				return true
+			}
+			break
+		}
+		if c == '\\' || c < ' ' || c >= utf8.RuneSelf {
+			break
+		}
 	}
 	start, end, esc := d.scanString()
 	if d.bad {

@@ -49,6 +49,10 @@ func emitDecoder(b *strings.Builder, m *models, td *typeDef) {
 	lower := true
 	var names []string
 	for _, f := range td.fields {
+		if strings.ContainsAny(f.json, "\"\\") || strings.ContainsFunc(f.json, func(r rune) bool { return r < ' ' }) {
+			// field compares a name with the key's raw bytes.
+			panic("decoder: JSON name " + f.json + " would need escaping")
+		}
 		names = append(names, fmt.Sprintf("%q", f.json))
 		for _, c := range f.json {
 			if c >= 0x80 || ('A' <= c && c <= 'Z') {
@@ -56,14 +60,17 @@ func emitDecoder(b *strings.Builder, m *models, td *typeDef) {
 			}
 		}
 	}
-	fmt.Fprintf(b, "var jk%s = []string{%s}\n\n", td.name, strings.Join(names, ", "))
+	fmt.Fprintf(b, "var (\n\tjk%s = []string{%s}\n\tjo%s = newJDOrder(%d)\n)\n\n", td.name, strings.Join(names, ", "), td.name, len(td.fields))
 	fmt.Fprintf(b, "func jd%s(d *jdec, v *%s) {\n", td.name, td.name)
 	b.WriteString("\tif !d.obj() {\n\t\treturn\n\t}\n")
-	b.WriteString("\tfor more := d.key1(); more; more = d.keyN() {\n\t\ti := -1\n\t\tswitch string(d.key) {\n")
+	// The learned order (jdOrder) guesses each key from the one before;
+	// an unknown key leaves prev where it was.
+	fmt.Fprintf(b, "\tprev := -1\n\tfor more, i := d.field(true, jk%[1]s, jo%[1]s, prev); more; more, i = d.field(false, jk%[1]s, jo%[1]s, prev) {\n", td.name)
+	b.WriteString("\t\tif i < 0 {\n\t\t\tswitch string(d.key) {\n")
 	for i, f := range td.fields {
-		fmt.Fprintf(b, "\t\tcase %q:\n\t\t\ti = %d\n", f.json, i)
+		fmt.Fprintf(b, "\t\t\tcase %q:\n\t\t\t\ti = %d\n", f.json, i)
 	}
-	fmt.Fprintf(b, "\t\t}\n\t\tif i < 0 {\n\t\t\ti = d.fold(jk%s, %v)\n\t\t}\n\t\tswitch i {\n", td.name, lower)
+	fmt.Fprintf(b, "\t\t\t}\n\t\t\tif i < 0 {\n\t\t\t\ti = d.fold(jk%s, %v)\n\t\t\t}\n\t\t\tif i < 0 {\n\t\t\t\td.skip()\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tjo%s.learn(prev, i)\n\t\t}\n\t\tprev = i\n\t\tswitch i {\n", td.name, lower, td.name)
 	for i, f := range td.fields {
 		typ, _ := m.fieldType(td, f)
 		target := "&v." + f.name
