@@ -335,7 +335,7 @@ func BenchmarkWalkLatency(b *testing.B) {
 	}
 }
 
-// ---- the decoder alone, through the client with an in-memory transport
+// ---- the clients alone: an in-memory transport, no server, no network
 
 type memTransport struct{ body []byte }
 
@@ -344,31 +344,63 @@ func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		Body: io.NopCloser(bytes.NewReader(m.body)), ContentLength: int64(len(m.body)), Request: r}, nil
 }
 
-func BenchmarkDecodeOnly(b *testing.B) {
-	page := mustPages(b, 1)[0]
+// BenchmarkInMemory is GET one repository and GET a 50-issue page with
+// the answer handed over in memory: what each client itself costs, without
+// the server's and the network stack's share, which every client pays
+// alike and which dominates the loopback benchmarks.
+func BenchmarkInMemory(b *testing.B) {
+	repo, err := fixture("repository/repo-single.json")
+	if err != nil {
+		b.Fatal(err)
+	}
 	ctx := context.Background()
-	c := forgegoClient(b, "http://mem.invalid", forgejo.WithHTTPClient(&http.Client{Transport: memTransport{page}}))
-	b.Run("issues50/forgego-call-in-memory", func(b *testing.B) {
-		b.SetBytes(int64(len(page)))
-		b.ReportAllocs()
-		defer cpu(b, nil)()
-		for b.Loop() {
-			if is, _, err := c.Issues.List(ctx, "o", "r", nil); err != nil || len(is) != pageSize {
-				b.Fatal(err)
-			}
+	for _, tc := range []struct {
+		name, path string
+		body       []byte
+		forgego    func(c *forgejo.Client) error
+		raw        func(hc *http.Client, url string) error
+	}{
+		{"repository", "/api/v1/repos/o/r", repo,
+			func(c *forgejo.Client) error { _, _, err := c.Repos.Get(ctx, "o", "r"); return err },
+			func(hc *http.Client, url string) error {
+				var r forgejo.Repository
+				_, err := rawGet(hc, url, &r)
+				return err
+			}},
+		{"issues50", "/api/v1/repos/o/r/issues?page=1&limit=50", mustPages(b, 1)[0],
+			func(c *forgejo.Client) error {
+				_, _, err := c.Issues.List(ctx, "o", "r", &forgejo.IssueListOptions{ListOptions: forgejo.ListOptions{Page: 1, Limit: pageSize}})
+				return err
+			},
+			func(hc *http.Client, url string) error {
+				var is []*forgejo.Issue
+				_, err := rawGet(hc, url, &is)
+				return err
+			}},
+	} {
+		hc := &http.Client{Transport: memTransport{tc.body}}
+		fc := forgegoClient(b, "http://mem.invalid", forgejo.WithHTTPClient(hc))
+		url := "http://mem.invalid" + tc.path
+		for _, client := range []struct {
+			name string
+			call func() error
+		}{
+			{"forgego", func() error { return tc.forgego(fc) }},
+			{"raw", func() error { return tc.raw(hc, url) }},
+			{"floor", func() error { return rawDiscard(hc, url) }},
+		} {
+			b.Run(tc.name+"/"+client.name, func(b *testing.B) {
+				b.SetBytes(int64(len(tc.body)))
+				b.ReportAllocs()
+				defer cpu(b, nil)()
+				for b.Loop() {
+					if err := client.call(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
-	})
-	b.Run("issues50/encoding-json", func(b *testing.B) {
-		b.SetBytes(int64(len(page)))
-		b.ReportAllocs()
-		defer cpu(b, nil)()
-		for b.Loop() {
-			var is []*forgejo.Issue
-			if err := json.Unmarshal(page, &is); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	}
 }
 
 // TestSameItems checks that every walker sees the same 10 000 issues, the

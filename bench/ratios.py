@@ -8,7 +8,7 @@ from collections import defaultdict
 
 rows = defaultdict(lambda: defaultdict(list))  # bench -> client -> [metrics]
 for line in sys.stdin:
-    m = re.match(r'^(Benchmark[^/\s]+)/(\S+?)-\d+\s+\d+\s+(.*)$', line)
+    m = re.match(r'^(Benchmark\S+)/([^/\s]+?)-\d+\s+\d+\s+(.*)$', line)
     if not m:
         continue
     bench, client, rest = m.groups()
