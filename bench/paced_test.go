@@ -47,7 +47,7 @@ func BenchmarkWalkLatencyPaced(b *testing.B) {
 			fs.AddIssues("o", "r", 200*pageSize)
 			var refused atomic.Int64
 			base := delayed(b, fs.URL, 20*time.Millisecond, &refused)
-			c := forgegoClient(b, base, forgejo.WithWalkConcurrency(n), forgejo.WithRateLimitPacing(forgejo.Pacing{}))
+			c := forgegoClient(b, base, forgejo.WithToken(fs.Token()), forgejo.WithWalkConcurrency(n), forgejo.WithRateLimitPacing(forgejo.Pacing{}))
 			for b.Loop() {
 				got := 0
 				for is, err := range c.Issues.ListIter(context.Background(), "o", "r", &forgejo.IssueListOptions{State: forgejo.StateAll, ListOptions: forgejo.ListOptions{Limit: pageSize}}) {
