@@ -72,11 +72,13 @@ type request struct {
 	extra    *callOptions // per-call options; nil when none
 	err      error        // a validation failure while building: nothing is sent
 	args     []pathArg    // the path's arguments, for re-targeting (version_check.go)
+	argBuf   [3]pathArg   // args' storage for the usual few, saving an allocation
 }
 
 // newRequest starts a request for op, expanding its path template with args.
 func newRequest(op *Operation, args ...pathArg) *request {
-	r := &request{op: op, args: args}
+	r := &request{op: op}
+	r.args = append(r.argBuf[:0], args...)
 	r.path, r.err = expandPath(op.Path, args...)
 	return r
 }
@@ -257,24 +259,31 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, sendURL string)
 			h[name] = slices.Clone(values)
 		}
 	}
+	// One backing array for the pipeline's header values; each value is a
+	// full slice of its own, so that an append never writes into another.
+	vals := make([]string, 4)
+	set := func(i int, name, value string) {
+		vals[i] = value
+		h[name] = vals[i : i+1 : i+1]
+	}
 	if r.bodyType != "" {
-		h["Content-Type"] = []string{r.bodyType}
+		set(0, "Content-Type", r.bodyType)
 	}
 	if v := h["Accept"]; len(v) == 0 || v[0] == "" {
 		switch r.result {
 		case resultJSON, resultBool, resultNone, resultWithheld:
-			h["Accept"] = []string{"application/json"}
+			set(1, "Accept", "application/json")
 		default:
-			h["Accept"] = []string{"*/*"}
+			set(1, "Accept", "*/*")
 		}
 	}
-	h["User-Agent"] = []string{c.userAgent}
+	set(2, "User-Agent", c.userAgent)
 	auth, err := c.authorization(ctx)
 	if err != nil {
 		return nil, errTokenSource{err}
 	}
 	if auth != "" {
-		h["Authorization"] = []string{auth}
+		set(3, "Authorization", auth)
 	}
 	return hreq, nil
 }
@@ -316,8 +325,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 	}()
 
 	hreq, err := c.newHTTPRequest(actx, r, sendURL)
-	var tse errTokenSource
-	if errors.As(err, &tse) {
+	if tse, ok := err.(errTokenSource); ok {
 		return nil, &AuthError{Call: *call, Err: red.scrubError(tse.err)}
 	}
 	if err != nil {
