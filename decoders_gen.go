@@ -952,16 +952,20 @@ func jdGenerated(d *jdec, out any) bool {
 }
 
 var (
-	jkAPIErrorBody = []string{"message", "url"}
-	joAPIErrorBody = newJDOrder(2)
+	jkAPIErrorBody = []string{
+		"message", "url",
+	}
+	joAPIErrorBody = newJDOrder(
+		`"message":`, `"url":`,
+	)
 )
 
 func jdAPIErrorBody(d *jdec, v *APIErrorBody) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPIErrorBody, joAPIErrorBody, prev); more; more, i = d.field(false, jkAPIErrorBody, joAPIErrorBody, prev) {
+	o, prev := joAPIErrorBody, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -976,7 +980,7 @@ func jdAPIErrorBody(d *jdec, v *APIErrorBody) {
 				d.skip()
 				continue
 			}
-			joAPIErrorBody.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -991,16 +995,20 @@ func jdAPIErrorBody(d *jdec, v *APIErrorBody) {
 }
 
 var (
-	jkAPIForbiddenError = []string{"message", "url"}
-	joAPIForbiddenError = newJDOrder(2)
+	jkAPIForbiddenError = []string{
+		"message", "url",
+	}
+	joAPIForbiddenError = newJDOrder(
+		`"message":`, `"url":`,
+	)
 )
 
 func jdAPIForbiddenError(d *jdec, v *APIForbiddenError) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPIForbiddenError, joAPIForbiddenError, prev); more; more, i = d.field(false, jkAPIForbiddenError, joAPIForbiddenError, prev) {
+	o, prev := joAPIForbiddenError, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -1015,7 +1023,7 @@ func jdAPIForbiddenError(d *jdec, v *APIForbiddenError) {
 				d.skip()
 				continue
 			}
-			joAPIForbiddenError.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1030,16 +1038,20 @@ func jdAPIForbiddenError(d *jdec, v *APIForbiddenError) {
 }
 
 var (
-	jkAPIInternalServerError = []string{"message", "url"}
-	joAPIInternalServerError = newJDOrder(2)
+	jkAPIInternalServerError = []string{
+		"message", "url",
+	}
+	joAPIInternalServerError = newJDOrder(
+		`"message":`, `"url":`,
+	)
 )
 
 func jdAPIInternalServerError(d *jdec, v *APIInternalServerError) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPIInternalServerError, joAPIInternalServerError, prev); more; more, i = d.field(false, jkAPIInternalServerError, joAPIInternalServerError, prev) {
+	o, prev := joAPIInternalServerError, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -1054,7 +1066,7 @@ func jdAPIInternalServerError(d *jdec, v *APIInternalServerError) {
 				d.skip()
 				continue
 			}
-			joAPIInternalServerError.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1069,16 +1081,20 @@ func jdAPIInternalServerError(d *jdec, v *APIInternalServerError) {
 }
 
 var (
-	jkAPIInvalidTopicsError = []string{"invalidTopics", "message"}
-	joAPIInvalidTopicsError = newJDOrder(2)
+	jkAPIInvalidTopicsError = []string{
+		"invalidTopics", "message",
+	}
+	joAPIInvalidTopicsError = newJDOrder(
+		`"invalidTopics":`, `"message":`,
+	)
 )
 
 func jdAPIInvalidTopicsError(d *jdec, v *APIInvalidTopicsError) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPIInvalidTopicsError, joAPIInvalidTopicsError, prev); more; more, i = d.field(false, jkAPIInvalidTopicsError, joAPIInvalidTopicsError, prev) {
+	o, prev := joAPIInvalidTopicsError, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "invalidTopics":
@@ -1093,7 +1109,7 @@ func jdAPIInvalidTopicsError(d *jdec, v *APIInvalidTopicsError) {
 				d.skip()
 				continue
 			}
-			joAPIInvalidTopicsError.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1108,16 +1124,20 @@ func jdAPIInvalidTopicsError(d *jdec, v *APIInvalidTopicsError) {
 }
 
 var (
-	jkAPINotFound = []string{"errors", "message", "url"}
-	joAPINotFound = newJDOrder(3)
+	jkAPINotFound = []string{
+		"errors", "message", "url",
+	}
+	joAPINotFound = newJDOrder(
+		`"errors":`, `"message":`, `"url":`,
+	)
 )
 
 func jdAPINotFound(d *jdec, v *APINotFound) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPINotFound, joAPINotFound, prev); more; more, i = d.field(false, jkAPINotFound, joAPINotFound, prev) {
+	o, prev := joAPINotFound, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "errors":
@@ -1134,7 +1154,7 @@ func jdAPINotFound(d *jdec, v *APINotFound) {
 				d.skip()
 				continue
 			}
-			joAPINotFound.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1151,16 +1171,20 @@ func jdAPINotFound(d *jdec, v *APINotFound) {
 }
 
 var (
-	jkAPIRepoArchivedError = []string{"message", "url"}
-	joAPIRepoArchivedError = newJDOrder(2)
+	jkAPIRepoArchivedError = []string{
+		"message", "url",
+	}
+	joAPIRepoArchivedError = newJDOrder(
+		`"message":`, `"url":`,
+	)
 )
 
 func jdAPIRepoArchivedError(d *jdec, v *APIRepoArchivedError) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPIRepoArchivedError, joAPIRepoArchivedError, prev); more; more, i = d.field(false, jkAPIRepoArchivedError, joAPIRepoArchivedError, prev) {
+	o, prev := joAPIRepoArchivedError, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -1175,7 +1199,7 @@ func jdAPIRepoArchivedError(d *jdec, v *APIRepoArchivedError) {
 				d.skip()
 				continue
 			}
-			joAPIRepoArchivedError.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1190,16 +1214,20 @@ func jdAPIRepoArchivedError(d *jdec, v *APIRepoArchivedError) {
 }
 
 var (
-	jkAPIUnauthorizedError = []string{"message", "url"}
-	joAPIUnauthorizedError = newJDOrder(2)
+	jkAPIUnauthorizedError = []string{
+		"message", "url",
+	}
+	joAPIUnauthorizedError = newJDOrder(
+		`"message":`, `"url":`,
+	)
 )
 
 func jdAPIUnauthorizedError(d *jdec, v *APIUnauthorizedError) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPIUnauthorizedError, joAPIUnauthorizedError, prev); more; more, i = d.field(false, jkAPIUnauthorizedError, joAPIUnauthorizedError, prev) {
+	o, prev := joAPIUnauthorizedError, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -1214,7 +1242,7 @@ func jdAPIUnauthorizedError(d *jdec, v *APIUnauthorizedError) {
 				d.skip()
 				continue
 			}
-			joAPIUnauthorizedError.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1229,16 +1257,20 @@ func jdAPIUnauthorizedError(d *jdec, v *APIUnauthorizedError) {
 }
 
 var (
-	jkAPIValidationError = []string{"message", "url"}
-	joAPIValidationError = newJDOrder(2)
+	jkAPIValidationError = []string{
+		"message", "url",
+	}
+	joAPIValidationError = newJDOrder(
+		`"message":`, `"url":`,
+	)
 )
 
 func jdAPIValidationError(d *jdec, v *APIValidationError) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPIValidationError, joAPIValidationError, prev); more; more, i = d.field(false, jkAPIValidationError, joAPIValidationError, prev) {
+	o, prev := joAPIValidationError, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -1253,7 +1285,7 @@ func jdAPIValidationError(d *jdec, v *APIValidationError) {
 				d.skip()
 				continue
 			}
-			joAPIValidationError.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1268,16 +1300,20 @@ func jdAPIValidationError(d *jdec, v *APIValidationError) {
 }
 
 var (
-	jkAPRemoteFollowOption = []string{"target"}
-	joAPRemoteFollowOption = newJDOrder(1)
+	jkAPRemoteFollowOption = []string{
+		"target",
+	}
+	joAPRemoteFollowOption = newJDOrder(
+		`"target":`,
+	)
 )
 
 func jdAPRemoteFollowOption(d *jdec, v *APRemoteFollowOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAPRemoteFollowOption, joAPRemoteFollowOption, prev); more; more, i = d.field(false, jkAPRemoteFollowOption, joAPRemoteFollowOption, prev) {
+	o, prev := joAPRemoteFollowOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "target":
@@ -1290,7 +1326,7 @@ func jdAPRemoteFollowOption(d *jdec, v *APRemoteFollowOption) {
 				d.skip()
 				continue
 			}
-			joAPRemoteFollowOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1303,16 +1339,22 @@ func jdAPRemoteFollowOption(d *jdec, v *APRemoteFollowOption) {
 }
 
 var (
-	jkAccessToken = []string{"created_at", "id", "name", "repositories", "scopes", "sha1", "token_last_eight"}
-	joAccessToken = newJDOrder(7)
+	jkAccessToken = []string{
+		"created_at", "id", "name", "repositories", "scopes", "sha1",
+		"token_last_eight",
+	}
+	joAccessToken = newJDOrder(
+		`"created_at":`, `"id":`, `"name":`, `"repositories":`, `"scopes":`,
+		`"sha1":`, `"token_last_eight":`,
+	)
 )
 
 func jdAccessToken(d *jdec, v *AccessToken) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAccessToken, joAccessToken, prev); more; more, i = d.field(false, jkAccessToken, joAccessToken, prev) {
+	o, prev := joAccessToken, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -1337,7 +1379,7 @@ func jdAccessToken(d *jdec, v *AccessToken) {
 				d.skip()
 				continue
 			}
-			joAccessToken.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1362,16 +1404,23 @@ func jdAccessToken(d *jdec, v *AccessToken) {
 }
 
 var (
-	jkActionArtifact = []string{"archive_download_url", "created_at", "expired", "expires_at", "id", "name", "run_id", "size_in_bytes", "updated_at"}
-	joActionArtifact = newJDOrder(9)
+	jkActionArtifact = []string{
+		"archive_download_url", "created_at", "expired", "expires_at", "id",
+		"name", "run_id", "size_in_bytes", "updated_at",
+	}
+	joActionArtifact = newJDOrder(
+		`"archive_download_url":`, `"created_at":`, `"expired":`,
+		`"expires_at":`, `"id":`, `"name":`, `"run_id":`, `"size_in_bytes":`,
+		`"updated_at":`,
+	)
 )
 
 func jdActionArtifact(d *jdec, v *ActionArtifact) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkActionArtifact, joActionArtifact, prev); more; more, i = d.field(false, jkActionArtifact, joActionArtifact, prev) {
+	o, prev := joActionArtifact, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "archive_download_url":
@@ -1400,7 +1449,7 @@ func jdActionArtifact(d *jdec, v *ActionArtifact) {
 				d.skip()
 				continue
 			}
-			joActionArtifact.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1429,16 +1478,29 @@ func jdActionArtifact(d *jdec, v *ActionArtifact) {
 }
 
 var (
-	jkActionRun = []string{"ScheduleID", "approved_by", "commit_sha", "created", "duration", "event", "event_payload", "html_url", "id", "index_in_repo", "is_fork_pull_request", "is_ref_deleted", "need_approval", "prettyref", "repository", "started", "status", "stopped", "title", "trigger_event", "trigger_user", "updated", "workflow_id"}
-	joActionRun = newJDOrder(23)
+	jkActionRun = []string{
+		"ScheduleID", "approved_by", "commit_sha", "created", "duration",
+		"event", "event_payload", "html_url", "id", "index_in_repo",
+		"is_fork_pull_request", "is_ref_deleted", "need_approval", "prettyref",
+		"repository", "started", "status", "stopped", "title", "trigger_event",
+		"trigger_user", "updated", "workflow_id",
+	}
+	joActionRun = newJDOrder(
+		`"ScheduleID":`, `"approved_by":`, `"commit_sha":`, `"created":`,
+		`"duration":`, `"event":`, `"event_payload":`, `"html_url":`, `"id":`,
+		`"index_in_repo":`, `"is_fork_pull_request":`, `"is_ref_deleted":`,
+		`"need_approval":`, `"prettyref":`, `"repository":`, `"started":`,
+		`"status":`, `"stopped":`, `"title":`, `"trigger_event":`,
+		`"trigger_user":`, `"updated":`, `"workflow_id":`,
+	)
 )
 
 func jdActionRun(d *jdec, v *ActionRun) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkActionRun, joActionRun, prev); more; more, i = d.field(false, jkActionRun, joActionRun, prev) {
+	o, prev := joActionRun, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "ScheduleID":
@@ -1495,7 +1557,7 @@ func jdActionRun(d *jdec, v *ActionRun) {
 				d.skip()
 				continue
 			}
-			joActionRun.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1552,16 +1614,23 @@ func jdActionRun(d *jdec, v *ActionRun) {
 }
 
 var (
-	jkActionRunJob = []string{"attempt", "handle", "id", "name", "needs", "owner_id", "repo_id", "run_id", "runs_on", "status", "task_id"}
-	joActionRunJob = newJDOrder(11)
+	jkActionRunJob = []string{
+		"attempt", "handle", "id", "name", "needs", "owner_id", "repo_id",
+		"run_id", "runs_on", "status", "task_id",
+	}
+	joActionRunJob = newJDOrder(
+		`"attempt":`, `"handle":`, `"id":`, `"name":`, `"needs":`,
+		`"owner_id":`, `"repo_id":`, `"run_id":`, `"runs_on":`, `"status":`,
+		`"task_id":`,
+	)
 )
 
 func jdActionRunJob(d *jdec, v *ActionRunJob) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkActionRunJob, joActionRunJob, prev); more; more, i = d.field(false, jkActionRunJob, joActionRunJob, prev) {
+	o, prev := joActionRunJob, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "attempt":
@@ -1594,7 +1663,7 @@ func jdActionRunJob(d *jdec, v *ActionRunJob) {
 				d.skip()
 				continue
 			}
-			joActionRunJob.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1627,16 +1696,22 @@ func jdActionRunJob(d *jdec, v *ActionRunJob) {
 }
 
 var (
-	jkActionRunner = []string{"description", "ephemeral", "id", "labels", "name", "owner_id", "repo_id", "status", "uuid", "version"}
-	joActionRunner = newJDOrder(10)
+	jkActionRunner = []string{
+		"description", "ephemeral", "id", "labels", "name", "owner_id",
+		"repo_id", "status", "uuid", "version",
+	}
+	joActionRunner = newJDOrder(
+		`"description":`, `"ephemeral":`, `"id":`, `"labels":`, `"name":`,
+		`"owner_id":`, `"repo_id":`, `"status":`, `"uuid":`, `"version":`,
+	)
 )
 
 func jdActionRunner(d *jdec, v *ActionRunner) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkActionRunner, joActionRunner, prev); more; more, i = d.field(false, jkActionRunner, joActionRunner, prev) {
+	o, prev := joActionRunner, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "description":
@@ -1667,7 +1742,7 @@ func jdActionRunner(d *jdec, v *ActionRunner) {
 				d.skip()
 				continue
 			}
-			joActionRunner.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1698,16 +1773,24 @@ func jdActionRunner(d *jdec, v *ActionRunner) {
 }
 
 var (
-	jkActionTask = []string{"created_at", "display_title", "event", "head_branch", "head_sha", "id", "name", "run_number", "run_started_at", "status", "updated_at", "url", "workflow_id"}
-	joActionTask = newJDOrder(13)
+	jkActionTask = []string{
+		"created_at", "display_title", "event", "head_branch", "head_sha", "id",
+		"name", "run_number", "run_started_at", "status", "updated_at", "url",
+		"workflow_id",
+	}
+	joActionTask = newJDOrder(
+		`"created_at":`, `"display_title":`, `"event":`, `"head_branch":`,
+		`"head_sha":`, `"id":`, `"name":`, `"run_number":`, `"run_started_at":`,
+		`"status":`, `"updated_at":`, `"url":`, `"workflow_id":`,
+	)
 )
 
 func jdActionTask(d *jdec, v *ActionTask) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkActionTask, joActionTask, prev); more; more, i = d.field(false, jkActionTask, joActionTask, prev) {
+	o, prev := joActionTask, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -1744,7 +1827,7 @@ func jdActionTask(d *jdec, v *ActionTask) {
 				d.skip()
 				continue
 			}
-			joActionTask.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1781,16 +1864,20 @@ func jdActionTask(d *jdec, v *ActionTask) {
 }
 
 var (
-	jkActionTaskResponse = []string{"total_count", "workflow_runs"}
-	joActionTaskResponse = newJDOrder(2)
+	jkActionTaskResponse = []string{
+		"total_count", "workflow_runs",
+	}
+	joActionTaskResponse = newJDOrder(
+		`"total_count":`, `"workflow_runs":`,
+	)
 )
 
 func jdActionTaskResponse(d *jdec, v *ActionTaskResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkActionTaskResponse, joActionTaskResponse, prev); more; more, i = d.field(false, jkActionTaskResponse, joActionTaskResponse, prev) {
+	o, prev := joActionTaskResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "total_count":
@@ -1805,7 +1892,7 @@ func jdActionTaskResponse(d *jdec, v *ActionTaskResponse) {
 				d.skip()
 				continue
 			}
-			joActionTaskResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1820,16 +1907,20 @@ func jdActionTaskResponse(d *jdec, v *ActionTaskResponse) {
 }
 
 var (
-	jkActionVariable = []string{"data", "name", "owner_id", "repo_id"}
-	joActionVariable = newJDOrder(4)
+	jkActionVariable = []string{
+		"data", "name", "owner_id", "repo_id",
+	}
+	joActionVariable = newJDOrder(
+		`"data":`, `"name":`, `"owner_id":`, `"repo_id":`,
+	)
 )
 
 func jdActionVariable(d *jdec, v *ActionVariable) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkActionVariable, joActionVariable, prev); more; more, i = d.field(false, jkActionVariable, joActionVariable, prev) {
+	o, prev := joActionVariable, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "data":
@@ -1848,7 +1939,7 @@ func jdActionVariable(d *jdec, v *ActionVariable) {
 				d.skip()
 				continue
 			}
-			joActionVariable.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1867,16 +1958,24 @@ func jdActionVariable(d *jdec, v *ActionVariable) {
 }
 
 var (
-	jkActivity = []string{"act_user", "act_user_id", "comment", "comment_id", "content", "created", "id", "is_private", "op_type", "ref_name", "repo", "repo_id", "user_id"}
-	joActivity = newJDOrder(13)
+	jkActivity = []string{
+		"act_user", "act_user_id", "comment", "comment_id", "content",
+		"created", "id", "is_private", "op_type", "ref_name", "repo", "repo_id",
+		"user_id",
+	}
+	joActivity = newJDOrder(
+		`"act_user":`, `"act_user_id":`, `"comment":`, `"comment_id":`,
+		`"content":`, `"created":`, `"id":`, `"is_private":`, `"op_type":`,
+		`"ref_name":`, `"repo":`, `"repo_id":`, `"user_id":`,
+	)
 )
 
 func jdActivity(d *jdec, v *Activity) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkActivity, joActivity, prev); more; more, i = d.field(false, jkActivity, joActivity, prev) {
+	o, prev := joActivity, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "act_user":
@@ -1913,7 +2012,7 @@ func jdActivity(d *jdec, v *Activity) {
 				d.skip()
 				continue
 			}
-			joActivity.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1950,16 +2049,20 @@ func jdActivity(d *jdec, v *Activity) {
 }
 
 var (
-	jkAddCollaboratorOption = []string{"permission"}
-	joAddCollaboratorOption = newJDOrder(1)
+	jkAddCollaboratorOption = []string{
+		"permission",
+	}
+	joAddCollaboratorOption = newJDOrder(
+		`"permission":`,
+	)
 )
 
 func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAddCollaboratorOption, joAddCollaboratorOption, prev); more; more, i = d.field(false, jkAddCollaboratorOption, joAddCollaboratorOption, prev) {
+	o, prev := joAddCollaboratorOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "permission":
@@ -1972,7 +2075,7 @@ func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
 				d.skip()
 				continue
 			}
-			joAddCollaboratorOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -1985,16 +2088,20 @@ func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
 }
 
 var (
-	jkAddTimeOption = []string{"created", "time", "user_name"}
-	joAddTimeOption = newJDOrder(3)
+	jkAddTimeOption = []string{
+		"created", "time", "user_name",
+	}
+	joAddTimeOption = newJDOrder(
+		`"created":`, `"time":`, `"user_name":`,
+	)
 )
 
 func jdAddTimeOption(d *jdec, v *AddTimeOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAddTimeOption, joAddTimeOption, prev); more; more, i = d.field(false, jkAddTimeOption, joAddTimeOption, prev) {
+	o, prev := joAddTimeOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created":
@@ -2011,7 +2118,7 @@ func jdAddTimeOption(d *jdec, v *AddTimeOption) {
 				d.skip()
 				continue
 			}
-			joAddTimeOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2028,16 +2135,22 @@ func jdAddTimeOption(d *jdec, v *AddTimeOption) {
 }
 
 var (
-	jkAnnotatedTag = []string{"archive_download_count", "message", "object", "sha", "tag", "tagger", "url", "verification"}
-	joAnnotatedTag = newJDOrder(8)
+	jkAnnotatedTag = []string{
+		"archive_download_count", "message", "object", "sha", "tag", "tagger",
+		"url", "verification",
+	}
+	joAnnotatedTag = newJDOrder(
+		`"archive_download_count":`, `"message":`, `"object":`, `"sha":`,
+		`"tag":`, `"tagger":`, `"url":`, `"verification":`,
+	)
 )
 
 func jdAnnotatedTag(d *jdec, v *AnnotatedTag) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAnnotatedTag, joAnnotatedTag, prev); more; more, i = d.field(false, jkAnnotatedTag, joAnnotatedTag, prev) {
+	o, prev := joAnnotatedTag, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "archive_download_count":
@@ -2064,7 +2177,7 @@ func jdAnnotatedTag(d *jdec, v *AnnotatedTag) {
 				d.skip()
 				continue
 			}
-			joAnnotatedTag.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2091,16 +2204,20 @@ func jdAnnotatedTag(d *jdec, v *AnnotatedTag) {
 }
 
 var (
-	jkAnnotatedTagObject = []string{"sha", "type", "url"}
-	joAnnotatedTagObject = newJDOrder(3)
+	jkAnnotatedTagObject = []string{
+		"sha", "type", "url",
+	}
+	joAnnotatedTagObject = newJDOrder(
+		`"sha":`, `"type":`, `"url":`,
+	)
 )
 
 func jdAnnotatedTagObject(d *jdec, v *AnnotatedTagObject) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAnnotatedTagObject, joAnnotatedTagObject, prev); more; more, i = d.field(false, jkAnnotatedTagObject, joAnnotatedTagObject, prev) {
+	o, prev := joAnnotatedTagObject, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "sha":
@@ -2117,7 +2234,7 @@ func jdAnnotatedTagObject(d *jdec, v *AnnotatedTagObject) {
 				d.skip()
 				continue
 			}
-			joAnnotatedTagObject.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2134,16 +2251,22 @@ func jdAnnotatedTagObject(d *jdec, v *AnnotatedTagObject) {
 }
 
 var (
-	jkAttachment = []string{"browser_download_url", "created_at", "download_count", "id", "name", "size", "type", "uuid"}
-	joAttachment = newJDOrder(8)
+	jkAttachment = []string{
+		"browser_download_url", "created_at", "download_count", "id", "name",
+		"size", "type", "uuid",
+	}
+	joAttachment = newJDOrder(
+		`"browser_download_url":`, `"created_at":`, `"download_count":`,
+		`"id":`, `"name":`, `"size":`, `"type":`, `"uuid":`,
+	)
 )
 
 func jdAttachment(d *jdec, v *Attachment) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkAttachment, joAttachment, prev); more; more, i = d.field(false, jkAttachment, joAttachment, prev) {
+	o, prev := joAttachment, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "browser_download_url":
@@ -2170,7 +2293,7 @@ func jdAttachment(d *jdec, v *Attachment) {
 				d.skip()
 				continue
 			}
-			joAttachment.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2197,16 +2320,20 @@ func jdAttachment(d *jdec, v *Attachment) {
 }
 
 var (
-	jkBlockedUser = []string{"block_id", "created_at"}
-	joBlockedUser = newJDOrder(2)
+	jkBlockedUser = []string{
+		"block_id", "created_at",
+	}
+	joBlockedUser = newJDOrder(
+		`"block_id":`, `"created_at":`,
+	)
 )
 
 func jdBlockedUser(d *jdec, v *BlockedUser) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkBlockedUser, joBlockedUser, prev); more; more, i = d.field(false, jkBlockedUser, joBlockedUser, prev) {
+	o, prev := joBlockedUser, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "block_id":
@@ -2221,7 +2348,7 @@ func jdBlockedUser(d *jdec, v *BlockedUser) {
 				d.skip()
 				continue
 			}
-			joBlockedUser.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2236,16 +2363,25 @@ func jdBlockedUser(d *jdec, v *BlockedUser) {
 }
 
 var (
-	jkBranch = []string{"commit", "effective_branch_protection_name", "enable_status_check", "name", "protected", "required_approvals", "status_check_contexts", "user_can_merge", "user_can_push"}
-	joBranch = newJDOrder(9)
+	jkBranch = []string{
+		"commit", "effective_branch_protection_name", "enable_status_check",
+		"name", "protected", "required_approvals", "status_check_contexts",
+		"user_can_merge", "user_can_push",
+	}
+	joBranch = newJDOrder(
+		`"commit":`, `"effective_branch_protection_name":`,
+		`"enable_status_check":`, `"name":`, `"protected":`,
+		`"required_approvals":`, `"status_check_contexts":`,
+		`"user_can_merge":`, `"user_can_push":`,
+	)
 )
 
 func jdBranch(d *jdec, v *Branch) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkBranch, joBranch, prev); more; more, i = d.field(false, jkBranch, joBranch, prev) {
+	o, prev := joBranch, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commit":
@@ -2274,7 +2410,7 @@ func jdBranch(d *jdec, v *Branch) {
 				d.skip()
 				continue
 			}
-			joBranch.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2303,16 +2439,42 @@ func jdBranch(d *jdec, v *Branch) {
 }
 
 var (
-	jkBranchProtection = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "branch_name", "created_at", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "rule_name", "status_check_contexts", "unprotected_file_patterns", "updated_at"}
-	joBranchProtection = newJDOrder(27)
+	jkBranchProtection = []string{
+		"apply_to_admins", "approvals_whitelist_teams",
+		"approvals_whitelist_username", "block_on_official_review_requests",
+		"block_on_outdated_branch", "block_on_rejected_reviews", "branch_name",
+		"created_at", "dismiss_stale_approvals", "enable_approvals_whitelist",
+		"enable_merge_whitelist", "enable_push", "enable_push_whitelist",
+		"enable_status_check", "ignore_stale_approvals",
+		"merge_whitelist_teams", "merge_whitelist_usernames",
+		"protected_file_patterns", "push_whitelist_deploy_keys",
+		"push_whitelist_teams", "push_whitelist_usernames",
+		"require_signed_commits", "required_approvals", "rule_name",
+		"status_check_contexts", "unprotected_file_patterns", "updated_at",
+	}
+	joBranchProtection = newJDOrder(
+		`"apply_to_admins":`, `"approvals_whitelist_teams":`,
+		`"approvals_whitelist_username":`,
+		`"block_on_official_review_requests":`, `"block_on_outdated_branch":`,
+		`"block_on_rejected_reviews":`, `"branch_name":`, `"created_at":`,
+		`"dismiss_stale_approvals":`, `"enable_approvals_whitelist":`,
+		`"enable_merge_whitelist":`, `"enable_push":`,
+		`"enable_push_whitelist":`, `"enable_status_check":`,
+		`"ignore_stale_approvals":`, `"merge_whitelist_teams":`,
+		`"merge_whitelist_usernames":`, `"protected_file_patterns":`,
+		`"push_whitelist_deploy_keys":`, `"push_whitelist_teams":`,
+		`"push_whitelist_usernames":`, `"require_signed_commits":`,
+		`"required_approvals":`, `"rule_name":`, `"status_check_contexts":`,
+		`"unprotected_file_patterns":`, `"updated_at":`,
+	)
 )
 
 func jdBranchProtection(d *jdec, v *BranchProtection) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkBranchProtection, joBranchProtection, prev); more; more, i = d.field(false, jkBranchProtection, joBranchProtection, prev) {
+	o, prev := joBranchProtection, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "apply_to_admins":
@@ -2377,7 +2539,7 @@ func jdBranchProtection(d *jdec, v *BranchProtection) {
 				d.skip()
 				continue
 			}
-			joBranchProtection.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2442,16 +2604,20 @@ func jdBranchProtection(d *jdec, v *BranchProtection) {
 }
 
 var (
-	jkChangeFileOperation = []string{"content", "from_path", "operation", "path", "sha"}
-	joChangeFileOperation = newJDOrder(5)
+	jkChangeFileOperation = []string{
+		"content", "from_path", "operation", "path", "sha",
+	}
+	joChangeFileOperation = newJDOrder(
+		`"content":`, `"from_path":`, `"operation":`, `"path":`, `"sha":`,
+	)
 )
 
 func jdChangeFileOperation(d *jdec, v *ChangeFileOperation) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkChangeFileOperation, joChangeFileOperation, prev); more; more, i = d.field(false, jkChangeFileOperation, joChangeFileOperation, prev) {
+	o, prev := joChangeFileOperation, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "content":
@@ -2472,7 +2638,7 @@ func jdChangeFileOperation(d *jdec, v *ChangeFileOperation) {
 				d.skip()
 				continue
 			}
-			joChangeFileOperation.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2493,16 +2659,23 @@ func jdChangeFileOperation(d *jdec, v *ChangeFileOperation) {
 }
 
 var (
-	jkChangeFilesOptions = []string{"author", "branch", "committer", "dates", "files", "force_overwrite_new_branch", "message", "new_branch", "signoff"}
-	joChangeFilesOptions = newJDOrder(9)
+	jkChangeFilesOptions = []string{
+		"author", "branch", "committer", "dates", "files",
+		"force_overwrite_new_branch", "message", "new_branch", "signoff",
+	}
+	joChangeFilesOptions = newJDOrder(
+		`"author":`, `"branch":`, `"committer":`, `"dates":`, `"files":`,
+		`"force_overwrite_new_branch":`, `"message":`, `"new_branch":`,
+		`"signoff":`,
+	)
 )
 
 func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkChangeFilesOptions, joChangeFilesOptions, prev); more; more, i = d.field(false, jkChangeFilesOptions, joChangeFilesOptions, prev) {
+	o, prev := joChangeFilesOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -2531,7 +2704,7 @@ func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
 				d.skip()
 				continue
 			}
-			joChangeFilesOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2560,16 +2733,23 @@ func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
 }
 
 var (
-	jkChangedFile = []string{"additions", "changes", "contents_url", "deletions", "filename", "html_url", "previous_filename", "raw_url", "status"}
-	joChangedFile = newJDOrder(9)
+	jkChangedFile = []string{
+		"additions", "changes", "contents_url", "deletions", "filename",
+		"html_url", "previous_filename", "raw_url", "status",
+	}
+	joChangedFile = newJDOrder(
+		`"additions":`, `"changes":`, `"contents_url":`, `"deletions":`,
+		`"filename":`, `"html_url":`, `"previous_filename":`, `"raw_url":`,
+		`"status":`,
+	)
 )
 
 func jdChangedFile(d *jdec, v *ChangedFile) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkChangedFile, joChangedFile, prev); more; more, i = d.field(false, jkChangedFile, joChangedFile, prev) {
+	o, prev := joChangedFile, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "additions":
@@ -2598,7 +2778,7 @@ func jdChangedFile(d *jdec, v *ChangedFile) {
 				d.skip()
 				continue
 			}
-			joChangedFile.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2627,16 +2807,22 @@ func jdChangedFile(d *jdec, v *ChangedFile) {
 }
 
 var (
-	jkCombinedStatus = []string{"commit_url", "repository", "sha", "state", "statuses", "total_count", "url"}
-	joCombinedStatus = newJDOrder(7)
+	jkCombinedStatus = []string{
+		"commit_url", "repository", "sha", "state", "statuses", "total_count",
+		"url",
+	}
+	joCombinedStatus = newJDOrder(
+		`"commit_url":`, `"repository":`, `"sha":`, `"state":`, `"statuses":`,
+		`"total_count":`, `"url":`,
+	)
 )
 
 func jdCombinedStatus(d *jdec, v *CombinedStatus) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCombinedStatus, joCombinedStatus, prev); more; more, i = d.field(false, jkCombinedStatus, joCombinedStatus, prev) {
+	o, prev := joCombinedStatus, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commit_url":
@@ -2661,7 +2847,7 @@ func jdCombinedStatus(d *jdec, v *CombinedStatus) {
 				d.skip()
 				continue
 			}
-			joCombinedStatus.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2686,16 +2872,24 @@ func jdCombinedStatus(d *jdec, v *CombinedStatus) {
 }
 
 var (
-	jkComment = []string{"assets", "body", "created_at", "html_url", "id", "issue_url", "original_author", "original_author_id", "pull_request_url", "updated_at", "user"}
-	joComment = newJDOrder(11)
+	jkComment = []string{
+		"assets", "body", "created_at", "html_url", "id", "issue_url",
+		"original_author", "original_author_id", "pull_request_url",
+		"updated_at", "user",
+	}
+	joComment = newJDOrder(
+		`"assets":`, `"body":`, `"created_at":`, `"html_url":`, `"id":`,
+		`"issue_url":`, `"original_author":`, `"original_author_id":`,
+		`"pull_request_url":`, `"updated_at":`, `"user":`,
+	)
 )
 
 func jdComment(d *jdec, v *Comment) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkComment, joComment, prev); more; more, i = d.field(false, jkComment, joComment, prev) {
+	o, prev := joComment, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "assets":
@@ -2728,7 +2922,7 @@ func jdComment(d *jdec, v *Comment) {
 				d.skip()
 				continue
 			}
-			joComment.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2761,16 +2955,22 @@ func jdComment(d *jdec, v *Comment) {
 }
 
 var (
-	jkCommit = []string{"author", "commit", "committer", "created", "files", "html_url", "parents", "sha", "stats", "url"}
-	joCommit = newJDOrder(10)
+	jkCommit = []string{
+		"author", "commit", "committer", "created", "files", "html_url",
+		"parents", "sha", "stats", "url",
+	}
+	joCommit = newJDOrder(
+		`"author":`, `"commit":`, `"committer":`, `"created":`, `"files":`,
+		`"html_url":`, `"parents":`, `"sha":`, `"stats":`, `"url":`,
+	)
 )
 
 func jdCommit(d *jdec, v *Commit) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCommit, joCommit, prev); more; more, i = d.field(false, jkCommit, joCommit, prev) {
+	o, prev := joCommit, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -2801,7 +3001,7 @@ func jdCommit(d *jdec, v *Commit) {
 				d.skip()
 				continue
 			}
-			joCommit.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2832,16 +3032,20 @@ func jdCommit(d *jdec, v *Commit) {
 }
 
 var (
-	jkCommitAffectedFiles = []string{"filename", "status"}
-	joCommitAffectedFiles = newJDOrder(2)
+	jkCommitAffectedFiles = []string{
+		"filename", "status",
+	}
+	joCommitAffectedFiles = newJDOrder(
+		`"filename":`, `"status":`,
+	)
 )
 
 func jdCommitAffectedFiles(d *jdec, v *CommitAffectedFiles) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCommitAffectedFiles, joCommitAffectedFiles, prev); more; more, i = d.field(false, jkCommitAffectedFiles, joCommitAffectedFiles, prev) {
+	o, prev := joCommitAffectedFiles, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "filename":
@@ -2856,7 +3060,7 @@ func jdCommitAffectedFiles(d *jdec, v *CommitAffectedFiles) {
 				d.skip()
 				continue
 			}
-			joCommitAffectedFiles.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2871,16 +3075,20 @@ func jdCommitAffectedFiles(d *jdec, v *CommitAffectedFiles) {
 }
 
 var (
-	jkCommitDateOptions = []string{"author", "committer"}
-	joCommitDateOptions = newJDOrder(2)
+	jkCommitDateOptions = []string{
+		"author", "committer",
+	}
+	joCommitDateOptions = newJDOrder(
+		`"author":`, `"committer":`,
+	)
 )
 
 func jdCommitDateOptions(d *jdec, v *CommitDateOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCommitDateOptions, joCommitDateOptions, prev); more; more, i = d.field(false, jkCommitDateOptions, joCommitDateOptions, prev) {
+	o, prev := joCommitDateOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -2895,7 +3103,7 @@ func jdCommitDateOptions(d *jdec, v *CommitDateOptions) {
 				d.skip()
 				continue
 			}
-			joCommitDateOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2910,16 +3118,20 @@ func jdCommitDateOptions(d *jdec, v *CommitDateOptions) {
 }
 
 var (
-	jkCommitMeta = []string{"created", "sha", "url"}
-	joCommitMeta = newJDOrder(3)
+	jkCommitMeta = []string{
+		"created", "sha", "url",
+	}
+	joCommitMeta = newJDOrder(
+		`"created":`, `"sha":`, `"url":`,
+	)
 )
 
 func jdCommitMeta(d *jdec, v *CommitMeta) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCommitMeta, joCommitMeta, prev); more; more, i = d.field(false, jkCommitMeta, joCommitMeta, prev) {
+	o, prev := joCommitMeta, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created":
@@ -2936,7 +3148,7 @@ func jdCommitMeta(d *jdec, v *CommitMeta) {
 				d.skip()
 				continue
 			}
-			joCommitMeta.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2953,16 +3165,20 @@ func jdCommitMeta(d *jdec, v *CommitMeta) {
 }
 
 var (
-	jkCommitStats = []string{"additions", "deletions", "total"}
-	joCommitStats = newJDOrder(3)
+	jkCommitStats = []string{
+		"additions", "deletions", "total",
+	}
+	joCommitStats = newJDOrder(
+		`"additions":`, `"deletions":`, `"total":`,
+	)
 )
 
 func jdCommitStats(d *jdec, v *CommitStats) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCommitStats, joCommitStats, prev); more; more, i = d.field(false, jkCommitStats, joCommitStats, prev) {
+	o, prev := joCommitStats, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "additions":
@@ -2979,7 +3195,7 @@ func jdCommitStats(d *jdec, v *CommitStats) {
 				d.skip()
 				continue
 			}
-			joCommitStats.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -2996,16 +3212,22 @@ func jdCommitStats(d *jdec, v *CommitStats) {
 }
 
 var (
-	jkCommitStatus = []string{"context", "created_at", "creator", "description", "id", "status", "target_url", "updated_at", "url"}
-	joCommitStatus = newJDOrder(9)
+	jkCommitStatus = []string{
+		"context", "created_at", "creator", "description", "id", "status",
+		"target_url", "updated_at", "url",
+	}
+	joCommitStatus = newJDOrder(
+		`"context":`, `"created_at":`, `"creator":`, `"description":`, `"id":`,
+		`"status":`, `"target_url":`, `"updated_at":`, `"url":`,
+	)
 )
 
 func jdCommitStatus(d *jdec, v *CommitStatus) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCommitStatus, joCommitStatus, prev); more; more, i = d.field(false, jkCommitStatus, joCommitStatus, prev) {
+	o, prev := joCommitStatus, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "context":
@@ -3034,7 +3256,7 @@ func jdCommitStatus(d *jdec, v *CommitStatus) {
 				d.skip()
 				continue
 			}
-			joCommitStatus.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3063,16 +3285,20 @@ func jdCommitStatus(d *jdec, v *CommitStatus) {
 }
 
 var (
-	jkCommitUser = []string{"date", "email", "name"}
-	joCommitUser = newJDOrder(3)
+	jkCommitUser = []string{
+		"date", "email", "name",
+	}
+	joCommitUser = newJDOrder(
+		`"date":`, `"email":`, `"name":`,
+	)
 )
 
 func jdCommitUser(d *jdec, v *CommitUser) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCommitUser, joCommitUser, prev); more; more, i = d.field(false, jkCommitUser, joCommitUser, prev) {
+	o, prev := joCommitUser, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "date":
@@ -3089,7 +3315,7 @@ func jdCommitUser(d *jdec, v *CommitUser) {
 				d.skip()
 				continue
 			}
-			joCommitUser.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3106,16 +3332,20 @@ func jdCommitUser(d *jdec, v *CommitUser) {
 }
 
 var (
-	jkCompare = []string{"commits", "files", "total_commits"}
-	joCompare = newJDOrder(3)
+	jkCompare = []string{
+		"commits", "files", "total_commits",
+	}
+	joCompare = newJDOrder(
+		`"commits":`, `"files":`, `"total_commits":`,
+	)
 )
 
 func jdCompare(d *jdec, v *Compare) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCompare, joCompare, prev); more; more, i = d.field(false, jkCompare, joCompare, prev) {
+	o, prev := joCompare, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commits":
@@ -3132,7 +3362,7 @@ func jdCompare(d *jdec, v *Compare) {
 				d.skip()
 				continue
 			}
-			joCompare.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3149,16 +3379,25 @@ func jdCompare(d *jdec, v *Compare) {
 }
 
 var (
-	jkContentsResponse = []string{"_links", "content", "download_url", "encoding", "git_url", "html_url", "last_commit_sha", "last_commit_when", "name", "path", "sha", "size", "submodule_git_url", "target", "type", "url"}
-	joContentsResponse = newJDOrder(16)
+	jkContentsResponse = []string{
+		"_links", "content", "download_url", "encoding", "git_url", "html_url",
+		"last_commit_sha", "last_commit_when", "name", "path", "sha", "size",
+		"submodule_git_url", "target", "type", "url",
+	}
+	joContentsResponse = newJDOrder(
+		`"_links":`, `"content":`, `"download_url":`, `"encoding":`,
+		`"git_url":`, `"html_url":`, `"last_commit_sha":`,
+		`"last_commit_when":`, `"name":`, `"path":`, `"sha":`, `"size":`,
+		`"submodule_git_url":`, `"target":`, `"type":`, `"url":`,
+	)
 )
 
 func jdContentsResponse(d *jdec, v *ContentsResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkContentsResponse, joContentsResponse, prev); more; more, i = d.field(false, jkContentsResponse, joContentsResponse, prev) {
+	o, prev := joContentsResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "_links":
@@ -3201,7 +3440,7 @@ func jdContentsResponse(d *jdec, v *ContentsResponse) {
 				d.skip()
 				continue
 			}
-			joContentsResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3244,16 +3483,20 @@ func jdContentsResponse(d *jdec, v *ContentsResponse) {
 }
 
 var (
-	jkCreateAccessTokenOption = []string{"name", "repositories", "scopes"}
-	joCreateAccessTokenOption = newJDOrder(3)
+	jkCreateAccessTokenOption = []string{
+		"name", "repositories", "scopes",
+	}
+	joCreateAccessTokenOption = newJDOrder(
+		`"name":`, `"repositories":`, `"scopes":`,
+	)
 )
 
 func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateAccessTokenOption, joCreateAccessTokenOption, prev); more; more, i = d.field(false, jkCreateAccessTokenOption, joCreateAccessTokenOption, prev) {
+	o, prev := joCreateAccessTokenOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name":
@@ -3270,7 +3513,7 @@ func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 				d.skip()
 				continue
 			}
-			joCreateAccessTokenOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3287,16 +3530,42 @@ func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 }
 
 var (
-	jkCreateBranchProtectionOption = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "branch_name", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "rule_name", "status_check_contexts", "unprotected_file_patterns"}
-	joCreateBranchProtectionOption = newJDOrder(25)
+	jkCreateBranchProtectionOption = []string{
+		"apply_to_admins", "approvals_whitelist_teams",
+		"approvals_whitelist_username", "block_on_official_review_requests",
+		"block_on_outdated_branch", "block_on_rejected_reviews", "branch_name",
+		"dismiss_stale_approvals", "enable_approvals_whitelist",
+		"enable_merge_whitelist", "enable_push", "enable_push_whitelist",
+		"enable_status_check", "ignore_stale_approvals",
+		"merge_whitelist_teams", "merge_whitelist_usernames",
+		"protected_file_patterns", "push_whitelist_deploy_keys",
+		"push_whitelist_teams", "push_whitelist_usernames",
+		"require_signed_commits", "required_approvals", "rule_name",
+		"status_check_contexts", "unprotected_file_patterns",
+	}
+	joCreateBranchProtectionOption = newJDOrder(
+		`"apply_to_admins":`, `"approvals_whitelist_teams":`,
+		`"approvals_whitelist_username":`,
+		`"block_on_official_review_requests":`, `"block_on_outdated_branch":`,
+		`"block_on_rejected_reviews":`, `"branch_name":`,
+		`"dismiss_stale_approvals":`, `"enable_approvals_whitelist":`,
+		`"enable_merge_whitelist":`, `"enable_push":`,
+		`"enable_push_whitelist":`, `"enable_status_check":`,
+		`"ignore_stale_approvals":`, `"merge_whitelist_teams":`,
+		`"merge_whitelist_usernames":`, `"protected_file_patterns":`,
+		`"push_whitelist_deploy_keys":`, `"push_whitelist_teams":`,
+		`"push_whitelist_usernames":`, `"require_signed_commits":`,
+		`"required_approvals":`, `"rule_name":`, `"status_check_contexts":`,
+		`"unprotected_file_patterns":`,
+	)
 )
 
 func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateBranchProtectionOption, joCreateBranchProtectionOption, prev); more; more, i = d.field(false, jkCreateBranchProtectionOption, joCreateBranchProtectionOption, prev) {
+	o, prev := joCreateBranchProtectionOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "apply_to_admins":
@@ -3357,7 +3626,7 @@ func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
 				d.skip()
 				continue
 			}
-			joCreateBranchProtectionOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3418,16 +3687,20 @@ func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
 }
 
 var (
-	jkCreateBranchRepoOption = []string{"new_branch_name", "old_branch_name", "old_ref_name"}
-	joCreateBranchRepoOption = newJDOrder(3)
+	jkCreateBranchRepoOption = []string{
+		"new_branch_name", "old_branch_name", "old_ref_name",
+	}
+	joCreateBranchRepoOption = newJDOrder(
+		`"new_branch_name":`, `"old_branch_name":`, `"old_ref_name":`,
+	)
 )
 
 func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateBranchRepoOption, joCreateBranchRepoOption, prev); more; more, i = d.field(false, jkCreateBranchRepoOption, joCreateBranchRepoOption, prev) {
+	o, prev := joCreateBranchRepoOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "new_branch_name":
@@ -3444,7 +3717,7 @@ func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
 				d.skip()
 				continue
 			}
-			joCreateBranchRepoOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3461,16 +3734,20 @@ func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
 }
 
 var (
-	jkCreateEmailOption = []string{"emails"}
-	joCreateEmailOption = newJDOrder(1)
+	jkCreateEmailOption = []string{
+		"emails",
+	}
+	joCreateEmailOption = newJDOrder(
+		`"emails":`,
+	)
 )
 
 func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateEmailOption, joCreateEmailOption, prev); more; more, i = d.field(false, jkCreateEmailOption, joCreateEmailOption, prev) {
+	o, prev := joCreateEmailOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "emails":
@@ -3483,7 +3760,7 @@ func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
 				d.skip()
 				continue
 			}
-			joCreateEmailOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3496,16 +3773,23 @@ func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
 }
 
 var (
-	jkCreateFileOptions = []string{"author", "branch", "committer", "content", "dates", "force_overwrite_new_branch", "message", "new_branch", "signoff"}
-	joCreateFileOptions = newJDOrder(9)
+	jkCreateFileOptions = []string{
+		"author", "branch", "committer", "content", "dates",
+		"force_overwrite_new_branch", "message", "new_branch", "signoff",
+	}
+	joCreateFileOptions = newJDOrder(
+		`"author":`, `"branch":`, `"committer":`, `"content":`, `"dates":`,
+		`"force_overwrite_new_branch":`, `"message":`, `"new_branch":`,
+		`"signoff":`,
+	)
 )
 
 func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateFileOptions, joCreateFileOptions, prev); more; more, i = d.field(false, jkCreateFileOptions, joCreateFileOptions, prev) {
+	o, prev := joCreateFileOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -3534,7 +3818,7 @@ func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 				d.skip()
 				continue
 			}
-			joCreateFileOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3563,16 +3847,20 @@ func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 }
 
 var (
-	jkCreateForkOption = []string{"name", "organization"}
-	joCreateForkOption = newJDOrder(2)
+	jkCreateForkOption = []string{
+		"name", "organization",
+	}
+	joCreateForkOption = newJDOrder(
+		`"name":`, `"organization":`,
+	)
 )
 
 func jdCreateForkOption(d *jdec, v *CreateForkOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateForkOption, joCreateForkOption, prev); more; more, i = d.field(false, jkCreateForkOption, joCreateForkOption, prev) {
+	o, prev := joCreateForkOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name":
@@ -3587,7 +3875,7 @@ func jdCreateForkOption(d *jdec, v *CreateForkOption) {
 				d.skip()
 				continue
 			}
-			joCreateForkOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3602,16 +3890,20 @@ func jdCreateForkOption(d *jdec, v *CreateForkOption) {
 }
 
 var (
-	jkCreateGPGKeyOption = []string{"armored_public_key", "armored_signature"}
-	joCreateGPGKeyOption = newJDOrder(2)
+	jkCreateGPGKeyOption = []string{
+		"armored_public_key", "armored_signature",
+	}
+	joCreateGPGKeyOption = newJDOrder(
+		`"armored_public_key":`, `"armored_signature":`,
+	)
 )
 
 func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateGPGKeyOption, joCreateGPGKeyOption, prev); more; more, i = d.field(false, jkCreateGPGKeyOption, joCreateGPGKeyOption, prev) {
+	o, prev := joCreateGPGKeyOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "armored_public_key":
@@ -3626,7 +3918,7 @@ func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
 				d.skip()
 				continue
 			}
-			joCreateGPGKeyOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3641,16 +3933,22 @@ func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
 }
 
 var (
-	jkCreateHookOption = []string{"active", "authorization_header", "branch_filter", "config", "events", "type"}
-	joCreateHookOption = newJDOrder(6)
+	jkCreateHookOption = []string{
+		"active", "authorization_header", "branch_filter", "config", "events",
+		"type",
+	}
+	joCreateHookOption = newJDOrder(
+		`"active":`, `"authorization_header":`, `"branch_filter":`, `"config":`,
+		`"events":`, `"type":`,
+	)
 )
 
 func jdCreateHookOption(d *jdec, v *CreateHookOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateHookOption, joCreateHookOption, prev); more; more, i = d.field(false, jkCreateHookOption, joCreateHookOption, prev) {
+	o, prev := joCreateHookOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "active":
@@ -3673,7 +3971,7 @@ func jdCreateHookOption(d *jdec, v *CreateHookOption) {
 				d.skip()
 				continue
 			}
-			joCreateHookOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3696,16 +3994,20 @@ func jdCreateHookOption(d *jdec, v *CreateHookOption) {
 }
 
 var (
-	jkCreateIssueCommentOption = []string{"body", "updated_at"}
-	joCreateIssueCommentOption = newJDOrder(2)
+	jkCreateIssueCommentOption = []string{
+		"body", "updated_at",
+	}
+	joCreateIssueCommentOption = newJDOrder(
+		`"body":`, `"updated_at":`,
+	)
 )
 
 func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateIssueCommentOption, joCreateIssueCommentOption, prev); more; more, i = d.field(false, jkCreateIssueCommentOption, joCreateIssueCommentOption, prev) {
+	o, prev := joCreateIssueCommentOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -3720,7 +4022,7 @@ func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
 				d.skip()
 				continue
 			}
-			joCreateIssueCommentOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3735,16 +4037,22 @@ func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
 }
 
 var (
-	jkCreateIssueOption = []string{"assignee", "assignees", "body", "closed", "due_date", "labels", "milestone", "ref", "title"}
-	joCreateIssueOption = newJDOrder(9)
+	jkCreateIssueOption = []string{
+		"assignee", "assignees", "body", "closed", "due_date", "labels",
+		"milestone", "ref", "title",
+	}
+	joCreateIssueOption = newJDOrder(
+		`"assignee":`, `"assignees":`, `"body":`, `"closed":`, `"due_date":`,
+		`"labels":`, `"milestone":`, `"ref":`, `"title":`,
+	)
 )
 
 func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateIssueOption, joCreateIssueOption, prev); more; more, i = d.field(false, jkCreateIssueOption, joCreateIssueOption, prev) {
+	o, prev := joCreateIssueOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "assignee":
@@ -3773,7 +4081,7 @@ func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
 				d.skip()
 				continue
 			}
-			joCreateIssueOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3802,16 +4110,20 @@ func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
 }
 
 var (
-	jkCreateKeyOption = []string{"key", "read_only", "title"}
-	joCreateKeyOption = newJDOrder(3)
+	jkCreateKeyOption = []string{
+		"key", "read_only", "title",
+	}
+	joCreateKeyOption = newJDOrder(
+		`"key":`, `"read_only":`, `"title":`,
+	)
 )
 
 func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateKeyOption, joCreateKeyOption, prev); more; more, i = d.field(false, jkCreateKeyOption, joCreateKeyOption, prev) {
+	o, prev := joCreateKeyOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "key":
@@ -3828,7 +4140,7 @@ func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
 				d.skip()
 				continue
 			}
-			joCreateKeyOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3845,16 +4157,21 @@ func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
 }
 
 var (
-	jkCreateLabelOption = []string{"color", "description", "exclusive", "is_archived", "name"}
-	joCreateLabelOption = newJDOrder(5)
+	jkCreateLabelOption = []string{
+		"color", "description", "exclusive", "is_archived", "name",
+	}
+	joCreateLabelOption = newJDOrder(
+		`"color":`, `"description":`, `"exclusive":`, `"is_archived":`,
+		`"name":`,
+	)
 )
 
 func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateLabelOption, joCreateLabelOption, prev); more; more, i = d.field(false, jkCreateLabelOption, joCreateLabelOption, prev) {
+	o, prev := joCreateLabelOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "color":
@@ -3875,7 +4192,7 @@ func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
 				d.skip()
 				continue
 			}
-			joCreateLabelOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3896,16 +4213,20 @@ func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
 }
 
 var (
-	jkCreateMilestoneOption = []string{"description", "due_on", "state", "title"}
-	joCreateMilestoneOption = newJDOrder(4)
+	jkCreateMilestoneOption = []string{
+		"description", "due_on", "state", "title",
+	}
+	joCreateMilestoneOption = newJDOrder(
+		`"description":`, `"due_on":`, `"state":`, `"title":`,
+	)
 )
 
 func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateMilestoneOption, joCreateMilestoneOption, prev); more; more, i = d.field(false, jkCreateMilestoneOption, joCreateMilestoneOption, prev) {
+	o, prev := joCreateMilestoneOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "description":
@@ -3924,7 +4245,7 @@ func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
 				d.skip()
 				continue
 			}
-			joCreateMilestoneOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3943,16 +4264,20 @@ func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
 }
 
 var (
-	jkCreateOAuth2ApplicationOptions = []string{"confidential_client", "name", "redirect_uris"}
-	joCreateOAuth2ApplicationOptions = newJDOrder(3)
+	jkCreateOAuth2ApplicationOptions = []string{
+		"confidential_client", "name", "redirect_uris",
+	}
+	joCreateOAuth2ApplicationOptions = newJDOrder(
+		`"confidential_client":`, `"name":`, `"redirect_uris":`,
+	)
 )
 
 func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateOAuth2ApplicationOptions, joCreateOAuth2ApplicationOptions, prev); more; more, i = d.field(false, jkCreateOAuth2ApplicationOptions, joCreateOAuth2ApplicationOptions, prev) {
+	o, prev := joCreateOAuth2ApplicationOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "confidential_client":
@@ -3969,7 +4294,7 @@ func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions
 				d.skip()
 				continue
 			}
-			joCreateOAuth2ApplicationOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -3986,16 +4311,20 @@ func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions
 }
 
 var (
-	jkCreateOrUpdateSecretOption = []string{"data"}
-	joCreateOrUpdateSecretOption = newJDOrder(1)
+	jkCreateOrUpdateSecretOption = []string{
+		"data",
+	}
+	joCreateOrUpdateSecretOption = newJDOrder(
+		`"data":`,
+	)
 )
 
 func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateOrUpdateSecretOption, joCreateOrUpdateSecretOption, prev); more; more, i = d.field(false, jkCreateOrUpdateSecretOption, joCreateOrUpdateSecretOption, prev) {
+	o, prev := joCreateOrUpdateSecretOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "data":
@@ -4008,7 +4337,7 @@ func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
 				d.skip()
 				continue
 			}
-			joCreateOrUpdateSecretOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4021,16 +4350,23 @@ func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
 }
 
 var (
-	jkCreateOrgOption = []string{"description", "email", "full_name", "location", "repo_admin_change_team_access", "username", "visibility", "website"}
-	joCreateOrgOption = newJDOrder(8)
+	jkCreateOrgOption = []string{
+		"description", "email", "full_name", "location",
+		"repo_admin_change_team_access", "username", "visibility", "website",
+	}
+	joCreateOrgOption = newJDOrder(
+		`"description":`, `"email":`, `"full_name":`, `"location":`,
+		`"repo_admin_change_team_access":`, `"username":`, `"visibility":`,
+		`"website":`,
+	)
 )
 
 func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateOrgOption, joCreateOrgOption, prev); more; more, i = d.field(false, jkCreateOrgOption, joCreateOrgOption, prev) {
+	o, prev := joCreateOrgOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "description":
@@ -4057,7 +4393,7 @@ func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
 				d.skip()
 				continue
 			}
-			joCreateOrgOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4084,16 +4420,22 @@ func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
 }
 
 var (
-	jkCreatePullRequestOption = []string{"assignee", "assignees", "base", "body", "due_date", "head", "labels", "milestone", "title"}
-	joCreatePullRequestOption = newJDOrder(9)
+	jkCreatePullRequestOption = []string{
+		"assignee", "assignees", "base", "body", "due_date", "head", "labels",
+		"milestone", "title",
+	}
+	joCreatePullRequestOption = newJDOrder(
+		`"assignee":`, `"assignees":`, `"base":`, `"body":`, `"due_date":`,
+		`"head":`, `"labels":`, `"milestone":`, `"title":`,
+	)
 )
 
 func jdCreatePullRequestOption(d *jdec, v *CreatePullRequestOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreatePullRequestOption, joCreatePullRequestOption, prev); more; more, i = d.field(false, jkCreatePullRequestOption, joCreatePullRequestOption, prev) {
+	o, prev := joCreatePullRequestOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "assignee":
@@ -4122,7 +4464,7 @@ func jdCreatePullRequestOption(d *jdec, v *CreatePullRequestOption) {
 				d.skip()
 				continue
 			}
-			joCreatePullRequestOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4151,16 +4493,21 @@ func jdCreatePullRequestOption(d *jdec, v *CreatePullRequestOption) {
 }
 
 var (
-	jkCreatePullReviewComment = []string{"body", "extra_lines_count", "new_position", "old_position", "path"}
-	joCreatePullReviewComment = newJDOrder(5)
+	jkCreatePullReviewComment = []string{
+		"body", "extra_lines_count", "new_position", "old_position", "path",
+	}
+	joCreatePullReviewComment = newJDOrder(
+		`"body":`, `"extra_lines_count":`, `"new_position":`, `"old_position":`,
+		`"path":`,
+	)
 )
 
 func jdCreatePullReviewComment(d *jdec, v *CreatePullReviewComment) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreatePullReviewComment, joCreatePullReviewComment, prev); more; more, i = d.field(false, jkCreatePullReviewComment, joCreatePullReviewComment, prev) {
+	o, prev := joCreatePullReviewComment, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -4181,7 +4528,7 @@ func jdCreatePullReviewComment(d *jdec, v *CreatePullReviewComment) {
 				d.skip()
 				continue
 			}
-			joCreatePullReviewComment.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4202,16 +4549,20 @@ func jdCreatePullReviewComment(d *jdec, v *CreatePullReviewComment) {
 }
 
 var (
-	jkCreatePullReviewOptions = []string{"body", "comments", "commit_id", "event"}
-	joCreatePullReviewOptions = newJDOrder(4)
+	jkCreatePullReviewOptions = []string{
+		"body", "comments", "commit_id", "event",
+	}
+	joCreatePullReviewOptions = newJDOrder(
+		`"body":`, `"comments":`, `"commit_id":`, `"event":`,
+	)
 )
 
 func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreatePullReviewOptions, joCreatePullReviewOptions, prev); more; more, i = d.field(false, jkCreatePullReviewOptions, joCreatePullReviewOptions, prev) {
+	o, prev := joCreatePullReviewOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -4230,7 +4581,7 @@ func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
 				d.skip()
 				continue
 			}
-			joCreatePullReviewOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4249,16 +4600,23 @@ func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
 }
 
 var (
-	jkCreatePushMirrorOption = []string{"branch_filter", "interval", "remote_address", "remote_password", "remote_username", "sync_on_commit", "use_ssh"}
-	joCreatePushMirrorOption = newJDOrder(7)
+	jkCreatePushMirrorOption = []string{
+		"branch_filter", "interval", "remote_address", "remote_password",
+		"remote_username", "sync_on_commit", "use_ssh",
+	}
+	joCreatePushMirrorOption = newJDOrder(
+		`"branch_filter":`, `"interval":`, `"remote_address":`,
+		`"remote_password":`, `"remote_username":`, `"sync_on_commit":`,
+		`"use_ssh":`,
+	)
 )
 
 func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreatePushMirrorOption, joCreatePushMirrorOption, prev); more; more, i = d.field(false, jkCreatePushMirrorOption, joCreatePushMirrorOption, prev) {
+	o, prev := joCreatePushMirrorOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "branch_filter":
@@ -4283,7 +4641,7 @@ func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
 				d.skip()
 				continue
 			}
-			joCreatePushMirrorOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4308,16 +4666,20 @@ func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
 }
 
 var (
-	jkCreateQuotaGroupOptions = []string{"name", "rules"}
-	joCreateQuotaGroupOptions = newJDOrder(2)
+	jkCreateQuotaGroupOptions = []string{
+		"name", "rules",
+	}
+	joCreateQuotaGroupOptions = newJDOrder(
+		`"name":`, `"rules":`,
+	)
 )
 
 func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateQuotaGroupOptions, joCreateQuotaGroupOptions, prev); more; more, i = d.field(false, jkCreateQuotaGroupOptions, joCreateQuotaGroupOptions, prev) {
+	o, prev := joCreateQuotaGroupOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name":
@@ -4332,7 +4694,7 @@ func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
 				d.skip()
 				continue
 			}
-			joCreateQuotaGroupOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4347,16 +4709,20 @@ func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
 }
 
 var (
-	jkCreateQuotaRuleOptions = []string{"limit", "name", "subjects"}
-	joCreateQuotaRuleOptions = newJDOrder(3)
+	jkCreateQuotaRuleOptions = []string{
+		"limit", "name", "subjects",
+	}
+	joCreateQuotaRuleOptions = newJDOrder(
+		`"limit":`, `"name":`, `"subjects":`,
+	)
 )
 
 func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateQuotaRuleOptions, joCreateQuotaRuleOptions, prev); more; more, i = d.field(false, jkCreateQuotaRuleOptions, joCreateQuotaRuleOptions, prev) {
+	o, prev := joCreateQuotaRuleOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "limit":
@@ -4373,7 +4739,7 @@ func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
 				d.skip()
 				continue
 			}
-			joCreateQuotaRuleOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4390,16 +4756,22 @@ func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
 }
 
 var (
-	jkCreateReleaseOption = []string{"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name", "target_commitish"}
-	joCreateReleaseOption = newJDOrder(7)
+	jkCreateReleaseOption = []string{
+		"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name",
+		"target_commitish",
+	}
+	joCreateReleaseOption = newJDOrder(
+		`"body":`, `"draft":`, `"hide_archive_links":`, `"name":`,
+		`"prerelease":`, `"tag_name":`, `"target_commitish":`,
+	)
 )
 
 func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateReleaseOption, joCreateReleaseOption, prev); more; more, i = d.field(false, jkCreateReleaseOption, joCreateReleaseOption, prev) {
+	o, prev := joCreateReleaseOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -4424,7 +4796,7 @@ func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
 				d.skip()
 				continue
 			}
-			joCreateReleaseOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4449,16 +4821,24 @@ func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
 }
 
 var (
-	jkCreateRepoOption = []string{"auto_init", "default_branch", "description", "gitignores", "issue_labels", "license", "name", "object_format_name", "private", "readme", "template", "trust_model"}
-	joCreateRepoOption = newJDOrder(12)
+	jkCreateRepoOption = []string{
+		"auto_init", "default_branch", "description", "gitignores",
+		"issue_labels", "license", "name", "object_format_name", "private",
+		"readme", "template", "trust_model",
+	}
+	joCreateRepoOption = newJDOrder(
+		`"auto_init":`, `"default_branch":`, `"description":`, `"gitignores":`,
+		`"issue_labels":`, `"license":`, `"name":`, `"object_format_name":`,
+		`"private":`, `"readme":`, `"template":`, `"trust_model":`,
+	)
 )
 
 func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateRepoOption, joCreateRepoOption, prev); more; more, i = d.field(false, jkCreateRepoOption, joCreateRepoOption, prev) {
+	o, prev := joCreateRepoOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "auto_init":
@@ -4493,7 +4873,7 @@ func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
 				d.skip()
 				continue
 			}
-			joCreateRepoOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4528,16 +4908,20 @@ func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
 }
 
 var (
-	jkCreateStatusOption = []string{"context", "description", "state", "target_url"}
-	joCreateStatusOption = newJDOrder(4)
+	jkCreateStatusOption = []string{
+		"context", "description", "state", "target_url",
+	}
+	joCreateStatusOption = newJDOrder(
+		`"context":`, `"description":`, `"state":`, `"target_url":`,
+	)
 )
 
 func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateStatusOption, joCreateStatusOption, prev); more; more, i = d.field(false, jkCreateStatusOption, joCreateStatusOption, prev) {
+	o, prev := joCreateStatusOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "context":
@@ -4556,7 +4940,7 @@ func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
 				d.skip()
 				continue
 			}
-			joCreateStatusOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4575,16 +4959,20 @@ func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
 }
 
 var (
-	jkCreateTagOption = []string{"message", "tag_name", "target"}
-	joCreateTagOption = newJDOrder(3)
+	jkCreateTagOption = []string{
+		"message", "tag_name", "target",
+	}
+	joCreateTagOption = newJDOrder(
+		`"message":`, `"tag_name":`, `"target":`,
+	)
 )
 
 func jdCreateTagOption(d *jdec, v *CreateTagOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateTagOption, joCreateTagOption, prev); more; more, i = d.field(false, jkCreateTagOption, joCreateTagOption, prev) {
+	o, prev := joCreateTagOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -4601,7 +4989,7 @@ func jdCreateTagOption(d *jdec, v *CreateTagOption) {
 				d.skip()
 				continue
 			}
-			joCreateTagOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4618,16 +5006,20 @@ func jdCreateTagOption(d *jdec, v *CreateTagOption) {
 }
 
 var (
-	jkCreateTagProtectionOption = []string{"name_pattern", "whitelist_teams", "whitelist_usernames"}
-	joCreateTagProtectionOption = newJDOrder(3)
+	jkCreateTagProtectionOption = []string{
+		"name_pattern", "whitelist_teams", "whitelist_usernames",
+	}
+	joCreateTagProtectionOption = newJDOrder(
+		`"name_pattern":`, `"whitelist_teams":`, `"whitelist_usernames":`,
+	)
 )
 
 func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateTagProtectionOption, joCreateTagProtectionOption, prev); more; more, i = d.field(false, jkCreateTagProtectionOption, joCreateTagProtectionOption, prev) {
+	o, prev := joCreateTagProtectionOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name_pattern":
@@ -4644,7 +5036,7 @@ func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
 				d.skip()
 				continue
 			}
-			joCreateTagProtectionOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4661,16 +5053,23 @@ func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
 }
 
 var (
-	jkCreateTeamOption = []string{"can_create_org_repo", "description", "includes_all_repositories", "name", "permission", "units", "units_map"}
-	joCreateTeamOption = newJDOrder(7)
+	jkCreateTeamOption = []string{
+		"can_create_org_repo", "description", "includes_all_repositories",
+		"name", "permission", "units", "units_map",
+	}
+	joCreateTeamOption = newJDOrder(
+		`"can_create_org_repo":`, `"description":`,
+		`"includes_all_repositories":`, `"name":`, `"permission":`, `"units":`,
+		`"units_map":`,
+	)
 )
 
 func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateTeamOption, joCreateTeamOption, prev); more; more, i = d.field(false, jkCreateTeamOption, joCreateTeamOption, prev) {
+	o, prev := joCreateTeamOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "can_create_org_repo":
@@ -4695,7 +5094,7 @@ func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
 				d.skip()
 				continue
 			}
-			joCreateTeamOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4720,16 +5119,24 @@ func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
 }
 
 var (
-	jkCreateUserOption = []string{"created_at", "email", "full_name", "login_name", "must_change_password", "password", "restricted", "send_notify", "source_id", "username", "visibility"}
-	joCreateUserOption = newJDOrder(11)
+	jkCreateUserOption = []string{
+		"created_at", "email", "full_name", "login_name",
+		"must_change_password", "password", "restricted", "send_notify",
+		"source_id", "username", "visibility",
+	}
+	joCreateUserOption = newJDOrder(
+		`"created_at":`, `"email":`, `"full_name":`, `"login_name":`,
+		`"must_change_password":`, `"password":`, `"restricted":`,
+		`"send_notify":`, `"source_id":`, `"username":`, `"visibility":`,
+	)
 )
 
 func jdCreateUserOption(d *jdec, v *CreateUserOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateUserOption, joCreateUserOption, prev); more; more, i = d.field(false, jkCreateUserOption, joCreateUserOption, prev) {
+	o, prev := joCreateUserOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -4762,7 +5169,7 @@ func jdCreateUserOption(d *jdec, v *CreateUserOption) {
 				d.skip()
 				continue
 			}
-			joCreateUserOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4795,16 +5202,20 @@ func jdCreateUserOption(d *jdec, v *CreateUserOption) {
 }
 
 var (
-	jkCreateVariableOption = []string{"value"}
-	joCreateVariableOption = newJDOrder(1)
+	jkCreateVariableOption = []string{
+		"value",
+	}
+	joCreateVariableOption = newJDOrder(
+		`"value":`,
+	)
 )
 
 func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateVariableOption, joCreateVariableOption, prev); more; more, i = d.field(false, jkCreateVariableOption, joCreateVariableOption, prev) {
+	o, prev := joCreateVariableOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "value":
@@ -4817,7 +5228,7 @@ func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
 				d.skip()
 				continue
 			}
-			joCreateVariableOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4830,16 +5241,20 @@ func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
 }
 
 var (
-	jkCreateWikiPageOptions = []string{"content_base64", "message", "title"}
-	joCreateWikiPageOptions = newJDOrder(3)
+	jkCreateWikiPageOptions = []string{
+		"content_base64", "message", "title",
+	}
+	joCreateWikiPageOptions = newJDOrder(
+		`"content_base64":`, `"message":`, `"title":`,
+	)
 )
 
 func jdCreateWikiPageOptions(d *jdec, v *CreateWikiPageOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCreateWikiPageOptions, joCreateWikiPageOptions, prev); more; more, i = d.field(false, jkCreateWikiPageOptions, joCreateWikiPageOptions, prev) {
+	o, prev := joCreateWikiPageOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "content_base64":
@@ -4856,7 +5271,7 @@ func jdCreateWikiPageOptions(d *jdec, v *CreateWikiPageOptions) {
 				d.skip()
 				continue
 			}
-			joCreateWikiPageOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4873,16 +5288,20 @@ func jdCreateWikiPageOptions(d *jdec, v *CreateWikiPageOptions) {
 }
 
 var (
-	jkCron = []string{"exec_times", "name", "next", "prev", "schedule"}
-	joCron = newJDOrder(5)
+	jkCron = []string{
+		"exec_times", "name", "next", "prev", "schedule",
+	}
+	joCron = newJDOrder(
+		`"exec_times":`, `"name":`, `"next":`, `"prev":`, `"schedule":`,
+	)
 )
 
 func jdCron(d *jdec, v *Cron) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkCron, joCron, prev); more; more, i = d.field(false, jkCron, joCron, prev) {
+	o, prev := joCron, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "exec_times":
@@ -4903,7 +5322,7 @@ func jdCron(d *jdec, v *Cron) {
 				d.skip()
 				continue
 			}
-			joCron.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4924,16 +5343,20 @@ func jdCron(d *jdec, v *Cron) {
 }
 
 var (
-	jkDeleteEmailOption = []string{"emails"}
-	joDeleteEmailOption = newJDOrder(1)
+	jkDeleteEmailOption = []string{
+		"emails",
+	}
+	joDeleteEmailOption = newJDOrder(
+		`"emails":`,
+	)
 )
 
 func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkDeleteEmailOption, joDeleteEmailOption, prev); more; more, i = d.field(false, jkDeleteEmailOption, joDeleteEmailOption, prev) {
+	o, prev := joDeleteEmailOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "emails":
@@ -4946,7 +5369,7 @@ func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
 				d.skip()
 				continue
 			}
-			joDeleteEmailOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -4959,16 +5382,23 @@ func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
 }
 
 var (
-	jkDeleteFileOptions = []string{"author", "branch", "committer", "dates", "force_overwrite_new_branch", "message", "new_branch", "sha", "signoff"}
-	joDeleteFileOptions = newJDOrder(9)
+	jkDeleteFileOptions = []string{
+		"author", "branch", "committer", "dates", "force_overwrite_new_branch",
+		"message", "new_branch", "sha", "signoff",
+	}
+	joDeleteFileOptions = newJDOrder(
+		`"author":`, `"branch":`, `"committer":`, `"dates":`,
+		`"force_overwrite_new_branch":`, `"message":`, `"new_branch":`,
+		`"sha":`, `"signoff":`,
+	)
 )
 
 func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkDeleteFileOptions, joDeleteFileOptions, prev); more; more, i = d.field(false, jkDeleteFileOptions, joDeleteFileOptions, prev) {
+	o, prev := joDeleteFileOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -4997,7 +5427,7 @@ func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 				d.skip()
 				continue
 			}
-			joDeleteFileOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5026,16 +5456,20 @@ func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 }
 
 var (
-	jkDeleteLabelsOption = []string{"updated_at"}
-	joDeleteLabelsOption = newJDOrder(1)
+	jkDeleteLabelsOption = []string{
+		"updated_at",
+	}
+	joDeleteLabelsOption = newJDOrder(
+		`"updated_at":`,
+	)
 )
 
 func jdDeleteLabelsOption(d *jdec, v *DeleteLabelsOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkDeleteLabelsOption, joDeleteLabelsOption, prev); more; more, i = d.field(false, jkDeleteLabelsOption, joDeleteLabelsOption, prev) {
+	o, prev := joDeleteLabelsOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "updated_at":
@@ -5048,7 +5482,7 @@ func jdDeleteLabelsOption(d *jdec, v *DeleteLabelsOption) {
 				d.skip()
 				continue
 			}
-			joDeleteLabelsOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5061,16 +5495,22 @@ func jdDeleteLabelsOption(d *jdec, v *DeleteLabelsOption) {
 }
 
 var (
-	jkDeployKey = []string{"created_at", "fingerprint", "id", "key", "key_id", "read_only", "repository", "title", "url"}
-	joDeployKey = newJDOrder(9)
+	jkDeployKey = []string{
+		"created_at", "fingerprint", "id", "key", "key_id", "read_only",
+		"repository", "title", "url",
+	}
+	joDeployKey = newJDOrder(
+		`"created_at":`, `"fingerprint":`, `"id":`, `"key":`, `"key_id":`,
+		`"read_only":`, `"repository":`, `"title":`, `"url":`,
+	)
 )
 
 func jdDeployKey(d *jdec, v *DeployKey) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkDeployKey, joDeployKey, prev); more; more, i = d.field(false, jkDeployKey, joDeployKey, prev) {
+	o, prev := joDeployKey, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -5099,7 +5539,7 @@ func jdDeployKey(d *jdec, v *DeployKey) {
 				d.skip()
 				continue
 			}
-			joDeployKey.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5128,16 +5568,20 @@ func jdDeployKey(d *jdec, v *DeployKey) {
 }
 
 var (
-	jkDismissPullReviewOptions = []string{"message", "priors"}
-	joDismissPullReviewOptions = newJDOrder(2)
+	jkDismissPullReviewOptions = []string{
+		"message", "priors",
+	}
+	joDismissPullReviewOptions = newJDOrder(
+		`"message":`, `"priors":`,
+	)
 )
 
 func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkDismissPullReviewOptions, joDismissPullReviewOptions, prev); more; more, i = d.field(false, jkDismissPullReviewOptions, joDismissPullReviewOptions, prev) {
+	o, prev := joDismissPullReviewOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -5152,7 +5596,7 @@ func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
 				d.skip()
 				continue
 			}
-			joDismissPullReviewOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5167,16 +5611,20 @@ func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
 }
 
 var (
-	jkDispatchWorkflowOption = []string{"inputs", "ref", "return_run_info"}
-	joDispatchWorkflowOption = newJDOrder(3)
+	jkDispatchWorkflowOption = []string{
+		"inputs", "ref", "return_run_info",
+	}
+	joDispatchWorkflowOption = newJDOrder(
+		`"inputs":`, `"ref":`, `"return_run_info":`,
+	)
 )
 
 func jdDispatchWorkflowOption(d *jdec, v *DispatchWorkflowOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkDispatchWorkflowOption, joDispatchWorkflowOption, prev); more; more, i = d.field(false, jkDispatchWorkflowOption, joDispatchWorkflowOption, prev) {
+	o, prev := joDispatchWorkflowOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "inputs":
@@ -5193,7 +5641,7 @@ func jdDispatchWorkflowOption(d *jdec, v *DispatchWorkflowOption) {
 				d.skip()
 				continue
 			}
-			joDispatchWorkflowOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5210,16 +5658,20 @@ func jdDispatchWorkflowOption(d *jdec, v *DispatchWorkflowOption) {
 }
 
 var (
-	jkDispatchWorkflowRun = []string{"id", "jobs", "run_number"}
-	joDispatchWorkflowRun = newJDOrder(3)
+	jkDispatchWorkflowRun = []string{
+		"id", "jobs", "run_number",
+	}
+	joDispatchWorkflowRun = newJDOrder(
+		`"id":`, `"jobs":`, `"run_number":`,
+	)
 )
 
 func jdDispatchWorkflowRun(d *jdec, v *DispatchWorkflowRun) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkDispatchWorkflowRun, joDispatchWorkflowRun, prev); more; more, i = d.field(false, jkDispatchWorkflowRun, joDispatchWorkflowRun, prev) {
+	o, prev := joDispatchWorkflowRun, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "id":
@@ -5236,7 +5688,7 @@ func jdDispatchWorkflowRun(d *jdec, v *DispatchWorkflowRun) {
 				d.skip()
 				continue
 			}
-			joDispatchWorkflowRun.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5253,16 +5705,20 @@ func jdDispatchWorkflowRun(d *jdec, v *DispatchWorkflowRun) {
 }
 
 var (
-	jkEditAttachmentOptions = []string{"browser_download_url", "name"}
-	joEditAttachmentOptions = newJDOrder(2)
+	jkEditAttachmentOptions = []string{
+		"browser_download_url", "name",
+	}
+	joEditAttachmentOptions = newJDOrder(
+		`"browser_download_url":`, `"name":`,
+	)
 )
 
 func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditAttachmentOptions, joEditAttachmentOptions, prev); more; more, i = d.field(false, jkEditAttachmentOptions, joEditAttachmentOptions, prev) {
+	o, prev := joEditAttachmentOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "browser_download_url":
@@ -5277,7 +5733,7 @@ func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
 				d.skip()
 				continue
 			}
-			joEditAttachmentOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5292,16 +5748,41 @@ func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
 }
 
 var (
-	jkEditBranchProtectionOption = []string{"apply_to_admins", "approvals_whitelist_teams", "approvals_whitelist_username", "block_on_official_review_requests", "block_on_outdated_branch", "block_on_rejected_reviews", "dismiss_stale_approvals", "enable_approvals_whitelist", "enable_merge_whitelist", "enable_push", "enable_push_whitelist", "enable_status_check", "ignore_stale_approvals", "merge_whitelist_teams", "merge_whitelist_usernames", "protected_file_patterns", "push_whitelist_deploy_keys", "push_whitelist_teams", "push_whitelist_usernames", "require_signed_commits", "required_approvals", "status_check_contexts", "unprotected_file_patterns"}
-	joEditBranchProtectionOption = newJDOrder(23)
+	jkEditBranchProtectionOption = []string{
+		"apply_to_admins", "approvals_whitelist_teams",
+		"approvals_whitelist_username", "block_on_official_review_requests",
+		"block_on_outdated_branch", "block_on_rejected_reviews",
+		"dismiss_stale_approvals", "enable_approvals_whitelist",
+		"enable_merge_whitelist", "enable_push", "enable_push_whitelist",
+		"enable_status_check", "ignore_stale_approvals",
+		"merge_whitelist_teams", "merge_whitelist_usernames",
+		"protected_file_patterns", "push_whitelist_deploy_keys",
+		"push_whitelist_teams", "push_whitelist_usernames",
+		"require_signed_commits", "required_approvals", "status_check_contexts",
+		"unprotected_file_patterns",
+	}
+	joEditBranchProtectionOption = newJDOrder(
+		`"apply_to_admins":`, `"approvals_whitelist_teams":`,
+		`"approvals_whitelist_username":`,
+		`"block_on_official_review_requests":`, `"block_on_outdated_branch":`,
+		`"block_on_rejected_reviews":`, `"dismiss_stale_approvals":`,
+		`"enable_approvals_whitelist":`, `"enable_merge_whitelist":`,
+		`"enable_push":`, `"enable_push_whitelist":`, `"enable_status_check":`,
+		`"ignore_stale_approvals":`, `"merge_whitelist_teams":`,
+		`"merge_whitelist_usernames":`, `"protected_file_patterns":`,
+		`"push_whitelist_deploy_keys":`, `"push_whitelist_teams":`,
+		`"push_whitelist_usernames":`, `"require_signed_commits":`,
+		`"required_approvals":`, `"status_check_contexts":`,
+		`"unprotected_file_patterns":`,
+	)
 )
 
 func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditBranchProtectionOption, joEditBranchProtectionOption, prev); more; more, i = d.field(false, jkEditBranchProtectionOption, joEditBranchProtectionOption, prev) {
+	o, prev := joEditBranchProtectionOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "apply_to_admins":
@@ -5358,7 +5839,7 @@ func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
 				d.skip()
 				continue
 			}
-			joEditBranchProtectionOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5415,16 +5896,20 @@ func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
 }
 
 var (
-	jkEditDeadlineOption = []string{"due_date"}
-	joEditDeadlineOption = newJDOrder(1)
+	jkEditDeadlineOption = []string{
+		"due_date",
+	}
+	joEditDeadlineOption = newJDOrder(
+		`"due_date":`,
+	)
 )
 
 func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditDeadlineOption, joEditDeadlineOption, prev); more; more, i = d.field(false, jkEditDeadlineOption, joEditDeadlineOption, prev) {
+	o, prev := joEditDeadlineOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "due_date":
@@ -5437,7 +5922,7 @@ func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
 				d.skip()
 				continue
 			}
-			joEditDeadlineOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5450,16 +5935,20 @@ func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
 }
 
 var (
-	jkEditGitHookOption = []string{"content"}
-	joEditGitHookOption = newJDOrder(1)
+	jkEditGitHookOption = []string{
+		"content",
+	}
+	joEditGitHookOption = newJDOrder(
+		`"content":`,
+	)
 )
 
 func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditGitHookOption, joEditGitHookOption, prev); more; more, i = d.field(false, jkEditGitHookOption, joEditGitHookOption, prev) {
+	o, prev := joEditGitHookOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "content":
@@ -5472,7 +5961,7 @@ func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
 				d.skip()
 				continue
 			}
-			joEditGitHookOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5485,16 +5974,21 @@ func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
 }
 
 var (
-	jkEditHookOption = []string{"active", "authorization_header", "branch_filter", "config", "events"}
-	joEditHookOption = newJDOrder(5)
+	jkEditHookOption = []string{
+		"active", "authorization_header", "branch_filter", "config", "events",
+	}
+	joEditHookOption = newJDOrder(
+		`"active":`, `"authorization_header":`, `"branch_filter":`, `"config":`,
+		`"events":`,
+	)
 )
 
 func jdEditHookOption(d *jdec, v *EditHookOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditHookOption, joEditHookOption, prev); more; more, i = d.field(false, jkEditHookOption, joEditHookOption, prev) {
+	o, prev := joEditHookOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "active":
@@ -5515,7 +6009,7 @@ func jdEditHookOption(d *jdec, v *EditHookOption) {
 				d.skip()
 				continue
 			}
-			joEditHookOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5536,16 +6030,20 @@ func jdEditHookOption(d *jdec, v *EditHookOption) {
 }
 
 var (
-	jkEditIssueCommentOption = []string{"body", "updated_at"}
-	joEditIssueCommentOption = newJDOrder(2)
+	jkEditIssueCommentOption = []string{
+		"body", "updated_at",
+	}
+	joEditIssueCommentOption = newJDOrder(
+		`"body":`, `"updated_at":`,
+	)
 )
 
 func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditIssueCommentOption, joEditIssueCommentOption, prev); more; more, i = d.field(false, jkEditIssueCommentOption, joEditIssueCommentOption, prev) {
+	o, prev := joEditIssueCommentOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -5560,7 +6058,7 @@ func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
 				d.skip()
 				continue
 			}
-			joEditIssueCommentOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5575,16 +6073,22 @@ func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
 }
 
 var (
-	jkEditIssueOption = []string{"assignee", "assignees", "body", "due_date", "milestone", "ref", "state", "title", "unset_due_date", "updated_at"}
-	joEditIssueOption = newJDOrder(10)
+	jkEditIssueOption = []string{
+		"assignee", "assignees", "body", "due_date", "milestone", "ref",
+		"state", "title", "unset_due_date", "updated_at",
+	}
+	joEditIssueOption = newJDOrder(
+		`"assignee":`, `"assignees":`, `"body":`, `"due_date":`, `"milestone":`,
+		`"ref":`, `"state":`, `"title":`, `"unset_due_date":`, `"updated_at":`,
+	)
 )
 
 func jdEditIssueOption(d *jdec, v *EditIssueOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditIssueOption, joEditIssueOption, prev); more; more, i = d.field(false, jkEditIssueOption, joEditIssueOption, prev) {
+	o, prev := joEditIssueOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "assignee":
@@ -5615,7 +6119,7 @@ func jdEditIssueOption(d *jdec, v *EditIssueOption) {
 				d.skip()
 				continue
 			}
-			joEditIssueOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5646,16 +6150,21 @@ func jdEditIssueOption(d *jdec, v *EditIssueOption) {
 }
 
 var (
-	jkEditLabelOption = []string{"color", "description", "exclusive", "is_archived", "name"}
-	joEditLabelOption = newJDOrder(5)
+	jkEditLabelOption = []string{
+		"color", "description", "exclusive", "is_archived", "name",
+	}
+	joEditLabelOption = newJDOrder(
+		`"color":`, `"description":`, `"exclusive":`, `"is_archived":`,
+		`"name":`,
+	)
 )
 
 func jdEditLabelOption(d *jdec, v *EditLabelOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditLabelOption, joEditLabelOption, prev); more; more, i = d.field(false, jkEditLabelOption, joEditLabelOption, prev) {
+	o, prev := joEditLabelOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "color":
@@ -5676,7 +6185,7 @@ func jdEditLabelOption(d *jdec, v *EditLabelOption) {
 				d.skip()
 				continue
 			}
-			joEditLabelOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5697,16 +6206,20 @@ func jdEditLabelOption(d *jdec, v *EditLabelOption) {
 }
 
 var (
-	jkEditMilestoneOption = []string{"description", "due_on", "state", "title"}
-	joEditMilestoneOption = newJDOrder(4)
+	jkEditMilestoneOption = []string{
+		"description", "due_on", "state", "title",
+	}
+	joEditMilestoneOption = newJDOrder(
+		`"description":`, `"due_on":`, `"state":`, `"title":`,
+	)
 )
 
 func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditMilestoneOption, joEditMilestoneOption, prev); more; more, i = d.field(false, jkEditMilestoneOption, joEditMilestoneOption, prev) {
+	o, prev := joEditMilestoneOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "description":
@@ -5725,7 +6238,7 @@ func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
 				d.skip()
 				continue
 			}
-			joEditMilestoneOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5744,16 +6257,22 @@ func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
 }
 
 var (
-	jkEditOrgOption = []string{"description", "email", "full_name", "location", "repo_admin_change_team_access", "visibility", "website"}
-	joEditOrgOption = newJDOrder(7)
+	jkEditOrgOption = []string{
+		"description", "email", "full_name", "location",
+		"repo_admin_change_team_access", "visibility", "website",
+	}
+	joEditOrgOption = newJDOrder(
+		`"description":`, `"email":`, `"full_name":`, `"location":`,
+		`"repo_admin_change_team_access":`, `"visibility":`, `"website":`,
+	)
 )
 
 func jdEditOrgOption(d *jdec, v *EditOrgOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditOrgOption, joEditOrgOption, prev); more; more, i = d.field(false, jkEditOrgOption, joEditOrgOption, prev) {
+	o, prev := joEditOrgOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "description":
@@ -5778,7 +6297,7 @@ func jdEditOrgOption(d *jdec, v *EditOrgOption) {
 				d.skip()
 				continue
 			}
-			joEditOrgOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5803,16 +6322,23 @@ func jdEditOrgOption(d *jdec, v *EditOrgOption) {
 }
 
 var (
-	jkEditPullRequestOption = []string{"allow_maintainer_edit", "assignee", "assignees", "base", "body", "due_date", "labels", "milestone", "state", "title", "unset_due_date"}
-	joEditPullRequestOption = newJDOrder(11)
+	jkEditPullRequestOption = []string{
+		"allow_maintainer_edit", "assignee", "assignees", "base", "body",
+		"due_date", "labels", "milestone", "state", "title", "unset_due_date",
+	}
+	joEditPullRequestOption = newJDOrder(
+		`"allow_maintainer_edit":`, `"assignee":`, `"assignees":`, `"base":`,
+		`"body":`, `"due_date":`, `"labels":`, `"milestone":`, `"state":`,
+		`"title":`, `"unset_due_date":`,
+	)
 )
 
 func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditPullRequestOption, joEditPullRequestOption, prev); more; more, i = d.field(false, jkEditPullRequestOption, joEditPullRequestOption, prev) {
+	o, prev := joEditPullRequestOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "allow_maintainer_edit":
@@ -5845,7 +6371,7 @@ func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
 				d.skip()
 				continue
 			}
-			joEditPullRequestOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5878,16 +6404,20 @@ func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
 }
 
 var (
-	jkEditQuotaRuleOptions = []string{"limit", "subjects"}
-	joEditQuotaRuleOptions = newJDOrder(2)
+	jkEditQuotaRuleOptions = []string{
+		"limit", "subjects",
+	}
+	joEditQuotaRuleOptions = newJDOrder(
+		`"limit":`, `"subjects":`,
+	)
 )
 
 func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditQuotaRuleOptions, joEditQuotaRuleOptions, prev); more; more, i = d.field(false, jkEditQuotaRuleOptions, joEditQuotaRuleOptions, prev) {
+	o, prev := joEditQuotaRuleOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "limit":
@@ -5902,7 +6432,7 @@ func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
 				d.skip()
 				continue
 			}
-			joEditQuotaRuleOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5917,16 +6447,20 @@ func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
 }
 
 var (
-	jkEditReactionOption = []string{"content"}
-	joEditReactionOption = newJDOrder(1)
+	jkEditReactionOption = []string{
+		"content",
+	}
+	joEditReactionOption = newJDOrder(
+		`"content":`,
+	)
 )
 
 func jdEditReactionOption(d *jdec, v *EditReactionOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditReactionOption, joEditReactionOption, prev); more; more, i = d.field(false, jkEditReactionOption, joEditReactionOption, prev) {
+	o, prev := joEditReactionOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "content":
@@ -5939,7 +6473,7 @@ func jdEditReactionOption(d *jdec, v *EditReactionOption) {
 				d.skip()
 				continue
 			}
-			joEditReactionOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -5952,16 +6486,22 @@ func jdEditReactionOption(d *jdec, v *EditReactionOption) {
 }
 
 var (
-	jkEditReleaseOption = []string{"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name", "target_commitish"}
-	joEditReleaseOption = newJDOrder(7)
+	jkEditReleaseOption = []string{
+		"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name",
+		"target_commitish",
+	}
+	joEditReleaseOption = newJDOrder(
+		`"body":`, `"draft":`, `"hide_archive_links":`, `"name":`,
+		`"prerelease":`, `"tag_name":`, `"target_commitish":`,
+	)
 )
 
 func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditReleaseOption, joEditReleaseOption, prev); more; more, i = d.field(false, jkEditReleaseOption, joEditReleaseOption, prev) {
+	o, prev := joEditReleaseOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -5986,7 +6526,7 @@ func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
 				d.skip()
 				continue
 			}
-			joEditReleaseOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6011,16 +6551,41 @@ func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
 }
 
 var (
-	jkEditRepoOption = []string{"allow_fast_forward_only_merge", "allow_manual_merge", "allow_merge_commits", "allow_rebase", "allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived", "autodetect_manual_merge", "default_allow_maintainer_edit", "default_branch", "default_delete_branch_after_merge", "default_merge_style", "default_update_style", "description", "enable_prune", "external_tracker", "external_wiki", "globally_editable_wiki", "has_actions", "has_issues", "has_packages", "has_projects", "has_pull_requests", "has_releases", "has_wiki", "ignore_whitespace_conflicts", "internal_tracker", "mirror_interval", "name", "private", "template", "website", "wiki_branch"}
-	joEditRepoOption = newJDOrder(34)
+	jkEditRepoOption = []string{
+		"allow_fast_forward_only_merge", "allow_manual_merge",
+		"allow_merge_commits", "allow_rebase", "allow_rebase_explicit",
+		"allow_rebase_update", "allow_squash_merge", "archived",
+		"autodetect_manual_merge", "default_allow_maintainer_edit",
+		"default_branch", "default_delete_branch_after_merge",
+		"default_merge_style", "default_update_style", "description",
+		"enable_prune", "external_tracker", "external_wiki",
+		"globally_editable_wiki", "has_actions", "has_issues", "has_packages",
+		"has_projects", "has_pull_requests", "has_releases", "has_wiki",
+		"ignore_whitespace_conflicts", "internal_tracker", "mirror_interval",
+		"name", "private", "template", "website", "wiki_branch",
+	}
+	joEditRepoOption = newJDOrder(
+		`"allow_fast_forward_only_merge":`, `"allow_manual_merge":`,
+		`"allow_merge_commits":`, `"allow_rebase":`, `"allow_rebase_explicit":`,
+		`"allow_rebase_update":`, `"allow_squash_merge":`, `"archived":`,
+		`"autodetect_manual_merge":`, `"default_allow_maintainer_edit":`,
+		`"default_branch":`, `"default_delete_branch_after_merge":`,
+		`"default_merge_style":`, `"default_update_style":`, `"description":`,
+		`"enable_prune":`, `"external_tracker":`, `"external_wiki":`,
+		`"globally_editable_wiki":`, `"has_actions":`, `"has_issues":`,
+		`"has_packages":`, `"has_projects":`, `"has_pull_requests":`,
+		`"has_releases":`, `"has_wiki":`, `"ignore_whitespace_conflicts":`,
+		`"internal_tracker":`, `"mirror_interval":`, `"name":`, `"private":`,
+		`"template":`, `"website":`, `"wiki_branch":`,
+	)
 )
 
 func jdEditRepoOption(d *jdec, v *EditRepoOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditRepoOption, joEditRepoOption, prev); more; more, i = d.field(false, jkEditRepoOption, joEditRepoOption, prev) {
+	o, prev := joEditRepoOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "allow_fast_forward_only_merge":
@@ -6099,7 +6664,7 @@ func jdEditRepoOption(d *jdec, v *EditRepoOption) {
 				d.skip()
 				continue
 			}
-			joEditRepoOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6178,16 +6743,20 @@ func jdEditRepoOption(d *jdec, v *EditRepoOption) {
 }
 
 var (
-	jkEditTagProtectionOption = []string{"name_pattern", "whitelist_teams", "whitelist_usernames"}
-	joEditTagProtectionOption = newJDOrder(3)
+	jkEditTagProtectionOption = []string{
+		"name_pattern", "whitelist_teams", "whitelist_usernames",
+	}
+	joEditTagProtectionOption = newJDOrder(
+		`"name_pattern":`, `"whitelist_teams":`, `"whitelist_usernames":`,
+	)
 )
 
 func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditTagProtectionOption, joEditTagProtectionOption, prev); more; more, i = d.field(false, jkEditTagProtectionOption, joEditTagProtectionOption, prev) {
+	o, prev := joEditTagProtectionOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name_pattern":
@@ -6204,7 +6773,7 @@ func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
 				d.skip()
 				continue
 			}
-			joEditTagProtectionOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6221,16 +6790,23 @@ func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
 }
 
 var (
-	jkEditTeamOption = []string{"can_create_org_repo", "description", "includes_all_repositories", "name", "permission", "units", "units_map"}
-	joEditTeamOption = newJDOrder(7)
+	jkEditTeamOption = []string{
+		"can_create_org_repo", "description", "includes_all_repositories",
+		"name", "permission", "units", "units_map",
+	}
+	joEditTeamOption = newJDOrder(
+		`"can_create_org_repo":`, `"description":`,
+		`"includes_all_repositories":`, `"name":`, `"permission":`, `"units":`,
+		`"units_map":`,
+	)
 )
 
 func jdEditTeamOption(d *jdec, v *EditTeamOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditTeamOption, joEditTeamOption, prev); more; more, i = d.field(false, jkEditTeamOption, joEditTeamOption, prev) {
+	o, prev := joEditTeamOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "can_create_org_repo":
@@ -6255,7 +6831,7 @@ func jdEditTeamOption(d *jdec, v *EditTeamOption) {
 				d.skip()
 				continue
 			}
-			joEditTeamOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6280,16 +6856,29 @@ func jdEditTeamOption(d *jdec, v *EditTeamOption) {
 }
 
 var (
-	jkEditUserOption = []string{"active", "admin", "allow_create_organization", "allow_git_hook", "allow_import_local", "description", "email", "full_name", "hide_email", "location", "login_name", "max_repo_creation", "must_change_password", "password", "prohibit_login", "pronouns", "restricted", "source_id", "visibility", "website"}
-	joEditUserOption = newJDOrder(20)
+	jkEditUserOption = []string{
+		"active", "admin", "allow_create_organization", "allow_git_hook",
+		"allow_import_local", "description", "email", "full_name", "hide_email",
+		"location", "login_name", "max_repo_creation", "must_change_password",
+		"password", "prohibit_login", "pronouns", "restricted", "source_id",
+		"visibility", "website",
+	}
+	joEditUserOption = newJDOrder(
+		`"active":`, `"admin":`, `"allow_create_organization":`,
+		`"allow_git_hook":`, `"allow_import_local":`, `"description":`,
+		`"email":`, `"full_name":`, `"hide_email":`, `"location":`,
+		`"login_name":`, `"max_repo_creation":`, `"must_change_password":`,
+		`"password":`, `"prohibit_login":`, `"pronouns":`, `"restricted":`,
+		`"source_id":`, `"visibility":`, `"website":`,
+	)
 )
 
 func jdEditUserOption(d *jdec, v *EditUserOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEditUserOption, joEditUserOption, prev); more; more, i = d.field(false, jkEditUserOption, joEditUserOption, prev) {
+	o, prev := joEditUserOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "active":
@@ -6340,7 +6929,7 @@ func jdEditUserOption(d *jdec, v *EditUserOption) {
 				d.skip()
 				continue
 			}
-			joEditUserOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6391,16 +6980,20 @@ func jdEditUserOption(d *jdec, v *EditUserOption) {
 }
 
 var (
-	jkEmail = []string{"email", "primary", "user_id", "username", "verified"}
-	joEmail = newJDOrder(5)
+	jkEmail = []string{
+		"email", "primary", "user_id", "username", "verified",
+	}
+	joEmail = newJDOrder(
+		`"email":`, `"primary":`, `"user_id":`, `"username":`, `"verified":`,
+	)
 )
 
 func jdEmail(d *jdec, v *Email) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkEmail, joEmail, prev); more; more, i = d.field(false, jkEmail, joEmail, prev) {
+	o, prev := joEmail, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "email":
@@ -6421,7 +7014,7 @@ func jdEmail(d *jdec, v *Email) {
 				d.skip()
 				continue
 			}
-			joEmail.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6442,16 +7035,22 @@ func jdEmail(d *jdec, v *Email) {
 }
 
 var (
-	jkExternalTracker = []string{"external_tracker_format", "external_tracker_regexp_pattern", "external_tracker_style", "external_tracker_url"}
-	joExternalTracker = newJDOrder(4)
+	jkExternalTracker = []string{
+		"external_tracker_format", "external_tracker_regexp_pattern",
+		"external_tracker_style", "external_tracker_url",
+	}
+	joExternalTracker = newJDOrder(
+		`"external_tracker_format":`, `"external_tracker_regexp_pattern":`,
+		`"external_tracker_style":`, `"external_tracker_url":`,
+	)
 )
 
 func jdExternalTracker(d *jdec, v *ExternalTracker) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkExternalTracker, joExternalTracker, prev); more; more, i = d.field(false, jkExternalTracker, joExternalTracker, prev) {
+	o, prev := joExternalTracker, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "external_tracker_format":
@@ -6470,7 +7069,7 @@ func jdExternalTracker(d *jdec, v *ExternalTracker) {
 				d.skip()
 				continue
 			}
-			joExternalTracker.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6489,16 +7088,20 @@ func jdExternalTracker(d *jdec, v *ExternalTracker) {
 }
 
 var (
-	jkExternalWiki = []string{"external_wiki_url"}
-	joExternalWiki = newJDOrder(1)
+	jkExternalWiki = []string{
+		"external_wiki_url",
+	}
+	joExternalWiki = newJDOrder(
+		`"external_wiki_url":`,
+	)
 )
 
 func jdExternalWiki(d *jdec, v *ExternalWiki) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkExternalWiki, joExternalWiki, prev); more; more, i = d.field(false, jkExternalWiki, joExternalWiki, prev) {
+	o, prev := joExternalWiki, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "external_wiki_url":
@@ -6511,7 +7114,7 @@ func jdExternalWiki(d *jdec, v *ExternalWiki) {
 				d.skip()
 				continue
 			}
-			joExternalWiki.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6524,16 +7127,22 @@ func jdExternalWiki(d *jdec, v *ExternalWiki) {
 }
 
 var (
-	jkFileCommitResponse = []string{"author", "committer", "created", "html_url", "message", "parents", "sha", "tree", "url"}
-	joFileCommitResponse = newJDOrder(9)
+	jkFileCommitResponse = []string{
+		"author", "committer", "created", "html_url", "message", "parents",
+		"sha", "tree", "url",
+	}
+	joFileCommitResponse = newJDOrder(
+		`"author":`, `"committer":`, `"created":`, `"html_url":`, `"message":`,
+		`"parents":`, `"sha":`, `"tree":`, `"url":`,
+	)
 )
 
 func jdFileCommitResponse(d *jdec, v *FileCommitResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkFileCommitResponse, joFileCommitResponse, prev); more; more, i = d.field(false, jkFileCommitResponse, joFileCommitResponse, prev) {
+	o, prev := joFileCommitResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -6562,7 +7171,7 @@ func jdFileCommitResponse(d *jdec, v *FileCommitResponse) {
 				d.skip()
 				continue
 			}
-			joFileCommitResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6591,16 +7200,20 @@ func jdFileCommitResponse(d *jdec, v *FileCommitResponse) {
 }
 
 var (
-	jkFileDeleteResponse = []string{"commit", "content", "verification"}
-	joFileDeleteResponse = newJDOrder(3)
+	jkFileDeleteResponse = []string{
+		"commit", "content", "verification",
+	}
+	joFileDeleteResponse = newJDOrder(
+		`"commit":`, `"content":`, `"verification":`,
+	)
 )
 
 func jdFileDeleteResponse(d *jdec, v *FileDeleteResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkFileDeleteResponse, joFileDeleteResponse, prev); more; more, i = d.field(false, jkFileDeleteResponse, joFileDeleteResponse, prev) {
+	o, prev := joFileDeleteResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commit":
@@ -6617,7 +7230,7 @@ func jdFileDeleteResponse(d *jdec, v *FileDeleteResponse) {
 				d.skip()
 				continue
 			}
-			joFileDeleteResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6634,16 +7247,20 @@ func jdFileDeleteResponse(d *jdec, v *FileDeleteResponse) {
 }
 
 var (
-	jkFileLinksResponse = []string{"git", "html", "self"}
-	joFileLinksResponse = newJDOrder(3)
+	jkFileLinksResponse = []string{
+		"git", "html", "self",
+	}
+	joFileLinksResponse = newJDOrder(
+		`"git":`, `"html":`, `"self":`,
+	)
 )
 
 func jdFileLinksResponse(d *jdec, v *FileLinksResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkFileLinksResponse, joFileLinksResponse, prev); more; more, i = d.field(false, jkFileLinksResponse, joFileLinksResponse, prev) {
+	o, prev := joFileLinksResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "git":
@@ -6660,7 +7277,7 @@ func jdFileLinksResponse(d *jdec, v *FileLinksResponse) {
 				d.skip()
 				continue
 			}
-			joFileLinksResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6677,16 +7294,20 @@ func jdFileLinksResponse(d *jdec, v *FileLinksResponse) {
 }
 
 var (
-	jkFileResponse = []string{"commit", "content", "verification"}
-	joFileResponse = newJDOrder(3)
+	jkFileResponse = []string{
+		"commit", "content", "verification",
+	}
+	joFileResponse = newJDOrder(
+		`"commit":`, `"content":`, `"verification":`,
+	)
 )
 
 func jdFileResponse(d *jdec, v *FileResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkFileResponse, joFileResponse, prev); more; more, i = d.field(false, jkFileResponse, joFileResponse, prev) {
+	o, prev := joFileResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commit":
@@ -6703,7 +7324,7 @@ func jdFileResponse(d *jdec, v *FileResponse) {
 				d.skip()
 				continue
 			}
-			joFileResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6720,16 +7341,20 @@ func jdFileResponse(d *jdec, v *FileResponse) {
 }
 
 var (
-	jkFilesResponse = []string{"commit", "files", "verification"}
-	joFilesResponse = newJDOrder(3)
+	jkFilesResponse = []string{
+		"commit", "files", "verification",
+	}
+	joFilesResponse = newJDOrder(
+		`"commit":`, `"files":`, `"verification":`,
+	)
 )
 
 func jdFilesResponse(d *jdec, v *FilesResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkFilesResponse, joFilesResponse, prev); more; more, i = d.field(false, jkFilesResponse, joFilesResponse, prev) {
+	o, prev := joFilesResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commit":
@@ -6746,7 +7371,7 @@ func jdFilesResponse(d *jdec, v *FilesResponse) {
 				d.skip()
 				continue
 			}
-			joFilesResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6763,16 +7388,25 @@ func jdFilesResponse(d *jdec, v *FilesResponse) {
 }
 
 var (
-	jkGPGKey = []string{"can_certify", "can_encrypt_comms", "can_encrypt_storage", "can_sign", "created_at", "emails", "expires_at", "id", "key_id", "primary_key_id", "public_key", "subkeys", "verified"}
-	joGPGKey = newJDOrder(13)
+	jkGPGKey = []string{
+		"can_certify", "can_encrypt_comms", "can_encrypt_storage", "can_sign",
+		"created_at", "emails", "expires_at", "id", "key_id", "primary_key_id",
+		"public_key", "subkeys", "verified",
+	}
+	joGPGKey = newJDOrder(
+		`"can_certify":`, `"can_encrypt_comms":`, `"can_encrypt_storage":`,
+		`"can_sign":`, `"created_at":`, `"emails":`, `"expires_at":`, `"id":`,
+		`"key_id":`, `"primary_key_id":`, `"public_key":`, `"subkeys":`,
+		`"verified":`,
+	)
 )
 
 func jdGPGKey(d *jdec, v *GPGKey) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGPGKey, joGPGKey, prev); more; more, i = d.field(false, jkGPGKey, joGPGKey, prev) {
+	o, prev := joGPGKey, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "can_certify":
@@ -6809,7 +7443,7 @@ func jdGPGKey(d *jdec, v *GPGKey) {
 				d.skip()
 				continue
 			}
-			joGPGKey.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6846,16 +7480,20 @@ func jdGPGKey(d *jdec, v *GPGKey) {
 }
 
 var (
-	jkGPGKeyEmail = []string{"email", "verified"}
-	joGPGKeyEmail = newJDOrder(2)
+	jkGPGKeyEmail = []string{
+		"email", "verified",
+	}
+	joGPGKeyEmail = newJDOrder(
+		`"email":`, `"verified":`,
+	)
 )
 
 func jdGPGKeyEmail(d *jdec, v *GPGKeyEmail) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGPGKeyEmail, joGPGKeyEmail, prev); more; more, i = d.field(false, jkGPGKeyEmail, joGPGKeyEmail, prev) {
+	o, prev := joGPGKeyEmail, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "email":
@@ -6870,7 +7508,7 @@ func jdGPGKeyEmail(d *jdec, v *GPGKeyEmail) {
 				d.skip()
 				continue
 			}
-			joGPGKeyEmail.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6885,16 +7523,22 @@ func jdGPGKeyEmail(d *jdec, v *GPGKeyEmail) {
 }
 
 var (
-	jkGeneralAPISettings = []string{"default_git_trees_per_page", "default_max_blob_size", "default_paging_num", "max_response_items"}
-	joGeneralAPISettings = newJDOrder(4)
+	jkGeneralAPISettings = []string{
+		"default_git_trees_per_page", "default_max_blob_size",
+		"default_paging_num", "max_response_items",
+	}
+	joGeneralAPISettings = newJDOrder(
+		`"default_git_trees_per_page":`, `"default_max_blob_size":`,
+		`"default_paging_num":`, `"max_response_items":`,
+	)
 )
 
 func jdGeneralAPISettings(d *jdec, v *GeneralAPISettings) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGeneralAPISettings, joGeneralAPISettings, prev); more; more, i = d.field(false, jkGeneralAPISettings, joGeneralAPISettings, prev) {
+	o, prev := joGeneralAPISettings, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "default_git_trees_per_page":
@@ -6913,7 +7557,7 @@ func jdGeneralAPISettings(d *jdec, v *GeneralAPISettings) {
 				d.skip()
 				continue
 			}
-			joGeneralAPISettings.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6932,16 +7576,20 @@ func jdGeneralAPISettings(d *jdec, v *GeneralAPISettings) {
 }
 
 var (
-	jkGeneralAttachmentSettings = []string{"allowed_types", "enabled", "max_files", "max_size"}
-	joGeneralAttachmentSettings = newJDOrder(4)
+	jkGeneralAttachmentSettings = []string{
+		"allowed_types", "enabled", "max_files", "max_size",
+	}
+	joGeneralAttachmentSettings = newJDOrder(
+		`"allowed_types":`, `"enabled":`, `"max_files":`, `"max_size":`,
+	)
 )
 
 func jdGeneralAttachmentSettings(d *jdec, v *GeneralAttachmentSettings) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGeneralAttachmentSettings, joGeneralAttachmentSettings, prev); more; more, i = d.field(false, jkGeneralAttachmentSettings, joGeneralAttachmentSettings, prev) {
+	o, prev := joGeneralAttachmentSettings, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "allowed_types":
@@ -6960,7 +7608,7 @@ func jdGeneralAttachmentSettings(d *jdec, v *GeneralAttachmentSettings) {
 				d.skip()
 				continue
 			}
-			joGeneralAttachmentSettings.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -6979,16 +7627,24 @@ func jdGeneralAttachmentSettings(d *jdec, v *GeneralAttachmentSettings) {
 }
 
 var (
-	jkGeneralRepoSettings = []string{"forks_disabled", "http_git_disabled", "lfs_disabled", "migrations_disabled", "mirrors_disabled", "stars_disabled", "time_tracking_disabled"}
-	joGeneralRepoSettings = newJDOrder(7)
+	jkGeneralRepoSettings = []string{
+		"forks_disabled", "http_git_disabled", "lfs_disabled",
+		"migrations_disabled", "mirrors_disabled", "stars_disabled",
+		"time_tracking_disabled",
+	}
+	joGeneralRepoSettings = newJDOrder(
+		`"forks_disabled":`, `"http_git_disabled":`, `"lfs_disabled":`,
+		`"migrations_disabled":`, `"mirrors_disabled":`, `"stars_disabled":`,
+		`"time_tracking_disabled":`,
+	)
 )
 
 func jdGeneralRepoSettings(d *jdec, v *GeneralRepoSettings) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGeneralRepoSettings, joGeneralRepoSettings, prev); more; more, i = d.field(false, jkGeneralRepoSettings, joGeneralRepoSettings, prev) {
+	o, prev := joGeneralRepoSettings, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "forks_disabled":
@@ -7013,7 +7669,7 @@ func jdGeneralRepoSettings(d *jdec, v *GeneralRepoSettings) {
 				d.skip()
 				continue
 			}
-			joGeneralRepoSettings.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7038,16 +7694,20 @@ func jdGeneralRepoSettings(d *jdec, v *GeneralRepoSettings) {
 }
 
 var (
-	jkGeneralUISettings = []string{"allowed_reactions", "custom_emojis", "default_theme"}
-	joGeneralUISettings = newJDOrder(3)
+	jkGeneralUISettings = []string{
+		"allowed_reactions", "custom_emojis", "default_theme",
+	}
+	joGeneralUISettings = newJDOrder(
+		`"allowed_reactions":`, `"custom_emojis":`, `"default_theme":`,
+	)
 )
 
 func jdGeneralUISettings(d *jdec, v *GeneralUISettings) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGeneralUISettings, joGeneralUISettings, prev); more; more, i = d.field(false, jkGeneralUISettings, joGeneralUISettings, prev) {
+	o, prev := joGeneralUISettings, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "allowed_reactions":
@@ -7064,7 +7724,7 @@ func jdGeneralUISettings(d *jdec, v *GeneralUISettings) {
 				d.skip()
 				continue
 			}
-			joGeneralUISettings.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7081,16 +7741,24 @@ func jdGeneralUISettings(d *jdec, v *GeneralUISettings) {
 }
 
 var (
-	jkGenerateRepoOption = []string{"avatar", "default_branch", "description", "git_content", "git_hooks", "labels", "name", "owner", "private", "protected_branch", "topics", "webhooks"}
-	joGenerateRepoOption = newJDOrder(12)
+	jkGenerateRepoOption = []string{
+		"avatar", "default_branch", "description", "git_content", "git_hooks",
+		"labels", "name", "owner", "private", "protected_branch", "topics",
+		"webhooks",
+	}
+	joGenerateRepoOption = newJDOrder(
+		`"avatar":`, `"default_branch":`, `"description":`, `"git_content":`,
+		`"git_hooks":`, `"labels":`, `"name":`, `"owner":`, `"private":`,
+		`"protected_branch":`, `"topics":`, `"webhooks":`,
+	)
 )
 
 func jdGenerateRepoOption(d *jdec, v *GenerateRepoOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGenerateRepoOption, joGenerateRepoOption, prev); more; more, i = d.field(false, jkGenerateRepoOption, joGenerateRepoOption, prev) {
+	o, prev := joGenerateRepoOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "avatar":
@@ -7125,7 +7793,7 @@ func jdGenerateRepoOption(d *jdec, v *GenerateRepoOption) {
 				d.skip()
 				continue
 			}
-			joGenerateRepoOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7160,16 +7828,20 @@ func jdGenerateRepoOption(d *jdec, v *GenerateRepoOption) {
 }
 
 var (
-	jkGitBlob = []string{"content", "encoding", "sha", "size", "url"}
-	joGitBlob = newJDOrder(5)
+	jkGitBlob = []string{
+		"content", "encoding", "sha", "size", "url",
+	}
+	joGitBlob = newJDOrder(
+		`"content":`, `"encoding":`, `"sha":`, `"size":`, `"url":`,
+	)
 )
 
 func jdGitBlob(d *jdec, v *GitBlob) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGitBlob, joGitBlob, prev); more; more, i = d.field(false, jkGitBlob, joGitBlob, prev) {
+	o, prev := joGitBlob, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "content":
@@ -7190,7 +7862,7 @@ func jdGitBlob(d *jdec, v *GitBlob) {
 				d.skip()
 				continue
 			}
-			joGitBlob.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7211,16 +7883,20 @@ func jdGitBlob(d *jdec, v *GitBlob) {
 }
 
 var (
-	jkGitEntry = []string{"mode", "path", "sha", "size", "type", "url"}
-	joGitEntry = newJDOrder(6)
+	jkGitEntry = []string{
+		"mode", "path", "sha", "size", "type", "url",
+	}
+	joGitEntry = newJDOrder(
+		`"mode":`, `"path":`, `"sha":`, `"size":`, `"type":`, `"url":`,
+	)
 )
 
 func jdGitEntry(d *jdec, v *GitEntry) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGitEntry, joGitEntry, prev); more; more, i = d.field(false, jkGitEntry, joGitEntry, prev) {
+	o, prev := joGitEntry, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "mode":
@@ -7243,7 +7919,7 @@ func jdGitEntry(d *jdec, v *GitEntry) {
 				d.skip()
 				continue
 			}
-			joGitEntry.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7266,16 +7942,20 @@ func jdGitEntry(d *jdec, v *GitEntry) {
 }
 
 var (
-	jkGitHook = []string{"content", "is_active", "name"}
-	joGitHook = newJDOrder(3)
+	jkGitHook = []string{
+		"content", "is_active", "name",
+	}
+	joGitHook = newJDOrder(
+		`"content":`, `"is_active":`, `"name":`,
+	)
 )
 
 func jdGitHook(d *jdec, v *GitHook) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGitHook, joGitHook, prev); more; more, i = d.field(false, jkGitHook, joGitHook, prev) {
+	o, prev := joGitHook, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "content":
@@ -7292,7 +7972,7 @@ func jdGitHook(d *jdec, v *GitHook) {
 				d.skip()
 				continue
 			}
-			joGitHook.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7309,16 +7989,20 @@ func jdGitHook(d *jdec, v *GitHook) {
 }
 
 var (
-	jkGitObject = []string{"sha", "type", "url"}
-	joGitObject = newJDOrder(3)
+	jkGitObject = []string{
+		"sha", "type", "url",
+	}
+	joGitObject = newJDOrder(
+		`"sha":`, `"type":`, `"url":`,
+	)
 )
 
 func jdGitObject(d *jdec, v *GitObject) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGitObject, joGitObject, prev); more; more, i = d.field(false, jkGitObject, joGitObject, prev) {
+	o, prev := joGitObject, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "sha":
@@ -7335,7 +8019,7 @@ func jdGitObject(d *jdec, v *GitObject) {
 				d.skip()
 				continue
 			}
-			joGitObject.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7352,16 +8036,21 @@ func jdGitObject(d *jdec, v *GitObject) {
 }
 
 var (
-	jkGitTreeResponse = []string{"page", "sha", "total_count", "tree", "truncated", "url"}
-	joGitTreeResponse = newJDOrder(6)
+	jkGitTreeResponse = []string{
+		"page", "sha", "total_count", "tree", "truncated", "url",
+	}
+	joGitTreeResponse = newJDOrder(
+		`"page":`, `"sha":`, `"total_count":`, `"tree":`, `"truncated":`,
+		`"url":`,
+	)
 )
 
 func jdGitTreeResponse(d *jdec, v *GitTreeResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGitTreeResponse, joGitTreeResponse, prev); more; more, i = d.field(false, jkGitTreeResponse, joGitTreeResponse, prev) {
+	o, prev := joGitTreeResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "page":
@@ -7384,7 +8073,7 @@ func jdGitTreeResponse(d *jdec, v *GitTreeResponse) {
 				d.skip()
 				continue
 			}
-			joGitTreeResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7407,16 +8096,20 @@ func jdGitTreeResponse(d *jdec, v *GitTreeResponse) {
 }
 
 var (
-	jkGitignoreTemplateInfo = []string{"name", "source"}
-	joGitignoreTemplateInfo = newJDOrder(2)
+	jkGitignoreTemplateInfo = []string{
+		"name", "source",
+	}
+	joGitignoreTemplateInfo = newJDOrder(
+		`"name":`, `"source":`,
+	)
 )
 
 func jdGitignoreTemplateInfo(d *jdec, v *GitignoreTemplateInfo) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkGitignoreTemplateInfo, joGitignoreTemplateInfo, prev); more; more, i = d.field(false, jkGitignoreTemplateInfo, joGitignoreTemplateInfo, prev) {
+	o, prev := joGitignoreTemplateInfo, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name":
@@ -7431,7 +8124,7 @@ func jdGitignoreTemplateInfo(d *jdec, v *GitignoreTemplateInfo) {
 				d.skip()
 				continue
 			}
-			joGitignoreTemplateInfo.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7446,16 +8139,24 @@ func jdGitignoreTemplateInfo(d *jdec, v *GitignoreTemplateInfo) {
 }
 
 var (
-	jkHook = []string{"active", "authorization_header", "branch_filter", "config", "content_type", "created_at", "events", "id", "metadata", "type", "updated_at", "url"}
-	joHook = newJDOrder(12)
+	jkHook = []string{
+		"active", "authorization_header", "branch_filter", "config",
+		"content_type", "created_at", "events", "id", "metadata", "type",
+		"updated_at", "url",
+	}
+	joHook = newJDOrder(
+		`"active":`, `"authorization_header":`, `"branch_filter":`, `"config":`,
+		`"content_type":`, `"created_at":`, `"events":`, `"id":`, `"metadata":`,
+		`"type":`, `"updated_at":`, `"url":`,
+	)
 )
 
 func jdHook(d *jdec, v *Hook) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkHook, joHook, prev); more; more, i = d.field(false, jkHook, joHook, prev) {
+	o, prev := joHook, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "active":
@@ -7490,7 +8191,7 @@ func jdHook(d *jdec, v *Hook) {
 				d.skip()
 				continue
 			}
-			joHook.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7525,16 +8226,20 @@ func jdHook(d *jdec, v *Hook) {
 }
 
 var (
-	jkIdentity = []string{"email", "name"}
-	joIdentity = newJDOrder(2)
+	jkIdentity = []string{
+		"email", "name",
+	}
+	joIdentity = newJDOrder(
+		`"email":`, `"name":`,
+	)
 )
 
 func jdIdentity(d *jdec, v *Identity) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIdentity, joIdentity, prev); more; more, i = d.field(false, jkIdentity, joIdentity, prev) {
+	o, prev := joIdentity, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "email":
@@ -7549,7 +8254,7 @@ func jdIdentity(d *jdec, v *Identity) {
 				d.skip()
 				continue
 			}
-			joIdentity.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7564,16 +8269,22 @@ func jdIdentity(d *jdec, v *Identity) {
 }
 
 var (
-	jkInternalTracker = []string{"allow_only_contributors_to_track_time", "enable_issue_dependencies", "enable_time_tracker"}
-	joInternalTracker = newJDOrder(3)
+	jkInternalTracker = []string{
+		"allow_only_contributors_to_track_time", "enable_issue_dependencies",
+		"enable_time_tracker",
+	}
+	joInternalTracker = newJDOrder(
+		`"allow_only_contributors_to_track_time":`,
+		`"enable_issue_dependencies":`, `"enable_time_tracker":`,
+	)
 )
 
 func jdInternalTracker(d *jdec, v *InternalTracker) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkInternalTracker, joInternalTracker, prev); more; more, i = d.field(false, jkInternalTracker, joInternalTracker, prev) {
+	o, prev := joInternalTracker, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "allow_only_contributors_to_track_time":
@@ -7590,7 +8301,7 @@ func jdInternalTracker(d *jdec, v *InternalTracker) {
 				d.skip()
 				continue
 			}
-			joInternalTracker.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7607,16 +8318,29 @@ func jdInternalTracker(d *jdec, v *InternalTracker) {
 }
 
 var (
-	jkIssue = []string{"assets", "assignee", "assignees", "body", "closed_at", "comments", "created_at", "due_date", "html_url", "id", "is_locked", "labels", "milestone", "number", "original_author", "original_author_id", "pin_order", "pull_request", "ref", "repository", "state", "title", "updated_at", "url", "user"}
-	joIssue = newJDOrder(25)
+	jkIssue = []string{
+		"assets", "assignee", "assignees", "body", "closed_at", "comments",
+		"created_at", "due_date", "html_url", "id", "is_locked", "labels",
+		"milestone", "number", "original_author", "original_author_id",
+		"pin_order", "pull_request", "ref", "repository", "state", "title",
+		"updated_at", "url", "user",
+	}
+	joIssue = newJDOrder(
+		`"assets":`, `"assignee":`, `"assignees":`, `"body":`, `"closed_at":`,
+		`"comments":`, `"created_at":`, `"due_date":`, `"html_url":`, `"id":`,
+		`"is_locked":`, `"labels":`, `"milestone":`, `"number":`,
+		`"original_author":`, `"original_author_id":`, `"pin_order":`,
+		`"pull_request":`, `"ref":`, `"repository":`, `"state":`, `"title":`,
+		`"updated_at":`, `"url":`, `"user":`,
+	)
 )
 
 func jdIssue(d *jdec, v *Issue) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssue, joIssue, prev); more; more, i = d.field(false, jkIssue, joIssue, prev) {
+	o, prev := joIssue, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "assets":
@@ -7677,7 +8401,7 @@ func jdIssue(d *jdec, v *Issue) {
 				d.skip()
 				continue
 			}
-			joIssue.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7738,16 +8462,20 @@ func jdIssue(d *jdec, v *Issue) {
 }
 
 var (
-	jkIssueConfig = []string{"blank_issues_enabled", "contact_links"}
-	joIssueConfig = newJDOrder(2)
+	jkIssueConfig = []string{
+		"blank_issues_enabled", "contact_links",
+	}
+	joIssueConfig = newJDOrder(
+		`"blank_issues_enabled":`, `"contact_links":`,
+	)
 )
 
 func jdIssueConfig(d *jdec, v *IssueConfig) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssueConfig, joIssueConfig, prev); more; more, i = d.field(false, jkIssueConfig, joIssueConfig, prev) {
+	o, prev := joIssueConfig, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "blank_issues_enabled":
@@ -7762,7 +8490,7 @@ func jdIssueConfig(d *jdec, v *IssueConfig) {
 				d.skip()
 				continue
 			}
-			joIssueConfig.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7777,16 +8505,20 @@ func jdIssueConfig(d *jdec, v *IssueConfig) {
 }
 
 var (
-	jkIssueConfigContactLink = []string{"about", "name", "url"}
-	joIssueConfigContactLink = newJDOrder(3)
+	jkIssueConfigContactLink = []string{
+		"about", "name", "url",
+	}
+	joIssueConfigContactLink = newJDOrder(
+		`"about":`, `"name":`, `"url":`,
+	)
 )
 
 func jdIssueConfigContactLink(d *jdec, v *IssueConfigContactLink) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssueConfigContactLink, joIssueConfigContactLink, prev); more; more, i = d.field(false, jkIssueConfigContactLink, joIssueConfigContactLink, prev) {
+	o, prev := joIssueConfigContactLink, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "about":
@@ -7803,7 +8535,7 @@ func jdIssueConfigContactLink(d *jdec, v *IssueConfigContactLink) {
 				d.skip()
 				continue
 			}
-			joIssueConfigContactLink.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7820,16 +8552,20 @@ func jdIssueConfigContactLink(d *jdec, v *IssueConfigContactLink) {
 }
 
 var (
-	jkIssueConfigValidation = []string{"message", "valid"}
-	joIssueConfigValidation = newJDOrder(2)
+	jkIssueConfigValidation = []string{
+		"message", "valid",
+	}
+	joIssueConfigValidation = newJDOrder(
+		`"message":`, `"valid":`,
+	)
 )
 
 func jdIssueConfigValidation(d *jdec, v *IssueConfigValidation) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssueConfigValidation, joIssueConfigValidation, prev); more; more, i = d.field(false, jkIssueConfigValidation, joIssueConfigValidation, prev) {
+	o, prev := joIssueConfigValidation, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -7844,7 +8580,7 @@ func jdIssueConfigValidation(d *jdec, v *IssueConfigValidation) {
 				d.skip()
 				continue
 			}
-			joIssueConfigValidation.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7859,16 +8595,20 @@ func jdIssueConfigValidation(d *jdec, v *IssueConfigValidation) {
 }
 
 var (
-	jkIssueDeadline = []string{"due_date"}
-	joIssueDeadline = newJDOrder(1)
+	jkIssueDeadline = []string{
+		"due_date",
+	}
+	joIssueDeadline = newJDOrder(
+		`"due_date":`,
+	)
 )
 
 func jdIssueDeadline(d *jdec, v *IssueDeadline) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssueDeadline, joIssueDeadline, prev); more; more, i = d.field(false, jkIssueDeadline, joIssueDeadline, prev) {
+	o, prev := joIssueDeadline, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "due_date":
@@ -7881,7 +8621,7 @@ func jdIssueDeadline(d *jdec, v *IssueDeadline) {
 				d.skip()
 				continue
 			}
-			joIssueDeadline.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7894,16 +8634,20 @@ func jdIssueDeadline(d *jdec, v *IssueDeadline) {
 }
 
 var (
-	jkIssueFormField = []string{"attributes", "id", "type", "validations", "visible"}
-	joIssueFormField = newJDOrder(5)
+	jkIssueFormField = []string{
+		"attributes", "id", "type", "validations", "visible",
+	}
+	joIssueFormField = newJDOrder(
+		`"attributes":`, `"id":`, `"type":`, `"validations":`, `"visible":`,
+	)
 )
 
 func jdIssueFormField(d *jdec, v *IssueFormField) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssueFormField, joIssueFormField, prev); more; more, i = d.field(false, jkIssueFormField, joIssueFormField, prev) {
+	o, prev := joIssueFormField, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "attributes":
@@ -7924,7 +8668,7 @@ func jdIssueFormField(d *jdec, v *IssueFormField) {
 				d.skip()
 				continue
 			}
-			joIssueFormField.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7945,16 +8689,20 @@ func jdIssueFormField(d *jdec, v *IssueFormField) {
 }
 
 var (
-	jkIssueLabelsOption = []string{"labels", "updated_at"}
-	joIssueLabelsOption = newJDOrder(2)
+	jkIssueLabelsOption = []string{
+		"labels", "updated_at",
+	}
+	joIssueLabelsOption = newJDOrder(
+		`"labels":`, `"updated_at":`,
+	)
 )
 
 func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssueLabelsOption, joIssueLabelsOption, prev); more; more, i = d.field(false, jkIssueLabelsOption, joIssueLabelsOption, prev) {
+	o, prev := joIssueLabelsOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "labels":
@@ -7969,7 +8717,7 @@ func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
 				d.skip()
 				continue
 			}
-			joIssueLabelsOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -7984,16 +8732,20 @@ func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
 }
 
 var (
-	jkIssueMeta = []string{"index", "owner", "repo"}
-	joIssueMeta = newJDOrder(3)
+	jkIssueMeta = []string{
+		"index", "owner", "repo",
+	}
+	joIssueMeta = newJDOrder(
+		`"index":`, `"owner":`, `"repo":`,
+	)
 )
 
 func jdIssueMeta(d *jdec, v *IssueMeta) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssueMeta, joIssueMeta, prev); more; more, i = d.field(false, jkIssueMeta, joIssueMeta, prev) {
+	o, prev := joIssueMeta, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "index":
@@ -8010,7 +8762,7 @@ func jdIssueMeta(d *jdec, v *IssueMeta) {
 				d.skip()
 				continue
 			}
-			joIssueMeta.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8027,16 +8779,22 @@ func jdIssueMeta(d *jdec, v *IssueMeta) {
 }
 
 var (
-	jkIssueTemplate = []string{"about", "body", "content", "file_name", "labels", "name", "ref", "title"}
-	joIssueTemplate = newJDOrder(8)
+	jkIssueTemplate = []string{
+		"about", "body", "content", "file_name", "labels", "name", "ref",
+		"title",
+	}
+	joIssueTemplate = newJDOrder(
+		`"about":`, `"body":`, `"content":`, `"file_name":`, `"labels":`,
+		`"name":`, `"ref":`, `"title":`,
+	)
 )
 
 func jdIssueTemplate(d *jdec, v *IssueTemplate) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkIssueTemplate, joIssueTemplate, prev); more; more, i = d.field(false, jkIssueTemplate, joIssueTemplate, prev) {
+	o, prev := joIssueTemplate, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "about":
@@ -8063,7 +8821,7 @@ func jdIssueTemplate(d *jdec, v *IssueTemplate) {
 				d.skip()
 				continue
 			}
-			joIssueTemplate.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8090,16 +8848,21 @@ func jdIssueTemplate(d *jdec, v *IssueTemplate) {
 }
 
 var (
-	jkLabel = []string{"color", "description", "exclusive", "id", "is_archived", "name", "url"}
-	joLabel = newJDOrder(7)
+	jkLabel = []string{
+		"color", "description", "exclusive", "id", "is_archived", "name", "url",
+	}
+	joLabel = newJDOrder(
+		`"color":`, `"description":`, `"exclusive":`, `"id":`, `"is_archived":`,
+		`"name":`, `"url":`,
+	)
 )
 
 func jdLabel(d *jdec, v *Label) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkLabel, joLabel, prev); more; more, i = d.field(false, jkLabel, joLabel, prev) {
+	o, prev := joLabel, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "color":
@@ -8124,7 +8887,7 @@ func jdLabel(d *jdec, v *Label) {
 				d.skip()
 				continue
 			}
-			joLabel.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8149,16 +8912,20 @@ func jdLabel(d *jdec, v *Label) {
 }
 
 var (
-	jkLabelTemplate = []string{"color", "description", "exclusive", "name"}
-	joLabelTemplate = newJDOrder(4)
+	jkLabelTemplate = []string{
+		"color", "description", "exclusive", "name",
+	}
+	joLabelTemplate = newJDOrder(
+		`"color":`, `"description":`, `"exclusive":`, `"name":`,
+	)
 )
 
 func jdLabelTemplate(d *jdec, v *LabelTemplate) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkLabelTemplate, joLabelTemplate, prev); more; more, i = d.field(false, jkLabelTemplate, joLabelTemplate, prev) {
+	o, prev := joLabelTemplate, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "color":
@@ -8177,7 +8944,7 @@ func jdLabelTemplate(d *jdec, v *LabelTemplate) {
 				d.skip()
 				continue
 			}
-			joLabelTemplate.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8196,16 +8963,20 @@ func jdLabelTemplate(d *jdec, v *LabelTemplate) {
 }
 
 var (
-	jkLicenseTemplateInfo = []string{"body", "implementation", "key", "name", "url"}
-	joLicenseTemplateInfo = newJDOrder(5)
+	jkLicenseTemplateInfo = []string{
+		"body", "implementation", "key", "name", "url",
+	}
+	joLicenseTemplateInfo = newJDOrder(
+		`"body":`, `"implementation":`, `"key":`, `"name":`, `"url":`,
+	)
 )
 
 func jdLicenseTemplateInfo(d *jdec, v *LicenseTemplateInfo) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkLicenseTemplateInfo, joLicenseTemplateInfo, prev); more; more, i = d.field(false, jkLicenseTemplateInfo, joLicenseTemplateInfo, prev) {
+	o, prev := joLicenseTemplateInfo, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -8226,7 +8997,7 @@ func jdLicenseTemplateInfo(d *jdec, v *LicenseTemplateInfo) {
 				d.skip()
 				continue
 			}
-			joLicenseTemplateInfo.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8247,16 +9018,20 @@ func jdLicenseTemplateInfo(d *jdec, v *LicenseTemplateInfo) {
 }
 
 var (
-	jkLicensesTemplateListEntry = []string{"key", "name", "url"}
-	joLicensesTemplateListEntry = newJDOrder(3)
+	jkLicensesTemplateListEntry = []string{
+		"key", "name", "url",
+	}
+	joLicensesTemplateListEntry = newJDOrder(
+		`"key":`, `"name":`, `"url":`,
+	)
 )
 
 func jdLicensesTemplateListEntry(d *jdec, v *LicensesTemplateListEntry) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkLicensesTemplateListEntry, joLicensesTemplateListEntry, prev); more; more, i = d.field(false, jkLicensesTemplateListEntry, joLicensesTemplateListEntry, prev) {
+	o, prev := joLicensesTemplateListEntry, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "key":
@@ -8273,7 +9048,7 @@ func jdLicensesTemplateListEntry(d *jdec, v *LicensesTemplateListEntry) {
 				d.skip()
 				continue
 			}
-			joLicensesTemplateListEntry.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8290,16 +9065,20 @@ func jdLicensesTemplateListEntry(d *jdec, v *LicensesTemplateListEntry) {
 }
 
 var (
-	jkListActionRunResponse = []string{"total_count", "workflow_runs"}
-	joListActionRunResponse = newJDOrder(2)
+	jkListActionRunResponse = []string{
+		"total_count", "workflow_runs",
+	}
+	joListActionRunResponse = newJDOrder(
+		`"total_count":`, `"workflow_runs":`,
+	)
 )
 
 func jdListActionRunResponse(d *jdec, v *ListActionRunResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkListActionRunResponse, joListActionRunResponse, prev); more; more, i = d.field(false, jkListActionRunResponse, joListActionRunResponse, prev) {
+	o, prev := joListActionRunResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "total_count":
@@ -8314,7 +9093,7 @@ func jdListActionRunResponse(d *jdec, v *ListActionRunResponse) {
 				d.skip()
 				continue
 			}
-			joListActionRunResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8329,16 +9108,20 @@ func jdListActionRunResponse(d *jdec, v *ListActionRunResponse) {
 }
 
 var (
-	jkMarkdownOption = []string{"Context", "Mode", "Text", "Wiki"}
-	joMarkdownOption = newJDOrder(4)
+	jkMarkdownOption = []string{
+		"Context", "Mode", "Text", "Wiki",
+	}
+	joMarkdownOption = newJDOrder(
+		`"Context":`, `"Mode":`, `"Text":`, `"Wiki":`,
+	)
 )
 
 func jdMarkdownOption(d *jdec, v *MarkdownOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkMarkdownOption, joMarkdownOption, prev); more; more, i = d.field(false, jkMarkdownOption, joMarkdownOption, prev) {
+	o, prev := joMarkdownOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "Context":
@@ -8357,7 +9140,7 @@ func jdMarkdownOption(d *jdec, v *MarkdownOption) {
 				d.skip()
 				continue
 			}
-			joMarkdownOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8376,16 +9159,21 @@ func jdMarkdownOption(d *jdec, v *MarkdownOption) {
 }
 
 var (
-	jkMarkupOption = []string{"BranchPath", "Context", "FilePath", "Mode", "Text", "Wiki"}
-	joMarkupOption = newJDOrder(6)
+	jkMarkupOption = []string{
+		"BranchPath", "Context", "FilePath", "Mode", "Text", "Wiki",
+	}
+	joMarkupOption = newJDOrder(
+		`"BranchPath":`, `"Context":`, `"FilePath":`, `"Mode":`, `"Text":`,
+		`"Wiki":`,
+	)
 )
 
 func jdMarkupOption(d *jdec, v *MarkupOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkMarkupOption, joMarkupOption, prev); more; more, i = d.field(false, jkMarkupOption, joMarkupOption, prev) {
+	o, prev := joMarkupOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "BranchPath":
@@ -8408,7 +9196,7 @@ func jdMarkupOption(d *jdec, v *MarkupOption) {
 				d.skip()
 				continue
 			}
-			joMarkupOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8431,16 +9219,24 @@ func jdMarkupOption(d *jdec, v *MarkupOption) {
 }
 
 var (
-	jkMergePullRequestOption = []string{"Do", "MergeCommitID", "MergeMessageField", "MergeTitleField", "delete_branch_after_merge", "force_merge", "head_commit_id", "merge_when_checks_succeed"}
-	joMergePullRequestOption = newJDOrder(8)
+	jkMergePullRequestOption = []string{
+		"Do", "MergeCommitID", "MergeMessageField", "MergeTitleField",
+		"delete_branch_after_merge", "force_merge", "head_commit_id",
+		"merge_when_checks_succeed",
+	}
+	joMergePullRequestOption = newJDOrder(
+		`"Do":`, `"MergeCommitID":`, `"MergeMessageField":`,
+		`"MergeTitleField":`, `"delete_branch_after_merge":`, `"force_merge":`,
+		`"head_commit_id":`, `"merge_when_checks_succeed":`,
+	)
 )
 
 func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkMergePullRequestOption, joMergePullRequestOption, prev); more; more, i = d.field(false, jkMergePullRequestOption, joMergePullRequestOption, prev) {
+	o, prev := joMergePullRequestOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "Do":
@@ -8467,7 +9263,7 @@ func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
 				d.skip()
 				continue
 			}
-			joMergePullRequestOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8494,16 +9290,27 @@ func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
 }
 
 var (
-	jkMigrateRepoOptions = []string{"auth_password", "auth_token", "auth_username", "clone_addr", "description", "issues", "labels", "lfs", "lfs_endpoint", "milestones", "mirror", "mirror_interval", "private", "pull_requests", "releases", "repo_name", "repo_owner", "service", "uid", "wiki"}
-	joMigrateRepoOptions = newJDOrder(20)
+	jkMigrateRepoOptions = []string{
+		"auth_password", "auth_token", "auth_username", "clone_addr",
+		"description", "issues", "labels", "lfs", "lfs_endpoint", "milestones",
+		"mirror", "mirror_interval", "private", "pull_requests", "releases",
+		"repo_name", "repo_owner", "service", "uid", "wiki",
+	}
+	joMigrateRepoOptions = newJDOrder(
+		`"auth_password":`, `"auth_token":`, `"auth_username":`,
+		`"clone_addr":`, `"description":`, `"issues":`, `"labels":`, `"lfs":`,
+		`"lfs_endpoint":`, `"milestones":`, `"mirror":`, `"mirror_interval":`,
+		`"private":`, `"pull_requests":`, `"releases":`, `"repo_name":`,
+		`"repo_owner":`, `"service":`, `"uid":`, `"wiki":`,
+	)
 )
 
 func jdMigrateRepoOptions(d *jdec, v *MigrateRepoOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkMigrateRepoOptions, joMigrateRepoOptions, prev); more; more, i = d.field(false, jkMigrateRepoOptions, joMigrateRepoOptions, prev) {
+	o, prev := joMigrateRepoOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "auth_password":
@@ -8554,7 +9361,7 @@ func jdMigrateRepoOptions(d *jdec, v *MigrateRepoOptions) {
 				d.skip()
 				continue
 			}
-			joMigrateRepoOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8605,16 +9412,23 @@ func jdMigrateRepoOptions(d *jdec, v *MigrateRepoOptions) {
 }
 
 var (
-	jkMilestone = []string{"closed_at", "closed_issues", "created_at", "description", "due_on", "id", "open_issues", "state", "title", "updated_at"}
-	joMilestone = newJDOrder(10)
+	jkMilestone = []string{
+		"closed_at", "closed_issues", "created_at", "description", "due_on",
+		"id", "open_issues", "state", "title", "updated_at",
+	}
+	joMilestone = newJDOrder(
+		`"closed_at":`, `"closed_issues":`, `"created_at":`, `"description":`,
+		`"due_on":`, `"id":`, `"open_issues":`, `"state":`, `"title":`,
+		`"updated_at":`,
+	)
 )
 
 func jdMilestone(d *jdec, v *Milestone) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkMilestone, joMilestone, prev); more; more, i = d.field(false, jkMilestone, joMilestone, prev) {
+	o, prev := joMilestone, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "closed_at":
@@ -8645,7 +9459,7 @@ func jdMilestone(d *jdec, v *Milestone) {
 				d.skip()
 				continue
 			}
-			joMilestone.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8676,16 +9490,20 @@ func jdMilestone(d *jdec, v *Milestone) {
 }
 
 var (
-	jkNewIssuePinsAllowed = []string{"issues", "pull_requests"}
-	joNewIssuePinsAllowed = newJDOrder(2)
+	jkNewIssuePinsAllowed = []string{
+		"issues", "pull_requests",
+	}
+	joNewIssuePinsAllowed = newJDOrder(
+		`"issues":`, `"pull_requests":`,
+	)
 )
 
 func jdNewIssuePinsAllowed(d *jdec, v *NewIssuePinsAllowed) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNewIssuePinsAllowed, joNewIssuePinsAllowed, prev); more; more, i = d.field(false, jkNewIssuePinsAllowed, joNewIssuePinsAllowed, prev) {
+	o, prev := joNewIssuePinsAllowed, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "issues":
@@ -8700,7 +9518,7 @@ func jdNewIssuePinsAllowed(d *jdec, v *NewIssuePinsAllowed) {
 				d.skip()
 				continue
 			}
-			joNewIssuePinsAllowed.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8715,16 +9533,22 @@ func jdNewIssuePinsAllowed(d *jdec, v *NewIssuePinsAllowed) {
 }
 
 var (
-	jkNodeInfo = []string{"metadata", "openRegistrations", "protocols", "services", "software", "usage", "version"}
-	joNodeInfo = newJDOrder(7)
+	jkNodeInfo = []string{
+		"metadata", "openRegistrations", "protocols", "services", "software",
+		"usage", "version",
+	}
+	joNodeInfo = newJDOrder(
+		`"metadata":`, `"openRegistrations":`, `"protocols":`, `"services":`,
+		`"software":`, `"usage":`, `"version":`,
+	)
 )
 
 func jdNodeInfo(d *jdec, v *NodeInfo) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNodeInfo, joNodeInfo, prev); more; more, i = d.field(false, jkNodeInfo, joNodeInfo, prev) {
+	o, prev := joNodeInfo, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "metadata":
@@ -8749,7 +9573,7 @@ func jdNodeInfo(d *jdec, v *NodeInfo) {
 				d.skip()
 				continue
 			}
-			joNodeInfo.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8774,16 +9598,20 @@ func jdNodeInfo(d *jdec, v *NodeInfo) {
 }
 
 var (
-	jkNodeInfoServices = []string{"inbound", "outbound"}
-	joNodeInfoServices = newJDOrder(2)
+	jkNodeInfoServices = []string{
+		"inbound", "outbound",
+	}
+	joNodeInfoServices = newJDOrder(
+		`"inbound":`, `"outbound":`,
+	)
 )
 
 func jdNodeInfoServices(d *jdec, v *NodeInfoServices) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNodeInfoServices, joNodeInfoServices, prev); more; more, i = d.field(false, jkNodeInfoServices, joNodeInfoServices, prev) {
+	o, prev := joNodeInfoServices, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "inbound":
@@ -8798,7 +9626,7 @@ func jdNodeInfoServices(d *jdec, v *NodeInfoServices) {
 				d.skip()
 				continue
 			}
-			joNodeInfoServices.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8813,16 +9641,20 @@ func jdNodeInfoServices(d *jdec, v *NodeInfoServices) {
 }
 
 var (
-	jkNodeInfoSoftware = []string{"homepage", "name", "repository", "version"}
-	joNodeInfoSoftware = newJDOrder(4)
+	jkNodeInfoSoftware = []string{
+		"homepage", "name", "repository", "version",
+	}
+	joNodeInfoSoftware = newJDOrder(
+		`"homepage":`, `"name":`, `"repository":`, `"version":`,
+	)
 )
 
 func jdNodeInfoSoftware(d *jdec, v *NodeInfoSoftware) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNodeInfoSoftware, joNodeInfoSoftware, prev); more; more, i = d.field(false, jkNodeInfoSoftware, joNodeInfoSoftware, prev) {
+	o, prev := joNodeInfoSoftware, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "homepage":
@@ -8841,7 +9673,7 @@ func jdNodeInfoSoftware(d *jdec, v *NodeInfoSoftware) {
 				d.skip()
 				continue
 			}
-			joNodeInfoSoftware.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8860,16 +9692,20 @@ func jdNodeInfoSoftware(d *jdec, v *NodeInfoSoftware) {
 }
 
 var (
-	jkNodeInfoUsage = []string{"localComments", "localPosts", "users"}
-	joNodeInfoUsage = newJDOrder(3)
+	jkNodeInfoUsage = []string{
+		"localComments", "localPosts", "users",
+	}
+	joNodeInfoUsage = newJDOrder(
+		`"localComments":`, `"localPosts":`, `"users":`,
+	)
 )
 
 func jdNodeInfoUsage(d *jdec, v *NodeInfoUsage) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNodeInfoUsage, joNodeInfoUsage, prev); more; more, i = d.field(false, jkNodeInfoUsage, joNodeInfoUsage, prev) {
+	o, prev := joNodeInfoUsage, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "localComments":
@@ -8886,7 +9722,7 @@ func jdNodeInfoUsage(d *jdec, v *NodeInfoUsage) {
 				d.skip()
 				continue
 			}
-			joNodeInfoUsage.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8903,16 +9739,20 @@ func jdNodeInfoUsage(d *jdec, v *NodeInfoUsage) {
 }
 
 var (
-	jkNodeInfoUsageUsers = []string{"activeHalfyear", "activeMonth", "total"}
-	joNodeInfoUsageUsers = newJDOrder(3)
+	jkNodeInfoUsageUsers = []string{
+		"activeHalfyear", "activeMonth", "total",
+	}
+	joNodeInfoUsageUsers = newJDOrder(
+		`"activeHalfyear":`, `"activeMonth":`, `"total":`,
+	)
 )
 
 func jdNodeInfoUsageUsers(d *jdec, v *NodeInfoUsageUsers) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNodeInfoUsageUsers, joNodeInfoUsageUsers, prev); more; more, i = d.field(false, jkNodeInfoUsageUsers, joNodeInfoUsageUsers, prev) {
+	o, prev := joNodeInfoUsageUsers, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "activeHalfyear":
@@ -8929,7 +9769,7 @@ func jdNodeInfoUsageUsers(d *jdec, v *NodeInfoUsageUsers) {
 				d.skip()
 				continue
 			}
-			joNodeInfoUsageUsers.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8946,16 +9786,20 @@ func jdNodeInfoUsageUsers(d *jdec, v *NodeInfoUsageUsers) {
 }
 
 var (
-	jkNote = []string{"commit", "message"}
-	joNote = newJDOrder(2)
+	jkNote = []string{
+		"commit", "message",
+	}
+	joNote = newJDOrder(
+		`"commit":`, `"message":`,
+	)
 )
 
 func jdNote(d *jdec, v *Note) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNote, joNote, prev); more; more, i = d.field(false, jkNote, joNote, prev) {
+	o, prev := joNote, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commit":
@@ -8970,7 +9814,7 @@ func jdNote(d *jdec, v *Note) {
 				d.skip()
 				continue
 			}
-			joNote.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -8985,16 +9829,20 @@ func jdNote(d *jdec, v *Note) {
 }
 
 var (
-	jkNoteOptions = []string{"message"}
-	joNoteOptions = newJDOrder(1)
+	jkNoteOptions = []string{
+		"message",
+	}
+	joNoteOptions = newJDOrder(
+		`"message":`,
+	)
 )
 
 func jdNoteOptions(d *jdec, v *NoteOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNoteOptions, joNoteOptions, prev); more; more, i = d.field(false, jkNoteOptions, joNoteOptions, prev) {
+	o, prev := joNoteOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "message":
@@ -9007,7 +9855,7 @@ func jdNoteOptions(d *jdec, v *NoteOptions) {
 				d.skip()
 				continue
 			}
-			joNoteOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9020,16 +9868,20 @@ func jdNoteOptions(d *jdec, v *NoteOptions) {
 }
 
 var (
-	jkNotificationCount = []string{"new"}
-	joNotificationCount = newJDOrder(1)
+	jkNotificationCount = []string{
+		"new",
+	}
+	joNotificationCount = newJDOrder(
+		`"new":`,
+	)
 )
 
 func jdNotificationCount(d *jdec, v *NotificationCount) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNotificationCount, joNotificationCount, prev); more; more, i = d.field(false, jkNotificationCount, joNotificationCount, prev) {
+	o, prev := joNotificationCount, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "new":
@@ -9042,7 +9894,7 @@ func jdNotificationCount(d *jdec, v *NotificationCount) {
 				d.skip()
 				continue
 			}
-			joNotificationCount.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9055,16 +9907,22 @@ func jdNotificationCount(d *jdec, v *NotificationCount) {
 }
 
 var (
-	jkNotificationSubject = []string{"html_url", "latest_comment_html_url", "latest_comment_url", "state", "title", "type", "url"}
-	joNotificationSubject = newJDOrder(7)
+	jkNotificationSubject = []string{
+		"html_url", "latest_comment_html_url", "latest_comment_url", "state",
+		"title", "type", "url",
+	}
+	joNotificationSubject = newJDOrder(
+		`"html_url":`, `"latest_comment_html_url":`, `"latest_comment_url":`,
+		`"state":`, `"title":`, `"type":`, `"url":`,
+	)
 )
 
 func jdNotificationSubject(d *jdec, v *NotificationSubject) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNotificationSubject, joNotificationSubject, prev); more; more, i = d.field(false, jkNotificationSubject, joNotificationSubject, prev) {
+	o, prev := joNotificationSubject, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "html_url":
@@ -9089,7 +9947,7 @@ func jdNotificationSubject(d *jdec, v *NotificationSubject) {
 				d.skip()
 				continue
 			}
-			joNotificationSubject.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9114,16 +9972,21 @@ func jdNotificationSubject(d *jdec, v *NotificationSubject) {
 }
 
 var (
-	jkNotificationThread = []string{"id", "pinned", "repository", "subject", "unread", "updated_at", "url"}
-	joNotificationThread = newJDOrder(7)
+	jkNotificationThread = []string{
+		"id", "pinned", "repository", "subject", "unread", "updated_at", "url",
+	}
+	joNotificationThread = newJDOrder(
+		`"id":`, `"pinned":`, `"repository":`, `"subject":`, `"unread":`,
+		`"updated_at":`, `"url":`,
+	)
 )
 
 func jdNotificationThread(d *jdec, v *NotificationThread) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkNotificationThread, joNotificationThread, prev); more; more, i = d.field(false, jkNotificationThread, joNotificationThread, prev) {
+	o, prev := joNotificationThread, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "id":
@@ -9148,7 +10011,7 @@ func jdNotificationThread(d *jdec, v *NotificationThread) {
 				d.skip()
 				continue
 			}
-			joNotificationThread.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9173,16 +10036,22 @@ func jdNotificationThread(d *jdec, v *NotificationThread) {
 }
 
 var (
-	jkOAuth2Application = []string{"client_id", "client_secret", "confidential_client", "created", "id", "name", "redirect_uris"}
-	joOAuth2Application = newJDOrder(7)
+	jkOAuth2Application = []string{
+		"client_id", "client_secret", "confidential_client", "created", "id",
+		"name", "redirect_uris",
+	}
+	joOAuth2Application = newJDOrder(
+		`"client_id":`, `"client_secret":`, `"confidential_client":`,
+		`"created":`, `"id":`, `"name":`, `"redirect_uris":`,
+	)
 )
 
 func jdOAuth2Application(d *jdec, v *OAuth2Application) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkOAuth2Application, joOAuth2Application, prev); more; more, i = d.field(false, jkOAuth2Application, joOAuth2Application, prev) {
+	o, prev := joOAuth2Application, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "client_id":
@@ -9207,7 +10076,7 @@ func jdOAuth2Application(d *jdec, v *OAuth2Application) {
 				d.skip()
 				continue
 			}
-			joOAuth2Application.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9232,16 +10101,25 @@ func jdOAuth2Application(d *jdec, v *OAuth2Application) {
 }
 
 var (
-	jkOrganization = []string{"avatar_url", "created", "description", "email", "full_name", "id", "location", "name", "repo_admin_change_team_access", "username", "visibility", "website"}
-	joOrganization = newJDOrder(12)
+	jkOrganization = []string{
+		"avatar_url", "created", "description", "email", "full_name", "id",
+		"location", "name", "repo_admin_change_team_access", "username",
+		"visibility", "website",
+	}
+	joOrganization = newJDOrder(
+		`"avatar_url":`, `"created":`, `"description":`, `"email":`,
+		`"full_name":`, `"id":`, `"location":`, `"name":`,
+		`"repo_admin_change_team_access":`, `"username":`, `"visibility":`,
+		`"website":`,
+	)
 )
 
 func jdOrganization(d *jdec, v *Organization) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkOrganization, joOrganization, prev); more; more, i = d.field(false, jkOrganization, joOrganization, prev) {
+	o, prev := joOrganization, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "avatar_url":
@@ -9276,7 +10154,7 @@ func jdOrganization(d *jdec, v *Organization) {
 				d.skip()
 				continue
 			}
-			joOrganization.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9311,16 +10189,22 @@ func jdOrganization(d *jdec, v *Organization) {
 }
 
 var (
-	jkOrganizationPermissions = []string{"can_create_repository", "can_read", "can_write", "is_admin", "is_owner"}
-	joOrganizationPermissions = newJDOrder(5)
+	jkOrganizationPermissions = []string{
+		"can_create_repository", "can_read", "can_write", "is_admin",
+		"is_owner",
+	}
+	joOrganizationPermissions = newJDOrder(
+		`"can_create_repository":`, `"can_read":`, `"can_write":`,
+		`"is_admin":`, `"is_owner":`,
+	)
 )
 
 func jdOrganizationPermissions(d *jdec, v *OrganizationPermissions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkOrganizationPermissions, joOrganizationPermissions, prev); more; more, i = d.field(false, jkOrganizationPermissions, joOrganizationPermissions, prev) {
+	o, prev := joOrganizationPermissions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "can_create_repository":
@@ -9341,7 +10225,7 @@ func jdOrganizationPermissions(d *jdec, v *OrganizationPermissions) {
 				d.skip()
 				continue
 			}
-			joOrganizationPermissions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9362,16 +10246,20 @@ func jdOrganizationPermissions(d *jdec, v *OrganizationPermissions) {
 }
 
 var (
-	jkPRBranchInfo = []string{"label", "ref", "repo", "repo_id", "sha"}
-	joPRBranchInfo = newJDOrder(5)
+	jkPRBranchInfo = []string{
+		"label", "ref", "repo", "repo_id", "sha",
+	}
+	joPRBranchInfo = newJDOrder(
+		`"label":`, `"ref":`, `"repo":`, `"repo_id":`, `"sha":`,
+	)
 )
 
 func jdPRBranchInfo(d *jdec, v *PRBranchInfo) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPRBranchInfo, joPRBranchInfo, prev); more; more, i = d.field(false, jkPRBranchInfo, joPRBranchInfo, prev) {
+	o, prev := joPRBranchInfo, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "label":
@@ -9392,7 +10280,7 @@ func jdPRBranchInfo(d *jdec, v *PRBranchInfo) {
 				d.skip()
 				continue
 			}
-			joPRBranchInfo.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9413,16 +10301,22 @@ func jdPRBranchInfo(d *jdec, v *PRBranchInfo) {
 }
 
 var (
-	jkPackage = []string{"created_at", "creator", "html_url", "id", "name", "owner", "repository", "type", "version"}
-	joPackage = newJDOrder(9)
+	jkPackage = []string{
+		"created_at", "creator", "html_url", "id", "name", "owner",
+		"repository", "type", "version",
+	}
+	joPackage = newJDOrder(
+		`"created_at":`, `"creator":`, `"html_url":`, `"id":`, `"name":`,
+		`"owner":`, `"repository":`, `"type":`, `"version":`,
+	)
 )
 
 func jdPackage(d *jdec, v *Package) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPackage, joPackage, prev); more; more, i = d.field(false, jkPackage, joPackage, prev) {
+	o, prev := joPackage, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -9451,7 +10345,7 @@ func jdPackage(d *jdec, v *Package) {
 				d.skip()
 				continue
 			}
-			joPackage.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9480,16 +10374,21 @@ func jdPackage(d *jdec, v *Package) {
 }
 
 var (
-	jkPackageFile = []string{"Size", "id", "md5", "name", "sha1", "sha256", "sha512"}
-	joPackageFile = newJDOrder(7)
+	jkPackageFile = []string{
+		"Size", "id", "md5", "name", "sha1", "sha256", "sha512",
+	}
+	joPackageFile = newJDOrder(
+		`"Size":`, `"id":`, `"md5":`, `"name":`, `"sha1":`, `"sha256":`,
+		`"sha512":`,
+	)
 )
 
 func jdPackageFile(d *jdec, v *PackageFile) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPackageFile, joPackageFile, prev); more; more, i = d.field(false, jkPackageFile, joPackageFile, prev) {
+	o, prev := joPackageFile, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "Size":
@@ -9514,7 +10413,7 @@ func jdPackageFile(d *jdec, v *PackageFile) {
 				d.skip()
 				continue
 			}
-			joPackageFile.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9539,16 +10438,23 @@ func jdPackageFile(d *jdec, v *PackageFile) {
 }
 
 var (
-	jkPayloadCommit = []string{"added", "author", "committer", "id", "message", "modified", "removed", "timestamp", "url", "verification"}
-	joPayloadCommit = newJDOrder(10)
+	jkPayloadCommit = []string{
+		"added", "author", "committer", "id", "message", "modified", "removed",
+		"timestamp", "url", "verification",
+	}
+	joPayloadCommit = newJDOrder(
+		`"added":`, `"author":`, `"committer":`, `"id":`, `"message":`,
+		`"modified":`, `"removed":`, `"timestamp":`, `"url":`,
+		`"verification":`,
+	)
 )
 
 func jdPayloadCommit(d *jdec, v *PayloadCommit) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPayloadCommit, joPayloadCommit, prev); more; more, i = d.field(false, jkPayloadCommit, joPayloadCommit, prev) {
+	o, prev := joPayloadCommit, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "added":
@@ -9579,7 +10485,7 @@ func jdPayloadCommit(d *jdec, v *PayloadCommit) {
 				d.skip()
 				continue
 			}
-			joPayloadCommit.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9610,16 +10516,20 @@ func jdPayloadCommit(d *jdec, v *PayloadCommit) {
 }
 
 var (
-	jkPayloadCommitVerification = []string{"payload", "reason", "signature", "signer", "verified"}
-	joPayloadCommitVerification = newJDOrder(5)
+	jkPayloadCommitVerification = []string{
+		"payload", "reason", "signature", "signer", "verified",
+	}
+	joPayloadCommitVerification = newJDOrder(
+		`"payload":`, `"reason":`, `"signature":`, `"signer":`, `"verified":`,
+	)
 )
 
 func jdPayloadCommitVerification(d *jdec, v *PayloadCommitVerification) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPayloadCommitVerification, joPayloadCommitVerification, prev); more; more, i = d.field(false, jkPayloadCommitVerification, joPayloadCommitVerification, prev) {
+	o, prev := joPayloadCommitVerification, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "payload":
@@ -9640,7 +10550,7 @@ func jdPayloadCommitVerification(d *jdec, v *PayloadCommitVerification) {
 				d.skip()
 				continue
 			}
-			joPayloadCommitVerification.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9661,16 +10571,20 @@ func jdPayloadCommitVerification(d *jdec, v *PayloadCommitVerification) {
 }
 
 var (
-	jkPayloadUser = []string{"email", "name", "username"}
-	joPayloadUser = newJDOrder(3)
+	jkPayloadUser = []string{
+		"email", "name", "username",
+	}
+	joPayloadUser = newJDOrder(
+		`"email":`, `"name":`, `"username":`,
+	)
 )
 
 func jdPayloadUser(d *jdec, v *PayloadUser) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPayloadUser, joPayloadUser, prev); more; more, i = d.field(false, jkPayloadUser, joPayloadUser, prev) {
+	o, prev := joPayloadUser, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "email":
@@ -9687,7 +10601,7 @@ func jdPayloadUser(d *jdec, v *PayloadUser) {
 				d.skip()
 				continue
 			}
-			joPayloadUser.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9704,16 +10618,20 @@ func jdPayloadUser(d *jdec, v *PayloadUser) {
 }
 
 var (
-	jkPermission = []string{"admin", "pull", "push"}
-	joPermission = newJDOrder(3)
+	jkPermission = []string{
+		"admin", "pull", "push",
+	}
+	joPermission = newJDOrder(
+		`"admin":`, `"pull":`, `"push":`,
+	)
 )
 
 func jdPermission(d *jdec, v *Permission) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPermission, joPermission, prev); more; more, i = d.field(false, jkPermission, joPermission, prev) {
+	o, prev := joPermission, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "admin":
@@ -9730,7 +10648,7 @@ func jdPermission(d *jdec, v *Permission) {
 				d.skip()
 				continue
 			}
-			joPermission.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9747,16 +10665,23 @@ func jdPermission(d *jdec, v *Permission) {
 }
 
 var (
-	jkPublicKey = []string{"created_at", "fingerprint", "id", "key", "key_type", "read_only", "title", "updated_at", "url", "user", "verified"}
-	joPublicKey = newJDOrder(11)
+	jkPublicKey = []string{
+		"created_at", "fingerprint", "id", "key", "key_type", "read_only",
+		"title", "updated_at", "url", "user", "verified",
+	}
+	joPublicKey = newJDOrder(
+		`"created_at":`, `"fingerprint":`, `"id":`, `"key":`, `"key_type":`,
+		`"read_only":`, `"title":`, `"updated_at":`, `"url":`, `"user":`,
+		`"verified":`,
+	)
 )
 
 func jdPublicKey(d *jdec, v *PublicKey) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPublicKey, joPublicKey, prev); more; more, i = d.field(false, jkPublicKey, joPublicKey, prev) {
+	o, prev := joPublicKey, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -9789,7 +10714,7 @@ func jdPublicKey(d *jdec, v *PublicKey) {
 				d.skip()
 				continue
 			}
-			joPublicKey.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -9822,16 +10747,36 @@ func jdPublicKey(d *jdec, v *PublicKey) {
 }
 
 var (
-	jkPullRequest = []string{"additions", "allow_maintainer_edit", "assignee", "assignees", "base", "body", "changed_files", "closed_at", "comments", "created_at", "deletions", "diff_url", "draft", "due_date", "flow", "head", "html_url", "id", "is_locked", "labels", "merge_base", "merge_commit_sha", "mergeable", "merged", "merged_at", "merged_by", "milestone", "number", "patch_url", "pin_order", "requested_reviewers", "requested_reviewers_teams", "review_comments", "state", "title", "updated_at", "url", "user"}
-	joPullRequest = newJDOrder(38)
+	jkPullRequest = []string{
+		"additions", "allow_maintainer_edit", "assignee", "assignees", "base",
+		"body", "changed_files", "closed_at", "comments", "created_at",
+		"deletions", "diff_url", "draft", "due_date", "flow", "head",
+		"html_url", "id", "is_locked", "labels", "merge_base",
+		"merge_commit_sha", "mergeable", "merged", "merged_at", "merged_by",
+		"milestone", "number", "patch_url", "pin_order", "requested_reviewers",
+		"requested_reviewers_teams", "review_comments", "state", "title",
+		"updated_at", "url", "user",
+	}
+	joPullRequest = newJDOrder(
+		`"additions":`, `"allow_maintainer_edit":`, `"assignee":`,
+		`"assignees":`, `"base":`, `"body":`, `"changed_files":`,
+		`"closed_at":`, `"comments":`, `"created_at":`, `"deletions":`,
+		`"diff_url":`, `"draft":`, `"due_date":`, `"flow":`, `"head":`,
+		`"html_url":`, `"id":`, `"is_locked":`, `"labels":`, `"merge_base":`,
+		`"merge_commit_sha":`, `"mergeable":`, `"merged":`, `"merged_at":`,
+		`"merged_by":`, `"milestone":`, `"number":`, `"patch_url":`,
+		`"pin_order":`, `"requested_reviewers":`,
+		`"requested_reviewers_teams":`, `"review_comments":`, `"state":`,
+		`"title":`, `"updated_at":`, `"url":`, `"user":`,
+	)
 )
 
 func jdPullRequest(d *jdec, v *PullRequest) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPullRequest, joPullRequest, prev); more; more, i = d.field(false, jkPullRequest, joPullRequest, prev) {
+	o, prev := joPullRequest, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "additions":
@@ -9918,7 +10863,7 @@ func jdPullRequest(d *jdec, v *PullRequest) {
 				d.skip()
 				continue
 			}
-			joPullRequest.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10005,16 +10950,20 @@ func jdPullRequest(d *jdec, v *PullRequest) {
 }
 
 var (
-	jkPullRequestMeta = []string{"draft", "html_url", "merged", "merged_at"}
-	joPullRequestMeta = newJDOrder(4)
+	jkPullRequestMeta = []string{
+		"draft", "html_url", "merged", "merged_at",
+	}
+	joPullRequestMeta = newJDOrder(
+		`"draft":`, `"html_url":`, `"merged":`, `"merged_at":`,
+	)
 )
 
 func jdPullRequestMeta(d *jdec, v *PullRequestMeta) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPullRequestMeta, joPullRequestMeta, prev); more; more, i = d.field(false, jkPullRequestMeta, joPullRequestMeta, prev) {
+	o, prev := joPullRequestMeta, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "draft":
@@ -10033,7 +10982,7 @@ func jdPullRequestMeta(d *jdec, v *PullRequestMeta) {
 				d.skip()
 				continue
 			}
-			joPullRequestMeta.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10052,16 +11001,25 @@ func jdPullRequestMeta(d *jdec, v *PullRequestMeta) {
 }
 
 var (
-	jkPullReview = []string{"body", "comments_count", "commit_id", "dismissed", "html_url", "id", "official", "pull_request_url", "stale", "state", "submitted_at", "team", "updated_at", "user"}
-	joPullReview = newJDOrder(14)
+	jkPullReview = []string{
+		"body", "comments_count", "commit_id", "dismissed", "html_url", "id",
+		"official", "pull_request_url", "stale", "state", "submitted_at",
+		"team", "updated_at", "user",
+	}
+	joPullReview = newJDOrder(
+		`"body":`, `"comments_count":`, `"commit_id":`, `"dismissed":`,
+		`"html_url":`, `"id":`, `"official":`, `"pull_request_url":`,
+		`"stale":`, `"state":`, `"submitted_at":`, `"team":`, `"updated_at":`,
+		`"user":`,
+	)
 )
 
 func jdPullReview(d *jdec, v *PullReview) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPullReview, joPullReview, prev); more; more, i = d.field(false, jkPullReview, joPullReview, prev) {
+	o, prev := joPullReview, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -10100,7 +11058,7 @@ func jdPullReview(d *jdec, v *PullReview) {
 				d.skip()
 				continue
 			}
-			joPullReview.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10139,16 +11097,27 @@ func jdPullReview(d *jdec, v *PullReview) {
 }
 
 var (
-	jkPullReviewComment = []string{"body", "commit_id", "created_at", "diff_hunk", "extra_lines_count", "html_url", "id", "original_commit_id", "original_position", "path", "position", "pull_request_review_id", "pull_request_url", "resolver", "updated_at", "user"}
-	joPullReviewComment = newJDOrder(16)
+	jkPullReviewComment = []string{
+		"body", "commit_id", "created_at", "diff_hunk", "extra_lines_count",
+		"html_url", "id", "original_commit_id", "original_position", "path",
+		"position", "pull_request_review_id", "pull_request_url", "resolver",
+		"updated_at", "user",
+	}
+	joPullReviewComment = newJDOrder(
+		`"body":`, `"commit_id":`, `"created_at":`, `"diff_hunk":`,
+		`"extra_lines_count":`, `"html_url":`, `"id":`, `"original_commit_id":`,
+		`"original_position":`, `"path":`, `"position":`,
+		`"pull_request_review_id":`, `"pull_request_url":`, `"resolver":`,
+		`"updated_at":`, `"user":`,
+	)
 )
 
 func jdPullReviewComment(d *jdec, v *PullReviewComment) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPullReviewComment, joPullReviewComment, prev); more; more, i = d.field(false, jkPullReviewComment, joPullReviewComment, prev) {
+	o, prev := joPullReviewComment, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -10191,7 +11160,7 @@ func jdPullReviewComment(d *jdec, v *PullReviewComment) {
 				d.skip()
 				continue
 			}
-			joPullReviewComment.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10234,16 +11203,20 @@ func jdPullReviewComment(d *jdec, v *PullReviewComment) {
 }
 
 var (
-	jkPullReviewRequestOptions = []string{"reviewers", "team_reviewers"}
-	joPullReviewRequestOptions = newJDOrder(2)
+	jkPullReviewRequestOptions = []string{
+		"reviewers", "team_reviewers",
+	}
+	joPullReviewRequestOptions = newJDOrder(
+		`"reviewers":`, `"team_reviewers":`,
+	)
 )
 
 func jdPullReviewRequestOptions(d *jdec, v *PullReviewRequestOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPullReviewRequestOptions, joPullReviewRequestOptions, prev); more; more, i = d.field(false, jkPullReviewRequestOptions, joPullReviewRequestOptions, prev) {
+	o, prev := joPullReviewRequestOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "reviewers":
@@ -10258,7 +11231,7 @@ func jdPullReviewRequestOptions(d *jdec, v *PullReviewRequestOptions) {
 				d.skip()
 				continue
 			}
-			joPullReviewRequestOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10273,16 +11246,24 @@ func jdPullReviewRequestOptions(d *jdec, v *PullReviewRequestOptions) {
 }
 
 var (
-	jkPushMirror = []string{"branch_filter", "created", "interval", "last_error", "last_update", "public_key", "remote_address", "remote_name", "repo_name", "sync_on_commit"}
-	joPushMirror = newJDOrder(10)
+	jkPushMirror = []string{
+		"branch_filter", "created", "interval", "last_error", "last_update",
+		"public_key", "remote_address", "remote_name", "repo_name",
+		"sync_on_commit",
+	}
+	joPushMirror = newJDOrder(
+		`"branch_filter":`, `"created":`, `"interval":`, `"last_error":`,
+		`"last_update":`, `"public_key":`, `"remote_address":`,
+		`"remote_name":`, `"repo_name":`, `"sync_on_commit":`,
+	)
 )
 
 func jdPushMirror(d *jdec, v *PushMirror) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkPushMirror, joPushMirror, prev); more; more, i = d.field(false, jkPushMirror, joPushMirror, prev) {
+	o, prev := joPushMirror, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "branch_filter":
@@ -10313,7 +11294,7 @@ func jdPushMirror(d *jdec, v *PushMirror) {
 				d.skip()
 				continue
 			}
-			joPushMirror.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10344,16 +11325,20 @@ func jdPushMirror(d *jdec, v *PushMirror) {
 }
 
 var (
-	jkQuotaGroup = []string{"name", "rules"}
-	joQuotaGroup = newJDOrder(2)
+	jkQuotaGroup = []string{
+		"name", "rules",
+	}
+	joQuotaGroup = newJDOrder(
+		`"name":`, `"rules":`,
+	)
 )
 
 func jdQuotaGroup(d *jdec, v *QuotaGroup) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaGroup, joQuotaGroup, prev); more; more, i = d.field(false, jkQuotaGroup, joQuotaGroup, prev) {
+	o, prev := joQuotaGroup, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name":
@@ -10368,7 +11353,7 @@ func jdQuotaGroup(d *jdec, v *QuotaGroup) {
 				d.skip()
 				continue
 			}
-			joQuotaGroup.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10383,16 +11368,20 @@ func jdQuotaGroup(d *jdec, v *QuotaGroup) {
 }
 
 var (
-	jkQuotaInfo = []string{"groups", "used"}
-	joQuotaInfo = newJDOrder(2)
+	jkQuotaInfo = []string{
+		"groups", "used",
+	}
+	joQuotaInfo = newJDOrder(
+		`"groups":`, `"used":`,
+	)
 )
 
 func jdQuotaInfo(d *jdec, v *QuotaInfo) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaInfo, joQuotaInfo, prev); more; more, i = d.field(false, jkQuotaInfo, joQuotaInfo, prev) {
+	o, prev := joQuotaInfo, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "groups":
@@ -10407,7 +11396,7 @@ func jdQuotaInfo(d *jdec, v *QuotaInfo) {
 				d.skip()
 				continue
 			}
-			joQuotaInfo.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10422,16 +11411,20 @@ func jdQuotaInfo(d *jdec, v *QuotaInfo) {
 }
 
 var (
-	jkQuotaRuleInfo = []string{"limit", "name", "subjects"}
-	joQuotaRuleInfo = newJDOrder(3)
+	jkQuotaRuleInfo = []string{
+		"limit", "name", "subjects",
+	}
+	joQuotaRuleInfo = newJDOrder(
+		`"limit":`, `"name":`, `"subjects":`,
+	)
 )
 
 func jdQuotaRuleInfo(d *jdec, v *QuotaRuleInfo) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaRuleInfo, joQuotaRuleInfo, prev); more; more, i = d.field(false, jkQuotaRuleInfo, joQuotaRuleInfo, prev) {
+	o, prev := joQuotaRuleInfo, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "limit":
@@ -10448,7 +11441,7 @@ func jdQuotaRuleInfo(d *jdec, v *QuotaRuleInfo) {
 				d.skip()
 				continue
 			}
-			joQuotaRuleInfo.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10465,16 +11458,20 @@ func jdQuotaRuleInfo(d *jdec, v *QuotaRuleInfo) {
 }
 
 var (
-	jkQuotaUsed = []string{"size"}
-	joQuotaUsed = newJDOrder(1)
+	jkQuotaUsed = []string{
+		"size",
+	}
+	joQuotaUsed = newJDOrder(
+		`"size":`,
+	)
 )
 
 func jdQuotaUsed(d *jdec, v *QuotaUsed) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsed, joQuotaUsed, prev); more; more, i = d.field(false, jkQuotaUsed, joQuotaUsed, prev) {
+	o, prev := joQuotaUsed, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "size":
@@ -10487,7 +11484,7 @@ func jdQuotaUsed(d *jdec, v *QuotaUsed) {
 				d.skip()
 				continue
 			}
-			joQuotaUsed.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10500,16 +11497,20 @@ func jdQuotaUsed(d *jdec, v *QuotaUsed) {
 }
 
 var (
-	jkQuotaUsedArtifact = []string{"html_url", "name", "size"}
-	joQuotaUsedArtifact = newJDOrder(3)
+	jkQuotaUsedArtifact = []string{
+		"html_url", "name", "size",
+	}
+	joQuotaUsedArtifact = newJDOrder(
+		`"html_url":`, `"name":`, `"size":`,
+	)
 )
 
 func jdQuotaUsedArtifact(d *jdec, v *QuotaUsedArtifact) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedArtifact, joQuotaUsedArtifact, prev); more; more, i = d.field(false, jkQuotaUsedArtifact, joQuotaUsedArtifact, prev) {
+	o, prev := joQuotaUsedArtifact, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "html_url":
@@ -10526,7 +11527,7 @@ func jdQuotaUsedArtifact(d *jdec, v *QuotaUsedArtifact) {
 				d.skip()
 				continue
 			}
-			joQuotaUsedArtifact.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10543,16 +11544,20 @@ func jdQuotaUsedArtifact(d *jdec, v *QuotaUsedArtifact) {
 }
 
 var (
-	jkQuotaUsedAttachment = []string{"api_url", "contained_in", "name", "size"}
-	joQuotaUsedAttachment = newJDOrder(4)
+	jkQuotaUsedAttachment = []string{
+		"api_url", "contained_in", "name", "size",
+	}
+	joQuotaUsedAttachment = newJDOrder(
+		`"api_url":`, `"contained_in":`, `"name":`, `"size":`,
+	)
 )
 
 func jdQuotaUsedAttachment(d *jdec, v *QuotaUsedAttachment) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedAttachment, joQuotaUsedAttachment, prev); more; more, i = d.field(false, jkQuotaUsedAttachment, joQuotaUsedAttachment, prev) {
+	o, prev := joQuotaUsedAttachment, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "api_url":
@@ -10571,7 +11576,7 @@ func jdQuotaUsedAttachment(d *jdec, v *QuotaUsedAttachment) {
 				d.skip()
 				continue
 			}
-			joQuotaUsedAttachment.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10590,16 +11595,20 @@ func jdQuotaUsedAttachment(d *jdec, v *QuotaUsedAttachment) {
 }
 
 var (
-	jkQuotaUsedAttachmentContainedIn = []string{"api_url", "html_url"}
-	joQuotaUsedAttachmentContainedIn = newJDOrder(2)
+	jkQuotaUsedAttachmentContainedIn = []string{
+		"api_url", "html_url",
+	}
+	joQuotaUsedAttachmentContainedIn = newJDOrder(
+		`"api_url":`, `"html_url":`,
+	)
 )
 
 func jdQuotaUsedAttachmentContainedIn(d *jdec, v *QuotaUsedAttachmentContainedIn) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedAttachmentContainedIn, joQuotaUsedAttachmentContainedIn, prev); more; more, i = d.field(false, jkQuotaUsedAttachmentContainedIn, joQuotaUsedAttachmentContainedIn, prev) {
+	o, prev := joQuotaUsedAttachmentContainedIn, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "api_url":
@@ -10614,7 +11623,7 @@ func jdQuotaUsedAttachmentContainedIn(d *jdec, v *QuotaUsedAttachmentContainedIn
 				d.skip()
 				continue
 			}
-			joQuotaUsedAttachmentContainedIn.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10629,16 +11638,20 @@ func jdQuotaUsedAttachmentContainedIn(d *jdec, v *QuotaUsedAttachmentContainedIn
 }
 
 var (
-	jkQuotaUsedPackage = []string{"html_url", "name", "size", "type", "version"}
-	joQuotaUsedPackage = newJDOrder(5)
+	jkQuotaUsedPackage = []string{
+		"html_url", "name", "size", "type", "version",
+	}
+	joQuotaUsedPackage = newJDOrder(
+		`"html_url":`, `"name":`, `"size":`, `"type":`, `"version":`,
+	)
 )
 
 func jdQuotaUsedPackage(d *jdec, v *QuotaUsedPackage) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedPackage, joQuotaUsedPackage, prev); more; more, i = d.field(false, jkQuotaUsedPackage, joQuotaUsedPackage, prev) {
+	o, prev := joQuotaUsedPackage, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "html_url":
@@ -10659,7 +11672,7 @@ func jdQuotaUsedPackage(d *jdec, v *QuotaUsedPackage) {
 				d.skip()
 				continue
 			}
-			joQuotaUsedPackage.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10680,16 +11693,20 @@ func jdQuotaUsedPackage(d *jdec, v *QuotaUsedPackage) {
 }
 
 var (
-	jkQuotaUsedSize = []string{"assets", "git", "repos"}
-	joQuotaUsedSize = newJDOrder(3)
+	jkQuotaUsedSize = []string{
+		"assets", "git", "repos",
+	}
+	joQuotaUsedSize = newJDOrder(
+		`"assets":`, `"git":`, `"repos":`,
+	)
 )
 
 func jdQuotaUsedSize(d *jdec, v *QuotaUsedSize) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedSize, joQuotaUsedSize, prev); more; more, i = d.field(false, jkQuotaUsedSize, joQuotaUsedSize, prev) {
+	o, prev := joQuotaUsedSize, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "assets":
@@ -10706,7 +11723,7 @@ func jdQuotaUsedSize(d *jdec, v *QuotaUsedSize) {
 				d.skip()
 				continue
 			}
-			joQuotaUsedSize.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10723,16 +11740,20 @@ func jdQuotaUsedSize(d *jdec, v *QuotaUsedSize) {
 }
 
 var (
-	jkQuotaUsedSizeAssets = []string{"artifacts", "attachments", "packages"}
-	joQuotaUsedSizeAssets = newJDOrder(3)
+	jkQuotaUsedSizeAssets = []string{
+		"artifacts", "attachments", "packages",
+	}
+	joQuotaUsedSizeAssets = newJDOrder(
+		`"artifacts":`, `"attachments":`, `"packages":`,
+	)
 )
 
 func jdQuotaUsedSizeAssets(d *jdec, v *QuotaUsedSizeAssets) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedSizeAssets, joQuotaUsedSizeAssets, prev); more; more, i = d.field(false, jkQuotaUsedSizeAssets, joQuotaUsedSizeAssets, prev) {
+	o, prev := joQuotaUsedSizeAssets, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "artifacts":
@@ -10749,7 +11770,7 @@ func jdQuotaUsedSizeAssets(d *jdec, v *QuotaUsedSizeAssets) {
 				d.skip()
 				continue
 			}
-			joQuotaUsedSizeAssets.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10766,16 +11787,20 @@ func jdQuotaUsedSizeAssets(d *jdec, v *QuotaUsedSizeAssets) {
 }
 
 var (
-	jkQuotaUsedSizeAssetsAttachments = []string{"issues", "releases"}
-	joQuotaUsedSizeAssetsAttachments = newJDOrder(2)
+	jkQuotaUsedSizeAssetsAttachments = []string{
+		"issues", "releases",
+	}
+	joQuotaUsedSizeAssetsAttachments = newJDOrder(
+		`"issues":`, `"releases":`,
+	)
 )
 
 func jdQuotaUsedSizeAssetsAttachments(d *jdec, v *QuotaUsedSizeAssetsAttachments) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedSizeAssetsAttachments, joQuotaUsedSizeAssetsAttachments, prev); more; more, i = d.field(false, jkQuotaUsedSizeAssetsAttachments, joQuotaUsedSizeAssetsAttachments, prev) {
+	o, prev := joQuotaUsedSizeAssetsAttachments, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "issues":
@@ -10790,7 +11815,7 @@ func jdQuotaUsedSizeAssetsAttachments(d *jdec, v *QuotaUsedSizeAssetsAttachments
 				d.skip()
 				continue
 			}
-			joQuotaUsedSizeAssetsAttachments.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10805,16 +11830,20 @@ func jdQuotaUsedSizeAssetsAttachments(d *jdec, v *QuotaUsedSizeAssetsAttachments
 }
 
 var (
-	jkQuotaUsedSizeAssetsPackages = []string{"all"}
-	joQuotaUsedSizeAssetsPackages = newJDOrder(1)
+	jkQuotaUsedSizeAssetsPackages = []string{
+		"all",
+	}
+	joQuotaUsedSizeAssetsPackages = newJDOrder(
+		`"all":`,
+	)
 )
 
 func jdQuotaUsedSizeAssetsPackages(d *jdec, v *QuotaUsedSizeAssetsPackages) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedSizeAssetsPackages, joQuotaUsedSizeAssetsPackages, prev); more; more, i = d.field(false, jkQuotaUsedSizeAssetsPackages, joQuotaUsedSizeAssetsPackages, prev) {
+	o, prev := joQuotaUsedSizeAssetsPackages, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "all":
@@ -10827,7 +11856,7 @@ func jdQuotaUsedSizeAssetsPackages(d *jdec, v *QuotaUsedSizeAssetsPackages) {
 				d.skip()
 				continue
 			}
-			joQuotaUsedSizeAssetsPackages.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10840,16 +11869,20 @@ func jdQuotaUsedSizeAssetsPackages(d *jdec, v *QuotaUsedSizeAssetsPackages) {
 }
 
 var (
-	jkQuotaUsedSizeGit = []string{"LFS"}
-	joQuotaUsedSizeGit = newJDOrder(1)
+	jkQuotaUsedSizeGit = []string{
+		"LFS",
+	}
+	joQuotaUsedSizeGit = newJDOrder(
+		`"LFS":`,
+	)
 )
 
 func jdQuotaUsedSizeGit(d *jdec, v *QuotaUsedSizeGit) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedSizeGit, joQuotaUsedSizeGit, prev); more; more, i = d.field(false, jkQuotaUsedSizeGit, joQuotaUsedSizeGit, prev) {
+	o, prev := joQuotaUsedSizeGit, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "LFS":
@@ -10862,7 +11895,7 @@ func jdQuotaUsedSizeGit(d *jdec, v *QuotaUsedSizeGit) {
 				d.skip()
 				continue
 			}
-			joQuotaUsedSizeGit.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10875,16 +11908,20 @@ func jdQuotaUsedSizeGit(d *jdec, v *QuotaUsedSizeGit) {
 }
 
 var (
-	jkQuotaUsedSizeRepos = []string{"private", "public"}
-	joQuotaUsedSizeRepos = newJDOrder(2)
+	jkQuotaUsedSizeRepos = []string{
+		"private", "public",
+	}
+	joQuotaUsedSizeRepos = newJDOrder(
+		`"private":`, `"public":`,
+	)
 )
 
 func jdQuotaUsedSizeRepos(d *jdec, v *QuotaUsedSizeRepos) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkQuotaUsedSizeRepos, joQuotaUsedSizeRepos, prev); more; more, i = d.field(false, jkQuotaUsedSizeRepos, joQuotaUsedSizeRepos, prev) {
+	o, prev := joQuotaUsedSizeRepos, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "private":
@@ -10899,7 +11936,7 @@ func jdQuotaUsedSizeRepos(d *jdec, v *QuotaUsedSizeRepos) {
 				d.skip()
 				continue
 			}
-			joQuotaUsedSizeRepos.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10914,16 +11951,20 @@ func jdQuotaUsedSizeRepos(d *jdec, v *QuotaUsedSizeRepos) {
 }
 
 var (
-	jkReaction = []string{"content", "created_at", "user"}
-	joReaction = newJDOrder(3)
+	jkReaction = []string{
+		"content", "created_at", "user",
+	}
+	joReaction = newJDOrder(
+		`"content":`, `"created_at":`, `"user":`,
+	)
 )
 
 func jdReaction(d *jdec, v *Reaction) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkReaction, joReaction, prev); more; more, i = d.field(false, jkReaction, joReaction, prev) {
+	o, prev := joReaction, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "content":
@@ -10940,7 +11981,7 @@ func jdReaction(d *jdec, v *Reaction) {
 				d.skip()
 				continue
 			}
-			joReaction.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -10957,16 +11998,20 @@ func jdReaction(d *jdec, v *Reaction) {
 }
 
 var (
-	jkReference = []string{"object", "ref", "url"}
-	joReference = newJDOrder(3)
+	jkReference = []string{
+		"object", "ref", "url",
+	}
+	joReference = newJDOrder(
+		`"object":`, `"ref":`, `"url":`,
+	)
 )
 
 func jdReference(d *jdec, v *Reference) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkReference, joReference, prev); more; more, i = d.field(false, jkReference, joReference, prev) {
+	o, prev := joReference, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "object":
@@ -10983,7 +12028,7 @@ func jdReference(d *jdec, v *Reference) {
 				d.skip()
 				continue
 			}
-			joReference.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11000,16 +12045,20 @@ func jdReference(d *jdec, v *Reference) {
 }
 
 var (
-	jkRegisterRunnerOptions = []string{"description", "ephemeral", "name"}
-	joRegisterRunnerOptions = newJDOrder(3)
+	jkRegisterRunnerOptions = []string{
+		"description", "ephemeral", "name",
+	}
+	joRegisterRunnerOptions = newJDOrder(
+		`"description":`, `"ephemeral":`, `"name":`,
+	)
 )
 
 func jdRegisterRunnerOptions(d *jdec, v *RegisterRunnerOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRegisterRunnerOptions, joRegisterRunnerOptions, prev); more; more, i = d.field(false, jkRegisterRunnerOptions, joRegisterRunnerOptions, prev) {
+	o, prev := joRegisterRunnerOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "description":
@@ -11026,7 +12075,7 @@ func jdRegisterRunnerOptions(d *jdec, v *RegisterRunnerOptions) {
 				d.skip()
 				continue
 			}
-			joRegisterRunnerOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11043,16 +12092,20 @@ func jdRegisterRunnerOptions(d *jdec, v *RegisterRunnerOptions) {
 }
 
 var (
-	jkRegisterRunnerResponse = []string{"id", "token", "uuid"}
-	joRegisterRunnerResponse = newJDOrder(3)
+	jkRegisterRunnerResponse = []string{
+		"id", "token", "uuid",
+	}
+	joRegisterRunnerResponse = newJDOrder(
+		`"id":`, `"token":`, `"uuid":`,
+	)
 )
 
 func jdRegisterRunnerResponse(d *jdec, v *RegisterRunnerResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRegisterRunnerResponse, joRegisterRunnerResponse, prev); more; more, i = d.field(false, jkRegisterRunnerResponse, joRegisterRunnerResponse, prev) {
+	o, prev := joRegisterRunnerResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "id":
@@ -11069,7 +12122,7 @@ func jdRegisterRunnerResponse(d *jdec, v *RegisterRunnerResponse) {
 				d.skip()
 				continue
 			}
-			joRegisterRunnerResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11086,16 +12139,20 @@ func jdRegisterRunnerResponse(d *jdec, v *RegisterRunnerResponse) {
 }
 
 var (
-	jkRegistrationToken = []string{"token"}
-	joRegistrationToken = newJDOrder(1)
+	jkRegistrationToken = []string{
+		"token",
+	}
+	joRegistrationToken = newJDOrder(
+		`"token":`,
+	)
 )
 
 func jdRegistrationToken(d *jdec, v *RegistrationToken) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRegistrationToken, joRegistrationToken, prev); more; more, i = d.field(false, jkRegistrationToken, joRegistrationToken, prev) {
+	o, prev := joRegistrationToken, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "token":
@@ -11108,7 +12165,7 @@ func jdRegistrationToken(d *jdec, v *RegistrationToken) {
 				d.skip()
 				continue
 			}
-			joRegistrationToken.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11121,16 +12178,27 @@ func jdRegistrationToken(d *jdec, v *RegistrationToken) {
 }
 
 var (
-	jkRelease = []string{"archive_download_count", "assets", "author", "body", "created_at", "draft", "hide_archive_links", "html_url", "id", "name", "prerelease", "published_at", "tag_name", "tarball_url", "target_commitish", "upload_url", "url", "zipball_url"}
-	joRelease = newJDOrder(18)
+	jkRelease = []string{
+		"archive_download_count", "assets", "author", "body", "created_at",
+		"draft", "hide_archive_links", "html_url", "id", "name", "prerelease",
+		"published_at", "tag_name", "tarball_url", "target_commitish",
+		"upload_url", "url", "zipball_url",
+	}
+	joRelease = newJDOrder(
+		`"archive_download_count":`, `"assets":`, `"author":`, `"body":`,
+		`"created_at":`, `"draft":`, `"hide_archive_links":`, `"html_url":`,
+		`"id":`, `"name":`, `"prerelease":`, `"published_at":`, `"tag_name":`,
+		`"tarball_url":`, `"target_commitish":`, `"upload_url":`, `"url":`,
+		`"zipball_url":`,
+	)
 )
 
 func jdRelease(d *jdec, v *Release) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRelease, joRelease, prev); more; more, i = d.field(false, jkRelease, joRelease, prev) {
+	o, prev := joRelease, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "archive_download_count":
@@ -11177,7 +12245,7 @@ func jdRelease(d *jdec, v *Release) {
 				d.skip()
 				continue
 			}
-			joRelease.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11224,16 +12292,20 @@ func jdRelease(d *jdec, v *Release) {
 }
 
 var (
-	jkRenameOrgOption = []string{"new_name"}
-	joRenameOrgOption = newJDOrder(1)
+	jkRenameOrgOption = []string{
+		"new_name",
+	}
+	joRenameOrgOption = newJDOrder(
+		`"new_name":`,
+	)
 )
 
 func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRenameOrgOption, joRenameOrgOption, prev); more; more, i = d.field(false, jkRenameOrgOption, joRenameOrgOption, prev) {
+	o, prev := joRenameOrgOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "new_name":
@@ -11246,7 +12318,7 @@ func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
 				d.skip()
 				continue
 			}
-			joRenameOrgOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11259,16 +12331,20 @@ func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
 }
 
 var (
-	jkRenameUserOption = []string{"new_username"}
-	joRenameUserOption = newJDOrder(1)
+	jkRenameUserOption = []string{
+		"new_username",
+	}
+	joRenameUserOption = newJDOrder(
+		`"new_username":`,
+	)
 )
 
 func jdRenameUserOption(d *jdec, v *RenameUserOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRenameUserOption, joRenameUserOption, prev); more; more, i = d.field(false, jkRenameUserOption, joRenameUserOption, prev) {
+	o, prev := joRenameUserOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "new_username":
@@ -11281,7 +12357,7 @@ func jdRenameUserOption(d *jdec, v *RenameUserOption) {
 				d.skip()
 				continue
 			}
-			joRenameUserOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11294,16 +12370,20 @@ func jdRenameUserOption(d *jdec, v *RenameUserOption) {
 }
 
 var (
-	jkReplaceFlagsOption = []string{"flags"}
-	joReplaceFlagsOption = newJDOrder(1)
+	jkReplaceFlagsOption = []string{
+		"flags",
+	}
+	joReplaceFlagsOption = newJDOrder(
+		`"flags":`,
+	)
 )
 
 func jdReplaceFlagsOption(d *jdec, v *ReplaceFlagsOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkReplaceFlagsOption, joReplaceFlagsOption, prev); more; more, i = d.field(false, jkReplaceFlagsOption, joReplaceFlagsOption, prev) {
+	o, prev := joReplaceFlagsOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "flags":
@@ -11316,7 +12396,7 @@ func jdReplaceFlagsOption(d *jdec, v *ReplaceFlagsOption) {
 				d.skip()
 				continue
 			}
-			joReplaceFlagsOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11329,16 +12409,20 @@ func jdReplaceFlagsOption(d *jdec, v *ReplaceFlagsOption) {
 }
 
 var (
-	jkRepoCollaboratorPermission = []string{"permission", "role_name", "user"}
-	joRepoCollaboratorPermission = newJDOrder(3)
+	jkRepoCollaboratorPermission = []string{
+		"permission", "role_name", "user",
+	}
+	joRepoCollaboratorPermission = newJDOrder(
+		`"permission":`, `"role_name":`, `"user":`,
+	)
 )
 
 func jdRepoCollaboratorPermission(d *jdec, v *RepoCollaboratorPermission) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRepoCollaboratorPermission, joRepoCollaboratorPermission, prev); more; more, i = d.field(false, jkRepoCollaboratorPermission, joRepoCollaboratorPermission, prev) {
+	o, prev := joRepoCollaboratorPermission, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "permission":
@@ -11355,7 +12439,7 @@ func jdRepoCollaboratorPermission(d *jdec, v *RepoCollaboratorPermission) {
 				d.skip()
 				continue
 			}
-			joRepoCollaboratorPermission.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11372,16 +12456,21 @@ func jdRepoCollaboratorPermission(d *jdec, v *RepoCollaboratorPermission) {
 }
 
 var (
-	jkRepoCommit = []string{"author", "committer", "message", "tree", "url", "verification"}
-	joRepoCommit = newJDOrder(6)
+	jkRepoCommit = []string{
+		"author", "committer", "message", "tree", "url", "verification",
+	}
+	joRepoCommit = newJDOrder(
+		`"author":`, `"committer":`, `"message":`, `"tree":`, `"url":`,
+		`"verification":`,
+	)
 )
 
 func jdRepoCommit(d *jdec, v *RepoCommit) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRepoCommit, joRepoCommit, prev); more; more, i = d.field(false, jkRepoCommit, joRepoCommit, prev) {
+	o, prev := joRepoCommit, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -11404,7 +12493,7 @@ func jdRepoCommit(d *jdec, v *RepoCommit) {
 				d.skip()
 				continue
 			}
-			joRepoCommit.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11427,16 +12516,20 @@ func jdRepoCommit(d *jdec, v *RepoCommit) {
 }
 
 var (
-	jkRepoTargetOption = []string{"name", "owner"}
-	joRepoTargetOption = newJDOrder(2)
+	jkRepoTargetOption = []string{
+		"name", "owner",
+	}
+	joRepoTargetOption = newJDOrder(
+		`"name":`, `"owner":`,
+	)
 )
 
 func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRepoTargetOption, joRepoTargetOption, prev); more; more, i = d.field(false, jkRepoTargetOption, joRepoTargetOption, prev) {
+	o, prev := joRepoTargetOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name":
@@ -11451,7 +12544,7 @@ func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
 				d.skip()
 				continue
 			}
-			joRepoTargetOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11466,16 +12559,20 @@ func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
 }
 
 var (
-	jkRepoTopicOptions = []string{"topics"}
-	joRepoTopicOptions = newJDOrder(1)
+	jkRepoTopicOptions = []string{
+		"topics",
+	}
+	joRepoTopicOptions = newJDOrder(
+		`"topics":`,
+	)
 )
 
 func jdRepoTopicOptions(d *jdec, v *RepoTopicOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRepoTopicOptions, joRepoTopicOptions, prev); more; more, i = d.field(false, jkRepoTopicOptions, joRepoTopicOptions, prev) {
+	o, prev := joRepoTopicOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "topics":
@@ -11488,7 +12585,7 @@ func jdRepoTopicOptions(d *jdec, v *RepoTopicOptions) {
 				d.skip()
 				continue
 			}
-			joRepoTopicOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11501,16 +12598,20 @@ func jdRepoTopicOptions(d *jdec, v *RepoTopicOptions) {
 }
 
 var (
-	jkRepoTransfer = []string{"doer", "recipient", "teams"}
-	joRepoTransfer = newJDOrder(3)
+	jkRepoTransfer = []string{
+		"doer", "recipient", "teams",
+	}
+	joRepoTransfer = newJDOrder(
+		`"doer":`, `"recipient":`, `"teams":`,
+	)
 )
 
 func jdRepoTransfer(d *jdec, v *RepoTransfer) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRepoTransfer, joRepoTransfer, prev); more; more, i = d.field(false, jkRepoTransfer, joRepoTransfer, prev) {
+	o, prev := joRepoTransfer, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "doer":
@@ -11527,7 +12628,7 @@ func jdRepoTransfer(d *jdec, v *RepoTransfer) {
 				d.skip()
 				continue
 			}
-			joRepoTransfer.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11544,16 +12645,56 @@ func jdRepoTransfer(d *jdec, v *RepoTransfer) {
 }
 
 var (
-	jkRepository = []string{"allow_fast_forward_only_merge", "allow_merge_commits", "allow_rebase", "allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived", "archived_at", "avatar_url", "clone_url", "created_at", "default_allow_maintainer_edit", "default_branch", "default_delete_branch_after_merge", "default_merge_style", "default_update_style", "description", "empty", "external_tracker", "external_wiki", "fork", "forks_count", "full_name", "globally_editable_wiki", "has_actions", "has_issues", "has_packages", "has_projects", "has_pull_requests", "has_releases", "has_wiki", "has_wiki_contents", "html_url", "id", "ignore_whitespace_conflicts", "internal", "internal_tracker", "language", "languages_url", "link", "mirror", "mirror_interval", "mirror_updated", "name", "object_format_name", "open_issues_count", "open_pr_counter", "original_url", "owner", "parent", "permissions", "private", "release_counter", "repo_transfer", "size", "ssh_url", "stars_count", "template", "topics", "updated_at", "url", "watchers_count", "website", "wiki_branch", "wiki_clone_url", "wiki_ssh_url"}
-	joRepository = newJDOrder(66)
+	jkRepository = []string{
+		"allow_fast_forward_only_merge", "allow_merge_commits", "allow_rebase",
+		"allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge",
+		"archived", "archived_at", "avatar_url", "clone_url", "created_at",
+		"default_allow_maintainer_edit", "default_branch",
+		"default_delete_branch_after_merge", "default_merge_style",
+		"default_update_style", "description", "empty", "external_tracker",
+		"external_wiki", "fork", "forks_count", "full_name",
+		"globally_editable_wiki", "has_actions", "has_issues", "has_packages",
+		"has_projects", "has_pull_requests", "has_releases", "has_wiki",
+		"has_wiki_contents", "html_url", "id", "ignore_whitespace_conflicts",
+		"internal", "internal_tracker", "language", "languages_url", "link",
+		"mirror", "mirror_interval", "mirror_updated", "name",
+		"object_format_name", "open_issues_count", "open_pr_counter",
+		"original_url", "owner", "parent", "permissions", "private",
+		"release_counter", "repo_transfer", "size", "ssh_url", "stars_count",
+		"template", "topics", "updated_at", "url", "watchers_count", "website",
+		"wiki_branch", "wiki_clone_url", "wiki_ssh_url",
+	}
+	joRepository = newJDOrder(
+		`"allow_fast_forward_only_merge":`, `"allow_merge_commits":`,
+		`"allow_rebase":`, `"allow_rebase_explicit":`, `"allow_rebase_update":`,
+		`"allow_squash_merge":`, `"archived":`, `"archived_at":`,
+		`"avatar_url":`, `"clone_url":`, `"created_at":`,
+		`"default_allow_maintainer_edit":`, `"default_branch":`,
+		`"default_delete_branch_after_merge":`, `"default_merge_style":`,
+		`"default_update_style":`, `"description":`, `"empty":`,
+		`"external_tracker":`, `"external_wiki":`, `"fork":`, `"forks_count":`,
+		`"full_name":`, `"globally_editable_wiki":`, `"has_actions":`,
+		`"has_issues":`, `"has_packages":`, `"has_projects":`,
+		`"has_pull_requests":`, `"has_releases":`, `"has_wiki":`,
+		`"has_wiki_contents":`, `"html_url":`, `"id":`,
+		`"ignore_whitespace_conflicts":`, `"internal":`, `"internal_tracker":`,
+		`"language":`, `"languages_url":`, `"link":`, `"mirror":`,
+		`"mirror_interval":`, `"mirror_updated":`, `"name":`,
+		`"object_format_name":`, `"open_issues_count":`, `"open_pr_counter":`,
+		`"original_url":`, `"owner":`, `"parent":`, `"permissions":`,
+		`"private":`, `"release_counter":`, `"repo_transfer":`, `"size":`,
+		`"ssh_url":`, `"stars_count":`, `"template":`, `"topics":`,
+		`"updated_at":`, `"url":`, `"watchers_count":`, `"website":`,
+		`"wiki_branch":`, `"wiki_clone_url":`, `"wiki_ssh_url":`,
+	)
 )
 
 func jdRepository(d *jdec, v *Repository) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRepository, joRepository, prev); more; more, i = d.field(false, jkRepository, joRepository, prev) {
+	o, prev := joRepository, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "allow_fast_forward_only_merge":
@@ -11696,7 +12837,7 @@ func jdRepository(d *jdec, v *Repository) {
 				d.skip()
 				continue
 			}
-			joRepository.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11839,16 +12980,20 @@ func jdRepository(d *jdec, v *Repository) {
 }
 
 var (
-	jkRepositoryMeta = []string{"full_name", "id", "name", "owner"}
-	joRepositoryMeta = newJDOrder(4)
+	jkRepositoryMeta = []string{
+		"full_name", "id", "name", "owner",
+	}
+	joRepositoryMeta = newJDOrder(
+		`"full_name":`, `"id":`, `"name":`, `"owner":`,
+	)
 )
 
 func jdRepositoryMeta(d *jdec, v *RepositoryMeta) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkRepositoryMeta, joRepositoryMeta, prev); more; more, i = d.field(false, jkRepositoryMeta, joRepositoryMeta, prev) {
+	o, prev := joRepositoryMeta, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "full_name":
@@ -11867,7 +13012,7 @@ func jdRepositoryMeta(d *jdec, v *RepositoryMeta) {
 				d.skip()
 				continue
 			}
-			joRepositoryMeta.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11886,16 +13031,20 @@ func jdRepositoryMeta(d *jdec, v *RepositoryMeta) {
 }
 
 var (
-	jkSearchResults = []string{"data", "ok"}
-	joSearchResults = newJDOrder(2)
+	jkSearchResults = []string{
+		"data", "ok",
+	}
+	joSearchResults = newJDOrder(
+		`"data":`, `"ok":`,
+	)
 )
 
 func jdSearchResults(d *jdec, v *SearchResults) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkSearchResults, joSearchResults, prev); more; more, i = d.field(false, jkSearchResults, joSearchResults, prev) {
+	o, prev := joSearchResults, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "data":
@@ -11910,7 +13059,7 @@ func jdSearchResults(d *jdec, v *SearchResults) {
 				d.skip()
 				continue
 			}
-			joSearchResults.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11925,16 +13074,20 @@ func jdSearchResults(d *jdec, v *SearchResults) {
 }
 
 var (
-	jkSecret = []string{"created_at", "name"}
-	joSecret = newJDOrder(2)
+	jkSecret = []string{
+		"created_at", "name",
+	}
+	joSecret = newJDOrder(
+		`"created_at":`, `"name":`,
+	)
 )
 
 func jdSecret(d *jdec, v *Secret) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkSecret, joSecret, prev); more; more, i = d.field(false, jkSecret, joSecret, prev) {
+	o, prev := joSecret, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -11949,7 +13102,7 @@ func jdSecret(d *jdec, v *Secret) {
 				d.skip()
 				continue
 			}
-			joSecret.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11964,16 +13117,20 @@ func jdSecret(d *jdec, v *Secret) {
 }
 
 var (
-	jkServerVersion = []string{"version"}
-	joServerVersion = newJDOrder(1)
+	jkServerVersion = []string{
+		"version",
+	}
+	joServerVersion = newJDOrder(
+		`"version":`,
+	)
 )
 
 func jdServerVersion(d *jdec, v *ServerVersion) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkServerVersion, joServerVersion, prev); more; more, i = d.field(false, jkServerVersion, joServerVersion, prev) {
+	o, prev := joServerVersion, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "version":
@@ -11986,7 +13143,7 @@ func jdServerVersion(d *jdec, v *ServerVersion) {
 				d.skip()
 				continue
 			}
-			joServerVersion.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -11999,16 +13156,20 @@ func jdServerVersion(d *jdec, v *ServerVersion) {
 }
 
 var (
-	jkSetUserQuotaGroupsOptions = []string{"groups"}
-	joSetUserQuotaGroupsOptions = newJDOrder(1)
+	jkSetUserQuotaGroupsOptions = []string{
+		"groups",
+	}
+	joSetUserQuotaGroupsOptions = newJDOrder(
+		`"groups":`,
+	)
 )
 
 func jdSetUserQuotaGroupsOptions(d *jdec, v *SetUserQuotaGroupsOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkSetUserQuotaGroupsOptions, joSetUserQuotaGroupsOptions, prev); more; more, i = d.field(false, jkSetUserQuotaGroupsOptions, joSetUserQuotaGroupsOptions, prev) {
+	o, prev := joSetUserQuotaGroupsOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "groups":
@@ -12021,7 +13182,7 @@ func jdSetUserQuotaGroupsOptions(d *jdec, v *SetUserQuotaGroupsOptions) {
 				d.skip()
 				continue
 			}
-			joSetUserQuotaGroupsOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12034,16 +13195,22 @@ func jdSetUserQuotaGroupsOptions(d *jdec, v *SetUserQuotaGroupsOptions) {
 }
 
 var (
-	jkStopWatch = []string{"created", "duration", "issue_index", "issue_title", "repo_name", "repo_owner_name", "seconds"}
-	joStopWatch = newJDOrder(7)
+	jkStopWatch = []string{
+		"created", "duration", "issue_index", "issue_title", "repo_name",
+		"repo_owner_name", "seconds",
+	}
+	joStopWatch = newJDOrder(
+		`"created":`, `"duration":`, `"issue_index":`, `"issue_title":`,
+		`"repo_name":`, `"repo_owner_name":`, `"seconds":`,
+	)
 )
 
 func jdStopWatch(d *jdec, v *StopWatch) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkStopWatch, joStopWatch, prev); more; more, i = d.field(false, jkStopWatch, joStopWatch, prev) {
+	o, prev := joStopWatch, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created":
@@ -12068,7 +13235,7 @@ func jdStopWatch(d *jdec, v *StopWatch) {
 				d.skip()
 				continue
 			}
-			joStopWatch.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12093,16 +13260,20 @@ func jdStopWatch(d *jdec, v *StopWatch) {
 }
 
 var (
-	jkSubmitPullReviewOptions = []string{"body", "event"}
-	joSubmitPullReviewOptions = newJDOrder(2)
+	jkSubmitPullReviewOptions = []string{
+		"body", "event",
+	}
+	joSubmitPullReviewOptions = newJDOrder(
+		`"body":`, `"event":`,
+	)
 )
 
 func jdSubmitPullReviewOptions(d *jdec, v *SubmitPullReviewOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkSubmitPullReviewOptions, joSubmitPullReviewOptions, prev); more; more, i = d.field(false, jkSubmitPullReviewOptions, joSubmitPullReviewOptions, prev) {
+	o, prev := joSubmitPullReviewOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "body":
@@ -12117,7 +13288,7 @@ func jdSubmitPullReviewOptions(d *jdec, v *SubmitPullReviewOptions) {
 				d.skip()
 				continue
 			}
-			joSubmitPullReviewOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12132,16 +13303,20 @@ func jdSubmitPullReviewOptions(d *jdec, v *SubmitPullReviewOptions) {
 }
 
 var (
-	jkSyncForkInfo = []string{"allowed", "base_commit", "commits_behind", "fork_commit"}
-	joSyncForkInfo = newJDOrder(4)
+	jkSyncForkInfo = []string{
+		"allowed", "base_commit", "commits_behind", "fork_commit",
+	}
+	joSyncForkInfo = newJDOrder(
+		`"allowed":`, `"base_commit":`, `"commits_behind":`, `"fork_commit":`,
+	)
 )
 
 func jdSyncForkInfo(d *jdec, v *SyncForkInfo) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkSyncForkInfo, joSyncForkInfo, prev); more; more, i = d.field(false, jkSyncForkInfo, joSyncForkInfo, prev) {
+	o, prev := joSyncForkInfo, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "allowed":
@@ -12160,7 +13335,7 @@ func jdSyncForkInfo(d *jdec, v *SyncForkInfo) {
 				d.skip()
 				continue
 			}
-			joSyncForkInfo.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12179,16 +13354,22 @@ func jdSyncForkInfo(d *jdec, v *SyncForkInfo) {
 }
 
 var (
-	jkTag = []string{"archive_download_count", "commit", "id", "message", "name", "tarball_url", "zipball_url"}
-	joTag = newJDOrder(7)
+	jkTag = []string{
+		"archive_download_count", "commit", "id", "message", "name",
+		"tarball_url", "zipball_url",
+	}
+	joTag = newJDOrder(
+		`"archive_download_count":`, `"commit":`, `"id":`, `"message":`,
+		`"name":`, `"tarball_url":`, `"zipball_url":`,
+	)
 )
 
 func jdTag(d *jdec, v *Tag) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTag, joTag, prev); more; more, i = d.field(false, jkTag, joTag, prev) {
+	o, prev := joTag, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "archive_download_count":
@@ -12213,7 +13394,7 @@ func jdTag(d *jdec, v *Tag) {
 				d.skip()
 				continue
 			}
-			joTag.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12238,16 +13419,20 @@ func jdTag(d *jdec, v *Tag) {
 }
 
 var (
-	jkTagArchiveDownloadCount = []string{"tar_gz", "zip"}
-	joTagArchiveDownloadCount = newJDOrder(2)
+	jkTagArchiveDownloadCount = []string{
+		"tar_gz", "zip",
+	}
+	joTagArchiveDownloadCount = newJDOrder(
+		`"tar_gz":`, `"zip":`,
+	)
 )
 
 func jdTagArchiveDownloadCount(d *jdec, v *TagArchiveDownloadCount) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTagArchiveDownloadCount, joTagArchiveDownloadCount, prev); more; more, i = d.field(false, jkTagArchiveDownloadCount, joTagArchiveDownloadCount, prev) {
+	o, prev := joTagArchiveDownloadCount, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "tar_gz":
@@ -12262,7 +13447,7 @@ func jdTagArchiveDownloadCount(d *jdec, v *TagArchiveDownloadCount) {
 				d.skip()
 				continue
 			}
-			joTagArchiveDownloadCount.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12277,16 +13462,22 @@ func jdTagArchiveDownloadCount(d *jdec, v *TagArchiveDownloadCount) {
 }
 
 var (
-	jkTagProtection = []string{"created_at", "id", "name_pattern", "updated_at", "whitelist_teams", "whitelist_usernames"}
-	joTagProtection = newJDOrder(6)
+	jkTagProtection = []string{
+		"created_at", "id", "name_pattern", "updated_at", "whitelist_teams",
+		"whitelist_usernames",
+	}
+	joTagProtection = newJDOrder(
+		`"created_at":`, `"id":`, `"name_pattern":`, `"updated_at":`,
+		`"whitelist_teams":`, `"whitelist_usernames":`,
+	)
 )
 
 func jdTagProtection(d *jdec, v *TagProtection) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTagProtection, joTagProtection, prev); more; more, i = d.field(false, jkTagProtection, joTagProtection, prev) {
+	o, prev := joTagProtection, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -12309,7 +13500,7 @@ func jdTagProtection(d *jdec, v *TagProtection) {
 				d.skip()
 				continue
 			}
-			joTagProtection.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12332,16 +13523,23 @@ func jdTagProtection(d *jdec, v *TagProtection) {
 }
 
 var (
-	jkTeam = []string{"can_create_org_repo", "description", "id", "includes_all_repositories", "name", "organization", "permission", "units", "units_map"}
-	joTeam = newJDOrder(9)
+	jkTeam = []string{
+		"can_create_org_repo", "description", "id", "includes_all_repositories",
+		"name", "organization", "permission", "units", "units_map",
+	}
+	joTeam = newJDOrder(
+		`"can_create_org_repo":`, `"description":`, `"id":`,
+		`"includes_all_repositories":`, `"name":`, `"organization":`,
+		`"permission":`, `"units":`, `"units_map":`,
+	)
 )
 
 func jdTeam(d *jdec, v *Team) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTeam, joTeam, prev); more; more, i = d.field(false, jkTeam, joTeam, prev) {
+	o, prev := joTeam, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "can_create_org_repo":
@@ -12370,7 +13568,7 @@ func jdTeam(d *jdec, v *Team) {
 				d.skip()
 				continue
 			}
-			joTeam.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12399,16 +13597,32 @@ func jdTeam(d *jdec, v *Team) {
 }
 
 var (
-	jkTimelineComment = []string{"assignee", "assignee_team", "body", "created_at", "dependent_issue", "html_url", "id", "issue_url", "label", "milestone", "new_ref", "new_title", "old_milestone", "old_project_id", "old_ref", "old_title", "project_id", "pull_request_url", "ref_action", "ref_comment", "ref_commit_sha", "ref_issue", "removed_assignee", "resolve_doer", "review_id", "tracked_time", "type", "updated_at", "user"}
-	joTimelineComment = newJDOrder(29)
+	jkTimelineComment = []string{
+		"assignee", "assignee_team", "body", "created_at", "dependent_issue",
+		"html_url", "id", "issue_url", "label", "milestone", "new_ref",
+		"new_title", "old_milestone", "old_project_id", "old_ref", "old_title",
+		"project_id", "pull_request_url", "ref_action", "ref_comment",
+		"ref_commit_sha", "ref_issue", "removed_assignee", "resolve_doer",
+		"review_id", "tracked_time", "type", "updated_at", "user",
+	}
+	joTimelineComment = newJDOrder(
+		`"assignee":`, `"assignee_team":`, `"body":`, `"created_at":`,
+		`"dependent_issue":`, `"html_url":`, `"id":`, `"issue_url":`,
+		`"label":`, `"milestone":`, `"new_ref":`, `"new_title":`,
+		`"old_milestone":`, `"old_project_id":`, `"old_ref":`, `"old_title":`,
+		`"project_id":`, `"pull_request_url":`, `"ref_action":`,
+		`"ref_comment":`, `"ref_commit_sha":`, `"ref_issue":`,
+		`"removed_assignee":`, `"resolve_doer":`, `"review_id":`,
+		`"tracked_time":`, `"type":`, `"updated_at":`, `"user":`,
+	)
 )
 
 func jdTimelineComment(d *jdec, v *TimelineComment) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTimelineComment, joTimelineComment, prev); more; more, i = d.field(false, jkTimelineComment, joTimelineComment, prev) {
+	o, prev := joTimelineComment, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "assignee":
@@ -12477,7 +13691,7 @@ func jdTimelineComment(d *jdec, v *TimelineComment) {
 				d.skip()
 				continue
 			}
-			joTimelineComment.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12546,16 +13760,20 @@ func jdTimelineComment(d *jdec, v *TimelineComment) {
 }
 
 var (
-	jkTopicName = []string{"topics"}
-	joTopicName = newJDOrder(1)
+	jkTopicName = []string{
+		"topics",
+	}
+	joTopicName = newJDOrder(
+		`"topics":`,
+	)
 )
 
 func jdTopicName(d *jdec, v *TopicName) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTopicName, joTopicName, prev); more; more, i = d.field(false, jkTopicName, joTopicName, prev) {
+	o, prev := joTopicName, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "topics":
@@ -12568,7 +13786,7 @@ func jdTopicName(d *jdec, v *TopicName) {
 				d.skip()
 				continue
 			}
-			joTopicName.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12581,16 +13799,20 @@ func jdTopicName(d *jdec, v *TopicName) {
 }
 
 var (
-	jkTopicResponse = []string{"created", "id", "repo_count", "topic_name", "updated"}
-	joTopicResponse = newJDOrder(5)
+	jkTopicResponse = []string{
+		"created", "id", "repo_count", "topic_name", "updated",
+	}
+	joTopicResponse = newJDOrder(
+		`"created":`, `"id":`, `"repo_count":`, `"topic_name":`, `"updated":`,
+	)
 )
 
 func jdTopicResponse(d *jdec, v *TopicResponse) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTopicResponse, joTopicResponse, prev); more; more, i = d.field(false, jkTopicResponse, joTopicResponse, prev) {
+	o, prev := joTopicResponse, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created":
@@ -12611,7 +13833,7 @@ func jdTopicResponse(d *jdec, v *TopicResponse) {
 				d.skip()
 				continue
 			}
-			joTopicResponse.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12632,16 +13854,21 @@ func jdTopicResponse(d *jdec, v *TopicResponse) {
 }
 
 var (
-	jkTrackedTime = []string{"created", "id", "issue", "issue_id", "time", "user_id", "user_name"}
-	joTrackedTime = newJDOrder(7)
+	jkTrackedTime = []string{
+		"created", "id", "issue", "issue_id", "time", "user_id", "user_name",
+	}
+	joTrackedTime = newJDOrder(
+		`"created":`, `"id":`, `"issue":`, `"issue_id":`, `"time":`,
+		`"user_id":`, `"user_name":`,
+	)
 )
 
 func jdTrackedTime(d *jdec, v *TrackedTime) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTrackedTime, joTrackedTime, prev); more; more, i = d.field(false, jkTrackedTime, joTrackedTime, prev) {
+	o, prev := joTrackedTime, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created":
@@ -12666,7 +13893,7 @@ func jdTrackedTime(d *jdec, v *TrackedTime) {
 				d.skip()
 				continue
 			}
-			joTrackedTime.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12691,16 +13918,20 @@ func jdTrackedTime(d *jdec, v *TrackedTime) {
 }
 
 var (
-	jkTransferRepoOption = []string{"new_owner", "team_ids"}
-	joTransferRepoOption = newJDOrder(2)
+	jkTransferRepoOption = []string{
+		"new_owner", "team_ids",
+	}
+	joTransferRepoOption = newJDOrder(
+		`"new_owner":`, `"team_ids":`,
+	)
 )
 
 func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkTransferRepoOption, joTransferRepoOption, prev); more; more, i = d.field(false, jkTransferRepoOption, joTransferRepoOption, prev) {
+	o, prev := joTransferRepoOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "new_owner":
@@ -12715,7 +13946,7 @@ func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
 				d.skip()
 				continue
 			}
-			joTransferRepoOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12730,16 +13961,20 @@ func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
 }
 
 var (
-	jkUpdateBranchRepoOption = []string{"name"}
-	joUpdateBranchRepoOption = newJDOrder(1)
+	jkUpdateBranchRepoOption = []string{
+		"name",
+	}
+	joUpdateBranchRepoOption = newJDOrder(
+		`"name":`,
+	)
 )
 
 func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUpdateBranchRepoOption, joUpdateBranchRepoOption, prev); more; more, i = d.field(false, jkUpdateBranchRepoOption, joUpdateBranchRepoOption, prev) {
+	o, prev := joUpdateBranchRepoOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name":
@@ -12752,7 +13987,7 @@ func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
 				d.skip()
 				continue
 			}
-			joUpdateBranchRepoOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12765,16 +14000,24 @@ func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
 }
 
 var (
-	jkUpdateFileOptions = []string{"author", "branch", "committer", "content", "dates", "force_overwrite_new_branch", "from_path", "message", "new_branch", "sha", "signoff"}
-	joUpdateFileOptions = newJDOrder(11)
+	jkUpdateFileOptions = []string{
+		"author", "branch", "committer", "content", "dates",
+		"force_overwrite_new_branch", "from_path", "message", "new_branch",
+		"sha", "signoff",
+	}
+	joUpdateFileOptions = newJDOrder(
+		`"author":`, `"branch":`, `"committer":`, `"content":`, `"dates":`,
+		`"force_overwrite_new_branch":`, `"from_path":`, `"message":`,
+		`"new_branch":`, `"sha":`, `"signoff":`,
+	)
 )
 
 func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUpdateFileOptions, joUpdateFileOptions, prev); more; more, i = d.field(false, jkUpdateFileOptions, joUpdateFileOptions, prev) {
+	o, prev := joUpdateFileOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -12807,7 +14050,7 @@ func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 				d.skip()
 				continue
 			}
-			joUpdateFileOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12840,16 +14083,20 @@ func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 }
 
 var (
-	jkUpdateRepoAvatarOption = []string{"image"}
-	joUpdateRepoAvatarOption = newJDOrder(1)
+	jkUpdateRepoAvatarOption = []string{
+		"image",
+	}
+	joUpdateRepoAvatarOption = newJDOrder(
+		`"image":`,
+	)
 )
 
 func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUpdateRepoAvatarOption, joUpdateRepoAvatarOption, prev); more; more, i = d.field(false, jkUpdateRepoAvatarOption, joUpdateRepoAvatarOption, prev) {
+	o, prev := joUpdateRepoAvatarOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "image":
@@ -12862,7 +14109,7 @@ func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
 				d.skip()
 				continue
 			}
-			joUpdateRepoAvatarOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12875,16 +14122,20 @@ func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
 }
 
 var (
-	jkUpdateUserAvatarOption = []string{"image"}
-	joUpdateUserAvatarOption = newJDOrder(1)
+	jkUpdateUserAvatarOption = []string{
+		"image",
+	}
+	joUpdateUserAvatarOption = newJDOrder(
+		`"image":`,
+	)
 )
 
 func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUpdateUserAvatarOption, joUpdateUserAvatarOption, prev); more; more, i = d.field(false, jkUpdateUserAvatarOption, joUpdateUserAvatarOption, prev) {
+	o, prev := joUpdateUserAvatarOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "image":
@@ -12897,7 +14148,7 @@ func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
 				d.skip()
 				continue
 			}
-			joUpdateUserAvatarOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12910,16 +14161,20 @@ func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
 }
 
 var (
-	jkUpdateVariableOption = []string{"name", "value"}
-	joUpdateVariableOption = newJDOrder(2)
+	jkUpdateVariableOption = []string{
+		"name", "value",
+	}
+	joUpdateVariableOption = newJDOrder(
+		`"name":`, `"value":`,
+	)
 )
 
 func jdUpdateVariableOption(d *jdec, v *UpdateVariableOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUpdateVariableOption, joUpdateVariableOption, prev); more; more, i = d.field(false, jkUpdateVariableOption, joUpdateVariableOption, prev) {
+	o, prev := joUpdateVariableOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "name":
@@ -12934,7 +14189,7 @@ func jdUpdateVariableOption(d *jdec, v *UpdateVariableOption) {
 				d.skip()
 				continue
 			}
-			joUpdateVariableOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -12949,16 +14204,29 @@ func jdUpdateVariableOption(d *jdec, v *UpdateVariableOption) {
 }
 
 var (
-	jkUser = []string{"active", "avatar_url", "created", "description", "email", "followers_count", "following_count", "full_name", "html_url", "id", "is_admin", "language", "last_login", "location", "login", "login_name", "prohibit_login", "pronouns", "restricted", "source_id", "starred_repos_count", "visibility", "website"}
-	joUser = newJDOrder(23)
+	jkUser = []string{
+		"active", "avatar_url", "created", "description", "email",
+		"followers_count", "following_count", "full_name", "html_url", "id",
+		"is_admin", "language", "last_login", "location", "login", "login_name",
+		"prohibit_login", "pronouns", "restricted", "source_id",
+		"starred_repos_count", "visibility", "website",
+	}
+	joUser = newJDOrder(
+		`"active":`, `"avatar_url":`, `"created":`, `"description":`,
+		`"email":`, `"followers_count":`, `"following_count":`, `"full_name":`,
+		`"html_url":`, `"id":`, `"is_admin":`, `"language":`, `"last_login":`,
+		`"location":`, `"login":`, `"login_name":`, `"prohibit_login":`,
+		`"pronouns":`, `"restricted":`, `"source_id":`,
+		`"starred_repos_count":`, `"visibility":`, `"website":`,
+	)
 )
 
 func jdUser(d *jdec, v *User) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUser, joUser, prev); more; more, i = d.field(false, jkUser, joUser, prev) {
+	o, prev := joUser, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "active":
@@ -13015,7 +14283,7 @@ func jdUser(d *jdec, v *User) {
 				d.skip()
 				continue
 			}
-			joUser.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13072,16 +14340,20 @@ func jdUser(d *jdec, v *User) {
 }
 
 var (
-	jkUserHeatmapData = []string{"contributions", "timestamp"}
-	joUserHeatmapData = newJDOrder(2)
+	jkUserHeatmapData = []string{
+		"contributions", "timestamp",
+	}
+	joUserHeatmapData = newJDOrder(
+		`"contributions":`, `"timestamp":`,
+	)
 )
 
 func jdUserHeatmapData(d *jdec, v *UserHeatmapData) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUserHeatmapData, joUserHeatmapData, prev); more; more, i = d.field(false, jkUserHeatmapData, joUserHeatmapData, prev) {
+	o, prev := joUserHeatmapData, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "contributions":
@@ -13096,7 +14368,7 @@ func jdUserHeatmapData(d *jdec, v *UserHeatmapData) {
 				d.skip()
 				continue
 			}
-			joUserHeatmapData.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13111,16 +14383,24 @@ func jdUserHeatmapData(d *jdec, v *UserHeatmapData) {
 }
 
 var (
-	jkUserSettings = []string{"description", "diff_view_style", "enable_repo_unit_hints", "full_name", "hide_activity", "hide_email", "hide_pronouns", "language", "location", "pronouns", "theme", "website"}
-	joUserSettings = newJDOrder(12)
+	jkUserSettings = []string{
+		"description", "diff_view_style", "enable_repo_unit_hints", "full_name",
+		"hide_activity", "hide_email", "hide_pronouns", "language", "location",
+		"pronouns", "theme", "website",
+	}
+	joUserSettings = newJDOrder(
+		`"description":`, `"diff_view_style":`, `"enable_repo_unit_hints":`,
+		`"full_name":`, `"hide_activity":`, `"hide_email":`, `"hide_pronouns":`,
+		`"language":`, `"location":`, `"pronouns":`, `"theme":`, `"website":`,
+	)
 )
 
 func jdUserSettings(d *jdec, v *UserSettings) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUserSettings, joUserSettings, prev); more; more, i = d.field(false, jkUserSettings, joUserSettings, prev) {
+	o, prev := joUserSettings, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "description":
@@ -13155,7 +14435,7 @@ func jdUserSettings(d *jdec, v *UserSettings) {
 				d.skip()
 				continue
 			}
-			joUserSettings.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13190,16 +14470,24 @@ func jdUserSettings(d *jdec, v *UserSettings) {
 }
 
 var (
-	jkUserSettingsOptions = []string{"description", "diff_view_style", "enable_repo_unit_hints", "full_name", "hide_activity", "hide_email", "hide_pronouns", "language", "location", "pronouns", "theme", "website"}
-	joUserSettingsOptions = newJDOrder(12)
+	jkUserSettingsOptions = []string{
+		"description", "diff_view_style", "enable_repo_unit_hints", "full_name",
+		"hide_activity", "hide_email", "hide_pronouns", "language", "location",
+		"pronouns", "theme", "website",
+	}
+	joUserSettingsOptions = newJDOrder(
+		`"description":`, `"diff_view_style":`, `"enable_repo_unit_hints":`,
+		`"full_name":`, `"hide_activity":`, `"hide_email":`, `"hide_pronouns":`,
+		`"language":`, `"location":`, `"pronouns":`, `"theme":`, `"website":`,
+	)
 )
 
 func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkUserSettingsOptions, joUserSettingsOptions, prev); more; more, i = d.field(false, jkUserSettingsOptions, joUserSettingsOptions, prev) {
+	o, prev := joUserSettingsOptions, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "description":
@@ -13234,7 +14522,7 @@ func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
 				d.skip()
 				continue
 			}
-			joUserSettingsOptions.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13269,16 +14557,20 @@ func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
 }
 
 var (
-	jkVerifyGPGKeyOption = []string{"armored_signature", "key_id"}
-	joVerifyGPGKeyOption = newJDOrder(2)
+	jkVerifyGPGKeyOption = []string{
+		"armored_signature", "key_id",
+	}
+	joVerifyGPGKeyOption = newJDOrder(
+		`"armored_signature":`, `"key_id":`,
+	)
 )
 
 func jdVerifyGPGKeyOption(d *jdec, v *VerifyGPGKeyOption) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkVerifyGPGKeyOption, joVerifyGPGKeyOption, prev); more; more, i = d.field(false, jkVerifyGPGKeyOption, joVerifyGPGKeyOption, prev) {
+	o, prev := joVerifyGPGKeyOption, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "armored_signature":
@@ -13293,7 +14585,7 @@ func jdVerifyGPGKeyOption(d *jdec, v *VerifyGPGKeyOption) {
 				d.skip()
 				continue
 			}
-			joVerifyGPGKeyOption.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13308,16 +14600,22 @@ func jdVerifyGPGKeyOption(d *jdec, v *VerifyGPGKeyOption) {
 }
 
 var (
-	jkWatchInfo = []string{"created_at", "ignored", "reason", "repository_url", "subscribed", "url"}
-	joWatchInfo = newJDOrder(6)
+	jkWatchInfo = []string{
+		"created_at", "ignored", "reason", "repository_url", "subscribed",
+		"url",
+	}
+	joWatchInfo = newJDOrder(
+		`"created_at":`, `"ignored":`, `"reason":`, `"repository_url":`,
+		`"subscribed":`, `"url":`,
+	)
 )
 
 func jdWatchInfo(d *jdec, v *WatchInfo) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkWatchInfo, joWatchInfo, prev); more; more, i = d.field(false, jkWatchInfo, joWatchInfo, prev) {
+	o, prev := joWatchInfo, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "created_at":
@@ -13340,7 +14638,7 @@ func jdWatchInfo(d *jdec, v *WatchInfo) {
 				d.skip()
 				continue
 			}
-			joWatchInfo.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13363,16 +14661,20 @@ func jdWatchInfo(d *jdec, v *WatchInfo) {
 }
 
 var (
-	jkWikiCommit = []string{"author", "commiter", "message", "sha"}
-	joWikiCommit = newJDOrder(4)
+	jkWikiCommit = []string{
+		"author", "commiter", "message", "sha",
+	}
+	joWikiCommit = newJDOrder(
+		`"author":`, `"commiter":`, `"message":`, `"sha":`,
+	)
 )
 
 func jdWikiCommit(d *jdec, v *WikiCommit) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkWikiCommit, joWikiCommit, prev); more; more, i = d.field(false, jkWikiCommit, joWikiCommit, prev) {
+	o, prev := joWikiCommit, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "author":
@@ -13391,7 +14693,7 @@ func jdWikiCommit(d *jdec, v *WikiCommit) {
 				d.skip()
 				continue
 			}
-			joWikiCommit.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13410,16 +14712,20 @@ func jdWikiCommit(d *jdec, v *WikiCommit) {
 }
 
 var (
-	jkWikiCommitList = []string{"commits", "count"}
-	joWikiCommitList = newJDOrder(2)
+	jkWikiCommitList = []string{
+		"commits", "count",
+	}
+	joWikiCommitList = newJDOrder(
+		`"commits":`, `"count":`,
+	)
 )
 
 func jdWikiCommitList(d *jdec, v *WikiCommitList) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkWikiCommitList, joWikiCommitList, prev); more; more, i = d.field(false, jkWikiCommitList, joWikiCommitList, prev) {
+	o, prev := joWikiCommitList, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commits":
@@ -13434,7 +14740,7 @@ func jdWikiCommitList(d *jdec, v *WikiCommitList) {
 				d.skip()
 				continue
 			}
-			joWikiCommitList.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13449,16 +14755,22 @@ func jdWikiCommitList(d *jdec, v *WikiCommitList) {
 }
 
 var (
-	jkWikiPage = []string{"commit_count", "content_base64", "footer", "html_url", "last_commit", "sidebar", "sub_url", "title"}
-	joWikiPage = newJDOrder(8)
+	jkWikiPage = []string{
+		"commit_count", "content_base64", "footer", "html_url", "last_commit",
+		"sidebar", "sub_url", "title",
+	}
+	joWikiPage = newJDOrder(
+		`"commit_count":`, `"content_base64":`, `"footer":`, `"html_url":`,
+		`"last_commit":`, `"sidebar":`, `"sub_url":`, `"title":`,
+	)
 )
 
 func jdWikiPage(d *jdec, v *WikiPage) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkWikiPage, joWikiPage, prev); more; more, i = d.field(false, jkWikiPage, joWikiPage, prev) {
+	o, prev := joWikiPage, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "commit_count":
@@ -13485,7 +14797,7 @@ func jdWikiPage(d *jdec, v *WikiPage) {
 				d.skip()
 				continue
 			}
-			joWikiPage.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {
@@ -13512,16 +14824,20 @@ func jdWikiPage(d *jdec, v *WikiPage) {
 }
 
 var (
-	jkWikiPageMetaData = []string{"html_url", "last_commit", "sub_url", "title"}
-	joWikiPageMetaData = newJDOrder(4)
+	jkWikiPageMetaData = []string{
+		"html_url", "last_commit", "sub_url", "title",
+	}
+	joWikiPageMetaData = newJDOrder(
+		`"html_url":`, `"last_commit":`, `"sub_url":`, `"title":`,
+	)
 )
 
 func jdWikiPageMetaData(d *jdec, v *WikiPageMetaData) {
 	if !d.obj() {
 		return
 	}
-	prev := -1
-	for more, i := d.field(true, jkWikiPageMetaData, joWikiPageMetaData, prev); more; more, i = d.field(false, jkWikiPageMetaData, joWikiPageMetaData, prev) {
+	o, prev := joWikiPageMetaData, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
 			case "html_url":
@@ -13540,7 +14856,7 @@ func jdWikiPageMetaData(d *jdec, v *WikiPageMetaData) {
 				d.skip()
 				continue
 			}
-			joWikiPageMetaData.learn(prev, i)
+			o.learn(prev, i)
 		}
 		prev = i
 		switch i {

@@ -293,3 +293,27 @@ func TestDecodePrivateKeepsNoStrings(t *testing.T) {
 		}
 	}
 }
+
+// The learned field order (jdOrder) is only a guess: bodies whose keys
+// come in another order, with unknown keys between, with spaces, with
+// escapes or with names that extend a guessed one decode as encoding/json
+// decodes them, one after another, whatever the order learned before.
+func TestDecodeLearnedOrderIsOnlyAGuess(t *testing.T) {
+	bodies := []string{
+		`{"id":1,"login":"a","full_name":"A","email":"a@x"}`,
+		`{"id":2,"login":"b","full_name":"B","email":"b@x"}`, // the order learned
+		`{"email":"c@x","full_name":"C","login":"c","id":3}`, // reversed
+		`{"id":4,"extra":{"id":9},"login":"d","email":"d@x"}`,
+		`{"id" : 5 , "login":"e"}`,
+		`{"\u0069d":6,"log\u0069n":"f"}`,
+		`{"idx":7,"id":8,"login_name":"g","login":"h"}`,
+		`{"ID":10,"Login":"i"}`,
+		`{"id":11,"id":12,"login":"j"}`,
+		`{"id":1,"login":"a","full_name":"A","email":"a@x"}`,
+	}
+	for round := range 2 {
+		for i, body := range bodies {
+			jdDiff(t, fmt.Sprintf("round %d, body %d", round, i), []byte(body), func() any { return new(User) })
+		}
+	}
+}

@@ -217,21 +217,28 @@ func (d *jdec) keyN() bool {
 
 // jdOrder is a model's learned field order. Forgejo writes a model's
 // fields in one order, so the key after a given field is almost always the
-// same one: slot p holds 1 + the index of the field that followed field p
-// last time (slot len(names) is the start of an object), 0 when nothing is
+// same one: next[p] holds 1 + the index of the field that followed field p
+// last time (next[len(keys)] is the start of an object), 0 when nothing is
 // known. A key that is exactly the guessed name then costs one comparison
 // instead of a scan and a switch. Decodes share it through atomics; a wrong
 // guess only costs the usual path.
-type jdOrder []atomic.Uint32
+type jdOrder struct {
+	next []atomic.Uint32
+	keys []string // each field's key as it appears on the wire: "name":
+}
 
-func newJDOrder(fields int) jdOrder { return make(jdOrder, fields+1) }
+// newJDOrder is the order of a model whose fields' keys, in the generated
+// decoder's field order, are keys (each "name": as on the wire).
+func newJDOrder(keys ...string) *jdOrder {
+	return &jdOrder{next: make([]atomic.Uint32, len(keys)+1), keys: keys}
+}
 
 // field reads an object's next key (the first one, after obj, when first
-// is set), as key1 and keyN do, trying first the field that order says
-// follows prev (-1 at the start). It returns false at the end of the object
-// (or on failure), and the guessed field's index when the key is exactly its
+// is set), as key1 and keyN do, trying first the field that o says follows
+// prev (-1 at the start). It returns false at the end of the object (or on
+// failure), and the guessed field's index when the key is exactly its
 // name, else -1 with the key in d.key.
-func (d *jdec) field(first bool, names []string, order jdOrder, prev int) (bool, int) {
+func (d *jdec) field(first bool, o *jdOrder, prev int) (bool, int) {
 	switch c := d.peek(); {
 	case c == '}':
 		d.pos++
@@ -247,13 +254,13 @@ func (d *jdec) field(first bool, names []string, order jdOrder, prev int) (bool,
 	}
 	slot := prev
 	if slot < 0 {
-		slot = len(names)
+		slot = len(o.keys)
 	}
-	if g := int(order[slot].Load()) - 1; g >= 0 {
-		name, data, p := names[g], d.data, d.pos
-		if e := p + 1 + len(name); e+1 < len(data) && data[p] == '"' && data[e] == '"' && data[e+1] == ':' && string(data[p+1:e]) == name {
-			d.key = data[p+1 : e]
-			d.pos = e + 2
+	if g := int(o.next[slot].Load()) - 1; g >= 0 {
+		k, p := o.keys[g], d.pos
+		if end := p + len(k); end <= len(d.data) && string(d.data[p:end]) == k {
+			d.key = d.data[p+1 : end-2]
+			d.pos = end
 			return true, g
 		}
 	}
@@ -261,12 +268,12 @@ func (d *jdec) field(first bool, names []string, order jdOrder, prev int) (bool,
 }
 
 // learn records that field i (≥ 0) followed prev.
-func (o jdOrder) learn(prev, i int) {
+func (o *jdOrder) learn(prev, i int) {
 	if prev < 0 {
-		prev = len(o) - 1
+		prev = len(o.keys)
 	}
-	if i >= 0 && o[prev].Load() != uint32(i+1) {
-		o[prev].Store(uint32(i + 1))
+	if i >= 0 && o.next[prev].Load() != uint32(i+1) {
+		o.next[prev].Store(uint32(i + 1))
 	}
 }
 

@@ -47,30 +47,31 @@ func emitDecoders(m *models) string {
 
 func emitDecoder(b *strings.Builder, m *models, td *typeDef) {
 	lower := true
-	var names []string
+	var names, keys []string
 	for _, f := range td.fields {
 		if strings.ContainsAny(f.json, "\"\\") || strings.ContainsFunc(f.json, func(r rune) bool { return r < ' ' }) {
 			// field compares a name with the key's raw bytes.
 			panic("decoder: JSON name " + f.json + " would need escaping")
 		}
 		names = append(names, fmt.Sprintf("%q", f.json))
+		keys = append(keys, fmt.Sprintf("`\"%s\":`", f.json))
 		for _, c := range f.json {
 			if c >= 0x80 || ('A' <= c && c <= 'Z') {
 				lower = false
 			}
 		}
 	}
-	fmt.Fprintf(b, "var (\n\tjk%s = []string{%s}\n\tjo%s = newJDOrder(%d)\n)\n\n", td.name, strings.Join(names, ", "), td.name, len(td.fields))
+	fmt.Fprintf(b, "var (\n\tjk%[1]s = []string{%[2]s}\n\tjo%[1]s = newJDOrder(%[3]s)\n)\n\n", td.name, packed(names), packed(keys))
 	fmt.Fprintf(b, "func jd%s(d *jdec, v *%s) {\n", td.name, td.name)
 	b.WriteString("\tif !d.obj() {\n\t\treturn\n\t}\n")
 	// The learned order (jdOrder) guesses each key from the one before;
 	// an unknown key leaves prev where it was.
-	fmt.Fprintf(b, "\tprev := -1\n\tfor more, i := d.field(true, jk%[1]s, jo%[1]s, prev); more; more, i = d.field(false, jk%[1]s, jo%[1]s, prev) {\n", td.name)
+	fmt.Fprintf(b, "\to, prev := jo%s, -1\n\tfor more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {\n", td.name)
 	b.WriteString("\t\tif i < 0 {\n\t\t\tswitch string(d.key) {\n")
 	for i, f := range td.fields {
 		fmt.Fprintf(b, "\t\t\tcase %q:\n\t\t\t\ti = %d\n", f.json, i)
 	}
-	fmt.Fprintf(b, "\t\t\t}\n\t\t\tif i < 0 {\n\t\t\t\ti = d.fold(jk%s, %v)\n\t\t\t}\n\t\t\tif i < 0 {\n\t\t\t\td.skip()\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tjo%s.learn(prev, i)\n\t\t}\n\t\tprev = i\n\t\tswitch i {\n", td.name, lower, td.name)
+	fmt.Fprintf(b, "\t\t\t}\n\t\t\tif i < 0 {\n\t\t\t\ti = d.fold(jk%s, %v)\n\t\t\t}\n\t\t\tif i < 0 {\n\t\t\t\td.skip()\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\to.learn(prev, i)\n\t\t}\n\t\tprev = i\n\t\tswitch i {\n", td.name, lower)
 	for i, f := range td.fields {
 		typ, _ := m.fieldType(td, f)
 		target := "&v." + f.name
@@ -222,4 +223,26 @@ func sampleOf(s *sampler, td *typeDef) (v any, ok bool) {
 		}
 	}()
 	return s.response(&gtype{kind: kNamed, name: td.name}, 0, td.name)
+}
+
+// packed lays out a list's items over lines of about 80 columns, each line
+// indented twice, the closing bracket on a line of its own, as gofmt keeps
+// a list written by hand.
+func packed(items []string) string {
+	var b strings.Builder
+	line := 0
+	for _, it := range items {
+		if line == 0 || line+len(it)+2 > 72 {
+			b.WriteString("\n\t\t")
+			line = 0
+		} else {
+			b.WriteString(" ")
+			line++
+		}
+		b.WriteString(it)
+		b.WriteString(",")
+		line += len(it) + 1
+	}
+	b.WriteString("\n\t")
+	return b.String()
 }
