@@ -988,8 +988,6 @@ func jdAPIErrorBody(d *jdec, v *APIErrorBody) {
 			d.str(&v.Message)
 		case 1:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1031,8 +1029,6 @@ func jdAPIForbiddenError(d *jdec, v *APIForbiddenError) {
 			d.str(&v.Message)
 		case 1:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1074,8 +1070,6 @@ func jdAPIInternalServerError(d *jdec, v *APIInternalServerError) {
 			d.str(&v.Message)
 		case 1:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1117,8 +1111,6 @@ func jdAPIInvalidTopicsError(d *jdec, v *APIInvalidTopicsError) {
 			jdSlice(d, &v.InvalidTopics, (*jdec).str)
 		case 1:
 			d.str(&v.Message)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1164,8 +1156,6 @@ func jdAPINotFound(d *jdec, v *APINotFound) {
 			d.str(&v.Message)
 		case 2:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1207,8 +1197,6 @@ func jdAPIRepoArchivedError(d *jdec, v *APIRepoArchivedError) {
 			d.str(&v.Message)
 		case 1:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1250,8 +1238,6 @@ func jdAPIUnauthorizedError(d *jdec, v *APIUnauthorizedError) {
 			d.str(&v.Message)
 		case 1:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1293,8 +1279,6 @@ func jdAPIValidationError(d *jdec, v *APIValidationError) {
 			d.str(&v.Message)
 		case 1:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1332,8 +1316,6 @@ func jdAPRemoteFollowOption(d *jdec, v *APRemoteFollowOption) {
 		switch i {
 		case 0:
 			d.str(&v.Target)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1397,8 +1379,6 @@ func jdAccessToken(d *jdec, v *AccessToken) {
 			d.str(&v.SHA1)
 		case 6:
 			d.str(&v.TokenLastEight)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1471,8 +1451,6 @@ func jdActionArtifact(d *jdec, v *ActionArtifact) {
 			d.int64(&v.SizeInBytes)
 		case 8:
 			d.time(&v.UpdatedAt)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1607,8 +1585,6 @@ func jdActionRun(d *jdec, v *ActionRun) {
 			d.time(&v.Updated)
 		case 22:
 			d.str(&v.WorkflowID)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1689,8 +1665,6 @@ func jdActionRunJob(d *jdec, v *ActionRunJob) {
 			d.str((*string)(&v.Status))
 		case 10:
 			d.int64(&v.TaskID)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1766,8 +1740,6 @@ func jdActionRunner(d *jdec, v *ActionRunner) {
 			d.str(&v.Uuid)
 		case 9:
 			d.str(&v.Version)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1857,8 +1829,6 @@ func jdActionTask(d *jdec, v *ActionTask) {
 			d.str(&v.URL)
 		case 12:
 			d.str(&v.WorkflowID)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1900,8 +1870,6 @@ func jdActionTaskResponse(d *jdec, v *ActionTaskResponse) {
 			d.int64(&v.TotalCount)
 		case 1:
 			jdSlicePtr(d, &v.WorkflowRuns, jdActionTask)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -1951,8 +1919,6 @@ func jdActionVariable(d *jdec, v *ActionVariable) {
 			d.int64(&v.OwnerID)
 		case 3:
 			d.int64(&v.RepoID)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2042,8 +2008,6 @@ func jdActivity(d *jdec, v *Activity) {
 			d.int64(&v.RepoID)
 		case 12:
 			d.int64(&v.UserID)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2081,8 +2045,6 @@ func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
 		switch i {
 		case 0:
 			d.str((*string)(&v.Permission))
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2128,8 +2090,6 @@ func jdAddTimeOption(d *jdec, v *AddTimeOption) {
 			d.int64(&v.Time)
 		case 2:
 			d.str(&v.UserName)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2197,8 +2157,6 @@ func jdAnnotatedTag(d *jdec, v *AnnotatedTag) {
 			d.str(&v.URL)
 		case 7:
 			jdPtr(d, &v.Verification, jdPayloadCommitVerification)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2244,8 +2202,6 @@ func jdAnnotatedTagObject(d *jdec, v *AnnotatedTagObject) {
 			d.str(&v.Type)
 		case 2:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2313,8 +2269,6 @@ func jdAttachment(d *jdec, v *Attachment) {
 			d.str((*string)(&v.Type))
 		case 7:
 			d.str(&v.Uuid)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2356,8 +2310,6 @@ func jdBlockedUser(d *jdec, v *BlockedUser) {
 			d.int64(&v.BlockID)
 		case 1:
 			d.time(&v.CreatedAt)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2432,8 +2384,6 @@ func jdBranch(d *jdec, v *Branch) {
 			d.bool(&v.UserCanMerge)
 		case 8:
 			d.bool(&v.UserCanPush)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2597,8 +2547,6 @@ func jdBranchProtection(d *jdec, v *BranchProtection) {
 			d.str(&v.UnprotectedFilePatterns)
 		case 26:
 			d.time(&v.UpdatedAt)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2652,8 +2600,6 @@ func jdChangeFileOperation(d *jdec, v *ChangeFileOperation) {
 			d.str(&v.Path)
 		case 4:
 			d.str(&v.SHA)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2726,8 +2672,6 @@ func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
 			d.str(&v.NewBranch)
 		case 8:
 			d.bool(&v.Signoff)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2800,8 +2744,6 @@ func jdChangedFile(d *jdec, v *ChangedFile) {
 			d.str(&v.RawURL)
 		case 8:
 			d.str(&v.Status)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2865,8 +2807,6 @@ func jdCombinedStatus(d *jdec, v *CombinedStatus) {
 			d.int64(&v.TotalCount)
 		case 6:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -2948,8 +2888,6 @@ func jdComment(d *jdec, v *Comment) {
 			d.time(&v.UpdatedAt)
 		case 10:
 			jdPtr(d, &v.User, jdUser)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3025,8 +2963,6 @@ func jdCommit(d *jdec, v *Commit) {
 			jdPtr(d, &v.Stats, jdCommitStats)
 		case 9:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3068,8 +3004,6 @@ func jdCommitAffectedFiles(d *jdec, v *CommitAffectedFiles) {
 			d.str(&v.Filename)
 		case 1:
 			d.str(&v.Status)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3111,8 +3045,6 @@ func jdCommitDateOptions(d *jdec, v *CommitDateOptions) {
 			d.time(&v.Author)
 		case 1:
 			d.time(&v.Committer)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3158,8 +3090,6 @@ func jdCommitMeta(d *jdec, v *CommitMeta) {
 			d.str(&v.SHA)
 		case 2:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3205,8 +3135,6 @@ func jdCommitStats(d *jdec, v *CommitStats) {
 			d.int64(&v.Deletions)
 		case 2:
 			d.int64(&v.Total)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3278,8 +3206,6 @@ func jdCommitStatus(d *jdec, v *CommitStatus) {
 			d.time(&v.UpdatedAt)
 		case 8:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3325,8 +3251,6 @@ func jdCommitUser(d *jdec, v *CommitUser) {
 			d.str(&v.Email)
 		case 2:
 			d.str(&v.Name)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3372,8 +3296,6 @@ func jdCompare(d *jdec, v *Compare) {
 			jdSlicePtr(d, &v.Files, jdCommitAffectedFiles)
 		case 2:
 			d.int64(&v.TotalCommits)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3476,8 +3398,6 @@ func jdContentsResponse(d *jdec, v *ContentsResponse) {
 			d.str(&v.Type)
 		case 15:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3523,8 +3443,6 @@ func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 			jdSlicePtr(d, &v.Repositories, jdRepoTargetOption)
 		case 2:
 			jdSlice(d, &v.Scopes, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3680,8 +3598,6 @@ func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
 			jdSlice(d, &v.StatusCheckContexts, (*jdec).str)
 		case 24:
 			d.str(&v.UnprotectedFilePatterns)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3727,8 +3643,6 @@ func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
 			d.str(&v.OldBranchName)
 		case 2:
 			d.str(&v.OldRefName)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3766,8 +3680,6 @@ func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
 		switch i {
 		case 0:
 			jdSlice(d, &v.Emails, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3840,8 +3752,6 @@ func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 			d.str(&v.NewBranch)
 		case 8:
 			d.bool(&v.Signoff)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3883,8 +3793,6 @@ func jdCreateForkOption(d *jdec, v *CreateForkOption) {
 			d.str(&v.Name)
 		case 1:
 			d.str(&v.Organization)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3926,8 +3834,6 @@ func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
 			d.str(&v.ArmoredPublicKey)
 		case 1:
 			d.str(&v.ArmoredSignature)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -3987,8 +3893,6 @@ func jdCreateHookOption(d *jdec, v *CreateHookOption) {
 			jdSlice(d, &v.Events, (*jdec).str)
 		case 5:
 			d.str((*string)(&v.Type))
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4030,8 +3934,6 @@ func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
 			d.str(&v.Body)
 		case 1:
 			d.time(&v.UpdatedAt)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4103,8 +4005,6 @@ func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
 			d.str(&v.Ref)
 		case 8:
 			d.str(&v.Title)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4150,8 +4050,6 @@ func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
 			d.bool(&v.ReadOnly)
 		case 2:
 			d.str(&v.Title)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4206,8 +4104,6 @@ func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
 			d.bool(&v.IsArchived)
 		case 4:
 			d.str(&v.Name)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4257,8 +4153,6 @@ func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
 			d.str((*string)(&v.State))
 		case 3:
 			d.str(&v.Title)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4304,8 +4198,6 @@ func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions
 			jdPtr(d, &v.Name, (*jdec).str)
 		case 2:
 			jdSlice(d, &v.RedirectURIs, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4343,8 +4235,6 @@ func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
 		switch i {
 		case 0:
 			d.str(&v.Data)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4413,8 +4303,6 @@ func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
 			d.str((*string)(&v.Visibility))
 		case 7:
 			d.str(&v.Website)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4486,8 +4374,6 @@ func jdCreatePullRequestOption(d *jdec, v *CreatePullRequestOption) {
 			d.int64(&v.Milestone)
 		case 8:
 			d.str(&v.Title)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4542,8 +4428,6 @@ func jdCreatePullReviewComment(d *jdec, v *CreatePullReviewComment) {
 			d.int64(&v.OldPosition)
 		case 4:
 			d.str(&v.Path)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4593,8 +4477,6 @@ func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
 			d.str(&v.CommitID)
 		case 3:
 			d.str((*string)(&v.Event))
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4659,8 +4541,6 @@ func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
 			d.bool(&v.SyncOnCommit)
 		case 6:
 			d.bool(&v.UseSSH)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4702,8 +4582,6 @@ func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
 			d.str(&v.Name)
 		case 1:
 			jdSlicePtr(d, &v.Rules, jdCreateQuotaRuleOptions)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4749,8 +4627,6 @@ func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
 			d.str(&v.Name)
 		case 2:
 			jdSlice(d, &v.Subjects, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4814,8 +4690,6 @@ func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
 			d.str(&v.TagName)
 		case 6:
 			d.str(&v.TargetCommitish)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4901,8 +4775,6 @@ func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
 			d.bool(&v.Template)
 		case 11:
 			d.str((*string)(&v.TrustModel))
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4952,8 +4824,6 @@ func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
 			d.str((*string)(&v.State))
 		case 3:
 			d.str(&v.TargetURL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -4999,8 +4869,6 @@ func jdCreateTagOption(d *jdec, v *CreateTagOption) {
 			d.str(&v.TagName)
 		case 2:
 			d.str(&v.Target)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5046,8 +4914,6 @@ func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
 			jdSlice(d, &v.WhitelistTeams, (*jdec).str)
 		case 2:
 			jdSlice(d, &v.WhitelistUsernames, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5112,8 +4978,6 @@ func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
 			jdSlice(d, &v.Units, (*jdec).str)
 		case 6:
 			jdMap(d, &v.UnitsMap, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5195,8 +5059,6 @@ func jdCreateUserOption(d *jdec, v *CreateUserOption) {
 			d.str(&v.Username)
 		case 10:
 			d.str(&v.Visibility)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5234,8 +5096,6 @@ func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
 		switch i {
 		case 0:
 			d.str(&v.Value)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5281,8 +5141,6 @@ func jdCreateWikiPageOptions(d *jdec, v *CreateWikiPageOptions) {
 			jdPtr(d, &v.Message, (*jdec).str)
 		case 2:
 			jdPtr(d, &v.Title, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5336,8 +5194,6 @@ func jdCron(d *jdec, v *Cron) {
 			d.time(&v.Prev)
 		case 4:
 			d.str(&v.Schedule)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5375,8 +5231,6 @@ func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
 		switch i {
 		case 0:
 			jdSlice(d, &v.Emails, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5449,8 +5303,6 @@ func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 			d.str(&v.SHA)
 		case 8:
 			d.bool(&v.Signoff)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5488,8 +5340,6 @@ func jdDeleteLabelsOption(d *jdec, v *DeleteLabelsOption) {
 		switch i {
 		case 0:
 			d.time(&v.UpdatedAt)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5561,8 +5411,6 @@ func jdDeployKey(d *jdec, v *DeployKey) {
 			d.str(&v.Title)
 		case 8:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5604,8 +5452,6 @@ func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
 			d.str(&v.Message)
 		case 1:
 			d.bool(&v.Priors)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5651,8 +5497,6 @@ func jdDispatchWorkflowOption(d *jdec, v *DispatchWorkflowOption) {
 			d.str(&v.Ref)
 		case 2:
 			d.bool(&v.ReturnRunInfo)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5698,8 +5542,6 @@ func jdDispatchWorkflowRun(d *jdec, v *DispatchWorkflowRun) {
 			jdSlice(d, &v.Jobs, (*jdec).str)
 		case 2:
 			d.int64(&v.RunNumber)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5741,8 +5583,6 @@ func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
 			jdPtr(d, &v.BrowserDownloadURL, (*jdec).str)
 		case 1:
 			jdPtr(d, &v.Name, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5889,8 +5729,6 @@ func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
 			jdSlice(d, &v.StatusCheckContexts, (*jdec).str)
 		case 22:
 			jdPtr(d, &v.UnprotectedFilePatterns, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5928,8 +5766,6 @@ func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
 		switch i {
 		case 0:
 			d.time(&v.DueDate)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -5967,8 +5803,6 @@ func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
 		switch i {
 		case 0:
 			jdPtr(d, &v.Content, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6023,8 +5857,6 @@ func jdEditHookOption(d *jdec, v *EditHookOption) {
 			jdMap(d, &v.Config, (*jdec).str)
 		case 4:
 			jdSlice(d, &v.Events, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6066,8 +5898,6 @@ func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
 			d.str(&v.Body)
 		case 1:
 			jdPtr(d, &v.UpdatedAt, (*jdec).time)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6143,8 +5973,6 @@ func jdEditIssueOption(d *jdec, v *EditIssueOption) {
 			jdPtr(d, &v.UnsetDueDate, (*jdec).bool)
 		case 9:
 			jdPtr(d, &v.UpdatedAt, (*jdec).time)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6199,8 +6027,6 @@ func jdEditLabelOption(d *jdec, v *EditLabelOption) {
 			jdPtr(d, &v.IsArchived, (*jdec).bool)
 		case 4:
 			jdPtr(d, &v.Name, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6250,8 +6076,6 @@ func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
 			jdPtr(d, &v.State, func(d *jdec, p *StateType) { d.str((*string)(p)) })
 		case 3:
 			jdPtr(d, &v.Title, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6315,8 +6139,6 @@ func jdEditOrgOption(d *jdec, v *EditOrgOption) {
 			jdPtr(d, &v.Visibility, func(d *jdec, p *Visibility) { d.str((*string)(p)) })
 		case 6:
 			jdPtr(d, &v.Website, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6397,8 +6219,6 @@ func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
 			jdPtr(d, &v.Title, (*jdec).str)
 		case 10:
 			jdPtr(d, &v.UnsetDueDate, (*jdec).bool)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6440,8 +6260,6 @@ func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
 			jdPtr(d, &v.Limit, (*jdec).int64)
 		case 1:
 			jdSlice(d, &v.Subjects, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6479,8 +6297,6 @@ func jdEditReactionOption(d *jdec, v *EditReactionOption) {
 		switch i {
 		case 0:
 			d.str(&v.Content)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6544,8 +6360,6 @@ func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
 			jdPtr(d, &v.TagName, (*jdec).str)
 		case 6:
 			jdPtr(d, &v.TargetCommitish, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6736,8 +6550,6 @@ func jdEditRepoOption(d *jdec, v *EditRepoOption) {
 			jdPtr(d, &v.Website, (*jdec).str)
 		case 33:
 			jdPtr(d, &v.WikiBranch, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6783,8 +6595,6 @@ func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
 			jdSlice(d, &v.WhitelistTeams, (*jdec).str)
 		case 2:
 			jdSlice(d, &v.WhitelistUsernames, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6849,8 +6659,6 @@ func jdEditTeamOption(d *jdec, v *EditTeamOption) {
 			jdSlice(d, &v.Units, (*jdec).str)
 		case 6:
 			jdMap(d, &v.UnitsMap, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -6973,8 +6781,6 @@ func jdEditUserOption(d *jdec, v *EditUserOption) {
 			jdPtr(d, &v.Visibility, (*jdec).str)
 		case 19:
 			jdPtr(d, &v.Website, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7028,8 +6834,6 @@ func jdEmail(d *jdec, v *Email) {
 			d.str(&v.Username)
 		case 4:
 			d.bool(&v.Verified)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7081,8 +6885,6 @@ func jdExternalTracker(d *jdec, v *ExternalTracker) {
 			d.str(&v.ExternalTrackerStyle)
 		case 3:
 			d.str(&v.ExternalTrackerURL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7120,8 +6922,6 @@ func jdExternalWiki(d *jdec, v *ExternalWiki) {
 		switch i {
 		case 0:
 			d.str(&v.ExternalWikiURL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7193,8 +6993,6 @@ func jdFileCommitResponse(d *jdec, v *FileCommitResponse) {
 			jdPtr(d, &v.Tree, jdCommitMeta)
 		case 8:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7240,8 +7038,6 @@ func jdFileDeleteResponse(d *jdec, v *FileDeleteResponse) {
 			d.any(&v.Content)
 		case 2:
 			jdPtr(d, &v.Verification, jdPayloadCommitVerification)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7287,8 +7083,6 @@ func jdFileLinksResponse(d *jdec, v *FileLinksResponse) {
 			d.str(&v.HTML)
 		case 2:
 			d.str(&v.Self)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7334,8 +7128,6 @@ func jdFileResponse(d *jdec, v *FileResponse) {
 			jdPtr(d, &v.Content, jdContentsResponse)
 		case 2:
 			jdPtr(d, &v.Verification, jdPayloadCommitVerification)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7381,8 +7173,6 @@ func jdFilesResponse(d *jdec, v *FilesResponse) {
 			jdSlicePtr(d, &v.Files, jdContentsResponse)
 		case 2:
 			jdPtr(d, &v.Verification, jdPayloadCommitVerification)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7473,8 +7263,6 @@ func jdGPGKey(d *jdec, v *GPGKey) {
 			jdSlicePtr(d, &v.Subkeys, jdGPGKey)
 		case 12:
 			d.bool(&v.Verified)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7516,8 +7304,6 @@ func jdGPGKeyEmail(d *jdec, v *GPGKeyEmail) {
 			d.str(&v.Email)
 		case 1:
 			d.bool(&v.Verified)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7569,8 +7355,6 @@ func jdGeneralAPISettings(d *jdec, v *GeneralAPISettings) {
 			d.int64(&v.DefaultPagingNum)
 		case 3:
 			d.int64(&v.MaxResponseItems)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7620,8 +7404,6 @@ func jdGeneralAttachmentSettings(d *jdec, v *GeneralAttachmentSettings) {
 			d.int64(&v.MaxFiles)
 		case 3:
 			d.int64(&v.MaxSize)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7687,8 +7469,6 @@ func jdGeneralRepoSettings(d *jdec, v *GeneralRepoSettings) {
 			d.bool(&v.StarsDisabled)
 		case 6:
 			d.bool(&v.TimeTrackingDisabled)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7734,8 +7514,6 @@ func jdGeneralUISettings(d *jdec, v *GeneralUISettings) {
 			jdSlice(d, &v.CustomEmojis, (*jdec).str)
 		case 2:
 			d.str(&v.DefaultTheme)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7821,8 +7599,6 @@ func jdGenerateRepoOption(d *jdec, v *GenerateRepoOption) {
 			d.bool(&v.Topics)
 		case 11:
 			d.bool(&v.Webhooks)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7876,8 +7652,6 @@ func jdGitBlob(d *jdec, v *GitBlob) {
 			d.int64(&v.Size)
 		case 4:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7935,8 +7709,6 @@ func jdGitEntry(d *jdec, v *GitEntry) {
 			d.str(&v.Type)
 		case 5:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -7982,8 +7754,6 @@ func jdGitHook(d *jdec, v *GitHook) {
 			d.bool(&v.IsActive)
 		case 2:
 			d.str(&v.Name)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8029,8 +7799,6 @@ func jdGitObject(d *jdec, v *GitObject) {
 			d.str(&v.Type)
 		case 2:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8089,8 +7857,6 @@ func jdGitTreeResponse(d *jdec, v *GitTreeResponse) {
 			d.bool(&v.Truncated)
 		case 5:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8132,8 +7898,6 @@ func jdGitignoreTemplateInfo(d *jdec, v *GitignoreTemplateInfo) {
 			d.str(&v.Name)
 		case 1:
 			d.str(&v.Source)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8219,8 +7983,6 @@ func jdHook(d *jdec, v *Hook) {
 			d.time(&v.UpdatedAt)
 		case 11:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8262,8 +8024,6 @@ func jdIdentity(d *jdec, v *Identity) {
 			d.str(&v.Email)
 		case 1:
 			d.str(&v.Name)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8311,8 +8071,6 @@ func jdInternalTracker(d *jdec, v *InternalTracker) {
 			d.bool(&v.EnableIssueDependencies)
 		case 2:
 			d.bool(&v.EnableTimeTracker)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8455,8 +8213,6 @@ func jdIssue(d *jdec, v *Issue) {
 			d.str(&v.URL)
 		case 24:
 			jdPtr(d, &v.User, jdUser)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8498,8 +8254,6 @@ func jdIssueConfig(d *jdec, v *IssueConfig) {
 			d.bool(&v.BlankIssuesEnabled)
 		case 1:
 			jdSlicePtr(d, &v.ContactLinks, jdIssueConfigContactLink)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8545,8 +8299,6 @@ func jdIssueConfigContactLink(d *jdec, v *IssueConfigContactLink) {
 			d.str(&v.Name)
 		case 2:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8588,8 +8340,6 @@ func jdIssueConfigValidation(d *jdec, v *IssueConfigValidation) {
 			d.str(&v.Message)
 		case 1:
 			d.bool(&v.Valid)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8627,8 +8377,6 @@ func jdIssueDeadline(d *jdec, v *IssueDeadline) {
 		switch i {
 		case 0:
 			d.time(&v.DueDate)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8682,8 +8430,6 @@ func jdIssueFormField(d *jdec, v *IssueFormField) {
 			jdMap(d, &v.Validations, (*jdec).any)
 		case 4:
 			jdSlice(d, &v.Visible, func(d *jdec, p *IssueFormFieldVisible) { d.str((*string)(p)) })
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8725,8 +8471,6 @@ func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
 			jdSlice(d, &v.Labels, func(d *jdec, p *LabelRef) { d.unmarshaler(p) })
 		case 1:
 			d.time(&v.UpdatedAt)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8772,8 +8516,6 @@ func jdIssueMeta(d *jdec, v *IssueMeta) {
 			d.str(&v.Owner)
 		case 2:
 			d.str(&v.Repo)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8841,8 +8583,6 @@ func jdIssueTemplate(d *jdec, v *IssueTemplate) {
 			d.str(&v.Ref)
 		case 7:
 			d.str(&v.Title)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8905,8 +8645,6 @@ func jdLabel(d *jdec, v *Label) {
 			d.str(&v.Name)
 		case 6:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -8956,8 +8694,6 @@ func jdLabelTemplate(d *jdec, v *LabelTemplate) {
 			d.bool(&v.Exclusive)
 		case 3:
 			d.str(&v.Name)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9011,8 +8747,6 @@ func jdLicenseTemplateInfo(d *jdec, v *LicenseTemplateInfo) {
 			d.str(&v.Name)
 		case 4:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9058,8 +8792,6 @@ func jdLicensesTemplateListEntry(d *jdec, v *LicensesTemplateListEntry) {
 			d.str(&v.Name)
 		case 2:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9101,8 +8833,6 @@ func jdListActionRunResponse(d *jdec, v *ListActionRunResponse) {
 			d.int64(&v.TotalCount)
 		case 1:
 			jdSlicePtr(d, &v.WorkflowRuns, jdActionRun)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9152,8 +8882,6 @@ func jdMarkdownOption(d *jdec, v *MarkdownOption) {
 			d.str(&v.Text)
 		case 3:
 			d.bool(&v.Wiki)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9212,8 +8940,6 @@ func jdMarkupOption(d *jdec, v *MarkupOption) {
 			d.str(&v.Text)
 		case 5:
 			d.bool(&v.Wiki)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9283,8 +9009,6 @@ func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
 			d.str(&v.HeadCommitID)
 		case 7:
 			d.bool(&v.MergeWhenChecksSucceed)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9405,8 +9129,6 @@ func jdMigrateRepoOptions(d *jdec, v *MigrateRepoOptions) {
 			d.int64(&v.UID)
 		case 19:
 			d.bool(&v.Wiki)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9483,8 +9205,6 @@ func jdMilestone(d *jdec, v *Milestone) {
 			d.str(&v.Title)
 		case 9:
 			d.time(&v.UpdatedAt)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9526,8 +9246,6 @@ func jdNewIssuePinsAllowed(d *jdec, v *NewIssuePinsAllowed) {
 			d.bool(&v.Issues)
 		case 1:
 			d.bool(&v.PullRequests)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9591,8 +9309,6 @@ func jdNodeInfo(d *jdec, v *NodeInfo) {
 			jdPtr(d, &v.Usage, jdNodeInfoUsage)
 		case 6:
 			d.str(&v.Version)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9634,8 +9350,6 @@ func jdNodeInfoServices(d *jdec, v *NodeInfoServices) {
 			jdSlice(d, &v.Inbound, (*jdec).str)
 		case 1:
 			jdSlice(d, &v.Outbound, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9685,8 +9399,6 @@ func jdNodeInfoSoftware(d *jdec, v *NodeInfoSoftware) {
 			d.str(&v.Repository)
 		case 3:
 			d.str(&v.Version)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9732,8 +9444,6 @@ func jdNodeInfoUsage(d *jdec, v *NodeInfoUsage) {
 			d.int64(&v.LocalPosts)
 		case 2:
 			jdPtr(d, &v.Users, jdNodeInfoUsageUsers)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9779,8 +9489,6 @@ func jdNodeInfoUsageUsers(d *jdec, v *NodeInfoUsageUsers) {
 			d.int64(&v.ActiveMonth)
 		case 2:
 			d.int64(&v.Total)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9822,8 +9530,6 @@ func jdNote(d *jdec, v *Note) {
 			jdPtr(d, &v.Commit, jdCommit)
 		case 1:
 			d.str(&v.Message)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9861,8 +9567,6 @@ func jdNoteOptions(d *jdec, v *NoteOptions) {
 		switch i {
 		case 0:
 			d.str(&v.Message)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9900,8 +9604,6 @@ func jdNotificationCount(d *jdec, v *NotificationCount) {
 		switch i {
 		case 0:
 			d.int64(&v.New)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -9965,8 +9667,6 @@ func jdNotificationSubject(d *jdec, v *NotificationSubject) {
 			d.str((*string)(&v.Type))
 		case 6:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10029,8 +9729,6 @@ func jdNotificationThread(d *jdec, v *NotificationThread) {
 			d.time(&v.UpdatedAt)
 		case 6:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10094,8 +9792,6 @@ func jdOAuth2Application(d *jdec, v *OAuth2Application) {
 			d.str(&v.Name)
 		case 6:
 			jdSlice(d, &v.RedirectURIs, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10182,8 +9878,6 @@ func jdOrganization(d *jdec, v *Organization) {
 			d.str((*string)(&v.Visibility))
 		case 11:
 			d.str(&v.Website)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10239,8 +9933,6 @@ func jdOrganizationPermissions(d *jdec, v *OrganizationPermissions) {
 			d.bool(&v.IsAdmin)
 		case 4:
 			d.bool(&v.IsOwner)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10294,8 +9986,6 @@ func jdPRBranchInfo(d *jdec, v *PRBranchInfo) {
 			d.int64(&v.RepoID)
 		case 4:
 			d.str(&v.SHA)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10367,8 +10057,6 @@ func jdPackage(d *jdec, v *Package) {
 			d.str(&v.Type)
 		case 8:
 			d.str(&v.Version)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10431,8 +10119,6 @@ func jdPackageFile(d *jdec, v *PackageFile) {
 			d.str(&v.SHA256)
 		case 6:
 			d.str(&v.SHA512)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10509,8 +10195,6 @@ func jdPayloadCommit(d *jdec, v *PayloadCommit) {
 			d.str(&v.URL)
 		case 9:
 			jdPtr(d, &v.Verification, jdPayloadCommitVerification)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10564,8 +10248,6 @@ func jdPayloadCommitVerification(d *jdec, v *PayloadCommitVerification) {
 			jdPtr(d, &v.Signer, jdPayloadUser)
 		case 4:
 			d.bool(&v.Verified)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10611,8 +10293,6 @@ func jdPayloadUser(d *jdec, v *PayloadUser) {
 			d.str(&v.Name)
 		case 2:
 			d.str(&v.Username)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10658,8 +10338,6 @@ func jdPermission(d *jdec, v *Permission) {
 			d.bool(&v.Pull)
 		case 2:
 			d.bool(&v.Push)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10740,8 +10418,6 @@ func jdPublicKey(d *jdec, v *PublicKey) {
 			jdPtr(d, &v.User, jdUser)
 		case 10:
 			d.bool(&v.Verified)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10943,8 +10619,6 @@ func jdPullRequest(d *jdec, v *PullRequest) {
 			d.str(&v.URL)
 		case 37:
 			jdPtr(d, &v.User, jdUser)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -10994,8 +10668,6 @@ func jdPullRequestMeta(d *jdec, v *PullRequestMeta) {
 			d.bool(&v.Merged)
 		case 3:
 			d.time(&v.MergedAt)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11090,8 +10762,6 @@ func jdPullReview(d *jdec, v *PullReview) {
 			d.time(&v.UpdatedAt)
 		case 13:
 			jdPtr(d, &v.User, jdUser)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11196,8 +10866,6 @@ func jdPullReviewComment(d *jdec, v *PullReviewComment) {
 			d.time(&v.UpdatedAt)
 		case 15:
 			jdPtr(d, &v.User, jdUser)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11239,8 +10907,6 @@ func jdPullReviewRequestOptions(d *jdec, v *PullReviewRequestOptions) {
 			jdSlice(d, &v.Reviewers, (*jdec).str)
 		case 1:
 			jdSlice(d, &v.TeamReviewers, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11318,8 +10984,6 @@ func jdPushMirror(d *jdec, v *PushMirror) {
 			d.str(&v.RepoName)
 		case 9:
 			d.bool(&v.SyncOnCommit)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11361,8 +11025,6 @@ func jdQuotaGroup(d *jdec, v *QuotaGroup) {
 			d.str(&v.Name)
 		case 1:
 			jdSlicePtr(d, &v.Rules, jdQuotaRuleInfo)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11404,8 +11066,6 @@ func jdQuotaInfo(d *jdec, v *QuotaInfo) {
 			jdSlicePtr(d, (*[]*QuotaGroup)(&v.Groups), jdQuotaGroup)
 		case 1:
 			jdPtr(d, &v.Used, jdQuotaUsed)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11451,8 +11111,6 @@ func jdQuotaRuleInfo(d *jdec, v *QuotaRuleInfo) {
 			d.str(&v.Name)
 		case 2:
 			jdSlice(d, &v.Subjects, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11490,8 +11148,6 @@ func jdQuotaUsed(d *jdec, v *QuotaUsed) {
 		switch i {
 		case 0:
 			jdPtr(d, &v.Size, jdQuotaUsedSize)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11537,8 +11193,6 @@ func jdQuotaUsedArtifact(d *jdec, v *QuotaUsedArtifact) {
 			d.str(&v.Name)
 		case 2:
 			d.int64(&v.Size)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11588,8 +11242,6 @@ func jdQuotaUsedAttachment(d *jdec, v *QuotaUsedAttachment) {
 			d.str(&v.Name)
 		case 3:
 			d.int64(&v.Size)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11631,8 +11283,6 @@ func jdQuotaUsedAttachmentContainedIn(d *jdec, v *QuotaUsedAttachmentContainedIn
 			d.str(&v.APIURL)
 		case 1:
 			d.str(&v.HTMLURL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11686,8 +11336,6 @@ func jdQuotaUsedPackage(d *jdec, v *QuotaUsedPackage) {
 			d.str(&v.Type)
 		case 4:
 			d.str(&v.Version)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11733,8 +11381,6 @@ func jdQuotaUsedSize(d *jdec, v *QuotaUsedSize) {
 			jdPtr(d, &v.Git, jdQuotaUsedSizeGit)
 		case 2:
 			jdPtr(d, &v.Repos, jdQuotaUsedSizeRepos)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11780,8 +11426,6 @@ func jdQuotaUsedSizeAssets(d *jdec, v *QuotaUsedSizeAssets) {
 			jdPtr(d, &v.Attachments, jdQuotaUsedSizeAssetsAttachments)
 		case 2:
 			jdPtr(d, &v.Packages, jdQuotaUsedSizeAssetsPackages)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11823,8 +11467,6 @@ func jdQuotaUsedSizeAssetsAttachments(d *jdec, v *QuotaUsedSizeAssetsAttachments
 			d.int64(&v.Issues)
 		case 1:
 			d.int64(&v.Releases)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11862,8 +11504,6 @@ func jdQuotaUsedSizeAssetsPackages(d *jdec, v *QuotaUsedSizeAssetsPackages) {
 		switch i {
 		case 0:
 			d.int64(&v.All)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11901,8 +11541,6 @@ func jdQuotaUsedSizeGit(d *jdec, v *QuotaUsedSizeGit) {
 		switch i {
 		case 0:
 			d.int64(&v.LFS)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11944,8 +11582,6 @@ func jdQuotaUsedSizeRepos(d *jdec, v *QuotaUsedSizeRepos) {
 			d.int64(&v.Private)
 		case 1:
 			d.int64(&v.Public)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -11991,8 +11627,6 @@ func jdReaction(d *jdec, v *Reaction) {
 			d.time(&v.CreatedAt)
 		case 2:
 			jdPtr(d, &v.User, jdUser)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12038,8 +11672,6 @@ func jdReference(d *jdec, v *Reference) {
 			d.str(&v.Ref)
 		case 2:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12085,8 +11717,6 @@ func jdRegisterRunnerOptions(d *jdec, v *RegisterRunnerOptions) {
 			d.bool(&v.Ephemeral)
 		case 2:
 			d.str(&v.Name)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12132,8 +11762,6 @@ func jdRegisterRunnerResponse(d *jdec, v *RegisterRunnerResponse) {
 			d.str(&v.Token)
 		case 2:
 			d.str(&v.Uuid)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12171,8 +11799,6 @@ func jdRegistrationToken(d *jdec, v *RegistrationToken) {
 		switch i {
 		case 0:
 			d.str(&v.Token)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12285,8 +11911,6 @@ func jdRelease(d *jdec, v *Release) {
 			d.str(&v.URL)
 		case 17:
 			d.str(&v.ZipballURL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12324,8 +11948,6 @@ func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
 		switch i {
 		case 0:
 			d.str(&v.NewName)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12363,8 +11985,6 @@ func jdRenameUserOption(d *jdec, v *RenameUserOption) {
 		switch i {
 		case 0:
 			d.str(&v.NewUsername)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12402,8 +12022,6 @@ func jdReplaceFlagsOption(d *jdec, v *ReplaceFlagsOption) {
 		switch i {
 		case 0:
 			jdSlice(d, &v.Flags, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12449,8 +12067,6 @@ func jdRepoCollaboratorPermission(d *jdec, v *RepoCollaboratorPermission) {
 			d.str(&v.RoleName)
 		case 2:
 			jdPtr(d, &v.User, jdUser)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12509,8 +12125,6 @@ func jdRepoCommit(d *jdec, v *RepoCommit) {
 			d.str(&v.URL)
 		case 5:
 			jdPtr(d, &v.Verification, jdPayloadCommitVerification)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12552,8 +12166,6 @@ func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
 			d.str(&v.Name)
 		case 1:
 			d.str(&v.Owner)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12591,8 +12203,6 @@ func jdRepoTopicOptions(d *jdec, v *RepoTopicOptions) {
 		switch i {
 		case 0:
 			jdSlice(d, &v.Topics, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12638,8 +12248,6 @@ func jdRepoTransfer(d *jdec, v *RepoTransfer) {
 			jdPtr(d, &v.Recipient, jdUser)
 		case 2:
 			jdSlicePtr(d, &v.Teams, jdTeam)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -12973,8 +12581,6 @@ func jdRepository(d *jdec, v *Repository) {
 			d.str(&v.WikiCloneURL)
 		case 65:
 			d.str(&v.WikiSSHURL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13024,8 +12630,6 @@ func jdRepositoryMeta(d *jdec, v *RepositoryMeta) {
 			d.str(&v.Name)
 		case 3:
 			d.str(&v.Owner)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13067,8 +12671,6 @@ func jdSearchResults(d *jdec, v *SearchResults) {
 			jdSlicePtr(d, &v.Data, jdRepository)
 		case 1:
 			d.bool(&v.OK)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13110,8 +12712,6 @@ func jdSecret(d *jdec, v *Secret) {
 			d.time(&v.CreatedAt)
 		case 1:
 			d.str(&v.Name)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13149,8 +12749,6 @@ func jdServerVersion(d *jdec, v *ServerVersion) {
 		switch i {
 		case 0:
 			d.str(&v.Version)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13188,8 +12786,6 @@ func jdSetUserQuotaGroupsOptions(d *jdec, v *SetUserQuotaGroupsOptions) {
 		switch i {
 		case 0:
 			jdSlice(d, &v.Groups, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13253,8 +12849,6 @@ func jdStopWatch(d *jdec, v *StopWatch) {
 			d.str(&v.RepoOwnerName)
 		case 6:
 			d.int64(&v.Seconds)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13296,8 +12890,6 @@ func jdSubmitPullReviewOptions(d *jdec, v *SubmitPullReviewOptions) {
 			d.str(&v.Body)
 		case 1:
 			d.str((*string)(&v.Event))
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13347,8 +12939,6 @@ func jdSyncForkInfo(d *jdec, v *SyncForkInfo) {
 			d.int64(&v.CommitsBehind)
 		case 3:
 			d.str(&v.ForkCommit)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13412,8 +13002,6 @@ func jdTag(d *jdec, v *Tag) {
 			d.str(&v.TarballURL)
 		case 6:
 			d.str(&v.ZipballURL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13455,8 +13043,6 @@ func jdTagArchiveDownloadCount(d *jdec, v *TagArchiveDownloadCount) {
 			d.int64(&v.TarGz)
 		case 1:
 			d.int64(&v.Zip)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13516,8 +13102,6 @@ func jdTagProtection(d *jdec, v *TagProtection) {
 			jdSlice(d, &v.WhitelistTeams, (*jdec).str)
 		case 5:
 			jdSlice(d, &v.WhitelistUsernames, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13590,8 +13174,6 @@ func jdTeam(d *jdec, v *Team) {
 			jdSlice(d, &v.Units, (*jdec).str)
 		case 8:
 			jdMap(d, &v.UnitsMap, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13753,8 +13335,6 @@ func jdTimelineComment(d *jdec, v *TimelineComment) {
 			d.time(&v.UpdatedAt)
 		case 28:
 			jdPtr(d, &v.User, jdUser)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13792,8 +13372,6 @@ func jdTopicName(d *jdec, v *TopicName) {
 		switch i {
 		case 0:
 			jdSlice(d, &v.Topics, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13847,8 +13425,6 @@ func jdTopicResponse(d *jdec, v *TopicResponse) {
 			d.str(&v.TopicName)
 		case 4:
 			d.time(&v.Updated)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13911,8 +13487,6 @@ func jdTrackedTime(d *jdec, v *TrackedTime) {
 			d.int64(&v.UserID)
 		case 6:
 			d.str(&v.UserName)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13954,8 +13528,6 @@ func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
 			d.str(&v.NewOwner)
 		case 1:
 			jdSlice(d, &v.TeamIDs, (*jdec).int64)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -13993,8 +13565,6 @@ func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
 		switch i {
 		case 0:
 			d.str(&v.Name)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14076,8 +13646,6 @@ func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 			d.str(&v.SHA)
 		case 10:
 			d.bool(&v.Signoff)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14115,8 +13683,6 @@ func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
 		switch i {
 		case 0:
 			d.str(&v.Image)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14154,8 +13720,6 @@ func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
 		switch i {
 		case 0:
 			d.str(&v.Image)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14197,8 +13761,6 @@ func jdUpdateVariableOption(d *jdec, v *UpdateVariableOption) {
 			d.str(&v.Name)
 		case 1:
 			d.str(&v.Value)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14333,8 +13895,6 @@ func jdUser(d *jdec, v *User) {
 			d.str(&v.Visibility)
 		case 22:
 			d.str(&v.Website)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14376,8 +13936,6 @@ func jdUserHeatmapData(d *jdec, v *UserHeatmapData) {
 			d.int64(&v.Contributions)
 		case 1:
 			d.int64(&v.Timestamp)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14463,8 +14021,6 @@ func jdUserSettings(d *jdec, v *UserSettings) {
 			d.str(&v.Theme)
 		case 11:
 			d.str(&v.Website)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14550,8 +14106,6 @@ func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
 			jdPtr(d, &v.Theme, (*jdec).str)
 		case 11:
 			jdPtr(d, &v.Website, (*jdec).str)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14593,8 +14147,6 @@ func jdVerifyGPGKeyOption(d *jdec, v *VerifyGPGKeyOption) {
 			d.str(&v.ArmoredSignature)
 		case 1:
 			d.str(&v.KeyID)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14654,8 +14206,6 @@ func jdWatchInfo(d *jdec, v *WatchInfo) {
 			d.bool(&v.Subscribed)
 		case 5:
 			d.str(&v.URL)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14705,8 +14255,6 @@ func jdWikiCommit(d *jdec, v *WikiCommit) {
 			d.str(&v.Message)
 		case 3:
 			d.str(&v.SHA)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14748,8 +14296,6 @@ func jdWikiCommitList(d *jdec, v *WikiCommitList) {
 			jdSlicePtr(d, &v.Commits, jdWikiCommit)
 		case 1:
 			d.int64(&v.Count)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14817,8 +14363,6 @@ func jdWikiPage(d *jdec, v *WikiPage) {
 			d.str(&v.SubURL)
 		case 7:
 			d.str(&v.Title)
-		default:
-			d.skip()
 		}
 	}
 }
@@ -14868,8 +14412,6 @@ func jdWikiPageMetaData(d *jdec, v *WikiPageMetaData) {
 			d.str(&v.SubURL)
 		case 3:
 			d.str(&v.Title)
-		default:
-			d.skip()
 		}
 	}
 }

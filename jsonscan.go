@@ -272,7 +272,7 @@ func (o *jdOrder) learn(prev, i int) {
 	if prev < 0 {
 		prev = len(o.keys)
 	}
-	if i >= 0 && o.next[prev].Load() != uint32(i+1) {
+	if o.next[prev].Load() != uint32(i+1) {
 		o.next[prev].Store(uint32(i + 1))
 	}
 }

@@ -2,6 +2,7 @@ package forgejo
 
 import (
 	"context"
+	"net/http"
 	"time"
 )
 
@@ -60,13 +61,15 @@ func (c *Client) reservePacer(ctx context.Context, call CallContext, now time.Ti
 	return min(max(wait, 0), c.limits.pacing.MaxWait)
 }
 
-// observePacer tells the installed Pacer what a response said.
-func (c *Client) observePacer(ctx context.Context, call CallContext, status int, rl *RateLimit, retryAfter time.Duration) {
+// observePacer tells the installed Pacer what a response said. Retry-After
+// is parsed only when there is a Pacer to tell.
+func (c *Client) observePacer(ctx context.Context, call CallContext, hresp *http.Response, rl *RateLimit) {
 	if c.pacer == nil {
 		return
 	}
+	retryAfter, _ := parseRetryAfter(hresp.Header)
 	defer func() { _ = recover() }() // a panicking pacer never fails the call
-	c.pacer.Observe(ctx, call, c.now(), status, rl, retryAfter)
+	c.pacer.Observe(ctx, call, c.now(), hresp.StatusCode, rl, retryAfter)
 }
 
 func (c *Client) notifyPacerFallback(ctx context.Context, call CallContext, err error) {

@@ -411,10 +411,7 @@ func (c *Client) recordAnswer(ctx context.Context, red redactor, call *CallConte
 		c.limits.observe(rl, rl.ReceivedAt)
 		c.notifyRateLimit(ctx, *call, *rl)
 	}
-	if c.pacer != nil {
-		retryAfter, _ := parseRetryAfter(hresp.Header)
-		c.observePacer(ctx, *call, hresp.StatusCode, resp.rateLimit, retryAfter)
-	}
+	c.observePacer(ctx, *call, hresp, resp.rateLimit)
 	c.notifyResponse(ctx, *call, hresp.StatusCode)
 	return resp
 }

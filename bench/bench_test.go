@@ -49,10 +49,9 @@ func giteaClient(tb testing.TB, url string) *gitea.Client {
 	return c
 }
 
-// rawGet is what a careful hand-rolled client does: one GET, the status
-// checked, the body decoded with encoding/json into structs of the
-// model's shape (here forgego's own types, decoded by reflection).
-func rawGet(hc *http.Client, url string, out any) (http.Header, error) {
+// rawDo is what a careful hand-rolled client does to send: one GET with
+// the token, the status checked. The caller reads and closes the body.
+func rawDo(hc *http.Client, url string) (*http.Response, error) {
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -63,10 +62,21 @@ func rawGet(hc *http.Client, url string, out any) (http.Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
 		return nil, fmt.Errorf("status %d", resp.StatusCode)
 	}
+	return resp, nil
+}
+
+// rawGet is rawDo with the body decoded with encoding/json into structs of
+// the model's shape (here forgego's own types, decoded by reflection).
+func rawGet(hc *http.Client, url string, out any) (http.Header, error) {
+	resp, err := rawDo(hc, url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, err
@@ -77,20 +87,11 @@ func rawGet(hc *http.Client, url string, out any) (http.Header, error) {
 // rawDiscard is the floor every client stands on: the same GET with the
 // body read and thrown away, nothing decoded.
 func rawDiscard(hc *http.Client, url string) error {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Authorization", "token "+token)
-	resp, err := hc.Do(req)
+	resp, err := rawDo(hc, url)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("status %d", resp.StatusCode)
-	}
 	_, err = io.Copy(io.Discard, resp.Body)
 	return err
 }

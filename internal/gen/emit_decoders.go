@@ -82,7 +82,7 @@ func emitDecoder(b *strings.Builder, m *models, td *typeDef) {
 		}
 		fmt.Fprintf(b, "\t\tcase %d:\n\t\t\t%s\n", i, call)
 	}
-	b.WriteString("\t\tdefault:\n\t\t\td.skip()\n\t\t}\n\t}\n}\n\n")
+	b.WriteString("\t\t}\n\t}\n}\n\n") // every index is a case: unknown keys were skipped above
 }
 
 // structOf follows aliases from t to the struct it names, or nil.
