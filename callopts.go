@@ -72,6 +72,8 @@ func WithOTP(code string) CallOption {
 // WithHeader adds a request header to this call. Authorization, Cookie and
 // the headers the client manages itself (Host, Content-Type,
 // Content-Length, Transfer-Encoding, Connection) cannot be set this way.
+// Like the credential, a per-call header is sent only to the base URL's
+// origin: a redirect to another origin is followed without it.
 func WithHeader(name, value string) CallOption {
 	return func(o *callOptions) {
 		canon := textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(name))

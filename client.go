@@ -305,6 +305,11 @@ func (cr *credential) String() string {
 //     net/http compares host names only, and keeps the header across ports
 //     and schemes. Downloads that an instance serves from object storage
 //     (attachments, LFS) work this way.
+//   - The caller's per-call headers ([WithHeader], [IfNoneMatch],
+//     [IfModifiedSince], [WithOTP]) follow the same rule as the credential:
+//     they go to the base URL's origin only. A header such as X-Api-Key is
+//     as much a credential as Authorization, and the library cannot tell
+//     which ones are.
 //
 // A CheckRedirect of the caller's runs after these rules.
 func withSafeRedirects(hc *http.Client, base string) *http.Client {
@@ -322,6 +327,11 @@ func withSafeRedirects(hc *http.Client, base string) *http.Client {
 			for _, h := range credentialHeaders {
 				req.Header.Del(h)
 			}
+			if own, ok := req.Context().Value(perCallHeadersKey{}).(http.Header); ok {
+				for h := range own {
+					req.Header.Del(h)
+				}
+			}
 		}
 		if next != nil {
 			return next(req, via)
@@ -333,6 +343,10 @@ func withSafeRedirects(hc *http.Client, base string) *http.Client {
 	}
 	return &cp
 }
+
+// perCallHeadersKey carries a request's per-call headers in its context,
+// so that the redirect rule can remove them (newHTTPRequest sets it).
+type perCallHeadersKey struct{}
 
 // credentialHeaders are removed from a request redirected off the base
 // URL's origin.

@@ -242,6 +242,11 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, sendURL string)
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
 	}
+	if r.extra != nil && len(r.extra.headers) > 0 {
+		// The redirect rule strips these off the base URL's origin
+		// (withSafeRedirects).
+		ctx = context.WithValue(ctx, perCallHeadersKey{}, r.extra.headers)
+	}
 	hreq, err := http.NewRequestWithContext(ctx, r.op.Method, sendURL, body)
 	if err != nil {
 		return nil, err
