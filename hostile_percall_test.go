@@ -67,7 +67,9 @@ func TestHostileRedirectPerCallHeaders(t *testing.T) {
 		{"same origin", func(home, _ string) string { return home + "/api/v1/moved" }, true, false},
 		{"other port", func(_, other string) string { return other + "/api/v1/moved" }, false, false},
 		{"scheme-relative other port", func(_, other string) string { return strings.TrimPrefix(other, "http:") + "/api/v1/moved" }, false, false},
-		{"other host name", func(_, other string) string { return strings.Replace(other, "127.0.0.1", "localhost", 1) + "/api/v1/moved" }, false, false},
+		{"other host name", func(_, other string) string {
+			return strings.Replace(other, "127.0.0.1", "localhost", 1) + "/api/v1/moved"
+		}, false, false},
 		{"https to http", func(_, other string) string { return other + "/api/v1/moved" }, false, true},
 		{"via home first", func(home, _ string) string { return home + "/api/v1/hop" }, false, false},
 	}
