@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -261,6 +262,39 @@ func (e *RetriesExhaustedError) Error() string {
 // Unwrap returns Last, so errors.As finds the final *APIError or
 // *TransportError through this type.
 func (e *RetriesExhaustedError) Unwrap() error { return e.Last }
+
+// PanicError is a panic in code the client calls out to (a [TokenSource],
+// a [Pacer]), recovered so that the call fails like any other, after the
+// client has released everything the call held (its pacing slot, its
+// in-flight count). A token source's panic arrives as the Err of an
+// [*AuthError]; a Pacer's makes the client pace that request locally, as
+// for a Pacer's error. A panic in the caller's own code (a walk's loop
+// body, a visit function) is not recovered: it reaches the caller after
+// the walk has stopped every fetch it started.
+type PanicError struct {
+	// Where names what panicked: "token source" or "pacer".
+	Where string
+	// Value is the panic's value rendered as text, bounded, with the
+	// client's secrets masked. The value itself is not kept: it may hold a
+	// token.
+	Value string
+	// Stack is the panicking goroutine's stack. It holds function names,
+	// files and lines, never the values of variables.
+	Stack []byte
+}
+
+// Error renders where the panic happened and its value.
+func (e *PanicError) Error() string { return e.Where + " panicked: " + e.Value }
+
+// recoverPanic turns the recovered value p of a panic in where into a
+// *PanicError; nil when there was none. Use it directly in a deferred
+// function: recover only works there.
+func recoverPanic(where string, p any) *PanicError {
+	if p == nil {
+		return nil
+	}
+	return &PanicError{Where: where, Value: bound(fmt.Sprint(p)), Stack: debug.Stack()}
+}
 
 // WalkTruncatedError means a page walk stopped while the instance still
 // offered a next page: it reached [MaxPages], or the instance offered a next

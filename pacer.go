@@ -22,7 +22,8 @@ type Pacer interface {
 	// It returns how long the request must wait before it is sent (zero:
 	// send now). An error means the pacer cannot decide, its store being
 	// unreachable say: the client then paces this request locally, tells a
-	// [PacerObserver], and never fails the call for it.
+	// [PacerObserver], and never fails the call for it. A panic is treated
+	// as an error (a [*PanicError]).
 	Reserve(ctx context.Context, call CallContext, now time.Time) (time.Duration, error)
 	// Observe is called after every response that arrived, with its
 	// status, its rate-limit snapshot (nil when it carried none) and the
@@ -53,12 +54,23 @@ func WithPacer(p Pacer) Option {
 
 // reservePacer asks the installed Pacer, falling back to local pacing.
 func (c *Client) reservePacer(ctx context.Context, call CallContext, now time.Time) time.Duration {
-	wait, err := c.pacer.Reserve(ctx, call, now)
+	wait, err := c.reserveSafely(ctx, call, now)
 	if err != nil {
-		c.notifyPacerFallback(ctx, call, err)
+		c.notifyPacerFallback(ctx, call, c.redactor(nil).scrubError(err))
 		return c.limits.reserve(now)
 	}
 	return min(max(wait, 0), c.limits.pacing.MaxWait)
+}
+
+// reserveSafely is Pacer.Reserve with a panic turned into a *PanicError,
+// which falls back to local pacing like any error of the Pacer's.
+func (c *Client) reserveSafely(ctx context.Context, call CallContext, now time.Time) (wait time.Duration, err error) {
+	defer func() {
+		if pe := recoverPanic("pacer", recover()); pe != nil {
+			wait, err = 0, pe
+		}
+	}()
+	return c.pacer.Reserve(ctx, call, now)
 }
 
 // observePacer tells the installed Pacer what a response said. Retry-After

@@ -176,8 +176,7 @@ func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Respo
 			c.notifyError(ctx, call, final)
 			return nil, final
 		}
-		resp, err := c.attempt(ctx, r, red, sendURL, &call, out)
-		c.paceDone() // the attempt is no longer in flight (pacing.go, issue 13)
+		resp, err := c.pacedAttempt(ctx, r, red, sendURL, &call, out)
 		if err == nil {
 			c.limits.recordOutcome(true, false)
 			resp.Attempts = n
@@ -210,6 +209,14 @@ func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Respo
 			return resp, final
 		}
 	}
+}
+
+// pacedAttempt is attempt, ending what pace began (the attempt is no longer
+// in flight, pacing.go) on every exit path, a panic's included: a slot
+// left taken would make every later paced call wait.
+func (c *Client) pacedAttempt(ctx context.Context, r *request, red redactor, sendURL string, call *CallContext, out any) (*Response, error) {
+	defer c.paceDone()
+	return c.attempt(ctx, r, red, sendURL, call, out)
 }
 
 // noReplayBody is the body of a request that must not be repeated but has

@@ -270,6 +270,10 @@ func (red redactor) scrubError(err error) error {
 	if err == nil {
 		return nil
 	}
+	if pe, ok := err.(*PanicError); ok {
+		// Keep the type, for errors.As: scrub the text it carries.
+		return &PanicError{Where: pe.Where, Value: red.scrub(pe.Value), Stack: pe.Stack}
+	}
 	text := err.Error()
 	if s := red.scrub(text); s != text {
 		return &scrubbedError{text: s, cause: err}

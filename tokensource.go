@@ -37,7 +37,8 @@ func (f TokenSourceFunc) Token(ctx context.Context) (Token, error) { return f(ct
 // WithTokenSource authenticates every attempt with the token ts returns at
 // that moment, sent as "Authorization: <Type> <Value>". It replaces
 // [WithToken] and [WithBasicAuth]. A failing source fails the call with an
-// [*AuthError], which is not retried.
+// [*AuthError], which is not retried; so does a source that panics (the
+// AuthError's Err is then a [*PanicError]).
 func WithTokenSource(ts TokenSource) Option {
 	return func(c *config) error {
 		if ts == nil {
@@ -78,7 +79,7 @@ func (c *Client) authorization(ctx context.Context) (string, error) {
 		}
 		return "", nil
 	}
-	tok, err := c.tokenSource.Token(ctx)
+	tok, err := c.sourceToken(ctx)
 	value := strings.TrimSpace(tok.Value)
 	if value != "" {
 		c.secretsFn().add(value) // before anything can echo it, even on error
@@ -101,4 +102,15 @@ func (c *Client) authorization(ctx context.Context) (string, error) {
 		}
 	}
 	return kind + " " + value, nil
+}
+
+// sourceToken asks the token source, turning a panic into a *PanicError so
+// that the attempt ends on the ordinary path, releasing its pacing slot.
+func (c *Client) sourceToken(ctx context.Context) (tok Token, err error) {
+	defer func() {
+		if pe := recoverPanic("token source", recover()); pe != nil {
+			tok, err = Token{}, pe
+		}
+	}()
+	return c.tokenSource.Token(ctx)
 }
