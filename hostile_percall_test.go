@@ -146,3 +146,167 @@ func TestHostileRedirectPerCallHeaders(t *testing.T) {
 	}
 	t.Logf("%d per-call header redirect vectors, %d failing", vectors, failing)
 }
+
+// pcObserver is hsCapture's observers plus a ContextObserver, so that the
+// start and end of a call are captured too.
+type pcObserver struct {
+	hsMulti
+	capt *hsCapture
+}
+
+func (o pcObserver) StartCall(ctx context.Context, call CallContext) context.Context {
+	o.capt.add(fmt.Sprintf("start %+v", call))
+	return ctx
+}
+
+func (o pcObserver) EndCall(_ context.Context, call CallContext, status int, err error) {
+	o.capt.add(fmt.Sprintf("end %+v %d %v", call, status, err))
+}
+
+// pcEchoCall is hsEchoCall for any request and per-call options.
+func pcEchoCall(t testing.TB, srv *hsRaw, auth Option, answer string, req *Request, opts ...CallOption) *hsCapture {
+	t.Helper()
+	srv.setAnswer(func(int64, *http.Request) (string, bool) { return answer, false })
+	capt := &hsCapture{}
+	obs := pcObserver{hsMulti: capt.observers().(hsMulti), capt: capt}
+	c, err := NewClient(WithBaseURL(srv.url()), auth, WithObserver(obs),
+		WithRetryPolicy(RetryPolicy{MaxAttempts: 2, Jitter: JitterNone}), WithClock(hsNoClock{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		ID int64 `json:"id"`
+	}
+	resp, err := c.Do(context.Background(), req, &v, opts...)
+	capt.result(resp, err)
+	return capt
+}
+
+// pcSecretWays are the ways a call carries a value the library masks in a
+// rendered URL, or as a one-time password.
+func pcSecretWays(secret string) []struct {
+	name string
+	req  *Request
+	opts []CallOption
+} {
+	get := func() *Request { return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly} }
+	withQuery := func(name string) *Request {
+		r := get()
+		r.Query = map[string][]string{name: {secret}}
+		return r
+	}
+	return []struct {
+		name string
+		req  *Request
+		opts []CallOption
+	}{
+		{"WithQuery password", get(), []CallOption{WithQuery("password", secret)}},
+		{"WithQuery PassWord", get(), []CallOption{WithQuery("PassWord", secret)}},
+		{"WithQuery private_token", get(), []CallOption{WithQuery("private_token", secret)}},
+		{"Request.Query password", withQuery("password"), nil},
+		{"Request.Query token", withQuery("token"), nil},
+		{"Request.Query access_token", withQuery("access_token"), nil},
+		{"Request.Query Private_Token", withQuery("Private_Token"), nil},
+		{"WithOTP", get(), []CallOption{WithOTP(secret)}},
+		{"X-Gitea-OTP header", get(), []CallOption{WithHeader("X-Gitea-OTP", secret)}},
+	}
+}
+
+// TestHostilePerCallSecretEchoes: a value that a call's URL masks (a
+// password query parameter, from WithQuery or Client.Do) or that a call
+// sends as its one-time password is masked in every channel a hostile
+// server can echo it through, at every offset around every bound.
+func TestHostilePerCallSecretEchoes(t *testing.T) {
+	srv := hsRawServer(t, nil)
+	vectors, failed := 0, 0
+	for _, sec := range hsSecrets() {
+		if strings.TrimSpace(sec.secret) != sec.secret {
+			continue
+		}
+		for _, way := range pcSecretWays(sec.secret) {
+			for _, ch := range hsChannels {
+				offsets := []int{0}
+				if ch.offset {
+					offsets = hsOffsets(len(sec.secret))
+				}
+				for _, off := range offsets {
+					vectors++
+					capt := pcEchoCall(t, srv, WithToken("unrelated-client-token-0a1b2c3d"), ch.answer(sec.secret, off), way.req, way.opts...)
+					if leak := capt.leaks(sec.secret); leak != "" {
+						failed++
+						if failed <= 20 {
+							t.Errorf("%s via %s, %s at offset %d: %s", sec.name, way.name, ch.name, off, leak)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d per-call secret echo vectors, %d failing", vectors, failed)
+}
+
+// TestHostileCallerLabels: a caller label (Client.Do's Operation, Method,
+// Path) that carries the client's credential or the call's own secret
+// reaches no error, observer event, call start or end, or log line
+// unmasked, on success, on a status error, on a transport failure and on
+// a request refused before sending.
+func TestHostileCallerLabels(t *testing.T) {
+	srv := hsRawServer(t, nil)
+	answers := map[string]string{
+		"success":        hsHTTP("200 OK", "Content-Type: application/json\r\n", `{"id":1}`),
+		"status error":   hsHTTP("500 Internal Server Error", "Content-Type: application/json\r\n", `{"message":"boom"}`),
+		"transport":      "garbage\r\n\r\n",
+		"decode failure": hsHTTP("200 OK", "Content-Type: application/json\r\n", `<html>`),
+	}
+	vectors, failed := 0, 0
+	for _, sec := range hsSecrets() {
+		labels := []struct {
+			name string
+			req  func() *Request
+			opts []CallOption
+		}{
+			{"Operation is the secret", func() *Request {
+				return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: sec.secret}
+			}, nil},
+			{"Operation quotes the secret", func() *Request {
+				return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: "sync(" + sec.secret + ")"}
+			}, nil},
+			{"Operation quotes it JSON-escaped", func() *Request {
+				return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: "op " + hsJSON(sec.secret)}
+			}, nil},
+			{"Method is the secret (refused)", func() *Request {
+				return &Request{Method: sec.secret, Path: "/repos/o/r", Operation: "x"}
+			}, nil},
+			{"Path quotes the secret (refused)", func() *Request {
+				return &Request{Method: "GET", Path: "/repos/o/r?" + sec.secret, Operation: "x"}
+			}, nil},
+			{"Path segment is the secret", func() *Request {
+				return &Request{Method: "GET", Path: "/repos/o/" + escapePathForTest(sec.secret), Retry: IdempotentOnly}
+			}, nil},
+			{"Operation quotes a per-call password", func() *Request {
+				return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: "login " + sec.secret}
+			}, []CallOption{WithQuery("password", sec.secret)}},
+		}
+		for _, lb := range labels {
+			for an, answer := range answers {
+				vectors++
+				auth := sec.auth
+				if lb.opts != nil {
+					auth = WithToken("unrelated-client-token-0a1b2c3d")
+				}
+				capt := pcEchoCall(t, srv, auth, answer, lb.req(), lb.opts...)
+				if leak := capt.leaks(sec.secret); leak != "" {
+					failed++
+					t.Errorf("%s, %s, %s: %s", sec.name, lb.name, an, leak)
+				}
+			}
+		}
+	}
+	t.Logf("%d caller-label vectors, %d failing", vectors, failed)
+}
+
+func escapePathForTest(s string) string {
+	var b strings.Builder
+	escapeTo(&b, s)
+	return b.String()
+}

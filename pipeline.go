@@ -151,8 +151,12 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Response, err error) {
 	c.admit(ctx, r) // version_check.go: may refuse (r.err) or re-target r.path
 	red := c.redactor(r)
+	// Every caller-supplied label (Client.Do's Operation, Method and Path)
+	// reaches errors, observers, spans and metrics: scrubbed and bounded
+	// here, once, like any text from the server.
+	opID, method := bound(red.scrub(r.op.ID)), bound(red.scrub(r.op.Method))
 	if r.err != nil {
-		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: red.scrub(r.op.Path), URL: "(not sent)", Final: true}
+		call := CallContext{Operation: opID, Method: method, Route: bound(red.scrub(r.op.Path)), URL: "(not sent)", Final: true}
 		c.notifyError(ctx, call, r.err)
 		return nil, r.err
 	}
@@ -162,14 +166,14 @@ func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Respo
 	}
 	sendURL, redacted := buildURL(c.baseURL, r.path, query)
 	redacted = red.scrub(redacted)
-	route := red.scrub(r.op.Path) // Client.Do's route is the caller's path
+	route := bound(red.scrub(r.op.Path)) // Client.Do's route is the caller's path
 	// Hook for a ContextObserver (observer_context.go): the ctx it returns is
 	// the one every attempt, wait and later observer event uses; it sees the
 	// end of the call through the named results.
-	ctx, end := c.startCall(ctx, CallContext{Operation: r.op.ID, Method: r.op.Method, Route: route, URL: redacted})
+	ctx, end := c.startCall(ctx, CallContext{Operation: opID, Method: method, Route: route, URL: redacted})
 	defer func() { end(resp, err) }()
 	for n := 1; ; n++ {
-		call := CallContext{Operation: r.op.ID, Method: r.op.Method, Route: route, URL: redacted, Attempt: n}
+		call := CallContext{Operation: opID, Method: method, Route: route, URL: redacted, Attempt: n}
 		if perr := c.pace(ctx, call); perr != nil {
 			final := &TransportError{Call: call, Kind: TransportCanceled, Err: perr}
 			call.Final = true
@@ -244,7 +248,7 @@ func replayedByTransport(method string) bool {
 // newHTTPRequest builds one attempt's request: the method, the URL, the
 // body, the headers the pipeline owns, the per-call headers and, last, the
 // credential, which nothing can override.
-func (c *Client) newHTTPRequest(ctx context.Context, r *request, sendURL string) (*http.Request, error) {
+func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, sendURL string) (*http.Request, error) {
 	var body io.Reader
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
@@ -290,7 +294,7 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, sendURL string)
 		}
 	}
 	set(2, "User-Agent", c.userAgent)
-	auth, err := c.authorization(ctx)
+	auth, err := c.authorization(ctx, red.call)
 	if err != nil {
 		return nil, errTokenSource{err}
 	}
@@ -336,7 +340,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		}
 	}()
 
-	hreq, err := c.newHTTPRequest(actx, r, sendURL)
+	hreq, err := c.newHTTPRequest(actx, r, red, sendURL)
 	if tse, ok := err.(errTokenSource); ok {
 		return nil, &AuthError{Call: *call, Err: red.scrubError(tse.err)}
 	}

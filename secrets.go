@@ -20,23 +20,37 @@ import (
 // its prefix.
 
 // secretSet is every form of every secret a client must never render: its
-// credential, and every token a TokenSource ever returned. It only grows.
+// credential, and the tokens a TokenSource returned lately.
 //
 // A server may echo a secret whole, in some encoding, or in pieces (net/http
 // quotes only the part of a status line up to a space; a body cut at a
 // bound keeps a prefix), so scrubbing masks every run of runLen or more
 // bytes of any form, and a form shorter than that wherever it appears
 // whole.
+//
+// The set is bounded: a TokenSource that mints a token per call would
+// otherwise grow it by a few hundred bytes a call for as long as the client
+// lives. The credential stays for good; of a token source's tokens the
+// set keeps the latest maxSourceTokens, and each call also masks every
+// token it sent itself (its redactor's own set), so that no call's texts
+// can show a token that call could have sent.
 type secretSet struct {
 	mu    sync.RWMutex
-	grams map[string]struct{} // every runLen-byte window of every form
+	grams map[string]int32 // every runLen-byte window of every form, with its count
 	// filter has a bit set for the hash of every gram: most windows of a
 	// text miss it, and skip the map lookup.
 	filter [gramFilterWords]uint64
 	short  []string // forms shorter than runLen, longest first
-	seen   map[string]bool
+	seen   map[string][]string // every secret, with its forms
 	maxLen int
+	// tokens are the evictable secrets (a token source's), oldest first.
+	tokens []string
 }
+
+// maxSourceTokens is how many of a token source's tokens a client's set
+// keeps besides the credential: a source that refreshes hourly keeps more
+// than two days of them.
+const maxSourceTokens = 64
 
 // runLen is the shortest run of a secret that is masked wherever it
 // appears; shorter secrets are masked when they appear whole.
@@ -56,29 +70,53 @@ func gramBit(w string) (word int, bit uint64) {
 }
 
 func newSecretSet(secrets ...string) *secretSet {
-	s := &secretSet{seen: map[string]bool{}, grams: map[string]struct{}{}}
+	s := &secretSet{seen: map[string][]string{}, grams: map[string]int32{}}
 	for _, v := range secrets {
 		s.add(v)
 	}
 	return s
 }
 
-// add records secret in each form a server or net/http may echo it in:
-// raw, JSON-escaped (with and without HTML escaping), percent-encoded (as
-// this library, url.QueryEscape and url.PathEscape encode) and Go-quoted
-// (net/http quotes what it cannot parse with %q). Any length is masked: a
-// short basic-auth password is still a password.
+// add records secret for good, in each form a server or net/http may echo
+// it in: raw, JSON-escaped (with and without HTML escaping),
+// percent-encoded (as this library, url.QueryEscape and url.PathEscape
+// encode) and Go-quoted (net/http quotes what it cannot parse with %q).
+// Any length is masked: a short basic-auth password is still a password.
 func (s *secretSet) add(secret string) {
 	if s == nil || secret == "" {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.seen[secret] {
+	s.insert(secret)
+}
+
+// addToken records a token source's token; past maxSourceTokens the
+// oldest goes (see secretSet).
+func (s *secretSet) addToken(secret string) {
+	if s == nil || secret == "" {
 		return
 	}
-	s.seen[secret] = true
-	for _, f := range secretForms(secret) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.insert(secret) {
+		return
+	}
+	s.tokens = append(s.tokens, secret)
+	if len(s.tokens) > maxSourceTokens {
+		s.remove(s.tokens[0])
+		s.tokens = slices.Delete(s.tokens, 0, 1)
+	}
+}
+
+// insert adds secret's forms; false when it was already in. s.mu is held.
+func (s *secretSet) insert(secret string) bool {
+	if _, dup := s.seen[secret]; dup {
+		return false
+	}
+	forms := secretForms(secret)
+	s.seen[secret] = forms
+	for _, f := range forms {
 		s.maxLen = max(s.maxLen, len(f))
 		if len(f) < runLen {
 			if !slices.Contains(s.short, f) {
@@ -88,9 +126,40 @@ func (s *secretSet) add(secret string) {
 		}
 		for i := 0; i+runLen <= len(f); i++ {
 			g := f[i : i+runLen]
-			s.grams[g] = struct{}{}
+			s.grams[g]++
 			w, bit := gramBit(g)
 			s.filter[w] |= bit
+		}
+	}
+	slices.SortStableFunc(s.short, func(a, b string) int { return len(b) - len(a) })
+	return true
+}
+
+// remove drops an evicted token's forms. s.mu is held.
+func (s *secretSet) remove(secret string) {
+	forms := s.seen[secret]
+	delete(s.seen, secret)
+	for _, f := range forms {
+		for i := 0; i+runLen <= len(f); i++ {
+			g := f[i : i+runLen]
+			if s.grams[g]--; s.grams[g] <= 0 {
+				delete(s.grams, g)
+			}
+		}
+	}
+	// The short forms, the longest form and the filter are recomputed from
+	// what remains (a few hundred entries).
+	s.short, s.maxLen, s.filter = s.short[:0], 0, [gramFilterWords]uint64{}
+	for g := range s.grams {
+		w, bit := gramBit(g)
+		s.filter[w] |= bit
+	}
+	for _, forms := range s.seen {
+		for _, f := range forms {
+			s.maxLen = max(s.maxLen, len(f))
+			if len(f) < runLen && !slices.Contains(s.short, f) {
+				s.short = append(s.short, f)
+			}
 		}
 	}
 	slices.SortStableFunc(s.short, func(a, b string) int { return len(b) - len(a) })
@@ -132,11 +201,10 @@ func (s *secretSet) longest() int {
 
 // scrub masks text: every maximal stretch covered by runLen-byte runs of a
 // secret form, widened to whole UTF-8 characters, becomes one mask; then
-// the call's own forms (extra) and the short forms are masked where they
-// appear whole.
-func (s *secretSet) scrub(text string, extra []string) string {
+// the short forms are masked where they appear whole.
+func (s *secretSet) scrub(text string) string {
 	if s == nil {
-		return scrubWhole(text, extra)
+		return text
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -175,7 +243,7 @@ func (s *secretSet) scrub(text string, extra []string) string {
 			text = b.String()
 		}
 	}
-	return scrubWhole(scrubWhole(text, extra), s.short)
+	return scrubWhole(text, s.short)
 }
 
 // scrubWhole masks each of forms wherever it appears whole.
@@ -188,21 +256,40 @@ func scrubWhole(text string, forms []string) string {
 	return text
 }
 
-// redactor masks the client's secrets and one call's own (a one-time
-// password) in text bound for an error, an event or a log line.
+// redactor masks the client's secrets and one call's own in text bound for
+// an error, an event or a log line.
 type redactor struct {
-	set   *secretSet
-	extra []string // the call's secrets, every form, longest first
+	set  *secretSet
+	call *secretSet // the call's own secrets; nil when it has none
 }
 
-// redactor returns the redactor for one call.
+// redactor returns the redactor for one call: the client's secrets, and
+// the call's own: a one-time password, the tokens its attempts send (added
+// as they are drawn, tokensource.go) and the value of every query
+// parameter that buildURL masks in a rendered URL (a password passed with
+// WithQuery or Client.Do), so that a value secret in one channel is secret
+// in all.
 func (c *Client) redactor(r *request) redactor {
 	red := redactor{set: c.secretsFn()}
-	if r != nil && r.extra != nil {
-		for _, s := range r.extra.secrets {
-			red.extra = append(red.extra, secretForms(s)...)
+	if r == nil {
+		return red
+	}
+	var own []string
+	for _, q := range r.query {
+		if isSensitiveQuery(q.name) && q.value != "" {
+			own = append(own, q.value)
 		}
-		slices.SortStableFunc(red.extra, func(a, b string) int { return len(b) - len(a) })
+	}
+	if r.extra != nil {
+		own = append(own, r.extra.secrets...)
+		for _, q := range r.extra.query {
+			if isSensitiveQuery(q.name) && q.value != "" {
+				own = append(own, q.value)
+			}
+		}
+	}
+	if len(own) > 0 || c.tokenSource != nil {
+		red.call = newSecretSet(own...)
 	}
 	return red
 }
@@ -210,11 +297,7 @@ func (c *Client) redactor(r *request) redactor {
 // pad is how many bytes past a bound must be scrubbed before cutting there:
 // the longest form of any secret.
 func (red redactor) pad() int {
-	n := red.set.longest()
-	for _, f := range red.extra {
-		n = max(n, len(f))
-	}
-	return n
+	return max(red.set.longest(), red.call.longest())
 }
 
 // scrub masks every form of every secret in s, whole and in runs of runLen
@@ -224,7 +307,11 @@ func (red redactor) scrub(s string) string {
 	if s == "" {
 		return s
 	}
-	return red.set.scrub(s, red.extra)
+	s = red.set.scrub(s)
+	if red.call != nil {
+		s = red.call.scrub(s)
+	}
+	return s
 }
 
 // scrubBytes is scrub for a byte slice; it returns b itself when nothing

@@ -72,7 +72,7 @@ func (e *AuthError) Unwrap() error { return e.Err }
 
 // authorization returns the Authorization header value for one attempt,
 // and records a source's token as a secret before it is used.
-func (c *Client) authorization(ctx context.Context) (string, error) {
+func (c *Client) authorization(ctx context.Context, callSecrets *secretSet) (string, error) {
 	if c.tokenSource == nil {
 		if cr := c.credential(); cr != nil {
 			return cr.header, nil
@@ -82,7 +82,10 @@ func (c *Client) authorization(ctx context.Context) (string, error) {
 	tok, err := c.sourceToken(ctx)
 	value := strings.TrimSpace(tok.Value)
 	if value != "" {
-		c.secretsFn().add(value) // before anything can echo it, even on error
+		// Before anything can echo it, even on error: the client's set
+		// (bounded) and the call's own (every token this call sent).
+		c.secretsFn().addToken(value)
+		callSecrets.add(value)
 	}
 	if err != nil {
 		return "", err
