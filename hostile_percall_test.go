@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // This file attacks per-call options (callopts.go) through the channels
@@ -309,4 +310,50 @@ func escapePathForTest(s string) string {
 	var b strings.Builder
 	escapeTo(&b, s)
 	return b.String()
+}
+
+// FuzzCallSecretEcho is FuzzCredentialEcho's sibling for a call's own
+// secrets and labels: the fuzzed secret travels as a masked query value, a
+// one-time password, or inside Client.Do's Operation label (then also as
+// the client's token), and the server echoes it through one channel.
+func FuzzCallSecretEcho(f *testing.F) {
+	for i := range hsChannels {
+		f.Add("3f9a2c77d1e04b6a8f5e2d1c0b9a8f7e", uint8(i), uint16(0), uint8(i))
+	}
+	f.Add(`pass"w\or<d>&é`, uint8(11), uint16(MaxFragment-5), uint8(0))
+	f.Add("hunter22", uint8(3), uint16(0), uint8(9))
+	srv := hsRawServer(f, nil)
+	f.Fuzz(func(t *testing.T, secret string, channel uint8, offset uint16, via uint8) {
+		secret = strings.TrimSpace(secret)
+		if len(secret) < runLen || len(secret) > 256 || !utf8.ValidString(secret) || hasControl(secret) {
+			return
+		}
+		ch := hsChannels[int(channel)%len(hsChannels)]
+		off := 0
+		if ch.offset {
+			off = int(offset) % (maxErrorBody + 64)
+		}
+		ways := pcSecretWays(secret)
+		auth := WithToken("unrelated-client-token-0a1b2c3d")
+		req := &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: "label " + secret}
+		var opts []CallOption
+		if k := int(via) % (len(ways) + 1); k < len(ways) {
+			req, opts = ways[k].req, ways[k].opts
+		} else {
+			auth = WithToken(secret)
+		}
+		run := func(answer string) string {
+			r := *req
+			return pcEchoCall(t, srv, auth, answer, &r, opts...).leaks(secret)
+		}
+		leak := run(ch.answer(secret, off))
+		if leak == "" {
+			return
+		}
+		// As in FuzzCredentialEcho: a low-entropy secret may match the
+		// library's own text; it leaked only if a stand-in echo is clean.
+		if run(ch.answer(strings.Repeat("~", len(secret)), off)) == "" {
+			t.Fatalf("%s at offset %d (via %d): %s", ch.name, off, via, leak)
+		}
+	})
 }

@@ -40,7 +40,7 @@ type secretSet struct {
 	// filter has a bit set for the hash of every gram: most windows of a
 	// text miss it, and skip the map lookup.
 	filter [gramFilterWords]uint64
-	short  []string // forms shorter than runLen, longest first
+	short  []string            // forms shorter than runLen, longest first
 	seen   map[string][]string // every secret, with its forms
 	maxLen int
 	// tokens are the evictable secrets (a token source's), oldest first.
