@@ -515,7 +515,7 @@ func randomHex(t *testing.T) string {
 // and a query value in the query string, and then searches every string
 // exported for either.
 func TestNoSecretInAnyExport(t *testing.T) {
-	token, queryValue := randomHex(t), randomHex(t)
+	token, queryValue, password := randomHex(t), randomHex(t), randomHex(t)
 	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -560,6 +560,12 @@ func TestNoSecretInAnyExport(t *testing.T) {
 		"q": {queryValue}, "t": {token}}, Retry: forgejo.IdempotentOnly}, nil)
 	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r/issues/1", Query: url.Values{"q": {queryValue}}, Retry: forgejo.IdempotentOnly}, nil,
 		forgejo.WithQuery("access_token", token))
+	// Caller labels carrying the token, or the call's own password, reach
+	// span names and attributes and metric attributes only masked.
+	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Operation: "sync-" + token, Retry: forgejo.IdempotentOnly}, nil)
+	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Operation: "login " + password, Retry: forgejo.IdempotentOnly}, nil,
+		forgejo.WithQuery("password", password))
+	_, _ = c.Do(ctx, &forgejo.Request{Method: token, Path: "/repos/o/r", Operation: token}, nil)
 	if hits.Load() < 8 {
 		t.Fatalf("only %d requests", hits.Load())
 	}
@@ -603,7 +609,7 @@ func TestNoSecretInAnyExport(t *testing.T) {
 	if !strings.Contains(all, "forgejo.request_id") {
 		t.Fatal("the request ID, echoing the token, should be exported (masked)")
 	}
-	for name, secret := range map[string]string{"token": token, "query value": queryValue} {
+	for name, secret := range map[string]string{"token": token, "query value": queryValue, "password": password} {
 		if i := strings.Index(all, secret); i >= 0 {
 			t.Errorf("the %s appears in the export: %q", name, all[max(0, i-200):min(len(all), i+100)])
 		}
