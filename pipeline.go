@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/url"
@@ -14,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"codeberg.org/forgego/forgejo/internal/secret"
 )
 
 // This file is the request pipeline every operation goes through: build the
@@ -630,6 +634,43 @@ type Request struct {
 	// Operation labels the call in errors and observer events; default
 	// "Do".
 	Operation string
+}
+
+// Format renders the request with the values of its sensitive query
+// parameters (token, access_token, private_token, password, sudo) masked,
+// as in every URL the library renders, under every verb.
+func (r Request) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.Request", r.masked())
+}
+
+// LogValue renders the request for log/slog as Format does.
+func (r Request) LogValue() slog.Value { return slog.AnyValue(r.masked()) }
+
+// MarshalJSON encodes the request as Format renders it: a Request is never
+// sent as JSON (its Body is), so its JSON is for logs.
+func (r Request) MarshalJSON() ([]byte, error) { return json.Marshal(r.masked()) }
+
+type maskedRequest Request
+
+func (r Request) masked() maskedRequest {
+	m := maskedRequest(r)
+	if lv, ok := r.Body.(slog.LogValuer); ok {
+		m.Body = lv.LogValue().Resolve().Any() // a model that holds a secret, masked
+	}
+	if len(r.Query) > 0 {
+		m.Query = make(url.Values, len(r.Query))
+		for name, vals := range r.Query {
+			if isSensitiveQuery(name) {
+				masked := make([]string, len(vals))
+				for i, v := range vals {
+					masked[i] = secret.Masked(v)
+				}
+				vals = masked
+			}
+			m.Query[name] = vals
+		}
+	}
+	return m
 }
 
 // Do sends req and decodes a 2xx JSON body into v (a pointer; nil to ignore

@@ -3,14 +3,17 @@ package forgejo
 import (
 	"strconv"
 	"strings"
+
+	"codeberg.org/forgego/forgejo/internal/secret"
 )
 
 // This file holds path safety (percent-encoding and validating path
 // parameters) and redaction (masking sensitive query values). URLs are built
 // and redacted here and nowhere else.
 
-// redactedMask replaces every secret the library renders.
-const redactedMask = "***"
+// redactedMask replaces every secret the library renders: the same mask
+// as every type that holds one renders (internal/secret).
+const redactedMask = secret.Mask
 
 // sensitiveQuery is the set of query parameter names whose values are
 // masked wherever a URL is rendered (compared case-insensitively). The

@@ -2,8 +2,13 @@ package forgejo
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"strings"
+
+	"codeberg.org/forgego/forgejo/internal/secret"
 )
 
 // This file holds token sources: credentials that change while a client
@@ -18,6 +23,26 @@ type Token struct {
 	// Type is the Authorization scheme: "Bearer" for OAuth2 access tokens,
 	// "token" (the default when empty) for Forgejo access tokens.
 	Type string
+}
+
+// Format renders the token with its Value masked, under every verb, so
+// that printing one never shows it.
+func (t Token) Format(f fmt.State, verb rune) { secret.Format(f, verb, "forgejo.Token", t.masked()) }
+
+// LogValue renders the token for log/slog with its Value masked.
+func (t Token) LogValue() slog.Value { return slog.AnyValue(t.masked()) }
+
+// MarshalJSON encodes the token with its Value masked: a Token is
+// configuration, never sent as JSON, and a program that logs its
+// configuration as JSON must not log the secret.
+func (t Token) MarshalJSON() ([]byte, error) { return json.Marshal(t.masked()) }
+
+type maskedToken Token
+
+func (t Token) masked() maskedToken {
+	m := maskedToken(t)
+	m.Value = secret.Masked(m.Value)
+	return m
 }
 
 // TokenSource supplies the token for each attempt. It must be safe for

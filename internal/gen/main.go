@@ -111,9 +111,15 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	secrets, err := collectSecrets(m) // emit_secrets.go
+	if err != nil {
+		return nil, err
+	}
 	src := map[string]string{
-		"models_gen.go":     emitModels(m),
-		"operations_gen.go": emitTable(ops),
+		"models_gen.go":       emitModels(m),
+		"secrets_gen.go":      emitSecrets(secrets),
+		"secrets_gen_test.go": emitSecretSamples(secrets),
+		"operations_gen.go":   emitTable(ops),
 		// Issue 13: reflection-free decoders (emit_decoders.go).
 		"decoders_gen.go":      emitDecoders(m),
 		"decoders_gen_test.go": emitDecoderTests(m),
