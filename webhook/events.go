@@ -146,8 +146,13 @@ type Delivery struct {
 	contentType string
 	body        []byte
 	payload     []byte
-	header      http.Header
-	signed      bool
+	// header returns the request's header. It is a function rather than
+	// the map so that printing a Delivery, or an event, by reflection shows
+	// an address and not the header lines, among which Forgejo sends the
+	// hook's authorization header (the rule of internal/secret: what fmt
+	// reaches through an unexported field must not be the secret).
+	header func() http.Header
+	signed bool
 }
 
 // DeliveryID is the X-Forgejo-Delivery header (falling back to
@@ -174,8 +179,16 @@ func (d *Delivery) RawBody() []byte { return d.body }
 // JSON hook, the decoded payload field of a form hook.
 func (d *Delivery) Payload() []byte { return d.payload }
 
-// Header is the request's header. Do not modify it.
-func (d *Delivery) Header() http.Header { return d.header }
+// Header is the request's header. Do not modify it. It includes the hook's
+// authorization header (Authorization) when one is configured; the
+// Delivery itself never renders it (nor any other header) when printed or
+// logged.
+func (d *Delivery) Header() http.Header {
+	if d.header == nil {
+		return nil
+	}
+	return d.header()
+}
 
 // Signed reports whether the signature was checked and matched a secret. It
 // is false only for a delivery accepted without signature (see

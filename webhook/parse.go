@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"codeberg.org/forgego/forgejo/internal/secret"
 )
 
 // DefaultMaxBodyBytes is the body bound of a [Parser] made without
@@ -31,7 +33,7 @@ func WithSecret(secrets ...string) Option {
 			if s == "" {
 				return errors.New("webhook: WithSecret: empty secret (use AllowUnsigned for a hook without secret)")
 			}
-			p.secrets = append(p.secrets, s)
+			p.secrets = append(p.secrets, secret.New(s))
 		}
 		return nil
 	}
@@ -67,8 +69,11 @@ func WithMaxBodyBytes(n int64) Option {
 
 // Parser verifies and parses deliveries. Make one with [NewParser]; it is
 // safe for concurrent use.
+//
+// A Parser never shows its secrets: printed with any fmt verb, logged with
+// log/slog or encoded as JSON, it renders each as "***".
 type Parser struct {
-	secrets       []string
+	secrets       []secret.Text
 	allowUnsigned bool
 	maxBody       int64
 }
@@ -130,7 +135,7 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 		id:     deliveryID(header),
 		family: headerValue(header, "X-Forgejo-Event"),
 		body:   body,
-		header: header,
+		header: func() http.Header { return header },
 	}
 	if d.family == "" {
 		d.family = headerValue(header, "X-Gitea-Event")
@@ -170,7 +175,7 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 		// check against (AllowUnsigned alone).
 		d.signed = false
 	} else {
-		if err := Verify(d.payload, header, p.secrets...); err != nil {
+		if err := verify(d.payload, header, p.secrets); err != nil {
 			e := err.(*Error)
 			e.DeliveryID = d.id
 			e.EventType = eventTypeHeader(header)
