@@ -39,6 +39,15 @@ var (
 	// ErrMethod: the request is not a POST, the only method Forgejo delivers
 	// with.
 	ErrMethod = errors.New("webhook: method not allowed")
+
+	// ErrAmbiguous: the headers name two different delivery IDs or two
+	// different event types (a header repeated with another value, two
+	// values joined in one line, or X-Gitea-*, X-Gogs-* or X-GitHub-*
+	// disagreeing with X-Forgejo-*). Forgejo sends every one of them once
+	// and with the same value; forms of one UUID (case, braces, urn:uuid:)
+	// are the same ID, see [CanonicalDeliveryID]. Checked after the
+	// signature, so a forged request is refused as such.
+	ErrAmbiguous = errors.New("webhook: ambiguous delivery headers")
 )
 
 // Error describes a rejected delivery.
@@ -49,10 +58,11 @@ var (
 // gave them, and never contain a secret or a signature value.
 type Error struct {
 	// Kind is the class of the failure: ErrMissingSignature, ErrBadSignature,
-	// ErrTooLarge, ErrContentType, ErrMalformed or ErrMethod.
+	// ErrTooLarge, ErrContentType, ErrMalformed, ErrMethod or ErrAmbiguous.
 	Kind error
-	// DeliveryID is the X-Forgejo-Delivery header (or its Gitea/Gogs
-	// mirror), empty when the delivery had none.
+	// DeliveryID is the X-Forgejo-Delivery header (or its Gitea, Gogs or
+	// GitHub mirror) in its canonical form ([CanonicalDeliveryID]), empty
+	// when the delivery had none.
 	DeliveryID string
 	// EventType is the event type the headers named, empty when none.
 	EventType EventType
@@ -125,7 +135,7 @@ func (e *Error) Unwrap() []error {
 // StatusCode is the HTTP status a receiver answers this failure with, as
 // [Handler] does: 401 for a missing or wrong signature, 413 for a body over
 // the bound, 415 for an unsupported content type, 405 for a method other
-// than POST and 400 for anything malformed.
+// than POST and 400 for anything malformed or ambiguous.
 func (e *Error) StatusCode() int {
 	switch e.Kind {
 	case ErrMissingSignature, ErrBadSignature:

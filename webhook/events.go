@@ -120,8 +120,9 @@ func (t EventType) Known() bool {
 // Every event embeds a [Delivery], whose methods give the delivery ID, the
 // event type and the bytes received.
 type Event interface {
-	// DeliveryID is the X-Forgejo-Delivery header: a UUID, unique per
-	// delivery attempt Forgejo creates.
+	// DeliveryID is the X-Forgejo-Delivery header in its canonical form
+	// ([CanonicalDeliveryID]): a UUID, unique per delivery attempt Forgejo
+	// creates.
 	DeliveryID() string
 	// EventType is the X-Forgejo-Event-Type header (or its fallback).
 	EventType() EventType
@@ -156,9 +157,10 @@ type Delivery struct {
 }
 
 // DeliveryID is the X-Forgejo-Delivery header (falling back to
-// X-Gitea-Delivery and X-Gogs-Delivery), a UUID. Forgejo creates a new one
-// for each delivery task, including when a delivery is replayed from the
-// hook's settings page.
+// X-Gitea-Delivery, X-Gogs-Delivery and X-GitHub-Delivery), a UUID, in its
+// canonical form ([CanonicalDeliveryID]); "" when the request had none.
+// Forgejo creates a new one for each delivery task, including when a
+// delivery is replayed from the hook's settings page.
 func (d *Delivery) DeliveryID() string { return d.id }
 
 // EventType is the event type the delivery was dispatched on.

@@ -44,7 +44,8 @@ type Handler struct {
 type HandlerOption func(*Handler)
 
 // WithGuard makes the Handler dispatch each delivery ID at most once; see
-// [DeliveryGuard]. A duplicate is answered 200 with nothing dispatched.
+// [DeliveryGuard] (which also says what a delivery without an ID is keyed
+// on). A duplicate is answered 200 with nothing dispatched.
 func WithGuard(g DeliveryGuard) HandlerOption {
 	return func(h *Handler) { h.guard = g }
 }
@@ -137,9 +138,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	id := ev.DeliveryID()
+	id := guardKey(ev)
 	ctx := r.Context()
-	if h.guard != nil && id != "" {
+	if h.guard != nil {
 		first, err := h.guard.Claim(ctx, id)
 		if err != nil {
 			h.report(r, fmt.Errorf("webhook: delivery guard: claiming delivery %s: %w", id, err))
@@ -153,7 +154,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if err := h.call(ctx, fn, ev); err != nil {
-		if h.guard != nil && id != "" {
+		if h.guard != nil {
 			if rerr := h.guard.Release(context.WithoutCancel(ctx), id); rerr != nil {
 				h.report(r, fmt.Errorf("webhook: delivery guard: releasing delivery %s: %w", id, rerr))
 			}

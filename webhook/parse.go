@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -131,8 +132,9 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 	if int64(len(body)) > p.maxBody {
 		return nil, p.newError(ErrTooLarge, header, fmt.Sprintf("body over the bound of %d bytes", p.maxBody))
 	}
+	id, typ, conflict := deliveryHeaders(header)
 	d := Delivery{
-		id:     deliveryID(header),
+		id:     id,
 		family: headerValue(header, "X-Forgejo-Event"),
 		body:   body,
 		header: func() http.Header { return header },
@@ -178,15 +180,20 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 		if err := verify(d.payload, header, p.secrets); err != nil {
 			e := err.(*Error)
 			e.DeliveryID = d.id
-			e.EventType = eventTypeHeader(header)
+			e.EventType = typ
 			return nil, e
 		}
 		d.signed = true
 	}
+	// Only then the headers: a forged request is refused as unsigned
+	// whatever its headers say.
+	if conflict != nil {
+		return nil, conflict
+	}
 
-	d.typ = eventTypeHeader(header)
+	d.typ = typ
 	if d.typ == "" {
-		return nil, p.newError(ErrMalformed, header, "no X-Forgejo-Event-Type, X-Gitea-Event-Type or X-Gogs-Event-Type")
+		return nil, p.newError(ErrMalformed, header, "no X-Forgejo-Event-Type, X-Gitea-Event-Type, X-Gogs-Event-Type or X-GitHub-Event-Type")
 	}
 	if canon, ok := legacyEventTypes[d.typ]; ok {
 		d.typ = canon
@@ -235,26 +242,101 @@ func decode(d Delivery) (Event, error) {
 }
 
 func (p *Parser) newError(kind error, h http.Header, detail string) *Error {
-	return &Error{Kind: kind, DeliveryID: deliveryID(h), EventType: eventTypeHeader(h), Detail: detail}
+	id, typ, _ := deliveryHeaders(h)
+	return &Error{Kind: kind, DeliveryID: id, EventType: typ, Detail: detail}
 }
 
-// eventTypeHeader is X-Forgejo-Event-Type, falling back to the Gitea and
-// Gogs mirrors. It deliberately does not fall back to X-Forgejo-Event, the
-// family name, which would confuse sub-events (see [EventType.Family]).
-func eventTypeHeader(h http.Header) EventType {
-	for _, name := range []string{"X-Forgejo-Event-Type", "X-Gitea-Event-Type", "X-Gogs-Event-Type"} {
-		if v := strings.TrimSpace(headerValue(h, name)); v != "" {
-			return EventType(v)
-		}
+// deliveryIDHeaders carry the delivery ID, read in this order; Forgejo sends
+// all four with the same value.
+var deliveryIDHeaders = []string{"X-Forgejo-Delivery", "X-Gitea-Delivery", "X-Gogs-Delivery", "X-GitHub-Delivery"}
+
+// eventTypeHeaders carry the event type, read in this order. They
+// deliberately do not include X-Forgejo-Event, the family name, which would
+// confuse sub-events (see [EventType.Family]).
+var eventTypeHeaders = []string{"X-Forgejo-Event-Type", "X-Gitea-Event-Type", "X-Gogs-Event-Type", "X-GitHub-Event-Type"}
+
+// deliveryHeaders reads the delivery ID (canonical, see
+// [CanonicalDeliveryID]) and the event type from the first of their headers
+// that has a value. conflict is not nil when the headers name two different
+// delivery IDs or event types: a header repeated with another value, two
+// values in one line, or the Gitea, Gogs or GitHub mirror disagreeing with
+// X-Forgejo-*. Forgejo never sends such a request; a receiver that picked
+// one of the values would dispatch (or deduplicate) on a name that another
+// reader of the same request, a proxy, a log, a second receiver, does not.
+func deliveryHeaders(h http.Header) (id string, typ EventType, conflict *Error) {
+	var detail []string
+	id, ids := firstOfAll(h, deliveryIDHeaders, CanonicalDeliveryID)
+	if ids != "" {
+		detail = append(detail, "delivery IDs "+ids)
 	}
-	return ""
+	t, types := firstOfAll(h, eventTypeHeaders, strings.TrimSpace)
+	if types != "" {
+		detail = append(detail, "event types "+types)
+	}
+	typ = EventType(t)
+	if len(detail) > 0 {
+		conflict = &Error{Kind: ErrAmbiguous, DeliveryID: id, EventType: typ,
+			Detail: "the headers name different " + strings.Join(detail, " and ")}
+	}
+	return id, typ, conflict
 }
 
-func deliveryID(h http.Header) string {
-	for _, name := range []string{"X-Forgejo-Delivery", "X-Gitea-Delivery", "X-Gogs-Delivery"} {
-		if v := strings.TrimSpace(headerValue(h, name)); v != "" {
-			return v
+// firstOfAll returns the first non-empty value, normalized by norm, of the
+// headers names (each value split at commas, as HTTP allows repeated lines
+// to be joined), and, when another value differs from it, the two values
+// quoted and cleaned for an error message.
+func firstOfAll(h http.Header, names []string, norm func(string) string) (first, differ string) {
+	for _, name := range names {
+		for _, line := range headerValues(h, name) {
+			for v := range strings.SplitSeq(line, ",") {
+				v = norm(v)
+				switch {
+				case v == "":
+				case first == "":
+					first = v
+				case v != first && differ == "":
+					differ = fmt.Sprintf("%q and %q", clean(first), clean(v))
+				}
+			}
 		}
 	}
-	return ""
+	return first, differ
+}
+
+// CanonicalDeliveryID returns the canonical form of a delivery ID, the one
+// [Event.DeliveryID] reports and a [DeliveryGuard] is given: a UUID in any
+// of its textual forms (upper or lower case, with or without hyphens, in
+// braces, as a urn:uuid: URN) becomes the lower-case hyphenated form
+// Forgejo sends; any other ID is returned with surrounding white space
+// removed and otherwise as it is.
+func CanonicalDeliveryID(id string) string {
+	id = strings.TrimSpace(id)
+	s := id
+	if len(s) > 9 && strings.EqualFold(s[:9], "urn:uuid:") {
+		s = s[9:]
+	} else if len(s) > 2 && s[0] == '{' && s[len(s)-1] == '}' {
+		s = s[1 : len(s)-1]
+	}
+	var hexDigits []byte
+	switch len(s) {
+	case 36:
+		for i := 0; i < len(s); i++ {
+			if i == 8 || i == 13 || i == 18 || i == 23 {
+				if s[i] != '-' {
+					return id
+				}
+				continue
+			}
+			hexDigits = append(hexDigits, s[i])
+		}
+	case 32:
+		hexDigits = []byte(s)
+	default:
+		return id
+	}
+	var b [16]byte
+	if n, err := hex.Decode(b[:], hexDigits); err != nil || n != 16 {
+		return id
+	}
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

@@ -106,6 +106,18 @@ func verify(payload []byte, header http.Header, secrets []secret.Text) error {
 	return nil
 }
 
+// headerValues is h.Values(name), with the same case-insensitive fallback as
+// [headerValue]: the values of every key that spells name.
+func headerValues(h http.Header, name string) []string {
+	var vs []string
+	for k, kv := range h {
+		if strings.EqualFold(k, name) {
+			vs = append(vs, kv...)
+		}
+	}
+	return vs
+}
+
 // headerValue is h.Get(name), falling back to a case-insensitive search so
 // that header maps built by hand (from a queue message, a serverless event
 // with lower-case names, or Forgejo's own "X-GitHub-Event" spelling) work.
