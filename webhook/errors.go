@@ -48,6 +48,16 @@ var (
 	// are the same ID, see [CanonicalDeliveryID]. Checked after the
 	// signature, so a forged request is refused as such.
 	ErrAmbiguous = errors.New("webhook: ambiguous delivery headers")
+
+	// ErrEventMismatch: the payload's shape contradicts its event type: it
+	// lacks the key that identifies the type (a push's ref, an issues
+	// event's issue, a release's release, ...), carries one that belongs to
+	// another type, or its action or review type is another sub-event's.
+	// The signature covers the payload, not the headers, so this is what a
+	// captured delivery resent under another X-Forgejo-Event-Type looks
+	// like. The package documentation says which event types share a shape
+	// and cannot be told apart.
+	ErrEventMismatch = errors.New("webhook: payload does not match its event type")
 )
 
 // Error describes a rejected delivery.
@@ -58,7 +68,8 @@ var (
 // gave them, and never contain a secret or a signature value.
 type Error struct {
 	// Kind is the class of the failure: ErrMissingSignature, ErrBadSignature,
-	// ErrTooLarge, ErrContentType, ErrMalformed, ErrMethod or ErrAmbiguous.
+	// ErrTooLarge, ErrContentType, ErrMalformed, ErrMethod, ErrAmbiguous or
+	// ErrEventMismatch.
 	Kind error
 	// DeliveryID is the X-Forgejo-Delivery header (or its Gitea, Gogs or
 	// GitHub mirror) in its canonical form ([CanonicalDeliveryID]), empty
@@ -135,7 +146,7 @@ func (e *Error) Unwrap() []error {
 // StatusCode is the HTTP status a receiver answers this failure with, as
 // [Handler] does: 401 for a missing or wrong signature, 413 for a body over
 // the bound, 415 for an unsupported content type, 405 for a method other
-// than POST and 400 for anything malformed or ambiguous.
+// than POST and 400 for anything malformed, ambiguous or mismatched.
 func (e *Error) StatusCode() int {
 	switch e.Kind {
 	case ErrMissingSignature, ErrBadSignature:

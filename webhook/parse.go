@@ -209,7 +209,8 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 // verification: for payloads already verified, or stored after verification.
 // The returned event has only its event type and payload set (no delivery
 // ID, no headers) and reports Signed false. Errors are [*Error] values of
-// kind ErrMalformed.
+// kind ErrMalformed, or ErrEventMismatch for a payload whose shape
+// contradicts t.
 func Decode(t EventType, payload []byte) (Event, error) {
 	if canon, ok := legacyEventTypes[t]; ok {
 		t = canon
@@ -234,6 +235,9 @@ func decode(d Delivery) (Event, error) {
 		}
 		u.decodeLenient()
 		return u, nil
+	}
+	if why := checkShape(d.typ, d.payload); why != "" {
+		return nil, &Error{Kind: ErrEventMismatch, DeliveryID: d.id, EventType: d.typ, Detail: why}
 	}
 	if err := json.Unmarshal(d.payload, ev); err != nil {
 		return nil, malformed("payload does not decode", err)
