@@ -58,6 +58,15 @@ var (
 	// like. The package documentation says which event types share a shape
 	// and cannot be told apart.
 	ErrEventMismatch = errors.New("webhook: payload does not match its event type")
+
+	// ErrTimeout: the body did not arrive in time: the request's context
+	// ended while [Parser.ParseRequest] was reading it, or the [Handler]'s
+	// read deadline passed (see [WithReadTimeout]). Err is the cause: the
+	// context's (context.Canceled, context.DeadlineExceeded or the cause
+	// given to its cancel function), or the read's (os.ErrDeadlineExceeded).
+	// A sender that drips its body to hold the receiver's resources ends
+	// here.
+	ErrTimeout = errors.New("webhook: body not received in time")
 )
 
 // Error describes a rejected delivery.
@@ -68,8 +77,8 @@ var (
 // gave them, and never contain a secret or a signature value.
 type Error struct {
 	// Kind is the class of the failure: ErrMissingSignature, ErrBadSignature,
-	// ErrTooLarge, ErrContentType, ErrMalformed, ErrMethod, ErrAmbiguous or
-	// ErrEventMismatch.
+	// ErrTooLarge, ErrContentType, ErrMalformed, ErrMethod, ErrAmbiguous,
+	// ErrEventMismatch or ErrTimeout.
 	Kind error
 	// DeliveryID is the X-Forgejo-Delivery header (or its Gitea, Gogs or
 	// GitHub mirror) in its canonical form ([CanonicalDeliveryID]), empty
@@ -146,7 +155,8 @@ func (e *Error) Unwrap() []error {
 // StatusCode is the HTTP status a receiver answers this failure with, as
 // [Handler] does: 401 for a missing or wrong signature, 413 for a body over
 // the bound, 415 for an unsupported content type, 405 for a method other
-// than POST and 400 for anything malformed, ambiguous or mismatched.
+// than POST, 408 for a body that did not arrive in time and 400 for
+// anything malformed, ambiguous or mismatched.
 func (e *Error) StatusCode() int {
 	switch e.Kind {
 	case ErrMissingSignature, ErrBadSignature:
@@ -157,6 +167,8 @@ func (e *Error) StatusCode() int {
 		return http.StatusUnsupportedMediaType
 	case ErrMethod:
 		return http.StatusMethodNotAllowed
+	case ErrTimeout:
+		return http.StatusRequestTimeout
 	default:
 		return http.StatusBadRequest
 	}

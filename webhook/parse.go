@@ -2,14 +2,17 @@ package webhook
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"codeberg.org/forgego/forgejo/internal/secret"
@@ -101,6 +104,12 @@ func (p *Parser) MaxBodyBytes() int64 { return p.maxBody }
 // verifies it and parses it into its event type. It does not close the body;
 // the http.Server does.
 //
+// It stops reading when r's context ends, with an [*Error] of kind
+// ErrTimeout whose cause is the context's. It cannot interrupt a read the
+// body itself is blocked in: that read goes on in the background until the
+// body returns, which a server's deadline makes it do ([Handler] sets one,
+// see [WithReadTimeout]; otherwise the http.Server's ReadTimeout).
+//
 // Errors are [*Error] values (see [Error.StatusCode]).
 func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
 	if r.Method != http.MethodPost {
@@ -113,13 +122,50 @@ func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
 	if r.Body == nil {
 		return p.Parse(nil, r.Header)
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, p.maxBody+1))
+	body, err := readBody(r.Context(), r.Body, p.maxBody+1)
 	if err != nil {
 		e := p.newError(ErrMalformed, r.Header, "reading the body")
+		if r.Context().Err() != nil || timedOut(err) {
+			e.Kind, e.Detail = ErrTimeout, "the body did not arrive in time"
+		}
 		e.Err = err
 		return nil, e
 	}
 	return p.Parse(body, r.Header)
+}
+
+// readBody reads at most n bytes of body, giving up when ctx ends (with the
+// context's cause).
+func readBody(ctx context.Context, body io.Reader, n int64) ([]byte, error) {
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	if ctx.Done() == nil {
+		return io.ReadAll(io.LimitReader(body, n))
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(body, n))
+		done <- result{b, err}
+	}()
+	select {
+	case res := <-done:
+		return res.b, res.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// timedOut reports whether a body read failed because time ran out: the
+// request's context ended, or a read deadline passed.
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
 // Parse verifies a delivery given as its body and headers (from a queue, a
