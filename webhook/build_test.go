@@ -8,7 +8,7 @@ import (
 )
 
 func TestBuildWithoutSecret(t *testing.T) {
-	out := Build(EventPackage, []byte(`{"action":"created"}`), BuildOptions{})
+	out := Build(EventPackage, []byte(`{"action":"created","package":{"id":1}}`), BuildOptions{})
 	h := out.HTTPHeader()
 	for name, want := range map[string]string{
 		"X-Forgejo-Signature": "", "X-Gitea-Signature": "", "X-Gogs-Signature": "",

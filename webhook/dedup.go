@@ -3,6 +3,8 @@ package webhook
 import (
 	"container/list"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"sync"
 )
 
@@ -21,6 +23,13 @@ import (
 // captured delivery can resend it under a made-up delivery ID, which the
 // guard cannot recognise (serve the hook over TLS to keep deliveries
 // secret).
+//
+// The id a guard is given is the delivery ID in its canonical form
+// ([CanonicalDeliveryID]: forms of one UUID are one delivery, and a request
+// naming two different IDs is refused before it gets here, with
+// ErrAmbiguous). A delivery without any ID (Forgejo always sends one; a
+// hand-made request may not) is keyed "sha256:" followed by the hex SHA-256
+// of its payload, so the same signed bytes run once.
 type DeliveryGuard interface {
 	// Claim records id as being processed and reports whether it was new.
 	// It returns false for an id claimed before and not released. Claim
@@ -30,6 +39,16 @@ type DeliveryGuard interface {
 	// Release forgets id, so that a later delivery with it is processed:
 	// the Handler calls it when the event function failed or panicked.
 	Release(ctx context.Context, id string) error
+}
+
+// guardKey is the key a [DeliveryGuard] records ev under: its canonical
+// delivery ID, or the digest of its payload when it has none.
+func guardKey(ev Event) string {
+	if id := ev.DeliveryID(); id != "" {
+		return id
+	}
+	sum := sha256.Sum256(ev.Payload())
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // DefaultGuardCapacity is the number of delivery IDs a [MemoryGuard] made

@@ -39,6 +39,34 @@ var (
 	// ErrMethod: the request is not a POST, the only method Forgejo delivers
 	// with.
 	ErrMethod = errors.New("webhook: method not allowed")
+
+	// ErrAmbiguous: the headers name two different delivery IDs or two
+	// different event types (a header repeated with another value, two
+	// values joined in one line, or X-Gitea-*, X-Gogs-* or X-GitHub-*
+	// disagreeing with X-Forgejo-*). Forgejo sends every one of them once
+	// and with the same value; forms of one UUID (case, braces, urn:uuid:)
+	// are the same ID, see [CanonicalDeliveryID]. Checked after the
+	// signature, so a forged request is refused as such.
+	ErrAmbiguous = errors.New("webhook: ambiguous delivery headers")
+
+	// ErrEventMismatch: the payload's shape contradicts its event type: it
+	// lacks the key that identifies the type (a push's ref, an issues
+	// event's issue, a release's release, ...), carries one that belongs to
+	// another type, or its action or review type is another sub-event's.
+	// The signature covers the payload, not the headers, so this is what a
+	// captured delivery resent under another X-Forgejo-Event-Type looks
+	// like. The package documentation says which event types share a shape
+	// and cannot be told apart.
+	ErrEventMismatch = errors.New("webhook: payload does not match its event type")
+
+	// ErrTimeout: the body did not arrive in time: the request's context
+	// ended while [Parser.ParseRequest] was reading it, or the [Handler]'s
+	// read deadline passed (see [WithReadTimeout]). Err is the cause: the
+	// context's (context.Canceled, context.DeadlineExceeded or the cause
+	// given to its cancel function), or the read's (os.ErrDeadlineExceeded).
+	// A sender that drips its body to hold the receiver's resources ends
+	// here.
+	ErrTimeout = errors.New("webhook: body not received in time")
 )
 
 // Error describes a rejected delivery.
@@ -49,10 +77,12 @@ var (
 // gave them, and never contain a secret or a signature value.
 type Error struct {
 	// Kind is the class of the failure: ErrMissingSignature, ErrBadSignature,
-	// ErrTooLarge, ErrContentType, ErrMalformed or ErrMethod.
+	// ErrTooLarge, ErrContentType, ErrMalformed, ErrMethod, ErrAmbiguous,
+	// ErrEventMismatch or ErrTimeout.
 	Kind error
-	// DeliveryID is the X-Forgejo-Delivery header (or its Gitea/Gogs
-	// mirror), empty when the delivery had none.
+	// DeliveryID is the X-Forgejo-Delivery header (or its Gitea, Gogs or
+	// GitHub mirror) in its canonical form ([CanonicalDeliveryID]), empty
+	// when the delivery had none.
 	DeliveryID string
 	// EventType is the event type the headers named, empty when none.
 	EventType EventType
@@ -125,7 +155,8 @@ func (e *Error) Unwrap() []error {
 // StatusCode is the HTTP status a receiver answers this failure with, as
 // [Handler] does: 401 for a missing or wrong signature, 413 for a body over
 // the bound, 415 for an unsupported content type, 405 for a method other
-// than POST and 400 for anything malformed.
+// than POST, 408 for a body that did not arrive in time and 400 for
+// anything malformed, ambiguous or mismatched.
 func (e *Error) StatusCode() int {
 	switch e.Kind {
 	case ErrMissingSignature, ErrBadSignature:
@@ -136,6 +167,8 @@ func (e *Error) StatusCode() int {
 		return http.StatusUnsupportedMediaType
 	case ErrMethod:
 		return http.StatusMethodNotAllowed
+	case ErrTimeout:
+		return http.StatusRequestTimeout
 	default:
 		return http.StatusBadRequest
 	}

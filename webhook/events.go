@@ -120,8 +120,9 @@ func (t EventType) Known() bool {
 // Every event embeds a [Delivery], whose methods give the delivery ID, the
 // event type and the bytes received.
 type Event interface {
-	// DeliveryID is the X-Forgejo-Delivery header: a UUID, unique per
-	// delivery attempt Forgejo creates.
+	// DeliveryID is the X-Forgejo-Delivery header in its canonical form
+	// ([CanonicalDeliveryID]): a UUID, unique per delivery attempt Forgejo
+	// creates.
 	DeliveryID() string
 	// EventType is the X-Forgejo-Event-Type header (or its fallback).
 	EventType() EventType
@@ -146,14 +147,20 @@ type Delivery struct {
 	contentType string
 	body        []byte
 	payload     []byte
-	header      http.Header
-	signed      bool
+	// header returns the request's header. It is a function rather than
+	// the map so that printing a Delivery, or an event, by reflection shows
+	// an address and not the header lines, among which Forgejo sends the
+	// hook's authorization header (the rule of internal/secret: what fmt
+	// reaches through an unexported field must not be the secret).
+	header func() http.Header
+	signed bool
 }
 
 // DeliveryID is the X-Forgejo-Delivery header (falling back to
-// X-Gitea-Delivery and X-Gogs-Delivery), a UUID. Forgejo creates a new one
-// for each delivery task, including when a delivery is replayed from the
-// hook's settings page.
+// X-Gitea-Delivery, X-Gogs-Delivery and X-GitHub-Delivery), a UUID, in its
+// canonical form ([CanonicalDeliveryID]); "" when the request had none.
+// Forgejo creates a new one for each delivery task, including when a
+// delivery is replayed from the hook's settings page.
 func (d *Delivery) DeliveryID() string { return d.id }
 
 // EventType is the event type the delivery was dispatched on.
@@ -174,8 +181,16 @@ func (d *Delivery) RawBody() []byte { return d.body }
 // JSON hook, the decoded payload field of a form hook.
 func (d *Delivery) Payload() []byte { return d.payload }
 
-// Header is the request's header. Do not modify it.
-func (d *Delivery) Header() http.Header { return d.header }
+// Header is the request's header. Do not modify it. It includes the hook's
+// authorization header (Authorization) when one is configured; the
+// Delivery itself never renders it (nor any other header) when printed or
+// logged.
+func (d *Delivery) Header() http.Header {
+	if d.header == nil {
+		return nil
+	}
+	return d.header()
+}
 
 // Signed reports whether the signature was checked and matched a secret. It
 // is false only for a delivery accepted without signature (see

@@ -43,7 +43,7 @@ func ExampleHandler() {
 		fmt.Println(t, "->", resp.StatusCode)
 	}
 	send(webhook.EventPush, `{"ref": "refs/heads/main", "commits": [{"id": "ac43"}], "repository": {"full_name": "alice/app"}}`, "s3cret")
-	send(webhook.EventPullRequest, `{"action": "opened", "number": 3}`, "s3cret")
+	send(webhook.EventPullRequest, `{"action": "opened", "number": 3, "pull_request": {"number": 3}}`, "s3cret")
 	send(webhook.EventPush, `{"ref": "refs/heads/main"}`, "guessed")
 	// Output:
 	// push to main of alice/app: 1 commit(s)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // Handler is an http.Handler receiving Forgejo deliveries: it verifies and
@@ -19,8 +20,9 @@ import (
 //   - 200 without calling anything for an event type with no function and no
 //     [Handler.HandleDefault], and, with a [WithGuard], for a delivery ID
 //     already processed;
-//   - 401, 413, 415, 405 or 400 for a rejected delivery (see
-//     [Error.StatusCode]), with nothing dispatched.
+//   - 401, 413, 415, 405, 408 or 400 for a rejected delivery (see
+//     [Error.StatusCode]), with nothing dispatched; 408 when the body did
+//     not arrive within the read deadline ([WithReadTimeout]).
 //
 // Forgejo records the status and the response body in the hook's delivery
 // history and does not retry failed deliveries by itself (they can be
@@ -31,9 +33,10 @@ import (
 // Register functions before serving; registering while serving is safe but
 // races with deliveries in flight.
 type Handler struct {
-	parser  *Parser
-	guard   DeliveryGuard
-	onError func(*http.Request, error)
+	parser      *Parser
+	guard       DeliveryGuard
+	onError     func(*http.Request, error)
+	readTimeout time.Duration
 
 	mu    sync.RWMutex
 	funcs map[EventType]func(context.Context, Event) error
@@ -44,7 +47,8 @@ type Handler struct {
 type HandlerOption func(*Handler)
 
 // WithGuard makes the Handler dispatch each delivery ID at most once; see
-// [DeliveryGuard]. A duplicate is answered 200 with nothing dispatched.
+// [DeliveryGuard] (which also says what a delivery without an ID is keyed
+// on). A duplicate is answered 200 with nothing dispatched.
 func WithGuard(g DeliveryGuard) HandlerOption {
 	return func(h *Handler) { h.guard = g }
 }
@@ -57,12 +61,34 @@ func WithErrorFunc(fn func(r *http.Request, err error)) HandlerOption {
 	return func(h *Handler) { h.onError = fn }
 }
 
+// DefaultReadTimeout is how long a [Handler] made without [WithReadTimeout]
+// gives a sender to deliver the whole body: Forgejo's default
+// DELIVER_TIMEOUT, after which Forgejo itself has given up on the
+// delivery.
+const DefaultReadTimeout = 5 * time.Second
+
+// WithReadTimeout sets how long the Handler gives a sender, from the start
+// of ServeHTTP, to deliver the whole body; one that has not by then (a
+// stalled or dripping sender, holding a connection and a goroutine) is
+// answered 408 with an [*Error] of kind ErrTimeout. The default is
+// [DefaultReadTimeout]; raise it with the [webhook] DELIVER_TIMEOUT of
+// your Forgejo. d <= 0 sets no deadline of the Handler's own, leaving the
+// http.Server's ReadTimeout.
+//
+// The deadline is a read deadline on the connection, set with
+// http.ResponseController and lifted once the body is read, so it does not
+// limit the event function. Where the ResponseWriter cannot set one (a
+// recorder in tests, some middleware), the Handler goes on without.
+func WithReadTimeout(d time.Duration) HandlerOption {
+	return func(h *Handler) { h.readTimeout = d }
+}
+
 // NewHandler returns a Handler verifying and parsing with p.
 func NewHandler(p *Parser, opts ...HandlerOption) *Handler {
 	if p == nil {
 		panic("webhook: NewHandler with a nil Parser")
 	}
-	h := &Handler{parser: p, funcs: make(map[EventType]func(context.Context, Event) error)}
+	h := &Handler{parser: p, funcs: make(map[EventType]func(context.Context, Event) error), readTimeout: DefaultReadTimeout}
 	for _, o := range opts {
 		o(h)
 	}
@@ -111,7 +137,7 @@ func On[E Event](h *Handler, t EventType, fn func(ctx context.Context, e E) erro
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ev, err := h.parser.ParseRequest(r)
+	ev, err := h.parse(w, r)
 	if err != nil {
 		h.report(r, err)
 		status := http.StatusBadRequest
@@ -137,9 +163,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	id := ev.DeliveryID()
+	id := guardKey(ev)
 	ctx := r.Context()
-	if h.guard != nil && id != "" {
+	if h.guard != nil {
 		first, err := h.guard.Claim(ctx, id)
 		if err != nil {
 			h.report(r, fmt.Errorf("webhook: delivery guard: claiming delivery %s: %w", id, err))
@@ -153,7 +179,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if err := h.call(ctx, fn, ev); err != nil {
-		if h.guard != nil && id != "" {
+		if h.guard != nil {
 			if rerr := h.guard.Release(context.WithoutCancel(ctx), id); rerr != nil {
 				h.report(r, fmt.Errorf("webhook: delivery guard: releasing delivery %s: %w", id, rerr))
 			}
@@ -163,6 +189,29 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply(w, http.StatusOK, "ok")
+}
+
+// parse reads and parses the delivery under the read deadline.
+func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (Event, error) {
+	if h.readTimeout <= 0 {
+		return h.parser.ParseRequest(r)
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(h.readTimeout)) != nil {
+		// http.ErrNotSupported: no deadline to set, nor to lift.
+		return h.parser.ParseRequest(r)
+	}
+	ev, err := h.parser.ParseRequest(r)
+	if errors.Is(err, ErrTimeout) {
+		// A read may still be blocked in the background (the context
+		// ended first): end it now. The connection is not reused.
+		_ = rc.SetReadDeadline(time.Now())
+	} else {
+		// Lift it: a deadline passing while the event function runs
+		// would make the server cancel the request's context.
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+	return ev, err
 }
 
 // panicError is what a panicking event function is reported as.

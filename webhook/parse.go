@@ -2,14 +2,20 @@ package webhook
 
 import (
 	"bytes"
+	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
+
+	"codeberg.org/forgego/forgejo/internal/secret"
 )
 
 // DefaultMaxBodyBytes is the body bound of a [Parser] made without
@@ -31,7 +37,7 @@ func WithSecret(secrets ...string) Option {
 			if s == "" {
 				return errors.New("webhook: WithSecret: empty secret (use AllowUnsigned for a hook without secret)")
 			}
-			p.secrets = append(p.secrets, s)
+			p.secrets = append(p.secrets, secret.New(s))
 		}
 		return nil
 	}
@@ -67,8 +73,11 @@ func WithMaxBodyBytes(n int64) Option {
 
 // Parser verifies and parses deliveries. Make one with [NewParser]; it is
 // safe for concurrent use.
+//
+// A Parser never shows its secrets: printed with any fmt verb, logged with
+// log/slog or encoded as JSON, it renders each as "***".
 type Parser struct {
-	secrets       []string
+	secrets       []secret.Text
 	allowUnsigned bool
 	maxBody       int64
 }
@@ -95,6 +104,12 @@ func (p *Parser) MaxBodyBytes() int64 { return p.maxBody }
 // verifies it and parses it into its event type. It does not close the body;
 // the http.Server does.
 //
+// It stops reading when r's context ends, with an [*Error] of kind
+// ErrTimeout whose cause is the context's. It cannot interrupt a read the
+// body itself is blocked in: that read goes on in the background until the
+// body returns, which a server's deadline makes it do ([Handler] sets one,
+// see [WithReadTimeout]; otherwise the http.Server's ReadTimeout).
+//
 // Errors are [*Error] values (see [Error.StatusCode]).
 func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
 	if r.Method != http.MethodPost {
@@ -107,13 +122,50 @@ func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
 	if r.Body == nil {
 		return p.Parse(nil, r.Header)
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, p.maxBody+1))
+	body, err := readBody(r.Context(), r.Body, p.maxBody+1)
 	if err != nil {
 		e := p.newError(ErrMalformed, r.Header, "reading the body")
+		if r.Context().Err() != nil || timedOut(err) {
+			e.Kind, e.Detail = ErrTimeout, "the body did not arrive in time"
+		}
 		e.Err = err
 		return nil, e
 	}
 	return p.Parse(body, r.Header)
+}
+
+// readBody reads at most n bytes of body, giving up when ctx ends (with the
+// context's cause).
+func readBody(ctx context.Context, body io.Reader, n int64) ([]byte, error) {
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	if ctx.Done() == nil {
+		return io.ReadAll(io.LimitReader(body, n))
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(body, n))
+		done <- result{b, err}
+	}()
+	select {
+	case res := <-done:
+		return res.b, res.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// timedOut reports whether a body read failed because time ran out: the
+// request's context ended, or a read deadline passed.
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
 // Parse verifies a delivery given as its body and headers (from a queue, a
@@ -126,11 +178,12 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 	if int64(len(body)) > p.maxBody {
 		return nil, p.newError(ErrTooLarge, header, fmt.Sprintf("body over the bound of %d bytes", p.maxBody))
 	}
+	id, typ, conflict := deliveryHeaders(header)
 	d := Delivery{
-		id:     deliveryID(header),
+		id:     id,
 		family: headerValue(header, "X-Forgejo-Event"),
 		body:   body,
-		header: header,
+		header: func() http.Header { return header },
 	}
 	if d.family == "" {
 		d.family = headerValue(header, "X-Gitea-Event")
@@ -170,18 +223,23 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 		// check against (AllowUnsigned alone).
 		d.signed = false
 	} else {
-		if err := Verify(d.payload, header, p.secrets...); err != nil {
+		if err := verify(d.payload, header, p.secrets); err != nil {
 			e := err.(*Error)
 			e.DeliveryID = d.id
-			e.EventType = eventTypeHeader(header)
+			e.EventType = typ
 			return nil, e
 		}
 		d.signed = true
 	}
+	// Only then the headers: a forged request is refused as unsigned
+	// whatever its headers say.
+	if conflict != nil {
+		return nil, conflict
+	}
 
-	d.typ = eventTypeHeader(header)
+	d.typ = typ
 	if d.typ == "" {
-		return nil, p.newError(ErrMalformed, header, "no X-Forgejo-Event-Type, X-Gitea-Event-Type or X-Gogs-Event-Type")
+		return nil, p.newError(ErrMalformed, header, "no X-Forgejo-Event-Type, X-Gitea-Event-Type, X-Gogs-Event-Type or X-GitHub-Event-Type")
 	}
 	if canon, ok := legacyEventTypes[d.typ]; ok {
 		d.typ = canon
@@ -197,7 +255,8 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 // verification: for payloads already verified, or stored after verification.
 // The returned event has only its event type and payload set (no delivery
 // ID, no headers) and reports Signed false. Errors are [*Error] values of
-// kind ErrMalformed.
+// kind ErrMalformed, or ErrEventMismatch for a payload whose shape
+// contradicts t.
 func Decode(t EventType, payload []byte) (Event, error) {
 	if canon, ok := legacyEventTypes[t]; ok {
 		t = canon
@@ -223,6 +282,9 @@ func decode(d Delivery) (Event, error) {
 		u.decodeLenient()
 		return u, nil
 	}
+	if why := checkShape(d.typ, d.payload); why != "" {
+		return nil, &Error{Kind: ErrEventMismatch, DeliveryID: d.id, EventType: d.typ, Detail: why}
+	}
 	if err := json.Unmarshal(d.payload, ev); err != nil {
 		return nil, malformed("payload does not decode", err)
 	}
@@ -230,26 +292,101 @@ func decode(d Delivery) (Event, error) {
 }
 
 func (p *Parser) newError(kind error, h http.Header, detail string) *Error {
-	return &Error{Kind: kind, DeliveryID: deliveryID(h), EventType: eventTypeHeader(h), Detail: detail}
+	id, typ, _ := deliveryHeaders(h)
+	return &Error{Kind: kind, DeliveryID: id, EventType: typ, Detail: detail}
 }
 
-// eventTypeHeader is X-Forgejo-Event-Type, falling back to the Gitea and
-// Gogs mirrors. It deliberately does not fall back to X-Forgejo-Event, the
-// family name, which would confuse sub-events (see [EventType.Family]).
-func eventTypeHeader(h http.Header) EventType {
-	for _, name := range []string{"X-Forgejo-Event-Type", "X-Gitea-Event-Type", "X-Gogs-Event-Type"} {
-		if v := strings.TrimSpace(headerValue(h, name)); v != "" {
-			return EventType(v)
-		}
+// deliveryIDHeaders carry the delivery ID, read in this order; Forgejo sends
+// all four with the same value.
+var deliveryIDHeaders = []string{"X-Forgejo-Delivery", "X-Gitea-Delivery", "X-Gogs-Delivery", "X-GitHub-Delivery"}
+
+// eventTypeHeaders carry the event type, read in this order. They
+// deliberately do not include X-Forgejo-Event, the family name, which would
+// confuse sub-events (see [EventType.Family]).
+var eventTypeHeaders = []string{"X-Forgejo-Event-Type", "X-Gitea-Event-Type", "X-Gogs-Event-Type", "X-GitHub-Event-Type"}
+
+// deliveryHeaders reads the delivery ID (canonical, see
+// [CanonicalDeliveryID]) and the event type from the first of their headers
+// that has a value. conflict is not nil when the headers name two different
+// delivery IDs or event types: a header repeated with another value, two
+// values in one line, or the Gitea, Gogs or GitHub mirror disagreeing with
+// X-Forgejo-*. Forgejo never sends such a request; a receiver that picked
+// one of the values would dispatch (or deduplicate) on a name that another
+// reader of the same request, a proxy, a log, a second receiver, does not.
+func deliveryHeaders(h http.Header) (id string, typ EventType, conflict *Error) {
+	var detail []string
+	id, ids := firstOfAll(h, deliveryIDHeaders, CanonicalDeliveryID)
+	if ids != "" {
+		detail = append(detail, "delivery IDs "+ids)
 	}
-	return ""
+	t, types := firstOfAll(h, eventTypeHeaders, strings.TrimSpace)
+	if types != "" {
+		detail = append(detail, "event types "+types)
+	}
+	typ = EventType(t)
+	if len(detail) > 0 {
+		conflict = &Error{Kind: ErrAmbiguous, DeliveryID: id, EventType: typ,
+			Detail: "the headers name different " + strings.Join(detail, " and ")}
+	}
+	return id, typ, conflict
 }
 
-func deliveryID(h http.Header) string {
-	for _, name := range []string{"X-Forgejo-Delivery", "X-Gitea-Delivery", "X-Gogs-Delivery"} {
-		if v := strings.TrimSpace(headerValue(h, name)); v != "" {
-			return v
+// firstOfAll returns the first non-empty value, normalized by norm, of the
+// headers names (each value split at commas, as HTTP allows repeated lines
+// to be joined), and, when another value differs from it, the two values
+// quoted and cleaned for an error message.
+func firstOfAll(h http.Header, names []string, norm func(string) string) (first, differ string) {
+	for _, name := range names {
+		for _, line := range headerValues(h, name) {
+			for v := range strings.SplitSeq(line, ",") {
+				v = norm(v)
+				switch {
+				case v == "":
+				case first == "":
+					first = v
+				case v != first && differ == "":
+					differ = fmt.Sprintf("%q and %q", clean(first), clean(v))
+				}
+			}
 		}
 	}
-	return ""
+	return first, differ
+}
+
+// CanonicalDeliveryID returns the canonical form of a delivery ID, the one
+// [Event.DeliveryID] reports and a [DeliveryGuard] is given: a UUID in any
+// of its textual forms (upper or lower case, with or without hyphens, in
+// braces, as a urn:uuid: URN) becomes the lower-case hyphenated form
+// Forgejo sends; any other ID is returned with surrounding white space
+// removed and otherwise as it is.
+func CanonicalDeliveryID(id string) string {
+	id = strings.TrimSpace(id)
+	s := id
+	if len(s) > 9 && strings.EqualFold(s[:9], "urn:uuid:") {
+		s = s[9:]
+	} else if len(s) > 2 && s[0] == '{' && s[len(s)-1] == '}' {
+		s = s[1 : len(s)-1]
+	}
+	var hexDigits []byte
+	switch len(s) {
+	case 36:
+		for i := 0; i < len(s); i++ {
+			if i == 8 || i == 13 || i == 18 || i == 23 {
+				if s[i] != '-' {
+					return id
+				}
+				continue
+			}
+			hexDigits = append(hexDigits, s[i])
+		}
+	case 32:
+		hexDigits = []byte(s)
+	default:
+		return id
+	}
+	var b [16]byte
+	if n, err := hex.Decode(b[:], hexDigits); err != nil || n != 16 {
+		return id
+	}
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

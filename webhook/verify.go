@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strings"
+
+	"codeberg.org/forgego/forgejo/internal/secret"
 )
 
 // Sign returns the signature Forgejo sends for payload with secret: the
@@ -70,6 +72,15 @@ func signature(h http.Header) (sig, from string, valid bool) {
 // this for you). Verify needs at least one secret; with none it reports
 // ErrMissingSignature.
 func Verify(payload []byte, header http.Header, secrets ...string) error {
+	held := make([]secret.Text, 0, len(secrets))
+	for _, s := range secrets {
+		held = append(held, secret.New(s))
+	}
+	return verify(payload, header, held)
+}
+
+// verify is [Verify] with the secrets as a [Parser] holds them.
+func verify(payload []byte, header http.Header, secrets []secret.Text) error {
 	sig, from, valid := signature(header)
 	if sig == "" {
 		return &Error{Kind: ErrMissingSignature, Detail: "no X-Forgejo-Signature, X-Gitea-Signature, X-Gogs-Signature or X-Hub-Signature-256 value"}
@@ -80,12 +91,12 @@ func Verify(payload []byte, header http.Header, secrets ...string) error {
 	}
 	ok := false
 	for _, s := range secrets {
-		if s == "" {
+		if s.IsZero() {
 			continue
 		}
 		// Compare against every secret, without stopping early, so the
 		// time taken does not tell which one matched.
-		if hmac.Equal(got, mac(s, payload)) {
+		if hmac.Equal(got, mac(s.Reveal(), payload)) {
 			ok = true
 		}
 	}
@@ -93,6 +104,18 @@ func Verify(payload []byte, header http.Header, secrets ...string) error {
 		return &Error{Kind: ErrBadSignature, Detail: from + " matches no configured secret"}
 	}
 	return nil
+}
+
+// headerValues is h.Values(name), with the same case-insensitive fallback as
+// [headerValue]: the values of every key that spells name.
+func headerValues(h http.Header, name string) []string {
+	var vs []string
+	for k, kv := range h {
+		if strings.EqualFold(k, name) {
+			vs = append(vs, kv...)
+		}
+	}
+	return vs
 }
 
 // headerValue is h.Get(name), falling back to a case-insensitive search so

@@ -92,7 +92,7 @@ func (a *app) listen(secret, addr, forward string) error {
 		}
 		// A failed forward is reported where it happens.
 	}))
-	fwd := &http.Client{Timeout: 30 * time.Second}
+	fwd := &http.Client{Timeout: forwardTimeout}
 	h.HandleDefault(func(ctx context.Context, ev webhook.Event) error {
 		mu.Lock()
 		defer mu.Unlock()
@@ -118,7 +118,7 @@ func (a *app) listen(secret, addr, forward string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return a.ctx }}
+	srv := listenServer(a.ctx, h)
 	fmt.Fprintf(a.stderr, "listening for deliveries on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 	if forward != "" {
 		fmt.Fprintf(a.stderr, "forwarding verified deliveries to %s\n", forward)
@@ -134,6 +134,28 @@ func (a *app) listen(secret, addr, forward string) error {
 	defer cancel()
 	_ = srv.Shutdown(shutdown)
 	return a.ctx.Err()
+}
+
+// forwardTimeout bounds a forward to --forward's URL.
+const forwardTimeout = 30 * time.Second
+
+// listenServer is the http.Server of 'webhook listen', with every timeout a
+// receiver exposed to the network must set (see the webhook package's
+// documentation): a sender gets 5 s for its headers (Forgejo sends them at
+// once) and 10 s for the whole request (the Handler's own read deadline,
+// webhook.DefaultReadTimeout, is tighter); the answer may take as long as a
+// forward; an idle keep-alive connection is closed after a minute; headers
+// are bounded to 64 KiB (a delivery's are about 1.5 KiB).
+func listenServer(ctx context.Context, h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      forwardTimeout + 10*time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
 }
 
 // forwardDelivery posts the delivery on to target, body and headers as

@@ -1,0 +1,145 @@
+package webhook
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Forgejo's signature covers the payload, not the headers, so a captured
+// delivery can be resent under another X-Forgejo-Event-Type with its
+// signature still valid. checkShape is the one place that refuses a payload
+// whose shape contradicts its event type. The rules come from the 146 real
+// deliveries in testdata (Forgejo 15.0.3) and from Forgejo's payload types
+// (modules/structs/hook.go); every real delivery passes them
+// (TestCapturesParse) and TestEventTypeReplay replays each under every
+// other type.
+
+// identifyingKeys are the top-level keys that belong to some event types
+// and not to others. A payload carrying one of them (with a value other
+// than null) must be of a type that needs or may carry it.
+var identifyingKeys = []string{
+	"ref", "before", "after", "commits", "head_commit", "compare_url", "total_commits", "pusher",
+	"sha", "ref_type", "pusher_type", "forkee",
+	"issue", "comment", "pull_request", "review",
+	"release", "page", "package", "run", "prior_status", "last_run",
+}
+
+// shape is what the payload of an event type must and may carry.
+type shape struct {
+	// need are top-level keys that must be present with a value other than
+	// null.
+	need []string
+	// may are identifying keys the payload may carry besides need.
+	may []string
+	// actions, for the sub-events of a family that share a payload type,
+	// are the action values of this event type; an action that belongs to
+	// another member of the family contradicts it. An action no member
+	// lists (a newer Forgejo's) is accepted.
+	family  string
+	actions []string
+}
+
+var pushKeys = []string{"before", "after", "commits", "head_commit", "compare_url", "total_commits", "pusher"}
+
+var shapes = map[EventType]shape{
+	EventPush:   {need: []string{"ref"}, may: pushKeys},
+	EventCreate: {need: []string{"ref", "ref_type"}, may: []string{"sha"}},
+	EventDelete: {need: []string{"ref", "ref_type"}, may: []string{"pusher_type"}},
+	EventFork:   {need: []string{"forkee"}},
+
+	EventIssues:         {need: []string{"issue"}, family: "issues", actions: []string{"opened", "edited", "closed", "reopened"}},
+	EventIssueAssign:    {need: []string{"issue"}, family: "issues", actions: []string{"assigned", "unassigned"}},
+	EventIssueLabel:     {need: []string{"issue"}, family: "issues", actions: []string{"label_updated", "label_cleared"}},
+	EventIssueMilestone: {need: []string{"issue"}, family: "issues", actions: []string{"milestoned", "demilestoned"}},
+
+	EventIssueComment:       {need: []string{"issue", "comment"}},
+	EventPullRequestComment: {need: []string{"issue", "comment", "pull_request"}},
+
+	EventPullRequest:              {need: []string{"pull_request"}, family: "pull_request", actions: []string{"opened", "edited", "closed", "reopened"}},
+	EventPullRequestAssign:        {need: []string{"pull_request"}, family: "pull_request", actions: []string{"assigned", "unassigned"}},
+	EventPullRequestLabel:         {need: []string{"pull_request"}, family: "pull_request", actions: []string{"label_updated", "label_cleared"}},
+	EventPullRequestMilestone:     {need: []string{"pull_request"}, family: "pull_request", actions: []string{"milestoned", "demilestoned"}},
+	EventPullRequestSync:          {need: []string{"pull_request"}, family: "pull_request", actions: []string{"synchronized"}},
+	EventPullRequestReviewRequest: {need: []string{"pull_request"}, family: "pull_request", actions: []string{"review_requested", "review_request_removed"}},
+
+	// The review's kind is also in review.type (checked in checkShape).
+	EventPullRequestReviewApproved: {need: []string{"pull_request", "review"}},
+	EventPullRequestReviewRejected: {need: []string{"pull_request", "review"}},
+	EventPullRequestReviewComment:  {need: []string{"pull_request", "review"}},
+
+	EventRelease: {need: []string{"release"}},
+	// A repository payload has no identifying key of its own: it is the
+	// one that carries none.
+	EventRepository: {need: []string{"repository"}},
+	EventWiki:       {need: []string{"page"}, may: []string{"comment"}},
+	EventPackage:    {need: []string{"package"}},
+
+	// No delivery of these was captured; the actions are Forgejo's
+	// (HookActionFailure, HookActionRecover, HookActionSuccess).
+	EventActionRunFailure: {need: []string{"run"}, may: []string{"prior_status", "last_run"}, family: "action_run", actions: []string{"failure"}},
+	EventActionRunRecover: {need: []string{"run"}, may: []string{"prior_status", "last_run"}, family: "action_run", actions: []string{"recover"}},
+	EventActionRunSuccess: {need: []string{"run"}, may: []string{"prior_status", "last_run"}, family: "action_run", actions: []string{"success"}},
+}
+
+// familyActions are the actions of each family's members together.
+var familyActions = func() map[string][]string {
+	m := map[string][]string{}
+	for _, s := range shapes {
+		if s.family != "" {
+			m[s.family] = append(m[s.family], s.actions...)
+		}
+	}
+	return m
+}()
+
+// reviewTypes are the review.type values of the review events: their event
+// types.
+var reviewTypes = []EventType{EventPullRequestReviewApproved, EventPullRequestReviewRejected, EventPullRequestReviewComment}
+
+// checkShape returns what in payload contradicts the event type t, or ""
+// when nothing does: for a type without rules (an unknown one), and for a
+// payload that is not a JSON object at all, which decoding reports as
+// malformed.
+func checkShape(t EventType, payload []byte) string {
+	s, ok := shapes[t]
+	if !ok {
+		return ""
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(payload, &top) != nil {
+		return ""
+	}
+	has := func(k string) bool {
+		v, ok := top[k]
+		return ok && string(v) != "null"
+	}
+	for _, k := range s.need {
+		if !has(k) {
+			return fmt.Sprintf("a %s payload has %q; this one has none", t, k)
+		}
+	}
+	for _, k := range identifyingKeys {
+		if has(k) && !slices.Contains(s.need, k) && !slices.Contains(s.may, k) {
+			return fmt.Sprintf("a %s payload has no %q; this one has", t, k)
+		}
+	}
+	if s.family != "" {
+		var action string
+		_ = json.Unmarshal(top["action"], &action)
+		if slices.Contains(familyActions[s.family], action) && !slices.Contains(s.actions, action) {
+			return fmt.Sprintf("action %q is not one of %s (%s)", clean(action), t, strings.Join(s.actions, ", "))
+		}
+	}
+	if slices.Contains(reviewTypes, t) {
+		var review struct {
+			Type EventType `json:"type"`
+		}
+		_ = json.Unmarshal(top["review"], &review)
+		if slices.Contains(reviewTypes, review.Type) && review.Type != t {
+			return fmt.Sprintf("the review's type is %s", review.Type)
+		}
+	}
+	return ""
+}
