@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -131,15 +130,6 @@ type (
 	UsersService service
 )
 
-// defaultTransport is shared by clients that were not given an *http.Client,
-// so that they share one connection pool. Its dial timeout plays the role of
-// the connect timeout.
-var defaultTransport = func() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	return t
-}()
-
 // NewClient builds a client from options. It does no network I/O. Invalid
 // configuration is reported here as a [*ValidationError], never as a panic and
 // never on the first call.
@@ -190,7 +180,10 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	c.secretsFn = func() *secretSet { return set }
 	if c.httpClient == nil {
-		c.httpClient = &http.Client{Transport: defaultTransport}
+		// No transport of its own: net/http uses http.DefaultTransport as it
+		// is at each call, so a test tool that swaps it (httpmock, a
+		// recording transport) sees every request, as with go-github.
+		c.httpClient = &http.Client{}
 	}
 	c.httpClient = withSafeRedirects(c.httpClient, c.baseURL)
 	if cfg.clock != nil {

@@ -348,3 +348,33 @@ func TestRedirectsThatWouldChangeTheMethodComeBackAsErrors(t *testing.T) {
 		t.Fatal("the caller's *http.Client must be copied, not modified")
 	}
 }
+
+// swapTransport records the requests it carries, answering each itself.
+type swapTransport struct{ paths []string }
+
+func (s *swapTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	s.paths = append(s.paths, r.URL.Path)
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(`{"id":7,"name":"r"}`)), Request: r}, nil
+}
+
+// TestDefaultTransportAtCallTime: a transport swapped into
+// http.DefaultTransport after the package loaded, and even after the
+// client was made, carries the client's requests (httpmock works so).
+func TestDefaultTransportAtCallTime(t *testing.T) {
+	c, err := NewClient(WithBaseURL("https://forgejo.invalid"), WithToken("tok-swap-0123456789"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := http.DefaultTransport
+	swap := &swapTransport{}
+	http.DefaultTransport = swap
+	defer func() { http.DefaultTransport = saved }()
+	repo, _, err := c.Repos.Get(context.Background(), "o", "r")
+	if err != nil || repo.ID != 7 {
+		t.Fatalf("Repos.Get through the swapped transport: %v, %+v", err, repo)
+	}
+	if len(swap.paths) != 1 || swap.paths[0] != "/api/v1/repos/o/r" {
+		t.Fatalf("the swapped transport saw %q", swap.paths)
+	}
+}
