@@ -14,7 +14,8 @@ import (
 // CallOption changes one call: an extra header, an extra query parameter,
 // acting as another user, a one-time password, a conditional request. Build
 // them with [Sudo], [WithOTP], [WithHeader], [WithQuery], [IfNoneMatch] and
-// [IfModifiedSince]. A CallOption never overrides the client's credential.
+// [IfModifiedSince], [WithCallToken] and [WithCallTokenSource]. Only the
+// last two replace the client's credential, for their call alone.
 type CallOption func(*callOptions)
 
 // callOptions is what CallOptions write; request.with copies it into the
@@ -22,10 +23,14 @@ type CallOption func(*callOptions)
 type callOptions struct {
 	headers http.Header
 	query   []queryParam
-	// secrets are header values that must be masked like the credential
-	// (the one-time password, the sudo user is not secret).
+	// secrets are values that must be masked like the credential: the
+	// one-time password, the call's own token.
 	secrets []string
-	err     error
+	// auth replaces the client's credential for this call: a whole
+	// Authorization value, or a source drawn from on every attempt.
+	auth        string
+	tokenSource TokenSource
+	err         error
 }
 
 // reservedHeaders are the headers a CallOption may not set: the credential
@@ -66,6 +71,39 @@ func WithOTP(code string) CallOption {
 		}
 		o.set("X-Forgejo-OTP", code)
 		o.secrets = append(o.secrets, code)
+	}
+}
+
+// WithCallToken authenticates this call with an access token of its own
+// (sent as "Authorization: token <token>") instead of the client's
+// credential, so that one client serves several identities. It is treated
+// exactly like the client's token: sent only to the base URL's origin,
+// masked in every error, event and log line of the call. Calls without it
+// keep the client's credential.
+func WithCallToken(token string) CallOption {
+	return func(o *callOptions) {
+		token = strings.TrimSpace(token)
+		if token == "" || hasControl(token) {
+			o.fail("callToken", "must not be blank or contain control characters")
+			return
+		}
+		o.auth, o.tokenSource = "token "+token, nil
+		o.secrets = append(o.secrets, token)
+	}
+}
+
+// WithCallTokenSource authenticates every attempt of this call with the
+// token ts returns at that moment, as [WithTokenSource] does for a whole
+// client, instead of the client's credential. Every token it returns is
+// masked in the call's texts; a failing or panicking source fails the call
+// with an [*AuthError].
+func WithCallTokenSource(ts TokenSource) CallOption {
+	return func(o *callOptions) {
+		if ts == nil {
+			o.fail("callTokenSource", "must not be nil")
+			return
+		}
+		o.auth, o.tokenSource = "", ts
 	}
 }
 

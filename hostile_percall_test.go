@@ -2,6 +2,7 @@ package forgejo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -57,6 +58,10 @@ func TestHostileRedirectPerCallHeaders(t *testing.T) {
 		{"WithOTP", WithOTP("918273"), "X-Forgejo-Otp", "918273"},
 		{"X-Gitea-OTP header", WithHeader("X-Gitea-OTP", "564738"), "X-Gitea-Otp", "564738"},
 		{"Accept", WithHeader("Accept", "application/x-secret-accept"), "Accept", "application/x-secret-accept"},
+		{"WithCallToken", WithCallToken("call-tok-77aa88bb99"), "Authorization", "token call-tok-77aa88bb99"},
+		{"WithCallTokenSource", WithCallTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
+			return Token{Value: "call-src-66cc55dd44", Type: "Bearer"}, nil
+		})), "Authorization", "Bearer call-src-66cc55dd44"},
 	}
 	type target struct {
 		name     string
@@ -210,6 +215,13 @@ func pcSecretWays(secret string) []struct {
 		{"Request.Query Private_Token", withQuery("Private_Token"), nil},
 		{"WithOTP", get(), []CallOption{WithOTP(secret)}},
 		{"X-Gitea-OTP header", get(), []CallOption{WithHeader("X-Gitea-OTP", secret)}},
+		{"WithCallToken", get(), []CallOption{WithCallToken(secret)}},
+		{"WithCallTokenSource", get(), []CallOption{WithCallTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
+			return Token{Value: secret}, nil
+		}))}},
+		{"WithCallTokenSource failing", get(), []CallOption{WithCallTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
+			return Token{Value: secret}, errors.New("vault refused " + secret)
+		}))}},
 	}
 }
 
@@ -356,4 +368,67 @@ func FuzzCallSecretEcho(f *testing.F) {
 			t.Fatalf("%s at offset %d (via %d): %s", ch.name, off, via, leak)
 		}
 	})
+}
+
+// TestCallTokenOverridesForOneCall: WithCallToken and WithCallTokenSource
+// replace the client's credential for their call only, on every attempt.
+func TestCallTokenOverridesForOneCall(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	fails := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		first := false
+		if r.URL.Query().Get("fail") != "" {
+			fails++
+			first = fails%2 == 1 // every such call's first attempt fails
+		}
+		mu.Unlock()
+		if first {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	c, err := NewClient(WithBaseURL(srv.URL), WithToken("client-token-1234"), WithClock(hsNoClock{}),
+		WithRetryPolicy(RetryPolicy{MaxAttempts: 2, Jitter: JitterNone}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	src := TokenSourceFunc(func(context.Context) (Token, error) {
+		n++
+		return Token{Value: fmt.Sprintf("src-%d", n), Type: "Bearer"}, nil
+	})
+	get := func(q string, opts ...CallOption) {
+		t.Helper()
+		r := &Request{Method: "GET", Path: "/user", Retry: IdempotentOnly}
+		if q != "" {
+			r.Query = map[string][]string{"fail": {"1"}}
+		}
+		if _, err := c.Do(context.Background(), r, nil, opts...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get("")
+	get("", WithCallToken("alice-token"))
+	get("")
+	get("fail", WithCallToken("bob-token"))
+	get("fail", WithCallTokenSource(src))
+	get("")
+	want := []string{"token client-token-1234", "token alice-token", "token client-token-1234",
+		"token bob-token", "token bob-token", "Bearer src-1", "Bearer src-2", "token client-token-1234"}
+	if strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Errorf("Authorization sent:\n got %q\nwant %q", seen, want)
+	}
+	for _, opt := range []CallOption{WithCallToken(" "), WithCallToken("a\nb"), WithCallTokenSource(nil)} {
+		_, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/user"}, nil, opt)
+		var ve *ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("a bad per-call credential: err = %v, want a *ValidationError", err)
+		}
+	}
 }

@@ -298,7 +298,7 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, s
 		}
 	}
 	set(2, "User-Agent", c.userAgent)
-	auth, err := c.authorization(ctx, red.call)
+	auth, err := c.authorization(ctx, r.extra, red.call)
 	if err != nil {
 		return nil, errTokenSource{err}
 	}

@@ -288,7 +288,7 @@ func (c *Client) redactor(r *request) redactor {
 			}
 		}
 	}
-	if len(own) > 0 || c.tokenSource != nil {
+	if len(own) > 0 || c.tokenSource != nil || r.extra != nil && r.extra.tokenSource != nil {
 		red.call = newSecretSet(own...)
 	}
 	return red

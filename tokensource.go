@@ -95,21 +95,36 @@ func (e *AuthError) Error() string {
 // Unwrap returns the cause.
 func (e *AuthError) Unwrap() error { return e.Err }
 
-// authorization returns the Authorization header value for one attempt,
-// and records a source's token as a secret before it is used.
-func (c *Client) authorization(ctx context.Context, callSecrets *secretSet) (string, error) {
-	if c.tokenSource == nil {
+// authorization returns the Authorization header value for one attempt:
+// the call's own token or token source (WithCallToken,
+// WithCallTokenSource) when it has one, else the client's. A source's
+// token is recorded as a secret before it is used: in the client's set
+// when it is the client's source, and always in the call's own.
+func (c *Client) authorization(ctx context.Context, extra *callOptions, callSecrets *secretSet) (string, error) {
+	ts := c.tokenSource
+	if extra != nil {
+		switch {
+		case extra.auth != "":
+			return extra.auth, nil
+		case extra.tokenSource != nil:
+			ts = extra.tokenSource
+		}
+	}
+	if ts == nil {
 		if cr := c.credential(); cr != nil {
 			return cr.header, nil
 		}
 		return "", nil
 	}
-	tok, err := c.sourceToken(ctx)
+	tok, err := sourceToken(ctx, ts)
 	value := strings.TrimSpace(tok.Value)
 	if value != "" {
 		// Before anything can echo it, even on error: the client's set
-		// (bounded) and the call's own (every token this call sent).
-		c.secretsFn().addToken(value)
+		// (bounded) for its own source's tokens, and the call's own (every
+		// token this call sent).
+		if ts == c.tokenSource {
+			c.secretsFn().addToken(value)
+		}
 		callSecrets.add(value)
 	}
 	if err != nil {
@@ -134,11 +149,11 @@ func (c *Client) authorization(ctx context.Context, callSecrets *secretSet) (str
 
 // sourceToken asks the token source, turning a panic into a *PanicError so
 // that the attempt ends on the ordinary path, releasing its pacing slot.
-func (c *Client) sourceToken(ctx context.Context) (tok Token, err error) {
+func sourceToken(ctx context.Context, ts TokenSource) (tok Token, err error) {
 	defer func() {
 		if pe := recoverPanic("token source", recover()); pe != nil {
 			tok, err = Token{}, pe
 		}
 	}()
-	return c.tokenSource.Token(ctx)
+	return ts.Token(ctx)
 }
