@@ -31,7 +31,7 @@ func (s *ActionsService) ListArtifacts(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	var v []*ActionArtifact
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -80,7 +80,7 @@ func (s *ActionsService) GetArtifact(ctx context.Context, owner, repo string, ar
 	req.with(opts)
 	v := new(ActionArtifact)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -102,7 +102,7 @@ func (s *ActionsService) DownloadArtifact(ctx context.Context, owner, repo strin
 	req.result = resultBytes
 	var v []byte
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -110,7 +110,10 @@ func (s *ActionsService) DownloadArtifact(ctx context.Context, owner, repo strin
 
 // OpenArtifact is [ActionsService.DownloadArtifact] as a stream: it returns the
 // body as it arrives, bounded by the download limit ([WithMaxDownloadBytes]),
-// instead of reading it whole. The caller must close the reader.
+// instead of reading it whole. The caller must close the reader. A conditional
+// call ([IfNoneMatch], [IfModifiedSince]) answered 304 Not Modified returns an
+// empty reader, still to be closed, with Response.NotModified true; an error
+// returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip
 // (DownloadActionArtifact). Retry: IdempotentOnly (a read).
@@ -150,7 +153,7 @@ func (s *ActionsService) GetJobLogs(ctx context.Context, owner, repo string, job
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return "", resp, err
 	}
 	return v, resp, nil
@@ -158,7 +161,10 @@ func (s *ActionsService) GetJobLogs(ctx context.Context, owner, repo string, job
 
 // OpenJobLogs is [ActionsService.GetJobLogs] as a stream: it returns the body
 // as it arrives, bounded by the download limit ([WithMaxDownloadBytes]),
-// instead of reading it whole. The caller must close the reader.
+// instead of reading it whole. The caller must close the reader. A conditional
+// call ([IfNoneMatch], [IfModifiedSince]) answered 304 Not Modified returns an
+// empty reader, still to be closed, with Response.NotModified true; an error
+// returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs (repoGetActionJobLogs).
 // Retry: IdempotentOnly (a read).
@@ -194,7 +200,7 @@ func (s *ActionsService) ListRepoRunners(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*ActionRunner
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -230,7 +236,7 @@ func (s *ActionsService) RegisterRepoRunner(ctx context.Context, owner, repo str
 	req.result = resultWithheld
 	v := new(RegisterRunnerResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -257,7 +263,7 @@ func (s *ActionsService) ListRepoRunnerJobs(ctx context.Context, owner, repo str
 	req.with(opts)
 	var v []*ActionRunJob
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -281,7 +287,7 @@ func (s *ActionsService) GetRepoRegistrationToken(ctx context.Context, owner, re
 	req.result = resultWithheld
 	v := new(RegistrationToken)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -314,7 +320,7 @@ func (s *ActionsService) GetRepoRunner(ctx context.Context, owner, repo, runnerI
 	req.with(opts)
 	v := new(ActionRunner)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -367,7 +373,7 @@ func (s *ActionsService) ListRuns(ctx context.Context, owner, repo string, param
 	req.with(opts)
 	v := new(ListActionRunResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -383,7 +389,7 @@ func (s *ActionsService) ListRunsIter(ctx context.Context, owner, repo string, p
 		page := p
 		page.ListOptions = lo
 		v, resp, err := s.ListRuns(ctx, owner, repo, &page, opts...)
-		if err != nil {
+		if v == nil || err != nil {
 			return nil, resp, err
 		}
 		return v.WorkflowRuns, resp, nil
@@ -420,7 +426,7 @@ func (s *ActionsService) GetRun(ctx context.Context, owner, repo string, runID i
 	req.with(opts)
 	v := new(ActionRun)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -449,7 +455,7 @@ func (s *ActionsService) ListRunArtifacts(ctx context.Context, owner, repo strin
 	req.with(opts)
 	var v []*ActionArtifact
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -500,7 +506,7 @@ func (s *ActionsService) ListRunJobs(ctx context.Context, owner, repo string, ru
 	req.with(opts)
 	var v []*ActionRunJob
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -523,7 +529,7 @@ func (s *ActionsService) GetRunLogs(ctx context.Context, owner, repo string, run
 	req.result = resultBytes
 	var v []byte
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -531,7 +537,10 @@ func (s *ActionsService) GetRunLogs(ctx context.Context, owner, repo string, run
 
 // OpenRunLogs is [ActionsService.GetRunLogs] as a stream: it returns the body
 // as it arrives, bounded by the download limit ([WithMaxDownloadBytes]),
-// instead of reading it whole. The caller must close the reader.
+// instead of reading it whole. The caller must close the reader. A conditional
+// call ([IfNoneMatch], [IfModifiedSince]) answered 304 Not Modified returns an
+// empty reader, still to be closed, with Response.NotModified true; an error
+// returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs (repoGetActionRunLogs).
 // Retry: IdempotentOnly (a read).
@@ -553,7 +562,7 @@ func (s *ActionsService) ListRepoSecrets(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*Secret
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -626,7 +635,7 @@ func (s *ActionsService) ListTasks(ctx context.Context, owner, repo string, para
 	req.with(opts)
 	v := new(ActionTaskResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -642,7 +651,7 @@ func (s *ActionsService) ListTasksIter(ctx context.Context, owner, repo string, 
 		page := p
 		page.ListOptions = lo
 		v, resp, err := s.ListTasks(ctx, owner, repo, &page, opts...)
-		if err != nil {
+		if v == nil || err != nil {
 			return nil, resp, err
 		}
 		return v.WorkflowRuns, resp, nil
@@ -661,7 +670,7 @@ func (s *ActionsService) ListRepoVariables(ctx context.Context, owner, repo stri
 	req.with(opts)
 	var v []*ActionVariable
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -702,7 +711,7 @@ func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, varia
 	req.with(opts)
 	v := new(ActionVariable)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -761,7 +770,7 @@ func (s *ActionsService) DispatchWorkflow(ctx context.Context, owner, repo, work
 	v := new(DispatchWorkflowRun)
 	out := &maybeEmpty{v: v}
 	resp, err := s.client.call(ctx, req, out)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	if out.empty {
@@ -793,7 +802,7 @@ func (s *ActionsService) ListUserRunners(ctx context.Context, params *ActionList
 	req.with(opts)
 	var v []*ActionRunner
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -829,7 +838,7 @@ func (s *ActionsService) RegisterUserRunner(ctx context.Context, body RegisterRu
 	req.result = resultWithheld
 	v := new(RegisterRunnerResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -856,7 +865,7 @@ func (s *ActionsService) ListUserRunnerJobs(ctx context.Context, params *ActionL
 	req.with(opts)
 	var v []*ActionRunJob
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -880,7 +889,7 @@ func (s *ActionsService) GetUserRegistrationToken(ctx context.Context, opts ...C
 	req.result = resultWithheld
 	v := new(RegistrationToken)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -912,7 +921,7 @@ func (s *ActionsService) GetUserRunner(ctx context.Context, runnerID string, opt
 	req.with(opts)
 	v := new(ActionRunner)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -959,7 +968,7 @@ func (s *ActionsService) ListUserVariables(ctx context.Context, params *ListOpti
 	req.with(opts)
 	var v []*ActionVariable
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1000,7 +1009,7 @@ func (s *ActionsService) GetUserVariable(ctx context.Context, variablename strin
 	req.with(opts)
 	v := new(ActionVariable)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1063,7 +1072,7 @@ func (s *ActionsService) ListOrgRunners(ctx context.Context, org string, params 
 	req.with(opts)
 	var v []*ActionRunner
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1099,7 +1108,7 @@ func (s *ActionsService) RegisterOrgRunner(ctx context.Context, org string, body
 	req.result = resultWithheld
 	v := new(RegisterRunnerResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1126,7 +1135,7 @@ func (s *ActionsService) ListOrgRunnerJobs(ctx context.Context, org string, para
 	req.with(opts)
 	var v []*ActionRunJob
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1150,7 +1159,7 @@ func (s *ActionsService) GetOrgRegistrationToken(ctx context.Context, org string
 	req.result = resultWithheld
 	v := new(RegistrationToken)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1182,7 +1191,7 @@ func (s *ActionsService) GetOrgRunner(ctx context.Context, org, runnerID string,
 	req.with(opts)
 	v := new(ActionRunner)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1200,7 +1209,7 @@ func (s *ActionsService) ListOrgSecrets(ctx context.Context, org string, params 
 	req.with(opts)
 	var v []*Secret
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1256,7 +1265,7 @@ func (s *ActionsService) ListOrgVariables(ctx context.Context, org string, param
 	req.with(opts)
 	var v []*ActionVariable
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1297,7 +1306,7 @@ func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename s
 	req.with(opts)
 	v := new(ActionVariable)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1359,7 +1368,7 @@ func (s *ActionsService) ListAdminRunners(ctx context.Context, params *ActionLis
 	req.with(opts)
 	var v []*ActionRunner
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1395,7 +1404,7 @@ func (s *ActionsService) RegisterAdminRunner(ctx context.Context, body RegisterR
 	req.result = resultWithheld
 	v := new(RegisterRunnerResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1422,7 +1431,7 @@ func (s *ActionsService) ListAdminRunnerJobs(ctx context.Context, params *Action
 	req.with(opts)
 	var v []*ActionRunJob
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1450,7 +1459,7 @@ func (s *ActionsService) GetAdminRegistrationToken(ctx context.Context, opts ...
 	req.result = resultWithheld
 	v := new(RegistrationToken)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1484,7 +1493,7 @@ func (s *ActionsService) GetAdminRunner(ctx context.Context, runnerID string, op
 	req.with(opts)
 	v := new(ActionRunner)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1514,7 +1523,7 @@ func (s *ActionsService) ListAdminRunnerJobsDeprecated(ctx context.Context, para
 	req.with(opts)
 	var v []*ActionRunJob
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1540,7 +1549,7 @@ func (s *ActionsService) GetAdminRegistrationTokenDeprecated(ctx context.Context
 	req.result = resultWithheld
 	v := new(RegistrationToken)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1562,7 +1571,7 @@ func (s *ActionsService) GetCurrentRun(ctx context.Context, opts ...CallOption) 
 	req.with(opts)
 	v := new(ActionRun)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

@@ -23,7 +23,7 @@ func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...CallO
 	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -46,7 +46,7 @@ func (s *ActivityPubService) GetInstanceOutbox(ctx context.Context, opts ...Call
 	req.with(opts)
 	var v ForgeOutbox
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -69,7 +69,7 @@ func (s *ActivityPubService) GetRepository(ctx context.Context, repositoryID int
 	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -107,7 +107,7 @@ func (s *ActivityPubService) GetRepositoryOutbox(ctx context.Context, repository
 	req.with(opts)
 	var v ForgeOutbox
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -130,7 +130,7 @@ func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts .
 	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -154,7 +154,7 @@ func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, 
 	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -178,7 +178,7 @@ func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, acti
 	req.with(opts)
 	v := new(ActivityPub)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -196,7 +196,7 @@ func (s *ActivityPubService) GetPersonOutbox(ctx context.Context, userID int64, 
 	req.with(opts)
 	var v ForgeOutbox
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

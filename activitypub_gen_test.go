@@ -14,8 +14,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/actor", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.GetInstanceActor(ctx))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.ActivityPub.GetInstanceActor(ctx, opts...))
 			},
 		},
 		{
@@ -23,8 +23,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/actor/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.GetInstanceOutbox(ctx))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.ActivityPub.GetInstanceOutbox(ctx, opts...))
 			},
 		},
 		{
@@ -32,8 +32,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/repository-id/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.GetRepository(ctx, 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.ActivityPub.GetRepository(ctx, 7, opts...))
 			},
 		},
 		{
@@ -41,9 +41,9 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/activitypub/repository-id/7/inbox", query: "",
 			reqType: "application/json", reqBody: `{"key-2":"any-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := ForgeLike{"key-2": "any-1"}
-				return gnNoResult(c.ActivityPub.SendToRepositoryInbox(ctx, 7, body))
+				return gnNoResult(c.ActivityPub.SendToRepositoryInbox(ctx, 7, body, opts...))
 			},
 		},
 		{
@@ -51,8 +51,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/repository-id/7/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.GetRepositoryOutbox(ctx, 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.ActivityPub.GetRepositoryOutbox(ctx, 7, opts...))
 			},
 		},
 		{
@@ -60,8 +60,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/user-id/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.GetPerson(ctx, 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.ActivityPub.GetPerson(ctx, 7, opts...))
 			},
 		},
 		{
@@ -69,8 +69,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/user-id/7/activities/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.GetPersonActivityNote(ctx, 7, 8))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.ActivityPub.GetPersonActivityNote(ctx, 7, 8, opts...))
 			},
 		},
 		{
@@ -78,8 +78,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/user-id/7/activities/8/activity", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.GetPersonActivity(ctx, 7, 8))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.ActivityPub.GetPersonActivity(ctx, 7, 8, opts...))
 			},
 		},
 		{
@@ -87,8 +87,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/user-id/7/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.ActivityPub.GetPersonOutbox(ctx, 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.ActivityPub.GetPersonOutbox(ctx, 7, opts...))
 			},
 		},
 	})

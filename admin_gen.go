@@ -18,7 +18,7 @@ func (s *AdminService) ListCronTasks(ctx context.Context, params *ListOptions, o
 	req.with(opts)
 	var v []*Cron
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -58,7 +58,7 @@ func (s *AdminService) ListEmails(ctx context.Context, params *ListOptions, opts
 	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -95,7 +95,7 @@ func (s *AdminService) SearchEmails(ctx context.Context, params *AdminSearchEmai
 	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -130,7 +130,7 @@ func (s *AdminService) ListHooks(ctx context.Context, params *ListOptions, opts 
 	req.result = resultWithheld
 	var v []*Hook
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -163,7 +163,7 @@ func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption, op
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -197,7 +197,7 @@ func (s *AdminService) GetHook(ctx context.Context, id int64, opts ...CallOption
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -219,7 +219,7 @@ func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookOpti
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -236,7 +236,7 @@ func (s *AdminService) ListOrgs(ctx context.Context, params *ListOptions, opts .
 	req.with(opts)
 	var v []*Organization
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -263,7 +263,7 @@ func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...CallOption) 
 	req.with(opts)
 	var v []*QuotaGroup
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -281,7 +281,7 @@ func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGro
 	req.with(opts)
 	v := new(QuotaGroup)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -311,7 +311,7 @@ func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string, opt
 	req.with(opts)
 	v := new(QuotaGroup)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -356,7 +356,7 @@ func (s *AdminService) ListQuotaGroupUsers(ctx context.Context, quotagroup strin
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -400,7 +400,7 @@ func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...CallOption) (
 	req.with(opts)
 	var v []*QuotaRuleInfo
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -418,7 +418,7 @@ func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRule
 	req.with(opts)
 	v := new(QuotaRuleInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -449,7 +449,7 @@ func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string, opts 
 	req.with(opts)
 	v := new(QuotaRuleInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -467,7 +467,7 @@ func (s *AdminService) EditQuotaRule(ctx context.Context, quotarule string, body
 	req.with(opts)
 	v := new(QuotaRuleInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -494,7 +494,7 @@ func (s *AdminService) ListUnadoptedRepos(ctx context.Context, params *AdminList
 	req.with(opts)
 	var v []string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -572,7 +572,7 @@ func (s *AdminService) ListUsers(ctx context.Context, params *AdminListUsersOpti
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -604,7 +604,7 @@ func (s *AdminService) CreateUser(ctx context.Context, body CreateUserOption, op
 	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -644,7 +644,7 @@ func (s *AdminService) EditUser(ctx context.Context, username string, body EditU
 	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -678,7 +678,7 @@ func (s *AdminService) ListUserEmails(ctx context.Context, username string, opts
 	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -698,7 +698,7 @@ func (s *AdminService) CreateUserKey(ctx context.Context, username string, body 
 	req.with(opts)
 	v := new(PublicKey)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -730,7 +730,7 @@ func (s *AdminService) CreateOrg(ctx context.Context, username string, body Crea
 	req.with(opts)
 	v := new(Organization)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -747,7 +747,7 @@ func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts .
 	req.with(opts)
 	v := new(QuotaInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -797,7 +797,7 @@ func (s *AdminService) CreateRepo(ctx context.Context, username string, body Cre
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -816,7 +816,7 @@ func (s *AdminService) ListUserTokens(ctx context.Context, username string, para
 	req.with(opts)
 	var v []*AccessToken
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -849,7 +849,7 @@ func (s *AdminService) CreateUserToken(ctx context.Context, username string, bod
 	req.result = resultWithheld
 	v := new(AccessToken)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

@@ -157,9 +157,10 @@ func WithQuery(name, value string) CallOption {
 
 // IfNoneMatch makes the call conditional on the resource's ETag: when it
 // still matches, the instance answers 304 Not Modified: the call returns a
-// nil error, the zero result and a *Response whose NotModified reports
-// true. Forgejo sends ETags on raw files, blobs, LFS objects and
-// attachments.
+// nil error, the zero result (a nil pointer, slice or map, "", false) and
+// a *Response whose NotModified reports true. An Open… method returns an
+// empty reader there, never a nil one: close it as usual. Forgejo sends
+// ETags on raw files, blobs, LFS objects and attachments.
 func IfNoneMatch(etag string) CallOption {
 	return func(o *callOptions) {
 		if strings.TrimSpace(etag) == "" || hasControl(etag) {

@@ -38,7 +38,7 @@ func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, 
 	req.result = resultBytes
 	var v []byte
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -47,7 +47,9 @@ func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, 
 // OpenArchive is [ReposService.GetArchive] as a stream: it returns the
 // archive as it arrives, bounded by the download limit
 // ([WithMaxDownloadBytes]), instead of reading it whole. The caller must
-// close the reader.
+// close the reader. A conditional call ([IfNoneMatch], [IfModifiedSince])
+// answered 304 Not Modified returns an empty reader, still to be closed,
+// with Response.NotModified true; an error returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
 // IdempotentOnly (a read).

@@ -85,10 +85,16 @@ func ExampleReposService_OpenRawFile() {
 
 	body, resp, err = client.Repos.OpenRawFile(ctx, "forgego", "forgejo", "README.md", nil,
 		forgejo.IfNoneMatch(resp.Header.Get("ETag")))
-	fmt.Println("not modified:", resp.NotModified, "body:", body, "err:", err)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer body.Close() // on a 304 an empty reader: closing it is still right
+	data, err = io.ReadAll(body)
+	fmt.Println("not modified:", resp.NotModified, "read:", len(data), "err:", err)
 	// Output:
 	// "# forgego\n" <nil> etag "abc"
-	// not modified: true body: <nil> err: <nil>
+	// not modified: true read: 0 err: <nil>
 }
 
 // Per-call options act on one call without changing its arguments.

@@ -43,12 +43,16 @@ type gnCase struct {
 	want                string // gnJSON: what the result must hold, when not respBody (envelopes)
 	alsoEmpty           bool   // the operation may answer 204 with no body: the result is nil
 	withheld            bool   // a decode error must not quote the body
-	call                func(ctx context.Context, c *Client) (any, *Response, error)
+	call                gnCallFunc
 	iter                func(ctx context.Context, c *Client) (int, error)
 	// stream is the streaming form of a file-content operation; its result
 	// is what it read, as a string.
-	stream func(ctx context.Context, c *Client) (any, *Response, error)
+	stream gnCallFunc
 }
+
+// gnCallFunc calls one operation with the case's sample arguments and
+// opts.
+type gnCallFunc func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error)
 
 // gnTime is the instant of the generated samples, plus n seconds.
 func gnTime(n int) time.Time {
@@ -64,6 +68,9 @@ func gnNoResult(resp *Response, err error) (any, *Response, error) { return nil,
 func gnReadAll(rc io.ReadCloser, resp *Response, err error) (any, *Response, error) {
 	if err != nil {
 		return nil, resp, err
+	}
+	if rc == nil {
+		return nil, resp, errors.New("a nil reader with a nil error")
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(rc)
@@ -158,6 +165,10 @@ func gnRunCases(t *testing.T, cases []gnCase) {
 
 func gnRunCase(t *testing.T, tc gnCase) {
 	ctx := context.Background()
+	gnCheckNotModified(t, tc, tc.call)
+	if tc.stream != nil {
+		gnCheckNotModified(t, tc, tc.stream)
+	}
 	switch tc.kind {
 	case gnBool:
 		for _, st := range []struct {
@@ -227,6 +238,30 @@ func gnRunCase(t *testing.T, tc gnCase) {
 	}
 }
 
+// gnCheckNotModified makes the call conditional (IfNoneMatch) against a
+// server answering 304: a nil error, NotModified, and the zero result (a
+// streaming form reads nothing from a reader it can close).
+func gnCheckNotModified(t *testing.T, tc gnCase, call gnCallFunc) {
+	t.Helper()
+	srv, seen, mu := gnServer(t, http.StatusNotModified, "", "")
+	v, resp, err := call(context.Background(), gnClient(t, srv.URL, nil), IfNoneMatch(`"gn-etag"`))
+	if err != nil {
+		t.Fatalf("conditional call answered 304: %v", err)
+	}
+	if rv := reflect.ValueOf(v); rv.IsValid() && !rv.IsZero() {
+		t.Errorf("conditional call answered 304: result %#v, want the zero result", v)
+	}
+	if resp == nil || !resp.NotModified {
+		t.Errorf("conditional call answered 304: NotModified is false")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(*seen) != 1 {
+		t.Fatalf("conditional call sent %d requests, want 1", len(*seen))
+	}
+	gnCheckRequest(t, tc, (*seen)[0])
+}
+
 // gnCheckStream runs the streaming form, when the operation has one, and
 // checks that it sends the same request and reads the whole body.
 func gnCheckStream(t *testing.T, tc gnCase, ctype string) {
@@ -242,7 +277,7 @@ func gnCheckStream(t *testing.T, tc gnCase, ctype string) {
 
 // gnCall runs the case's call against a server answering status and body,
 // and checks the request it produced.
-func gnCall(t *testing.T, tc gnCase, status int, ctype, body string, call func(context.Context, *Client) (any, *Response, error)) (any, *Response) {
+func gnCall(t *testing.T, tc gnCase, status int, ctype, body string, call gnCallFunc) (any, *Response) {
 	t.Helper()
 	srv, seen, mu := gnServer(t, status, ctype, body)
 	obs := &gnOps{}

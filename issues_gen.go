@@ -19,7 +19,7 @@ func (s *IssuesService) ListPinned(ctx context.Context, owner, repo string, opts
 	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -97,7 +97,7 @@ func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, 
 	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -174,7 +174,7 @@ func (s *IssuesService) List(ctx context.Context, owner, repo string, params *Is
 	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -207,7 +207,7 @@ func (s *IssuesService) Create(ctx context.Context, owner, repo string, body Cre
 	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -238,7 +238,7 @@ func (s *IssuesService) ListRepoComments(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*Comment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -285,7 +285,7 @@ func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id i
 	v := new(Comment)
 	out := &maybeEmpty{v: v}
 	resp, err := s.client.call(ctx, req, out)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	if out.empty {
@@ -309,7 +309,7 @@ func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id 
 	v := new(Comment)
 	out := &maybeEmpty{v: v}
 	resp, err := s.client.call(ctx, req, out)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	if out.empty {
@@ -329,7 +329,7 @@ func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo 
 	req.with(opts)
 	var v []*Attachment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -360,7 +360,7 @@ func (s *IssuesService) GetCommentAttachment(ctx context.Context, owner, repo st
 	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -379,7 +379,7 @@ func (s *IssuesService) EditCommentAttachment(ctx context.Context, owner, repo s
 	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -411,7 +411,7 @@ func (s *IssuesService) ListCommentReactions(ctx context.Context, owner, repo st
 	req.with(opts)
 	var v []*Reaction
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -430,7 +430,7 @@ func (s *IssuesService) CreateCommentReaction(ctx context.Context, owner, repo s
 	req.with(opts)
 	v := new(Reaction)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -460,7 +460,7 @@ func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64
 	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -479,7 +479,7 @@ func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int6
 	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -496,7 +496,7 @@ func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string,
 	req.with(opts)
 	var v []*Attachment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -527,7 +527,7 @@ func (s *IssuesService) GetAttachment(ctx context.Context, owner, repo string, i
 	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -545,7 +545,7 @@ func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -564,7 +564,7 @@ func (s *IssuesService) RemoveBlock(ctx context.Context, owner, repo string, ind
 	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -585,7 +585,7 @@ func (s *IssuesService) ListBlocks(ctx context.Context, owner, repo string, inde
 	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -614,7 +614,7 @@ func (s *IssuesService) AddBlock(ctx context.Context, owner, repo string, index 
 	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -643,7 +643,7 @@ func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, in
 	req.with(opts)
 	var v []*Comment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -661,7 +661,7 @@ func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, i
 	req.with(opts)
 	v := new(Comment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -700,7 +700,7 @@ func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo s
 	v := new(Comment)
 	out := &maybeEmpty{v: v}
 	resp, err := s.client.call(ctx, req, out)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	if out.empty {
@@ -724,7 +724,7 @@ func (s *IssuesService) SetDeadline(ctx context.Context, owner, repo string, ind
 	req.with(opts)
 	v := new(IssueDeadline)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -743,7 +743,7 @@ func (s *IssuesService) RemoveDependency(ctx context.Context, owner, repo string
 	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -765,7 +765,7 @@ func (s *IssuesService) ListDependencies(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*Issue
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -794,7 +794,7 @@ func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, i
 	req.with(opts)
 	v := new(Issue)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -825,7 +825,7 @@ func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, inde
 	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -844,7 +844,7 @@ func (s *IssuesService) AddLabels(ctx context.Context, owner, repo string, index
 	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -862,7 +862,7 @@ func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, i
 	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -956,7 +956,7 @@ func (s *IssuesService) ListReactions(ctx context.Context, owner, repo string, i
 	req.with(opts)
 	var v []*Reaction
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -985,7 +985,7 @@ func (s *IssuesService) CreateReaction(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	v := new(Reaction)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1045,7 +1045,7 @@ func (s *IssuesService) ListSubscribers(ctx context.Context, owner, repo string,
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1072,7 +1072,7 @@ func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string,
 	req.with(opts)
 	v := new(WatchInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1131,7 +1131,7 @@ func (s *IssuesService) ListTimeline(ctx context.Context, owner, repo string, in
 	req.with(opts)
 	var v []*TimelineComment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1194,7 +1194,7 @@ func (s *IssuesService) ListTrackedTimes(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*TrackedTime
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1225,7 +1225,7 @@ func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	v := new(TrackedTime)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1279,7 +1279,7 @@ func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	var v []*Milestone
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1310,7 +1310,7 @@ func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string,
 	req.with(opts)
 	v := new(Milestone)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1341,7 +1341,7 @@ func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id
 	req.with(opts)
 	v := new(Milestone)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1359,7 +1359,7 @@ func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo string, i
 	req.with(opts)
 	v := new(Milestone)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

@@ -3,6 +3,7 @@ package forgejo
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // pageLinks are the page numbers a Link header offers; 0 means not offered.
@@ -17,13 +18,14 @@ type pageLinks struct {
 }
 
 // parseLinks reads the page numbers of rel="next", "prev" (or "previous"),
-// "first" and "last" from Link header values (RFC 8288). Several header
-// lines are joined, as proxies may split one header. It never fails: an
-// unreadable element is skipped, and for each relation the first readable
-// occurrence wins; but an unreadable element that offers next, with no
-// readable next beside it, still sets nextOffered (with no page), so that a
-// walk reports truncation instead of completion. This is the one place Link
-// is parsed.
+// "first" and "last" from Link header values (RFC 8288), the relation given
+// by rel or by its RFC 8187 extended form, rel* (UTF-8, an optional language
+// tag, percent-encoding: see relParam). Several header lines are joined, as
+// proxies may split one header. It never fails: an unreadable element is
+// skipped, and for each relation the first readable occurrence wins; but an
+// unreadable element that offers next, with no readable next beside it,
+// still sets nextOffered (with no page), so that a walk reports truncation
+// instead of completion. This is the one place Link is parsed.
 func parseLinks(values []string) pageLinks {
 	var pl pageLinks
 	var seen [4]bool // next, prev, first, last
@@ -33,7 +35,8 @@ func parseLinks(values []string) pageLinks {
 			var elem string
 			elem, v = cutElement(v)
 			target, params, ok := splitTarget(elem)
-			rels, relOK := relParam(params)
+			rels, relOK, unreadableNext := relParam(params)
+			badNext = badNext || (ok && unreadableNext)
 			if !ok || !relOK {
 				// An element that cannot be read but names "next" (an
 				// empty or unbracketed target, an unterminated '<')
@@ -85,7 +88,8 @@ func parseLinks(values []string) pageLinks {
 }
 
 // mentionsNext reports whether an unreadable link element has a rel
-// parameter, in any quoting, whose value has the word next. Erring towards
+// parameter, in any quoting, whose value has the word next, or a rel*
+// that mentions next. Erring towards
 // yes only turns a silent end into a loud one.
 func mentionsNext(elem string) bool {
 	if i := strings.LastIndexByte(elem, '>'); i >= 0 {
@@ -93,7 +97,17 @@ func mentionsNext(elem string) bool {
 	}
 	for _, p := range strings.Split(elem, ";") {
 		name, value, found := strings.Cut(p, "=")
-		if !found || !strings.EqualFold(strings.TrimSpace(name), "rel") {
+		if !found {
+			continue
+		}
+		switch paramName(name) {
+		case "rel*":
+			if extMentionsNext(value) {
+				return true
+			}
+			continue
+		case "rel":
+		default:
 			continue
 		}
 		for _, rel := range strings.Fields(value) {
@@ -154,22 +168,124 @@ func splitTarget(elem string) (target, params string, ok bool) {
 	return target, elem[open+1+closing+1:], true
 }
 
-// relParam finds the rel parameter among ";"-separated params, unquoting it.
-func relParam(params string) (string, bool) {
+// relParam finds the relation types among ";"-separated params: the first
+// rel, unquoted, or the first rel* (the RFC 8187 extended form, RFC 8288 §3),
+// which replaces rel as RFC 8288 Appendix B.2 says. A rel* that cannot be
+// decoded is dropped (rel, if any, stands), but when it mentions next, or
+// when a readable rel* drops the next a rel beside it offers, unreadableNext
+// is set: the element offers a next page that cannot be trusted, and a walk
+// must fail rather than end.
+func relParam(params string) (rels string, ok, unreadableNext bool) {
+	var plain, ext string
+	var havePlain, haveExt bool
 	for len(params) > 0 {
 		var p string
 		p, params, _ = cutParam(params)
 		name, value, found := strings.Cut(p, "=")
-		if !found || !strings.EqualFold(strings.TrimSpace(name), "rel") {
+		if !found {
 			continue
 		}
-		value = strings.TrimSpace(value)
-		if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
-			value = value[1 : len(value)-1]
+		value = unquote(strings.TrimSpace(value))
+		switch paramName(name) {
+		case "rel":
+			if !havePlain {
+				plain, havePlain = value, true
+			}
+		case "rel*":
+			if !haveExt {
+				ext, haveExt = value, true
+			}
 		}
-		return value, true
 	}
-	return "", false
+	if haveExt {
+		if dec, decOK := decodeExtValue(ext); decOK {
+			return dec, true, havePlain && hasNext(plain) && !hasNext(dec)
+		}
+		unreadableNext = extMentionsNext(ext)
+	}
+	return plain, havePlain, unreadableNext
+}
+
+// paramName is a link-param's name, lower-cased, without the whitespace a
+// sloppy server leaves around it or before its '*'.
+func paramName(name string) string {
+	return strings.ToLower(strings.Join(strings.Fields(name), ""))
+}
+
+// unquote strips one pair of surrounding double quotes.
+func unquote(v string) string {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
+
+// hasNext reports whether a relation list has the type next.
+func hasNext(rels string) bool {
+	for _, rel := range strings.Fields(rels) {
+		if strings.EqualFold(rel, "next") {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeExtValue decodes an RFC 8187 ext-value: charset "'" [ language ]
+// "'" value-chars, where the charset is UTF-8 or ISO-8859-1 (the two a
+// recipient must support; case-insensitive), the language a tag of
+// letters, digits and '-', and value-chars attr-chars and %XX escapes.
+// Anything else is not a value it can read.
+func decodeExtValue(v string) (string, bool) {
+	charset, rest, ok1 := strings.Cut(v, "'")
+	lang, chars, ok2 := strings.Cut(rest, "'")
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	for i := 0; i < len(lang); i++ {
+		if c := lang[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+			return "", false
+		}
+	}
+	latin1 := strings.EqualFold(charset, "ISO-8859-1")
+	if !latin1 && !strings.EqualFold(charset, "UTF-8") {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(chars); i++ {
+		c := chars[i]
+		switch {
+		case c == '%':
+			if i+2 >= len(chars) || !isHex(chars[i+1]) || !isHex(chars[i+2]) {
+				return "", false
+			}
+			c = unhex(chars[i+1])<<4 | unhex(chars[i+2])
+			i += 2
+		case !attrChar(c):
+			return "", false
+		}
+		if latin1 {
+			b.WriteRune(rune(c))
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	if !utf8.ValidString(out) {
+		return "", false
+	}
+	return out, true
+}
+
+// attrChar is RFC 8187's attr-char: ALPHA, DIGIT and !#$&+-.^_`|~.
+func attrChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0
+}
+
+// extMentionsNext reports whether an extended value that cannot be
+// decoded has next in it, percent-decoded leniently and in any case.
+// Erring towards yes only turns a silent end into a loud one.
+func extMentionsNext(v string) bool {
+	return strings.Contains(strings.ToLower(lenientUnescape(v)), "next")
 }
 
 // cutParam cuts at the first ';' outside quotes.

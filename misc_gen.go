@@ -17,7 +17,7 @@ func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...CallOp
 	req.with(opts)
 	var v []string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -34,7 +34,7 @@ func (s *MiscService) GetGitignoreTemplate(ctx context.Context, name string, opt
 	req.with(opts)
 	v := new(GitignoreTemplateInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -50,7 +50,7 @@ func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...CallOption
 	req.with(opts)
 	var v []string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -67,7 +67,7 @@ func (s *MiscService) ListLabelTemplateLabels(ctx context.Context, name string, 
 	req.with(opts)
 	var v []*LabelTemplate
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -83,7 +83,7 @@ func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...CallOpti
 	req.with(opts)
 	var v []*LicensesTemplateListEntry
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -100,7 +100,7 @@ func (s *MiscService) GetLicenseTemplate(ctx context.Context, name string, opts 
 	req.with(opts)
 	v := new(LicenseTemplateInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -121,7 +121,7 @@ func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownOption, o
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return "", resp, err
 	}
 	return v, resp, nil
@@ -142,7 +142,7 @@ func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts .
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return "", resp, err
 	}
 	return v, resp, nil
@@ -163,7 +163,7 @@ func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupOption, opts 
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return "", resp, err
 	}
 	return v, resp, nil
@@ -179,7 +179,7 @@ func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...CallOption) (*Nod
 	req.with(opts)
 	v := new(NodeInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -198,7 +198,7 @@ func (s *MiscService) GetVersion(ctx context.Context, opts ...CallOption) (*Serv
 	req.with(opts)
 	v := new(ServerVersion)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

@@ -48,7 +48,7 @@ func (s *NotificationsService) List(ctx context.Context, params *NotificationLis
 	req.with(opts)
 	var v []*NotificationThread
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -93,7 +93,7 @@ func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...CallOpti
 	req.with(opts)
 	v := new(NotificationCount)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -110,7 +110,7 @@ func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...
 	req.with(opts)
 	v := new(NotificationThread)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -174,7 +174,7 @@ func (s *NotificationsService) ListByRepo(ctx context.Context, owner, repo strin
 	req.with(opts)
 	var v []*NotificationThread
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

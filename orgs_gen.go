@@ -19,7 +19,7 @@ func (s *OrgsService) ListAll(ctx context.Context, params *ListOptions, opts ...
 	req.with(opts)
 	var v []*Organization
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -46,7 +46,7 @@ func (s *OrgsService) Create(ctx context.Context, body CreateOrgOption, opts ...
 	req.with(opts)
 	v := new(Organization)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -75,7 +75,7 @@ func (s *OrgsService) Get(ctx context.Context, org string, opts ...CallOption) (
 	req.with(opts)
 	v := new(Organization)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -93,7 +93,7 @@ func (s *OrgsService) Edit(ctx context.Context, org string, body EditOrgOption, 
 	req.with(opts)
 	v := new(Organization)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -122,7 +122,7 @@ func (s *OrgsService) ListActivityFeeds(ctx context.Context, org string, params 
 	req.with(opts)
 	var v []*Activity
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -198,7 +198,7 @@ func (s *OrgsService) ListHooks(ctx context.Context, org string, params *ListOpt
 	req.result = resultWithheld
 	var v []*Hook
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -231,7 +231,7 @@ func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHoo
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -265,7 +265,7 @@ func (s *OrgsService) GetHook(ctx context.Context, org string, id int64, opts ..
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -287,7 +287,7 @@ func (s *OrgsService) EditHook(ctx context.Context, org string, id int64, body E
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -320,7 +320,7 @@ func (s *OrgsService) ListLabels(ctx context.Context, org string, params *OrgLis
 	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -353,7 +353,7 @@ func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLa
 	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -382,7 +382,7 @@ func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts .
 	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -400,7 +400,7 @@ func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body 
 	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -418,7 +418,7 @@ func (s *OrgsService) ListBlockedUsers(ctx context.Context, org string, params *
 	req.with(opts)
 	var v []*BlockedUser
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -445,7 +445,7 @@ func (s *OrgsService) ListMembers(ctx context.Context, org string, params *ListO
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -490,7 +490,7 @@ func (s *OrgsService) IsMember(ctx context.Context, org, username string, opts .
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -508,7 +508,7 @@ func (s *OrgsService) ListPublicMembers(ctx context.Context, org string, params 
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -553,7 +553,7 @@ func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string, 
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -582,7 +582,7 @@ func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...CallOpti
 	req.with(opts)
 	v := new(QuotaInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -600,7 +600,7 @@ func (s *OrgsService) ListQuotaArtifacts(ctx context.Context, org string, params
 	req.with(opts)
 	var v []*QuotaUsedArtifact
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -629,7 +629,7 @@ func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, para
 	req.with(opts)
 	var v []*QuotaUsedAttachment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -668,7 +668,7 @@ func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgChe
 	req.with(opts)
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -686,7 +686,7 @@ func (s *OrgsService) ListQuotaPackages(ctx context.Context, org string, params 
 	req.with(opts)
 	var v []*QuotaUsedPackage
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -728,7 +728,7 @@ func (s *OrgsService) ListTeams(ctx context.Context, org string, params *ListOpt
 	req.with(opts)
 	var v []*Team
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -756,7 +756,7 @@ func (s *OrgsService) CreateTeam(ctx context.Context, org string, body CreateTea
 	req.with(opts)
 	v := new(Team)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -790,7 +790,7 @@ func (s *OrgsService) SearchTeams(ctx context.Context, org string, params *OrgSe
 	req.with(opts)
 	var v okDataEnvelope[*Team]
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v.Data, resp, nil
@@ -845,7 +845,7 @@ func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...CallOption)
 	req.with(opts)
 	v := new(Team)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -863,7 +863,7 @@ func (s *OrgsService) EditTeam(ctx context.Context, id int64, body EditTeamOptio
 	req.with(opts)
 	v := new(Team)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -892,7 +892,7 @@ func (s *OrgsService) ListTeamActivityFeeds(ctx context.Context, id int64, param
 	req.with(opts)
 	var v []*Activity
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -922,7 +922,7 @@ func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, params *Lis
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -962,7 +962,7 @@ func (s *OrgsService) GetTeamMember(ctx context.Context, id int64, username stri
 	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -992,7 +992,7 @@ func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, params *ListO
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1035,7 +1035,7 @@ func (s *OrgsService) GetTeamRepo(ctx context.Context, id int64, org, repo strin
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1068,7 +1068,7 @@ func (s *OrgsService) List(ctx context.Context, params *ListOptions, opts ...Cal
 	req.with(opts)
 	var v []*Organization
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1097,7 +1097,7 @@ func (s *OrgsService) ListByUser(ctx context.Context, username string, params *L
 	req.with(opts)
 	var v []*Organization
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1124,7 +1124,7 @@ func (s *OrgsService) GetUserPermissions(ctx context.Context, username, org stri
 	req.with(opts)
 	v := new(OrganizationPermissions)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

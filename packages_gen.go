@@ -33,7 +33,7 @@ func (s *PackagesService) List(ctx context.Context, owner string, params *Packag
 	req.with(opts)
 	var v []*Package
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -104,7 +104,7 @@ func (s *PackagesService) Get(ctx context.Context, owner, typ, name, version str
 	req.with(opts)
 	v := new(Package)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -121,7 +121,7 @@ func (s *PackagesService) ListFiles(ctx context.Context, owner, typ, name, versi
 	req.with(opts)
 	var v []*PackageFile
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

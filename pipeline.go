@@ -728,6 +728,9 @@ func checkRawPath(method, p string) error {
 	if strings.Contains(p, "://") {
 		return &ValidationError{Field: "path", Message: "must be relative to the API root"}
 	}
+	if err := checkEscapes("path", p); err != nil {
+		return err // the caller's mistake: refused before sending, never retried (issue 19 §9)
+	}
 	if err := checkDotSegments("path", p); err != nil {
 		return err
 	}

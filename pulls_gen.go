@@ -19,7 +19,7 @@ func (s *PullRequestsService) GetByCommit(ctx context.Context, owner, repo, sha 
 	req.with(opts)
 	v := new(PullRequest)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -70,7 +70,7 @@ func (s *PullRequestsService) List(ctx context.Context, owner, repo string, para
 	req.with(opts)
 	var v []*PullRequest
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -100,7 +100,7 @@ func (s *PullRequestsService) Create(ctx context.Context, owner, repo string, bo
 	req.with(opts)
 	v := new(PullRequest)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -117,7 +117,7 @@ func (s *PullRequestsService) ListPinned(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*PullRequest
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -134,7 +134,7 @@ func (s *PullRequestsService) GetByBaseHead(ctx context.Context, owner, repo, ba
 	req.with(opts)
 	v := new(PullRequest)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -151,7 +151,7 @@ func (s *PullRequestsService) Get(ctx context.Context, owner, repo string, index
 	req.with(opts)
 	v := new(PullRequest)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -170,7 +170,7 @@ func (s *PullRequestsService) Edit(ctx context.Context, owner, repo string, inde
 	req.with(opts)
 	v := new(PullRequest)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -200,7 +200,7 @@ func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, i
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return "", resp, err
 	}
 	return v, resp, nil
@@ -208,7 +208,10 @@ func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, i
 
 // OpenDiff is [PullRequestsService.GetDiff] as a stream: it returns the body as
 // it arrives, bounded by the download limit ([WithMaxDownloadBytes]), instead
-// of reading it whole. The caller must close the reader.
+// of reading it whole. The caller must close the reader. A conditional call
+// ([IfNoneMatch], [IfModifiedSince]) answered 304 Not Modified returns an empty
+// reader, still to be closed, with Response.NotModified true; an error returns
+// a nil reader.
 //
 // GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
 // (repoDownloadPullDiffOrPatch). Retry: IdempotentOnly (a read).
@@ -250,7 +253,7 @@ func (s *PullRequestsService) ListCommits(ctx context.Context, owner, repo strin
 	req.with(opts)
 	var v []*Commit
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -298,7 +301,7 @@ func (s *PullRequestsService) ListFiles(ctx context.Context, owner, repo string,
 	req.with(opts)
 	var v []*ChangedFile
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -347,7 +350,7 @@ func (s *PullRequestsService) IsMerged(ctx context.Context, owner, repo string, 
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -396,7 +399,7 @@ func (s *PullRequestsService) RequestReviewers(ctx context.Context, owner, repo 
 	req.with(opts)
 	var v []*PullReview
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -417,7 +420,7 @@ func (s *PullRequestsService) ListReviews(ctx context.Context, owner, repo strin
 	req.with(opts)
 	var v []*PullReview
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -445,7 +448,7 @@ func (s *PullRequestsService) CreateReview(ctx context.Context, owner, repo stri
 	req.with(opts)
 	v := new(PullReview)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -476,7 +479,7 @@ func (s *PullRequestsService) GetReview(ctx context.Context, owner, repo string,
 	req.with(opts)
 	v := new(PullReview)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -494,7 +497,7 @@ func (s *PullRequestsService) SubmitReview(ctx context.Context, owner, repo stri
 	req.with(opts)
 	v := new(PullReview)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -511,7 +514,7 @@ func (s *PullRequestsService) ListReviewComments(ctx context.Context, owner, rep
 	req.with(opts)
 	var v []*PullReviewComment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -529,7 +532,7 @@ func (s *PullRequestsService) CreateReviewComment(ctx context.Context, owner, re
 	req.with(opts)
 	v := new(PullReviewComment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -560,7 +563,7 @@ func (s *PullRequestsService) GetReviewComment(ctx context.Context, owner, repo 
 	req.with(opts)
 	v := new(PullReviewComment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -579,7 +582,7 @@ func (s *PullRequestsService) DismissReview(ctx context.Context, owner, repo str
 	req.with(opts)
 	v := new(PullReview)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -597,7 +600,7 @@ func (s *PullRequestsService) UndismissReview(ctx context.Context, owner, repo s
 	req.with(opts)
 	v := new(PullReview)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

@@ -130,8 +130,10 @@ func writeParam(b *strings.Builder, a pathArg) error {
 // (%2F becoming "/", %2E becoming "."), even more than once, and treat "\"
 // as a separator before cleaning it; any of those readings must leave the
 // request on its operation's route. So the value is split on "/" and "\"
-// as given and after each of up to three percent-decodings, and every
-// component is checked.
+// as given and after each of up to three percent-decodings (the
+// non-standard %uXXXX included: lenientUnescape), and every component is
+// checked. Text sent as an already encoded path must also pass
+// checkEscapes.
 func checkDotSegments(field, v string) error {
 	for range 4 {
 		for rest := v; rest != ""; {
@@ -154,8 +156,28 @@ func checkDotSegments(field, v string) error {
 	return nil
 }
 
-// lenientUnescape decodes every valid %XX sequence of s and keeps the rest,
-// as a forgiving server would.
+// checkEscapes is the rule for text that is sent as an already encoded
+// path (Client.Do): every '%' starts an escape of two hex digits (RFC 3986
+// pct-encoded). Anything else (a trailing '%', "%2", "%zz", "%%", IIS's
+// "%u002e") is refused as the caller's mistake before anything is sent: a
+// URL parser rejects it, and a forgiving server might decode it into a
+// dot segment.
+func checkEscapes(field, p string) error {
+	for i := 0; i < len(p); i++ {
+		if p[i] != '%' {
+			continue
+		}
+		if i+2 >= len(p) || !isHex(p[i+1]) || !isHex(p[i+2]) {
+			return &ValidationError{Field: field, Message: "must not contain a malformed percent-escape ('%' not followed by two hex digits)"}
+		}
+		i += 2
+	}
+	return nil
+}
+
+// lenientUnescape decodes every valid %XX sequence of s, and the
+// non-standard %uXXXX some servers (IIS) decode, and keeps the rest, as a
+// forgiving server would.
 func lenientUnescape(s string) string {
 	if !strings.Contains(s, "%") {
 		return s
@@ -165,6 +187,12 @@ func lenientUnescape(s string) string {
 		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
 			i += 2
+			continue
+		}
+		if s[i] == '%' && i+5 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U') && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
+			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
+			b.WriteRune(r)
+			i += 5
 			continue
 		}
 		b.WriteByte(s[i])

@@ -77,7 +77,7 @@ func (s *ReposService) GetContents(ctx context.Context, owner, repo, filepath st
 	req.with(opts)
 	v := new(Contents)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

@@ -23,7 +23,7 @@ func (s *ReposService) Migrate(ctx context.Context, body MigrateRepoOptions, opt
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -107,7 +107,7 @@ func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, op
 	req.with(opts)
 	var v okDataEnvelope[*Repository]
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v.Data, resp, nil
@@ -148,7 +148,7 @@ func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...Call
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -167,7 +167,7 @@ func (s *ReposService) Edit(ctx context.Context, owner, repo string, body EditRe
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -196,7 +196,7 @@ func (s *ReposService) ListActivityFeeds(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*Activity
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -227,7 +227,7 @@ func (s *ReposService) ListAssignees(ctx context.Context, owner, repo string, op
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -271,7 +271,7 @@ func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo st
 	req.with(opts)
 	var v []*BranchProtection
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -290,7 +290,7 @@ func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo s
 	req.with(opts)
 	v := new(BranchProtection)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -322,7 +322,7 @@ func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, nam
 	req.with(opts)
 	v := new(BranchProtection)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -342,7 +342,7 @@ func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, na
 	req.with(opts)
 	v := new(BranchProtection)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -360,7 +360,7 @@ func (s *ReposService) ListBranches(ctx context.Context, owner, repo string, par
 	req.with(opts)
 	var v []*Branch
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -389,7 +389,7 @@ func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, bod
 	req.with(opts)
 	v := new(Branch)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -420,7 +420,7 @@ func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string
 	req.with(opts)
 	v := new(Branch)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -453,7 +453,7 @@ func (s *ReposService) ListCollaborators(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -501,7 +501,7 @@ func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collabor
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -533,7 +533,7 @@ func (s *ReposService) GetCollaboratorPermission(ctx context.Context, owner, rep
 	req.with(opts)
 	v := new(RepoCollaboratorPermission)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -579,7 +579,7 @@ func (s *ReposService) ListCommits(ctx context.Context, owner, repo string, para
 	req.with(opts)
 	var v []*Commit
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -613,7 +613,7 @@ func (s *ReposService) GetCombinedStatus(ctx context.Context, owner, repo, ref s
 	req.with(opts)
 	v := new(CombinedStatus)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -626,7 +626,7 @@ func (s *ReposService) GetCombinedStatus(ctx context.Context, owner, repo, ref s
 func (s *ReposService) GetCombinedStatusIter(ctx context.Context, owner, repo, ref string, params *ListOptions, opts ...CallOption) iter.Seq2[*CommitStatus, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
 		v, resp, err := s.GetCombinedStatus(ctx, owner, repo, ref, &lo, opts...)
-		if err != nil {
+		if v == nil || err != nil {
 			return nil, resp, err
 		}
 		return v.Statuses, resp, nil
@@ -659,7 +659,7 @@ func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string
 	req.with(opts)
 	var v []*CommitStatus
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -689,7 +689,7 @@ func (s *ReposService) CompareCommits(ctx context.Context, owner, repo, basehead
 	req.with(opts)
 	v := new(Compare)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -716,7 +716,7 @@ func (s *ReposService) ListContents(ctx context.Context, owner, repo string, par
 	req.with(opts)
 	var v []*ContentsResponse
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -734,7 +734,7 @@ func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body
 	req.with(opts)
 	v := new(FilesResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -758,7 +758,7 @@ func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath str
 	req.with(opts)
 	v := new(FileDeleteResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -776,7 +776,7 @@ func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath str
 	req.with(opts)
 	v := new(FileResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -799,7 +799,7 @@ func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath str
 	req.with(opts)
 	v := new(FileResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -817,7 +817,7 @@ func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, op
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -836,7 +836,7 @@ func (s *ReposService) ApplyPatch(ctx context.Context, owner, repo string, body 
 	req.with(opts)
 	v := new(FileResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -863,7 +863,7 @@ func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepat
 	req.with(opts)
 	var v map[string]string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -893,7 +893,7 @@ func (s *ReposService) ListFlags(ctx context.Context, owner, repo string, opts .
 	req.with(opts)
 	var v []string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -941,7 +941,7 @@ func (s *ReposService) IsFlagSet(ctx context.Context, owner, repo, flag string, 
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -974,7 +974,7 @@ func (s *ReposService) ListForks(ctx context.Context, owner, repo string, params
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1001,7 +1001,7 @@ func (s *ReposService) CreateFork(ctx context.Context, owner, repo string, body 
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1030,7 +1030,7 @@ func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params
 	req.with(opts)
 	var v []*GitBlob
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1047,7 +1047,7 @@ func (s *ReposService) GetBlob(ctx context.Context, owner, repo, sha string, opt
 	req.with(opts)
 	v := new(GitBlob)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1082,7 +1082,7 @@ func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, p
 	req.with(opts)
 	v := new(Commit)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1102,7 +1102,7 @@ func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha, diff
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return "", resp, err
 	}
 	return v, resp, nil
@@ -1110,7 +1110,10 @@ func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha, diff
 
 // OpenCommitDiff is [ReposService.GetCommitDiff] as a stream: it returns the
 // body as it arrives, bounded by the download limit ([WithMaxDownloadBytes]),
-// instead of reading it whole. The caller must close the reader.
+// instead of reading it whole. The caller must close the reader. A conditional
+// call ([IfNoneMatch], [IfModifiedSince]) answered 304 Not Modified returns an
+// empty reader, still to be closed, with Response.NotModified true; an error
+// returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
 // (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
@@ -1158,7 +1161,7 @@ func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, par
 	req.with(opts)
 	v := new(Note)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1177,7 +1180,7 @@ func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, bod
 	req.with(opts)
 	v := new(Note)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1194,7 +1197,7 @@ func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ..
 	req.with(opts)
 	var v []*Reference
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1211,7 +1214,7 @@ func (s *ReposService) ListMatchingRefs(ctx context.Context, owner, repo, ref st
 	req.with(opts)
 	var v []*Reference
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1229,7 +1232,7 @@ func (s *ReposService) GetAnnotatedTag(ctx context.Context, owner, repo, sha str
 	req.with(opts)
 	v := new(AnnotatedTag)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1261,7 +1264,7 @@ func (s *ReposService) GetTree(ctx context.Context, owner, repo, sha string, par
 	req.with(opts)
 	v := new(GitTreeResponse)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1277,7 +1280,7 @@ func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string,
 		page := p
 		page.ListOptions = lo
 		v, resp, err := s.GetTree(ctx, owner, repo, sha, &page, opts...)
-		if err != nil {
+		if v == nil || err != nil {
 			return nil, resp, err
 		}
 		return v.Tree, resp, nil
@@ -1300,7 +1303,7 @@ func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, params
 	req.result = resultWithheld
 	var v []*Hook
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1333,7 +1336,7 @@ func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body 
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1350,7 +1353,7 @@ func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opt
 	req.with(opts)
 	var v []*GitHook
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1381,7 +1384,7 @@ func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string, o
 	req.with(opts)
 	v := new(GitHook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1399,7 +1402,7 @@ func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, 
 	req.with(opts)
 	v := new(GitHook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1433,7 +1436,7 @@ func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1455,7 +1458,7 @@ func (s *ReposService) EditHook(ctx context.Context, owner, repo string, id int6
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1495,7 +1498,7 @@ func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string, o
 	req.with(opts)
 	v := new(IssueConfig)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1512,7 +1515,7 @@ func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo stri
 	req.with(opts)
 	v := new(IssueConfigValidation)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1529,7 +1532,7 @@ func (s *ReposService) ListIssueTemplates(ctx context.Context, owner, repo strin
 	req.with(opts)
 	var v []*IssueTemplate
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1560,7 +1563,7 @@ func (s *ReposService) ListKeys(ctx context.Context, owner, repo string, params 
 	req.with(opts)
 	var v []*DeployKey
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1593,7 +1596,7 @@ func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body C
 	req.with(opts)
 	v := new(DeployKey)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1623,7 +1626,7 @@ func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64,
 	req.with(opts)
 	v := new(DeployKey)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1640,7 +1643,7 @@ func (s *ReposService) ListLanguages(ctx context.Context, owner, repo string, op
 	req.with(opts)
 	var v map[string]int64
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1671,7 +1674,7 @@ func (s *ReposService) GetMedia(ctx context.Context, owner, repo, filepath strin
 	req.result = resultBytes
 	var v []byte
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1679,7 +1682,10 @@ func (s *ReposService) GetMedia(ctx context.Context, owner, repo, filepath strin
 
 // OpenMedia is [ReposService.GetMedia] as a stream: it returns the body as it
 // arrives, bounded by the download limit ([WithMaxDownloadBytes]), instead of
-// reading it whole. The caller must close the reader.
+// reading it whole. The caller must close the reader. A conditional call
+// ([IfNoneMatch], [IfModifiedSince]) answered 304 Not Modified returns an empty
+// reader, still to be closed, with Response.NotModified true; an error returns
+// a nil reader.
 //
 // GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Retry:
 // IdempotentOnly (a read).
@@ -1715,7 +1721,7 @@ func (s *ReposService) GetNewPinAllowed(ctx context.Context, owner, repo string,
 	req.with(opts)
 	v := new(NewIssuePinsAllowed)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1733,7 +1739,7 @@ func (s *ReposService) ListPushMirrors(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	var v []*PushMirror
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1761,7 +1767,7 @@ func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string,
 	req.with(opts)
 	v := new(PushMirror)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1805,7 +1811,7 @@ func (s *ReposService) GetPushMirror(ctx context.Context, owner, repo, name stri
 	req.with(opts)
 	v := new(PushMirror)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1836,7 +1842,7 @@ func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath str
 	req.result = resultBytes
 	var v []byte
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1844,7 +1850,10 @@ func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath str
 
 // OpenRawFile is [ReposService.GetRawFile] as a stream: it returns the body as
 // it arrives, bounded by the download limit ([WithMaxDownloadBytes]), instead
-// of reading it whole. The caller must close the reader.
+// of reading it whole. The caller must close the reader. A conditional call
+// ([IfNoneMatch], [IfModifiedSince]) answered 304 Not Modified returns an empty
+// reader, still to be closed, with Response.NotModified true; an error returns
+// a nil reader.
 //
 // GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Retry:
 // IdempotentOnly (a read).
@@ -1885,7 +1894,7 @@ func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, par
 	req.with(opts)
 	var v []*Release
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1917,7 +1926,7 @@ func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, bo
 	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1935,7 +1944,7 @@ func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string,
 	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1966,7 +1975,7 @@ func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag str
 	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1996,7 +2005,7 @@ func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id in
 	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2014,7 +2023,7 @@ func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id i
 	req.with(opts)
 	v := new(Release)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2031,7 +2040,7 @@ func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string
 	req.with(opts)
 	var v []*Attachment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2062,7 +2071,7 @@ func (s *ReposService) GetReleaseAsset(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2080,7 +2089,7 @@ func (s *ReposService) EditReleaseAsset(ctx context.Context, owner, repo string,
 	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2097,7 +2106,7 @@ func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, op
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2118,7 +2127,7 @@ func (s *ReposService) ListStargazers(ctx context.Context, owner, repo string, p
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2160,7 +2169,7 @@ func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha s
 	req.with(opts)
 	var v []*CommitStatus
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2191,7 +2200,7 @@ func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string
 	req.with(opts)
 	v := new(CommitStatus)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2209,7 +2218,7 @@ func (s *ReposService) ListSubscribers(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2252,7 +2261,7 @@ func (s *ReposService) GetSubscription(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	v := new(WatchInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2270,7 +2279,7 @@ func (s *ReposService) Watch(ctx context.Context, owner, repo string, opts ...Ca
 	req.with(opts)
 	v := new(WatchInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2289,7 +2298,7 @@ func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, 
 	req.with(opts)
 	v := new(SyncForkInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2323,7 +2332,7 @@ func (s *ReposService) GetForkBranchSyncInfo(ctx context.Context, owner, repo, b
 	req.with(opts)
 	v := new(SyncForkInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2355,7 +2364,7 @@ func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo strin
 	req.with(opts)
 	var v []*TagProtection
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2373,7 +2382,7 @@ func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo stri
 	req.with(opts)
 	v := new(TagProtection)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2404,7 +2413,7 @@ func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string,
 	req.with(opts)
 	v := new(TagProtection)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2423,7 +2432,7 @@ func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string
 	req.with(opts)
 	v := new(TagProtection)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2441,7 +2450,7 @@ func (s *ReposService) ListTags(ctx context.Context, owner, repo string, params 
 	req.with(opts)
 	var v []*Tag
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2470,7 +2479,7 @@ func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body C
 	req.with(opts)
 	v := new(Tag)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2500,7 +2509,7 @@ func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string, opts
 	req.with(opts)
 	v := new(Tag)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2517,7 +2526,7 @@ func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts .
 	req.with(opts)
 	var v []*Team
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2549,7 +2558,7 @@ func (s *ReposService) GetTeam(ctx context.Context, owner, repo, team string, op
 	req.with(opts)
 	v := new(Team)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2598,7 +2607,7 @@ func (s *ReposService) ListTrackedTimes(ctx context.Context, owner, repo string,
 	req.with(opts)
 	var v []*TrackedTime
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2630,7 +2639,7 @@ func (s *ReposService) ListUserTrackedTimes(ctx context.Context, owner, repo, us
 	req.with(opts)
 	var v []*TrackedTime
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2653,7 +2662,7 @@ func (s *ReposService) ListTopics(ctx context.Context, owner, repo string, param
 	req.with(opts)
 	var v topicsEnvelope[string]
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v.Topics, resp, nil
@@ -2708,7 +2717,7 @@ func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body Tr
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2725,7 +2734,7 @@ func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, o
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2742,7 +2751,7 @@ func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, o
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2760,7 +2769,7 @@ func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, b
 	req.with(opts)
 	v := new(WikiPage)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2791,7 +2800,7 @@ func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName st
 	req.with(opts)
 	v := new(WikiPage)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2809,7 +2818,7 @@ func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName s
 	req.with(opts)
 	v := new(WikiPage)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2827,7 +2836,7 @@ func (s *ReposService) ListWikiPages(ctx context.Context, owner, repo string, pa
 	req.with(opts)
 	var v []*WikiPageMetaData
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2858,7 +2867,7 @@ func (s *ReposService) ListWikiPageRevisions(ctx context.Context, owner, repo, p
 	req.with(opts)
 	v := new(WikiCommitList)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2871,7 +2880,7 @@ func (s *ReposService) ListWikiPageRevisions(ctx context.Context, owner, repo, p
 func (s *ReposService) ListWikiPageRevisionsIter(ctx context.Context, owner, repo, pageName string, params *ListOptions, opts ...CallOption) iter.Seq2[*WikiCommit, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*WikiCommit, *Response, error) {
 		v, resp, err := s.ListWikiPageRevisions(ctx, owner, repo, pageName, &lo, opts...)
-		if err != nil {
+		if v == nil || err != nil {
 			return nil, resp, err
 		}
 		return v.Commits, resp, nil
@@ -2892,7 +2901,7 @@ func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2908,7 +2917,7 @@ func (s *ReposService) GetByID(ctx context.Context, id int64, opts ...CallOption
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -2940,7 +2949,7 @@ func (s *ReposService) SearchTopics(ctx context.Context, params *RepoSearchTopic
 	req.with(opts)
 	var v topicsEnvelope[*TopicResponse]
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v.Topics, resp, nil
@@ -2974,7 +2983,7 @@ func (s *ReposService) Create(ctx context.Context, body CreateRepoOption, opts .
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3004,7 +3013,7 @@ func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts .
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3033,7 +3042,7 @@ func (s *ReposService) ListByUser(ctx context.Context, username string, params *
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3064,7 +3073,7 @@ func (s *ReposService) CreateInOrgDeprecated(ctx context.Context, org string, bo
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3081,7 +3090,7 @@ func (s *ReposService) ListByOrg(ctx context.Context, org string, params *ListOp
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3109,7 +3118,7 @@ func (s *ReposService) CreateInOrg(ctx context.Context, org string, body CreateR
 	req.with(opts)
 	v := new(Repository)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3143,7 +3152,7 @@ func (s *ReposService) ListLabels(ctx context.Context, owner, repo string, param
 	req.with(opts)
 	var v []*Label
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3176,7 +3185,7 @@ func (s *ReposService) CreateLabel(ctx context.Context, owner, repo string, body
 	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3206,7 +3215,7 @@ func (s *ReposService) GetLabel(ctx context.Context, owner, repo string, id int6
 	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -3224,7 +3233,7 @@ func (s *ReposService) EditLabel(ctx context.Context, owner, repo string, id int
 	req.with(opts)
 	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

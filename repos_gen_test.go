@@ -15,7 +15,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"auth_password":"auth_password-1","auth_token":"auth_token-2","auth_username":"auth_username-3","clone_addr":"clone_addr-4","description":"description-5","issues":true,"labels":true,"lfs":true,"lfs_endpoint":"lfs_endpoint-6","milestones":true,"mirror":true,"mirror_interval":"mirror_interval-7","private":true,"pull_requests":true,"releases":true,"repo_name":"repo_name-8","repo_owner":"repo_owner-9","service":"service-10","uid":1011,"wiki":true}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := MigrateRepoOptions{
 					AuthPassword:   "auth_password-1",
 					AuthToken:      "auth_token-2",
@@ -38,7 +38,7 @@ func TestGenReposOperations(t *testing.T) {
 					UID:            1011,
 					Wiki:           true,
 				}
-				return gnResult(c.Repos.Migrate(ctx, body))
+				return gnResult(c.Repos.Migrate(ctx, body, opts...))
 			},
 		},
 		{
@@ -47,7 +47,7 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"data":[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"fork":true,"forks_count":1055,"full_name":"full_name-56","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-57","id":1058,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-59","languages_url":"languages_url-60","link":"link-61","mirror":true,"mirror_interval":"mirror_interval-62","mirror_updated":"2026-01-02T03:05:08Z","name":"name-64","object_format_name":"object_format_name-65","open_issues_count":1066,"open_pr_counter":1067,"original_url":"original_url-68","private":true,"release_counter":1069,"size":1070,"ssh_url":"ssh_url-71","stars_count":1072,"template":true,"topics":["topics-73"],"updated_at":"2026-01-02T03:05:19Z","url":"url-75","watchers_count":1076,"website":"website-77","wiki_branch":"wiki_branch-78","wiki_clone_url":"wiki_clone_url-79","wiki_ssh_url":"wiki_ssh_url-80"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1081,"repo_transfer":{},"size":1082,"ssh_url":"ssh_url-83","stars_count":1084,"template":true,"topics":["topics-85"],"updated_at":"2026-01-02T03:05:31Z","url":"url-87","watchers_count":1088,"website":"website-89","wiki_branch":"wiki_branch-90","wiki_clone_url":"wiki_clone_url-91","wiki_ssh_url":"wiki_ssh_url-92"}],"ok":true}`,
 			want:     `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"fork":true,"forks_count":1055,"full_name":"full_name-56","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-57","id":1058,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-59","languages_url":"languages_url-60","link":"link-61","mirror":true,"mirror_interval":"mirror_interval-62","mirror_updated":"2026-01-02T03:05:08Z","name":"name-64","object_format_name":"object_format_name-65","open_issues_count":1066,"open_pr_counter":1067,"original_url":"original_url-68","private":true,"release_counter":1069,"size":1070,"ssh_url":"ssh_url-71","stars_count":1072,"template":true,"topics":["topics-73"],"updated_at":"2026-01-02T03:05:19Z","url":"url-75","watchers_count":1076,"website":"website-77","wiki_branch":"wiki_branch-78","wiki_clone_url":"wiki_clone_url-79","wiki_ssh_url":"wiki_ssh_url-80"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1081,"repo_transfer":{},"size":1082,"ssh_url":"ssh_url-83","stars_count":1084,"template":true,"topics":["topics-85"],"updated_at":"2026-01-02T03:05:31Z","url":"url-87","watchers_count":1088,"website":"website-89","wiki_branch":"wiki_branch-90","wiki_clone_url":"wiki_clone_url-91","wiki_ssh_url":"wiki_ssh_url-92"}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoSearchOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					Query:           "q 1",
@@ -66,7 +66,7 @@ func TestGenReposOperations(t *testing.T) {
 					Sort:            "sort 14",
 					Order:           "order 15",
 				}
-				return gnResult(c.Repos.Search(ctx, params))
+				return gnResult(c.Repos.Search(ctx, params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoSearchOptions{
@@ -95,8 +95,8 @@ func TestGenReposOperations(t *testing.T) {
 			op: "repoDelete", name: "Repos.Delete",
 			method: "DELETE", path: "/api/v1/repos/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.Delete(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.Delete(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -104,8 +104,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.Get(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.Get(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -114,7 +114,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"allow_fast_forward_only_merge":true,"allow_manual_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"autodetect_manual_merge":true,"default_allow_maintainer_edit":true,"default_branch":"default_branch-1","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-2","default_update_style":"default_update_style-3","description":"description-4","enable_prune":true,"external_tracker":{"external_tracker_format":"external_tracker_format-5","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-6","external_tracker_style":"external_tracker_style-7","external_tracker_url":"external_tracker_url-8"},"external_wiki":{"external_wiki_url":"external_wiki_url-9"},"globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"ignore_whitespace_conflicts":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"mirror_interval":"mirror_interval-10","name":"name-11","private":true,"template":true,"website":"website-12","wiki_branch":"wiki_branch-13"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := EditRepoOption{
 					AllowFastForwardOnlyMerge:     Ptr[bool](true),
 					AllowManualMerge:              Ptr[bool](true),
@@ -162,7 +162,7 @@ func TestGenReposOperations(t *testing.T) {
 					Website:        Ptr[string]("website-12"),
 					WikiBranch:     Ptr[string]("wiki_branch-13"),
 				}
-				return gnResult(c.Repos.Edit(ctx, "o", "r", body))
+				return gnResult(c.Repos.Edit(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
@@ -170,12 +170,12 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/activities/feeds", query: "date=2026-01-02&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"act_user":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"act_user_id":1020,"comment":{"assets":[{"browser_download_url":"browser_download_url-21","created_at":"2026-01-02T03:04:27Z","download_count":1023,"id":1024,"name":"name-25","size":1026,"type":"type-27","uuid":"uuid-28"}],"body":"body-29","created_at":"2026-01-02T03:04:35Z","html_url":"html_url-31","id":1032,"issue_url":"issue_url-33","original_author":"original_author-34","original_author_id":1035,"pull_request_url":"pull_request_url-36","updated_at":"2026-01-02T03:04:42Z","user":{"active":true,"avatar_url":"avatar_url-38","created":"2026-01-02T03:04:44Z","description":"description-40","email":"email-41","followers_count":1042,"following_count":1043,"full_name":"full_name-44","html_url":"html_url-45","id":1046,"is_admin":true,"language":"language-47","last_login":"2026-01-02T03:04:53Z","location":"location-49","login":"login-50","login_name":"login_name-51","prohibit_login":true,"pronouns":"pronouns-52","restricted":true,"source_id":1053,"starred_repos_count":1054,"visibility":"visibility-55","website":"website-56"}},"comment_id":1057,"content":"content-58","created":"2026-01-02T03:05:04Z","id":1060,"is_private":true,"op_type":"op_type-61","ref_name":"ref_name-62","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:08Z","avatar_url":"avatar_url-64","clone_url":"clone_url-65","created_at":"2026-01-02T03:05:11Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-67","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-68","default_update_style":"default_update_style-69","description":"description-70","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-71","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-72","external_tracker_style":"external_tracker_style-73","external_tracker_url":"external_tracker_url-74"},"external_wiki":{"external_wiki_url":"external_wiki_url-75"},"fork":true,"forks_count":1076,"full_name":"full_name-77","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-78","id":1079,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-80","languages_url":"languages_url-81","link":"link-82","mirror":true,"mirror_interval":"mirror_interval-83","mirror_updated":"2026-01-02T03:05:29Z","name":"name-85","object_format_name":"object_format_name-86","open_issues_count":1087,"open_pr_counter":1088,"original_url":"original_url-89","owner":{"active":true,"avatar_url":"avatar_url-90","created":"2026-01-02T03:05:36Z","description":"description-92","email":"email-93","followers_count":1094,"following_count":1095,"full_name":"full_name-96","html_url":"html_url-97","id":1098,"is_admin":true,"language":"language-99","last_login":"2026-01-02T03:05:45Z","location":"location-101","login":"login-102","login_name":"login_name-103","prohibit_login":true,"pronouns":"pronouns-104","restricted":true,"source_id":1105,"starred_repos_count":1106,"visibility":"visibility-107","website":"website-108"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:54Z","avatar_url":"avatar_url-110","clone_url":"clone_url-111","created_at":"2026-01-02T03:05:57Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-113","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-114","default_update_style":"default_update_style-115","description":"description-116","empty":true,"fork":true,"forks_count":1117,"full_name":"full_name-118","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-119","id":1120,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-121","languages_url":"languages_url-122","link":"link-123","mirror":true,"mirror_interval":"mirror_interval-124","mirror_updated":"2026-01-02T03:06:10Z","name":"name-126","object_format_name":"object_format_name-127","open_issues_count":1128,"open_pr_counter":1129,"original_url":"original_url-130","private":true,"release_counter":1131,"size":1132,"ssh_url":"ssh_url-133","stars_count":1134,"template":true,"topics":["topics-135"],"updated_at":"2026-01-02T03:06:21Z","url":"url-137","watchers_count":1138,"website":"website-139","wiki_branch":"wiki_branch-140","wiki_clone_url":"wiki_clone_url-141","wiki_ssh_url":"wiki_ssh_url-142"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1143,"repo_transfer":{},"size":1144,"ssh_url":"ssh_url-145","stars_count":1146,"template":true,"topics":["topics-147"],"updated_at":"2026-01-02T03:06:33Z","url":"url-149","watchers_count":1150,"website":"website-151","wiki_branch":"wiki_branch-152","wiki_clone_url":"wiki_clone_url-153","wiki_ssh_url":"wiki_ssh_url-154"},"repo_id":1155,"user_id":1156,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListActivityFeedsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Date:        gnTime(1),
 				}
-				return gnResult(c.Repos.ListActivityFeeds(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListActivityFeeds(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListActivityFeedsOptions{
@@ -191,16 +191,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/assignees", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListAssignees(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListAssignees(ctx, "o", "r", opts...))
 			},
 		},
 		{
 			op: "repoDeleteAvatar", name: "Repos.DeleteAvatar",
 			method: "DELETE", path: "/api/v1/repos/o/r/avatar", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteAvatar(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteAvatar(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -208,11 +208,11 @@ func TestGenReposOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/repos/o/r/avatar", query: "",
 			reqType: "application/json", reqBody: `{"image":"image-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := UpdateRepoAvatarOption{
 					Image: "image-1",
 				}
-				return gnNoResult(c.Repos.SetAvatar(ctx, "o", "r", body))
+				return gnNoResult(c.Repos.SetAvatar(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
@@ -220,8 +220,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/branch_protections", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"apply_to_admins":true,"approvals_whitelist_teams":["approvals_whitelist_teams-1"],"approvals_whitelist_username":["approvals_whitelist_username-2"],"block_on_official_review_requests":true,"block_on_outdated_branch":true,"block_on_rejected_reviews":true,"branch_name":"branch_name-3","created_at":"2026-01-02T03:04:09Z","dismiss_stale_approvals":true,"enable_approvals_whitelist":true,"enable_merge_whitelist":true,"enable_push":true,"enable_push_whitelist":true,"enable_status_check":true,"ignore_stale_approvals":true,"merge_whitelist_teams":["merge_whitelist_teams-5"],"merge_whitelist_usernames":["merge_whitelist_usernames-6"],"protected_file_patterns":"protected_file_patterns-7","push_whitelist_deploy_keys":true,"push_whitelist_teams":["push_whitelist_teams-8"],"push_whitelist_usernames":["push_whitelist_usernames-9"],"require_signed_commits":true,"required_approvals":1010,"rule_name":"rule_name-11","status_check_contexts":["status_check_contexts-12"],"unprotected_file_patterns":"unprotected_file_patterns-13","updated_at":"2026-01-02T03:04:19Z","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListBranchProtections(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListBranchProtections(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -230,7 +230,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"apply_to_admins":true,"approvals_whitelist_teams":["approvals_whitelist_teams-1"],"approvals_whitelist_username":["approvals_whitelist_username-2"],"block_on_official_review_requests":true,"block_on_outdated_branch":true,"block_on_rejected_reviews":true,"branch_name":"branch_name-3","dismiss_stale_approvals":true,"enable_approvals_whitelist":true,"enable_merge_whitelist":true,"enable_push":true,"enable_push_whitelist":true,"enable_status_check":true,"ignore_stale_approvals":true,"merge_whitelist_teams":["merge_whitelist_teams-4"],"merge_whitelist_usernames":["merge_whitelist_usernames-5"],"protected_file_patterns":"protected_file_patterns-6","push_whitelist_deploy_keys":true,"push_whitelist_teams":["push_whitelist_teams-7"],"push_whitelist_usernames":["push_whitelist_usernames-8"],"require_signed_commits":true,"required_approvals":1009,"rule_name":"rule_name-10","status_check_contexts":["status_check_contexts-11"],"unprotected_file_patterns":"unprotected_file_patterns-12"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"apply_to_admins":true,"approvals_whitelist_teams":["approvals_whitelist_teams-1"],"approvals_whitelist_username":["approvals_whitelist_username-2"],"block_on_official_review_requests":true,"block_on_outdated_branch":true,"block_on_rejected_reviews":true,"branch_name":"branch_name-3","created_at":"2026-01-02T03:04:09Z","dismiss_stale_approvals":true,"enable_approvals_whitelist":true,"enable_merge_whitelist":true,"enable_push":true,"enable_push_whitelist":true,"enable_status_check":true,"ignore_stale_approvals":true,"merge_whitelist_teams":["merge_whitelist_teams-5"],"merge_whitelist_usernames":["merge_whitelist_usernames-6"],"protected_file_patterns":"protected_file_patterns-7","push_whitelist_deploy_keys":true,"push_whitelist_teams":["push_whitelist_teams-8"],"push_whitelist_usernames":["push_whitelist_usernames-9"],"require_signed_commits":true,"required_approvals":1010,"rule_name":"rule_name-11","status_check_contexts":["status_check_contexts-12"],"unprotected_file_patterns":"unprotected_file_patterns-13","updated_at":"2026-01-02T03:04:19Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateBranchProtectionOption{
 					ApplyToAdmins:                 true,
 					ApprovalsWhitelistTeams:       []string{"approvals_whitelist_teams-1"},
@@ -258,15 +258,15 @@ func TestGenReposOperations(t *testing.T) {
 					StatusCheckContexts:           []string{"status_check_contexts-11"},
 					UnprotectedFilePatterns:       "unprotected_file_patterns-12",
 				}
-				return gnResult(c.Repos.CreateBranchProtection(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateBranchProtection(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "repoDeleteBranchProtection", name: "Repos.DeleteBranchProtection",
 			method: "DELETE", path: "/api/v1/repos/o/r/branch_protections/name%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteBranchProtection(ctx, "o", "r", "name x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteBranchProtection(ctx, "o", "r", "name x", opts...))
 			},
 		},
 		{
@@ -274,8 +274,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/branch_protections/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"apply_to_admins":true,"approvals_whitelist_teams":["approvals_whitelist_teams-1"],"approvals_whitelist_username":["approvals_whitelist_username-2"],"block_on_official_review_requests":true,"block_on_outdated_branch":true,"block_on_rejected_reviews":true,"branch_name":"branch_name-3","created_at":"2026-01-02T03:04:09Z","dismiss_stale_approvals":true,"enable_approvals_whitelist":true,"enable_merge_whitelist":true,"enable_push":true,"enable_push_whitelist":true,"enable_status_check":true,"ignore_stale_approvals":true,"merge_whitelist_teams":["merge_whitelist_teams-5"],"merge_whitelist_usernames":["merge_whitelist_usernames-6"],"protected_file_patterns":"protected_file_patterns-7","push_whitelist_deploy_keys":true,"push_whitelist_teams":["push_whitelist_teams-8"],"push_whitelist_usernames":["push_whitelist_usernames-9"],"require_signed_commits":true,"required_approvals":1010,"rule_name":"rule_name-11","status_check_contexts":["status_check_contexts-12"],"unprotected_file_patterns":"unprotected_file_patterns-13","updated_at":"2026-01-02T03:04:19Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetBranchProtection(ctx, "o", "r", "name x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetBranchProtection(ctx, "o", "r", "name x", opts...))
 			},
 		},
 		{
@@ -284,7 +284,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"apply_to_admins":true,"approvals_whitelist_teams":["approvals_whitelist_teams-1"],"approvals_whitelist_username":["approvals_whitelist_username-2"],"block_on_official_review_requests":true,"block_on_outdated_branch":true,"block_on_rejected_reviews":true,"dismiss_stale_approvals":true,"enable_approvals_whitelist":true,"enable_merge_whitelist":true,"enable_push":true,"enable_push_whitelist":true,"enable_status_check":true,"ignore_stale_approvals":true,"merge_whitelist_teams":["merge_whitelist_teams-3"],"merge_whitelist_usernames":["merge_whitelist_usernames-4"],"protected_file_patterns":"protected_file_patterns-5","push_whitelist_deploy_keys":true,"push_whitelist_teams":["push_whitelist_teams-6"],"push_whitelist_usernames":["push_whitelist_usernames-7"],"require_signed_commits":true,"required_approvals":1008,"status_check_contexts":["status_check_contexts-9"],"unprotected_file_patterns":"unprotected_file_patterns-10"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"apply_to_admins":true,"approvals_whitelist_teams":["approvals_whitelist_teams-1"],"approvals_whitelist_username":["approvals_whitelist_username-2"],"block_on_official_review_requests":true,"block_on_outdated_branch":true,"block_on_rejected_reviews":true,"branch_name":"branch_name-3","created_at":"2026-01-02T03:04:09Z","dismiss_stale_approvals":true,"enable_approvals_whitelist":true,"enable_merge_whitelist":true,"enable_push":true,"enable_push_whitelist":true,"enable_status_check":true,"ignore_stale_approvals":true,"merge_whitelist_teams":["merge_whitelist_teams-5"],"merge_whitelist_usernames":["merge_whitelist_usernames-6"],"protected_file_patterns":"protected_file_patterns-7","push_whitelist_deploy_keys":true,"push_whitelist_teams":["push_whitelist_teams-8"],"push_whitelist_usernames":["push_whitelist_usernames-9"],"require_signed_commits":true,"required_approvals":1010,"rule_name":"rule_name-11","status_check_contexts":["status_check_contexts-12"],"unprotected_file_patterns":"unprotected_file_patterns-13","updated_at":"2026-01-02T03:04:19Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := EditBranchProtectionOption{
 					ApplyToAdmins:                 Ptr[bool](true),
 					ApprovalsWhitelistTeams:       []string{"approvals_whitelist_teams-1"},
@@ -310,7 +310,7 @@ func TestGenReposOperations(t *testing.T) {
 					StatusCheckContexts:           []string{"status_check_contexts-9"},
 					UnprotectedFilePatterns:       Ptr[string]("unprotected_file_patterns-10"),
 				}
-				return gnResult(c.Repos.EditBranchProtection(ctx, "o", "r", "name x", body))
+				return gnResult(c.Repos.EditBranchProtection(ctx, "o", "r", "name x", body, opts...))
 			},
 		},
 		{
@@ -318,9 +318,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/branches", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"commit":{"added":["added-1"],"author":{"email":"email-2","name":"name-3","username":"username-4"},"committer":{"email":"email-5","name":"name-6","username":"username-7"},"id":"id-8","message":"message-9","modified":["modified-10"],"removed":["removed-11"],"timestamp":"2026-01-02T03:04:17Z","url":"url-13","verification":{"payload":"payload-14","reason":"reason-15","signature":"signature-16","verified":true}},"effective_branch_protection_name":"effective_branch_protection_name-17","enable_status_check":true,"name":"name-18","protected":true,"required_approvals":1019,"status_check_contexts":["status_check_contexts-20"],"user_can_merge":true,"user_can_push":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListBranches(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListBranches(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -334,21 +334,21 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"new_branch_name":"new_branch_name-1","old_branch_name":"old_branch_name-2","old_ref_name":"old_ref_name-3"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"commit":{"added":["added-1"],"author":{"email":"email-2","name":"name-3","username":"username-4"},"committer":{"email":"email-5","name":"name-6","username":"username-7"},"id":"id-8","message":"message-9","modified":["modified-10"],"removed":["removed-11"],"timestamp":"2026-01-02T03:04:17Z","url":"url-13","verification":{"payload":"payload-14","reason":"reason-15","signature":"signature-16","verified":true}},"effective_branch_protection_name":"effective_branch_protection_name-17","enable_status_check":true,"name":"name-18","protected":true,"required_approvals":1019,"status_check_contexts":["status_check_contexts-20"],"user_can_merge":true,"user_can_push":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateBranchRepoOption{
 					NewBranchName: "new_branch_name-1",
 					OldBranchName: "old_branch_name-2",
 					OldRefName:    "old_ref_name-3",
 				}
-				return gnResult(c.Repos.CreateBranch(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateBranch(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "repoDeleteBranch", name: "Repos.DeleteBranch",
 			method: "DELETE", path: "/api/v1/repos/o/r/branches/branch/a%20b", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteBranch(ctx, "o", "r", "branch/a b"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteBranch(ctx, "o", "r", "branch/a b", opts...))
 			},
 		},
 		{
@@ -356,8 +356,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/branches/branch/a%20b", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"commit":{"added":["added-1"],"author":{"email":"email-2","name":"name-3","username":"username-4"},"committer":{"email":"email-5","name":"name-6","username":"username-7"},"id":"id-8","message":"message-9","modified":["modified-10"],"removed":["removed-11"],"timestamp":"2026-01-02T03:04:17Z","url":"url-13","verification":{"payload":"payload-14","reason":"reason-15","signature":"signature-16","verified":true}},"effective_branch_protection_name":"effective_branch_protection_name-17","enable_status_check":true,"name":"name-18","protected":true,"required_approvals":1019,"status_check_contexts":["status_check_contexts-20"],"user_can_merge":true,"user_can_push":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetBranch(ctx, "o", "r", "branch/a b"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetBranch(ctx, "o", "r", "branch/a b", opts...))
 			},
 		},
 		{
@@ -365,11 +365,11 @@ func TestGenReposOperations(t *testing.T) {
 			method: "PATCH", path: "/api/v1/repos/o/r/branches/branch/a%20b", query: "",
 			reqType: "application/json", reqBody: `{"name":"name-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := UpdateBranchRepoOption{
 					Name: "name-1",
 				}
-				return gnNoResult(c.Repos.RenameBranch(ctx, "o", "r", "branch/a b", body))
+				return gnNoResult(c.Repos.RenameBranch(ctx, "o", "r", "branch/a b", body, opts...))
 			},
 		},
 		{
@@ -377,9 +377,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/collaborators", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListCollaborators(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListCollaborators(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -391,16 +391,16 @@ func TestGenReposOperations(t *testing.T) {
 			op: "repoDeleteCollaborator", name: "Repos.RemoveCollaborator",
 			method: "DELETE", path: "/api/v1/repos/o/r/collaborators/collaborator%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.RemoveCollaborator(ctx, "o", "r", "collaborator x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.RemoveCollaborator(ctx, "o", "r", "collaborator x", opts...))
 			},
 		},
 		{
 			op: "repoCheckCollaborator", name: "Repos.IsCollaborator",
 			method: "GET", path: "/api/v1/repos/o/r/collaborators/collaborator%20x", query: "",
 			kind: gnBool,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.IsCollaborator(ctx, "o", "r", "collaborator x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.IsCollaborator(ctx, "o", "r", "collaborator x", opts...))
 			},
 		},
 		{
@@ -408,11 +408,11 @@ func TestGenReposOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/repos/o/r/collaborators/collaborator%20x", query: "",
 			reqType: "application/json", reqBody: `{"permission":"permission-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := AddCollaboratorOption{
 					Permission: "permission-1",
 				}
-				return gnNoResult(c.Repos.AddCollaborator(ctx, "o", "r", "collaborator x", body))
+				return gnNoResult(c.Repos.AddCollaborator(ctx, "o", "r", "collaborator x", body, opts...))
 			},
 		},
 		{
@@ -420,8 +420,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/collaborators/collaborator%20x/permission", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"permission":"permission-1","role_name":"role_name-2","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetCollaboratorPermission(ctx, "o", "r", "collaborator x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetCollaboratorPermission(ctx, "o", "r", "collaborator x", opts...))
 			},
 		},
 		{
@@ -429,7 +429,7 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/commits", query: "sha=sha%201&path=path%202&stat=true&verification=true&files=true&not=not%206&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"author":{"date":"date-20","email":"email-21","name":"name-22"},"committer":{"date":"date-23","email":"email-24","name":"name-25"},"message":"message-26","tree":{"created":"2026-01-02T03:04:32Z","sha":"sha-28","url":"url-29"},"url":"url-30","verification":{"payload":"payload-31","reason":"reason-32","signature":"signature-33","verified":true}},"committer":{"active":true,"avatar_url":"avatar_url-34","created":"2026-01-02T03:04:40Z","description":"description-36","email":"email-37","followers_count":1038,"following_count":1039,"full_name":"full_name-40","html_url":"html_url-41","id":1042,"is_admin":true,"language":"language-43","last_login":"2026-01-02T03:04:49Z","location":"location-45","login":"login-46","login_name":"login_name-47","prohibit_login":true,"pronouns":"pronouns-48","restricted":true,"source_id":1049,"starred_repos_count":1050,"visibility":"visibility-51","website":"website-52"},"created":"2026-01-02T03:04:58Z","files":[{"filename":"filename-54","status":"status-55"}],"html_url":"html_url-56","parents":[{"created":"2026-01-02T03:05:02Z","sha":"sha-58","url":"url-59"}],"sha":"sha-60","stats":{"additions":1061,"deletions":1062,"total":1063},"url":"url-64","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListCommitsOptions{
 					ListOptions:  ListOptions{Page: 2, Limit: 5},
 					SHA:          "sha 1",
@@ -439,7 +439,7 @@ func TestGenReposOperations(t *testing.T) {
 					Files:        Ptr(true),
 					Not:          "not 6",
 				}
-				return gnResult(c.Repos.ListCommits(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListCommits(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListCommitsOptions{
@@ -460,9 +460,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/commits/ref%20x/status", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `{"commit_url":"commit_url-1","repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:07Z","avatar_url":"avatar_url-3","clone_url":"clone_url-4","created_at":"2026-01-02T03:04:10Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-6","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-7","default_update_style":"default_update_style-8","description":"description-9","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-10","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-11","external_tracker_style":"external_tracker_style-12","external_tracker_url":"external_tracker_url-13"},"external_wiki":{"external_wiki_url":"external_wiki_url-14"},"fork":true,"forks_count":1015,"full_name":"full_name-16","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-17","id":1018,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-19","languages_url":"languages_url-20","link":"link-21","mirror":true,"mirror_interval":"mirror_interval-22","mirror_updated":"2026-01-02T03:04:28Z","name":"name-24","object_format_name":"object_format_name-25","open_issues_count":1026,"open_pr_counter":1027,"original_url":"original_url-28","owner":{"active":true,"avatar_url":"avatar_url-29","created":"2026-01-02T03:04:35Z","description":"description-31","email":"email-32","followers_count":1033,"following_count":1034,"full_name":"full_name-35","html_url":"html_url-36","id":1037,"is_admin":true,"language":"language-38","last_login":"2026-01-02T03:04:44Z","location":"location-40","login":"login-41","login_name":"login_name-42","prohibit_login":true,"pronouns":"pronouns-43","restricted":true,"source_id":1044,"starred_repos_count":1045,"visibility":"visibility-46","website":"website-47"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:53Z","avatar_url":"avatar_url-49","clone_url":"clone_url-50","created_at":"2026-01-02T03:04:56Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-52","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-53","default_update_style":"default_update_style-54","description":"description-55","empty":true,"fork":true,"forks_count":1056,"full_name":"full_name-57","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-58","id":1059,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-60","languages_url":"languages_url-61","link":"link-62","mirror":true,"mirror_interval":"mirror_interval-63","mirror_updated":"2026-01-02T03:05:09Z","name":"name-65","object_format_name":"object_format_name-66","open_issues_count":1067,"open_pr_counter":1068,"original_url":"original_url-69","private":true,"release_counter":1070,"size":1071,"ssh_url":"ssh_url-72","stars_count":1073,"template":true,"topics":["topics-74"],"updated_at":"2026-01-02T03:05:20Z","url":"url-76","watchers_count":1077,"website":"website-78","wiki_branch":"wiki_branch-79","wiki_clone_url":"wiki_clone_url-80","wiki_ssh_url":"wiki_ssh_url-81"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1082,"repo_transfer":{},"size":1083,"ssh_url":"ssh_url-84","stars_count":1085,"template":true,"topics":["topics-86"],"updated_at":"2026-01-02T03:05:32Z","url":"url-88","watchers_count":1089,"website":"website-90","wiki_branch":"wiki_branch-91","wiki_clone_url":"wiki_clone_url-92","wiki_ssh_url":"wiki_ssh_url-93"},"sha":"sha-94","state":"state-95","statuses":[{"context":"context-96","created_at":"2026-01-02T03:05:42Z","creator":{"active":true,"avatar_url":"avatar_url-98","created":"2026-01-02T03:05:44Z","description":"description-100","email":"email-101","followers_count":1102,"following_count":1103,"full_name":"full_name-104","html_url":"html_url-105","id":1106,"is_admin":true,"language":"language-107","last_login":"2026-01-02T03:05:53Z","location":"location-109","login":"login-110","login_name":"login_name-111","prohibit_login":true,"pronouns":"pronouns-112","restricted":true,"source_id":1113,"starred_repos_count":1114,"visibility":"visibility-115","website":"website-116"},"description":"description-117","id":1118,"status":"status-119","target_url":"target_url-120","updated_at":"2026-01-02T03:06:06Z","url":"url-122"}],"total_count":1123,"url":"url-124","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.GetCombinedStatus(ctx, "o", "r", "ref x", params))
+				return gnResult(c.Repos.GetCombinedStatus(ctx, "o", "r", "ref x", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -475,13 +475,13 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/commits/ref%20x/statuses", query: "sort=sort%201&state=state%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"context":"context-1","created_at":"2026-01-02T03:04:07Z","creator":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"description":"description-22","id":1023,"status":"status-24","target_url":"target_url-25","updated_at":"2026-01-02T03:04:31Z","url":"url-27","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListStatusesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
 					State:       "state 2",
 				}
-				return gnResult(c.Repos.ListStatuses(ctx, "o", "r", "ref x", params))
+				return gnResult(c.Repos.ListStatuses(ctx, "o", "r", "ref x", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListStatusesOptions{
@@ -498,8 +498,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/compare/basehead/a%20b", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"commits":[{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"message":"message-20","url":"url-21"},"committer":{"active":true,"avatar_url":"avatar_url-22","created":"2026-01-02T03:04:28Z","description":"description-24","email":"email-25","followers_count":1026,"following_count":1027,"full_name":"full_name-28","html_url":"html_url-29","id":1030,"is_admin":true,"language":"language-31","last_login":"2026-01-02T03:04:37Z","location":"location-33","login":"login-34","login_name":"login_name-35","prohibit_login":true,"pronouns":"pronouns-36","restricted":true,"source_id":1037,"starred_repos_count":1038,"visibility":"visibility-39","website":"website-40"},"created":"2026-01-02T03:04:46Z","files":[{"filename":"filename-42","status":"status-43"}],"html_url":"html_url-44","parents":[{"created":"2026-01-02T03:04:50Z","sha":"sha-46","url":"url-47"}],"sha":"sha-48","stats":{"additions":1049,"deletions":1050,"total":1051},"url":"url-52"}],"files":[{"filename":"filename-53","status":"status-54"}],"total_commits":1055,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.CompareCommits(ctx, "o", "r", "basehead/a b"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.CompareCommits(ctx, "o", "r", "basehead/a b", opts...))
 			},
 		},
 		{
@@ -507,11 +507,11 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/contents", query: "ref=ref%201",
 			kind: gnJSON, status: 200,
 			respBody: `[{"_links":{"git":"git-1","html":"html-2","self":"self-3"},"content":"content-4","download_url":"download_url-5","encoding":"encoding-6","git_url":"git_url-7","html_url":"html_url-8","last_commit_sha":"last_commit_sha-9","last_commit_when":"2026-01-02T03:04:15Z","name":"name-11","path":"path-12","sha":"sha-13","size":1014,"submodule_git_url":"submodule_git_url-15","target":"target-16","type":"type-17","url":"url-18","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListContentsOptions{
 					Ref: "ref 1",
 				}
-				return gnResult(c.Repos.ListContents(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListContents(ctx, "o", "r", params, opts...))
 			},
 		},
 		{
@@ -520,7 +520,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"author":{"email":"email-1","name":"name-2"},"branch":"branch-3","committer":{"email":"email-4","name":"name-5"},"dates":{"author":"2026-01-02T03:04:11Z","committer":"2026-01-02T03:04:12Z"},"files":[{"content":"content-8","from_path":"from_path-9","operation":"operation-10","path":"path-11","sha":"sha-12"}],"force_overwrite_new_branch":true,"message":"message-13","new_branch":"new_branch-14","signoff":true}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"commit":{"author":{"date":"date-1","email":"email-2","name":"name-3"},"committer":{"date":"date-4","email":"email-5","name":"name-6"},"created":"2026-01-02T03:04:12Z","html_url":"html_url-8","message":"message-9","parents":[{"created":"2026-01-02T03:04:15Z","sha":"sha-11","url":"url-12"}],"sha":"sha-13","tree":{"created":"2026-01-02T03:04:19Z","sha":"sha-15","url":"url-16"},"url":"url-17"},"files":[{"_links":{"git":"git-18","html":"html-19","self":"self-20"},"content":"content-21","download_url":"download_url-22","encoding":"encoding-23","git_url":"git_url-24","html_url":"html_url-25","last_commit_sha":"last_commit_sha-26","last_commit_when":"2026-01-02T03:04:32Z","name":"name-28","path":"path-29","sha":"sha-30","size":1031,"submodule_git_url":"submodule_git_url-32","target":"target-33","type":"type-34","url":"url-35"}],"verification":{"payload":"payload-36","reason":"reason-37","signature":"signature-38","signer":{"email":"email-39","name":"name-40","username":"username-41"},"verified":true},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := ChangeFilesOptions{
 					Author: &Identity{
 						Email: "email-1",
@@ -547,7 +547,7 @@ func TestGenReposOperations(t *testing.T) {
 					NewBranch:               "new_branch-14",
 					Signoff:                 true,
 				}
-				return gnResult(c.Repos.ChangeFiles(ctx, "o", "r", body))
+				return gnResult(c.Repos.ChangeFiles(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
@@ -556,7 +556,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"author":{"email":"email-1","name":"name-2"},"branch":"branch-3","committer":{"email":"email-4","name":"name-5"},"dates":{"author":"2026-01-02T03:04:11Z","committer":"2026-01-02T03:04:12Z"},"force_overwrite_new_branch":true,"message":"message-8","new_branch":"new_branch-9","sha":"sha-10","signoff":true}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"commit":{"author":{"date":"date-1","email":"email-2","name":"name-3"},"committer":{"date":"date-4","email":"email-5","name":"name-6"},"created":"2026-01-02T03:04:12Z","html_url":"html_url-8","message":"message-9","parents":[{"created":"2026-01-02T03:04:15Z","sha":"sha-11","url":"url-12"}],"sha":"sha-13","tree":{"created":"2026-01-02T03:04:19Z","sha":"sha-15","url":"url-16"},"url":"url-17"},"content":"any-18","verification":{"payload":"payload-19","reason":"reason-20","signature":"signature-21","signer":{"email":"email-22","name":"name-23","username":"username-24"},"verified":true},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := DeleteFileOptions{
 					Author: &Identity{
 						Email: "email-1",
@@ -577,7 +577,7 @@ func TestGenReposOperations(t *testing.T) {
 					SHA:                     "sha-10",
 					Signoff:                 true,
 				}
-				return gnResult(c.Repos.DeleteFile(ctx, "o", "r", "filepath/a b", body))
+				return gnResult(c.Repos.DeleteFile(ctx, "o", "r", "filepath/a b", body, opts...))
 			},
 		},
 		{
@@ -586,7 +586,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"author":{"email":"email-1","name":"name-2"},"branch":"branch-3","committer":{"email":"email-4","name":"name-5"},"content":"content-6","dates":{"author":"2026-01-02T03:04:12Z","committer":"2026-01-02T03:04:13Z"},"force_overwrite_new_branch":true,"message":"message-9","new_branch":"new_branch-10","signoff":true}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"commit":{"author":{"date":"date-1","email":"email-2","name":"name-3"},"committer":{"date":"date-4","email":"email-5","name":"name-6"},"created":"2026-01-02T03:04:12Z","html_url":"html_url-8","message":"message-9","parents":[{"created":"2026-01-02T03:04:15Z","sha":"sha-11","url":"url-12"}],"sha":"sha-13","tree":{"created":"2026-01-02T03:04:19Z","sha":"sha-15","url":"url-16"},"url":"url-17"},"content":{"_links":{"git":"git-18","html":"html-19","self":"self-20"},"content":"content-21","download_url":"download_url-22","encoding":"encoding-23","git_url":"git_url-24","html_url":"html_url-25","last_commit_sha":"last_commit_sha-26","last_commit_when":"2026-01-02T03:04:32Z","name":"name-28","path":"path-29","sha":"sha-30","size":1031,"submodule_git_url":"submodule_git_url-32","target":"target-33","type":"type-34","url":"url-35"},"verification":{"payload":"payload-36","reason":"reason-37","signature":"signature-38","signer":{"email":"email-39","name":"name-40","username":"username-41"},"verified":true},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateFileOptions{
 					Author: &Identity{
 						Email: "email-1",
@@ -607,7 +607,7 @@ func TestGenReposOperations(t *testing.T) {
 					NewBranch:               "new_branch-10",
 					Signoff:                 true,
 				}
-				return gnResult(c.Repos.CreateFile(ctx, "o", "r", "filepath/a b", body))
+				return gnResult(c.Repos.CreateFile(ctx, "o", "r", "filepath/a b", body, opts...))
 			},
 		},
 		{
@@ -616,7 +616,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"author":{"email":"email-1","name":"name-2"},"branch":"branch-3","committer":{"email":"email-4","name":"name-5"},"content":"content-6","dates":{"author":"2026-01-02T03:04:12Z","committer":"2026-01-02T03:04:13Z"},"force_overwrite_new_branch":true,"from_path":"from_path-9","message":"message-10","new_branch":"new_branch-11","sha":"sha-12","signoff":true}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"commit":{"author":{"date":"date-1","email":"email-2","name":"name-3"},"committer":{"date":"date-4","email":"email-5","name":"name-6"},"created":"2026-01-02T03:04:12Z","html_url":"html_url-8","message":"message-9","parents":[{"created":"2026-01-02T03:04:15Z","sha":"sha-11","url":"url-12"}],"sha":"sha-13","tree":{"created":"2026-01-02T03:04:19Z","sha":"sha-15","url":"url-16"},"url":"url-17"},"content":{"_links":{"git":"git-18","html":"html-19","self":"self-20"},"content":"content-21","download_url":"download_url-22","encoding":"encoding-23","git_url":"git_url-24","html_url":"html_url-25","last_commit_sha":"last_commit_sha-26","last_commit_when":"2026-01-02T03:04:32Z","name":"name-28","path":"path-29","sha":"sha-30","size":1031,"submodule_git_url":"submodule_git_url-32","target":"target-33","type":"type-34","url":"url-35"},"verification":{"payload":"payload-36","reason":"reason-37","signature":"signature-38","signer":{"email":"email-39","name":"name-40","username":"username-41"},"verified":true},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := UpdateFileOptions{
 					Author: &Identity{
 						Email: "email-1",
@@ -639,7 +639,7 @@ func TestGenReposOperations(t *testing.T) {
 					SHA:                     "sha-12",
 					Signoff:                 true,
 				}
-				return gnResult(c.Repos.UpdateFile(ctx, "o", "r", "filepath/a b", body))
+				return gnResult(c.Repos.UpdateFile(ctx, "o", "r", "filepath/a b", body, opts...))
 			},
 		},
 		{
@@ -647,8 +647,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/repos/o/r/convert", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ConvertMirror(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ConvertMirror(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -657,7 +657,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"author":{"email":"email-1","name":"name-2"},"branch":"branch-3","committer":{"email":"email-4","name":"name-5"},"content":"content-6","dates":{"author":"2026-01-02T03:04:12Z","committer":"2026-01-02T03:04:13Z"},"force_overwrite_new_branch":true,"from_path":"from_path-9","message":"message-10","new_branch":"new_branch-11","sha":"sha-12","signoff":true}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"commit":{"author":{"date":"date-1","email":"email-2","name":"name-3"},"committer":{"date":"date-4","email":"email-5","name":"name-6"},"created":"2026-01-02T03:04:12Z","html_url":"html_url-8","message":"message-9","parents":[{"created":"2026-01-02T03:04:15Z","sha":"sha-11","url":"url-12"}],"sha":"sha-13","tree":{"created":"2026-01-02T03:04:19Z","sha":"sha-15","url":"url-16"},"url":"url-17"},"content":{"_links":{"git":"git-18","html":"html-19","self":"self-20"},"content":"content-21","download_url":"download_url-22","encoding":"encoding-23","git_url":"git_url-24","html_url":"html_url-25","last_commit_sha":"last_commit_sha-26","last_commit_when":"2026-01-02T03:04:32Z","name":"name-28","path":"path-29","sha":"sha-30","size":1031,"submodule_git_url":"submodule_git_url-32","target":"target-33","type":"type-34","url":"url-35"},"verification":{"payload":"payload-36","reason":"reason-37","signature":"signature-38","signer":{"email":"email-39","name":"name-40","username":"username-41"},"verified":true},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := UpdateFileOptions{
 					Author: &Identity{
 						Email: "email-1",
@@ -680,7 +680,7 @@ func TestGenReposOperations(t *testing.T) {
 					SHA:                     "sha-12",
 					Signoff:                 true,
 				}
-				return gnResult(c.Repos.ApplyPatch(ctx, "o", "r", body))
+				return gnResult(c.Repos.ApplyPatch(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
@@ -688,19 +688,19 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/editorconfig/filepath/a%20b", query: "ref=ref%201",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"v-1"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoGetEditorConfigOptions{
 					Ref: "ref 1",
 				}
-				return gnResult(c.Repos.GetEditorConfig(ctx, "o", "r", "filepath/a b", params))
+				return gnResult(c.Repos.GetEditorConfig(ctx, "o", "r", "filepath/a b", params, opts...))
 			},
 		},
 		{
 			op: "repoDeleteAllFlags", name: "Repos.ClearFlags",
 			method: "DELETE", path: "/api/v1/repos/o/r/flags", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.ClearFlags(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.ClearFlags(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -708,8 +708,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/flags", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `["v-1"]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListFlags(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListFlags(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -717,35 +717,35 @@ func TestGenReposOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/repos/o/r/flags", query: "",
 			reqType: "application/json", reqBody: `{"flags":["flags-1"]}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := ReplaceFlagsOption{
 					Flags: []string{"flags-1"},
 				}
-				return gnNoResult(c.Repos.ReplaceFlags(ctx, "o", "r", body))
+				return gnNoResult(c.Repos.ReplaceFlags(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "repoDeleteFlag", name: "Repos.RemoveFlag",
 			method: "DELETE", path: "/api/v1/repos/o/r/flags/flag%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.RemoveFlag(ctx, "o", "r", "flag x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.RemoveFlag(ctx, "o", "r", "flag x", opts...))
 			},
 		},
 		{
 			op: "repoCheckFlag", name: "Repos.IsFlagSet",
 			method: "GET", path: "/api/v1/repos/o/r/flags/flag%20x", query: "",
 			kind: gnBool,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.IsFlagSet(ctx, "o", "r", "flag x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.IsFlagSet(ctx, "o", "r", "flag x", opts...))
 			},
 		},
 		{
 			op: "repoAddFlag", name: "Repos.AddFlag",
 			method: "PUT", path: "/api/v1/repos/o/r/flags/flag%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.AddFlag(ctx, "o", "r", "flag x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.AddFlag(ctx, "o", "r", "flag x", opts...))
 			},
 		},
 		{
@@ -753,9 +753,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/forks", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListForks(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListForks(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -769,12 +769,12 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"name":"name-1","organization":"organization-2"}`,
 			kind: gnJSON, status: 202,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateForkOption{
 					Name:         "name-1",
 					Organization: "organization-2",
 				}
-				return gnResult(c.Repos.CreateFork(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateFork(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
@@ -782,11 +782,11 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/git/blobs", query: "shas=shas-1%2Cshas%202",
 			kind: gnJSON, status: 200,
 			respBody: `[{"content":"content-1","encoding":"encoding-2","sha":"sha-3","size":1004,"url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListBlobsOptions{
 					SHAs: []string{"shas-1", "shas 2"},
 				}
-				return gnResult(c.Repos.ListBlobs(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListBlobs(ctx, "o", "r", params, opts...))
 			},
 		},
 		{
@@ -794,8 +794,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/git/blobs/sha%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"content":"content-1","encoding":"encoding-2","sha":"sha-3","size":1004,"url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetBlob(ctx, "o", "r", "sha x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetBlob(ctx, "o", "r", "sha x", opts...))
 			},
 		},
 		{
@@ -803,32 +803,32 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/git/commits/sha%20x", query: "stat=true&verification=true&files=true",
 			kind: gnJSON, status: 200,
 			respBody: `{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"author":{"date":"date-20","email":"email-21","name":"name-22"},"committer":{"date":"date-23","email":"email-24","name":"name-25"},"message":"message-26","tree":{"created":"2026-01-02T03:04:32Z","sha":"sha-28","url":"url-29"},"url":"url-30","verification":{"payload":"payload-31","reason":"reason-32","signature":"signature-33","verified":true}},"committer":{"active":true,"avatar_url":"avatar_url-34","created":"2026-01-02T03:04:40Z","description":"description-36","email":"email-37","followers_count":1038,"following_count":1039,"full_name":"full_name-40","html_url":"html_url-41","id":1042,"is_admin":true,"language":"language-43","last_login":"2026-01-02T03:04:49Z","location":"location-45","login":"login-46","login_name":"login_name-47","prohibit_login":true,"pronouns":"pronouns-48","restricted":true,"source_id":1049,"starred_repos_count":1050,"visibility":"visibility-51","website":"website-52"},"created":"2026-01-02T03:04:58Z","files":[{"filename":"filename-54","status":"status-55"}],"html_url":"html_url-56","parents":[{"created":"2026-01-02T03:05:02Z","sha":"sha-58","url":"url-59"}],"sha":"sha-60","stats":{"additions":1061,"deletions":1062,"total":1063},"url":"url-64","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoGetCommitOptions{
 					Stat:         Ptr(true),
 					Verification: Ptr(true),
 					Files:        Ptr(true),
 				}
-				return gnResult(c.Repos.GetCommit(ctx, "o", "r", "sha x", params))
+				return gnResult(c.Repos.GetCommit(ctx, "o", "r", "sha x", params, opts...))
 			},
 		},
 		{
 			op: "repoDownloadCommitDiffOrPatch", name: "Repos.GetCommitDiff",
 			method: "GET", path: "/api/v1/repos/o/r/git/commits/sha%20x.diffType%20x", query: "",
 			kind: gnText, status: 200, respBody: "text answered by repoDownloadCommitDiffOrPatch",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetCommitDiff(ctx, "o", "r", "sha x", "diffType x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetCommitDiff(ctx, "o", "r", "sha x", "diffType x", opts...))
 			},
-			stream: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnReadAll(c.Repos.OpenCommitDiff(ctx, "o", "r", "sha x", "diffType x"))
+			stream: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnReadAll(c.Repos.OpenCommitDiff(ctx, "o", "r", "sha x", "diffType x", opts...))
 			},
 		},
 		{
 			op: "repoRemoveNote", name: "Repos.DeleteNote",
 			method: "DELETE", path: "/api/v1/repos/o/r/git/notes/sha%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteNote(ctx, "o", "r", "sha x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteNote(ctx, "o", "r", "sha x", opts...))
 			},
 		},
 		{
@@ -836,12 +836,12 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/git/notes/sha%20x", query: "verification=true&files=true",
 			kind: gnJSON, status: 200,
 			respBody: `{"commit":{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"message":"message-20","url":"url-21"},"committer":{"active":true,"avatar_url":"avatar_url-22","created":"2026-01-02T03:04:28Z","description":"description-24","email":"email-25","followers_count":1026,"following_count":1027,"full_name":"full_name-28","html_url":"html_url-29","id":1030,"is_admin":true,"language":"language-31","last_login":"2026-01-02T03:04:37Z","location":"location-33","login":"login-34","login_name":"login_name-35","prohibit_login":true,"pronouns":"pronouns-36","restricted":true,"source_id":1037,"starred_repos_count":1038,"visibility":"visibility-39","website":"website-40"},"created":"2026-01-02T03:04:46Z","files":[{"filename":"filename-42","status":"status-43"}],"html_url":"html_url-44","parents":[{"created":"2026-01-02T03:04:50Z","sha":"sha-46","url":"url-47"}],"sha":"sha-48","stats":{"additions":1049,"deletions":1050,"total":1051},"url":"url-52"},"message":"message-53","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoGetNoteOptions{
 					Verification: Ptr(true),
 					Files:        Ptr(true),
 				}
-				return gnResult(c.Repos.GetNote(ctx, "o", "r", "sha x", params))
+				return gnResult(c.Repos.GetNote(ctx, "o", "r", "sha x", params, opts...))
 			},
 		},
 		{
@@ -850,11 +850,11 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"message":"message-1"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"commit":{"author":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"commit":{"message":"message-20","url":"url-21"},"committer":{"active":true,"avatar_url":"avatar_url-22","created":"2026-01-02T03:04:28Z","description":"description-24","email":"email-25","followers_count":1026,"following_count":1027,"full_name":"full_name-28","html_url":"html_url-29","id":1030,"is_admin":true,"language":"language-31","last_login":"2026-01-02T03:04:37Z","location":"location-33","login":"login-34","login_name":"login_name-35","prohibit_login":true,"pronouns":"pronouns-36","restricted":true,"source_id":1037,"starred_repos_count":1038,"visibility":"visibility-39","website":"website-40"},"created":"2026-01-02T03:04:46Z","files":[{"filename":"filename-42","status":"status-43"}],"html_url":"html_url-44","parents":[{"created":"2026-01-02T03:04:50Z","sha":"sha-46","url":"url-47"}],"sha":"sha-48","stats":{"additions":1049,"deletions":1050,"total":1051},"url":"url-52"},"message":"message-53","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := NoteOptions{
 					Message: "message-1",
 				}
-				return gnResult(c.Repos.SetNote(ctx, "o", "r", "sha x", body))
+				return gnResult(c.Repos.SetNote(ctx, "o", "r", "sha x", body, opts...))
 			},
 		},
 		{
@@ -862,8 +862,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/git/refs", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"object":{"sha":"sha-1","type":"type-2","url":"url-3"},"ref":"ref-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListRefs(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListRefs(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -871,8 +871,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/git/refs/ref/a%20b", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"object":{"sha":"sha-1","type":"type-2","url":"url-3"},"ref":"ref-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListMatchingRefs(ctx, "o", "r", "ref/a b"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListMatchingRefs(ctx, "o", "r", "ref/a b", opts...))
 			},
 		},
 		{
@@ -880,8 +880,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/git/tags/sha%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"archive_download_count":{"tar_gz":1001,"zip":1002},"message":"message-3","object":{"sha":"sha-4","type":"type-5","url":"url-6"},"sha":"sha-7","tag":"tag-8","tagger":{"date":"date-9","email":"email-10","name":"name-11"},"url":"url-12","verification":{"payload":"payload-13","reason":"reason-14","signature":"signature-15","signer":{"email":"email-16","name":"name-17","username":"username-18"},"verified":true},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetAnnotatedTag(ctx, "o", "r", "sha x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetAnnotatedTag(ctx, "o", "r", "sha x", opts...))
 			},
 		},
 		{
@@ -889,12 +889,12 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/git/trees/sha%20x", query: "recursive=true&page=2&per_page=5",
 			kind: gnJSON, status: 200,
 			respBody: `{"page":1001,"sha":"sha-2","total_count":1003,"tree":[{"mode":"mode-4","path":"path-5","sha":"sha-6","size":1007,"type":"type-8","url":"url-9"}],"truncated":true,"url":"url-10","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoGetTreeOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Recursive:   Ptr(true),
 				}
-				return gnResult(c.Repos.GetTree(ctx, "o", "r", "sha x", params))
+				return gnResult(c.Repos.GetTree(ctx, "o", "r", "sha x", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoGetTreeOptions{
@@ -911,9 +911,9 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}]`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListHooks(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListHooks(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -928,7 +928,7 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateHookOption{
 					Active:              true,
 					AuthorizationHeader: "authorization_header-1",
@@ -937,7 +937,7 @@ func TestGenReposOperations(t *testing.T) {
 					Events:              []string{"events-5"},
 					Type:                "type-6",
 				}
-				return gnResult(c.Repos.CreateHook(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateHook(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
@@ -945,16 +945,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/hooks/git", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"content":"content-1","is_active":true,"name":"name-2","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListGitHooks(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListGitHooks(ctx, "o", "r", opts...))
 			},
 		},
 		{
 			op: "repoDeleteGitHook", name: "Repos.DeleteGitHook",
 			method: "DELETE", path: "/api/v1/repos/o/r/hooks/git/id%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteGitHook(ctx, "o", "r", "id x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteGitHook(ctx, "o", "r", "id x", opts...))
 			},
 		},
 		{
@@ -962,8 +962,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/hooks/git/id%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"content":"content-1","is_active":true,"name":"name-2","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetGitHook(ctx, "o", "r", "id x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetGitHook(ctx, "o", "r", "id x", opts...))
 			},
 		},
 		{
@@ -972,19 +972,19 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"content":"content-1"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"content":"content-1","is_active":true,"name":"name-2","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := EditGitHookOption{
 					Content: Ptr[string]("content-1"),
 				}
-				return gnResult(c.Repos.EditGitHook(ctx, "o", "r", "id x", body))
+				return gnResult(c.Repos.EditGitHook(ctx, "o", "r", "id x", body, opts...))
 			},
 		},
 		{
 			op: "repoDeleteHook", name: "Repos.DeleteHook",
 			method: "DELETE", path: "/api/v1/repos/o/r/hooks/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteHook(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteHook(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -993,8 +993,8 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetHook(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetHook(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -1004,7 +1004,7 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := EditHookOption{
 					Active:              Ptr[bool](true),
 					AuthorizationHeader: Ptr[string]("authorization_header-1"),
@@ -1012,18 +1012,18 @@ func TestGenReposOperations(t *testing.T) {
 					Config:              map[string]string{"key-4": "config-3"},
 					Events:              []string{"events-5"},
 				}
-				return gnResult(c.Repos.EditHook(ctx, "o", "r", 7, body))
+				return gnResult(c.Repos.EditHook(ctx, "o", "r", 7, body, opts...))
 			},
 		},
 		{
 			op: "repoTestHook", name: "Repos.TestHook",
 			method: "POST", path: "/api/v1/repos/o/r/hooks/7/tests", query: "ref=ref%201",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoTestHookOptions{
 					Ref: "ref 1",
 				}
-				return gnNoResult(c.Repos.TestHook(ctx, "o", "r", 7, params))
+				return gnNoResult(c.Repos.TestHook(ctx, "o", "r", 7, params, opts...))
 			},
 		},
 		{
@@ -1031,8 +1031,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issue_config", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"blank_issues_enabled":true,"contact_links":[{"about":"about-1","name":"name-2","url":"url-3"}],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetIssueConfig(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetIssueConfig(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1040,8 +1040,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issue_config/validate", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"message":"message-1","valid":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ValidateIssueConfig(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ValidateIssueConfig(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1049,8 +1049,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issue_templates", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"about":"about-1","body":[{"attributes":{"key-3":"any-2"},"id":"id-4","type":"type-5","validations":{"key-7":"any-6"},"visible":["visible-8"]}],"content":"content-9","file_name":"file_name-10","labels":["labels-11"],"name":"name-12","ref":"ref-13","title":"title-14","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListIssueTemplates(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListIssueTemplates(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1058,13 +1058,13 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/keys", query: "key_id=11&fingerprint=fingerprint%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_id":1005,"read_only":true,"repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:11Z","avatar_url":"avatar_url-7","clone_url":"clone_url-8","created_at":"2026-01-02T03:04:14Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-10","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-11","default_update_style":"default_update_style-12","description":"description-13","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-14","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-15","external_tracker_style":"external_tracker_style-16","external_tracker_url":"external_tracker_url-17"},"external_wiki":{"external_wiki_url":"external_wiki_url-18"},"fork":true,"forks_count":1019,"full_name":"full_name-20","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-21","id":1022,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-23","languages_url":"languages_url-24","link":"link-25","mirror":true,"mirror_interval":"mirror_interval-26","mirror_updated":"2026-01-02T03:04:32Z","name":"name-28","object_format_name":"object_format_name-29","open_issues_count":1030,"open_pr_counter":1031,"original_url":"original_url-32","owner":{"active":true,"avatar_url":"avatar_url-33","created":"2026-01-02T03:04:39Z","description":"description-35","email":"email-36","followers_count":1037,"following_count":1038,"full_name":"full_name-39","html_url":"html_url-40","id":1041,"is_admin":true,"language":"language-42","last_login":"2026-01-02T03:04:48Z","location":"location-44","login":"login-45","login_name":"login_name-46","prohibit_login":true,"pronouns":"pronouns-47","restricted":true,"source_id":1048,"starred_repos_count":1049,"visibility":"visibility-50","website":"website-51"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:57Z","avatar_url":"avatar_url-53","clone_url":"clone_url-54","created_at":"2026-01-02T03:05:00Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-56","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-57","default_update_style":"default_update_style-58","description":"description-59","empty":true,"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","private":true,"release_counter":1074,"size":1075,"ssh_url":"ssh_url-76","stars_count":1077,"template":true,"topics":["topics-78"],"updated_at":"2026-01-02T03:05:24Z","url":"url-80","watchers_count":1081,"website":"website-82","wiki_branch":"wiki_branch-83","wiki_clone_url":"wiki_clone_url-84","wiki_ssh_url":"wiki_ssh_url-85"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1086,"repo_transfer":{},"size":1087,"ssh_url":"ssh_url-88","stars_count":1089,"template":true,"topics":["topics-90"],"updated_at":"2026-01-02T03:05:36Z","url":"url-92","watchers_count":1093,"website":"website-94","wiki_branch":"wiki_branch-95","wiki_clone_url":"wiki_clone_url-96","wiki_ssh_url":"wiki_ssh_url-97"},"title":"title-98","url":"url-99","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					KeyID:       11,
 					Fingerprint: "fingerprint 2",
 				}
-				return gnResult(c.Repos.ListKeys(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListKeys(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListKeysOptions{
@@ -1082,21 +1082,21 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"key":"key-1","read_only":true,"title":"title-2"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_id":1005,"read_only":true,"repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:11Z","avatar_url":"avatar_url-7","clone_url":"clone_url-8","created_at":"2026-01-02T03:04:14Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-10","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-11","default_update_style":"default_update_style-12","description":"description-13","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-14","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-15","external_tracker_style":"external_tracker_style-16","external_tracker_url":"external_tracker_url-17"},"external_wiki":{"external_wiki_url":"external_wiki_url-18"},"fork":true,"forks_count":1019,"full_name":"full_name-20","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-21","id":1022,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-23","languages_url":"languages_url-24","link":"link-25","mirror":true,"mirror_interval":"mirror_interval-26","mirror_updated":"2026-01-02T03:04:32Z","name":"name-28","object_format_name":"object_format_name-29","open_issues_count":1030,"open_pr_counter":1031,"original_url":"original_url-32","owner":{"active":true,"avatar_url":"avatar_url-33","created":"2026-01-02T03:04:39Z","description":"description-35","email":"email-36","followers_count":1037,"following_count":1038,"full_name":"full_name-39","html_url":"html_url-40","id":1041,"is_admin":true,"language":"language-42","last_login":"2026-01-02T03:04:48Z","location":"location-44","login":"login-45","login_name":"login_name-46","prohibit_login":true,"pronouns":"pronouns-47","restricted":true,"source_id":1048,"starred_repos_count":1049,"visibility":"visibility-50","website":"website-51"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:57Z","avatar_url":"avatar_url-53","clone_url":"clone_url-54","created_at":"2026-01-02T03:05:00Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-56","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-57","default_update_style":"default_update_style-58","description":"description-59","empty":true,"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","private":true,"release_counter":1074,"size":1075,"ssh_url":"ssh_url-76","stars_count":1077,"template":true,"topics":["topics-78"],"updated_at":"2026-01-02T03:05:24Z","url":"url-80","watchers_count":1081,"website":"website-82","wiki_branch":"wiki_branch-83","wiki_clone_url":"wiki_clone_url-84","wiki_ssh_url":"wiki_ssh_url-85"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1086,"repo_transfer":{},"size":1087,"ssh_url":"ssh_url-88","stars_count":1089,"template":true,"topics":["topics-90"],"updated_at":"2026-01-02T03:05:36Z","url":"url-92","watchers_count":1093,"website":"website-94","wiki_branch":"wiki_branch-95","wiki_clone_url":"wiki_clone_url-96","wiki_ssh_url":"wiki_ssh_url-97"},"title":"title-98","url":"url-99","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateKeyOption{
 					Key:      "key-1",
 					ReadOnly: true,
 					Title:    "title-2",
 				}
-				return gnResult(c.Repos.CreateKey(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateKey(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "repoDeleteKey", name: "Repos.DeleteKey",
 			method: "DELETE", path: "/api/v1/repos/o/r/keys/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteKey(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteKey(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -1104,8 +1104,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/keys/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_id":1005,"read_only":true,"repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:11Z","avatar_url":"avatar_url-7","clone_url":"clone_url-8","created_at":"2026-01-02T03:04:14Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-10","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-11","default_update_style":"default_update_style-12","description":"description-13","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-14","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-15","external_tracker_style":"external_tracker_style-16","external_tracker_url":"external_tracker_url-17"},"external_wiki":{"external_wiki_url":"external_wiki_url-18"},"fork":true,"forks_count":1019,"full_name":"full_name-20","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-21","id":1022,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-23","languages_url":"languages_url-24","link":"link-25","mirror":true,"mirror_interval":"mirror_interval-26","mirror_updated":"2026-01-02T03:04:32Z","name":"name-28","object_format_name":"object_format_name-29","open_issues_count":1030,"open_pr_counter":1031,"original_url":"original_url-32","owner":{"active":true,"avatar_url":"avatar_url-33","created":"2026-01-02T03:04:39Z","description":"description-35","email":"email-36","followers_count":1037,"following_count":1038,"full_name":"full_name-39","html_url":"html_url-40","id":1041,"is_admin":true,"language":"language-42","last_login":"2026-01-02T03:04:48Z","location":"location-44","login":"login-45","login_name":"login_name-46","prohibit_login":true,"pronouns":"pronouns-47","restricted":true,"source_id":1048,"starred_repos_count":1049,"visibility":"visibility-50","website":"website-51"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:57Z","avatar_url":"avatar_url-53","clone_url":"clone_url-54","created_at":"2026-01-02T03:05:00Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-56","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-57","default_update_style":"default_update_style-58","description":"description-59","empty":true,"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","private":true,"release_counter":1074,"size":1075,"ssh_url":"ssh_url-76","stars_count":1077,"template":true,"topics":["topics-78"],"updated_at":"2026-01-02T03:05:24Z","url":"url-80","watchers_count":1081,"website":"website-82","wiki_branch":"wiki_branch-83","wiki_clone_url":"wiki_clone_url-84","wiki_ssh_url":"wiki_ssh_url-85"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1086,"repo_transfer":{},"size":1087,"ssh_url":"ssh_url-88","stars_count":1089,"template":true,"topics":["topics-90"],"updated_at":"2026-01-02T03:05:36Z","url":"url-92","watchers_count":1093,"website":"website-94","wiki_branch":"wiki_branch-95","wiki_clone_url":"wiki_clone_url-96","wiki_ssh_url":"wiki_ssh_url-97"},"title":"title-98","url":"url-99","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetKey(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetKey(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -1113,33 +1113,33 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/languages", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":1001}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListLanguages(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListLanguages(ctx, "o", "r", opts...))
 			},
 		},
 		{
 			op: "repoGetRawFileOrLFS", name: "Repos.GetMedia",
 			method: "GET", path: "/api/v1/repos/o/r/media/filepath/a%20b", query: "ref=ref%201",
 			kind: gnBytes, status: 200, respBody: "bytes answered by repoGetRawFileOrLFS",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoGetMediaOptions{
 					Ref: "ref 1",
 				}
-				return gnResult(c.Repos.GetMedia(ctx, "o", "r", "filepath/a b", params))
+				return gnResult(c.Repos.GetMedia(ctx, "o", "r", "filepath/a b", params, opts...))
 			},
-			stream: func(ctx context.Context, c *Client) (any, *Response, error) {
+			stream: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoGetMediaOptions{
 					Ref: "ref 1",
 				}
-				return gnReadAll(c.Repos.OpenMedia(ctx, "o", "r", "filepath/a b", params))
+				return gnReadAll(c.Repos.OpenMedia(ctx, "o", "r", "filepath/a b", params, opts...))
 			},
 		},
 		{
 			op: "repoMirrorSync", name: "Repos.SyncMirror",
 			method: "POST", path: "/api/v1/repos/o/r/mirror-sync", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.SyncMirror(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.SyncMirror(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1147,8 +1147,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/new_pin_allowed", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"issues":true,"pull_requests":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetNewPinAllowed(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetNewPinAllowed(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1156,9 +1156,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/push_mirrors", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"branch_filter":"branch_filter-1","created":"2026-01-02T03:04:07Z","interval":"interval-3","last_error":"last_error-4","last_update":"2026-01-02T03:04:10Z","public_key":"public_key-6","remote_address":"remote_address-7","remote_name":"remote_name-8","repo_name":"repo_name-9","sync_on_commit":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListPushMirrors(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListPushMirrors(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -1172,7 +1172,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"branch_filter":"branch_filter-1","interval":"interval-2","remote_address":"remote_address-3","remote_password":"remote_password-4","remote_username":"remote_username-5","sync_on_commit":true,"use_ssh":true}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"branch_filter":"branch_filter-1","created":"2026-01-02T03:04:07Z","interval":"interval-3","last_error":"last_error-4","last_update":"2026-01-02T03:04:10Z","public_key":"public_key-6","remote_address":"remote_address-7","remote_name":"remote_name-8","repo_name":"repo_name-9","sync_on_commit":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreatePushMirrorOption{
 					BranchFilter:   "branch_filter-1",
 					Interval:       "interval-2",
@@ -1182,23 +1182,23 @@ func TestGenReposOperations(t *testing.T) {
 					SyncOnCommit:   true,
 					UseSSH:         true,
 				}
-				return gnResult(c.Repos.CreatePushMirror(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreatePushMirror(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "repoPushMirrorSync", name: "Repos.SyncPushMirrors",
 			method: "POST", path: "/api/v1/repos/o/r/push_mirrors-sync", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.SyncPushMirrors(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.SyncPushMirrors(ctx, "o", "r", opts...))
 			},
 		},
 		{
 			op: "repoDeletePushMirror", name: "Repos.DeletePushMirror",
 			method: "DELETE", path: "/api/v1/repos/o/r/push_mirrors/name%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeletePushMirror(ctx, "o", "r", "name x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeletePushMirror(ctx, "o", "r", "name x", opts...))
 			},
 		},
 		{
@@ -1206,25 +1206,25 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/push_mirrors/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"branch_filter":"branch_filter-1","created":"2026-01-02T03:04:07Z","interval":"interval-3","last_error":"last_error-4","last_update":"2026-01-02T03:04:10Z","public_key":"public_key-6","remote_address":"remote_address-7","remote_name":"remote_name-8","repo_name":"repo_name-9","sync_on_commit":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetPushMirror(ctx, "o", "r", "name x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetPushMirror(ctx, "o", "r", "name x", opts...))
 			},
 		},
 		{
 			op: "repoGetRawFile", name: "Repos.GetRawFile",
 			method: "GET", path: "/api/v1/repos/o/r/raw/filepath/a%20b", query: "ref=ref%201",
 			kind: gnBytes, status: 200, respBody: "bytes answered by repoGetRawFile",
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoGetRawFileOptions{
 					Ref: "ref 1",
 				}
-				return gnResult(c.Repos.GetRawFile(ctx, "o", "r", "filepath/a b", params))
+				return gnResult(c.Repos.GetRawFile(ctx, "o", "r", "filepath/a b", params, opts...))
 			},
-			stream: func(ctx context.Context, c *Client) (any, *Response, error) {
+			stream: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoGetRawFileOptions{
 					Ref: "ref 1",
 				}
-				return gnReadAll(c.Repos.OpenRawFile(ctx, "o", "r", "filepath/a b", params))
+				return gnReadAll(c.Repos.OpenRawFile(ctx, "o", "r", "filepath/a b", params, opts...))
 			},
 		},
 		{
@@ -1232,14 +1232,14 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/releases", query: "draft=true&pre-release=true&q=q%203&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"archive_download_count":{"tar_gz":1001,"zip":1002},"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"author":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"body":"body-30","created_at":"2026-01-02T03:04:36Z","draft":true,"hide_archive_links":true,"html_url":"html_url-32","id":1033,"name":"name-34","prerelease":true,"published_at":"2026-01-02T03:04:40Z","tag_name":"tag_name-36","tarball_url":"tarball_url-37","target_commitish":"target_commitish-38","upload_url":"upload_url-39","url":"url-40","x_undeclared":1,"zipball_url":"zipball_url-41"}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListReleasesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Draft:       Ptr(true),
 					PreRelease:  Ptr(true),
 					Query:       "q 3",
 				}
-				return gnResult(c.Repos.ListReleases(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListReleases(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListReleasesOptions{
@@ -1258,7 +1258,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"body":"body-1","draft":true,"hide_archive_links":true,"name":"name-2","prerelease":true,"tag_name":"tag_name-3","target_commitish":"target_commitish-4"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"archive_download_count":{"tar_gz":1001,"zip":1002},"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"author":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"body":"body-30","created_at":"2026-01-02T03:04:36Z","draft":true,"hide_archive_links":true,"html_url":"html_url-32","id":1033,"name":"name-34","prerelease":true,"published_at":"2026-01-02T03:04:40Z","tag_name":"tag_name-36","tarball_url":"tarball_url-37","target_commitish":"target_commitish-38","upload_url":"upload_url-39","url":"url-40","x_undeclared":1,"zipball_url":"zipball_url-41"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateReleaseOption{
 					Body:             "body-1",
 					Draft:            true,
@@ -1268,7 +1268,7 @@ func TestGenReposOperations(t *testing.T) {
 					TagName:          "tag_name-3",
 					TargetCommitish:  "target_commitish-4",
 				}
-				return gnResult(c.Repos.CreateRelease(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateRelease(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
@@ -1276,16 +1276,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/releases/latest", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"archive_download_count":{"tar_gz":1001,"zip":1002},"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"author":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"body":"body-30","created_at":"2026-01-02T03:04:36Z","draft":true,"hide_archive_links":true,"html_url":"html_url-32","id":1033,"name":"name-34","prerelease":true,"published_at":"2026-01-02T03:04:40Z","tag_name":"tag_name-36","tarball_url":"tarball_url-37","target_commitish":"target_commitish-38","upload_url":"upload_url-39","url":"url-40","x_undeclared":1,"zipball_url":"zipball_url-41"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetLatestRelease(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetLatestRelease(ctx, "o", "r", opts...))
 			},
 		},
 		{
 			op: "repoDeleteReleaseByTag", name: "Repos.DeleteReleaseByTag",
 			method: "DELETE", path: "/api/v1/repos/o/r/releases/tags/tag%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteReleaseByTag(ctx, "o", "r", "tag x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteReleaseByTag(ctx, "o", "r", "tag x", opts...))
 			},
 		},
 		{
@@ -1293,16 +1293,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/releases/tags/tag%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"archive_download_count":{"tar_gz":1001,"zip":1002},"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"author":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"body":"body-30","created_at":"2026-01-02T03:04:36Z","draft":true,"hide_archive_links":true,"html_url":"html_url-32","id":1033,"name":"name-34","prerelease":true,"published_at":"2026-01-02T03:04:40Z","tag_name":"tag_name-36","tarball_url":"tarball_url-37","target_commitish":"target_commitish-38","upload_url":"upload_url-39","url":"url-40","x_undeclared":1,"zipball_url":"zipball_url-41"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetReleaseByTag(ctx, "o", "r", "tag x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetReleaseByTag(ctx, "o", "r", "tag x", opts...))
 			},
 		},
 		{
 			op: "repoDeleteRelease", name: "Repos.DeleteRelease",
 			method: "DELETE", path: "/api/v1/repos/o/r/releases/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteRelease(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteRelease(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -1310,8 +1310,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/releases/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"archive_download_count":{"tar_gz":1001,"zip":1002},"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"author":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"body":"body-30","created_at":"2026-01-02T03:04:36Z","draft":true,"hide_archive_links":true,"html_url":"html_url-32","id":1033,"name":"name-34","prerelease":true,"published_at":"2026-01-02T03:04:40Z","tag_name":"tag_name-36","tarball_url":"tarball_url-37","target_commitish":"target_commitish-38","upload_url":"upload_url-39","url":"url-40","x_undeclared":1,"zipball_url":"zipball_url-41"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetRelease(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetRelease(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -1320,7 +1320,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"body":"body-1","draft":true,"hide_archive_links":true,"name":"name-2","prerelease":true,"tag_name":"tag_name-3","target_commitish":"target_commitish-4"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"archive_download_count":{"tar_gz":1001,"zip":1002},"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"author":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"body":"body-30","created_at":"2026-01-02T03:04:36Z","draft":true,"hide_archive_links":true,"html_url":"html_url-32","id":1033,"name":"name-34","prerelease":true,"published_at":"2026-01-02T03:04:40Z","tag_name":"tag_name-36","tarball_url":"tarball_url-37","target_commitish":"target_commitish-38","upload_url":"upload_url-39","url":"url-40","x_undeclared":1,"zipball_url":"zipball_url-41"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := EditReleaseOption{
 					Body:             Ptr[string]("body-1"),
 					Draft:            Ptr[bool](true),
@@ -1330,7 +1330,7 @@ func TestGenReposOperations(t *testing.T) {
 					TagName:          Ptr[string]("tag_name-3"),
 					TargetCommitish:  Ptr[string]("target_commitish-4"),
 				}
-				return gnResult(c.Repos.EditRelease(ctx, "o", "r", 7, body))
+				return gnResult(c.Repos.EditRelease(ctx, "o", "r", 7, body, opts...))
 			},
 		},
 		{
@@ -1338,16 +1338,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/releases/7/assets", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListReleaseAssets(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListReleaseAssets(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
 			op: "repoDeleteReleaseAttachment", name: "Repos.DeleteReleaseAsset",
 			method: "DELETE", path: "/api/v1/repos/o/r/releases/7/assets/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteReleaseAsset(ctx, "o", "r", 7, 8))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteReleaseAsset(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
 		{
@@ -1355,8 +1355,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/releases/7/assets/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetReleaseAsset(ctx, "o", "r", 7, 8))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetReleaseAsset(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
 		{
@@ -1365,12 +1365,12 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"browser_download_url":"browser_download_url-1","name":"name-2"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := EditAttachmentOptions{
 					BrowserDownloadURL: Ptr[string]("browser_download_url-1"),
 					Name:               Ptr[string]("name-2"),
 				}
-				return gnResult(c.Repos.EditReleaseAsset(ctx, "o", "r", 7, 8, body))
+				return gnResult(c.Repos.EditReleaseAsset(ctx, "o", "r", 7, 8, body, opts...))
 			},
 		},
 		{
@@ -1378,8 +1378,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/reviewers", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListReviewers(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListReviewers(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1387,9 +1387,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/stargazers", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListStargazers(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListStargazers(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -1402,13 +1402,13 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/statuses/sha%20x", query: "sort=sort%201&state=state%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"context":"context-1","created_at":"2026-01-02T03:04:07Z","creator":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"description":"description-22","id":1023,"status":"status-24","target_url":"target_url-25","updated_at":"2026-01-02T03:04:31Z","url":"url-27","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListStatusesBySHAOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
 					State:       "state 2",
 				}
-				return gnResult(c.Repos.ListStatusesBySHA(ctx, "o", "r", "sha x", params))
+				return gnResult(c.Repos.ListStatusesBySHA(ctx, "o", "r", "sha x", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListStatusesBySHAOptions{
@@ -1426,14 +1426,14 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"context":"context-1","description":"description-2","state":"state-3","target_url":"target_url-4"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"context":"context-1","created_at":"2026-01-02T03:04:07Z","creator":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"description":"description-22","id":1023,"status":"status-24","target_url":"target_url-25","updated_at":"2026-01-02T03:04:31Z","url":"url-27","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateStatusOption{
 					Context:     "context-1",
 					Description: "description-2",
 					State:       "state-3",
 					TargetURL:   "target_url-4",
 				}
-				return gnResult(c.Repos.CreateStatus(ctx, "o", "r", "sha x", body))
+				return gnResult(c.Repos.CreateStatus(ctx, "o", "r", "sha x", body, opts...))
 			},
 		},
 		{
@@ -1441,9 +1441,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/subscribers", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListSubscribers(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListSubscribers(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -1455,8 +1455,8 @@ func TestGenReposOperations(t *testing.T) {
 			op: "userCurrentDeleteSubscription", name: "Repos.Unwatch",
 			method: "DELETE", path: "/api/v1/repos/o/r/subscription", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.Unwatch(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.Unwatch(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1464,8 +1464,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/subscription", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","ignored":true,"reason":"any-2","repository_url":"repository_url-3","subscribed":true,"url":"url-4","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetSubscription(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetSubscription(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1473,8 +1473,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/repos/o/r/subscription", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","ignored":true,"reason":"any-2","repository_url":"repository_url-3","subscribed":true,"url":"url-4","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.Watch(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.Watch(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1482,16 +1482,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/sync_fork", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allowed":true,"base_commit":"base_commit-1","commits_behind":1002,"fork_commit":"fork_commit-3","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetForkSyncInfo(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetForkSyncInfo(ctx, "o", "r", opts...))
 			},
 		},
 		{
 			op: "repoSyncForkDefault", name: "Repos.SyncFork",
 			method: "POST", path: "/api/v1/repos/o/r/sync_fork", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.SyncFork(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.SyncFork(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1499,16 +1499,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/sync_fork/branch%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allowed":true,"base_commit":"base_commit-1","commits_behind":1002,"fork_commit":"fork_commit-3","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetForkBranchSyncInfo(ctx, "o", "r", "branch x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetForkBranchSyncInfo(ctx, "o", "r", "branch x", opts...))
 			},
 		},
 		{
 			op: "repoSyncForkBranch", name: "Repos.SyncForkBranch",
 			method: "POST", path: "/api/v1/repos/o/r/sync_fork/branch%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.SyncForkBranch(ctx, "o", "r", "branch x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.SyncForkBranch(ctx, "o", "r", "branch x", opts...))
 			},
 		},
 		{
@@ -1516,8 +1516,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/tag_protections", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","id":1002,"name_pattern":"name_pattern-3","updated_at":"2026-01-02T03:04:09Z","whitelist_teams":["whitelist_teams-5"],"whitelist_usernames":["whitelist_usernames-6"],"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListTagProtections(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListTagProtections(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1526,21 +1526,21 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"name_pattern":"name_pattern-1","whitelist_teams":["whitelist_teams-2"],"whitelist_usernames":["whitelist_usernames-3"]}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","id":1002,"name_pattern":"name_pattern-3","updated_at":"2026-01-02T03:04:09Z","whitelist_teams":["whitelist_teams-5"],"whitelist_usernames":["whitelist_usernames-6"],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateTagProtectionOption{
 					NamePattern:        "name_pattern-1",
 					WhitelistTeams:     []string{"whitelist_teams-2"},
 					WhitelistUsernames: []string{"whitelist_usernames-3"},
 				}
-				return gnResult(c.Repos.CreateTagProtection(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateTagProtection(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "repoDeleteTagProtection", name: "Repos.DeleteTagProtection",
 			method: "DELETE", path: "/api/v1/repos/o/r/tag_protections/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteTagProtection(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteTagProtection(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -1548,8 +1548,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/tag_protections/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","id":1002,"name_pattern":"name_pattern-3","updated_at":"2026-01-02T03:04:09Z","whitelist_teams":["whitelist_teams-5"],"whitelist_usernames":["whitelist_usernames-6"],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetTagProtection(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetTagProtection(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -1558,13 +1558,13 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"name_pattern":"name_pattern-1","whitelist_teams":["whitelist_teams-2"],"whitelist_usernames":["whitelist_usernames-3"]}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","id":1002,"name_pattern":"name_pattern-3","updated_at":"2026-01-02T03:04:09Z","whitelist_teams":["whitelist_teams-5"],"whitelist_usernames":["whitelist_usernames-6"],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := EditTagProtectionOption{
 					NamePattern:        Ptr[string]("name_pattern-1"),
 					WhitelistTeams:     []string{"whitelist_teams-2"},
 					WhitelistUsernames: []string{"whitelist_usernames-3"},
 				}
-				return gnResult(c.Repos.EditTagProtection(ctx, "o", "r", 7, body))
+				return gnResult(c.Repos.EditTagProtection(ctx, "o", "r", 7, body, opts...))
 			},
 		},
 		{
@@ -1572,9 +1572,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/tags", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"archive_download_count":{"tar_gz":1001,"zip":1002},"commit":{"created":"2026-01-02T03:04:08Z","sha":"sha-4","url":"url-5"},"id":"id-6","message":"message-7","name":"name-8","tarball_url":"tarball_url-9","x_undeclared":1,"zipball_url":"zipball_url-10"}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListTags(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListTags(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -1588,21 +1588,21 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"message":"message-1","tag_name":"tag_name-2","target":"target-3"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"archive_download_count":{"tar_gz":1001,"zip":1002},"commit":{"created":"2026-01-02T03:04:08Z","sha":"sha-4","url":"url-5"},"id":"id-6","message":"message-7","name":"name-8","tarball_url":"tarball_url-9","x_undeclared":1,"zipball_url":"zipball_url-10"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateTagOption{
 					Message: "message-1",
 					TagName: "tag_name-2",
 					Target:  "target-3",
 				}
-				return gnResult(c.Repos.CreateTag(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateTag(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "repoDeleteTag", name: "Repos.DeleteTag",
 			method: "DELETE", path: "/api/v1/repos/o/r/tags/tag/a%20b", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteTag(ctx, "o", "r", "tag/a b"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteTag(ctx, "o", "r", "tag/a b", opts...))
 			},
 		},
 		{
@@ -1610,8 +1610,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/tags/tag/a%20b", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"archive_download_count":{"tar_gz":1001,"zip":1002},"commit":{"created":"2026-01-02T03:04:08Z","sha":"sha-4","url":"url-5"},"id":"id-6","message":"message-7","name":"name-8","tarball_url":"tarball_url-9","x_undeclared":1,"zipball_url":"zipball_url-10"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetTag(ctx, "o", "r", "tag/a b"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetTag(ctx, "o", "r", "tag/a b", opts...))
 			},
 		},
 		{
@@ -1619,16 +1619,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/teams", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListTeams(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListTeams(ctx, "o", "r", opts...))
 			},
 		},
 		{
 			op: "repoDeleteTeam", name: "Repos.RemoveTeam",
 			method: "DELETE", path: "/api/v1/repos/o/r/teams/team%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.RemoveTeam(ctx, "o", "r", "team x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.RemoveTeam(ctx, "o", "r", "team x", opts...))
 			},
 		},
 		{
@@ -1636,16 +1636,16 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/teams/team%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetTeam(ctx, "o", "r", "team x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetTeam(ctx, "o", "r", "team x", opts...))
 			},
 		},
 		{
 			op: "repoAddTeam", name: "Repos.AddTeam",
 			method: "PUT", path: "/api/v1/repos/o/r/teams/team%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.AddTeam(ctx, "o", "r", "team x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.AddTeam(ctx, "o", "r", "team x", opts...))
 			},
 		},
 		{
@@ -1653,14 +1653,14 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/times", query: "user=user%201&since=2026-01-02T03%3A04%3A07Z&before=2026-01-02T03%3A04%3A08Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					User:        "user 1",
 					Since:       gnTime(2),
 					Before:      gnTime(3),
 				}
-				return gnResult(c.Repos.ListTrackedTimes(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListTrackedTimes(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListTrackedTimesOptions{
@@ -1678,8 +1678,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/times/user%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.ListUserTrackedTimes(ctx, "o", "r", "user x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.ListUserTrackedTimes(ctx, "o", "r", "user x", opts...))
 			},
 		},
 		{
@@ -1688,9 +1688,9 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"topics":["topics-1"]}`,
 			want:     `["topics-1"]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListTopics(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListTopics(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -1702,16 +1702,16 @@ func TestGenReposOperations(t *testing.T) {
 			op: "repoDeleteTopic", name: "Repos.RemoveTopic",
 			method: "DELETE", path: "/api/v1/repos/o/r/topics/topic%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.RemoveTopic(ctx, "o", "r", "topic x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.RemoveTopic(ctx, "o", "r", "topic x", opts...))
 			},
 		},
 		{
 			op: "repoAddTopic", name: "Repos.AddTopic",
 			method: "PUT", path: "/api/v1/repos/o/r/topics/topic%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.AddTopic(ctx, "o", "r", "topic x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.AddTopic(ctx, "o", "r", "topic x", opts...))
 			},
 		},
 		{
@@ -1720,12 +1720,12 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"new_owner":"new_owner-1","team_ids":[1002]}`,
 			kind: gnJSON, status: 202,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := TransferRepoOption{
 					NewOwner: "new_owner-1",
 					TeamIDs:  []int64{1002},
 				}
-				return gnResult(c.Repos.Transfer(ctx, "o", "r", body))
+				return gnResult(c.Repos.Transfer(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
@@ -1733,8 +1733,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/repos/o/r/transfer/accept", query: "",
 			kind: gnJSON, status: 202,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.AcceptTransfer(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.AcceptTransfer(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1742,8 +1742,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/repos/o/r/transfer/reject", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.RejectTransfer(ctx, "o", "r"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.RejectTransfer(ctx, "o", "r", opts...))
 			},
 		},
 		{
@@ -1752,21 +1752,21 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"content_base64":"content_base64-1","message":"message-2","title":"title-3"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"commit_count":1001,"content_base64":"content_base64-2","footer":"footer-3","html_url":"html_url-4","last_commit":{"author":{"date":"date-5","email":"email-6","name":"name-7"},"commiter":{"date":"date-8","email":"email-9","name":"name-10"},"message":"message-11","sha":"sha-12"},"sidebar":"sidebar-13","sub_url":"sub_url-14","title":"title-15","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateWikiPageOptions{
 					ContentBase64: Ptr[string]("content_base64-1"),
 					Message:       Ptr[string]("message-2"),
 					Title:         Ptr[string]("title-3"),
 				}
-				return gnResult(c.Repos.CreateWikiPage(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateWikiPage(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "repoDeleteWikiPage", name: "Repos.DeleteWikiPage",
 			method: "DELETE", path: "/api/v1/repos/o/r/wiki/page/pageName%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteWikiPage(ctx, "o", "r", "pageName x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteWikiPage(ctx, "o", "r", "pageName x", opts...))
 			},
 		},
 		{
@@ -1774,8 +1774,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/wiki/page/pageName%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"commit_count":1001,"content_base64":"content_base64-2","footer":"footer-3","html_url":"html_url-4","last_commit":{"author":{"date":"date-5","email":"email-6","name":"name-7"},"commiter":{"date":"date-8","email":"email-9","name":"name-10"},"message":"message-11","sha":"sha-12"},"sidebar":"sidebar-13","sub_url":"sub_url-14","title":"title-15","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetWikiPage(ctx, "o", "r", "pageName x"))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetWikiPage(ctx, "o", "r", "pageName x", opts...))
 			},
 		},
 		{
@@ -1784,13 +1784,13 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"content_base64":"content_base64-1","message":"message-2","title":"title-3"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"commit_count":1001,"content_base64":"content_base64-2","footer":"footer-3","html_url":"html_url-4","last_commit":{"author":{"date":"date-5","email":"email-6","name":"name-7"},"commiter":{"date":"date-8","email":"email-9","name":"name-10"},"message":"message-11","sha":"sha-12"},"sidebar":"sidebar-13","sub_url":"sub_url-14","title":"title-15","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateWikiPageOptions{
 					ContentBase64: Ptr[string]("content_base64-1"),
 					Message:       Ptr[string]("message-2"),
 					Title:         Ptr[string]("title-3"),
 				}
-				return gnResult(c.Repos.EditWikiPage(ctx, "o", "r", "pageName x", body))
+				return gnResult(c.Repos.EditWikiPage(ctx, "o", "r", "pageName x", body, opts...))
 			},
 		},
 		{
@@ -1798,9 +1798,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/wiki/pages", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"html_url":"html_url-1","last_commit":{"author":{"date":"date-2","email":"email-3","name":"name-4"},"commiter":{"date":"date-5","email":"email-6","name":"name-7"},"message":"message-8","sha":"sha-9"},"sub_url":"sub_url-10","title":"title-11","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListWikiPages(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListWikiPages(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -1813,9 +1813,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/wiki/revisions/pageName%20x", query: "page=2",
 			kind: gnJSON, status: 200,
 			respBody: `{"commits":[{"author":{"date":"date-1","email":"email-2","name":"name-3"},"commiter":{"date":"date-4","email":"email-5","name":"name-6"},"message":"message-7","sha":"sha-8"}],"count":1009,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2}
-				return gnResult(c.Repos.ListWikiPageRevisions(ctx, "o", "r", "pageName x", params))
+				return gnResult(c.Repos.ListWikiPageRevisions(ctx, "o", "r", "pageName x", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2}
@@ -1829,7 +1829,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"avatar":true,"default_branch":"default_branch-1","description":"description-2","git_content":true,"git_hooks":true,"labels":true,"name":"name-3","owner":"owner-4","private":true,"protected_branch":true,"topics":true,"webhooks":true}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := GenerateRepoOption{
 					Avatar:          true,
 					DefaultBranch:   "default_branch-1",
@@ -1844,7 +1844,7 @@ func TestGenReposOperations(t *testing.T) {
 					Topics:          true,
 					Webhooks:        true,
 				}
-				return gnResult(c.Repos.Generate(ctx, "template_owner x", "template_repo x", body))
+				return gnResult(c.Repos.Generate(ctx, "template_owner x", "template_repo x", body, opts...))
 			},
 		},
 		{
@@ -1852,8 +1852,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repositories/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetByID(ctx, 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetByID(ctx, 7, opts...))
 			},
 		},
 		{
@@ -1862,12 +1862,12 @@ func TestGenReposOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"topics":[{"created":"2026-01-02T03:04:06Z","id":1002,"repo_count":1003,"topic_name":"topic_name-4","updated":"2026-01-02T03:04:10Z"}]}`,
 			want:     `[{"created":"2026-01-02T03:04:06Z","id":1002,"repo_count":1003,"topic_name":"topic_name-4","updated":"2026-01-02T03:04:10Z"}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoSearchTopicsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
 				}
-				return gnResult(c.Repos.SearchTopics(ctx, params))
+				return gnResult(c.Repos.SearchTopics(ctx, params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoSearchTopicsOptions{
@@ -1884,7 +1884,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"auto_init":true,"default_branch":"default_branch-1","description":"description-2","gitignores":"gitignores-3","issue_labels":"issue_labels-4","license":"license-5","name":"name-6","object_format_name":"object_format_name-7","private":true,"readme":"readme-8","template":true,"trust_model":"trust_model-9"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateRepoOption{
 					AutoInit:         true,
 					DefaultBranch:    "default_branch-1",
@@ -1899,7 +1899,7 @@ func TestGenReposOperations(t *testing.T) {
 					Template:         true,
 					TrustModel:       "trust_model-9",
 				}
-				return gnResult(c.Repos.Create(ctx, body))
+				return gnResult(c.Repos.Create(ctx, body, opts...))
 			},
 		},
 		{
@@ -1907,12 +1907,12 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/repos", query: "order_by=order_by%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					OrderBy:     "order_by 1",
 				}
-				return gnResult(c.Repos.List(ctx, params))
+				return gnResult(c.Repos.List(ctx, params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListOptions{
@@ -1928,9 +1928,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/repos", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListByUser(ctx, "username x", params))
+				return gnResult(c.Repos.ListByUser(ctx, "username x", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -1944,7 +1944,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"auto_init":true,"default_branch":"default_branch-1","description":"description-2","gitignores":"gitignores-3","issue_labels":"issue_labels-4","license":"license-5","name":"name-6","object_format_name":"object_format_name-7","private":true,"readme":"readme-8","template":true,"trust_model":"trust_model-9"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateRepoOption{
 					AutoInit:         true,
 					DefaultBranch:    "default_branch-1",
@@ -1959,7 +1959,7 @@ func TestGenReposOperations(t *testing.T) {
 					Template:         true,
 					TrustModel:       "trust_model-9",
 				}
-				return gnResult(c.Repos.CreateInOrgDeprecated(ctx, "org x", body))
+				return gnResult(c.Repos.CreateInOrgDeprecated(ctx, "org x", body, opts...))
 			},
 		},
 		{
@@ -1967,9 +1967,9 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/repos", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Repos.ListByOrg(ctx, "org x", params))
+				return gnResult(c.Repos.ListByOrg(ctx, "org x", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
@@ -1983,7 +1983,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"auto_init":true,"default_branch":"default_branch-1","description":"description-2","gitignores":"gitignores-3","issue_labels":"issue_labels-4","license":"license-5","name":"name-6","object_format_name":"object_format_name-7","private":true,"readme":"readme-8","template":true,"trust_model":"trust_model-9"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateRepoOption{
 					AutoInit:         true,
 					DefaultBranch:    "default_branch-1",
@@ -1998,7 +1998,7 @@ func TestGenReposOperations(t *testing.T) {
 					Template:         true,
 					TrustModel:       "trust_model-9",
 				}
-				return gnResult(c.Repos.CreateInOrg(ctx, "org x", body))
+				return gnResult(c.Repos.CreateInOrg(ctx, "org x", body, opts...))
 			},
 		},
 		{
@@ -2006,12 +2006,12 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/labels", query: "sort=sort%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &RepoListLabelsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
 				}
-				return gnResult(c.Repos.ListLabels(ctx, "o", "r", params))
+				return gnResult(c.Repos.ListLabels(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &RepoListLabelsOptions{
@@ -2028,7 +2028,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := CreateLabelOption{
 					Color:       "color-1",
 					Description: "description-2",
@@ -2036,15 +2036,15 @@ func TestGenReposOperations(t *testing.T) {
 					IsArchived:  true,
 					Name:        "name-3",
 				}
-				return gnResult(c.Repos.CreateLabel(ctx, "o", "r", body))
+				return gnResult(c.Repos.CreateLabel(ctx, "o", "r", body, opts...))
 			},
 		},
 		{
 			op: "issueDeleteLabel", name: "Repos.DeleteLabel",
 			method: "DELETE", path: "/api/v1/repos/o/r/labels/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteLabel(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Repos.DeleteLabel(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -2052,8 +2052,8 @@ func TestGenReposOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/labels/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
-				return gnResult(c.Repos.GetLabel(ctx, "o", "r", 7))
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Repos.GetLabel(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
@@ -2062,7 +2062,7 @@ func TestGenReposOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				body := EditLabelOption{
 					Color:       Ptr[string]("color-1"),
 					Description: Ptr[string]("description-2"),
@@ -2070,7 +2070,7 @@ func TestGenReposOperations(t *testing.T) {
 					IsArchived:  Ptr[bool](true),
 					Name:        Ptr[string]("name-3"),
 				}
-				return gnResult(c.Repos.EditLabel(ctx, "o", "r", 7, body))
+				return gnResult(c.Repos.EditLabel(ctx, "o", "r", 7, body, opts...))
 			},
 		},
 	})

@@ -33,7 +33,8 @@ type Response struct {
 
 	// NotModified is true when a conditional call ([IfNoneMatch],
 	// [IfModifiedSince]) was answered 304 Not Modified: the call returned
-	// no error and the zero result, and the copy the caller holds is
+	// no error and the zero result (nil, "", false; an Open… method an
+	// empty reader, still to be closed), and the copy the caller holds is
 	// current.
 	NotModified bool
 
@@ -44,6 +45,15 @@ type Response struct {
 	hasLink     bool    // the response carried at least one Link element
 	rateLimit   *RateLimit
 	requestID   string // X-Request-Id, scrubbed
+}
+
+// noResult reports whether a call has no result to return: it failed, or
+// a conditional call was answered 304 Not Modified. Every operation then
+// returns its zero result, whatever it had allocated to decode into; this
+// is the one test of it, in every generated method (internal/gen,
+// emitMethod) and every hand-written one.
+func noResult(resp *Response, err error) bool {
+	return err != nil || resp != nil && resp.NotModified
 }
 
 // newResponse reads the status and the paging headers of r; a nil r gives

@@ -89,8 +89,8 @@ func (c *Client) signingKey(ctx context.Context, req *request, opts []CallOption
 	req.result = resultText
 	var v string
 	resp, err := c.call(ctx, req, &v)
-	if err != nil {
-		return "", resp, err
+	if noResult(resp, err) {
+		return "", resp, err // a 304 is not "no key": the copy held is current
 	}
 	if strings.TrimSpace(v) == "" {
 		return "", resp, ErrNoSigningKey

@@ -18,7 +18,7 @@ func (s *SettingsService) GetAPI(ctx context.Context, opts ...CallOption) (*Gene
 	req.with(opts)
 	v := new(GeneralAPISettings)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -35,7 +35,7 @@ func (s *SettingsService) GetAttachment(ctx context.Context, opts ...CallOption)
 	req.with(opts)
 	v := new(GeneralAttachmentSettings)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -52,7 +52,7 @@ func (s *SettingsService) GetRepository(ctx context.Context, opts ...CallOption)
 	req.with(opts)
 	v := new(GeneralRepoSettings)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -68,7 +68,7 @@ func (s *SettingsService) GetUI(ctx context.Context, opts ...CallOption) (*Gener
 	req.with(opts)
 	v := new(GeneralUISettings)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

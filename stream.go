@@ -16,13 +16,22 @@ import (
 // returns a *TransportError from Read.
 
 // stream runs r and returns the success body as a reader bounded by the
-// download limit. The caller must close it.
+// download limit. The caller must close it. This is the one place a stream
+// call's result is decided: it never returns a nil reader with a nil
+// error. A 304 to a conditional call ([IfNoneMatch], [IfModifiedSince])
+// has no body to stream: it gives an empty reader (http.NoBody, which
+// reads EOF and closes without error) with Response.NotModified true, so
+// that the usual defer rc.Close() holds. A failure gives a nil reader and
+// the error.
 func (c *Client) stream(ctx context.Context, r *request) (io.ReadCloser, *Response, error) {
 	r.result = resultStream
 	var body io.ReadCloser
 	resp, err := c.call(ctx, r, &body)
 	if err != nil {
 		return nil, resp, err
+	}
+	if body == nil {
+		body = http.NoBody // a 304: nothing to read, still something to close
 	}
 	return body, resp, nil
 }

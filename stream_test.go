@@ -162,9 +162,13 @@ func TestConditionalNotModified(t *testing.T) {
 	if err != nil || data != nil || !resp.NotModified || resp.StatusCode != 304 {
 		t.Fatalf("conditional read: %q, err %v, NotModified %v, status %d", data, err, resp.NotModified, resp.StatusCode)
 	}
+	// A stream answered 304 is an empty reader, never nil (issue 19 §6).
 	body, resp, err := c.Repos.OpenRawFile(ctx, "o", "r", "f", nil, IfModifiedSince(rlNow))
-	if err != nil || body != nil || !resp.NotModified {
+	if err != nil || body == nil || !resp.NotModified {
 		t.Fatalf("conditional stream: %v, err %v, %+v", body, err, resp)
+	}
+	if got, rerr := io.ReadAll(body); len(got) != 0 || rerr != nil || body.Close() != nil {
+		t.Fatalf("conditional stream read %q, %v", got, rerr)
 	}
 	// Without a condition a 304 is unusable: an *APIError.
 	_, _, err = c.Repos.GetRawFile(ctx, "o", "r", "f", nil, WithHeader("If-None-Match", `"v1"`))

@@ -149,7 +149,7 @@ func (c *Client) upload(ctx context.Context, req *request, params *IssueUploadAt
 	req.with(opts)
 	v := new(Attachment)
 	resp, err := c.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -196,7 +196,7 @@ func (s *ReposService) UploadReleaseAsset(ctx context.Context, owner, repo strin
 	req.with(opts)
 	v := new(Attachment)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

@@ -19,7 +19,7 @@ func (s *UsersService) GetCurrent(ctx context.Context, opts ...CallOption) (*Use
 	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -56,7 +56,7 @@ func (s *UsersService) ListOAuth2Apps(ctx context.Context, params *ListOptions, 
 	req.result = resultWithheld
 	var v []*OAuth2Application
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -87,7 +87,7 @@ func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2App
 	req.result = resultWithheld
 	v := new(OAuth2Application)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -121,7 +121,7 @@ func (s *UsersService) GetOAuth2App(ctx context.Context, id int64, opts ...CallO
 	req.result = resultWithheld
 	v := new(OAuth2Application)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -143,7 +143,7 @@ func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateO
 	req.result = resultWithheld
 	v := new(OAuth2Application)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -214,7 +214,7 @@ func (s *UsersService) ListEmails(ctx context.Context, opts ...CallOption) ([]*E
 	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -232,7 +232,7 @@ func (s *UsersService) AddEmails(ctx context.Context, body CreateEmailOption, op
 	req.with(opts)
 	var v []*Email
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -250,7 +250,7 @@ func (s *UsersService) ListMyFollowers(ctx context.Context, params *ListOptions,
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -278,7 +278,7 @@ func (s *UsersService) ListMyFollowing(ctx context.Context, params *ListOptions,
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -322,7 +322,7 @@ func (s *UsersService) IsFollowedByMe(ctx context.Context, username string, opts
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -355,7 +355,7 @@ func (s *UsersService) GetGPGKeyToken(ctx context.Context, opts ...CallOption) (
 	req.result = resultText
 	var v string
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return "", resp, err
 	}
 	return v, resp, nil
@@ -374,7 +374,7 @@ func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyOption
 	req.with(opts)
 	v := new(GPGKey)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -391,7 +391,7 @@ func (s *UsersService) ListMyGPGKeys(ctx context.Context, params *ListOptions, o
 	req.with(opts)
 	var v []*GPGKey
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -419,7 +419,7 @@ func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyOption
 	req.with(opts)
 	v := new(GPGKey)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -449,7 +449,7 @@ func (s *UsersService) GetGPGKey(ctx context.Context, id int64, opts ...CallOpti
 	req.with(opts)
 	v := new(GPGKey)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -471,7 +471,7 @@ func (s *UsersService) ListHooks(ctx context.Context, params *ListOptions, opts 
 	req.result = resultWithheld
 	var v []*Hook
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -504,7 +504,7 @@ func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption, op
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -538,7 +538,7 @@ func (s *UsersService) GetHook(ctx context.Context, id int64, opts ...CallOption
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -560,7 +560,7 @@ func (s *UsersService) EditHook(ctx context.Context, id int64, body EditHookOpti
 	req.result = resultWithheld
 	v := new(Hook)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -587,7 +587,7 @@ func (s *UsersService) ListMyKeys(ctx context.Context, params *UserListMyKeysOpt
 	req.with(opts)
 	var v []*PublicKey
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -619,7 +619,7 @@ func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyOption, opts
 	req.with(opts)
 	v := new(PublicKey)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -648,7 +648,7 @@ func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...CallOption)
 	req.with(opts)
 	v := new(PublicKey)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -666,7 +666,7 @@ func (s *UsersService) ListBlocked(ctx context.Context, params *ListOptions, opt
 	req.with(opts)
 	var v []*BlockedUser
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -692,7 +692,7 @@ func (s *UsersService) GetQuota(ctx context.Context, opts ...CallOption) (*Quota
 	req.with(opts)
 	v := new(QuotaInfo)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -711,7 +711,7 @@ func (s *UsersService) ListQuotaArtifacts(ctx context.Context, params *ListOptio
 	req.with(opts)
 	var v []*QuotaUsedArtifact
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -740,7 +740,7 @@ func (s *UsersService) ListQuotaAttachments(ctx context.Context, params *ListOpt
 	req.with(opts)
 	var v []*QuotaUsedAttachment
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -780,7 +780,7 @@ func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOpt
 	req.with(opts)
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -799,7 +799,7 @@ func (s *UsersService) ListQuotaPackages(ctx context.Context, params *ListOption
 	req.with(opts)
 	var v []*QuotaUsedPackage
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -825,7 +825,7 @@ func (s *UsersService) GetSettings(ctx context.Context, opts ...CallOption) (*Us
 	req.with(opts)
 	v := new(UserSettings)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -843,7 +843,7 @@ func (s *UsersService) EditSettings(ctx context.Context, body UserSettingsOption
 	req.with(opts)
 	v := new(UserSettings)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -860,7 +860,7 @@ func (s *UsersService) ListMyStarred(ctx context.Context, params *ListOptions, o
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -905,7 +905,7 @@ func (s *UsersService) IsStarred(ctx context.Context, owner, repo string, opts .
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -935,7 +935,7 @@ func (s *UsersService) ListStopwatches(ctx context.Context, params *ListOptions,
 	req.with(opts)
 	var v []*StopWatch
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -963,7 +963,7 @@ func (s *UsersService) ListMySubscriptions(ctx context.Context, params *ListOpti
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -990,7 +990,7 @@ func (s *UsersService) ListTeams(ctx context.Context, params *ListOptions, opts 
 	req.with(opts)
 	var v []*Team
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1032,7 +1032,7 @@ func (s *UsersService) ListTrackedTimes(ctx context.Context, params *UserListTra
 	req.with(opts)
 	var v []*TrackedTime
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1097,7 +1097,7 @@ func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, op
 	req.with(opts)
 	var v okDataEnvelope[*User]
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v.Data, resp, nil
@@ -1125,7 +1125,7 @@ func (s *UsersService) Get(ctx context.Context, username string, opts ...CallOpt
 	req.with(opts)
 	v := new(User)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1157,7 +1157,7 @@ func (s *UsersService) ListActivityFeeds(ctx context.Context, username string, p
 	req.with(opts)
 	var v []*Activity
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1188,7 +1188,7 @@ func (s *UsersService) ListFollowers(ctx context.Context, username string, param
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1216,7 +1216,7 @@ func (s *UsersService) ListFollowing(ctx context.Context, username string, param
 	req.with(opts)
 	var v []*User
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1247,7 +1247,7 @@ func (s *UsersService) IsFollowing(ctx context.Context, username, target string,
 	req.result = resultBool
 	var v bool
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return false, resp, err
 	}
 	return v, resp, nil
@@ -1265,7 +1265,7 @@ func (s *UsersService) ListGPGKeys(ctx context.Context, username string, params 
 	req.with(opts)
 	var v []*GPGKey
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1292,7 +1292,7 @@ func (s *UsersService) ListHeatmap(ctx context.Context, username string, opts ..
 	req.with(opts)
 	var v []*UserHeatmapData
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1319,7 +1319,7 @@ func (s *UsersService) ListKeys(ctx context.Context, username string, params *Us
 	req.with(opts)
 	var v []*PublicKey
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1350,7 +1350,7 @@ func (s *UsersService) ListStarred(ctx context.Context, username string, params 
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1378,7 +1378,7 @@ func (s *UsersService) ListSubscriptions(ctx context.Context, username string, p
 	req.with(opts)
 	var v []*Repository
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1405,7 +1405,7 @@ func (s *UsersService) ListTokens(ctx context.Context, username string, params *
 	req.with(opts)
 	var v []*AccessToken
 	resp, err := s.client.call(ctx, req, &v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil
@@ -1437,7 +1437,7 @@ func (s *UsersService) CreateToken(ctx context.Context, username string, body Cr
 	req.result = resultWithheld
 	v := new(AccessToken)
 	resp, err := s.client.call(ctx, req, v)
-	if err != nil {
+	if noResult(resp, err) {
 		return nil, resp, err
 	}
 	return v, resp, nil

@@ -327,7 +327,9 @@ func emitMethod(b *strings.Builder, m *models, o *opInfo) {
 		fmt.Fprintf(b, "\tvar v %s\n", typ)
 		b.WriteString("\tresp, err := s.client.call(ctx, req, &v)\n")
 	}
-	fmt.Fprintf(b, "\tif err != nil {\n\t\treturn %s, resp, err\n\t}\n", zero)
+	// noResult (response.go): an error or a 304 to a conditional call
+	// gives the zero result, never the value allocated to decode into.
+	fmt.Fprintf(b, "\tif noResult(resp, err) {\n\t\treturn %s, resp, err\n\t}\n", zero)
 	if o.maybeEmpty {
 		fmt.Fprintf(b, "\tif out.empty {\n\t\treturn nil, resp, nil\n\t}\n")
 	}
@@ -436,7 +438,7 @@ func streamName(method string) string {
 // emitStream writes the streaming form of a file-content operation.
 func emitStream(b *strings.Builder, m *models, o *opInfo) {
 	name := streamName(o.method)
-	doc := fmt.Sprintf("%s is [%s] as a stream: it returns the body as it arrives, bounded by the download limit ([WithMaxDownloadBytes]), instead of reading it whole. The caller must close the reader.", name, qualified(o)) +
+	doc := fmt.Sprintf("%s is [%s] as a stream: it returns the body as it arrives, bounded by the download limit ([WithMaxDownloadBytes]), instead of reading it whole. The caller must close the reader. A conditional call ([IfNoneMatch], [IfModifiedSince]) answered 304 Not Modified returns an empty reader, still to be closed, with Response.NotModified true; an error returns a nil reader.", name, qualified(o)) +
 		"\n\n" + retryLine(o)
 	b.WriteString(comment("", doc))
 	fmt.Fprintf(b, "func (%s) %s(%s) (io.ReadCloser, *Response, error) {\n", recv(o), name, params(m, o))
@@ -458,7 +460,9 @@ func emitIter(b *strings.Builder, m *models, o *opInfo) {
 		if o.iterField == "" {
 			return "\t\treturn " + call + "\n"
 		}
-		return fmt.Sprintf("\t\tv, resp, err := %s\n\t\tif err != nil {\n\t\t\treturn nil, resp, err\n\t\t}\n\t\treturn v.%s, resp, nil\n", call, o.iterField)
+		// v is nil on a 304 to a conditional call (noResult), as on an
+		// error: no page of items.
+		return fmt.Sprintf("\t\tv, resp, err := %s\n\t\tif v == nil || err != nil {\n\t\t\treturn nil, resp, err\n\t\t}\n\t\treturn v.%s, resp, nil\n", call, o.iterField)
 	}
 	if o.optsType == "ListOptions" {
 		fmt.Fprintf(b, "\treturn All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]%s, *Response, error) {\n", elem)

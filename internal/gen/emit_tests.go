@@ -12,7 +12,9 @@ import (
 // emitTests writes <service>_gen_test.go: one case per generated operation,
 // run by gnRunCases (gen_support_test.go) through an httptest server that
 // checks method, escaped path, query and body, then decodes a
-// representative response and compares every field with what was sent.
+// representative response and compares every field with what was sent;
+// each call is also made conditional and answered 304, which must give the
+// zero result.
 func emitTests(m *models, service string, ops []*opInfo) string {
 	var cases strings.Builder
 	for _, o := range ops {
@@ -207,13 +209,16 @@ func emitCase(b *strings.Builder, m *models, o *opInfo) {
 			b.WriteString("\twithheld: true,\n")
 		}
 	}
-	fmt.Fprintf(b, "\tcall: func(ctx context.Context, c *Client) (any, *Response, error) {\n")
+	// call and stream take the per-call options, so that gnRunCase can
+	// make the call conditional (a 304 gives the zero result).
+	withOpts := strings.Join(append(append([]string{"ctx"}, cs.args...), "opts..."), ", ")
+	fmt.Fprintf(b, "\tcall: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {\n")
 	writeSetup(b, cs)
 	wrap := "gnResult"
 	if o.result == rNone {
 		wrap = "gnNoResult"
 	}
-	fmt.Fprintf(b, "\t\treturn %s(c.%s.%s(%s))\n\t},\n", wrap, o.service, o.method, strings.Join(append([]string{"ctx"}, cs.args...), ", "))
+	fmt.Fprintf(b, "\t\treturn %s(c.%s.%s(%s))\n\t},\n", wrap, o.service, o.method, withOpts)
 	if o.iterElem != nil {
 		b.WriteString("\titer: func(ctx context.Context, c *Client) (int, error) {\n")
 		writeSetup(b, cs)
@@ -221,9 +226,9 @@ func emitCase(b *strings.Builder, m *models, o *opInfo) {
 		b.WriteString("\t\treturn n, gnSamePage(params.Page, err)\n\t},\n")
 	}
 	if o.row.Stream {
-		b.WriteString("\tstream: func(ctx context.Context, c *Client) (any, *Response, error) {\n")
+		b.WriteString("\tstream: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {\n")
 		writeSetup(b, cs)
-		fmt.Fprintf(b, "\t\treturn gnReadAll(c.%s.%s(%s))\n\t},\n", o.service, streamName(o.method), strings.Join(append([]string{"ctx"}, cs.args...), ", "))
+		fmt.Fprintf(b, "\t\treturn gnReadAll(c.%s.%s(%s))\n\t},\n", o.service, streamName(o.method), withOpts)
 	}
 	b.WriteString("},\n")
 }
