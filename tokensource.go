@@ -101,13 +101,13 @@ func (e *AuthError) Unwrap() error { return e.Err }
 // token is recorded as a secret before it is used: in the client's set
 // when it is the client's source, and always in the call's own.
 func (c *Client) authorization(ctx context.Context, extra *callOptions, callSecrets *secretSet) (string, error) {
-	ts := c.tokenSource
+	ts, clients := c.tokenSource, true
 	if extra != nil {
 		switch {
 		case extra.auth != "":
 			return extra.auth, nil
 		case extra.tokenSource != nil:
-			ts = extra.tokenSource
+			ts, clients = extra.tokenSource, false
 		}
 	}
 	if ts == nil {
@@ -122,7 +122,7 @@ func (c *Client) authorization(ctx context.Context, extra *callOptions, callSecr
 		// Before anything can echo it, even on error: the client's set
 		// (bounded) for its own source's tokens, and the call's own (every
 		// token this call sent).
-		if ts == c.tokenSource {
+		if clients {
 			c.secretsFn().addToken(value)
 		}
 		callSecrets.add(value)
