@@ -44,12 +44,11 @@ var (
 	server     *env
 	serverOnce sync.Once
 	reportPath string
-	// ranTests and skippedTests hold the top-level tests that called need.
-	ranTests, skippedTests sync.Map
-	ranCount, skippedCount atomic.Int64
-	matrix                 = newRouteMatrix()
-	skipWhy                = "skipped: no real server; run `. \"$(scripts/gitea.sh start)\"` first (see scripts/gitea.md)"
-	runStamp               = time.Now().UTC().Format("150405")
+	// suite counts the top-level tests that called need.
+	suite    = newAccounting()
+	matrix   = newRouteMatrix()
+	skipWhy  = "skipped: no real server; run `. \"$(scripts/gitea.sh start)\"` first (see scripts/gitea.md)"
+	runStamp = time.Now().UTC().Format("150405")
 	// transport is shared by every test client: it notes router-level misses
 	// for the matrix.
 	transport = &missTransport{next: http.DefaultTransport, misses: map[string]bool{}}
@@ -122,18 +121,43 @@ func loadServer() *env {
 // top-level tests that ran against the server or were skipped.
 func need(t *testing.T) *env {
 	t.Helper()
-	top, _, _ := strings.Cut(t.Name(), "/")
 	e := loadServer()
+	suite.note(t, e != nil)
 	if e == nil {
-		if _, dup := skippedTests.LoadOrStore(top, true); !dup {
-			skippedCount.Add(1)
-		}
 		t.Skip(skipWhy)
 	}
-	if _, dup := ranTests.LoadOrStore(top, true); !dup {
-		ranCount.Add(1)
-	}
 	return e
+}
+
+// accounting is the suite's count of top-level tests, by name: those that
+// used the server, and those that were skipped.
+type accounting struct {
+	mu           sync.Mutex
+	ran, skipped map[string]bool
+}
+
+func newAccounting() *accounting {
+	return &accounting{ran: map[string]bool{}, skipped: map[string]bool{}}
+}
+
+// note counts t's top-level test: skipped when there is no server (served
+// false), else ran.
+func (a *accounting) note(t testing.TB, served bool) {
+	top, _, _ := strings.Cut(t.Name(), "/")
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !served {
+		a.skipped[top] = true
+		return
+	}
+	a.ran[top] = true
+}
+
+// counts is how many top-level tests ran and how many were skipped.
+func (a *accounting) counts() (ran, skipped int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.ran), len(a.skipped)
 }
 
 // reportRun says how many tests used the server, fails the run when
@@ -141,7 +165,7 @@ func need(t *testing.T) *env {
 // whole or in part, and writes FORGEGO_IT_REPORT for .ci/run.
 func reportRun(code int) int {
 	loadServer()
-	ran, skipped := ranCount.Load(), skippedCount.Load()
+	ran, skipped := suite.counts()
 	fmt.Fprintf(os.Stderr, "integration: %d tests ran against a real server, %d skipped\n", ran, skipped)
 	if server == nil {
 		fmt.Fprintln(os.Stderr, "integration:", skipWhy)
