@@ -130,18 +130,23 @@ func need(t *testing.T) *env {
 }
 
 // accounting is the suite's count of top-level tests, by name: those that
-// used the server, and those that were skipped.
+// used the server, and those that were skipped. A skip counts wherever it
+// happens: before need (no server), or after it (a test, or a subtest that
+// called need, skipping itself); a test with any skip is counted as
+// skipped, not ran, so that FORGEGO_IT_REQUIRE=1 and .ci/run fail on it.
 type accounting struct {
 	mu           sync.Mutex
 	ran, skipped map[string]bool
+	watched      map[testing.TB]bool // the tests whose late skip a cleanup watches
 }
 
 func newAccounting() *accounting {
-	return &accounting{ran: map[string]bool{}, skipped: map[string]bool{}}
+	return &accounting{ran: map[string]bool{}, skipped: map[string]bool{}, watched: map[testing.TB]bool{}}
 }
 
 // note counts t's top-level test: skipped when there is no server (served
-// false), else ran.
+// false), else ran, until t skips itself: a cleanup registered here (once
+// per t) sees t.Skipped() when t ends.
 func (a *accounting) note(t testing.TB, served bool) {
 	top, _, _ := strings.Cut(t.Name(), "/")
 	a.mu.Lock()
@@ -151,13 +156,43 @@ func (a *accounting) note(t testing.TB, served bool) {
 		return
 	}
 	a.ran[top] = true
+	if a.watched[t] {
+		return
+	}
+	a.watched[t] = true
+	t.Cleanup(func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		delete(a.watched, t)
+		if t.Skipped() {
+			a.skipped[top] = true
+		}
+	})
 }
 
-// counts is how many top-level tests ran and how many were skipped.
+// counts is how many top-level tests ran (used the server and never
+// skipped) and how many were skipped.
 func (a *accounting) counts() (ran, skipped int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.ran), len(a.skipped)
+	for top := range a.ran {
+		if !a.skipped[top] {
+			ran++
+		}
+	}
+	return ran, len(a.skipped)
+}
+
+// skippedNames are the skipped top-level tests, sorted.
+func (a *accounting) skippedNames() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	names := make([]string, 0, len(a.skipped))
+	for top := range a.skipped {
+		names = append(names, top)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // reportRun says how many tests used the server, fails the run when
@@ -167,6 +202,9 @@ func reportRun(code int) int {
 	loadServer()
 	ran, skipped := suite.counts()
 	fmt.Fprintf(os.Stderr, "integration: %d tests ran against a real server, %d skipped\n", ran, skipped)
+	if server != nil && skipped > 0 {
+		fmt.Fprintln(os.Stderr, "integration: skipped:", strings.Join(suite.skippedNames(), " "))
+	}
 	if server == nil {
 		fmt.Fprintln(os.Stderr, "integration:", skipWhy)
 	}
