@@ -419,7 +419,7 @@ func FuzzRateLimitIETF(f *testing.F) {
 		if !ok {
 			return
 		}
-		if len(rl.Limits) == 0 || rl.Remaining < 0 || rl.Reset < 0 || rl.Quota < 0 {
+		if len(rl.Limits) == 0 || rl.Remaining < 0 || rl.Reset < 0 || rl.Reset > maxReset || rl.Quota < 0 {
 			t.Fatalf("bad snapshot %+v from %q", rl, limit)
 		}
 		for _, l := range rl.Limits {
@@ -436,7 +436,7 @@ func FuzzRateLimitDictionary(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		rl, ok := parseRateLimitDictionary(rlHeader("RateLimit", v))
-		if ok && (rl.Remaining < 0 || rl.Reset < 0 || !strings.Contains(v, "remaining")) {
+		if ok && (rl.Remaining < 0 || rl.Reset < 0 || rl.Reset > maxReset || !strings.Contains(v, "remaining")) {
 			t.Fatalf("bad snapshot %+v from %q", rl, v)
 		}
 	})

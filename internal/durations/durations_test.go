@@ -2,6 +2,7 @@ package durations
 
 import (
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -93,4 +94,27 @@ func TestClamp(t *testing.T) {
 	if Clamp(Max, 0, time.Minute) != time.Minute || Clamp(Min, 0, time.Minute) != 0 || Clamp(time.Second, 0, time.Minute) != time.Second {
 		t.Fatal("Clamp")
 	}
+}
+
+// FuzzOf checks Of against exact arithmetic: n·unit clamped to the bounds.
+func FuzzOf(f *testing.F) {
+	f.Add(int64(math.MaxInt64), int64(time.Millisecond))
+	f.Add(int64(math.MinInt64), int64(time.Second))
+	f.Add(int64(9223372036855), int64(time.Millisecond))
+	f.Fuzz(func(t *testing.T, n, unit int64) {
+		if unit <= 0 {
+			return
+		}
+		exact := new(big.Int).Mul(big.NewInt(n), big.NewInt(unit))
+		want := Max
+		switch {
+		case exact.IsInt64():
+			want = time.Duration(exact.Int64())
+		case exact.Sign() < 0:
+			want = Min
+		}
+		if got := Of(n, time.Duration(unit)); got != want {
+			t.Fatalf("Of(%d, %d) = %d, want %d", n, unit, got, want)
+		}
+	})
 }
