@@ -237,3 +237,32 @@ func TestHostilePacerWait(t *testing.T) {
 // dhWrapped is what a Pacer computing ms·time.Millisecond without care
 // returns for ms (negative for math.MaxInt64).
 func dhWrapped(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// TestDelayArithmeticNeverWraps: the jittered backoff draws from
+// [0, delay]; at the bound of Duration, delay+1 wrapped and the draw
+// panicked.
+func TestDelayArithmeticNeverWraps(t *testing.T) {
+	for _, p := range []RetryPolicy{
+		{MaxAttempts: 3, BaseDelay: durations.Max, MaxDelay: durations.Max, Jitter: JitterFull},
+		{MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: durations.Max, Jitter: JitterFull},
+		{MaxAttempts: 3, BaseDelay: durations.Max, MaxDelay: durations.Max, Jitter: JitterFull, RespectRetryAfter: true},
+	} {
+		c, err := NewClient(WithBaseURL("https://forge.example"), WithRetryPolicy(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 2, 64, 1000} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("policy %v, attempt %d: delay panicked: %v", p, n, r)
+					}
+				}()
+				ae := &APIError{StatusCode: 503, retryAfter: durations.Max, hasRetryAfter: true}
+				if d := c.delay(n, ae); d < 0 {
+					t.Errorf("policy %v, attempt %d: delay %v", p, n, d)
+				}
+			}()
+		}
+	}
+}

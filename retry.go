@@ -202,7 +202,7 @@ func (c *Client) delay(n int, err error) time.Duration {
 	}
 	d := p.backoff(n)
 	if p.Jitter == JitterFull && d > 0 {
-		d = time.Duration(c.randN(int64(d) + 1))
+		d = time.Duration(c.randN(int64(min(d, durations.Max-1)) + 1)) // [0, d]; d+1 must not wrap
 	}
 	return d
 }
