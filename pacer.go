@@ -2,8 +2,11 @@ package forgejo
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
+
+	"codeberg.org/forgego/forgejo/internal/durations"
 )
 
 // This file lets pacing be shared beyond one client: a Pacer decides when
@@ -20,10 +23,12 @@ import (
 type Pacer interface {
 	// Reserve is called before every attempt, at the client's time now.
 	// It returns how long the request must wait before it is sent (zero:
-	// send now). An error means the pacer cannot decide, its store being
-	// unreachable say: the client then paces this request locally, tells a
-	// [PacerObserver], and never fails the call for it. A panic is treated
-	// as an error (a [*PanicError]).
+	// send now), which the client bounds by the pacing MaxWait. An error
+	// means the pacer cannot decide, its store being unreachable say: the
+	// client then paces this request locally, tells a [PacerObserver], and
+	// never fails the call for it. A negative wait is treated as such an
+	// error (the mark of a huge wait that wrapped, not "send now"), and so
+	// is a panic (a [*PanicError]).
 	Reserve(ctx context.Context, call CallContext, now time.Time) (time.Duration, error)
 	// Observe is called after every response that arrived, with its
 	// status, its rate-limit snapshot (nil when it carried none) and the
@@ -55,11 +60,14 @@ func WithPacer(p Pacer) Option {
 // reservePacer asks the installed Pacer, falling back to local pacing.
 func (c *Client) reservePacer(ctx context.Context, call CallContext, now time.Time) time.Duration {
 	wait, err := c.reserveSafely(ctx, call, now)
+	if err == nil && wait < 0 {
+		err = fmt.Errorf("forgejo: Pacer.Reserve returned a negative wait (%v), the mark of one that wrapped", wait)
+	}
 	if err != nil {
 		c.notifyPacerFallback(ctx, call, c.redactor(nil).scrubError(err))
 		return c.limits.reserve(now)
 	}
-	return min(max(wait, 0), c.limits.pacing.MaxWait)
+	return durations.Clamp(wait, 0, c.limits.pacing.MaxWait)
 }
 
 // reserveSafely is Pacer.Reserve with a panic turned into a *PanicError,

@@ -2,15 +2,22 @@ package forgejo
 
 import (
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"codeberg.org/forgego/forgejo/internal/durations"
 )
 
 // This file reads what a response says about the rate-limit budget. It is
 // lenient and never fails a call: a malformed field is ignored as a whole,
-// and a missing field means "unknown", never zero. Correctness never depends
+// and a missing field means "unknown", never zero. A reset or window is a
+// duration from outside the process: it is converted by internal/durations
+// (saturating, never wrapping), and a reset past maxReset is clamped to it,
+// never dropped: a huge reset is a long wait (which pacing bounds by
+// MaxWait), not an unknown one that lets a spent budget be spent again. Correctness never depends
 // on these headers: a self-hosted Forgejo usually sends none, and the retry
 // engine handles a 429 the same way with or without them.
 
@@ -162,11 +169,11 @@ func parseIETFRateLimit(h http.Header) (*RateLimit, bool) {
 			if t.kind != sfInteger || t.integer < 0 {
 				return nil, false
 			}
-			// Past a day the reset is discarded, as for the other header
-			// families: one hostile t must not stall the client for months.
-			if d := secondsToDuration(t.integer); d <= maxReset {
-				st.Reset, st.HasReset = d, true
-			}
+			// Past a day the reset is clamped to a day, as for the other
+			// header families: one hostile t must not stall the client for
+			// months (pacing bounds each wait by MaxWait), nor be dropped,
+			// which would let the spent budget be spent at once.
+			st.Reset, st.HasReset = min(durations.Of(t.integer, time.Second), maxReset), true
 		}
 		if pk, ok := it.params["pk"]; ok {
 			if pk.kind != sfBytes {
@@ -208,7 +215,7 @@ func parsePolicies(v string) []RateLimitPolicy {
 			if w.kind != sfInteger || w.integer <= 0 {
 				return nil
 			}
-			p.Window = secondsToDuration(w.integer)
+			p.Window = durations.Of(w.integer, time.Second)
 		}
 		if qu, ok := it.params["qu"]; ok {
 			if qu.kind != sfString {
@@ -266,19 +273,23 @@ func parseRateLimitDictionary(h http.Header) (*RateLimit, bool) {
 		if !found {
 			return nil, false
 		}
-		n, ok := parseNonNegative(strings.TrimSpace(val))
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		n, ok := parseNonNegative(val)
+		if !ok && key == "reset" {
+			n, ok = durations.ParseUnits(val) // any number of digits: a huge reset is a long one
+		}
 		if !ok {
 			return nil, false
 		}
-		vals[strings.TrimSpace(key)] = n
+		vals[key] = n
 	}
 	remaining, ok := vals["remaining"]
 	if !ok {
 		return nil, false
 	}
 	st := RateLimitStatus{Remaining: remaining, Unit: "requests"}
-	if reset, ok := vals["reset"]; ok && secondsToDuration(reset) <= maxReset {
-		st.Reset, st.HasReset = secondsToDuration(reset), true
+	if reset, ok := vals["reset"]; ok {
+		st.Reset, st.HasReset = min(durations.Of(reset, time.Second), maxReset), true
 	}
 	rl := &RateLimit{Source: "RateLimit (dictionary)", Limits: []RateLimitStatus{st}}
 	rl.summarise()
@@ -332,8 +343,10 @@ const (
 // parseReset reads a reset value: delta seconds, epoch seconds, epoch
 // milliseconds, an HTTP-date or an RFC 3339 time, told apart by shape and
 // size. Absolute times are converted against the response's Date when it
-// parses (server clock against server clock), else against now. Negative
-// results and resets over a day are discarded.
+// parses (server clock against server clock), else against now. Every
+// conversion saturates (internal/durations, time.Time.Sub): digits past
+// int64 are a huge value, not a malformed one. A negative result (a reset
+// already past) is discarded; a reset over a day is clamped to a day.
 func parseReset(v string, h http.Header, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
@@ -345,17 +358,14 @@ func parseReset(v string, h http.Header, now time.Time) (time.Duration, bool) {
 	var d time.Duration
 	switch {
 	case isDigits(v):
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return 0, false
-		}
+		n, _ := durations.ParseUnits(v)
 		switch {
 		case n >= epochMillisFloor:
 			d = time.UnixMilli(n).Sub(ref)
 		case n >= epochSecondsFloor:
 			d = time.Unix(n, 0).Sub(ref)
 		default:
-			d = secondsToDuration(n)
+			d = durations.Of(n, time.Second)
 		}
 	case strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"):
 		t, ok := parseHTTPDate(v)
@@ -368,15 +378,18 @@ func parseReset(v string, h http.Header, now time.Time) (time.Duration, bool) {
 		d = t.Sub(ref)
 	default:
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f < 0 || f > maxReset.Seconds() {
+		if err != nil && !errors.Is(err, strconv.ErrRange) { // out of range is ±Inf: saturated below
 			return 0, false
 		}
-		d = time.Duration(f * float64(time.Second))
+		var ok bool
+		if d, ok = durations.OfFloat(f, time.Second); !ok {
+			return 0, false
+		}
 	}
-	if d < 0 || d > maxReset {
+	if d < 0 {
 		return 0, false
 	}
-	return d, true
+	return min(d, maxReset), true
 }
 
 func parseNonNegative(v string) (int64, bool) {
@@ -385,13 +398,6 @@ func parseNonNegative(v string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	return n, err == nil
-}
-
-func secondsToDuration(n int64) time.Duration {
-	if n > maxRetryAfterSeconds {
-		n = maxRetryAfterSeconds
-	}
-	return time.Duration(n) * time.Second
 }
 
 // A minimal RFC 9651 (Structured Field Values) List parser: enough for the

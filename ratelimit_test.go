@@ -112,8 +112,8 @@ func TestRateLimitVectors(t *testing.T) {
 			want{true, "RateLimit", 7, time.Second, true, 0, false, 0, 1}},
 		{"X decimal delta reset", rlHeader("X-RateLimit-Remaining", "1", "X-RateLimit-Reset", "1.5"),
 			want{true, "X-RateLimit-Remaining", 1, 1500 * time.Millisecond, true, 0, false, 0, 1}},
-		{"X reset over a day discarded", rlHeader("X-RateLimit-Remaining", "1", "X-RateLimit-Reset", "90000"),
-			want{true, "X-RateLimit-Remaining", 1, 0, false, 0, false, 0, 1}},
+		{"X reset over a day clamped to a day", rlHeader("X-RateLimit-Remaining", "1", "X-RateLimit-Reset", "90000"),
+			want{true, "X-RateLimit-Remaining", 1, 24 * time.Hour, true, 0, false, 0, 1}},
 		{"X epoch without Date uses the local clock", rlHeader("X-RateLimit-Remaining", "1", "X-RateLimit-Reset", "1795953630"),
 			want{true, "X-RateLimit-Remaining", 1, 30 * time.Second, true, 0, false, 0, 1}},
 		{"X used alone is not enough", rlHeader("X-RateLimit-Used", "3"), want{}},
@@ -419,7 +419,7 @@ func FuzzRateLimitIETF(f *testing.F) {
 		if !ok {
 			return
 		}
-		if len(rl.Limits) == 0 || rl.Remaining < 0 || rl.Reset < 0 || rl.Quota < 0 {
+		if len(rl.Limits) == 0 || rl.Remaining < 0 || rl.Reset < 0 || rl.Reset > maxReset || rl.Quota < 0 {
 			t.Fatalf("bad snapshot %+v from %q", rl, limit)
 		}
 		for _, l := range rl.Limits {
@@ -436,7 +436,7 @@ func FuzzRateLimitDictionary(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		rl, ok := parseRateLimitDictionary(rlHeader("RateLimit", v))
-		if ok && (rl.Remaining < 0 || rl.Reset < 0 || !strings.Contains(v, "remaining")) {
+		if ok && (rl.Remaining < 0 || rl.Reset < 0 || rl.Reset > maxReset || !strings.Contains(v, "remaining")) {
 			t.Fatalf("bad snapshot %+v from %q", rl, v)
 		}
 	})

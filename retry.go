@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"codeberg.org/forgego/forgejo/internal/durations"
 )
 
 // This file is the retry engine: the policy, the eligibility of operations,
@@ -200,7 +202,7 @@ func (c *Client) delay(n int, err error) time.Duration {
 	}
 	d := p.backoff(n)
 	if p.Jitter == JitterFull && d > 0 {
-		d = time.Duration(c.randN(int64(d) + 1))
+		d = time.Duration(c.randN(int64(min(d, durations.Max-1)) + 1)) // [0, d]; d+1 must not wrap
 	}
 	return d
 }
@@ -210,18 +212,16 @@ func (c *Client) delay(n int, err error) time.Duration {
 // same response carries a parseable Date header, as the difference between
 // the two server timestamps, so no local clock is involved; a date at or
 // before Date means no wait. Blank, negative, decimal or garbage values, and
-// a date without a usable Date, mean no hint.
+// a date without a usable Date, mean no hint. Both forms saturate
+// (internal/durations, time.Time.Sub): a huge value is the longest wait,
+// which delay clamps to MaxDelay; it never wraps into a short one.
 func parseRetryAfter(h http.Header) (time.Duration, bool) {
 	v, ok := singleValue(h.Values("Retry-After"))
 	if !ok {
 		return 0, false
 	}
-	if isDigits(v) {
-		secs, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || secs > maxRetryAfterSeconds { // too large for a Duration: a long wait, clamped later
-			secs = maxRetryAfterSeconds
-		}
-		return time.Duration(secs) * time.Second, true
+	if secs, ok := durations.ParseUnits(v); ok {
+		return durations.Of(secs, time.Second), true
 	}
 	at, ok := parseHTTPDate(v)
 	if !ok {
@@ -262,9 +262,6 @@ func parseHTTPDate(v string) (time.Time, bool) {
 	}
 	return t, true
 }
-
-// maxRetryAfterSeconds keeps seconds·1e9 inside int64.
-const maxRetryAfterSeconds = int64(1<<63-1) / int64(time.Second)
 
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

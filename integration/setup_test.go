@@ -44,12 +44,11 @@ var (
 	server     *env
 	serverOnce sync.Once
 	reportPath string
-	// ranTests and skippedTests hold the top-level tests that called need.
-	ranTests, skippedTests sync.Map
-	ranCount, skippedCount atomic.Int64
-	matrix                 = newRouteMatrix()
-	skipWhy                = "skipped: no real server; run `. \"$(scripts/gitea.sh start)\"` first (see scripts/gitea.md)"
-	runStamp               = time.Now().UTC().Format("150405")
+	// suite counts the top-level tests that called need.
+	suite    = newAccounting()
+	matrix   = newRouteMatrix()
+	skipWhy  = "skipped: no real server; run `. \"$(scripts/gitea.sh start)\"` first (see scripts/gitea.md)"
+	runStamp = time.Now().UTC().Format("150405")
 	// transport is shared by every test client: it notes router-level misses
 	// for the matrix.
 	transport = &missTransport{next: http.DefaultTransport, misses: map[string]bool{}}
@@ -122,18 +121,78 @@ func loadServer() *env {
 // top-level tests that ran against the server or were skipped.
 func need(t *testing.T) *env {
 	t.Helper()
-	top, _, _ := strings.Cut(t.Name(), "/")
 	e := loadServer()
+	suite.note(t, e != nil)
 	if e == nil {
-		if _, dup := skippedTests.LoadOrStore(top, true); !dup {
-			skippedCount.Add(1)
-		}
 		t.Skip(skipWhy)
 	}
-	if _, dup := ranTests.LoadOrStore(top, true); !dup {
-		ranCount.Add(1)
-	}
 	return e
+}
+
+// accounting is the suite's count of top-level tests, by name: those that
+// used the server, and those that were skipped. A skip counts wherever it
+// happens: before need (no server), or after it (a test, or a subtest that
+// called need, skipping itself); a test with any skip is counted as
+// skipped, not ran, so that FORGEGO_IT_REQUIRE=1 and .ci/run fail on it.
+type accounting struct {
+	mu           sync.Mutex
+	ran, skipped map[string]bool
+	watched      map[testing.TB]bool // the tests whose late skip a cleanup watches
+}
+
+func newAccounting() *accounting {
+	return &accounting{ran: map[string]bool{}, skipped: map[string]bool{}, watched: map[testing.TB]bool{}}
+}
+
+// note counts t's top-level test: skipped when there is no server (served
+// false), else ran, until t skips itself: a cleanup registered here (once
+// per t) sees t.Skipped() when t ends.
+func (a *accounting) note(t testing.TB, served bool) {
+	top, _, _ := strings.Cut(t.Name(), "/")
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !served {
+		a.skipped[top] = true
+		return
+	}
+	a.ran[top] = true
+	if a.watched[t] {
+		return
+	}
+	a.watched[t] = true
+	t.Cleanup(func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		delete(a.watched, t)
+		if t.Skipped() {
+			a.skipped[top] = true
+		}
+	})
+}
+
+// counts is how many top-level tests ran (used the server and never
+// skipped) and how many were skipped.
+func (a *accounting) counts() (ran, skipped int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for top := range a.ran {
+		if !a.skipped[top] {
+			ran++
+		}
+	}
+	return ran, len(a.skipped)
+}
+
+// skippedNames are the skipped top-level tests, sorted.
+func (a *accounting) skippedNames() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	names := make([]string, 0, len(a.skipped))
+	for top := range a.skipped {
+		names = append(names, top)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // reportRun says how many tests used the server, fails the run when
@@ -141,8 +200,11 @@ func need(t *testing.T) *env {
 // whole or in part, and writes FORGEGO_IT_REPORT for .ci/run.
 func reportRun(code int) int {
 	loadServer()
-	ran, skipped := ranCount.Load(), skippedCount.Load()
+	ran, skipped := suite.counts()
 	fmt.Fprintf(os.Stderr, "integration: %d tests ran against a real server, %d skipped\n", ran, skipped)
+	if server != nil && skipped > 0 {
+		fmt.Fprintln(os.Stderr, "integration: skipped:", strings.Join(suite.skippedNames(), " "))
+	}
 	if server == nil {
 		fmt.Fprintln(os.Stderr, "integration:", skipWhy)
 	}

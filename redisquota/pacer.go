@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/big"
 	"strconv"
 	"sync"
 	"time"
 
 	"codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/internal/durations"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -133,14 +136,72 @@ func (p *Pacer) Key() string { return p.key }
 // slot it was given (zero while the current window has budget left; the
 // time until a later window's start once it is spent, or until a 429's
 // Retry-After ends). The clock is Redis's, so now is not used. Its error
-// wraps [ErrUnavailable] when Redis is down, slow or refusing: the client
-// then paces the request on its own.
+// wraps [ErrUnavailable] when Redis is down, slow or refusing, or replies
+// with something that is no number: the client then paces the request on
+// its own. A reply out of range is the longest wait (see replyWait).
 func (p *Pacer) Reserve(ctx context.Context, _ forgejo.CallContext, _ time.Time) (time.Duration, error) {
-	ms, err := p.run(ctx, "r", resetGranule.Milliseconds())
+	v, err := p.run(ctx, "r", resetGranule.Milliseconds())
 	if err != nil {
 		return 0, err
 	}
-	return time.Duration(ms) * time.Millisecond, nil
+	d, err := replyWait(v)
+	if err != nil {
+		return 0, p.failed(err)
+	}
+	return d, nil
+}
+
+// replyWait reads the wait Redis replied with, in milliseconds: a duration
+// from outside the process, converted by internal/durations so that it
+// saturates and never wraps, then clamped to maxDuration (the client bounds
+// it by its MaxWait). The script only ever returns a whole number in
+// [0, maxDuration]; anything above is a huge wait. So is anything below
+// zero: Redis turns a Lua number beyond int64 (a huge or infinite time in
+// the shared state) into int64 min, so a negative reply is a huge wait that
+// wrapped, and the safe reading of a wait the script cannot give is the
+// longest one, never none. A RESP3 double or big number, or a numeric
+// string, is read the same way; a reply that is no number at all (NaN
+// included) is an error.
+func replyWait(v any) (time.Duration, error) {
+	switch v := v.(type) {
+	case int64:
+		return millisWait(v), nil
+	case float64:
+		return floatMillisWait(v)
+	case *big.Int:
+		if v.IsInt64() {
+			return millisWait(v.Int64()), nil
+		}
+		return maxDuration, nil
+	case string:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return millisWait(n), nil
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) { // out of range is ±Inf
+			return 0, fmt.Errorf("redisquota: Redis replied %q, not a wait", v)
+		}
+		return floatMillisWait(f)
+	}
+	return 0, fmt.Errorf("redisquota: Redis replied a %T, not a wait", v)
+}
+
+func millisWait(ms int64) time.Duration {
+	if ms < 0 {
+		return maxDuration
+	}
+	return min(durations.Of(ms, time.Millisecond), maxDuration)
+}
+
+func floatMillisWait(ms float64) (time.Duration, error) {
+	if math.IsNaN(ms) {
+		return 0, errors.New("redisquota: Redis replied NaN, not a wait")
+	}
+	if ms < 0 {
+		return maxDuration, nil
+	}
+	d, _ := durations.OfFloat(ms, time.Millisecond)
+	return min(d, maxDuration), nil
 }
 
 // Observe implements [forgejo.Pacer]: it merges what a response said into
@@ -170,19 +231,19 @@ func (p *Pacer) Observe(ctx context.Context, _ forgejo.CallContext, _ time.Time,
 // run runs the script once, bounded by the timeout whatever the Redis
 // client's own settings: the call goes on in its goroutine until the Redis
 // client gives up, but the caller does not wait for it.
-func (p *Pacer) run(ctx context.Context, args ...any) (int64, error) {
+func (p *Pacer) run(ctx context.Context, args ...any) (any, error) {
 	if err := p.available(); err != nil {
 		return 0, err
 	}
 	type result struct {
-		v   int64
+		v   any
 		err error
 	}
 	done := make(chan result, 1)
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.timeout)
 	go func() {
 		defer cancel()
-		v, err := script.Run(cctx, p.rdb, []string{p.key}, args...).Int64()
+		v, err := script.Run(cctx, p.rdb, []string{p.key}, args...).Result()
 		done <- result{v, err}
 	}()
 	timer := time.NewTimer(p.timeout)
