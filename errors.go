@@ -297,8 +297,9 @@ func recoverPanic(where string, p any) *PanicError {
 }
 
 // WalkTruncatedError means a page walk stopped while the instance still
-// offered a next page: it reached [MaxPages], or the instance offered a next
-// page that does not move forward. Nothing collected is presented as
+// offered a next page: it reached [MaxPages], the instance offered a next
+// page that does not move forward or cannot be read, or a page was
+// answered 304 Not Modified (a conditional option on a walk). Nothing collected is presented as
 // complete; walk again from ResumeFrom to continue.
 type WalkTruncatedError struct {
 	PagesVisited int

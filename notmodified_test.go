@@ -3,6 +3,7 @@ package forgejo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -192,5 +193,44 @@ func TestNotModifiedUnconditionalIsError(t *testing.T) {
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusNotModified || v != nil || resp.NotModified {
 		t.Errorf("unconditional 304: v %v, NotModified %v, err %v; want nil, false, *APIError 304", v, resp.NotModified, err)
+	}
+}
+
+// TestWalkNotModifiedFails: a walk whose page is answered 304 (a
+// conditional option passed to an iterator) fails with a
+// *WalkTruncatedError instead of ending as if the listing were empty,
+// sequentially and with pages in flight, on the first page and later.
+func TestWalkNotModifiedFails(t *testing.T) {
+	for _, conc := range []int{1, 3} {
+		for _, at := range []int{1, 2} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				page := r.URL.Query().Get("page")
+				if page == fmt.Sprint(at) && r.Header.Get("If-None-Match") != "" {
+					w.WriteHeader(http.StatusNotModified)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("X-Total-Count", "6")
+				fmt.Fprintf(w, `[{"name":"b%s1"},{"name":"b%s2"}]`, page, page)
+			}))
+			c, err := NewClient(WithBaseURL(srv.URL), WithWalkConcurrency(conc), WithRetryPolicy(RetryOff))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			var walkErr error
+			for b, err := range c.Repos.ListBranchesIter(context.Background(), "o", "r", &ListOptions{Limit: 2}, IfNoneMatch(`"e1"`)) {
+				if err != nil {
+					walkErr = err
+					break
+				}
+				got = append(got, b.Name)
+			}
+			var wt *WalkTruncatedError
+			if !errors.As(walkErr, &wt) || wt.ResumeFrom.Page != at {
+				t.Errorf("concurrency %d, 304 on page %d: got %v, err %v; want a *WalkTruncatedError resuming at page %d", conc, at, got, walkErr, at)
+			}
+			srv.Close()
+		}
 	}
 }

@@ -130,6 +130,12 @@ func WalkPages[T any](ctx context.Context, start ListOptions, fetch PageFunc[T],
 		if err != nil {
 			return err
 		}
+		if resp != nil && resp.NotModified {
+			// A conditional option (IfNoneMatch) on a walk: the page has no
+			// items to give, and ending here would pass for the end.
+			return &WalkTruncatedError{PagesVisited: visited - 1, ResumeFrom: ListOptions{Page: page.Page, Limit: page.Limit},
+				Reason: "the page was answered 304 Not Modified: a walk cannot reuse a copy it does not hold"}
+		}
 		if visited == 1 {
 			ahead.plan(resp, len(items))
 		}

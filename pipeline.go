@@ -350,8 +350,9 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 	}
 	if err != nil {
 		// The URL was validated at construction; this is unreachable short
-		// of a bug, and must not echo the URL.
-		return nil, &TransportError{Call: *call, Kind: TransportUnknown, Err: errors.New("the request could not be built")}
+		// of a bug, and must not echo the URL. Nothing was sent, and a
+		// request that cannot be built never can be: not retryable.
+		return nil, &ValidationError{Field: "request", Message: "could not be built"}
 	}
 
 	start := c.now()
