@@ -87,15 +87,15 @@ func pnPanics(token string) []struct {
 	}{
 		{"string", func() { panic("source broke") }},
 		{"error", func() { panic(errors.New("source error value")) }},
-		{"runtime error", func() {
-			var m map[string]int
-			m["x"] = 1
-		}},
+		{"runtime error", func() { pnWrite(nil) }},
 		{"nil", func() { panic(nil) }},
 		{"quotes the token", func() { panic("refresh failed for " + token) }},
 		{"fmt.Stringer", func() { panic(pnStringer(token)) }},
 	}
 }
+
+// pnWrite writes into m: a runtime error when m is nil.
+func pnWrite(m map[string]int) { m["x"] = 1 }
 
 type pnStringer string
 
