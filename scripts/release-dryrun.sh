@@ -16,20 +16,19 @@
 # 4. A throwaway module outside the repository requires every library module
 #    at VERSION and builds a program importing each of their packages.
 #
-# The proxy is fresh per run. The run's module cache is kept, like the Gitea
-# build, in $FORGEGO_CACHE_DIR/release/modcache (default
-# ~/.cache/forgego/release/modcache), apart from the machine's, at a stable
-# path so that the build cache (GOCACHE, keyed by directory) compiles the
-# third-party modules once; our own modules are removed from it at every run,
-# since a cached v0.1.0 would be an earlier tree's. Modules other than ours
-# come from the machine's module cache (read as a file:// proxy), then from
-# `go env GOPROXY`. Checksums of everything but codeberg.org/forgego/* are
-# verified by the checksum database as usual; ours are in no checksum
-# database until published (GONOSUMDB).
+# The proxy and the module cache are fresh per run, in a temp dir: a module
+# cache kept from an earlier run would serve that run's v0.1.0, and go's
+# module index (in GOCACHE) takes a cached path@version as immutable. Modules
+# other than ours come from the machine's module cache (read as a file://
+# proxy), then from `go env GOPROXY`. The builds use -trimpath, so that the
+# build cache (GOCACHE, in ~/.cache) does not key them by the temp dir and
+# compiles the third-party modules once per machine. Checksums of everything
+# but codeberg.org/forgego/* are verified by the checksum database as usual;
+# ours are in no checksum database until published (GONOSUMDB).
 #
 # Usage: scripts/release-dryrun.sh        (from anywhere; needs git and go)
-# Environment: FORGEGO_RELEASE_REV (default HEAD), FORGEGO_CACHE_DIR,
-# FORGEGO_RELEASE_KEEP=1 keeps the work dir and prints it.
+# Environment: FORGEGO_RELEASE_REV (default HEAD); FORGEGO_RELEASE_KEEP=1
+# keeps the work dir and prints it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top="$PWD"
@@ -42,6 +41,7 @@ elapsed() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1fs", b-a}'; }
 work="$(mktemp -d "${TMPDIR:-/tmp}/forgego-release.XXXXXX")"
 cleanup() {
   if [ "${FORGEGO_RELEASE_KEEP:-}" = 1 ]; then log "kept $work"; return; fi
+  chmod -R u+w "$work" 2>/dev/null || true # the module cache is read-only
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -54,20 +54,12 @@ version="$(go run ./internal/release version)"
 log "version $version, from $rev ($(git rev-parse --short "$rev"))"
 go run ./internal/release proxy -o "$work/proxy" -rev "$rev" >&2
 
-cache="${FORGEGO_CACHE_DIR:-${HOME:?HOME is not set}/.cache/forgego}/release"
-mkdir -p "$cache/modcache"
-exec 9>"$cache/lock"
-flock 9 # one dry run at a time uses this module cache
-for d in "$cache/modcache/codeberg.org/forgego" "$cache/modcache/cache/download/codeberg.org/forgego"; do
-  if [ -e "$d" ]; then chmod -R u+w "$d" && rm -rf "$d"; fi
-done
-
 mainmc="$(go env GOMODCACHE)"
 upstream="$(go env GOPROXY)"
 export GOWORK=off
 export GOPROXY="file://$work/proxy,file://$mainmc/cache/download,$upstream"
 export GONOSUMDB=codeberg.org/forgego
-export GOMODCACHE="$cache/modcache"
+export GOMODCACHE="$work/modcache"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
 
 # The module paths the release tool zipped.
@@ -100,9 +92,9 @@ done
 (cd internal/release && go mod tidy -diff) || die "internal/release is not tidy"
 echo "  internal/release: tidy" >&2
 
-log "go install codeberg.org/forgego/forgejo/cmd/forgego@$version"
+log "go install -trimpath codeberg.org/forgego/forgejo/cmd/forgego@$version"
 export GOBIN="$work/bin"
-(cd "$work" && go install "codeberg.org/forgego/forgejo/cmd/forgego@$version") || die "go install failed"
+(cd "$work" && go install -trimpath "codeberg.org/forgego/forgejo/cmd/forgego@$version") || die "go install failed"
 out="$("$GOBIN/forgego" --version)" || die "the installed forgego --version failed"
 echo "  $out" >&2
 case "$out" in
@@ -138,7 +130,7 @@ done
 printf 'package main\n\nimport (\n%s)\n\nfunc main() {}\n' "$imports" > main.go
 cat main.go | sed 's/^/  /' >&2
 go mod tidy >/dev/null 2>&1 || go mod tidy
-go build -o /dev/null . || die "the consumer does not build"
+go build -trimpath -o /dev/null . || die "the consumer does not build"
 cd "$top"
 
 log "ok: $(echo "$modules" | wc -w) modules at $version install and build from a GOPROXY ($(elapsed))"
