@@ -4,7 +4,7 @@ go 1.26
 
 require (
 	code.gitea.io/sdk/gitea v0.25.1
-	codeberg.org/forgego/forgejo v0.0.0
+	codeberg.org/forgego/forgejo v0.1.0
 )
 
 require (
@@ -15,5 +15,3 @@ require (
 	golang.org/x/crypto v0.50.0 // indirect
 	golang.org/x/sys v0.43.0 // indirect
 )
-
-replace codeberg.org/forgego/forgejo => ../

@@ -3,7 +3,7 @@ module codeberg.org/forgego/forgejo/otel
 go 1.26.0
 
 require (
-	codeberg.org/forgego/forgejo v0.0.0
+	codeberg.org/forgego/forgejo v0.1.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/metric v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0
@@ -20,5 +20,3 @@ require (
 	go.opentelemetry.io/otel/log v1.47.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 )
-
-replace codeberg.org/forgego/forgejo => ../

@@ -3,7 +3,7 @@ module codeberg.org/forgego/forgejo/redisquota
 go 1.26.0
 
 require (
-	codeberg.org/forgego/forgejo v0.0.0
+	codeberg.org/forgego/forgejo v0.1.0
 	github.com/redis/go-redis/v9 v9.23.0
 )
 
@@ -12,5 +12,3 @@ require (
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 )
-
-replace codeberg.org/forgego/forgejo => ../

@@ -3,11 +3,9 @@ module codeberg.org/forgego/forgejo/cmd/forgego
 go 1.26
 
 require (
-	codeberg.org/forgego/forgejo v0.0.0
+	codeberg.org/forgego/forgejo v0.1.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 )
 
 require github.com/inconshreveable/mousetrap v1.1.0 // indirect
-
-replace codeberg.org/forgego/forgejo => ../../
