@@ -136,10 +136,6 @@ var nmCases = []struct {
 	{"Repos.Delete (no result)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
 		return gnNoResult(c.Repos.Delete(ctx, "o", "r", o...))
 	}},
-	{"Repos.GetCombinedStatusIter (paged object, iterator)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
-		n, err := gnCount(c.Repos.GetCombinedStatusIter(ctx, "o", "r", "main", nil, o...))
-		return n, newResponse(&http.Response{StatusCode: http.StatusNotModified}).notModified(), err
-	}},
 }
 
 // notModified marks a Response as a 304's, for iterator cases that see no
@@ -231,6 +227,21 @@ func TestWalkNotModifiedFails(t *testing.T) {
 				t.Errorf("concurrency %d, 304 on page %d: got %v, err %v; want a *WalkTruncatedError resuming at page %d", conc, at, got, walkErr, at)
 			}
 			srv.Close()
+		}
+	}
+}
+
+// TestIterNotModifiedFails: an iterator over a paged object (the combined
+// status) answered 304 yields no item and fails with *WalkTruncatedError,
+// as every walk does: a 304 has no page to give.
+func TestIterNotModifiedFails(t *testing.T) {
+	for _, cond := range nmConditions {
+		srv, _ := nmServer(t)
+		c := gnClient(t, srv.URL, nil)
+		n, err := gnCount(c.Repos.GetCombinedStatusIter(context.Background(), "o", "r", "main", nil, cond.opt))
+		var wt *WalkTruncatedError
+		if n != 0 || !errors.As(err, &wt) {
+			t.Errorf("%s: %d items, err %v; want none and a *WalkTruncatedError", cond.name, n, err)
 		}
 	}
 }
