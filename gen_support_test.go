@@ -141,7 +141,10 @@ func (o *gnOps) OnError(context.Context, CallContext, error)  {}
 
 func gnClient(t *testing.T, url string, obs Observer) *Client {
 	t.Helper()
-	c, err := NewClient(WithBaseURL(url), WithRetryPolicy(RetryOff), WithObserver(obs))
+	// A transport of the test's own: these tests run in parallel, and
+	// httptest.Server.Close closes http.DefaultTransport's idle
+	// connections, which a parallel test may be picking up.
+	c, err := NewClient(WithBaseURL(url), WithRetryPolicy(RetryOff), WithObserver(obs), WithHTTPClient(testHTTPClient()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,3 +472,9 @@ type ldContextMarshaler interface {
 }
 
 func (LDContext) isLDContext() {}
+
+// testHTTPClient returns a client with a transport of its own, for tests
+// that run in parallel.
+func testHTTPClient() *http.Client {
+	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+}
