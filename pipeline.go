@@ -250,17 +250,23 @@ func replayedByTransport(method string) bool {
 }
 
 // newHTTPRequest builds one attempt's request: the method, the URL, the
-// body, the headers the pipeline owns, the per-call headers and, last, the
-// credential, which nothing can override.
-func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, sendURL string) (*http.Request, error) {
+// body, the headers the pipeline owns, the per-call headers, the
+// credential, which nothing can override, and last what a HeaderObserver
+// adds (observer_headers.go), which never replaces a header.
+func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, sendURL string, call CallContext) (*http.Request, error) {
 	var body io.Reader
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
 	}
-	if r.extra != nil && len(r.extra.headers) > 0 {
+	var perCall http.Header
+	if r.extra != nil {
+		perCall = r.extra.headers
+	}
+	observed := c.observerHeaders(ctx, call)
+	if stripped := redirectStripped(perCall, observed); len(stripped) > 0 {
 		// The redirect rule strips these off the base URL's origin
 		// (withSafeRedirects).
-		ctx = context.WithValue(ctx, perCallHeadersKey{}, r.extra.headers)
+		ctx = context.WithValue(ctx, perCallHeadersKey{}, stripped)
 	}
 	hreq, err := http.NewRequestWithContext(ctx, r.op.Method, sendURL, body)
 	if err != nil {
@@ -305,6 +311,11 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, s
 	if auth != "" {
 		set(3, "Authorization", auth)
 	}
+	for name, values := range observed {
+		if _, taken := h[name]; !taken {
+			h[name] = values
+		}
+	}
 	return hreq, nil
 }
 
@@ -344,7 +355,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		}
 	}()
 
-	hreq, err := c.newHTTPRequest(actx, r, red, sendURL)
+	hreq, err := c.newHTTPRequest(actx, r, red, sendURL, *call)
 	if tse, ok := err.(errTokenSource); ok {
 		return nil, &AuthError{Call: *call, Err: red.scrubError(tse.err)}
 	}
