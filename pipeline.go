@@ -71,7 +71,8 @@ type request struct {
 	path     string // encoded, starting with "/"
 	query    []queryParam
 	body     []byte
-	bodyType string // Content-Type of body
+	stream   *bodyStream // a body streamed from the caller's reader instead (uploads.go); sent once
+	bodyType string      // Content-Type of body or stream
 	result   resultKind
 	extra    *callOptions // per-call options; nil when none
 	err      error        // a validation failure while building: nothing is sent
@@ -255,7 +256,14 @@ func replayedByTransport(method string) bool {
 // adds (observer_headers.go), which never replaces a header.
 func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, sendURL string, call CallContext) (*http.Request, error) {
 	var body io.Reader
-	if r.body != nil {
+	switch {
+	case r.stream != nil:
+		sb, err := r.stream.open()
+		if err != nil {
+			return nil, err
+		}
+		body = sb
+	case r.body != nil:
 		body = bytes.NewReader(r.body)
 	}
 	var perCall http.Header
@@ -272,7 +280,11 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, s
 	if err != nil {
 		return nil, err
 	}
-	if r.body == nil && replayedByTransport(r.op.Method) && !r.op.Retry.allows(r.op.Method) {
+	if r.stream != nil {
+		// Its exact length, so nothing is buffered or chunked; and it
+		// cannot rewind, so no layer below may repeat it.
+		hreq.ContentLength, hreq.GetBody = r.stream.length, nil
+	} else if r.body == nil && replayedByTransport(r.op.Method) && !r.op.Retry.allows(r.op.Method) {
 		hreq.Body, hreq.GetBody = noReplayBody{}, nil
 	} else if r.body != nil && !r.op.Retry.allows(r.op.Method) {
 		hreq.GetBody = nil // a write is sent once; no layer below may repeat it
