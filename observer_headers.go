@@ -83,14 +83,15 @@ func safeInjectHeaders(ho HeaderObserver, ctx context.Context, call CallContext)
 
 // credentialHeader reports whether a canonical name is one the redirect
 // rule strips as a credential (credentialHeaders, client.go).
-func credentialHeader(canon string) bool {
+func credentialHeader(canon string) bool { return credentialHeaderSet[canon] }
+
+var credentialHeaderSet = func() map[string]bool {
+	set := make(map[string]bool, len(credentialHeaders))
 	for _, name := range credentialHeaders {
-		if textproto.CanonicalMIMEHeaderKey(name) == canon {
-			return true
-		}
+		set[textproto.CanonicalMIMEHeaderKey(name)] = true
 	}
-	return false
-}
+	return set
+}()
 
 // redirectStripped returns the names the redirect rule must remove off the
 // base URL's origin: the per-call headers and the observer's.
