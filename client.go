@@ -302,7 +302,7 @@ func (cr *credential) String() string {
 //     [IfModifiedSince], [WithOTP]) follow the same rule as the credential:
 //     they go to the base URL's origin only. A header such as X-Api-Key is
 //     as much a credential as Authorization, and the library cannot tell
-//     which ones are.
+//     which ones are. So do the headers a [HeaderObserver] adds.
 //
 // A CheckRedirect of the caller's runs after these rules.
 func withSafeRedirects(hc *http.Client, base string) *http.Client {
@@ -337,8 +337,9 @@ func withSafeRedirects(hc *http.Client, base string) *http.Client {
 	return &cp
 }
 
-// perCallHeadersKey carries a request's per-call headers in its context,
-// so that the redirect rule can remove them (newHTTPRequest sets it).
+// perCallHeadersKey carries the names of a request's per-call headers and
+// of those its HeaderObserver added in its context, so that the redirect
+// rule can remove them (newHTTPRequest sets it).
 type perCallHeadersKey struct{}
 
 // credentialHeaders are removed from a request redirected off the base

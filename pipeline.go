@@ -71,7 +71,8 @@ type request struct {
 	path     string // encoded, starting with "/"
 	query    []queryParam
 	body     []byte
-	bodyType string // Content-Type of body
+	stream   *bodyStream // a body streamed from the caller's reader instead (uploads.go); sent once
+	bodyType string      // Content-Type of body or stream
 	result   resultKind
 	extra    *callOptions // per-call options; nil when none
 	err      error        // a validation failure while building: nothing is sent
@@ -250,23 +251,40 @@ func replayedByTransport(method string) bool {
 }
 
 // newHTTPRequest builds one attempt's request: the method, the URL, the
-// body, the headers the pipeline owns, the per-call headers and, last, the
-// credential, which nothing can override.
-func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, sendURL string) (*http.Request, error) {
+// body, the headers the pipeline owns, the per-call headers, the
+// credential, which nothing can override, and last what a HeaderObserver
+// adds (observer_headers.go), which never replaces a header.
+func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, sendURL string, call CallContext) (*http.Request, error) {
 	var body io.Reader
-	if r.body != nil {
+	switch {
+	case r.stream != nil:
+		sb, err := r.stream.open()
+		if err != nil {
+			return nil, err
+		}
+		body = sb
+	case r.body != nil:
 		body = bytes.NewReader(r.body)
 	}
-	if r.extra != nil && len(r.extra.headers) > 0 {
+	var perCall http.Header
+	if r.extra != nil {
+		perCall = r.extra.headers
+	}
+	observed := c.observerHeaders(ctx, call)
+	if stripped := redirectStripped(perCall, observed); len(stripped) > 0 {
 		// The redirect rule strips these off the base URL's origin
 		// (withSafeRedirects).
-		ctx = context.WithValue(ctx, perCallHeadersKey{}, r.extra.headers)
+		ctx = context.WithValue(ctx, perCallHeadersKey{}, stripped)
 	}
 	hreq, err := http.NewRequestWithContext(ctx, r.op.Method, sendURL, body)
 	if err != nil {
 		return nil, err
 	}
-	if r.body == nil && replayedByTransport(r.op.Method) && !r.op.Retry.allows(r.op.Method) {
+	if r.stream != nil {
+		// Its exact length, so nothing is buffered or chunked; and it
+		// cannot rewind, so no layer below may repeat it.
+		hreq.ContentLength, hreq.GetBody = r.stream.length, nil
+	} else if r.body == nil && replayedByTransport(r.op.Method) && !r.op.Retry.allows(r.op.Method) {
 		hreq.Body, hreq.GetBody = noReplayBody{}, nil
 	} else if r.body != nil && !r.op.Retry.allows(r.op.Method) {
 		hreq.GetBody = nil // a write is sent once; no layer below may repeat it
@@ -304,6 +322,11 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, s
 	}
 	if auth != "" {
 		set(3, "Authorization", auth)
+	}
+	for name, values := range observed {
+		if _, taken := h[name]; !taken {
+			h[name] = values
+		}
 	}
 	return hreq, nil
 }
@@ -344,7 +367,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 		}
 	}()
 
-	hreq, err := c.newHTTPRequest(actx, r, red, sendURL)
+	hreq, err := c.newHTTPRequest(actx, r, red, sendURL, *call)
 	if tse, ok := err.(errTokenSource); ok {
 		return nil, &AuthError{Call: *call, Err: red.scrubError(tse.err)}
 	}

@@ -168,6 +168,9 @@ func retryable(err error) bool {
 	case *APIError:
 		return retryableStatus(e.StatusCode)
 	case *TransportError:
+		if isUploadFailure(e.Err) {
+			return false // the caller's content failed (uploads.go): a repeat fails alike
+		}
 		switch e.Kind {
 		case TransportConnection, TransportTimeout, TransportUnknown:
 			return true
@@ -288,6 +291,9 @@ func headersTooLarge(err error) bool {
 func classifyTransport(callerCtx context.Context, err error) (kind TransportKind, temporary bool) {
 	if callerCtx.Err() != nil {
 		return TransportCanceled, false
+	}
+	if isUploadFailure(err) {
+		return TransportUnknown, false // not the connection's fault, whatever the read error says
 	}
 	if errors.Is(err, errResponseTooLarge) || headersTooLarge(err) {
 		return TransportResponseTooLarge, false

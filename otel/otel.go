@@ -16,7 +16,8 @@
 // children of the call's span, so the two make one tree.
 //
 // Attributes set when the call starts: http.request.method, url.template,
-// server.address, server.port, forgejo.operation (the operationId). Set
+// server.address, server.port, forgejo.operation (the operationId), and
+// url.full (redacted) only with [WithURLFull]. Set
 // when it ends: http.response.status_code (the last response's, when one
 // arrived), forgejo.attempts, http.request.resend_count (attempts − 1, when
 // the call was retried), forgejo.retry.wait and forgejo.ratelimit.wait (the
@@ -37,6 +38,36 @@
 //
 // A request that fails validation is never sent; it still gets a span,
 // ended at once, with error.type "validation" and no server attributes.
+//
+// # Propagation
+//
+// Every attempt, retries included, carries the call's span context in its
+// headers, written by the globally configured propagator
+// (otel.GetTextMapPropagator, read on each attempt; [WithPropagator]
+// replaces it): with propagation.TraceContext, a traceparent whose trace ID
+// is the call span's and whose parent is the call span, so the instance's
+// own spans (or a proxy's) join the trace. No transport wrapping is needed:
+// the observer is a [forgejo.HeaderObserver], and the client adds what it
+// writes under the rules of per-call headers: never the credential or a
+// header the client manages, never one the call already sets (a traceparent
+// passed with [forgejo.WithHeader] wins), and only to the base URL's origin,
+// so a redirect to object storage is followed without them. Note that the
+// global propagator is a no-op until the application sets one.
+//
+// # With otelhttp as well
+//
+// Wrapping the client's transport with otelhttp.NewTransport as well
+// ([forgejo.WithHTTPClient]) is supported but doubles up: each attempt then
+// gets a second client span, otelhttp's, a child of the call's span (two
+// nested spans of kind Client: the call, then each HTTP request), and
+// otelhttp, which runs after the client, overwrites the traceparent with its
+// own span's, so the instance's spans hang under the attempt's span. Both
+// record http.client.request.duration, one measurement per attempt each,
+// under two instrumentation scopes (this one, [ScopeName], and otelhttp's),
+// so a query that does not filter by scope counts every request twice; and
+// otelhttp's span and metrics carry url.full or the raw path unless told
+// otherwise. Use one or the other for requests; this observer alone gives
+// the call span, the per-attempt events and both duration metrics.
 //
 // # Metrics
 //
@@ -59,8 +90,9 @@
 // # What is never recorded
 //
 // No attribute, event or status holds the token, a query value, the URL
-// (url.full is deliberately left off: it carries path arguments and query
-// values) or an error message; error.type is a status code or one of a
+// (url.full is left off unless [WithURLFull] asks for it, since it carries
+// path arguments and query values; even then, sensitive query values are
+// masked) or an error message; error.type is a status code or one of a
 // fixed set of words: "validation", "decode", "connection", "timeout",
 // "tls", "dns", "canceled", "response_too_large", "transport", "_OTHER".
 // Everything the client hands the observer is redacted already.
@@ -72,6 +104,7 @@ package forgejootel
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -81,6 +114,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -112,8 +146,10 @@ const (
 type Option func(*config)
 
 type config struct {
-	tp trace.TracerProvider
-	mp metric.MeterProvider
+	tp      trace.TracerProvider
+	mp      metric.MeterProvider
+	prop    propagation.TextMapPropagator // nil: the global one, read per attempt
+	urlFull bool
 }
 
 // WithTracerProvider sets where spans go; the default is the global
@@ -136,12 +172,37 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 	}
 }
 
+// WithPropagator sets how the call's span context travels to the
+// instance; the default is the global propagator
+// (otel.GetTextMapPropagator), read on every attempt, so one configured
+// after NewObserver still applies; nil keeps it. Pass
+// propagation.NewCompositeTextMapPropagator() (none) to send nothing.
+func WithPropagator(p propagation.TextMapPropagator) Option {
+	return func(c *config) {
+		if p != nil {
+			c.prop = p
+		}
+	}
+}
+
+// WithURLFull adds url.full to every call's span: the URL as the client
+// renders it everywhere (CallContext.URL), with the values of sensitive
+// query parameters and any echo of the client's secrets masked. It is off
+// by default, as the semantic conventions allow: the URL still carries the
+// path arguments (owner, repository, file paths) and the other query
+// values, which a trace backend may not be the place for.
+func WithURLFull() Option {
+	return func(c *config) { c.urlFull = true }
+}
+
 // Observer is a [forgejo.Observer] that records traces and metrics; it is
 // also a [forgejo.ContextObserver], a [forgejo.RetryObserver] and a
 // [forgejo.RateLimitObserver]. Pass it to [forgejo.WithObserver]. One
 // Observer may serve any number of clients and goroutines.
 type Observer struct {
-	tracer trace.Tracer
+	tracer  trace.Tracer
+	prop    propagation.TextMapPropagator // nil: otel.GetTextMapPropagator()
+	urlFull bool
 
 	requestDuration metric.Float64Histogram
 	callDuration    metric.Float64Histogram
@@ -155,6 +216,7 @@ var (
 	_ forgejo.ContextObserver   = (*Observer)(nil)
 	_ forgejo.RetryObserver     = (*Observer)(nil)
 	_ forgejo.RateLimitObserver = (*Observer)(nil)
+	_ forgejo.HeaderObserver    = (*Observer)(nil)
 )
 
 // NewObserver returns an observer recording to the given providers (the
@@ -165,7 +227,7 @@ func NewObserver(opts ...Option) (*Observer, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	o := &Observer{tracer: cfg.tp.Tracer(ScopeName)}
+	o := &Observer{tracer: cfg.tp.Tracer(ScopeName), prop: cfg.prop, urlFull: cfg.urlFull}
 	m := cfg.mp.Meter(ScopeName)
 	var errs [5]error
 	o.requestDuration, errs[0] = m.Float64Histogram("http.client.request.duration",
@@ -250,9 +312,12 @@ func (o *Observer) begin(ctx context.Context, call forgejo.CallContext) (context
 	st.attrs = append(st.attrs, semconv.HTTPRequestMethodKey.String(call.Method))
 	st.attrs = append(st.attrs, server(call.URL)...)
 	st.attrs = append(st.attrs, OperationKey.String(call.Operation))
-	spanAttrs := make([]attribute.KeyValue, 0, len(st.attrs)+1)
+	spanAttrs := make([]attribute.KeyValue, 0, len(st.attrs)+2)
 	spanAttrs = append(spanAttrs, st.attrs[0], semconv.URLTemplate(call.Route))
 	spanAttrs = append(spanAttrs, st.attrs[1:]...)
+	if o.urlFull && call.Attempt == 0 && call.URL != "(not sent)" {
+		spanAttrs = append(spanAttrs, semconv.URLFull(call.URL))
+	}
 	ctx, st.span = o.tracer.Start(ctx, call.Method+" "+call.Route,
 		trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(spanAttrs...))
 	return context.WithValue(ctx, stateKey{}, st), st
@@ -263,6 +328,20 @@ func (o *Observer) begin(ctx context.Context, call forgejo.CallContext) (context
 func (o *Observer) StartCall(ctx context.Context, call forgejo.CallContext) context.Context {
 	ctx, _ = o.begin(ctx, call)
 	return ctx
+}
+
+// InjectHeaders writes the call's span context into the attempt's
+// headers with the propagator (W3C traceparent and tracestate with
+// propagation.TraceContext), so that the instance, or a proxy in front of
+// it, continues the trace. The client calls it on every attempt, retries
+// included, and keeps only headers it may send (see
+// [forgejo.HeaderObserver]).
+func (o *Observer) InjectHeaders(ctx context.Context, _ forgejo.CallContext, h http.Header) {
+	p := o.prop
+	if p == nil {
+		p = otel.GetTextMapPropagator()
+	}
+	p.Inject(ctx, propagation.HeaderCarrier(h))
 }
 
 // OnRequest notes the start of an attempt.
