@@ -170,7 +170,9 @@ func (d *Delivery) EventType() EventType { return d.typ }
 // events); see [EventType.Family].
 func (d *Delivery) EventFamily() string { return d.family }
 
-// ContentType is "json" or "form": how the hook is configured to send.
+// ContentType is "json" or "form", how the hook is configured to send, or
+// "query" for a hook configured with the GET method, whose payload comes in
+// the query parameter payload.
 func (d *Delivery) ContentType() string { return d.contentType }
 
 // RawBody is the request body exactly as received (URL-encoded for a form
