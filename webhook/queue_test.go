@@ -265,7 +265,9 @@ func TestDurableNothingUnverifiedStored(t *testing.T) {
 		req    func() *http.Request
 		status int
 	}{
-		{"wrong secret", func() *http.Request { return signedRequest(EventPush, pushPayload, "d", BuildOptions{Secret: "guessed"}) }, 401},
+		{"wrong secret", func() *http.Request {
+			return signedRequest(EventPush, pushPayload, "d", BuildOptions{Secret: "guessed"})
+		}, 401},
 		{"no signature", func() *http.Request {
 			r := good()
 			for _, s := range signatureHeaders {
