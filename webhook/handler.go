@@ -25,11 +25,14 @@ import (
 //     [Error.StatusCode]), with nothing dispatched; 408 when the body did
 //     not arrive within the read deadline ([WithReadTimeout]).
 //
+// With [WithQueue] it stores instead of calling: 202 once stored, 503 or
+// 500 when the queue is full or failed; a [Worker] runs the functions.
+//
 // Forgejo records the status and the response body in the hook's delivery
 // history and does not retry failed deliveries by itself (they can be
 // replayed from the hook's settings page). It waits for the answer only
 // DELIVER_TIMEOUT seconds (5 by default), so event functions that take long
-// should enqueue the work and return.
+// belong behind [WithQueue].
 //
 // Register functions before serving; registering while serving is safe but
 // races with deliveries in flight.

@@ -95,9 +95,11 @@ type WorkQueue interface {
 
 	// Retry ends the lease and makes the delivery available again once
 	// after has passed (0: at once), with its attempt count kept. Retry of
-	// a lease that is no longer the delivery's current one (it expired and
-	// was reclaimed, or the delivery was acknowledged) changes nothing and
-	// returns an error matching [ErrLeaseLost]: the new holder decides.
+	// a lease that is no longer the delivery's current one (its Deadline
+	// passed, so it may have been reclaimed; or the delivery was
+	// acknowledged) changes nothing and returns an error matching
+	// [ErrLeaseLost]: the delivery comes back as an expired lease, or the
+	// new holder decides.
 	Retry(ctx context.Context, l *Lease, after time.Duration) error
 
 	// DeadLetter ends the lease and moves the delivery to the dead-letter
