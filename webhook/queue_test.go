@@ -840,3 +840,43 @@ func TestCapturesThroughQueue(t *testing.T) {
 	}
 	t.Logf("%d of %d captures stored and re-created", n, len(cs))
 }
+
+// TestStoredHeader: the receiving side's credentials are never stored,
+// whatever the spelling of their names; everything else is.
+func TestStoredHeader(t *testing.T) {
+	h := http.Header{
+		"Authorization":        {"Bearer hook"},
+		"authorization":        {"Bearer lower"},
+		"AUTHORIZATION":        {"Bearer upper"},
+		"Proxy-Authorization":  {"Basic x"},
+		"cookie":               {"s=1"},
+		"Cookie":               {"s=2"},
+		"X-Forgejo-Signature":  {"abc"},
+		"X-Authorization-Hint": {"kept"},
+	}
+	got := StoredHeader(h)
+	if len(got) != 2 || got.Get("X-Forgejo-Signature") != "abc" || got.Get("X-Authorization-Hint") != "kept" {
+		t.Errorf("%v", got)
+	}
+	got["X-Forgejo-Signature"][0] = "changed"
+	if h["X-Forgejo-Signature"][0] != "abc" {
+		t.Error("StoredHeader shares its values with the request")
+	}
+	// Parse keeps what the request had; the stored copy does not.
+	out := Build(EventPush, []byte(pushPayload), BuildOptions{Secret: testSecret, Authorization: "Bearer hook"})
+	hdr := out.HTTPHeader()
+	hdr["authorization"] = []string{"Bearer again"}
+	ev, err := mustParser(t, WithSecret(testSecret)).Parse(out.Body, hdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewStoredDelivery(ev, time.Time{})
+	for k := range d.Header {
+		if strings.EqualFold(k, "Authorization") {
+			t.Errorf("stored %s", k)
+		}
+	}
+	if ev.(*PushEvent).Header().Get("Authorization") != "Bearer hook" {
+		t.Error("the event lost its header")
+	}
+}
