@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
@@ -203,12 +204,29 @@ func (c *Client) delay(n int, err error) time.Duration {
 			return min(ae.retryAfter, p.MaxDelay)
 		}
 	}
+	return p.Backoff(n, c.randN)
+}
+
+// Backoff is the delay before attempt n+1 after n failed attempts, as the
+// client computes it without a Retry-After: min(BaseDelay·2^(n−1),
+// MaxDelay), then, with JitterFull, a uniformly random duration in [0, that
+// delay]. randN draws uniformly from [0, k) (nil: math/rand/v2's Int64N).
+// It is for schedulers outside the client that follow the same policy, such
+// as package webhook's Worker retrying an event function.
+func (p RetryPolicy) Backoff(n int, randN func(k int64) int64) time.Duration {
 	d := p.backoff(n)
 	if p.Jitter == JitterFull && d > 0 {
-		d = time.Duration(c.randN(int64(min(d, durations.Max-1)) + 1)) // [0, d]; d+1 must not wrap
+		if randN == nil {
+			randN = rand.Int64N
+		}
+		d = time.Duration(randN(int64(min(d, durations.Max-1)) + 1)) // [0, d]; d+1 must not wrap
 	}
 	return d
 }
+
+// Validate reports a policy the client would refuse (fewer than one
+// attempt, a negative delay, an unknown Jitter) as a *ValidationError.
+func (p RetryPolicy) Validate() error { return p.validate() }
 
 // parseRetryAfter reads Retry-After leniently: it never fails. Delta-seconds
 // (digits only) is honoured. The HTTP-date form is honoured only when the

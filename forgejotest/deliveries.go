@@ -2,6 +2,7 @@ package forgejotest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -57,15 +58,34 @@ type deliveryQueue struct {
 }
 
 type outgoing struct {
-	d   *Delivery
-	out *webhook.Outgoing
-	m   string
+	d       *Delivery
+	out     *webhook.Outgoing
+	m       string
+	payload []byte // the JSON, for a GET hook's query
+}
+
+// DefaultDeliveryTimeout is how long the fake waits for a receiver's answer
+// before it gives up on a delivery: Forgejo's [webhook] DELIVER_TIMEOUT
+// default.
+const DefaultDeliveryTimeout = 5 * time.Second
+
+// WithDeliveryTimeout sets how long the fake waits for a receiver's answer
+// to a webhook delivery (default [DefaultDeliveryTimeout], Forgejo's
+// DELIVER_TIMEOUT). As Forgejo does, a delivery not answered in time is
+// recorded as failed ([Delivery].Err) and never retried: a test can show
+// that a receiver doing slow work before answering loses the event.
+func WithDeliveryTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.deliveryTimeout = d
+		}
+	}
 }
 
 func (s *Server) deliveriesInit() {
 	q := &s.dq
 	q.ctx, q.cancel = context.WithCancel(context.Background())
-	q.client = &http.Client{Timeout: 10 * time.Second}
+	q.client = &http.Client{Timeout: cmp.Or(s.cfg.deliveryTimeout, DefaultDeliveryTimeout)}
 }
 
 // Deliveries returns a copy of every delivery so far, in the order the
@@ -140,7 +160,15 @@ func (s *Server) send(o *outgoing) (int, string) {
 	if err != nil {
 		return 0, err.Error()
 	}
-	if o.m != "" && o.m != "POST" {
+	if o.m == http.MethodGet {
+		// As Forgejo: no body, no Content-Type, the payload in the query
+		// next to the hook URL's own parameters, the same other headers.
+		vals := req.URL.Query()
+		vals["payload"] = []string{string(o.payload)}
+		req.URL.RawQuery = vals.Encode()
+		req.Method, req.Body, req.GetBody, req.ContentLength = http.MethodGet, nil, nil, 0
+		req.Header.Del("Content-Type")
+	} else if o.m != "" && o.m != "POST" {
 		req.Method = o.m
 	}
 	resp, err := q.client.Do(req)
@@ -225,7 +253,7 @@ func (s *Server) deliverTo(c *call, hs []*hook, r *repo, t webhook.EventType, pa
 		out := webhook.Build(t, data, webhook.BuildOptions{Secret: h.secret, Form: h.contentType == "form", DeliveryID: id, Authorization: h.authorization})
 		d := &Delivery{ID: id, HookID: h.id, URL: h.url, Event: string(t), Action: action.Action,
 			Header: out.HTTPHeader(), Body: out.Body, Queued: c.now}
-		s.enqueue(&outgoing{d: d, out: out, m: h.method})
+		s.enqueue(&outgoing{d: d, out: out, m: h.method, payload: data})
 	}
 }
 
@@ -367,6 +395,7 @@ func (c *call) pushPayload(r *repo, b *branch, before string, cm *commit, added,
 		email := cm.author.login + "@example.com"
 		pc.Author.Email, pc.Committer.Email = email, email
 		pc.Added, pc.Removed, pc.Modified = nilIfEmpty(added), nilIfEmpty(removed), nilIfEmpty(modified)
+		pc.Verification = nil // Forgejo 15 sends null in a push's commits, unlike the API's commits
 		p.Commits, p.TotalCount, p.HeadCommit = []*wPayloadCommit{pc}, 1, pc
 	}
 	return p
@@ -394,3 +423,48 @@ func (s *Server) emitPush(c *call, r *repo, b *branch, before string, cm *commit
 }
 
 func eventType(s string) webhook.EventType { return webhook.EventType(s) }
+
+type wCreatePayload struct {
+	SHA        string `json:"sha"`
+	Ref        string `json:"ref"`
+	RefType    string `json:"ref_type"`
+	Repository *wRepo `json:"repository"`
+	Sender     *wUser `json:"sender"`
+}
+
+// emitTagCreated sends what Forgejo 15 sends when a tag is made, through
+// the tags API or by a release that creates its tag: a push of the tag (no
+// commits, before all zeros, the tagged commit as head_commit), then a
+// create (ref_type tag; a hook of type gitea gets the short name as ref).
+func (s *Server) emitTagCreated(c *call, r *repo, t *tag) {
+	v := c.payloadView()
+	zero := strings.Repeat("0", 40)
+	p := &wPushPayload{Ref: "refs/tags/" + t.name, Before: zero, After: t.sha, Commits: []*wPayloadCommit{},
+		CompareURL: v.html("/" + r.owner.login + "/" + r.name + "/compare/" + zero + "..." + t.sha),
+		Repository: v.repo(r, 0), Pusher: c.sender(), Sender: c.sender()}
+	if cm := r.commits[t.sha]; cm != nil && cm.author != nil {
+		hc := v.payloadCommit(r, &branch{name: t.name, sha: cm.sha, message: cm.message, author: cm.author, when: cm.when})
+		email := cm.author.login + "@example.com"
+		hc.Author.Email, hc.Committer.Email = email, email
+		hc.Verification, hc.Added, hc.Removed, hc.Modified = nil, []string{}, []string{}, []string{}
+		p.HeadCommit = hc
+	}
+	s.emit(c, r, webhook.EventPush, "", p)
+	var full, short []*hook
+	for _, h := range hooksFor(r, webhook.EventCreate, "") {
+		if h.kind == "gitea" {
+			short = append(short, h)
+		} else {
+			full = append(full, h)
+		}
+	}
+	create := func(ref string) *wCreatePayload {
+		return &wCreatePayload{SHA: t.sha, Ref: ref, RefType: "tag", Repository: v.repo(r, 0), Sender: c.sender()}
+	}
+	if len(full) > 0 {
+		s.deliverTo(c, full, r, webhook.EventCreate, create("refs/tags/"+t.name))
+	}
+	if len(short) > 0 {
+		s.deliverTo(c, short, r, webhook.EventCreate, create(t.name))
+	}
+}

@@ -66,7 +66,7 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 	_, _, err := c.Repos.CreateHook(ctx, me, "bot", forgejo.CreateHookOption{
 		Type: forgejo.HookTypeForgejo, Active: true,
 		Config: forgejo.CreateHookOptionConfig{"url": rc.url, "content_type": "json", "secret": secret},
-		Events: []string{"issues", "issue_comment", "push", "release", "pull_request"},
+		Events: []string{"issues", "issue_comment", "push", "create", "release", "pull_request"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -138,14 +138,33 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 	if len(evs) != 1 || !ok || pe.Ref != "refs/heads/main" || pe.After != fr.Commit.SHA || len(pe.Commits) != 1 || !slices.Equal(pe.Commits[0].Added, []string{"docs/bot.md"}) {
 		t.Errorf("push: %#v", evs)
 	}
+	// Forgejo 15 sends "verification": null in a contents-API push.
+	if !strings.Contains(string(pe.Payload()), `"verification":null`) || pe.Commits[0].Verification != nil {
+		t.Errorf("push commit verification: %s", pe.Payload())
+	}
 
 	rel, _, err := c.Repos.CreateRelease(ctx, me, "bot", forgejo.CreateReleaseOption{TagName: "v1.0.0", Name: "One"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	evs = wait()
-	if re, ok := evs[0].(*webhook.ReleaseEvent); len(evs) != 1 || !ok || re.Action != "published" || re.Release.ID != rel.ID || re.Release.TagName != "v1.0.0" {
+	// A release that creates its tag sends push (the tag) and create
+	// first, as Forgejo 15 does.
+	if len(evs) != 3 {
+		t.Fatalf("release: %#v", evs)
+	}
+	if tp, ok := evs[0].(*webhook.PushEvent); !ok || tp.Tag() != "v1.0.0" || !tp.Created() || len(tp.Commits) != 0 || tp.HeadCommit == nil || tp.HeadCommit.Verification != nil {
+		t.Errorf("release's tag push: %#v", evs[0])
+	}
+	if ce, ok := evs[1].(*webhook.CreateEvent); !ok || ce.Ref != "refs/tags/v1.0.0" || ce.RefType != "tag" || ce.SHA == "" {
+		t.Errorf("release's tag create: %#v", evs[1])
+	}
+	if re, ok := evs[2].(*webhook.ReleaseEvent); !ok || re.Action != webhook.ReleasePublished || re.Release.ID != rel.ID || re.Release.TagName != "v1.0.0" {
 		t.Errorf("release: %#v", evs)
+	}
+	// A release on an existing tag sends the release only.
+	if _, _, err := c.Repos.CreateRelease(ctx, me, "bot", forgejo.CreateReleaseOption{TagName: "v1.0.0", Name: "again"}); err == nil {
+		t.Error("a second release on one tag was accepted")
 	}
 
 	srv.AddBranch(me, "bot", "feature")

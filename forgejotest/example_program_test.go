@@ -74,6 +74,6 @@ func Example_program() {
 	fmt.Println("teams created:", srv.Count("orgCreateTeam"), "deliveries ok:", srv.Deliveries()[0].Status == http.StatusOK)
 	// Output:
 	// file "# App\n", latest release v1.0.0
-	// bot received: [push release]
+	// bot received: [push push release]
 	// teams created: 1 deliveries ok: true
 }

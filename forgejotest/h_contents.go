@@ -509,6 +509,7 @@ func (c *call) addTag(r *repo, name, target, message string) *tag {
 	}
 	t := &tag{name: name, sha: sha, message: message, tagger: c.user, when: c.now}
 	r.tags = append(r.tags, t)
+	c.s.emitTagCreated(c, r, t)
 	return t
 }
 

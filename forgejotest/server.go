@@ -58,6 +58,8 @@ type config struct {
 	rlWindow    time.Duration
 	version     string
 	defaultUser string
+
+	deliveryTimeout time.Duration
 }
 
 // WithMaxResponseItems sets max_response_items, the page size every listing

@@ -47,7 +47,12 @@ func guardKey(ev Event) string {
 	if id := ev.DeliveryID(); id != "" {
 		return id
 	}
-	sum := sha256.Sum256(ev.Payload())
+	return payloadKey(ev.Payload())
+}
+
+// payloadKey is "sha256:" and the hex SHA-256 of payload.
+func payloadKey(payload []byte) string {
+	sum := sha256.Sum256(payload)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 

@@ -23,7 +23,30 @@
 // The handler answers 2xx only once the event's function returned nil, and
 // 4xx for anything it rejects (see [Error.StatusCode]), without calling
 // anything. For a delivery that came another way (a queue, a serverless
-// function), [Parser.Parse] takes the body and the headers.
+// function), [Parser.Parse] takes the body and the headers. Hooks
+// configured with the GET method (web UI only) send the payload in the
+// query parameter payload; [Parser.ParseRequest] and the Handler read it.
+//
+// # Durable mode
+//
+// Forgejo never retries a delivery, and gives up on one not answered
+// within DELIVER_TIMEOUT (5 s by default). For work that takes longer, or
+// that must survive a restart, give the Handler a queue:
+//
+//	h := webhook.NewHandler(p, webhook.WithQueue(q), webhook.WithGuard(g))
+//	// register functions as before, then in the receivers:
+//	http.Handle("POST /forgejo-hook", h) // verify, store, answer 202
+//	// and in the workers (the same process or others):
+//	err := webhook.NewWorker(q, h).Run(ctx)
+//
+// The Handler then stores each verified delivery ([Queue.Enqueue]) and
+// answers 2xx only once it is stored (503 when the queue is full, 500 when
+// it failed, so that Forgejo records the failure); a [Worker] runs the
+// functions with at-least-once semantics: leases with a visibility
+// timeout, retries with the backoff of a forgejo.RetryPolicy, dead
+// letters ([DeadLetterStore]), the guard applied. [MemoryQueue] serves one
+// process; [Queue], [WorkQueue] and [DeadLetterStore] are the contract for
+// a shared store. The guide has the failure table.
 //
 // # Event types
 //

@@ -36,8 +36,10 @@ var (
 	// event's payload type, or the delivery names no event type.
 	ErrMalformed = errors.New("webhook: malformed delivery")
 
-	// ErrMethod: the request is not a POST, the only method Forgejo delivers
-	// with.
+	// ErrMethod: the request is neither a POST nor a GET, the methods
+	// Forgejo delivers with (GET, with the payload in the query, for hooks
+	// configured so in the web UI). A GET without a payload parameter is
+	// ErrMalformed.
 	ErrMethod = errors.New("webhook: method not allowed")
 
 	// ErrAmbiguous: the headers name two different delivery IDs or two
@@ -155,7 +157,7 @@ func (e *Error) Unwrap() []error {
 // StatusCode is the HTTP status a receiver answers this failure with, as
 // [Handler] does: 401 for a missing or wrong signature, 413 for a body over
 // the bound, 415 for an unsupported content type, 405 for a method other
-// than POST, 408 for a body that did not arrive in time and 400 for
+// than POST and GET, 408 for a body that did not arrive in time and 400 for
 // anything malformed, ambiguous or mismatched.
 func (e *Error) StatusCode() int {
 	switch e.Kind {

@@ -170,7 +170,9 @@ func (d *Delivery) EventType() EventType { return d.typ }
 // events); see [EventType.Family].
 func (d *Delivery) EventFamily() string { return d.family }
 
-// ContentType is "json" or "form": how the hook is configured to send.
+// ContentType is "json" or "form", how the hook is configured to send, or
+// "query" for a hook configured with the GET method, whose payload comes in
+// the query parameter payload.
 func (d *Delivery) ContentType() string { return d.contentType }
 
 // RawBody is the request body exactly as received (URL-encoded for a form
@@ -328,7 +330,7 @@ type ForkEvent struct {
 type IssuesEvent struct {
 	Delivery `json:"-"`
 
-	Action string `json:"action"`
+	Action IssueAction `json:"action"`
 	// Number is the issue's number in its repository.
 	Number int64 `json:"number"`
 	// Changes is set for Action edited.
@@ -349,7 +351,7 @@ type IssuesEvent struct {
 type IssueCommentEvent struct {
 	Delivery `json:"-"`
 
-	Action      string               `json:"action"`
+	Action      CommentAction        `json:"action"`
 	Issue       *forgejo.Issue       `json:"issue"`
 	PullRequest *forgejo.PullRequest `json:"pull_request,omitempty"`
 	Comment     *forgejo.Comment     `json:"comment"`
@@ -370,7 +372,7 @@ type IssueCommentEvent struct {
 type PullRequestEvent struct {
 	Delivery `json:"-"`
 
-	Action string `json:"action"`
+	Action IssueAction `json:"action"`
 	// Number is the pull request's number in its repository.
 	Number int64 `json:"number"`
 	// Changes is set for Action edited (Changes.Ref when the base branch
@@ -397,7 +399,7 @@ type PullRequestEvent struct {
 type PullRequestReviewEvent struct {
 	Delivery `json:"-"`
 
-	Action            string               `json:"action"`
+	Action            IssueAction          `json:"action"`
 	Number            int64                `json:"number"`
 	PullRequest       *forgejo.PullRequest `json:"pull_request"`
 	RequestedReviewer *forgejo.User        `json:"requested_reviewer"`
@@ -437,7 +439,7 @@ func (e *PullRequestReviewEvent) State() forgejo.ReviewStateType {
 type ReleaseEvent struct {
 	Delivery `json:"-"`
 
-	Action     string              `json:"action"`
+	Action     ReleaseAction       `json:"action"`
 	Release    *forgejo.Release    `json:"release"`
 	Repository *forgejo.Repository `json:"repository"`
 	Sender     *forgejo.User       `json:"sender"`
@@ -449,7 +451,7 @@ type ReleaseEvent struct {
 type RepositoryEvent struct {
 	Delivery `json:"-"`
 
-	Action       string              `json:"action"`
+	Action       RepositoryAction    `json:"action"`
 	Repository   *forgejo.Repository `json:"repository"`
 	Organization *forgejo.User       `json:"organization"`
 	Sender       *forgejo.User       `json:"sender"`
@@ -460,7 +462,7 @@ type RepositoryEvent struct {
 type WikiEvent struct {
 	Delivery `json:"-"`
 
-	Action     string              `json:"action"`
+	Action     WikiAction          `json:"action"`
 	Repository *forgejo.Repository `json:"repository"`
 	Sender     *forgejo.User       `json:"sender"`
 	// Page is the page's name after the change.
@@ -475,7 +477,7 @@ type WikiEvent struct {
 type PackageEvent struct {
 	Delivery `json:"-"`
 
-	Action string `json:"action"`
+	Action PackageAction `json:"action"`
 	// Repository is the repository the package is linked to, usually nil.
 	Repository   *forgejo.Repository `json:"repository"`
 	Package      *forgejo.Package    `json:"package"`
@@ -493,9 +495,9 @@ type PackageEvent struct {
 type ActionRunEvent struct {
 	Delivery `json:"-"`
 
-	// Action is Forgejo's sub-kind of the event (e.g. "failed",
-	// "recovered").
-	Action string             `json:"action"`
+	// Action is the event type's own: failure (action_run_failure),
+	// recover (action_run_recover) or success (action_run_success).
+	Action RunAction          `json:"action"`
 	Run    *forgejo.ActionRun `json:"run"`
 	// PriorStatus is the run's status before it completed.
 	PriorStatus string `json:"prior_status"`

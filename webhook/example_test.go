@@ -94,3 +94,48 @@ func ExampleSign() {
 	fmt.Println(webhook.Sign("s3cret", []byte(`{"ref":"refs/heads/main"}`)))
 	// Output: 232a5e067b6a5aa567ed5a1d21a0dffaf6ef0eeecb6bd9bcf43b3d5ef3fc4f43
 }
+
+// Durable mode: the Handler verifies and stores each delivery, answers
+// 202 once it is stored, and a Worker runs the functions afterwards, at
+// least once, retrying failures and keeping what keeps failing as a dead
+// letter. A MemoryQueue serves one process; a shared store (Redis) lets
+// receivers and workers on several machines share the work.
+func ExampleWorker() {
+	parser, err := webhook.NewParser(webhook.WithSecret("s3cret"))
+	if err != nil {
+		panic(err)
+	}
+	q := webhook.NewMemoryQueue(1000)
+	h := webhook.NewHandler(parser, webhook.WithQueue(q), webhook.WithGuard(webhook.NewMemoryGuard(0)))
+	done := make(chan string, 1)
+	webhook.On(h, webhook.EventIssues, func(ctx context.Context, e *webhook.IssuesEvent) error {
+		if e.Action == webhook.IssueOpened {
+			done <- fmt.Sprintf("issue #%d opened: %s", e.Number, e.Issue.Title)
+		}
+		return nil
+	})
+
+	srv := httptest.NewServer(h) // in a program: http.Handle("POST /hook", h)
+	defer srv.Close()
+	out := webhook.Build(webhook.EventIssues, []byte(`{"action": "opened", "number": 7, "issue": {"number": 7, "title": "It broke"}}`),
+		webhook.BuildOptions{Secret: "s3cret", DeliveryID: "4d2f"})
+	req, _ := out.NewRequest(context.Background(), srv.URL)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		panic(err)
+	}
+	resp.Body.Close()
+	fmt.Println("answered", resp.StatusCode, "with", q.Len(), "stored")
+
+	ctx, stop := context.WithCancel(context.Background())
+	w := webhook.NewWorker(q, h, webhook.WithConcurrency(4))
+	ran := make(chan error)
+	go func() { ran <- w.Run(ctx) }()
+	fmt.Println(<-done)
+	stop() // on SIGTERM: stop receiving, let running functions finish
+	fmt.Println("drained:", <-ran == nil)
+	// Output:
+	// answered 202 with 1 stored
+	// issue #7 opened: It broke
+	// drained: true
+}

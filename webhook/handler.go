@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 )
@@ -24,17 +25,23 @@ import (
 //     [Error.StatusCode]), with nothing dispatched; 408 when the body did
 //     not arrive within the read deadline ([WithReadTimeout]).
 //
+// With [WithQueue] it stores instead of calling: 202 once stored, 503 or
+// 500 when the queue is full or failed; a [Worker] runs the functions.
+//
 // Forgejo records the status and the response body in the hook's delivery
 // history and does not retry failed deliveries by itself (they can be
 // replayed from the hook's settings page). It waits for the answer only
 // DELIVER_TIMEOUT seconds (5 by default), so event functions that take long
-// should enqueue the work and return.
+// belong behind [WithQueue].
 //
 // Register functions before serving; registering while serving is safe but
 // races with deliveries in flight.
 type Handler struct {
 	parser      *Parser
 	guard       DeliveryGuard
+	queue       Queue
+	replayDedup bool
+	now         func() time.Time
 	onError     func(*http.Request, error)
 	readTimeout time.Duration
 
@@ -51,6 +58,35 @@ type HandlerOption func(*Handler)
 // on). A duplicate is answered 200 with nothing dispatched.
 func WithGuard(g DeliveryGuard) HandlerOption {
 	return func(h *Handler) { h.guard = g }
+}
+
+// WithQueue makes the Handler store every verified delivery in q instead
+// of calling its function, and answer only after the store said it is
+// stored: 202 then, 503 when q is full ([ErrQueueFull]) and 500 when q
+// failed otherwise, so that Forgejo records the failure rather than a
+// success whose event is lost. A rejected delivery keeps its answer (401,
+// 413, 415, 400, 405, 408) and is never stored. Deliveries of every event
+// type are stored, whether a function is registered for it or not: the
+// workers, maybe in another process, decide.
+//
+// The functions registered on the Handler are then run by a [Worker]
+// (NewWorker(q, h)), with the Handler's guard ([WithGuard]), which no
+// longer applies when receiving; see "Running receivers in production" in
+// docs/webhooks.md.
+func WithQueue(q Queue) HandlerOption {
+	return func(h *Handler) { h.queue = q }
+}
+
+// WithReplayDedup keys the guard ([WithGuard]) on the SHA-256 of the
+// payload (the bytes the signature covers) instead of the delivery ID, so
+// that a replay from the hook's settings page in Forgejo's web UI, which
+// sends the same payload under a new delivery ID, is a duplicate too. Off
+// by default: a person replaying a delivery usually means it to run again.
+// Two events never have the same payload (every payload names its
+// repository, sender and objects at that moment, a push its commits), so
+// nothing but a replay or a resend is taken for a duplicate.
+func WithReplayDedup() HandlerOption {
+	return func(h *Handler) { h.replayDedup = true }
 }
 
 // WithErrorFunc sets a function the Handler calls with every rejected
@@ -88,7 +124,7 @@ func NewHandler(p *Parser, opts ...HandlerOption) *Handler {
 	if p == nil {
 		panic("webhook: NewHandler with a nil Parser")
 	}
-	h := &Handler{parser: p, funcs: make(map[EventType]func(context.Context, Event) error), readTimeout: DefaultReadTimeout}
+	h := &Handler{parser: p, funcs: make(map[EventType]func(context.Context, Event) error), readTimeout: DefaultReadTimeout, now: time.Now}
 	for _, o := range opts {
 		o(h)
 	}
@@ -145,25 +181,25 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if errors.As(err, &we) {
 			status = we.StatusCode()
 			if we.Kind == ErrMethod {
-				w.Header().Set("Allow", http.MethodPost)
+				w.Header().Set("Allow", "GET, POST")
 			}
 		}
 		reply(w, status, rejectText(err))
 		return
 	}
 
-	h.mu.RLock()
-	fn, ok := h.funcs[ev.EventType()]
-	if !ok {
-		fn = h.def
+	if h.queue != nil {
+		h.store(w, r, ev)
+		return
 	}
-	h.mu.RUnlock()
+
+	fn := h.lookup(ev.EventType())
 	if fn == nil {
 		reply(w, http.StatusOK, "ignored: no function for event type "+string(ev.EventType()))
 		return
 	}
 
-	id := guardKey(ev)
+	id := h.eventKey(ev)
 	ctx := r.Context()
 	if h.guard != nil {
 		first, err := h.guard.Claim(ctx, id)
@@ -189,6 +225,49 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply(w, http.StatusOK, "ok")
+}
+
+// store is ServeHTTP with a queue: the delivery is answered 2xx only once
+// it is stored.
+func (h *Handler) store(w http.ResponseWriter, r *http.Request, ev Event) {
+	d := NewStoredDelivery(ev, h.now())
+	if err := h.queue.Enqueue(r.Context(), d); err != nil {
+		h.report(r, fmt.Errorf("webhook: storing %s delivery %s: %w", ev.EventType(), clean(d.ID), err))
+		if errors.Is(err, ErrQueueFull) {
+			reply(w, http.StatusServiceUnavailable, "not stored: queue full")
+			return
+		}
+		reply(w, http.StatusInternalServerError, "not stored: queue failed")
+		return
+	}
+	reply(w, http.StatusAccepted, "stored")
+}
+
+// lookup returns the function registered for t, or the default one.
+func (h *Handler) lookup(t EventType) func(context.Context, Event) error {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if fn, ok := h.funcs[t]; ok {
+		return fn
+	}
+	return h.def
+}
+
+// key is what the guard records a delivery under: its ID (or its payload's
+// digest when it has none), or with [WithReplayDedup] always the digest.
+func (h *Handler) key(d *StoredDelivery) string {
+	if h.replayDedup && !strings.HasPrefix(d.ID, "sha256:") {
+		return payloadKey(d.Payload)
+	}
+	return d.ID
+}
+
+// eventKey is [Handler.key] for a parsed event.
+func (h *Handler) eventKey(ev Event) string {
+	if h.replayDedup {
+		return payloadKey(ev.Payload())
+	}
+	return guardKey(ev)
 }
 
 // parse reads and parses the delivery under the read deadline.

@@ -215,14 +215,24 @@ func TestHandlerRejects(t *testing.T) {
 			t.Errorf("%s: %d %q, want %d %q", tc.name, status, body, tc.status, tc.kind.Error())
 		}
 	}
-	// A GET is refused with Allow: POST.
+	// A GET without a payload parameter is not a delivery: 400. Another
+	// method is refused with Allow: GET, POST.
 	resp, err := srv.Client().Get(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "POST" {
+	if resp.StatusCode != 400 || resp.Header.Get("Allow") != "" {
 		t.Errorf("GET: %d Allow %q", resp.StatusCode, resp.Header.Get("Allow"))
+	}
+	put, _ := http.NewRequest(http.MethodPut, srv.URL, nil)
+	resp, err = srv.Client().Do(put)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET, POST" {
+		t.Errorf("PUT: %d Allow %q", resp.StatusCode, resp.Header.Get("Allow"))
 	}
 	// A body over the bound without Content-Length (chunked) is cut at the
 	// bound and refused too.
@@ -249,8 +259,8 @@ func TestHandlerRejects(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(reported) != 9 {
-		t.Errorf("%d errors reported, want 9", len(reported))
+	if len(reported) != 10 {
+		t.Errorf("%d errors reported, want 10", len(reported))
 	}
 	for _, err := range reported {
 		var we *Error

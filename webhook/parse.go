@@ -112,8 +112,12 @@ func (p *Parser) MaxBodyBytes() int64 { return p.maxBody }
 //
 // Errors are [*Error] values (see [Error.StatusCode]).
 func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
-	if r.Method != http.MethodPost {
-		e := p.newError(ErrMethod, r.Header, "method "+r.Method+"; Forgejo delivers with POST")
+	switch r.Method {
+	case http.MethodPost:
+	case http.MethodGet:
+		return p.parseQuery(r)
+	default:
+		e := p.newError(ErrMethod, r.Header, "method "+r.Method+"; Forgejo delivers with POST, or GET with the payload in the query")
 		return nil, e
 	}
 	if r.ContentLength > p.maxBody {
@@ -132,6 +136,37 @@ func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
 		return nil, e
 	}
 	return p.Parse(body, r.Header)
+}
+
+// parseQuery parses a GET delivery: a hook configured in Forgejo's web UI
+// with the GET method sends no body, no Content-Type, and the JSON payload
+// in the query parameter payload (next to the hook URL's own parameters),
+// signed like a POST's.
+func (p *Parser) parseQuery(r *http.Request) (Event, error) {
+	raw := ""
+	if r.URL != nil {
+		raw = r.URL.RawQuery
+	}
+	if int64(len(raw)) > p.maxBody {
+		return nil, p.newError(ErrTooLarge, r.Header, fmt.Sprintf("query of %d bytes over the bound of %d bytes", len(raw), p.maxBody))
+	}
+	if r.ContentLength != 0 {
+		return nil, p.newError(ErrMalformed, r.Header, "a GET delivery with a body; Forgejo sends the payload in the query")
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		e := p.newError(ErrMalformed, r.Header, "query does not parse")
+		e.Err = err
+		return nil, e
+	}
+	vs, ok := q["payload"]
+	switch {
+	case !ok:
+		return nil, p.newError(ErrMalformed, r.Header, "a GET without a payload query parameter is not a delivery")
+	case len(vs) != 1:
+		return nil, p.newError(ErrMalformed, r.Header, "query has several payload parameters")
+	}
+	return p.verifyDecode(nil, []byte(vs[0]), "query", r.Header)
 }
 
 // readBody reads at most n bytes of body, giving up when ctx ends (with the
@@ -178,17 +213,6 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 	if int64(len(body)) > p.maxBody {
 		return nil, p.newError(ErrTooLarge, header, fmt.Sprintf("body over the bound of %d bytes", p.maxBody))
 	}
-	id, typ, conflict := deliveryHeaders(header)
-	d := Delivery{
-		id:     id,
-		family: headerValue(header, "X-Forgejo-Event"),
-		body:   body,
-		header: func() http.Header { return header },
-	}
-	if d.family == "" {
-		d.family = headerValue(header, "X-Gitea-Event")
-	}
-
 	// The content type says where the signed JSON is.
 	ct := headerValue(header, "Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
@@ -198,10 +222,8 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 	case err != nil:
 		return nil, p.newError(ErrContentType, header, fmt.Sprintf("Content-Type %q does not parse", ct))
 	case mt == "application/json":
-		d.contentType = "json"
-		d.payload = body
+		return p.verifyDecode(body, body, "json", header)
 	case mt == "application/x-www-form-urlencoded":
-		d.contentType = "form"
 		form, err := url.ParseQuery(string(body))
 		if err != nil {
 			e := p.newError(ErrMalformed, header, "form body does not parse")
@@ -212,9 +234,26 @@ func (p *Parser) Parse(body []byte, header http.Header) (Event, error) {
 		if !ok || len(vs) != 1 {
 			return nil, p.newError(ErrMalformed, header, "form body has no single payload field")
 		}
-		d.payload = []byte(vs[0])
+		return p.verifyDecode(body, []byte(vs[0]), "form", header)
 	default:
 		return nil, p.newError(ErrContentType, header, fmt.Sprintf("Content-Type %q is neither application/json nor application/x-www-form-urlencoded", mt))
+	}
+}
+
+// verifyDecode verifies payload against the signature headers, then checks
+// the headers and decodes: the common part of every kind of delivery.
+func (p *Parser) verifyDecode(body, payload []byte, contentType string, header http.Header) (Event, error) {
+	id, typ, conflict := deliveryHeaders(header)
+	d := Delivery{
+		id:          id,
+		family:      headerValue(header, "X-Forgejo-Event"),
+		body:        body,
+		payload:     payload,
+		contentType: contentType,
+		header:      func() http.Header { return header },
+	}
+	if d.family == "" {
+		d.family = headerValue(header, "X-Gitea-Event")
 	}
 
 	// Verify before looking at the payload any further.

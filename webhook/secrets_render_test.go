@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The secrets every rendering below must hide: a hook secret and the value
@@ -191,6 +193,22 @@ func secretRenderers(t *testing.T) map[string][]any {
 	}
 	push := renderDelivery(t, EventPush, renderPayloads[EventPush]).(*PushEvent)
 	r["Delivery"] = []any{push.Delivery, &push.Delivery}
+	// What a queue stores never has the authorization header (StoredHeader).
+	sd := NewStoredDelivery(push, time.Unix(0, 0))
+	q := NewMemoryQueue(4)
+	if err := q.Enqueue(context.Background(), sd); err != nil {
+		t.Fatal(err)
+	}
+	lease, err := q.Receive(context.Background(), "c", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl := DeadLetter{Delivery: sd, Reason: "r"}
+	r["StoredDelivery"] = []any{sd, *sd}
+	r["Lease"] = []any{lease, *lease}
+	r["DeadLetter"] = []any{dl, &dl}
+	r["MemoryQueue"] = []any{q}
+	r["Worker"] = []any{NewWorker(q, h)}
 	for typ, payload := range renderPayloads {
 		ev := renderDelivery(t, typ, payload)
 		name := strings.TrimPrefix(fmt.Sprintf("%T", ev), "*webhook.")
