@@ -67,7 +67,7 @@ func (s *NotificationsService) ListIter(ctx context.Context, params *Notificatio
 	})
 }
 
-// ReadList marks every notification thread read.
+// MarkRead marks every notification thread read.
 //
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.
@@ -116,7 +116,7 @@ func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...
 	return v, resp, nil
 }
 
-// ReadThread marks one notification thread read.
+// MarkThreadRead marks one notification thread read.
 //
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.
@@ -193,7 +193,7 @@ func (s *NotificationsService) ListByRepoIter(ctx context.Context, owner, repo s
 	})
 }
 
-// ReadRepoList marks every notification thread of a repository read.
+// MarkRepoRead marks every notification thread of a repository read.
 //
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.

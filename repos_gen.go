@@ -215,24 +215,6 @@ func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo st
 	})
 }
 
-// ListAssignees returns all users that have write access and can be assigned to
-// issues.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListAssignees(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
-	req := newRequest(&opRepoGetAssignees, seg("owner", owner), seg("repo", repo))
-	req.with(opts)
-	var v []*User
-	resp, err := s.client.call(ctx, req, &v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
 // DeleteAvatar deletes a repository's avatar.
 //
 // Served by every supported release (Forgejo 11.0 and later).
@@ -522,13 +504,13 @@ func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collabo
 	return s.client.call(ctx, req, nil)
 }
 
-// GetCollaboratorPermission gets repository permissions for a user.
+// GetPermissionLevel gets repository permissions for a user.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}/permission
 // (repoGetRepoPermissions). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetCollaboratorPermission(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (*RepoCollaboratorPermission, *Response, error) {
+func (s *ReposService) GetPermissionLevel(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (*RepoCollaboratorPermission, *Response, error) {
 	req := newRequest(&opRepoGetRepoPermissions, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.with(opts)
 	v := new(RepoCollaboratorPermission)
@@ -3117,121 +3099,6 @@ func (s *ReposService) CreateInOrg(ctx context.Context, org string, body CreateR
 	req.jsonBody(body)
 	req.with(opts)
 	v := new(Repository)
-	resp, err := s.client.call(ctx, req, v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// RepoListLabelsOptions holds the query parameters of
-// [ReposService.ListLabels]. Only fields that are set are sent.
-type RepoListLabelsOptions struct {
-	ListOptions
-	// Specifies the sorting method: mostissues, leastissues, or
-	// reversealphabetically. One of: mostissues, leastissues,
-	// reversealphabetically. Read by Forgejo 13.0 and later; older releases ignore
-	// it.
-	Sort string
-}
-
-// ListLabels gets all of a repository's labels.
-//
-// The instance sends X-Total-Count but no Link header here; the Iter variant
-// and [WalkPages] continue by count.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// GET /repos/{owner}/{repo}/labels (issueListLabels). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) ListLabels(ctx context.Context, owner, repo string, params *RepoListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
-	req := newRequest(&opIssueListLabels, seg("owner", owner), seg("repo", repo))
-	p := deref(params)
-	req.addQuery("sort", p.Sort)
-	req.paging(s.client, p.ListOptions)
-	req.with(opts)
-	var v []*Label
-	resp, err := s.client.call(ctx, req, &v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListLabelsIter walks every item of [ReposService.ListLabels], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListLabelsIter(ctx context.Context, owner, repo string, params *RepoListLabelsOptions, opts ...CallOption) iter.Seq2[*Label, error] {
-	p := deref(params)
-	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
-		page := p
-		page.ListOptions = lo
-		return s.ListLabels(ctx, owner, repo, &page, opts...)
-	})
-}
-
-// CreateLabel creates a label.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: Never (creates a
-// label; duplicate names are allowed, so a repeat makes two).
-func (s *ReposService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
-	req := newRequest(&opIssueCreateLabel, seg("owner", owner), seg("repo", repo))
-	req.requireText("color", body.Color)
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	req.with(opts)
-	v := new(Label)
-	resp, err := s.client.call(ctx, req, v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeleteLabel deletes a label.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Retry:
-// AlwaysRetry (label ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
-	req := newRequest(&opIssueDeleteLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	req.with(opts)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetLabel gets a single label.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) GetLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Label, *Response, error) {
-	req := newRequest(&opIssueGetLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	req.with(opts)
-	v := new(Label)
-	resp, err := s.client.call(ctx, req, v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// EditLabel updates a label.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: Never
-// (partial update of a label).
-func (s *ReposService) EditLabel(ctx context.Context, owner, repo string, id int64, body EditLabelOption, opts ...CallOption) (*Label, *Response, error) {
-	req := newRequest(&opIssueEditLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	req.jsonBody(body)
-	req.with(opts)
-	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
 	if noResult(resp, err) {
 		return nil, resp, err

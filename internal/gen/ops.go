@@ -196,6 +196,11 @@ func buildOps(s *Spec, m *models) ([]*opInfo, error) {
 		} else if row.Retry != api.Idempotent {
 			errs = append(errs, fmt.Sprintf("%s (%s %s): a read must be Idempotent", id, op.Verb, op.Path))
 		}
+		// A doc comment starts with the name it documents (go doc's
+		// convention); a row's Doc that names an older method is stale.
+		if row.Doc != "" && !strings.HasPrefix(row.Doc, row.Method+" ") {
+			errs = append(errs, fmt.Sprintf("%s: Doc starts %q, not with the method's name %s", id, strings.SplitN(row.Doc, " ", 2)[0], row.Method))
+		}
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("the operations table does not match the spec:\n\t%s", strings.Join(errs, "\n\t"))
