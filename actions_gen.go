@@ -720,7 +720,7 @@ func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, varia
 // CreateRepoVariable creates a repo-level variable.
 //
 // Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
-// worth reading (forgejo-15-observations).
+// worth reading.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -1018,7 +1018,7 @@ func (s *ActionsService) GetUserVariable(ctx context.Context, variablename strin
 // CreateUserVariable creates a user-level variable.
 //
 // Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
-// worth reading (forgejo-15-observations).
+// worth reading.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -1315,7 +1315,7 @@ func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename s
 // CreateOrgVariable creates a new variable in organization.
 //
 // Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
-// worth reading (forgejo-15-observations).
+// worth reading.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //

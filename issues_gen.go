@@ -1395,9 +1395,8 @@ type IssueListMilestonesOptions struct {
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count. Without state, Forgejo 15.0.3 returns
 // every milestone, open and closed, although the spec says the default is open
-// (Gitea 1.27.3 returns the open ones; forgejo-15-observations #9); the client
-// sends state=open when State is empty, so every server answers what the doc
-// says.
+// (Gitea 1.27.3 returns the open ones); the client sends state=open when State
+// is empty, so every server answers what the doc says.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //

@@ -134,7 +134,7 @@ type ActionRun struct {
 	Duration Duration  `json:"duration"`
 	// The webhook event that causes the workflow to run. Empty on Forgejo 15.0.3
 	// for a dispatched run, whose TriggerEvent holds "workflow_dispatch";
-	// [ActionRun.EventName] reads whichever is set (docs/HAZARDS.md §22).
+	// [ActionRun.EventName] reads whichever is set.
 	Event string `json:"event"`
 	// The payload of the webhook event that causes the workflow to run.
 	EventPayload string `json:"event_payload"`

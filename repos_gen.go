@@ -726,8 +726,7 @@ func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body
 //
 // A stale sha: 400 on Forgejo 15.0.3 and Codeberg, 422 on Gitea 1.27.3 (which
 // the spec does not declare), both "sha does not match [given: ..., expected:
-// ...]" (forgejo-15-observations #4); errors.Is(err, ErrStaleFile) matches
-// either.
+// ...]"; errors.Is(err, ErrStaleFile) matches either.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -767,8 +766,8 @@ func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath str
 // UpdateFile updates a file in a repository.
 //
 // A stale sha: 409 on Forgejo 15.0.3 and Codeberg, 422 on Gitea 1.27.3, both
-// "sha does not match [given: ..., expected: ...]" (forgejo-15-observations
-// #4); errors.Is(err, ErrStaleFile) matches either.
+// "sha does not match [given: ..., expected: ...]"; errors.Is(err,
+// ErrStaleFile) matches either.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //

@@ -268,7 +268,7 @@ func methodDoc(o *opInfo) string {
 	// Notes that compare with codeberg4s, or repeat what the 204 sentence
 	// above says, are for the table's readers, not the method's.
 	if n := o.row.Note; n != "" && !strings.Contains(n, "codeberg4s") && !(o.maybeEmpty && strings.Contains(n, "204")) && o.row.Quirks&api.MarkRead == 0 {
-		notes = append(notes, sentence(n))
+		notes = append(notes, sentence(publicNote(n)))
 	}
 	if len(notes) > 0 {
 		paras = append(paras, strings.Join(notes, " "))
