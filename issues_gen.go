@@ -83,7 +83,7 @@ type IssueSearchOptions struct {
 	// Type of sort. One of: relevance, latest, oldest, recentupdate, leastupdate,
 	// mostcomment, leastcomment, nearduedate, farduedate. Read by Forgejo 13.0 and
 	// later; older releases ignore it.
-	Sort string
+	Sort IssueSort
 }
 
 // Search searches for issues across the repositories that the user has access
@@ -110,7 +110,7 @@ func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, 
 	req.addQueryBool("reviewed", p.Reviewed)
 	req.addQuery("owner", p.Owner)
 	req.addQuery("team", p.Team)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*Issue
@@ -164,7 +164,7 @@ type IssueListOptions struct {
 	MentionedBy string
 	// Type of sort. One of: relevance, latest, oldest, recentupdate, leastupdate,
 	// mostcomment, leastcomment, nearduedate, farduedate.
-	Sort string
+	Sort IssueSort
 }
 
 // List returns one page of a repository's issues, pull requests included unless
@@ -187,7 +187,7 @@ func (s *IssuesService) List(ctx context.Context, owner, repo string, params *Is
 	req.addQuery("created_by", p.CreatedBy)
 	req.addQuery("assigned_by", p.AssignedBy)
 	req.addQuery("mentioned_by", p.MentionedBy)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*Issue
@@ -1271,7 +1271,7 @@ type IssueListLabelsOptions struct {
 	// reversealphabetically. One of: mostissues, leastissues,
 	// reversealphabetically. Read by Forgejo 13.0 and later; older releases ignore
 	// it.
-	Sort string
+	Sort LabelSort
 }
 
 // ListLabels gets all of a repository's labels.
@@ -1286,7 +1286,7 @@ type IssueListLabelsOptions struct {
 func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, params *IssueListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueListLabels, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*Label
@@ -1385,7 +1385,7 @@ type IssueListMilestonesOptions struct {
 	// Milestone state, Recognized values are open, closed and all. Defaults to
 	// "open". Empty sends "open": servers disagree on the default
 	// (issueGetMilestonesList).
-	State string
+	State StateType
 	// Filter by milestone name.
 	Name string
 }
@@ -1405,7 +1405,7 @@ type IssueListMilestonesOptions struct {
 func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...CallOption) ([]*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestonesList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
-	req.addQuery("state", orDefault(p.State, "open"))
+	req.addQuery("state", orDefault(string(p.State), "open"))
 	req.addQuery("name", p.Name)
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)

@@ -20,7 +20,7 @@ type NotificationListOptions struct {
 	StatusTypes []string
 	// Filter notifications by subject type. Sent as one parameter per value. One
 	// of: issue, pull, repository.
-	SubjectType []string
+	SubjectType []NotifySubjectFilter
 	// Only show notifications updated after the given time. This is a timestamp in
 	// RFC 3339 format.
 	Since time.Time
@@ -41,7 +41,7 @@ func (s *NotificationsService) List(ctx context.Context, params *NotificationLis
 	p := deref(params)
 	req.addQueryBool("all", p.All)
 	req.addQueryMulti("status-types", p.StatusTypes)
-	req.addQueryMulti("subject-type", p.SubjectType)
+	req.addQueryMulti("subject-type", enumStrings(p.SubjectType))
 	req.addQueryTime("since", p.Since)
 	req.addQueryTime("before", p.Before)
 	req.paging(s.client, p.ListOptions)
@@ -145,7 +145,7 @@ type NotificationListByRepoOptions struct {
 	StatusTypes []string
 	// Filter notifications by subject type. Sent as one parameter per value. One
 	// of: issue, pull, repository.
-	SubjectType []string
+	SubjectType []NotifySubjectFilter
 	// Only show notifications updated after the given time. This is a timestamp in
 	// RFC 3339 format.
 	Since time.Time
@@ -167,7 +167,7 @@ func (s *NotificationsService) ListByRepo(ctx context.Context, owner, repo strin
 	p := deref(params)
 	req.addQueryBool("all", p.All)
 	req.addQueryMulti("status-types", p.StatusTypes)
-	req.addQueryMulti("subject-type", p.SubjectType)
+	req.addQueryMulti("subject-type", enumStrings(p.SubjectType))
 	req.addQueryTime("since", p.Since)
 	req.addQueryTime("before", p.Before)
 	req.paging(s.client, p.ListOptions)

@@ -70,7 +70,7 @@ type RepoSearchOptions struct {
 	// "size", "git_size", "lfs_size", "stars", "forks" and "id". Default is
 	// "alpha". One of: alpha, created, updated, size, git_size, lfs_size, id,
 	// stars, forks.
-	Sort string
+	Sort RepoSort
 	// Sort order, either "asc" (ascending) or "desc" (descending). Default is
 	// "asc", ignored if "sort" is not specified. One of: asc, desc.
 	Order SortOrder
@@ -101,7 +101,7 @@ func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, op
 	req.addQueryBool("archived", p.Archived)
 	req.addQuery("mode", p.Mode)
 	req.addQueryBool("exclusive", p.Exclusive)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.addQuery("order", string(p.Order))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
@@ -621,7 +621,7 @@ type RepoListStatusesOptions struct {
 	ListOptions
 	// Type of sort. One of: oldest, recentupdate, leastupdate, leastindex,
 	// highestindex.
-	Sort string
+	Sort StatusSort
 	// Type of state. One of: pending, success, error, failure, warning.
 	State CommitStatusState
 }
@@ -635,7 +635,7 @@ type RepoListStatusesOptions struct {
 func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatusesByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	p := deref(params)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.addQuery("state", string(p.State))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
@@ -1071,14 +1071,15 @@ func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, p
 
 // GetCommitDiff gets a commit's diff or patch.
 //
-// The body is returned as text.
+// The diffType is [DiffTypeDiff] or [DiffTypePatch]. The body is returned as
+// text.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
 // (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha, diffType string, opts ...CallOption) (string, *Response, error) {
-	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", diffType))
+func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...CallOption) (string, *Response, error) {
+	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", string(diffType)))
 	req.with(opts)
 	req.result = resultText
 	var v string
@@ -1098,8 +1099,8 @@ func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha, diff
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
 // (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha, diffType string, opts ...CallOption) (io.ReadCloser, *Response, error) {
-	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", diffType))
+func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...CallOption) (io.ReadCloser, *Response, error) {
+	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", string(diffType)))
 	req.with(opts)
 	return s.client.stream(ctx, req)
 }
@@ -2130,7 +2131,7 @@ type RepoListStatusesBySHAOptions struct {
 	ListOptions
 	// Type of sort. One of: oldest, recentupdate, leastupdate, leastindex,
 	// highestindex.
-	Sort string
+	Sort StatusSort
 	// Type of state. One of: pending, success, error, failure, warning.
 	State CommitStatusState
 }
@@ -2144,7 +2145,7 @@ type RepoListStatusesBySHAOptions struct {
 func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatuses, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.addQuery("state", string(p.State))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
@@ -2978,7 +2979,7 @@ type RepoListOptions struct {
 	// leastupdate, reversealphabetically, alphabetically, reversesize, size,
 	// reversegitsize, gitsize, reverselfssize, lfssize, moststars, feweststars,
 	// mostforks, fewestforks.
-	OrderBy string
+	OrderBy RepoOrderBy
 }
 
 // List lists the repos that the authenticated user owns.
@@ -2989,7 +2990,7 @@ type RepoListOptions struct {
 func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListRepos)
 	p := deref(params)
-	req.addQuery("order_by", p.OrderBy)
+	req.addQuery("order_by", string(p.OrderBy))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*Repository

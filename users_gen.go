@@ -1075,7 +1075,7 @@ type UserSearchOptions struct {
 	// Sort order of results. One of: oldest, newest, alphabetically,
 	// reversealphabetically, recentupdate, leastupdate. Read by Forgejo 13.0 and
 	// later; older releases ignore it.
-	Sort string
+	Sort UserSort
 }
 
 // Search searches for users.
@@ -1092,7 +1092,7 @@ func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, op
 	p := deref(params)
 	req.addQuery("q", p.Query)
 	req.addQueryInt("uid", p.UID)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v okDataEnvelope[*User]

@@ -111,6 +111,8 @@ type pathParam struct {
 	isInt bool
 	multi bool
 	slash bool // one segment, "/" sent as %2F
+
+	enumType string // a named string type (pathEnums), or ""
 }
 
 type queryParam struct {
@@ -119,7 +121,7 @@ type queryParam struct {
 	kind     qkind
 	doc      string
 	enum     []string
-	enumType string // a named string type (queryEnums), or ""
+	enumType string // a named string type (queryEnums; the element type of a list), or ""
 	required bool
 }
 
@@ -220,6 +222,9 @@ func buildOps(s *Spec, m *models) ([]*opInfo, error) {
 	if err := checkEnumTables(); err != nil {
 		return nil, err
 	}
+	if err := checkSpecEnums(s); err != nil {
+		return nil, err
+	}
 	return ops, nil
 }
 
@@ -247,6 +252,13 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 		}
 		if encodedSlash[sp.Path] == p.Name {
 			pp.slash = true
+		}
+		if n, ok := pathEnums[row.ID+"."+p.Name]; ok {
+			if pp.isInt || pp.multi || pp.slash {
+				return nil, fmt.Errorf("path %s: pathEnums types it %s but it is not a single string segment", p.Name, n)
+			}
+			usedPaths[row.ID+"."+p.Name] = true
+			pp.enumType = n
 		}
 		o.pathArgs = append(o.pathArgs, pp)
 	}
@@ -282,8 +294,8 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 				return nil, err
 			}
 			if n, ok := queryEnums[row.ID+"."+p.Name]; ok {
-				if q.kind != qString {
-					return nil, fmt.Errorf("query %s: queryEnums types it %s but it is not a single string", p.Name, n)
+				if q.kind != qString && q.kind != qMulti {
+					return nil, fmt.Errorf("query %s: queryEnums types it %s but it is neither a string nor a list of strings", p.Name, n)
 				}
 				usedQueries[row.ID+"."+p.Name] = true
 				q.enumType = n
