@@ -1450,13 +1450,16 @@ func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string,
 
 // DeleteMilestone deletes a milestone.
 //
+// The idOrName is the milestone's ID in decimal or its title: the instance
+// looks it up by ID and, when no milestone has that ID, by title.
+//
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/milestones/{id} (issueDeleteMilestone). Retry:
 // AlwaysRetry (milestone ids are never reused; the path is typed integer, so
 // never a title).
-func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
-	req := newRequest(&opIssueDeleteMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
+func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo, idOrName string, opts ...CallOption) (*Response, error) {
+	req := newRequest(&opIssueDeleteMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
@@ -1464,12 +1467,15 @@ func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo string,
 
 // GetMilestone gets a milestone.
 //
+// The idOrName is the milestone's ID in decimal or its title: the instance
+// looks it up by ID and, when no milestone has that ID, by title.
+//
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/milestones/{id} (issueGetMilestone). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Milestone, *Response, error) {
-	req := newRequest(&opIssueGetMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
+func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo, idOrName string, opts ...CallOption) (*Milestone, *Response, error) {
+	req := newRequest(&opIssueGetMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.with(opts)
 	v := new(Milestone)
 	resp, err := s.client.call(ctx, req, v)
@@ -1481,12 +1487,15 @@ func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id
 
 // EditMilestone updates a milestone.
 //
+// The idOrName is the milestone's ID in decimal or its title: the instance
+// looks it up by ID and, when no milestone has that ID, by title.
+//
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/milestones/{id} (issueEditMilestone). Retry:
 // Never (partial update of a milestone).
-func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo string, id int64, body EditMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
-	req := newRequest(&opIssueEditMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
+func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo, idOrName string, body EditMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
+	req := newRequest(&opIssueEditMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.jsonBody(body)
 	req.with(opts)
 	v := new(Milestone)

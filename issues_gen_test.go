@@ -880,24 +880,24 @@ func TestGenIssuesOperations(t *testing.T) {
 		},
 		{
 			op: "issueDeleteMilestone", name: "Issues.DeleteMilestone",
-			method: "DELETE", path: "/api/v1/repos/o/r/milestones/7", query: "",
+			method: "DELETE", path: "/api/v1/repos/o/r/milestones/id%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnNoResult(c.Issues.DeleteMilestone(ctx, "o", "r", 7, opts...))
+				return gnNoResult(c.Issues.DeleteMilestone(ctx, "o", "r", "id x", opts...))
 			},
 		},
 		{
 			op: "issueGetMilestone", name: "Issues.GetMilestone",
-			method: "GET", path: "/api/v1/repos/o/r/milestones/7", query: "",
+			method: "GET", path: "/api/v1/repos/o/r/milestones/id%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnResult(c.Issues.GetMilestone(ctx, "o", "r", 7, opts...))
+				return gnResult(c.Issues.GetMilestone(ctx, "o", "r", "id x", opts...))
 			},
 		},
 		{
 			op: "issueEditMilestone", name: "Issues.EditMilestone",
-			method: "PATCH", path: "/api/v1/repos/o/r/milestones/7", query: "",
+			method: "PATCH", path: "/api/v1/repos/o/r/milestones/id%20x", query: "",
 			reqType: "application/json", reqBody: `{"description":"description-1","due_on":"2026-01-02T03:04:07Z","state":"state-3","title":"title-4"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}`,
@@ -908,7 +908,7 @@ func TestGenIssuesOperations(t *testing.T) {
 					State:       Ptr[StateType]("state-3"),
 					Title:       Ptr[string]("title-4"),
 				}
-				return gnResult(c.Issues.EditMilestone(ctx, "o", "r", 7, body, opts...))
+				return gnResult(c.Issues.EditMilestone(ctx, "o", "r", "id x", body, opts...))
 			},
 		},
 	})

@@ -460,11 +460,11 @@ func TestMilestones(t *testing.T) {
 	_, _, err = c.Issues.Edit(ctx(t), owner, repo, n2, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 	ok(t, "close issue", err)
 
-	got, _, err := c.Issues.GetMilestone(ctx(t), owner, repo, m.ID)
+	got, _, err := c.Issues.GetMilestone(ctx(t), owner, repo, strconv.FormatInt(m.ID, 10))
 	if err != nil || got.OpenIssues != 1 || got.ClosedIssues != 1 || got.Description != "first" {
 		t.Fatalf("milestone counts = %+v, %v", got, err)
 	}
-	got, _, err = c.Issues.EditMilestone(ctx(t), owner, repo, m.ID, forgejo.EditMilestoneOption{State: forgejo.Ptr(forgejo.StateClosed), Title: forgejo.Ptr("v1.0.0")})
+	got, _, err = c.Issues.EditMilestone(ctx(t), owner, repo, m.Title, forgejo.EditMilestoneOption{State: forgejo.Ptr(forgejo.StateClosed), Title: forgejo.Ptr("v1.0.0")})
 	if err != nil || got.State != forgejo.StateClosed || got.Title != "v1.0.0" || got.ClosedAt.IsZero() {
 		t.Fatalf("edit milestone = %+v, %v", got, err)
 	}
@@ -489,11 +489,11 @@ func TestMilestones(t *testing.T) {
 		t.Fatalf("issues in v1.0.0 = %d, %v", len(inV1), err)
 	}
 
-	resp, err = c.Issues.DeleteMilestone(ctx(t), owner, repo, m.ID)
+	resp, err = c.Issues.DeleteMilestone(ctx(t), owner, repo, strconv.FormatInt(m.ID, 10))
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete milestone: %d, %v", status(resp), err)
 	}
-	_, _, err = c.Issues.GetMilestone(ctx(t), owner, repo, m.ID)
+	_, _, err = c.Issues.GetMilestone(ctx(t), owner, repo, strconv.FormatInt(m.ID, 10))
 	mustStatus(t, err, http.StatusNotFound)
 	is, _, err := c.Issues.Get(ctx(t), owner, repo, n1)
 	if err != nil || is.Milestone != nil {

@@ -242,6 +242,9 @@ func methodDoc(o *opInfo) string {
 	}
 	var notes []string
 	for _, a := range o.pathArgs {
+		if a.orName {
+			notes = append(notes, idOrNameDoc[o.spec.Path])
+		}
 		if a.enumType == "" {
 			continue
 		}

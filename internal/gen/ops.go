@@ -58,6 +58,21 @@ var encodedSlash = map[string]string{
 	"/packages/{owner}/{type}/{name}/-/unlink":           "name",
 }
 
+// idOrName lists the path parameters the spec types integer although the
+// instance also takes a name there, so the method takes a string: Forgejo
+// looks a milestone up by ID and, when none has that ID, by title (the
+// spec's own description says so, and Forgejo 11.0's spec types it
+// string). Keyed by path template, then parameter name; the generator
+// refuses an entry the spec already types string.
+var idOrName = map[string]string{
+	"/repos/{owner}/{repo}/milestones/{id}": "id",
+}
+
+// idOrNameDoc is the sentence a method taking an idOrName parameter gains.
+var idOrNameDoc = map[string]string{
+	"/repos/{owner}/{repo}/milestones/{id}": "The idOrName is the milestone's ID in decimal or its title: the instance looks it up by ID and, when no milestone has that ID, by title.",
+}
+
 // checkPathTables refuses a multiSegment or encodedSlash entry whose path
 // or parameter the spec does not have, so that a typo cannot silently
 // leave a parameter refusing slashes.
@@ -66,7 +81,7 @@ func checkPathTables(spec *Spec) error {
 	for _, op := range spec.Ops {
 		paths[op.Path] = true
 	}
-	for _, table := range []map[string]string{multiSegment, encodedSlash} {
+	for _, table := range []map[string]string{multiSegment, encodedSlash, idOrName} {
 		for path, param := range table {
 			if !paths[path] || !strings.Contains(path, "{"+param+"}") {
 				return fmt.Errorf("path table entry %s {%s} is not in the spec", path, param)
@@ -113,6 +128,7 @@ type pathParam struct {
 	slash bool // one segment, "/" sent as %2F
 
 	enumType string // a named string type (pathEnums), or ""
+	orName   bool   // an ID or a name, sent as given (idOrName)
 }
 
 type queryParam struct {
@@ -244,6 +260,12 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 			return nil, fmt.Errorf("path variable {%s} has no parameter", match[1])
 		}
 		pp := pathParam{name: p.Name, arg: unexported(p.Name), isInt: p.Type == "integer"}
+		if idOrName[sp.Path] == p.Name {
+			if p.Type != "integer" {
+				return nil, fmt.Errorf("path parameter %s: idOrName lists it, but the spec already types it %q", p.Name, p.Type)
+			}
+			pp.isInt, pp.orName, pp.arg = false, true, unexported(p.Name)+"OrName"
+		}
 		if p.Type != "integer" && p.Type != "string" {
 			return nil, fmt.Errorf("path parameter %s has type %q", p.Name, p.Type)
 		}
