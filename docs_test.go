@@ -2,11 +2,12 @@ package forgejo
 
 import (
 	"go/ast"
+	"go/build"
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -28,7 +29,8 @@ func TestDocCommentsStartWithTheirName(t *testing.T) {
 			t.Helper()
 			if !docStartsWith(text, name, articles) {
 				first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-				t.Errorf("%s: %s %s: doc comment does not start with %q: %q", dir, kind, name, name, first)
+				want := name[strings.LastIndexByte(name, '.')+1:]
+				t.Errorf("%s: %s %s: doc comment does not start with %q: %q", dir, kind, name, want, first)
 			}
 		}
 		values := func(vs []*doc.Value) {
@@ -105,23 +107,27 @@ func docStartsWith(text, name string, articles bool) bool {
 }
 
 // docPackage parses one package directory, without its tests, as go doc sees
-// it.
+// it (the files the build selects).
 func docPackage(t *testing.T, dir string) *doc.Package {
 	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	bp, err := build.ImportDir(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pkgs) != 1 {
-		t.Fatalf("%s: %d packages", dir, len(pkgs))
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range bp.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
 	}
-	for _, p := range pkgs {
-		return doc.New(p, dir, 0)
+	p, err := doc.NewFromFiles(fset, files, bp.ImportPath)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return nil
+	return p
 }
 
 // TestDocsHaveNoContributorText reads what `go doc -all` shows of each
