@@ -338,7 +338,7 @@ type ActionListRunsOptions struct {
 	// in_progress. Only Forgejo Actions can set a status of waiting, pending, or
 	// requested. Sent as one parameter per value. One of: unknown, waiting,
 	// running, success, failure, cancelled, skipped, blocked.
-	Status []string
+	Status []ActionStatus
 	// Returns the workflow run associated with the run number.
 	RunNumber int64
 	// Only returns workflow runs that are associated with the specified head_sha.
@@ -364,7 +364,7 @@ func (s *ActionsService) ListRuns(ctx context.Context, owner, repo string, param
 	req := newRequest(&opListActionRuns, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryMulti("event", p.Event)
-	req.addQueryMulti("status", p.Status)
+	req.addQueryMulti("status", enumStrings(p.Status))
 	req.addQueryInt("run_number", p.RunNumber)
 	req.addQuery("head_sha", p.HeadSHA)
 	req.addQuery("ref", p.Ref)
@@ -616,7 +616,7 @@ type ActionListTasksOptions struct {
 	// in_progress. Sent as one parameter per value. One of: unknown, waiting,
 	// running, success, failure, cancelled, skipped, blocked. Read by Forgejo 15.0
 	// and later; older releases ignore it.
-	Status []string
+	Status []ActionStatus
 }
 
 // ListTasks lists a repository's action tasks.
@@ -630,7 +630,7 @@ type ActionListTasksOptions struct {
 func (s *ActionsService) ListTasks(ctx context.Context, owner, repo string, params *ActionListTasksOptions, opts ...CallOption) (*ActionTaskResponse, *Response, error) {
 	req := newRequest(&opListActionTasks, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
-	req.addQueryMulti("status", p.Status)
+	req.addQueryMulti("status", enumStrings(p.Status))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	v := new(ActionTaskResponse)
@@ -720,7 +720,7 @@ func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, varia
 // CreateRepoVariable creates a repo-level variable.
 //
 // Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
-// worth reading (forgejo-15-observations).
+// worth reading.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -1018,7 +1018,7 @@ func (s *ActionsService) GetUserVariable(ctx context.Context, variablename strin
 // CreateUserVariable creates a user-level variable.
 //
 // Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
-// worth reading (forgejo-15-observations).
+// worth reading.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -1315,7 +1315,7 @@ func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename s
 // CreateOrgVariable creates a new variable in organization.
 //
 // Answers 204 on Forgejo 15.0.3 and 201 on Gitea 1.27.3, both with no body
-// worth reading (forgejo-15-observations).
+// worth reading.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //

@@ -160,7 +160,7 @@ func TestGenActionsOperations(t *testing.T) {
 				params := &ActionListRunsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Event:       []string{"event-1", "event 2"},
-					Status:      []string{"status-2", "status 3"},
+					Status:      []ActionStatus{"status-2", "status 3"},
 					RunNumber:   13,
 					HeadSHA:     "head_sha 4",
 					Ref:         "ref 5",
@@ -172,7 +172,7 @@ func TestGenActionsOperations(t *testing.T) {
 				params := &ActionListRunsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Event:       []string{"event-1", "event 2"},
-					Status:      []string{"status-2", "status 3"},
+					Status:      []ActionStatus{"status-2", "status 3"},
 					RunNumber:   13,
 					HeadSHA:     "head_sha 4",
 					Ref:         "ref 5",
@@ -291,14 +291,14 @@ func TestGenActionsOperations(t *testing.T) {
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ActionListTasksOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Status:      []string{"status-1", "status 2"},
+					Status:      []ActionStatus{"status-1", "status 2"},
 				}
 				return gnResult(c.Actions.ListTasks(ctx, "o", "r", params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ActionListTasksOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Status:      []string{"status-1", "status 2"},
+					Status:      []ActionStatus{"status-1", "status 2"},
 				}
 				n, err := gnCount(c.Actions.ListTasksIter(ctx, "o", "r", params))
 				return n, gnSamePage(params.Page, err)

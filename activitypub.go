@@ -165,8 +165,9 @@ func (l LDContext) MarshalJSON() ([]byte, error) {
 // SendToInstanceInbox delivers an activity (any JSON object: a map, a
 // [ForgeLike], an [ActivityPub]) to the instance actor's inbox. The spec
 // gives this route no body; Forgejo refuses an empty one (422 "Empty
-// Content-Type"). The instance wants an HTTP signature unless
-// SIGNATURE_ENFORCED is false (see the top of activitypub.go).
+// Content-Type"). The instance wants an HTTP signature, which this client
+// does not produce, unless its federation setting SIGNATURE_ENFORCED is false;
+// unsigned, it answers 400 "request signature verification failed".
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //

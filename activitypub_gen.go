@@ -10,9 +10,8 @@ import (
 //
 // Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
 // the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
-// declares only a string @context (forgejo-15-observations: decode error
-// "$.@context: JSON array into string"); the model is hand-written
-// (activitypub.go).
+// declares only a string @context (decode error "$.@context: JSON array into
+// string"); the model is hand-written.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -34,7 +33,7 @@ func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...CallO
 // The router serves GET (m.Get("/outbox", ...)): on Forgejo 15.0.3 POST answers
 // 405 with an empty body and Allow: GET, GET answers
 // {"type":"OrderedCollection","totalItems":0,...}; the pinned spec and 15.0.3's
-// both say POST (forgejo-15-observations).
+// both say POST.
 //
 // Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
@@ -56,9 +55,8 @@ func (s *ActivityPubService) GetInstanceOutbox(ctx context.Context, opts ...Call
 //
 // Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
 // the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
-// declares only a string @context (forgejo-15-observations: decode error
-// "$.@context: JSON array into string"); the model is hand-written
-// (activitypub.go).
+// declares only a string @context (decode error "$.@context: JSON array into
+// string"); the model is hand-written.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -95,7 +93,7 @@ func (s *ActivityPubService) SendToRepositoryInbox(ctx context.Context, reposito
 // The router serves GET (m.Get("/outbox", ...)): on Forgejo 15.0.3 POST answers
 // 405 with an empty body and Allow: GET, GET answers
 // {"type":"OrderedCollection","totalItems":0,...}; the pinned spec and 15.0.3's
-// both say POST (forgejo-15-observations).
+// both say POST.
 //
 // Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
@@ -117,9 +115,8 @@ func (s *ActivityPubService) GetRepositoryOutbox(ctx context.Context, repository
 //
 // Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
 // the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
-// declares only a string @context (forgejo-15-observations: decode error
-// "$.@context: JSON array into string"); the model is hand-written
-// (activitypub.go).
+// declares only a string @context (decode error "$.@context: JSON array into
+// string"); the model is hand-written.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -140,9 +137,8 @@ func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts .
 //
 // Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
 // the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
-// declares only a string @context (forgejo-15-observations: decode error
-// "$.@context: JSON array into string"); the model is hand-written
-// (activitypub.go).
+// declares only a string @context (decode error "$.@context: JSON array into
+// string"); the model is hand-written.
 //
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
@@ -164,9 +160,8 @@ func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, 
 //
 // Forgejo 15.0.3 answers application/ld+json with "@context" as an array and
 // the actor's members (id, type, inbox, outbox, publicKey, ...); the spec
-// declares only a string @context (forgejo-15-observations: decode error
-// "$.@context: JSON array into string"); the model is hand-written
-// (activitypub.go).
+// declares only a string @context (decode error "$.@context: JSON array into
+// string"); the model is hand-written.
 //
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).

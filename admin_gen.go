@@ -553,7 +553,7 @@ type AdminListUsersOptions struct {
 	Is2FAEnabled *bool
 	// Sort order of results. One of: oldest, newest, alphabetically,
 	// reversealphabetically, recentupdate, leastupdate.
-	Sort string
+	Sort UserSort
 }
 
 // ListUsers searches users according filter conditions.
@@ -567,7 +567,7 @@ func (s *AdminService) ListUsers(ctx context.Context, params *AdminListUsersOpti
 	req.addQueryInt("source_id", p.SourceID)
 	req.addQuery("login_name", p.LoginName)
 	req.addQueryBool("is_2fa_enabled", p.Is2FAEnabled)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*User

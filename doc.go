@@ -4,9 +4,19 @@
 // Build one [Client] per instance and share it: it is safe for concurrent use
 // and does no network I/O until a call is made.
 //
-//	client, err := forgejo.NewClient(forgejo.WithToken(os.Getenv("FORGEJO_TOKEN")))
-//	if err != nil { ... }
+//	var opts []forgejo.Option // Codeberg unless WithBaseURL says otherwise
+//	if tok := os.Getenv("FORGEJO_TOKEN"); tok != "" {
+//		opts = append(opts, forgejo.WithToken(tok)) // a blank token is refused
+//	}
+//	client, err := forgejo.NewClient(opts...)
+//	if err != nil {
+//		return err // a *forgejo.ValidationError: a bad option
+//	}
 //	repo, _, err := client.Repos.Get(ctx, "forgejo", "forgejo")
+//
+// Without a token the client reads public data, as Codeberg allows
+// anonymous reads (at a lower rate); the package example runs this against a
+// test server.
 //
 // Every call takes a [context.Context] first and returns the decoded value, a
 // [*Response] carrying the HTTP metadata (paging, total count, attempts), and
@@ -22,7 +32,10 @@
 // List… (with a ListIter variant when it pages), one item is Get…, a partial
 // update is Edit…, a yes-or-no check is Is…. A noun that exists at several
 // scopes names its scope: client.Actions.ListRepoSecrets,
-// client.Actions.ListOrgSecrets.
+// client.Actions.ListOrgSecrets. Where go-github has the same operation the
+// method has go-github's service and name: a repository's labels are
+// client.Issues.ListLabels, an issue's client.Issues.ListLabelsByIssue and
+// client.Issues.AddLabelsToIssue.
 //
 // Each method's doc comment ends with the HTTP method, the route and the
 // operationId of Forgejo's API reference, so a route or an operationId found

@@ -115,7 +115,7 @@ var gnFixtureCalls = map[string]gnFixtureCall{
 		return gnDrop(c.Issues.ListComments(ctx, "codeberg", "Community", 2966, nil))
 	},
 	"issue/labels-repo.json": func(ctx context.Context, c *Client) (any, error) {
-		return gnDrop(c.Repos.ListLabels(ctx, "codeberg", "Community", &RepoListLabelsOptions{ListOptions: ListOptions{Page: 1, Limit: 5}}))
+		return gnDrop(c.Issues.ListLabels(ctx, "codeberg", "Community", &IssueListLabelsOptions{ListOptions: ListOptions{Page: 1, Limit: 5}}))
 	},
 	"issue/milestones-list.json": func(ctx context.Context, c *Client) (any, error) {
 		return gnDrop(c.Issues.ListMilestones(ctx, "forgejo", "forgejo", &IssueListMilestonesOptions{State: "all", ListOptions: ListOptions{Page: 1, Limit: 3}}))

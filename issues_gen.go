@@ -8,6 +8,24 @@ import (
 	"time"
 )
 
+// ListAssignees returns all users that have write access and can be assigned to
+// issues.
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
+// GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Retry: IdempotentOnly
+// (a read).
+func (s *IssuesService) ListAssignees(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
+	req := newRequest(&opRepoGetAssignees, seg("owner", owner), seg("repo", repo))
+	req.with(opts)
+	var v []*User
+	resp, err := s.client.call(ctx, req, &v)
+	if noResult(resp, err) {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
 // ListPinned lists a repo's pinned issues.
 //
 // Served by every supported release (Forgejo 11.0 and later).
@@ -65,7 +83,7 @@ type IssueSearchOptions struct {
 	// Type of sort. One of: relevance, latest, oldest, recentupdate, leastupdate,
 	// mostcomment, leastcomment, nearduedate, farduedate. Read by Forgejo 13.0 and
 	// later; older releases ignore it.
-	Sort string
+	Sort IssueSort
 }
 
 // Search searches for issues across the repositories that the user has access
@@ -92,7 +110,7 @@ func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, 
 	req.addQueryBool("reviewed", p.Reviewed)
 	req.addQuery("owner", p.Owner)
 	req.addQuery("team", p.Team)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*Issue
@@ -146,11 +164,11 @@ type IssueListOptions struct {
 	MentionedBy string
 	// Type of sort. One of: relevance, latest, oldest, recentupdate, leastupdate,
 	// mostcomment, leastcomment, nearduedate, farduedate.
-	Sort string
+	Sort IssueSort
 }
 
-// ListIssues returns one page of a repository's issues, pull requests included
-// unless Type says otherwise.
+// List returns one page of a repository's issues, pull requests included unless
+// Type says otherwise.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -169,7 +187,7 @@ func (s *IssuesService) List(ctx context.Context, owner, repo string, params *Is
 	req.addQuery("created_by", p.CreatedBy)
 	req.addQuery("assigned_by", p.AssignedBy)
 	req.addQuery("mentioned_by", p.MentionedBy)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*Issue
@@ -192,8 +210,8 @@ func (s *IssuesService) ListIter(ctx context.Context, owner, repo string, params
 	})
 }
 
-// CreateIssue files a new issue. A blank title is rejected before sending. If
-// the call fails without an answer you cannot know whether the issue was filed:
+// Create files a new issue. A blank title is rejected before sending. If the
+// call fails without an answer you cannot know whether the issue was filed:
 // list before you file again.
 //
 // Served by every supported release (Forgejo 11.0 and later).
@@ -449,7 +467,7 @@ func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index in
 	return s.client.call(ctx, req, nil)
 }
 
-// GetIssue returns one issue (or pull request) by its number.
+// Get returns one issue (or pull request) by its number.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -466,8 +484,8 @@ func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64
 	return v, resp, nil
 }
 
-// EditIssue changes the fields of an issue that body sets; unset (nil) fields
-// are not sent and stay as they are. The instance answers 201.
+// Edit changes the fields of an issue that body sets; unset (nil) fields are
+// not sent and stay as they are. The instance answers 201.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -800,13 +818,13 @@ func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, i
 	return v, resp, nil
 }
 
-// ClearLabels removes all labels from an issue.
+// RemoveLabelsForIssue removes all labels from an issue.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels (issueClearLabels). Retry:
 // AlwaysRetry (states the end state, no labels; a repeat changes nothing).
-func (s *IssuesService) ClearLabels(ctx context.Context, owner, repo string, index int64, body DeleteLabelsOption, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) RemoveLabelsForIssue(ctx context.Context, owner, repo string, index int64, body DeleteLabelsOption, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueClearLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -814,13 +832,13 @@ func (s *IssuesService) ClearLabels(ctx context.Context, owner, repo string, ind
 	return s.client.call(ctx, req, nil)
 }
 
-// ListLabels gets an issue's labels.
+// ListLabelsByIssue gets an issue's labels.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/labels (issueGetLabels). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, index int64, opts ...CallOption) ([]*Label, *Response, error) {
+func (s *IssuesService) ListLabelsByIssue(ctx context.Context, owner, repo string, index int64, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueGetLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	var v []*Label
@@ -831,14 +849,14 @@ func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, inde
 	return v, resp, nil
 }
 
-// AddLabels adds a label to an issue.
+// AddLabelsToIssue adds a label to an issue.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/labels (issueAddLabel). Retry:
-// Never (adds labels by POST, a delta on the set; ReplaceLabels states the
-// whole set).
-func (s *IssuesService) AddLabels(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
+// Never (adds labels by POST, a delta on the set; ReplaceLabelsForIssue states
+// the whole set).
+func (s *IssuesService) AddLabelsToIssue(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueAddLabel, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -850,13 +868,13 @@ func (s *IssuesService) AddLabels(ctx context.Context, owner, repo string, index
 	return v, resp, nil
 }
 
-// ReplaceLabels replaces an issue's labels.
+// ReplaceLabelsForIssue replaces an issue's labels.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/issues/{index}/labels (issueReplaceLabels). Retry:
 // AlwaysRetry (states the issue's whole label set; a repeat sets the same set).
-func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
+func (s *IssuesService) ReplaceLabelsForIssue(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueReplaceLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -868,7 +886,7 @@ func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, i
 	return v, resp, nil
 }
 
-// RemoveLabel removes a label from an issue.
+// RemoveLabelForIssue removes a label from an issue.
 //
 // Forgejo 11.0 takes only the label's numeric id here ({id}, an integer in its
 // spec); 13.0 and later take an id or a name ({identifier}).
@@ -880,7 +898,7 @@ func (s *IssuesService) ReplaceLabels(ctx context.Context, owner, repo string, i
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels/{identifier}
 // (issueRemoveLabel). Retry: AlwaysRetry (takes one label off one issue; a
 // repeat leaves it off).
-func (s *IssuesService) RemoveLabel(ctx context.Context, owner, repo string, index int64, identifier string, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) RemoveLabelForIssue(ctx context.Context, owner, repo string, index int64, identifier string, opts ...CallOption) (*Response, error) {
 	req := newRequest(&opIssueRemoveLabel, seg("owner", owner), seg("repo", repo), num("index", index), seg("identifier", identifier))
 	req.with(opts)
 	req.result = resultNone
@@ -1245,6 +1263,121 @@ func (s *IssuesService) DeleteTrackedTime(ctx context.Context, owner, repo strin
 	return s.client.call(ctx, req, nil)
 }
 
+// IssueListLabelsOptions holds the query parameters of
+// [IssuesService.ListLabels]. Only fields that are set are sent.
+type IssueListLabelsOptions struct {
+	ListOptions
+	// Specifies the sorting method: mostissues, leastissues, or
+	// reversealphabetically. One of: mostissues, leastissues,
+	// reversealphabetically. Read by Forgejo 13.0 and later; older releases ignore
+	// it.
+	Sort LabelSort
+}
+
+// ListLabels gets all of a repository's labels.
+//
+// The instance sends X-Total-Count but no Link header here; the Iter variant
+// and [WalkPages] continue by count.
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
+// GET /repos/{owner}/{repo}/labels (issueListLabels). Retry: IdempotentOnly (a
+// read).
+func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, params *IssueListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
+	req := newRequest(&opIssueListLabels, seg("owner", owner), seg("repo", repo))
+	p := deref(params)
+	req.addQuery("sort", string(p.Sort))
+	req.paging(s.client, p.ListOptions)
+	req.with(opts)
+	var v []*Label
+	resp, err := s.client.call(ctx, req, &v)
+	if noResult(resp, err) {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// ListLabelsIter walks every item of [IssuesService.ListLabels], page after
+// page from params' page on; see [All]. A page is fetched only once the
+// previous one has been consumed. params is copied, never modified; opts apply
+// to every page.
+func (s *IssuesService) ListLabelsIter(ctx context.Context, owner, repo string, params *IssueListLabelsOptions, opts ...CallOption) iter.Seq2[*Label, error] {
+	p := deref(params)
+	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
+		page := p
+		page.ListOptions = lo
+		return s.ListLabels(ctx, owner, repo, &page, opts...)
+	})
+}
+
+// CreateLabel creates a label.
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
+// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: Never (creates a
+// label; duplicate names are allowed, so a repeat makes two).
+func (s *IssuesService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
+	req := newRequest(&opIssueCreateLabel, seg("owner", owner), seg("repo", repo))
+	req.requireText("color", body.Color)
+	req.requireText("name", body.Name)
+	req.jsonBody(body)
+	req.with(opts)
+	v := new(Label)
+	resp, err := s.client.call(ctx, req, v)
+	if noResult(resp, err) {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// DeleteLabel deletes a label.
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
+// DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Retry:
+// AlwaysRetry (label ids are never reused; deleting twice leaves it deleted).
+func (s *IssuesService) DeleteLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
+	req := newRequest(&opIssueDeleteLabel, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
+	req.result = resultNone
+	return s.client.call(ctx, req, nil)
+}
+
+// GetLabel gets a single label.
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
+// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry: IdempotentOnly
+// (a read).
+func (s *IssuesService) GetLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Label, *Response, error) {
+	req := newRequest(&opIssueGetLabel, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.with(opts)
+	v := new(Label)
+	resp, err := s.client.call(ctx, req, v)
+	if noResult(resp, err) {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
+// EditLabel updates a label.
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
+// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: Never
+// (partial update of a label).
+func (s *IssuesService) EditLabel(ctx context.Context, owner, repo string, id int64, body EditLabelOption, opts ...CallOption) (*Label, *Response, error) {
+	req := newRequest(&opIssueEditLabel, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.jsonBody(body)
+	req.with(opts)
+	v := new(Label)
+	resp, err := s.client.call(ctx, req, v)
+	if noResult(resp, err) {
+		return nil, resp, err
+	}
+	return v, resp, nil
+}
+
 // IssueListMilestonesOptions holds the query parameters of
 // [IssuesService.ListMilestones]. Only fields that are set are sent.
 type IssueListMilestonesOptions struct {
@@ -1252,7 +1385,7 @@ type IssueListMilestonesOptions struct {
 	// Milestone state, Recognized values are open, closed and all. Defaults to
 	// "open". Empty sends "open": servers disagree on the default
 	// (issueGetMilestonesList).
-	State string
+	State StateType
 	// Filter by milestone name.
 	Name string
 }
@@ -1262,9 +1395,8 @@ type IssueListMilestonesOptions struct {
 // The instance sends X-Total-Count but no Link header here; the Iter variant
 // and [WalkPages] continue by count. Without state, Forgejo 15.0.3 returns
 // every milestone, open and closed, although the spec says the default is open
-// (Gitea 1.27.3 returns the open ones; forgejo-15-observations #9); the client
-// sends state=open when State is empty, so every server answers what the doc
-// says.
+// (Gitea 1.27.3 returns the open ones); the client sends state=open when State
+// is empty, so every server answers what the doc says.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -1273,7 +1405,7 @@ type IssueListMilestonesOptions struct {
 func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...CallOption) ([]*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestonesList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
-	req.addQuery("state", orDefault(p.State, "open"))
+	req.addQuery("state", orDefault(string(p.State), "open"))
 	req.addQuery("name", p.Name)
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
@@ -1318,13 +1450,16 @@ func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string,
 
 // DeleteMilestone deletes a milestone.
 //
+// The idOrName is the milestone's ID in decimal or its title: the instance
+// looks it up by ID and, when no milestone has that ID, by title.
+//
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/milestones/{id} (issueDeleteMilestone). Retry:
 // AlwaysRetry (milestone ids are never reused; the path is typed integer, so
 // never a title).
-func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
-	req := newRequest(&opIssueDeleteMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
+func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo, idOrName string, opts ...CallOption) (*Response, error) {
+	req := newRequest(&opIssueDeleteMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.with(opts)
 	req.result = resultNone
 	return s.client.call(ctx, req, nil)
@@ -1332,12 +1467,15 @@ func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo string,
 
 // GetMilestone gets a milestone.
 //
+// The idOrName is the milestone's ID in decimal or its title: the instance
+// looks it up by ID and, when no milestone has that ID, by title.
+//
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/milestones/{id} (issueGetMilestone). Retry:
 // IdempotentOnly (a read).
-func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Milestone, *Response, error) {
-	req := newRequest(&opIssueGetMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
+func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo, idOrName string, opts ...CallOption) (*Milestone, *Response, error) {
+	req := newRequest(&opIssueGetMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.with(opts)
 	v := new(Milestone)
 	resp, err := s.client.call(ctx, req, v)
@@ -1349,12 +1487,15 @@ func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo string, id
 
 // EditMilestone updates a milestone.
 //
+// The idOrName is the milestone's ID in decimal or its title: the instance
+// looks it up by ID and, when no milestone has that ID, by title.
+//
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/milestones/{id} (issueEditMilestone). Retry:
 // Never (partial update of a milestone).
-func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo string, id int64, body EditMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
-	req := newRequest(&opIssueEditMilestone, seg("owner", owner), seg("repo", repo), num("id", id))
+func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo, idOrName string, body EditMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
+	req := newRequest(&opIssueEditMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.jsonBody(body)
 	req.with(opts)
 	v := new(Milestone)

@@ -11,6 +11,15 @@ import (
 func TestGenIssuesOperations(t *testing.T) {
 	gnRunCases(t, []gnCase{
 		{
+			op: "repoGetAssignees", name: "Issues.ListAssignees",
+			method: "GET", path: "/api/v1/repos/o/r/assignees", query: "",
+			kind: gnJSON, status: 200,
+			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Issues.ListAssignees(ctx, "o", "r", opts...))
+			},
+		},
+		{
 			op: "repoListPinnedIssues", name: "Issues.ListPinned",
 			method: "GET", path: "/api/v1/repos/o/r/issues/pinned", query: "",
 			kind: gnJSON, status: 200,
@@ -495,7 +504,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "issueClearLabels", name: "Issues.ClearLabels",
+			op: "issueClearLabels", name: "Issues.RemoveLabelsForIssue",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
 			reqType: "application/json", reqBody: `{"updated_at":"2026-01-02T03:04:06Z"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -503,20 +512,20 @@ func TestGenIssuesOperations(t *testing.T) {
 				body := DeleteLabelsOption{
 					UpdatedAt: gnTime(1),
 				}
-				return gnNoResult(c.Issues.ClearLabels(ctx, "o", "r", 7, body, opts...))
+				return gnNoResult(c.Issues.RemoveLabelsForIssue(ctx, "o", "r", 7, body, opts...))
 			},
 		},
 		{
-			op: "issueGetLabels", name: "Issues.ListLabels",
+			op: "issueGetLabels", name: "Issues.ListLabelsByIssue",
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnResult(c.Issues.ListLabels(ctx, "o", "r", 7, opts...))
+				return gnResult(c.Issues.ListLabelsByIssue(ctx, "o", "r", 7, opts...))
 			},
 		},
 		{
-			op: "issueAddLabel", name: "Issues.AddLabels",
+			op: "issueAddLabel", name: "Issues.AddLabelsToIssue",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
 			reqType: "application/json", reqBody: `{"labels":[101],"updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 200,
@@ -526,11 +535,11 @@ func TestGenIssuesOperations(t *testing.T) {
 					Labels:    []LabelRef{LabelID(101)},
 					UpdatedAt: gnTime(2),
 				}
-				return gnResult(c.Issues.AddLabels(ctx, "o", "r", 7, body, opts...))
+				return gnResult(c.Issues.AddLabelsToIssue(ctx, "o", "r", 7, body, opts...))
 			},
 		},
 		{
-			op: "issueReplaceLabels", name: "Issues.ReplaceLabels",
+			op: "issueReplaceLabels", name: "Issues.ReplaceLabelsForIssue",
 			method: "PUT", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
 			reqType: "application/json", reqBody: `{"labels":[101],"updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 200,
@@ -540,15 +549,15 @@ func TestGenIssuesOperations(t *testing.T) {
 					Labels:    []LabelRef{LabelID(101)},
 					UpdatedAt: gnTime(2),
 				}
-				return gnResult(c.Issues.ReplaceLabels(ctx, "o", "r", 7, body, opts...))
+				return gnResult(c.Issues.ReplaceLabelsForIssue(ctx, "o", "r", 7, body, opts...))
 			},
 		},
 		{
-			op: "issueRemoveLabel", name: "Issues.RemoveLabel",
+			op: "issueRemoveLabel", name: "Issues.RemoveLabelForIssue",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/labels/identifier%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnNoResult(c.Issues.RemoveLabel(ctx, "o", "r", 7, "identifier x", opts...))
+				return gnNoResult(c.Issues.RemoveLabelForIssue(ctx, "o", "r", 7, "identifier x", opts...))
 			},
 		},
 		{
@@ -759,6 +768,78 @@ func TestGenIssuesOperations(t *testing.T) {
 			},
 		},
 		{
+			op: "issueListLabels", name: "Issues.ListLabels",
+			method: "GET", path: "/api/v1/repos/o/r/labels", query: "sort=sort%201&page=2&limit=5",
+			kind: gnJSON, status: 200,
+			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				params := &IssueListLabelsOptions{
+					ListOptions: ListOptions{Page: 2, Limit: 5},
+					Sort:        "sort 1",
+				}
+				return gnResult(c.Issues.ListLabels(ctx, "o", "r", params, opts...))
+			},
+			iter: func(ctx context.Context, c *Client) (int, error) {
+				params := &IssueListLabelsOptions{
+					ListOptions: ListOptions{Page: 2, Limit: 5},
+					Sort:        "sort 1",
+				}
+				n, err := gnCount(c.Issues.ListLabelsIter(ctx, "o", "r", params))
+				return n, gnSamePage(params.Page, err)
+			},
+		},
+		{
+			op: "issueCreateLabel", name: "Issues.CreateLabel",
+			method: "POST", path: "/api/v1/repos/o/r/labels", query: "",
+			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
+			kind: gnJSON, status: 201,
+			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				body := CreateLabelOption{
+					Color:       "color-1",
+					Description: "description-2",
+					Exclusive:   true,
+					IsArchived:  true,
+					Name:        "name-3",
+				}
+				return gnResult(c.Issues.CreateLabel(ctx, "o", "r", body, opts...))
+			},
+		},
+		{
+			op: "issueDeleteLabel", name: "Issues.DeleteLabel",
+			method: "DELETE", path: "/api/v1/repos/o/r/labels/7", query: "",
+			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnNoResult(c.Issues.DeleteLabel(ctx, "o", "r", 7, opts...))
+			},
+		},
+		{
+			op: "issueGetLabel", name: "Issues.GetLabel",
+			method: "GET", path: "/api/v1/repos/o/r/labels/7", query: "",
+			kind: gnJSON, status: 200,
+			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				return gnResult(c.Issues.GetLabel(ctx, "o", "r", 7, opts...))
+			},
+		},
+		{
+			op: "issueEditLabel", name: "Issues.EditLabel",
+			method: "PATCH", path: "/api/v1/repos/o/r/labels/7", query: "",
+			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
+			kind: gnJSON, status: 200,
+			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
+			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+				body := EditLabelOption{
+					Color:       Ptr[string]("color-1"),
+					Description: Ptr[string]("description-2"),
+					Exclusive:   Ptr[bool](true),
+					IsArchived:  Ptr[bool](true),
+					Name:        Ptr[string]("name-3"),
+				}
+				return gnResult(c.Issues.EditLabel(ctx, "o", "r", 7, body, opts...))
+			},
+		},
+		{
 			op: "issueGetMilestonesList", name: "Issues.ListMilestones",
 			method: "GET", path: "/api/v1/repos/o/r/milestones", query: "state=state%201&name=name%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
@@ -799,24 +880,24 @@ func TestGenIssuesOperations(t *testing.T) {
 		},
 		{
 			op: "issueDeleteMilestone", name: "Issues.DeleteMilestone",
-			method: "DELETE", path: "/api/v1/repos/o/r/milestones/7", query: "",
+			method: "DELETE", path: "/api/v1/repos/o/r/milestones/id%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnNoResult(c.Issues.DeleteMilestone(ctx, "o", "r", 7, opts...))
+				return gnNoResult(c.Issues.DeleteMilestone(ctx, "o", "r", "id x", opts...))
 			},
 		},
 		{
 			op: "issueGetMilestone", name: "Issues.GetMilestone",
-			method: "GET", path: "/api/v1/repos/o/r/milestones/7", query: "",
+			method: "GET", path: "/api/v1/repos/o/r/milestones/id%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnResult(c.Issues.GetMilestone(ctx, "o", "r", 7, opts...))
+				return gnResult(c.Issues.GetMilestone(ctx, "o", "r", "id x", opts...))
 			},
 		},
 		{
 			op: "issueEditMilestone", name: "Issues.EditMilestone",
-			method: "PATCH", path: "/api/v1/repos/o/r/milestones/7", query: "",
+			method: "PATCH", path: "/api/v1/repos/o/r/milestones/id%20x", query: "",
 			reqType: "application/json", reqBody: `{"description":"description-1","due_on":"2026-01-02T03:04:07Z","state":"state-3","title":"title-4"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}`,
@@ -827,7 +908,7 @@ func TestGenIssuesOperations(t *testing.T) {
 					State:       Ptr[StateType]("state-3"),
 					Title:       Ptr[string]("title-4"),
 				}
-				return gnResult(c.Issues.EditMilestone(ctx, "o", "r", 7, body, opts...))
+				return gnResult(c.Issues.EditMilestone(ctx, "o", "r", "id x", body, opts...))
 			},
 		},
 	})

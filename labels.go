@@ -6,8 +6,8 @@ import (
 	"strconv"
 )
 
-// LabelRef names a label by ID or by name, as [IssuesService.AddLabels] and
-// [IssuesService.ReplaceLabels] accept either. Build it with [LabelID] or
+// LabelRef names a label by ID or by name, as [IssuesService.AddLabelsToIssue] and
+// [IssuesService.ReplaceLabelsForIssue] accept either. Build it with [LabelID] or
 // [LabelName]; it is sent as a JSON number or a JSON string.
 type LabelRef struct {
 	id   int64

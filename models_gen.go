@@ -134,7 +134,7 @@ type ActionRun struct {
 	Duration Duration  `json:"duration"`
 	// The webhook event that causes the workflow to run. Empty on Forgejo 15.0.3
 	// for a dispatched run, whose TriggerEvent holds "workflow_dispatch";
-	// [ActionRun.EventName] reads whichever is set (docs/HAZARDS.md §22).
+	// [ActionRun.EventName] reads whichever is set.
 	Event string `json:"event"`
 	// The payload of the webhook event that causes the workflow to run.
 	EventPayload string `json:"event_payload"`
@@ -1238,6 +1238,19 @@ type DeployKey struct {
 	URL         string      `json:"url"`
 }
 
+// DiffType is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type DiffType string
+
+// Known DiffType values.
+const (
+	DiffTypeDiff  DiffType = "diff"
+	DiffTypePatch DiffType = "patch"
+)
+
 // DismissPullReviewOptions are options to dismiss a pull review.
 //
 // Only fields set to a non-zero value are sent; required fields are always
@@ -2032,6 +2045,25 @@ type IssueMeta struct {
 	Repo  string `json:"repo,omitempty"`
 }
 
+// IssueSort is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type IssueSort string
+
+// Known IssueSort values.
+const (
+	IssueSortRelevance    IssueSort = "relevance"
+	IssueSortLatest       IssueSort = "latest"
+	IssueSortOldest       IssueSort = "oldest"
+	IssueSortRecentUpdate IssueSort = "recentupdate"
+	IssueSortLeastUpdate  IssueSort = "leastupdate"
+	IssueSortMostComment  IssueSort = "mostcomment"
+	IssueSortLeastComment IssueSort = "leastcomment"
+	IssueSortNearDueDate  IssueSort = "nearduedate"
+)
+
 // IssueTemplate represents an issue template for a repository.
 type IssueTemplate struct {
 	About    string              `json:"about"`
@@ -2070,6 +2102,20 @@ type Label struct {
 	Name        string `json:"name"`
 	URL         string `json:"url"`
 }
+
+// LabelSort is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type LabelSort string
+
+// Known LabelSort values.
+const (
+	LabelSortMostIssues            LabelSort = "mostissues"
+	LabelSortLeastIssues           LabelSort = "leastissues"
+	LabelSortReverseAlphabetically LabelSort = "reversealphabetically"
+)
 
 // LabelTemplate holds info of a Label template.
 type LabelTemplate struct {
@@ -2305,6 +2351,20 @@ type NotificationThread struct {
 	UpdatedAt  time.Time            `json:"updated_at"`
 	URL        string               `json:"url"`
 }
+
+// NotifySubjectFilter is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type NotifySubjectFilter string
+
+// Known NotifySubjectFilter values.
+const (
+	NotifySubjectFilterIssue      NotifySubjectFilter = "issue"
+	NotifySubjectFilterPull       NotifySubjectFilter = "pull"
+	NotifySubjectFilterRepository NotifySubjectFilter = "repository"
+)
 
 // NotifySubjectType represents type of notification subject.
 //
@@ -2544,6 +2604,24 @@ type PullRequestMeta struct {
 	Merged   bool      `json:"merged"`
 	MergedAt time.Time `json:"merged_at"`
 }
+
+// PullRequestSort is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type PullRequestSort string
+
+// Known PullRequestSort values.
+const (
+	PullRequestSortOldest       PullRequestSort = "oldest"
+	PullRequestSortRecentUpdate PullRequestSort = "recentupdate"
+	PullRequestSortRecentClose  PullRequestSort = "recentclose"
+	PullRequestSortLeastUpdate  PullRequestSort = "leastupdate"
+	PullRequestSortMostComment  PullRequestSort = "mostcomment"
+	PullRequestSortLeastComment PullRequestSort = "leastcomment"
+	PullRequestSortPriority     PullRequestSort = "priority"
+)
 
 // PullReview represents a pull request review.
 type PullReview struct {
@@ -2854,6 +2932,44 @@ type RepoCommit struct {
 	Verification *PayloadCommitVerification `json:"verification"`
 }
 
+// RepoOrderBy is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type RepoOrderBy string
+
+// Known RepoOrderBy values.
+const (
+	RepoOrderByName                  RepoOrderBy = "name"
+	RepoOrderByID                    RepoOrderBy = "id"
+	RepoOrderByNewest                RepoOrderBy = "newest"
+	RepoOrderByOldest                RepoOrderBy = "oldest"
+	RepoOrderByRecentUpdate          RepoOrderBy = "recentupdate"
+	RepoOrderByLeastUpdate           RepoOrderBy = "leastupdate"
+	RepoOrderByReverseAlphabetically RepoOrderBy = "reversealphabetically"
+	RepoOrderByAlphabetically        RepoOrderBy = "alphabetically"
+)
+
+// RepoSort is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type RepoSort string
+
+// Known RepoSort values.
+const (
+	RepoSortAlpha   RepoSort = "alpha"
+	RepoSortCreated RepoSort = "created"
+	RepoSortUpdated RepoSort = "updated"
+	RepoSortSize    RepoSort = "size"
+	RepoSortGitSize RepoSort = "git_size"
+	RepoSortLFSSize RepoSort = "lfs_size"
+	RepoSortID      RepoSort = "id"
+	RepoSortStars   RepoSort = "stars"
+)
+
 // RepoTargetOption is the names a target repository by owner and name.
 //
 // Only fields set to a non-zero value are sent; required fields are always
@@ -3048,6 +3164,22 @@ const (
 	StateOpen   StateType = "open"
 	StateClosed StateType = "closed"
 	StateAll    StateType = "all"
+)
+
+// StatusSort is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type StatusSort string
+
+// Known StatusSort values.
+const (
+	StatusSortOldest       StatusSort = "oldest"
+	StatusSortRecentUpdate StatusSort = "recentupdate"
+	StatusSortLeastUpdate  StatusSort = "leastupdate"
+	StatusSortLeastIndex   StatusSort = "leastindex"
+	StatusSortHighestIndex StatusSort = "highestindex"
 )
 
 // StopWatch represents a running stopwatch.
@@ -3379,6 +3511,23 @@ type UserSettingsOptions struct {
 	Theme        *string `json:"theme,omitempty"`
 	Website      *string `json:"website,omitempty"`
 }
+
+// UserSort is a value the spec enumerates.
+//
+// It is an open enumeration: the constants below name the values known when the
+// spec was pinned, and any other value the instance sends decodes unchanged, so
+// keep a default case when switching on it.
+type UserSort string
+
+// Known UserSort values.
+const (
+	UserSortOldest                UserSort = "oldest"
+	UserSortNewest                UserSort = "newest"
+	UserSortAlphabetically        UserSort = "alphabetically"
+	UserSortReverseAlphabetically UserSort = "reversealphabetically"
+	UserSortRecentUpdate          UserSort = "recentupdate"
+	UserSortLeastUpdate           UserSort = "leastupdate"
+)
 
 // VerifyGPGKeyOption holds the options verifies user GPG key.
 //

@@ -16,7 +16,7 @@ import (
 )
 
 // TestNamingRules checks every naming rule of internal/api/naming.go (N1 to
-// N12) over the real services: the generated table (Operations()) for the
+// N13) over the real services: the generated table (Operations()) for the
 // operationId, HTTP method and route of each method, reflection over
 // Client's services for the method itself, and the curated table for its
 // response kind, its streaming flag and its Renamed. A rule broken by a row
@@ -172,6 +172,10 @@ func TestNamingRules(t *testing.T) {
 				}
 			}
 		}
+		// N13: go-github's names.
+		if want, ok := api.GoGitHub[op.ID]; ok && want != op.Service+"."+op.Name {
+			fail("N13", op, "go-github names this operation %s", want)
+		}
 		// N11: arguments.
 		if mt.NumIn() < 3 || mt.In(1) != ctxType || !mt.IsVariadic() || mt.In(mt.NumIn()-1) != callOpts {
 			fail("N11", op, "%s does not take ctx first and opts ...CallOption last", op.Name)
@@ -212,6 +216,13 @@ func TestNamingRules(t *testing.T) {
 			if strings.HasPrefix(name, "Open") && !streams[svc+"."+name] {
 				t.Errorf("N10: %s.%s is named Open… but is not the stream of a file-content operation", svc, name)
 			}
+		}
+	}
+
+	// N13: every entry of the go-github table is an operation.
+	for id, name := range api.GoGitHub {
+		if _, ok := rows[id]; !ok {
+			t.Errorf("N13: api.GoGitHub names %s for %s, which is no operation", name, id)
 		}
 	}
 

@@ -20,7 +20,7 @@ type NotificationListOptions struct {
 	StatusTypes []string
 	// Filter notifications by subject type. Sent as one parameter per value. One
 	// of: issue, pull, repository.
-	SubjectType []string
+	SubjectType []NotifySubjectFilter
 	// Only show notifications updated after the given time. This is a timestamp in
 	// RFC 3339 format.
 	Since time.Time
@@ -41,7 +41,7 @@ func (s *NotificationsService) List(ctx context.Context, params *NotificationLis
 	p := deref(params)
 	req.addQueryBool("all", p.All)
 	req.addQueryMulti("status-types", p.StatusTypes)
-	req.addQueryMulti("subject-type", p.SubjectType)
+	req.addQueryMulti("subject-type", enumStrings(p.SubjectType))
 	req.addQueryTime("since", p.Since)
 	req.addQueryTime("before", p.Before)
 	req.paging(s.client, p.ListOptions)
@@ -67,7 +67,7 @@ func (s *NotificationsService) ListIter(ctx context.Context, params *Notificatio
 	})
 }
 
-// ReadList marks every notification thread read.
+// MarkRead marks every notification thread read.
 //
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.
@@ -116,7 +116,7 @@ func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...
 	return v, resp, nil
 }
 
-// ReadThread marks one notification thread read.
+// MarkThreadRead marks one notification thread read.
 //
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.
@@ -145,7 +145,7 @@ type NotificationListByRepoOptions struct {
 	StatusTypes []string
 	// Filter notifications by subject type. Sent as one parameter per value. One
 	// of: issue, pull, repository.
-	SubjectType []string
+	SubjectType []NotifySubjectFilter
 	// Only show notifications updated after the given time. This is a timestamp in
 	// RFC 3339 format.
 	Since time.Time
@@ -167,7 +167,7 @@ func (s *NotificationsService) ListByRepo(ctx context.Context, owner, repo strin
 	p := deref(params)
 	req.addQueryBool("all", p.All)
 	req.addQueryMulti("status-types", p.StatusTypes)
-	req.addQueryMulti("subject-type", p.SubjectType)
+	req.addQueryMulti("subject-type", enumStrings(p.SubjectType))
 	req.addQueryTime("since", p.Since)
 	req.addQueryTime("before", p.Before)
 	req.paging(s.client, p.ListOptions)
@@ -193,7 +193,7 @@ func (s *NotificationsService) ListByRepoIter(ctx context.Context, owner, repo s
 	})
 }
 
-// ReadRepoList marks every notification thread of a repository read.
+// MarkRepoRead marks every notification thread of a repository read.
 //
 // The instance answers 205; any body is ignored. No query parameter is sent, so
 // the instance's defaults apply.

@@ -19,7 +19,7 @@ func TestGenNotificationsOperations(t *testing.T) {
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					All:         Ptr(true),
 					StatusTypes: []string{"status-types-2", "status-types 3"},
-					SubjectType: []string{"subject-type-3", "subject-type 4"},
+					SubjectType: []NotifySubjectFilter{"subject-type-3", "subject-type 4"},
 					Since:       gnTime(4),
 					Before:      gnTime(5),
 				}
@@ -30,7 +30,7 @@ func TestGenNotificationsOperations(t *testing.T) {
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					All:         Ptr(true),
 					StatusTypes: []string{"status-types-2", "status-types 3"},
-					SubjectType: []string{"subject-type-3", "subject-type 4"},
+					SubjectType: []NotifySubjectFilter{"subject-type-3", "subject-type 4"},
 					Since:       gnTime(4),
 					Before:      gnTime(5),
 				}
@@ -82,7 +82,7 @@ func TestGenNotificationsOperations(t *testing.T) {
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					All:         Ptr(true),
 					StatusTypes: []string{"status-types-2", "status-types 3"},
-					SubjectType: []string{"subject-type-3", "subject-type 4"},
+					SubjectType: []NotifySubjectFilter{"subject-type-3", "subject-type 4"},
 					Since:       gnTime(4),
 					Before:      gnTime(5),
 				}
@@ -93,7 +93,7 @@ func TestGenNotificationsOperations(t *testing.T) {
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					All:         Ptr(true),
 					StatusTypes: []string{"status-types-2", "status-types 3"},
-					SubjectType: []string{"subject-type-3", "subject-type 4"},
+					SubjectType: []NotifySubjectFilter{"subject-type-3", "subject-type 4"},
 					Since:       gnTime(4),
 					Before:      gnTime(5),
 				}

@@ -377,7 +377,7 @@ var (
 		Service: "Misc", Name: "GetVersion", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueAddLabel = Operation{ID: "issueAddLabel", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "AddLabels", Retry: Never, RetryReason: "adds labels by POST, a delta on the set; ReplaceLabels states the whole set", Paging: PagingNone,
+		Service: "Issues", Name: "AddLabelsToIssue", Retry: Never, RetryReason: "adds labels by POST, a delta on the set; ReplaceLabelsForIssue states the whole set", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueAddSubscription = Operation{ID: "issueAddSubscription", Method: "PUT", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}",
 		Service: "Issues", Name: "Subscribe", Retry: AlwaysRetry, RetryReason: "subscribes one named user to one issue; the spec answers 200 if already in", Paging: PagingNone,
@@ -389,7 +389,7 @@ var (
 		Service: "Issues", Name: "GetSubscription", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueClearLabels = Operation{ID: "issueClearLabels", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "ClearLabels", Retry: AlwaysRetry, RetryReason: "states the end state, no labels; a repeat changes nothing", Paging: PagingNone,
+		Service: "Issues", Name: "RemoveLabelsForIssue", Retry: AlwaysRetry, RetryReason: "states the end state, no labels; a repeat changes nothing", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateComment = Operation{ID: "issueCreateComment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/comments",
 		Service: "Issues", Name: "CreateComment", Retry: Never, RetryReason: "creates a comment; a repeat posts it twice", Paging: PagingNone,
@@ -410,7 +410,7 @@ var (
 		Service: "Issues", Name: "AddDependency", Retry: Never, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateLabel = Operation{ID: "issueCreateLabel", Method: "POST", Path: "/repos/{owner}/{repo}/labels",
-		Service: "Repos", Name: "CreateLabel", Retry: Never, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone,
+		Service: "Issues", Name: "CreateLabel", Retry: Never, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateMilestone = Operation{ID: "issueCreateMilestone", Method: "POST", Path: "/repos/{owner}/{repo}/milestones",
 		Service: "Issues", Name: "CreateMilestone", Retry: Never, RetryReason: "creates a milestone", Paging: PagingNone,
@@ -437,7 +437,7 @@ var (
 		Service: "Issues", Name: "DeleteReaction", Retry: AlwaysRetry, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteLabel = Operation{ID: "issueDeleteLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Repos", Name: "DeleteLabel", Retry: AlwaysRetry, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteLabel", Retry: AlwaysRetry, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteMilestone = Operation{ID: "issueDeleteMilestone", Method: "DELETE", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "DeleteMilestone", Retry: AlwaysRetry, RetryReason: "milestone ids are never reused; the path is typed integer, so never a title", Paging: PagingNone,
@@ -470,7 +470,7 @@ var (
 		Service: "Issues", Name: "SetDeadline", Retry: Never, RetryReason: "sets the deadline by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditLabel = Operation{ID: "issueEditLabel", Method: "PATCH", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Repos", Name: "EditLabel", Retry: Never, RetryReason: "partial update of a label", Paging: PagingNone,
+		Service: "Issues", Name: "EditLabel", Retry: Never, RetryReason: "partial update of a label", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditMilestone = Operation{ID: "issueEditMilestone", Method: "PATCH", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "EditMilestone", Retry: Never, RetryReason: "partial update of a milestone", Paging: PagingNone,
@@ -500,10 +500,10 @@ var (
 		Service: "Issues", Name: "ListReactions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueGetLabel = Operation{ID: "issueGetLabel", Method: "GET", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Repos", Name: "GetLabel", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "GetLabel", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetLabels = Operation{ID: "issueGetLabels", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "ListLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListLabelsByIssue", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetMilestone = Operation{ID: "issueGetMilestone", Method: "GET", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "GetMilestone", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
@@ -530,7 +530,7 @@ var (
 		Service: "Issues", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueListLabels = Operation{ID: "issueListLabels", Method: "GET", Path: "/repos/{owner}/{repo}/labels",
-		Service: "Repos", Name: "ListLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssuePostCommentReaction = Operation{ID: "issuePostCommentReaction", Method: "POST", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
 		Service: "Issues", Name: "CreateCommentReaction", Retry: Never, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone,
@@ -545,10 +545,10 @@ var (
 		Service: "Issues", Name: "RemoveDependency", Retry: AlwaysRetry, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueRemoveLabel = Operation{ID: "issueRemoveLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels/{identifier}",
-		Service: "Issues", Name: "RemoveLabel", Retry: AlwaysRetry, RetryReason: "takes one label off one issue; a repeat leaves it off", Paging: PagingNone,
+		Service: "Issues", Name: "RemoveLabelForIssue", Retry: AlwaysRetry, RetryReason: "takes one label off one issue; a repeat leaves it off", Paging: PagingNone,
 		Since: "11.0", Earlier: []OperationForm{{ID: "issueRemoveLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels/{id}", Since: "11.0", Until: "11.0"}}}
 	opIssueReplaceLabels = Operation{ID: "issueReplaceLabels", Method: "PUT", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "ReplaceLabels", Retry: AlwaysRetry, RetryReason: "states the issue's whole label set; a repeat sets the same set", Paging: PagingNone,
+		Service: "Issues", Name: "ReplaceLabelsForIssue", Retry: AlwaysRetry, RetryReason: "states the issue's whole label set; a repeat sets the same set", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueResetTime = Operation{ID: "issueResetTime", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/times",
 		Service: "Issues", Name: "ClearTrackedTimes", Retry: AlwaysRetry, RetryReason: "states the end state, no tracked time on the issue; a repeat changes nothing", Paging: PagingNone,
@@ -1010,7 +1010,7 @@ var (
 		Service: "Repos", Name: "GetArchive", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetAssignees = Operation{ID: "repoGetAssignees", Method: "GET", Path: "/repos/{owner}/{repo}/assignees",
-		Service: "Repos", Name: "ListAssignees", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListAssignees", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetBranch = Operation{ID: "repoGetBranch", Method: "GET", Path: "/repos/{owner}/{repo}/branches/{branch}",
 		Service: "Repos", Name: "GetBranch", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
@@ -1100,7 +1100,7 @@ var (
 		Service: "Repos", Name: "GetReleaseByTag", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetRepoPermissions = Operation{ID: "repoGetRepoPermissions", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}/permission",
-		Service: "Repos", Name: "GetCollaboratorPermission", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetPermissionLevel", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetReviewers = Operation{ID: "repoGetReviewers", Method: "GET", Path: "/repos/{owner}/{repo}/reviewers",
 		Service: "Repos", Name: "ListReviewers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
@@ -1463,7 +1463,7 @@ var (
 		Service: "Users", Name: "ListActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListBlockedUsers = Operation{ID: "userListBlockedUsers", Method: "GET", Path: "/user/list_blocked",
-		Service: "Users", Name: "ListBlocked", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListBlockedUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListEmails = Operation{ID: "userListEmails", Method: "GET", Path: "/user/emails",
 		Service: "Users", Name: "ListEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,

@@ -108,7 +108,9 @@ func WithUserAgent(ua string) Option {
 
 // WithRetryPolicy sets how many attempts a retryable call gets and how long
 // to wait between them. Which calls may be repeated at all is stated by each
-// operation and cannot be changed here; [RetryOff] turns retries off.
+// operation and cannot be changed here. Without this option a client uses
+// [DefaultRetryPolicy]; WithRetryPolicy([RetryOff]) turns retries off (one
+// attempt, no delay).
 func WithRetryPolicy(p RetryPolicy) Option {
 	return func(c *config) error {
 		if err := p.validate(); err != nil {

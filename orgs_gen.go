@@ -301,7 +301,7 @@ type OrgListLabelsOptions struct {
 	// reversealphabetically. One of: mostissues, leastissues,
 	// reversealphabetically. Read by Forgejo 13.0 and later; older releases ignore
 	// it.
-	Sort string
+	Sort LabelSort
 }
 
 // ListLabels lists an organization's labels.
@@ -315,7 +315,7 @@ type OrgListLabelsOptions struct {
 func (s *OrgsService) ListLabels(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
 	req := newRequest(&opOrgListLabels, seg("org", org))
 	p := deref(params)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*Label

@@ -45,7 +45,7 @@ type Operation struct {
 	// operation, in any form ("11.0" when every supported release does);
 	// Until is the last, "" while the newest release still serves it.
 	// Earlier lists the releases that serve it under another operationId or
-	// path. See version_check.go and docs/VERSIONS.md.
+	// path. [WithVersionCheck] and [Client.Serves] judge by them.
 	Since, Until string
 	Earlier      []OperationForm
 

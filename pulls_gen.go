@@ -34,7 +34,7 @@ type PullRequestListOptions struct {
 	// Type of sort. One of: oldest, recentupdate, recentclose, leastupdate,
 	// mostcomment, leastcomment, priority. Forgejo 13.0 added the values
 	// recentclose.
-	Sort string
+	Sort PullRequestSort
 	// ID of the milestone.
 	Milestone int64
 	// Label IDs. Sent as one parameter per value.
@@ -60,7 +60,7 @@ func (s *PullRequestsService) List(ctx context.Context, owner, repo string, para
 	req := newRequest(&opRepoListPullRequests, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("state", string(p.State))
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.addQueryInt("milestone", p.Milestone)
 	req.addQueryInts("labels", p.Labels)
 	req.addQuery("poster", p.Poster)
@@ -186,14 +186,15 @@ type PullRequestGetDiffOptions struct {
 
 // GetDiff gets a pull request diff or patch.
 //
-// The body is returned as text.
+// The diffType is [DiffTypeDiff] or [DiffTypePatch]. The body is returned as
+// text.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
 // (repoDownloadPullDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, index int64, diffType string, params *PullRequestGetDiffOptions, opts ...CallOption) (string, *Response, error) {
-	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", diffType))
+func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, index int64, diffType DiffType, params *PullRequestGetDiffOptions, opts ...CallOption) (string, *Response, error) {
+	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", string(diffType)))
 	p := deref(params)
 	req.addQueryBool("binary", p.Binary)
 	req.with(opts)
@@ -215,8 +216,8 @@ func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, i
 //
 // GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
 // (repoDownloadPullDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) OpenDiff(ctx context.Context, owner, repo string, index int64, diffType string, params *PullRequestGetDiffOptions, opts ...CallOption) (io.ReadCloser, *Response, error) {
-	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", diffType))
+func (s *PullRequestsService) OpenDiff(ctx context.Context, owner, repo string, index int64, diffType DiffType, params *PullRequestGetDiffOptions, opts ...CallOption) (io.ReadCloser, *Response, error) {
+	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", string(diffType)))
 	p := deref(params)
 	req.addQueryBool("binary", p.Binary)
 	req.with(opts)

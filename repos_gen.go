@@ -70,7 +70,7 @@ type RepoSearchOptions struct {
 	// "size", "git_size", "lfs_size", "stars", "forks" and "id". Default is
 	// "alpha". One of: alpha, created, updated, size, git_size, lfs_size, id,
 	// stars, forks.
-	Sort string
+	Sort RepoSort
 	// Sort order, either "asc" (ascending) or "desc" (descending). Default is
 	// "asc", ignored if "sort" is not specified. One of: asc, desc.
 	Order SortOrder
@@ -101,7 +101,7 @@ func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, op
 	req.addQueryBool("archived", p.Archived)
 	req.addQuery("mode", p.Mode)
 	req.addQueryBool("exclusive", p.Exclusive)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.addQuery("order", string(p.Order))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
@@ -213,24 +213,6 @@ func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo st
 		page.ListOptions = lo
 		return s.ListActivityFeeds(ctx, owner, repo, &page, opts...)
 	})
-}
-
-// ListAssignees returns all users that have write access and can be assigned to
-// issues.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListAssignees(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
-	req := newRequest(&opRepoGetAssignees, seg("owner", owner), seg("repo", repo))
-	req.with(opts)
-	var v []*User
-	resp, err := s.client.call(ctx, req, &v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
 }
 
 // DeleteAvatar deletes a repository's avatar.
@@ -522,13 +504,13 @@ func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collabo
 	return s.client.call(ctx, req, nil)
 }
 
-// GetCollaboratorPermission gets repository permissions for a user.
+// GetPermissionLevel gets repository permissions for a user.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}/permission
 // (repoGetRepoPermissions). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetCollaboratorPermission(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (*RepoCollaboratorPermission, *Response, error) {
+func (s *ReposService) GetPermissionLevel(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (*RepoCollaboratorPermission, *Response, error) {
 	req := newRequest(&opRepoGetRepoPermissions, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.with(opts)
 	v := new(RepoCollaboratorPermission)
@@ -639,7 +621,7 @@ type RepoListStatusesOptions struct {
 	ListOptions
 	// Type of sort. One of: oldest, recentupdate, leastupdate, leastindex,
 	// highestindex.
-	Sort string
+	Sort StatusSort
 	// Type of state. One of: pending, success, error, failure, warning.
 	State CommitStatusState
 }
@@ -653,7 +635,7 @@ type RepoListStatusesOptions struct {
 func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatusesByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	p := deref(params)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.addQuery("state", string(p.State))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
@@ -744,8 +726,7 @@ func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body
 //
 // A stale sha: 400 on Forgejo 15.0.3 and Codeberg, 422 on Gitea 1.27.3 (which
 // the spec does not declare), both "sha does not match [given: ..., expected:
-// ...]" (forgejo-15-observations #4); errors.Is(err, ErrStaleFile) matches
-// either.
+// ...]"; errors.Is(err, ErrStaleFile) matches either.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -785,8 +766,8 @@ func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath str
 // UpdateFile updates a file in a repository.
 //
 // A stale sha: 409 on Forgejo 15.0.3 and Codeberg, 422 on Gitea 1.27.3, both
-// "sha does not match [given: ..., expected: ...]" (forgejo-15-observations
-// #4); errors.Is(err, ErrStaleFile) matches either.
+// "sha does not match [given: ..., expected: ...]"; errors.Is(err,
+// ErrStaleFile) matches either.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
@@ -1090,14 +1071,15 @@ func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, p
 
 // GetCommitDiff gets a commit's diff or patch.
 //
-// The body is returned as text.
+// The diffType is [DiffTypeDiff] or [DiffTypePatch]. The body is returned as
+// text.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
 // (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha, diffType string, opts ...CallOption) (string, *Response, error) {
-	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", diffType))
+func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...CallOption) (string, *Response, error) {
+	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", string(diffType)))
 	req.with(opts)
 	req.result = resultText
 	var v string
@@ -1117,8 +1099,8 @@ func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha, diff
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
 // (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha, diffType string, opts ...CallOption) (io.ReadCloser, *Response, error) {
-	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", diffType))
+func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...CallOption) (io.ReadCloser, *Response, error) {
+	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", string(diffType)))
 	req.with(opts)
 	return s.client.stream(ctx, req)
 }
@@ -2149,7 +2131,7 @@ type RepoListStatusesBySHAOptions struct {
 	ListOptions
 	// Type of sort. One of: oldest, recentupdate, leastupdate, leastindex,
 	// highestindex.
-	Sort string
+	Sort StatusSort
 	// Type of state. One of: pending, success, error, failure, warning.
 	State CommitStatusState
 }
@@ -2163,7 +2145,7 @@ type RepoListStatusesBySHAOptions struct {
 func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatuses, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.addQuery("state", string(p.State))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
@@ -2997,7 +2979,7 @@ type RepoListOptions struct {
 	// leastupdate, reversealphabetically, alphabetically, reversesize, size,
 	// reversegitsize, gitsize, reverselfssize, lfssize, moststars, feweststars,
 	// mostforks, fewestforks.
-	OrderBy string
+	OrderBy RepoOrderBy
 }
 
 // List lists the repos that the authenticated user owns.
@@ -3008,7 +2990,7 @@ type RepoListOptions struct {
 func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListRepos)
 	p := deref(params)
-	req.addQuery("order_by", p.OrderBy)
+	req.addQuery("order_by", string(p.OrderBy))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v []*Repository
@@ -3117,121 +3099,6 @@ func (s *ReposService) CreateInOrg(ctx context.Context, org string, body CreateR
 	req.jsonBody(body)
 	req.with(opts)
 	v := new(Repository)
-	resp, err := s.client.call(ctx, req, v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// RepoListLabelsOptions holds the query parameters of
-// [ReposService.ListLabels]. Only fields that are set are sent.
-type RepoListLabelsOptions struct {
-	ListOptions
-	// Specifies the sorting method: mostissues, leastissues, or
-	// reversealphabetically. One of: mostissues, leastissues,
-	// reversealphabetically. Read by Forgejo 13.0 and later; older releases ignore
-	// it.
-	Sort string
-}
-
-// ListLabels gets all of a repository's labels.
-//
-// The instance sends X-Total-Count but no Link header here; the Iter variant
-// and [WalkPages] continue by count.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// GET /repos/{owner}/{repo}/labels (issueListLabels). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) ListLabels(ctx context.Context, owner, repo string, params *RepoListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
-	req := newRequest(&opIssueListLabels, seg("owner", owner), seg("repo", repo))
-	p := deref(params)
-	req.addQuery("sort", p.Sort)
-	req.paging(s.client, p.ListOptions)
-	req.with(opts)
-	var v []*Label
-	resp, err := s.client.call(ctx, req, &v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// ListLabelsIter walks every item of [ReposService.ListLabels], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListLabelsIter(ctx context.Context, owner, repo string, params *RepoListLabelsOptions, opts ...CallOption) iter.Seq2[*Label, error] {
-	p := deref(params)
-	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
-		page := p
-		page.ListOptions = lo
-		return s.ListLabels(ctx, owner, repo, &page, opts...)
-	})
-}
-
-// CreateLabel creates a label.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: Never (creates a
-// label; duplicate names are allowed, so a repeat makes two).
-func (s *ReposService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
-	req := newRequest(&opIssueCreateLabel, seg("owner", owner), seg("repo", repo))
-	req.requireText("color", body.Color)
-	req.requireText("name", body.Name)
-	req.jsonBody(body)
-	req.with(opts)
-	v := new(Label)
-	resp, err := s.client.call(ctx, req, v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// DeleteLabel deletes a label.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Retry:
-// AlwaysRetry (label ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
-	req := newRequest(&opIssueDeleteLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	req.with(opts)
-	req.result = resultNone
-	return s.client.call(ctx, req, nil)
-}
-
-// GetLabel gets a single label.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) GetLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Label, *Response, error) {
-	req := newRequest(&opIssueGetLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	req.with(opts)
-	v := new(Label)
-	resp, err := s.client.call(ctx, req, v)
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
-}
-
-// EditLabel updates a label.
-//
-// Served by every supported release (Forgejo 11.0 and later).
-//
-// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: Never
-// (partial update of a label).
-func (s *ReposService) EditLabel(ctx context.Context, owner, repo string, id int64, body EditLabelOption, opts ...CallOption) (*Label, *Response, error) {
-	req := newRequest(&opIssueEditLabel, seg("owner", owner), seg("repo", repo), num("id", id))
-	req.jsonBody(body)
-	req.with(opts)
-	v := new(Label)
 	resp, err := s.client.call(ctx, req, v)
 	if noResult(resp, err) {
 		return nil, resp, err

@@ -187,15 +187,6 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoGetAssignees", name: "Repos.ListAssignees",
-			method: "GET", path: "/api/v1/repos/o/r/assignees", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnResult(c.Repos.ListAssignees(ctx, "o", "r", opts...))
-			},
-		},
-		{
 			op: "repoDeleteAvatar", name: "Repos.DeleteAvatar",
 			method: "DELETE", path: "/api/v1/repos/o/r/avatar", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
@@ -416,12 +407,12 @@ func TestGenReposOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "repoGetRepoPermissions", name: "Repos.GetCollaboratorPermission",
+			op: "repoGetRepoPermissions", name: "Repos.GetPermissionLevel",
 			method: "GET", path: "/api/v1/repos/o/r/collaborators/collaborator%20x/permission", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"permission":"permission-1","role_name":"role_name-2","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}`,
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnResult(c.Repos.GetCollaboratorPermission(ctx, "o", "r", "collaborator x", opts...))
+				return gnResult(c.Repos.GetPermissionLevel(ctx, "o", "r", "collaborator x", opts...))
 			},
 		},
 		{
@@ -1999,78 +1990,6 @@ func TestGenReposOperations(t *testing.T) {
 					TrustModel:       "trust_model-9",
 				}
 				return gnResult(c.Repos.CreateInOrg(ctx, "org x", body, opts...))
-			},
-		},
-		{
-			op: "issueListLabels", name: "Repos.ListLabels",
-			method: "GET", path: "/api/v1/repos/o/r/labels", query: "sort=sort%201&page=2&limit=5",
-			kind: gnJSON, status: 200,
-			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				params := &RepoListLabelsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Sort:        "sort 1",
-				}
-				return gnResult(c.Repos.ListLabels(ctx, "o", "r", params, opts...))
-			},
-			iter: func(ctx context.Context, c *Client) (int, error) {
-				params := &RepoListLabelsOptions{
-					ListOptions: ListOptions{Page: 2, Limit: 5},
-					Sort:        "sort 1",
-				}
-				n, err := gnCount(c.Repos.ListLabelsIter(ctx, "o", "r", params))
-				return n, gnSamePage(params.Page, err)
-			},
-		},
-		{
-			op: "issueCreateLabel", name: "Repos.CreateLabel",
-			method: "POST", path: "/api/v1/repos/o/r/labels", query: "",
-			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
-			kind: gnJSON, status: 201,
-			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateLabelOption{
-					Color:       "color-1",
-					Description: "description-2",
-					Exclusive:   true,
-					IsArchived:  true,
-					Name:        "name-3",
-				}
-				return gnResult(c.Repos.CreateLabel(ctx, "o", "r", body, opts...))
-			},
-		},
-		{
-			op: "issueDeleteLabel", name: "Repos.DeleteLabel",
-			method: "DELETE", path: "/api/v1/repos/o/r/labels/7", query: "",
-			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnNoResult(c.Repos.DeleteLabel(ctx, "o", "r", 7, opts...))
-			},
-		},
-		{
-			op: "issueGetLabel", name: "Repos.GetLabel",
-			method: "GET", path: "/api/v1/repos/o/r/labels/7", query: "",
-			kind: gnJSON, status: 200,
-			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				return gnResult(c.Repos.GetLabel(ctx, "o", "r", 7, opts...))
-			},
-		},
-		{
-			op: "issueEditLabel", name: "Repos.EditLabel",
-			method: "PATCH", path: "/api/v1/repos/o/r/labels/7", query: "",
-			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
-			kind: gnJSON, status: 200,
-			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditLabelOption{
-					Color:       Ptr[string]("color-1"),
-					Description: Ptr[string]("description-2"),
-					Exclusive:   Ptr[bool](true),
-					IsArchived:  Ptr[bool](true),
-					Name:        Ptr[string]("name-3"),
-				}
-				return gnResult(c.Repos.EditLabel(ctx, "o", "r", 7, body, opts...))
 			},
 		},
 	})

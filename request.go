@@ -99,3 +99,16 @@ func (m *maybeEmpty) decodeJSON(data []byte) error {
 	}
 	return decodeJSON(data, m.v, false)
 }
+
+// enumStrings converts a list of a named string type (an enumeration's
+// values) to the strings sent.
+func enumStrings[S ~string](values []S) []string {
+	if values == nil {
+		return nil
+	}
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}

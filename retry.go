@@ -54,6 +54,11 @@ func (j Jitter) String() string {
 // jittered. When RespectRetryAfter is set and the failed response carried a
 // usable Retry-After, that value replaces the backoff, clamped to MaxDelay
 // and not jittered.
+//
+// A client uses [DefaultRetryPolicy] unless [WithRetryPolicy] sets another;
+// [RetryOff] is the policy of one attempt, for a client that never retries:
+//
+//	client, err := forgejo.NewClient(forgejo.WithRetryPolicy(forgejo.RetryOff))
 type RetryPolicy struct {
 	// MaxAttempts counts every attempt, the first included; 1 means no retry.
 	MaxAttempts int
@@ -68,7 +73,8 @@ type RetryPolicy struct {
 }
 
 // DefaultRetryPolicy is 3 attempts, 250 ms then 500 ms before jitter, capped
-// at 8 s, with full jitter, honouring Retry-After.
+// at 8 s, with full jitter, honouring Retry-After: the policy of a client
+// without [WithRetryPolicy]. [RetryOff] turns retries off.
 var DefaultRetryPolicy = RetryPolicy{
 	MaxAttempts:       3,
 	BaseDelay:         250 * time.Millisecond,

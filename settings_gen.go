@@ -6,9 +6,8 @@ import (
 	"context"
 )
 
-// GetGeneralAPISettings returns the instance's API limits: MaxResponseItems is
-// the page size it clamps every listing to (50 on Codeberg), whatever limit was
-// asked for.
+// GetAPI returns the instance's API limits: MaxResponseItems is the page size
+// it clamps every listing to (50 on Codeberg), whatever limit was asked for.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //

@@ -654,13 +654,13 @@ func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...CallOption)
 	return v, resp, nil
 }
 
-// ListBlocked lists the authenticated user's blocked users.
+// ListBlockedUsers lists the authenticated user's blocked users.
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/list_blocked (userListBlockedUsers). Retry: IdempotentOnly (a
 // read).
-func (s *UsersService) ListBlocked(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*BlockedUser, *Response, error) {
+func (s *UsersService) ListBlockedUsers(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*BlockedUser, *Response, error) {
 	req := newRequest(&opUserListBlockedUsers)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -672,13 +672,13 @@ func (s *UsersService) ListBlocked(ctx context.Context, params *ListOptions, opt
 	return v, resp, nil
 }
 
-// ListBlockedIter walks every item of [UsersService.ListBlocked], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListBlockedIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*BlockedUser, error] {
+// ListBlockedUsersIter walks every item of [UsersService.ListBlockedUsers],
+// page after page from params' page on; see [All]. A page is fetched only once
+// the previous one has been consumed. params is copied, never modified; opts
+// apply to every page.
+func (s *UsersService) ListBlockedUsersIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*BlockedUser, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*BlockedUser, *Response, error) {
-		return s.ListBlocked(ctx, &lo, opts...)
+		return s.ListBlockedUsers(ctx, &lo, opts...)
 	})
 }
 
@@ -1075,7 +1075,7 @@ type UserSearchOptions struct {
 	// Sort order of results. One of: oldest, newest, alphabetically,
 	// reversealphabetically, recentupdate, leastupdate. Read by Forgejo 13.0 and
 	// later; older releases ignore it.
-	Sort string
+	Sort UserSort
 }
 
 // Search searches for users.
@@ -1092,7 +1092,7 @@ func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, op
 	p := deref(params)
 	req.addQuery("q", p.Query)
 	req.addQueryInt("uid", p.UID)
-	req.addQuery("sort", p.Sort)
+	req.addQuery("sort", string(p.Sort))
 	req.paging(s.client, p.ListOptions)
 	req.with(opts)
 	var v okDataEnvelope[*User]

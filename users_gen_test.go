@@ -405,17 +405,17 @@ func TestGenUsersOperations(t *testing.T) {
 			},
 		},
 		{
-			op: "userListBlockedUsers", name: "Users.ListBlocked",
+			op: "userListBlockedUsers", name: "Users.ListBlockedUsers",
 			method: "GET", path: "/api/v1/user/list_blocked", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"block_id":1001,"created_at":"2026-01-02T03:04:07Z","x_undeclared":1}]`,
 			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				return gnResult(c.Users.ListBlocked(ctx, params, opts...))
+				return gnResult(c.Users.ListBlockedUsers(ctx, params, opts...))
 			},
 			iter: func(ctx context.Context, c *Client) (int, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
-				n, err := gnCount(c.Users.ListBlockedIter(ctx, params))
+				n, err := gnCount(c.Users.ListBlockedUsersIter(ctx, params))
 				return n, gnSamePage(params.Page, err)
 			},
 		},

@@ -45,6 +45,8 @@ type UnsupportedOperationError struct {
 	ServerVersion string
 }
 
+// Error says which operation was refused, the releases that serve it and the
+// server's version.
 func (e *UnsupportedOperationError) Error() string {
 	var b strings.Builder
 	b.WriteString("forgejo: ")
@@ -69,8 +71,8 @@ func (e *UnsupportedOperationError) Is(target error) bool { return target == Err
 // life), and refuse before sending a call to an operation the server's
 // release does not serve, with an [*UnsupportedOperationError]. It also
 // sends an operation whose path moved to the path the server's release
-// serves (adminGetRunnerRegistrationToken on Forgejo 11.0 to 14.0; see
-// docs/VERSIONS.md).
+// serves (adminGetRunnerRegistrationToken on Forgejo 11.0 to 14.0;
+// [Operation.Earlier] lists every such form).
 //
 // The check refuses only what it knows is missing. A server between two
 // known releases (a 12.x) is judged by both neighbours, and a call is

@@ -335,13 +335,13 @@ func (s *scenario) hooks() {
 
 func (s *scenario) collaboratorsAndMore() {
 	c1, c2 := s.tg.c1, s.tg.c2
-	p, _, err := c1.Repos.GetCollaboratorPermission(s.ctx, s.owner, s.repo, s.tg.user2)
+	p, _, err := c1.Repos.GetPermissionLevel(s.ctx, s.owner, s.repo, s.tg.user2)
 	s.must(err, "permission before")
 	resp, err := c1.Repos.AddCollaborator(s.ctx, s.owner, s.repo, s.tg.user2, forgejo.AddCollaboratorOption{Permission: "write"})
 	s.must(err, "add collaborator")
 	is, _, err := c1.Repos.IsCollaborator(s.ctx, s.owner, s.repo, s.tg.user2)
 	s.must(err, "is collaborator")
-	p2, _, err := c1.Repos.GetCollaboratorPermission(s.ctx, s.owner, s.repo, s.tg.user2)
+	p2, _, err := c1.Repos.GetPermissionLevel(s.ctx, s.owner, s.repo, s.tg.user2)
 	s.must(err, "permission after")
 	s.note("collaborator: before %s, add %d, is %v, after %s", p.Permission, resp.StatusCode, is, p2.Permission)
 	_, _, err = c2.Repos.CreateFile(s.ctx, s.owner, s.repo, "by-collab.txt", forgejo.CreateFileOptions{Content: b64("c"), Message: "c"})

@@ -468,13 +468,13 @@ func (s *scenario) commentsAndNotifications() {
 
 func (s *scenario) labelsAndMilestones() {
 	c := s.tg.c1
-	l, resp, err := c.Repos.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bug", Color: "#EE0701", Description: "broken"})
+	l, resp, err := c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bug", Color: "#EE0701", Description: "broken"})
 	s.must(err, "create label")
 	s.note("create label: %d %q color %s", resp.StatusCode, l.Name, l.Color)
-	_, _, err = c.Repos.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bad", Color: "zz"})
+	_, _, err = c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bad", Color: "zz"})
 	e := s.apiErr(err, "bad color")
 	s.note("bad color: %d %q", e.StatusCode, e.Message)
-	_, _, err = s.tg.c2.Repos.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "x", Color: "00ff00"})
+	_, _, err = s.tg.c2.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "x", Color: "00ff00"})
 	e = s.apiErr(err, "label by user2")
 	s.note("label by user2: %d %q", e.StatusCode, e.Message)
 	m, resp, err := c.Issues.CreateMilestone(s.ctx, s.owner, s.repo, forgejo.CreateMilestoneOption{Title: "v1", Description: "first"})
@@ -483,7 +483,7 @@ func (s *scenario) labelsAndMilestones() {
 	is, _, err := c.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "labelled", Labels: []int64{l.ID}, Milestone: m.ID})
 	s.must(err, "labelled issue")
 	s.note("labelled issue: labels %d (%s) milestone %q", len(is.Labels), labelName(is.Labels), milestoneTitle(is.Milestone))
-	labels, resp, err := c.Repos.ListLabels(s.ctx, s.owner, s.repo, nil)
+	labels, resp, err := c.Issues.ListLabels(s.ctx, s.owner, s.repo, nil)
 	s.must(err, "list labels")
 	total, _ := resp.TotalCount()
 	s.note("labels: %d (total %d, Link sent %v)", len(labels), total, resp.Header.Get("Link") != "")

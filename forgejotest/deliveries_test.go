@@ -117,11 +117,11 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 		t.Errorf("comment: %#v", evs)
 	}
 
-	l, _, err := c.Repos.CreateLabel(ctx, me, "bot", forgejo.CreateLabelOption{Name: "bug", Color: "ee0701"})
+	l, _, err := c.Issues.CreateLabel(ctx, me, "bot", forgejo.CreateLabelOption{Name: "bug", Color: "ee0701"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Issues.AddLabels(ctx, me, "bot", is.Number, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(l.ID)}); err != nil {
+	if _, _, err := c.Issues.AddLabelsToIssue(ctx, me, "bot", is.Number, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(l.ID)}); err != nil {
 		t.Fatal(err)
 	}
 	evs = wait()

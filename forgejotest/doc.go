@@ -92,10 +92,9 @@
 // an issue may edit it. Where Forgejo and Gitea differ the fake follows
 // Forgejo: a stale file sha answers 409 on update and 400 on delete, a
 // missing organization 404 "GetOrgByName", a removed reaction 200 (Gitea
-// 1.27: 204), attachments carry their type. contract_test.go and its
-// siblings (contract_more_test.go, contract_gaps_test.go) run the same
-// scenario against the fake and a real server and say where they differ
-// on purpose. Operations the fake does not implement answer 501 with a JSON
+// 1.27: 204), attachments carry their type. The package's own tests run
+// the same scenarios against the fake and a real server and say where they
+// differ on purpose. Operations the fake does not implement answer 501 with a JSON
 // message naming the operation, so a test never mistakes them for a missing
 // route.
 package forgejotest

@@ -238,7 +238,7 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		},
 		"userBlockUser":            func(ctx context.Context) error { _, err := c.Users.Block(ctx, user); return err },
 		"userUnblockUser":          func(ctx context.Context) error { _, err := c.Users.Unblock(ctx, user); return err },
-		"userListBlockedUsers":     func(ctx context.Context) error { _, _, err := c.Users.ListBlocked(ctx, nil); return err },
+		"userListBlockedUsers":     func(ctx context.Context) error { _, _, err := c.Users.ListBlockedUsers(ctx, nil); return err },
 		"userGetQuota":             func(ctx context.Context) error { _, _, err := c.Users.GetQuota(ctx); return err },
 		"userListQuotaArtifacts":   func(ctx context.Context) error { _, _, err := c.Users.ListQuotaArtifacts(ctx, nil); return err },
 		"userListQuotaAttachments": func(ctx context.Context) error { _, _, err := c.Users.ListQuotaAttachments(ctx, nil); return err },

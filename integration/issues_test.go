@@ -334,7 +334,7 @@ func TestLabels(t *testing.T) {
 	owner, repo := need(t).admin, newRepo(t, c)
 	var ids []int64
 	for i := 1; i <= 25; i++ {
-		l, resp, err := c.Repos.CreateLabel(ctx(t), owner, repo, forgejo.CreateLabelOption{
+		l, resp, err := c.Issues.CreateLabel(ctx(t), owner, repo, forgejo.CreateLabelOption{
 			Name: fmt.Sprintf("label-%02d", i), Color: "#00aabb", Description: "number " + strconv.Itoa(i),
 		})
 		ok(t, "create label", err)
@@ -346,7 +346,7 @@ func TestLabels(t *testing.T) {
 
 	// 25 labels on a 20 clamp: the walk must see all of them, once.
 	seen := map[int64]int{}
-	for l, err := range c.Repos.ListLabelsIter(ctx(t), owner, repo, nil) {
+	for l, err := range c.Issues.ListLabelsIter(ctx(t), owner, repo, nil) {
 		ok(t, "walk labels", err)
 		seen[l.ID]++
 	}
@@ -358,28 +358,28 @@ func TestLabels(t *testing.T) {
 			t.Fatalf("label %d seen %d times", id, n)
 		}
 	}
-	page, resp, err := c.Repos.ListLabels(ctx(t), owner, repo, &forgejo.RepoListLabelsOptions{ListOptions: forgejo.ListOptions{Limit: 50}})
+	page, resp, err := c.Issues.ListLabels(ctx(t), owner, repo, &forgejo.IssueListLabelsOptions{ListOptions: forgejo.ListOptions{Limit: 50}})
 	ok(t, "list labels", err)
 	if total, ok := resp.TotalCount(); !ok || total != 25 || len(page) != 20 {
 		t.Fatalf("first page: %d labels, X-Total-Count %d (%v)", len(page), total, ok)
 	}
 
-	l, _, err := c.Repos.GetLabel(ctx(t), owner, repo, ids[0])
+	l, _, err := c.Issues.GetLabel(ctx(t), owner, repo, ids[0])
 	if err != nil || l.Name != "label-01" || l.Description != "number 1" {
 		t.Fatalf("get label = %+v, %v", l, err)
 	}
-	l, _, err = c.Repos.EditLabel(ctx(t), owner, repo, ids[0], forgejo.EditLabelOption{Name: forgejo.Ptr("bug"), Color: forgejo.Ptr("#ff0000"), Description: forgejo.Ptr("")})
+	l, _, err = c.Issues.EditLabel(ctx(t), owner, repo, ids[0], forgejo.EditLabelOption{Name: forgejo.Ptr("bug"), Color: forgejo.Ptr("#ff0000"), Description: forgejo.Ptr("")})
 	if err != nil || l.Name != "bug" || l.Description != "" || !strings.EqualFold(strings.TrimPrefix(l.Color, "#"), "ff0000") {
 		t.Fatalf("edit label = %+v, %v", l, err)
 	}
 	// A bad color is refused with 422.
-	_, _, err = c.Repos.CreateLabel(ctx(t), owner, repo, forgejo.CreateLabelOption{Name: "bad", Color: "not-a-color"})
+	_, _, err = c.Issues.CreateLabel(ctx(t), owner, repo, forgejo.CreateLabelOption{Name: "bad", Color: "not-a-color"})
 	mustStatus(t, err, http.StatusUnprocessableEntity)
 
 	n := newIssue(t, c, owner, repo, "labelled")
 	labelNames := func() []string {
 		t.Helper()
-		ls, _, err := c.Issues.ListLabels(ctx(t), owner, repo, n)
+		ls, _, err := c.Issues.ListLabelsByIssue(ctx(t), owner, repo, n)
 		ok(t, "issue labels", err)
 		var names []string
 		for _, l := range ls {
@@ -387,32 +387,32 @@ func TestLabels(t *testing.T) {
 		}
 		return names
 	}
-	got, _, err := c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(ids[0], ids[1])})
+	got, _, err := c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(ids[0], ids[1])})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("add labels = %v, %v", got, err)
 	}
 	// Adding again is idempotent; names work as well as ids.
-	got, _, err = c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelNames("label-02", "label-03")})
+	got, _, err = c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelNames("label-02", "label-03")})
 	if err != nil || len(got) != 3 {
 		t.Fatalf("add labels again = %v, %v", got, err)
 	}
 	// But not both in one list: Gitea wants all ids or all names
 	// (HAZARDS.md), although the spec types the list as any.
-	_, _, err = c.Issues.AddLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: []forgejo.LabelRef{forgejo.LabelID(ids[3]), forgejo.LabelName("label-05")}})
+	_, _, err = c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: []forgejo.LabelRef{forgejo.LabelID(ids[3]), forgejo.LabelName("label-05")}})
 	if ae := mustStatus(t, err, http.StatusBadRequest); !strings.Contains(ae.Message, "array of strings or integers") {
 		t.Fatalf("mixed label list: %+v", ae)
 	}
 	if names := labelNames(); len(names) != 3 || !contains(names, "bug") || !contains(names, "label-03") {
 		t.Fatalf("issue labels = %v", names)
 	}
-	got, _, err = c.Issues.ReplaceLabels(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(ids[4], ids[5])})
+	got, _, err = c.Issues.ReplaceLabelsForIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(ids[4], ids[5])})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("replace labels = %v, %v", got, err)
 	}
 	if names := labelNames(); len(names) != 2 || !contains(names, "label-05") || !contains(names, "label-06") {
 		t.Fatalf("issue labels after replace = %v", names)
 	}
-	resp, err = c.Issues.RemoveLabel(ctx(t), owner, repo, n, strconv.FormatInt(ids[4], 10))
+	resp, err = c.Issues.RemoveLabelForIssue(ctx(t), owner, repo, n, strconv.FormatInt(ids[4], 10))
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("remove label: %d, %v", status(resp), err)
 	}
@@ -424,17 +424,17 @@ func TestLabels(t *testing.T) {
 	if err != nil || len(found) != 1 || found[0].Number != n {
 		t.Fatalf("issues labelled label-06 = %v, %v", found, err)
 	}
-	_, err = c.Issues.ClearLabels(ctx(t), owner, repo, n, forgejo.DeleteLabelsOption{})
+	_, err = c.Issues.RemoveLabelsForIssue(ctx(t), owner, repo, n, forgejo.DeleteLabelsOption{})
 	ok(t, "clear labels", err)
 	if names := labelNames(); len(names) != 0 {
 		t.Fatalf("issue labels after clear = %v", names)
 	}
 
-	resp, err = c.Repos.DeleteLabel(ctx(t), owner, repo, ids[0])
+	resp, err = c.Issues.DeleteLabel(ctx(t), owner, repo, ids[0])
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete label: %d, %v", status(resp), err)
 	}
-	_, _, err = c.Repos.GetLabel(ctx(t), owner, repo, ids[0])
+	_, _, err = c.Issues.GetLabel(ctx(t), owner, repo, ids[0])
 	mustStatus(t, err, http.StatusNotFound)
 }
 
@@ -460,11 +460,11 @@ func TestMilestones(t *testing.T) {
 	_, _, err = c.Issues.Edit(ctx(t), owner, repo, n2, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
 	ok(t, "close issue", err)
 
-	got, _, err := c.Issues.GetMilestone(ctx(t), owner, repo, m.ID)
+	got, _, err := c.Issues.GetMilestone(ctx(t), owner, repo, strconv.FormatInt(m.ID, 10))
 	if err != nil || got.OpenIssues != 1 || got.ClosedIssues != 1 || got.Description != "first" {
 		t.Fatalf("milestone counts = %+v, %v", got, err)
 	}
-	got, _, err = c.Issues.EditMilestone(ctx(t), owner, repo, m.ID, forgejo.EditMilestoneOption{State: forgejo.Ptr(forgejo.StateClosed), Title: forgejo.Ptr("v1.0.0")})
+	got, _, err = c.Issues.EditMilestone(ctx(t), owner, repo, m.Title, forgejo.EditMilestoneOption{State: forgejo.Ptr(forgejo.StateClosed), Title: forgejo.Ptr("v1.0.0")})
 	if err != nil || got.State != forgejo.StateClosed || got.Title != "v1.0.0" || got.ClosedAt.IsZero() {
 		t.Fatalf("edit milestone = %+v, %v", got, err)
 	}
@@ -489,11 +489,11 @@ func TestMilestones(t *testing.T) {
 		t.Fatalf("issues in v1.0.0 = %d, %v", len(inV1), err)
 	}
 
-	resp, err = c.Issues.DeleteMilestone(ctx(t), owner, repo, m.ID)
+	resp, err = c.Issues.DeleteMilestone(ctx(t), owner, repo, strconv.FormatInt(m.ID, 10))
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("delete milestone: %d, %v", status(resp), err)
 	}
-	_, _, err = c.Issues.GetMilestone(ctx(t), owner, repo, m.ID)
+	_, _, err = c.Issues.GetMilestone(ctx(t), owner, repo, strconv.FormatInt(m.ID, 10))
 	mustStatus(t, err, http.StatusNotFound)
 	is, _, err := c.Issues.Get(ctx(t), owner, repo, n1)
 	if err != nil || is.Milestone != nil {

@@ -40,7 +40,7 @@ func TestNotifications(t *testing.T) {
 		t.Fatalf("repo notifications X-Total-Count = %d", n)
 	}
 	id := threads[0].ID
-	all, _, err := u2.Notifications.List(ctx(t), &forgejo.NotificationListOptions{SubjectType: []string{"issue"}})
+	all, _, err := u2.Notifications.List(ctx(t), &forgejo.NotificationListOptions{SubjectType: []forgejo.NotifySubjectFilter{forgejo.NotifySubjectFilterIssue}})
 	if err != nil || len(all) == 0 || all[0].ID != id {
 		t.Fatalf("notifications = %+v, %v", all, err)
 	}

@@ -253,7 +253,7 @@ func TestOrganizations(t *testing.T) {
 		}
 		// An org label can label an issue of its repositories.
 		n := newIssue(t, c, org, "service", "labelled with an org label")
-		ls, _, err := c.Issues.AddLabels(ctx(t), org, "service", n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(l.ID)})
+		ls, _, err := c.Issues.AddLabelsToIssue(ctx(t), org, "service", n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(l.ID)})
 		if err != nil || len(ls) != 1 || ls[0].ID != l.ID {
 			t.Fatalf("org label on an issue = %v, %v", ls, err)
 		}

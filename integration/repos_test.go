@@ -308,7 +308,7 @@ func TestCollaborators(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Login != user {
 		t.Fatalf("collaborators = %v, %v", logins(list), err)
 	}
-	perm, _, err := c.Repos.GetCollaboratorPermission(ctx(t), owner, repo, user)
+	perm, _, err := c.Repos.GetPermissionLevel(ctx(t), owner, repo, user)
 	if err != nil || perm.Permission != "write" || perm.User == nil || perm.User.Login != user {
 		t.Fatalf("permission = %+v, %v", perm, err)
 	}
@@ -316,7 +316,7 @@ func TestCollaborators(t *testing.T) {
 	if err != nil || !r.Private || r.Permissions == nil || !r.Permissions.Push || r.Permissions.Admin {
 		t.Fatalf("user2's view of the private repository = %+v, %v", r, err)
 	}
-	assignees, _, err := c.Repos.ListAssignees(ctx(t), owner, repo)
+	assignees, _, err := c.Issues.ListAssignees(ctx(t), owner, repo)
 	if err != nil || !contains(logins(assignees), user) || !contains(logins(assignees), owner) {
 		t.Fatalf("assignees = %v, %v", logins(assignees), err)
 	}

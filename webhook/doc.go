@@ -139,6 +139,6 @@
 // [Build] produces the body and header lines Forgejo 15 sends for an event,
 // for test servers and tools that play the part of Forgejo.
 //
-// The guide docs/webhooks.md in the module has the event-type table and the
-// quirks of Forgejo 15's deliveries.
+// The module's webhooks guide (linked from its README) has the event-type
+// table and the quirks of Forgejo 15's deliveries.
 package webhook

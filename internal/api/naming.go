@@ -37,7 +37,8 @@ package api
 // are for things that get an identity of their own (an issue, a key, a
 // webhook); Add and Remove attach and detach existing things (a collaborator,
 // a label on an issue, a topic, a team member); Clear removes them all;
-// Replace states the whole list.
+// Replace states the whole list. An issue's labels follow go-github (N13):
+// RemoveLabelsForIssue clears them.
 //
 // N8 Scopes. When one noun exists at several scopes, every form names its
 // scope with one of ScopeWords: Actions.ListRepoSecrets, ListOrgSecrets,
@@ -74,6 +75,21 @@ package api
 // "METHOD /path (operationId)"; Operations() lists every operationId with its
 // Service and Name; docs/OPERATIONS.md, generated, indexes operationId →
 // Service.Method.
+//
+// N13 go-github's names. Where go-github (github.com/google/go-github) has
+// the same operation in a service of the same name (its IssuesService,
+// RepositoriesService, PullRequestsService, OrganizationsService,
+// UsersService, ActionsService, AdminService), the method has go-github's
+// service and name, so that a program ported from it, or a go-github user's
+// first guess, finds it: a repository's labels are Issues.ListLabels,
+// GetLabel, CreateLabel, EditLabel and DeleteLabel; an issue's labels
+// Issues.ListLabelsByIssue, AddLabelsToIssue, RemoveLabelForIssue,
+// ReplaceLabelsForIssue and RemoveLabelsForIssue (the DELETE of the whole set
+// is go-github's Remove…, not Clear…); a repository's assignees
+// Issues.ListAssignees; a collaborator's permission Repos.GetPermissionLevel.
+// GoGitHub lists every such operation with go-github's Service.Method; a
+// method that keeps another name says why in its row's Renamed (a go-github
+// name that would break N1 to N12, say).
 
 // serviceByTag maps a spec tag to the service an operation of that tag
 // belongs to unless its row moves it (pull requests and Actions are split
@@ -137,4 +153,183 @@ var Verbs = []string{
 	"Apply", "Change", "Adopt", "Link", "Unlink", "Pin", "Unpin", "Start", "Stop",
 	"Block", "Unblock", "Follow", "Unfollow", "Star", "Unstar", "Watch", "Unwatch",
 	"Subscribe", "Unsubscribe", "Conceal", "Publicize",
+}
+
+// GoGitHub maps an operationId to the Service.Method go-github names the same
+// operation (rule N13). A row whose method differs says why in Renamed.
+var GoGitHub = map[string]string{
+	// IssuesService
+	"issueListIssues":             "Issues.ListByRepo",
+	"issueGetIssue":               "Issues.Get",
+	"issueCreateIssue":            "Issues.Create",
+	"issueEditIssue":              "Issues.Edit",
+	"repoGetAssignees":            "Issues.ListAssignees",
+	"issueGetComments":            "Issues.ListComments",
+	"issueGetRepoComments":        "Issues.ListComments",
+	"issueGetComment":             "Issues.GetComment",
+	"issueCreateComment":          "Issues.CreateComment",
+	"issueEditComment":            "Issues.EditComment",
+	"issueDeleteComment":          "Issues.DeleteComment",
+	"issueGetCommentsAndTimeline": "Issues.ListIssueTimeline",
+	"issueListLabels":             "Issues.ListLabels",
+	"issueGetLabel":               "Issues.GetLabel",
+	"issueCreateLabel":            "Issues.CreateLabel",
+	"issueEditLabel":              "Issues.EditLabel",
+	"issueDeleteLabel":            "Issues.DeleteLabel",
+	"issueGetLabels":              "Issues.ListLabelsByIssue",
+	"issueAddLabel":               "Issues.AddLabelsToIssue",
+	"issueRemoveLabel":            "Issues.RemoveLabelForIssue",
+	"issueReplaceLabels":          "Issues.ReplaceLabelsForIssue",
+	"issueClearLabels":            "Issues.RemoveLabelsForIssue",
+	"issueGetMilestonesList":      "Issues.ListMilestones",
+	"issueGetMilestone":           "Issues.GetMilestone",
+	"issueCreateMilestone":        "Issues.CreateMilestone",
+	"issueEditMilestone":          "Issues.EditMilestone",
+	"issueDeleteMilestone":        "Issues.DeleteMilestone",
+
+	// RepositoriesService
+	"repoGet":                       "Repos.Get",
+	"repoGetByID":                   "Repos.GetByID",
+	"repoEdit":                      "Repos.Edit",
+	"repoDelete":                    "Repos.Delete",
+	"orgListRepos":                  "Repos.ListByOrg",
+	"userListRepos":                 "Repos.ListByUser",
+	"repoListBranches":              "Repos.ListBranches",
+	"repoGetBranch":                 "Repos.GetBranch",
+	"repoUpdateBranch":              "Repos.RenameBranch",
+	"repoGetBranchProtection":       "Repos.GetBranchProtection",
+	"repoListCollaborators":         "Repos.ListCollaborators",
+	"repoCheckCollaborator":         "Repos.IsCollaborator",
+	"repoAddCollaborator":           "Repos.AddCollaborator",
+	"repoDeleteCollaborator":        "Repos.RemoveCollaborator",
+	"repoGetRepoPermissions":        "Repos.GetPermissionLevel",
+	"repoListHooks":                 "Repos.ListHooks",
+	"repoGetHook":                   "Repos.GetHook",
+	"repoCreateHook":                "Repos.CreateHook",
+	"repoEditHook":                  "Repos.EditHook",
+	"repoDeleteHook":                "Repos.DeleteHook",
+	"repoTestHook":                  "Repos.TestHook",
+	"repoListKeys":                  "Repos.ListKeys",
+	"repoGetKey":                    "Repos.GetKey",
+	"repoCreateKey":                 "Repos.CreateKey",
+	"repoDeleteKey":                 "Repos.DeleteKey",
+	"repoListReleases":              "Repos.ListReleases",
+	"repoGetRelease":                "Repos.GetRelease",
+	"repoGetLatestRelease":          "Repos.GetLatestRelease",
+	"repoGetReleaseByTag":           "Repos.GetReleaseByTag",
+	"repoCreateRelease":             "Repos.CreateRelease",
+	"repoEditRelease":               "Repos.EditRelease",
+	"repoDeleteRelease":             "Repos.DeleteRelease",
+	"repoListReleaseAttachments":    "Repos.ListReleaseAssets",
+	"repoGetReleaseAttachment":      "Repos.GetReleaseAsset",
+	"repoEditReleaseAttachment":     "Repos.EditReleaseAsset",
+	"repoDeleteReleaseAttachment":   "Repos.DeleteReleaseAsset",
+	"repoCreateReleaseAttachment":   "Repos.UploadReleaseAsset",
+	"repoGetContents":               "Repos.GetContents",
+	"repoCreateFile":                "Repos.CreateFile",
+	"repoUpdateFile":                "Repos.UpdateFile",
+	"repoDeleteFile":                "Repos.DeleteFile",
+	"listForks":                     "Repos.ListForks",
+	"createFork":                    "Repos.CreateFork",
+	"repoCreateStatus":              "Repos.CreateStatus",
+	"repoListStatusesByRef":         "Repos.ListStatuses",
+	"repoGetCombinedStatusByRef":    "Repos.GetCombinedStatus",
+	"repoGetAllCommits":             "Repos.ListCommits",
+	"repoGetSingleCommit":           "Repos.GetCommit",
+	"repoDownloadCommitDiffOrPatch": "Repos.GetCommitRaw",
+	"repoCompareDiff":               "Repos.CompareCommits",
+	"repoListTags":                  "Repos.ListTags",
+	"repoListTeams":                 "Repos.ListTeams",
+	"repoGetLanguages":              "Repos.ListLanguages",
+	"repoListTopics":                "Repos.ListAllTopics",
+	"repoUpdateTopics":              "Repos.ReplaceAllTopics",
+
+	// PullRequestsService
+	"repoListPullRequests":         "PullRequests.List",
+	"repoGetPullRequest":           "PullRequests.Get",
+	"repoCreatePullRequest":        "PullRequests.Create",
+	"repoEditPullRequest":          "PullRequests.Edit",
+	"repoMergePullRequest":         "PullRequests.Merge",
+	"repoPullRequestIsMerged":      "PullRequests.IsMerged",
+	"repoGetPullRequestFiles":      "PullRequests.ListFiles",
+	"repoGetPullRequestCommits":    "PullRequests.ListCommits",
+	"repoDownloadPullDiffOrPatch":  "PullRequests.GetRaw",
+	"repoUpdatePullRequest":        "PullRequests.UpdateBranch",
+	"repoListPullReviews":          "PullRequests.ListReviews",
+	"repoGetPullReview":            "PullRequests.GetReview",
+	"repoCreatePullReview":         "PullRequests.CreateReview",
+	"repoSubmitPullReview":         "PullRequests.SubmitReview",
+	"repoDismissPullReview":        "PullRequests.DismissReview",
+	"repoGetPullReviewComments":    "PullRequests.ListReviewComments",
+	"repoCreatePullReviewRequests": "PullRequests.RequestReviewers",
+	"repoDeletePullReviewRequests": "PullRequests.RemoveReviewers",
+
+	// OrganizationsService
+	"orgGet":              "Orgs.Get",
+	"orgEdit":             "Orgs.Edit",
+	"orgDelete":           "Orgs.Delete",
+	"orgGetAll":           "Orgs.ListAll",
+	"orgListMembers":      "Orgs.ListMembers",
+	"orgIsMember":         "Orgs.IsMember",
+	"orgIsPublicMember":   "Orgs.IsPublicMember",
+	"orgDeleteMember":     "Orgs.RemoveMember",
+	"orgPublicizeMember":  "Orgs.PublicizeMembership",
+	"orgConcealMember":    "Orgs.ConcealMembership",
+	"orgListHooks":        "Orgs.ListHooks",
+	"orgGetHook":          "Orgs.GetHook",
+	"orgCreateHook":       "Orgs.CreateHook",
+	"orgEditHook":         "Orgs.EditHook",
+	"orgDeleteHook":       "Orgs.DeleteHook",
+	"orgListBlockedUsers": "Orgs.ListBlockedUsers",
+	"orgBlockUser":        "Orgs.BlockUser",
+	"orgUnblockUser":      "Orgs.UnblockUser",
+
+	// UsersService
+	"userGet":                 "Users.Get",
+	"userListFollowers":       "Users.ListFollowers",
+	"userListFollowing":       "Users.ListFollowing",
+	"userCheckFollowing":      "Users.IsFollowing",
+	"userCurrentPutFollow":    "Users.Follow",
+	"userCurrentDeleteFollow": "Users.Unfollow",
+	"userListKeys":            "Users.ListKeys",
+	"userCurrentGetKey":       "Users.GetKey",
+	"userCurrentPostKey":      "Users.CreateKey",
+	"userCurrentDeleteKey":    "Users.DeleteKey",
+	"userListGPGKeys":         "Users.ListGPGKeys",
+	"userCurrentGetGPGKey":    "Users.GetGPGKey",
+	"userCurrentPostGPGKey":   "Users.CreateGPGKey",
+	"userCurrentDeleteGPGKey": "Users.DeleteGPGKey",
+	"userListEmails":          "Users.ListEmails",
+	"userAddEmail":            "Users.AddEmails",
+	"userDeleteEmail":         "Users.DeleteEmails",
+	"userListBlockedUsers":    "Users.ListBlockedUsers",
+	"userBlockUser":           "Users.BlockUser",
+	"userUnblockUser":         "Users.UnblockUser",
+
+	// ActionsService
+	"ListActionArtifacts":    "Actions.ListArtifacts",
+	"GetActionArtifact":      "Actions.GetArtifact",
+	"DownloadActionArtifact": "Actions.DownloadArtifact",
+	"DeleteActionArtifact":   "Actions.DeleteArtifact",
+	"repoListActionsSecrets": "Actions.ListRepoSecrets",
+	"orgListActionsSecrets":  "Actions.ListOrgSecrets",
+	"updateRepoSecret":       "Actions.CreateOrUpdateRepoSecret",
+	"updateOrgSecret":        "Actions.CreateOrUpdateOrgSecret",
+	"deleteRepoSecret":       "Actions.DeleteRepoSecret",
+	"deleteOrgSecret":        "Actions.DeleteOrgSecret",
+	"getRepoVariablesList":   "Actions.ListRepoVariables",
+	"getRepoVariable":        "Actions.GetRepoVariable",
+	"createRepoVariable":     "Actions.CreateRepoVariable",
+	"updateRepoVariable":     "Actions.UpdateRepoVariable",
+	"deleteRepoVariable":     "Actions.DeleteRepoVariable",
+	"getOrgVariablesList":    "Actions.ListOrgVariables",
+	"getOrgVariable":         "Actions.GetOrgVariable",
+	"createOrgVariable":      "Actions.CreateOrgVariable",
+	"updateOrgVariable":      "Actions.UpdateOrgVariable",
+	"deleteOrgVariable":      "Actions.DeleteOrgVariable",
+
+	// AdminService
+	"adminCreateUser": "Admin.CreateUser",
+	"adminDeleteUser": "Admin.DeleteUser",
+	"adminCreateOrg":  "Admin.CreateOrg",
 }

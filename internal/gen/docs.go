@@ -248,3 +248,22 @@ func comment(indent, text string) string {
 	}
 	return b.String()
 }
+
+// Citations in a row's Note are for the table's readers: the records of
+// measurements kept outside the repository ("forgejo-15-observations #4") and
+// the source file a hand-written part lives in ("(activitypub.go)"). A
+// method's doc comment states the behaviour without them.
+var (
+	noteCitedApart  = regexp.MustCompile(`;\s*forgejo-15-observations(?: #\d+)?`)
+	noteCitedWhole  = regexp.MustCompile(`\s*\(forgejo-15-observations(?: #\d+)?\)`)
+	noteCitedPrefix = regexp.MustCompile(`\(forgejo-15-observations(?: #\d+)?: `)
+	noteSourceFile  = regexp.MustCompile(`\s*\([a-z0-9_]+\.go\)`)
+)
+
+// publicNote is a row's Note as a method's doc comment says it.
+func publicNote(n string) string {
+	n = noteCitedApart.ReplaceAllString(n, "")
+	n = noteCitedWhole.ReplaceAllString(n, "")
+	n = noteCitedPrefix.ReplaceAllString(n, "(")
+	return noteSourceFile.ReplaceAllString(n, "")
+}

@@ -92,7 +92,10 @@ func emitOptions(b *strings.Builder, o *opInfo, imports map[string]bool) {
 			b.WriteString(comment("\t", d))
 		}
 		typ := queryGoType(q.kind)
-		if q.enumType != "" {
+		switch {
+		case q.enumType != "" && q.kind == qMulti:
+			typ = "[]" + q.enumType
+		case q.enumType != "":
 			typ = q.enumType
 		}
 		fmt.Fprintf(b, "\t%s %s\n", q.field, typ)
@@ -126,8 +129,11 @@ func params(m *models, o *opInfo) string {
 	var ps []p
 	for _, a := range o.pathArgs {
 		t := "string"
-		if a.isInt {
+		switch {
+		case a.isInt:
 			t = "int64"
+		case a.enumType != "":
+			t = a.enumType
 		}
 		ps = append(ps, p{a.arg, t})
 	}
@@ -235,6 +241,19 @@ func methodDoc(o *opInfo) string {
 		paras = append(paras, desc)
 	}
 	var notes []string
+	for _, a := range o.pathArgs {
+		if a.orName {
+			notes = append(notes, idOrNameDoc[o.spec.Path])
+		}
+		if a.enumType == "" {
+			continue
+		}
+		var names []string
+		for _, v := range enumTypes[a.enumType] {
+			names = append(names, "["+v.name+"]")
+		}
+		notes = append(notes, fmt.Sprintf("The %s is %s.", a.arg, orList(names)))
+	}
 	switch {
 	case o.envelope == "okData":
 		notes = append(notes, `The instance wraps the items as {"ok": true, "data": [...]}; this returns the items.`)
@@ -268,7 +287,7 @@ func methodDoc(o *opInfo) string {
 	// Notes that compare with codeberg4s, or repeat what the 204 sentence
 	// above says, are for the table's readers, not the method's.
 	if n := o.row.Note; n != "" && !strings.Contains(n, "codeberg4s") && !(o.maybeEmpty && strings.Contains(n, "204")) && o.row.Quirks&api.MarkRead == 0 {
-		notes = append(notes, sentence(n))
+		notes = append(notes, sentence(publicNote(n)))
 	}
 	if len(notes) > 0 {
 		paras = append(paras, strings.Join(notes, " "))
@@ -348,6 +367,8 @@ func buildRequest(b *strings.Builder, m *models, o *opInfo) {
 			pargs = append(pargs, fmt.Sprintf("segs(%q, %s)", a.name, a.arg))
 		case a.slash:
 			pargs = append(pargs, fmt.Sprintf("segSlash(%q, %s)", a.name, a.arg))
+		case a.enumType != "":
+			pargs = append(pargs, fmt.Sprintf("seg(%q, string(%s))", a.name, a.arg))
 		default:
 			pargs = append(pargs, fmt.Sprintf("seg(%q, %s)", a.name, a.arg))
 		}
@@ -357,7 +378,10 @@ func buildRequest(b *strings.Builder, m *models, o *opInfo) {
 		b.WriteString("\tp := deref(params)\n")
 		for _, q := range o.query {
 			v := "p." + q.field
-			if q.enumType != "" {
+			switch {
+			case q.enumType != "" && q.kind == qMulti:
+				v = "enumStrings(" + v + ")"
+			case q.enumType != "":
 				v = "string(" + v + ")"
 			}
 			if d, ok := o.row.Defaults[q.name]; ok && q.kind == qString {
@@ -475,4 +499,12 @@ func emitIter(b *strings.Builder, m *models, o *opInfo) {
 	b.WriteString("\t\tpage := p\n\t\tpage.ListOptions = lo\n")
 	b.WriteString(extract(fmt.Sprintf("s.%s(%s)", o.method, args(o, "&page"))))
 	b.WriteString("\t})\n}\n\n")
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -108,7 +108,11 @@ func sampleCall(m *models, o *opInfo) callSample {
 			cs.query = append(cs.query, escape(q.name)+"="+escape(a+","+b))
 		case qMulti:
 			a, b := fmt.Sprintf("%s-%d", q.name, n), fmt.Sprintf("%s %d", q.name, n+1)
-			fields = append(fields, fmt.Sprintf("%s: []string{%q, %q}", q.field, a, b))
+			elem := "string"
+			if q.enumType != "" {
+				elem = q.enumType
+			}
+			fields = append(fields, fmt.Sprintf("%s: []%s{%q, %q}", q.field, elem, a, b))
 			cs.query = append(cs.query, escape(q.name)+"="+escape(a), escape(q.name)+"="+escape(b))
 		case qMultiInt:
 			fields = append(fields, fmt.Sprintf("%s: []int64{%d, %d}", q.field, 20+n, 21+n))

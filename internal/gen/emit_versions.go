@@ -187,7 +187,7 @@ func emitVersions(ops []*opInfo) string {
 // server sends that the spec does not say, with the evidence in
 // docs/HAZARDS.md. Keyed "Definition.wire_name".
 var fieldNotes = map[string]string{
-	"ActionRun.event":         "Empty on Forgejo 15.0.3 for a dispatched run, whose TriggerEvent holds \"workflow_dispatch\"; [ActionRun.EventName] reads whichever is set (docs/HAZARDS.md §22).",
+	"ActionRun.event":         "Empty on Forgejo 15.0.3 for a dispatched run, whose TriggerEvent holds \"workflow_dispatch\"; [ActionRun.EventName] reads whichever is set.",
 	"ActionRun.trigger_event": "Filled on Forgejo 15.0.3 where Event may be empty; see [ActionRun.EventName].",
 }
 

@@ -159,3 +159,32 @@ func TestDocs(t *testing.T) {
 		t.Errorf("cleanText = %q", got)
 	}
 }
+
+// TestEverySpecEnumIsTyped: every enumeration the spec states on a
+// parameter or a property is a named type, and the check notices one that
+// is not (a query, a path parameter and a property taken out of the tables).
+func TestEverySpecEnumIsTyped(t *testing.T) {
+	spec, err := parseSpec(api.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkSpecEnums(spec); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		table map[string]string
+		key   string
+	}{
+		{queryEnums, "issueListIssues.sort"},
+		{pathEnums, "repoDownloadPullDiffOrPatch.diffType"},
+		{fieldEnums, "CreateHookOption.type"},
+	} {
+		typ := c.table[c.key]
+		delete(c.table, c.key)
+		err := checkSpecEnums(spec)
+		c.table[c.key] = typ
+		if err == nil || !strings.Contains(err.Error(), c.key) {
+			t.Errorf("without the entry %s, checkSpecEnums = %v, want an error naming it", c.key, err)
+		}
+	}
+}

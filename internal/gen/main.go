@@ -163,7 +163,7 @@ func generate(root string) (map[string][]byte, error) {
 		return nil, err
 	}
 	out["README.md"] = []byte(updated)
-	out[filepath.Join("docs", "OPERATIONS.md")] = []byte(emitIndex(ops))
+	out[filepath.Join("docs", "OPERATIONS.md")] = []byte(emitIndex(m, ops))
 	out[filepath.Join("docs", "VERSIONS.md")] = []byte(emitVersions(ops)) // emit_versions.go
 	return out, nil
 }

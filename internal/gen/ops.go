@@ -58,6 +58,21 @@ var encodedSlash = map[string]string{
 	"/packages/{owner}/{type}/{name}/-/unlink":           "name",
 }
 
+// idOrName lists the path parameters the spec types integer although the
+// instance also takes a name there, so the method takes a string: Forgejo
+// looks a milestone up by ID and, when none has that ID, by title (the
+// spec's own description says so, and Forgejo 11.0's spec types it
+// string). Keyed by path template, then parameter name; the generator
+// refuses an entry the spec already types string.
+var idOrName = map[string]string{
+	"/repos/{owner}/{repo}/milestones/{id}": "id",
+}
+
+// idOrNameDoc is the sentence a method taking an idOrName parameter gains.
+var idOrNameDoc = map[string]string{
+	"/repos/{owner}/{repo}/milestones/{id}": "The idOrName is the milestone's ID in decimal or its title: the instance looks it up by ID and, when no milestone has that ID, by title.",
+}
+
 // checkPathTables refuses a multiSegment or encodedSlash entry whose path
 // or parameter the spec does not have, so that a typo cannot silently
 // leave a parameter refusing slashes.
@@ -66,7 +81,7 @@ func checkPathTables(spec *Spec) error {
 	for _, op := range spec.Ops {
 		paths[op.Path] = true
 	}
-	for _, table := range []map[string]string{multiSegment, encodedSlash} {
+	for _, table := range []map[string]string{multiSegment, encodedSlash, idOrName} {
 		for path, param := range table {
 			if !paths[path] || !strings.Contains(path, "{"+param+"}") {
 				return fmt.Errorf("path table entry %s {%s} is not in the spec", path, param)
@@ -111,6 +126,9 @@ type pathParam struct {
 	isInt bool
 	multi bool
 	slash bool // one segment, "/" sent as %2F
+
+	enumType string // a named string type (pathEnums), or ""
+	orName   bool   // an ID or a name, sent as given (idOrName)
 }
 
 type queryParam struct {
@@ -119,7 +137,7 @@ type queryParam struct {
 	kind     qkind
 	doc      string
 	enum     []string
-	enumType string // a named string type (queryEnums), or ""
+	enumType string // a named string type (queryEnums; the element type of a list), or ""
 	required bool
 }
 
@@ -196,6 +214,11 @@ func buildOps(s *Spec, m *models) ([]*opInfo, error) {
 		} else if row.Retry != api.Idempotent {
 			errs = append(errs, fmt.Sprintf("%s (%s %s): a read must be Idempotent", id, op.Verb, op.Path))
 		}
+		// A doc comment starts with the name it documents (go doc's
+		// convention); a row's Doc that names an older method is stale.
+		if row.Doc != "" && !strings.HasPrefix(row.Doc, row.Method+" ") {
+			errs = append(errs, fmt.Sprintf("%s: Doc starts %q, not with the method's name %s", id, strings.SplitN(row.Doc, " ", 2)[0], row.Method))
+		}
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("the operations table does not match the spec:\n\t%s", strings.Join(errs, "\n\t"))
@@ -213,6 +236,9 @@ func buildOps(s *Spec, m *models) ([]*opInfo, error) {
 		return nil, err
 	}
 	if err := checkEnumTables(); err != nil {
+		return nil, err
+	}
+	if err := checkSpecEnums(s); err != nil {
 		return nil, err
 	}
 	return ops, nil
@@ -234,6 +260,12 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 			return nil, fmt.Errorf("path variable {%s} has no parameter", match[1])
 		}
 		pp := pathParam{name: p.Name, arg: unexported(p.Name), isInt: p.Type == "integer"}
+		if idOrName[sp.Path] == p.Name {
+			if p.Type != "integer" {
+				return nil, fmt.Errorf("path parameter %s: idOrName lists it, but the spec already types it %q", p.Name, p.Type)
+			}
+			pp.isInt, pp.orName, pp.arg = false, true, unexported(p.Name)+"OrName"
+		}
 		if p.Type != "integer" && p.Type != "string" {
 			return nil, fmt.Errorf("path parameter %s has type %q", p.Name, p.Type)
 		}
@@ -242,6 +274,13 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 		}
 		if encodedSlash[sp.Path] == p.Name {
 			pp.slash = true
+		}
+		if n, ok := pathEnums[row.ID+"."+p.Name]; ok {
+			if pp.isInt || pp.multi || pp.slash {
+				return nil, fmt.Errorf("path %s: pathEnums types it %s but it is not a single string segment", p.Name, n)
+			}
+			usedPaths[row.ID+"."+p.Name] = true
+			pp.enumType = n
 		}
 		o.pathArgs = append(o.pathArgs, pp)
 	}
@@ -277,8 +316,8 @@ func buildOp(s *Spec, m *models, row api.Op) (*opInfo, error) {
 				return nil, err
 			}
 			if n, ok := queryEnums[row.ID+"."+p.Name]; ok {
-				if q.kind != qString {
-					return nil, fmt.Errorf("query %s: queryEnums types it %s but it is not a single string", p.Name, n)
+				if q.kind != qString && q.kind != qMulti {
+					return nil, fmt.Errorf("query %s: queryEnums types it %s but it is neither a string nor a list of strings", p.Name, n)
 				}
 				usedQueries[row.ID+"."+p.Name] = true
 				q.enumType = n

@@ -170,6 +170,50 @@ var enumTypes = map[string][]enumValue{
 		{"WhitespaceIgnoreAll", "ignore-all"}, {"WhitespaceIgnoreChange", "ignore-change"},
 		{"WhitespaceIgnoreEOL", "ignore-eol"}, {"WhitespaceShowAll", "show-all"},
 	},
+	"DiffType": {{"DiffTypeDiff", "diff"}, {"DiffTypePatch", "patch"}},
+	"UserSort": {
+		{"UserSortOldest", "oldest"}, {"UserSortNewest", "newest"}, {"UserSortAlphabetically", "alphabetically"},
+		{"UserSortReverseAlphabetically", "reversealphabetically"}, {"UserSortRecentUpdate", "recentupdate"},
+		{"UserSortLeastUpdate", "leastupdate"},
+	},
+	"LabelSort": {
+		{"LabelSortMostIssues", "mostissues"}, {"LabelSortLeastIssues", "leastissues"},
+		{"LabelSortReverseAlphabetically", "reversealphabetically"},
+	},
+	"IssueSort": {
+		{"IssueSortRelevance", "relevance"}, {"IssueSortLatest", "latest"}, {"IssueSortOldest", "oldest"},
+		{"IssueSortRecentUpdate", "recentupdate"}, {"IssueSortLeastUpdate", "leastupdate"},
+		{"IssueSortMostComment", "mostcomment"}, {"IssueSortLeastComment", "leastcomment"},
+		{"IssueSortNearDueDate", "nearduedate"},
+	},
+	"RepoSort": {
+		{"RepoSortAlpha", "alpha"}, {"RepoSortCreated", "created"}, {"RepoSortUpdated", "updated"},
+		{"RepoSortSize", "size"}, {"RepoSortGitSize", "git_size"}, {"RepoSortLFSSize", "lfs_size"},
+		{"RepoSortID", "id"}, {"RepoSortStars", "stars"},
+	},
+	"RepoOrderBy": {
+		{"RepoOrderByName", "name"}, {"RepoOrderByID", "id"}, {"RepoOrderByNewest", "newest"},
+		{"RepoOrderByOldest", "oldest"}, {"RepoOrderByRecentUpdate", "recentupdate"},
+		{"RepoOrderByLeastUpdate", "leastupdate"}, {"RepoOrderByReverseAlphabetically", "reversealphabetically"},
+		{"RepoOrderByAlphabetically", "alphabetically"},
+	},
+	"StatusSort": {
+		{"StatusSortOldest", "oldest"}, {"StatusSortRecentUpdate", "recentupdate"},
+		{"StatusSortLeastUpdate", "leastupdate"}, {"StatusSortLeastIndex", "leastindex"},
+		{"StatusSortHighestIndex", "highestindex"},
+	},
+	"PullRequestSort": {
+		{"PullRequestSortOldest", "oldest"}, {"PullRequestSortRecentUpdate", "recentupdate"},
+		{"PullRequestSortRecentClose", "recentclose"}, {"PullRequestSortLeastUpdate", "leastupdate"},
+		{"PullRequestSortMostComment", "mostcomment"}, {"PullRequestSortLeastComment", "leastcomment"},
+		{"PullRequestSortPriority", "priority"},
+	},
+	// The subject-type filter of a notification listing: lower case, unlike
+	// the NotifySubjectType a notification carries.
+	"NotifySubjectFilter": {
+		{"NotifySubjectFilterIssue", "issue"}, {"NotifySubjectFilterPull", "pull"},
+		{"NotifySubjectFilterRepository", "repository"},
+	},
 }
 
 func activityOps() []enumValue {
@@ -232,8 +276,27 @@ var fieldEnums = map[string]string{
 }
 
 // queryEnums types query parameters with an enumeration, keyed
-// "operationId.name". Only single-valued parameters are typed.
+// "operationId.name": a string, or a list of strings (its elements). Every
+// enumeration the spec states on a query parameter is here
+// (checkSpecEnums), and one it states only in prose may be
+// (issueGetMilestonesList.state).
 var queryEnums = map[string]string{
+	"issueGetMilestonesList.state":       "StateType",
+	"adminSearchUsers.sort":              "UserSort",
+	"userSearch.sort":                    "UserSort",
+	"orgListLabels.sort":                 "LabelSort",
+	"issueListLabels.sort":               "LabelSort",
+	"issueSearchIssues.sort":             "IssueSort",
+	"issueListIssues.sort":               "IssueSort",
+	"repoSearch.sort":                    "RepoSort",
+	"userCurrentListRepos.order_by":      "RepoOrderBy",
+	"repoListStatusesByRef.sort":         "StatusSort",
+	"repoListStatuses.sort":              "StatusSort",
+	"repoListPullRequests.sort":          "PullRequestSort",
+	"ListActionRuns.status":              "ActionStatus",
+	"ListActionTasks.status":             "ActionStatus",
+	"notifyGetList.subject-type":         "NotifySubjectFilter",
+	"notifyGetRepoList.subject-type":     "NotifySubjectFilter",
 	"issueSearchIssues.state":            "StateType",
 	"issueListIssues.state":              "StateType",
 	"repoListPullRequests.state":         "StateType",
@@ -245,6 +308,13 @@ var queryEnums = map[string]string{
 	"repoUpdatePullRequest.style":        "MergeStyle",
 	"repoListStatusesByRef.state":        "CommitStatusState",
 	"repoListStatuses.state":             "CommitStatusState",
+}
+
+// pathEnums types path parameters with an enumeration, keyed
+// "operationId.name".
+var pathEnums = map[string]string{
+	"repoDownloadPullDiffOrPatch.diffType":   "DiffType",
+	"repoDownloadCommitDiffOrPatch.diffType": "DiffType",
 }
 
 // fieldRenames give properties whose wire names expose the server's
@@ -267,14 +337,14 @@ var fieldTypes = map[string]*gtype{
 // usedTables, usedRenames and usedQueries record which entries of
 // fieldEnums, fieldRenames and queryEnums applied, so that a typo fails
 // the generator (checkEnumTables) instead of leaving a field untyped.
-var usedTables, usedRenames, usedQueries = map[string]bool{}, map[string]bool{}, map[string]bool{}
+var usedTables, usedRenames, usedQueries, usedPaths = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 
 func checkEnumTables() error {
 	var missing []string
 	for _, t := range []struct {
 		table map[string]string
 		used  map[string]bool
-	}{{fieldEnums, usedTables}, {fieldRenames, usedRenames}, {queryEnums, usedQueries}} {
+	}{{fieldEnums, usedTables}, {fieldRenames, usedRenames}, {queryEnums, usedQueries}, {pathEnums, usedPaths}} {
 		for _, k := range sortedKeys(t.table) {
 			if !t.used[k] {
 				missing = append(missing, k)
@@ -283,6 +353,46 @@ func checkEnumTables() error {
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("enum and rename table entries that match no property or parameter: %s", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// checkSpecEnums fails on an enumeration the spec states (an enum on a
+// parameter, a property, or the items of either) that no table types: every
+// enumerated value set is a named string type, so that the values are
+// constants a caller finds instead of strings read off the spec.
+func checkSpecEnums(s *Spec) error {
+	var untyped []string
+	has := func(enum []any, items *Schema) bool {
+		return len(enum) > 0 || (items != nil && len(items.Enum) > 0)
+	}
+	for _, id := range sortedKeys(s.Ops) {
+		for _, p := range s.Ops[id].Parameters {
+			key := id + "." + p.Name
+			if !has(p.Enum, p.Items) {
+				continue
+			}
+			switch _, q := queryEnums[key]; {
+			case p.In == "query" && q:
+			case p.In == "path" && pathEnums[key] != "":
+			default:
+				untyped = append(untyped, fmt.Sprintf("%s parameter %s", p.In, key))
+			}
+		}
+	}
+	for _, name := range sortedKeys(s.Definitions) {
+		def := s.Definitions[name]
+		if len(def.Enum) > 0 {
+			untyped = append(untyped, "definition "+name)
+		}
+		for _, prop := range sortedKeys(def.Properties) {
+			if ps := def.Properties[prop]; has(ps.Enum, ps.Items) && fieldEnums[name+"."+prop] == "" {
+				untyped = append(untyped, "property "+name+"."+prop)
+			}
+		}
+	}
+	if len(untyped) > 0 {
+		return fmt.Errorf("the spec enumerates values that no named type holds (add them to enumTypes and fieldEnums, queryEnums or pathEnums): %s", strings.Join(untyped, ", "))
 	}
 	return nil
 }

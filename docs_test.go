@@ -1,0 +1,158 @@
+package forgejo
+
+import (
+	"go/ast"
+	"go/build"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// docPackages are the packages whose documentation users read.
+var docPackages = []string{".", "./webhook", "./forgejotest"}
+
+// TestDocCommentsStartWithTheirName checks go's convention over every
+// exported identifier of the user-facing packages: a doc comment starts with
+// the name it documents ("Get returns…"); a type's may start with an article
+// first ("A Client…"), as golint allows. An identifier without a doc comment
+// fails too, unless it sits in a documented const or var group.
+func TestDocCommentsStartWithTheirName(t *testing.T) {
+	for _, dir := range docPackages {
+		p := docPackage(t, dir)
+		check := func(kind, name, text string, articles bool) {
+			t.Helper()
+			if !docStartsWith(text, name, articles) {
+				first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+				want := name[strings.LastIndexByte(name, '.')+1:]
+				t.Errorf("%s: %s %s: doc comment does not start with %q: %q", dir, kind, name, want, first)
+			}
+		}
+		values := func(vs []*doc.Value) {
+			for _, v := range vs {
+				grouped := v.Decl.Lparen.IsValid()
+				if grouped && v.Doc != "" {
+					continue // the group's comment documents its names
+				}
+				for _, spec := range v.Decl.Specs {
+					vs := spec.(*ast.ValueSpec)
+					var names []string
+					for _, n := range vs.Names {
+						if n.IsExported() {
+							names = append(names, n.Name)
+						}
+					}
+					if len(names) == 0 {
+						continue
+					}
+					text := v.Doc
+					if grouped {
+						text = vs.Doc.Text()
+					}
+					ok := false
+					for _, n := range names {
+						ok = ok || docStartsWith(text, n, false)
+					}
+					if !ok {
+						first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+						t.Errorf("%s: %s: doc comment does not start with its name: %q", dir, strings.Join(names, ", "), first)
+					}
+				}
+			}
+		}
+		values(p.Consts)
+		values(p.Vars)
+		for _, f := range p.Funcs {
+			check("func", f.Name, f.Doc, false)
+		}
+		for _, typ := range p.Types {
+			check("type", typ.Name, typ.Doc, true)
+			values(typ.Consts)
+			values(typ.Vars)
+			for _, f := range typ.Funcs {
+				check("func", f.Name, f.Doc, false)
+			}
+			for _, m := range typ.Methods {
+				check("method", typ.Name+"."+m.Name, m.Doc, false)
+			}
+		}
+	}
+}
+
+// docStartsWith reports whether text starts with name (the part after the
+// last dot for a method), followed by a non-identifier character; with
+// articles, "A ", "An " or "The " may come first.
+func docStartsWith(text, name string, articles bool) bool {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if articles {
+		for _, a := range []string{"A ", "An ", "The "} {
+			if rest, ok := strings.CutPrefix(text, a); ok && docStartsWith(rest, name, false) {
+				return true
+			}
+		}
+	}
+	rest, ok := strings.CutPrefix(text, name)
+	if !ok || rest == "" {
+		return false
+	}
+	r := []rune(rest)[0]
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+}
+
+// docPackage parses one package directory, without its tests, as go doc sees
+// it (the files the build selects).
+func docPackage(t *testing.T, dir string) *doc.Package {
+	t.Helper()
+	bp, err := build.ImportDir(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range bp.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	p, err := doc.NewFromFiles(fset, files, bp.ImportPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestDocsHaveNoContributorText reads what `go doc -all` shows of each
+// user-facing package and fails on text meant for the repository's
+// contributors: source file names, paths into docs/ or internal/, issue
+// numbers, and notes that cite the observation records kept outside the
+// repository. Such notes belong in a // comment inside the code or in
+// CONTRIBUTING.md. Quoted text (an example path, an example title) and URLs
+// are not judged.
+func TestDocsHaveNoContributorText(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go doc needs the go command: %v", err)
+	}
+	quoted := regexp.MustCompile(`"[^"\n]*"|https?://\S+`)
+	bad := regexp.MustCompile(`\b[A-Za-z0-9_]+\.go\b|\bdocs/|\binternal/|\b[Ii]ssues? #?\d+|observations`)
+	for _, dir := range docPackages {
+		out, err := exec.Command(goTool, "doc", "-all", dir).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go doc -all %s: %v\n%s", dir, err, out)
+		}
+		for i, line := range strings.Split(string(out), "\n") {
+			if m := bad.FindString(quoted.ReplaceAllString(line, `""`)); m != "" {
+				t.Errorf("go doc -all %s, line %d: %q in %q", dir, i+1, m, strings.TrimSpace(line))
+			}
+		}
+	}
+}
