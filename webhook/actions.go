@@ -12,6 +12,7 @@ package webhook
 // issue_assign: assigned, unassigned; ...).
 type IssueAction string
 
+// The IssueAction values Forgejo 15 sends.
 const (
 	IssueOpened               IssueAction = "opened"
 	IssueClosed               IssueAction = "closed" // a merge too: PullRequest.Merged is then true
@@ -33,6 +34,7 @@ const (
 // pull_request_comment).
 type CommentAction string
 
+// The CommentAction values Forgejo 15 sends.
 const (
 	CommentCreated CommentAction = "created"
 	CommentEdited  CommentAction = "edited"
@@ -42,6 +44,7 @@ const (
 // ReleaseAction is the Action of a [ReleaseEvent].
 type ReleaseAction string
 
+// The ReleaseAction values Forgejo 15 sends.
 const (
 	ReleasePublished ReleaseAction = "published"
 	ReleaseUpdated   ReleaseAction = "updated"
@@ -51,6 +54,7 @@ const (
 // RepositoryAction is the Action of a [RepositoryEvent].
 type RepositoryAction string
 
+// The RepositoryAction values Forgejo 15 sends.
 const (
 	RepositoryCreated RepositoryAction = "created"
 	RepositoryDeleted RepositoryAction = "deleted"
@@ -59,6 +63,7 @@ const (
 // WikiAction is the Action of a [WikiEvent].
 type WikiAction string
 
+// The WikiAction values Forgejo 15 sends.
 const (
 	WikiCreated WikiAction = "created"
 	WikiEdited  WikiAction = "edited"
@@ -68,6 +73,7 @@ const (
 // PackageAction is the Action of a [PackageEvent].
 type PackageAction string
 
+// The PackageAction values Forgejo 15 sends.
 const (
 	PackageCreated PackageAction = "created"
 	PackageDeleted PackageAction = "deleted"
@@ -77,6 +83,7 @@ const (
 // (action_run_failure, action_run_recover, action_run_success).
 type RunAction string
 
+// The RunAction values Forgejo 15 sends.
 const (
 	RunFailure RunAction = "failure"
 	RunRecover RunAction = "recover" // a success after a failure

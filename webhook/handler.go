@@ -71,8 +71,8 @@ func WithGuard(g DeliveryGuard) HandlerOption {
 //
 // The functions registered on the Handler are then run by a [Worker]
 // (NewWorker(q, h)), with the Handler's guard ([WithGuard]), which no
-// longer applies when receiving; see "Running receivers in production" in
-// docs/webhooks.md.
+// longer applies when receiving; [Worker] states the at-least-once
+// contract.
 func WithQueue(q Queue) HandlerOption {
 	return func(h *Handler) { h.queue = q }
 }
