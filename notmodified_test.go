@@ -138,10 +138,6 @@ var nmCases = []struct {
 	}},
 }
 
-// notModified marks a Response as a 304's, for iterator cases that see no
-// Response of their own.
-func (r *Response) notModified() *Response { r.NotModified = true; return r }
-
 // nmConditions are the two conditional options.
 var nmConditions = []struct {
 	name string
