@@ -26,11 +26,21 @@ import (
 // sent to its 202 read by the sender.
 
 // durableQueue is a store under test. open returns the queue the Handler
-// stores into and a function that releases it; when the queue is also a
-// webhook.WorkQueue a Worker drains it while the benchmark runs.
+// stores into, for b.N deliveries, and a function that releases it; when
+// the queue is also a webhook.WorkQueue a Worker drains it while the
+// benchmark runs.
 type durableQueue struct {
 	name string
-	open func(tb testing.TB) (webhook.Queue, func())
+	open func(b *testing.B) (webhook.Queue, func())
+}
+
+// storeOnly hides a queue's consumer side: nothing drains it, and the
+// process does only the receiving, as a receiver whose workers run
+// elsewhere (a shared store) does.
+type storeOnly struct{ q webhook.Queue }
+
+func (s storeOnly) Enqueue(ctx context.Context, d *webhook.StoredDelivery) error {
+	return s.q.Enqueue(ctx, d)
 }
 
 // durableQueues are the stores the durable path is measured with.
@@ -42,9 +52,16 @@ type durableQueue struct {
 // benchDurable takes any webhook.Queue and needs nothing else. This
 // branch's redisquota has only the rate-limit pacer, no queue.
 func durableQueues(tb testing.TB) []durableQueue {
-	qs := []durableQueue{{"memory", func(testing.TB) (webhook.Queue, func()) {
-		return webhook.NewMemoryQueue(webhook.DefaultQueueCapacity), func() {}
-	}}}
+	qs := []durableQueue{
+		{"memory", func(*testing.B) (webhook.Queue, func()) {
+			return webhook.NewMemoryQueue(webhook.DefaultQueueCapacity), func() {}
+		}},
+		// The receiving side alone: the queue holds every delivery, and
+		// no worker decodes and runs them in this process.
+		{"memory-undrained", func(b *testing.B) (webhook.Queue, func()) {
+			return storeOnly{webhook.NewMemoryQueue(b.N + 64)}, func() {}
+		}},
+	}
 	if os.Getenv("FORGEGO_REDIS_ADDR") != "" {
 		tb.Log("FORGEGO_REDIS_ADDR is set, but this branch has no Redis webhook.WorkQueue yet: measuring the memory queue only")
 	}
@@ -67,7 +84,9 @@ var durableLoads = []durableLoad{
 	{"rate=1000", 16, 1000},
 }
 
-// BenchmarkWebhookDurable reports, per store and load, deliveries/s
+// BenchmarkWebhookDurable reports, per store (memory: a MemoryQueue that
+// a Worker in the process drains, decoding every delivery again to run
+// it; memory-undrained: the receiving alone) and load, deliveries/s
 // (deliveries answered 202 per second of wall time), p50-ms and p99-ms
 // (time from due to 202) and cpu-ns/op (the process's CPU per delivery:
 // senders, server, Handler, queue and Worker together). The percentiles
@@ -153,6 +172,9 @@ func benchDurable(b *testing.B, q webhook.Queue, ds []hookDelivery, load durable
 		return nil
 	}
 	// Warm the connections up: one delivery per sender, not counted.
+	if load.senders > 64 {
+		b.Fatal("more senders than memory-undrained has room for")
+	}
 	for i := range load.senders {
 		if err := send(pool[i%len(pool)]); err != nil {
 			b.Fatal(err)

@@ -259,3 +259,51 @@ func TestWebhookDeliveries(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWebhookParseParts splits a delivery's cost, for
+// docs/performance.md: the signature alone (webhook.Verify, HMAC-SHA256
+// and the header read), forgego's decoding without verification
+// (webhook.Decode: the shape check, then encoding/json into the event),
+// encoding/json alone into forgego's event type and into go-playground's
+// payload type, and the shape check's own pass (encoding/json into a map
+// of raw top-level values, which is what it decodes first).
+func BenchmarkWebhookParseParts(b *testing.B) {
+	for _, d := range hookDeliveries(b) {
+		newForgego := func() any {
+			if d.event == webhook.EventPush {
+				return new(webhook.PushEvent)
+			}
+			return new(webhook.IssuesEvent)
+		}
+		newPlayground := func() any {
+			if d.event == webhook.EventPush {
+				return new(gitea.PushPayload)
+			}
+			return new(gitea.IssuePayload)
+		}
+		for _, part := range []struct {
+			name string
+			run  func() error
+		}{
+			{"verify", func() error { return webhook.Verify(d.body, d.header, hookSecret) }},
+			{"forgego-decode", func() error { _, err := webhook.Decode(d.event, d.body); return err }},
+			{"forgego-unmarshal", func() error { return json.Unmarshal(d.body, newForgego()) }},
+			{"goplayground-unmarshal", func() error { return json.Unmarshal(d.body, newPlayground()) }},
+			{"toplevel-map", func() error {
+				var top map[string]json.RawMessage
+				return json.Unmarshal(d.body, &top)
+			}},
+		} {
+			b.Run(d.name+"/"+part.name, func(b *testing.B) {
+				b.SetBytes(int64(len(d.body)))
+				b.ReportAllocs()
+				defer cpu(b, nil)()
+				for b.Loop() {
+					if err := part.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
