@@ -5,6 +5,7 @@ go 1.26
 require (
 	code.gitea.io/sdk/gitea v0.25.1
 	codeberg.org/forgego/forgejo v0.1.0
+	github.com/go-playground/webhooks/v6 v6.4.0
 )
 
 require (
