@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -54,6 +55,14 @@ type app struct {
 
 	client  *forgejo.Client
 	closeFn func()
+
+	stdin     io.Reader // auth login --with-token
+	rawStdout io.Writer // unmasked: auth token's only
+	dir       string    // where git is asked for the remotes ("" = the working directory)
+	cfg       *config   // loaded once
+	// remoteHost is the logged-in instance the repository's git remote is
+	// on, when the repository was taken from it (see repoFrom).
+	remoteHost string
 }
 
 // run is the whole program, testable: arguments, output streams and the
@@ -67,11 +76,13 @@ func newApp(ctx context.Context, stdout, stderr io.Writer, getenv func(string) s
 	m := &masker{}
 	m.add(strings.TrimSpace(getenv("FORGEJO_TOKEN")))
 	return &app{
-		ctx:    ctx,
-		stdout: m.writer(stdout),
-		stderr: m.writer(stderr),
-		getenv: getenv,
-		mask:   m,
+		ctx:       ctx,
+		stdout:    m.writer(stdout),
+		stderr:    m.writer(stderr),
+		rawStdout: stdout,
+		stdin:     os.Stdin,
+		getenv:    getenv,
+		mask:      m,
 	}
 }
 
@@ -245,9 +256,13 @@ const rootLong = `forgego is a command-line client for Forgejo: Codeberg by defa
 instance named with --url or FORGEJO_URL.
 
 Environment:
-  FORGEJO_URL             the instance, as --url (default https://codeberg.org)
-  FORGEJO_TOKEN           an access token; it is never printed
+  FORGEJO_URL             the instance, as --url (default: the instance of the
+                          last 'auth login', else https://codeberg.org)
+  FORGEJO_TOKEN           an access token, instead of the stored one; never printed
+  XDG_CONFIG_HOME         where forgego/hosts.json is (default ~/.config)
   FORGEJO_WEBHOOK_SECRET  the secret of 'forgego webhook listen', as --secret
+
+` + authPrecedence + `
 
 Exit status: 0 success, 1 failure, 2 a mistake on the command line,
 130 interrupted.`
@@ -284,7 +299,7 @@ func (a *app) rootCmd() *cobra.Command {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.apiCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
+	for _, c := range []*cobra.Command{a.apiCmd(), a.authCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}
@@ -299,14 +314,7 @@ func (a *app) connect() (*forgejo.Client, error) {
 	if a.client != nil {
 		return a.client, nil
 	}
-	obs := &cliObserver{prog: a.progress()}
-	if a.g.verbose {
-		obs.verbose = &verboseObserver{w: a.stderr}
-	}
-	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + version()), forgejo.WithObserver(obs)}
-	if a.g.pace {
-		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
-	}
+	opts := a.clientOptions()
 	if a.g.embedded {
 		srv, err := startDemo()
 		if err != nil {
@@ -322,15 +330,13 @@ func (a *app) connect() (*forgejo.Client, error) {
 		a.client = c
 		return c, nil
 	}
-	base := a.g.url
-	if base == "" {
-		base = a.getenv("FORGEJO_URL")
-	}
-	if base == "" {
-		base = DefaultURL
+	base, token, err := a.instance()
+	if err != nil {
+		return nil, err
 	}
 	opts = append(opts, forgejo.WithBaseURL(base))
-	if token := strings.TrimSpace(a.getenv("FORGEJO_TOKEN")); token != "" {
+	if token != "" {
+		a.mask.add(token)
 		opts = append(opts, forgejo.WithToken(token))
 	}
 	c, err := forgejo.NewClient(opts...)
@@ -339,6 +345,57 @@ func (a *app) connect() (*forgejo.Client, error) {
 	}
 	a.client = c
 	return c, nil
+}
+
+// clientOptions are the options of every client the CLI builds.
+func (a *app) clientOptions() []forgejo.Option {
+	obs := &cliObserver{prog: a.progress()}
+	if a.g.verbose {
+		obs.verbose = &verboseObserver{w: a.stderr}
+	}
+	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + version()), forgejo.WithObserver(obs)}
+	if a.g.pace {
+		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
+	}
+	return opts
+}
+
+// instance picks the instance and the token, in this order of precedence:
+//
+//	instance: --url, then FORGEJO_URL, then the logged-in instance the
+//	          repository's git remote points at, then the default of the
+//	          configuration (the last 'auth login'), then https://codeberg.org
+//	token:    FORGEJO_TOKEN, then the token stored for that instance
+func (a *app) instance() (base, token string, err error) {
+	base = a.g.url
+	if base == "" {
+		base = a.getenv("FORGEJO_URL")
+	}
+	token = strings.TrimSpace(a.getenv("FORGEJO_TOKEN"))
+	if base != "" && token != "" {
+		return base, token, nil // the configuration is not read at all
+	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return "", "", err
+	}
+	if base == "" {
+		base = a.remoteHost
+	}
+	if base == "" {
+		base = cfg.Default
+	}
+	if base == "" {
+		base = DefaultURL
+	}
+	if token == "" {
+		if key, err := normalizeHost(base); err == nil {
+			if hc := cfg.Hosts[key]; hc != nil {
+				token = hc.Token
+			}
+		}
+	}
+	return base, token, nil
 }
 
 // verbosef prints a line for -v.
