@@ -415,7 +415,9 @@ func (a *app) progress() *progress {
 }
 
 // repoFrom reads OWNER/REPO from -R or, without it, from the first
-// positional argument, and checks that n other arguments remain.
+// positional argument, or, when there are only the n other arguments, from
+// the git remote of the current directory (repoFromRemote); it checks that
+// n other arguments remain.
 func (a *app) repoFrom(cmd *cobra.Command, args []string, n int) (owner, repo string, rest []string, err error) {
 	src := a.repo
 	if src != "" {
@@ -428,7 +430,11 @@ func (a *app) repoFrom(cmd *cobra.Command, args []string, n int) (owner, repo st
 	} else {
 		if len(args) != n+1 {
 			if len(args) == n {
-				return "", "", nil, usagef("%s needs OWNER/REPO: as an argument or with -R", cmd.CommandPath())
+				owner, repo, err := a.repoFromRemote()
+				if err != nil {
+					return "", "", nil, usagef("%s needs OWNER/REPO: as an argument, with -R, or from the git remote of the current directory (%v)", cmd.CommandPath(), err)
+				}
+				return owner, repo, args, nil
 			}
 			return "", "", nil, usagef("%s takes OWNER/REPO and %s, not %d", cmd.CommandPath(), plural(n, "argument"), len(args))
 		}
@@ -453,7 +459,7 @@ func plural(n int, word string) string {
 
 // addRepoFlag gives cmd -R/--repo.
 func (a *app) addRepoFlag(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&a.repo, "repo", "R", "", "the repository as `OWNER/REPO`, instead of the first argument")
+	cmd.Flags().StringVarP(&a.repo, "repo", "R", "", "the repository as `OWNER/REPO`, instead of the first argument (default: from the git remote)")
 }
 
 func oneLine(s string) string {

@@ -28,7 +28,9 @@ func cli(t *testing.T, env map[string]string, args ...string) result {
 func cliCtx(t *testing.T, ctx context.Context, env map[string]string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(ctx, args, &out, &errb, func(k string) string { return env[k] })
+	a := newApp(ctx, &out, &errb, func(k string) string { return env[k] })
+	a.dir = t.TempDir() // no git remote unless a test makes one
+	code := a.execute(args)
 	return result{code, out.String(), errb.String()}
 }
 
@@ -396,7 +398,7 @@ func TestHelp(t *testing.T) {
 			"Usage:\n  forgego issue list [OWNER/REPO] [flags]\n",
 			"Examples:\n  forgego issue list forgejo/forgejo\n",
 			"  -L, --limit N          list at most N issues (default 30)\n",
-			"  -R, --repo OWNER/REPO  the repository as OWNER/REPO, instead of the first argument\n",
+			"  -R, --repo OWNER/REPO  the repository as OWNER/REPO, instead of the first argument (default: from the git remote)\n",
 			`  -s, --state STATE      list the issues in this STATE: open, closed or all (default "open")` + "\n",
 			"Global Flags:\n",
 			"  -v, --verbose      show every request, retry and wait on stderr\n",

@@ -135,8 +135,11 @@ func (a *app) releaseViewCmd() *cobra.Command {
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			n := 1
-			if (a.repo != "" && len(args) == 0) || (a.repo == "" && len(args) == 1) {
-				n = 0 // no TAG: the latest
+			// No TAG: the latest. A lone argument with a slash is
+			// OWNER/REPO; without one it is a TAG of the git remote's
+			// repository.
+			if len(args) == 0 || (a.repo == "" && len(args) == 1 && strings.Contains(args[0], "/")) {
+				n = 0
 			}
 			owner, name, rest, err := a.repoFrom(cmd, args, n)
 			if err != nil {

@@ -25,6 +25,7 @@ func cliWith(t *testing.T, env map[string]string, adjust func(*app), args ...str
 	t.Helper()
 	var out, errb bytes.Buffer
 	a := newApp(context.Background(), &out, &errb, func(k string) string { return env[k] })
+	a.dir = t.TempDir()
 	adjust(a)
 	code := a.execute(args)
 	return result{code, out.String(), errb.String()}
