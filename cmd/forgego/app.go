@@ -196,8 +196,11 @@ func printUsageError(w io.Writer, cmd *cobra.Command, err error) {
 }
 
 // flagError turns pflag's messages into shorter ones.
-func flagError(_ *cobra.Command, err error) error {
+func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if e := jsonFieldsError(cmd, msg); e != nil {
+		return e
+	}
 	if i := strings.Index(msg, ": strconv."); i >= 0 {
 		msg = msg[:i] + ": not a number"
 	}

@@ -229,7 +229,7 @@ func TestIssueList(t *testing.T) {
 	}
 	// The instance clamps: 100 asked, 50 served; -v says so, and the walk
 	// follows its pages.
-	r = cli(t, env, "issue", "list", "alice/proj", "-s", "all", "-L", "100", "--json", "-v")
+	r = cli(t, env, "issue", "list", "alice/proj", "-s", "all", "-L", "100", "--json", "number,author,created_at,url,labels", "-v")
 	r.want(t, 0)
 	var issues []issueJSON
 	if err := json.Unmarshal([]byte(r.stdout), &issues); err != nil || len(issues) != 75 {
@@ -241,7 +241,7 @@ func TestIssueList(t *testing.T) {
 	if is := issues[0]; is.Number != 75 || is.Author != "alice" || is.CreatedAt == nil || is.URL == "" || is.Labels == nil {
 		t.Errorf("first %+v", is)
 	}
-	r = cli(t, env, "issue", "list", "alice/proj", "--json")
+	r = cli(t, env, "issue", "list", "alice/proj", "--json", "number")
 	if r.stderr != "" {
 		t.Errorf("stderr in --json mode: %q", r.stderr)
 	}
@@ -358,8 +358,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, []string{"forgego: no command given", "Usage: forgego <command>", "Run 'forgego --help' for the commands, or try: forgego --embedded issue list forgego/demo -v"}},
 		{[]string{"isue", "list"}, []string{`forgego: unknown command "isue" for forgego`, "Usage: forgego <command>", "Did you mean 'forgego issue'? Run 'forgego --help' for the commands."}},
-		{[]string{"issue"}, []string{"forgego: forgego issue needs a command: create, list", "Usage: forgego issue <command>", "Run 'forgego issue --help' for the flags and examples."}},
-		{[]string{"issue", "delete", "a/b"}, []string{`forgego: unknown command "delete" for forgego issue`, "Usage: forgego issue <command>", "Commands: create, list. Run 'forgego issue --help' for more."}},
+		{[]string{"issue"}, []string{"forgego: forgego issue needs a command: close, comment, create, edit, list, reopen, view", "Usage: forgego issue <command>", "Run 'forgego issue --help' for the flags and examples."}},
+		{[]string{"issue", "delete", "a/b"}, []string{`forgego: unknown command "delete" for forgego issue`, "Usage: forgego issue <command>", "Commands: close, comment, create, edit, list, reopen, view. Run 'forgego issue --help' for more."}},
 		{[]string{"--nope", "version"}, []string{"forgego: unknown flag: --nope", "Usage: forgego <command>", "Run 'forgego --help' for the flags and examples."}},
 		{[]string{"issue", "list", "a/b", "-L", "x"}, []string{`forgego: invalid argument "x" for "-L, --limit" flag: not a number`, "Usage: forgego issue list [OWNER/REPO] [flags]", "Run 'forgego issue list --help' for the flags and examples."}},
 	} {
