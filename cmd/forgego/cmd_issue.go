@@ -187,6 +187,11 @@ is never repeated: it could have been made already.`,
 			if err != nil {
 				return err
 			}
+			// An instance drops the labels and assignees of an issue opened
+			// by someone who cannot write to the repository, silently.
+			if (len(ids) > 0 && len(is.Labels) == 0) || (len(assignees) > 0 && len(is.Assignees) == 0) {
+				fmt.Fprintf(a.stderr, "warning: the instance did not set the labels or assignees (only those who can write to %s/%s may)\n", owner, name)
+			}
 			if a.g.json {
 				return a.printJSON(toIssueJSON(is))
 			}
