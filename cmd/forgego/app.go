@@ -291,7 +291,7 @@ func (a *app) rootCmd() *cobra.Command {
 	root.SetVersionTemplate(fmt.Sprintf("forgego {{.Version}} (forgejo library %s, %s)\n", forgejo.Version, runtime.Version()))
 	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.g.url, "url", "", "the instance's `URL` (default $FORGEJO_URL, else "+DefaultURL+")")
+	pf.StringVar(&a.g.url, "url", "", "the instance's `URL` (default $FORGEJO_URL, else the instance of the last 'auth login', else "+DefaultURL+")")
 	pf.BoolVar(&a.g.json, "json", false, "print JSON for scripts instead of a table")
 	pf.BoolVarP(&a.g.verbose, "verbose", "v", false, "show every request, retry and wait on stderr")
 	pf.BoolVar(&a.g.embedded, "embedded", false, "run against an in-process demo server (no network, no token)")
