@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,12 @@ func (f fieldList) Set(s string) error {
 			val = false
 		case v == "null":
 			val = nil
+		case strings.HasPrefix(v, "@"):
+			data, err := os.ReadFile(v[1:])
+			if err != nil {
+				return fmt.Errorf("%s: reading %s: %v", k, v[1:], errors.Unwrap(err))
+			}
+			val = string(data)
 		default:
 			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 				val = n
@@ -62,9 +69,10 @@ is JSON. PATH is relative to /api/v1 (a leading /api/v1 is accepted too) and
 may carry a query.
 
 Fields:
-  -f key=value   a string field
-  -F key=value   a typed field: true, false, null and integers become JSON
-                 values; anything else stays a string
+  -f key=value   a string field (--raw-field, as in gh)
+  -F key=value   a typed field (--field, as in gh): true, false, null and
+                 integers become JSON values, @FILE is the file's text;
+                 anything else stays a string
 With GET, HEAD and DELETE the fields go in the query; with other methods
 they make a JSON object sent as the body.
 
@@ -141,8 +149,9 @@ func (a *app) apiCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&method, "method", "X", "GET", "the HTTP `METHOD`")
 	cmd.Flags().BoolVar(&paginate, "paginate", false, "follow every page and print one JSON array")
-	cmd.Flags().VarP(fieldList{fields: &fields}, "field", "f", "add a string field (repeatable)")
-	cmd.Flags().VarP(fieldList{typed: true, fields: &fields}, "raw-field", "F", "add a typed field: true, false, null, integers (repeatable)")
+	// gh's names: -f/--raw-field is the string one, -F/--field the typed one.
+	cmd.Flags().VarP(fieldList{fields: &fields}, "raw-field", "f", "add a string field (repeatable)")
+	cmd.Flags().VarP(fieldList{typed: true, fields: &fields}, "field", "F", "add a typed field: true, false, null, integers, @FILE (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -52,15 +53,26 @@ func TestAPI(t *testing.T) {
 		t.Errorf("query %v", q)
 	}
 
-	r = cli(t, env, "api", "-X", "POST", "repos/alice/proj/issues", "-f", "title=From api", "-F", "closed=true", "--raw-field", "milestone=0")
+	r = cli(t, env, "api", "-X", "POST", "repos/alice/proj/issues", "-f", "title=From api", "-F", "closed=true", "--field", "milestone=0", "--raw-field", "ref=1")
 	r.want(t, 0)
 	log = srv.Requests()
-	if body := string(log[len(log)-1].Body); body != `{"closed":true,"milestone":0,"title":"From api"}` {
+	if body := string(log[len(log)-1].Body); body != `{"closed":true,"milestone":0,"ref":"1","title":"From api"}` {
 		t.Errorf("body %s", body)
 	}
 	if !strings.Contains(r.stdout, `"title": "From api"`) || !strings.Contains(r.stdout, `"state": "closed"`) {
 		t.Errorf("POST output:\n%.300s", r.stdout)
 	}
+	// -F key=@FILE sends the file's text, as gh does.
+	bodyFile := t.TempDir() + "/body.md"
+	if err := os.WriteFile(bodyFile, []byte("line 1\nline 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, env, "api", "-X", "POST", "repos/alice/proj/issues", "-f", "title=From a file", "-F", "body=@"+bodyFile).want(t, 0)
+	log = srv.Requests()
+	if body := string(log[len(log)-1].Body); body != `{"body":"line 1\nline 2\n","title":"From a file"}` {
+		t.Errorf("body %s", body)
+	}
+	cli(t, env, "api", "-X", "POST", "repos/alice/proj/issues", "-F", "body=@/nonexistent/x").want(t, 2)
 	r = cli(t, env, "api", "--method", "PUT", "/api/v1/user/starred/alice/proj")
 	r.want(t, 0)
 	if r.stdout != "" {
