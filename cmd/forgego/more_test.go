@@ -67,12 +67,13 @@ func TestAPI(t *testing.T) {
 	if err := os.WriteFile(bodyFile, []byte("line 1\nline 2\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cli(t, env, "api", "-X", "POST", "repos/alice/proj/issues", "-f", "title=From a file", "-F", "body=@"+bodyFile).want(t, 0)
+	srv.AddRepo("alice", "files")
+	cli(t, env, "api", "-X", "POST", "repos/alice/files/issues", "-f", "title=From a file", "-F", "body=@"+bodyFile).want(t, 0)
 	log = srv.Requests()
 	if body := string(log[len(log)-1].Body); body != `{"body":"line 1\nline 2\n","title":"From a file"}` {
 		t.Errorf("body %s", body)
 	}
-	cli(t, env, "api", "-X", "POST", "repos/alice/proj/issues", "-F", "body=@/nonexistent/x").want(t, 2)
+	cli(t, env, "api", "-X", "POST", "repos/alice/files/issues", "-F", "body=@/nonexistent/x").want(t, 2)
 	r = cli(t, env, "api", "--method", "PUT", "/api/v1/user/starred/alice/proj")
 	r.want(t, 0)
 	if r.stdout != "" {
