@@ -321,7 +321,7 @@ func TestPullRequests(t *testing.T) {
 	if r.stderr != "showing 3 of 3 open pull requests in alice/proj\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
-	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--json", "--limit", "2")
+	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--json", "number,head,base,state", "--limit", "2")
 	r.want(t, 0)
 	var prs []prJSON
 	if err := json.Unmarshal([]byte(r.stdout), &prs); err != nil || len(prs) != 2 || prs[0].Head != "feat-c" || prs[0].Base != "main" || prs[0].State != "open" {
@@ -337,7 +337,7 @@ func TestPullRequests(t *testing.T) {
 			}
 		}
 	}
-	r = cli(t, env, "pr", "view", "-R", "alice/proj", "4", "--json")
+	r = cli(t, env, "pr", "view", "-R", "alice/proj", "4", "--json", "number,title")
 	r.want(t, 0)
 	var pj prJSON
 	if err := json.Unmarshal([]byte(r.stdout), &pj); err != nil || pj.Number != 4 || pj.Title != "Pull B" {
