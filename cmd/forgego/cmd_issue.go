@@ -93,6 +93,9 @@ stderr. Without OWNER/REPO or -R, the repository is the git remote's.`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, _, err := a.repoFrom(cmd, args, 0)
 			if err != nil {
 				return err
@@ -101,9 +104,6 @@ stderr. Without OWNER/REPO or -R, the repository is the git remote's.`,
 				return err
 			}
 			if err := checkState(state); err != nil {
-				return err
-			}
-			if err := jf.check(); err != nil {
 				return err
 			}
 			c, err := a.connect()

@@ -97,11 +97,11 @@ func (a *app) issueViewCmd() *cobra.Command {
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			owner, name, n, err := a.issueArgs(cmd, args)
-			if err != nil {
+			if err := jf.check(); err != nil {
 				return err
 			}
-			if err := jf.check(); err != nil {
+			owner, name, n, err := a.issueArgs(cmd, args)
+			if err != nil {
 				return err
 			}
 			c, err := a.connect()

@@ -54,14 +54,14 @@ func (a *app) labelListCmd() *cobra.Command {
 		Aliases: []string{"ls"},
 		Args:    cobra.ArbitraryArgs, ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, _, err := a.repoFrom(cmd, args, 0)
 			if err != nil {
 				return err
 			}
 			if err := lf.check(cmd); err != nil {
-				return err
-			}
-			if err := jf.check(); err != nil {
 				return err
 			}
 			c, err := a.connect()

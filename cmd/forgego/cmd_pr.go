@@ -79,6 +79,9 @@ func (a *app) prListCmd() *cobra.Command {
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, _, err := a.repoFrom(cmd, args, 0)
 			if err != nil {
 				return err
@@ -87,9 +90,6 @@ func (a *app) prListCmd() *cobra.Command {
 				return err
 			}
 			if err := checkState(state); err != nil {
-				return err
-			}
-			if err := jf.check(); err != nil {
 				return err
 			}
 			c, err := a.connect()
@@ -153,15 +153,15 @@ func (a *app) prViewCmd() *cobra.Command {
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, rest, err := a.repoFrom(cmd, args, 1)
 			if err != nil {
 				return err
 			}
 			n, err := parseNumber(cmd, rest[0])
 			if err != nil {
-				return err
-			}
-			if err := jf.check(); err != nil {
 				return err
 			}
 			c, err := a.connect()

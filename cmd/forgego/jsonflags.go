@@ -59,7 +59,11 @@ func (j *jsonFlags) on() bool { return len(j.fields) > 0 || j.jq != "" }
 func (j *jsonFlags) check() error {
 	for _, f := range j.fields {
 		if !slices.Contains(j.available, f) {
-			return &usageError{msg: fmt.Sprintf("--json: unknown field %q", f), hint: fieldsHint(j.available)}
+			msg := fmt.Sprintf("--json: unknown field %q", f)
+			if strings.Contains(f, "/") {
+				msg += " (--json takes the fields to print, such as --json number,title, and OWNER/REPO goes after the command)"
+			}
+			return &usageError{msg: msg, hint: fieldsHint(j.available)}
 		}
 	}
 	if j.jq != "" {
