@@ -20,6 +20,7 @@ const (
 	exitOK        = 0
 	exitFailure   = 1
 	exitUsage     = 2
+	exitAuth      = 4   // authentication missing or refused (401, 403, no stored token)
 	exitInterrupt = 130 // 128 + SIGINT, as shells report it
 )
 
@@ -128,6 +129,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ctx.Err())):
 		return exitInterrupt
+	case isAuthFailure(err):
+		return exitAuth
 	case errors.As(err, &re):
 		return exitFailure
 	case errors.As(err, &ue):
@@ -138,6 +141,26 @@ func exitCode(ctx context.Context, err error) int {
 		return exitUsage
 	}
 }
+
+// isAuthFailure reports whether err is the instance refusing the
+// credentials (401, 403), a token source failing, or no token at hand.
+func isAuthFailure(err error) bool {
+	var ae *forgejo.APIError
+	var te *forgejo.AuthError
+	var me *authMissingError
+	switch {
+	case errors.As(err, &me), errors.As(err, &te):
+		return true
+	case errors.As(err, &ae):
+		return ae.StatusCode == 401 || ae.StatusCode == 403
+	}
+	return false
+}
+
+// authMissingError is a command that needs a stored token and finds none.
+type authMissingError struct{ msg string }
+
+func (e *authMissingError) Error() string { return e.msg }
 
 // runError marks a failure of a command that ran, as opposed to one cobra
 // or the command's checks rejected before anything was sent.
@@ -268,7 +291,7 @@ Environment:
 ` + authPrecedence + `
 
 Exit status: 0 success, 1 failure, 2 a mistake on the command line,
-130 interrupted.`
+4 authentication missing or refused (401, 403, no stored token), 130 interrupted.`
 
 func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{

@@ -31,11 +31,11 @@ func TestAuthLoginStatusTokenLogout(t *testing.T) {
 	env, path := authEnv(t)
 
 	// Without a token, a write is refused.
-	cli(t, env, "--url", srv.URL, "issue", "create", "alice/proj", "-t", "x").want(t, 1)
+	cli(t, env, "--url", srv.URL, "issue", "create", "alice/proj", "-t", "x").want(t, 4) // exit 4: authentication missing
 
 	// A refused token is not stored.
 	r := cliIn(t, env, "not-a-valid-token\n", "auth", "login", "--hostname", srv.URL, "--with-token")
-	r.want(t, 1)
+	r.want(t, 4)
 	if !strings.Contains(r.stderr, "the token was not stored") || !strings.Contains(r.stderr, "401") || strings.Contains(r.stderr, "not-a-valid-token") {
 		t.Errorf("stderr %q", r.stderr)
 	}
@@ -117,7 +117,7 @@ func TestAuthLoginStatusTokenLogout(t *testing.T) {
 	// FORGEJO_TOKEN beats the stored token.
 	e3 := map[string]string{"XDG_CONFIG_HOME": env["XDG_CONFIG_HOME"], "FORGEJO_URL": srv.URL, "FORGEJO_TOKEN": "bogus-token"}
 	r = cli(t, e3, "issue", "create", "alice/proj", "-t", "x")
-	r.want(t, 1)
+	r.want(t, 4)
 	if !strings.Contains(r.stderr, "401") {
 		t.Errorf("FORGEJO_TOKEN did not win: %q", r.stderr)
 	}
@@ -139,9 +139,9 @@ func TestAuthLoginStatusTokenLogout(t *testing.T) {
 	cli(t, env, "auth", "logout", "--hostname", other.URL).want(t, 1)
 	cli(t, env, "auth", "logout", "--hostname", srv.URL).want(t, 0)
 	r = cli(t, env, "auth", "status")
-	r.want(t, 1)
+	r.want(t, 4)
 	r = cli(t, env, "auth", "token")
-	r.want(t, 1)
+	r.want(t, 4)
 }
 
 func TestAuthUsageAndHostileInput(t *testing.T) {

@@ -299,8 +299,8 @@ func TestIssueCreate(t *testing.T) {
 	r = cli(t, env, "issue", "create", "alice/proj")
 	r.want(t, 2)
 	r = cli(t, map[string]string{"FORGEJO_URL": srv.URL}, "issue", "create", "alice/proj", "--title", "anonymous")
-	r.want(t, 1)
-	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], ": 401 Unauthorized: token is required (is FORGEJO_TOKEN set and valid?)") {
+	r.want(t, 4)
+	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], ": 401 Unauthorized: token is required (log in with 'forgego auth login --with-token', or set FORGEJO_TOKEN)") {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }

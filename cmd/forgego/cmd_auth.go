@@ -96,7 +96,7 @@ scopes the commands you use need.
 			}
 			u, err := a.whoami(host, token)
 			if err != nil {
-				return &runError{errors.New("the token was not stored: " + describe(err))}
+				return &prefixedError{"the token was not stored: ", err}
 			}
 			cfg.Hosts[host] = &hostConfig{User: u.Login, Token: token}
 			cfg.Default = host
@@ -158,7 +158,7 @@ status is 1 when a token is refused or no instance is logged in to.
 				fmt.Fprintf(a.stdout, "FORGEJO_URL is set: the commands use %s\n", u)
 			}
 			if len(cfg.Hosts) == 0 {
-				return fmt.Errorf("not logged in to any instance; run 'forgego auth login --hostname URL --with-token'")
+				return &authMissingError{"not logged in to any instance; run 'forgego auth login --hostname URL --with-token'"}
 			}
 			failed := 0
 			for _, h := range cfg.hostNames() {
@@ -177,7 +177,7 @@ status is 1 when a token is refused or no instance is logged in to.
 				fmt.Fprintf(a.stdout, "  logged in as %s\n", u.Login)
 			}
 			if failed > 0 {
-				return fmt.Errorf("%d of %d stored tokens refused", failed, len(cfg.Hosts))
+				return &authMissingError{fmt.Sprintf("%d of %d stored tokens refused", failed, len(cfg.Hosts))}
 			}
 			return nil
 		}),
@@ -210,7 +210,7 @@ else the stored one. This is the only command that prints a token.`,
 				}
 				hc := cfg.Hosts[host]
 				if hc == nil {
-					return fmt.Errorf("no token stored for %s; run 'forgego auth login --hostname %s --with-token'", host, host)
+					return &authMissingError{fmt.Sprintf("no token stored for %s; run 'forgego auth login --hostname %s --with-token'", host, host)}
 				}
 				token = hc.Token
 			}

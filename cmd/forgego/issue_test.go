@@ -121,7 +121,7 @@ func TestIssueLifecycle(t *testing.T) {
 	}
 	// Without a token, a write is refused by the instance.
 	r = cliWith(t, map[string]string{"FORGEJO_URL": srv.URL}, in, "issue", "close", "1")
-	r.want(t, 1)
+	r.want(t, 4)
 	if !strings.Contains(r.stderr, "401") {
 		t.Errorf("%q", r.stderr)
 	}

@@ -45,6 +45,12 @@ func TestLabels(t *testing.T) {
 	if len(ls) != 1 {
 		t.Errorf("%d labels left", len(ls))
 	}
+	// Someone who cannot write to the repository: 403, exit 4.
+	r = cliWith(t, map[string]string{"FORGEJO_URL": srv.URL, "FORGEJO_TOKEN": srv.Token()}, in, "label", "create", "x", "--color", "ffffff")
+	r.want(t, 4)
+	if !strings.Contains(r.stderr, "403 Forbidden") {
+		t.Errorf("%q", r.stderr)
+	}
 	srv.ResetRequests()
 	for _, args := range [][]string{
 		{"label", "create", "x"}, {"label", "create", "x", "--color", "red"}, {"label", "create", "--color", "ffffff"},
