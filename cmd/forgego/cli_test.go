@@ -133,7 +133,7 @@ func TestRepoView(t *testing.T) {
 			}
 		}
 	}
-	r := cli(t, env, "repo", "view", "alice/proj", "--json")
+	r := cli(t, env, "repo", "view", "alice/proj", "--json", "full_name,stars_count,topics,open_issues_count,created_at")
 	r.want(t, 0)
 	var rj repoJSON
 	if err := json.Unmarshal([]byte(r.stdout), &rj); err != nil || rj.FullName != "alice/proj" || rj.StarsCount != 1 ||
@@ -171,7 +171,7 @@ func TestRepoList(t *testing.T) {
 	if r.stderr != "showing 8 of 8 repositories in alice\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
-	r = cli(t, env, "repo", "list", "alice", "--limit", "3", "--json")
+	r = cli(t, env, "repo", "list", "alice", "--limit", "3", "--json", "full_name")
 	r.want(t, 0)
 	var repos []repoJSON
 	if err := json.Unmarshal([]byte(r.stdout), &repos); err != nil || len(repos) != 3 || !strings.HasPrefix(repos[0].FullName, "alice/") {
@@ -536,7 +536,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 		{"-v", "api", "/user"},
 		{"-v", "api", "/repos/alice/proj/issues", "-f", "q=" + token},
 		{"-v", "ratelimit"},
-		{"-v", "--json", "issue", "list", "alice/proj"},
+		{"-v", "issue", "list", "alice/proj", "--json", "title,body"},
 		{"-v", "repo", "view", "alice/nope"},
 	} {
 		r := cli(t, env, args...)

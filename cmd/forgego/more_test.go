@@ -155,7 +155,7 @@ func TestReleases(t *testing.T) {
 	if r.stdout != want || r.stderr != "showing 2 of 2 releases in o/r\n" {
 		t.Errorf("got\n%s%s\nwant\n%s", r.stdout, r.stderr, want)
 	}
-	r = cli(t, env, "release", "ls", "-R", "o/r", "--json")
+	r = cli(t, env, "release", "ls", "-R", "o/r", "--json", "tag,name,draft,prerelease,assets")
 	r.want(t, 0)
 	var rels []releaseJSON
 	if err := json.Unmarshal([]byte(r.stdout), &rels); err != nil || len(rels) != 2 || rels[0].Tag != "v1.1.0-rc1" || !rels[0].Prerelease || len(rels[1].Assets) != 1 {
