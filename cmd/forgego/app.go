@@ -340,6 +340,9 @@ func (a *app) connect() (*forgejo.Client, error) {
 	if a.client != nil {
 		return a.client, nil
 	}
+	if a.g.embedded && a.g.url != "" {
+		return nil, usagef("--embedded and --url cannot be used together: the embedded demo is its own instance")
+	}
 	opts := a.clientOptions()
 	if a.g.embedded {
 		srv, err := startDemo()

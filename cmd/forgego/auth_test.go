@@ -197,6 +197,14 @@ func TestAuthUsageAndHostileInput(t *testing.T) {
 	}
 }
 
+func TestEmbeddedWithURLIsAUsageError(t *testing.T) {
+	r := cli(t, nil, "--embedded", "--url", "https://codeberg.org", "issue", "list", "forgego/demo")
+	r.want(t, 2)
+	if !strings.Contains(r.stderr, "--embedded and --url cannot be used together") {
+		t.Errorf("%q", r.stderr)
+	}
+}
+
 func TestNormalizeHost(t *testing.T) {
 	for in, want := range map[string]string{
 		"codeberg.org":                       "https://codeberg.org",

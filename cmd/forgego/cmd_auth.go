@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
@@ -104,6 +105,9 @@ scopes the commands you use need.
 				return err
 			}
 			fmt.Fprintf(a.stderr, "logged in to %s as %s (the default instance now)\n", host, u.Login)
+			if strings.HasPrefix(host, "http://") && !isLoopback(hostOnly(host)) {
+				fmt.Fprintf(a.stderr, "warning: %s is plain http: the token crosses the network unencrypted on every request\n", host)
+			}
 			return nil
 		}),
 	}
@@ -273,4 +277,13 @@ settings (Applications).`,
 	}
 	cmd.Flags().StringVar(&hostname, "hostname", "", "the instance's `URL` or host name")
 	return cmd
+}
+
+// isLoopback reports whether host names this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
