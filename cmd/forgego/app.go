@@ -92,6 +92,16 @@ func (a *app) execute(args []string) int {
 	root.SetArgs(args)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
+	// completion with no shell, or one cobra has no script for (tcsh), is
+	// a usage error, not its help with exit 0. (Made here, after SetOut:
+	// cobra's completion commands keep the writer they are made with.)
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = groupRun
+		}
+	}
 	cmd, err := root.ExecuteContextC(a.ctx)
 	if a.prog != nil {
 		a.prog.done()

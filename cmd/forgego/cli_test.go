@@ -433,6 +433,13 @@ func TestCompletion(t *testing.T) {
 	if !strings.Contains(r.stdout, "bash completion") || !strings.Contains(r.stdout, "forgego") {
 		t.Errorf("bash completion:\n%.300s", r.stdout)
 	}
+	for _, args := range [][]string{{"completion"}, {"completion", "tcsh"}} {
+		r = cli(t, env, args...)
+		r.want(t, 2)
+		if r.stdout != "" {
+			t.Errorf("%v: %q", args, r.stdout)
+		}
+	}
 	r = cli(t, env, "__complete", "issue", "list", "--state", "")
 	r.want(t, 0)
 	if !strings.HasPrefix(r.stdout, "open\nclosed\nall\n:4\n") {

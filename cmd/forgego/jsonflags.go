@@ -120,6 +120,12 @@ func (a *app) emit(j *jsonFlags, v any) error {
 	if j.jq == "" {
 		return a.printJSON(doc)
 	}
+	return a.runJQ(j, doc)
+}
+
+// runJQ prints what --jq makes of doc: a string as it is, anything else as
+// JSON, one a line.
+func (a *app) runJQ(j *jsonFlags, doc any) error {
 	code, err := j.compile()
 	if err != nil {
 		return err

@@ -62,6 +62,23 @@ func TestAPI(t *testing.T) {
 	if !strings.Contains(r.stdout, `"title": "From api"`) || !strings.Contains(r.stdout, `"state": "closed"`) {
 		t.Errorf("POST output:\n%.300s", r.stdout)
 	}
+	// --jq and --silent, as in gh.
+	r = cli(t, env, "api", "/repos/alice/proj", "--jq", ".full_name")
+	r.want(t, 0)
+	if r.stdout != "alice/proj\n" {
+		t.Errorf("--jq %q", r.stdout)
+	}
+	r = cli(t, env, "api", "--paginate", "/repos/alice/proj/issues", "-f", "state=all", "-q", "length")
+	r.want(t, 0)
+	if r.stdout != "24\n" {
+		t.Errorf("--paginate --jq %q %q", r.stdout, r.stderr)
+	}
+	r = cli(t, env, "api", "/repos/alice/proj", "--silent")
+	if r.want(t, 0); r.stdout != "" {
+		t.Errorf("--silent %q", r.stdout)
+	}
+	cli(t, env, "api", "/repos/alice/proj", "--jq", ".[").want(t, 2)
+	cli(t, env, "api", "/repos/alice/proj", "--jq", ".", "--silent").want(t, 2)
 	// -F key=@FILE sends the file's text, as gh does.
 	bodyFile := t.TempDir() + "/body.md"
 	if err := os.WriteFile(bodyFile, []byte("line 1\nline 2\n"), 0o600); err != nil {
