@@ -60,8 +60,8 @@ func releaseKind(r *forgejo.Release) string {
 }
 
 func (a *app) releaseCmd() *cobra.Command {
-	cmd := groupCmd("release", "List and view releases")
-	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd())
+	cmd := groupCmd("release", "List, view, publish and delete releases")
+	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd(), a.releaseCreateCmd(), a.releaseUploadCmd(), a.releaseDeleteCmd())
 	return cmd
 }
 
