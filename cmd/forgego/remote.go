@@ -134,10 +134,13 @@ func (a *app) gitRemotes() ([]gitRemote, error) {
 		seen[name] = true
 		raw := strings.TrimSuffix(rest, " (fetch)")
 		if u, err := url.Parse(raw); err == nil && u.User != nil {
+			// Never printed, even by accident: the password, and a user
+			// name long enough to be a token (https://TOKEN@host/...), not
+			// a login such as alice, which the output is full of.
 			if p, ok := u.User.Password(); ok {
-				a.mask.add(p) // never printed, even by accident
-			} else {
-				a.mask.add(u.User.Username())
+				a.mask.add(p)
+			} else if n := u.User.Username(); len(n) >= 16 {
+				a.mask.add(n)
 			}
 		}
 		r, err := parseRemote(raw)

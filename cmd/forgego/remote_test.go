@@ -80,11 +80,24 @@ func TestRepoFromGitRemote(t *testing.T) {
 	dir := gitRepo(t, "upstream", "https://example.org/bob/other.git", "origin", "https://alice:s3cr3tpw@example.org/alice/proj.git")
 	r := cliWith(t, env, inDir(dir), "issue", "list", "-v")
 	r.want(t, 0)
-	if !strings.Contains(r.stderr, "showing 2 of 2 open issues in alice/proj") || !strings.Contains(r.stderr, "from the git remote origin") {
+	if !strings.Contains(r.stderr, "open issues in alice/proj") || !strings.Contains(r.stderr, "from the git remote origin") {
 		t.Errorf("stderr %q", r.stderr)
 	}
 	if strings.Contains(r.stdout+r.stderr, "s3cr3tpw") {
 		t.Errorf("the remote's token printed")
+	}
+	// A token as the user name is masked too; a login is not.
+	tokenName := "0123456789abcdef0123456789abcdef01234567"
+	srv.AddIssue("alice", "proj", forgejotest.IssueSpec{Title: "about " + tokenName, Author: "alice"})
+	d2 := gitRepo(t, "origin", "https://"+tokenName+"@example.org/alice/proj.git")
+	r = cliWith(t, env, inDir(d2), "issue", "list")
+	if r.want(t, 0); strings.Contains(r.stdout, tokenName) || !strings.Contains(r.stdout, "about ***") {
+		t.Errorf("%q", r.stdout)
+	}
+	d3 := gitRepo(t, "origin", "https://alice@example.org/alice/proj.git")
+	r = cliWith(t, env, inDir(d3), "issue", "view", "3")
+	if r.want(t, 0); !strings.Contains(r.stdout, "opened by alice") {
+		t.Errorf("%q", r.stdout)
 	}
 	// -R and an argument win over the remote.
 	r = cliWith(t, env, inDir(dir), "issue", "list", "-R", "bob/other")
@@ -114,7 +127,7 @@ func TestRepoFromGitRemote(t *testing.T) {
 	dir = gitRepo(t, "origin", "git@github.example:someone/fork.git", "forgejo", strings.Replace(srv.URL, "http://", "http://tok3n@", 1)+"/alice/proj.git")
 	r = cliWith(t, aenv, inDir(dir), "issue", "list")
 	r.want(t, 0)
-	if r.stderr != "showing 2 of 2 open issues in alice/proj\n" {
+	if r.stderr != "showing 3 of 3 open issues in alice/proj\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
 	if other.Count("issueListIssues") != 0 {
