@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -19,6 +20,7 @@ const (
 	exitOK        = 0
 	exitFailure   = 1
 	exitUsage     = 2
+	exitAuth      = 4   // authentication missing or refused (401, 403, no stored token)
 	exitInterrupt = 130 // 128 + SIGINT, as shells report it
 )
 
@@ -54,6 +56,14 @@ type app struct {
 
 	client  *forgejo.Client
 	closeFn func()
+
+	stdin     io.Reader // auth login --with-token
+	rawStdout io.Writer // unmasked: auth token's only
+	dir       string    // where git is asked for the remotes ("" = the working directory)
+	cfg       *config   // loaded once
+	// remoteHost is the logged-in instance the repository's git remote is
+	// on, when the repository was taken from it (see repoFrom).
+	remoteHost string
 }
 
 // run is the whole program, testable: arguments, output streams and the
@@ -67,11 +77,13 @@ func newApp(ctx context.Context, stdout, stderr io.Writer, getenv func(string) s
 	m := &masker{}
 	m.add(strings.TrimSpace(getenv("FORGEJO_TOKEN")))
 	return &app{
-		ctx:    ctx,
-		stdout: m.writer(stdout),
-		stderr: m.writer(stderr),
-		getenv: getenv,
-		mask:   m,
+		ctx:       ctx,
+		stdout:    m.writer(stdout),
+		stderr:    m.writer(stderr),
+		rawStdout: stdout,
+		stdin:     os.Stdin,
+		getenv:    getenv,
+		mask:      m,
 	}
 }
 
@@ -80,6 +92,16 @@ func (a *app) execute(args []string) int {
 	root.SetArgs(args)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
+	// completion with no shell, or one cobra has no script for (tcsh), is
+	// a usage error, not its help with exit 0. (Made here, after SetOut:
+	// cobra's completion commands keep the writer they are made with.)
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = groupRun
+		}
+	}
 	cmd, err := root.ExecuteContextC(a.ctx)
 	if a.prog != nil {
 		a.prog.done()
@@ -117,6 +139,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ctx.Err())):
 		return exitInterrupt
+	case isAuthFailure(err):
+		return exitAuth
 	case errors.As(err, &re):
 		return exitFailure
 	case errors.As(err, &ue):
@@ -127,6 +151,26 @@ func exitCode(ctx context.Context, err error) int {
 		return exitUsage
 	}
 }
+
+// isAuthFailure reports whether err is the instance refusing the
+// credentials (401, 403), a token source failing, or no token at hand.
+func isAuthFailure(err error) bool {
+	var ae *forgejo.APIError
+	var te *forgejo.AuthError
+	var me *authMissingError
+	switch {
+	case errors.As(err, &me), errors.As(err, &te):
+		return true
+	case errors.As(err, &ae):
+		return ae.StatusCode == 401 || ae.StatusCode == 403
+	}
+	return false
+}
+
+// authMissingError is a command that needs a stored token and finds none.
+type authMissingError struct{ msg string }
+
+func (e *authMissingError) Error() string { return e.msg }
 
 // runError marks a failure of a command that ran, as opposed to one cobra
 // or the command's checks rejected before anything was sent.
@@ -185,8 +229,11 @@ func printUsageError(w io.Writer, cmd *cobra.Command, err error) {
 }
 
 // flagError turns pflag's messages into shorter ones.
-func flagError(_ *cobra.Command, err error) error {
+func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if e := jsonFieldsError(cmd, msg); e != nil {
+		return e
+	}
 	if i := strings.Index(msg, ": strconv."); i >= 0 {
 		msg = msg[:i] + ": not a number"
 	}
@@ -245,12 +292,16 @@ const rootLong = `forgego is a command-line client for Forgejo: Codeberg by defa
 instance named with --url or FORGEJO_URL.
 
 Environment:
-  FORGEJO_URL             the instance, as --url (default https://codeberg.org)
-  FORGEJO_TOKEN           an access token; it is never printed
+  FORGEJO_URL             the instance, as --url (default: the instance of the
+                          last 'auth login', else https://codeberg.org)
+  FORGEJO_TOKEN           an access token, instead of the stored one; never printed
+  XDG_CONFIG_HOME         where forgego/hosts.json is (default ~/.config)
   FORGEJO_WEBHOOK_SECRET  the secret of 'forgego webhook listen', as --secret
 
+` + authPrecedence + `
+
 Exit status: 0 success, 1 failure, 2 a mistake on the command line,
-130 interrupted.`
+4 authentication missing or refused (401, 403, no stored token), 130 interrupted.`
 
 func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{
@@ -273,18 +324,18 @@ func (a *app) rootCmd() *cobra.Command {
 	root.SetVersionTemplate(fmt.Sprintf("forgego {{.Version}} (forgejo library %s, %s)\n", forgejo.Version, runtime.Version()))
 	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.g.url, "url", "", "the instance's `URL` (default $FORGEJO_URL, else "+DefaultURL+")")
+	pf.StringVar(&a.g.url, "url", "", "the instance's `URL` (default $FORGEJO_URL, else the instance of the last 'auth login', else "+DefaultURL+")")
 	pf.BoolVar(&a.g.json, "json", false, "print JSON for scripts instead of a table")
 	pf.BoolVarP(&a.g.verbose, "verbose", "v", false, "show every request, retry and wait on stderr")
 	pf.BoolVar(&a.g.embedded, "embedded", false, "run against an in-process demo server (no network, no token)")
 	pf.BoolVar(&a.g.pace, "pace", false, "when the rate-limit budget is spent, wait for the reset instead of sending requests the instance would refuse")
 
 	root.AddGroup(&cobra.Group{ID: "core", Title: "Commands:"}, &cobra.Group{ID: "more", Title: "More commands:"})
-	for _, c := range []*cobra.Command{a.issueCmd(), a.prCmd(), a.releaseCmd(), a.repoCmd()} {
+	for _, c := range []*cobra.Command{a.issueCmd(), a.prCmd(), a.labelCmd(), a.releaseCmd(), a.repoCmd()} {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.apiCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
+	for _, c := range []*cobra.Command{a.apiCmd(), a.authCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}
@@ -299,14 +350,10 @@ func (a *app) connect() (*forgejo.Client, error) {
 	if a.client != nil {
 		return a.client, nil
 	}
-	obs := &cliObserver{prog: a.progress()}
-	if a.g.verbose {
-		obs.verbose = &verboseObserver{w: a.stderr}
+	if a.g.embedded && a.g.url != "" {
+		return nil, usagef("--embedded and --url cannot be used together: the embedded demo is its own instance")
 	}
-	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + version()), forgejo.WithObserver(obs)}
-	if a.g.pace {
-		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
-	}
+	opts := a.clientOptions()
 	if a.g.embedded {
 		srv, err := startDemo()
 		if err != nil {
@@ -322,15 +369,13 @@ func (a *app) connect() (*forgejo.Client, error) {
 		a.client = c
 		return c, nil
 	}
-	base := a.g.url
-	if base == "" {
-		base = a.getenv("FORGEJO_URL")
-	}
-	if base == "" {
-		base = DefaultURL
+	base, token, err := a.instance()
+	if err != nil {
+		return nil, err
 	}
 	opts = append(opts, forgejo.WithBaseURL(base))
-	if token := strings.TrimSpace(a.getenv("FORGEJO_TOKEN")); token != "" {
+	if token != "" {
+		a.mask.add(token)
 		opts = append(opts, forgejo.WithToken(token))
 	}
 	c, err := forgejo.NewClient(opts...)
@@ -339,6 +384,57 @@ func (a *app) connect() (*forgejo.Client, error) {
 	}
 	a.client = c
 	return c, nil
+}
+
+// clientOptions are the options of every client the CLI builds.
+func (a *app) clientOptions() []forgejo.Option {
+	obs := &cliObserver{prog: a.progress()}
+	if a.g.verbose {
+		obs.verbose = &verboseObserver{w: a.stderr}
+	}
+	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + version()), forgejo.WithObserver(obs)}
+	if a.g.pace {
+		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
+	}
+	return opts
+}
+
+// instance picks the instance and the token, in this order of precedence:
+//
+//	instance: --url, then FORGEJO_URL, then the logged-in instance the
+//	          repository's git remote points at, then the default of the
+//	          configuration (the last 'auth login'), then https://codeberg.org
+//	token:    FORGEJO_TOKEN, then the token stored for that instance
+func (a *app) instance() (base, token string, err error) {
+	base = a.g.url
+	if base == "" {
+		base = a.getenv("FORGEJO_URL")
+	}
+	token = strings.TrimSpace(a.getenv("FORGEJO_TOKEN"))
+	if base != "" && token != "" {
+		return base, token, nil // the configuration is not read at all
+	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return "", "", err
+	}
+	if base == "" {
+		base = a.remoteHost
+	}
+	if base == "" {
+		base = cfg.Default
+	}
+	if base == "" {
+		base = DefaultURL
+	}
+	if token == "" {
+		if key, err := normalizeHost(base); err == nil {
+			if hc := cfg.Hosts[key]; hc != nil {
+				token = hc.Token
+			}
+		}
+	}
+	return base, token, nil
 }
 
 // verbosef prints a line for -v.
@@ -358,7 +454,9 @@ func (a *app) progress() *progress {
 }
 
 // repoFrom reads OWNER/REPO from -R or, without it, from the first
-// positional argument, and checks that n other arguments remain.
+// positional argument, or, when there are only the n other arguments, from
+// the git remote of the current directory (repoFromRemote); it checks that
+// n other arguments remain.
 func (a *app) repoFrom(cmd *cobra.Command, args []string, n int) (owner, repo string, rest []string, err error) {
 	src := a.repo
 	if src != "" {
@@ -371,7 +469,11 @@ func (a *app) repoFrom(cmd *cobra.Command, args []string, n int) (owner, repo st
 	} else {
 		if len(args) != n+1 {
 			if len(args) == n {
-				return "", "", nil, usagef("%s needs OWNER/REPO: as an argument or with -R", cmd.CommandPath())
+				owner, repo, err := a.repoFromRemote()
+				if err != nil {
+					return "", "", nil, usagef("%s needs OWNER/REPO: as an argument, with -R, or from the git remote of the current directory (%v)", cmd.CommandPath(), err)
+				}
+				return owner, repo, args, nil
 			}
 			return "", "", nil, usagef("%s takes OWNER/REPO and %s, not %d", cmd.CommandPath(), plural(n, "argument"), len(args))
 		}
@@ -396,7 +498,7 @@ func plural(n int, word string) string {
 
 // addRepoFlag gives cmd -R/--repo.
 func (a *app) addRepoFlag(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&a.repo, "repo", "R", "", "the repository as `OWNER/REPO`, instead of the first argument")
+	cmd.Flags().StringVarP(&a.repo, "repo", "R", "", "the repository as `OWNER/REPO`, instead of the first argument (default: from the git remote)")
 }
 
 func oneLine(s string) string {

@@ -28,7 +28,9 @@ func cli(t *testing.T, env map[string]string, args ...string) result {
 func cliCtx(t *testing.T, ctx context.Context, env map[string]string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(ctx, args, &out, &errb, func(k string) string { return env[k] })
+	a := newApp(ctx, &out, &errb, func(k string) string { return env[k] })
+	a.dir = t.TempDir() // no git remote unless a test makes one
+	code := a.execute(args)
 	return result{code, out.String(), errb.String()}
 }
 
@@ -131,7 +133,7 @@ func TestRepoView(t *testing.T) {
 			}
 		}
 	}
-	r := cli(t, env, "repo", "view", "alice/proj", "--json")
+	r := cli(t, env, "repo", "view", "alice/proj", "--json", "full_name,stars_count,topics,open_issues_count,created_at")
 	r.want(t, 0)
 	var rj repoJSON
 	if err := json.Unmarshal([]byte(r.stdout), &rj); err != nil || rj.FullName != "alice/proj" || rj.StarsCount != 1 ||
@@ -169,7 +171,7 @@ func TestRepoList(t *testing.T) {
 	if r.stderr != "showing 8 of 8 repositories in alice\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
-	r = cli(t, env, "repo", "list", "alice", "--limit", "3", "--json")
+	r = cli(t, env, "repo", "list", "alice", "--limit", "3", "--json", "full_name")
 	r.want(t, 0)
 	var repos []repoJSON
 	if err := json.Unmarshal([]byte(r.stdout), &repos); err != nil || len(repos) != 3 || !strings.HasPrefix(repos[0].FullName, "alice/") {
@@ -227,7 +229,7 @@ func TestIssueList(t *testing.T) {
 	}
 	// The instance clamps: 100 asked, 50 served; -v says so, and the walk
 	// follows its pages.
-	r = cli(t, env, "issue", "list", "alice/proj", "-s", "all", "-L", "100", "--json", "-v")
+	r = cli(t, env, "issue", "list", "alice/proj", "-s", "all", "-L", "100", "--json", "number,author,created_at,url,labels", "-v")
 	r.want(t, 0)
 	var issues []issueJSON
 	if err := json.Unmarshal([]byte(r.stdout), &issues); err != nil || len(issues) != 75 {
@@ -239,7 +241,7 @@ func TestIssueList(t *testing.T) {
 	if is := issues[0]; is.Number != 75 || is.Author != "alice" || is.CreatedAt == nil || is.URL == "" || is.Labels == nil {
 		t.Errorf("first %+v", is)
 	}
-	r = cli(t, env, "issue", "list", "alice/proj", "--json")
+	r = cli(t, env, "issue", "list", "alice/proj", "--json", "number")
 	if r.stderr != "" {
 		t.Errorf("stderr in --json mode: %q", r.stderr)
 	}
@@ -297,8 +299,8 @@ func TestIssueCreate(t *testing.T) {
 	r = cli(t, env, "issue", "create", "alice/proj")
 	r.want(t, 2)
 	r = cli(t, map[string]string{"FORGEJO_URL": srv.URL}, "issue", "create", "alice/proj", "--title", "anonymous")
-	r.want(t, 1)
-	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], ": 401 Unauthorized: token is required (is FORGEJO_TOKEN set and valid?)") {
+	r.want(t, 4)
+	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], ": 401 Unauthorized: token is required (log in with 'forgego auth login --with-token', or set FORGEJO_TOKEN)") {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }
@@ -319,7 +321,7 @@ func TestPullRequests(t *testing.T) {
 	if r.stderr != "showing 3 of 3 open pull requests in alice/proj\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
-	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--json", "--limit", "2")
+	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--json", "number,head,base,state", "--limit", "2")
 	r.want(t, 0)
 	var prs []prJSON
 	if err := json.Unmarshal([]byte(r.stdout), &prs); err != nil || len(prs) != 2 || prs[0].Head != "feat-c" || prs[0].Base != "main" || prs[0].State != "open" {
@@ -335,7 +337,7 @@ func TestPullRequests(t *testing.T) {
 			}
 		}
 	}
-	r = cli(t, env, "pr", "view", "-R", "alice/proj", "4", "--json")
+	r = cli(t, env, "pr", "view", "-R", "alice/proj", "4", "--json", "number,title")
 	r.want(t, 0)
 	var pj prJSON
 	if err := json.Unmarshal([]byte(r.stdout), &pj); err != nil || pj.Number != 4 || pj.Title != "Pull B" {
@@ -356,8 +358,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, []string{"forgego: no command given", "Usage: forgego <command>", "Run 'forgego --help' for the commands, or try: forgego --embedded issue list forgego/demo -v"}},
 		{[]string{"isue", "list"}, []string{`forgego: unknown command "isue" for forgego`, "Usage: forgego <command>", "Did you mean 'forgego issue'? Run 'forgego --help' for the commands."}},
-		{[]string{"issue"}, []string{"forgego: forgego issue needs a command: create, list", "Usage: forgego issue <command>", "Run 'forgego issue --help' for the flags and examples."}},
-		{[]string{"issue", "delete", "a/b"}, []string{`forgego: unknown command "delete" for forgego issue`, "Usage: forgego issue <command>", "Commands: create, list. Run 'forgego issue --help' for more."}},
+		{[]string{"issue"}, []string{"forgego: forgego issue needs a command: close, comment, create, edit, list, reopen, view", "Usage: forgego issue <command>", "Run 'forgego issue --help' for the flags and examples."}},
+		{[]string{"issue", "delete", "a/b"}, []string{`forgego: unknown command "delete" for forgego issue`, "Usage: forgego issue <command>", "Commands: close, comment, create, edit, list, reopen, view. Run 'forgego issue --help' for more."}},
 		{[]string{"--nope", "version"}, []string{"forgego: unknown flag: --nope", "Usage: forgego <command>", "Run 'forgego --help' for the flags and examples."}},
 		{[]string{"issue", "list", "a/b", "-L", "x"}, []string{`forgego: invalid argument "x" for "-L, --limit" flag: not a number`, "Usage: forgego issue list [OWNER/REPO] [flags]", "Run 'forgego issue list --help' for the flags and examples."}},
 	} {
@@ -396,7 +398,7 @@ func TestHelp(t *testing.T) {
 			"Usage:\n  forgego issue list [OWNER/REPO] [flags]\n",
 			"Examples:\n  forgego issue list forgejo/forgejo\n",
 			"  -L, --limit N          list at most N issues (default 30)\n",
-			"  -R, --repo OWNER/REPO  the repository as OWNER/REPO, instead of the first argument\n",
+			"  -R, --repo OWNER/REPO  the repository as OWNER/REPO, instead of the first argument (default: from the git remote)\n",
 			`  -s, --state STATE      list the issues in this STATE: open, closed or all (default "open")` + "\n",
 			"Global Flags:\n",
 			"  -v, --verbose      show every request, retry and wait on stderr\n",
@@ -430,6 +432,13 @@ func TestCompletion(t *testing.T) {
 	r.want(t, 0)
 	if !strings.Contains(r.stdout, "bash completion") || !strings.Contains(r.stdout, "forgego") {
 		t.Errorf("bash completion:\n%.300s", r.stdout)
+	}
+	for _, args := range [][]string{{"completion"}, {"completion", "tcsh"}} {
+		r = cli(t, env, args...)
+		r.want(t, 2)
+		if r.stdout != "" {
+			t.Errorf("%v: %q", args, r.stdout)
+		}
 	}
 	r = cli(t, env, "__complete", "issue", "list", "--state", "")
 	r.want(t, 0)
@@ -534,7 +543,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 		{"-v", "api", "/user"},
 		{"-v", "api", "/repos/alice/proj/issues", "-f", "q=" + token},
 		{"-v", "ratelimit"},
-		{"-v", "--json", "issue", "list", "alice/proj"},
+		{"-v", "issue", "list", "alice/proj", "--json", "title,body"},
 		{"-v", "repo", "view", "alice/nope"},
 	} {
 		r := cli(t, env, args...)

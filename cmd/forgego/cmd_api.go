@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,12 @@ func (f fieldList) Set(s string) error {
 			val = false
 		case v == "null":
 			val = nil
+		case strings.HasPrefix(v, "@"):
+			data, err := os.ReadFile(v[1:])
+			if err != nil {
+				return fmt.Errorf("%s: reading %s: %v", k, v[1:], errors.Unwrap(err))
+			}
+			val = string(data)
 		default:
 			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 				val = n
@@ -62,9 +69,10 @@ is JSON. PATH is relative to /api/v1 (a leading /api/v1 is accepted too) and
 may carry a query.
 
 Fields:
-  -f key=value   a string field
-  -F key=value   a typed field: true, false, null and integers become JSON
-                 values; anything else stays a string
+  -f key=value   a string field (--raw-field, as in gh)
+  -F key=value   a typed field (--field, as in gh): true, false, null and
+                 integers become JSON values, @FILE is the file's text;
+                 anything else stays a string
 With GET, HEAD and DELETE the fields go in the query; with other methods
 they make a JSON object sent as the body.
 
@@ -80,7 +88,9 @@ func (a *app) apiCmd() *cobra.Command {
 	var (
 		method   string
 		paginate bool
+		silent   bool
 		fields   []field
+		jf       jsonFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "api PATH",
@@ -95,6 +105,14 @@ func (a *app) apiCmd() *cobra.Command {
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("api needs exactly one PATH, got %d arguments", len(args))
+			}
+			if jf.jq != "" {
+				if _, err := jf.compile(); err != nil {
+					return err
+				}
+				if silent {
+					return usagef("--jq and --silent cannot be used together")
+				}
 			}
 			m := strings.ToUpper(method)
 			path, rawQuery, _ := strings.Cut(args[0], "?")
@@ -130,19 +148,22 @@ func (a *app) apiCmd() *cobra.Command {
 				return err
 			}
 			if paginate {
-				return a.apiPaginate(c, req)
+				return a.apiPaginate(c, req, &jf, silent)
 			}
 			var raw []byte
 			if _, err := c.Do(a.ctx, req, &raw); err != nil {
 				return err
 			}
-			return a.printRaw(raw)
+			return a.apiOutput(raw, &jf, silent)
 		}),
 	}
 	cmd.Flags().StringVarP(&method, "method", "X", "GET", "the HTTP `METHOD`")
 	cmd.Flags().BoolVar(&paginate, "paginate", false, "follow every page and print one JSON array")
-	cmd.Flags().VarP(fieldList{fields: &fields}, "field", "f", "add a string field (repeatable)")
-	cmd.Flags().VarP(fieldList{typed: true, fields: &fields}, "raw-field", "F", "add a typed field: true, false, null, integers (repeatable)")
+	cmd.Flags().StringVarP(&jf.jq, "jq", "q", "", "filter the answer with a jq `EXPRESSION`")
+	cmd.Flags().BoolVar(&silent, "silent", false, "do not print the answer's body")
+	// gh's names: -f/--raw-field is the string one, -F/--field the typed one.
+	cmd.Flags().VarP(fieldList{fields: &fields}, "raw-field", "f", "add a string field (repeatable)")
+	cmd.Flags().VarP(fieldList{typed: true, fields: &fields}, "field", "F", "add a typed field: true, false, null, integers, @FILE (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -150,7 +171,7 @@ func (a *app) apiCmd() *cobra.Command {
 // apiPaginate walks every page of a listing with the library's walker and
 // prints one JSON array. The page and limit of PATH's query, if any, are
 // where it starts and the size it asks.
-func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request) error {
+func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags, silent bool) error {
 	start := forgejo.ListOptions{Limit: pageAsk}
 	if l, err := strconv.Atoi(req.Query.Get("limit")); err == nil && l > 0 {
 		start.Limit = l
@@ -191,7 +212,33 @@ func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request) error {
 	if all == nil {
 		all = []json.RawMessage{}
 	}
+	if silent {
+		return nil
+	}
+	if jf.jq != "" {
+		data, err := json.Marshal(all)
+		if err != nil {
+			return err
+		}
+		return a.apiOutput(data, jf, false)
+	}
 	return a.printJSON(all)
+}
+
+// apiOutput prints an answer's body: as it is (indented when it is JSON),
+// through --jq, or not at all with --silent.
+func (a *app) apiOutput(raw []byte, jf *jsonFlags, silent bool) error {
+	if silent {
+		return nil
+	}
+	if jf.jq == "" {
+		return a.printRaw(raw)
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return fmt.Errorf("--jq: the answer is not JSON")
+	}
+	return a.runJQ(jf, doc)
 }
 
 var errNotArray = errors.New("not a JSON array")

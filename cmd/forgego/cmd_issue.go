@@ -15,9 +15,13 @@ type issueJSON struct {
 	Number    int64      `json:"number"`
 	Title     string     `json:"title"`
 	State     string     `json:"state"`
+	Body      string     `json:"body"`
 	Labels    []string   `json:"labels"`
+	Assignees []string   `json:"assignees"`
+	Milestone *string    `json:"milestone"`
 	Author    string     `json:"author"`
 	Comments  int64      `json:"comments"`
+	Locked    bool       `json:"is_locked"`
 	CreatedAt *time.Time `json:"created_at"`
 	UpdatedAt *time.Time `json:"updated_at"`
 	ClosedAt  *time.Time `json:"closed_at"`
@@ -42,38 +46,56 @@ func userLogin(u *forgejo.User) string {
 }
 
 func toIssueJSON(is *forgejo.Issue) issueJSON {
-	return issueJSON{
-		Number: is.Number, Title: is.Title, State: string(is.State), Labels: labelNames(is.Labels), Author: userLogin(is.User),
-		Comments: is.Comments, CreatedAt: nullTime(is.CreatedAt), UpdatedAt: nullTime(is.UpdatedAt),
-		ClosedAt: nullTime(is.ClosedAt), URL: is.HTMLURL,
+	out := issueJSON{
+		Number: is.Number, Title: is.Title, State: string(is.State), Body: is.Body, Labels: labelNames(is.Labels),
+		Assignees: []string{}, Author: userLogin(is.User), Comments: is.Comments, Locked: is.IsLocked,
+		CreatedAt: nullTime(is.CreatedAt), UpdatedAt: nullTime(is.UpdatedAt), ClosedAt: nullTime(is.ClosedAt), URL: is.HTMLURL,
 	}
+	for _, u := range is.Assignees {
+		if u != nil {
+			out.Assignees = append(out.Assignees, u.Login)
+		}
+	}
+	if is.Milestone != nil {
+		out.Milestone = &is.Milestone.Title
+	}
+	return out
 }
 
 func (a *app) issueCmd() *cobra.Command {
-	cmd := groupCmd("issue", "List and create issues")
-	cmd.AddCommand(a.issueListCmd(), a.issueCreateCmd())
+	cmd := groupCmd("issue", "List, view, create, edit, close and comment on issues")
+	cmd.AddCommand(a.issueListCmd(), a.issueViewCmd(), a.issueCreateCmd(), a.issueEditCmd(),
+		a.issueCloseCmd(), a.issueReopenCmd(), a.issueCommentCmd())
 	return cmd
 }
 
 func (a *app) issueListCmd() *cobra.Command {
 	var (
-		state string
-		lf    listFlags
+		state                    string
+		labels                   []string
+		assignee, author, search string
+		lf                       listFlags
+		jf                       jsonFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "list [OWNER/REPO]",
 		Short: "List a repository's issues, newest first",
 		Long: `List a repository's issues (pull requests are not counted), newest first,
-as a table or, with --json, as a JSON array. Without --all at most --limit
-are fetched; the total, when the instance sends it, is printed on stderr.`,
+as a table or, with --json FIELDS, as a JSON array. Without --all at most
+--limit are fetched; the total, when the instance sends it, is printed on
+stderr. Without OWNER/REPO or -R, the repository is the git remote's.`,
 		Example: `  forgego issue list forgejo/forgejo
   forgego issue list -R forgejo/forgejo --state closed --limit 5
-  forgego issue list forgejo/forgejo --all --json | jq '.[].title'
+  forgego issue list --label bug --label ui --assignee alice --search crash
+  forgego issue list forgejo/forgejo --all --json number,title --jq '.[].title'
   forgego --embedded issue list forgego/demo --all -v`,
 		Aliases:           []string{"ls"},
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, _, err := a.repoFrom(cmd, args, 0)
 			if err != nil {
 				return err
@@ -88,7 +110,8 @@ are fetched; the total, when the instance sends it, is printed on stderr.`,
 			if err != nil {
 				return err
 			}
-			opts := forgejo.IssueListOptions{State: forgejo.StateType(state), Type: forgejo.IssueTypeIssues}
+			opts := forgejo.IssueListOptions{State: forgejo.StateType(state), Type: forgejo.IssueTypeIssues,
+				Labels: labels, AssignedBy: assignee, CreatedBy: author, Query: search}
 			got, err := collect(a, "issues", lf, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Issue, *forgejo.Response, error) {
 				o := opts
 				o.ListOptions = lo
@@ -97,12 +120,12 @@ are fetched; the total, when the instance sends it, is printed on stderr.`,
 			if err != nil {
 				return err
 			}
-			if a.g.json {
+			if jf.on() {
 				out := make([]issueJSON, 0, len(got.items))
 				for _, is := range got.items {
 					out = append(out, toIssueJSON(is))
 				}
-				return a.printJSON(out)
+				return a.emit(&jf, out)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"NUMBER", "STATE", "TITLE", "LABELS", "UPDATED"}}
@@ -121,18 +144,27 @@ are fetched; the total, when the instance sends it, is printed on stderr.`,
 	a.addRepoFlag(cmd)
 	stateFlag(cmd, &state, "issues")
 	lf.register(cmd, "issues")
+	cmd.Flags().StringArrayVarP(&labels, "label", "l", nil, "only the issues with this `LABEL` (repeat for all of several)")
+	cmd.Flags().StringVarP(&assignee, "assignee", "a", "", "only the issues assigned to this `USER`")
+	cmd.Flags().StringVarP(&author, "author", "A", "", "only the issues opened by this `USER`")
+	cmd.Flags().StringVarP(&search, "search", "S", "", "only the issues that match this `QUERY` (title and body)")
+	jf.register(cmd, issueJSON{})
 	return cmd
 }
 
 func (a *app) issueCreateCmd() *cobra.Command {
-	var title, body string
+	var (
+		title, body       string
+		labels, assignees []string
+	)
 	cmd := &cobra.Command{
 		Use:   "create [OWNER/REPO] --title TITLE",
 		Short: "Create an issue",
 		Long: `Create an issue and print its URL (with --json, the issue). A failed create
 is never repeated: it could have been made already.`,
 		Example: `  forgego issue create forgego/demo --title "It broke" --body "Steps: ..."
-  forgego issue create -R forgego/demo -t "It broke"`,
+  forgego issue create -R forgego/demo -t "It broke" --label bug --assignee alice
+  forgego issue create -t "It broke"              # the repository of the git remote`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
@@ -147,9 +179,18 @@ is never repeated: it could have been made already.`,
 			if err != nil {
 				return err
 			}
-			is, _, err := c.Issues.Create(a.ctx, owner, name, forgejo.CreateIssueOption{Title: title, Body: body})
+			ids, err := a.labelIDs(c, owner, name, labels)
 			if err != nil {
 				return err
+			}
+			is, _, err := c.Issues.Create(a.ctx, owner, name, forgejo.CreateIssueOption{Title: title, Body: body, Labels: ids, Assignees: assignees})
+			if err != nil {
+				return err
+			}
+			// An instance drops the labels and assignees of an issue opened
+			// by someone who cannot write to the repository, silently.
+			if (len(ids) > 0 && len(is.Labels) == 0) || (len(assignees) > 0 && len(is.Assignees) == 0) {
+				fmt.Fprintf(a.stderr, "warning: the instance did not set the labels or assignees (only those who can write to %s/%s may)\n", owner, name)
 			}
 			if a.g.json {
 				return a.printJSON(toIssueJSON(is))
@@ -161,5 +202,7 @@ is never repeated: it could have been made already.`,
 	a.addRepoFlag(cmd)
 	cmd.Flags().StringVarP(&title, "title", "t", "", "the issue's `TITLE` (required)")
 	cmd.Flags().StringVarP(&body, "body", "b", "", "the issue's `TEXT`, in Markdown")
+	cmd.Flags().StringArrayVarP(&labels, "label", "l", nil, "add this `LABEL` (repeatable)")
+	cmd.Flags().StringArrayVarP(&assignees, "assignee", "a", nil, "assign this `USER` (repeatable)")
 	return cmd
 }

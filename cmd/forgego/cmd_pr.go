@@ -27,7 +27,7 @@ type prJSON struct {
 	UpdatedAt *time.Time `json:"updated_at"`
 	MergedAt  *time.Time `json:"merged_at"`
 	URL       string     `json:"url"`
-	Body      string     `json:"body,omitempty"`
+	Body      string     `json:"body"`
 }
 
 // prState is open, closed or merged: a merged pull request is also closed,
@@ -46,22 +46,21 @@ func branchName(b *forgejo.PRBranchInfo) string {
 	return b.Ref
 }
 
-func toPRJSON(pr *forgejo.PullRequest, withBody bool) prJSON {
+func toPRJSON(pr *forgejo.PullRequest) prJSON {
 	out := prJSON{
 		Number: pr.Number, Title: pr.Title, State: prState(pr), Draft: pr.Draft, Author: userLogin(pr.User),
 		Head: branchName(pr.Head), Base: branchName(pr.Base), Labels: labelNames(pr.Labels), Comments: pr.Comments,
 		Additions: pr.Additions, Deletions: pr.Deletions,
 		CreatedAt: nullTime(pr.CreatedAt), UpdatedAt: nullTime(pr.UpdatedAt), MergedAt: nullTime(pr.MergedAt), URL: pr.HTMLURL,
 	}
-	if withBody {
-		out.Body = pr.Body
-	}
+	out.Body = pr.Body
 	return out
 }
 
 func (a *app) prCmd() *cobra.Command {
-	cmd := groupCmd("pr", "List and view pull requests")
-	cmd.AddCommand(a.prListCmd(), a.prViewCmd())
+	cmd := groupCmd("pr", "List, view, open, merge, close and comment on pull requests")
+	cmd.AddCommand(a.prListCmd(), a.prViewCmd(), a.prCreateCmd(), a.prMergeCmd(), a.prStateCmd("close", forgejo.StateClosed),
+		a.prStateCmd("reopen", forgejo.StateOpen), a.prCommentCmd(), a.prDiffCmd())
 	return cmd
 }
 
@@ -69,16 +68,20 @@ func (a *app) prListCmd() *cobra.Command {
 	var (
 		state string
 		lf    listFlags
+		jf    jsonFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "list [OWNER/REPO]",
 		Short: "List a repository's pull requests",
 		Example: `  forgego pr list forgejo/forgejo
-  forgego pr list -R forgejo/forgejo --state all --limit 10 --json`,
+  forgego pr list -R forgejo/forgejo --state all --limit 10 --json number,title,head`,
 		Aliases:           []string{"ls"},
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, _, err := a.repoFrom(cmd, args, 0)
 			if err != nil {
 				return err
@@ -99,12 +102,12 @@ func (a *app) prListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.g.json {
+			if jf.on() {
 				out := make([]prJSON, 0, len(got.items))
 				for _, pr := range got.items {
-					out = append(out, toPRJSON(pr, false))
+					out = append(out, toPRJSON(pr))
 				}
-				return a.printJSON(out)
+				return a.emit(&jf, out)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"NUMBER", "STATE", "TITLE", "BRANCH", "AUTHOR", "UPDATED"}}
@@ -127,6 +130,7 @@ func (a *app) prListCmd() *cobra.Command {
 	a.addRepoFlag(cmd)
 	stateFlag(cmd, &state, "pull requests")
 	lf.register(cmd, "pull requests")
+	jf.register(cmd, prJSON{})
 	return cmd
 }
 
@@ -140,14 +144,18 @@ func parseNumber(cmd *cobra.Command, s string) (int64, error) {
 }
 
 func (a *app) prViewCmd() *cobra.Command {
+	var jf jsonFlags
 	cmd := &cobra.Command{
 		Use:   "view [OWNER/REPO] NUMBER",
 		Short: "Show a pull request: state, branches, labels, description",
 		Example: `  forgego pr view forgejo/forgejo 1234
-  forgego pr view 1234 -R forgejo/forgejo --json`,
+  forgego pr view 1234 -R forgejo/forgejo --json title,state,head --jq .head`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, rest, err := a.repoFrom(cmd, args, 1)
 			if err != nil {
 				return err
@@ -164,8 +172,8 @@ func (a *app) prViewCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.g.json {
-				return a.printJSON(toPRJSON(pr, true))
+			if jf.on() {
+				return a.emit(&jf, toPRJSON(pr))
 			}
 			st := prState(pr)
 			if pr.Draft {
@@ -195,5 +203,6 @@ func (a *app) prViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
+	jf.register(cmd, prJSON{})
 	return cmd
 }

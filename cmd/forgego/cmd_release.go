@@ -22,7 +22,7 @@ type releaseJSON struct {
 	PublishedAt *time.Time  `json:"published_at"`
 	URL         string      `json:"url"`
 	Assets      []assetJSON `json:"assets"`
-	Body        string      `json:"body,omitempty"`
+	Body        string      `json:"body"`
 }
 
 type assetJSON struct {
@@ -32,7 +32,7 @@ type assetJSON struct {
 	URL       string `json:"url"`
 }
 
-func toReleaseJSON(r *forgejo.Release, withBody bool) releaseJSON {
+func toReleaseJSON(r *forgejo.Release) releaseJSON {
 	out := releaseJSON{
 		Tag: r.TagName, Name: r.Name, Draft: r.Draft, Prerelease: r.Prerelease, Author: userLogin(r.Author),
 		Target: r.TargetCommitish, CreatedAt: nullTime(r.CreatedAt), PublishedAt: nullTime(r.PublishedAt), URL: r.HTMLURL,
@@ -43,9 +43,7 @@ func toReleaseJSON(r *forgejo.Release, withBody bool) releaseJSON {
 			out.Assets = append(out.Assets, assetJSON{Name: as.Name, Size: as.Size, Downloads: as.DownloadCount, URL: as.BrowserDownloadURL})
 		}
 	}
-	if withBody {
-		out.Body = r.Body
-	}
+	out.Body = r.Body
 	return out
 }
 
@@ -62,22 +60,28 @@ func releaseKind(r *forgejo.Release) string {
 }
 
 func (a *app) releaseCmd() *cobra.Command {
-	cmd := groupCmd("release", "List and view releases")
-	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd())
+	cmd := groupCmd("release", "List, view, publish and delete releases")
+	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd(), a.releaseCreateCmd(), a.releaseUploadCmd(), a.releaseDeleteCmd())
 	return cmd
 }
 
 func (a *app) releaseListCmd() *cobra.Command {
-	var lf listFlags
+	var (
+		lf listFlags
+		jf jsonFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "list [OWNER/REPO]",
 		Short: "List a repository's releases, newest first",
 		Example: `  forgego release list forgejo/forgejo
-  forgego release list -R forgejo/forgejo --limit 5 --json`,
+  forgego release list -R forgejo/forgejo --limit 5 --json tag,name,assets`,
 		Aliases:           []string{"ls"},
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, _, err := a.repoFrom(cmd, args, 0)
 			if err != nil {
 				return err
@@ -95,12 +99,12 @@ func (a *app) releaseListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.g.json {
+			if jf.on() {
 				out := make([]releaseJSON, 0, len(got.items))
 				for _, r := range got.items {
-					out = append(out, toReleaseJSON(r, false))
+					out = append(out, toReleaseJSON(r))
 				}
-				return a.printJSON(out)
+				return a.emit(&jf, out)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"TAG", "NAME", "TYPE", "PUBLISHED"}}
@@ -121,22 +125,30 @@ func (a *app) releaseListCmd() *cobra.Command {
 	}
 	a.addRepoFlag(cmd)
 	lf.register(cmd, "releases")
+	jf.register(cmd, releaseJSON{})
 	return cmd
 }
 
 func (a *app) releaseViewCmd() *cobra.Command {
+	var jf jsonFlags
 	cmd := &cobra.Command{
 		Use:   "view [OWNER/REPO] [TAG]",
 		Short: "Show a release (the latest without TAG): notes and assets",
 		Example: `  forgego release view forgejo/forgejo v11.0.1
   forgego release view -R forgejo/forgejo            # the latest release
-  forgego release view -R forgejo/forgejo v11.0.1 --json`,
+  forgego release view -R forgejo/forgejo v11.0.1 --json tag,assets --jq ".assets[].name"`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			n := 1
-			if (a.repo != "" && len(args) == 0) || (a.repo == "" && len(args) == 1) {
-				n = 0 // no TAG: the latest
+			// No TAG: the latest. A lone argument with a slash is
+			// OWNER/REPO; without one it is a TAG of the git remote's
+			// repository.
+			if len(args) == 0 || (a.repo == "" && len(args) == 1 && strings.Contains(args[0], "/")) {
+				n = 0
 			}
 			owner, name, rest, err := a.repoFrom(cmd, args, n)
 			if err != nil {
@@ -155,8 +167,8 @@ func (a *app) releaseViewCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if a.g.json {
-				return a.printJSON(toReleaseJSON(r, true))
+			if jf.on() {
+				return a.emit(&jf, toReleaseJSON(r))
 			}
 			title := r.Name
 			if title == "" {
@@ -194,6 +206,7 @@ func (a *app) releaseViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
+	jf.register(cmd, releaseJSON{})
 	return cmd
 }
 

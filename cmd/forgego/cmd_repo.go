@@ -56,20 +56,24 @@ func visibility(r *forgejo.Repository) string {
 }
 
 func (a *app) repoCmd() *cobra.Command {
-	cmd := groupCmd("repo", "View and list repositories")
-	cmd.AddCommand(a.repoViewCmd(), a.repoListCmd())
+	cmd := groupCmd("repo", "View, list, create and fork repositories")
+	cmd.AddCommand(a.repoViewCmd(), a.repoListCmd(), a.repoCreateCmd(), a.repoForkCmd())
 	return cmd
 }
 
 func (a *app) repoViewCmd() *cobra.Command {
+	var jf jsonFlags
 	cmd := &cobra.Command{
 		Use:   "view [OWNER/REPO]",
 		Short: "Show a repository: description, counts, topics",
 		Example: `  forgego repo view forgejo/forgejo
-  forgego repo view -R forgego/demo --embedded --json`,
+  forgego repo view -R forgego/demo --embedded --json full_name,stars_count`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, _, err := a.repoFrom(cmd, args, 0)
 			if err != nil {
 				return err
@@ -83,8 +87,8 @@ func (a *app) repoViewCmd() *cobra.Command {
 				return err
 			}
 			rj := toRepoJSON(r)
-			if a.g.json {
-				return a.printJSON(rj)
+			if jf.on() {
+				return a.emit(&jf, rj)
 			}
 			desc := r.Description
 			if desc == "" {
@@ -105,23 +109,30 @@ func (a *app) repoViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
+	jf.register(cmd, repoJSON{})
 	return cmd
 }
 
 func (a *app) repoListCmd() *cobra.Command {
-	var lf listFlags
+	var (
+		lf listFlags
+		jf jsonFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "list [OWNER]",
 		Short: "List a user's or an organization's repositories (yours without OWNER)",
 		Long: `List the repositories of OWNER, a user or an organization, or without OWNER
 those of the token's user (which needs FORGEJO_TOKEN).`,
 		Example: `  forgego repo list forgejo
-  forgego repo list --limit 100 --json | jq -r '.[].full_name'
+  forgego repo list --limit 100 --json full_name --jq '.[].full_name'
   forgego --embedded repo list`,
 		Aliases:           []string{"ls"},
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			if err := lf.check(cmd); err != nil {
 				return err
 			}
@@ -144,12 +155,12 @@ those of the token's user (which needs FORGEJO_TOKEN).`,
 			if err != nil {
 				return err
 			}
-			if a.g.json {
+			if jf.on() {
 				out := make([]repoJSON, 0, len(got.items))
 				for _, r := range got.items {
 					out = append(out, toRepoJSON(r))
 				}
-				return a.printJSON(out)
+				return a.emit(&jf, out)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"NAME", "DESCRIPTION", "VISIBILITY", "UPDATED"}}
@@ -165,5 +176,6 @@ those of the token's user (which needs FORGEJO_TOKEN).`,
 		}),
 	}
 	lf.register(cmd, "repositories")
+	jf.register(cmd, repoJSON{})
 	return cmd
 }

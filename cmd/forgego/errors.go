@@ -20,6 +20,10 @@ import (
 // duration, and repeat the URL inside a retried failure and inside the
 // transport's cause: right for logs, too much for a terminal.
 func describe(err error) string {
+	var pe *prefixedError
+	if errors.As(err, &pe) {
+		return pe.prefix + describe(pe.err)
+	}
 	suffix := ""
 	var re *forgejo.RetriesExhaustedError
 	if errors.As(err, &re) && re.Last != nil {
@@ -94,7 +98,17 @@ func transportCause(te *forgejo.TransportError) string {
 func hintFor(status int) string {
 	switch status {
 	case http.StatusUnauthorized:
-		return " (is FORGEJO_TOKEN set and valid?)"
+		return " (log in with 'forgego auth login --with-token', or set FORGEJO_TOKEN)"
 	}
 	return ""
 }
+
+// prefixedError puts a few words before a failure's description and keeps
+// the failure in the chain (for the exit status).
+type prefixedError struct {
+	prefix string
+	err    error
+}
+
+func (e *prefixedError) Error() string { return e.prefix + e.err.Error() }
+func (e *prefixedError) Unwrap() error { return e.err }

@@ -11,7 +11,8 @@
 // FORGEJO_TOKEN the access token. --embedded runs the command against an
 // in-process demo server instead: no network, no token.
 //
-// Exit status: 0 success, 1 failure, 2 a mistake on the command line, 130
+// Exit status: 0 success, 1 failure, 2 a mistake on the command line, 4
+// authentication missing or refused (401, 403, no stored token), 130
 // interrupted (Ctrl-C).
 package main
 

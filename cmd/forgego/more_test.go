@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -25,6 +26,7 @@ func cliWith(t *testing.T, env map[string]string, adjust func(*app), args ...str
 	t.Helper()
 	var out, errb bytes.Buffer
 	a := newApp(context.Background(), &out, &errb, func(k string) string { return env[k] })
+	a.dir = t.TempDir()
 	adjust(a)
 	code := a.execute(args)
 	return result{code, out.String(), errb.String()}
@@ -51,15 +53,44 @@ func TestAPI(t *testing.T) {
 		t.Errorf("query %v", q)
 	}
 
-	r = cli(t, env, "api", "-X", "POST", "repos/alice/proj/issues", "-f", "title=From api", "-F", "closed=true", "--raw-field", "milestone=0")
+	r = cli(t, env, "api", "-X", "POST", "repos/alice/proj/issues", "-f", "title=From api", "-F", "closed=true", "--field", "milestone=0", "--raw-field", "ref=1")
 	r.want(t, 0)
 	log = srv.Requests()
-	if body := string(log[len(log)-1].Body); body != `{"closed":true,"milestone":0,"title":"From api"}` {
+	if body := string(log[len(log)-1].Body); body != `{"closed":true,"milestone":0,"ref":"1","title":"From api"}` {
 		t.Errorf("body %s", body)
 	}
 	if !strings.Contains(r.stdout, `"title": "From api"`) || !strings.Contains(r.stdout, `"state": "closed"`) {
 		t.Errorf("POST output:\n%.300s", r.stdout)
 	}
+	// --jq and --silent, as in gh.
+	r = cli(t, env, "api", "/repos/alice/proj", "--jq", ".full_name")
+	r.want(t, 0)
+	if r.stdout != "alice/proj\n" {
+		t.Errorf("--jq %q", r.stdout)
+	}
+	r = cli(t, env, "api", "--paginate", "/repos/alice/proj/issues", "-f", "state=all", "-q", "length")
+	r.want(t, 0)
+	if r.stdout != "24\n" {
+		t.Errorf("--paginate --jq %q %q", r.stdout, r.stderr)
+	}
+	r = cli(t, env, "api", "/repos/alice/proj", "--silent")
+	if r.want(t, 0); r.stdout != "" {
+		t.Errorf("--silent %q", r.stdout)
+	}
+	cli(t, env, "api", "/repos/alice/proj", "--jq", ".[").want(t, 2)
+	cli(t, env, "api", "/repos/alice/proj", "--jq", ".", "--silent").want(t, 2)
+	// -F key=@FILE sends the file's text, as gh does.
+	bodyFile := t.TempDir() + "/body.md"
+	if err := os.WriteFile(bodyFile, []byte("line 1\nline 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv.AddRepo("alice", "files")
+	cli(t, env, "api", "-X", "POST", "repos/alice/files/issues", "-f", "title=From a file", "-F", "body=@"+bodyFile).want(t, 0)
+	log = srv.Requests()
+	if body := string(log[len(log)-1].Body); body != `{"body":"line 1\nline 2\n","title":"From a file"}` {
+		t.Errorf("body %s", body)
+	}
+	cli(t, env, "api", "-X", "POST", "repos/alice/files/issues", "-F", "body=@/nonexistent/x").want(t, 2)
 	r = cli(t, env, "api", "--method", "PUT", "/api/v1/user/starred/alice/proj")
 	r.want(t, 0)
 	if r.stdout != "" {
@@ -141,7 +172,7 @@ func TestReleases(t *testing.T) {
 	if r.stdout != want || r.stderr != "showing 2 of 2 releases in o/r\n" {
 		t.Errorf("got\n%s%s\nwant\n%s", r.stdout, r.stderr, want)
 	}
-	r = cli(t, env, "release", "ls", "-R", "o/r", "--json")
+	r = cli(t, env, "release", "ls", "-R", "o/r", "--json", "tag,name,draft,prerelease,assets")
 	r.want(t, 0)
 	var rels []releaseJSON
 	if err := json.Unmarshal([]byte(r.stdout), &rels); err != nil || len(rels) != 2 || rels[0].Tag != "v1.1.0-rc1" || !rels[0].Prerelease || len(rels[1].Assets) != 1 {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	forgejo "codeberg.org/forgego/forgejo"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) repoCreateCmd() *cobra.Command {
+	var (
+		private, public bool
+		description     string
+	)
+	cmd := &cobra.Command{
+		Use:   "create [OWNER/]NAME [--private] [--description D]",
+		Short: "Create a repository (yours, or an organization's with ORG/NAME)",
+		Long: `Create an empty repository and print its URL: NAME is yours, ORG/NAME an
+organization's. A failed create is never repeated: it could have been made
+already.`,
+		Example: `  forgego repo create tools --private --description "Scripts"
+  forgego repo create my-org/website`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("repo create needs one NAME or OWNER/NAME")
+			}
+			if private && public {
+				return usagef("--private and --public cannot be used together")
+			}
+			owner, name, hasOwner := strings.Cut(args[0], "/")
+			if !hasOwner {
+				owner, name = "", args[0]
+			}
+			if !namePart.MatchString(name) || (hasOwner && !namePart.MatchString(owner)) {
+				return usagef("repo create: %q is not NAME or OWNER/NAME", args[0])
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			opt := forgejo.CreateRepoOption{Name: name, Private: private, Description: description}
+			var r *forgejo.Repository
+			if hasOwner {
+				me, _, err := c.Users.GetCurrent(a.ctx)
+				if err != nil {
+					return err
+				}
+				if !strings.EqualFold(me.Login, owner) {
+					r, _, err = c.Repos.CreateInOrg(a.ctx, owner, opt)
+					if err != nil {
+						return err
+					}
+				}
+			}
+			if r == nil {
+				if r, _, err = c.Repos.Create(a.ctx, opt); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(a.stdout, "created repository %s: %s\n", r.FullName, r.HTMLURL)
+			return nil
+		}),
+	}
+	cmd.Flags().BoolVar(&private, "private", false, "make the repository private")
+	cmd.Flags().BoolVar(&public, "public", false, "make the repository public (the default)")
+	cmd.Flags().StringVarP(&description, "description", "d", "", "the repository's `TEXT`")
+	return cmd
+}
+
+func (a *app) repoForkCmd() *cobra.Command {
+	var org, forkName string
+	cmd := &cobra.Command{
+		Use:   "fork [OWNER/REPO] [--org ORG] [--fork-name NAME]",
+		Short: "Fork a repository (to your account, or an organization's)",
+		Example: `  forgego repo fork forgejo/forgejo
+  forgego repo fork -R forgego/demo --org my-org --fork-name demo-fork`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			owner, name, _, err := a.repoFrom(cmd, args, 0)
+			if err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			r, _, err := c.Repos.CreateFork(a.ctx, owner, name, forgejo.CreateForkOption{Organization: org, Name: forkName})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "forked %s/%s to %s: %s\n", owner, name, r.FullName, r.HTMLURL)
+			return nil
+		}),
+	}
+	a.addRepoFlag(cmd)
+	cmd.Flags().StringVar(&org, "org", "", "fork into this `ORGANIZATION`")
+	cmd.Flags().StringVar(&forkName, "fork-name", "", "the fork's `NAME` (default: the repository's)")
+	return cmd
+}
