@@ -188,7 +188,8 @@ func hListForks(c *call) {
 	c.json(http.StatusOK, c.repos(paginate(c, visible, pageLoneLimitAll)))
 }
 
-// hCreateFork forks into the caller's account; Forgejo answers 202.
+// hCreateFork forks into the caller's account or an organization the
+// caller is a member of; Forgejo answers 202.
 func hCreateFork(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -201,9 +202,20 @@ func hCreateFork(c *call) {
 	if !c.decode(&body) {
 		return
 	}
-	if body.Organization != "" && !strings.EqualFold(body.Organization, c.user.login) {
-		c.fail(http.StatusForbidden, "forgejotest: forking into an organization is not supported")
-		return
+	forker := c.user
+	if body.Organization != "" {
+		// Forgejo's handler: an organization that does not exist is 422
+		// (Gitea 1.27: 404), one the caller is no member of 403.
+		o := c.st.user(body.Organization)
+		if o == nil || o.org == nil {
+			c.fail(http.StatusUnprocessableEntity, "org does not exist [id: 0, name: "+body.Organization+"]")
+			return
+		}
+		if !o.org.isMember(c.user) {
+			c.fail(http.StatusForbidden, "User is no Member of Organisation '"+o.login+"'")
+			return
+		}
+		forker = o
 	}
 	name := body.Name
 	if name == "" {
@@ -212,11 +224,17 @@ func hCreateFork(c *call) {
 	if !c.checkRepoName(name) {
 		return
 	}
-	if c.st.repo(c.user.login, name) != nil {
+	for _, f := range r.forks {
+		if f.owner == forker {
+			c.fail(http.StatusConflict, "repository is already forked by user [uname: "+forker.login+", repo path: "+r.owner.login+"/"+r.name+", fork path: "+f.owner.login+"/"+f.name+"]")
+			return
+		}
+	}
+	if c.st.repo(forker.login, name) != nil {
 		c.fail(http.StatusConflict, "The repository with the same name already exists.")
 		return
 	}
-	f := c.st.addRepo(c.user, name, false, r.defaultBranch, c.now)
+	f := c.st.addRepo(forker, name, false, r.defaultBranch, c.now)
 	f.description, f.parent, f.empty = r.description, r, r.empty
 	for _, b := range r.branches {
 		cp := *b

@@ -316,6 +316,16 @@ func (c *call) fail(status int, msg string) {
 	c.json(status, errorBody{Message: msg, URL: c.swagger()})
 }
 
+// internalError answers Forgejo's 500 {"message","url"}. As on a server in
+// production mode, only a site administrator reads the message; anyone else
+// gets "".
+func (c *call) internalError(msg string) {
+	if c.user == nil || !c.user.isAdmin {
+		msg = ""
+	}
+	c.fail(http.StatusInternalServerError, msg)
+}
+
 // failErrs answers {"message","url","errors"}.
 func (c *call) failErrs(status int, msg string, errs ...string) {
 	if errs == nil {

@@ -1,0 +1,110 @@
+package forgejotest
+
+import (
+	"strings"
+
+	forgejo "codeberg.org/forgego/forgejo"
+)
+
+// The contract for the outcomes a real program's scenario found the fake
+// getting wrong (issue 23): a team without units, deleting a label that is
+// not there, forking into an organization. Same rules as contract_test.go;
+// it runs after gaps(): s.org exists and user2 is a write collaborator.
+
+func (s *scenario) outcomes() {
+	s.teamUnits()
+	s.missingLabelDelete()
+	s.forkIntoOrg()
+}
+
+func (s *scenario) teamUnits() {
+	c := s.tg.c1
+	// Below admin, units (or units_map) are required: 500, and the message
+	// is shown to a site administrator (user1) only.
+	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "nounits", Permission: "write"})
+	e := s.apiErr(err, "team without units")
+	s.note("team without units: %d %q", e.StatusCode, e.Message)
+	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "nounits", Permission: "read", Units: []string{}})
+	e = s.apiErr(err, "team with empty units")
+	s.note("team with empty units: %d %q", e.StatusCode, e.Message)
+	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "bad name!", Permission: "write"})
+	e = s.apiErr(err, "bad team name without units")
+	s.note("bad team name without units: %d %q", e.StatusCode, e.Message)
+	teams, _, err := c.Orgs.ListTeams(s.ctx, s.org, nil)
+	s.must(err, "teams")
+	s.note("no team was made: %v", !strings.Contains(teamNames(teams), "nounits"))
+	// An admin team needs none.
+	t, resp, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "admins", Permission: "admin"})
+	s.must(err, "admin team without units")
+	s.note("admin team without units: %d permission %s units %d", resp.StatusCode, t.Permission, len(t.Units))
+	resp, err = c.Orgs.DeleteTeam(s.ctx, t.ID)
+	s.must(err, "delete the admin team")
+	// units_map alone is enough.
+	t, resp, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "mapped", UnitsMap: map[string]string{"repo.code": "write"}})
+	s.must(err, "team with units_map only")
+	s.note("team with units_map only: %d units %v", resp.StatusCode, t.Units)
+	_, err = c.Orgs.DeleteTeam(s.ctx, t.ID)
+	s.must(err, "delete the mapped team")
+}
+
+func teamNames(ts []*forgejo.Team) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return strings.Join(out, ",")
+}
+
+func (s *scenario) missingLabelDelete() {
+	c := s.tg.c1
+	resp, err := c.Issues.DeleteLabel(s.ctx, s.owner, s.repo, 999999)
+	s.must(err, "delete a missing label")
+	s.note("delete a missing label: %d", resp.StatusCode)
+	resp, err = c.Orgs.DeleteLabel(s.ctx, s.org, 999999)
+	s.must(err, "delete a missing org label")
+	s.note("delete a missing org label: %d", resp.StatusCode)
+	_, err = c.Issues.DeleteLabel(s.ctx, s.owner, "no-such-repo-contract", 1)
+	e := s.apiErr(err, "label of a missing repository")
+	s.note("delete a label of a missing repository: %d", e.StatusCode)
+	_, err = s.tg.anon.Issues.DeleteLabel(s.ctx, s.owner, s.repo, 999999)
+	e = s.apiErr(err, "delete a label anonymously")
+	s.note("delete a label anonymously: %d", e.StatusCode)
+}
+
+func (s *scenario) forkIntoOrg() {
+	c := s.tg.c1
+	f, resp, err := c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+	s.must(err, "fork into the organization")
+	s.note("fork into org: %d owner is the org %v fork %v parent %v", resp.StatusCode, f.Owner != nil && f.Owner.Login == s.org, f.Fork,
+		f.Parent != nil && f.Parent.FullName == s.owner+"/"+s.repo)
+	forks, _, err := c.Repos.ListForks(s.ctx, s.owner, s.repo, nil)
+	s.must(err, "forks")
+	var owners []string
+	for _, x := range forks {
+		owners = append(owners, x.Owner.Login)
+	}
+	s.note("forks: %d, the org's %v", len(forks), len(owners) == 1 && owners[0] == s.org)
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+	e := s.apiErr(err, "fork into the organization again")
+	s.note("fork into org again: %d %q", e.StatusCode, strings.NewReplacer(s.org, "ORG", s.owner+"/"+s.repo, "REPO", s.repo, "NAME").Replace(e.Message))
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org, Name: "another-name"})
+	e = s.apiErr(err, "fork into the organization again, renamed")
+	s.note("fork into org again under another name: %d", e.StatusCode)
+
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: "no-such-org-contract"})
+	e = s.apiErr(err, "fork into a missing org")
+	// Differs on purpose: Forgejo 15 (Gitea 1.22's handler) answers an
+	// organization that does not exist 422 "org does not exist"; Gitea
+	// 1.27 404.
+	if want := map[bool]int{true: 422, false: 404}[s.tg.fake]; e.StatusCode != want {
+		s.t.Errorf("fork into a missing org on %s: %d, want %d", s.tg.name, e.StatusCode, want)
+	}
+	if isM, _, err := c.Orgs.IsMember(s.ctx, s.org, s.tg.user2); err == nil && !isM {
+		_, _, err = s.tg.c2.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+		s.note("user2 (no member) forks into the org: %d", s.status(err))
+	}
+
+	resp, err = c.Repos.Delete(s.ctx, s.org, f.Name)
+	s.must(err, "delete the fork")
+	s.note("delete the fork: %d", resp.StatusCode)
+}
