@@ -1,6 +1,8 @@
 package forgejotest
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
@@ -8,13 +10,15 @@ import (
 
 // The contract for the outcomes a real program's scenario found the fake
 // getting wrong (issue 23): a team without units, deleting a label that is
-// not there, forking into an organization. Same rules as contract_test.go;
+// not there, forking into an organization, a 51 MiB release asset. Same rules as contract_test.go;
 // it runs after gaps(): s.org exists and user2 is a write collaborator.
 
 func (s *scenario) outcomes() {
 	s.teamUnits()
 	s.missingLabelDelete()
 	s.forkIntoOrg()
+	s.bigAsset()
+	s.compare()
 }
 
 func (s *scenario) teamUnits() {
@@ -107,4 +111,78 @@ func (s *scenario) forkIntoOrg() {
 	resp, err = c.Repos.Delete(s.ctx, s.org, f.Name)
 	s.must(err, "delete the fork")
 	s.note("delete the fork: %d", resp.StatusCode)
+}
+
+// zeros is an endless reader of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// bigAsset uploads a 51 MiB release asset, past the 32 MiB the fake used to
+// cut every body at and well within a default Forgejo's 2048 MiB.
+func (s *scenario) bigAsset() {
+	c := s.tg.c1
+	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v51.0.0", Name: "Big"})
+	s.must(err, "release")
+	const size = 51 << 20
+	a, resp, err := c.Repos.UploadReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, nil,
+		&forgejo.Upload{Name: "big.bin", Content: io.LimitReader(zeros{}, size), Size: size})
+	s.must(err, "upload a 51 MiB asset")
+	s.note("51 MiB release asset: %d name %s size %d", resp.StatusCode, a.Name, a.Size)
+	got, _, err := c.Repos.GetReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, a.ID)
+	s.must(err, "get it")
+	s.note("get it: size %d", got.Size)
+	_, err = c.Repos.DeleteRelease(s.ctx, s.owner, s.repo, rel.ID)
+	s.must(err, "delete the release")
+}
+
+// compare is repoCompareDiff, which changelog generators call: the commits
+// of a branch since the default branch, newest first, with their files.
+func (s *scenario) compare() {
+	c := s.tg.c1
+	_, _, err := c.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoOption{NewBranchName: "cmp"})
+	s.must(err, "branch")
+	readme, _, err := c.Repos.GetContents(s.ctx, s.owner, s.repo, "README.md", &forgejo.RepoGetContentsOptions{Ref: "cmp"})
+	s.must(err, "README")
+	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "cmp/one.txt", forgejo.CreateFileOptions{Branch: "cmp", Content: b64("1\n2\n"), Message: "Add one\n\nwith a body"})
+	s.must(err, "add on the branch")
+	_, _, err = c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileOptions{Branch: "cmp", SHA: readme.File.SHA,
+		Content: b64("# changed\n"), Message: "Change the readme"})
+	s.must(err, "update on the branch")
+	desc := func(cmp *forgejo.Compare) string {
+		var out []string
+		for _, cm := range cmp.Commits {
+			var fs []string
+			for _, f := range cm.Files {
+				fs = append(fs, f.Filename+":"+f.Status)
+			}
+			parents := 0
+			if cm.Parents != nil {
+				parents = len(cm.Parents)
+			}
+			out = append(out, fmt.Sprintf("%q files %v +%d-%d=%d parents %d author %v", cm.Commit.Message, fs,
+				cm.Stats.Additions, cm.Stats.Deletions, cm.Stats.Total, parents, cm.Author != nil && cm.Author.Login == s.owner))
+		}
+		return fmt.Sprintf("total %d: %v", cmp.TotalCommits, out)
+	}
+	for _, bh := range []string{"main...cmp", "main..cmp", "cmp", "cmp...main", "main...main"} {
+		cmp, resp, err := c.Repos.CompareCommits(s.ctx, s.owner, s.repo, bh)
+		s.must(err, "compare "+bh)
+		s.note("compare %s: %d %s", bh, resp.StatusCode, desc(cmp))
+	}
+	br, _, err := c.Repos.GetBranch(s.ctx, s.owner, s.repo, "main")
+	s.must(err, "main")
+	cmp, _, err := s.tg.anon.Repos.CompareCommits(s.ctx, s.owner, s.repo, br.Commit.ID+"...cmp")
+	s.must(err, "compare from a commit id, anonymously")
+	s.note("compare from main's commit id, anonymously: total %d", cmp.TotalCommits)
+	for _, bh := range []string{"main...no-such-ref", "no-such-ref...cmp"} {
+		_, _, err = c.Repos.CompareCommits(s.ctx, s.owner, s.repo, bh)
+		e := s.apiErr(err, "compare "+bh)
+		s.note("compare %s: %d", bh, e.StatusCode)
+	}
+	_, _, err = c.Repos.CompareCommits(s.ctx, s.owner, "no-such-repo-contract", "main...cmp")
+	s.note("compare in a missing repository: %d", s.status(err))
 }

@@ -14,6 +14,13 @@ type routeSpec struct {
 	h                func(c *call)
 }
 
+// uploadOps are the routes whose body is a file, streamed (readUpload).
+var uploadOps = map[string]bool{
+	"repoCreateReleaseAttachment":       true,
+	"issueCreateIssueAttachment":        true,
+	"issueCreateIssueCommentAttachment": true,
+}
+
 // routeTable lists every operation the fake implements, by operationId as the
 // spec names them.
 func routeTable() []routeSpec {
@@ -138,6 +145,7 @@ func routeTable() []routeSpec {
 		{"DELETE", R + "/contents/{filepath}", "repoDeleteFile", auth, hDeleteFile},
 		{"GET", R + "/raw/{filepath}", "repoGetRawFile", pub, hGetRawFile},
 		{"GET", R + "/git/trees/{sha}", "GetTree", pub, hGetTree},
+		{"GET", R + "/compare/{basehead}", "repoCompareDiff", pub, hCompare},
 
 		// releases and attachments
 		{"GET", R + "/releases", "repoListReleases", pub, hListReleases},
@@ -255,7 +263,7 @@ func buildRoutes() []*route {
 	specs := routeTable()
 	out := make([]*route, 0, len(specs))
 	for _, s := range specs {
-		out = append(out, &route{method: s.method, tmpl: compileTemplate(s.path), op: s.op, auth: s.auth, h: s.h})
+		out = append(out, &route{method: s.method, tmpl: compileTemplate(s.path), op: s.op, auth: s.auth, upload: uploadOps[s.op], h: s.h})
 	}
 	return out
 }
