@@ -19,6 +19,7 @@ func (s *scenario) outcomes() {
 	s.forkIntoOrg()
 	s.bigAsset()
 	s.compare()
+	s.statuses()
 }
 
 func (s *scenario) teamUnits() {
@@ -185,4 +186,67 @@ func (s *scenario) compare() {
 	}
 	_, _, err = c.Repos.CompareCommits(s.ctx, s.owner, "no-such-repo-contract", "main...cmp")
 	s.note("compare in a missing repository: %d", s.status(err))
+}
+
+// statuses are commit statuses, as CI systems report them.
+func (s *scenario) statuses() {
+	c := s.tg.c1
+	br, _, err := c.Repos.GetBranch(s.ctx, s.owner, s.repo, "main")
+	s.must(err, "main")
+	sha := br.Commit.ID
+	combined := func() string {
+		s.t.Helper()
+		cs, resp, err := s.tg.anon.Repos.GetCombinedStatus(s.ctx, s.owner, s.repo, "main", nil)
+		s.must(err, "combined status")
+		var ctxs []string
+		for _, st := range cs.Statuses {
+			ctxs = append(ctxs, st.Context+":"+string(st.Status))
+		}
+		return fmt.Sprintf("%s total %d %v sha ok %v repo ok %v url ok %v total header %q", cs.State, cs.TotalCount, ctxs, cs.SHA == sha,
+			cs.Repository != nil && cs.Repository.FullName == s.owner+"/"+s.repo, strings.HasSuffix(cs.URL, "/commits/"+sha+"/status"), resp.Header.Get("X-Total-Count"))
+	}
+	st, resp, err := c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "pending", Context: "ci/build", Description: "building", TargetURL: "http://ci.example/1"})
+	s.must(err, "create a status")
+	s.note("create status: %d %s %s %q %s creator ok %v url ok %v", resp.StatusCode, st.Status, st.Context, st.Description, st.TargetURL,
+		st.Creator != nil && st.Creator.Login == s.owner, strings.HasSuffix(st.URL, "/statuses/"+sha))
+	s.note("combined after pending: %s", combined())
+	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "success", Context: "ci/build"})
+	s.must(err, "success")
+	s.note("combined after success: %s", combined())
+	_, resp, err = s.tg.c2.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "failure", Context: "ci/lint"})
+	s.must(err, "user2 (write collaborator) reports a failure")
+	s.note("user2 reports: %d; combined: %s", resp.StatusCode, combined())
+
+	list, resp, err := c.Repos.ListStatusesBySHA(s.ctx, s.owner, s.repo, sha, nil)
+	s.must(err, "list by sha")
+	var all []string
+	for _, x := range list {
+		all = append(all, x.Context+":"+string(x.Status))
+	}
+	s.note("statuses by sha: %v total %q", sorted(all), resp.Header.Get("X-Total-Count"))
+	byRef, _, err := c.Repos.ListStatuses(s.ctx, s.owner, s.repo, "main", nil)
+	s.must(err, "list by ref")
+	page, resp, err := c.Repos.ListStatuses(s.ctx, s.owner, s.repo, "main", &forgejo.RepoListStatusesOptions{ListOptions: forgejo.ListOptions{Page: 1, Limit: 1}})
+	s.must(err, "a page")
+	s.note("statuses by ref: %d; page 1 limit 1: %d total %q next %d", len(byRef), len(page), resp.Header.Get("X-Total-Count"), resp.NextPage)
+	failed, _, err := c.Repos.ListStatuses(s.ctx, s.owner, s.repo, "main", &forgejo.RepoListStatusesOptions{State: "failure"})
+	s.must(err, "filter by state")
+	s.note("statuses in state failure: %d", len(failed))
+	none, _, err := c.Repos.ListStatusesBySHA(s.ctx, s.owner, s.repo, strings.Repeat("0", 40), nil)
+	s.must(err, "statuses of an unknown commit")
+	s.note("statuses of an unknown commit: %d", len(none))
+
+	_, _, err = s.tg.anon.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "success"})
+	s.note("create a status anonymously: %d", s.status(err))
+	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, "deadbeef", forgejo.CreateStatusOption{State: "success"})
+	e := s.apiErr(err, "status of a missing commit")
+	s.note("status of a missing commit: %d %q", e.StatusCode, e.Message)
+	// Differs on purpose: for a ref without statuses Forgejo answers an
+	// empty combined status; Gitea 1.27 "pending" with the sha.
+	cs, _, err := c.Repos.GetCombinedStatus(s.ctx, s.owner, s.repo, "cmp", nil)
+	s.must(err, "combined status without statuses")
+	s.note("combined without statuses: total %d", cs.TotalCount)
+	if want := map[bool]forgejo.CommitStatusState{true: "", false: "pending"}[s.tg.fake]; cs.State != want {
+		s.t.Errorf("combined without statuses on %s: %q, want %q", s.tg.name, cs.State, want)
+	}
 }

@@ -146,6 +146,10 @@ func routeTable() []routeSpec {
 		{"GET", R + "/raw/{filepath}", "repoGetRawFile", pub, hGetRawFile},
 		{"GET", R + "/git/trees/{sha}", "GetTree", pub, hGetTree},
 		{"GET", R + "/compare/{basehead}", "repoCompareDiff", pub, hCompare},
+		{"POST", R + "/statuses/{sha}", "repoCreateStatus", auth, hCreateStatus},
+		{"GET", R + "/statuses/{sha}", "repoListStatuses", pub, hListStatuses("sha")},
+		{"GET", R + "/commits/{ref}/statuses", "repoListStatusesByRef", pub, hListStatuses("ref")},
+		{"GET", R + "/commits/{ref}/status", "repoGetCombinedStatusByRef", pub, hCombinedStatus},
 
 		// releases and attachments
 		{"GET", R + "/releases", "repoListReleases", pub, hListReleases},

@@ -50,6 +50,7 @@ type repo struct {
 	hooks         []*hook
 	collaborators []*collaborator
 	protections   []*protection
+	statuses      []*commitStatus // in creation order
 }
 
 type branch struct {
