@@ -20,6 +20,7 @@ func (s *scenario) outcomes() {
 	s.bigAsset()
 	s.compare()
 	s.statuses()
+	s.topicSearch()
 }
 
 func (s *scenario) teamUnits() {
@@ -249,4 +250,31 @@ func (s *scenario) statuses() {
 	if want := map[bool]forgejo.CommitStatusState{true: "", false: "pending"}[s.tg.fake]; cs.State != want {
 		s.t.Errorf("combined without statuses on %s: %q, want %q", s.tg.name, cs.State, want)
 	}
+}
+
+// topicSearch is the instance's topic search, by a keyword no other run
+// uses (the real server keeps every topic it has seen).
+func (s *scenario) topicSearch() {
+	c := s.tg.c1
+	kw := "k" + s.repo[len(s.repo)-8:]
+	resp, err := c.Repos.ReplaceTopics(s.ctx, s.owner, s.repo, []string{kw + "-alpha", kw + "-beta"})
+	s.must(err, "topics")
+	s.note("set two new topics: %d", resp.StatusCode)
+	search := func(q string, o forgejo.ListOptions) string {
+		s.t.Helper()
+		ts, resp, err := s.tg.anon.Repos.SearchTopics(s.ctx, &forgejo.RepoSearchTopicsOptions{Query: q, ListOptions: o})
+		s.must(err, "search topics")
+		var out []string
+		for _, t := range ts {
+			out = append(out, fmt.Sprintf("%s:%d:%v", strings.TrimPrefix(t.TopicName, kw), t.RepoCount, t.ID > 0 && !t.Created.IsZero()))
+		}
+		return fmt.Sprintf("%v total %q link %v", out, resp.Header.Get("X-Total-Count"), linkSent(resp))
+	}
+	s.note("search %s: %s", "kw", search(kw, forgejo.ListOptions{}))
+	s.note("search %s page 1 limit 1: %s", "kw", search(kw, forgejo.ListOptions{Page: 1, Limit: 1}))
+	s.note("search %s-BETA: %s", "kw", search(strings.ToUpper(kw)+"-BETA", forgejo.ListOptions{}))
+	s.note("search nothing: %s", search(kw+"-zzz", forgejo.ListOptions{}))
+	resp, err = c.Repos.RemoveTopic(s.ctx, s.owner, s.repo, kw+"-alpha")
+	s.must(err, "remove a topic")
+	s.note("remove one, then search: %s", search(kw, forgejo.ListOptions{}))
 }

@@ -62,6 +62,7 @@ func routeTable() []routeSpec {
 		{"PUT", R + "/topics", "repoUpdateTopics", auth, hReplaceTopics},
 		{"PUT", R + "/topics/{topic}", "repoAddTopic", auth, hAddTopic},
 		{"DELETE", R + "/topics/{topic}", "repoDeleteTopic", auth, hDeleteTopic},
+		{"GET", "/topics/search", "topicSearch", pub, hSearchTopics},
 		{"GET", R + "/stargazers", "repoListStargazers", pub, hStargazers},
 		{"GET", R + "/forks", "listForks", pub, hListForks},
 		{"POST", R + "/forks", "createFork", auth, hCreateFork},

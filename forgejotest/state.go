@@ -159,6 +159,7 @@ type state struct {
 	comments      map[int64]*comment
 	notifications []*notification
 	reviews       []*review
+	topics        map[string]*topicRec // every topic a repository has had, by name
 }
 
 func newState() *state {
