@@ -21,6 +21,7 @@ func (s *scenario) outcomes() {
 	s.compare()
 	s.statuses()
 	s.topicSearch()
+	s.singleCommit()
 }
 
 func (s *scenario) teamUnits() {
@@ -277,4 +278,32 @@ func (s *scenario) topicSearch() {
 	resp, err = c.Repos.RemoveTopic(s.ctx, s.owner, s.repo, kw+"-alpha")
 	s.must(err, "remove a topic")
 	s.note("remove one, then search: %s", search(kw, forgejo.ListOptions{}))
+}
+
+// singleCommit is repoGetSingleCommit, after compare() made branch cmp.
+func (s *scenario) singleCommit() {
+	c := s.tg.c1
+	br, _, err := c.Repos.GetBranch(s.ctx, s.owner, s.repo, "cmp")
+	s.must(err, "cmp")
+	sha := br.Commit.ID
+	desc := func(cm *forgejo.Commit) string {
+		var fs []string
+		for _, f := range cm.Files {
+			fs = append(fs, f.Filename+":"+f.Status)
+		}
+		return fmt.Sprintf("%q files %v (nil %v) +%d-%d=%d parents %d sha ok %v url ok %v", cm.Commit.Message, fs, cm.Files == nil,
+			cm.Stats.Additions, cm.Stats.Deletions, cm.Stats.Total, len(cm.Parents), cm.SHA == sha, strings.HasSuffix(cm.URL, "/git/commits/"+sha))
+	}
+	for _, ref := range []string{sha, sha[:10], "cmp"} {
+		cm, resp, err := s.tg.anon.Repos.GetCommit(s.ctx, s.owner, s.repo, ref, nil)
+		s.must(err, "get a commit")
+		s.note("get commit by %s: %d %s", map[string]string{sha: "id", sha[:10]: "prefix", "cmp": "branch"}[ref], resp.StatusCode, desc(cm))
+	}
+	cm, _, err := c.Repos.GetCommit(s.ctx, s.owner, s.repo, sha, &forgejo.RepoGetCommitOptions{Files: forgejo.Ptr(false)})
+	s.must(err, "without files")
+	s.note("get commit without files: %s", desc(cm))
+	for _, ref := range []string{strings.Repeat("0", 40), "no-such-ref"} {
+		_, _, err = c.Repos.GetCommit(s.ctx, s.owner, s.repo, ref, nil)
+		s.note("get a missing commit: %d", s.status(err))
+	}
 }

@@ -6,8 +6,8 @@
 //
 // It fakes the areas programs use: repositories (create for a user or an
 // organization, edit, delete, fork, list, search, topics, collaborators,
-// branches and branch protections, tags, compare, commit statuses, topic
-// search), files (contents of a
+// branches and branch protections, tags, compare, single commits, commit
+// statuses, topic search), files (contents of a
 // file or a directory, raw files, create, update and delete with the sha
 // guard, the git tree with its paging), releases and their attachments
 // (streamed, up to a default Forgejo's 2048 MiB a file:

@@ -190,3 +190,26 @@ func (v view) gitCommit(r *repo, cm *commit, parent map[string]string, withFiles
 	}
 	return w
 }
+
+// hGetCommit is repoGetSingleCommit, GET .../git/commits/{sha}: one commit
+// by id, prefix, branch or tag, with its files (unless ?files=false) and
+// stats. A commit that is not there is Forgejo's ctx.NotFound(identifier):
+// 404 with the identifier as the message (Gitea 1.27: "commit doesn't
+// exist: X").
+func hGetCommit(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	sha, ok := r.commitOf(c.p["sha"])
+	cm := r.commits[sha]
+	if !ok || cm == nil {
+		c.fail(http.StatusNotFound, c.p["sha"])
+		return
+	}
+	var parent map[string]string
+	if p := r.commits[cm.parent]; p != nil {
+		parent = p.files
+	}
+	c.json(http.StatusOK, c.v.gitCommit(r, cm, parent, c.q.Get("files") != "false"))
+}

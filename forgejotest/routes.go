@@ -147,6 +147,7 @@ func routeTable() []routeSpec {
 		{"GET", R + "/raw/{filepath}", "repoGetRawFile", pub, hGetRawFile},
 		{"GET", R + "/git/trees/{sha}", "GetTree", pub, hGetTree},
 		{"GET", R + "/compare/{basehead}", "repoCompareDiff", pub, hCompare},
+		{"GET", R + "/git/commits/{sha}", "repoGetSingleCommit", pub, hGetCommit},
 		{"POST", R + "/statuses/{sha}", "repoCreateStatus", auth, hCreateStatus},
 		{"GET", R + "/statuses/{sha}", "repoListStatuses", pub, hListStatuses("sha")},
 		{"GET", R + "/commits/{ref}/statuses", "repoListStatusesByRef", pub, hListStatuses("ref")},
