@@ -44,7 +44,7 @@ func (s *scenario) teamUnits() {
 	t, resp, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "admins", Permission: "admin"})
 	s.must(err, "admin team without units")
 	s.note("admin team without units: %d permission %s units %d", resp.StatusCode, t.Permission, len(t.Units))
-	resp, err = c.Orgs.DeleteTeam(s.ctx, t.ID)
+	_, err = c.Orgs.DeleteTeam(s.ctx, t.ID)
 	s.must(err, "delete the admin team")
 	// units_map alone is enough.
 	t, resp, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "mapped", UnitsMap: map[string]string{"repo.code": "write"}})
@@ -275,7 +275,7 @@ func (s *scenario) topicSearch() {
 	s.note("search %s page 1 limit 1: %s", "kw", search(kw, forgejo.ListOptions{Page: 1, Limit: 1}))
 	s.note("search %s-BETA: %s", "kw", search(strings.ToUpper(kw)+"-BETA", forgejo.ListOptions{}))
 	s.note("search nothing: %s", search(kw+"-zzz", forgejo.ListOptions{}))
-	resp, err = c.Repos.RemoveTopic(s.ctx, s.owner, s.repo, kw+"-alpha")
+	_, err = c.Repos.RemoveTopic(s.ctx, s.owner, s.repo, kw+"-alpha")
 	s.must(err, "remove a topic")
 	s.note("remove one, then search: %s", search(kw, forgejo.ListOptions{}))
 }
