@@ -196,6 +196,7 @@ func runScenario(t *testing.T, tg *target) []string {
 	s.collaboratorsAndMore()
 	s.reviews()
 	s.gaps()
+	s.outcomes()
 	s.cleanup()
 	return s.lines
 }

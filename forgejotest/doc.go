@@ -6,15 +6,19 @@
 //
 // It fakes the areas programs use: repositories (create for a user or an
 // organization, edit, delete, fork, list, search, topics, collaborators,
-// branches and branch protections, tags), files (contents of a file or a
-// directory, raw files, create, update and delete with the sha guard, the
-// git tree with its paging), releases and their attachments, organizations
+// branches and branch protections, tags, compare, single commits, commit
+// statuses, topic search), files (contents of a
+// file or a directory, raw files, create, update and delete with the sha
+// guard, the git tree with its paging), releases and their attachments
+// (streamed, up to a default Forgejo's 2048 MiB a file:
+// [WithMaxAttachmentSize]), organizations
 // (members, public members, teams with their members and repositories,
 // organization labels), repository, organization and user hooks, issues
 // (search across repositories, comments, labels, milestones, reactions,
 // attachments, dependencies), pull requests (merge, reviews, review
 // requests, files, diff and patch) and notifications.
-// [ImplementedOperations] lists them.
+// [ImplementedOperations] lists them. [Server.Handle] answers any operation,
+// implemented or not, with a handler of the test's own.
 //
 //	srv := forgejotest.NewServer(t)
 //	srv.AddRepo("alice", "demo")
@@ -92,7 +96,12 @@
 // an issue may edit it. Where Forgejo and Gitea differ the fake follows
 // Forgejo: a stale file sha answers 409 on update and 400 on delete, a
 // missing organization 404 "GetOrgByName", a removed reaction 200 (Gitea
-// 1.27: 204), attachments carry their type. The package's own tests run
+// 1.27: 204), attachments carry their type, a fork into an organization
+// that does not exist is 422 (Gitea 1.27: 404), compare sends its "files".
+// Where both agree the fake does too: a team below admin without units is
+// 500 "units permission should not be empty" (the message for site
+// administrators only, as any 500 of a server in production mode), deleting
+// a label that is not there is 204. The package's own tests run
 // the same scenarios against the fake and a real server and say where they
 // differ on purpose. Operations the fake does not implement answer 501 with a JSON
 // message naming the operation, so a test never mistakes them for a missing

@@ -674,8 +674,12 @@ func hDeleteLabel(c *call) {
 	if r == nil || !c.canWriteRepo(r) {
 		return
 	}
-	l := c.pathLabel(r)
-	if l == nil {
+	// Forgejo deletes by id without looking the label up first: a label that
+	// is not there (or an id that is no number) is 204 all the same.
+	id, _ := c.pathInt("id")
+	l := r.labelByID(id)
+	if l == nil || l.repo != r {
+		c.empty(http.StatusNoContent)
 		return
 	}
 	r.labels = slices.DeleteFunc(r.labels, func(x *label) bool { return x == l })

@@ -476,6 +476,9 @@ func (c *call) applyTeam(t *team, b teamBody) bool {
 		t.unitsMap = unitsMap(t.units, t.permission)
 	}
 	if t.permission == "admin" || t.permission == "owner" {
+		if len(t.units) == 0 { // Forgejo gives an admin team every unit
+			t.units = allUnits()
+		}
 		t.unitsMap = unitsMap(t.units, t.permission)
 	}
 	return true
@@ -492,6 +495,17 @@ func hCreateTeam(c *call) {
 	}
 	if b.Name == nil || strings.TrimSpace(*b.Name) == "" {
 		c.fail(http.StatusUnprocessableEntity, "[Name]: Required")
+		return
+	}
+	if !teamNameRE.MatchString(*b.Name) || len(*b.Name) > 255 {
+		c.fail(http.StatusUnprocessableEntity, "[Name]: AlphaDashDot")
+		return
+	}
+	// Below admin, Forgejo needs the units (units or units_map) and refuses
+	// a team without them with a 500, before it looks for a team of the same
+	// name.
+	if (b.Permission == nil || *b.Permission != "admin") && len(b.UnitsMap) == 0 && len(b.Units) == 0 {
+		c.internalError("units permission should not be empty")
 		return
 	}
 	t := &team{org: o, permission: "read", units: []string{}, unitsMap: map[string]string{}}
@@ -876,10 +890,14 @@ func hDeleteOrgLabel(c *call) {
 	if o == nil || !c.isOrgOwner(o) {
 		return
 	}
-	l := c.orgLabel(o)
-	if l == nil {
+	// As for a repository's labels: a missing one is 204 too.
+	id, _ := c.pathInt("id")
+	i := slices.IndexFunc(o.org.labels, func(x *label) bool { return x.id == id })
+	if i < 0 {
+		c.empty(http.StatusNoContent)
 		return
 	}
+	l := o.org.labels[i]
 	o.org.labels = slices.DeleteFunc(o.org.labels, func(x *label) bool { return x == l })
 	for _, r := range c.st.reposInOrder {
 		for _, is := range r.issues {

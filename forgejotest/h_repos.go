@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 func hGetRepo(c *call) {
@@ -123,7 +124,13 @@ func hReplaceTopics(c *call) {
 		return
 	}
 	slices.Sort(topics)
+	for _, t := range r.topics {
+		c.st.touchTopic(t, c.now)
+	}
 	r.topics = append([]string{}, topics...)
+	for _, t := range r.topics {
+		c.st.touchTopic(t, c.now)
+	}
 	c.empty(http.StatusNoContent)
 }
 
@@ -143,6 +150,7 @@ func hAddTopic(c *call) {
 	default:
 		r.topics = append(r.topics, t)
 		slices.Sort(r.topics)
+		c.st.touchTopic(t, c.now)
 		c.empty(http.StatusNoContent)
 	}
 }
@@ -163,6 +171,7 @@ func hDeleteTopic(c *call) {
 		return
 	}
 	r.topics = slices.Delete(r.topics, i, i+1)
+	c.st.touchTopic(t, c.now)
 	c.empty(http.StatusNoContent)
 }
 
@@ -188,7 +197,8 @@ func hListForks(c *call) {
 	c.json(http.StatusOK, c.repos(paginate(c, visible, pageLoneLimitAll)))
 }
 
-// hCreateFork forks into the caller's account; Forgejo answers 202.
+// hCreateFork forks into the caller's account or an organization the
+// caller is a member of; Forgejo answers 202.
 func hCreateFork(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -201,9 +211,20 @@ func hCreateFork(c *call) {
 	if !c.decode(&body) {
 		return
 	}
-	if body.Organization != "" && !strings.EqualFold(body.Organization, c.user.login) {
-		c.fail(http.StatusForbidden, "forgejotest: forking into an organization is not supported")
-		return
+	forker := c.user
+	if body.Organization != "" {
+		// Forgejo's handler: an organization that does not exist is 422
+		// (Gitea 1.27: 404), one the caller is no member of 403.
+		o := c.st.user(body.Organization)
+		if o == nil || o.org == nil {
+			c.fail(http.StatusUnprocessableEntity, "org does not exist [id: 0, name: "+body.Organization+"]")
+			return
+		}
+		if !o.org.isMember(c.user) {
+			c.fail(http.StatusForbidden, "User is no Member of Organisation '"+o.login+"'")
+			return
+		}
+		forker = o
 	}
 	name := body.Name
 	if name == "" {
@@ -212,11 +233,17 @@ func hCreateFork(c *call) {
 	if !c.checkRepoName(name) {
 		return
 	}
-	if c.st.repo(c.user.login, name) != nil {
+	for _, f := range r.forks {
+		if f.owner == forker {
+			c.fail(http.StatusConflict, "repository is already forked by user [uname: "+forker.login+", repo path: "+r.owner.login+"/"+r.name+", fork path: "+f.owner.login+"/"+f.name+"]")
+			return
+		}
+	}
+	if c.st.repo(forker.login, name) != nil {
 		c.fail(http.StatusConflict, "The repository with the same name already exists.")
 		return
 	}
-	f := c.st.addRepo(c.user, name, false, r.defaultBranch, c.now)
+	f := c.st.addRepo(forker, name, false, r.defaultBranch, c.now)
 	f.description, f.parent, f.empty = r.description, r, r.empty
 	for _, b := range r.branches {
 		cp := *b
@@ -334,4 +361,64 @@ func rawList(raw []json.RawMessage) (ids []int64, names []string) {
 		}
 	}
 	return ids, names
+}
+
+// ---- the instance's topics: Forgejo keeps a topic once a repository has
+// had it, with its repository count (0 once none has it any more).
+
+type topicRec struct {
+	id      int64
+	name    string
+	created time.Time
+	updated time.Time
+}
+
+// touchTopic records that a topic was added to or removed from a
+// repository.
+func (st *state) touchTopic(name string, now time.Time) {
+	if st.topics == nil {
+		st.topics = map[string]*topicRec{}
+	}
+	if t := st.topics[name]; t != nil {
+		t.updated = now
+		return
+	}
+	st.topics[name] = &topicRec{id: st.id("topic"), name: name, created: now, updated: now}
+}
+
+type wTopic struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"topic_name"`
+	RepoCount int    `json:"repo_count"`
+	Created   string `json:"created"`
+	Updated   string `json:"updated"`
+}
+
+// hSearchTopics is topicSearch: the topics whose name contains q, the most
+// used first (then the oldest), paged with X-Total-Count and no Link.
+func hSearchTopics(c *call) {
+	q := strings.ToLower(strings.TrimSpace(c.q.Get("q")))
+	count := map[string]int{}
+	for _, r := range c.st.reposInOrder {
+		for _, t := range r.topics {
+			count[t]++
+		}
+	}
+	var found []*topicRec
+	for _, t := range c.st.topics {
+		if strings.Contains(t.name, q) {
+			found = append(found, t)
+		}
+	}
+	slices.SortFunc(found, func(a, b *topicRec) int {
+		if d := count[b.name] - count[a.name]; d != 0 {
+			return d
+		}
+		return int(a.id - b.id)
+	})
+	out := []*wTopic{}
+	for _, t := range paginate(c, found, pageTotalOnly) {
+		out = append(out, &wTopic{ID: t.id, Name: t.name, RepoCount: count[t.name], Created: ts(t.created), Updated: ts(t.updated)})
+	}
+	c.json(http.StatusOK, map[string]any{"topics": out})
 }

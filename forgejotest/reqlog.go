@@ -18,8 +18,14 @@ type RecordedRequest struct {
 	// RawQuery and Query are the query string, raw and parsed.
 	RawQuery string
 	Query    url.Values
-	// Body is the request body.
+	// Body is the request body. Of an upload (an attachment or a release
+	// asset, streamed and never held whole) or a body too large to be
+	// answered, only the first MiB is kept.
 	Body []byte
+	// BodySize is the body's size in bytes as received: len(Body) unless
+	// only its beginning was kept. For an upload refused before its end
+	// (too large), what had been read then.
+	BodySize int64
 	// Operation is the operationId the request addressed, or "" when the
 	// path matches no known operation.
 	Operation string

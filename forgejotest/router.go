@@ -41,7 +41,7 @@ type template struct {
 }
 
 // restParams are the parameters that span several path segments.
-var restParams = map[string]bool{"filepath": true}
+var restParams = map[string]bool{"filepath": true, "basehead": true}
 
 var paramRE = regexp.MustCompile(`\{[^}/]+\}`)
 

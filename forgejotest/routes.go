@@ -14,6 +14,13 @@ type routeSpec struct {
 	h                func(c *call)
 }
 
+// uploadOps are the routes whose body is a file, streamed (readUpload).
+var uploadOps = map[string]bool{
+	"repoCreateReleaseAttachment":       true,
+	"issueCreateIssueAttachment":        true,
+	"issueCreateIssueCommentAttachment": true,
+}
+
 // routeTable lists every operation the fake implements, by operationId as the
 // spec names them.
 func routeTable() []routeSpec {
@@ -55,6 +62,7 @@ func routeTable() []routeSpec {
 		{"PUT", R + "/topics", "repoUpdateTopics", auth, hReplaceTopics},
 		{"PUT", R + "/topics/{topic}", "repoAddTopic", auth, hAddTopic},
 		{"DELETE", R + "/topics/{topic}", "repoDeleteTopic", auth, hDeleteTopic},
+		{"GET", "/topics/search", "topicSearch", pub, hSearchTopics},
 		{"GET", R + "/stargazers", "repoListStargazers", pub, hStargazers},
 		{"GET", R + "/forks", "listForks", pub, hListForks},
 		{"POST", R + "/forks", "createFork", auth, hCreateFork},
@@ -138,6 +146,12 @@ func routeTable() []routeSpec {
 		{"DELETE", R + "/contents/{filepath}", "repoDeleteFile", auth, hDeleteFile},
 		{"GET", R + "/raw/{filepath}", "repoGetRawFile", pub, hGetRawFile},
 		{"GET", R + "/git/trees/{sha}", "GetTree", pub, hGetTree},
+		{"GET", R + "/compare/{basehead}", "repoCompareDiff", pub, hCompare},
+		{"GET", R + "/git/commits/{sha}", "repoGetSingleCommit", pub, hGetCommit},
+		{"POST", R + "/statuses/{sha}", "repoCreateStatus", auth, hCreateStatus},
+		{"GET", R + "/statuses/{sha}", "repoListStatuses", pub, hListStatuses("sha")},
+		{"GET", R + "/commits/{ref}/statuses", "repoListStatusesByRef", pub, hListStatuses("ref")},
+		{"GET", R + "/commits/{ref}/status", "repoGetCombinedStatusByRef", pub, hCombinedStatus},
 
 		// releases and attachments
 		{"GET", R + "/releases", "repoListReleases", pub, hListReleases},
@@ -255,7 +269,7 @@ func buildRoutes() []*route {
 	specs := routeTable()
 	out := make([]*route, 0, len(specs))
 	for _, s := range specs {
-		out = append(out, &route{method: s.method, tmpl: compileTemplate(s.path), op: s.op, auth: s.auth, h: s.h})
+		out = append(out, &route{method: s.method, tmpl: compileTemplate(s.path), op: s.op, auth: s.auth, upload: uploadOps[s.op], h: s.h})
 	}
 	return out
 }

@@ -60,6 +60,7 @@ type config struct {
 	defaultUser string
 
 	deliveryTimeout time.Duration
+	maxAttachment   int64
 }
 
 // WithMaxResponseItems sets max_response_items, the page size every listing
@@ -107,6 +108,23 @@ func WithRateLimit(quota int, window time.Duration) Option {
 	}
 }
 
+// DefaultMaxAttachmentSize is a default Forgejo's [attachment] MAX_SIZE,
+// 2048 MiB: the largest file one attachment or release asset may hold.
+const DefaultMaxAttachmentSize = 2048 << 20
+
+// WithMaxAttachmentSize sets the largest file, in bytes, an attachment or a
+// release asset may hold (default [DefaultMaxAttachmentSize]); a larger one
+// is answered 413. Uploads are streamed and counted, never held in memory,
+// so a test can send a file of any size; a small bound tests the refusal
+// without sending gigabytes.
+func WithMaxAttachmentSize(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxAttachment = n
+		}
+	}
+}
+
 // WithVersion sets what /version answers (default [DefaultVersion]).
 func WithVersion(v string) Option {
 	return func(c *config) { c.version = v }
@@ -143,6 +161,7 @@ type Server struct {
 	rl       *rateLimiter
 	defUser  *user
 	defToken string
+	handlers map[string]http.HandlerFunc // Handle's, by operationId
 
 	dq deliveryQueue // webhook deliveries, with their own lock
 }
@@ -165,7 +184,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 func Start(opts ...Option) (*Server, error) {
 	cfg := config{
 		maxItems: DefaultMaxResponseItems, pagingNum: DefaultPagingNum, clock: time.Now,
-		version: DefaultVersion, defaultUser: DefaultUser,
+		version: DefaultVersion, defaultUser: DefaultUser, maxAttachment: DefaultMaxAttachmentSize,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -269,6 +288,7 @@ type route struct {
 	tmpl   template
 	op     string
 	auth   bool // a token is required
+	upload bool // the body is a file upload, streamed (see readUpload)
 	h      func(c *call)
 }
 
@@ -280,6 +300,7 @@ type call struct {
 	p      map[string]string
 	q      url.Values
 	body   []byte
+	up     *streamedUpload // the streamed upload of an upload route
 	user   *user
 	now    time.Time
 	v      view
@@ -316,6 +337,16 @@ func (c *call) fail(status int, msg string) {
 	c.json(status, errorBody{Message: msg, URL: c.swagger()})
 }
 
+// internalError answers Forgejo's 500 {"message","url"}. As on a server in
+// production mode, only a site administrator reads the message; anyone else
+// gets "".
+func (c *call) internalError(msg string) {
+	if c.user == nil || !c.user.isAdmin {
+		msg = ""
+	}
+	c.fail(http.StatusInternalServerError, msg)
+}
+
 // failErrs answers {"message","url","errors"}.
 func (c *call) failErrs(status int, msg string, errs ...string) {
 	if errs == nil {
@@ -344,19 +375,36 @@ func (c *call) decode(v any) bool {
 // ServeHTTP answers one request: it logs it, applies the rate limiter and
 // any queued fault, then the fake's handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
 	apiPath, isAPI := strings.CutPrefix(r.URL.EscapedPath(), "/api/v1/")
 	apiPath = "/" + apiPath
 	var res resolution
 	if isAPI {
 		res = s.resolve(r.Method, apiPath)
 	}
+	var custom http.HandlerFunc
+	if res.op != "" {
+		s.mu.Lock()
+		custom = s.handlers[res.op]
+		s.mu.Unlock()
+	}
+	// An upload is streamed later, outside the lock; any other body is
+	// read whole, up to maxBody.
+	streamed := res.route != nil && res.route.upload && custom == nil
+	var body []byte
+	var bodySize int64
+	if !streamed {
+		body, _ = io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		bodySize = int64(len(body))
+		if bodySize > maxBody {
+			body = body[:maxRecorded]
+		}
+	}
 
 	s.mu.Lock()
 	now := s.now()
 	entry := &RecordedRequest{
 		Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Query: r.URL.Query(),
-		Body: body, Operation: res.op, Time: now,
+		Body: body, BodySize: bodySize, Operation: res.op, Time: now,
 	}
 	s.log = append(s.log, entry)
 	var rlHeaders http.Header
@@ -418,6 +466,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		resp = step.injected(s, now)
 	case !isAPI:
 		resp = plainNotFound()
+	case bodySize > maxBody:
+		resp = s.errorResponse(http.StatusRequestEntityTooLarge, fmt.Sprintf("forgejotest: a request body larger than %d MiB is refused (uploads excepted)", maxBody>>20))
+	case custom != nil:
+		resp = s.serveCustom(custom, r, res, body)
+	case streamed:
+		rec := &headRecorder{r: r.Body, keep: maxRecorded}
+		r.Body = io.NopCloser(rec)
+		up := readUpload(r, s.cfg.maxAttachment)
+		s.mu.Lock()
+		entry.Body, entry.BodySize = rec.head, rec.n
+		s.mu.Unlock()
+		resp = s.dispatchUpload(r, res, up, now)
 	default:
 		resp = s.dispatch(r, res, body, now)
 	}
@@ -432,8 +492,81 @@ func plainNotFound() *response {
 	return &response{status: http.StatusNotFound, header: h, body: []byte("404 page not found\n")}
 }
 
+// Handle answers the operation operationID (an operationId of the client's
+// table, forgejo.Operations(), implemented by the fake or not) with h from
+// now on, instead of the fake's own handler or its 501: a test can answer an
+// operation the fake does not model, or answer one differently. The request
+// is routed, logged and counted as any other ([Server.Requests],
+// [Server.Count]); a queued [Fault] or the rate limiter still comes first;
+// then h sees the request with its path parameters set, so that
+// r.PathValue("owner") reads them as the operation's path template names
+// them, and its body whole. h runs without the server's lock, so it may call
+// the Server's methods. The server adds its Date (and rate-limit) headers to
+// what h writes. No credentials are checked for h: it decides.
+//
+// A nil h gives the operation back to the fake. An operationId the table
+// does not know fails the test, or panics for a server from [Start].
+func (s *Server) Handle(operationID string, h http.HandlerFunc) {
+	if s.tb != nil {
+		s.tb.Helper()
+	}
+	found := false
+	for _, k := range libraryOps() {
+		found = found || k.id == operationID
+	}
+	if !found {
+		s.fatalf("Handle: %q is no operationId of the client's table (forgejo.Operations())", operationID)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h == nil {
+		delete(s.handlers, operationID)
+		return
+	}
+	if s.handlers == nil {
+		s.handlers = map[string]http.HandlerFunc{}
+	}
+	s.handlers[operationID] = h
+}
+
+// serveCustom runs a handler of Handle and captures what it writes.
+func (s *Server) serveCustom(h http.HandlerFunc, r *http.Request, res resolution, body []byte) *response {
+	for k, v := range res.params {
+		r.SetPathValue(k, v)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	rec := httptest.NewRecorder()
+	h(rec, r)
+	return &response{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+}
+
+// Body bounds: a body other than an upload's is held whole up to maxBody
+// (the fake keeps files in memory, so this is its own bound, not
+// Forgejo's); the request log keeps the first maxRecorded bytes of an
+// upload's body (or of a refused one).
+const (
+	maxBody     = 64 << 20
+	maxRecorded = 1 << 20
+)
+
+func (s *Server) errorResponse(status int, msg string) *response {
+	h := http.Header{}
+	h.Set("Content-Type", jsonType)
+	data, _ := json.Marshal(errorBody{Message: msg, URL: s.URL + "/api/swagger"})
+	return &response{status: status, header: h, body: data}
+}
+
+func (s *Server) dispatchUpload(r *http.Request, res resolution, up *streamedUpload, now time.Time) *response {
+	return s.dispatchWith(r, res, nil, up, now)
+}
+
 // dispatch runs the fake's handler for a resolved request.
 func (s *Server) dispatch(r *http.Request, res resolution, body []byte, now time.Time) *response {
+	return s.dispatchWith(r, res, body, nil, now)
+}
+
+func (s *Server) dispatchWith(r *http.Request, res resolution, body []byte, up *streamedUpload, now time.Time) *response {
 	switch {
 	case res.route == nil && res.op != "":
 		h := http.Header{}
@@ -455,7 +588,7 @@ func (s *Server) dispatch(r *http.Request, res resolution, body []byte, now time
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := &call{s: s, st: s.st, r: r, p: res.params, q: r.URL.Query(), body: body, now: now, header: http.Header{}}
+	c := &call{s: s, st: s.st, r: r, p: res.params, q: r.URL.Query(), body: body, up: up, now: now, header: http.Header{}}
 	u, bad := s.authenticate(r)
 	c.user = u
 	c.v = view{root: s.URL, host: s.host, viewer: u, st: s.st}

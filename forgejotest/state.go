@@ -50,6 +50,7 @@ type repo struct {
 	hooks         []*hook
 	collaborators []*collaborator
 	protections   []*protection
+	statuses      []*commitStatus // in creation order
 }
 
 type branch struct {
@@ -158,6 +159,7 @@ type state struct {
 	comments      map[int64]*comment
 	notifications []*notification
 	reviews       []*review
+	topics        map[string]*topicRec // every topic a repository has had, by name
 }
 
 func newState() *state {

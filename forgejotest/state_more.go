@@ -49,14 +49,13 @@ type release struct {
 }
 
 type attachment struct {
-	id          int64
-	uuid        string
-	name        string
-	size        int64
-	external    string // an external asset's URL
-	created     time.Time
-	downloads   int64
-	releaseBody []byte
+	id        int64
+	uuid      string
+	name      string
+	size      int64
+	external  string // an external asset's URL
+	created   time.Time
+	downloads int64
 }
 
 type hook struct {
