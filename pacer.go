@@ -12,7 +12,7 @@ import (
 // This file lets pacing be shared beyond one client: a Pacer decides when
 // each request may go, from what every response said. The built-in pacing
 // (WithRateLimitPacing) is local to one client; a Pacer backed by a shared
-// store (the redisquota module) keeps a fleet of processes under one quota.
+// store (the forgeredis module) keeps a fleet of processes under one quota.
 
 // Pacer decides when each request may be sent. Install one with
 // [WithPacer]; it replaces the built-in pacing, which remains the fallback.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/redis.sh - start and stop a throwaway redis-server on 127.0.0.1 for
-# the redisquota module's tests.
+# the forgeredis module's tests.
 #
 # Usage: scripts/redis.sh start|stop|status|env
 #   start   install Debian's redis-server package if `redis-server` is not on

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -763,6 +764,52 @@ func TestWorkerGuard(t *testing.T) {
 	}
 	if runs != 1 {
 		t.Errorf("synchronous, WithReplayDedup: %d runs", runs)
+	}
+}
+
+// flakyReleaseGuard is a MemoryGuard whose first Release fails.
+type flakyReleaseGuard struct {
+	*MemoryGuard
+	failed atomic.Bool
+}
+
+func (g *flakyReleaseGuard) Release(ctx context.Context, id string) error {
+	if g.failed.CompareAndSwap(false, true) {
+		return errors.New("guard store unavailable")
+	}
+	return g.MemoryGuard.Release(ctx, id)
+}
+
+// TestWorkerGuardReleaseFails: a function failed and the guard could not
+// release its ID. A retry would be acknowledged as a duplicate, unrun; the
+// lease is left to expire instead, and the reclaimed lease runs.
+func TestWorkerGuardReleaseFails(t *testing.T) {
+	r := newWorkerRig(t)
+	r.h = NewHandler(r.p, WithQueue(r.q), WithGuard(&flakyReleaseGuard{MemoryGuard: NewMemoryGuard(0)}))
+	var runs atomic.Int32
+	On(r.h, EventPush, func(context.Context, *PushEvent) error {
+		if runs.Add(1) == 1 {
+			return errors.New("boom")
+		}
+		return nil
+	})
+	r.receive(t, EventPush, pushPayload, "d1")
+	stop := run(r.worker(WithVisibilityTimeout(time.Minute)))
+	eventually(t, "the first run", func() bool { return runs.Load() == 1 && r.clock.pending() == 1 })
+	select {
+	case op := <-r.q.ops:
+		t.Fatalf("after the failed release: %s", op)
+	default:
+	}
+	r.clock.Advance(time.Minute)
+	if op := <-r.q.ops; op != "ack d1" {
+		t.Fatalf("op %s", op)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if runs.Load() != 2 || r.mq.Len() != 0 {
+		t.Errorf("%d runs, %d left", runs.Load(), r.mq.Len())
 	}
 }
 

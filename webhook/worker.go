@@ -293,8 +293,16 @@ func (w *Worker) process(ctx context.Context, l *Lease) {
 		}
 	}
 	if err := w.h.call(ctx, fn, ev); err != nil {
-		w.release(ctx, d)
-		w.fail(ctx, l, fmt.Errorf("%s function failed: %w", ev.EventType(), err))
+		err = fmt.Errorf("%s function failed: %w", ev.EventType(), err)
+		if !w.release(ctx, d) {
+			// The guard still holds the ID: a retry would be taken for a
+			// duplicate and acknowledged without running. The lease is
+			// left to expire instead; it comes back Reclaimed, which runs
+			// whatever the guard holds.
+			w.report(d, fmt.Errorf("webhook: delivery %s, attempt %d of %d: %w; not retried before its lease expires, since the guard could not release it", clean(d.ID), l.Attempt, w.policy.MaxAttempts, err))
+			return
+		}
+		w.fail(ctx, l, err)
 		return
 	}
 	w.ack(ctx, l)
@@ -346,13 +354,15 @@ func (w *Worker) ack(ctx context.Context, l *Lease) {
 }
 
 // release forgets d's key in the guard, so that its next attempt (or its
-// requeue) runs.
-func (w *Worker) release(ctx context.Context, d *StoredDelivery) {
+// requeue) runs; false when the guard failed to.
+func (w *Worker) release(ctx context.Context, d *StoredDelivery) bool {
 	if g := w.h.guard; g != nil {
 		if err := g.Release(w.opCtx(ctx), w.h.key(d)); err != nil {
 			w.report(d, fmt.Errorf("webhook: delivery guard: releasing delivery %s: %w", clean(d.ID), err))
+			return false
 		}
 	}
+	return true
 }
 
 // opCtx is the context of queue and guard operations: not cancelled at

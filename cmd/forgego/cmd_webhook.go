@@ -20,7 +20,7 @@ import (
 
 func (a *app) webhookCmd() *cobra.Command {
 	cmd := groupCmd("webhook", "Receive webhook deliveries")
-	cmd.AddCommand(a.webhookListenCmd())
+	cmd.AddCommand(a.webhookListenCmd(), a.webhookWorkCmd(), a.webhookDeadLettersCmd())
 	return cmd
 }
 
@@ -38,11 +38,16 @@ lets a service on your machine receive the deliveries of a hook, as
 The address defaults to 127.0.0.1 on a free port, printed at start; point
 the hook's target URL at it (through a tunnel when the instance cannot
 reach your machine). The secret can also come from FORGEJO_WEBHOOK_SECRET;
-it is never printed. Stop with Ctrl-C.`
+it is never printed. Stop with Ctrl-C.
+
+With --queue redis://HOST:PORT/DB, every verified delivery is stored in
+Redis and answered 202 once stored (500 when Redis fails, 503 when the queue
+is full, so that Forgejo records the failure), and nothing is printed: run
+'forgego webhook work' to act on them. Needs Redis 6.2 or later.`
 
 func (a *app) webhookListenCmd() *cobra.Command {
 	var (
-		secret, addr, forward string
+		secret, addr, forward, queueURL, queueName string
 	)
 	cmd := &cobra.Command{
 		Use:   "listen --secret SECRET",
@@ -50,7 +55,8 @@ func (a *app) webhookListenCmd() *cobra.Command {
 		Long:  webhookListenLong,
 		Example: `  forgego webhook listen --secret "$HOOK_SECRET"
   FORGEJO_WEBHOOK_SECRET=s3cret forgego webhook listen --addr 127.0.0.1:8099 --json
-  forgego webhook listen --secret s3cret --forward http://localhost:8080/hook`,
+  forgego webhook listen --secret s3cret --forward http://localhost:8080/hook
+  forgego webhook listen --secret s3cret --addr :8099 --queue redis://127.0.0.1:6379/0`,
 		Args: noArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			if secret == "" {
@@ -67,12 +73,20 @@ func (a *app) webhookListenCmd() *cobra.Command {
 				}
 			}
 			a.mask.add(secret)
+			if queueURL != "" {
+				if forward != "" {
+					return usagef("--forward and --queue do not go together: a worker ('forgego webhook work') acts on stored deliveries")
+				}
+				return a.listenQueue(secret, addr, queueURL, queueName)
+			}
 			return a.listen(secret, addr, forward)
 		}),
 	}
 	cmd.Flags().StringVar(&secret, "secret", "", "the hook's `SECRET` (default $FORGEJO_WEBHOOK_SECRET)")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "the `HOST:PORT` to listen on; port 0 picks a free one")
 	cmd.Flags().StringVar(&forward, "forward", "", "post every verified delivery on to `URL`")
+	cmd.Flags().StringVar(&queueURL, "queue", "", "store every verified delivery in the Redis queue at `URL` (redis://HOST:PORT/DB)")
+	queueNameFlag(cmd, &queueName)
 	return cmd
 }
 

@@ -1,7 +1,7 @@
 // Package durations is the one place where a duration that comes from
 // outside the process becomes a time.Duration: the instance's Retry-After
 // and rate-limit resets and windows (the root package), and the waits Redis
-// replies with (the redisquota module, which imports this package: Go lets
+// replies with (the forgeredis module, which imports this package: Go lets
 // any package under codeberg.org/forgego/forgejo/ import it, whatever its
 // module).
 //

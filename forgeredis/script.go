@@ -1,4 +1,4 @@
-package redisquota
+package forgeredis
 
 import "github.com/redis/go-redis/v9"
 

@@ -1,5 +1,17 @@
-// Package redisquota shares one Forgejo rate-limit quota among any number
-// of processes through Redis.
+// Package forgeredis is forgego on Redis: a Forgejo rate-limit quota
+// shared among any number of processes ([Pacer]), and the shared store of
+// webhook deliveries for receivers and workers in many processes ([Queue],
+// a webhook.WorkQueue and webhook.DeadLetterStore on Redis Streams, and
+// [Guard], a webhook.DeliveryGuard). It needs Redis 6.2 or later
+// (XAUTOCLAIM); CI runs Debian 12's 7.0.15.
+//
+//	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+//	q, err := forgeredis.NewQueue(rdb, "hooks")
+//	guard, err := forgeredis.NewGuard(rdb, "hooks")
+//	h := webhook.NewHandler(parser, webhook.WithQueue(q), webhook.WithGuard(guard))
+//	// receivers: http.Handle("POST /hook", h); workers: webhook.NewWorker(q, h).Run(ctx)
+//
+// # The quota
 //
 // Codeberg's budget (2000 requests per 10 minutes) is counted per token or
 // per address, not per process: workers that share a token and each pace
@@ -8,7 +20,7 @@
 // view instead:
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
-//	pacer, err := redisquota.New(rdb, "codeberg.org/ci-bot")
+//	pacer, err := forgeredis.NewPacer(rdb, "codeberg.org/ci-bot")
 //	...
 //	client, err := forgejo.NewClient(
 //		forgejo.WithBaseURL("https://codeberg.org"),
@@ -51,10 +63,10 @@
 // # Keys
 //
 // The key is [DefaultKeyPrefix] (or [WithKeyPrefix]'s) followed by the
-// name given to [New]. Use one name per quota, the same in every process
+// name given to [NewPacer]. Use one name per quota, the same in every process
 // that shares it: per token and instance. Never put the token in the name:
 // key names are seen by anyone who can list keys and show up in Redis's
-// logs and monitoring tools. New refuses a name that holds something shaped
+// logs and monitoring tools. NewPacer refuses a name that holds something shaped
 // like a Forgejo token.
 //
 // # Limits
@@ -67,4 +79,4 @@
 // the request before its slot. Pacing.Spread has no effect with a Pacer.
 // The pacer follows the request limit closest to exhaustion that the
 // responses report.
-package redisquota
+package forgeredis

@@ -1,4 +1,4 @@
-package redisquota
+package forgeredis
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package redisquota
+package forgeredis
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// DefaultKeyPrefix is put before the name given to [New] to make the key
+// DefaultKeyPrefix is put before the name given to [NewPacer] to make the key
 // of the shared state.
 const DefaultKeyPrefix = "forgego:quota:"
 
@@ -39,7 +39,7 @@ const (
 
 // ErrUnavailable is wrapped by every error a [Pacer] returns when Redis did
 // not answer in time or answered with an error.
-var ErrUnavailable = errors.New("redisquota: shared pacing store unavailable")
+var ErrUnavailable = errors.New("forgeredis: shared pacing store unavailable")
 
 // Pacer paces the requests of every client that uses it, in any number of
 // processes, against one quota kept in Redis. It implements
@@ -60,7 +60,7 @@ type Pacer struct {
 type Option func(*Pacer) error
 
 // WithKeyPrefix replaces [DefaultKeyPrefix]: the key of the shared state is
-// prefix + name. Never put the token in it (see [New]).
+// prefix + name. Never put the token in it (see [NewPacer]).
 func WithKeyPrefix(prefix string) Option {
 	return func(p *Pacer) error {
 		p.key = prefix
@@ -74,7 +74,7 @@ func WithKeyPrefix(prefix string) Option {
 func WithTimeout(d time.Duration) Option {
 	return func(p *Pacer) error {
 		if d <= 0 {
-			return fmt.Errorf("redisquota: timeout %v must be positive", d)
+			return fmt.Errorf("forgeredis: timeout %v must be positive", d)
 		}
 		p.timeout = d
 		return nil
@@ -88,14 +88,14 @@ func WithTimeout(d time.Duration) Option {
 func WithCooldown(d time.Duration) Option {
 	return func(p *Pacer) error {
 		if d < 0 {
-			return fmt.Errorf("redisquota: cooldown %v must not be negative", d)
+			return fmt.Errorf("forgeredis: cooldown %v must not be negative", d)
 		}
 		p.cooldown = d
 		return nil
 	}
 }
 
-// New returns a Pacer that keeps its state in rdb under the key
+// NewPacer returns a Pacer that keeps its state in rdb under the key
 // [DefaultKeyPrefix] + name.
 //
 // Every process that shares a quota must use the same name, and processes
@@ -103,17 +103,17 @@ func WithCooldown(d time.Duration) Option {
 // address for anonymous requests), so name the token's role and instance,
 // such as "codeberg.org/ci-bot". Never derive the name from the token
 // itself: keys are visible to anyone who can list Redis's keys (and appear
-// in its logs and monitoring). New refuses a name holding a run of 40
+// in its logs and monitoring). NewPacer refuses a name holding a run of 40
 // hexadecimal digits, the shape of a Forgejo token.
-func New(rdb redis.UniversalClient, name string, opts ...Option) (*Pacer, error) {
+func NewPacer(rdb redis.UniversalClient, name string, opts ...Option) (*Pacer, error) {
 	if rdb == nil {
-		return nil, errors.New("redisquota: nil Redis client")
+		return nil, errors.New("forgeredis: nil Redis client")
 	}
 	if name == "" {
-		return nil, errors.New("redisquota: empty name")
+		return nil, errors.New("forgeredis: empty name")
 	}
 	if looksLikeToken(name) {
-		return nil, errors.New("redisquota: the name looks like an access token; name the quota instead (see New)")
+		return nil, errors.New("forgeredis: the name looks like an access token; name the quota instead (see NewPacer)")
 	}
 	p := &Pacer{rdb: rdb, key: DefaultKeyPrefix, timeout: DefaultTimeout, cooldown: DefaultCooldown}
 	for _, o := range opts {
@@ -179,11 +179,11 @@ func replyWait(v any) (time.Duration, error) {
 		}
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) { // out of range is ±Inf
-			return 0, fmt.Errorf("redisquota: Redis replied %q, not a wait", v)
+			return 0, fmt.Errorf("forgeredis: Redis replied %q, not a wait", v)
 		}
 		return floatMillisWait(f)
 	}
-	return 0, fmt.Errorf("redisquota: Redis replied a %T, not a wait", v)
+	return 0, fmt.Errorf("forgeredis: Redis replied a %T, not a wait", v)
 }
 
 func millisWait(ms int64) time.Duration {
@@ -195,7 +195,7 @@ func millisWait(ms int64) time.Duration {
 
 func floatMillisWait(ms float64) (time.Duration, error) {
 	if math.IsNaN(ms) {
-		return 0, errors.New("redisquota: Redis replied NaN, not a wait")
+		return 0, errors.New("forgeredis: Redis replied NaN, not a wait")
 	}
 	if ms < 0 {
 		return maxDuration, nil

@@ -1,4 +1,4 @@
-package redisquota_test
+package forgeredis_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"codeberg.org/forgego/forgejo"
-	"codeberg.org/forgego/forgejo/redisquota"
+	"codeberg.org/forgego/forgejo/forgeredis"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -19,8 +19,8 @@ func Example() {
 	defer rdb.Close()
 
 	// Name the quota (one per token and instance), never with the token.
-	pacer, err := redisquota.New(rdb, "codeberg.org/ci-bot",
-		redisquota.WithTimeout(200*time.Millisecond))
+	pacer, err := forgeredis.NewPacer(rdb, "codeberg.org/ci-bot",
+		forgeredis.WithTimeout(200*time.Millisecond))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -52,10 +52,10 @@ func (fallbackLogger) OnPacerFallback(_ context.Context, call forgejo.CallContex
 
 // An observer implementing forgejo.PacerObserver hears of every request
 // paced locally because Redis was unreachable.
-func ExampleNew_observer() {
+func ExampleNewPacer_observer() {
 	rdb := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR")})
 	defer rdb.Close()
-	pacer, err := redisquota.New(rdb, "codeberg.org/ci-bot")
+	pacer, err := forgeredis.NewPacer(rdb, "codeberg.org/ci-bot")
 	if err != nil {
 		log.Fatal(err)
 	}

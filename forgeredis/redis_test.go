@@ -1,4 +1,4 @@
-package redisquota
+package forgeredis
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func uniqueName(t *testing.T, rdb *redis.Client) string {
 
 func newPacer(t *testing.T, rdb redis.UniversalClient, name string, opts ...Option) *Pacer {
 	t.Helper()
-	p, err := New(rdb, name, opts...)
+	p, err := NewPacer(rdb, name, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

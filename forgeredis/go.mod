@@ -1,4 +1,4 @@
-module codeberg.org/forgego/forgejo/redisquota
+module codeberg.org/forgego/forgejo/forgeredis
 
 go 1.26.0
 

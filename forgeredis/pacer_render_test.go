@@ -1,4 +1,4 @@
-package redisquota
+package forgeredis
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // options carry a password; no fmt verb, slog handler or JSON shows it.
 func TestPacerNeverRendersTheRedisPassword(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", Password: "redis-pass-7f3e9a1c", Username: "u"})
-	p, err := New(rdb, "quota")
+	p, err := NewPacer(rdb, "quota")
 	if err != nil {
 		t.Fatal(err)
 	}

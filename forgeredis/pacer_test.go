@@ -1,4 +1,4 @@
-package redisquota
+package forgeredis
 
 import (
 	"context"
@@ -40,17 +40,17 @@ func TestNewRefusesBadNames(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
 	defer rdb.Close()
 	for _, name := range []string{"", strings.Repeat("0123456789abcdef", 3)[:40], "codeberg/" + strings.Repeat("A1", 20)} {
-		if _, err := New(rdb, name); err == nil {
+		if _, err := NewPacer(rdb, name); err == nil {
 			t.Errorf("New(%q) accepted", name)
 		}
 	}
-	if _, err := New(nil, "x"); err == nil {
-		t.Error("New(nil) accepted")
+	if _, err := NewPacer(nil, "x"); err == nil {
+		t.Error("NewPacer(nil) accepted")
 	}
-	if _, err := New(rdb, "x", WithTimeout(0)); err == nil {
+	if _, err := NewPacer(rdb, "x", WithTimeout(0)); err == nil {
 		t.Error("WithTimeout(0) accepted")
 	}
-	p, err := New(rdb, "codeberg.org/bot", WithKeyPrefix("app:"))
+	p, err := NewPacer(rdb, "codeberg.org/bot", WithKeyPrefix("app:"))
 	if err != nil || p.Key() != "app:codeberg.org/bot" {
 		t.Fatalf("key %q, %v", p.Key(), err)
 	}

@@ -1,4 +1,4 @@
-package redisquota
+package forgeredis
 
 import (
 	"bufio"
@@ -85,7 +85,7 @@ func runChild() childResult {
 	if addr := os.Getenv("SIM_REDIS"); addr != "" {
 		rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
 		defer rdb.Close()
-		p, err := New(rdb, os.Getenv("SIM_NAME"))
+		p, err := NewPacer(rdb, os.Getenv("SIM_NAME"))
 		if err != nil {
 			return fail(err)
 		}

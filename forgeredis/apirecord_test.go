@@ -1,4 +1,4 @@
-package redisquota_test
+package forgeredis_test
 
 import (
 	"testing"

@@ -1,0 +1,636 @@
+package forgeredis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"codeberg.org/forgego/forgejo/webhook"
+	"github.com/redis/go-redis/v9"
+)
+
+// DefaultQueuePrefix is put before the name given to [NewQueue] to make
+// the queue's keys.
+const DefaultQueuePrefix = "forgego:webhook:"
+
+// DefaultQueueCapacity is the number of deliveries a [Queue] holds, dead
+// letters and deliveries waiting for their retry included, unless
+// [WithCapacity] says otherwise.
+const DefaultQueueCapacity = 100000
+
+// DefaultPollInterval bounds how long [Queue.Receive] blocks in XREADGROUP
+// before it looks again for expired leases and due retries.
+const DefaultPollInterval = time.Second
+
+// DefaultQueueTimeout bounds every Redis call of a [Queue] and a [Guard]
+// (the blocking read gets it on top of the poll interval): well under
+// Forgejo's DELIVER_TIMEOUT (5 s), so that a receiver whose Redis hangs
+// answers 500 before Forgejo gives up on it.
+const DefaultQueueTimeout = 2 * time.Second
+
+// groupName is the consumer group every worker of a queue reads in.
+const groupName = "workers"
+
+// Queue is a [webhook.WorkQueue] and [webhook.DeadLetterStore] on Redis
+// Streams with a consumer group, shared by any number of receivers and
+// workers in any number of processes. It needs Redis 6.2 or later
+// (XAUTOCLAIM); CI runs 7.0.
+//
+// The keys, all with the hash tag {name} (one Redis Cluster slot):
+//
+//	<prefix>{name}:stream   the ready and leased deliveries: a stream, consumer group "workers"
+//	<prefix>{name}:delayed  the retries not yet due: a sorted set of entry IDs by due time (ms)
+//	<prefix>{name}:retry    their fields: a hash, entry ID -> MessagePack of the fields
+//	<prefix>{name}:dead     the dead letters: a stream
+//	<prefix>{name}:deadidx  delivery ID -> dead-letter entry ID, for Requeue
+//
+// Enqueue is one script: the bound (the stream's length, leased entries
+// included, plus the delayed and the dead ones) is checked and the entry
+// added with XADD in the same script, so a full queue refuses with
+// [webhook.ErrQueueFull] and never drops anything (XADD MAXLEN would).
+// Receive moves the due retries into the stream (a script, on Redis's own
+// clock), takes over an expired lease with XAUTOCLAIM (Reclaimed), and
+// otherwise blocks in XREADGROUP for the poll interval at most. Ack is
+// XACK and XDEL; Retry and DeadLetter are scripts that first check with
+// XPENDING that the lease is still the entry's current one (same consumer,
+// same delivery count, idle less than the visibility), else
+// [webhook.ErrLeaseLost].
+//
+// Durability is Redis's: an Enqueue that returned nil is in Redis's memory
+// and, with appendonly yes, in its AOF; appendfsync always loses no
+// acknowledged XADD when the Redis host dies, everysec up to a second of
+// them. Errors never contain the Redis password.
+type Queue struct {
+	rdb      redis.UniversalClient
+	keys     []string // stream, delayed, retry, dead, deadidx
+	capacity int
+	poll     time.Duration
+	timeout  time.Duration
+	password func() string // a func, so that no rendering of the value shows it
+
+	mu     sync.Mutex
+	cursor string // of XAUTOCLAIM
+}
+
+// QueueOption configures a [Queue] or a [Guard].
+type QueueOption func(*queueConfig)
+
+type queueConfig struct {
+	prefix   string
+	capacity int
+	poll     time.Duration
+	timeout  time.Duration
+	ttl      time.Duration
+}
+
+// WithQueuePrefix replaces [DefaultQueuePrefix] (or, for a Guard,
+// [DefaultGuardPrefix]).
+func WithQueuePrefix(p string) QueueOption { return func(c *queueConfig) { c.prefix = p } }
+
+// WithCapacity sets the bound of a Queue ([DefaultQueueCapacity] when n <= 0).
+func WithCapacity(n int) QueueOption { return func(c *queueConfig) { c.capacity = n } }
+
+// WithPollInterval sets how long Receive blocks in XREADGROUP at most
+// ([DefaultPollInterval]): how soon an expired lease or a due retry is
+// found while the stream is idle.
+func WithPollInterval(d time.Duration) QueueOption { return func(c *queueConfig) { c.poll = d } }
+
+// WithQueueTimeout bounds every Redis call ([DefaultQueueTimeout]).
+func WithQueueTimeout(d time.Duration) QueueOption { return func(c *queueConfig) { c.timeout = d } }
+
+// WithGuardTTL sets how long a [Guard] remembers a delivery ID
+// ([DefaultGuardTTL]).
+func WithGuardTTL(d time.Duration) QueueOption { return func(c *queueConfig) { c.ttl = d } }
+
+func newConfig(prefix string, opts []QueueOption) queueConfig {
+	c := queueConfig{prefix: prefix, capacity: DefaultQueueCapacity, poll: DefaultPollInterval,
+		timeout: DefaultQueueTimeout, ttl: DefaultGuardTTL}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.capacity <= 0 {
+		c.capacity = DefaultQueueCapacity
+	}
+	if c.poll <= 0 {
+		c.poll = DefaultPollInterval
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultQueueTimeout
+	}
+	if c.ttl <= 0 {
+		c.ttl = DefaultGuardTTL
+	}
+	return c
+}
+
+// NewQueue returns the Queue called name in rdb. Every receiver and worker
+// of one hook (or one set of hooks) uses the same name. It does not talk
+// to Redis: the consumer group is created by the first Receive.
+func NewQueue(rdb redis.UniversalClient, name string, opts ...QueueOption) (*Queue, error) {
+	if rdb == nil {
+		return nil, errors.New("forgeredis: nil Redis client")
+	}
+	if name == "" || strings.ContainsAny(name, "{}") {
+		return nil, errors.New("forgeredis: a queue name must be non-empty and without braces")
+	}
+	c := newConfig(DefaultQueuePrefix, opts)
+	base := c.prefix + "{" + name + "}:"
+	q := &Queue{rdb: rdb, capacity: c.capacity, poll: c.poll, timeout: c.timeout, password: passwordOf(rdb), cursor: "0-0",
+		keys: []string{base + "stream", base + "delayed", base + "retry", base + "dead", base + "deadidx"}}
+	return q, nil
+}
+
+// passwordOf is the password rdb authenticates with, to be kept out of
+// error texts.
+func passwordOf(rdb redis.UniversalClient) func() string {
+	pw := ""
+	if c, ok := rdb.(*redis.Client); ok {
+		pw = c.Options().Password
+	}
+	return func() string { return pw }
+}
+
+// wrap makes err an error of this package without the password.
+func (q *Queue) wrap(op string, err error) error { return wrapErr(op, err, q.password()) }
+
+func wrapErr(op string, err error, password string) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("forgeredis: %s: %w", op, err)
+	}
+	if password != "" && strings.Contains(err.Error(), password) {
+		return &scrubbed{op: op, text: strings.ReplaceAll(err.Error(), password, "***")}
+	}
+	return fmt.Errorf("forgeredis: %s: %w", op, err)
+}
+
+// scrubbed is an error whose text held the password: only the scrubbed
+// text is kept, never the original error.
+type scrubbed struct{ op, text string }
+
+func (s *scrubbed) Error() string { return "forgeredis: " + s.op + ": " + s.text }
+
+// Field names of a stored entry.
+const (
+	fID, fType, fFamily, fCT, fBody, fSame, fPayload, fHeader, fSigned, fReceived, fAttempts = "id", "type", "family", "ct", "body", "body_is_payload", "payload", "header", "signed", "received", "attempts"
+	fReason, fAt                                                                             = "reason", "dead_at"
+)
+
+func encode(d *webhook.StoredDelivery, attempts int) ([]any, error) {
+	// Values as []byte (base64 in JSON): header values may hold bytes
+	// that are not UTF-8, which JSON strings would not keep.
+	hb := make(map[string][][]byte, len(d.Header))
+	for k, vs := range d.Header {
+		for _, v := range vs {
+			hb[k] = append(hb[k], []byte(v))
+		}
+		if vs != nil && len(vs) == 0 {
+			hb[k] = [][]byte{}
+		}
+	}
+	h, err := json.Marshal(hb)
+	if err != nil {
+		return nil, err
+	}
+	signed := "0"
+	if d.Signed {
+		signed = "1"
+	}
+	args := []any{fID, d.ID, fType, string(d.EventType), fFamily, d.Family, fCT, d.ContentType,
+		fPayload, d.Payload, fHeader, h, fSigned, signed,
+		fReceived, strconv.FormatInt(d.Received.UnixNano(), 10), fAttempts, strconv.Itoa(attempts)}
+	if string(d.Body) == string(d.Payload) && len(d.Body) > 0 {
+		args = append(args, fSame, "1")
+	} else {
+		args = append(args, fBody, d.Body)
+	}
+	return args, nil
+}
+
+func decodeEntry(v map[string]any) (*webhook.StoredDelivery, int, error) {
+	s := func(k string) string { x, _ := v[k].(string); return x }
+	d := &webhook.StoredDelivery{ID: s(fID), EventType: webhook.EventType(s(fType)), Family: s(fFamily),
+		ContentType: s(fCT), Payload: []byte(s(fPayload)), Signed: s(fSigned) == "1"}
+	if s(fSame) == "1" {
+		d.Body = d.Payload
+	} else {
+		d.Body = []byte(s(fBody))
+	}
+	var hb map[string][][]byte
+	if err := json.Unmarshal([]byte(s(fHeader)), &hb); err != nil {
+		return nil, 0, fmt.Errorf("entry's header: %w", err)
+	}
+	if hb != nil {
+		d.Header = make(map[string][]string, len(hb))
+		for k, vs := range hb {
+			d.Header[k] = make([]string, len(vs))
+			for i, v := range vs {
+				d.Header[k][i] = string(v)
+			}
+		}
+	}
+	ns, err := strconv.ParseInt(s(fReceived), 10, 64)
+	if err != nil {
+		return nil, 0, fmt.Errorf("entry's received time: %w", err)
+	}
+	d.Received = time.Unix(0, ns)
+	attempts, _ := strconv.Atoi(s(fAttempts))
+	return d, attempts, nil
+}
+
+// The scripts. Keys: 1 stream, 2 delayed, 3 retry, 4 dead, 5 deadidx.
+
+var enqueueScript = redis.NewScript(`
+local n = redis.call('XLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('XLEN', KEYS[4])
+if n >= tonumber(ARGV[1]) then return {0, n} end
+redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
+return {1, n}
+`)
+
+// promoteScript moves the due retries into the stream, on Redis's clock.
+var promoteScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 100)
+for _, id in ipairs(due) do
+  local packed = redis.call('HGET', KEYS[3], id)
+  if packed then
+    redis.call('XADD', KEYS[1], '*', unpack(cmsgpack.unpack(packed)))
+    redis.call('HDEL', KEYS[3], id)
+  end
+  redis.call('ZREM', KEYS[2], id)
+end
+return #due
+`)
+
+// leaseCheck is the start of Retry's and DeadLetter's scripts: ARGV 1
+// entry ID, 2 consumer, 3 delivery count, 4 visibility (ms). It leaves
+// the entry's fields in f, or returns 0 (lease lost).
+const leaseCheck = `
+local p = redis.call('XPENDING', KEYS[1], 'workers', ARGV[1], ARGV[1], 1)
+if #p == 0 then return 0 end
+if p[1][2] ~= ARGV[2] or tonumber(p[1][4]) ~= tonumber(ARGV[3]) or tonumber(p[1][3]) >= tonumber(ARGV[4]) then return 0 end
+local e = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
+if #e == 0 then return 0 end
+local f = e[1][2]
+local function set(name, value)
+  for i = 1, #f, 2 do if f[i] == name then f[i+1] = value; return end end
+  f[#f+1] = name; f[#f+1] = value
+end
+local function get(name)
+  for i = 1, #f, 2 do if f[i] == name then return f[i+1] end end
+  return nil
+end
+redis.call('XACK', KEYS[1], 'workers', ARGV[1])
+redis.call('XDEL', KEYS[1], ARGV[1])
+`
+
+// retryScript: ARGV 5 attempts so far, 6 delay (ms).
+var retryScript = redis.NewScript(leaseCheck + `
+set('attempts', ARGV[5])
+local delay = tonumber(ARGV[6])
+if delay <= 0 then
+  redis.call('XADD', KEYS[1], '*', unpack(f))
+  return 1
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[3], ARGV[1], cmsgpack.pack(f))
+redis.call('ZADD', KEYS[2], now + delay, ARGV[1])
+return 1
+`)
+
+// deadScript: ARGV 5 attempts, 6 reason.
+var deadScript = redis.NewScript(leaseCheck + `
+set('attempts', ARGV[5])
+set('reason', ARGV[6])
+local t = redis.call('TIME')
+set('dead_at', t[1] .. string.format('%06d', tonumber(t[2])))
+local id = redis.call('XADD', KEYS[4], '*', unpack(f))
+redis.call('HSET', KEYS[5], get('id') or ('entry:' .. ARGV[1]), id)
+return 1
+`)
+
+// ackScript: ARGV 1 entry ID.
+var ackScript = redis.NewScript(`
+if redis.call('XACK', KEYS[1], 'workers', ARGV[1]) == 0 then return 0 end
+redis.call('XDEL', KEYS[1], ARGV[1])
+return 1
+`)
+
+// requeueScript: ARGV 1 delivery ID.
+var requeueScript = redis.NewScript(`
+local did = redis.call('HGET', KEYS[5], ARGV[1])
+if not did then return 0 end
+local e = redis.call('XRANGE', KEYS[4], did, did)
+redis.call('HDEL', KEYS[5], ARGV[1])
+if #e == 0 then return 0 end
+local f, out = e[1][2], {}
+for i = 1, #f, 2 do
+  local k = f[i]
+  if k == 'attempts' then
+    out[#out+1] = k; out[#out+1] = '0'
+  elseif k ~= 'reason' and k ~= 'dead_at' then
+    out[#out+1] = k; out[#out+1] = f[i+1]
+  end
+end
+redis.call('XADD', KEYS[1], '*', unpack(out))
+redis.call('XDEL', KEYS[4], did)
+return 1
+`)
+
+func (q *Queue) op(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, q.timeout+extra)
+}
+
+// Enqueue implements [webhook.Queue]: one script checks the bound and adds
+// the entry (XADD), so an error means not stored, or, after a timeout, not
+// known to be stored.
+func (q *Queue) Enqueue(ctx context.Context, d *webhook.StoredDelivery) error {
+	if d == nil {
+		return errors.New("forgeredis: Enqueue of nil")
+	}
+	args, err := encode(d, 0)
+	if err != nil {
+		return fmt.Errorf("forgeredis: encoding delivery: %w", err)
+	}
+	ctx, cancel := q.op(ctx, 0)
+	defer cancel()
+	res, err := enqueueScript.Run(ctx, q.rdb, q.keys, append([]any{q.capacity}, args...)...).Int64Slice()
+	if err != nil {
+		return q.wrap("enqueue", err)
+	}
+	if len(res) != 2 {
+		return errors.New("forgeredis: enqueue: unexpected reply")
+	}
+	if res[0] == 0 {
+		return fmt.Errorf("%w: %d deliveries stored (dead letters and pending retries included), the bound is %d", webhook.ErrQueueFull, res[1], q.capacity)
+	}
+	return nil
+}
+
+// ensureGroup creates the consumer group (at the stream's start, making
+// the stream if needed); an existing one is fine.
+func (q *Queue) ensureGroup(ctx context.Context) error {
+	err := q.rdb.XGroupCreateMkStream(ctx, q.keys[0], groupName, "0").Err()
+	if err != nil && !strings.HasPrefix(err.Error(), "BUSYGROUP") {
+		return err
+	}
+	return nil
+}
+
+func isNoGroup(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "NOGROUP") }
+
+// Receive implements [webhook.WorkQueue].
+func (q *Queue) Receive(ctx context.Context, consumer string, visibility time.Duration) (*webhook.Lease, error) {
+	if consumer == "" {
+		return nil, errors.New("forgeredis: Receive without a consumer name")
+	}
+	if visibility < time.Millisecond {
+		visibility = time.Millisecond
+	}
+	grouped := false
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l, err := q.receiveOnce(ctx, consumer, visibility)
+		if isNoGroup(err) && !grouped {
+			grouped = true
+			octx, cancel := q.op(ctx, 0)
+			err = q.ensureGroup(octx)
+			cancel()
+			if err == nil {
+				continue
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, q.wrap("receive", err)
+		}
+		if l != nil {
+			return l, nil
+		}
+	}
+}
+
+// receiveOnce is one round: due retries, an expired lease, a new entry
+// (blocking for the poll interval). nil, nil: nothing this round.
+func (q *Queue) receiveOnce(ctx context.Context, consumer string, visibility time.Duration) (*webhook.Lease, error) {
+	octx, cancel := q.op(ctx, 0)
+	err := promoteScript.Run(octx, q.rdb, q.keys).Err()
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+
+	q.mu.Lock()
+	start := q.cursor
+	q.mu.Unlock()
+	octx, cancel = q.op(ctx, 0)
+	msgs, next, err := q.rdb.XAutoClaim(octx, &redis.XAutoClaimArgs{Stream: q.keys[0], Group: groupName,
+		Consumer: consumer, MinIdle: visibility, Start: start, Count: 1}).Result()
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	q.mu.Lock()
+	q.cursor = next
+	q.mu.Unlock()
+	if len(msgs) > 0 {
+		return q.lease(ctx, msgs[0], consumer, visibility, true)
+	}
+
+	octx, cancel = q.op(ctx, q.poll)
+	streams, err := q.rdb.XReadGroup(octx, &redis.XReadGroupArgs{Group: groupName, Consumer: consumer,
+		Streams: []string{q.keys[0], ">"}, Count: 1, Block: q.poll}).Result()
+	cancel()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range streams {
+		for _, m := range s.Messages {
+			return q.lease(ctx, m, consumer, visibility, false)
+		}
+	}
+	return nil, nil
+}
+
+// lease makes a Lease of m, just delivered to consumer. Its delivery count
+// is read back with XPENDING (XAUTOCLAIM does not return it).
+func (q *Queue) lease(ctx context.Context, m redis.XMessage, consumer string, visibility time.Duration, reclaimed bool) (*webhook.Lease, error) {
+	deadline := time.Now().Add(visibility)
+	count := int64(1)
+	if reclaimed {
+		octx, cancel := q.op(ctx, 0)
+		p, err := q.rdb.XPendingExt(octx, &redis.XPendingExtArgs{Stream: q.keys[0], Group: groupName,
+			Start: m.ID, End: m.ID, Count: 1}).Result()
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		if len(p) == 0 {
+			return nil, nil // completed in between
+		}
+		count = p[0].RetryCount
+	}
+	d, attempts, err := decodeEntry(m.Values)
+	if err != nil {
+		// Not ours to run: leave it to become a dead letter through the
+		// Worker, which cannot decode it either. Hand out what we have.
+		d = &webhook.StoredDelivery{ID: "undecodable:" + m.ID}
+	}
+	return &webhook.Lease{Delivery: d, Consumer: consumer, Attempt: attempts + int(count), Reclaimed: reclaimed,
+		Deadline: deadline,
+		Token:    m.ID + "/" + strconv.FormatInt(count, 10) + "/" + strconv.FormatInt(visibility.Milliseconds(), 10)}, nil
+}
+
+// token splits a Lease's token.
+func token(l *webhook.Lease) (id, count, vis string, err error) {
+	if l == nil {
+		return "", "", "", errors.New("forgeredis: nil lease")
+	}
+	parts := strings.Split(l.Token, "/")
+	if len(parts) != 3 {
+		return "", "", "", errors.New("forgeredis: not a lease of a forgeredis.Queue")
+	}
+	return parts[0], parts[1], parts[2], nil
+}
+
+// Ack implements [webhook.WorkQueue]: XACK and XDEL.
+func (q *Queue) Ack(ctx context.Context, l *webhook.Lease) error {
+	id, _, _, err := token(l)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := q.op(ctx, 0)
+	defer cancel()
+	n, err := ackScript.Run(ctx, q.rdb, q.keys, id).Int()
+	if err != nil {
+		return q.wrap("ack", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("forgeredis: ack of entry %s: %w", id, webhook.ErrLeaseLost)
+	}
+	return nil
+}
+
+// Retry implements [webhook.WorkQueue].
+func (q *Queue) Retry(ctx context.Context, l *webhook.Lease, after time.Duration) error {
+	id, count, vis, err := token(l)
+	if err != nil {
+		return err
+	}
+	ms := after.Milliseconds()
+	if after > 0 && ms == 0 {
+		ms = 1
+	}
+	ctx, cancel := q.op(ctx, 0)
+	defer cancel()
+	n, err := retryScript.Run(ctx, q.rdb, q.keys, id, l.Consumer, count, vis, l.Attempt, ms).Int()
+	if err != nil {
+		return q.wrap("retry", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("forgeredis: retry of entry %s: %w", id, webhook.ErrLeaseLost)
+	}
+	return nil
+}
+
+// DeadLetter implements [webhook.WorkQueue].
+func (q *Queue) DeadLetter(ctx context.Context, l *webhook.Lease, reason string) error {
+	id, count, vis, err := token(l)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := q.op(ctx, 0)
+	defer cancel()
+	n, err := deadScript.Run(ctx, q.rdb, q.keys, id, l.Consumer, count, vis, l.Attempt, reason).Int()
+	if err != nil {
+		return q.wrap("dead-letter", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("forgeredis: dead-letter of entry %s: %w", id, webhook.ErrLeaseLost)
+	}
+	return nil
+}
+
+// DeadLetters implements [webhook.DeadLetterStore]: XRANGE on the
+// dead-letter stream.
+func (q *Queue) DeadLetters(ctx context.Context, limit int) ([]webhook.DeadLetter, error) {
+	ctx, cancel := q.op(ctx, 0)
+	defer cancel()
+	var msgs []redis.XMessage
+	var err error
+	if limit > 0 {
+		msgs, err = q.rdb.XRangeN(ctx, q.keys[3], "-", "+", int64(limit)).Result()
+	} else {
+		msgs, err = q.rdb.XRange(ctx, q.keys[3], "-", "+").Result()
+	}
+	if err != nil {
+		return nil, q.wrap("listing dead letters", err)
+	}
+	out := make([]webhook.DeadLetter, 0, len(msgs))
+	for _, m := range msgs {
+		d, attempts, err := decodeEntry(m.Values)
+		if err != nil {
+			return nil, fmt.Errorf("forgeredis: dead letter %s: %w", m.ID, err)
+		}
+		reason, _ := m.Values[fReason].(string)
+		at, _ := m.Values[fAt].(string)
+		us, _ := strconv.ParseInt(at, 10, 64)
+		out = append(out, webhook.DeadLetter{Delivery: d, Reason: reason, Attempts: attempts, At: time.UnixMicro(us)})
+	}
+	return out, nil
+}
+
+// Requeue implements [webhook.DeadLetterStore]: the dead letter indexed
+// under id is moved back into the stream, attempts starting again. (Were
+// one delivery ID dead-lettered twice, it was stored twice, the index
+// names the later; the earlier stays listed.)
+func (q *Queue) Requeue(ctx context.Context, id string) error {
+	ctx, cancel := q.op(ctx, 0)
+	defer cancel()
+	n, err := requeueScript.Run(ctx, q.rdb, q.keys, id).Int()
+	if err != nil {
+		return q.wrap("requeue", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("forgeredis: requeue of %q: %w", id, webhook.ErrNotDead)
+	}
+	return nil
+}
+
+// Len returns the deliveries stored: ready or leased, waiting for a
+// retry, and dead.
+func (q *Queue) Len(ctx context.Context) (live, delayed, dead int64, err error) {
+	ctx, cancel := q.op(ctx, 0)
+	defer cancel()
+	pipe := q.rdb.Pipeline()
+	a, b, c := pipe.XLen(ctx, q.keys[0]), pipe.ZCard(ctx, q.keys[1]), pipe.XLen(ctx, q.keys[3])
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, 0, 0, q.wrap("counting", err)
+	}
+	return a.Val(), b.Val(), c.Val(), nil
+}
+
+// Keys returns the Redis keys of the queue: stream, delayed, retry, dead,
+// deadidx.
+func (q *Queue) Keys() []string { return append([]string(nil), q.keys...) }
+
+var (
+	_ webhook.WorkQueue       = (*Queue)(nil)
+	_ webhook.DeadLetterStore = (*Queue)(nil)
+)

@@ -1,0 +1,46 @@
+package forgeredis
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestNeverRendersTheRedisPassword: a Pacer, a Queue and a Guard hold a Redis client whose
+// options carry a password; no fmt verb, slog handler or JSON shows it.
+func TestNeverRendersTheRedisPassword(t *testing.T) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", Password: "redis-pass-7f3e9a1c", Username: "u"})
+	p, err := NewPacer(rdb, "quota")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := NewQueue(rdb, "hooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGuard(rdb, "hooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range []any{p, q, g, *g} {
+		for _, v := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+			out = append(out, fmt.Sprintf(v, p), fmt.Sprintf(v, []any{p}))
+		}
+		var buf bytes.Buffer
+		slog.New(slog.NewTextHandler(&buf, nil)).Info("m", "p", p)
+		slog.New(slog.NewJSONHandler(&buf, nil)).Info("m", "p", p)
+		b, _ := json.Marshal(p)
+		out = append(out, buf.String(), string(b))
+	}
+	for _, o := range out {
+		if strings.Contains(o, "redis-pass") || strings.Contains(o, fmt.Sprintf("%x", "redis-pass")) {
+			t.Errorf("leak: %s", o)
+		}
+	}
+}
