@@ -23,9 +23,11 @@ func TestRepoCreateAndFork(t *testing.T) {
 	if r.stdout != "forked alice/proj to "+me+"/proj: "+srv.URL+"/"+me+"/proj\n" {
 		t.Errorf("%q %q", r.stdout, r.stderr)
 	}
+	// A second fork of the same repository by the same user is refused,
+	// as Forgejo and Gitea refuse it (409), whatever its name.
 	r = cli(t, env, "repo", "fork", "-R", "alice/proj", "--fork-name", "proj2")
-	if r.want(t, 0); !strings.Contains(r.stdout, " to "+me+"/proj2: ") {
-		t.Errorf("%q", r.stdout)
+	if r.want(t, 1); !strings.Contains(r.stderr, "409") || !strings.Contains(r.stderr, "already forked") {
+		t.Errorf("%q", r.stderr)
 	}
 	for _, args := range [][]string{{"repo", "create"}, {"repo", "create", "a", "b"}, {"repo", "create", "a/b/c"}, {"repo", "create", "x", "--private", "--public"}, {"repo", "fork"}} {
 		cli(t, env, args...).want(t, 2)
