@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -107,8 +108,8 @@ func checkShape(t EventType, payload []byte) string {
 	if !ok {
 		return ""
 	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(payload, &top) != nil {
+	top, ok := topLevel(payload)
+	if !ok {
 		return ""
 	}
 	has := func(k string) bool {
@@ -142,4 +143,120 @@ func checkShape(t EventType, payload []byte) string {
 		}
 	}
 	return ""
+}
+
+// shapeKeys are the top-level keys checkShape reads.
+var shapeKeys = func() map[string]bool {
+	m := map[string]bool{"action": true, "review": true}
+	for _, k := range identifyingKeys {
+		m[k] = true
+	}
+	for _, s := range shapes {
+		for _, k := range append(s.need, s.may...) {
+			m[k] = true
+		}
+	}
+	return m
+}()
+
+// topLevel returns the raw values of payload's top-level keys that
+// checkShape reads, as decoding into a map[string]json.RawMessage would give
+// them (the last of a repeated key wins), without decoding the rest: the
+// values are skipped, not copied. ok is false when payload is not a valid
+// JSON object (or null, which decodes as no keys). A key written with an
+// escape sends the scan to encoding/json, which decodes it.
+func topLevel(payload []byte) (map[string]json.RawMessage, bool) {
+	if !json.Valid(payload) {
+		return nil, false
+	}
+	top := make(map[string]json.RawMessage, 8)
+	i := skipSpace(payload, 0)
+	switch {
+	case i < len(payload) && payload[i] == 'n':
+		return top, true // null decodes into a map as no keys
+	case i >= len(payload) || payload[i] != '{':
+		return nil, false
+	}
+	i = skipSpace(payload, i+1)
+	for i < len(payload) && payload[i] != '}' {
+		// A key: valid JSON, so a string.
+		end := skipString(payload, i)
+		key := payload[i+1 : end-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return slowTopLevel(payload)
+		}
+		i = skipSpace(payload, end)
+		i = skipSpace(payload, i+1) // the colon
+		vEnd := skipValue(payload, i)
+		if shapeKeys[string(key)] {
+			top[string(key)] = payload[i:vEnd]
+		}
+		i = skipSpace(payload, vEnd)
+		if i < len(payload) && payload[i] == ',' {
+			i = skipSpace(payload, i+1)
+		}
+	}
+	return top, true
+}
+
+// slowTopLevel is topLevel through encoding/json.
+func slowTopLevel(payload []byte) (map[string]json.RawMessage, bool) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(payload, &top) != nil {
+		return nil, false
+	}
+	return top, true
+}
+
+// The skip functions read JSON already known to be valid (json.Valid).
+
+func skipSpace(p []byte, i int) int {
+	for i < len(p) && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at p[i] ('"').
+func skipString(p []byte, i int) int {
+	for i++; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++ // the escaped byte; \uXXXX's hex digits need no care
+		case '"':
+			return i + 1
+		}
+	}
+	return len(p)
+}
+
+// skipValue returns the index after the value starting at p[i].
+func skipValue(p []byte, i int) int {
+	if i >= len(p) {
+		return i
+	}
+	switch p[i] {
+	case '"':
+		return skipString(p, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(p); i++ {
+			switch p[i] {
+			case '"':
+				i = skipString(p, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(p)
+	default: // a number, true, false or null
+		for i < len(p) && !strings.ContainsRune(" \t\n\r,}]", rune(p[i])) {
+			i++
+		}
+		return i
+	}
 }
