@@ -296,20 +296,27 @@ func (a *app) issueCloseCmd() *cobra.Command  { return a.issueStateCmd("close", 
 func (a *app) issueReopenCmd() *cobra.Command { return a.issueStateCmd("reopen", forgejo.StateOpen) }
 
 func (a *app) issueCommentCmd() *cobra.Command {
+	return a.commentCmd("issue", "issue", "Comment on an issue", `  forgego issue comment 12 --body "Fixed in 1.2"`, a.issueArgs)
+}
+
+// commentCmd is "issue comment" and "pr comment": both comment through the
+// issue comments API, which serves pull requests too. cmdName names the
+// command in usage errors, noun the thing in the output.
+func (a *app) commentCmd(cmdName, noun, short, example string, argsOf func(*cobra.Command, []string) (string, string, int64, error)) *cobra.Command {
 	var body string
 	cmd := &cobra.Command{
 		Use:               "comment [OWNER/REPO] NUMBER --body TEXT",
-		Short:             "Comment on an issue",
-		Example:           `  forgego issue comment 12 --body "Fixed in 1.2"`,
+		Short:             short,
+		Example:           example,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			owner, name, n, err := a.issueArgs(cmd, args)
+			owner, name, n, err := argsOf(cmd, args)
 			if err != nil {
 				return err
 			}
 			if strings.TrimSpace(body) == "" {
-				return usagef("issue comment needs --body")
+				return usagef("%s comment needs --body", cmdName)
 			}
 			c, err := a.connect()
 			if err != nil {
@@ -319,7 +326,7 @@ func (a *app) issueCommentCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "commented on issue #%d in %s/%s: %s\n", n, owner, name, cm.HTMLURL)
+			fmt.Fprintf(a.stdout, "commented on %s #%d in %s/%s: %s\n", noun, n, owner, name, cm.HTMLURL)
 			return nil
 		}),
 	}

@@ -160,36 +160,7 @@ func (a *app) prStateCmd(verb string, state forgejo.StateType) *cobra.Command {
 }
 
 func (a *app) prCommentCmd() *cobra.Command {
-	var body string
-	cmd := &cobra.Command{
-		Use:               "comment [OWNER/REPO] NUMBER --body TEXT",
-		Short:             "Comment on a pull request",
-		Example:           `  forgego pr comment 7 --body "Looks good"`,
-		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: noFiles,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			owner, name, n, err := a.prArgs(cmd, args)
-			if err != nil {
-				return err
-			}
-			if strings.TrimSpace(body) == "" {
-				return usagef("pr comment needs --body")
-			}
-			c, err := a.connect()
-			if err != nil {
-				return err
-			}
-			cm, _, err := c.Issues.CreateComment(a.ctx, owner, name, n, forgejo.CreateIssueCommentOption{Body: body})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "commented on pull request #%d in %s/%s: %s\n", n, owner, name, cm.HTMLURL)
-			return nil
-		}),
-	}
-	a.addRepoFlag(cmd)
-	cmd.Flags().StringVarP(&body, "body", "b", "", "the comment, `TEXT` in Markdown (required)")
-	return cmd
+	return a.commentCmd("pr", "pull request", "Comment on a pull request", `  forgego pr comment 7 --body "Looks good"`, a.prArgs)
 }
 
 func (a *app) prDiffCmd() *cobra.Command {
