@@ -101,6 +101,18 @@ type pnStringer string
 
 func (s pnStringer) String() string { return "stringer " + string(s) }
 
+// pnGet makes one call, reporting a panic that reached the caller as an
+// error.
+func pnGet(c *Client) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the panic reached the caller: %v", p)
+		}
+	}()
+	_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil)
+	return err
+}
+
 // pnNoWaits checks that calls made after the panics waited for nothing.
 func pnNoWaits(t *testing.T, name string, c *Client, clock *pnClock) bool {
 	t.Helper()
@@ -163,15 +175,7 @@ func TestHostilePanics(t *testing.T) {
 		mu.Unlock()
 		ok := true
 		for i := 0; i < 10; i++ {
-			var err error
-			func() {
-				defer func() {
-					if p := recover(); p != nil {
-						err = fmt.Errorf("the panic reached the caller: %v", p)
-					}
-				}()
-				_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil)
-			}()
+			err := pnGet(c)
 			var ae *AuthError
 			var pe *PanicError
 			if !errors.As(err, &ae) || !errors.As(err, &pe) || pe.Where != "token source" {
@@ -202,15 +206,7 @@ func TestHostilePanics(t *testing.T) {
 		c, clock := newClient(WithToken(token), WithPacer(pnPacer{pv.do}), WithObserver(obs))
 		ok := true
 		for i := 0; i < 10; i++ {
-			var err error
-			func() {
-				defer func() {
-					if p := recover(); p != nil {
-						err = fmt.Errorf("the panic reached the caller: %v", p)
-					}
-				}()
-				_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil)
-			}()
+			err := pnGet(c)
 			if err != nil {
 				t.Errorf("%s: err = %v, want the call paced locally", name, err)
 				ok = false
@@ -239,15 +235,7 @@ func TestHostilePanics(t *testing.T) {
 		c, clock := newClient(WithToken(token), WithObserver(pnObserver{pv.do}))
 		ok := true
 		for i := 0; i < 10; i++ {
-			var err error
-			func() {
-				defer func() {
-					if p := recover(); p != nil {
-						err = fmt.Errorf("the panic reached the caller: %v", p)
-					}
-				}()
-				_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil)
-			}()
+			err := pnGet(c)
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
 				ok = false
