@@ -197,6 +197,9 @@ func runScenario(t *testing.T, tg *target) []string {
 	s.reviews()
 	s.gaps()
 	s.outcomes()
+	s.actionsArea()
+	s.accountsArea()
+	s.repoMoreArea()
 	s.cleanup()
 	return s.lines
 }

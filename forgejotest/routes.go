@@ -22,8 +22,13 @@ var uploadOps = map[string]bool{
 }
 
 // routeTable lists every operation the fake implements, by operationId as the
-// spec names them.
+// spec names them. Each area keeps its rows next to its handlers.
 func routeTable() []routeSpec {
+	return slices.Concat(coreRoutes(), actionsRoutes(), accountRoutes(), repoMoreRoutes())
+}
+
+// coreRoutes are the areas the fake has implemented longest.
+func coreRoutes() []routeSpec {
 	const (
 		pub  = false
 		auth = true

@@ -160,6 +160,11 @@ type state struct {
 	notifications []*notification
 	reviews       []*review
 	topics        map[string]*topicRec // every topic a repository has had, by name
+
+	// Areas that keep their model next to their handlers.
+	actions  actionsState  // h_actions.go
+	accounts accountsState // h_accounts.go
+	more     moreState     // h_repomore.go
 }
 
 func newState() *state {
