@@ -116,6 +116,26 @@ func checkShape(t EventType, payload []byte) string {
 		v, ok := top[k]
 		return ok && string(v) != "null"
 	}
+	action := func() string {
+		var a string
+		_ = json.Unmarshal(top["action"], &a)
+		return a
+	}
+	review := func() EventType {
+		var r struct {
+			Type EventType `json:"type"`
+		}
+		_ = json.Unmarshal(top["review"], &r)
+		return r.Type
+	}
+	return shapeProblem(t, s, has, action, review)
+}
+
+// shapeProblem is checkShape's rule, on what the payload holds: has says
+// whether a top-level key is present with a value other than null, action
+// is the action's string value and review the review's type ("" when there
+// is none or it is not a string).
+func shapeProblem(t EventType, s shape, has func(string) bool, action func() string, review func() EventType) string {
 	for _, k := range s.need {
 		if !has(k) {
 			return fmt.Sprintf("a %s payload has %q; this one has none", t, k)
@@ -127,19 +147,14 @@ func checkShape(t EventType, payload []byte) string {
 		}
 	}
 	if s.family != "" {
-		var action string
-		_ = json.Unmarshal(top["action"], &action)
+		action := action()
 		if slices.Contains(familyActions[s.family], action) && !slices.Contains(s.actions, action) {
 			return fmt.Sprintf("action %q is not one of %s (%s)", clean(action), t, strings.Join(s.actions, ", "))
 		}
 	}
 	if slices.Contains(reviewTypes, t) {
-		var review struct {
-			Type EventType `json:"type"`
-		}
-		_ = json.Unmarshal(top["review"], &review)
-		if slices.Contains(reviewTypes, review.Type) && review.Type != t {
-			return fmt.Sprintf("the review's type is %s", review.Type)
+		if rt := review(); slices.Contains(reviewTypes, rt) && rt != t {
+			return fmt.Sprintf("the review's type is %s", rt)
 		}
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"codeberg.org/forgego/forgejo/internal/secret"
 )
@@ -106,13 +107,25 @@ func verify(payload []byte, header http.Header, secrets []secret.Text) error {
 	return nil
 }
 
-// headerValues is h.Values(name), with the same case-insensitive fallback as
-// [headerValue]: the values of every key that spells name.
-func headerValues(h http.Header, name string) []string {
-	var vs []string
+// headerValuesOf is h.Values(name) for each of names, with the same
+// case-insensitive fallback as [headerValue] (the values of every key that
+// spells the name), in one pass over h: vs[i] are the values of names[i].
+func headerValuesOf(h http.Header, names []string) (vs [][]string) {
+	vs = make([][]string, len(names))
 	for k, kv := range h {
-		if strings.EqualFold(k, name) {
-			vs = append(vs, kv...)
+		ascii := true
+		for i := range len(k) {
+			if k[i] >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+		}
+		for i, name := range names {
+			// Case folding keeps an ASCII key's length: a key of
+			// another length cannot spell name.
+			if (!ascii || len(k) == len(name)) && strings.EqualFold(k, name) {
+				vs[i] = append(vs[i], kv...)
+			}
 		}
 	}
 	return vs
