@@ -14,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"codeberg.org/forgego/forgejo/forgeredis"
 	"codeberg.org/forgego/forgejo/webhook"
+	"github.com/redis/go-redis/v9"
 )
 
 // The durable path: deliveries POSTed over loopback HTTP by several
@@ -43,14 +45,10 @@ func (s storeOnly) Enqueue(ctx context.Context, d *webhook.StoredDelivery) error
 	return s.q.Enqueue(ctx, d)
 }
 
-// durableQueues are the stores the durable path is measured with.
-//
-// TODO(issue 20): a shared store. When the Redis WorkQueue lands (in
-// redisquota, or a module of its own such as forgeredis), append it here
-// when FORGEGO_REDIS_ADDR is set, opening it on that address with a stream
-// name of its own per run (and deleting it in the release function);
-// benchDurable takes any webhook.Queue and needs nothing else. This
-// branch's redisquota has only the rate-limit pacer, no queue.
+// durableQueues are the stores the durable path is measured with: the
+// memory queue, and, when FORGEGO_REDIS_ADDR names a Redis (scripts/redis.sh
+// start), forgeredis's Streams queue on it, with a stream of its own per
+// run, deleted afterwards.
 func durableQueues(tb testing.TB) []durableQueue {
 	qs := []durableQueue{
 		{"memory", func(*testing.B) (webhook.Queue, func()) {
@@ -62,10 +60,27 @@ func durableQueues(tb testing.TB) []durableQueue {
 			return storeOnly{webhook.NewMemoryQueue(b.N + 64)}, func() {}
 		}},
 	}
-	if os.Getenv("FORGEGO_REDIS_ADDR") != "" {
-		tb.Log("FORGEGO_REDIS_ADDR is set, but this branch has no Redis webhook.WorkQueue yet: measuring the memory queue only")
+	addr := os.Getenv("FORGEGO_REDIS_ADDR")
+	if addr == "" {
+		tb.Log("FORGEGO_REDIS_ADDR is not set: measuring the memory queue only")
+		return qs
 	}
-	return qs
+	redisQueue := func(b *testing.B) *forgeredis.Queue {
+		rdb := redis.NewClient(&redis.Options{Addr: addr})
+		q, err := forgeredis.NewQueue(rdb, fmt.Sprintf("bench-%d", time.Now().UnixNano()), forgeredis.WithCapacity(b.N+64))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() {
+			rdb.Del(context.Background(), q.Keys()...)
+			rdb.Close()
+		})
+		return q
+	}
+	return append(qs,
+		durableQueue{"redis", func(b *testing.B) (webhook.Queue, func()) { return redisQueue(b), func() {} }},
+		durableQueue{"redis-undrained", func(b *testing.B) (webhook.Queue, func()) { return storeOnly{redisQueue(b)}, func() {} }},
+	)
 }
 
 // durableLoad is how the senders send: rate deliveries per second, each
