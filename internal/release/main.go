@@ -19,9 +19,10 @@
 //
 // installs the CLI as a user would (scripts/release-dryrun.sh does that).
 //
-// bump sets every nested module's requirement of the root, and the go.work
-// replace that lets the workspace read that version's go.mod before it is
-// published, to the given version. version prints the version the nested
+// bump sets every nested module's requirement of the root (and of any
+// other module of the release it requires: the CLI requires forgeredis),
+// and the go.work replaces that let the workspace read that version's
+// go.mod files before they are published, to the given version. version prints the version the nested
 // modules require, after checking that they all agree with go.work.
 package main
 
@@ -33,6 +34,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -113,6 +115,7 @@ func loadWorkspace() (*workspace, error) {
 	}
 	w := &workspace{top: top}
 	var problems []string
+	files := map[string]*modfile.File{} // by directory, nested modules only
 	for _, u := range wf.Use {
 		dir := path.Clean(filepath.ToSlash(u.Path))
 		if dir == "." {
@@ -162,6 +165,40 @@ func loadWorkspace() (*workspace, error) {
 			w.mods = slices.Insert(w.mods, 0, m)
 		} else {
 			w.mods = append(w.mods, m)
+			files[dir] = mf
+		}
+	}
+	// A nested module that requires another one of the release (the CLI
+	// requires forgeredis) requires it at the release's version too, and
+	// go.work replaces it with its directory at exactly that version.
+	dirOf := map[string]string{}
+	for _, m := range w.mods[min(1, len(w.mods)):] {
+		dirOf[m.path] = m.dir
+	}
+	siblings := map[string]bool{}
+	for _, m := range w.mods {
+		mf := files[m.dir]
+		if mf == nil {
+			continue
+		}
+		for _, r := range mf.Require {
+			if _, ok := dirOf[r.Mod.Path]; ok {
+				siblings[r.Mod.Path] = true
+				if r.Mod.Version != w.version {
+					problems = append(problems, fmt.Sprintf("%s/go.mod: requires %s %s, not the release's %s (go run ./internal/release bump %s)", m.dir, r.Mod.Path, r.Mod.Version, w.version, w.version))
+				}
+			}
+		}
+	}
+	for sib := range siblings {
+		ok := false
+		for _, r := range wf.Replace {
+			if r.Old.Path == sib && r.Old.Version == w.version && path.Clean(r.New.Path) == dirOf[sib] {
+				ok = true
+			}
+		}
+		if !ok {
+			problems = append(problems, fmt.Sprintf("go.work: does not replace %s %s with ./%s (go run ./internal/release bump %s)", sib, w.version, dirOf[sib], w.version))
 		}
 	}
 	if len(w.mods) == 0 || w.mods[0].dir != "" {
@@ -408,28 +445,66 @@ func cmdBump(version string) error {
 		}
 		return nil
 	}
-	var gowork []string
-	for _, r := range wf.Replace {
-		if r.Old.Path == rootPath {
-			gowork = append(gowork, "-dropreplace="+rootPath+"@"+r.Old.Version)
+	// The modules of the release, and which of them a nested module
+	// requires (the root, and siblings such as forgeredis).
+	type nested struct {
+		dir  string
+		reqs []string
+	}
+	dirOf := map[string]string{rootPath: "."}
+	var mods []nested
+	required := map[string]bool{rootPath: true}
+	var parsed []*modfile.File
+	for _, u := range wf.Use {
+		dir := path.Clean(filepath.ToSlash(u.Path))
+		if dir == "." || dir == "internal" || strings.HasPrefix(dir, "internal/") {
+			continue
+		}
+		gomod := filepath.Join(top, filepath.FromSlash(dir), "go.mod")
+		data, err := os.ReadFile(gomod)
+		if err != nil {
+			return err
+		}
+		mf, err := modfile.Parse(gomod, data, nil)
+		if err != nil {
+			return err
+		}
+		dirOf[mf.Module.Mod.Path] = dir
+		mods = append(mods, nested{dir: dir})
+		parsed = append(parsed, mf)
+	}
+	for i, mf := range parsed {
+		for _, r := range mf.Require {
+			if _, ok := dirOf[r.Mod.Path]; ok {
+				mods[i].reqs = append(mods[i].reqs, r.Mod.Path)
+				required[r.Mod.Path] = true
+			}
 		}
 	}
-	gowork = append(gowork, "-replace="+rootPath+"@"+version+"=./")
+	var gowork []string
+	for _, r := range wf.Replace {
+		if _, ok := dirOf[r.Old.Path]; ok {
+			gowork = append(gowork, "-dropreplace="+r.Old.Path+"@"+r.Old.Version)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(required)) {
+		gowork = append(gowork, "-replace="+p+"@"+version+"=./"+strings.TrimPrefix(dirOf[p], "."))
+	}
 	cmd := exec.Command("go", append([]string{"work", "edit"}, gowork...)...)
 	cmd.Dir = top
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go work edit: %w", err)
 	}
-	for _, u := range wf.Use {
-		dir := path.Clean(filepath.ToSlash(u.Path))
-		if dir == "." || dir == "internal" || strings.HasPrefix(dir, "internal/") {
-			continue
+	for _, m := range mods {
+		args := []string{"mod", "edit"}
+		for _, p := range m.reqs {
+			args = append(args, "-require="+p+"@"+version)
 		}
-		if err := run(filepath.Join(top, filepath.FromSlash(dir)), "mod", "edit", "-require="+rootPath+"@"+version); err != nil {
+		if err := run(filepath.Join(top, filepath.FromSlash(m.dir)), args...); err != nil {
 			return err
 		}
-		fmt.Printf("%s: requires %s %s\n", dir, rootPath, version)
+		fmt.Printf("%s: requires %s at %s\n", m.dir, strings.Join(m.reqs, ", "), version)
 	}
 	_, err = loadWorkspace()
 	return err
