@@ -230,15 +230,12 @@ func hDeleteSecret(scope scopeFn) func(c *call) {
 		if !ok {
 			return
 		}
-		name := c.p["secretname"]
-		if !validActionsName(name) {
-			c.fail(http.StatusBadRequest, "invalid secret name")
-			return
-		}
+		// Forgejo looks the name up without validating it, and its
+		// not-found error leaves the name out.
 		a := &c.st.actions
-		s := a.secret(sc, name)
+		s := a.secret(sc, c.p["secretname"])
 		if s == nil {
-			c.fail(http.StatusNotFound, "secret was not found [name: "+strings.ToUpper(name)+"]")
+			c.fail(http.StatusNotFound, "secret was not found [name: ]")
 			return
 		}
 		a.secrets = slices.DeleteFunc(a.secrets, func(x *actionSecret) bool { return x == s })
@@ -259,6 +256,20 @@ func (a *actionsState) variable(sc actionsScope, name string) *actionVariable {
 
 func (v *actionVariable) wire() *wVariable {
 	return &wVariable{OwnerID: v.scope.ownerID, RepoID: v.scope.repoID, Name: v.name, Data: v.data}
+}
+
+// validVariableName holds a variable's name to the secrets' rule (and its
+// message), and refuses CI, which the runner sets itself.
+func (c *call) validVariableName(name string) bool {
+	switch {
+	case !validActionsName(name):
+		c.fail(http.StatusBadRequest, "invalid secret name")
+		return false
+	case strings.EqualFold(name, "CI"):
+		c.fail(http.StatusBadRequest, "env name cannot be ci")
+		return false
+	}
+	return true
 }
 
 // variableNotFound is Forgejo's 404 for a variable name nobody defined.
@@ -323,8 +334,7 @@ func hCreateVariable(scope scopeFn) func(c *call) {
 			c.fail(http.StatusConflict, "variable name "+name+" already exists")
 			return
 		}
-		if !validActionsName(name) {
-			c.fail(http.StatusBadRequest, "invalid variable name")
+		if !c.validVariableName(name) {
 			return
 		}
 		a.variables = append(a.variables, &actionVariable{id: c.st.id("variable"), scope: sc,
@@ -361,8 +371,7 @@ func hUpdateVariable(scope scopeFn) func(c *call) {
 		if name == "" {
 			name = c.p["variablename"]
 		}
-		if !validActionsName(name) {
-			c.fail(http.StatusBadRequest, "invalid variable name")
+		if !c.validVariableName(name) {
 			return
 		}
 		if other := a.variable(sc, name); other != nil && other != v {
@@ -383,8 +392,7 @@ func hDeleteVariable(scope scopeFn) func(c *call) {
 			return
 		}
 		name := c.p["variablename"]
-		if !validActionsName(name) {
-			c.fail(http.StatusBadRequest, "invalid variable name")
+		if !c.validVariableName(name) {
 			return
 		}
 		a := &c.st.actions
