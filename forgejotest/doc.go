@@ -64,6 +64,15 @@
 // [Server.WaitDeliveries] waits until all queued ones have been sent.
 // Only forgejo, gitea and gogs hooks are delivered to.
 //
+// # Actions
+//
+// Secrets (write-only), variables, runners and registration tokens per
+// repository, user, organization and instance; workflow dispatch reads the
+// workflow file from .forgejo/workflows (or .gitea/workflows) at the ref and
+// makes a run with its jobs. There is no runner: [Server.RunActionJob] plays
+// one (tasks, logs, the automatic token), [Server.AddActionArtifact] gives a
+// run an artifact.
+//
 // # Faults and rate limits
 //
 // [Server.Inject] queues a [Fault] for an operation (by operationId) or a
