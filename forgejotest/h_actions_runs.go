@@ -282,11 +282,10 @@ func (j *actionJob) wire() *wRunJob {
 
 func (v view) actionTask(t *actionTask) *wActionTask {
 	run := t.job.run
-	jobIndex := slices.Index(run.jobs, t.job)
 	return &wActionTask{
 		ID: t.id, Name: t.job.name, HeadBranch: prettyRef(run.ref), HeadSHA: run.sha, RunNumber: run.index,
 		Event: run.event, DisplayTitle: run.title, Status: t.status, WorkflowID: run.workflowID,
-		URL:       v.runURL(run) + "/jobs/" + strconv.Itoa(jobIndex),
+		URL:       v.runURL(run), // Forgejo's GetRunLink: the run's page
 		CreatedAt: ts(t.created), UpdatedAt: ts(t.updated), RunStartedAt: stamp(t.started),
 	}
 }
