@@ -427,3 +427,58 @@ func TestActionsDispatchAndRun(t *testing.T) {
 		t.Errorf("deleted run: %v", err)
 	}
 }
+
+// A private repository's actions are as missing to someone who may not
+// read it; .forgejo/workflows hides .gitea/workflows once it exists; a job
+// search that matches nothing answers null, as Forgejo's does.
+func TestActionsAccessAndWorkflowDirs(t *testing.T) {
+	srv := NewServer(t)
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "secret")
+	srv.SetRepo(owner, "secret", "", true, false)
+	c, ctx := srv.Client(), context.Background()
+	other := srv.Client(forgejo.WithToken(srv.AddUser("other")))
+	addWorkflow(t, c, owner, "secret", ".gitea/workflows/old.yml", "jobs:\n  a:\n    runs-on: x\n")
+	if _, resp, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "old.yml", forgejo.DispatchWorkflowOption{Ref: "main"}); err != nil || resp.StatusCode != 204 {
+		t.Fatalf("dispatch from .gitea/workflows: %v", err)
+	}
+	if _, _, err := other.Actions.ListRuns(ctx, owner, "secret", nil); statusOf(t, err) != 404 {
+		t.Errorf("runs of a private repository: %v", err)
+	}
+	if _, _, err := srv.AnonymousClient().Actions.ListTasks(ctx, owner, "secret", nil); statusOf(t, err) != 404 {
+		t.Errorf("tasks of a private repository anonymously: %v", err)
+	}
+	addWorkflow(t, c, owner, "secret", ".forgejo/workflows/new.yml", "jobs:\n  b:\n    runs-on: x\n")
+	if _, _, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "old.yml", forgejo.DispatchWorkflowOption{Ref: "main"}); statusOf(t, err) != 500 {
+		t.Errorf("old.yml once .forgejo/workflows exists: %v", err)
+	}
+	if _, _, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "new.yml", forgejo.DispatchWorkflowOption{Ref: "main"}); err != nil {
+		t.Errorf("new.yml: %v", err)
+	}
+	jobs, _, err := c.Actions.ListRepoRunnerJobs(ctx, owner, "secret", &forgejo.ActionListRepoRunnerJobsOptions{Labels: []string{"nothing"}})
+	if err != nil || jobs != nil {
+		t.Errorf("no job matches: %v %v", jobs, err)
+	}
+	raw, _ := io.ReadAll(mustGet(t, srv, "/repos/"+owner+"/secret/actions/runners/jobs?labels=nothing").Body)
+	if string(raw) != "null" {
+		t.Errorf("no job matches, raw: %s", raw)
+	}
+	all, _, err := c.Actions.ListUserRunnerJobs(ctx, nil)
+	if err != nil || len(all) != 2 {
+		t.Errorf("the owner's waiting jobs: %d %v", len(all), err)
+	}
+}
+
+// The workflow reader takes what YAML throws at it without panicking.
+func TestParseWorkflowOddities(t *testing.T) {
+	for _, in := range []string{"", "-", "jobs:", "jobs: []\n", ":\n:", "jobs:\n  - a\n", "jobs:\n  a:\n    needs: [\n", "\"a:b\": c\njobs:\n  x: {}\n", "jobs:\n\t a:\n"} {
+		wf, err := parseWorkflow(in)
+		if err == nil && len(wf.jobs) == 0 {
+			t.Errorf("%q: no jobs and no error", in)
+		}
+	}
+	wf, err := parseWorkflow("run-name: Deploy # comment\non: [push, workflow_dispatch]\njobs:\n  z:\n    runs-on: ['a', \"b\"]\n  a:\n    name: First\n    needs:\n      - z\n")
+	if err != nil || wf.runName != "Deploy" || len(wf.jobs) != 2 || wf.jobs[0].name != "First" || !slices.Equal(wf.jobs[0].needs, []string{"z"}) || !slices.Equal(wf.jobs[1].runsOn, []string{"a", "b"}) {
+		t.Errorf("parsed %+v %v", wf, err)
+	}
+}
