@@ -1,5 +1,7 @@
 package forgejotest
 
+//lint:file-ignore SA1019 the fake serves the registration-token routes Forgejo 15 deprecated, and these tests call them on purpose.
+
 import (
 	"archive/zip"
 	"bytes"
