@@ -692,7 +692,7 @@ func hDispatchWorkflow(c *call) {
 	}
 	sha, files, ok := r.resolveRef(ref)
 	if !ok {
-		c.failErrs(http.StatusNotFound, "GetWorkflowFromCommit", "object does not exist [id: "+ref+", rel_path: ]")
+		c.fail(http.StatusNotFound, "object does not exist [id: "+ref+", rel_path: ]")
 		return
 	}
 	dir, content, found := "", "", false

@@ -312,6 +312,10 @@ func TestActionsDispatchAndRun(t *testing.T) {
 	if statusOf(t, err) != 500 {
 		t.Errorf("missing ref: %v", err)
 	}
+	_, _, err = c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "refs/heads/nope", Inputs: map[string]string{"target": "x"}})
+	if statusOf(t, err) != 404 {
+		t.Errorf("a full ref that names nothing: %v", err)
+	}
 	other := srv.Client(forgejo.WithToken(srv.AddUser("other")))
 	_, _, err = other.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "main", Inputs: map[string]string{"target": "x"}})
 	if statusOf(t, err) != 403 {
