@@ -741,8 +741,12 @@ func hDispatchWorkflow(c *call) {
 		title: cmp.Or(wf.runName, wf.name, dir+"/"+name), ref: ref, sha: sha, trigger: c.user,
 		event: "workflow_dispatch", status: "waiting", created: c.now, updated: c.now,
 	}
-	p, _ := json.Marshal(map[string]any{"inputs": inputs, "ref": ref, "repository": c.v.repo(r, 0),
-		"sender": c.v.user(c.user), "workflow": dir + "/" + name})
+	// The payload renders the repository and the sender for nobody in
+	// particular, as Forgejo's (no permissions, no private e-mail).
+	anon := c.v
+	anon.viewer = nil
+	p, _ := json.Marshal(map[string]any{"inputs": inputs, "ref": ref, "repository": anon.repo(r, 0),
+		"sender": anon.user(c.user), "workflow": dir + "/" + name})
 	run.payload = string(p)
 	var keys []string
 	for _, wj := range wf.jobs {
