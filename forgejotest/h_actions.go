@@ -565,8 +565,7 @@ func hSearchRunJobs(scope scopeFn) func(c *call) {
 		labels := strings.Split(strings.TrimSpace(c.q.Get("labels")), ",")
 		var out []*wRunJob
 		for _, run := range c.st.actions.runs {
-			if sc.repoID != 0 && run.repo.id != sc.repoID || sc.ownerID != 0 && run.repo.owner.id != sc.ownerID ||
-				c.st.repo(run.repo.owner.login, run.repo.name) != run.repo { // deleted since
+			if sc.repoID != 0 && run.repo.id != sc.repoID || sc.ownerID != 0 && run.repo.owner.id != sc.ownerID {
 				continue
 			}
 			for _, j := range run.jobs {

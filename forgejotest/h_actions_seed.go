@@ -113,3 +113,26 @@ func (a *actionsState) botUser() *user {
 	}
 	return a.bot
 }
+
+// forgetRepo drops what a deleted repository had in Actions, as Forgejo
+// deletes them with it: secrets, variables, runners, its registration
+// token, runs (their tasks' tokens) and artifacts.
+func (a *actionsState) forgetRepo(st *state, r *repo) {
+	sc := actionsScope{repoID: r.id}
+	a.secrets = slices.DeleteFunc(a.secrets, func(x *actionSecret) bool { return x.scope == sc })
+	a.variables = slices.DeleteFunc(a.variables, func(x *actionVariable) bool { return x.scope == sc })
+	a.runners = slices.DeleteFunc(a.runners, func(x *actionRunner) bool { return x.scope == sc })
+	delete(a.regTokens, sc)
+	for _, run := range a.runs {
+		if run.repo != r {
+			continue
+		}
+		for _, j := range run.jobs {
+			for _, t := range j.tasks {
+				delete(st.tokens, t.token)
+			}
+		}
+	}
+	a.runs = slices.DeleteFunc(a.runs, func(x *actionRun) bool { return x.repo == r })
+	a.artifacts = slices.DeleteFunc(a.artifacts, func(x *actionArtifact) bool { return x.run.repo == r })
+}

@@ -488,3 +488,34 @@ func TestParseWorkflowOddities(t *testing.T) {
 		t.Errorf("parsed %+v %v", wf, err)
 	}
 }
+
+// Deleting a repository deletes its Actions state with it.
+func TestActionsForgottenWithTheRepository(t *testing.T) {
+	srv := NewServer(t)
+	owner := srv.DefaultUser()
+	srv.SetAdmin(owner, true)
+	srv.AddRepo(owner, "gone")
+	c, ctx := srv.Client(), context.Background()
+	addWorkflow(t, c, owner, "gone", ".forgejo/workflows/ci.yml", "jobs:\n  a:\n    runs-on: x\n")
+	info, _, err := c.Actions.DispatchWorkflow(ctx, owner, "gone", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "main", ReturnRunInfo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, _, _ := c.Actions.ListRunJobs(ctx, owner, "gone", info.ID)
+	tok := srv.RunActionJob(owner, "gone", jobs[0].ID, "running", "")
+	if _, _, err := c.Actions.RegisterRepoRunner(ctx, owner, "gone", forgejo.RegisterRunnerOptions{Name: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Repos.Delete(ctx, owner, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _, err := c.Actions.ListAdminRunners(ctx, nil); err != nil || len(rs) != 0 {
+		t.Errorf("runners after the repository is deleted: %d %v", len(rs), err)
+	}
+	if js, _, err := c.Actions.ListAdminRunnerJobs(ctx, nil); err != nil || len(js) != 0 {
+		t.Errorf("jobs after the repository is deleted: %d %v", len(js), err)
+	}
+	if _, _, err := srv.Client(forgejo.WithToken(tok)).Actions.GetCurrentRun(ctx); statusOf(t, err) != 401 {
+		t.Errorf("a deleted run's task token: %v", err)
+	}
+}
