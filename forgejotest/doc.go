@@ -64,6 +64,17 @@
 // [Server.WaitDeliveries] waits until all queued ones have been sent.
 // Only forgejo, gitea and gogs hooks are delivered to.
 //
+// # Actions
+//
+// Secrets (write-only), variables, runners and registration tokens per
+// repository, user, organization and instance; workflow dispatch reads the
+// workflow file from .forgejo/workflows (or .gitea/workflows) at the ref and
+// makes a run with its jobs. The file is read as far as that needs (name,
+// run-name, workflow_dispatch inputs, jobs with name, runs-on and needs);
+// expressions and matrices are not evaluated. There is no runner:
+// [Server.RunActionJob] plays one (tasks, logs, the automatic token),
+// [Server.AddActionArtifact] gives a run an artifact.
+//
 // # Faults and rate limits
 //
 // [Server.Inject] queues a [Fault] for an operation (by operationId) or a

@@ -239,6 +239,7 @@ func (st *state) deleteRepo(r *repo) {
 	if r.parent != nil {
 		r.parent.forks = slices.DeleteFunc(r.parent.forks, func(x *repo) bool { return x == r })
 	}
+	st.actions.forgetRepo(st, r)
 }
 
 func (r *repo) branch(name string) *branch {
