@@ -318,6 +318,16 @@ redis.call('HSET', KEYS[5], get('id') or ('entry:' .. ARGV[1]), id)
 return 1
 `)
 
+// extendScript: the lease check's ARGV; the entry's idle time starts again
+// at 0 (XCLAIM to the same consumer; JUSTID leaves its delivery count).
+var extendScript = redis.NewScript(`
+local p = redis.call('XPENDING', KEYS[1], 'workers', ARGV[1], ARGV[1], 1)
+if #p == 0 then return 0 end
+if p[1][2] ~= ARGV[2] or tonumber(p[1][4]) ~= tonumber(ARGV[3]) or tonumber(p[1][3]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('XCLAIM', KEYS[1], 'workers', ARGV[2], 0, ARGV[1], 'JUSTID')
+return 1
+`)
+
 // ackScript: ARGV 1 entry ID.
 var ackScript = redis.NewScript(`
 if redis.call('XACK', KEYS[1], 'workers', ARGV[1]) == 0 then return 0 end
@@ -524,6 +534,29 @@ func (q *Queue) Ack(ctx context.Context, l *webhook.Lease) error {
 	if n == 0 {
 		return fmt.Errorf("forgeredis: ack of entry %s: %w", id, webhook.ErrLeaseLost)
 	}
+	return nil
+}
+
+// Extend implements [webhook.LeaseExtender]: the entry's idle time starts
+// again, so that XAUTOCLAIM leaves it to its consumer for visibility more.
+func (q *Queue) Extend(ctx context.Context, l *webhook.Lease, visibility time.Duration) error {
+	id, count, vis, err := token(l)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := q.op(ctx, 0)
+	defer cancel()
+	start := time.Now()
+	n, err := extendScript.Run(ctx, q.rdb, q.keys, id, l.Consumer, count, vis).Int()
+	if err != nil {
+		return q.wrap("extend", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("forgeredis: extend of entry %s: %w", id, webhook.ErrLeaseLost)
+	}
+	ms := visibility.Milliseconds()
+	l.Deadline = start.Add(visibility)
+	l.Token = id + "/" + count + "/" + strconv.FormatInt(ms, 10)
 	return nil
 }
 

@@ -334,3 +334,43 @@ func TestQueueUnavailable(t *testing.T) {
 		t.Errorf("not scrubbed: %v", e)
 	}
 }
+
+// TestQueueExtend: a lease extended before it expires stays its
+// consumer's (another consumer's Receive finds nothing well past the first
+// deadline, and the delivery count stays 1); once left to expire, Extend
+// reports ErrLeaseLost and the delivery is handed out Reclaimed.
+func TestQueueExtend(t *testing.T) {
+	rdb, _ := sharedRedis(t)
+	q := newTestQueue(t, rdb)
+	ctx := context.Background()
+	q.Enqueue(ctx, sample("A"))
+	l := receive(t, q, "busy-worker", 400*time.Millisecond)
+	first := l.Deadline
+	for range 4 {
+		time.Sleep(200 * time.Millisecond)
+		if err := q.Extend(ctx, l, 400*time.Millisecond); err != nil {
+			t.Fatalf("Extend of a current lease: %v", err)
+		}
+	}
+	if !l.Deadline.After(first.Add(500 * time.Millisecond)) {
+		t.Errorf("deadline %v after four extensions, first %v", l.Deadline, first)
+	}
+	// 950 ms after the lease began, a consumer that would take over a
+	// lease idle for 400 ms finds nothing.
+	pctx, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
+	defer cancel()
+	if l3, err := q.Receive(pctx, "c3", 400*time.Millisecond); err == nil {
+		t.Fatalf("an extended lease was handed out to another consumer: %+v", l3)
+	}
+	time.Sleep(450 * time.Millisecond)
+	if err := q.Extend(ctx, l, 400*time.Millisecond); !errors.Is(err, webhook.ErrLeaseLost) {
+		t.Fatalf("Extend of an expired lease: %v, want ErrLeaseLost", err)
+	}
+	l2 := receive(t, q, "c2", 400*time.Millisecond)
+	if !l2.Reclaimed || l2.Attempt != 2 {
+		t.Errorf("after expiry: %+v, want Reclaimed, attempt 2 (extensions do not count)", l2)
+	}
+	if err := q.Ack(ctx, l2); err != nil {
+		t.Fatal(err)
+	}
+}

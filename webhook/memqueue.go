@@ -198,6 +198,21 @@ func (q *MemoryQueue) Retry(_ context.Context, l *Lease, after time.Duration) er
 	return nil
 }
 
+// Extend implements [LeaseExtender].
+func (q *MemoryQueue) Extend(_ context.Context, l *Lease, visibility time.Duration) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	i, current := q.find(l)
+	if !current {
+		return lostErr(l, "Extend")
+	}
+	e := q.live[i]
+	e.deadline = q.clock.Now().Add(visibility)
+	l.Deadline = e.deadline
+	q.changed()
+	return nil
+}
+
 // DeadLetter implements [WorkQueue].
 func (q *MemoryQueue) DeadLetter(_ context.Context, l *Lease, reason string) error {
 	q.mu.Lock()

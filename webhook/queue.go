@@ -110,6 +110,23 @@ type WorkQueue interface {
 	DeadLetter(ctx context.Context, l *Lease, reason string) error
 }
 
+// LeaseExtender is implemented by a [WorkQueue] whose leases can be
+// extended. A [Worker] on such a queue extends the lease of each delivery
+// whose function is still running every third of the visibility timeout,
+// so a function that runs longer than the visibility timeout is not taken
+// over by another worker while its own worker is alive: only a worker that
+// died, hung outside its functions or lost the store for longer than the
+// rest of a lease loses the delivery to the others. [MemoryQueue] and
+// forgeredis.Queue implement it.
+type LeaseExtender interface {
+	// Extend moves l's lease to end visibility from now, and l.Deadline
+	// with it. It returns an error matching [ErrLeaseLost] when l is no
+	// longer the delivery's current lease (it expired, and another
+	// consumer may hold the delivery, or it was completed); nothing is
+	// changed then.
+	Extend(ctx context.Context, l *Lease, visibility time.Duration) error
+}
+
 // DeadLetterStore lists and re-queues the deliveries a [Worker] gave up on:
 // for operators and tools (forgego webhook dead-letters, say).
 type DeadLetterStore interface {

@@ -69,9 +69,14 @@ const maxReason = 1024
 // with [WithReplayDedup]. Two exceptions favour at-least-once over
 // at-most-once: a Reclaimed lease runs even when the guard holds its ID
 // (the claim may be the dead worker's own), and a delivery whose Ack
-// failed runs again after its lease expires. Make the visibility timeout
-// longer than the slowest function: a function still running when its
-// lease expires runs a second time elsewhere.
+// failed runs again after its lease expires. On a queue that is a
+// [LeaseExtender] (MemoryQueue, forgeredis.Queue) the worker extends the
+// lease of each running function every third of the visibility timeout,
+// so a slow function keeps its delivery for as long as its worker lives
+// (and a function that never returns keeps it until the worker stops). On
+// any other queue, make the visibility timeout longer than the slowest
+// function: a function still running when its lease expires runs a second
+// time elsewhere.
 //
 // Run several workers (in one process or many) on one queue to share the
 // work; each runs up to [WithConcurrency] functions at once.
@@ -102,8 +107,9 @@ func WithConcurrency(n int) WorkerOption {
 
 // WithVisibilityTimeout sets the lease a worker takes on each delivery
 // (default [DefaultVisibilityTimeout]): how long after a worker died
-// another one takes its deliveries over, and how long a function may run
-// before it may be run twice. Give every worker of a queue the same one.
+// another one takes its deliveries over, and, on a queue that is not a
+// [LeaseExtender], how long a function may run before it may be run twice.
+// Give every worker of a queue the same one.
 func WithVisibilityTimeout(d time.Duration) WorkerOption {
 	return func(w *Worker) {
 		if d > 0 {
@@ -292,7 +298,10 @@ func (w *Worker) process(ctx context.Context, l *Lease) {
 			return
 		}
 	}
-	if err := w.h.call(ctx, fn, ev); err != nil {
+	stopHeartbeat := w.heartbeat(ctx, l)
+	err = w.h.call(ctx, fn, ev)
+	stopHeartbeat()
+	if err != nil {
 		err = fmt.Errorf("%s function failed: %w", ev.EventType(), err)
 		if !w.release(ctx, d) {
 			// The guard still holds the ID: a retry would be taken for a
@@ -306,6 +315,47 @@ func (w *Worker) process(ctx context.Context, l *Lease) {
 		return
 	}
 	w.ack(ctx, l)
+}
+
+// heartbeat extends l every third of the visibility timeout while its
+// function runs, when the queue is a [LeaseExtender]; the returned function
+// stops it and returns once it stopped (so l is not changed after).
+func (w *Worker) heartbeat(ctx context.Context, l *Lease) (stop func()) {
+	ext, ok := w.q.(LeaseExtender)
+	if !ok {
+		return func() {}
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, stopTimer := w.clock.Timer(w.visibility / 3)
+			select {
+			case <-c:
+			case <-quit:
+				stopTimer()
+				return
+			case <-ctx.Done():
+				// Run gave up on the function (the drain bound): its
+				// lease is left to expire, as Run's error says.
+				stopTimer()
+				return
+			}
+			err := ext.Extend(ctx, l, w.visibility)
+			if errors.Is(err, ErrLeaseLost) {
+				w.report(l.Delivery, fmt.Errorf("webhook: delivery %s: its lease expired while its function ran, and another worker may run it too: %w", clean(l.Delivery.ID), err))
+				return
+			}
+			if err != nil {
+				// The store may come back before the lease ends.
+				w.report(l.Delivery, fmt.Errorf("webhook: delivery %s: extending its lease: %w", clean(l.Delivery.ID), err))
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
 }
 
 // event re-creates the delivery's event, verifying it again with

@@ -113,9 +113,10 @@ and after --max-attempts it becomes a dead letter ('forgego webhook
 dead-letters list').
 
 A delivery ID stored twice runs once. A worker that dies leaves its
-deliveries to the others after --claim-after (the visibility timeout): make
-it longer than CMD ever takes, since a CMD still running then runs a second
-time elsewhere. Run any number of workers on one queue. Ctrl-C (or SIGTERM)
+deliveries to the others after --claim-after (the visibility timeout); while
+a worker lives it extends the claim on every CMD still running, every third
+of --claim-after, so a slow CMD does not run twice. Run any number of
+workers on one queue. Ctrl-C (or SIGTERM)
 stops taking deliveries and waits up to 30 s for the running ones.`
 
 func (a *app) webhookWorkCmd() *cobra.Command {
