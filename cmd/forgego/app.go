@@ -64,6 +64,9 @@ type app struct {
 	// remoteHost is the logged-in instance the repository's git remote is
 	// on, when the repository was taken from it (see repoFrom).
 	remoteHost string
+	// token and tokenUser are the credentials connect chose, for git (repo
+	// clone, pr checkout) and for asset downloads on the instance's host.
+	token, tokenUser string
 }
 
 // run is the whole program, testable: arguments, output streams and the
@@ -366,6 +369,7 @@ func (a *app) connect() (*forgejo.Client, error) {
 		if err != nil {
 			return nil, err
 		}
+		a.token, a.tokenUser = srv.Token(), srv.DefaultUser()
 		a.client = c
 		return c, nil
 	}
@@ -377,6 +381,7 @@ func (a *app) connect() (*forgejo.Client, error) {
 	if token != "" {
 		a.mask.add(token)
 		opts = append(opts, forgejo.WithToken(token))
+		a.token = token
 	}
 	c, err := forgejo.NewClient(opts...)
 	if err != nil {
@@ -430,7 +435,7 @@ func (a *app) instance() (base, token string, err error) {
 	if token == "" {
 		if key, err := normalizeHost(base); err == nil {
 			if hc := cfg.Hosts[key]; hc != nil {
-				token = hc.Token
+				token, a.tokenUser = hc.Token, hc.User
 			}
 		}
 	}

@@ -345,7 +345,7 @@ func TestPullRequests(t *testing.T) {
 	}
 	r = cli(t, env, "pr", "view", "alice/proj", "99")
 	r.want(t, 1)
-	for _, args := range [][]string{{"pr", "view", "alice/proj"}, {"pr", "view", "alice/proj", "x"}, {"pr", "view", "-R", "alice/proj"}, {"pr", "list", "--state", "merged", "a/b"}} {
+	for _, args := range [][]string{{"pr", "view", "alice/proj"}, {"pr", "view", "alice/proj", "x"}, {"pr", "view", "-R", "alice/proj"}, {"pr", "list", "--state", "gone", "a/b"}} {
 		cli(t, env, args...).want(t, 2)
 	}
 }

@@ -60,7 +60,7 @@ func toPRJSON(pr *forgejo.PullRequest) prJSON {
 func (a *app) prCmd() *cobra.Command {
 	cmd := groupCmd("pr", "List, view, open, merge, close and comment on pull requests")
 	cmd.AddCommand(a.prListCmd(), a.prViewCmd(), a.prCreateCmd(), a.prMergeCmd(), a.prStateCmd("close", forgejo.StateClosed),
-		a.prStateCmd("reopen", forgejo.StateOpen), a.prCommentCmd(), a.prDiffCmd())
+		a.prStateCmd("reopen", forgejo.StateOpen), a.prCommentCmd(), a.prDiffCmd(), a.prCheckoutCmd())
 	return cmd
 }
 
@@ -89,16 +89,30 @@ func (a *app) prListCmd() *cobra.Command {
 			if err := lf.check(cmd); err != nil {
 				return err
 			}
-			if err := checkState(state); err != nil {
-				return err
+			if state != "merged" {
+				if err := checkState(state); err != nil {
+					return usagef("--state must be open, closed, merged or all, not %q", state)
+				}
 			}
 			c, err := a.connect()
 			if err != nil {
 				return err
 			}
-			got, err := collect(a, "pull requests", lf, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.PullRequest, *forgejo.Response, error) {
-				return c.PullRequests.List(ctx, owner, name, &forgejo.PullRequestListOptions{ListOptions: lo, State: forgejo.StateType(state)})
-			})
+			// merged is closed and merged: the instance has no such state,
+			// so the closed ones are walked and the merged ones kept.
+			ask, keep := state, func(*forgejo.PullRequest) bool { return true }
+			if state == "merged" {
+				ask, keep = "closed", func(pr *forgejo.PullRequest) bool { return pr.Merged }
+			}
+			fetch := func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.PullRequest, *forgejo.Response, error) {
+				return c.PullRequests.List(ctx, owner, name, &forgejo.PullRequestListOptions{ListOptions: lo, State: forgejo.StateType(ask)})
+			}
+			var got listing[*forgejo.PullRequest]
+			if state == "merged" {
+				got, err = collectWhere(a, "pull requests", lf, fetch, keep)
+			} else {
+				got, err = collect(a, "pull requests", lf, fetch)
+			}
 			if err != nil {
 				return err
 			}
@@ -128,7 +142,8 @@ func (a *app) prListCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
-	stateFlag(cmd, &state, "pull requests")
+	cmd.Flags().StringVarP(&state, "state", "s", "open", "list the pull requests in this `STATE`: open, closed, merged or all")
+	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "merged", "all"}, cobra.ShellCompDirectiveNoFileComp))
 	lf.register(cmd, "pull requests")
 	jf.register(cmd, prJSON{})
 	return cmd

@@ -60,8 +60,8 @@ func releaseKind(r *forgejo.Release) string {
 }
 
 func (a *app) releaseCmd() *cobra.Command {
-	cmd := groupCmd("release", "List, view, publish and delete releases")
-	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd(), a.releaseCreateCmd(), a.releaseUploadCmd(), a.releaseDeleteCmd())
+	cmd := groupCmd("release", "List, view, publish, download and delete releases")
+	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd(), a.releaseCreateCmd(), a.releaseUploadCmd(), a.releaseDownloadCmd(), a.releaseDeleteCmd())
 	return cmd
 }
 

@@ -56,8 +56,8 @@ func visibility(r *forgejo.Repository) string {
 }
 
 func (a *app) repoCmd() *cobra.Command {
-	cmd := groupCmd("repo", "View, list, create and fork repositories")
-	cmd.AddCommand(a.repoViewCmd(), a.repoListCmd(), a.repoCreateCmd(), a.repoForkCmd())
+	cmd := groupCmd("repo", "View, list, create, fork and clone repositories")
+	cmd.AddCommand(a.repoViewCmd(), a.repoListCmd(), a.repoCreateCmd(), a.repoForkCmd(), a.repoCloneCmd())
 	return cmd
 }
 
