@@ -541,7 +541,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 		{"-v", "issue", "list", "alice/proj", "--all"},
 		{"-v", "issue", "create", "alice/proj", "--title", token},
 		{"-v", "api", "/user"},
-		{"-v", "api", "/repos/alice/proj/issues", "-f", "q=" + token},
+		{"-v", "api", "-X", "GET", "/repos/alice/proj/issues", "-f", "q=" + token},
 		{"-v", "ratelimit"},
 		{"-v", "issue", "list", "alice/proj", "--json", "title,body"},
 		{"-v", "repo", "view", "alice/nope"},

@@ -39,7 +39,7 @@ func TestAPI(t *testing.T) {
 		srv.AddLabel("alice", "proj", l, "")
 	}
 
-	r := cli(t, env, "api", "/repos/alice/proj/issues?state=all", "-f", "limit=2", "-f", "page=3")
+	r := cli(t, env, "api", "-X", "GET", "/repos/alice/proj/issues?state=all", "-f", "limit=2", "-f", "page=3")
 	r.want(t, 0)
 	var issues []map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &issues); err != nil || len(issues) != 2 || issues[0]["number"].(float64) != 19 {
@@ -68,7 +68,7 @@ func TestAPI(t *testing.T) {
 	if r.stdout != "alice/proj\n" {
 		t.Errorf("--jq %q", r.stdout)
 	}
-	r = cli(t, env, "api", "--paginate", "/repos/alice/proj/issues", "-f", "state=all", "-q", "length")
+	r = cli(t, env, "api", "--paginate", "-X", "GET", "/repos/alice/proj/issues", "-f", "state=all", "-q", "length")
 	r.want(t, 0)
 	if r.stdout != "24\n" {
 		t.Errorf("--paginate --jq %q %q", r.stdout, r.stderr)
