@@ -55,7 +55,7 @@ func TestAPIFlagsAsGh(t *testing.T) {
 	r = cli(t, env, "api", "-i", "/repos/alice/proj/issues?limit=1")
 	r.want(t, 0)
 	head, body, ok := strings.Cut(r.stdout, "\n\n")
-	if !ok || !strings.HasPrefix(head, "HTTP 200 OK\n") || !strings.Contains(head, "\nX-Total-Count: 5\n") || !strings.HasPrefix(body, "[") {
+	if !ok || !strings.HasPrefix(head, "HTTP 200 OK\n") || !strings.Contains(head, "\nX-Total-Count: 5") || !strings.HasPrefix(body, "[") {
 		t.Errorf("-i:\n%s", r.stdout)
 	}
 	// and an error's, before the one-line error.
