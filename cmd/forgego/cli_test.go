@@ -135,9 +135,9 @@ func TestRepoView(t *testing.T) {
 	}
 	r := cli(t, env, "repo", "view", "alice/proj", "--json", "full_name,stars_count,topics,open_issues_count,created_at")
 	r.want(t, 0)
-	var rj repoJSON
+	var rj forgejo.Repository
 	if err := json.Unmarshal([]byte(r.stdout), &rj); err != nil || rj.FullName != "alice/proj" || rj.StarsCount != 1 ||
-		strings.Join(rj.Topics, ",") != "cli,go" || rj.OpenIssuesCount != 3 || rj.CreatedAt == nil {
+		strings.Join(rj.Topics, ",") != "cli,go" || rj.OpenIssuesCount != 3 || rj.CreatedAt.IsZero() {
 		t.Errorf("json %s %v", r.stdout, err)
 	}
 
@@ -173,7 +173,7 @@ func TestRepoList(t *testing.T) {
 	}
 	r = cli(t, env, "repo", "list", "alice", "--limit", "3", "--json", "full_name")
 	r.want(t, 0)
-	var repos []repoJSON
+	var repos []forgejo.Repository
 	if err := json.Unmarshal([]byte(r.stdout), &repos); err != nil || len(repos) != 3 || !strings.HasPrefix(repos[0].FullName, "alice/") {
 		t.Errorf("json: %v %s", err, r.stdout)
 	}
@@ -229,16 +229,16 @@ func TestIssueList(t *testing.T) {
 	}
 	// The instance clamps: 100 asked, 50 served; -v says so, and the walk
 	// follows its pages.
-	r = cli(t, env, "issue", "list", "alice/proj", "-s", "all", "-L", "100", "--json", "number,author,created_at,url,labels", "-v")
+	r = cli(t, env, "issue", "list", "alice/proj", "-s", "all", "-L", "100", "--json", "number,user,created_at,html_url,labels", "-v")
 	r.want(t, 0)
-	var issues []issueJSON
+	var issues []forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &issues); err != nil || len(issues) != 75 {
 		t.Fatalf("json: %v, %d issues", err, len(issues))
 	}
 	if !strings.Contains(r.stderr, "&limit=100\n") || !strings.Contains(r.stderr, "~ the instance clamped the page size: asked for 100 issues, served 50") {
 		t.Errorf("no clamping shown:\n%s", r.stderr)
 	}
-	if is := issues[0]; is.Number != 75 || is.Author != "alice" || is.CreatedAt == nil || is.URL == "" || is.Labels == nil {
+	if is := issues[0]; is.Number != 75 || is.User == nil || is.User.Login != "alice" || is.CreatedAt.IsZero() || is.HTMLURL == "" || is.Labels == nil {
 		t.Errorf("first %+v", is)
 	}
 	r = cli(t, env, "issue", "list", "alice/proj", "--json", "number")
@@ -284,7 +284,7 @@ func TestIssueCreate(t *testing.T) {
 	}
 	r = cli(t, env, "--json", "issue", "create", "-R", "alice/proj", "-t", "Second")
 	r.want(t, 0)
-	var ij issueJSON
+	var ij forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != 2 || ij.State != "open" {
 		t.Errorf("json %s %v", r.stdout, err)
 	}
@@ -323,8 +323,8 @@ func TestPullRequests(t *testing.T) {
 	}
 	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--json", "number,head,base,state", "--limit", "2")
 	r.want(t, 0)
-	var prs []prJSON
-	if err := json.Unmarshal([]byte(r.stdout), &prs); err != nil || len(prs) != 2 || prs[0].Head != "feat-c" || prs[0].Base != "main" || prs[0].State != "open" {
+	var prs []forgejo.PullRequest
+	if err := json.Unmarshal([]byte(r.stdout), &prs); err != nil || len(prs) != 2 || prs[0].Head.Ref != "feat-c" || prs[0].Base.Ref != "main" || prs[0].State != "open" {
 		t.Errorf("json %v %s", err, r.stdout)
 	}
 
@@ -339,7 +339,7 @@ func TestPullRequests(t *testing.T) {
 	}
 	r = cli(t, env, "pr", "view", "-R", "alice/proj", "4", "--json", "number,title")
 	r.want(t, 0)
-	var pj prJSON
+	var pj forgejo.PullRequest
 	if err := json.Unmarshal([]byte(r.stdout), &pj); err != nil || pj.Number != 4 || pj.Title != "Pull B" {
 		t.Errorf("json %v %s", err, r.stdout)
 	}
@@ -627,7 +627,7 @@ func TestEmbeddedDemo(t *testing.T) {
 	}
 	r = cli(t, env, "--embedded", "--json", "issue", "create", "forgego/demo", "--title", "Hello")
 	r.want(t, 0)
-	var ij issueJSON
+	var ij forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != demoIssues+demoPulls+1 {
 		t.Errorf("create: %s %v", r.stdout, err)
 	}

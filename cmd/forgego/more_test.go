@@ -172,10 +172,10 @@ func TestReleases(t *testing.T) {
 	if r.stdout != want || r.stderr != "showing 2 of 2 releases in o/r\n" {
 		t.Errorf("got\n%s%s\nwant\n%s", r.stdout, r.stderr, want)
 	}
-	r = cli(t, env, "release", "ls", "-R", "o/r", "--json", "tag,name,draft,prerelease,assets")
+	r = cli(t, env, "release", "ls", "-R", "o/r", "--json", "tag_name,name,draft,prerelease,assets")
 	r.want(t, 0)
-	var rels []releaseJSON
-	if err := json.Unmarshal([]byte(r.stdout), &rels); err != nil || len(rels) != 2 || rels[0].Tag != "v1.1.0-rc1" || !rels[0].Prerelease || len(rels[1].Assets) != 1 {
+	var rels []forgejo.Release
+	if err := json.Unmarshal([]byte(r.stdout), &rels); err != nil || len(rels) != 2 || rels[0].TagName != "v1.1.0-rc1" || !rels[0].Prerelease || len(rels[1].Assets) != 1 {
 		t.Errorf("json %v %s", err, r.stdout)
 	}
 	for _, args := range [][]string{{"release", "view", "o/r", "v1.0.0"}, {"release", "view", "-R", "o/r"}, {"release", "view", "o/r"}} {

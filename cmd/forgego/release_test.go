@@ -23,7 +23,7 @@ func TestReleaseWrites(t *testing.T) {
 	}
 	r = cliWith(t, env, in, "release", "upload", "v1.0.0", b)
 	r.want(t, 0)
-	r = cliWith(t, env, in, "release", "view", "v1.0.0", "--json", "tag,name,body,assets", "--jq", `"\(.tag) \(.name) \(.body) \([.assets[].name]|join(","))"`)
+	r = cliWith(t, env, in, "release", "view", "v1.0.0", "--json", "tag_name,name,body,assets", "--jq", `"\(.tag_name) \(.name) \(.body) \([.assets[].name]|join(","))"`)
 	r.want(t, 0)
 	if r.stdout != "v1.0.0 One First a.tar.gz,b.txt\n" {
 		t.Errorf("%q %q", r.stdout, r.stderr)
