@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 func labelNames(labels []*forgejo.Label) []string {
 	names := []string{}
 	for _, l := range labels {
@@ -27,7 +26,6 @@ func userLogin(u *forgejo.User) string {
 	}
 	return u.Login
 }
-
 
 func (a *app) issueCmd() *cobra.Command {
 	cmd := groupCmd("issue", "List, view, create, edit, close and comment on issues")

@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
-
 var hexColor = regexp.MustCompile(`^#?[0-9a-fA-F]{6}$`)
 
 // labelColor checks RRGGBB (with or without #) and gives it as the API

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 // prState is open, closed or merged: a merged pull request is also closed,
 // and merged is what people want to know.
 func prState(pr *forgejo.PullRequest) string {
@@ -26,7 +25,6 @@ func branchName(b *forgejo.PRBranchInfo) string {
 	}
 	return b.Ref
 }
-
 
 func (a *app) prCmd() *cobra.Command {
 	cmd := groupCmd("pr", "List, view, open, merge, close and comment on pull requests")

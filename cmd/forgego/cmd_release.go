@@ -10,9 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
-
-
 // releaseKind is "draft", "pre-release" or "".
 func releaseKind(r *forgejo.Release) string {
 	var k []string

@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
-
 func visibility(r *forgejo.Repository) string {
 	v := "public"
 	if r.Private {
