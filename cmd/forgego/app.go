@@ -412,8 +412,27 @@ func (a *app) clientOptions() []forgejo.Option {
 //	token:    FORGEJO_TOKEN, then the token stored for that instance
 func (a *app) instance() (base, token string, err error) {
 	base = a.g.url
+	source := "--url"
 	if base == "" {
-		base = a.getenv("FORGEJO_URL")
+		base, source = a.getenv("FORGEJO_URL"), "FORGEJO_URL"
+	}
+	if base != "" {
+		// Said in the user's terms, before the library's "invalid baseURL".
+		key, err := normalizeHost(base)
+		if err != nil {
+			shown := fmt.Sprintf(" %q", base)
+			if strings.Contains(base, "@") {
+				shown = "" // may carry a password: never repeated
+			}
+			msg := fmt.Sprintf("%s%s is not an instance's URL: %v", source, shown, err)
+			if source == "FORGEJO_URL" {
+				// The environment's mistake, not the command line's: a
+				// failure in one line.
+				return "", "", errors.New(msg + " (such as https://codeberg.org)")
+			}
+			return "", "", &usageError{msg: msg, hint: "Give the instance's address, such as --url https://codeberg.org or --url http://127.0.0.1:3000."}
+		}
+		base = key
 	}
 	token = strings.TrimSpace(a.getenv("FORGEJO_TOKEN"))
 	if base != "" && token != "" {

@@ -372,8 +372,21 @@ func TestUsageErrors(t *testing.T) {
 	// Configuration errors are failures with one line, not usage errors.
 	r := cli(t, map[string]string{"FORGEJO_URL": "ftp://example.org"}, "version")
 	r.want(t, 1)
-	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], "baseURL") {
+	if got := lines(r.stderr); len(got) != 1 || got[0] != `forgego: FORGEJO_URL "ftp://example.org" is not an instance's URL: the scheme must be https or http, not "ftp" (such as https://codeberg.org)` {
 		t.Errorf("%q", r.stderr)
+	}
+	// A bad --url is a usage error, said in the user's terms, and a
+	// password in it is never repeated.
+	for _, tc := range []struct{ url, want string }{
+		{"not a url", `forgego: --url "not a url" is not an instance's URL: not a URL such as https://codeberg.org`},
+		{"https://", `forgego: --url "https://" is not an instance's URL: the URL names no host`},
+		{"https://alice:pw-s3cret@example.org", `forgego: --url is not an instance's URL: the URL carries a user name or password`},
+	} {
+		r = cli(t, nil, "--url", tc.url, "version")
+		r.want(t, 2)
+		if !strings.HasPrefix(r.stderr, tc.want) || strings.Contains(r.stderr, "baseURL") || strings.Contains(r.stderr, "pw-s3cret") {
+			t.Errorf("%q: %q", tc.url, r.stderr)
+		}
 	}
 }
 
