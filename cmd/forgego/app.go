@@ -102,7 +102,19 @@ func (a *app) execute(args []string) int {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.Args = cobra.ArbitraryArgs
-			c.RunE = groupRun
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+					var shells []string
+					for _, s := range cmd.Commands() {
+						if s.IsAvailableCommand() {
+							shells = append(shells, s.Name())
+						}
+					}
+					return &usageError{msg: fmt.Sprintf("no completion script for %q", args[0]),
+						hint: "The shells: " + strings.Join(shells, ", ") + ". Run 'forgego completion SHELL --help' for how to load one."}
+				}
+				return groupRun(cmd, args)
+			}
 		}
 	}
 	cmd, err := root.ExecuteContextC(a.ctx)
