@@ -350,7 +350,7 @@ func (a *app) rootCmd() *cobra.Command {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.apiCmd(), a.authCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
+	for _, c := range []*cobra.Command{a.apiCmd(), a.authCmd(), a.fakeCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}
