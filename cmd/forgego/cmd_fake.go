@@ -87,10 +87,7 @@ func (a *app) fakeServeCmd() *cobra.Command {
 				return err
 			}
 			clock := &shiftClock{}
-			opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock.now)}
-			if seed == "demo" {
-				opts = append(opts, forgejotest.WithDefaultUser("forgego"))
-			}
+			opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock.now), forgejotest.WithDefaultUser("forgego")}
 			if quota > 0 {
 				opts = append(opts, forgejotest.WithRateLimit(quota, window))
 			}
