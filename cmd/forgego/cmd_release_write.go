@@ -301,7 +301,7 @@ func (a *app) downloadAsset(as *forgejo.Attachment, dst string, clobber bool) (i
 	if a.token != "" && a.client != nil && sameOrigin(u, a.client.BaseURL()) {
 		req.Header.Set("Authorization", "token "+a.token)
 	}
-	a.verbosef("→ GET %s\n", u)
+	a.verbosef("> GET %s (the asset, fetched outside the API client)\n", u)
 	// A redirect elsewhere (a CDN) does not get the token: net/http drops
 	// Authorization on a redirect to another host.
 	resp, err := http.DefaultClient.Do(req)

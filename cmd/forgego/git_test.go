@@ -186,6 +186,25 @@ func TestRepoCloneAndPRCheckout(t *testing.T) {
 	r = cliWith(t, env, inDir(clone), "pr", "checkout", "1", "--branch", "bad..name")
 	r.want(t, 2)
 
+	// In a repository with no remote naming it: fetched from the clone
+	// URL, with the token.
+	bare := t.TempDir()
+	mustGit(t, bare, "init", "-q")
+	h.mu.Lock()
+	h.auths = nil
+	h.mu.Unlock()
+	r = cliWith(t, env, inDir(bare), "pr", "checkout", "1", "-R", "alice/proj")
+	r.want(t, 0)
+	if b := mustGit(t, bare, "branch", "--show-current"); b != "feature/x" {
+		t.Errorf("on %q", b)
+	}
+	if with, _ := h.sawToken(token); with == 0 {
+		t.Errorf("the fetch from the clone URL sent no token")
+	}
+	if cfg, _ := os.ReadFile(filepath.Join(bare, ".git", "config")); strings.Contains(string(cfg), token) || strings.Contains(string(cfg), "remote") {
+		t.Errorf(".git/config after a fetch by URL:\n%s", cfg)
+	}
+
 	// Outside a git repository: refused before anything is asked.
 	before := len(h.srv.Requests())
 	r = cliWith(t, env, inDir(t.TempDir()), "pr", "checkout", "1", "-R", "alice/proj")
