@@ -190,10 +190,11 @@ func (a *app) releaseDownloadCmd() *cobra.Command {
 		clobber  bool
 	)
 	cmd := &cobra.Command{
-		Use:   "download TAG [--pattern GLOB]… [--dir DIRECTORY] [--clobber]",
+		Use:   "download [TAG] [--pattern GLOB]… [--dir DIRECTORY] [--clobber]",
 		Short: "Download a release's assets",
-		Long: `Download the assets of the release TAG (those whose names match one of the
---pattern globs, else all) into --dir (default: the current directory).
+		Long: `Download the assets of the release TAG, or without TAG of the latest release
+(those whose names match one of the --pattern globs, else all) into --dir
+(default: the current directory).
 
 An asset whose name is not a plain file name (a path, "..", an absolute
 name) is refused: nothing is written outside the directory. An existing
@@ -205,8 +206,8 @@ is sent with a download only when the asset is on the instance's own host.`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("release download needs one TAG")
+			if len(args) > 1 {
+				return usagef("release download takes one TAG (or none: the latest release)")
 			}
 			for _, p := range patterns {
 				if _, err := path.Match(p, ""); err != nil {
@@ -224,7 +225,12 @@ is sent with a download only when the asset is on the instance's own host.`,
 			if err != nil {
 				return err
 			}
-			rel, _, err := c.Repos.GetReleaseByTag(a.ctx, owner, name, args[0])
+			var rel *forgejo.Release
+			if len(args) == 1 {
+				rel, _, err = c.Repos.GetReleaseByTag(a.ctx, owner, name, args[0])
+			} else {
+				rel, _, err = c.Repos.GetLatestRelease(a.ctx, owner, name)
+			}
 			if err != nil {
 				return err
 			}
@@ -236,9 +242,9 @@ is sent with a download only when the asset is on the instance's own host.`,
 			}
 			if len(picked) == 0 {
 				if len(patterns) > 0 {
-					return fmt.Errorf("no asset of %s matches %s", args[0], strings.Join(patterns, " or "))
+					return fmt.Errorf("no asset of %s matches %s", rel.TagName, strings.Join(patterns, " or "))
 				}
-				return fmt.Errorf("the release %s has no assets", args[0])
+				return fmt.Errorf("the release %s has no assets", rel.TagName)
 			}
 			for _, as := range picked {
 				if !safeFileName(as.Name) {

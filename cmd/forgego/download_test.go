@@ -54,8 +54,8 @@ func newAssetHost(t *testing.T, names ...string) (*assetHost, map[string]string)
 	srv = forgejotest.NewServer(t)
 	srv.AddRepo("alice", "proj")
 	h.srv, h.url, h.other = srv, front.URL, other.URL
-	srv.Handle("repoGetReleaseByTag", func(w http.ResponseWriter, r *http.Request) {
-		if r.PathValue("tag") != "v1.0.0" {
+	release := func(w http.ResponseWriter, r *http.Request) {
+		if tag := r.PathValue("tag"); tag != "v1.0.0" && r.URL.Path != "/api/v1/repos/alice/proj/releases/latest" {
 			w.WriteHeader(http.StatusNotFound)
 			_, _ = w.Write([]byte(`{"message":"The target couldn't be found."}`))
 			return
@@ -73,7 +73,9 @@ func newAssetHost(t *testing.T, names ...string) (*assetHost, map[string]string)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"id": 1, "tag_name": "v1.0.0", "name": "One", "assets": assets})
-	})
+	}
+	srv.Handle("repoGetReleaseByTag", release)
+	srv.Handle("repoGetLatestRelease", release)
 	return h, map[string]string{"FORGEJO_URL": front.URL, "FORGEJO_TOKEN": srv.Token()}
 }
 
@@ -114,6 +116,12 @@ func TestReleaseDownload(t *testing.T) {
 		t.Errorf("files %v (a temporary file left?)", entries)
 	}
 
+	// Without TAG: the latest release.
+	latest := t.TempDir()
+	r = cli(t, env, "release", "download", "-R", "alice/proj", "--dir", latest, "--pattern", "*.zip")
+	if r.want(t, 0); r.stderr != "downloaded "+filepath.Join(latest, "app.zip")+" (19 bytes)\n" {
+		t.Errorf("latest: %q", r.stderr)
+	}
 	r = cli(t, env, "release", "download", "v1.0.0", "-R", "alice/proj", "--dir", dir, "--pattern", "*.exe")
 	r.want(t, 1)
 	if r.stderr != "forgego: no asset of v1.0.0 matches *.exe\n" {
@@ -122,7 +130,7 @@ func TestReleaseDownload(t *testing.T) {
 	r = cli(t, env, "release", "download", "v9", "-R", "alice/proj", "--dir", dir)
 	r.want(t, 1)
 	for _, args := range [][]string{
-		{"release", "download", "-R", "alice/proj"},
+		{"release", "download", "v1", "v2", "-R", "alice/proj"},
 		{"release", "download", "v1.0.0", "-R", "alice/proj", "--pattern", "["},
 		{"release", "download", "v1.0.0", "-R", "alice/proj", "--dir", filepath.Join(dir, "nope")},
 	} {

@@ -161,3 +161,32 @@ func TestFakeServeUsage(t *testing.T) {
 		}
 	}
 }
+
+// SIGINT (Ctrl-C) stops it cleanly too.
+func TestFakeServeStopsOnSIGINT(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "fake", "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "FORGEGO_TEST_AS_MAIN=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	sc := bufio.NewScanner(stdout)
+	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "FORGEJO_URL=http://127.0.0.1:") {
+		t.Fatalf("first line %q", sc.Text())
+	}
+	for !strings.HasPrefix(sc.Text(), "FORGEJO_USER=") {
+		if !sc.Scan() {
+			t.Fatal("no FORGEJO_USER line")
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGINT: %v", err)
+	}
+}
