@@ -2,6 +2,7 @@ package forgejotest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -61,6 +62,7 @@ type config struct {
 
 	deliveryTimeout time.Duration
 	maxAttachment   int64
+	listenAddr      string
 }
 
 // WithMaxResponseItems sets max_response_items, the page size every listing
@@ -130,6 +132,15 @@ func WithVersion(v string) Option {
 	return func(c *config) { c.version = v }
 }
 
+// WithListenAddr makes [Start] listen on addr, host:port as net.Listen
+// takes it, instead of 127.0.0.1 on a free port (a standalone server on a
+// known port, such as 'forgego fake serve'). The fake has no real
+// authentication worth the name: keep it on a loopback address.
+// [NewServer] accepts it too.
+func WithListenAddr(addr string) Option {
+	return func(c *config) { c.listenAddr = addr }
+}
+
 // WithDefaultUser sets the login of the default user (default
 // [DefaultUser]).
 func WithDefaultUser(login string) Option {
@@ -191,9 +202,10 @@ func Start(opts ...Option) (*Server, error) {
 			o(&cfg)
 		}
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := cmp.Or(cfg.listenAddr, "127.0.0.1:0")
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("cannot listen on 127.0.0.1: %w", err)
+		return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}
 	s := &Server{cfg: cfg, st: newState()}
 	s.deliveriesInit()

@@ -64,6 +64,9 @@ type app struct {
 	// remoteHost is the logged-in instance the repository's git remote is
 	// on, when the repository was taken from it (see repoFrom).
 	remoteHost string
+	// token and tokenUser are the credentials connect chose, for git (repo
+	// clone, pr checkout) and for asset downloads on the instance's host.
+	token, tokenUser string
 }
 
 // run is the whole program, testable: arguments, output streams and the
@@ -99,7 +102,19 @@ func (a *app) execute(args []string) int {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.Args = cobra.ArbitraryArgs
-			c.RunE = groupRun
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+					var shells []string
+					for _, s := range cmd.Commands() {
+						if s.IsAvailableCommand() {
+							shells = append(shells, s.Name())
+						}
+					}
+					return &usageError{msg: fmt.Sprintf("no completion script for %q", args[0]),
+						hint: "The shells: " + strings.Join(shells, ", ") + ". Run 'forgego completion SHELL --help' for how to load one."}
+				}
+				return groupRun(cmd, args)
+			}
 		}
 	}
 	cmd, err := root.ExecuteContextC(a.ctx)
@@ -335,7 +350,7 @@ func (a *app) rootCmd() *cobra.Command {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.apiCmd(), a.authCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
+	for _, c := range []*cobra.Command{a.apiCmd(), a.authCmd(), a.fakeCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}
@@ -366,6 +381,7 @@ func (a *app) connect() (*forgejo.Client, error) {
 		if err != nil {
 			return nil, err
 		}
+		a.token, a.tokenUser = srv.Token(), srv.DefaultUser()
 		a.client = c
 		return c, nil
 	}
@@ -377,6 +393,7 @@ func (a *app) connect() (*forgejo.Client, error) {
 	if token != "" {
 		a.mask.add(token)
 		opts = append(opts, forgejo.WithToken(token))
+		a.token = token
 	}
 	c, err := forgejo.NewClient(opts...)
 	if err != nil {
@@ -407,8 +424,27 @@ func (a *app) clientOptions() []forgejo.Option {
 //	token:    FORGEJO_TOKEN, then the token stored for that instance
 func (a *app) instance() (base, token string, err error) {
 	base = a.g.url
+	source := "--url"
 	if base == "" {
-		base = a.getenv("FORGEJO_URL")
+		base, source = a.getenv("FORGEJO_URL"), "FORGEJO_URL"
+	}
+	if base != "" {
+		// Said in the user's terms, before the library's "invalid baseURL".
+		key, err := normalizeHost(base)
+		if err != nil {
+			shown := fmt.Sprintf(" %q", base)
+			if strings.Contains(base, "@") {
+				shown = "" // may carry a password: never repeated
+			}
+			msg := fmt.Sprintf("%s%s is not an instance's URL: %v", source, shown, err)
+			if source == "FORGEJO_URL" {
+				// The environment's mistake, not the command line's: a
+				// failure in one line.
+				return "", "", errors.New(msg + " (such as https://codeberg.org)")
+			}
+			return "", "", &usageError{msg: msg, hint: "Give the instance's address, such as --url https://codeberg.org or --url http://127.0.0.1:3000."}
+		}
+		base = key
 	}
 	token = strings.TrimSpace(a.getenv("FORGEJO_TOKEN"))
 	if base != "" && token != "" {
@@ -430,7 +466,7 @@ func (a *app) instance() (base, token string, err error) {
 	if token == "" {
 		if key, err := normalizeHost(base); err == nil {
 			if hc := cfg.Hosts[key]; hc != nil {
-				token = hc.Token
+				token, a.tokenUser = hc.Token, hc.User
 			}
 		}
 	}

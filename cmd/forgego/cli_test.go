@@ -135,9 +135,9 @@ func TestRepoView(t *testing.T) {
 	}
 	r := cli(t, env, "repo", "view", "alice/proj", "--json", "full_name,stars_count,topics,open_issues_count,created_at")
 	r.want(t, 0)
-	var rj repoJSON
+	var rj forgejo.Repository
 	if err := json.Unmarshal([]byte(r.stdout), &rj); err != nil || rj.FullName != "alice/proj" || rj.StarsCount != 1 ||
-		strings.Join(rj.Topics, ",") != "cli,go" || rj.OpenIssuesCount != 3 || rj.CreatedAt == nil {
+		strings.Join(rj.Topics, ",") != "cli,go" || rj.OpenIssuesCount != 3 || rj.CreatedAt.IsZero() {
 		t.Errorf("json %s %v", r.stdout, err)
 	}
 
@@ -173,7 +173,7 @@ func TestRepoList(t *testing.T) {
 	}
 	r = cli(t, env, "repo", "list", "alice", "--limit", "3", "--json", "full_name")
 	r.want(t, 0)
-	var repos []repoJSON
+	var repos []forgejo.Repository
 	if err := json.Unmarshal([]byte(r.stdout), &repos); err != nil || len(repos) != 3 || !strings.HasPrefix(repos[0].FullName, "alice/") {
 		t.Errorf("json: %v %s", err, r.stdout)
 	}
@@ -229,16 +229,16 @@ func TestIssueList(t *testing.T) {
 	}
 	// The instance clamps: 100 asked, 50 served; -v says so, and the walk
 	// follows its pages.
-	r = cli(t, env, "issue", "list", "alice/proj", "-s", "all", "-L", "100", "--json", "number,author,created_at,url,labels", "-v")
+	r = cli(t, env, "issue", "list", "alice/proj", "-s", "all", "-L", "100", "--json", "number,user,created_at,html_url,labels", "-v")
 	r.want(t, 0)
-	var issues []issueJSON
+	var issues []forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &issues); err != nil || len(issues) != 75 {
 		t.Fatalf("json: %v, %d issues", err, len(issues))
 	}
 	if !strings.Contains(r.stderr, "&limit=100\n") || !strings.Contains(r.stderr, "~ the instance clamped the page size: asked for 100 issues, served 50") {
 		t.Errorf("no clamping shown:\n%s", r.stderr)
 	}
-	if is := issues[0]; is.Number != 75 || is.Author != "alice" || is.CreatedAt == nil || is.URL == "" || is.Labels == nil {
+	if is := issues[0]; is.Number != 75 || is.User == nil || is.User.Login != "alice" || is.CreatedAt.IsZero() || is.HTMLURL == "" || is.Labels == nil {
 		t.Errorf("first %+v", is)
 	}
 	r = cli(t, env, "issue", "list", "alice/proj", "--json", "number")
@@ -284,7 +284,7 @@ func TestIssueCreate(t *testing.T) {
 	}
 	r = cli(t, env, "--json", "issue", "create", "-R", "alice/proj", "-t", "Second")
 	r.want(t, 0)
-	var ij issueJSON
+	var ij forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != 2 || ij.State != "open" {
 		t.Errorf("json %s %v", r.stdout, err)
 	}
@@ -323,8 +323,8 @@ func TestPullRequests(t *testing.T) {
 	}
 	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--json", "number,head,base,state", "--limit", "2")
 	r.want(t, 0)
-	var prs []prJSON
-	if err := json.Unmarshal([]byte(r.stdout), &prs); err != nil || len(prs) != 2 || prs[0].Head != "feat-c" || prs[0].Base != "main" || prs[0].State != "open" {
+	var prs []forgejo.PullRequest
+	if err := json.Unmarshal([]byte(r.stdout), &prs); err != nil || len(prs) != 2 || prs[0].Head.Ref != "feat-c" || prs[0].Base.Ref != "main" || prs[0].State != "open" {
 		t.Errorf("json %v %s", err, r.stdout)
 	}
 
@@ -339,13 +339,13 @@ func TestPullRequests(t *testing.T) {
 	}
 	r = cli(t, env, "pr", "view", "-R", "alice/proj", "4", "--json", "number,title")
 	r.want(t, 0)
-	var pj prJSON
+	var pj forgejo.PullRequest
 	if err := json.Unmarshal([]byte(r.stdout), &pj); err != nil || pj.Number != 4 || pj.Title != "Pull B" {
 		t.Errorf("json %v %s", err, r.stdout)
 	}
 	r = cli(t, env, "pr", "view", "alice/proj", "99")
 	r.want(t, 1)
-	for _, args := range [][]string{{"pr", "view", "alice/proj"}, {"pr", "view", "alice/proj", "x"}, {"pr", "view", "-R", "alice/proj"}, {"pr", "list", "--state", "merged", "a/b"}} {
+	for _, args := range [][]string{{"pr", "view", "alice/proj"}, {"pr", "view", "alice/proj", "x"}, {"pr", "view", "-R", "alice/proj"}, {"pr", "list", "--state", "gone", "a/b"}} {
 		cli(t, env, args...).want(t, 2)
 	}
 }
@@ -372,8 +372,21 @@ func TestUsageErrors(t *testing.T) {
 	// Configuration errors are failures with one line, not usage errors.
 	r := cli(t, map[string]string{"FORGEJO_URL": "ftp://example.org"}, "version")
 	r.want(t, 1)
-	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], "baseURL") {
+	if got := lines(r.stderr); len(got) != 1 || got[0] != `forgego: FORGEJO_URL "ftp://example.org" is not an instance's URL: the scheme must be https or http, not "ftp" (such as https://codeberg.org)` {
 		t.Errorf("%q", r.stderr)
+	}
+	// A bad --url is a usage error, said in the user's terms, and a
+	// password in it is never repeated.
+	for _, tc := range []struct{ url, want string }{
+		{"not a url", `forgego: --url "not a url" is not an instance's URL: not a URL such as https://codeberg.org`},
+		{"https://", `forgego: --url "https://" is not an instance's URL: the URL names no host`},
+		{"https://alice:pw-s3cret@example.org", `forgego: --url is not an instance's URL: the URL carries a user name or password`},
+	} {
+		r = cli(t, nil, "--url", tc.url, "version")
+		r.want(t, 2)
+		if !strings.HasPrefix(r.stderr, tc.want) || strings.Contains(r.stderr, "baseURL") || strings.Contains(r.stderr, "pw-s3cret") {
+			t.Errorf("%q: %q", tc.url, r.stderr)
+		}
 	}
 }
 
@@ -541,7 +554,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 		{"-v", "issue", "list", "alice/proj", "--all"},
 		{"-v", "issue", "create", "alice/proj", "--title", token},
 		{"-v", "api", "/user"},
-		{"-v", "api", "/repos/alice/proj/issues", "-f", "q=" + token},
+		{"-v", "api", "-X", "GET", "/repos/alice/proj/issues", "-f", "q=" + token},
 		{"-v", "ratelimit"},
 		{"-v", "issue", "list", "alice/proj", "--json", "title,body"},
 		{"-v", "repo", "view", "alice/nope"},
@@ -627,7 +640,7 @@ func TestEmbeddedDemo(t *testing.T) {
 	}
 	r = cli(t, env, "--embedded", "--json", "issue", "create", "forgego/demo", "--title", "Hello")
 	r.want(t, 0)
-	var ij issueJSON
+	var ij forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != demoIssues+demoPulls+1 {
 		t.Errorf("create: %s %v", r.stdout, err)
 	}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -73,8 +75,18 @@ Fields:
   -F key=value   a typed field (--field, as in gh): true, false, null and
                  integers become JSON values, @FILE is the file's text;
                  anything else stays a string
-With GET, HEAD and DELETE the fields go in the query; with other methods
-they make a JSON object sent as the body.
+The method is GET, or POST when there are fields or --input (as in gh);
+-X names another. With GET, HEAD and DELETE, or with --input, the fields go
+in the query; with other methods they make a JSON object sent as the body.
+--input FILE sends the file (- for standard input) as the body, as it is.
+
+{owner} and {repo} in PATH are replaced by the repository of the current
+directory's git remote, as in gh.
+
+-H 'Name: value' adds a request header (repeatable); Authorization, Cookie,
+Content-Type and the headers the connection manages cannot be set.
+-i/--include prints the answer's status line and headers before its body
+("HTTP 200 OK": the library does not say which HTTP version carried it).
 
 Reads (GET, HEAD) are retried on 429, 5xx and connection failures; other
 methods are sent once, since the API cannot say whether a failed write
@@ -89,6 +101,9 @@ func (a *app) apiCmd() *cobra.Command {
 		method   string
 		paginate bool
 		silent   bool
+		include  bool
+		input    string
+		headers  []string
 		fields   []field
 		jf       jsonFlags
 	)
@@ -97,7 +112,9 @@ func (a *app) apiCmd() *cobra.Command {
 		Short: "Make an API request, like 'gh api'",
 		Long:  apiLong,
 		Example: `  forgego api /version
-  forgego api /repos/forgejo/forgejo/issues -f state=closed -f limit=5
+  forgego api -X GET /repos/forgejo/forgejo/issues -f state=closed -f limit=5
+  forgego api repos/{owner}/{repo}/labels -i            # the git remote's repository
+  forgego api -X PATCH /repos/OWNER/REPO/issues/3 --input edit.json
   forgego api -X POST /repos/OWNER/REPO/issues -f title="Found a bug" -F closed=false
   forgego api --paginate /repos/forgejo/forgejo/labels`,
 		Args:              cobra.ArbitraryArgs,
@@ -115,8 +132,21 @@ func (a *app) apiCmd() *cobra.Command {
 				}
 			}
 			m := strings.ToUpper(method)
+			if !cmd.Flags().Changed("method") && (len(fields) > 0 || input != "") {
+				m = http.MethodPost // gh's default with fields or a body
+			}
+			if strings.Contains(args[0], "://") {
+				return usagef("api: PATH is relative to /api/v1 (such as /repos/OWNER/REPO), not a URL; the instance is --url's")
+			}
 			path, rawQuery, _ := strings.Cut(args[0], "?")
 			path = "/" + strings.TrimPrefix(strings.TrimPrefix(path, "/"), "api/v1/")
+			if strings.Contains(path, "{owner}") || strings.Contains(path, "{repo}") {
+				owner, name, err := a.repoFromRemote()
+				if err != nil {
+					return usagef("api: {owner} and {repo} need the git remote of the current directory (%v)", err)
+				}
+				path = strings.NewReplacer("{owner}", url.PathEscape(owner), "{repo}", url.PathEscape(name)).Replace(path)
+			}
 			query, err := url.ParseQuery(rawQuery)
 			if err != nil {
 				return usagef("api: bad query in PATH: %v", err)
@@ -124,9 +154,33 @@ func (a *app) apiCmd() *cobra.Command {
 			if paginate && m != http.MethodGet {
 				return usagef("--paginate works with GET only")
 			}
+			var callOpts []forgejo.CallOption
+			for _, h := range headers {
+				k, v, ok := strings.Cut(h, ":")
+				k = strings.TrimSpace(k)
+				if !ok || k == "" {
+					return usagef("-H %q is not 'Name: value'", h)
+				}
+				if apiReservedHeaders[http.CanonicalHeaderKey(k)] {
+					return usagef("-H: %s cannot be set (the client sets it)", http.CanonicalHeaderKey(k))
+				}
+				callOpts = append(callOpts, forgejo.WithHeader(k, strings.TrimSpace(v)))
+			}
+			var inputBody []byte
+			if input != "" {
+				var err error
+				if input == "-" {
+					inputBody, err = io.ReadAll(a.stdin)
+				} else {
+					inputBody, err = os.ReadFile(input)
+				}
+				if err != nil {
+					return usagef("--input: %v", oneLine(err.Error()))
+				}
+			}
 			var body map[string]any
 			for _, f := range fields {
-				if m == http.MethodGet || m == http.MethodHead || m == http.MethodDelete {
+				if input != "" || m == http.MethodGet || m == http.MethodHead || m == http.MethodDelete {
 					query.Add(f.key, f.raw)
 					continue
 				}
@@ -143,15 +197,22 @@ func (a *app) apiCmd() *cobra.Command {
 			if body != nil {
 				req.Body = body
 			}
+			if inputBody != nil {
+				req.Body = inputBody
+			}
 			c, err := a.connect()
 			if err != nil {
 				return err
 			}
 			if paginate {
-				return a.apiPaginate(c, req, &jf, silent)
+				return a.apiPaginate(c, req, &jf, silent, include, callOpts)
 			}
 			var raw []byte
-			if _, err := c.Do(a.ctx, req, &raw); err != nil {
+			resp, err := c.Do(a.ctx, req, &raw, callOpts...)
+			if include {
+				a.printHead(resp)
+			}
+			if err != nil {
 				return err
 			}
 			return a.apiOutput(raw, &jf, silent)
@@ -161,6 +222,9 @@ func (a *app) apiCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&paginate, "paginate", false, "follow every page and print one JSON array")
 	cmd.Flags().StringVarP(&jf.jq, "jq", "q", "", "filter the answer with a jq `EXPRESSION`")
 	cmd.Flags().BoolVar(&silent, "silent", false, "do not print the answer's body")
+	cmd.Flags().BoolVarP(&include, "include", "i", false, "print the answer's status line and headers before the body")
+	cmd.Flags().StringVar(&input, "input", "", "send this `FILE` as the body (- for standard input); the fields go in the query")
+	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "add a request header, `'Name: value'` (repeatable)")
 	// gh's names: -f/--raw-field is the string one, -F/--field the typed one.
 	cmd.Flags().VarP(fieldList{fields: &fields}, "raw-field", "f", "add a string field (repeatable)")
 	cmd.Flags().VarP(fieldList{typed: true, fields: &fields}, "field", "F", "add a typed field: true, false, null, integers, @FILE (repeatable)")
@@ -171,7 +235,7 @@ func (a *app) apiCmd() *cobra.Command {
 // apiPaginate walks every page of a listing with the library's walker and
 // prints one JSON array. The page and limit of PATH's query, if any, are
 // where it starts and the size it asks.
-func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags, silent bool) error {
+func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags, silent, include bool, callOpts []forgejo.CallOption) error {
 	start := forgejo.ListOptions{Limit: pageAsk}
 	if l, err := strconv.Atoi(req.Query.Get("limit")); err == nil && l > 0 {
 		start.Limit = l
@@ -189,7 +253,10 @@ func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags
 		r.Query.Set("page", strconv.Itoa(lo.Page))
 		r.Query.Set("limit", strconv.Itoa(lo.Limit))
 		var raw []byte
-		resp, err := c.Do(ctx, &r, &raw)
+		resp, err := c.Do(ctx, &r, &raw, callOpts...)
+		if include {
+			a.printHead(resp) // each page's, as gh does
+		}
 		if err != nil {
 			return nil, resp, err
 		}
@@ -242,3 +309,32 @@ func (a *app) apiOutput(raw []byte, jf *jsonFlags, silent bool) error {
 }
 
 var errNotArray = errors.New("not a JSON array")
+
+// apiReservedHeaders are the headers -H cannot set: the library sets them
+// (and refuses them per call).
+var apiReservedHeaders = map[string]bool{
+	"Authorization": true, "Cookie": true, "Host": true, "Content-Type": true,
+	"Content-Length": true, "Transfer-Encoding": true, "Connection": true,
+}
+
+// printHead prints an answer's status line and headers, sorted, then a
+// blank line (-i). Nothing when no answer arrived.
+func (a *app) printHead(resp *forgejo.Response) {
+	if resp == nil || resp.StatusCode == 0 {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "HTTP %d %s\n", resp.StatusCode, http.StatusText(resp.StatusCode))
+	names := make([]string, 0, len(resp.Header))
+	for k := range resp.Header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, v := range resp.Header[k] {
+			fmt.Fprintf(&b, "%s: %s\n", k, v)
+		}
+	}
+	b.WriteString("\n")
+	_, _ = io.WriteString(a.stdout, b.String())
+}

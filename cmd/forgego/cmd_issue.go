@@ -5,28 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
-
-type issueJSON struct {
-	Number    int64      `json:"number"`
-	Title     string     `json:"title"`
-	State     string     `json:"state"`
-	Body      string     `json:"body"`
-	Labels    []string   `json:"labels"`
-	Assignees []string   `json:"assignees"`
-	Milestone *string    `json:"milestone"`
-	Author    string     `json:"author"`
-	Comments  int64      `json:"comments"`
-	Locked    bool       `json:"is_locked"`
-	CreatedAt *time.Time `json:"created_at"`
-	UpdatedAt *time.Time `json:"updated_at"`
-	ClosedAt  *time.Time `json:"closed_at"`
-	URL       string     `json:"url"`
-}
 
 func labelNames(labels []*forgejo.Label) []string {
 	names := []string{}
@@ -43,23 +25,6 @@ func userLogin(u *forgejo.User) string {
 		return ""
 	}
 	return u.Login
-}
-
-func toIssueJSON(is *forgejo.Issue) issueJSON {
-	out := issueJSON{
-		Number: is.Number, Title: is.Title, State: string(is.State), Body: is.Body, Labels: labelNames(is.Labels),
-		Assignees: []string{}, Author: userLogin(is.User), Comments: is.Comments, Locked: is.IsLocked,
-		CreatedAt: nullTime(is.CreatedAt), UpdatedAt: nullTime(is.UpdatedAt), ClosedAt: nullTime(is.ClosedAt), URL: is.HTMLURL,
-	}
-	for _, u := range is.Assignees {
-		if u != nil {
-			out.Assignees = append(out.Assignees, u.Login)
-		}
-	}
-	if is.Milestone != nil {
-		out.Milestone = &is.Milestone.Title
-	}
-	return out
 }
 
 func (a *app) issueCmd() *cobra.Command {
@@ -121,11 +86,7 @@ stderr. Without OWNER/REPO or -R, the repository is the git remote's.`,
 				return err
 			}
 			if jf.on() {
-				out := make([]issueJSON, 0, len(got.items))
-				for _, is := range got.items {
-					out = append(out, toIssueJSON(is))
-				}
-				return a.emit(&jf, out)
+				return a.emit(&jf, got.items)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"NUMBER", "STATE", "TITLE", "LABELS", "UPDATED"}}
@@ -148,7 +109,7 @@ stderr. Without OWNER/REPO or -R, the repository is the git remote's.`,
 	cmd.Flags().StringVarP(&assignee, "assignee", "a", "", "only the issues assigned to this `USER`")
 	cmd.Flags().StringVarP(&author, "author", "A", "", "only the issues opened by this `USER`")
 	cmd.Flags().StringVarP(&search, "search", "S", "", "only the issues that match this `QUERY` (title and body)")
-	jf.register(cmd, issueJSON{})
+	jf.register(cmd, forgejo.Issue{})
 	return cmd
 }
 
@@ -193,7 +154,7 @@ is never repeated: it could have been made already.`,
 				fmt.Fprintf(a.stderr, "warning: the instance did not set the labels or assignees (only those who can write to %s/%s may)\n", owner, name)
 			}
 			if a.g.json {
-				return a.printJSON(toIssueJSON(is))
+				return a.emit(&jsonFlags{}, is)
 			}
 			fmt.Fprintf(a.stdout, "created issue #%d in %s/%s: %s\n", is.Number, owner, name, is.HTMLURL)
 			return nil

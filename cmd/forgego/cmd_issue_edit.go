@@ -113,7 +113,7 @@ func (a *app) issueViewCmd() *cobra.Command {
 				return err
 			}
 			if jf.on() {
-				return a.emit(&jf, toIssueJSON(is))
+				return a.emit(&jf, is)
 			}
 			var cs []*forgejo.Comment
 			if comments && is.Comments > 0 {
@@ -126,14 +126,19 @@ func (a *app) issueViewCmd() *cobra.Command {
 				kind = "pull request"
 			}
 			fmt.Fprintf(a.stdout, "%s #%d\n%s %s, opened by %s on %s\n\n", a.mask.apply(oneLine(is.Title)), is.Number, is.State, kind, userLogin(is.User), day(is.CreatedAt))
-			j := toIssueJSON(is)
 			milestone := ""
-			if j.Milestone != nil {
-				milestone = *j.Milestone
+			if is.Milestone != nil {
+				milestone = is.Milestone.Title
+			}
+			var assignees []string
+			for _, u := range is.Assignees {
+				if u != nil {
+					assignees = append(assignees, u.Login)
+				}
 			}
 			rows := [][]string{
-				{"  labels", strings.Join(j.Labels, ", ")},
-				{"  assignees", strings.Join(j.Assignees, ", ")},
+				{"  labels", strings.Join(labelNames(is.Labels), ", ")},
+				{"  assignees", strings.Join(assignees, ", ")},
 				{"  milestone", milestone},
 				{"  comments", strconv.FormatInt(is.Comments, 10)},
 				{"  updated", day(is.UpdatedAt)},
@@ -159,7 +164,7 @@ func (a *app) issueViewCmd() *cobra.Command {
 	}
 	a.addRepoFlag(cmd)
 	cmd.Flags().BoolVarP(&comments, "comments", "c", false, "show the comments too")
-	jf.register(cmd, issueJSON{})
+	jf.register(cmd, forgejo.Issue{})
 	return cmd
 }
 

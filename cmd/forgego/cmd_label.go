@@ -10,21 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-type labelJSON struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	Color       string `json:"color"`
-	Description string `json:"description"`
-	Exclusive   bool   `json:"exclusive"`
-	Archived    bool   `json:"is_archived"`
-	URL         string `json:"url"`
-}
-
-func toLabelJSON(l *forgejo.Label) labelJSON {
-	return labelJSON{ID: l.ID, Name: l.Name, Color: strings.TrimPrefix(l.Color, "#"), Description: l.Description,
-		Exclusive: l.Exclusive, Archived: l.IsArchived, URL: l.URL}
-}
-
 var hexColor = regexp.MustCompile(`^#?[0-9a-fA-F]{6}$`)
 
 // labelColor checks RRGGBB (with or without #) and gives it as the API
@@ -75,11 +60,7 @@ func (a *app) labelListCmd() *cobra.Command {
 				return err
 			}
 			if jf.on() {
-				out := make([]labelJSON, 0, len(got.items))
-				for _, l := range got.items {
-					out = append(out, toLabelJSON(l))
-				}
-				return a.emit(&jf, out)
+				return a.emit(&jf, got.items)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"NAME", "COLOR", "DESCRIPTION"}}
@@ -96,7 +77,7 @@ func (a *app) labelListCmd() *cobra.Command {
 	}
 	a.addRepoFlag(cmd)
 	lf.register(cmd, "labels")
-	jf.register(cmd, labelJSON{})
+	jf.register(cmd, forgejo.Label{})
 	return cmd
 }
 

@@ -5,30 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
-
-type prJSON struct {
-	Number    int64      `json:"number"`
-	Title     string     `json:"title"`
-	State     string     `json:"state"` // open, closed or merged
-	Draft     bool       `json:"draft"`
-	Author    string     `json:"author"`
-	Head      string     `json:"head"`
-	Base      string     `json:"base"`
-	Labels    []string   `json:"labels"`
-	Comments  int64      `json:"comments"`
-	Additions int64      `json:"additions"`
-	Deletions int64      `json:"deletions"`
-	CreatedAt *time.Time `json:"created_at"`
-	UpdatedAt *time.Time `json:"updated_at"`
-	MergedAt  *time.Time `json:"merged_at"`
-	URL       string     `json:"url"`
-	Body      string     `json:"body"`
-}
 
 // prState is open, closed or merged: a merged pull request is also closed,
 // and merged is what people want to know.
@@ -46,21 +26,10 @@ func branchName(b *forgejo.PRBranchInfo) string {
 	return b.Ref
 }
 
-func toPRJSON(pr *forgejo.PullRequest) prJSON {
-	out := prJSON{
-		Number: pr.Number, Title: pr.Title, State: prState(pr), Draft: pr.Draft, Author: userLogin(pr.User),
-		Head: branchName(pr.Head), Base: branchName(pr.Base), Labels: labelNames(pr.Labels), Comments: pr.Comments,
-		Additions: pr.Additions, Deletions: pr.Deletions,
-		CreatedAt: nullTime(pr.CreatedAt), UpdatedAt: nullTime(pr.UpdatedAt), MergedAt: nullTime(pr.MergedAt), URL: pr.HTMLURL,
-	}
-	out.Body = pr.Body
-	return out
-}
-
 func (a *app) prCmd() *cobra.Command {
 	cmd := groupCmd("pr", "List, view, open, merge, close and comment on pull requests")
 	cmd.AddCommand(a.prListCmd(), a.prViewCmd(), a.prCreateCmd(), a.prMergeCmd(), a.prStateCmd("close", forgejo.StateClosed),
-		a.prStateCmd("reopen", forgejo.StateOpen), a.prCommentCmd(), a.prDiffCmd())
+		a.prStateCmd("reopen", forgejo.StateOpen), a.prCommentCmd(), a.prDiffCmd(), a.prCheckoutCmd())
 	return cmd
 }
 
@@ -89,25 +58,35 @@ func (a *app) prListCmd() *cobra.Command {
 			if err := lf.check(cmd); err != nil {
 				return err
 			}
-			if err := checkState(state); err != nil {
-				return err
+			if state != "merged" {
+				if err := checkState(state); err != nil {
+					return usagef("--state must be open, closed, merged or all, not %q", state)
+				}
 			}
 			c, err := a.connect()
 			if err != nil {
 				return err
 			}
-			got, err := collect(a, "pull requests", lf, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.PullRequest, *forgejo.Response, error) {
-				return c.PullRequests.List(ctx, owner, name, &forgejo.PullRequestListOptions{ListOptions: lo, State: forgejo.StateType(state)})
-			})
+			// merged is closed and merged: the instance has no such state,
+			// so the closed ones are walked and the merged ones kept.
+			ask, keep := state, func(*forgejo.PullRequest) bool { return true }
+			if state == "merged" {
+				ask, keep = "closed", func(pr *forgejo.PullRequest) bool { return pr.Merged }
+			}
+			fetch := func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.PullRequest, *forgejo.Response, error) {
+				return c.PullRequests.List(ctx, owner, name, &forgejo.PullRequestListOptions{ListOptions: lo, State: forgejo.StateType(ask)})
+			}
+			var got listing[*forgejo.PullRequest]
+			if state == "merged" {
+				got, err = collectWhere(a, "pull requests", lf, fetch, keep)
+			} else {
+				got, err = collect(a, "pull requests", lf, fetch)
+			}
 			if err != nil {
 				return err
 			}
 			if jf.on() {
-				out := make([]prJSON, 0, len(got.items))
-				for _, pr := range got.items {
-					out = append(out, toPRJSON(pr))
-				}
-				return a.emit(&jf, out)
+				return a.emit(&jf, got.items)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"NUMBER", "STATE", "TITLE", "BRANCH", "AUTHOR", "UPDATED"}}
@@ -128,9 +107,10 @@ func (a *app) prListCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
-	stateFlag(cmd, &state, "pull requests")
+	cmd.Flags().StringVarP(&state, "state", "s", "open", "list the pull requests in this `STATE`: open, closed, merged or all")
+	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "merged", "all"}, cobra.ShellCompDirectiveNoFileComp))
 	lf.register(cmd, "pull requests")
-	jf.register(cmd, prJSON{})
+	jf.register(cmd, forgejo.PullRequest{})
 	return cmd
 }
 
@@ -173,7 +153,7 @@ func (a *app) prViewCmd() *cobra.Command {
 				return err
 			}
 			if jf.on() {
-				return a.emit(&jf, toPRJSON(pr))
+				return a.emit(&jf, pr)
 			}
 			st := prState(pr)
 			if pr.Draft {
@@ -203,6 +183,6 @@ func (a *app) prViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
-	jf.register(cmd, prJSON{})
+	jf.register(cmd, forgejo.PullRequest{})
 	return cmd
 }

@@ -5,47 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
-
-type releaseJSON struct {
-	Tag         string      `json:"tag"`
-	Name        string      `json:"name"`
-	Draft       bool        `json:"draft"`
-	Prerelease  bool        `json:"prerelease"`
-	Author      string      `json:"author"`
-	Target      string      `json:"target"`
-	CreatedAt   *time.Time  `json:"created_at"`
-	PublishedAt *time.Time  `json:"published_at"`
-	URL         string      `json:"url"`
-	Assets      []assetJSON `json:"assets"`
-	Body        string      `json:"body"`
-}
-
-type assetJSON struct {
-	Name      string `json:"name"`
-	Size      int64  `json:"size"`
-	Downloads int64  `json:"downloads"`
-	URL       string `json:"url"`
-}
-
-func toReleaseJSON(r *forgejo.Release) releaseJSON {
-	out := releaseJSON{
-		Tag: r.TagName, Name: r.Name, Draft: r.Draft, Prerelease: r.Prerelease, Author: userLogin(r.Author),
-		Target: r.TargetCommitish, CreatedAt: nullTime(r.CreatedAt), PublishedAt: nullTime(r.PublishedAt), URL: r.HTMLURL,
-		Assets: []assetJSON{},
-	}
-	for _, as := range r.Assets {
-		if as != nil {
-			out.Assets = append(out.Assets, assetJSON{Name: as.Name, Size: as.Size, Downloads: as.DownloadCount, URL: as.BrowserDownloadURL})
-		}
-	}
-	out.Body = r.Body
-	return out
-}
 
 // releaseKind is "draft", "pre-release" or "".
 func releaseKind(r *forgejo.Release) string {
@@ -60,8 +23,8 @@ func releaseKind(r *forgejo.Release) string {
 }
 
 func (a *app) releaseCmd() *cobra.Command {
-	cmd := groupCmd("release", "List, view, publish and delete releases")
-	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd(), a.releaseCreateCmd(), a.releaseUploadCmd(), a.releaseDeleteCmd())
+	cmd := groupCmd("release", "List, view, publish, download and delete releases")
+	cmd.AddCommand(a.releaseListCmd(), a.releaseViewCmd(), a.releaseCreateCmd(), a.releaseUploadCmd(), a.releaseDownloadCmd(), a.releaseDeleteCmd())
 	return cmd
 }
 
@@ -100,11 +63,7 @@ func (a *app) releaseListCmd() *cobra.Command {
 				return err
 			}
 			if jf.on() {
-				out := make([]releaseJSON, 0, len(got.items))
-				for _, r := range got.items {
-					out = append(out, toReleaseJSON(r))
-				}
-				return a.emit(&jf, out)
+				return a.emit(&jf, got.items)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"TAG", "NAME", "TYPE", "PUBLISHED"}}
@@ -125,7 +84,7 @@ func (a *app) releaseListCmd() *cobra.Command {
 	}
 	a.addRepoFlag(cmd)
 	lf.register(cmd, "releases")
-	jf.register(cmd, releaseJSON{})
+	jf.register(cmd, forgejo.Release{})
 	return cmd
 }
 
@@ -168,7 +127,7 @@ func (a *app) releaseViewCmd() *cobra.Command {
 				return err
 			}
 			if jf.on() {
-				return a.emit(&jf, toReleaseJSON(r))
+				return a.emit(&jf, r)
 			}
 			title := r.Name
 			if title == "" {
@@ -206,7 +165,7 @@ func (a *app) releaseViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
-	jf.register(cmd, releaseJSON{})
+	jf.register(cmd, forgejo.Release{})
 	return cmd
 }
 

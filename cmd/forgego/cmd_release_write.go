@@ -1,8 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -175,4 +181,175 @@ func (a *app) releaseDeleteCmd() *cobra.Command {
 	a.addRepoFlag(cmd)
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "confirm the deletion")
 	return cmd
+}
+
+func (a *app) releaseDownloadCmd() *cobra.Command {
+	var (
+		patterns []string
+		dir      string
+		clobber  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "download [TAG] [--pattern GLOB]… [--dir DIRECTORY] [--clobber]",
+		Short: "Download a release's assets",
+		Long: `Download the assets of the release TAG, or without TAG of the latest release
+(those whose names match one of the --pattern globs, else all) into --dir
+(default: the current directory).
+
+An asset whose name is not a plain file name (a path, "..", an absolute
+name) is refused: nothing is written outside the directory. An existing
+file is not overwritten without --clobber, and every name is checked before
+anything is downloaded. Each file is written whole or not at all. The token
+is sent with a download only when the asset is on the instance's own host.`,
+		Example: `  forgego release download v1.2.0
+  forgego release download v1.2.0 --pattern '*.tar.gz' --dir dist`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("release download takes one TAG (or none: the latest release)")
+			}
+			for _, p := range patterns {
+				if _, err := path.Match(p, ""); err != nil {
+					return usagef("--pattern %q is not a glob such as '*.tar.gz'", p)
+				}
+			}
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return usagef("--dir %s: no such directory", dir)
+			}
+			owner, name, err := a.repoOnly(cmd)
+			if err != nil {
+				return err
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			var rel *forgejo.Release
+			if len(args) == 1 {
+				rel, _, err = c.Repos.GetReleaseByTag(a.ctx, owner, name, args[0])
+			} else {
+				rel, _, err = c.Repos.GetLatestRelease(a.ctx, owner, name)
+			}
+			if err != nil {
+				return err
+			}
+			var picked []*forgejo.Attachment
+			for _, as := range rel.Assets {
+				if as != nil && matchesAny(patterns, as.Name) {
+					picked = append(picked, as)
+				}
+			}
+			if len(picked) == 0 {
+				if len(patterns) > 0 {
+					return fmt.Errorf("no asset of %s matches %s", rel.TagName, strings.Join(patterns, " or "))
+				}
+				return fmt.Errorf("the release %s has no assets", rel.TagName)
+			}
+			for _, as := range picked {
+				if !safeFileName(as.Name) {
+					return fmt.Errorf("the asset name %q is not a plain file name: refused, it would be written outside %s", as.Name, dir)
+				}
+				if _, err := os.Lstat(filepath.Join(dir, as.Name)); err == nil && !clobber {
+					return fmt.Errorf("%s exists: not overwritten without --clobber", filepath.Join(dir, as.Name))
+				}
+			}
+			for _, as := range picked {
+				n, err := a.downloadAsset(as, filepath.Join(dir, as.Name), clobber)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stderr, "downloaded %s (%d bytes)\n", filepath.Join(dir, as.Name), n)
+			}
+			return nil
+		}),
+	}
+	a.addRepoFlag(cmd)
+	cmd.Flags().StringArrayVarP(&patterns, "pattern", "p", nil, "only the assets whose names match this `GLOB` (repeatable)")
+	cmd.Flags().StringVarP(&dir, "dir", "D", ".", "the `DIRECTORY` to write the assets into")
+	cmd.Flags().BoolVar(&clobber, "clobber", false, "overwrite files that exist")
+	return cmd
+}
+
+func matchesAny(patterns []string, name string) bool {
+	if len(patterns) == 0 {
+		return true
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// safeFileName reports whether an asset name, which the instance chose, is
+// a plain file name: no directory part on any system, not . or .., not
+// hidden tricks such as a drive letter or a NUL.
+func safeFileName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\\:\x00") &&
+		filepath.IsLocal(name) && filepath.Base(name) == name
+}
+
+// downloadAsset fetches an asset's browser_download_url into dst: into a
+// temporary file beside it, renamed over dst when complete (with clobber),
+// or linked to dst, which fails if dst appeared meanwhile (without).
+func (a *app) downloadAsset(as *forgejo.Attachment, dst string, clobber bool) (int64, error) {
+	u := as.BrowserDownloadURL
+	if !isHTTPURL(u) {
+		return 0, fmt.Errorf("the asset %s has no http(s) download URL", as.Name)
+	}
+	req, err := http.NewRequestWithContext(a.ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, fmt.Errorf("the asset %s: %w", as.Name, err)
+	}
+	req.Header.Set("User-Agent", "forgego-cli/"+version())
+	if a.token != "" && a.client != nil && sameOrigin(u, a.client.BaseURL()) {
+		req.Header.Set("Authorization", "token "+a.token)
+	}
+	a.verbosef("> GET %s (the asset, fetched outside the API client)\n", u)
+	// A redirect elsewhere (a CDN) does not get the token: net/http drops
+	// Authorization on a redirect to another host.
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("GET %s: %w", u, unwrapURLError(err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("GET %s: %s", u, resp.Status)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".forgego-download-*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name()) // after a rename or a link, only the temporary name goes
+	n, err := io.Copy(tmp, resp.Body)
+	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
+		err = fmt.Errorf("got %d of %d bytes", n, resp.ContentLength)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("downloading %s: %w", as.Name, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return 0, err
+	}
+	if clobber {
+		err = os.Rename(tmp.Name(), dst)
+	} else if err = os.Link(tmp.Name(), dst); errors.Is(err, fs.ErrExist) {
+		err = fmt.Errorf("%s exists: not overwritten without --clobber", dst)
+	}
+	return n, err
+}
+
+// unwrapURLError drops net/http's "Get \"URL\": " prefix (the URL is named
+// once, by the caller).
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Err
+	}
+	return err
 }

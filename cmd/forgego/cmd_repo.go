@@ -5,41 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
-
-type repoJSON struct {
-	FullName        string     `json:"full_name"`
-	Description     string     `json:"description"`
-	Private         bool       `json:"private"`
-	Archived        bool       `json:"archived"`
-	Fork            bool       `json:"fork"`
-	DefaultBranch   string     `json:"default_branch"`
-	StarsCount      int64      `json:"stars_count"`
-	ForksCount      int64      `json:"forks_count"`
-	OpenIssuesCount int64      `json:"open_issues_count"`
-	OpenPRCounter   int64      `json:"open_pr_counter"`
-	Topics          []string   `json:"topics"`
-	HTMLURL         string     `json:"html_url"`
-	CreatedAt       *time.Time `json:"created_at"`
-	UpdatedAt       *time.Time `json:"updated_at"`
-}
-
-func toRepoJSON(r *forgejo.Repository) repoJSON {
-	topics := r.Topics
-	if topics == nil {
-		topics = []string{}
-	}
-	return repoJSON{
-		FullName: r.FullName, Description: r.Description, Private: r.Private, Archived: r.Archived, Fork: r.Fork,
-		DefaultBranch: r.DefaultBranch, StarsCount: r.StarsCount, ForksCount: r.ForksCount,
-		OpenIssuesCount: r.OpenIssuesCount, OpenPRCounter: r.OpenPrCounter, Topics: topics, HTMLURL: r.HTMLURL,
-		CreatedAt: nullTime(r.CreatedAt), UpdatedAt: nullTime(r.UpdatedAt),
-	}
-}
 
 func visibility(r *forgejo.Repository) string {
 	v := "public"
@@ -56,8 +25,8 @@ func visibility(r *forgejo.Repository) string {
 }
 
 func (a *app) repoCmd() *cobra.Command {
-	cmd := groupCmd("repo", "View, list, create and fork repositories")
-	cmd.AddCommand(a.repoViewCmd(), a.repoListCmd(), a.repoCreateCmd(), a.repoForkCmd())
+	cmd := groupCmd("repo", "View, list, create, fork and clone repositories")
+	cmd.AddCommand(a.repoViewCmd(), a.repoListCmd(), a.repoCreateCmd(), a.repoForkCmd(), a.repoCloneCmd())
 	return cmd
 }
 
@@ -86,9 +55,8 @@ func (a *app) repoViewCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rj := toRepoJSON(r)
 			if jf.on() {
-				return a.emit(&jf, rj)
+				return a.emit(&jf, r)
 			}
 			desc := r.Description
 			if desc == "" {
@@ -101,7 +69,7 @@ func (a *app) repoViewCmd() *cobra.Command {
 				{"  forks", strconv.FormatInt(r.ForksCount, 10)},
 				{"  open issues", strconv.FormatInt(r.OpenIssuesCount, 10)},
 				{"  open pull requests", strconv.FormatInt(r.OpenPrCounter, 10)},
-				{"  topics", strings.Join(rj.Topics, ", ")},
+				{"  topics", strings.Join(r.Topics, ", ")},
 				{"  visibility", visibility(r)},
 				{"  updated", day(r.UpdatedAt)},
 				{"  url", r.HTMLURL},
@@ -109,7 +77,7 @@ func (a *app) repoViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
-	jf.register(cmd, repoJSON{})
+	jf.register(cmd, forgejo.Repository{})
 	return cmd
 }
 
@@ -156,11 +124,7 @@ those of the token's user (which needs FORGEJO_TOKEN).`,
 				return err
 			}
 			if jf.on() {
-				out := make([]repoJSON, 0, len(got.items))
-				for _, r := range got.items {
-					out = append(out, toRepoJSON(r))
-				}
-				return a.emit(&jf, out)
+				return a.emit(&jf, got.items)
 			}
 			if len(got.items) > 0 {
 				rows := [][]string{{"NAME", "DESCRIPTION", "VISIBILITY", "UPDATED"}}
@@ -176,6 +140,6 @@ those of the token's user (which needs FORGEJO_TOKEN).`,
 		}),
 	}
 	lf.register(cmd, "repositories")
-	jf.register(cmd, repoJSON{})
+	jf.register(cmd, forgejo.Repository{})
 	return cmd
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
@@ -99,5 +101,58 @@ func (a *app) repoForkCmd() *cobra.Command {
 	a.addRepoFlag(cmd)
 	cmd.Flags().StringVar(&org, "org", "", "fork into this `ORGANIZATION`")
 	cmd.Flags().StringVar(&forkName, "fork-name", "", "the fork's `NAME` (default: the repository's)")
+	return cmd
+}
+
+func (a *app) repoCloneCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "clone OWNER/REPO [DIRECTORY]",
+		Short: "Clone a repository with git (https, with the token when logged in)",
+		Long: `Clone the repository's https clone URL with git into DIRECTORY (default: the
+repository's name). The clone's origin is the plain clone URL, so that
+'forgego' run inside the clone takes the repository from it.
+
+With a token (FORGEJO_TOKEN, or the logged-in instance's), git is given it
+as an HTTP header for the instance's URL only, through the configuration git
+reads from its environment (GIT_CONFIG_COUNT/KEY/VALUE): never in git's
+arguments (which ps shows), never in the remote URL saved in .git/config,
+never printed. Later fetches and pushes use your own git credentials.`,
+		Example: `  forgego repo clone forgejo/forgejo
+  forgego repo clone forgego/demo demo-copy`,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: noFiles,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usagef("repo clone needs OWNER/REPO and, optionally, a DIRECTORY")
+			}
+			owner, name, ok := strings.Cut(args[0], "/")
+			if !ok || !namePart.MatchString(owner) || !namePart.MatchString(name) {
+				return usagef("repo clone: %q is not OWNER/REPO", args[0])
+			}
+			dir := name
+			if len(args) == 2 {
+				dir = args[1]
+			}
+			if _, err := exec.LookPath("git"); err != nil {
+				return errors.New("repo clone needs git, which is not installed (or not on PATH)")
+			}
+			c, err := a.connect()
+			if err != nil {
+				return err
+			}
+			r, _, err := c.Repos.Get(a.ctx, owner, name)
+			if err != nil {
+				return err
+			}
+			if !isHTTPURL(r.CloneURL) {
+				return fmt.Errorf("the instance gave no https clone URL for %s", r.FullName)
+			}
+			if err := a.git(a.dir, a.gitAuthEnv(r.CloneURL), "clone", "--quiet", "--", r.CloneURL, dir); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "cloned %s into %s\n", r.FullName, dir)
+			return nil
+		}),
+	}
 	return cmd
 }

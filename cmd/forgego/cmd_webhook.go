@@ -252,6 +252,10 @@ type hookSummary struct {
 	Release *struct {
 		TagName string `json:"tag_name"`
 	} `json:"release"`
+	Comment *struct {
+		ID int64 `json:"id"`
+	} `json:"comment"`
+	IsPull bool `json:"is_pull"`
 }
 
 // summarize says in a line who did what where: "alice/proj: alice opened
@@ -270,6 +274,18 @@ func summarize(ev webhook.Event) string {
 	}
 	var what string
 	switch {
+	case s.Comment != nil && s.Comment.ID > 0 && s.Issue != nil && s.Issue.Number > 0:
+		// issue_comment (and pull_request_comment): a comment, not the
+		// issue it is on.
+		kind := "issue"
+		if s.IsPull || s.PullRequest != nil {
+			kind = "pull request"
+		}
+		verb := map[string]string{"created": "commented on", "edited": "edited a comment on", "deleted": "deleted a comment on"}[s.Action]
+		if verb == "" {
+			verb = orDefault(s.Action, "updated") + " a comment on"
+		}
+		what = fmt.Sprintf("%s %s #%d %q", verb, kind, s.Issue.Number, truncate(s.Issue.Title, 60))
 	case s.PullRequest != nil && s.PullRequest.Number > 0:
 		what = fmt.Sprintf("%s pull request #%d %q", orDefault(s.Action, "updated"), s.PullRequest.Number, truncate(s.PullRequest.Title, 60))
 	case s.Issue != nil && s.Issue.Number > 0:

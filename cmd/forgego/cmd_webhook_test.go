@@ -54,3 +54,26 @@ func TestWebhookListenServerTimeouts(t *testing.T) {
 		t.Errorf("oversized headers: %v %v", resp, err)
 	}
 }
+
+func TestSummarizeComment(t *testing.T) {
+	for _, tc := range []struct {
+		event   webhook.EventType
+		payload string
+		want    string
+	}{
+		{webhook.EventIssueComment, `{"action":"created","issue":{"number":3,"title":"It broke"},"comment":{"id":9,"body":"Same here"},"repository":{"full_name":"alice/proj"},"sender":{"login":"bob"},"is_pull":false}`,
+			`alice/proj: bob commented on issue #3 "It broke"`},
+		{webhook.EventIssueComment, `{"action":"edited","issue":{"number":4,"title":"Add x"},"comment":{"id":10},"repository":{"full_name":"alice/proj"},"sender":{"login":"bob"},"is_pull":true}`,
+			`alice/proj: bob edited a comment on pull request #4 "Add x"`},
+		{webhook.EventIssueComment, `{"action":"deleted","issue":{"number":3,"title":"It broke"},"comment":{"id":9},"sender":{"login":"bob"}}`,
+			`bob deleted a comment on issue #3 "It broke"`},
+	} {
+		ev, err := webhook.Decode(tc.event, []byte(tc.payload))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.payload, err)
+		}
+		if got := summarize(ev); got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
+	}
+}

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/forgejotest"
 )
 
@@ -33,15 +38,23 @@ const (
 const demoMaxItems = 50
 
 func startDemo() (*forgejotest.Server, error) {
+	clock := &shiftClock{}
 	srv, err := forgejotest.Start(
 		forgejotest.WithDefaultUser("forgego"),
 		forgejotest.WithMaxResponseItems(demoMaxItems),
 		forgejotest.WithRateLimit(demoQuota, demoWindow),
+		forgejotest.WithClock(clock.now),
 	)
 	if err != nil {
 		return nil, err
 	}
-	seedDemo(srv, time.Now())
+	if err := seedDemo(srv, time.Now(), clock, demoWindow); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	// The seed's requests (the releases) spent part of the first window:
+	// the demo starts in a fresh one, as the walk below expects.
+	clock.shift(demoWindow)
 	// The walk of the 240 open issues (five pages of 50): page 3 answers
 	// 503 with Retry-After; page 4 loses its connection (twice, since
 	// net/http quietly resends a GET once when a reused connection drops);
@@ -50,6 +63,32 @@ func startDemo() (*forgejotest.Server, error) {
 	srv.Inject(forgejotest.Fault{Operation: "issueListIssues", Statuses: []int{0}})
 	srv.Inject(forgejotest.Fault{Operation: "issueListIssues", Reset: true, Times: 2})
 	return srv, nil
+}
+
+// shiftClock is the fake's clock: the real time, moved forward by whole
+// rate-limit windows while the demo is seeded through the API, so that
+// the seed never meets the rate limit (and the demo starts with a full
+// window). The timestamps move with it, by seconds.
+type shiftClock struct{ d atomic.Int64 }
+
+func (c *shiftClock) now() time.Time        { return time.Now().Add(time.Duration(c.d.Load())) }
+func (c *shiftClock) shift(d time.Duration) { c.d.Add(int64(d)) }
+
+// windowSkipper moves the clock to the next rate-limit window whenever an
+// answer says the window's requests are spent (ratelimit: r=0), before the
+// next request of the seed.
+type windowSkipper struct {
+	next   http.RoundTripper
+	clock  *shiftClock
+	window time.Duration
+}
+
+func (w windowSkipper) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := w.next.RoundTrip(r)
+	if err == nil && w.window > 0 && strings.Contains(resp.Header.Get("ratelimit"), ";r=0;") {
+		w.clock.shift(w.window)
+	}
+	return resp, err
 }
 
 var (
@@ -75,10 +114,25 @@ var (
 	}
 )
 
-// seedDemo fills the server: a few repositories, forgego/demo with 300
-// issues (labels, milestones, comments, a third of them closed) and a few
-// pull requests, stars, follows and topics.
-func seedDemo(srv *forgejotest.Server, now time.Time) {
+// demoReleases are forgego/demo's releases, oldest first, with their
+// assets (name and content).
+var demoReleases = []struct {
+	tag, title, notes string
+	prerelease        bool
+	assets            [][2]string
+}{
+	{"v0.9.0", "0.9.0", "The first public release.", false, [][2]string{{"checksums.txt", "0a1b2c  forgego_0.9.0_linux_amd64.tar.gz\n"}}},
+	{"v1.0.0", "1.0.0", "Stable: issues, pull requests, releases and labels.", false, [][2]string{
+		{"forgego_1.0.0_linux_amd64.tar.gz", "not really a tarball\n"}, {"checksums.txt", "3d4e5f  forgego_1.0.0_linux_amd64.tar.gz\n"}}},
+	{"v1.1.0-rc1", "1.1.0 release candidate", "Try `forgego pr checkout`.", true, nil},
+}
+
+// seedDemo fills the server: a few repositories, forgego/demo with 360
+// issues (labels, milestones, comments, a third of them closed), a few
+// pull requests, releases with assets, stars, follows and topics. The
+// releases go through the API (the fake has no seed helper for them), with
+// clock moved past a spent rate-limit window (window 0: no rate limit).
+func seedDemo(srv *forgejotest.Server, now time.Time, clock *shiftClock, window time.Duration) error {
 	owner := srv.DefaultUser()
 	srv.AddRepo(owner, "demo")
 	srv.SetRepo(owner, "demo", "A demo repository for forgego, served by forgejotest", false, false)
@@ -129,6 +183,25 @@ func seedDemo(srv *forgejotest.Server, now time.Time) {
 			srv.Follow(u, owner)
 		}
 	}
+	c, err := srv.NewClient(forgejo.WithHTTPClient(&http.Client{Transport: windowSkipper{next: srv.HTTPClient().Transport, clock: clock, window: window}}))
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	for _, r := range demoReleases {
+		rel, _, err := c.Repos.CreateRelease(ctx, owner, "demo", forgejo.CreateReleaseOption{
+			TagName: r.tag, Name: r.title, Body: r.notes, Prerelease: r.prerelease, TargetCommitish: "main",
+		})
+		if err != nil {
+			return fmt.Errorf("seeding the release %s: %w", r.tag, err)
+		}
+		for _, as := range r.assets {
+			if _, _, err := c.Repos.UploadReleaseAsset(ctx, owner, "demo", rel.ID, nil, &forgejo.Upload{Name: as[0], Content: strings.NewReader(as[1])}); err != nil {
+				return fmt.Errorf("seeding the asset %s: %w", as[0], err)
+			}
+		}
+	}
+	return nil
 }
 
 func capitalize(s string) string {

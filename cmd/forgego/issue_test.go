@@ -168,7 +168,7 @@ func TestJSONFieldsAndJQ(t *testing.T) {
 	r := cli(t, env, "issue", "list", "alice/proj", "--json", "number,title", "--json", "labels")
 	r.want(t, 0)
 	var got []map[string]any
-	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || len(got) != 2 || len(got[0]) != 3 || got[0]["title"] != "Two" || got[1]["labels"].([]any)[0] != "bug" {
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || len(got) != 2 || len(got[0]) != 3 || got[0]["title"] != "Two" || got[1]["labels"].([]any)[0].(map[string]any)["name"] != "bug" {
 		t.Errorf("%v %s", err, r.stdout)
 	}
 	if r.stderr != "" {
@@ -184,22 +184,38 @@ func TestJSONFieldsAndJQ(t *testing.T) {
 	for _, args := range [][]string{{"issue", "list", "alice/proj", "--json"}, {"issue", "view", "-R", "alice/proj", "1", "--json"}} {
 		r = cli(t, env, args...)
 		r.want(t, 2)
-		if !strings.HasPrefix(r.stderr, "forgego: --json needs one or more comma-separated fields\n") || !strings.Contains(r.stderr, "The fields:\n  assignees\n  author\n  body\n") || !strings.Contains(r.stderr, "\n  url\n") {
+		if !strings.HasPrefix(r.stderr, "forgego: --json needs one or more comma-separated fields\n") || !strings.Contains(r.stderr, "The fields:\n  assets\n  assignee\n  assignees\n  body\n") || !strings.Contains(r.stderr, "\n  url\n") {
 			t.Errorf("%v: %q", args, r.stderr)
 		}
 	}
 	r = cli(t, env, "issue", "list", "alice/proj", "--json", "number,bogus")
 	r.want(t, 2)
-	if !strings.Contains(r.stderr, `unknown field "bogus"`) || !strings.Contains(r.stderr, "The fields: assignees, author, body,") {
+	if !strings.Contains(r.stderr, `unknown field "bogus"`) || !strings.Contains(r.stderr, "The fields: assets, assignee, assignees, body,") {
 		t.Errorf("%q", r.stderr)
 	}
 
 	// --jq: strings raw, the rest as JSON, one a line; without --json on
 	// every field.
-	r = cli(t, env, "issue", "list", "alice/proj", "--jq", ".[] | .title, .number, .labels")
+	r = cli(t, env, "issue", "list", "alice/proj", "--jq", ".[] | .title, .number, [.labels[].name]")
 	r.want(t, 0)
 	if r.stdout != "Two\n2\n[]\nOne\n1\n[\"bug\"]\n" {
 		t.Errorf("%q", r.stdout)
+	}
+	// --template: Go's text/template over the same JSON.
+	r = cli(t, env, "issue", "list", "alice/proj", "--template", `{{range .}}#{{.number}} {{.title}} [{{join "," .labels}}] {{.closed_at}}{{"\n"}}{{end}}`)
+	r.want(t, 0)
+	if r.stdout != "#2 Two [] <no value>\n#1 One [bug] <no value>\n" {
+		t.Errorf("--template %q", r.stdout)
+	}
+	r = cli(t, env, "issue", "view", "alice/proj", "1", "-T", `{{.user.login}}: {{json .labels | truncate 12}}`)
+	if r.want(t, 0); r.stdout != "alice: [{\"color\":\"…" && r.stdout != srv.DefaultUser()+": [{\"color\":\"…" {
+		t.Errorf("-T %q", r.stdout)
+	}
+	for _, args := range [][]string{
+		{"issue", "list", "alice/proj", "--template", "{{.number"},
+		{"issue", "list", "alice/proj", "--template", "{{.}}", "--jq", "."},
+	} {
+		cli(t, env, args...).want(t, 2)
 	}
 	r = cli(t, env, "issue", "view", "alice/proj", "1", "-q", ".nope.deeper")
 	r.want(t, 0)

@@ -3,23 +3,28 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
+	"text/template"
 
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
 
-// jsonFlags are gh's --json FIELDS and --jq EXPR on a list or view command.
-// --json names the fields to print (comma-separated or repeated); --json
-// without a value is answered with the fields there are. --jq filters the
-// JSON with a jq expression (github.com/itchyny/gojq); without --json it
-// works on every field. A string result is printed as it is, anything else
-// as JSON, one a line.
+// jsonFlags are gh's --json FIELDS, --jq EXPR and --template T on a list or
+// view command. The fields are the Forgejo API's JSON names (number, title,
+// state, labels, tag_name, assets…: what the API answers, values and all),
+// comma-separated or repeated; --json without a value, or with an unknown
+// field, is answered with the fields there are. --jq filters the JSON with a
+// jq expression (github.com/itchyny/gojq): a string result is printed as it
+// is, anything else as JSON, one a line. --template renders it with Go's
+// text/template. Without --json, --jq and --template work on every field.
 type jsonFlags struct {
 	fields    []string
 	jq        string
+	template  string
 	available []string
 }
 
@@ -43,6 +48,7 @@ func (j *jsonFlags) register(cmd *cobra.Command, sample any) {
 	j.available = fieldsOf(sample)
 	cmd.Flags().StringSliceVar(&j.fields, "json", nil, "print JSON with these `FIELDS` (comma-separated; --json alone lists them)")
 	cmd.Flags().StringVarP(&j.jq, "jq", "q", "", "filter the JSON with a jq `EXPRESSION` (every field without --json)")
+	cmd.Flags().StringVarP(&j.template, "template", "T", "", "render the JSON with a Go text/template `TEMPLATE` (functions: json, join, truncate)")
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
 	}
@@ -53,7 +59,7 @@ func (j *jsonFlags) register(cmd *cobra.Command, sample any) {
 }
 
 // on reports whether JSON was asked for.
-func (j *jsonFlags) on() bool { return len(j.fields) > 0 || j.jq != "" }
+func (j *jsonFlags) on() bool { return len(j.fields) > 0 || j.jq != "" || j.template != "" }
 
 // check validates the fields and the expression before anything is sent.
 func (j *jsonFlags) check() error {
@@ -66,12 +72,54 @@ func (j *jsonFlags) check() error {
 			return &usageError{msg: msg, hint: fieldsHint(j.available)}
 		}
 	}
+	if j.jq != "" && j.template != "" {
+		return usagef("--jq and --template cannot be used together")
+	}
 	if j.jq != "" {
 		if _, err := j.compile(); err != nil {
 			return err
 		}
 	}
+	if j.template != "" {
+		if _, err := j.parseTemplate(); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// templateFuncs are --template's functions beyond text/template's own.
+var templateFuncs = template.FuncMap{
+	"json": func(v any) (string, error) {
+		b, err := json.Marshal(v)
+		return string(b), err
+	},
+	"join": func(sep string, v any) string {
+		var parts []string
+		if list, ok := v.([]any); ok {
+			for _, x := range list {
+				if m, ok := x.(map[string]any); ok && m["name"] != nil {
+					x = m["name"] // labels: their names
+				}
+				parts = append(parts, fmt.Sprint(x))
+			}
+		}
+		return strings.Join(parts, sep)
+	},
+	"truncate": func(n int, s string) string {
+		if n < 1 {
+			return ""
+		}
+		return truncate(s, n)
+	},
+}
+
+func (j *jsonFlags) parseTemplate() (*template.Template, error) {
+	t, err := template.New("--template").Funcs(templateFuncs).Option("missingkey=zero").Parse(j.template)
+	if err != nil {
+		return nil, usagef("--template: %s", oneLine(err.Error()))
+	}
+	return t, nil
 }
 
 func fieldsHint(available []string) string {
@@ -114,13 +162,48 @@ func (a *app) emit(j *jsonFlags, v any) error {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return err
 	}
+	doc = nullTimes(doc)
 	if len(j.fields) > 0 {
 		doc = selectFields(doc, j.fields)
 	}
-	if j.jq == "" {
-		return a.printJSON(doc)
+	switch {
+	case j.template != "":
+		t, err := j.parseTemplate()
+		if err != nil {
+			return err
+		}
+		var b strings.Builder
+		if err := t.Execute(&b, doc); err != nil {
+			return fmt.Errorf("--template: %s", oneLine(err.Error()))
+		}
+		_, err = io.WriteString(a.stdout, b.String())
+		return err
+	case j.jq != "":
+		return a.runJQ(j, doc)
 	}
-	return a.runJQ(j, doc)
+	return a.printJSON(doc)
+}
+
+// zeroTime is how a time the model holds unset marshals; the API says null.
+const zeroTime = "0001-01-01T00:00:00Z"
+
+// nullTimes turns unset times back into the null the API sent.
+func nullTimes(doc any) any {
+	switch d := doc.(type) {
+	case []any:
+		for i := range d {
+			d[i] = nullTimes(d[i])
+		}
+	case map[string]any:
+		for k, v := range d {
+			d[k] = nullTimes(v)
+		}
+	case string:
+		if d == zeroTime {
+			return nil
+		}
+	}
+	return doc
 }
 
 // runJQ prints what --jq makes of doc: a string as it is, anything else as

@@ -56,8 +56,20 @@ func collect[T any](a *app, noun string, lf listFlags, fetch forgejo.PageFunc[T]
 	return collectFrom(a, noun, lf, forgejo.ListOptions{Limit: ask}, fetch)
 }
 
+// collectWhere is collect of the items keep accepts (a filter the
+// instance has not, such as merged pull requests): --limit counts those,
+// and the instance's total, which counts them all, is dropped.
+func collectWhere[T any](a *app, noun string, lf listFlags, fetch forgejo.PageFunc[T], keep func(T) bool) (listing[T], error) {
+	start := forgejo.ListOptions{Limit: pageAsk}
+	return collectFromWhere(a, noun, lf, start, fetch, keep)
+}
+
 // collectFrom is collect from a given page and page size.
 func collectFrom[T any](a *app, noun string, lf listFlags, start forgejo.ListOptions, fetch forgejo.PageFunc[T]) (listing[T], error) {
+	return collectFromWhere(a, noun, lf, start, fetch, nil)
+}
+
+func collectFromWhere[T any](a *app, noun string, lf listFlags, start forgejo.ListOptions, fetch forgejo.PageFunc[T], keep func(T) bool) (listing[T], error) {
 	out := listing[T]{total: -1}
 	ask := start.Limit
 	prog := a.progress()
@@ -77,7 +89,12 @@ func collectFrom[T any](a *app, noun string, lf listFlags, start forgejo.ListOpt
 			if !lf.all && len(out.items) >= lf.limit {
 				return errEnough
 			}
-			out.items = append(out.items, it)
+			if keep == nil || keep(it) {
+				out.items = append(out.items, it)
+			}
+		}
+		if keep != nil {
+			out.total = -1
 		}
 		if out.total >= 0 {
 			prog.set("fetched %d of %d %s…", len(out.items), out.total, noun)

@@ -5,6 +5,7 @@
 //	forgego pr view 12 -R OWNER/REPO
 //	forgego api --paginate /repos/OWNER/REPO/labels
 //	forgego webhook listen --secret S --forward http://localhost:8080/hook
+//	forgego fake serve --addr 127.0.0.1:3000   # a fake Forgejo for any program's tests
 //
 // Every command has --help with its flags, their defaults and examples.
 // FORGEJO_URL names the instance (default https://codeberg.org) and

@@ -39,7 +39,7 @@ func TestAPI(t *testing.T) {
 		srv.AddLabel("alice", "proj", l, "")
 	}
 
-	r := cli(t, env, "api", "/repos/alice/proj/issues?state=all", "-f", "limit=2", "-f", "page=3")
+	r := cli(t, env, "api", "-X", "GET", "/repos/alice/proj/issues?state=all", "-f", "limit=2", "-f", "page=3")
 	r.want(t, 0)
 	var issues []map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &issues); err != nil || len(issues) != 2 || issues[0]["number"].(float64) != 19 {
@@ -68,7 +68,7 @@ func TestAPI(t *testing.T) {
 	if r.stdout != "alice/proj\n" {
 		t.Errorf("--jq %q", r.stdout)
 	}
-	r = cli(t, env, "api", "--paginate", "/repos/alice/proj/issues", "-f", "state=all", "-q", "length")
+	r = cli(t, env, "api", "--paginate", "-X", "GET", "/repos/alice/proj/issues", "-f", "state=all", "-q", "length")
 	r.want(t, 0)
 	if r.stdout != "24\n" {
 		t.Errorf("--paginate --jq %q %q", r.stdout, r.stderr)
@@ -172,10 +172,10 @@ func TestReleases(t *testing.T) {
 	if r.stdout != want || r.stderr != "showing 2 of 2 releases in o/r\n" {
 		t.Errorf("got\n%s%s\nwant\n%s", r.stdout, r.stderr, want)
 	}
-	r = cli(t, env, "release", "ls", "-R", "o/r", "--json", "tag,name,draft,prerelease,assets")
+	r = cli(t, env, "release", "ls", "-R", "o/r", "--json", "tag_name,name,draft,prerelease,assets")
 	r.want(t, 0)
-	var rels []releaseJSON
-	if err := json.Unmarshal([]byte(r.stdout), &rels); err != nil || len(rels) != 2 || rels[0].Tag != "v1.1.0-rc1" || !rels[0].Prerelease || len(rels[1].Assets) != 1 {
+	var rels []forgejo.Release
+	if err := json.Unmarshal([]byte(r.stdout), &rels); err != nil || len(rels) != 2 || rels[0].TagName != "v1.1.0-rc1" || !rels[0].Prerelease || len(rels[1].Assets) != 1 {
 		t.Errorf("json %v %s", err, r.stdout)
 	}
 	for _, args := range [][]string{{"release", "view", "o/r", "v1.0.0"}, {"release", "view", "-R", "o/r"}, {"release", "view", "o/r"}} {

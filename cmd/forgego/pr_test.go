@@ -47,8 +47,8 @@ func TestPullRequestWrites(t *testing.T) {
 	if r.stdout != "merged pull request #1 in alice/proj (squash)\n" {
 		t.Errorf("%q", r.stdout)
 	}
-	r = cliWith(t, env, in, "pr", "view", "1", "--json", "state", "--jq", ".state")
-	if r.stdout != "merged\n" {
+	r = cliWith(t, env, in, "pr", "view", "1", "--json", "state,merged", "--jq", `"\(.state) \(.merged)"`)
+	if r.stdout != "closed true\n" { // the API's state: a merged pull request is closed
 		t.Errorf("after the merge: %q %q", r.stdout, r.stderr)
 	}
 	log := srv.Requests()

@@ -23,7 +23,7 @@ func TestReleaseWrites(t *testing.T) {
 	}
 	r = cliWith(t, env, in, "release", "upload", "v1.0.0", b)
 	r.want(t, 0)
-	r = cliWith(t, env, in, "release", "view", "v1.0.0", "--json", "tag,name,body,assets", "--jq", `"\(.tag) \(.name) \(.body) \([.assets[].name]|join(","))"`)
+	r = cliWith(t, env, in, "release", "view", "v1.0.0", "--json", "tag_name,name,body,assets", "--jq", `"\(.tag_name) \(.name) \(.body) \([.assets[].name]|join(","))"`)
 	r.want(t, 0)
 	if r.stdout != "v1.0.0 One First a.tar.gz,b.txt\n" {
 		t.Errorf("%q %q", r.stdout, r.stderr)
@@ -40,4 +40,24 @@ func TestReleaseWrites(t *testing.T) {
 	}
 	cliWith(t, env, in, "release", "delete", "v1.0.0", "--yes").want(t, 0)
 	cliWith(t, env, in, "release", "view", "v1.0.0").want(t, 1)
+}
+
+// The embedded demo has releases with assets and labels: every read
+// command can be tried offline.
+func TestEmbeddedReleasesAndLabels(t *testing.T) {
+	r := cli(t, nil, "--embedded", "release", "list", "forgego/demo")
+	r.want(t, 0)
+	if !strings.HasPrefix(r.stdout, "TAG         NAME                     TYPE         PUBLISHED\nv1.1.0-rc1  1.1.0 release candidate  pre-release  ") ||
+		r.stderr != "showing 3 of 3 releases in forgego/demo\n" {
+		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	r = cli(t, nil, "--embedded", "release", "view", "forgego/demo", "v1.0.0", "--json", "tag_name,assets", "--jq", `[.tag_name, (.assets[] | "\(.name) \(.size)")] | join(",")`)
+	r.want(t, 0)
+	if r.stdout != "v1.0.0,forgego_1.0.0_linux_amd64.tar.gz 21,checksums.txt 41\n" || r.stderr != "" {
+		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	r = cli(t, nil, "--embedded", "label", "list", "forgego/demo", "--json", "name", "--jq", "length")
+	if r.want(t, 0); r.stdout != "8\n" {
+		t.Errorf("labels %q", r.stdout)
+	}
 }

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/forgejotest"
+)
+
+// gitHost is an instance that serves git too: the fake's API under /api/v1
+// and `git http-backend` (over CGI) for the rest, on one origin, so that
+// the clone URL is the instance's own and the token goes with it. It
+// records the Authorization headers git sent.
+type gitHost struct {
+	srv  *forgejotest.Server
+	url  string
+	root string // GIT_PROJECT_ROOT: owner/repo.git bare repositories
+
+	mu    sync.Mutex
+	auths []string
+}
+
+func newGitHost(t *testing.T) (*gitHost, map[string]string) {
+	t.Helper()
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	h := &gitHost{root: t.TempDir()}
+	backend := &cgi.Handler{Path: gitPath, Args: []string{"http-backend"},
+		Env: []string{"GIT_PROJECT_ROOT=" + h.root, "GIT_HTTP_EXPORT_ALL=1"}}
+	var srv *forgejotest.Server
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			srv.ServeHTTP(w, r)
+			return
+		}
+		h.mu.Lock()
+		h.auths = append(h.auths, r.Header.Get("Authorization"))
+		h.mu.Unlock()
+		backend.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	h.url = front.URL
+	srv = forgejotest.NewServer(t)
+	h.srv = srv
+	// The fake's clone URLs are on its own listener: answer repoGet with
+	// the front's.
+	srv.Handle("repoGet", func(w http.ResponseWriter, r *http.Request) {
+		owner, name := r.PathValue("owner"), r.PathValue("repo")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":1,"name":"` + name + `","full_name":"` + owner + "/" + name + `","default_branch":"main","clone_url":"` +
+			front.URL + "/" + owner + "/" + name + `.git","html_url":"` + front.URL + "/" + owner + "/" + name + `"}`))
+	})
+	return h, map[string]string{"FORGEJO_URL": front.URL, "FORGEJO_TOKEN": srv.Token()}
+}
+
+func mustGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// bare makes owner/name.git with a commit on main and, for each pull
+// request number, a commit on refs/pull/N/head.
+func (h *gitHost) bare(t *testing.T, owner, name string, pulls ...string) {
+	t.Helper()
+	work := t.TempDir()
+	mustGit(t, work, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(work, "README"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustGit(t, work, "add", "README")
+	mustGit(t, work, "commit", "-q", "-m", "first")
+	dst := filepath.Join(h.root, owner, name+".git")
+	mustGit(t, work, "init", "-q", "--bare", dst)
+	mustGit(t, work, "push", "-q", dst, "main")
+	for _, n := range pulls {
+		mustGit(t, work, "checkout", "-q", "-b", "pr"+n, "main")
+		if err := os.WriteFile(filepath.Join(work, "change-"+n), []byte(n+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mustGit(t, work, "add", ".")
+		mustGit(t, work, "commit", "-q", "-m", "change "+n)
+		mustGit(t, work, "push", "-q", dst, "pr"+n+":refs/pull/"+n+"/head")
+	}
+}
+
+func (h *gitHost) sawToken(token string) (withToken, without int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, a := range h.auths {
+		raw, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(a, "Basic "))
+		if strings.HasSuffix(string(raw), ":"+token) {
+			withToken++
+		} else {
+			without++
+		}
+	}
+	return
+}
+
+func TestRepoCloneAndPRCheckout(t *testing.T) {
+	h, env := newGitHost(t)
+	h.srv.AddRepo("alice", "proj")
+	n := h.srv.AddPull("alice", "proj", "feature/x", "main", "Add x")
+	h.bare(t, "alice", "proj", "1")
+	if n != 1 {
+		t.Fatalf("pull %d", n)
+	}
+	token := h.srv.Token()
+
+	work := t.TempDir()
+	r := cliWith(t, env, inDir(work), "repo", "clone", "alice/proj")
+	r.want(t, 0)
+	if r.stdout != "cloned alice/proj into proj\n" {
+		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	clone := filepath.Join(work, "proj")
+	if with, _ := h.sawToken(token); with == 0 {
+		t.Errorf("git did not send the token: %v", h.auths)
+	}
+	cfg, err := os.ReadFile(filepath.Join(clone, ".git", "config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(cfg), token) || strings.Contains(string(cfg), "extraHeader") || !strings.Contains(string(cfg), h.url+"/alice/proj.git") {
+		t.Errorf(".git/config:\n%s", cfg)
+	}
+	// A second clone into the same directory: git refuses, exit 1.
+	r = cliWith(t, env, inDir(work), "repo", "clone", "alice/proj")
+	r.want(t, 1)
+	if !strings.Contains(r.stderr, "forgego: git clone failed") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	cliWith(t, env, inDir(work), "repo", "clone").want(t, 2)
+	cliWith(t, env, inDir(work), "repo", "clone", "nope").want(t, 2)
+
+	// pr checkout inside the clone: the repository from its origin.
+	r = cliWith(t, env, inDir(clone), "pr", "checkout", "1")
+	r.want(t, 0)
+	if r.stdout != "checked out pull request #1 of alice/proj in the branch feature/x\n" {
+		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	if b := mustGit(t, clone, "branch", "--show-current"); b != "feature/x" {
+		t.Errorf("on %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(clone, "change-1")); err != nil {
+		t.Errorf("the pull request's file: %v", err)
+	}
+	// Again: the branch exists and is fast-forwarded (nothing to do).
+	mustGit(t, clone, "checkout", "-q", "main")
+	cliWith(t, env, inDir(clone), "pr", "checkout", "1").want(t, 0)
+	r = cliWith(t, env, inDir(clone), "pr", "checkout", "1", "--branch", "review-1")
+	r.want(t, 0)
+	if b := mustGit(t, clone, "branch", "--show-current"); b != "review-1" {
+		t.Errorf("on %q", b)
+	}
+	// A local branch that went its own way is not overwritten.
+	mustGit(t, clone, "checkout", "-q", "-b", "review-2", "main")
+	if err := os.WriteFile(filepath.Join(clone, "mine"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustGit(t, clone, "add", "mine")
+	mustGit(t, clone, "commit", "-q", "-m", "mine")
+	r = cliWith(t, env, inDir(clone), "pr", "checkout", "1", "--branch", "review-2")
+	r.want(t, 1)
+	if !strings.Contains(r.stderr, "the local branch review-2 has commits the pull request has not") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	r = cliWith(t, env, inDir(clone), "pr", "checkout", "1", "--branch", "bad..name")
+	r.want(t, 2)
+
+	// In a repository with no remote naming it: fetched from the clone
+	// URL, with the token.
+	bare := t.TempDir()
+	mustGit(t, bare, "init", "-q")
+	h.mu.Lock()
+	h.auths = nil
+	h.mu.Unlock()
+	r = cliWith(t, env, inDir(bare), "pr", "checkout", "1", "-R", "alice/proj")
+	r.want(t, 0)
+	if b := mustGit(t, bare, "branch", "--show-current"); b != "feature/x" {
+		t.Errorf("on %q", b)
+	}
+	if with, _ := h.sawToken(token); with == 0 {
+		t.Errorf("the fetch from the clone URL sent no token")
+	}
+	if cfg, _ := os.ReadFile(filepath.Join(bare, ".git", "config")); strings.Contains(string(cfg), token) || strings.Contains(string(cfg), "remote") {
+		t.Errorf(".git/config after a fetch by URL:\n%s", cfg)
+	}
+
+	// Outside a git repository: refused before anything is asked.
+	before := len(h.srv.Requests())
+	r = cliWith(t, env, inDir(t.TempDir()), "pr", "checkout", "1", "-R", "alice/proj")
+	r.want(t, 1)
+	if r.stderr != "forgego: pr checkout: not in a git repository: run it inside a clone (forgego repo clone OWNER/REPO)\n" || len(h.srv.Requests()) != before {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	for _, out := range []string{r.stdout, r.stderr} {
+		if strings.Contains(out, token) {
+			t.Errorf("token printed")
+		}
+	}
+}
+
+func TestPRListMerged(t *testing.T) {
+	srv, env := setup(t)
+	for _, b := range []string{"a", "b", "c"} {
+		srv.AddPull("alice", "proj", b, "main", "PR "+b)
+	}
+	c := srv.Client(forgejo.WithToken(srv.AddUser("alice")))
+	ctx := t.Context()
+	if _, err := c.PullRequests.Merge(ctx, "alice", "proj", 2, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge}); err != nil {
+		t.Fatal(err)
+	}
+	closed := forgejo.StateClosed
+	if _, _, err := c.PullRequests.Edit(ctx, "alice", "proj", 3, forgejo.EditPullRequestOption{State: &closed}); err != nil {
+		t.Fatal(err)
+	}
+	r := cli(t, env, "pr", "list", "-R", "alice/proj", "--state", "merged", "--jq", ".[].number")
+	r.want(t, 0)
+	if r.stdout != "2\n" {
+		t.Errorf("merged: %q %q", r.stdout, r.stderr)
+	}
+	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--state", "merged")
+	r.want(t, 0)
+	if !strings.Contains(r.stdout, "#2") || strings.Contains(r.stdout, "#3") || r.stderr != "showing 1 merged pull requests in alice/proj\n" {
+		t.Errorf("%q %q", r.stdout, r.stderr)
+	}
+	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--state", "closed", "--jq", "[.[].number]")
+	if r.want(t, 0); r.stdout != "[3,2]\n" && r.stdout != "[2,3]\n" {
+		t.Errorf("closed: %q", r.stdout)
+	}
+	r = cli(t, env, "pr", "list", "-R", "alice/proj", "--state", "gone")
+	r.want(t, 2)
+	if !strings.Contains(r.stderr, "--state must be open, closed, merged or all") {
+		t.Errorf("%q", r.stderr)
+	}
+}
