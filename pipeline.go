@@ -78,6 +78,7 @@ type request struct {
 	err      error        // a validation failure while building: nothing is sent
 	args     []pathArg    // the path's arguments, for re-targeting (version_check.go)
 	argBuf   [3]pathArg   // args' storage for the usual few, saving an allocation
+	root     bool         // path is below the instance root, not the API's (OpenAttachment)
 }
 
 // newRequest starts a request for op, expanding its path template with args.
@@ -169,7 +170,11 @@ func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Respo
 	if r.extra != nil && len(r.extra.query) > 0 {
 		query = append(slices.Clip(query), r.extra.query...)
 	}
-	sendURL, redacted := buildURL(c.baseURL, r.path, query)
+	base := c.baseURL
+	if r.root {
+		base = c.instanceRoot()
+	}
+	sendURL, redacted := buildURL(base, r.path, query)
 	redacted = red.scrub(redacted)
 	route := bound(red.scrub(r.op.Path)) // Client.Do's route is the caller's path
 	// Hook for a ContextObserver (observer_context.go): the ctx it returns is

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -291,41 +289,25 @@ func safeFileName(name string) bool {
 		filepath.IsLocal(name) && filepath.Base(name) == name
 }
 
-// downloadAsset fetches an asset's browser_download_url into dst: into a
-// temporary file beside it, renamed over dst when complete (with clobber),
-// or linked to dst, which fails if dst appeared meanwhile (without).
+// downloadAsset fetches an asset's file (its browser_download_url, through
+// the client: retried, paced, the token only to the instance) into dst:
+// into a temporary file beside it, renamed over dst when complete (with
+// clobber), or linked to dst, which fails if dst appeared meanwhile
+// (without).
 func (a *app) downloadAsset(as *forgejo.Attachment, dst string, clobber bool) (int64, error) {
-	u := as.BrowserDownloadURL
-	if !isHTTPURL(u) {
-		return 0, fmt.Errorf("the asset %s has no http(s) download URL", as.Name)
-	}
-	req, err := http.NewRequestWithContext(a.ctx, http.MethodGet, u, nil)
+	body, resp, err := a.client.OpenAttachment(a.ctx, as)
 	if err != nil {
 		return 0, fmt.Errorf("the asset %s: %w", as.Name, err)
 	}
-	req.Header.Set("User-Agent", "forgego-cli/"+version())
-	if a.token != "" && a.client != nil && sameOrigin(u, a.client.BaseURL()) {
-		req.Header.Set("Authorization", "token "+a.token)
-	}
-	a.verbosef("> GET %s (the asset, fetched outside the API client)\n", u)
-	// A redirect elsewhere (a CDN) does not get the token: net/http drops
-	// Authorization on a redirect to another host.
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, fmt.Errorf("GET %s: %w", u, unwrapURLError(err))
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("GET %s: %s", u, resp.Status)
-	}
+	defer body.Close()
 	tmp, err := os.CreateTemp(filepath.Dir(dst), ".forgego-download-*")
 	if err != nil {
 		return 0, err
 	}
 	defer os.Remove(tmp.Name()) // after a rename or a link, only the temporary name goes
-	n, err := io.Copy(tmp, resp.Body)
-	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
-		err = fmt.Errorf("got %d of %d bytes", n, resp.ContentLength)
+	n, err := io.Copy(tmp, body)
+	if want := resp.ContentLength; err == nil && want >= 0 && n != want {
+		err = fmt.Errorf("got %d of %d bytes", n, want)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -342,14 +324,4 @@ func (a *app) downloadAsset(as *forgejo.Attachment, dst string, clobber bool) (i
 		err = fmt.Errorf("%s exists: not overwritten without --clobber", dst)
 	}
 	return n, err
-}
-
-// unwrapURLError drops net/http's "Get \"URL\": " prefix (the URL is named
-// once, by the caller).
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Err != nil {
-		return ue.Err
-	}
-	return err
 }

@@ -69,7 +69,13 @@ func newAssetHost(t *testing.T, names ...string) (*assetHost, map[string]string)
 			if strings.ContainsAny(n, "/\\") || n == ".." {
 				key = "evil"
 			}
-			assets = append(assets, map[string]any{"id": i + 1, "name": n, "size": 10, "browser_download_url": base + "/attachments/" + key})
+			a := map[string]any{"id": i + 1, "name": n, "size": 10, "browser_download_url": base + "/attachments/" + key}
+			if n == "elsewhere.txt" {
+				// A ROOT_URL naming another host: the file is fetched from
+				// the instance's /attachments/{uuid}, with the token.
+				a["uuid"] = n
+			}
+			assets = append(assets, a)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"id": 1, "tag_name": "v1.0.0", "name": "One", "assets": assets})
