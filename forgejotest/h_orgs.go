@@ -42,7 +42,7 @@ func (v view) org(u *user) *wOrg {
 	o := u.org
 	return &wOrg{
 		ID: u.id, Name: u.login, FullName: u.fullName, Email: o.email,
-		AvatarURL:   v.html("/avatars/" + fakeSHA("avatar", u.login)[:32]),
+		AvatarURL:   v.st.accounts.orgAvatar(u, v.html("/avatars/"+fakeSHA("avatar", u.login)[:32])),
 		Description: o.description, Website: o.website, Location: o.location, Visibility: o.visibility,
 		RepoAdminChangeTeamAccess: o.adminTeamCheck, Username: u.login,
 	}

@@ -627,6 +627,9 @@ func (s *Server) authenticate(r *http.Request) (u *user, bad bool) {
 			if u := s.st.tokens[pass]; u != nil && strings.EqualFold(u.login, login) {
 				return u, false
 			}
+			if u := s.st.checkPassword(login, pass); u != nil { // accounts with a password (h_accounts.go)
+				return u, false
+			}
 		}
 	}
 	return nil, true
