@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"net/http"
 	"slices"
@@ -27,6 +28,8 @@ type accountsState struct {
 	blocks   []*blockRec    // in creation order
 	sysHooks []*hook        // the site's system hooks
 	crons    map[string]*cronRun
+	// redirects are the names renamed accounts had, lower-case.
+	redirects map[string]*user
 }
 
 // profile is what an account has beyond the shared user struct.
@@ -182,8 +185,72 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// accountRoutes are this area's rows of the route table.
+// callerScopes are the scopes of the token the request authenticated
+// with, or nil when it is unrestricted: a password, or a token the fake
+// made itself (Server.Token, AddUser), which acts as "all".
+func (c *call) callerScopes() []string {
+	scheme, cred, _ := strings.Cut(strings.TrimSpace(c.r.Header.Get("Authorization")), " ")
+	cred = strings.TrimSpace(cred)
+	if strings.EqualFold(scheme, "basic") {
+		raw, err := base64.StdEncoding.DecodeString(cred)
+		if err != nil {
+			return nil
+		}
+		_, cred, _ = strings.Cut(string(raw), ":")
+	}
+	for _, t := range c.st.accounts.tokens {
+		if t.sha == cred && c.st.tokens[cred] == c.user {
+			return t.scopes
+		}
+	}
+	return nil
+}
+
+// allows reports whether scopes grant level ("read" or "write") on cat.
+func allows(scopes []string, level, cat string) bool {
+	return slices.Contains(scopes, "all") || slices.Contains(scopes, "write:"+cat) ||
+		(level == "read" && slices.Contains(scopes, "read:"+cat))
+}
+
+// scoped is tokenRequiresScopes for one route: a token without the scope
+// of its category (read for GET, write otherwise) is refused first.
+func scoped(method, cat string, h func(c *call)) func(c *call) {
+	level := "write"
+	if method == "GET" {
+		level = "read"
+	}
+	return func(c *call) {
+		if sc := c.callerScopes(); sc != nil && !allows(sc, level, cat) {
+			c.fail(http.StatusForbidden, "token does not have at least one of required scope(s): ["+level+":"+cat+"]")
+			return
+		}
+		h(c)
+	}
+}
+
+// routeCategory is the token scope category of a route, by its group.
+func routeCategory(path string) string {
+	switch {
+	case strings.HasPrefix(path, "/admin/"):
+		return "admin"
+	case strings.HasPrefix(path, "/orgs/"):
+		return "organization"
+	}
+	return "user"
+}
+
+// accountRoutes are this area's rows of the route table. Tokens made
+// through the API carry scopes, and this area enforces them (the other
+// areas do not look at scopes).
 func accountRoutes() []routeSpec {
+	rows := accountRows()
+	for i := range rows {
+		rows[i].h = scoped(rows[i].method, routeCategory(rows[i].path), rows[i].h)
+	}
+	return rows
+}
+
+func accountRows() []routeSpec {
 	const (
 		pub  = false
 		auth = true
@@ -368,7 +435,7 @@ func hDeleteEmails(admin bool) func(c *call) {
 				return
 			}
 			if !slices.ContainsFunc(p.extra, func(x string) bool { return strings.EqualFold(x, e) }) {
-				c.fail(http.StatusNotFound, "email address does not exist [email: "+e+"]")
+				c.fail(http.StatusNotFound, "Email address does not exist [email: "+e+"]")
 				return
 			}
 		}

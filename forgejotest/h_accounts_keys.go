@@ -97,9 +97,13 @@ func checkSSHKey(raw string) (content, fingerprint, errMsg string) {
 	if err != nil {
 		return "", "", "extractTypeFromBase64Key: invalid key format: " + err.Error()
 	}
+	if len(blob) < 4 {
+		// Forgejo wraps a nil error here, and says so.
+		return "", "", "extractTypeFromBase64Key: invalid key format: %!w(<nil>)"
+	}
 	t, rest, ok := sshString(blob)
 	if !ok {
-		return "", "", "extractTypeFromBase64Key: invalid key format: not enough length"
+		return "", "", fmt.Sprintf("extractTypeFromBase64Key: invalid key format: not enough length %d", binary.BigEndian.Uint32(blob))
 	}
 	if keyType == "" {
 		keyType = string(t)
@@ -455,7 +459,7 @@ func (c *call) tokenSubject(admin, needBasic bool) *user {
 		return u
 	}
 	if c.user == nil || (c.user != u && !c.user.isAdmin) {
-		c.fail(http.StatusForbidden, "doer should be the same as the contextUser or site admin")
+		c.fail(http.StatusForbidden, "doer should be the site admin or be same as the contextUser")
 		return nil
 	}
 	// Forgejo 15 lists tokens for a token-authenticated caller (observed;

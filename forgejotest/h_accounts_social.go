@@ -6,11 +6,13 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"html"
 	"image"
 	_ "image/gif" // avatar formats Forgejo reads
 	_ "image/jpeg"
 	_ "image/png"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -209,8 +211,15 @@ func (st *state) nameProblem(name string, u *user) string {
 }
 
 // renameUser renames an account (user or organization) and re-keys what
-// the model finds by name: the account and its repositories.
+// the model finds by name: the account and its repositories. The old name
+// redirects to the account until another account takes it, as Forgejo's
+// user_redirect does.
 func (st *state) renameUser(u *user, name string) {
+	if st.accounts.redirects == nil {
+		st.accounts.redirects = map[string]*user{}
+	}
+	st.accounts.redirects[strings.ToLower(u.login)] = u
+	delete(st.accounts.redirects, strings.ToLower(name))
 	if p := st.accounts.profile(u); p.email == "" {
 		p.email = st.accounts.primaryEmail(u) // an address does not follow a rename
 	}
@@ -227,6 +236,24 @@ func (st *state) renameUser(u *user, name string) {
 			st.repos[strings.ToLower(name)+"/"+strings.ToLower(r.name)] = r
 		}
 	}
+}
+
+// redirectRenamed answers, for a path naming an account by a name it had
+// before a rename, Forgejo's RedirectToUser: a 307 to the same path with
+// the current name (the client follows it). It reports whether it did.
+func (c *call) redirectRenamed(name string) bool {
+	u := c.st.accounts.redirects[strings.ToLower(name)]
+	if u == nil {
+		return false
+	}
+	loc := strings.Replace(c.r.URL.EscapedPath(), url.PathEscape(name), url.PathEscape(u.login), 1)
+	if c.r.URL.RawQuery != "" {
+		loc += "?" + c.r.URL.RawQuery
+	}
+	c.header.Set("Location", loc)
+	c.header.Set("Content-Type", "text/html; charset=utf-8")
+	c.status, c.out = http.StatusTemporaryRedirect, []byte("<a href=\""+html.EscapeString(loc)+"\">Temporary Redirect</a>.\n\n")
+	return true
 }
 
 // hRenameOrg renames {org} (its owners only) as Forgejo's org.Rename does:

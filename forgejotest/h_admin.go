@@ -318,6 +318,11 @@ func (st *state) deleteAccount(u *user) {
 	a.apps = slices.DeleteFunc(a.apps, func(x *oauthApp) bool { return x.owner == u })
 	a.blocks = slices.DeleteFunc(a.blocks, func(b *blockRec) bool { return b.blocker == u || b.blockee == u })
 	delete(a.profiles, u)
+	for name, x := range a.redirects {
+		if x == u {
+			delete(a.redirects, name)
+		}
+	}
 	st.notifications = slices.DeleteFunc(st.notifications, func(n *notification) bool { return n.user == u })
 	st.removeUser(u)
 }

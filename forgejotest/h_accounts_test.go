@@ -1,0 +1,345 @@
+package forgejotest
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	forgejo "codeberg.org/forgego/forgejo"
+)
+
+// call sends one request to srv with the given Authorization header value
+// ("" for none) and returns the status and body, without following
+// redirects.
+func rawCall(t *testing.T, srv *Server, method, path, authz string, body any) (int, http.Header, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, srv.URL+"/api/v1"+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if authz != "" {
+		req.Header.Set("Authorization", authz)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	hc := *srv.HTTPClient()
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, out
+}
+
+func message(b []byte) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(b, &e)
+	return e.Message
+}
+
+func basicAuth(login, password string) string {
+	return "Basic " + base64.StdEncoding.EncodeToString([]byte(login+":"+password))
+}
+
+// wireKey builds an authorized_keys line from SSH wire-format fields.
+func wireKey(fields ...[]byte) string {
+	var blob []byte
+	for _, f := range fields {
+		blob = binary.BigEndian.AppendUint32(blob, uint32(len(f)))
+		blob = append(blob, f...)
+	}
+	return string(fields[0]) + " " + base64.StdEncoding.EncodeToString(blob)
+}
+
+func modulus(bits int) []byte {
+	n := bytes.Repeat([]byte{0x5a}, bits/8)
+	n[0] = 0x80 | n[0]
+	return n
+}
+
+// Keys are checked as Forgejo's CheckPublicKeyString does with its default
+// minimum sizes: RSA needs 3071 bits, DSA is not allowed.
+func TestSSHKeyChecks(t *testing.T) {
+	point := append([]byte{4}, bytes.Repeat([]byte{1}, 64)...)
+	for _, tc := range []struct {
+		name, key, wantErr string
+	}{
+		{"rsa 3072", wireKey([]byte("ssh-rsa"), []byte{1, 0, 1}, modulus(3072)), ""},
+		{"rsa 2048", wireKey([]byte("ssh-rsa"), []byte{1, 0, 1}, modulus(2048)), "key length is not enough: got 2048, needs 3071"},
+		{"ecdsa p256", wireKey([]byte("ecdsa-sha2-nistp256"), []byte("nistp256"), point), ""},
+		{"dsa", wireKey([]byte("ssh-dss"), []byte{1}, []byte{2}, []byte{3}, []byte{4}), "key is not allowed: dsa"},
+		{"ed25519 too short", wireKey([]byte("ssh-ed25519"), []byte{1, 2, 3}), "invalid ssh public key: ssh: no key found"},
+		{"two lines", "ssh-ed25519 AAAA\nssh-ed25519 AAAA", "key contains new line"},
+		{"tiny blob", "ssh-ed25519 AAA=", "extractTypeFromBase64Key: invalid key format: %!w(<nil>)"},
+	} {
+		content, fp, msg := checkSSHKey(tc.key)
+		if msg != tc.wantErr {
+			t.Errorf("%s: error %q, want %q", tc.name, msg, tc.wantErr)
+		}
+		if tc.wantErr == "" && (!strings.HasPrefix(fp, "SHA256:") || content != tc.key) {
+			t.Errorf("%s: %q %q", tc.name, content, fp)
+		}
+	}
+}
+
+func TestNormalizeScopes(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want []string
+		err  string
+	}{
+		{[]string{"read:user", "write:user"}, []string{"write:user"}, ""},
+		{[]string{"read:user,write:issue", "public-only"}, []string{"public-only", "write:issue", "read:user"}, ""},
+		{[]string{"all", "read:user"}, []string{"all"}, ""},
+		{[]string{"write:activitypub", "write:admin", "write:misc", "write:notification", "write:organization",
+			"write:package", "write:issue", "write:repository", "write:user"}, []string{"all"}, ""},
+		{[]string{"sudo"}, nil, "invalid access token scope: sudo"},
+		{nil, nil, ""},
+	} {
+		got, err := normalizeScopes(tc.in)
+		if err != tc.err || !slices.Equal(got, tc.want) {
+			t.Errorf("%v: %v %q, want %v %q", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// A password made by the administrator signs in with Basic auth, which is
+// what mints tokens; a minted token authenticates, carries its scopes
+// (enforced on this area's routes) and stops working once deleted.
+func TestTokensAndScopes(t *testing.T) {
+	srv := NewServer(t)
+	srv.SetAdmin(srv.DefaultUser(), true)
+	ctx := context.Background()
+	admin := srv.Client()
+	f := false
+	if _, _, err := admin.Admin.CreateUser(ctx, forgejo.CreateUserOption{Username: "bot", Email: "bot@example.org",
+		Password: "bot-Passw0rd", MustChangePassword: &f}); err != nil {
+		t.Fatal(err)
+	}
+	st, _, body := rawCall(t, srv, "GET", "/user", basicAuth("bot", "wrong"), nil)
+	if st != 401 {
+		t.Errorf("wrong password: %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "POST", "/users/bot/tokens", basicAuth("bot", "bot-Passw0rd"), map[string]any{"name": "ro", "scopes": []string{"read:user"}})
+	var tok wAccessToken
+	if err := json.Unmarshal(body, &tok); st != 201 || err != nil || len(tok.SHA1) != 40 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "GET", "/user", "token "+tok.SHA1, nil)
+	if st != 200 || !strings.Contains(string(body), `"login":"bot"`) {
+		t.Errorf("the token: %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "POST", "/user/keys", "token "+tok.SHA1, map[string]any{"title": "x", "key": "ssh-ed25519 AAAA"})
+	if st != 403 || message(body) != "token does not have at least one of required scope(s): [write:user]" {
+		t.Errorf("write with read:user: %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "GET", "/users/bot/tokens", "token "+tok.SHA1, nil)
+	if st != 200 || !strings.Contains(string(body), `"name":"ro"`) || strings.Contains(string(body), tok.SHA1) {
+		t.Errorf("list with the token (Forgejo 15 allows it): %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "DELETE", "/users/bot/tokens/ro", basicAuth("bot", "bot-Passw0rd"), nil)
+	if st != 204 {
+		t.Errorf("delete: %d %s", st, body)
+	}
+	if st, _, _ = rawCall(t, srv, "GET", "/user", "token "+tok.SHA1, nil); st != 401 {
+		t.Errorf("deleted token: %d", st)
+	}
+	// The administrator's token routes (Forgejo 16) need no password.
+	at, _, err := admin.Admin.CreateUserToken(ctx, "bot", forgejo.CreateAccessTokenOption{Name: "by-admin", Scopes: []string{"all"}})
+	if err != nil || !slices.Equal(at.Scopes, []string{"all"}) {
+		t.Fatalf("admin token: %v %+v", err, at)
+	}
+	if _, err := admin.Admin.DeleteUserToken(ctx, "bot", "by-admin"); err != nil {
+		t.Fatal(err)
+	}
+	// Deleting the account kills its tokens.
+	st, _, body = rawCall(t, srv, "POST", "/users/bot/tokens", basicAuth("bot", "bot-Passw0rd"), map[string]any{"name": "x", "scopes": []string{"all"}})
+	_ = json.Unmarshal(body, &tok)
+	if _, err := admin.Admin.DeleteUser(ctx, "bot", nil); err != nil {
+		t.Fatal(err)
+	}
+	if st2, _, _ := rawCall(t, srv, "GET", "/user", "token "+tok.SHA1, nil); st != 201 || st2 != 401 {
+		t.Errorf("token of a deleted user: %d then %d", st, st2)
+	}
+}
+
+// Every administration route refuses a non-administrator with Forgejo's
+// 403, before reading anything.
+func TestAdminRoutesRefuseNonAdmins(t *testing.T) {
+	srv := NewServer(t)
+	tok := srv.AddUser("mallory")
+	n := 0
+	for _, rt := range routeTable() {
+		if !strings.HasPrefix(rt.path, "/admin/") {
+			continue
+		}
+		n++
+		path := strings.NewReplacer("{username}", "mallory", "{id}", "1", "{token}", "1", "{task}", "x").Replace(rt.path)
+		st, _, body := rawCall(t, srv, rt.method, path, "token "+tok, map[string]any{})
+		if st != 403 || message(body) != "user should be the site admin" {
+			t.Errorf("%s %s as a non-admin: %d %s", rt.method, path, st, body)
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d admin routes", n)
+	}
+}
+
+// A renamed account's old name redirects (307) to the new one until the
+// name is taken again; deleting the account drops its redirects.
+func TestRenameRedirects(t *testing.T) {
+	srv := NewServer(t)
+	srv.SetAdmin(srv.DefaultUser(), true)
+	srv.AddRepo("alice", "notes")
+	admin := "token " + srv.Token()
+	if st, _, body := rawCall(t, srv, "POST", "/admin/users/alice/rename", admin, map[string]any{"new_username": "alicia"}); st != 204 {
+		t.Fatalf("rename: %d %s", st, body)
+	}
+	st, h, _ := rawCall(t, srv, "GET", "/repos/alice/notes?x=1", admin, nil)
+	if st != 307 || h.Get("Location") != "/api/v1/repos/alicia/notes?x=1" {
+		t.Errorf("old name: %d %q", st, h.Get("Location"))
+	}
+	if st, _, _ := rawCall(t, srv, "GET", "/repos/alicia/notes", admin, nil); st != 200 {
+		t.Errorf("new name: %d", st)
+	}
+	srv.AddUser("alice") // takes the name back
+	if st, _, _ := rawCall(t, srv, "GET", "/users/alice", admin, nil); st != 200 {
+		t.Errorf("name taken again: %d", st)
+	}
+	st, _, body := rawCall(t, srv, "POST", "/admin/users/alicia/rename", admin, map[string]any{"new_username": "admin"})
+	if st != 422 || message(body) != `The username "admin" is reserved.` {
+		t.Errorf("reserved name: %d %s", st, body)
+	}
+}
+
+// Blocking (Forgejo only) undoes follows both ways; an organization's
+// owners block for it, its other members may not.
+func TestBlocking(t *testing.T) {
+	srv := NewServer(t)
+	ctx := context.Background()
+	bob := srv.Client(forgejo.WithToken(srv.AddUser("bob")))
+	me := srv.Client()
+	if _, err := bob.Users.Follow(ctx, srv.DefaultUser()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := me.Users.Follow(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := me.Users.Block(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if f, _, _ := bob.Users.IsFollowedByMe(ctx, srv.DefaultUser()); f {
+		t.Error("bob still follows after the block")
+	}
+	if f, _, _ := me.Users.IsFollowedByMe(ctx, "bob"); f {
+		t.Error("still following bob after the block")
+	}
+	bl, _, err := me.Users.ListBlockedUsers(ctx, nil)
+	if err != nil || len(bl) != 1 || bl[0].BlockID == 0 {
+		t.Errorf("blocked: %v %+v", err, bl)
+	}
+	if _, err := me.Users.Unblock(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if bl, _, _ := me.Users.ListBlockedUsers(ctx, nil); len(bl) != 0 {
+		t.Errorf("after unblocking: %+v", bl)
+	}
+	if _, _, err := me.Orgs.Create(ctx, forgejo.CreateOrgOption{Username: "acme"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := me.Orgs.BlockUser(ctx, "acme", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = bob.Orgs.UnblockUser(ctx, "acme", "bob")
+	var ae *forgejo.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 403 {
+		t.Errorf("a non-owner unblocks for the org: %v", err)
+	}
+	if bl, _, _ := me.Orgs.ListBlockedUsers(ctx, "acme", nil); len(bl) != 1 {
+		t.Errorf("org blocks: %+v", bl)
+	}
+}
+
+// The fake parses no OpenPGP: an armored key is refused with Forgejo's 422
+// shape and a message that says why.
+func TestGPGRefusal(t *testing.T) {
+	srv := NewServer(t)
+	key := "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBF\n-----END PGP PUBLIC KEY BLOCK-----\n"
+	st, _, body := rawCall(t, srv, "POST", "/user/gpg_keys", "token "+srv.Token(), map[string]any{"armored_public_key": key})
+	if st != 422 || !strings.HasPrefix(message(body), "failed to parse gpg key ") || !strings.Contains(message(body), "forgejotest") {
+		t.Errorf("armored key: %d %s", st, body)
+	}
+}
+
+// A 500 of UploadAvatar tells only administrators why; an avatar changes
+// the URL every view of the account shows.
+func TestAvatars(t *testing.T) {
+	srv := NewServer(t)
+	tok := srv.AddUser("bob")
+	junk := base64.StdEncoding.EncodeToString([]byte("not an image"))
+	st, _, body := rawCall(t, srv, "POST", "/user/avatar", "token "+tok, map[string]any{"image": junk})
+	if st != 500 || message(body) != "" {
+		t.Errorf("junk avatar as bob: %d %s", st, body)
+	}
+	srv.SetAdmin(srv.DefaultUser(), true)
+	st, _, body = rawCall(t, srv, "POST", "/user/avatar", "token "+srv.Token(), map[string]any{"image": junk})
+	if st != 500 || message(body) != "UploadAvatar: image.DecodeConfig: image: unknown format" {
+		t.Errorf("junk avatar as an admin: %d %s", st, body)
+	}
+	ctx := context.Background()
+	bob := srv.Client(forgejo.WithToken(tok))
+	before, _, _ := srv.Client().Users.Get(ctx, "bob")
+	if _, err := bob.Users.SetAvatar(ctx, forgejo.UpdateUserAvatarOption{Image: pngImage(2)}); err != nil {
+		t.Fatal(err)
+	}
+	after, _, _ := srv.Client().Users.Get(ctx, "bob")
+	if after.AvatarURL == before.AvatarURL || !strings.HasPrefix(after.AvatarURL, srv.URL+"/avatars/") {
+		t.Errorf("avatar url %q then %q", before.AvatarURL, after.AvatarURL)
+	}
+}
+
+// Administrators list and delete a user's addresses (Forgejo only); the
+// primary one cannot go.
+func TestAdminUserEmails(t *testing.T) {
+	srv := NewServer(t)
+	srv.SetAdmin(srv.DefaultUser(), true)
+	ctx := context.Background()
+	bob := srv.Client(forgejo.WithToken(srv.AddUser("bob")))
+	if _, _, err := bob.Users.AddEmails(ctx, forgejo.CreateEmailOption{Emails: []string{"b@example.org", "c@example.org"}}); err != nil {
+		t.Fatal(err)
+	}
+	admin := srv.Client()
+	if _, err := admin.Admin.DeleteUserEmails(ctx, "bob", forgejo.DeleteEmailOption{Emails: []string{"c@example.org"}}); err != nil {
+		t.Fatal(err)
+	}
+	es, _, err := admin.Admin.ListUserEmails(ctx, "bob")
+	if err != nil || len(es) != 2 || !es[0].Primary || es[1].Email != "b@example.org" || es[1].Username != "bob" {
+		t.Errorf("bob's addresses: %v %+v", err, es)
+	}
+	_, err = bob.Users.DeleteEmails(ctx, forgejo.DeleteEmailOption{Emails: []string{es[0].Email}})
+	var ae *forgejo.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 500 {
+		t.Errorf("delete the primary address: %v", err)
+	}
+}
