@@ -28,6 +28,7 @@ type accountsState struct {
 	blocks   []*blockRec    // in creation order
 	sysHooks []*hook        // the site's system hooks
 	crons    map[string]*cronRun
+	packages []*pkg // seeded by Server.AddPackage (h_packages.go)
 	// redirects are the names renamed accounts had, lower-case.
 	redirects map[string]*user
 }
@@ -235,6 +236,8 @@ func routeCategory(path string) string {
 		return "admin"
 	case strings.HasPrefix(path, "/orgs/"):
 		return "organization"
+	case strings.HasPrefix(path, "/packages/"):
+		return "package"
 	}
 	return "user"
 }
@@ -243,7 +246,7 @@ func routeCategory(path string) string {
 // through the API carry scopes, and this area enforces them (the other
 // areas do not look at scopes).
 func accountRoutes() []routeSpec {
-	rows := accountRows()
+	rows := append(accountRows(), packageRoutes()...)
 	for i := range rows {
 		rows[i].h = scoped(rows[i].method, routeCategory(rows[i].path), rows[i].h)
 	}

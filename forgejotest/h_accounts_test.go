@@ -343,3 +343,48 @@ func TestAdminUserEmails(t *testing.T) {
 		t.Errorf("delete the primary address: %v", err)
 	}
 }
+
+// Seeded packages list newest first, link to a repository of their owner
+// and go with their last version.
+func TestPackages(t *testing.T) {
+	srv := NewServer(t)
+	ctx := context.Background()
+	me := srv.DefaultUser()
+	srv.AddRepo(me, "lib")
+	srv.AddPackage(PackageSpec{Owner: me, Type: "generic", Name: "tool", Version: "1.0", Files: map[string][]byte{"tool.tgz": []byte("one")}})
+	srv.AddPackage(PackageSpec{Owner: me, Type: "generic", Name: "tool", Version: "1.1"})
+	srv.AddPackage(PackageSpec{Owner: me, Type: "npm", Name: "widget", Version: "2.0.0"})
+	c := srv.Client()
+	ps, resp, err := c.Packages.List(ctx, me, &forgejo.PackageListOptions{Type: "generic"})
+	if n, _ := resp.TotalCount(); err != nil || len(ps) != 2 || n != 2 || ps[0].Version != "1.1" {
+		t.Fatalf("generic packages: %v %+v", err, ps)
+	}
+	files, _, err := c.Packages.ListFiles(ctx, me, "generic", "tool", "1.0")
+	if err != nil || len(files) != 1 || files[0].Size != 3 || files[0].SHA256 != "7692c3ad3540bb803c020b3aee66cd8887123234ea0c6e7143c0add73ff431ed" {
+		t.Errorf("files: %v %+v", err, files)
+	}
+	if _, err := c.Packages.Link(ctx, me, "generic", "tool", "lib"); err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := c.Packages.Get(ctx, me, "generic", "tool", "1.0")
+	if err != nil || p.Repository == nil || p.Repository.Name != "lib" || !strings.HasSuffix(p.HTMLURL, "/-/packages/generic/tool/1.0") {
+		t.Errorf("linked package: %v %+v", err, p)
+	}
+	_, err = c.Packages.Link(ctx, me, "generic", "tool", "lib")
+	var ae *forgejo.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 400 {
+		t.Errorf("link twice: %v", err)
+	}
+	bob := srv.Client(forgejo.WithToken(srv.AddUser("bob")))
+	if _, err := bob.Packages.Delete(ctx, me, "generic", "tool", "1.0"); !errors.As(err, &ae) || ae.StatusCode != 403 {
+		t.Errorf("bob deletes: %v", err)
+	}
+	for _, v := range []string{"1.0", "1.1"} {
+		if _, err := c.Packages.Delete(ctx, me, "generic", "tool", v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Packages.Unlink(ctx, me, "generic", "tool"); !errors.As(err, &ae) || ae.StatusCode != 404 {
+		t.Errorf("the package went with its last version: %v", err)
+	}
+}

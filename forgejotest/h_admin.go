@@ -278,6 +278,9 @@ func hAdminDeleteUser(c *call) {
 	case !purge && hasRepos:
 		c.fail(http.StatusUnprocessableEntity, fmt.Sprintf("user still has ownership of repositories [uid: %d]", u.id))
 		return
+	case !purge && c.st.accounts.ownsPackages(u):
+		c.fail(http.StatusUnprocessableEntity, fmt.Sprintf("user still has ownership of packages [uid: %d]", u.id))
+		return
 	case !purge && len(orgs) > 0:
 		c.fail(http.StatusUnprocessableEntity, fmt.Sprintf("user still has membership of organizations [uid: %d]", u.id))
 		return
@@ -316,6 +319,7 @@ func (st *state) deleteAccount(u *user) {
 	a.keys = slices.DeleteFunc(a.keys, func(k *publicKey) bool { return k.owner == u })
 	a.tokens = slices.DeleteFunc(a.tokens, func(t *accessToken) bool { return t.owner == u })
 	a.apps = slices.DeleteFunc(a.apps, func(x *oauthApp) bool { return x.owner == u })
+	a.packages = slices.DeleteFunc(a.packages, func(p *pkg) bool { return p.owner == u })
 	a.blocks = slices.DeleteFunc(a.blocks, func(b *blockRec) bool { return b.blocker == u || b.blockee == u })
 	delete(a.profiles, u)
 	for name, x := range a.redirects {
