@@ -619,4 +619,25 @@ func (s *scenario) forgejoOnlyAccounts() {
 	if len(ts) != 1 || ts[0].ID != tok.ID {
 		s.t.Errorf("admin token routes: %+v", ts)
 	}
+
+	// Quotas, through the typed client. (CreateQuotaRuleOptions.Limit is
+	// omitempty in the client: a limit of 0 cannot be sent, and Forgejo
+	// then answers "[Limit]: Required".)
+	rule, _, err := c1.Admin.CreateQuotaRule(s.ctx, forgejo.CreateQuotaRuleOptions{Name: "contract-1g", Limit: 1 << 30, Subjects: []string{"size:repos:all"}})
+	s.must(err, "quota rule")
+	g, _, err := c1.Admin.CreateQuotaGroup(s.ctx, forgejo.CreateQuotaGroupOptions{Name: "contract", Rules: []*forgejo.CreateQuotaRuleOptions{{Name: rule.Name}}})
+	s.must(err, "quota group")
+	_, err = c1.Admin.AddQuotaGroupUser(s.ctx, g.Name, s.tg.user2)
+	s.must(err, "quota group user")
+	q, _, err := c2.Users.GetQuota(s.ctx)
+	s.must(err, "user2's quota")
+	ok, _, err := c2.Users.CheckQuota(s.ctx, &forgejo.UserCheckQuotaOptions{Subject: "size:repos:all"})
+	s.must(err, "check quota")
+	if len(q.Groups) != 1 || len(q.Groups[0].Rules) != 1 || q.Groups[0].Rules[0].Limit != 1<<30 || !ok {
+		s.t.Errorf("user2's quota: %+v, ok %v", q, ok)
+	}
+	_, err = c1.Admin.DeleteQuotaGroup(s.ctx, g.Name)
+	s.must(err, "delete quota group")
+	_, err = c1.Admin.DeleteQuotaRule(s.ctx, rule.Name)
+	s.must(err, "delete quota rule")
 }

@@ -29,6 +29,9 @@ type accountsState struct {
 	sysHooks []*hook        // the site's system hooks
 	crons    map[string]*cronRun
 	packages []*pkg // seeded by Server.AddPackage (h_packages.go)
+	// quotas (h_admin_quota.go)
+	quotaRules  []*quotaRule
+	quotaGroups []*quotaGroup
 	// redirects are the names renamed accounts had, lower-case.
 	redirects map[string]*user
 }
@@ -246,7 +249,7 @@ func routeCategory(path string) string {
 // through the API carry scopes, and this area enforces them (the other
 // areas do not look at scopes).
 func accountRoutes() []routeSpec {
-	rows := append(accountRows(), packageRoutes()...)
+	rows := slices.Concat(accountRows(), packageRoutes(), quotaRoutes())
 	for i := range rows {
 		rows[i].h = scoped(rows[i].method, routeCategory(rows[i].path), rows[i].h)
 	}

@@ -388,3 +388,71 @@ func TestPackages(t *testing.T) {
 		t.Errorf("the package went with its last version: %v", err)
 	}
 }
+
+// Quotas (Forgejo only) as Forgejo's own integration test drives them:
+// rules, groups made with rules, members, and the check a user makes
+// before storing more.
+func TestQuotas(t *testing.T) {
+	srv := NewServer(t)
+	srv.SetAdmin(srv.DefaultUser(), true)
+	adm := "token " + srv.Token()
+	bob := "token " + srv.AddUser("bob")
+	srv.AddPackage(PackageSpec{Owner: "bob", Type: "generic", Name: "blob", Version: "1", Files: map[string][]byte{"b": make([]byte, 2048)}})
+	for _, tc := range []struct {
+		method, path string
+		body         any
+		want         int
+		msg          string
+	}{
+		{"POST", "/admin/quota/rules", map[string]any{"name": "deny-all", "limit": 0, "subjects": []string{"size:all"}}, 201, ""},
+		{"POST", "/admin/quota/rules", map[string]any{"name": "deny-all", "limit": 0}, 409, "rule already exists: [name: deny-all]"},
+		{"POST", "/admin/quota/rules", map[string]any{"name": "x", "limit": 0, "subjects": []string{"valid:false"}}, 422, "unrecognized quota limit subject: [subject: valid:false]"},
+		{"POST", "/admin/quota/rules", map[string]any{"name": "x"}, 422, "[Limit]: Required"},
+		{"POST", "/admin/quota/groups", map[string]any{"name": "small", "rules": []map[string]any{
+			{"name": "deny-all", "limit": -1}, {"name": "1kb-packages", "limit": 1024, "subjects": []string{"size:assets:packages:all"}}}}, 201, ""},
+		{"POST", "/admin/quota/groups", map[string]any{"name": "small"}, 409, "group already exists: [name: small]"},
+		{"PUT", "/admin/quota/groups/small/rules/deny-all", nil, 409, "rule already in group: [group: small, rule: deny-all]"},
+		{"PUT", "/admin/quota/groups/small/rules/nope", nil, 404, "The target couldn't be found."},
+		{"GET", "/user/quota/check?subject=size:assets:packages:all", nil, 200, ""},
+		{"PUT", "/admin/quota/groups/small/users/bob", nil, 204, ""},
+		{"PUT", "/admin/quota/groups/small/users/bob", nil, 409, ""},
+		{"POST", "/admin/users/bob/quota/groups", map[string]any{"groups": []string{"small", "nope"}}, 422, "group not found: [group: nope]"},
+		{"PATCH", "/admin/quota/rules/deny-all", map[string]any{"limit": 1 << 40}, 200, ""},
+		{"DELETE", "/admin/quota/groups/small/rules/1kb-packages", nil, 204, ""},
+		{"DELETE", "/admin/quota/groups/small/rules/1kb-packages", nil, 404, ""},
+		{"DELETE", "/admin/quota/rules/1kb-packages", nil, 204, ""},
+	} {
+		st, _, body := rawCall(t, srv, tc.method, tc.path, adm, tc.body)
+		if st != tc.want || (tc.msg != "" && message(body) != tc.msg) {
+			t.Errorf("%s %s: %d %s, want %d %q", tc.method, tc.path, st, body, tc.want, tc.msg)
+		}
+	}
+	// The existing rule joined the group unchanged (limit 0, then edited).
+	st, _, body := rawCall(t, srv, "GET", "/admin/quota/groups/small", adm, nil)
+	if st != 200 || string(body) != `{"name":"small","rules":[{"name":"deny-all","limit":1099511627776,"subjects":["size:all"]}]}` {
+		t.Errorf("the group: %d %s", st, body)
+	}
+	// bob's 2 KiB package and 0 repositories are under the 1 TiB limit.
+	st, _, body = rawCall(t, srv, "GET", "/user/quota/check?subject=size:assets:packages:all", bob, nil)
+	if st != 200 || string(body) != "true" {
+		t.Errorf("check: %d %s", st, body)
+	}
+	if st, _, body = rawCall(t, srv, "PATCH", "/admin/quota/rules/deny-all", adm, map[string]any{"limit": 1024}); st != 200 {
+		t.Fatalf("edit: %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "GET", "/user/quota/check?subject=size:assets:packages:all", bob, nil)
+	if st != 200 || string(body) != "false" {
+		t.Errorf("check over the limit: %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "GET", "/user/quota", bob, nil)
+	if st != 200 || !strings.Contains(string(body), `"packages":{"all":2048}`) || strings.Contains(string(body), `"name"`) {
+		t.Errorf("bob's quota (no names for a user): %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "GET", "/user/quota/packages", bob, nil)
+	if st != 200 || !strings.Contains(string(body), `"size":2048`) {
+		t.Errorf("bob's packages: %d %s", st, body)
+	}
+	if st, _, body = rawCall(t, srv, "GET", "/user/quota/check?subject=bogus", bob, nil); st != 422 {
+		t.Errorf("bad subject: %d %s", st, body)
+	}
+}

@@ -320,6 +320,9 @@ func (st *state) deleteAccount(u *user) {
 	a.tokens = slices.DeleteFunc(a.tokens, func(t *accessToken) bool { return t.owner == u })
 	a.apps = slices.DeleteFunc(a.apps, func(x *oauthApp) bool { return x.owner == u })
 	a.packages = slices.DeleteFunc(a.packages, func(p *pkg) bool { return p.owner == u })
+	for _, g := range a.quotaGroups {
+		g.users = slices.DeleteFunc(g.users, func(x *user) bool { return x == u })
+	}
 	a.blocks = slices.DeleteFunc(a.blocks, func(b *blockRec) bool { return b.blocker == u || b.blockee == u })
 	delete(a.profiles, u)
 	for name, x := range a.redirects {
