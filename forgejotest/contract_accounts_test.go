@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -98,6 +99,19 @@ func (s *scenario) adminAccounts() {
 	s.must(err, "admin create user")
 	s.note("admin create user: %d login ok %v, email ok %v, full name %q, admin %v, active %v",
 		resp.StatusCode, u.Login == bot, u.Email == bot+"@example.org", u.FullName, u.IsAdmin, u.Active)
+	// A new account must change its password first: it may not use the
+	// API until then (the flag defaults to true).
+	_, _, err = c1.Admin.CreateUser(s.ctx, forgejo.CreateUserOption{Username: "mcp-" + bot, Email: "mcp-" + bot + "@example.org", Password: pw})
+	s.must(err, "create a user who must change their password")
+	_, _, err = s.clientFor(forgejo.WithBasicAuth("mcp-"+bot, pw)).Users.GetCurrent(s.ctx)
+	// The refusal is a bare {"message"}, without the swagger url.
+	var refused *forgejo.APIError
+	if !errors.As(err, &refused) {
+		s.t.Fatalf("must change password: %v", err)
+	}
+	s.note("a user who must change their password: %d %q, url %q", refused.StatusCode, strings.ReplaceAll(refused.Message, s.tg.url, "ROOT"), refused.URL)
+	_, err = c1.Admin.DeleteUser(s.ctx, "mcp-"+bot, nil)
+	s.must(err, "delete them")
 	e = s.send(c1, "POST", "/admin/users", map[string]any{"username": bot, "email": "other-" + bot + "@example.org", "password": pw})
 	s.note("create them again: %d %q", e.StatusCode, hide(e.Message))
 	e = s.send(c1, "POST", "/admin/users", map[string]any{"username": "other-" + bot, "email": bot + "@example.org", "password": pw})

@@ -114,6 +114,25 @@ func (st *state) checkPassword(login, password string) *user {
 	return nil
 }
 
+// signInRefusal is what Forgejo's verifyAuthWithOptions answers (a 403
+// with a bare {"message"}, on every route) to a signed-in account that may
+// not use the API: deactivated or prohibited from signing in, or due to
+// change its password (the default for an account an administrator
+// creates). "" lets the request through.
+func (st *state) signInRefusal(u *user, root string) string {
+	p := st.accounts.profiles[u]
+	switch {
+	case p == nil:
+		return ""
+	case p.inactive || p.prohibitLogin:
+		return "This account is prohibited from signing in, please contact your site administrator."
+	case p.mustChange:
+		// AppURL ends in "/", hence the double slash Forgejo sends.
+		return "You must change your password. Change it at: " + root + "//user/change_password"
+	}
+	return ""
+}
+
 // decorate completes a rendered user with the profile: what everyone sees
 // (location, website, description, pronouns, visibility, avatar) and what the
 // user and site administrators see (address, flags), as convert.ToUser does

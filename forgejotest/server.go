@@ -595,6 +595,8 @@ func (s *Server) dispatchWith(r *http.Request, res resolution, body []byte, up *
 	switch {
 	case bad:
 		c.fail(http.StatusUnauthorized, "invalid username, password or token")
+	case u != nil && s.st.signInRefusal(u, s.URL) != "": // h_accounts.go
+		c.json(http.StatusForbidden, map[string]string{"message": s.st.signInRefusal(u, s.URL)})
 	case res.route.auth && u == nil:
 		c.fail(http.StatusUnauthorized, "token is required")
 	default:
