@@ -531,7 +531,29 @@ func (s *scenario) adminSite() {
 
 	names, resp, err := c1.Admin.ListUnadoptedRepos(s.ctx, nil)
 	s.must(err, "unadopted")
-	s.note("unadopted: %d, %d found", resp.StatusCode, len(names))
+	_, err = c1.Admin.AdoptRepo(s.ctx, s.tg.user1, s.repo)
+	e = s.apiErr(err, "adopt an adopted repository")
+	_, err = c1.Admin.DeleteUnadoptedRepo(s.ctx, s.tg.user1, "no-such-dir-contract")
+	e2 := s.apiErr(err, "delete a missing directory")
+	s.note("unadopted: %d, %d found; adopt a repository that exists: %d; delete a directory that does not: %d", resp.StatusCode, len(names), e.StatusCode, e2.StatusCode)
+
+	// Heatmaps count what the user did; hidden activity is hidden from
+	// others.
+	hm, resp, err := s.tg.anon.Users.ListHeatmap(s.ctx, s.tg.user2)
+	s.must(err, "heatmap")
+	var sum int64
+	for _, h := range hm {
+		sum += h.Contributions
+	}
+	_, _, err = s.tg.c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{HideActivity: forgejo.Ptr(true)})
+	s.must(err, "hide activity")
+	hidden, _, err := s.tg.anon.Users.ListHeatmap(s.ctx, s.tg.user2)
+	s.must(err, "hidden heatmap")
+	own, _, err := s.tg.c2.Users.ListHeatmap(s.ctx, s.tg.user2)
+	s.must(err, "own heatmap")
+	_, _, err = s.tg.c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{HideActivity: forgejo.Ptr(false)})
+	s.must(err, "show activity")
+	s.note("user2's heatmap: %d, contributions %v; hidden: %d buckets for anyone, %v for themself", resp.StatusCode, sum > 0, len(hidden), len(own) == len(hm))
 }
 
 // pngImage is a small PNG of one colour.

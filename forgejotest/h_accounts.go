@@ -311,6 +311,7 @@ func accountRows() []routeSpec {
 		{"GET", "/user/settings", "getUserSettings", auth, hGetSettings},
 		{"PATCH", "/user/settings", "updateUserSettings", auth, hEditSettings},
 		{"GET", "/users/search", "userSearch", pub, hSearchUsers},
+		{"GET", "/users/{username}/heatmap", "userGetHeatmapData", pub, hHeatmap},
 
 		// OAuth2 applications
 		{"GET", "/user/applications/oauth2", "userGetOAuth2Applications", auth, hListApps},
@@ -360,6 +361,8 @@ func accountRows() []routeSpec {
 		{"GET", "/admin/cron", "adminCronList", auth, adminOnly(hCronList)},
 		{"POST", "/admin/cron/{task}", "adminCronRun", auth, adminOnly(hCronRun)},
 		{"GET", "/admin/unadopted", "adminUnadoptedList", auth, adminOnly(hUnadopted)},
+		{"POST", "/admin/unadopted/{owner}/{repo}", "adminAdoptRepository", auth, adminOnly(hAdopt)},
+		{"DELETE", "/admin/unadopted/{owner}/{repo}", "adminDeleteUnadoptedRepository", auth, adminOnly(hAdopt)},
 	}
 }
 

@@ -294,3 +294,84 @@ func hRenameOrg(c *call) {
 	c.st.renameUser(o, b.NewName)
 	c.empty(http.StatusNoContent)
 }
+
+// ---- heatmap
+
+type wHeatmap struct {
+	Timestamp     int64 `json:"timestamp"`
+	Contributions int64 `json:"contributions"`
+}
+
+// activityTimes are the moments u did something Forgejo records as an
+// action the fake can see in its model: creating a repository of their
+// own, an issue or a pull request, a comment, a release, a merge.
+func (st *state) activityTimes(u *user) []time.Time {
+	var out []time.Time
+	for _, r := range st.reposInOrder {
+		if r.owner == u {
+			out = append(out, r.created)
+		}
+		for _, is := range r.issues {
+			if is == nil {
+				continue
+			}
+			if is.poster == u {
+				out = append(out, is.created)
+			}
+			for _, cm := range is.comments {
+				if cm.poster == u {
+					out = append(out, cm.created)
+				}
+			}
+			if is.pull != nil && is.pull.merged && is.pull.mergedBy == u {
+				out = append(out, is.pull.mergedAt)
+			}
+		}
+		for _, rel := range r.releases {
+			if rel.author == u && !rel.draft {
+				out = append(out, rel.published)
+			}
+		}
+	}
+	return out
+}
+
+// hHeatmap is Forgejo's heatmap: the user's actions of the last year
+// counted in 15-minute buckets, oldest first; nothing for someone else
+// (but an administrator) when the user hides their activity.
+func hHeatmap(c *call) {
+	u := c.pathUser("username")
+	if u == nil {
+		return
+	}
+	out := []*wHeatmap{}
+	if p := c.st.accounts.profiles[u]; p != nil && p.hideActivity && (c.user == nil || (c.user != u && !c.user.isAdmin)) {
+		c.json(http.StatusOK, out)
+		return
+	}
+	counts := map[int64]int64{}
+	since := c.now.Unix() - 365*24*3600
+	for _, t := range c.st.activityTimes(u) {
+		if s := t.Unix(); s > since {
+			counts[s/900*900]++
+		}
+	}
+	for ts, n := range counts {
+		out = append(out, &wHeatmap{Timestamp: ts, Contributions: n})
+	}
+	slices.SortFunc(out, func(a, b *wHeatmap) int { return int(a.Timestamp - b.Timestamp) })
+	c.json(http.StatusOK, out)
+}
+
+// ---- unadopted repositories
+
+// hAdopt answers adminAdoptRepository and adminDeleteUnadoptedRepository:
+// Forgejo acts only on a directory without a repository, and the fake has
+// no disk, so after the owner's lookup every one is the 404 Forgejo sends
+// for a repository that exists or a directory that does not.
+func hAdopt(c *call) {
+	if c.pathUser("owner") == nil {
+		return
+	}
+	c.notFound()
+}

@@ -7,11 +7,13 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 )
@@ -454,5 +456,28 @@ func TestQuotas(t *testing.T) {
 	}
 	if st, _, body = rawCall(t, srv, "GET", "/user/quota/check?subject=bogus", bob, nil); st != 422 {
 		t.Errorf("bad subject: %d %s", st, body)
+	}
+}
+
+// The heatmap counts a user's actions in 15-minute buckets of the last
+// year.
+func TestHeatmap(t *testing.T) {
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	srv := NewServer(t, WithClock(func() time.Time { return now }))
+	srv.AddRepo("bob", "r") // created now: one action
+	srv.AddIssue("bob", "r", IssueSpec{Title: "a", Created: now.Add(-time.Minute)})
+	srv.AddIssue("bob", "r", IssueSpec{Title: "b", Created: now.Add(-20 * time.Minute)})
+	srv.AddIssue("bob", "r", IssueSpec{Title: "old", Created: now.AddDate(-2, 0, 0)})
+	hm, _, err := srv.AnonymousClient().Users.ListHeatmap(context.Background(), "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hm {
+		got = append(got, fmt.Sprintf("%d:%d", h.Timestamp, h.Contributions))
+	}
+	b := now.Unix() / 900 * 900
+	if want := []string{fmt.Sprintf("%d:1", b-1800), fmt.Sprintf("%d:1", b-900), fmt.Sprintf("%d:1", b)}; !slices.Equal(got, want) {
+		t.Errorf("heatmap %v, want %v", got, want)
 	}
 }
