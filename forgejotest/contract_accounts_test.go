@@ -180,12 +180,25 @@ func (s *scenario) adminAccounts() {
 	if want := map[bool]string{true: "The username is already taken.", false: "user already exists [name: " + s.tg.user2 + "]"}[s.tg.fake]; e.Message != want {
 		s.t.Errorf("rename to a taken name on %s: %q", s.tg.name, e.Message)
 	}
+	// What they filed elsewhere stays, by the Ghost user.
+	ghostRepo := uniq("ghost")
+	_, _, err = c1.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: ghostRepo, AutoInit: true})
+	s.must(err, "a repository for the bot's issue")
+	_, _, err = s.clientFor(forgejo.WithBasicAuth(renamed, pw)).Issues.Create(s.ctx, s.tg.user1, ghostRepo, forgejo.CreateIssueOption{Title: "by the bot"})
+	s.must(err, "the bot files an issue")
 	resp, err = c1.Admin.DeleteUser(s.ctx, renamed, &forgejo.AdminDeleteUserOptions{Purge: forgejo.Ptr(true)})
 	s.must(err, "purge")
 	_, _, err = c1.Users.Get(s.ctx, renamed)
 	e = s.apiErr(err, "deleted user")
 	_, _, errRepo = c1.Repos.Get(s.ctx, renamed, "bot-repo")
 	s.note("purge: %d, then the user %d, the repository gone %v", resp.StatusCode, e.StatusCode, errRepo != nil)
+	is, _, err := c1.Issues.Get(s.ctx, s.tg.user1, ghostRepo, 1)
+	s.must(err, "the bot's issue")
+	g := is.User
+	s.note("their issue's poster: id %d login %q email %q avatar ok %v html ok %v created %s", g.ID, g.Login, g.Email,
+		g.AvatarURL == s.tg.url+"/assets/img/avatar_default.png", g.HTMLURL == s.tg.url+"/Ghost", g.Created.UTC().Format(time.RFC3339))
+	_, err = c1.Repos.Delete(s.ctx, s.tg.user1, ghostRepo)
+	s.must(err, "delete the ghost repository")
 }
 
 // tokens: a password mints tokens, a token does not; a minted token

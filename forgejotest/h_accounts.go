@@ -32,6 +32,9 @@ type accountsState struct {
 	// quotas (h_admin_quota.go)
 	quotaRules  []*quotaRule
 	quotaGroups []*quotaGroup
+	// deleted are the accounts an administrator deleted: what they left
+	// behind (issues, comments) shows the Ghost user.
+	deleted map[*user]bool
 	// redirects are the names renamed accounts had, lower-case.
 	redirects map[string]*user
 }
@@ -138,6 +141,12 @@ func (st *state) signInRefusal(u *user, root string) string {
 // user and site administrators see (address, flags), as convert.ToUser does
 // for an "authed" viewer.
 func (a *accountsState) decorate(viewer, u *user, w *wUser) {
+	if a.deleted[u] {
+		root := avatarBase(w.HTMLURL)
+		*w = wUser{ID: -1, Login: "Ghost", AvatarURL: root + "assets/img/avatar_default.png", HTMLURL: root + "Ghost",
+			LastLogin: epochTime, Created: epochTime, Visibility: "public", Username: "Ghost"}
+		return
+	}
 	p := a.profiles[u]
 	if p != nil {
 		w.Location, w.Website, w.Description = p.location, p.website, p.description

@@ -325,6 +325,10 @@ func (st *state) deleteAccount(u *user) {
 	}
 	a.blocks = slices.DeleteFunc(a.blocks, func(b *blockRec) bool { return b.blocker == u || b.blockee == u })
 	delete(a.profiles, u)
+	if a.deleted == nil {
+		a.deleted = map[*user]bool{}
+	}
+	a.deleted[u] = true
 	for name, x := range a.redirects {
 		if x == u {
 			delete(a.redirects, name)
