@@ -481,3 +481,39 @@ func TestHeatmap(t *testing.T) {
 		t.Errorf("heatmap %v, want %v", got, want)
 	}
 }
+
+// Each route of the area asks its group's scope: organization routes want
+// organization, packages package, administration admin.
+func TestRouteScopes(t *testing.T) {
+	srv := NewServer(t)
+	srv.SetAdmin(srv.DefaultUser(), true)
+	ctx := context.Background()
+	me := srv.DefaultUser()
+	if _, _, err := srv.Client().Orgs.Create(ctx, forgejo.CreateOrgOption{Username: "acme"}); err != nil {
+		t.Fatal(err)
+	}
+	tok, _, err := srv.Client().Admin.CreateUserToken(ctx, me, forgejo.CreateAccessTokenOption{Name: "user-only", Scopes: []string{"write:user"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ method, path, scope string }{
+		{"POST", "/orgs/acme/rename", "write:organization"},
+		{"GET", "/orgs/acme/list_blocked", "read:organization"},
+		{"GET", "/packages/" + me, "read:package"},
+		{"GET", "/admin/cron", "read:admin"},
+		{"DELETE", "/admin/users/nobody", "write:admin"},
+	} {
+		st, _, body := rawCall(t, srv, tc.method, tc.path, "token "+tok.SHA1, map[string]any{"new_name": "x"})
+		if st != 403 || message(body) != "token does not have at least one of required scope(s): ["+tc.scope+"]" {
+			t.Errorf("%s %s with write:user: %d %s", tc.method, tc.path, st, body)
+		}
+	}
+	if st, _, body := rawCall(t, srv, "GET", "/user/settings", "token "+tok.SHA1, nil); st != 200 {
+		t.Errorf("read with write:user: %d %s", st, body)
+	}
+	// An organization's members who are not owners may not rename it.
+	bob := srv.AddUser("bob")
+	if st, _, body := rawCall(t, srv, "POST", "/orgs/acme/rename", "token "+bob, map[string]any{"new_name": "evil"}); st != 403 {
+		t.Errorf("rename by a non-owner: %d %s", st, body)
+	}
+}
