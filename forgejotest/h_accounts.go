@@ -603,8 +603,8 @@ func hEditSettings(c *call) {
 // ---- user search
 
 // hSearchUsers is /users/search: individuals (no organizations) whose login
-// or full name contains q, or whose id is uid, alphabetically, in Forgejo's
-// {"ok","data"} envelope.
+// or full name contains q, or whose id is uid, in ?sort= order (default
+// alphabetical), in Forgejo's {"ok","data"} envelope.
 func hSearchUsers(c *call) {
 	q := strings.ToLower(strings.TrimSpace(c.q.Get("q")))
 	uid := int64(c.formInt("uid"))
@@ -626,7 +626,7 @@ func hSearchUsers(c *call) {
 			found = append(found, u)
 		}
 	}
-	slices.SortStableFunc(found, func(a, b *user) int { return strings.Compare(strings.ToLower(a.login), strings.ToLower(b.login)) })
+	sortUsers(found, c.q.Get("sort"))
 	c.json(http.StatusOK, struct {
 		OK   bool     `json:"ok"`
 		Data []*wUser `json:"data"`
