@@ -93,7 +93,10 @@
 // tasks and quotas. An account an administrator creates must change its
 // password before it may use the API, unless created with
 // must_change_password false. Packages are seeded with [Server.AddPackage].
-// GPG keys are not parsed: adding one is refused with Forgejo's 422.
+// GPG keys are read from their OpenPGP packets (key ids, addresses,
+// subkeys, expiry) but no signature is verified: a key is added when one of
+// its addresses is the account's, and a signature over the verification
+// token is refused as a wrong one.
 //
 // # Differences from a real Forgejo
 //

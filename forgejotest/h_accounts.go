@@ -3,7 +3,6 @@ package forgejotest
 import (
 	"cmp"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"net/http"
@@ -23,6 +22,7 @@ import (
 type accountsState struct {
 	profiles map[*user]*profile
 	keys     []*publicKey   // every user's SSH keys, in creation order
+	gpgKeys  []*gpgKey      // every user's GPG keys (h_accounts_gpg.go)
 	tokens   []*accessToken // tokens created through the API, in creation order
 	apps     []*oauthApp    // OAuth2 applications, in creation order
 	blocks   []*blockRec    // in creation order
@@ -297,7 +297,7 @@ func accountRows() []routeSpec {
 		{"DELETE", "/user/keys/{id}", "userCurrentDeleteKey", auth, hDeleteKey(false)},
 		{"GET", "/users/{username}/keys", "userListKeys", auth, hListKeys(false)},
 
-		// GPG keys (see h_accounts_gpg.go: the fake parses none)
+		// GPG keys (h_accounts_gpg.go: parsed, signatures not verified)
 		{"GET", "/user/gpg_keys", "userCurrentListGPGKeys", auth, hListGPGKeys(true)},
 		{"POST", "/user/gpg_keys", "userCurrentPostGPGKey", auth, hCreateGPGKey},
 		{"GET", "/user/gpg_keys/{id}", "userCurrentGetGPGKey", auth, hGetGPGKey},
@@ -776,16 +776,4 @@ func hDeleteApp(c *call) {
 	}
 	c.st.accounts.apps = slices.DeleteFunc(c.st.accounts.apps, func(x *oauthApp) bool { return x == a })
 	c.empty(http.StatusNoContent)
-}
-
-// ---- GPG verification token
-
-// hGPGToken answers the token a GPG key's owner signs to prove it, as
-// Forgejo's VerificationToken: a SHA-256 over the current minute and the
-// account, in text/plain.
-func hGPGToken(c *call) {
-	sum := sha256.Sum256([]byte(c.now.UTC().Truncate(time.Minute).Format(time.RFC1123Z) + ":" +
-		ts(c.user.created) + ":" + c.user.login + ":" + c.st.accounts.primaryEmail(c.user)))
-	c.status, c.out = http.StatusOK, []byte(hex.EncodeToString(sum[:]))
-	c.header.Set("Content-Type", "text/plain;charset=utf-8")
 }

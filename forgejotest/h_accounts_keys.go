@@ -307,65 +307,6 @@ func hDeleteKey(admin bool) func(c *call) {
 	}
 }
 
-// ---- GPG keys
-//
-// The fake reads no OpenPGP data, so it holds no GPG keys: listings are
-// empty, a key by id is a 404, deleting one is Forgejo's 204 for a key that
-// is not there, and adding one is refused with Forgejo's 422 parse error.
-// Input without an armored block gets the exact message Forgejo sends; an
-// armored key, which Forgejo would parse, gets the same status and shape
-// with a message saying that the fake does not parse it.
-
-func hListGPGKeys(current bool) func(c *call) {
-	return func(c *call) {
-		if c.subject(current) == nil {
-			return
-		}
-		c.json(http.StatusOK, paginate(c, []struct{}{}, pageTotalOnly))
-	}
-}
-
-func hCreateGPGKey(c *call) {
-	var b struct {
-		Key       string `json:"armored_public_key"`
-		Signature string `json:"armored_signature"`
-	}
-	if !c.decode(&b) {
-		return
-	}
-	if strings.TrimSpace(b.Key) == "" {
-		c.fail(http.StatusUnprocessableEntity, "[ArmoredKey]: Required")
-		return
-	}
-	if !strings.Contains(b.Key, "-----BEGIN PGP PUBLIC KEY BLOCK-----") {
-		c.fail(http.StatusUnprocessableEntity, "failed to parse gpg key openpgp: invalid argument: no armored data found")
-		return
-	}
-	c.fail(http.StatusUnprocessableEntity, "failed to parse gpg key openpgp: unsupported feature: forgejotest does not parse OpenPGP keys")
-}
-
-func hGetGPGKey(c *call) { c.notFound() }
-
-func hDeleteGPGKey(c *call) { c.empty(http.StatusNoContent) }
-
-// hVerifyGPGKey: a key id of zeros (or none) is a 404; any other names a
-// key the caller does not have, which Forgejo answers with a 500
-// (ErrGPGKeyNotExist reaches the handler's default case).
-func hVerifyGPGKey(c *call) {
-	var b struct {
-		KeyID     string `json:"key_id"`
-		Signature string `json:"armored_signature"`
-	}
-	if !c.decode(&b) {
-		return
-	}
-	if strings.TrimLeft(b.KeyID, "0") == "" {
-		c.notFound()
-		return
-	}
-	c.internalError("public key does not exist [id: 0]")
-}
-
 // ---- access tokens
 
 type accessToken struct {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -283,14 +284,67 @@ func TestBlocking(t *testing.T) {
 	}
 }
 
-// The fake parses no OpenPGP: an armored key is refused with Forgejo's 422
-// shape and a message that says why.
-func TestGPGRefusal(t *testing.T) {
+// armoredKey builds an armored OpenPGP v4 public key: an EdDSA primary key
+// with one user id, a self-signature carrying a key lifetime (its
+// signature bytes are not real: the fake does not verify them) and an
+// ECDH subkey.
+func armoredKey(uid string, seed byte) string {
+	created := []byte{0x66, 0, 0, 0}
+	point := append([]byte{0x01, 0x07, 0x40}, bytes.Repeat([]byte{seed}, 32)...)
+	primary := slices.Concat([]byte{4}, created, []byte{22, 9, 0x2b, 6, 1, 4, 1, 0xda, 0x47, 0x0f, 1}, point)
+	sub := slices.Concat([]byte{4}, created, []byte{18, 10, 0x2b, 6, 1, 4, 1, 0x97, 0x55, 1, 5, 1}, point, []byte{3, 1, 8, 7})
+	sig := []byte{4, 0x13, 22, 8, 0, 6, 5, 9, 0, 0, 0x0e, 0x10, 0, 0, 0xab, 0xcd, 0, 8, 1, 0, 8, 1}
+	packet := func(tag byte, body []byte) []byte { return append([]byte{0xc0 | tag, byte(len(body))}, body...) }
+	data := slices.Concat(packet(6, primary), packet(13, []byte(uid)), packet(2, sig), packet(14, sub))
+	return "-----BEGIN PGP PUBLIC KEY BLOCK-----\nComment: test\n\n" + base64.StdEncoding.EncodeToString(data) +
+		"\n=AAAA\n-----END PGP PUBLIC KEY BLOCK-----\n"
+}
+
+// GPG keys are read from their packets: one is added when one of its
+// addresses is the account's, and then listed, read and deleted.
+func TestGPGKeys(t *testing.T) {
 	srv := NewServer(t)
-	key := "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBF\n-----END PGP PUBLIC KEY BLOCK-----\n"
-	st, _, body := rawCall(t, srv, "POST", "/user/gpg_keys", "token "+srv.Token(), map[string]any{"armored_public_key": key})
-	if st != 422 || !strings.HasPrefix(message(body), "failed to parse gpg key ") || !strings.Contains(message(body), "forgejotest") {
-		t.Errorf("armored key: %d %s", st, body)
+	me := "token " + srv.Token()
+	bob := "token " + srv.AddUser("bob")
+	st, _, body := rawCall(t, srv, "POST", "/user/gpg_keys", me, map[string]any{"armored_public_key": armoredKey("Someone <someone@example.org>", 1)})
+	if st != 404 || !strings.HasPrefix(message(body), "None of the emails attached to the GPG key could be found.") {
+		t.Errorf("a key of another address: %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "POST", "/user/gpg_keys", me, map[string]any{"armored_public_key": "mQENBF"})
+	if st != 422 || message(body) != "failed to parse gpg key openpgp: invalid argument: no armored data found" {
+		t.Errorf("not armored: %d %s", st, body)
+	}
+	key := armoredKey("Me <"+srv.DefaultUser()+"@example.com>", 2)
+	st, _, body = rawCall(t, srv, "POST", "/user/gpg_keys", me, map[string]any{"armored_public_key": key})
+	var k wGPGKey
+	if err := json.Unmarshal(body, &k); st != 201 || err != nil || len(k.KeyID) != 16 || len(k.Emails) != 1 || !k.Emails[0].Verified || !k.Verified ||
+		!k.CanSign || k.CanEncryptComms || len(k.Subkeys) != 1 || k.Subkeys[0].PrimaryKeyID != k.KeyID || !k.Subkeys[0].CanEncryptComms ||
+		k.Subkeys[0].CanSign || k.ExpiresAt != "2024-03-24T11:27:12Z" || k.CreatedAt != "2024-03-24T10:27:12Z" {
+		t.Fatalf("add a key: %d %s", st, body)
+	}
+	if st, _, body = rawCall(t, srv, "POST", "/user/gpg_keys", me, map[string]any{"armored_public_key": key}); st != 422 || message(body) != "A key with the same id already exists" {
+		t.Errorf("the same key again: %d %s", st, body)
+	}
+	id := strconv.FormatInt(k.ID, 10)
+	if st, _, _ = rawCall(t, srv, "GET", "/user/gpg_keys/"+id, bob, nil); st != 404 {
+		t.Errorf("bob gets it: %d", st)
+	}
+	if st, _, _ = rawCall(t, srv, "DELETE", "/user/gpg_keys/"+id, bob, nil); st != 403 {
+		t.Errorf("bob deletes it: %d", st)
+	}
+	st, _, body = rawCall(t, srv, "POST", "/user/gpg_key_verify", me, map[string]any{"key_id": k.KeyID, "armored_signature": "x"})
+	if st != 422 || !strings.HasPrefix(message(body), "The provided GPG key, signature and token do not match") {
+		t.Errorf("verify: %d %s", st, body)
+	}
+	st, _, body = rawCall(t, srv, "GET", "/users/"+srv.DefaultUser()+"/gpg_keys", bob, nil)
+	if st != 200 || !strings.Contains(string(body), k.KeyID) {
+		t.Errorf("list: %d %s", st, body)
+	}
+	if st, _, _ = rawCall(t, srv, "DELETE", "/user/gpg_keys/"+id, me, nil); st != 204 {
+		t.Errorf("delete: %d", st)
+	}
+	if st, _, body = rawCall(t, srv, "GET", "/user/gpg_keys", me, nil); st != 200 || string(body) != "[]" {
+		t.Errorf("after delete: %d %s", st, body)
 	}
 }
 

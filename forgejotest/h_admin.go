@@ -317,6 +317,7 @@ func (st *state) deleteAccount(u *user) {
 	}
 	a := &st.accounts
 	a.keys = slices.DeleteFunc(a.keys, func(k *publicKey) bool { return k.owner == u })
+	a.gpgKeys = slices.DeleteFunc(a.gpgKeys, func(k *gpgKey) bool { return k.owner == u })
 	a.tokens = slices.DeleteFunc(a.tokens, func(t *accessToken) bool { return t.owner == u })
 	a.apps = slices.DeleteFunc(a.apps, func(x *oauthApp) bool { return x.owner == u })
 	a.packages = slices.DeleteFunc(a.packages, func(p *pkg) bool { return p.owner == u })
