@@ -571,3 +571,22 @@ func TestRouteScopes(t *testing.T) {
 		t.Errorf("rename by a non-owner: %d %s", st, body)
 	}
 }
+
+// Truncated and damaged packets are refused, never a panic.
+func TestGPGPacketsDamaged(t *testing.T) {
+	key := armoredKey("Me <me@example.org>", 3)
+	start := strings.Index(key, "\n\n") + 2
+	data, err := base64.StdEncoding.DecodeString(key[start:strings.Index(key, "\n=")])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range len(data) {
+		for _, d := range [][]byte{data[:i], append(slices.Clone(data[:i]), 0xff, 0xff, 0xff)} {
+			armored := "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n" + base64.StdEncoding.EncodeToString(d) + "\n-----END PGP PUBLIC KEY BLOCK-----"
+			_, _ = parseArmoredKey(armored)
+		}
+	}
+	if _, err := parseArmoredKey(key); err != nil {
+		t.Fatal(err)
+	}
+}
