@@ -91,6 +91,24 @@
 // body, operationId, the status answered and any fault applied), and
 // [Server.Count] counts them by operationId.
 //
+// # Accounts and administration
+//
+// Accounts have SSH keys (checked, with Forgejo's minimum sizes and SHA256
+// fingerprints), e-mail addresses, settings, OAuth2 applications, blocks,
+// avatars and access tokens: a token created through the API (with Basic
+// authentication, as Forgejo wants) authenticates, carries its scopes and
+// stops working once deleted; the scopes are enforced on these routes only.
+// Site administrators create, edit, rename (the old name redirects), and
+// delete users, create their organizations, repositories and keys, list
+// e-mail addresses, manage system hooks (stored, not delivered to), cron
+// tasks and quotas. An account an administrator creates must change its
+// password before it may use the API, unless created with
+// must_change_password false. Packages are seeded with [Server.AddPackage].
+// GPG keys are read from their OpenPGP packets (key ids, addresses,
+// subkeys, expiry) but no signature is verified: a key is added when one of
+// its addresses is the account's, and a signature over the verification
+// token is refused as a wrong one.
+//
 // # Differences from a real Forgejo
 //
 // There is no git: each commit is a snapshot of the files of its branch,

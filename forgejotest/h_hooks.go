@@ -51,6 +51,8 @@ func (c *call) hookOwner(scope string) (*[]*hook, bool) {
 			return nil, false
 		}
 		return &o.hooks, true
+	case "admin": // system hooks; adminOnly has checked the caller
+		return &c.st.accounts.sysHooks, true
 	default:
 		return &c.user.hooks, true
 	}

@@ -42,7 +42,7 @@ func (v view) org(u *user) *wOrg {
 	o := u.org
 	return &wOrg{
 		ID: u.id, Name: u.login, FullName: u.fullName, Email: o.email,
-		AvatarURL:   v.html("/avatars/" + fakeSHA("avatar", u.login)[:32]),
+		AvatarURL:   v.st.accounts.orgAvatar(u, v.html("/avatars/"+fakeSHA("avatar", u.login)[:32])),
 		Description: o.description, Website: o.website, Location: o.location, Visibility: o.visibility,
 		RepoAdminChangeTeamAccess: o.adminTeamCheck, Username: u.login,
 	}
@@ -77,6 +77,9 @@ func (c *call) teams(ts []*team) []*wTeam {
 func (c *call) pathOrg() *user {
 	name := c.p["org"]
 	u := c.st.user(name)
+	if u == nil && c.redirectRenamed(name) { // a renamed organization (h_accounts_social.go)
+		return nil
+	}
 	if u == nil || u.org == nil || !c.canSeeOrg(u) {
 		c.failErrs(http.StatusNotFound, "GetOrgByName", "user redirect does not exist [name: "+strings.ToLower(name)+"]")
 		return nil

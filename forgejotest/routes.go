@@ -299,6 +299,9 @@ func (c *call) pathUser(param string) *user {
 	if u := c.st.user(name); u != nil {
 		return u
 	}
+	if c.redirectRenamed(name) { // a renamed account (h_accounts_social.go)
+		return nil
+	}
 	c.fail(http.StatusNotFound, "user redirect does not exist [name: "+strings.ToLower(name)+"]")
 	return nil
 }
@@ -308,6 +311,9 @@ func (c *call) pathUser(param string) *user {
 // repository the generic 404.
 func (c *call) pathRepo() *repo {
 	owner := c.p["owner"]
+	if c.st.user(owner) == nil && c.redirectRenamed(owner) {
+		return nil
+	}
 	if c.st.user(owner) == nil {
 		c.failErrs(http.StatusNotFound, "GetUserByName", "user redirect does not exist [name: "+strings.ToLower(owner)+"]")
 		return nil

@@ -607,6 +607,8 @@ func (s *Server) dispatchWith(r *http.Request, res resolution, body []byte, up *
 	switch {
 	case bad:
 		c.fail(http.StatusUnauthorized, "invalid username, password or token")
+	case u != nil && s.st.signInRefusal(u, s.URL) != "": // h_accounts.go
+		c.json(http.StatusForbidden, map[string]string{"message": s.st.signInRefusal(u, s.URL)})
 	case res.route.auth && u == nil:
 		c.fail(http.StatusUnauthorized, "token is required")
 	default:
@@ -637,6 +639,9 @@ func (s *Server) authenticate(r *http.Request) (u *user, bad bool) {
 		if err == nil {
 			login, pass, _ := strings.Cut(string(raw), ":")
 			if u := s.st.tokens[pass]; u != nil && strings.EqualFold(u.login, login) {
+				return u, false
+			}
+			if u := s.st.checkPassword(login, pass); u != nil { // accounts with a password (h_accounts.go)
 				return u, false
 			}
 		}

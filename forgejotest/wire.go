@@ -370,6 +370,9 @@ func (v view) user(u *user) *wUser {
 		w.Active = true
 		w.LastLogin = ts(u.lastLogin)
 	}
+	if !v.payload && v.st != nil {
+		v.st.accounts.decorate(v.viewer, u, w) // profile fields (h_accounts.go)
+	}
 	return w
 }
 
