@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"net/http"
 	"slices"
 	"strings"
@@ -207,14 +206,6 @@ func adminOnly(h func(c *call)) func(c *call) {
 func (c *call) basicAuth() bool {
 	scheme, _, _ := strings.Cut(strings.TrimSpace(c.r.Header.Get("Authorization")), " ")
 	return c.user != nil && strings.EqualFold(scheme, "basic")
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic("forgejotest: no randomness: " + err.Error())
-	}
-	return hex.EncodeToString(b)
 }
 
 // callerScopes are the scopes of the token the request authenticated
