@@ -422,10 +422,17 @@ func deliveryHeaders(h http.Header) (id string, typ EventType, conflict *Error) 
 // to be joined), and, when another value differs from it, the two values
 // quoted and cleaned for an error message.
 func firstOfAll(h http.Header, names []string, norm func(string) string) (first, differ string) {
+	lastRaw, lastNorm := "", ""
 	for _, lines := range headerValuesOf(h, names) {
 		for _, line := range lines {
-			for v := range strings.SplitSeq(line, ",") {
-				v = norm(v)
+			for rest, more := line, true; more; {
+				var v string
+				v, rest, more = strings.Cut(rest, ",")
+				if v != lastRaw || lastRaw == "" {
+					// Forgejo sends one value under four names: normalized once.
+					lastRaw, lastNorm = v, norm(v)
+				}
+				v = lastNorm
 				switch {
 				case v == "":
 				case first == "":

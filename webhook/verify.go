@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"net/textproto"
 	"strings"
 	"unicode/utf8"
 
@@ -109,9 +110,17 @@ func verify(payload []byte, header http.Header, secrets []secret.Text) error {
 
 // headerValuesOf is h.Values(name) for each of names, with the same
 // case-insensitive fallback as [headerValue] (the values of every key that
-// spells the name), in one pass over h: vs[i] are the values of names[i].
+// spells the name): vs[i] are the values of names[i].
 func headerValuesOf(h http.Header, names []string) (vs [][]string) {
 	vs = make([][]string, len(names))
+	if canonicalASCIIKeys(h) {
+		// As a server builds it: every key in canonical form, so the one
+		// key that spells a name (if any) is the name's canonical form.
+		for i, name := range names {
+			vs[i] = h[textproto.CanonicalMIMEHeaderKey(name)]
+		}
+		return vs
+	}
 	for k, kv := range h {
 		ascii := true
 		for i := range len(k) {
@@ -129,6 +138,23 @@ func headerValuesOf(h http.Header, names []string) (vs [][]string) {
 		}
 	}
 	return vs
+}
+
+// canonicalASCIIKeys reports whether every key of h is ASCII and in
+// canonical form (textproto leaves a key with other bytes as it is, and
+// Unicode case folding could still match such a key to a name).
+func canonicalASCIIKeys(h http.Header) bool {
+	for k := range h {
+		for i := range len(k) {
+			if k[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+		if textproto.CanonicalMIMEHeaderKey(k) != k {
+			return false
+		}
+	}
+	return true
 }
 
 // headerValue is h.Get(name), falling back to a case-insensitive search so

@@ -1,0 +1,56 @@
+package webhook
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// headerValuesSlow is headerValuesOf without its fast path: every key
+// compared with every name, case-insensitively.
+func headerValuesSlow(h http.Header, names []string) [][]string {
+	vs := make([][]string, len(names))
+	for k, kv := range h {
+		for i, name := range names {
+			if strings.EqualFold(k, name) {
+				vs[i] = append(vs[i], kv...)
+			}
+		}
+	}
+	return vs
+}
+
+// TestHeaderValuesOf: the fast path (a server's canonical keys) finds what
+// the case-insensitive search finds, for keys a hand-built map or a hostile
+// sender may carry.
+func TestHeaderValuesOf(t *testing.T) {
+	keys := []string{
+		"X-Forgejo-Delivery", "x-forgejo-delivery", "X-FORGEJO-DELIVERY", "X-Gitea-Delivery", "X-Github-Delivery", "X-GitHub-Delivery",
+		"X-Gogs-Delivery", "X-Gogſ-Delivery", "X-Forgejo-Event-Type", "x-gitea-event-type", "X-Gogs-Event-Type", "X-Github-Event-Type",
+		"Content-Type", "X-Forgejo-Delivery ", " X-Forgejo-Delivery", "X-Forgejo_Delivery", "X-\u212aorgejo-Delivery", "",
+	}
+	names := slices.Concat(deliveryIDHeaders, eventTypeHeaders)
+	// Every subset of up to three keys, each with its own value.
+	check := func(h http.Header) {
+		t.Helper()
+		got, want := headerValuesOf(h, names), headerValuesSlow(h, names)
+		for i := range names {
+			g, w := slices.Sorted(slices.Values(got[i])), slices.Sorted(slices.Values(want[i]))
+			if !slices.Equal(g, w) {
+				t.Fatalf("%v: %s: got %q, want %q", h, names[i], g, w)
+			}
+		}
+	}
+	for i := range keys {
+		for j := i; j < len(keys); j++ {
+			for k := j; k < len(keys); k++ {
+				h := http.Header{}
+				for n, key := range []string{keys[i], keys[j], keys[k]} {
+					h[key] = append(h[key], key+"="+string(rune('a'+n)))
+				}
+				check(h)
+			}
+		}
+	}
+}
