@@ -2,9 +2,11 @@ package forgeredis
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -180,31 +182,20 @@ func (s *scrubbed) Error() string { return "forgeredis: " + s.op + ": " + s.text
 // Field names of a stored entry.
 const (
 	fID, fType, fFamily, fCT, fBody, fSame, fPayload, fHeader, fSigned, fReceived, fAttempts = "id", "type", "family", "ct", "body", "body_is_payload", "payload", "header", "signed", "received", "attempts"
-	fReason, fAt                                                                             = "reason", "dead_at"
+	// fHeaderBin is the headers in the binary form of encodeHeader; entries
+	// stored before it carry fHeader (JSON, values base64), still read.
+	fHeaderBin   = "hdr"
+	fReason, fAt = "reason", "dead_at"
 )
 
 func encode(d *webhook.StoredDelivery, attempts int) ([]any, error) {
-	// Values as []byte (base64 in JSON): header values may hold bytes
-	// that are not UTF-8, which JSON strings would not keep.
-	hb := make(map[string][][]byte, len(d.Header))
-	for k, vs := range d.Header {
-		for _, v := range vs {
-			hb[k] = append(hb[k], []byte(v))
-		}
-		if vs != nil && len(vs) == 0 {
-			hb[k] = [][]byte{}
-		}
-	}
-	h, err := json.Marshal(hb)
-	if err != nil {
-		return nil, err
-	}
+	h := encodeHeader(d.Header)
 	signed := "0"
 	if d.Signed {
 		signed = "1"
 	}
 	args := []any{fID, d.ID, fType, string(d.EventType), fFamily, d.Family, fCT, d.ContentType,
-		fPayload, d.Payload, fHeader, h, fSigned, signed,
+		fPayload, d.Payload, fHeaderBin, h, fSigned, signed,
 		fReceived, strconv.FormatInt(d.Received.UnixNano(), 10), fAttempts, strconv.Itoa(attempts)}
 	if string(d.Body) == string(d.Payload) && len(d.Body) > 0 {
 		args = append(args, fSame, "1")
@@ -223,9 +214,115 @@ func decodeEntry(v map[string]any) (*webhook.StoredDelivery, int, error) {
 	} else {
 		d.Body = []byte(s(fBody))
 	}
+	if raw, ok := v[fHeaderBin].(string); ok {
+		h, err := decodeHeader([]byte(raw))
+		if err != nil {
+			return nil, 0, fmt.Errorf("entry's header: %w", err)
+		}
+		d.Header = h
+	} else if err := decodeJSONHeader(d, s(fHeader)); err != nil {
+		return nil, 0, err
+	}
+	ns, err := strconv.ParseInt(s(fReceived), 10, 64)
+	if err != nil {
+		return nil, 0, fmt.Errorf("entry's received time: %w", err)
+	}
+	d.Received = time.Unix(0, ns)
+	attempts, _ := strconv.Atoi(s(fAttempts))
+	return d, attempts, nil
+}
+
+// encodeHeader writes h compactly, every byte of every value kept (they
+// need not be UTF-8): a count of keys, then per key its length and bytes,
+// its count of values, and each value's length and bytes, as uvarints. A
+// key with a nil value list is left out; an empty one is kept.
+func encodeHeader(h http.Header) []byte {
+	size := 1
+	for k, vs := range h {
+		size += len(k) + 2*binary.MaxVarintLen16
+		for _, v := range vs {
+			size += len(v) + binary.MaxVarintLen16
+		}
+	}
+	b := make([]byte, 0, size)
+	n := 0
+	for _, vs := range h {
+		if vs != nil {
+			n++
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(n))
+	for k, vs := range h {
+		if vs == nil {
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64(len(k)))
+		b = append(b, k...)
+		b = binary.AppendUvarint(b, uint64(len(vs)))
+		for _, v := range vs {
+			b = binary.AppendUvarint(b, uint64(len(v)))
+			b = append(b, v...)
+		}
+	}
+	return b
+}
+
+// decodeHeader reads encodeHeader's form; the result is never nil.
+func decodeHeader(b []byte) (http.Header, error) {
+	bad := errors.New("truncated or malformed")
+	next := func() (uint64, bool) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return 0, false
+		}
+		b = b[n:]
+		return v, true
+	}
+	str := func() (string, bool) {
+		n, ok := next()
+		if !ok || n > uint64(len(b)) {
+			return "", false
+		}
+		s := string(b[:n])
+		b = b[n:]
+		return s, true
+	}
+	keys, ok := next()
+	if !ok || keys > uint64(len(b)) {
+		return nil, bad
+	}
+	h := make(http.Header, keys)
+	for range keys {
+		k, ok := str()
+		if !ok {
+			return nil, bad
+		}
+		nv, ok := next()
+		if !ok || nv > uint64(len(b)) {
+			return nil, bad
+		}
+		vs := make([]string, 0, nv)
+		for range nv {
+			v, ok := str()
+			if !ok {
+				return nil, bad
+			}
+			vs = append(vs, v)
+		}
+		h[k] = vs
+	}
+	if len(b) != 0 {
+		return nil, bad
+	}
+	return h, nil
+}
+
+// decodeJSONHeader reads the headers of an entry stored in the earlier
+// form (JSON, each value base64).
+func decodeJSONHeader(d *webhook.StoredDelivery, raw string) error {
 	var hb map[string][][]byte
-	if err := json.Unmarshal([]byte(s(fHeader)), &hb); err != nil {
-		return nil, 0, fmt.Errorf("entry's header: %w", err)
+	if err := json.Unmarshal([]byte(raw), &hb); err != nil {
+		return fmt.Errorf("entry's header: %w", err)
 	}
 	if hb != nil {
 		d.Header = make(map[string][]string, len(hb))
@@ -236,13 +333,7 @@ func decodeEntry(v map[string]any) (*webhook.StoredDelivery, int, error) {
 			}
 		}
 	}
-	ns, err := strconv.ParseInt(s(fReceived), 10, 64)
-	if err != nil {
-		return nil, 0, fmt.Errorf("entry's received time: %w", err)
-	}
-	d.Received = time.Unix(0, ns)
-	attempts, _ := strconv.Atoi(s(fAttempts))
-	return d, attempts, nil
+	return nil
 }
 
 // The scripts. Keys: 1 stream, 2 delayed, 3 retry, 4 dead, 5 deadidx.

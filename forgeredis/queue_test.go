@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -372,5 +373,41 @@ func TestQueueExtend(t *testing.T) {
 	}
 	if err := q.Ack(ctx, l2); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestHeaderEncoding: every byte of every header value survives the
+// stored form, empty value lists stay, nil ones go; an entry stored in the
+// earlier JSON form still reads; a damaged form is an error, never a panic.
+func TestHeaderEncoding(t *testing.T) {
+	h := http.Header{"X-Bin": {"\x00\xff\r\n", ""}, "Empty": {}, "Nil": nil, "": {"no name"}, "X-Long": {strings.Repeat("v", 70000)}}
+	got, err := decodeHeader(encodeHeader(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := http.Header{"X-Bin": {"\x00\xff\r\n", ""}, "Empty": {}, "": {"no name"}, "X-Long": {strings.Repeat("v", 70000)}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip: %q", got)
+	}
+	if got, err := decodeHeader(encodeHeader(nil)); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("nil header: %v, %v", got, err)
+	}
+	full := encodeHeader(h)
+	for i := range len(full) {
+		if _, err := decodeHeader(full[:i]); err == nil {
+			t.Fatalf("a form cut at %d of %d bytes decoded", i, len(full))
+		}
+	}
+	for _, b := range [][]byte{{0xff}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, {1, 0xff, 0xff, 0xff, 0x7f}, append(encodeHeader(h), 0)} {
+		if _, err := decodeHeader(b); err == nil {
+			t.Errorf("%q decoded", b)
+		}
+	}
+	// An entry of the earlier form.
+	old := map[string]any{fID: "A", fType: "push", fCT: "json", fPayload: "{}", fSame: "1", fSigned: "1", fReceived: "1700000000000000000",
+		fHeader: `{"X-Bin":["AP8NCg=="],"Empty":[]}`}
+	d, _, err := decodeEntry(old)
+	if err != nil || d.Header.Get("X-Bin") != "\x00\xff\r\n" || d.Header["Empty"] == nil {
+		t.Errorf("earlier form: %+v, %v", d, err)
 	}
 }
