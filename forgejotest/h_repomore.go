@@ -131,6 +131,30 @@ func repoMoreRoutes() []routeSpec {
 		{"GET", R + "/tag_protections/{id}", "repoGetTagProtection", auth, hGetTagProtection},
 		{"PATCH", R + "/tag_protections/{id}", "repoEditTagProtection", auth, hEditTagProtection},
 		{"DELETE", R + "/tag_protections/{id}", "repoDeleteTagProtection", auth, hDeleteTagProtection},
+
+		// git data
+		{"GET", R + "/git/refs", "repoListAllGitRefs", pub, hGitRefs},
+		{"GET", R + "/git/refs/{ref}", "repoListGitRefs", pub, hGitRefs},
+		{"GET", R + "/git/tags/{sha}", "GetAnnotatedTag", pub, hAnnotatedTag},
+		{"GET", R + "/git/blobs/{sha}", "GetBlob", pub, hGetBlob},
+		{"GET", R + "/commits", "repoGetAllCommits", pub, hListCommits},
+		{"GET", "/repositories/{id}", "repoGetByID", auth, hRepoByID},
+		{"GET", R + "/languages", "repoGetLanguages", pub, hLanguages},
+		{"GET", R + "/media/{filepath}", "repoGetRawFileOrLFS", pub, hGetRawFile},
+
+		// settings, templates, markup
+		{"GET", "/settings/attachment", "getGeneralAttachmentSettings", pub, hAttachmentSettings},
+		{"GET", "/settings/repository", "getGeneralRepositorySettings", pub, hRepositorySettings},
+		{"GET", "/settings/ui", "getGeneralUISettings", pub, hUISettings},
+		{"GET", "/label/templates", "listLabelTemplates", pub, hLabelTemplates},
+		{"GET", "/label/templates/{name}", "getLabelTemplateInfo", pub, hLabelTemplate},
+		{"GET", "/gitignore/templates", "listGitignoresTemplates", pub, hGitignoreTemplates},
+		{"GET", "/gitignore/templates/{name}", "getGitignoreTemplateInfo", pub, hGitignoreTemplate},
+		{"GET", "/licenses", "listLicenseTemplates", pub, hLicenseTemplates},
+		{"GET", "/licenses/{name}", "getLicenseTemplateInfo", pub, hLicenseTemplate},
+		{"POST", "/markdown", "renderMarkdown", auth, hMarkdown},
+		{"POST", "/markdown/raw", "renderMarkdownRaw", auth, hMarkdownRaw},
+		{"POST", "/markup", "renderMarkup", auth, hMarkup},
 	}
 }
 

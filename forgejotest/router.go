@@ -41,7 +41,7 @@ type template struct {
 }
 
 // restParams are the parameters that span several path segments.
-var restParams = map[string]bool{"filepath": true, "basehead": true}
+var restParams = map[string]bool{"filepath": true, "basehead": true, "ref": true} // ref: git/refs/{ref} takes "heads/main"
 
 var paramRE = regexp.MustCompile(`\{[^}/]+\}`)
 

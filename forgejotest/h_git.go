@@ -1,0 +1,327 @@
+package forgejotest
+
+import (
+	"cmp"
+	"encoding/base64"
+	"maps"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Git data: references, annotated tags, blobs, the commit log, the
+// repository by id and its languages.
+
+type wGitObject struct {
+	Type string `json:"type"`
+	SHA  string `json:"sha"`
+	URL  string `json:"url"`
+}
+
+type wReference struct {
+	Ref    string      `json:"ref"`
+	URL    string      `json:"url"`
+	Object *wGitObject `json:"object"`
+}
+
+// annotatedTagSHA is the id of an annotated tag's object, as the tag
+// listing shows it.
+func annotatedTagSHA(r *repo, t *tag) string {
+	return fakeSHA("tag", r.owner.login+"/"+r.name, t.name, t.message)
+}
+
+// gitRefs is every reference of r, sorted by name as git for-each-ref
+// sorts them: branches, pull request heads, tags.
+func (c *call) gitRefs(r *repo) []*wReference {
+	var out []*wReference
+	add := func(name, typ, sha string) {
+		out = append(out, &wReference{
+			Ref: name, URL: c.v.api(repoPath(r) + "/git/" + escapeFilePath(name)),
+			Object: &wGitObject{Type: typ, SHA: sha, URL: c.v.api(repoPath(r) + "/git/" + typ + "s/" + url.PathEscape(sha))},
+		})
+	}
+	for _, b := range r.branches {
+		if b.sha != "" {
+			add("refs/heads/"+b.name, "commit", b.sha)
+		}
+	}
+	for _, is := range r.issues {
+		if is != nil && is.pull != nil && is.pull.headSHA != "" {
+			add("refs/pull/"+strconv.FormatInt(is.number, 10)+"/head", "commit", is.pull.headSHA)
+		}
+	}
+	for _, t := range r.tags {
+		if t.message != "" {
+			add("refs/tags/"+t.name, "tag", annotatedTagSHA(r, t))
+		} else {
+			add("refs/tags/"+t.name, "commit", t.sha)
+		}
+	}
+	slices.SortFunc(out, func(a, b *wReference) int { return strings.Compare(a.Ref, b.Ref) })
+	return out
+}
+
+// hGitRefs lists references, all of them or those under refs/{ref}. As
+// Forgejo, none is 404, and a filter that names exactly one reference
+// answers that reference as an object, not a list.
+func hGitRefs(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	filter := ""
+	if f := c.p["ref"]; f != "" {
+		filter = "refs/" + f
+	}
+	var refs []*wReference
+	for _, ref := range c.gitRefs(r) {
+		if strings.HasPrefix(ref.Ref, filter) {
+			refs = append(refs, ref)
+		}
+	}
+	switch {
+	case len(refs) == 0:
+		c.notFound()
+	case len(refs) == 1 && refs[0].Ref == filter:
+		c.json(http.StatusOK, refs[0])
+	default:
+		c.json(http.StatusOK, refs)
+	}
+}
+
+type wAnnotatedTag struct {
+	Tag                  string         `json:"tag"`
+	SHA                  string         `json:"sha"`
+	URL                  string         `json:"url"`
+	Message              string         `json:"message"`
+	Tagger               *wCommitUser   `json:"tagger"`
+	Object               *wGitObject    `json:"object"`
+	Verification         *wVerification `json:"verification"`
+	ArchiveDownloadCount map[string]int `json:"archive_download_count"`
+}
+
+// hAnnotatedTag answers an annotated tag by its object id; anything else
+// (a lightweight tag's commit, an unknown id) is Forgejo's 400.
+func hAnnotatedTag(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	sha := c.p["sha"]
+	for _, t := range r.tags {
+		if t.message == "" || annotatedTagSHA(r, t) != sha {
+			continue
+		}
+		c.json(http.StatusOK, &wAnnotatedTag{
+			Tag: t.name, SHA: sha, URL: c.v.api(repoPath(r) + "/git/tags/" + sha), Message: t.message,
+			Tagger:               &wCommitUser{Name: t.tagger.login, Email: t.tagger.login + "@noreply." + c.v.host, Date: ts(t.when)},
+			Object:               &wGitObject{Type: "commit", SHA: t.sha, URL: c.v.api(repoPath(r) + "/git/commits/" + t.sha)},
+			Verification:         &wVerification{Reason: "gpg.error.not_signed_commit"},
+			ArchiveDownloadCount: map[string]int{"zip": 0, "tar_gz": 0},
+		})
+		return
+	}
+	c.fail(http.StatusBadRequest, "object does not exist [id: "+sha+", rel_path: ]")
+}
+
+type wBlob struct {
+	Content  string `json:"content"`
+	Encoding string `json:"encoding"`
+	URL      string `json:"url"`
+	SHA      string `json:"sha"`
+	Size     int64  `json:"size"`
+}
+
+// hGetBlob answers a blob of any commit by its id (git's own, computed
+// from the content), base64; an unknown id is Forgejo's 400.
+func hGetBlob(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	sha := strings.ToLower(c.p["sha"])
+	for _, cm := range r.commits {
+		for _, content := range cm.files {
+			if blobSHA(content) == sha {
+				c.json(http.StatusOK, &wBlob{
+					Content: base64.StdEncoding.EncodeToString([]byte(content)), Encoding: "base64",
+					URL: c.v.api(repoPath(r) + "/git/blobs/" + sha), SHA: sha, Size: int64(len(content)),
+				})
+				return
+			}
+		}
+	}
+	c.fail(http.StatusBadRequest, "object does not exist [id: "+sha+", rel_path: ]")
+}
+
+// commitsRangeSize is Forgejo's [git] COMMITS_RANGE_SIZE default: the
+// commit log's largest page.
+const commitsRangeSize = 50
+
+// touches reports whether cm changed p (a file, or anything below a
+// directory p) against its parent.
+func touches(r *repo, cm *commit, p string) bool {
+	var parent map[string]string
+	if pc := r.commits[cm.parent]; pc != nil {
+		parent = pc.files
+	}
+	for _, f := range changedPaths(parent, cm.files) {
+		if f == p || strings.HasPrefix(f, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// hListCommits is the commit log from sha (a branch, tag or commit; the
+// default branch without one), newest first, optionally only the commits
+// that touched path; stat, verification and files may be turned off. It
+// pages with Link and X-Total-Count, the page clamped to 50 as well, and
+// sends Forgejo's X-Page, X-PerPage, X-Total, X-PageCount and X-HasMore.
+// An empty repository is 409.
+func hListCommits(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	if r.empty {
+		c.fail(http.StatusConflict, "Git Repository is empty.")
+		return
+	}
+	ref := cmp.Or(c.q.Get("sha"), r.defaultBranch)
+	head, ok := r.commitOf(ref)
+	if !ok {
+		c.failErrs(http.StatusNotFound, "The target couldn't be found.", "object does not exist [id: "+ref+", rel_path: ]")
+		return
+	}
+	p := strings.Trim(c.q.Get("path"), "/")
+	not := map[string]bool{}
+	for _, n := range c.q["not"] {
+		if sha, ok := r.commitOf(n); ok {
+			not[sha] = true
+		}
+	}
+	var list []*commit
+	seen := map[string]bool{}
+	for sha := head; sha != "" && !seen[sha]; {
+		seen[sha] = true
+		cm := r.commits[sha]
+		if cm == nil {
+			break
+		}
+		if !not[sha] && (p == "" || touches(r, cm, p)) {
+			list = append(list, cm)
+		}
+		sha = cm.parent
+	}
+	if p != "" && len(list) == 0 {
+		c.failErrs(http.StatusNotFound, "The target couldn't be found.", "object does not exist [id: "+head+", rel_path: "+p+"]")
+		return
+	}
+	// paginate's page size, bound by the commit log's own limit too.
+	size := c.formInt("limit")
+	if size <= 0 {
+		size = c.s.cfg.pagingNum
+	}
+	size = min(size, c.s.cfg.maxItems, commitsRangeSize)
+	pageN := max(c.formInt("page"), 1)
+	start := min((pageN-1)*size, len(list))
+	page := list[start:min(start+size, len(list))]
+	pages := (len(list) + size - 1) / size
+	c.header.Set("X-Total-Count", strconv.Itoa(len(list)))
+	expose := "X-Total-Count"
+	if links := c.links(len(list), size, pageN); links != "" {
+		c.header.Set("Link", links)
+		expose = "Link, " + expose
+	}
+	c.header.Set("X-Page", strconv.Itoa(pageN))
+	c.header.Set("X-PerPage", strconv.Itoa(size))
+	c.header.Set("X-Total", strconv.Itoa(len(list)))
+	c.header.Set("X-PageCount", strconv.Itoa(pages))
+	c.header.Set("X-HasMore", strconv.FormatBool(pageN < pages))
+	c.header.Set("Access-Control-Expose-Headers", expose+", X-Page, X-PerPage, X-Total, X-PageCount, X-HasMore")
+	out := make([]*wCommit, 0, len(page))
+	for _, cm := range page {
+		var parent map[string]string
+		if pc := r.commits[cm.parent]; pc != nil {
+			parent = pc.files
+		}
+		w := c.v.gitCommit(r, cm, parent, c.q.Get("files") != "false")
+		if c.q.Get("stat") == "false" {
+			w.Stats = nil
+		}
+		if c.q.Get("verification") == "false" {
+			w.Commit.Verification = nil
+		}
+		out = append(out, w)
+	}
+	c.json(http.StatusOK, out)
+}
+
+// hRepoByID is a repository by its id; one the caller may not read is
+// 404, as one that is not there.
+func hRepoByID(c *call) {
+	id, _ := c.pathInt("id")
+	for _, r := range c.st.reposInOrder {
+		if r.id == id && canRead(c.user, r) {
+			c.json(http.StatusOK, c.v.repo(r, 0))
+			return
+		}
+	}
+	c.notFound()
+}
+
+// languageOf maps a file to its linguist language, for the few
+// programming and markup languages the fake knows (data and prose, such
+// as YAML, JSON and Markdown, do not count, as in Forgejo's statistics).
+func languageOf(p string) string {
+	base := path.Base(p)
+	if base == "Makefile" {
+		return "Makefile"
+	}
+	if base == "Dockerfile" {
+		return "Dockerfile"
+	}
+	return map[string]string{
+		".go": "Go", ".py": "Python", ".js": "JavaScript", ".mjs": "JavaScript", ".ts": "TypeScript",
+		".rs": "Rust", ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".hpp": "C++", ".java": "Java",
+		".kt": "Kotlin", ".rb": "Ruby", ".php": "PHP", ".sh": "Shell", ".bash": "Shell", ".lua": "Lua",
+		".html": "HTML", ".htm": "HTML", ".css": "CSS", ".scss": "SCSS", ".vue": "Vue", ".swift": "Swift",
+		".cs": "C#", ".zig": "Zig", ".hs": "Haskell", ".ex": "Elixir", ".erl": "Erlang", ".pl": "Perl",
+	}[path.Ext(base)]
+}
+
+// skippedForLanguages is what Forgejo's statistics leave out: dot files,
+// vendored code and documentation.
+func skippedForLanguages(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		if strings.HasPrefix(part, ".") || part == "vendor" || part == "node_modules" || part == "docs" || part == "doc" {
+			return true
+		}
+	}
+	base := strings.ToLower(path.Base(p))
+	return strings.HasPrefix(base, "readme") || strings.HasPrefix(base, "license") || strings.HasPrefix(base, "changelog")
+}
+
+// hLanguages is the default branch's bytes per language, computed at once
+// (Forgejo computes them in the background after a push, so a real server
+// may answer {} for a while).
+func hLanguages(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	out := map[string]int64{}
+	if b := r.branch(r.defaultBranch); b != nil && !r.empty {
+		files := r.files(b)
+		for _, p := range slices.Sorted(maps.Keys(files)) {
+			if lang := languageOf(p); lang != "" && !skippedForLanguages(p) {
+				out[lang] += int64(len(files[p]))
+			}
+		}
+	}
+	c.json(http.StatusOK, out)
+}
