@@ -1,4 +1,605 @@
 package forgejotest
 
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
+)
+
+// The contract for the repository and issue operations of h_repomore.go:
+// time tracking, subscriptions and watches, pins, assignees and reviewers,
+// the timeline, the wiki, deploy keys, tag protections, git data,
+// settings, templates and markup. Same rules as contract_test.go.
+
 // repoMoreArea is this area's part of the contract scenario.
-func (s *scenario) repoMoreArea() {}
+func (s *scenario) repoMoreArea() {
+	s.timeTracking()
+	s.subscriptionsAndWatches()
+	s.pinsAndPeople()
+	s.timeline()
+	s.wiki()
+	s.deployKeys()
+	s.tagProtections()
+	s.gitData()
+	s.instanceTemplates()
+	s.markup()
+}
+
+func (s *scenario) newIssue(title string) int64 {
+	s.t.Helper()
+	is, _, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: title})
+	s.must(err, "create "+title)
+	return is.Number
+}
+
+func (s *scenario) timeTracking() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	n := s.newIssue("time tracking")
+	tt, resp, err := c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 3600})
+	s.must(err, "add time")
+	s.note("add time: %d, time %d, by owner %v, issue #%d ok %v", resp.StatusCode, tt.Time, tt.UserName == s.owner,
+		n, tt.Issue != nil && tt.Issue.Number == n && tt.IssueID == tt.Issue.ID)
+	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{})
+	s.note("add no time: %d", s.status(err))
+	tt2, _, err := c2.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 60})
+	s.must(err, "user2 adds time")
+
+	times, resp, err := c1.Issues.ListTrackedTimes(s.ctx, s.owner, s.repo, n, nil)
+	s.must(err, "issue times")
+	total, _ := resp.TotalCount()
+	var sum int64
+	for _, x := range times {
+		sum += x.Time
+	}
+	s.note("issue times: %d (total %d), %d seconds, Link sent %v", len(times), total, sum, linkSent(resp))
+	repoTimes, _, err := c1.Repos.ListTrackedTimes(s.ctx, s.owner, s.repo, nil)
+	s.must(err, "repository times")
+	mineOnly, _, err := c1.Repos.ListTrackedTimes(s.ctx, s.owner, s.repo, &forgejo.RepoListTrackedTimesOptions{User: s.tg.user2})
+	s.must(err, "repository times of user2")
+	u2times, _, err := c1.Repos.ListUserTrackedTimes(s.ctx, s.owner, s.repo, s.tg.user2)
+	s.must(err, "user2's times")
+	s.note("repository times: %d, of user2 %d, by user %d", len(repoTimes), len(mineOnly), len(u2times))
+	_, _, err = c2.Repos.ListUserTrackedTimes(s.ctx, s.owner, s.repo, s.owner)
+	e := s.apiErr(err, "user2 reads the owner's times")
+	s.note("user2 reads the owner's times: %d", e.StatusCode)
+	mine, _, err := c2.Users.ListTrackedTimes(s.ctx, nil)
+	s.must(err, "my times")
+	var here int
+	for _, x := range mine {
+		if x.Issue != nil && x.Issue.Repository != nil && x.Issue.Repository.Name == s.repo {
+			here++
+		}
+	}
+	s.note("user2's own times in the repository: %d", here)
+
+	_, err = c2.Issues.DeleteTrackedTime(s.ctx, s.owner, s.repo, n, tt.ID)
+	e = s.apiErr(err, "user2 deletes the owner's time")
+	s.note("user2 deletes the owner's time: %d %q", e.StatusCode, e.Message)
+	resp, err = c1.Issues.DeleteTrackedTime(s.ctx, s.owner, s.repo, n, tt.ID)
+	s.must(err, "delete time")
+	_, err = c1.Issues.DeleteTrackedTime(s.ctx, s.owner, s.repo, n, tt.ID)
+	s.note("delete time: %d, again %d", resp.StatusCode, s.status(err))
+	resp, err = c2.Issues.ClearTrackedTimes(s.ctx, s.owner, s.repo, n)
+	s.must(err, "reset")
+	_, err = c2.Issues.ClearTrackedTimes(s.ctx, s.owner, s.repo, n)
+	e = s.apiErr(err, "reset again")
+	times, _, err = c1.Issues.ListTrackedTimes(s.ctx, s.owner, s.repo, n, nil)
+	s.must(err, "issue times")
+	s.note("reset: %d, again %d %q, left %d (user2's %d gone %v)", resp.StatusCode, e.StatusCode, e.Message, len(times), tt2.ID,
+		!slices.ContainsFunc(times, func(x *forgejo.TrackedTime) bool { return x.ID == tt2.ID }))
+
+	// Stopwatches: one per issue and user; stopping books the time.
+	resp, err = c1.Issues.StartStopwatch(s.ctx, s.owner, s.repo, n)
+	s.must(err, "start")
+	_, err = c1.Issues.StartStopwatch(s.ctx, s.owner, s.repo, n)
+	e = s.apiErr(err, "start again")
+	s.note("start stopwatch: %d, again %d %q", resp.StatusCode, e.StatusCode, e.Message)
+	ws, resp, err := c1.Users.ListStopwatches(s.ctx, nil)
+	s.must(err, "stopwatches")
+	total, _ = resp.TotalCount()
+	s.note("stopwatches: %d (total %d), issue #%d ok %v, repository ok %v, title %q", len(ws), total, n,
+		len(ws) == 1 && ws[0].IssueIndex == n, len(ws) == 1 && ws[0].RepoName == s.repo && ws[0].RepoOwnerName == s.owner, ws[0].IssueTitle)
+	resp, err = c1.Issues.StopStopwatch(s.ctx, s.owner, s.repo, n)
+	s.must(err, "stop")
+	_, err = c1.Issues.StopStopwatch(s.ctx, s.owner, s.repo, n)
+	e = s.apiErr(err, "stop again")
+	times, _, err = c1.Issues.ListTrackedTimes(s.ctx, s.owner, s.repo, n, nil)
+	s.must(err, "issue times")
+	ws, _, err = c1.Users.ListStopwatches(s.ctx, nil)
+	s.must(err, "stopwatches")
+	s.note("stop stopwatch: %d, again %d %q, times now %d, stopwatches %d", resp.StatusCode, e.StatusCode, e.Message, len(times), len(ws))
+	_, err = c1.Issues.StartStopwatch(s.ctx, s.owner, s.repo, n)
+	s.must(err, "restart")
+	resp, err = c1.Issues.DeleteStopwatch(s.ctx, s.owner, s.repo, n)
+	s.must(err, "cancel")
+	_, err = c1.Issues.DeleteStopwatch(s.ctx, s.owner, s.repo, n)
+	s.note("cancel stopwatch: %d, again %d", resp.StatusCode, s.status(err))
+
+	// Deadlines keep the day and end it at 23:59:59.
+	due := time.Date(2030, 5, 6, 10, 30, 0, 0, time.UTC)
+	dl, resp, err := c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due})
+	s.must(err, "deadline")
+	is, _, err := c1.Issues.Get(s.ctx, s.owner, s.repo, n)
+	s.must(err, "issue")
+	s.note("deadline: %d, due %s, issue due %s", resp.StatusCode, dl.DueDate.UTC().Format(time.RFC3339), is.DueDate.UTC().Format(time.RFC3339))
+	_, _, err = c2.Issues.SetDeadline(s.ctx, s.owner, s.repo, s.newIssue("deadline by a writer"), forgejo.EditDeadlineOption{DueDate: due})
+	s.note("deadline by user2 (a writer): error %v", err != nil)
+}
+
+func (s *scenario) subscriptionsAndWatches() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	// user2 became a collaborator earlier, which makes them watch.
+	w, _, err := c2.Repos.GetSubscription(s.ctx, s.owner, s.repo)
+	s.must(err, "user2 watches")
+	s.note("user2 watches after becoming a collaborator: %v, ignored %v, url ends %v", w.Subscribed, w.Ignored,
+		strings.HasSuffix(w.URL, "/repos/"+s.owner+"/"+s.repo+"/subscription"))
+	resp, err := c2.Repos.Unwatch(s.ctx, s.owner, s.repo)
+	s.must(err, "unwatch")
+	_, _, err = c2.Repos.GetSubscription(s.ctx, s.owner, s.repo)
+	s.note("unwatch: %d, then check %d", resp.StatusCode, s.status(err))
+	n := s.newIssue("subscriptions")
+	ws, _, err := c2.Issues.GetSubscription(s.ctx, s.owner, s.repo, n)
+	s.must(err, "issue subscription")
+	wo, _, err := c1.Issues.GetSubscription(s.ctx, s.owner, s.repo, n)
+	s.must(err, "owner's issue subscription")
+	s.note("issue subscription: user2 %v (ignored %v), the poster %v, url ends %v", ws.Subscribed, ws.Ignored, wo.Subscribed,
+		strings.HasSuffix(ws.URL, fmt.Sprintf("/issues/%d/subscriptions", n)))
+	w, resp, err = c2.Repos.Watch(s.ctx, s.owner, s.repo)
+	s.must(err, "watch")
+	s.note("watch: %d subscribed %v", resp.StatusCode, w.Subscribed)
+	subs, resp, err := c1.Repos.ListSubscribers(s.ctx, s.owner, s.repo, nil)
+	s.must(err, "subscribers")
+	total, _ := resp.TotalCount()
+	repo, _, err := c1.Repos.Get(s.ctx, s.owner, s.repo)
+	s.must(err, "repository")
+	s.note("watchers: %v (total %d), watchers_count %d", userLogins(subs, s.tg), total, repo.WatchersCount)
+	watched, _, err := c2.Users.ListMySubscriptions(s.ctx, &forgejo.ListOptions{Limit: 50})
+	s.must(err, "user2's watched repositories")
+	s.note("user2 lists the repository as watched: %v", slices.ContainsFunc(watched, func(r *forgejo.Repository) bool { return r.Name == s.repo }))
+
+	resp, err = c1.Issues.Unsubscribe(s.ctx, s.owner, s.repo, n, s.tg.user2)
+	s.must(err, "unsubscribe user2")
+	ws, _, err = c2.Issues.GetSubscription(s.ctx, s.owner, s.repo, n)
+	s.must(err, "issue subscription")
+	s.note("owner unsubscribes user2 (watching the repository): %d, subscribed %v", resp.StatusCode, ws.Subscribed)
+	resp, err = c1.Issues.Subscribe(s.ctx, s.owner, s.repo, n, s.tg.user2)
+	s.must(err, "subscribe")
+	resp2, err := c1.Issues.Subscribe(s.ctx, s.owner, s.repo, n, s.tg.user2)
+	s.must(err, "subscribe again")
+	isubs, _, err := c1.Issues.ListSubscribers(s.ctx, s.owner, s.repo, n, nil)
+	s.must(err, "issue subscribers")
+	s.note("subscribe user2: %d, again %d, listed %v", resp.StatusCode, resp2.StatusCode,
+		slices.ContainsFunc(isubs, func(u *forgejo.User) bool { return u.Login == s.tg.user2 }))
+	_, err = c2.Issues.Subscribe(s.ctx, s.owner, s.repo, n, s.owner)
+	e := s.apiErr(err, "user2 subscribes the owner")
+	s.note("user2 subscribes the owner: %d %q", e.StatusCode, strings.ReplaceAll(strings.ReplaceAll(e.Message, s.tg.user2, "USER2"), s.owner, "OWNER"))
+	_, err = c1.Issues.Subscribe(s.ctx, s.owner, s.repo, n, "nobody-contract-xyz")
+	s.note("subscribe a missing user: %d", s.status(err))
+}
+
+// userLogins names users by role, so that both targets print the same.
+func userLogins(us []*forgejo.User, tg *target) []string {
+	var out []string
+	for _, u := range us {
+		switch u.Login {
+		case tg.user1:
+			out = append(out, "user1")
+		case tg.user2:
+			out = append(out, "user2")
+		default:
+			out = append(out, "other")
+		}
+	}
+	return out
+}
+
+func (s *scenario) pinsAndPeople() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	a, b := s.newIssue("pin a"), s.newIssue("pin b")
+	allowed, _, err := c1.Repos.GetNewPinAllowed(s.ctx, s.owner, s.repo)
+	s.must(err, "pins allowed")
+	r1, err := c1.Issues.Pin(s.ctx, s.owner, s.repo, a)
+	s.must(err, "pin a")
+	r2, err := c1.Issues.Pin(s.ctx, s.owner, s.repo, b)
+	s.must(err, "pin b")
+	r3, err := c1.Issues.Pin(s.ctx, s.owner, s.repo, b)
+	s.must(err, "pin b again")
+	order := func() string {
+		s.t.Helper()
+		ps, _, err := c1.Issues.ListPinned(s.ctx, s.owner, s.repo)
+		s.must(err, "pinned")
+		var out []string
+		for _, p := range ps {
+			name := map[int64]string{a: "a", b: "b"}[p.Number]
+			out = append(out, fmt.Sprintf("%s@%d", name, p.PinOrder))
+		}
+		return strings.Join(out, ",")
+	}
+	s.note("pins allowed %+v; pin: %d %d, again %d, order %s", *allowed, r1.StatusCode, r2.StatusCode, r3.StatusCode, order())
+	resp, err := c1.Issues.MovePin(s.ctx, s.owner, s.repo, b, 1)
+	s.must(err, "move pin")
+	s.note("move b to 1: %d, order %s", resp.StatusCode, order())
+	_, err = c2.Issues.Pin(s.ctx, s.owner, s.repo, a)
+	e := s.apiErr(err, "user2 pins")
+	s.note("user2 pins: %d %q", e.StatusCode, e.Message)
+	is, _, err := c1.Issues.Get(s.ctx, s.owner, s.repo, a)
+	s.must(err, "issue a")
+	resp, err = c1.Issues.Unpin(s.ctx, s.owner, s.repo, b)
+	s.must(err, "unpin")
+	s.note("issue a pin_order %d; unpin b: %d, order %s", is.PinOrder, resp.StatusCode, order())
+	_, err = c1.Issues.Unpin(s.ctx, s.owner, s.repo, a)
+	s.must(err, "unpin a")
+	prs, _, err := c1.PullRequests.ListPinned(s.ctx, s.owner, s.repo)
+	s.must(err, "pinned pulls")
+	s.note("after unpinning: order %q, pinned pull requests %d", order(), len(prs))
+
+	as, _, err := c1.Issues.ListAssignees(s.ctx, s.owner, s.repo)
+	s.must(err, "assignees")
+	rs, _, err := c1.Repos.ListReviewers(s.ctx, s.owner, s.repo)
+	s.must(err, "reviewers")
+	s.note("assignees %v, reviewers %v", userLogins(as, s.tg), userLogins(rs, s.tg))
+
+	// The deprecated comment routes, with the issue in the path.
+	cm, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, a, forgejo.CreateIssueCommentOption{Body: "old style"})
+	s.must(err, "comment")
+	ed, resp, err := c1.Issues.EditCommentDeprecated(s.ctx, s.owner, s.repo, a, cm.ID, forgejo.EditIssueCommentOption{Body: "edited old style"})
+	s.must(err, "edit deprecated")
+	resp2, err := c1.Issues.DeleteCommentDeprecated(s.ctx, s.owner, s.repo, a, cm.ID)
+	s.must(err, "delete deprecated")
+	_, _, err = c1.Issues.GetComment(s.ctx, s.owner, s.repo, cm.ID)
+	s.note("deprecated comment routes: edit %d %q, delete %d, then get %d", resp.StatusCode, ed.Body, resp2.StatusCode, s.status(err))
+}
+
+func (s *scenario) timeline() {
+	c1 := s.tg.c1
+	n := s.newIssue("timeline")
+	resp, body := s.raw("GET", fmt.Sprintf("/repos/%s/%s/issues/%d/timeline", s.owner, s.repo, n), "")
+	s.note("empty timeline: %d %s", resp.StatusCode, strings.TrimSpace(string(body)))
+	_, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, n, forgejo.CreateIssueCommentOption{Body: "first"})
+	s.must(err, "comment")
+	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+	s.must(err, "close")
+	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateOpen)})
+	s.must(err, "reopen")
+	_, err = c1.Issues.Pin(s.ctx, s.owner, s.repo, n)
+	s.must(err, "pin")
+	_, err = c1.Issues.Unpin(s.ctx, s.owner, s.repo, n)
+	s.must(err, "unpin")
+	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 90})
+	s.must(err, "time")
+	_, err = c1.Issues.ClearTrackedTimes(s.ctx, s.owner, s.repo, n)
+	s.must(err, "reset")
+	_, err = c1.Issues.StartStopwatch(s.ctx, s.owner, s.repo, n)
+	s.must(err, "start")
+	_, err = c1.Issues.DeleteStopwatch(s.ctx, s.owner, s.repo, n)
+	s.must(err, "cancel")
+	due := time.Date(2031, 1, 2, 0, 0, 0, 0, time.UTC)
+	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due})
+	s.must(err, "deadline")
+	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due.AddDate(0, 0, 1)})
+	s.must(err, "deadline again")
+	tl, resp2, err := c1.Issues.ListTimeline(s.ctx, s.owner, s.repo, n, nil)
+	s.must(err, "timeline")
+	total, _ := resp2.TotalCount()
+	var kinds []string
+	for _, ev := range tl {
+		k := ev.Type
+		switch {
+		case ev.Type == "comment":
+			k += ":" + ev.Body
+		case ev.Type == "add_time_manual" || ev.Type == "delete_time_manual":
+			k += ":" + ev.Body
+		case strings.HasSuffix(ev.Type, "_deadline"):
+			k += ":" + ev.Body
+		}
+		if ev.TrackedTime != nil {
+			k += fmt.Sprintf("(time %d)", ev.TrackedTime.Time)
+		}
+		if ev.User == nil || ev.User.Login != s.owner {
+			k += "(not by the owner)"
+		}
+		kinds = append(kinds, k)
+	}
+	s.note("timeline: %d (total %d): %s", len(tl), total, strings.Join(kinds, " "))
+	page, resp2, err := c1.Issues.ListTimeline(s.ctx, s.owner, s.repo, n, &forgejo.IssueListTimelineOptions{ListOptions: forgejo.ListOptions{Page: 2, Limit: 3}})
+	s.must(err, "timeline page 2")
+	total, _ = resp2.TotalCount()
+	s.note("timeline page 2 of 3: %d, first %s, total header %d", len(page), page[0].Type, total)
+}
+
+func (s *scenario) wiki() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	_, _, err := c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, "Home")
+	s.note("wiki page before the wiki exists: %d", s.status(err))
+	p, resp, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+		Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome\n"))})
+	s.must(err, "create Home")
+	content, _ := base64.StdEncoding.DecodeString(p.ContentBase64)
+	s.note("create Home: %d title %q sub_url %q content %q commits %d message %q html_url ends %v sidebar %q", resp.StatusCode, p.Title, p.SubURL,
+		content, p.CommitCount, p.LastCommit.Message, strings.HasSuffix(p.HTMLURL, "/"+s.owner+"/"+s.repo+"/wiki/Home"), p.Sidebar)
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("again"))})
+	e := s.apiErr(err, "create Home again")
+	s.note("create Home again: %d %q", e.StatusCode, e.Message)
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr(" "), ContentBase64: forgejo.Ptr(b64("x"))})
+	e = s.apiErr(err, "create without a title")
+	s.note("create without a title: %d %q", e.StatusCode, e.Message)
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Bad"), ContentBase64: forgejo.Ptr("%%%")})
+	s.note("create with bad base64: %d", s.status(err))
+	p, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+		Title: forgejo.Ptr("Second Page"), ContentBase64: forgejo.Ptr(b64("two")), Message: forgejo.Ptr("second")})
+	s.must(err, "create Second Page")
+	p2, _, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+		Title: forgejo.Ptr("Third-Page"), ContentBase64: forgejo.Ptr(b64("three"))})
+	s.must(err, "create Third-Page")
+	got, _, err := c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, p.SubURL)
+	s.must(err, "get Second Page")
+	s.note("pages by title: %q -> %q (got %q, message %q), %q -> %q", "Second Page", p.SubURL, got.Title, got.LastCommit.Message, "Third-Page", p2.SubURL)
+	_, _, err = c2.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("By user2"), ContentBase64: forgejo.Ptr(b64("u2"))})
+	s.note("user2 (a writer) creates a page: error %v", err != nil)
+	ed, resp, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, "Home", forgejo.CreateWikiPageOptions{ContentBase64: forgejo.Ptr(b64("# Welcome back\n"))})
+	s.must(err, "edit Home")
+	content, _ = base64.StdEncoding.DecodeString(ed.ContentBase64)
+	s.note("edit Home: %d content %q commits %d message %q", resp.StatusCode, content, ed.CommitCount, ed.LastCommit.Message)
+	pages, resp, err := c1.Repos.ListWikiPages(s.ctx, s.owner, s.repo, nil)
+	s.must(err, "list pages")
+	total, _ := resp.TotalCount()
+	var titles []string
+	for _, pg := range pages {
+		titles = append(titles, pg.Title+"="+pg.SubURL)
+	}
+	s.note("pages: %v (total %d)", titles, total)
+	few, _, err := c1.Repos.ListWikiPages(s.ctx, s.owner, s.repo, &forgejo.ListOptions{Page: 2, Limit: 2})
+	s.must(err, "list pages, page 2")
+	s.note("pages, page 2 of 2: %d", len(few))
+	revs, resp, err := c1.Repos.ListWikiPageRevisions(s.ctx, s.owner, s.repo, "Home", nil)
+	s.must(err, "revisions")
+	total, _ = resp.TotalCount()
+	var msgs []string
+	for _, r := range revs.Commits {
+		msgs = append(msgs, strings.TrimSpace(r.Message))
+	}
+	s.note("Home revisions: count %d (total %d): %q", revs.Count, total, msgs)
+	resp, err = c1.Repos.DeleteWikiPage(s.ctx, s.owner, s.repo, p.SubURL)
+	s.must(err, "delete")
+	_, _, err = c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, p.SubURL)
+	st := s.status(err)
+	_, err = c1.Repos.DeleteWikiPage(s.ctx, s.owner, s.repo, p.SubURL)
+	s.note("delete Second Page: %d, then get %d, delete again %d", resp.StatusCode, st, s.status(err))
+}
+
+// sshEd25519 is a fresh ed25519 public key in authorized_keys form.
+func sshEd25519(comment string) string {
+	pub, _, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	var blob []byte
+	for _, f := range [][]byte{[]byte("ssh-ed25519"), pub} {
+		blob = binary.BigEndian.AppendUint32(blob, uint32(len(f)))
+		blob = append(blob, f...)
+	}
+	return "ssh-ed25519 " + base64.StdEncoding.EncodeToString(blob) + " " + comment
+}
+
+func (s *scenario) deployKeys() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	key := sshEd25519("contract@example")
+	k, resp, err := c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci", Key: key, ReadOnly: true})
+	s.must(err, "create deploy key")
+	_, wantFP, _ := parseAuthorizedKey(key)
+	s.note("create deploy key: %d title %q read_only %v, key without comment %v, fingerprint as ssh-keygen %v, repository nil %v, url ends %v",
+		resp.StatusCode, k.Title, k.ReadOnly, k.Key == strings.TrimSuffix(key, " contract@example"), k.Fingerprint == wantFP, k.Repository == nil,
+		strings.HasSuffix(k.URL, fmt.Sprintf("/keys/%d", k.ID)))
+	ks, resp, err := c1.Repos.ListKeys(s.ctx, s.owner, s.repo, nil)
+	s.must(err, "list deploy keys")
+	total, _ := resp.TotalCount()
+	s.note("deploy keys: %d (total %d), repository shown %v", len(ks), total, len(ks) == 1 && ks[0].Repository != nil)
+	byFP, _, err := c1.Repos.ListKeys(s.ctx, s.owner, s.repo, &forgejo.RepoListKeysOptions{Fingerprint: "SHA256:nope"})
+	s.must(err, "list by fingerprint")
+	g, _, err := c1.Repos.GetKey(s.ctx, s.owner, s.repo, k.ID)
+	s.must(err, "get deploy key")
+	s.note("by another fingerprint: %d; get: title %q", len(byFP), g.Title)
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci2", Key: key})
+	e := s.apiErr(err, "the same key again")
+	s.note("the same key again: %d %q", e.StatusCode, e.Message)
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci", Key: sshEd25519("x")})
+	e = s.apiErr(err, "the same title again")
+	s.note("the same title again: %d %q", e.StatusCode, e.Message)
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "bad", Key: "ssh-ed25519 bm90IGEga2V5"})
+	e = s.apiErr(err, "a bad key")
+	s.note("a bad key: %d, invalid key content %v", e.StatusCode, strings.HasPrefix(e.Message, "Invalid key content"))
+	_, _, err = c2.Repos.ListKeys(s.ctx, s.owner, s.repo, nil)
+	e = s.apiErr(err, "user2 lists deploy keys")
+	s.note("user2 (a writer) lists deploy keys: %d %q", e.StatusCode, e.Message)
+	resp, err = c1.Repos.DeleteKey(s.ctx, s.owner, s.repo, k.ID)
+	s.must(err, "delete deploy key")
+	_, _, err = c1.Repos.GetKey(s.ctx, s.owner, s.repo, k.ID)
+	s.note("delete deploy key: %d, then get %d", resp.StatusCode, s.status(err))
+}
+
+func (s *scenario) tagProtections() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	p, resp, err := c1.Repos.CreateTagProtection(s.ctx, s.owner, s.repo, forgejo.CreateTagProtectionOption{NamePattern: "v*", WhitelistUsernames: []string{s.owner}})
+	s.must(err, "create tag protection")
+	s.note("create tag protection: %d pattern %q users %d teams %v", resp.StatusCode, p.NamePattern, len(p.WhitelistUsernames), p.WhitelistTeams)
+	for _, tc := range []struct {
+		what string
+		o    forgejo.CreateTagProtectionOption
+	}{
+		{"the same pattern", forgejo.CreateTagProtectionOption{NamePattern: "v*", WhitelistUsernames: []string{s.owner}}},
+		{"no pattern", forgejo.CreateTagProtectionOption{NamePattern: " ", WhitelistUsernames: []string{s.owner}}},
+		{"nobody allowed", forgejo.CreateTagProtectionOption{NamePattern: "x*"}},
+		{"a missing user", forgejo.CreateTagProtectionOption{NamePattern: "y*", WhitelistUsernames: []string{"nobody-contract-xyz"}}},
+	} {
+		_, _, err := c1.Repos.CreateTagProtection(s.ctx, s.owner, s.repo, tc.o)
+		e := s.apiErr(err, tc.what)
+		s.note("tag protection with %s: %d %q", tc.what, e.StatusCode, e.Message)
+	}
+	_, _, err = c2.Repos.ListTagProtections(s.ctx, s.owner, s.repo)
+	s.note("user2 lists tag protections: %d", s.status(err))
+	ed, resp, err := c1.Repos.EditTagProtection(s.ctx, s.owner, s.repo, p.ID, forgejo.EditTagProtectionOption{NamePattern: forgejo.Ptr("release-*")})
+	s.must(err, "edit")
+	list, _, err := c1.Repos.ListTagProtections(s.ctx, s.owner, s.repo)
+	s.must(err, "list")
+	s.note("edit: %d pattern %q users kept %v; list %d", resp.StatusCode, ed.NamePattern, len(ed.WhitelistUsernames) == 1, len(list))
+	resp, err = c1.Repos.DeleteTagProtection(s.ctx, s.owner, s.repo, p.ID)
+	s.must(err, "delete")
+	_, _, err = c1.Repos.GetTagProtection(s.ctx, s.owner, s.repo, p.ID)
+	st := s.status(err)
+	_, err = c1.Repos.DeleteTagProtection(s.ctx, s.owner, s.repo, p.ID)
+	s.note("delete: %d, then get %d, delete again %d", resp.StatusCode, st, s.status(err))
+}
+
+func (s *scenario) gitData() {
+	c1 := s.tg.c1
+	_, _, err := c1.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagOption{TagName: "v-annotated", Message: "an annotated tag"})
+	s.must(err, "annotated tag")
+	refs, _, err := c1.Repos.ListRefs(s.ctx, s.owner, s.repo)
+	s.must(err, "refs")
+	var names []string
+	var annotated, light *forgejo.Reference
+	for _, r := range refs {
+		names = append(names, r.Ref+":"+r.Object.Type)
+		switch r.Ref {
+		case "refs/tags/v-annotated":
+			annotated = r
+		case "refs/tags/v0.1.0":
+			light = r
+		}
+	}
+	s.note("refs: %v", names)
+	main, _, err := c1.Repos.GetBranch(s.ctx, s.owner, s.repo, "main")
+	s.must(err, "main")
+	var body json.RawMessage
+	resp, err := c1.Do(s.ctx, &forgejo.Request{Method: "GET", Path: "/repos/" + s.owner + "/" + s.repo + "/git/refs/heads/main"}, &body)
+	s.must(err, "refs/heads/main")
+	var one forgejo.Reference
+	_ = json.Unmarshal(body, &one)
+	s.note("refs/heads/main exactly: %d, an object %v, at main %v, url ends %v", resp.StatusCode, strings.HasPrefix(string(body), "{"),
+		one.Object != nil && one.Object.SHA == main.Commit.ID, strings.HasSuffix(one.URL, "/git/refs/heads/main"))
+	heads, _, err := c1.Repos.ListMatchingRefs(s.ctx, s.owner, s.repo, "heads")
+	s.must(err, "refs/heads")
+	_, _, err = c1.Repos.ListMatchingRefs(s.ctx, s.owner, s.repo, "nope")
+	s.note("refs/heads: %d, refs/nope: %d", len(heads), s.status(err))
+
+	at, resp2, err := c1.Repos.GetAnnotatedTag(s.ctx, s.owner, s.repo, annotated.Object.SHA)
+	s.must(err, "annotated tag")
+	s.note("annotated tag: %d tag %q message %q object %s at main %v, tagger is the owner %v, url ends %v", resp2.StatusCode, at.Tag,
+		strings.TrimSpace(at.Message), at.Object.Type, at.Object.SHA == main.Commit.ID, at.Tagger != nil && at.Tagger.Name == s.owner,
+		strings.HasSuffix(at.URL, "/git/tags/"+at.SHA))
+	_, _, err = c1.Repos.GetAnnotatedTag(s.ctx, s.owner, s.repo, light.Object.SHA)
+	s.note("a lightweight tag's commit as an annotated tag: %d", s.status(err))
+
+	readme, _, err := c1.Repos.GetContents(s.ctx, s.owner, s.repo, "README.md", nil)
+	s.must(err, "README")
+	blob, resp2, err := c1.Repos.GetBlob(s.ctx, s.owner, s.repo, readme.File.SHA)
+	s.must(err, "blob")
+	raw, _ := base64.StdEncoding.DecodeString(blob.Content)
+	s.note("blob: %d encoding %s size %d content is README's %v", resp2.StatusCode, blob.Encoding, blob.Size, string(raw) == "# "+s.repo+"\n\ncontract suite")
+	_, _, err = c1.Repos.GetBlob(s.ctx, s.owner, s.repo, strings.Repeat("0", 40))
+	s.note("a missing blob: %d", s.status(err))
+
+	cs, resp2, err := c1.Repos.ListCommits(s.ctx, s.owner, s.repo, &forgejo.RepoListCommitsOptions{ListOptions: forgejo.ListOptions{Page: 1, Limit: 1}})
+	s.must(err, "commits")
+	total, _ := resp2.TotalCount()
+	s.note("commits page 1 limit 1: %d, head is main %v, total > 3 %v, has more %s, per page %s, next %d", len(cs), cs[0].SHA == main.Commit.ID,
+		total > 3, resp2.Header.Get("X-HasMore"), resp2.Header.Get("X-PerPage"), resp2.NextPage)
+	docs, _, err := c1.Repos.ListCommits(s.ctx, s.owner, s.repo, &forgejo.RepoListCommitsOptions{Path: "docs/guide", Stat: forgejo.Ptr(false)})
+	s.must(err, "commits touching docs/guide")
+	var msgs []string
+	for _, cm := range docs {
+		msgs = append(msgs, strings.TrimSpace(cm.Commit.Message))
+	}
+	s.note("commits touching docs/guide: %q, stats nil %v", msgs, len(docs) > 0 && docs[0].Stats == nil)
+	_, _, err = c1.Repos.ListCommits(s.ctx, s.owner, s.repo, &forgejo.RepoListCommitsOptions{SHA: "no-such-branch"})
+	s.note("commits of a missing ref: %d", s.status(err))
+
+	repo, _, err := c1.Repos.Get(s.ctx, s.owner, s.repo)
+	s.must(err, "repository")
+	byID, _, err := c1.Repos.GetByID(s.ctx, repo.ID)
+	s.must(err, "by id")
+	_, _, err = c1.Repos.GetByID(s.ctx, 987654321)
+	s.note("repository by id: %v; a missing id %d", byID.FullName == s.owner+"/"+s.repo, s.status(err))
+	media, _, err := c1.Repos.GetMedia(s.ctx, s.owner, s.repo, "README.md", nil)
+	s.must(err, "media")
+	s.note("media README.md is the file %v", string(media) == "# "+s.repo+"\n\ncontract suite")
+}
+
+func (s *scenario) instanceTemplates() {
+	c := s.tg.c1
+	att, _, err := c.Settings.GetAttachment(s.ctx)
+	s.must(err, "attachment settings")
+	s.note("attachment settings: enabled %v, max files %d, max size %d, .zip allowed %v", att.Enabled, att.MaxFiles, att.MaxSize, strings.Contains(att.AllowedTypes, ".zip"))
+	rs, _, err := c.Settings.GetRepository(s.ctx)
+	s.must(err, "repository settings")
+	s.note("repository settings: mirrors %v http %v migrations %v stars %v time tracking %v disabled", rs.MirrorsDisabled, rs.HTTPGitDisabled,
+		rs.MigrationsDisabled, rs.StarsDisabled, rs.TimeTrackingDisabled)
+	ui, _, err := c.Settings.GetUI(s.ctx)
+	s.must(err, "ui settings")
+	s.note("ui settings: reactions %v", ui.AllowedReactions)
+	// Differs on purpose: Forgejo's default theme is forgejo-auto, Gitea's
+	// gitea-auto.
+	if want := map[bool]string{true: "forgejo-auto", false: "gitea-auto"}[s.tg.fake]; ui.DefaultTheme != want {
+		s.t.Errorf("default theme on %s: %q, want %q", s.tg.name, ui.DefaultTheme, want)
+	}
+
+	lt, _, err := c.Misc.ListLabelTemplates(s.ctx)
+	s.must(err, "label templates")
+	def, _, err := c.Misc.ListLabelTemplateLabels(s.ctx, "Default")
+	s.must(err, "Default labels")
+	_, _, err = c.Misc.ListLabelTemplateLabels(s.ctx, "No-Such-Template")
+	s.note("label templates %v; Default has labels %v, colors without # %v; a missing one %d", lt, len(def) > 5,
+		len(def) > 0 && !strings.HasPrefix(def[0].Color, "#"), s.status(err))
+	gi, _, err := c.Misc.ListGitignoreTemplates(s.ctx)
+	s.must(err, "gitignore templates")
+	goIgnore, _, err := c.Misc.GetGitignoreTemplate(s.ctx, "Go")
+	s.must(err, "Go gitignore")
+	_, _, err = c.Misc.GetGitignoreTemplate(s.ctx, "No-Such-Template")
+	s.note("gitignore: Go listed %v, Go named %q with a source %v; a missing one %d", slices.Contains(gi, "Go"), goIgnore.Name, goIgnore.Source != "", s.status(err))
+	ls, _, err := c.Misc.ListLicenseTemplates(s.ctx)
+	s.must(err, "licenses")
+	var mit *forgejo.LicensesTemplateListEntry
+	for _, l := range ls {
+		if l.Key == "MIT" {
+			mit = l
+		}
+	}
+	lic, _, err := c.Misc.GetLicenseTemplate(s.ctx, "MIT")
+	s.must(err, "MIT")
+	_, _, err = c.Misc.GetLicenseTemplate(s.ctx, "No-Such-License")
+	s.note("licenses: MIT listed %v (url ends %v), MIT key %q with a body %v; a missing one %d", mit != nil,
+		mit != nil && strings.HasSuffix(mit.URL, "/api/v1/licenses/MIT"), lic.Key, strings.Contains(lic.Body, "MIT"), s.status(err))
+}
+
+func (s *scenario) markup() {
+	c := s.tg.c1
+	for _, tc := range []struct{ mode, text string }{
+		{"", "Hello **world**, _you_ and `code` <b>x</b> & \"quotes\""},
+		{"markdown", "# Title here\n\nSome text\nnext line"},
+		{"comment", "line one\nline two"},
+		{"markdown", "- one\n- two\n\n1. first\n2. second"},
+		{"markdown", "See [the docs](https://example.com/docs) or https://example.org"},
+		{"markdown", "> quoted\n\n---\n\n## Sub *title*"},
+		{"markdown", ""},
+	} {
+		out, resp, err := c.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownOption{Mode: tc.mode, Text: tc.text})
+		s.must(err, "render")
+		s.note("markdown %q %q: %d %q", tc.mode, tc.text, resp.StatusCode, out)
+	}
+	out, _, err := c.Misc.RenderMarkdownRaw(s.ctx, "*raw* text\nsecond")
+	s.must(err, "render raw")
+	s.note("markdown raw: %q", out)
+	out, _, err = c.Misc.RenderMarkup(s.ctx, forgejo.MarkupOption{Mode: "markdown", Text: "**markup**"})
+	s.must(err, "render markup")
+	s.note("markup: %q", out)
+	_, _, err = s.tg.anon.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownOption{Text: "x"})
+	s.note("markdown anonymously: %d", s.status(err))
+}
