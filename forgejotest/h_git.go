@@ -64,9 +64,10 @@ func (c *call) gitRefs(r *repo) []*wReference {
 	return out
 }
 
-// hGitRefs lists references, all of them or those under refs/{ref}. As
-// Forgejo, none is 404, and a filter that names exactly one reference
-// answers that reference as an object, not a list.
+// hGitRefs lists references, all of them or those starting with
+// refs/{ref}; none is 404. A filter that names exactly one reference
+// still answers a list, as Gitea 1.27 does (old Gitea answered an object;
+// the fake cannot know what Forgejo 15 does).
 func hGitRefs(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -82,14 +83,11 @@ func hGitRefs(c *call) {
 			refs = append(refs, ref)
 		}
 	}
-	switch {
-	case len(refs) == 0:
+	if len(refs) == 0 {
 		c.notFound()
-	case len(refs) == 1 && refs[0].Ref == filter:
-		c.json(http.StatusOK, refs[0])
-	default:
-		c.json(http.StatusOK, refs)
+		return
 	}
+	c.json(http.StatusOK, refs)
 }
 
 type wAnnotatedTag struct {

@@ -21,7 +21,7 @@ type deployKey struct {
 	id          int64
 	keyID       int64
 	title       string
-	content     string // "type base64", the comment dropped
+	content     string // "type base64 comment"
 	fingerprint string
 	readOnly    bool
 	created     time.Time
@@ -64,7 +64,8 @@ func sshString(b []byte) (field, rest []byte, ok bool) {
 // base64 [comment]") as Forgejo's CheckPublicKeyString does, far enough
 // to refuse what Forgejo refuses: not one line, not base64, a blob whose
 // type is not the declared one, a type not allowed, a key too short. It
-// returns the content Forgejo stores and the SHA256 fingerprint. SSH2
+// returns the content Forgejo stores (the comment kept) and the SHA256
+// fingerprint. SSH2
 // ("---- BEGIN SSH2 PUBLIC KEY ----") keys are not read.
 func parseAuthorizedKey(s string) (content, fingerprint string, err error) {
 	s = strings.TrimRight(strings.TrimSpace(s), "\r\n")
@@ -75,7 +76,7 @@ func parseAuthorizedKey(s string) (content, fingerprint string, err error) {
 	if len(fields) < 2 {
 		return "", "", errors.New("ssh: no key found")
 	}
-	typ, data := fields[0], fields[1]
+	typ, data, comment := fields[0], fields[1], strings.Join(fields[2:], " ")
 	blob, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
 		return "", "", errors.New("ssh: no key found")
@@ -111,7 +112,9 @@ func parseAuthorizedKey(s string) (content, fingerprint string, err error) {
 		return "", "", fmt.Errorf("key length is not enough: got %d, needs %d", bits, min)
 	}
 	sum := sha256.Sum256(blob)
-	return typ + " " + data, "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:]), nil
+	// As Forgejo's parseKeyString: type, key and comment, the space before
+	// the comment kept even without one.
+	return typ + " " + data + " " + comment, "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:]), nil
 }
 
 func (c *call) deployKey(r *repo, k *deployKey, private bool) *wDeployKey {

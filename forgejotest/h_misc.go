@@ -202,14 +202,18 @@ func (c *call) html(s string) {
 	c.header.Set("Content-Type", "text/html; charset=utf-8")
 }
 
-// renderMarkdown is a small Markdown renderer that writes what Forgejo's
-// (goldmark, then its sanitizer) writes for the common cases: paragraphs,
-// ATX headings with Forgejo's "user-content-" ids, fenced code, bullet and
-// numbered lists, block quotes, thematic breaks, and inline code, strong,
-// emphasis, links and bare URLs, text escaped as the sanitizer escapes it.
-// Its limits: no nesting of lists or quotes in lists, no tables, setext
-// headings, indented code, raw HTML, reference links or images; no
-// @mention, #issue or commit links; fenced code is not highlighted.
+// renderMarkdown is a small Markdown renderer that writes what the API's
+// renderer (goldmark, then the sanitizer) writes for the common cases, as
+// checked against Gitea 1.27 (the contract scenario): paragraphs and lists
+// with dir="auto", ATX headings (without ids in this API), bullet and
+// numbered lists, block quotes, thematic breaks, inline code, strong,
+// emphasis, links, the sanitizer's inline tags (<b>, <i>...), bare URLs
+// linked in comments only, text escaped as the sanitizer escapes it. Its
+// limits: no nesting of lists or quotes in lists, no tables, setext
+// headings, indented code, raw HTML blocks, reference links or images; no
+// @mention, #issue or commit links; relative links are not resolved
+// against the context; fenced code is not highlighted (Forgejo wraps it in
+// chroma's spans).
 func renderMarkdown(src string, hardBreaks bool) string {
 	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
 	var out strings.Builder
@@ -224,9 +228,9 @@ func renderMarkdown(src string, hardBreaks bool) string {
 		}
 		parts := make([]string, len(para))
 		for i, l := range para {
-			parts[i] = renderInline(strings.TrimSpace(l))
+			parts[i] = renderInline(strings.TrimSpace(l), hardBreaks)
 		}
-		out.WriteString("<p>" + strings.Join(parts, sep) + "</p>\n")
+		out.WriteString(`<p dir="auto">` + strings.Join(parts, sep) + "</p>\n")
 		para = nil
 	}
 	for i := 0; i < len(lines); i++ {
@@ -256,10 +260,10 @@ func renderMarkdown(src string, hardBreaks bool) string {
 			m := headingRE.FindStringSubmatch(trim)
 			text := strings.TrimSpace(strings.TrimRight(m[2], "#"))
 			lvl := string(rune('0' + len(m[1])))
-			out.WriteString("<h" + lvl + ` id="user-content-` + headingID(text) + `">` + renderInline(text) + "</h" + lvl + ">\n")
+			out.WriteString("<h" + lvl + ">" + renderInline(text, hardBreaks) + "</h" + lvl + ">\n")
 		case hrRE.MatchString(trim):
 			flush()
-			out.WriteString("<hr/>\n")
+			out.WriteString("<hr>\n")
 		case strings.HasPrefix(trim, ">"):
 			flush()
 			var quoted []string
@@ -275,10 +279,10 @@ func renderMarkdown(src string, hardBreaks bool) string {
 			if !bulletRE.MatchString(line) {
 				re, tag = orderedRE, "ol"
 			}
-			out.WriteString("<" + tag + ">\n")
+			out.WriteString("<" + tag + ` dir="auto">` + "\n")
 			for ; i < len(lines) && re.MatchString(lines[i]); i++ {
 				item := re.FindStringSubmatch(lines[i])[1]
-				out.WriteString("<li>" + renderInline(strings.TrimSpace(item)) + "</li>\n")
+				out.WriteString("<li>" + renderInline(strings.TrimSpace(item), hardBreaks) + "</li>\n")
 			}
 			i--
 			out.WriteString("</" + tag + ">\n")
@@ -296,58 +300,61 @@ var (
 	bulletRE  = regexp.MustCompile(`^\s{0,3}[-*+]\s+(.*)$`)
 	orderedRE = regexp.MustCompile(`^\s{0,3}\d{1,9}[.)]\s+(.*)$`)
 	inlineRE  = regexp.MustCompile("`([^`]+)`|\\*\\*([^*]+)\\*\\*|__([^_]+)__|\\*([^*]+)\\*|\\b_([^_]+)_\\b|\\[([^\\]]+)\\]\\(([^)\\s]+)\\)|(https?://[^\\s<]+[^\\s<.,:;\"')\\]])")
-	slugDrop  = regexp.MustCompile(`[^\p{L}\p{N}\-_ ]+`)
 )
 
-// headingID is the anchor of a heading: lower case, spaces to dashes,
-// punctuation dropped.
-func headingID(text string) string {
-	s := strings.ToLower(slugDrop.ReplaceAllString(stripInline(text), ""))
-	return strings.ReplaceAll(strings.TrimSpace(s), " ", "-")
-}
+// inlineTags are the inline HTML tags the sanitizer lets through as they
+// are; any other tag is escaped.
+var inlineTags = regexp.MustCompile(`^</?(?:b|i|em|strong|code|kbd|sub|sup|s|del|ins|mark|small|u|br)\s*/?>`)
 
-// stripInline is the text of inline markup without its markers.
-func stripInline(s string) string {
-	return inlineRE.ReplaceAllStringFunc(s, func(m string) string {
-		g := inlineRE.FindStringSubmatch(m)
-		for _, i := range []int{1, 2, 3, 4, 5, 6, 8} {
-			if g[i] != "" {
-				return g[i]
-			}
-		}
-		return m
-	})
-}
-
-// renderInline renders code spans, strong, emphasis, links and bare URLs;
-// the rest is escaped as Forgejo's sanitizer writes text (&#39; and &#34;
-// for quotes).
-func renderInline(s string) string {
+// renderInline renders code spans, strong, emphasis, links, allowed inline
+// tags and (in comments) bare URLs; the rest is escaped as Forgejo's
+// sanitizer writes text (&#39; and &#34; for quotes).
+func renderInline(s string, linkify bool) string {
 	var out strings.Builder
 	last := 0
+	text := func(t string) {
+		for t != "" {
+			i := strings.IndexByte(t, '<')
+			if i < 0 {
+				out.WriteString(html.EscapeString(t))
+				return
+			}
+			out.WriteString(html.EscapeString(t[:i]))
+			if tag := inlineTags.FindString(t[i:]); tag != "" {
+				out.WriteString(tag)
+				t = t[i+len(tag):]
+				continue
+			}
+			out.WriteString("&lt;")
+			t = t[i+1:]
+		}
+	}
 	for _, loc := range inlineRE.FindAllStringSubmatchIndex(s, -1) {
-		out.WriteString(html.EscapeString(s[last:loc[0]]))
-		last = loc[1]
 		g := func(i int) string {
 			if loc[2*i] < 0 {
 				return ""
 			}
 			return s[loc[2*i]:loc[2*i+1]]
 		}
+		if g(8) != "" && !linkify {
+			continue // a bare URL stays text in a document
+		}
+		text(s[last:loc[0]])
+		last = loc[1]
 		switch {
 		case g(1) != "":
 			out.WriteString("<code>" + html.EscapeString(g(1)) + "</code>")
 		case g(2) != "" || g(3) != "":
-			out.WriteString("<strong>" + renderInline(g(2)+g(3)) + "</strong>")
+			out.WriteString("<strong>" + renderInline(g(2)+g(3), linkify) + "</strong>")
 		case g(4) != "" || g(5) != "":
-			out.WriteString("<em>" + renderInline(g(4)+g(5)) + "</em>")
+			out.WriteString("<em>" + renderInline(g(4)+g(5), linkify) + "</em>")
 		case g(6) != "":
-			out.WriteString(`<a href="` + html.EscapeString(g(7)) + `" rel="nofollow">` + renderInline(g(6)) + "</a>")
+			out.WriteString(`<a href="` + html.EscapeString(g(7)) + `" rel="nofollow">` + renderInline(g(6), linkify) + "</a>")
 		default:
 			u := g(8)
 			out.WriteString(`<a href="` + html.EscapeString(u) + `" rel="nofollow">` + html.EscapeString(u) + "</a>")
 		}
 	}
-	out.WriteString(html.EscapeString(s[last:]))
+	text(s[last:])
 	return out.String()
 }

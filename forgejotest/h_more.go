@@ -84,7 +84,6 @@ func hAddCollaborator(c *call) {
 		cl.perm = perm
 	} else {
 		r.collaborators = append(r.collaborators, &collaborator{u: u, perm: perm})
-		c.st.setWatch(r, u, true, c.now) // as Forgejo, a new collaborator watches the repository
 	}
 	c.empty(http.StatusNoContent)
 }

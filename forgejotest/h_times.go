@@ -261,7 +261,7 @@ func hDeleteTime(c *call) {
 		return
 	}
 	if !c.user.isAdmin && t.user != c.user {
-		c.fail(http.StatusForbidden, "not allowed")
+		c.empty(http.StatusForbidden) // only site administrators and the user themself
 		return
 	}
 	t.deleted = true
@@ -296,7 +296,7 @@ func hRepoUserTimes(c *call) {
 		return
 	}
 	if !canAdmin(c.user, r) && u != c.user {
-		c.fail(http.StatusForbidden, "Cannot get trackedtimes of another user")
+		c.fail(http.StatusForbidden, "query by user not allowed; not enough rights")
 		return
 	}
 	tts := c.selectTimes(func(t *trackedTime) bool { return !t.deleted && t.issue.repo == r && t.user == u })

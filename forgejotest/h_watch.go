@@ -367,8 +367,8 @@ func byName(us []*user) []*user {
 	return us
 }
 
-// hAssignees lists who may be assigned: whoever may write, and the owner of
-// a user's repository.
+// hAssignees lists who may be assigned: whoever holds write access, and
+// the owner of a user's repository.
 func hAssignees(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -380,10 +380,13 @@ func hAssignees(c *call) {
 			us = append(us, u)
 		}
 	}
+	us = byName(us)
+	// As Forgejo's GetRepoAssignees, the owner of a user's repository comes
+	// last, after the others by name.
 	if r.owner.org == nil && !slices.Contains(us, r.owner) {
 		us = append(us, r.owner)
 	}
-	c.json(http.StatusOK, c.users(byName(us)))
+	c.json(http.StatusOK, c.users(us))
 }
 
 // hReviewers lists who may be asked for a review, as Forgejo's
@@ -497,7 +500,14 @@ func hTimeline(c *call) {
 		all = append(all, timelineEntry{cm.id, cm.updated, entry(cm.id, "comment", cm.poster, cm.body, cm.created, cm.updated)})
 	}
 	for _, ev := range c.st.more.events[is] {
-		w := entry(ev.id, ev.kind, ev.doer, ev.content, ev.created, ev.created)
+		body := ev.content
+		if secs, ok := strings.CutPrefix(body, "|"); ok && (ev.kind == "add_time_manual" || ev.kind == "stop_tracking" || ev.kind == "delete_time_manual") {
+			// Stored as "|<seconds>", rendered in the old words, as
+			// Forgejo's ToTimelineComment does.
+			n, _ := strconv.ParseInt(secs, 10, 64)
+			body = secToTime(n)
+		}
+		w := entry(ev.id, ev.kind, ev.doer, body, ev.created, ev.created)
 		if ev.time != nil {
 			w.TrackedTime = c.v.trackedTime(ev.time)
 		}

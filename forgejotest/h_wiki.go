@@ -126,6 +126,9 @@ func (w *wiki) commit(r *repo, u *user, now time.Time, message, changed string, 
 	if n := len(w.commits); n > 0 {
 		parent = w.commits[n-1].sha
 	}
+	if !strings.HasSuffix(message, "\n") {
+		message += "\n" // as git stores it
+	}
 	sha := fakeSHA("wiki", r.owner.login, r.name, parent, message, now.String(), strconv.Itoa(len(w.commits)))
 	w.commits = append(w.commits, &wikiCommit{sha: sha, message: message, author: u, when: now, files: files, changed: changed})
 }
@@ -231,8 +234,9 @@ func hCreateWikiPage(c *call) {
 	}
 }
 
-// hEditWikiPage rewrites (and, with a new title, renames) a page; a page
-// that is not there is created, as Forgejo's wiki service does.
+// hEditWikiPage rewrites a page under its (new) title, renaming it when
+// the title differs; a page that is not there is created, as Forgejo's
+// wiki service does.
 func hEditWikiPage(c *call) {
 	r := c.pathRepo()
 	if r == nil || !c.notArchived(r) || !c.canWriteRepo(r) {
@@ -242,11 +246,9 @@ func hEditWikiPage(c *call) {
 	if !c.decode(&b) {
 		return
 	}
-	old := c.p["pageName"]
-	web := old
-	if strings.TrimSpace(b.Title) != "" {
-		web = titleToWebPath(b.Title)
-	}
+	// As Forgejo, a missing title is not "keep the name": it is the title
+	// "unnamed", so that the page is renamed.
+	old, web := c.p["pageName"], titleToWebPath(b.Title)
 	if b.Message == "" {
 		b.Message = fmt.Sprintf("Update %q", web)
 	}
