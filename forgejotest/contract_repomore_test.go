@@ -1,5 +1,7 @@
 package forgejotest
 
+//lint:file-ignore SA1019 the scenario checks the deprecated operations the fake implements (per-user times, comments under the path).
+
 import (
 	"crypto/ed25519"
 	"crypto/rand"

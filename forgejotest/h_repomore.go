@@ -43,9 +43,6 @@ func (st *state) alive(is *issue) bool {
 	return r.issue(is.number) == is
 }
 
-// repoAlive reports whether r is still a repository of the instance.
-func (st *state) repoAlive(r *repo) bool { return r != nil && st.repo(r.owner.login, r.name) == r }
-
 // issueEvent is a timeline entry that is not a comment: Forgejo stores them
 // as comments of other types, with ids from the same sequence.
 type issueEvent struct {
