@@ -138,6 +138,10 @@ func repoMoreRoutes() []routeSpec {
 		{"GET", "/repositories/{id}", "repoGetByID", auth, hRepoByID},
 		{"GET", R + "/languages", "repoGetLanguages", pub, hLanguages},
 		{"GET", R + "/media/{filepath}", "repoGetRawFileOrLFS", pub, hGetRawFile},
+		{"POST", R + "/contents", "repoChangeFiles", auth, hChangeFiles},
+		{"PATCH", R + "/branches/{branch}", "repoUpdateBranch", auth, hRenameBranch},
+		{"GET", R + "/commits/{sha}/pull", "repoGetCommitPullRequest", pub, hCommitPull},
+		{"GET", R + "/pulls/{base}/{head}", "repoGetPullRequestByBaseHead", pub, hPullByBaseHead},
 
 		// settings, templates, markup
 		{"GET", "/settings/attachment", "getGeneralAttachmentSettings", pub, hAttachmentSettings},
