@@ -34,6 +34,7 @@ func (s *scenario) repoMoreArea() {
 	s.instanceTemplates()
 	s.markup()
 	s.repoExtras()
+	s.pushMirrors()
 }
 
 func (s *scenario) newIssue(title string) int64 {
@@ -707,4 +708,42 @@ func (s *scenario) repoExtras() {
 	s.must(err, "pull request of the merge")
 	_, _, err = c1.PullRequests.GetByCommit(s.ctx, s.owner, s.repo, merged.Head.SHA)
 	s.note("pull request of the merge commit: %d same %v; of the head commit %d", resp.StatusCode, byCommit.Number == pr.Number, s.status(err))
+}
+
+func (s *scenario) pushMirrors() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	m, resp, err := c1.Repos.CreatePushMirror(s.ctx, s.owner, s.repo, forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/mirror.git", Interval: "8h"})
+	s.must(err, "add push mirror")
+	s.note("add push mirror: %d address %q interval %q remote name prefix %v, repo %v, last error %q", resp.StatusCode, m.RemoteAddress, m.Interval,
+		strings.HasPrefix(m.RemoteName, "remote_mirror_"), m.RepoName == s.repo, m.LastError)
+	for _, tc := range []struct {
+		what string
+		o    forgejo.CreatePushMirrorOption
+	}{
+		{"a local address", forgejo.CreatePushMirrorOption{RemoteAddress: "http://127.0.0.1/x.git", Interval: "8h"}},
+		{"another protocol", forgejo.CreatePushMirrorOption{RemoteAddress: "ftp://8.8.8.8/x.git", Interval: "8h"}},
+		{"a bad interval", forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/x.git", Interval: "soon"}},
+		{"a short interval", forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/x.git", Interval: "1m"}},
+	} {
+		_, _, err := c1.Repos.CreatePushMirror(s.ctx, s.owner, s.repo, tc.o)
+		s.note("push mirror with %s: %d", tc.what, s.status(err))
+	}
+	ms, resp, err := c1.Repos.ListPushMirrors(s.ctx, s.owner, s.repo, nil)
+	s.must(err, "list push mirrors")
+	total, _ := resp.TotalCount()
+	g, _, err := c1.Repos.GetPushMirror(s.ctx, s.owner, s.repo, m.RemoteName)
+	s.must(err, "get push mirror")
+	_, _, err = c1.Repos.GetPushMirror(s.ctx, s.owner, s.repo, "remote_mirror_none")
+	st := s.status(err)
+	_, _, err = c2.Repos.ListPushMirrors(s.ctx, s.owner, s.repo, nil)
+	s.note("push mirrors: %d (total %d), get same %v, a missing one %d, user2 lists %d", len(ms), total, g.RemoteName == m.RemoteName, st, s.status(err))
+	resp, err = c1.Repos.DeletePushMirror(s.ctx, s.owner, s.repo, m.RemoteName)
+	s.must(err, "delete push mirror")
+	_, err = c1.Repos.DeletePushMirror(s.ctx, s.owner, s.repo, m.RemoteName)
+	st = s.status(err)
+	resp2, err := c1.Repos.SyncPushMirrors(s.ctx, s.owner, s.repo)
+	s.must(err, "sync push mirrors")
+	_, err = c1.Repos.SyncMirror(s.ctx, s.owner, s.repo)
+	e := s.apiErr(err, "sync a repository that is no mirror")
+	s.note("delete push mirror: %d, again %d; sync without mirrors %d; mirror-sync of no mirror %d %q", resp.StatusCode, st, resp2.StatusCode, e.StatusCode, e.Message)
 }

@@ -28,6 +28,7 @@ type moreState struct {
 	wikis       map[*repo]*wiki
 	keys        map[*repo][]*deployKey
 	tagProts    map[*repo][]*tagProtection
+	pushMirrors map[*repo][]*pushMirror
 }
 
 // alive reports whether is still exists: its repository is not deleted and
@@ -142,6 +143,14 @@ func repoMoreRoutes() []routeSpec {
 		{"PATCH", R + "/branches/{branch}", "repoUpdateBranch", auth, hRenameBranch},
 		{"GET", R + "/commits/{sha}/pull", "repoGetCommitPullRequest", pub, hCommitPull},
 		{"GET", R + "/pulls/{base}/{head}", "repoGetPullRequestByBaseHead", pub, hPullByBaseHead},
+
+		// push mirrors
+		{"GET", R + "/push_mirrors", "repoListPushMirrors", auth, hListPushMirrors},
+		{"POST", R + "/push_mirrors", "repoAddPushMirror", auth, hAddPushMirror},
+		{"GET", R + "/push_mirrors/{name}", "repoGetPushMirrorByRemoteName", auth, hGetPushMirror},
+		{"DELETE", R + "/push_mirrors/{name}", "repoDeletePushMirror", auth, hDeletePushMirror},
+		{"POST", R + "/push_mirrors-sync", "repoPushMirrorSync", auth, hSyncPushMirrors},
+		{"POST", R + "/mirror-sync", "repoMirrorSync", auth, hMirrorSync},
 
 		// settings, templates, markup
 		{"GET", "/settings/attachment", "getGeneralAttachmentSettings", pub, hAttachmentSettings},
