@@ -35,6 +35,8 @@ func (s *scenario) repoMoreArea() {
 	s.markup()
 	s.repoExtras()
 	s.pushMirrors()
+	s.notesAndTemplates()
+	s.transfers()
 }
 
 func (s *scenario) newIssue(title string) int64 {
@@ -746,4 +748,79 @@ func (s *scenario) pushMirrors() {
 	_, err = c1.Repos.SyncMirror(s.ctx, s.owner, s.repo)
 	e := s.apiErr(err, "sync a repository that is no mirror")
 	s.note("delete push mirror: %d, again %d; sync without mirrors %d; mirror-sync of no mirror %d %q", resp.StatusCode, st, resp2.StatusCode, e.StatusCode, e.Message)
+}
+
+func (s *scenario) notesAndTemplates() {
+	c1 := s.tg.c1
+	_, _, err := c1.Repos.GetNote(s.ctx, s.owner, s.repo, "main", nil)
+	s.note("note on main before any: %d", s.status(err))
+	if s.tg.fake { // Gitea 1.27 has no route to write notes
+		n, resp, err := c1.Repos.SetNote(s.ctx, s.owner, s.repo, "main", forgejo.NoteOptions{Message: "reviewed"})
+		if err != nil || resp.StatusCode != 200 || n.Message != "reviewed\n" || n.Commit == nil {
+			s.t.Errorf("set a note: %+v, %v", n, err)
+		}
+		if _, err := c1.Repos.DeleteNote(s.ctx, s.owner, s.repo, "main"); err != nil {
+			s.t.Errorf("remove the note: %v", err)
+		}
+	}
+
+	var raw json.RawMessage
+	_, err = c1.Do(s.ctx, &forgejo.Request{Method: "GET", Path: "/repos/" + s.owner + "/" + s.repo + "/issue_templates"}, &raw)
+	s.must(err, "issue templates")
+	cfg, _, err := c1.Repos.GetIssueConfig(s.ctx, s.owner, s.repo)
+	s.must(err, "issue config")
+	s.note("issue templates before any: %s; config: blank issues %v, contact links %d", raw, cfg.BlankIssuesEnabled, len(cfg.ContactLinks))
+	tpl := "---\nname: Bug report\nabout: Something broke\ntitle: \"[bug] \"\nlabels: [\"bug\", \"triage\"]\nref: main\n---\n\nWhat happened?\n"
+	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "templates", Files: []*forgejo.ChangeFileOperation{
+		{Operation: "create", Path: ".gitea/ISSUE_TEMPLATE/bug.md", Content: b64(tpl)},
+		{Operation: "create", Path: ".gitea/ISSUE_TEMPLATE/config.yaml", Content: b64("blank_issues_enabled: false\n")}}})
+	s.must(err, "add templates")
+	ts, _, err := c1.Repos.ListIssueTemplates(s.ctx, s.owner, s.repo)
+	s.must(err, "issue templates")
+	for _, t := range ts {
+		s.note("issue template %q: about %q title %q labels %v ref %q file %q content %q", t.Name, t.About, t.Title, t.Labels, t.Ref, t.FileName, t.Content)
+	}
+	cfg, _, err = c1.Repos.GetIssueConfig(s.ctx, s.owner, s.repo)
+	s.must(err, "issue config")
+	v, _, err := c1.Repos.ValidateIssueConfig(s.ctx, s.owner, s.repo)
+	s.must(err, "validate")
+	s.note("issue templates: %d; config: blank issues %v; valid %v %q", len(ts), cfg.BlankIssuesEnabled, v.Valid, v.Message)
+}
+
+func (s *scenario) transfers() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	name := s.repo + "-xfer"
+	_, _, err := c2.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: name, AutoInit: true})
+	s.must(err, "user2's repository")
+	_, _, err = c2.Repos.Transfer(s.ctx, s.owner, s.repo, forgejo.TransferRepoOption{NewOwner: s.tg.user2})
+	e := s.apiErr(err, "user2 transfers the owner's repository")
+	s.note("user2 transfers the owner's repository: %d %q", e.StatusCode, e.Message)
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: "nobody-contract-xyz"})
+	e = s.apiErr(err, "to nobody")
+	s.note("transfer to a missing user: %d %q", e.StatusCode, e.Message)
+	_, _, err = c1.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
+	s.note("accept without a transfer: %d", s.status(err))
+	r, resp, err := c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	s.must(err, "start a transfer")
+	s.note("user2 transfers to user1: %d, still user2's %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	s.note("transfer again while pending: %d", s.status(err))
+	_, _, err = c2.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
+	e = s.apiErr(err, "user2 accepts")
+	s.note("user2 accepts their own transfer: %d %q", e.StatusCode, e.Message)
+	r, resp, err = c1.Repos.RejectTransfer(s.ctx, s.tg.user2, name)
+	s.must(err, "reject")
+	s.note("user1 rejects: %d, user2's %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	s.must(err, "transfer again")
+	r, resp, err = c1.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
+	s.must(err, "accept")
+	_, _, err = c1.Repos.Get(s.ctx, s.tg.user2, name)
+	st := s.status(err)
+	s.note("user1 accepts: %d, user1's %v, under the old name %d", resp.StatusCode, r.Owner.Login == s.owner, st)
+	r, resp, err = c1.Repos.Transfer(s.ctx, s.owner, name, forgejo.TransferRepoOption{NewOwner: s.tg.user2})
+	s.must(err, "admin transfers")
+	s.note("user1 (a site administrator) transfers back: %d, user2's at once %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
+	_, err = c2.Repos.Delete(s.ctx, s.tg.user2, name)
+	s.must(err, "delete user2's repository")
 }

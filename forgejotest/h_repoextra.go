@@ -3,6 +3,8 @@ package forgejotest
 import (
 	"cmp"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -226,4 +228,365 @@ func hPullByBaseHead(c *call) {
 		}
 	}
 	c.notFound()
+}
+
+// ---- git notes
+
+// notesOf is r's notes, by commit id.
+func (m *moreState) notesOf(r *repo) map[string]string {
+	if m.notes == nil {
+		m.notes = map[*repo]map[string]string{}
+	}
+	if m.notes[r] == nil {
+		m.notes[r] = map[string]string{}
+	}
+	return m.notes[r]
+}
+
+// note answers the note on a commit (a ref or a commit id), with the
+// commit; verification and files default to on.
+func (c *call) note(r *repo, ref string) {
+	sha, ok := r.commitOf(ref)
+	cm := r.commits[sha]
+	if !ok || cm == nil {
+		c.failErrs(http.StatusNotFound, "The target couldn't be found.", "object does not exist [id: "+ref+", rel_path: ]")
+		return
+	}
+	msg, ok := c.st.more.notesOf(r)[sha]
+	if !ok {
+		c.failErrs(http.StatusNotFound, ref)
+		return
+	}
+	var parent map[string]string
+	if p := r.commits[cm.parent]; p != nil {
+		parent = p.files
+	}
+	w := c.v.gitCommit(r, cm, parent, c.q.Get("files") != "false")
+	if c.q.Get("verification") == "false" {
+		w.Commit.Verification = nil
+	}
+	c.json(http.StatusOK, struct {
+		Message string   `json:"message"`
+		Commit  *wCommit `json:"commit"`
+	}{msg, w})
+}
+
+func hGetNote(c *call) {
+	if r := c.pathRepo(); r != nil {
+		c.note(r, c.p["sha"])
+	}
+}
+
+// hSetNote writes (or replaces) the note on a commit and answers it; the
+// message is stored as git stores it, ending in a newline.
+func hSetNote(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	var b struct {
+		Message string `json:"message"`
+	}
+	if !c.decode(&b) {
+		return
+	}
+	sha, ok := r.commitOf(c.p["sha"])
+	if !ok {
+		c.failErrs(http.StatusNotFound, c.p["sha"])
+		return
+	}
+	if !strings.HasSuffix(b.Message, "\n") {
+		b.Message += "\n"
+	}
+	c.st.more.notesOf(r)[sha] = b.Message
+	c.note(r, sha)
+}
+
+func hRemoveNote(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	sha, ok := r.commitOf(c.p["sha"])
+	notes := c.st.more.notesOf(r)
+	if _, has := notes[sha]; !ok || !has {
+		c.failErrs(http.StatusNotFound, c.p["sha"])
+		return
+	}
+	delete(notes, sha)
+	c.empty(http.StatusNoContent)
+}
+
+// ---- issue templates and the issue config
+
+// templateDirs are where Forgejo looks for issue templates, in order.
+var templateDirs = []string{
+	".forgejo/ISSUE_TEMPLATE", ".forgejo/issue_template", ".gitea/ISSUE_TEMPLATE", ".gitea/issue_template",
+	".github/ISSUE_TEMPLATE", ".github/issue_template", ".gitlab/ISSUE_TEMPLATE", ".gitlab/issue_template",
+}
+
+type wIssueTemplate struct {
+	Name     string   `json:"name"`
+	Title    string   `json:"title"`
+	About    string   `json:"about"`
+	Labels   []string `json:"labels"`
+	Ref      string   `json:"ref"`
+	Content  string   `json:"content"`
+	Body     []any    `json:"body"`
+	FileName string   `json:"file_name"`
+}
+
+// frontMatter splits a Markdown template into its "key: value" header
+// and its content. Values are plain or quoted strings, or [a, b] lists;
+// anything richer is not read.
+func frontMatter(src string) (map[string]string, string, bool) {
+	rest, ok := strings.CutPrefix(src, "---\n")
+	if !ok {
+		return nil, "", false
+	}
+	head, body, ok := strings.Cut(rest, "\n---")
+	if !ok {
+		return nil, "", false
+	}
+	body = strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")
+	kv := map[string]string{}
+	for _, l := range strings.Split(head, "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok || strings.HasPrefix(l, " ") {
+			continue
+		}
+		kv[strings.TrimSpace(k)] = strings.Trim(strings.TrimSpace(v), `"'`)
+	}
+	return kv, body, true
+}
+
+func splitYAMLList(v string) []string {
+	v = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "["), "]")
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.Trim(strings.TrimSpace(s), `"'`); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// hIssueTemplates lists the Markdown issue templates of the default
+// branch (YAML issue forms are not read by the fake); a template without a
+// name or about is left out, as Forgejo leaves out invalid ones. A ref
+// naming a branch or a tag is given in full (refs/heads/main).
+func hIssueTemplates(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	var out []*wIssueTemplate // null when there is none, as Forgejo
+	b := r.branch(r.defaultBranch)
+	if b == nil || r.empty {
+		c.json(http.StatusOK, out)
+		return
+	}
+	files := r.files(b)
+	for _, dir := range templateDirs {
+		for _, e := range dirEntries(files, dir) {
+			if e.dir || !strings.HasSuffix(strings.ToLower(e.name), ".md") {
+				continue
+			}
+			kv, body, ok := frontMatter(files[e.path])
+			about := cmp.Or(kv["about"], kv["description"])
+			if !ok || kv["name"] == "" || about == "" {
+				continue
+			}
+			ref := kv["ref"]
+			switch {
+			case ref == "" || strings.HasPrefix(ref, "refs/"):
+			case r.branch(ref) != nil:
+				ref = "refs/heads/" + ref
+			case r.tag(ref) != nil:
+				ref = "refs/tags/" + ref
+			}
+			out = append(out, &wIssueTemplate{
+				Name: kv["name"], Title: kv["title"], About: about, Labels: splitYAMLList(kv["labels"]), Ref: ref,
+				Content: body, FileName: e.path,
+			})
+		}
+	}
+	c.json(http.StatusOK, out)
+}
+
+// issueConfig reads blank_issues_enabled from the first config.yaml or
+// config.yml of the template directories; contact links are not read.
+func issueConfig(r *repo) (blank bool, err string) {
+	blank = true
+	b := r.branch(r.defaultBranch)
+	if b == nil || r.empty {
+		return blank, ""
+	}
+	files := r.files(b)
+	for _, dir := range templateDirs {
+		for _, name := range []string{"config.yaml", "config.yml"} {
+			src, ok := files[dir+"/"+name]
+			if !ok {
+				continue
+			}
+			for _, l := range strings.Split(src, "\n") {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(l), "blank_issues_enabled:"); ok {
+					switch strings.TrimSpace(v) {
+					case "true":
+					case "false":
+						blank = false
+					default:
+						return true, "config.yaml: blank_issues_enabled must be a boolean"
+					}
+				}
+			}
+			return blank, ""
+		}
+	}
+	return blank, ""
+}
+
+func hIssueConfig(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	blank, _ := issueConfig(r)
+	c.json(http.StatusOK, struct {
+		BlankIssuesEnabled bool  `json:"blank_issues_enabled"`
+		ContactLinks       []any `json:"contact_links"`
+	}{blank, []any{}})
+}
+
+func hValidateIssueConfig(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	_, msg := issueConfig(r)
+	c.json(http.StatusOK, struct {
+		Valid   bool   `json:"valid"`
+		Message string `json:"message"`
+	}{msg == "", msg})
+}
+
+// ---- transfers
+
+type transfer struct {
+	doer, recipient *user
+}
+
+// moveRepo gives r to a new owner; the old name redirects to it, as
+// Forgejo keeps a redirect.
+func (st *state) moveRepo(r *repo, to *user) {
+	old := strings.ToLower(r.owner.login) + "/" + strings.ToLower(r.name)
+	delete(st.repos, old)
+	if st.more.redirects == nil {
+		st.more.redirects = map[string]*repo{}
+	}
+	st.more.redirects[old] = r
+	r.owner = to
+	st.repos[strings.ToLower(to.login)+"/"+strings.ToLower(r.name)] = r
+}
+
+// hTransfer is repoTransfer: a site administrator (or an owner giving the
+// repository to themself, or to an organization they may create
+// repositories in) moves it at once (202); anyone else starts a transfer
+// the recipient accepts or rejects (201). The answer is the repository as
+// it is then.
+func hTransfer(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	if r.owner.org != nil && !r.owner.org.isOwner(c.user) || r.owner.org == nil && c.user != r.owner && !c.user.isAdmin {
+		c.fail(http.StatusForbidden, "user should be the owner of the repo")
+		return
+	}
+	var b struct {
+		NewOwner string  `json:"new_owner"`
+		TeamIDs  []int64 `json:"team_ids"`
+	}
+	if !c.decode(&b) {
+		return
+	}
+	if strings.TrimSpace(b.NewOwner) == "" {
+		c.fail(http.StatusUnprocessableEntity, "[NewOwner]: Required")
+		return
+	}
+	to := c.st.user(b.NewOwner)
+	if to == nil || to.org != nil && to.org.visibility == "private" && !c.user.isAdmin && !to.org.isMember(c.user) {
+		c.fail(http.StatusNotFound, "The new owner does not exist or cannot be found")
+		return
+	}
+	if b.TeamIDs != nil && to.org == nil {
+		c.fail(http.StatusUnprocessableEntity, "Teams can only be added to organization-owned repositories")
+		return
+	}
+	if c.st.more.transfers[r] != nil {
+		c.fail(http.StatusConflict, "repository is already being transferred [repo_id: "+strconv.FormatInt(r.id, 10)+"]")
+		return
+	}
+	if other := c.st.repo(to.login, r.name); other != nil {
+		c.fail(http.StatusUnprocessableEntity, "repository already exists [uname: "+to.login+", name: "+r.name+"]")
+		return
+	}
+	direct := c.user.isAdmin || c.user == to || to.org != nil && to.org.isOwner(c.user)
+	if direct {
+		c.st.moveRepo(r, to)
+		r.updated = c.now
+		c.json(http.StatusAccepted, c.v.repo(r, 0))
+		return
+	}
+	if c.st.more.transfers == nil {
+		c.st.more.transfers = map[*repo]*transfer{}
+	}
+	c.st.more.transfers[r] = &transfer{doer: c.user, recipient: to}
+	c.json(http.StatusCreated, c.v.repo(r, 0))
+}
+
+// hAnswerTransfer accepts (202) or rejects (200) a pending transfer; only
+// the recipient (or a site administrator) may.
+func hAnswerTransfer(accept bool) func(c *call) {
+	return func(c *call) {
+		r := c.pathRepo()
+		if r == nil {
+			return
+		}
+		t := c.st.more.transfers[r]
+		if t == nil {
+			c.notFound()
+			return
+		}
+		may := c.user.isAdmin || c.user == t.recipient || t.recipient.org != nil && t.recipient.org.isOwner(c.user)
+		if !may {
+			c.fail(http.StatusForbidden, "permission denied")
+			return
+		}
+		delete(c.st.more.transfers, r)
+		if !accept {
+			c.json(http.StatusOK, c.v.repo(r, 0))
+			return
+		}
+		c.st.moveRepo(r, t.recipient)
+		r.updated = c.now
+		c.json(http.StatusAccepted, c.v.repo(r, 0))
+	}
+}
+
+// redirectRepo answers a request that names a repository by an old name
+// with Forgejo's 307 to the same path under the new one, or reports false
+// when the name leads nowhere.
+func (c *call) redirectRepo(owner, name string) bool {
+	to := c.st.more.redirects[strings.ToLower(owner)+"/"+strings.ToLower(name)]
+	if to == nil || c.st.repo(to.owner.login, to.name) != to || !canRead(c.user, to) {
+		return false
+	}
+	p := strings.Replace(c.r.URL.EscapedPath(), url.PathEscape(owner)+"/"+url.PathEscape(name), url.PathEscape(to.owner.login)+"/"+url.PathEscape(to.name), 1)
+	if c.r.URL.RawQuery != "" {
+		p += "?" + c.r.URL.RawQuery
+	}
+	c.header.Set("Location", p)
+	c.empty(http.StatusTemporaryRedirect)
+	return true
 }

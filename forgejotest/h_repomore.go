@@ -29,6 +29,9 @@ type moreState struct {
 	keys        map[*repo][]*deployKey
 	tagProts    map[*repo][]*tagProtection
 	pushMirrors map[*repo][]*pushMirror
+	notes       map[*repo]map[string]string // git notes, by commit id
+	transfers   map[*repo]*transfer         // pending transfers
+	redirects   map[string]*repo            // old "owner/name" (lower case) of transferred repositories
 }
 
 // alive reports whether is still exists: its repository is not deleted and
@@ -143,6 +146,15 @@ func repoMoreRoutes() []routeSpec {
 		{"PATCH", R + "/branches/{branch}", "repoUpdateBranch", auth, hRenameBranch},
 		{"GET", R + "/commits/{sha}/pull", "repoGetCommitPullRequest", pub, hCommitPull},
 		{"GET", R + "/pulls/{base}/{head}", "repoGetPullRequestByBaseHead", pub, hPullByBaseHead},
+		{"GET", R + "/git/notes/{sha}", "repoGetNote", pub, hGetNote},
+		{"POST", R + "/git/notes/{sha}", "repoSetNote", auth, hSetNote},
+		{"DELETE", R + "/git/notes/{sha}", "repoRemoveNote", auth, hRemoveNote},
+		{"GET", R + "/issue_templates", "repoGetIssueTemplates", pub, hIssueTemplates},
+		{"GET", R + "/issue_config", "repoGetIssueConfig", pub, hIssueConfig},
+		{"GET", R + "/issue_config/validate", "repoValidateIssueConfig", pub, hValidateIssueConfig},
+		{"POST", R + "/transfer", "repoTransfer", auth, hTransfer},
+		{"POST", R + "/transfer/accept", "acceptRepoTransfer", auth, hAnswerTransfer(true)},
+		{"POST", R + "/transfer/reject", "rejectRepoTransfer", auth, hAnswerTransfer(false)},
 
 		// push mirrors
 		{"GET", R + "/push_mirrors", "repoListPushMirrors", auth, hListPushMirrors},
