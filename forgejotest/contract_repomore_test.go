@@ -3,12 +3,17 @@ package forgejotest
 //lint:file-ignore SA1019 the scenario checks the deprecated operations the fake implements (per-user times, comments under the issue's path).
 
 import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +42,7 @@ func (s *scenario) repoMoreArea() {
 	s.pushMirrors()
 	s.notesAndTemplates()
 	s.transfers()
+	s.archives()
 }
 
 func (s *scenario) newIssue(title string) int64 {
@@ -823,4 +829,53 @@ func (s *scenario) transfers() {
 	s.note("user1 (a site administrator) transfers back: %d, user2's at once %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
 	_, err = c2.Repos.Delete(s.ctx, s.tg.user2, name)
 	s.must(err, "delete user2's repository")
+}
+
+func (s *scenario) archives() {
+	c1 := s.tg.c1
+	readme, _, err := c1.Repos.GetContents(s.ctx, s.owner, s.repo, "README.md", nil)
+	s.must(err, "README")
+	if s.tg.fake { // GetBlobs is Forgejo's; Gitea 1.27 has no such route
+		bs, _, err := c1.Repos.ListBlobs(s.ctx, s.owner, s.repo, &forgejo.RepoListBlobsOptions{SHAs: []string{readme.File.SHA, readme.File.SHA}})
+		if err != nil || len(bs) != 2 || bs[0].SHA != readme.File.SHA {
+			s.t.Errorf("blobs: %+v, %v", bs, err)
+		}
+		_, _, err = c1.Repos.ListBlobs(s.ctx, s.owner, s.repo, &forgejo.RepoListBlobsOptions{SHAs: []string{readme.File.SHA, strings.Repeat("0", 40)}})
+		if s.status(err) != 400 {
+			s.t.Errorf("blobs with an unknown one: %v", err)
+		}
+	}
+	data, resp, err := c1.Repos.GetArchive(s.ctx, s.owner, s.repo, "main", forgejo.ArchiveZip)
+	s.must(err, "zip")
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	s.must(err, "read the zip")
+	var names []string
+	var body string
+	for _, f := range zr.File {
+		names = append(names, strings.Replace(f.Name, s.repo, "REPO", 1))
+		if f.Name == s.repo+"/README.md" {
+			rc, _ := f.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			body = string(b)
+		}
+	}
+	s.note("zip of main: %d %s, disposition %q, README as on main %v, first entries %v", resp.StatusCode, resp.Header.Get("Content-Type"),
+		strings.Replace(resp.Header.Get("Content-Disposition"), s.repo, "REPO", 1), body == "# "+s.repo+"\n\ncontract suite", names[:min(3, len(names))])
+	data, resp, err = c1.Repos.GetArchive(s.ctx, s.owner, s.repo, "v0.1.0", forgejo.ArchiveTarGz)
+	s.must(err, "tar.gz")
+	gz, err := gzip.NewReader(bytes.NewReader(data))
+	s.must(err, "gunzip")
+	tr := tar.NewReader(gz)
+	var tnames []string
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			break
+		}
+		tnames = append(tnames, strings.Replace(h.Name, s.repo, "REPO", 1))
+	}
+	s.note("tar.gz of v0.1.0: %d %s, entries %d, first %v", resp.StatusCode, resp.Header.Get("Content-Type"), len(tnames), tnames[:min(3, len(tnames))])
+	_, _, err = c1.Repos.GetArchive(s.ctx, s.owner, s.repo, "no-such-ref", forgejo.ArchiveZip)
+	s.note("archive of a missing ref: %d", s.status(err))
 }

@@ -1,8 +1,14 @@
 package forgejotest
 
 import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
 	"cmp"
+	"compress/gzip"
 	"encoding/base64"
+	"io"
+	"io/fs"
 	"maps"
 	"net/http"
 	"net/url"
@@ -10,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Git data: references, annotated tags, blobs, the commit log, the
@@ -133,26 +140,59 @@ type wBlob struct {
 	Size     int64  `json:"size"`
 }
 
-// hGetBlob answers a blob of any commit by its id (git's own, computed
-// from the content), base64; an unknown id is Forgejo's 400.
+// findBlob finds a blob of any commit by its id (git's own, computed from
+// the content).
+func (c *call) findBlob(r *repo, sha string) (*wBlob, bool) {
+	sha = strings.ToLower(strings.TrimSpace(sha))
+	for _, cm := range r.commits {
+		for _, content := range cm.files {
+			if blobSHA(content) == sha {
+				return &wBlob{
+					Content: base64.StdEncoding.EncodeToString([]byte(content)), Encoding: "base64",
+					URL: c.v.api(repoPath(r) + "/git/blobs/" + sha), SHA: sha, Size: int64(len(content)),
+				}, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// hGetBlob answers a blob, base64; an unknown id is Forgejo's 400.
 func hGetBlob(c *call) {
 	r := c.pathRepo()
 	if r == nil {
 		return
 	}
-	sha := strings.ToLower(c.p["sha"])
-	for _, cm := range r.commits {
-		for _, content := range cm.files {
-			if blobSHA(content) == sha {
-				c.json(http.StatusOK, &wBlob{
-					Content: base64.StdEncoding.EncodeToString([]byte(content)), Encoding: "base64",
-					URL: c.v.api(repoPath(r) + "/git/blobs/" + sha), SHA: sha, Size: int64(len(content)),
-				})
-				return
-			}
-		}
+	if b, ok := c.findBlob(r, c.p["sha"]); ok {
+		c.json(http.StatusOK, b)
+		return
 	}
-	c.fail(http.StatusBadRequest, "object does not exist [id: "+sha+", rel_path: ]")
+	c.fail(http.StatusBadRequest, "object does not exist [id: "+c.p["sha"]+", rel_path: ]")
+}
+
+// hGetBlobs answers the blobs of a comma-separated list of ids, in that
+// order; one unknown id fails the whole request, as Forgejo's
+// GetBlobsBySHA.
+func hGetBlobs(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	shas := c.q.Get("shas")
+	if shas == "" {
+		c.fail(http.StatusBadRequest, "shas not provided")
+		return
+	}
+	out := []*wBlob{}
+	for _, sha := range strings.Split(shas, ",") {
+		b, ok := c.findBlob(r, sha)
+		if !ok {
+			c.fail(http.StatusBadRequest, "object does not exist [id: "+sha+", rel_path: ]")
+			return
+		}
+		out = append(out, b)
+	}
+	c.json(http.StatusOK, out)
 }
 
 // commitsRangeSize is Forgejo's [git] COMMITS_RANGE_SIZE default: the
@@ -322,4 +362,92 @@ func hLanguages(c *call) {
 		}
 	}
 	c.json(http.StatusOK, out)
+}
+
+// hArchive is repoGetArchive: the files of a ref as a .zip or .tar.gz
+// under a "<repo>/" directory, as git archive --prefix writes them, named
+// "<repo>-<ref>.<format>". The fake writes no git bundle: .bundle is
+// refused as an unknown format.
+func hArchive(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	name := c.p["archive"]
+	var ref, format string
+	for _, f := range []string{".tar.gz", ".zip"} {
+		if base, ok := strings.CutSuffix(name, f); ok {
+			ref, format = base, f
+			break
+		}
+	}
+	if format == "" {
+		c.fail(http.StatusBadRequest, "unknown format: "+name)
+		return
+	}
+	sha, files, ok := r.resolveRef(ref)
+	if !ok || r.empty {
+		c.fail(http.StatusNotFound, "unrecognized repository reference: "+ref)
+		return
+	}
+	var when time.Time
+	if cm := r.commits[sha]; cm != nil {
+		when = cm.when
+	}
+	// git archive writes the tree depth first, in git's order: the
+	// prefix directory, then each entry, a directory before its content.
+	type entry struct {
+		name string
+		dir  bool
+		body string
+	}
+	prefix := r.name + "/"
+	list := []entry{{name: prefix, dir: true}}
+	var walk func(dir string)
+	walk = func(dir string) {
+		for _, e := range dirEntries(files, dir) {
+			if e.dir {
+				list = append(list, entry{name: prefix + e.path + "/", dir: true})
+				walk(e.path)
+				continue
+			}
+			list = append(list, entry{name: prefix + e.path, body: files[e.path]})
+		}
+	}
+	walk("")
+	var buf bytes.Buffer
+	if format == ".zip" {
+		zw := zip.NewWriter(&buf)
+		for _, e := range list {
+			h := &zip.FileHeader{Name: e.name, Modified: when}
+			if e.dir {
+				h.SetMode(fs.ModeDir | 0o755)
+				_, _ = zw.CreateHeader(h)
+				continue
+			}
+			h.Method = zip.Deflate
+			h.SetMode(0o644)
+			w, _ := zw.CreateHeader(h)
+			_, _ = io.WriteString(w, e.body)
+		}
+		_ = zw.Close()
+	} else {
+		gz := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(gz)
+		_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeXGlobalHeader, Name: "pax_global_header", PAXRecords: map[string]string{"comment": sha}})
+		for _, e := range list {
+			if e.dir {
+				_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: e.name, Mode: 0o755, ModTime: when})
+				continue
+			}
+			_ = tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: e.name, Mode: 0o644, Size: int64(len(e.body)), ModTime: when})
+			_, _ = io.WriteString(tw, e.body)
+		}
+		_ = tw.Close()
+		_ = gz.Close()
+	}
+	c.header.Set("Content-Type", "application/octet-stream")
+	refName := strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(ref, "refs/heads/"), "refs/tags/"), "/", "-")
+	c.header.Set("Content-Disposition", "attachment; filename="+r.name+"-"+refName+format)
+	c.status, c.out = http.StatusOK, buf.Bytes()
 }
