@@ -43,6 +43,7 @@ func (s *scenario) repoMoreArea() {
 	s.notesAndTemplates()
 	s.transfers()
 	s.archives()
+	s.editorConfig()
 }
 
 func (s *scenario) newIssue(title string) int64 {
@@ -878,4 +879,22 @@ func (s *scenario) archives() {
 	s.note("tar.gz of v0.1.0: %d %s, entries %d, first %v", resp.StatusCode, resp.Header.Get("Content-Type"), len(tnames), tnames[:min(3, len(tnames))])
 	_, _, err = c1.Repos.GetArchive(s.ctx, s.owner, s.repo, "no-such-ref", forgejo.ArchiveZip)
 	s.note("archive of a missing ref: %d", s.status(err))
+}
+
+func (s *scenario) editorConfig() {
+	c1 := s.tg.c1
+	get := func(p string) string {
+		s.t.Helper()
+		resp, body := s.raw("GET", "/repos/"+s.owner+"/"+s.repo+"/editorconfig/"+p, "")
+		if resp.StatusCode != 200 {
+			return fmt.Sprint(resp.StatusCode)
+		}
+		return strings.TrimSpace(string(body))
+	}
+	before := get("main.go")
+	_, _, err := c1.Repos.CreateFile(s.ctx, s.owner, s.repo, ".editorconfig", forgejo.CreateFileOptions{Content: b64(
+		"root = true\n\n[*]\nindent_style = space\nindent_size = 4\ninsert_final_newline = true\n\n[*.{go,mod}]\nindent_style = tab\n\n[*.md]\ntrim_trailing_whitespace = false\nend_of_line = LF\ncharset = utf-8\n\n[Makefile]\nindent_style = tab\n")})
+	s.must(err, "add .editorconfig")
+	s.note("editorconfig: none yet %s; main.go %s; go.mod %s; README.md %s; Makefile %s; docs/guide/intro.md %s", before, get("main.go"), get("go.mod"),
+		get("README.md"), get("Makefile"), get("docs/guide/intro.md"))
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -450,4 +451,125 @@ func hArchive(c *call) {
 	refName := strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(ref, "refs/heads/"), "refs/tags/"), "/", "-")
 	c.header.Set("Content-Disposition", "attachment; filename="+r.name+"-"+refName+format)
 	c.status, c.out = http.StatusOK, buf.Bytes()
+}
+
+// editorconfigGlob turns an EditorConfig section name into a regular
+// expression over a path from the repository's root: * (not /), **, ?,
+// [...], {a,b}; a name without a slash matches in any directory.
+func editorconfigGlob(sel string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	if !strings.Contains(sel, "/") {
+		b.WriteString("(?:^|.*/)")
+	} else {
+		b.WriteString("^")
+		sel = strings.TrimPrefix(sel, "/")
+	}
+	depth := 0
+	for i := 0; i < len(sel); i++ {
+		switch ch := sel[i]; ch {
+		case '*':
+			if i+1 < len(sel) && sel[i+1] == '*' {
+				b.WriteString(".*")
+				i++
+			} else {
+				b.WriteString("[^/]*")
+			}
+		case '?':
+			b.WriteString("[^/]")
+		case '[':
+			j := strings.IndexByte(sel[i:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			class := sel[i+1 : i+j]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + class + "]")
+			i += j
+		case '{':
+			depth++
+			b.WriteString("(?:")
+		case '}':
+			if depth > 0 {
+				depth--
+				b.WriteString(")")
+			} else {
+				b.WriteString(`\}`)
+			}
+		case ',':
+			if depth > 0 {
+				b.WriteString("|")
+			} else {
+				b.WriteString(",")
+			}
+		default:
+			b.WriteString(regexp.QuoteMeta(string(ch)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}
+
+// hEditorConfig is repoGetEditorConfig: the EditorConfig definition of a
+// file of the root directory (Forgejo's route takes one path segment) from
+// the root .editorconfig of a ref (the default branch without ?ref), later
+// sections overriding earlier ones; no .editorconfig, or none of its
+// sections matching, is 404.
+func hEditorConfig(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	_, _, files, _, ok := c.refFor(r)
+	if !ok {
+		return
+	}
+	src, ok := files[".editorconfig"]
+	if !ok {
+		c.failErrs(http.StatusNotFound, "The target couldn't be found.", "object does not exist [id: , rel_path: .editorconfig]")
+		return
+	}
+	target := strings.Trim(c.p["filepath"], "/")
+	if strings.Contains(target, "/") {
+		// Forgejo's route takes one segment ({filename}): a file in a
+		// directory is no route at all.
+		c.status, c.out = http.StatusNotFound, []byte("404 page not found\n")
+		c.header.Set("Content-Type", "text/plain; charset=utf-8")
+		return
+	}
+	props := map[string]string{}
+	matched := false
+	var re *regexp.Regexp
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || line[0] == '#' || line[0] == ';':
+		case line[0] == '[' && strings.HasSuffix(line, "]"):
+			re, _ = editorconfigGlob(line[1 : len(line)-1])
+			if re != nil && re.MatchString(target) {
+				matched = true
+			} else {
+				re = nil
+			}
+		case re != nil:
+			if k, v, ok := strings.Cut(line, "="); ok {
+				props[strings.ToLower(strings.TrimSpace(k))] = strings.ToLower(strings.TrimSpace(v))
+			}
+		}
+	}
+	if !matched {
+		c.failErrs(http.StatusNotFound, "The target couldn't be found.")
+		return
+	}
+	// The fields editorconfig-core-go's Definition sends; the others
+	// (tab_width, trim_trailing_whitespace, insert_final_newline) it
+	// keeps out of JSON.
+	c.json(http.StatusOK, struct {
+		Charset     string `json:"charset,omitempty"`
+		IndentStyle string `json:"indent_style,omitempty"`
+		IndentSize  string `json:"indent_size,omitempty"`
+		EndOfLine   string `json:"end_of_line,omitempty"`
+	}{props["charset"], props["indent_style"], props["indent_size"], props["end_of_line"]})
 }

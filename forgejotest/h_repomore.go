@@ -144,6 +144,7 @@ func repoMoreRoutes() []routeSpec {
 		{"GET", R + "/languages", "repoGetLanguages", pub, hLanguages},
 		{"GET", R + "/media/{filepath}", "repoGetRawFileOrLFS", pub, hGetRawFile},
 		{"GET", R + "/archive/{archive}", "repoGetArchive", pub, hArchive},
+		{"GET", R + "/editorconfig/{filepath}", "repoGetEditorConfig", pub, hEditorConfig},
 		{"POST", R + "/contents", "repoChangeFiles", auth, hChangeFiles},
 		{"PATCH", R + "/branches/{branch}", "repoUpdateBranch", auth, hRenameBranch},
 		{"GET", R + "/commits/{sha}/pull", "repoGetCommitPullRequest", pub, hCommitPull},
