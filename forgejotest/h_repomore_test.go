@@ -354,3 +354,143 @@ func TestDeployKeyShared(t *testing.T) {
 		t.Errorf("a read-only key's repository permissions: %s, %v", raw[0]["repository"], err)
 	}
 }
+
+// Renaming the default branch moves the default and the open pull
+// requests with it.
+func TestRenameDefaultBranch(t *testing.T) {
+	srv := NewServer(t)
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "demo")
+	srv.AddBranch(owner, "demo", "feature")
+	n := srv.AddPull(owner, "demo", "feature", "main", "A change")
+	ctx, c := context.Background(), srv.Client()
+	if _, err := c.Repos.RenameBranch(ctx, owner, "demo", "main", forgejo.UpdateBranchRepoOption{Name: "trunk"}); err != nil {
+		t.Fatal(err)
+	}
+	r, _, _ := c.Repos.Get(ctx, owner, "demo")
+	pr, _, err := c.PullRequests.Get(ctx, owner, "demo", n)
+	if err != nil || r.DefaultBranch != "trunk" || pr.Base.Ref != "trunk" {
+		t.Errorf("after renaming main: default %q, pull base %q, %v", r.DefaultBranch, pr.Base.Ref, err)
+	}
+}
+
+// A transferred repository answers under its old name with a 307 to the
+// new one, which the client follows.
+func TestTransferRedirect(t *testing.T) {
+	srv := NewServer(t)
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "demo")
+	tokB := srv.AddUser("bob")
+	ctx, c, bob := context.Background(), srv.Client(), srv.Client(forgejo.WithToken(tokB))
+	// The owner is no site administrator: the transfer waits for bob.
+	r, resp, err := c.Repos.Transfer(ctx, owner, "demo", forgejo.TransferRepoOption{NewOwner: "bob"})
+	if err != nil || resp.StatusCode != http.StatusCreated || r.Owner.Login != owner {
+		t.Fatalf("start: %d %+v, %v", resp.StatusCode, r, err)
+	}
+	if _, _, err := bob.Repos.AcceptTransfer(ctx, owner, "demo"); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := c.Repos.Get(ctx, owner, "demo")
+	if err != nil || got.FullName != "bob/demo" {
+		t.Errorf("the old name: %+v, %v", got, err)
+	}
+	var redirects int
+	for _, rq := range srv.Requests() {
+		if rq.Status == http.StatusTemporaryRedirect {
+			redirects++
+		}
+	}
+	if redirects != 1 {
+		t.Errorf("redirects: %d", redirects)
+	}
+}
+
+func TestNotesAndTemplates(t *testing.T) {
+	srv := NewServer(t)
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "demo")
+	ctx, c := context.Background(), srv.Client()
+	n, _, err := c.Repos.SetNote(ctx, owner, "demo", "main", forgejo.NoteOptions{Message: "looked at"})
+	if err != nil || n.Message != "looked at\n" || n.Commit == nil {
+		t.Fatalf("set: %+v, %v", n, err)
+	}
+	if g, _, err := c.Repos.GetNote(ctx, owner, "demo", n.Commit.SHA, nil); err != nil || g.Message != n.Message {
+		t.Errorf("get by id: %+v, %v", g, err)
+	}
+	if _, err := c.Repos.DeleteNote(ctx, owner, "demo", "main"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Repos.DeleteNote(ctx, owner, "demo", "main"); statusOf(t, err) != http.StatusNotFound {
+		t.Errorf("remove again: %v", err)
+	}
+	tpl := "---\nname: Feature\ndescription: Ask for one\nlabels: enhancement, ui\n---\nWhat?\n"
+	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/feature.md", forgejo.CreateFileOptions{Content: b64(tpl)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/config.yml", forgejo.CreateFileOptions{Content: b64("blank_issues_enabled: maybe\n")}); err != nil {
+		t.Fatal(err)
+	}
+	ts, _, err := c.Repos.ListIssueTemplates(ctx, owner, "demo")
+	if err != nil || len(ts) != 1 || ts[0].About != "Ask for one" || len(ts[0].Labels) != 2 || ts[0].Content != "What?\n" {
+		t.Errorf("templates: %+v, %v", ts, err)
+	}
+	v, _, err := c.Repos.ValidateIssueConfig(ctx, owner, "demo")
+	if err != nil || v.Valid || v.Message == "" {
+		t.Errorf("an invalid config: %+v, %v", v, err)
+	}
+}
+
+func TestMirrorAddresses(t *testing.T) {
+	for _, tc := range []struct {
+		addr   string
+		status int
+	}{
+		{"https://codeberg.org/x/y.git", 0},
+		{"ssh://git@example.com/x.git", 0},
+		{"http://localhost/x.git", http.StatusUnauthorized},
+		{"https://10.1.2.3/x.git", http.StatusUnauthorized},
+		{"https://[::1]/x.git", http.StatusUnauthorized},
+		{"file:///etc/x", http.StatusBadRequest},
+		{"not a url", http.StatusBadRequest},
+	} {
+		if st, _ := mirrorAddressAllowed(tc.addr); st != tc.status {
+			t.Errorf("%s: %d, want %d", tc.addr, st, tc.status)
+		}
+	}
+	srv := NewServer(t)
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "demo")
+	ctx, c := context.Background(), srv.Client()
+	m, _, err := c.Repos.CreatePushMirror(ctx, owner, "demo", forgejo.CreatePushMirrorOption{
+		RemoteAddress: "https://codeberg.org/x/y.git", RemoteUsername: "bot", RemotePassword: "secret", Interval: "0"})
+	if err != nil || m.RemoteAddress != "https://bot@codeberg.org/x/y.git" || m.Interval != "0s" {
+		t.Errorf("the password is not kept: %+v, %v", m, err)
+	}
+	if _, err := c.Repos.SyncPushMirrors(ctx, owner, "demo"); err != nil {
+		t.Fatal(err)
+	}
+	if g, _, _ := c.Repos.GetPushMirror(ctx, owner, "demo", m.RemoteName); g == nil || g.LastUpdate.IsZero() {
+		t.Errorf("after a sync: %+v", g)
+	}
+}
+
+func TestEditorconfigGlob(t *testing.T) {
+	for _, tc := range []struct {
+		sel, path string
+		want      bool
+	}{
+		{"*", "a.go", true},
+		{"*.go", "x/a.go", true},
+		{"/*.go", "x/a.go", false},
+		{"x/**.go", "x/y/a.go", true},
+		{"*.{js,ts}", "a.ts", true},
+		{"[Mm]akefile", "makefile", true},
+		{"a?.txt", "ab.txt", true},
+		{"[!a]*", "abc", false},
+	} {
+		re, err := editorconfigGlob(tc.sel)
+		if err != nil || re.MatchString(tc.path) != tc.want {
+			t.Errorf("%q on %q: %v %v", tc.sel, tc.path, err, !tc.want)
+		}
+	}
+}
