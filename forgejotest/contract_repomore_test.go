@@ -13,6 +13,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"slices"
 	"strings"
@@ -44,6 +46,7 @@ func (s *scenario) repoMoreArea() {
 	s.transfers()
 	s.archives()
 	s.editorConfig()
+	s.avatarAndAutoMerge()
 }
 
 func (s *scenario) newIssue(title string) int64 {
@@ -897,4 +900,34 @@ func (s *scenario) editorConfig() {
 	s.must(err, "add .editorconfig")
 	s.note("editorconfig: none yet %s; main.go %s; go.mod %s; README.md %s; Makefile %s; docs/guide/intro.md %s", before, get("main.go"), get("go.mod"),
 		get("README.md"), get("Makefile"), get("docs/guide/intro.md"))
+}
+
+func (s *scenario) avatarAndAutoMerge() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	var buf bytes.Buffer
+	s.must(png.Encode(&buf, img), "png")
+	resp, err := c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
+	s.must(err, "set the avatar")
+	r, _, err := c1.Repos.Get(s.ctx, s.owner, s.repo)
+	s.must(err, "repository")
+	s.note("set the avatar: %d, avatar_url under repo-avatars %v", resp.StatusCode, strings.Contains(r.AvatarURL, "/repo-avatars/"))
+	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: "%%%"})
+	st1 := s.status(err)
+	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: b64("not an image")})
+	st2 := s.status(err)
+	_, err = c2.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
+	s.note("avatar: bad base64 %d, not an image %d, by user2 %d", st1, st2, s.status(err))
+	resp, err = c1.Repos.DeleteAvatar(s.ctx, s.owner, s.repo)
+	s.must(err, "delete the avatar")
+	r, _, err = c1.Repos.Get(s.ctx, s.owner, s.repo)
+	s.must(err, "repository")
+	s.note("delete the avatar: %d, avatar_url %q", resp.StatusCode, r.AvatarURL)
+
+	prs, _, err := c1.PullRequests.List(s.ctx, s.owner, s.repo, &forgejo.PullRequestListOptions{State: "all"})
+	s.must(err, "pull requests")
+	_, err = c1.PullRequests.CancelAutoMerge(s.ctx, s.owner, s.repo, prs[0].Number)
+	st1 = s.status(err)
+	_, err = c1.PullRequests.CancelAutoMerge(s.ctx, s.owner, s.repo, 1)
+	s.note("cancel an auto merge never scheduled: %d; on an issue %d", st1, s.status(err))
 }

@@ -1,7 +1,15 @@
 package forgejotest
 
 import (
+	"bytes"
 	"cmp"
+	"crypto/md5"
+	"encoding/base64"
+	"fmt"
+	"image"
+	_ "image/gif" // avatars may be GIF, JPEG or PNG
+	_ "image/jpeg"
+	_ "image/png"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -589,4 +597,79 @@ func (c *call) redirectRepo(owner, name string) bool {
 	c.header.Set("Location", p)
 	c.empty(http.StatusTemporaryRedirect)
 	return true
+}
+
+// ---- repository avatars
+
+// maxAvatarSize is Forgejo's [avatar] MAX_FILE_SIZE default, 1 MiB.
+const maxAvatarSize = 1 << 20
+
+// repoAvatarURL is a repository's avatar_url: "" without one.
+func (st *state) repoAvatarURL(root string, r *repo) string {
+	if a := st.more.avatars[r]; a != "" {
+		return root + "/repo-avatars/" + a
+	}
+	return ""
+}
+
+// hUpdateRepoAvatar sets a repository's avatar from a base64 image (PNG,
+// JPEG or GIF): bad base64 is 400; what is no image, or too large, is
+// Forgejo's 500.
+func hUpdateRepoAvatar(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canAdminRepo(r) {
+		return
+	}
+	var b struct {
+		Image string `json:"image"`
+	}
+	if !c.decode(&b) {
+		return
+	}
+	data, err := base64.StdEncoding.DecodeString(b.Image)
+	if err != nil {
+		c.fail(http.StatusBadRequest, err.Error())
+		return
+	}
+	if len(data) > maxAvatarSize {
+		c.internalError("UploadAvatar: file is too large")
+		return
+	}
+	if _, _, err := image.DecodeConfig(bytes.NewReader(data)); err != nil {
+		c.internalError("UploadAvatar: image.DecodeConfig: " + err.Error())
+		return
+	}
+	if c.st.more.avatars == nil {
+		c.st.more.avatars = map[*repo]string{}
+	}
+	c.st.more.avatars[r] = fmt.Sprintf("%d-%x", r.id, md5.Sum(data))
+	c.empty(http.StatusNoContent)
+}
+
+func hDeleteRepoAvatar(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canAdminRepo(r) {
+		return
+	}
+	delete(c.st.more.avatars, r)
+	c.empty(http.StatusNoContent)
+}
+
+// hCancelAutoMerge is repoCancelScheduledAutoMerge. The fake merges at
+// once and never schedules a merge, so there is never one to cancel: 404
+// for every pull request, as Forgejo answers one without a schedule.
+func hCancelAutoMerge(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.notArchived(r) {
+		return
+	}
+	is := c.pathIssue(r)
+	if is == nil {
+		return
+	}
+	if is.pull == nil {
+		c.notFound()
+		return
+	}
+	c.notFound()
 }

@@ -32,6 +32,7 @@ type moreState struct {
 	notes       map[*repo]map[string]string // git notes, by commit id
 	transfers   map[*repo]*transfer         // pending transfers
 	redirects   map[string]*repo            // old "owner/name" (lower case) of transferred repositories
+	avatars     map[*repo]string            // avatar file names
 }
 
 // alive reports whether is still exists: its repository is not deleted and
@@ -155,6 +156,9 @@ func repoMoreRoutes() []routeSpec {
 		{"GET", R + "/issue_templates", "repoGetIssueTemplates", pub, hIssueTemplates},
 		{"GET", R + "/issue_config", "repoGetIssueConfig", pub, hIssueConfig},
 		{"GET", R + "/issue_config/validate", "repoValidateIssueConfig", pub, hValidateIssueConfig},
+		{"POST", R + "/avatar", "repoUpdateAvatar", auth, hUpdateRepoAvatar},
+		{"DELETE", R + "/avatar", "repoDeleteAvatar", auth, hDeleteRepoAvatar},
+		{"DELETE", R + "/pulls/{index}/merge", "repoCancelScheduledAutoMerge", auth, hCancelAutoMerge},
 		{"POST", R + "/transfer", "repoTransfer", auth, hTransfer},
 		{"POST", R + "/transfer/accept", "acceptRepoTransfer", auth, hAnswerTransfer(true)},
 		{"POST", R + "/transfer/reject", "rejectRepoTransfer", auth, hAnswerTransfer(false)},

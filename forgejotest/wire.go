@@ -420,7 +420,7 @@ func (v view) repo(r *repo, depth int) *wRepo {
 		AllowMergeCommits: true, AllowRebase: true, AllowRebaseExplicit: true, AllowSquashMerge: true,
 		AllowFastForwardOnlyMerge: true, AllowRebaseUpdate: true,
 		DefaultMergeStyle: "merge", DefaultAllowMaintainerEdit: true, DefaultUpdateStyle: "merge",
-		ObjectFormatName: "sha1", MirrorUpdated: goZeroTime,
+		ObjectFormatName: "sha1", MirrorUpdated: goZeroTime, AvatarURL: v.st.repoAvatarURL(v.root, r),
 		Topics: append([]string{}, r.topics...),
 	}
 	if r.parent != nil && depth == 0 {
