@@ -47,6 +47,7 @@ func (s *scenario) repoMoreArea() {
 	s.archives()
 	s.editorConfig()
 	s.avatarAndAutoMerge()
+	s.commitDiffs()
 }
 
 func (s *scenario) newIssue(title string) int64 {
@@ -930,4 +931,28 @@ func (s *scenario) avatarAndAutoMerge() {
 	st1 = s.status(err)
 	_, err = c1.PullRequests.CancelAutoMerge(s.ctx, s.owner, s.repo, 1)
 	s.note("cancel an auto merge never scheduled: %d; on an issue %d", st1, s.status(err))
+}
+
+func (s *scenario) commitDiffs() {
+	c1 := s.tg.c1
+	_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "diff base", Files: []*forgejo.ChangeFileOperation{
+		{Operation: "create", Path: "d/long.txt", Content: b64("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n")},
+		{Operation: "create", Path: "d/gone.txt", Content: b64("bye\n")},
+		{Operation: "create", Path: "d/tail.txt", Content: b64("no newline")}}})
+	s.must(err, "diff base")
+	fr, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "diff change", Files: []*forgejo.ChangeFileOperation{
+		{Operation: "update", Path: "d/long.txt", Content: b64("1\n2\nthree\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\nfourteen\n15\n16\n"), SHA: blobSHA("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n")},
+		{Operation: "delete", Path: "d/gone.txt", SHA: blobSHA("bye\n")},
+		{Operation: "update", Path: "d/tail.txt", Content: b64("no newline\nnow\n"), SHA: blobSHA("no newline")},
+		{Operation: "create", Path: "d/new.txt", Content: b64("fresh\n")}}})
+	s.must(err, "diff change")
+	resp, body := s.raw("GET", "/repos/"+s.owner+"/"+s.repo+"/git/commits/"+fr.Commit.SHA+".diff", "")
+	s.note("commit diff: %d\n%s", resp.StatusCode, body)
+	resp, body = s.raw("GET", "/repos/"+s.owner+"/"+s.repo+"/git/commits/"+fr.Commit.SHA+".patch", "")
+	_, patch, _ := strings.Cut(string(body), "\n---\n")
+	s.note("commit patch: %d, subject %v", resp.StatusCode, strings.Contains(string(body), "Subject: [PATCH] diff change\n"))
+	if s.tg.fake && !strings.HasPrefix(patch, "diff --git") {
+		// The fake's patch has no diffstat; git format-patch's has.
+		s.t.Errorf("the fake's patch: %q", body)
+	}
 }

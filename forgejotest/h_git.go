@@ -573,3 +573,175 @@ func hEditorConfig(c *call) {
 		EndOfLine   string `json:"end_of_line,omitempty"`
 	}{props["charset"], props["indent_style"], props["indent_size"], props["end_of_line"]})
 }
+
+// diffOp is one line of an edit script: ' ' kept, '-' deleted, '+' added.
+type diffOp struct {
+	kind byte
+	line string // with its terminator, if it has one
+}
+
+// editScript is a shortest edit from a to b by their longest common
+// subsequence, deletions before additions where both are possible, as git
+// prints them.
+func editScript(a, b []string) []diffOp {
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []diffOp
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			out = append(out, diffOp{' ', a[i]})
+			i, j = i+1, j+1
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
+			out = append(out, diffOp{'-', a[i]})
+			i++
+		default:
+			out = append(out, diffOp{'+', b[j]})
+			j++
+		}
+	}
+	return out
+}
+
+// hunkHeader is "@@ -a,b +c,d @@" as git writes it (",1" left out, an
+// empty side at 0 counting from the line before).
+func hunkSide(start, n int) string {
+	switch n {
+	case 0:
+		return strconv.Itoa(start-1) + ",0"
+	case 1:
+		return strconv.Itoa(start)
+	}
+	return strconv.Itoa(start) + "," + strconv.Itoa(n)
+}
+
+// unifiedHunks writes the hunks from old to nw with three lines of
+// context, and git's "\ No newline at end of file" after a last line
+// without one.
+func unifiedHunks(sb *strings.Builder, old, nw string) {
+	const context = 3
+	ops := editScript(splitKeep(old), splitKeep(nw))
+	if old == "" {
+		ops = editScript(nil, splitKeep(nw))
+	}
+	for start := 0; start < len(ops); {
+		// Find the next change, then extend the hunk while changes come
+		// within twice the context.
+		first := start
+		for first < len(ops) && ops[first].kind == ' ' {
+			first++
+		}
+		if first == len(ops) {
+			return
+		}
+		from := max(first-context, start)
+		end := first
+		for k := first; k < len(ops); k++ {
+			if ops[k].kind != ' ' {
+				end = k
+			} else if k-end > 2*context {
+				break
+			}
+		}
+		to := min(end+context+1, len(ops))
+		// Line numbers at the hunk's start.
+		aLine, bLine := 1, 1
+		for _, op := range ops[:from] {
+			if op.kind != '+' {
+				aLine++
+			}
+			if op.kind != '-' {
+				bLine++
+			}
+		}
+		var na, nb int
+		for _, op := range ops[from:to] {
+			if op.kind != '+' {
+				na++
+			}
+			if op.kind != '-' {
+				nb++
+			}
+		}
+		sb.WriteString("@@ -" + hunkSide(aLine, na) + " +" + hunkSide(bLine, nb) + " @@\n")
+		for _, op := range ops[from:to] {
+			sb.WriteByte(op.kind)
+			sb.WriteString(op.line)
+			if !strings.HasSuffix(op.line, "\n") {
+				sb.WriteString("\n\\ No newline at end of file\n")
+			}
+		}
+		start = to
+	}
+}
+
+// commitDiff is git diff between two snapshots: files in path order,
+// git's headers, blob ids abbreviated to seven digits.
+func commitDiff(parent, files map[string]string) string {
+	var sb strings.Builder
+	for _, p := range changedPaths(parent, files) {
+		old, had := parent[p]
+		nw, has := files[p]
+		sb.WriteString("diff --git a/" + p + " b/" + p + "\n")
+		switch {
+		case !had:
+			sb.WriteString("new file mode 100644\nindex 0000000.." + blobSHA(nw)[:7] + "\n--- /dev/null\n+++ b/" + p + "\n")
+		case !has:
+			sb.WriteString("deleted file mode 100644\nindex " + blobSHA(old)[:7] + "..0000000\n--- a/" + p + "\n+++ /dev/null\n")
+		default:
+			sb.WriteString("index " + blobSHA(old)[:7] + ".." + blobSHA(nw)[:7] + " 100644\n--- a/" + p + "\n+++ b/" + p + "\n")
+		}
+		unifiedHunks(&sb, old, nw)
+	}
+	return sb.String()
+}
+
+// hCommitDiff is repoDownloadCommitDiffOrPatch: a commit against its
+// parent as git diff writes it (renames are shown as a deletion and an
+// addition, not as git diff -M would), or as a patch: the diff under
+// git format-patch's mail header, without its diffstat.
+func hCommitDiff(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	sha, ok := r.commitOf(c.p["sha"])
+	cm := r.commits[sha]
+	if !ok || cm == nil {
+		c.failErrs(http.StatusNotFound, "The target couldn't be found.", "object does not exist [id: "+c.p["sha"]+", rel_path: ]")
+		return
+	}
+	var parent map[string]string
+	if p := r.commits[cm.parent]; p != nil {
+		parent = p.files
+	}
+	diff := commitDiff(parent, cm.files)
+	switch c.p["diffType"] {
+	case "diff":
+	case "patch":
+		subject, rest, _ := strings.Cut(strings.TrimRight(cm.message, "\n"), "\n")
+		body := ""
+		if rest = strings.TrimSpace(rest); rest != "" {
+			body = "\n" + rest + "\n"
+		}
+		diff = "From " + cm.sha + " Mon Sep 17 00:00:00 2001\nFrom: " + cm.author.login + " <" + cm.author.login + "@noreply." + c.v.host + ">\nDate: " +
+			cm.when.UTC().Format(time.RFC1123Z) + "\nSubject: [PATCH] " + subject + "\n" + body + "\n---\n" + diff
+	default:
+		c.notFound()
+		return
+	}
+	c.status, c.out = http.StatusOK, []byte(diff)
+	c.header.Set("Content-Type", "text/plain; charset=utf-8")
+}

@@ -146,6 +146,7 @@ func repoMoreRoutes() []routeSpec {
 		{"GET", R + "/media/{filepath}", "repoGetRawFileOrLFS", pub, hGetRawFile},
 		{"GET", R + "/archive/{archive}", "repoGetArchive", pub, hArchive},
 		{"GET", R + "/editorconfig/{filepath}", "repoGetEditorConfig", pub, hEditorConfig},
+		{"GET", R + "/git/commits/{sha}.{diffType}", "repoDownloadCommitDiffOrPatch", pub, hCommitDiff},
 		{"POST", R + "/contents", "repoChangeFiles", auth, hChangeFiles},
 		{"PATCH", R + "/branches/{branch}", "repoUpdateBranch", auth, hRenameBranch},
 		{"GET", R + "/commits/{sha}/pull", "repoGetCommitPullRequest", pub, hCommitPull},
