@@ -615,8 +615,8 @@ func editScript(a, b []string) []diffOp {
 	return out
 }
 
-// hunkHeader is "@@ -a,b +c,d @@" as git writes it (",1" left out, an
-// empty side at 0 counting from the line before).
+// hunkSide is one side of a hunk header ("-a,b") as git writes it: ",1"
+// left out, an empty side numbered from the line before.
 func hunkSide(start, n int) string {
 	switch n {
 	case 0:
@@ -633,9 +633,6 @@ func hunkSide(start, n int) string {
 func unifiedHunks(sb *strings.Builder, old, nw string) {
 	const context = 3
 	ops := editScript(splitKeep(old), splitKeep(nw))
-	if old == "" {
-		ops = editScript(nil, splitKeep(nw))
-	}
 	for start := 0; start < len(ops); {
 		// Find the next change, then extend the hunk while changes come
 		// within twice the context.

@@ -494,3 +494,18 @@ func TestEditorconfigGlob(t *testing.T) {
 		}
 	}
 }
+
+func TestCommitDiffHunks(t *testing.T) {
+	old := "a\nb\nc\nd\ne\nf\ng\nh\n"
+	nw := "a\nB\nc\nd\ne\nf\nG\nh\n" // two changes five lines apart: one hunk
+	got := commitDiff(map[string]string{"f": old}, map[string]string{"f": nw})
+	want := "diff --git a/f b/f\nindex " + blobSHA(old)[:7] + ".." + blobSHA(nw)[:7] + " 100644\n--- a/f\n+++ b/f\n" +
+		"@@ -1,8 +1,8 @@\n a\n-b\n+B\n c\n d\n e\n f\n-g\n+G\n h\n"
+	if got != want {
+		t.Errorf("one hunk:\n%s\nwant:\n%s", got, want)
+	}
+	got = commitDiff(map[string]string{"e": ""}, map[string]string{"e": "x"})
+	if !strings.HasSuffix(got, "@@ -0,0 +1 @@\n+x\n\\ No newline at end of file\n") {
+		t.Errorf("from empty: %q", got)
+	}
+}
