@@ -103,8 +103,9 @@ func hListWatchers(c *call) {
 	}
 }
 
-// hListWatched lists the repositories a user watches that the caller may
-// read, in the order the repositories were created.
+// hListWatched lists the repositories a user watches, in the order the
+// repositories were created: private ones only to the user themself, as
+// Forgejo's GetWatchedRepos (not even to a site administrator).
 func hListWatched(current bool) func(c *call) {
 	return func(c *call) {
 		u := c.subject(current)
@@ -113,7 +114,7 @@ func hListWatched(current bool) func(c *call) {
 		}
 		var rs []*repo
 		for _, r := range c.st.reposInOrder {
-			if canRead(c.user, r) && slices.Contains(c.st.watchers(r), u) {
+			if (!r.private || c.user == u && canRead(u, r)) && slices.Contains(c.st.watchers(r), u) {
 				rs = append(rs, r)
 			}
 		}
