@@ -237,7 +237,9 @@ func hDeleteKey(c *call) {
 		return
 	}
 	id, _ := c.pathInt("id")
-	c.st.more.keys[r] = slices.DeleteFunc(c.st.more.keys[r], func(k *deployKey) bool { return k.id == id })
+	if ks := c.st.more.keys[r]; len(ks) > 0 {
+		c.st.more.keys[r] = slices.DeleteFunc(ks, func(k *deployKey) bool { return k.id == id })
+	}
 	c.empty(http.StatusNoContent)
 }
 
