@@ -15,8 +15,13 @@
 // (members, public members, teams with their members and repositories,
 // organization labels), repository, organization and user hooks, issues
 // (search across repositories, comments, labels, milestones, reactions,
-// attachments, dependencies), pull requests (merge, reviews, review
-// requests, files, diff and patch) and notifications.
+// attachments, dependencies, tracked times and stopwatches, deadlines,
+// subscriptions, pins, the timeline), pull requests (merge, reviews, review
+// requests, files, diff and patch), notifications, watches, the wiki, deploy
+// keys, tag protections, push mirrors, transfers, git data (references,
+// annotated tags, blobs, notes, the commit log, archives), issue templates,
+// and the instance's settings, templates and Markdown rendering (a small
+// renderer of the common cases).
 // [ImplementedOperations] lists them. [Server.Handle] answers any operation,
 // implemented or not, with a handler of the test's own.
 //

@@ -326,6 +326,7 @@ func hEditIssue(c *call) {
 		c.s.emitIssue(c, is, "", "edited", changes)
 	}
 	if is.closed != wasClosed {
+		c.st.addEvent(is, map[bool]string{true: "close", false: "reopen"}[is.closed], c.user, "", nil, c.now) // for the timeline
 		c.s.emitIssue(c, is, "", map[bool]string{true: "closed", false: "reopened"}[is.closed], nil)
 	}
 }

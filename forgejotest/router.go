@@ -41,7 +41,7 @@ type template struct {
 }
 
 // restParams are the parameters that span several path segments.
-var restParams = map[string]bool{"filepath": true, "basehead": true}
+var restParams = map[string]bool{"filepath": true, "basehead": true, "ref": true, "head": true, "archive": true} // git/refs/{ref} takes "heads/main", pulls/{base}/{head} and archive/{archive} a branch with slashes
 
 var paramRE = regexp.MustCompile(`\{[^}/]+\}`)
 

@@ -319,6 +319,9 @@ func (c *call) pathRepo() *repo {
 		return nil
 	}
 	r := c.st.repo(owner, c.p["repo"])
+	if r == nil && c.redirectRepo(owner, c.p["repo"]) {
+		return nil
+	}
 	if r == nil || !canRead(c.user, r) {
 		c.notFound()
 		return nil

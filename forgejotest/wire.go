@@ -405,12 +405,12 @@ func (v view) repo(r *repo, depth int) *wRepo {
 		LanguagesURL: v.api("/repos/" + full + "/languages"), HTMLURL: v.html("/" + full),
 		URL: v.api("/repos/" + full), SSHURL: "ssh://git@" + v.host + "/" + full + ".git",
 		CloneURL: v.html("/" + full + ".git"), Website: r.website,
-		StarsCount: len(r.stargazers), ForksCount: len(r.forks), WatchersCount: 1,
+		StarsCount: len(r.stargazers), ForksCount: len(r.forks), WatchersCount: v.st.watchCount(r),
 		OpenIssuesCount: openIssues, OpenPrCounter: openPulls, ReleaseCounter: releaseCount(r),
 		DefaultBranch: r.defaultBranch, Archived: r.archived,
 		CreatedAt: ts(r.created), UpdatedAt: ts(r.updated), ArchivedAt: epochTime,
 		Permissions: perm, HasIssues: true,
-		InternalTracker:   &wInternalTracker{AllowOnlyContributorsToTrackTime: true, EnableIssueDependencies: true},
+		InternalTracker:   &wInternalTracker{EnableTimeTracker: true, AllowOnlyContributorsToTrackTime: true, EnableIssueDependencies: true},
 		HasWiki:           true,
 		WikiBranch:        "master",
 		WikiSSHURL:        "ssh://git@" + v.host + "/" + full + ".wiki.git",
@@ -423,7 +423,7 @@ func (v view) repo(r *repo, depth int) *wRepo {
 		AllowMergeCommits: true, AllowRebase: true, AllowRebaseExplicit: true, AllowSquashMerge: true,
 		AllowFastForwardOnlyMerge: true, AllowRebaseUpdate: true,
 		DefaultMergeStyle: "merge", DefaultAllowMaintainerEdit: true, DefaultUpdateStyle: "merge",
-		ObjectFormatName: "sha1", MirrorUpdated: goZeroTime,
+		ObjectFormatName: "sha1", MirrorUpdated: goZeroTime, AvatarURL: v.st.repoAvatarURL(v.root, r),
 		Topics: append([]string{}, r.topics...),
 	}
 	if r.parent != nil && depth == 0 {
@@ -516,6 +516,7 @@ func (v view) issue(is *issue) *wIssue {
 		State: state, IsLocked: is.locked, Comments: len(is.comments),
 		CreatedAt: ts(is.created), UpdatedAt: ts(is.updated), ClosedAt: nts(is.closedAt), DueDate: nts(is.dueDate),
 		Repository: &wRepoMeta{ID: r.id, Name: r.name, Owner: r.owner.login, FullName: r.owner.login + "/" + r.name},
+		PinOrder:   v.st.pinOrder(is),
 	}
 	if is.pull != nil {
 		w.PullRequest = &wPullMeta{Merged: is.pull.merged, MergedAt: nts(is.pull.mergedAt), Draft: isDraft(is.title), HTMLURL: v.html(issuePath(is))}
@@ -579,7 +580,7 @@ func (v view) pull(is *issue, listing bool) *wPull {
 		Base:                &wPRBranch{Label: p.base, Ref: p.base, Sha: p.baseSHA, RepoID: r.id, Repo: wr},
 		Head:                &wPRBranch{Label: p.head, Ref: p.head, Sha: p.headSHA, RepoID: r.id, Repo: wr},
 		MergeBase:           p.baseSHA, DueDate: nts(is.dueDate),
-		CreatedAt: ts(is.created), UpdatedAt: ts(is.updated), ClosedAt: nts(is.closedAt),
+		CreatedAt: ts(is.created), UpdatedAt: ts(is.updated), ClosedAt: nts(is.closedAt), PinOrder: v.st.pinOrder(is),
 	}
 	for _, ch := range pullChanges(r, is) {
 		w.Additions += ch.additions
