@@ -436,7 +436,7 @@ func (s *scenario) deployKeys() {
 	key := sshEd25519("contract@example")
 	k, resp, err := c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci", Key: key, ReadOnly: true})
 	s.must(err, "create deploy key")
-	_, wantFP, _ := parseAuthorizedKey(key)
+	_, wantFP, _ := checkSSHKey(key)
 	s.note("create deploy key: %d title %q read_only %v, key as given %v, fingerprint as ssh-keygen %v, repository nil %v, url ends %v",
 		resp.StatusCode, k.Title, k.ReadOnly, k.Key == key, k.Fingerprint == wantFP, k.Repository == nil,
 		strings.HasSuffix(k.URL, fmt.Sprintf("/keys/%d", k.ID)))

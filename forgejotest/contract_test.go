@@ -198,8 +198,10 @@ func runScenario(t *testing.T, tg *target) []string {
 	s.gaps()
 	s.outcomes()
 	s.actionsArea()
-	s.accountsArea()
 	s.repoMoreArea()
+	// Last: its blocking (fake only; Gitea has none) undoes user2's
+	// collaborations, which the areas before rely on.
+	s.accountsArea()
 	s.cleanup()
 	return s.lines
 }

@@ -1,12 +1,7 @@
 package forgejotest
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
 	"slices"
 	"strconv"
@@ -39,84 +34,6 @@ type wDeployKey struct {
 	Repository  *wRepo `json:"repository,omitempty"`
 }
 
-// minKeyBits are Forgejo's default [ssh.minimum_key_sizes]; a type not
-// listed is refused.
-var minKeyBits = map[string]int{
-	"ssh-ed25519": 256, "sk-ssh-ed25519@openssh.com": 256,
-	"ecdsa-sha2-nistp256": 256, "ecdsa-sha2-nistp384": 256, "ecdsa-sha2-nistp521": 256,
-	"sk-ecdsa-sha2-nistp256@openssh.com": 256,
-	"ssh-rsa":                            3071,
-}
-
-// sshString reads one length-prefixed field of an SSH wire-format blob.
-func sshString(b []byte) (field, rest []byte, ok bool) {
-	if len(b) < 4 {
-		return nil, nil, false
-	}
-	n := binary.BigEndian.Uint32(b)
-	if uint64(n) > uint64(len(b)-4) {
-		return nil, nil, false
-	}
-	return b[4 : 4+n], b[4+n:], true
-}
-
-// parseAuthorizedKey checks a public key in authorized_keys form ("type
-// base64 [comment]") as Forgejo's CheckPublicKeyString does, far enough
-// to refuse what Forgejo refuses: not one line, not base64, a blob whose
-// type is not the declared one, a type not allowed, a key too short. It
-// returns the content Forgejo stores (the comment kept) and the SHA256
-// fingerprint. SSH2
-// ("---- BEGIN SSH2 PUBLIC KEY ----") keys are not read.
-func parseAuthorizedKey(s string) (content, fingerprint string, err error) {
-	s = strings.TrimRight(strings.TrimSpace(s), "\r\n")
-	if strings.ContainsAny(s, "\r\n") {
-		return "", "", errors.New("only a single line with a single key please")
-	}
-	fields := strings.Fields(s)
-	if len(fields) < 2 {
-		return "", "", errors.New("ssh: no key found")
-	}
-	typ, data, comment := fields[0], fields[1], strings.Join(fields[2:], " ")
-	blob, err := base64.StdEncoding.DecodeString(data)
-	if err != nil {
-		return "", "", errors.New("ssh: no key found")
-	}
-	inner, rest, ok := sshString(blob)
-	if !ok || string(inner) != typ {
-		return "", "", errors.New("ssh: no key found")
-	}
-	min, allowed := minKeyBits[typ]
-	if !allowed {
-		return "", "", fmt.Errorf("key type is not allowed: %s", typ)
-	}
-	bits := 256
-	switch {
-	case typ == "ssh-ed25519":
-		k, _, ok := sshString(rest)
-		if !ok || len(k) != 32 {
-			return "", "", errors.New("ssh: invalid size for Ed25519 key")
-		}
-	case typ == "ssh-rsa":
-		_, rest, ok1 := sshString(rest) // e
-		n, _, ok2 := sshString(rest)
-		if !ok1 || !ok2 {
-			return "", "", errors.New("ssh: short read")
-		}
-		bits = new(big.Int).SetBytes(n).BitLen()
-	case strings.Contains(typ, "nistp384"):
-		bits = 384
-	case strings.Contains(typ, "nistp521"):
-		bits = 521
-	}
-	if bits < min {
-		return "", "", fmt.Errorf("key length is not enough: got %d, needs %d", bits, min)
-	}
-	sum := sha256.Sum256(blob)
-	// As Forgejo's parseKeyString: type, key and comment, the space before
-	// the comment kept even without one.
-	return typ + " " + data + " " + comment, "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:]), nil
-}
-
 func (c *call) deployKey(r *repo, k *deployKey, private bool) *wDeployKey {
 	w := &wDeployKey{
 		ID: k.id, KeyID: k.keyID, Key: k.content, URL: c.v.api(repoPath(r) + "/keys/" + strconv.FormatInt(k.id, 10)),
@@ -131,7 +48,7 @@ func (c *call) deployKey(r *repo, k *deployKey, private bool) *wDeployKey {
 	return w
 }
 
-func hListKeys(c *call) {
+func hListDeployKeys(c *call) {
 	r := c.pathRepo()
 	if r == nil || !c.canAdminRepo(r) {
 		return
@@ -162,7 +79,7 @@ func (c *call) pathKey(r *repo) *deployKey {
 	return nil
 }
 
-func hGetKey(c *call) {
+func hGetDeployKey(c *call) {
 	r := c.pathRepo()
 	if r == nil || !c.canAdminRepo(r) {
 		return
@@ -172,7 +89,7 @@ func hGetKey(c *call) {
 	}
 }
 
-func hCreateKey(c *call) {
+func hCreateDeployKey(c *call) {
 	r := c.pathRepo()
 	if r == nil || !c.canAdminRepo(r) {
 		return
@@ -193,9 +110,11 @@ func hCreateKey(c *call) {
 		c.fail(http.StatusUnprocessableEntity, "[Key]: Required")
 		return
 	}
-	content, fp, err := parseAuthorizedKey(body.Key)
-	if err != nil {
-		c.fail(http.StatusUnprocessableEntity, "Invalid key content: "+err.Error())
+	// The same check as an account's key (h_accounts_keys.go), as
+	// Forgejo's CheckPublicKeyString serves both.
+	content, fp, msg := checkSSHKey(body.Key)
+	if msg != "" {
+		c.fail(http.StatusUnprocessableEntity, "Invalid key content: "+msg)
 		return
 	}
 	for _, k := range c.st.more.keys[r] {
@@ -229,9 +148,9 @@ func hCreateKey(c *call) {
 	c.json(http.StatusCreated, c.deployKey(r, k, false))
 }
 
-// hDeleteKey deletes a key; one that is not there is 204 all the same, as
+// hDeleteDeployKey deletes a key; one that is not there is 204 all the same, as
 // Forgejo's DeleteDeployKey ignores a missing key.
-func hDeleteKey(c *call) {
+func hDeleteDeployKey(c *call) {
 	r := c.pathRepo()
 	if r == nil || !c.canAdminRepo(r) {
 		return

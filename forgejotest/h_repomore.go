@@ -124,10 +124,10 @@ func repoMoreRoutes() []routeSpec {
 		{"GET", R + "/wiki/revisions/{pageName}", "repoGetWikiPageRevisions", pub, hWikiRevisions},
 
 		// deploy keys, tag protections
-		{"GET", R + "/keys", "repoListKeys", auth, hListKeys},
-		{"POST", R + "/keys", "repoCreateKey", auth, hCreateKey},
-		{"GET", R + "/keys/{id}", "repoGetKey", auth, hGetKey},
-		{"DELETE", R + "/keys/{id}", "repoDeleteKey", auth, hDeleteKey},
+		{"GET", R + "/keys", "repoListKeys", auth, hListDeployKeys},
+		{"POST", R + "/keys", "repoCreateKey", auth, hCreateDeployKey},
+		{"GET", R + "/keys/{id}", "repoGetKey", auth, hGetDeployKey},
+		{"DELETE", R + "/keys/{id}", "repoDeleteKey", auth, hDeleteDeployKey},
 		{"GET", R + "/tag_protections", "repoListTagProtection", auth, hListTagProtections},
 		{"POST", R + "/tag_protections", "repoCreateTagProtection", auth, hCreateTagProtection},
 		{"GET", R + "/tag_protections/{id}", "repoGetTagProtection", auth, hGetTagProtection},
