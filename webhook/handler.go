@@ -280,7 +280,7 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (Event, error) {
 		// http.ErrNotSupported: no deadline to set, nor to lift.
 		return h.parser.ParseRequest(r)
 	}
-	ev, err := h.parser.ParseRequest(r)
+	ev, err := h.parser.parseRequest(r, true)
 	if errors.Is(err, ErrTimeout) {
 		// A read may still be blocked in the background (the context
 		// ended first): end it now. The connection is not reused.

@@ -111,7 +111,13 @@ func (p *Parser) MaxBodyBytes() int64 { return p.maxBody }
 // see [WithReadTimeout]; otherwise the http.Server's ReadTimeout).
 //
 // Errors are [*Error] values (see [Error.StatusCode]).
-func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
+func (p *Parser) ParseRequest(r *http.Request) (Event, error) { return p.parseRequest(r, false) }
+
+// parseRequest is ParseRequest; deadlined says the connection has a read
+// deadline (the Handler set one), which ends a blocked read by itself: the
+// body is then read in the caller's goroutine, without the one that lets
+// ParseRequest return while a read is blocked.
+func (p *Parser) parseRequest(r *http.Request, deadlined bool) (Event, error) {
 	switch r.Method {
 	case http.MethodPost:
 	case http.MethodGet:
@@ -126,7 +132,16 @@ func (p *Parser) ParseRequest(r *http.Request) (Event, error) {
 	if r.Body == nil {
 		return p.Parse(nil, r.Header)
 	}
-	body, err := readBody(r.Context(), r.Body, p.maxBody+1, r.ContentLength)
+	var body []byte
+	var err error
+	if deadlined {
+		body, err = readAll(r.Body, p.maxBody+1, r.ContentLength)
+		if err == nil && r.Context().Err() != nil {
+			err = context.Cause(r.Context())
+		}
+	} else {
+		body, err = readBody(r.Context(), r.Body, p.maxBody+1, r.ContentLength)
+	}
 	if err != nil {
 		e := p.newError(ErrMalformed, r.Header, "reading the body")
 		if r.Context().Err() != nil || timedOut(err) {

@@ -140,18 +140,23 @@ func headerValuesOf(h http.Header, names []string) (vs [][]string) {
 	return vs
 }
 
-// canonicalASCIIKeys reports whether every key of h is ASCII and in
-// canonical form (textproto leaves a key with other bytes as it is, and
-// Unicode case folding could still match such a key to a name).
+// canonicalASCIIKeys reports whether every key of h is ASCII and cased as
+// textproto canonicalizes (upper case at the start and after each hyphen,
+// lower case elsewhere): then the one key that spells a name, if any, is
+// the name's canonical form. A non-ASCII key could still match a name by
+// Unicode case folding.
 func canonicalASCIIKeys(h http.Header) bool {
 	for k := range h {
+		upper := true
 		for i := range len(k) {
-			if k[i] >= utf8.RuneSelf {
+			c := k[i]
+			switch {
+			case c >= utf8.RuneSelf:
+				return false
+			case upper && 'a' <= c && c <= 'z', !upper && 'A' <= c && c <= 'Z':
 				return false
 			}
-		}
-		if textproto.CanonicalMIMEHeaderKey(k) != k {
-			return false
+			upper = c == '-'
 		}
 	}
 	return true
