@@ -16,7 +16,6 @@ import (
 	forgejo "codeberg.org/forgego/forgejo"
 )
 
-
 // A stopwatch books the time it ran, measured by the server's clock;
 // starting one on another issue stops the running one first.
 func TestStopwatchBooksTime(t *testing.T) {
