@@ -380,11 +380,7 @@ func (c *call) filterComments(cs []*comment) ([]*comment, bool) {
 // hListComments ignores page and limit, as Forgejo does (the operation
 // declares none): every comment, with X-Total-Count and no Link.
 func hListComments(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	is := c.pathIssue(r)
+	_, is := c.pathRepoIssue()
 	if is == nil {
 		return
 	}

@@ -454,11 +454,7 @@ func (st *state) dependencies(is *issue) []*issue {
 
 func hListDeps(blocks bool) func(c *call) {
 	return func(c *call) {
-		r := c.pathRepo()
-		if r == nil {
-			return
-		}
-		is := c.pathIssue(r)
+		_, is := c.pathRepoIssue()
 		if is == nil {
 			return
 		}

@@ -1,15 +1,9 @@
 package forgejotest
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/md5"
-	"encoding/base64"
 	"fmt"
-	"image"
-	_ "image/gif" // avatars may be GIF, JPEG or PNG
-	_ "image/jpeg"
-	_ "image/png"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -601,9 +595,6 @@ func (c *call) redirectRepo(owner, name string) bool {
 
 // ---- repository avatars
 
-// maxAvatarSize is Forgejo's [avatar] MAX_FILE_SIZE default, 1 MiB.
-const maxAvatarSize = 1 << 20
-
 // repoAvatarURL is a repository's avatar_url: "" without one.
 func (st *state) repoAvatarURL(root string, r *repo) string {
 	if a := st.more.avatars[r]; a != "" {
@@ -620,23 +611,8 @@ func hUpdateRepoAvatar(c *call) {
 	if r == nil || !c.canAdminRepo(r) {
 		return
 	}
-	var b struct {
-		Image string `json:"image"`
-	}
-	if !c.decode(&b) {
-		return
-	}
-	data, err := base64.StdEncoding.DecodeString(b.Image)
-	if err != nil {
-		c.fail(http.StatusBadRequest, err.Error())
-		return
-	}
-	if len(data) > maxAvatarSize {
-		c.internalError("UploadAvatar: file is too large")
-		return
-	}
-	if _, _, err := image.DecodeConfig(bytes.NewReader(data)); err != nil {
-		c.internalError("UploadAvatar: image.DecodeConfig: " + err.Error())
+	data, ok := c.avatarImage() // h_accounts_social.go
+	if !ok {
 		return
 	}
 	if c.st.more.avatars == nil {

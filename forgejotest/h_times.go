@@ -147,11 +147,7 @@ func (c *call) selectTimes(keep func(t *trackedTime) bool) []*trackedTime {
 // without page it returns them all (Forgejo pages only when page is set),
 // with X-Total-Count and no Link.
 func hIssueTimes(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	is := c.pathIssue(r)
+	r, is := c.pathRepoIssue()
 	if is == nil {
 		return
 	}
@@ -203,11 +199,7 @@ func hAddTime(c *call) {
 
 // hResetTime deletes the caller's times on an issue; with none it is 404.
 func hResetTime(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	is := c.pathIssue(r)
+	_, is := c.pathRepoIssue()
 	if is == nil {
 		return
 	}
@@ -237,11 +229,7 @@ func hResetTime(c *call) {
 // hDeleteTime deletes one time by id. As Forgejo, the id is looked up
 // among all times, not the issue's own.
 func hDeleteTime(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	is := c.pathIssue(r)
+	_, is := c.pathRepoIssue()
 	if is == nil {
 		return
 	}
@@ -335,11 +323,7 @@ func (c *call) finishStopwatch(u *user, sw *stopwatch) {
 // stopwatch on another issue first, as Forgejo keeps one per user.
 func hStopwatch(op string) func(c *call) {
 	return func(c *call) {
-		r := c.pathRepo()
-		if r == nil {
-			return
-		}
-		is := c.pathIssue(r)
+		r, is := c.pathRepoIssue()
 		if is == nil {
 			return
 		}

@@ -146,11 +146,7 @@ func (st *state) subscribed(is *issue, u *user) bool {
 // hIssueSubscribers lists the users subscribed explicitly, as Forgejo's
 // GetIssueWatchers (implicit subscribers are not listed).
 func hIssueSubscribers(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	is := c.pathIssue(r)
+	_, is := c.pathRepoIssue()
 	if is == nil {
 		return
 	}
@@ -164,11 +160,7 @@ func hIssueSubscribers(c *call) {
 }
 
 func hCheckIssueSubscription(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	is := c.pathIssue(r)
+	r, is := c.pathRepoIssue()
 	if is == nil {
 		return
 	}
@@ -185,11 +177,7 @@ func hCheckIssueSubscription(c *call) {
 // already was so.
 func hSetIssueSubscription(on bool) func(c *call) {
 	return func(c *call) {
-		r := c.pathRepo()
-		if r == nil {
-			return
-		}
-		is := c.pathIssue(r)
+		_, is := c.pathRepoIssue()
 		if is == nil {
 			return
 		}
@@ -469,11 +457,7 @@ type timelineEntry struct {
 // events are not recorded. As Forgejo, it pages only when page is set,
 // X-Total-Count is the length of the page, and an empty timeline is null.
 func hTimeline(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	is := c.pathIssue(r)
+	_, is := c.pathRepoIssue()
 	if is == nil {
 		return
 	}

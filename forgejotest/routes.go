@@ -292,6 +292,16 @@ func ImplementedOperations() []string {
 // ---- lookups shared by handlers; each answers the error itself and
 // returns nil when the thing is missing.
 
+// pathRepoIssue finds the path's repository and its issue {index}; the
+// issue is nil when either is missing (the error answered).
+func (c *call) pathRepoIssue() (*repo, *issue) {
+	r := c.pathRepo()
+	if r == nil {
+		return nil, nil
+	}
+	return r, c.pathIssue(r)
+}
+
 // pathUser finds the user named by a path parameter; a missing one is
 // Forgejo's 404 "user redirect does not exist".
 func (c *call) pathUser(param string) *user {
