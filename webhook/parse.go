@@ -416,11 +416,12 @@ var eventTypeHeaders = []string{"X-Forgejo-Event-Type", "X-Gitea-Event-Type", "X
 // reader of the same request, a proxy, a log, a second receiver, does not.
 func deliveryHeaders(h http.Header) (id string, typ EventType, conflict *Error) {
 	var detail []string
-	id, ids := firstOfAll(h, deliveryIDHeaders, CanonicalDeliveryID)
+	canonical := canonicalASCIIKeys(h) // once for both lookups
+	id, ids := firstOfAll(h, canonical, deliveryIDHeaders, CanonicalDeliveryID)
 	if ids != "" {
 		detail = append(detail, "delivery IDs "+ids)
 	}
-	t, types := firstOfAll(h, eventTypeHeaders, strings.TrimSpace)
+	t, types := firstOfAll(h, canonical, eventTypeHeaders, strings.TrimSpace)
 	if types != "" {
 		detail = append(detail, "event types "+types)
 	}
@@ -436,9 +437,9 @@ func deliveryHeaders(h http.Header) (id string, typ EventType, conflict *Error) 
 // headers names (each value split at commas, as HTTP allows repeated lines
 // to be joined), and, when another value differs from it, the two values
 // quoted and cleaned for an error message.
-func firstOfAll(h http.Header, names []string, norm func(string) string) (first, differ string) {
+func firstOfAll(h http.Header, canonical bool, names []string, norm func(string) string) (first, differ string) {
 	lastRaw, lastNorm := "", ""
-	for _, lines := range headerValuesOf(h, names) {
+	for _, lines := range headerValuesOf(h, canonical, names) {
 		for _, line := range lines {
 			for rest, more := line, true; more; {
 				var v string
@@ -475,6 +476,9 @@ func CanonicalDeliveryID(id string) string {
 	} else if len(s) > 2 && s[0] == '{' && s[len(s)-1] == '}' {
 		s = s[1 : len(s)-1]
 	}
+	if canonicalUUID(s) && len(s) == len(id) {
+		return id // Forgejo's own form: nothing to change
+	}
 	var hexDigits []byte
 	switch len(s) {
 	case 36:
@@ -496,5 +500,33 @@ func CanonicalDeliveryID(id string) string {
 	if n, err := hex.Decode(b[:], hexDigits); err != nil || n != 16 {
 		return id
 	}
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	var out [36]byte
+	hex.Encode(out[0:8], b[0:4])
+	hex.Encode(out[9:13], b[4:6])
+	hex.Encode(out[14:18], b[6:8])
+	hex.Encode(out[19:23], b[8:10])
+	hex.Encode(out[24:36], b[10:16])
+	out[8], out[13], out[18], out[23] = '-', '-', '-', '-'
+	return string(out[:])
+}
+
+// canonicalUUID reports whether s is a UUID in the lower-case hyphenated
+// form CanonicalDeliveryID returns.
+func canonicalUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case ('0' <= c && c <= '9') || ('a' <= c && c <= 'f'):
+		default:
+			return false
+		}
+	}
+	return true
 }

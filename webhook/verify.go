@@ -110,10 +110,11 @@ func verify(payload []byte, header http.Header, secrets []secret.Text) error {
 
 // headerValuesOf is h.Values(name) for each of names, with the same
 // case-insensitive fallback as [headerValue] (the values of every key that
-// spells the name): vs[i] are the values of names[i].
-func headerValuesOf(h http.Header, names []string) (vs [][]string) {
+// spells the name): vs[i] are the values of names[i]. canonical is
+// canonicalASCIIKeys(h).
+func headerValuesOf(h http.Header, canonical bool, names []string) (vs [][]string) {
 	vs = make([][]string, len(names))
-	if canonicalASCIIKeys(h) {
+	if canonical {
 		// As a server builds it: every key in canonical form, so the one
 		// key that spells a name (if any) is the name's canonical form.
 		for i, name := range names {
