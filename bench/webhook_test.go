@@ -307,3 +307,38 @@ func BenchmarkWebhookParseParts(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWebhookParseParallel is BenchmarkWebhookParse with every core
+// busy (b.RunParallel, one request per goroutine): a receiver under load,
+// where throughput matters. deliveries/cpu-s is again per second of one
+// core's CPU time. Serially, a spare core wakes up for every goroutine a
+// parse starts (forgego's ParseRequest starts one to watch the request's
+// context while the body is read) and goes back to sleep, and that CPU
+// time counts; with the cores busy there is none to wake.
+func BenchmarkWebhookParseParallel(b *testing.B) {
+	for _, d := range hookDeliveries(b) {
+		for _, hp := range hookParsers {
+			b.Run(d.name+"/"+hp.name, func(b *testing.B) {
+				b.SetBytes(int64(len(d.body)))
+				b.ReportAllocs()
+				start := cpuTime()
+				b.RunParallel(func(pb *testing.PB) {
+					parse := hp.parse(b)
+					req, rd := hookRequest(d)
+					for pb.Next() {
+						rd.Reset(d.body)
+						if err := parse(req)(d); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+				own := cpuTime() - start
+				b.ReportMetric(float64(own)/float64(b.N), "cpu-ns/op")
+				if own > 0 {
+					b.ReportMetric(float64(b.N)*1e9/float64(own), "deliveries/cpu-s")
+				}
+			})
+		}
+	}
+}

@@ -250,3 +250,45 @@ func TestHandlerReadDeadlineLifted(t *testing.T) {
 		t.Errorf("status %d; during the event function the read deadline was %v, after %d deadlines set", resp.StatusCode, seen, sets)
 	}
 }
+
+// TestHandlerContextEndsRead: when the request's context ends while the
+// Handler is blocked reading the body (a middleware's timeout, a shutdown),
+// the Handler answers 408 at once instead of waiting out its read timeout
+// (a minute here), and returns.
+func TestHandlerContextEndsRead(t *testing.T) {
+	o := Build(EventPush, []byte(`{"ref":"refs/heads/main"}`), BuildOptions{Secret: testSecret})
+	for name, sent := range map[string]int{"stalls before the body": 0, "stalls after half the body": len(o.Body) / 2} {
+		t.Run(name, func(t *testing.T) {
+			h := NewHandler(mustParser(t, WithSecret(testSecret)), WithReadTimeout(time.Minute))
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			end := make(chan struct{})
+			returned := make(chan struct{}, 1)
+			srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				ctx, cancel := context.WithCancel(r.Context())
+				defer cancel()
+				go func() { <-end; cancel() }()
+				h.ServeHTTP(w, r.WithContext(ctx))
+				returned <- struct{}{}
+			})}
+			go func() { _ = srv.Serve(ln) }()
+			defer srv.Close()
+			conn := rawPost(t, ln.Addr().String(), o, len(o.Body))
+			if _, err := conn.Write(o.Body[:sent]); err != nil {
+				t.Fatal(err)
+			}
+			close(end)
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil || resp.StatusCode != http.StatusRequestTimeout {
+				t.Fatalf("answer %v %v, want 408", resp, err)
+			}
+			select {
+			case <-returned:
+			case <-time.After(safety):
+				t.Error("the handler did not return")
+			}
+		})
+	}
+}

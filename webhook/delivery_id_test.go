@@ -15,13 +15,10 @@ const canonicalTestID = "666ecf9a-d736-4958-90eb-eaed11d5474c"
 func withID(h http.Header, id string) http.Header {
 	h = h.Clone()
 	for _, name := range deliveryIDHeaders {
-		for k := range h {
-			if strings.EqualFold(k, name) {
-				delete(h, k)
-			}
-		}
-		if id != "" {
-			h[name] = []string{id}
+		if id == "" {
+			setHeaderFold(h, name)
+		} else {
+			setHeaderFold(h, name, id)
 		}
 	}
 	return h

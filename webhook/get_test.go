@@ -69,7 +69,7 @@ func TestGETHooks(t *testing.T) {
 		{"resent as another type", func() *http.Request {
 			r := getRequest(EventPush, pushPayload, testSecret, "")
 			for _, k := range eventTypeHeaders {
-				r.Header[k] = []string{"release"}
+				setHeaderFold(r.Header, k, "release")
 			}
 			return r
 		}(), 400, ErrEventMismatch},

@@ -280,10 +280,13 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (Event, error) {
 		// http.ErrNotSupported: no deadline to set, nor to lift.
 		return h.parser.ParseRequest(r)
 	}
+	// The body is read in this goroutine, so the request's context ending
+	// (a shutdown, a middleware's timeout) must end a blocked read itself:
+	// the deadline moves to now. No goroutine until the context ends.
+	stop := context.AfterFunc(r.Context(), func() { _ = rc.SetReadDeadline(time.Now()) })
 	ev, err := h.parser.parseRequest(r, true)
-	if errors.Is(err, ErrTimeout) {
-		// A read may still be blocked in the background (the context
-		// ended first): end it now. The connection is not reused.
+	if !stop() || errors.Is(err, ErrTimeout) {
+		// Timed out, or the context ended: the connection is not reused.
 		_ = rc.SetReadDeadline(time.Now())
 	} else {
 		// Lift it: a deadline passing while the event function runs

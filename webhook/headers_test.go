@@ -54,3 +54,27 @@ func TestHeaderValuesOf(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderNamesCanonical: the header-name lists headerValuesOf reads are
+// spelled in canonical form, which its fast path looks up as they are.
+func TestHeaderNamesCanonical(t *testing.T) {
+	for _, name := range slices.Concat(deliveryIDHeaders, eventTypeHeaders) {
+		if c := http.CanonicalHeaderKey(name); c != name {
+			t.Errorf("%q is spelled %q in canonical form", name, c)
+		}
+	}
+}
+
+// setHeaderFold replaces every key of h that spells name, in any case
+// (Build keeps Forgejo's X-GitHub- spelling), with name set to vs; no vs
+// removes it.
+func setHeaderFold(h http.Header, name string, vs ...string) {
+	for k := range h {
+		if strings.EqualFold(k, name) {
+			delete(h, k)
+		}
+	}
+	if len(vs) > 0 {
+		h[name] = vs
+	}
+}

@@ -136,7 +136,9 @@ func (p *Parser) parseRequest(r *http.Request, deadlined bool) (Event, error) {
 	var err error
 	if deadlined {
 		body, err = readAll(r.Body, p.maxBody+1, r.ContentLength)
-		if err == nil && r.Context().Err() != nil {
+		if r.Context().Err() != nil {
+			// Also when the read failed: the deadline that ended it was
+			// moved to now because the context ended.
 			err = context.Cause(r.Context())
 		}
 	} else {
@@ -398,13 +400,15 @@ func (p *Parser) newError(kind error, h http.Header, detail string) *Error {
 }
 
 // deliveryIDHeaders carry the delivery ID, read in this order; Forgejo sends
-// all four with the same value.
-var deliveryIDHeaders = []string{"X-Forgejo-Delivery", "X-Gitea-Delivery", "X-Gogs-Delivery", "X-GitHub-Delivery"}
+// all four with the same value. Spelled in canonical form (X-Github-, not
+// Forgejo's X-GitHub-), as [headerValuesOf] looks them up.
+var deliveryIDHeaders = []string{"X-Forgejo-Delivery", "X-Gitea-Delivery", "X-Gogs-Delivery", "X-Github-Delivery"}
 
 // eventTypeHeaders carry the event type, read in this order. They
 // deliberately do not include X-Forgejo-Event, the family name, which would
-// confuse sub-events (see [EventType.Family]).
-var eventTypeHeaders = []string{"X-Forgejo-Event-Type", "X-Gitea-Event-Type", "X-Gogs-Event-Type", "X-GitHub-Event-Type"}
+// confuse sub-events (see [EventType.Family]). Canonical, as
+// deliveryIDHeaders.
+var eventTypeHeaders = []string{"X-Forgejo-Event-Type", "X-Gitea-Event-Type", "X-Gogs-Event-Type", "X-Github-Event-Type"}
 
 // deliveryHeaders reads the delivery ID (canonical, see
 // [CanonicalDeliveryID]) and the event type from the first of their headers

@@ -239,7 +239,7 @@ func TestStoredDelivery(t *testing.T) {
 	// re-created without an ID.
 	req := signedRequest(EventPush, pushPayload, "x", BuildOptions{})
 	for _, k := range deliveryIDHeaders {
-		delete(req.Header, k)
+		setHeaderFold(req.Header, k)
 	}
 	h.ServeHTTP(httptest.NewRecorder(), req)
 	d := q.stored[2]
@@ -290,7 +290,7 @@ func TestDurableNothingUnverifiedStored(t *testing.T) {
 		{"resent as another event type", func() *http.Request {
 			r := good()
 			for _, k := range eventTypeHeaders {
-				r.Header[k] = []string{"issues"}
+				setHeaderFold(r.Header, k, "issues")
 			}
 			return r
 		}, 400},

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strings"
 	"testing"
 )
 
@@ -13,12 +12,7 @@ import (
 func withEventType(h http.Header, t EventType) http.Header {
 	h = h.Clone()
 	for _, name := range eventTypeHeaders {
-		for k := range h {
-			if strings.EqualFold(k, name) {
-				delete(h, k)
-			}
-		}
-		h[name] = []string{string(t)}
+		setHeaderFold(h, name, string(t))
 	}
 	return h
 }
