@@ -205,6 +205,7 @@ func benchDurable(b *testing.B, q webhook.Queue, ds []hookDelivery, load durable
 	var sendErr atomic.Value
 	var wg sync.WaitGroup
 	cpuStart := cpuTime()
+	steal0, total0 := machineSteal()
 	b.ResetTimer()
 	start := time.Now()
 	for s := range load.senders {
@@ -250,6 +251,7 @@ func benchDurable(b *testing.B, q webhook.Queue, ds []hookDelivery, load durable
 	b.ReportMetric(ms(percentile(all, 0.50)), "p50-ms")
 	b.ReportMetric(ms(percentile(all, 0.99)), "p99-ms")
 	b.ReportMetric(float64(cpuUsed)/float64(b.N), "cpu-ns/op")
+	reportSteal(b, steal0, total0)
 
 	// What was stored runs: wait (briefly) for the worker to drain.
 	if drains {

@@ -55,9 +55,10 @@ const groupName = "workers"
 // included, plus the delayed and the dead ones) is checked and the entry
 // added with XADD in the same script, so a full queue refuses with
 // [webhook.ErrQueueFull] and never drops anything (XADD MAXLEN would).
-// Receive moves the due retries into the stream (a script, on Redis's own
-// clock), takes over an expired lease with XAUTOCLAIM (Reclaimed), and
-// otherwise blocks in XREADGROUP for the poll interval at most. Ack is
+// Receive is one script while there is work: it moves the due retries
+// into the stream (on Redis's own clock), takes over an expired lease with
+// XAUTOCLAIM (Reclaimed), or reads a new entry; only when nothing is ready
+// does it block in XREADGROUP, for the poll interval at most. Ack is
 // XACK and XDEL; Retry and DeadLetter are scripts that first check with
 // XPENDING that the lease is still the entry's current one (same consumer,
 // same delivery count, idle less than the visibility), else
@@ -345,8 +346,14 @@ redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
 return {1, n}
 `)
 
-// promoteScript moves the due retries into the stream, on Redis's clock.
-var promoteScript = redis.NewScript(`
+// receiveScript is Receive's round: it moves the due retries into the
+// stream (on Redis's clock), then takes over one expired lease
+// (XAUTOCLAIM from the cursor, with its delivery count from XPENDING), or
+// else reads one new entry (XREADGROUP, which does not block in a
+// script). ARGV 1 consumer, 2 visibility (ms), 3 XAUTOCLAIM cursor.
+// Reply: {kind, cursor[, entry ID, fields, delivery count]} with the kinds
+// of receivedNew and its siblings; {-1, error} without the group.
+var receiveScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 100)
@@ -358,7 +365,25 @@ for _, id in ipairs(due) do
   end
   redis.call('ZREM', KEYS[2], id)
 end
-return #due
+local c = redis.pcall('XAUTOCLAIM', KEYS[1], 'workers', ARGV[1], ARGV[2], ARGV[3], 'COUNT', 1)
+if type(c) == 'table' and c.err then return {-1, c.err} end
+local cursor = c[1]
+local m = c[2][1]
+if m then
+  if not m[2] then
+    -- deleted while leased (Redis 6.2 still lists it): nothing to run
+    redis.call('XACK', KEYS[1], 'workers', m[1])
+    return {0, cursor}
+  end
+  local p = redis.call('XPENDING', KEYS[1], 'workers', m[1], m[1], 1)
+  return {2, cursor, m[1], m[2], p[1][4]}
+end
+local r = redis.call('XREADGROUP', 'GROUP', 'workers', ARGV[1], 'COUNT', 1, 'STREAMS', KEYS[1], '>')
+if r and r[1] and r[1][2][1] then
+  local e = r[1][2][1]
+  return {1, cursor, e[1], e[2], 1}
+end
+return {0, cursor}
 `)
 
 // leaseCheck is the start of Retry's and DeadLetter's scripts: ARGV 1
@@ -524,31 +549,32 @@ func (q *Queue) Receive(ctx context.Context, consumer string, visibility time.Du
 	}
 }
 
-// receiveOnce is one round: due retries, an expired lease, a new entry
-// (blocking for the poll interval). nil, nil: nothing this round.
+// receiveOnce is one round: due retries, an expired lease, a new entry,
+// all in one script (one round trip while there is work); only when none
+// is ready does it block in XREADGROUP, for the poll interval at most.
+// nil, nil: nothing this round.
 func (q *Queue) receiveOnce(ctx context.Context, consumer string, visibility time.Duration) (*webhook.Lease, error) {
-	octx, cancel := q.op(ctx, 0)
-	err := promoteScript.Run(octx, q.rdb, q.keys).Err()
-	cancel()
-	if err != nil {
-		return nil, err
-	}
-
 	q.mu.Lock()
 	start := q.cursor
 	q.mu.Unlock()
-	octx, cancel = q.op(ctx, 0)
-	msgs, next, err := q.rdb.XAutoClaim(octx, &redis.XAutoClaimArgs{Stream: q.keys[0], Group: groupName,
-		Consumer: consumer, MinIdle: visibility, Start: start, Count: 1}).Result()
+	octx, cancel := q.op(ctx, 0)
+	res, err := receiveScript.Run(octx, q.rdb, q.keys, consumer, visibility.Milliseconds(), start).Slice()
 	cancel()
 	if err != nil {
 		return nil, err
 	}
-	q.mu.Lock()
-	q.cursor = next
-	q.mu.Unlock()
-	if len(msgs) > 0 {
-		return q.lease(ctx, msgs[0], consumer, visibility, true)
+	kind, cursor, m, count, err := receiveReply(res)
+	if err != nil {
+		return nil, err
+	}
+	if cursor != "" {
+		q.mu.Lock()
+		q.cursor = cursor
+		q.mu.Unlock()
+	}
+	switch kind {
+	case receivedNew, receivedReclaimed:
+		return q.lease(m, consumer, visibility, count, kind == receivedReclaimed), nil
 	}
 
 	octx, cancel = q.op(ctx, q.poll)
@@ -563,30 +589,59 @@ func (q *Queue) receiveOnce(ctx context.Context, consumer string, visibility tim
 	}
 	for _, s := range streams {
 		for _, m := range s.Messages {
-			return q.lease(ctx, m, consumer, visibility, false)
+			return q.lease(m, consumer, visibility, 1, false), nil
 		}
 	}
 	return nil, nil
 }
 
-// lease makes a Lease of m, just delivered to consumer. Its delivery count
-// is read back with XPENDING (XAUTOCLAIM does not return it).
-func (q *Queue) lease(ctx context.Context, m redis.XMessage, consumer string, visibility time.Duration, reclaimed bool) (*webhook.Lease, error) {
-	deadline := time.Now().Add(visibility)
-	count := int64(1)
-	if reclaimed {
-		octx, cancel := q.op(ctx, 0)
-		p, err := q.rdb.XPendingExt(octx, &redis.XPendingExtArgs{Stream: q.keys[0], Group: groupName,
-			Start: m.ID, End: m.ID, Count: 1}).Result()
-		cancel()
-		if err != nil {
-			return nil, err
-		}
-		if len(p) == 0 {
-			return nil, nil // completed in between
-		}
-		count = p[0].RetryCount
+// What receiveScript found.
+const (
+	receivedNoGroup   = -1
+	receivedNothing   = 0
+	receivedNew       = 1
+	receivedReclaimed = 2
+)
+
+// receiveReply reads receiveScript's reply.
+func receiveReply(res []any) (kind int64, cursor string, m redis.XMessage, count int64, err error) {
+	bad := errors.New("forgeredis: receive: unexpected reply")
+	if len(res) < 2 {
+		return 0, "", m, 0, bad
 	}
+	kind, ok := res[0].(int64)
+	if !ok {
+		return 0, "", m, 0, bad
+	}
+	if kind == receivedNoGroup {
+		text, _ := res[1].(string)
+		return kind, "", m, 0, errors.New(text) // NOGROUP …, for isNoGroup
+	}
+	cursor, _ = res[1].(string)
+	if kind == receivedNothing {
+		return kind, cursor, m, 0, nil
+	}
+	if len(res) != 5 {
+		return 0, "", m, 0, bad
+	}
+	m.ID, _ = res[2].(string)
+	fields, _ := res[3].([]any)
+	count, _ = res[4].(int64)
+	if m.ID == "" || len(fields)%2 != 0 || count < 1 {
+		return 0, "", m, 0, bad
+	}
+	m.Values = make(map[string]any, len(fields)/2)
+	for i := 0; i < len(fields); i += 2 {
+		k, _ := fields[i].(string)
+		m.Values[k] = fields[i+1]
+	}
+	return kind, cursor, m, count, nil
+}
+
+// lease makes a Lease of m, just delivered to consumer for the count-th
+// time.
+func (q *Queue) lease(m redis.XMessage, consumer string, visibility time.Duration, count int64, reclaimed bool) *webhook.Lease {
+	deadline := time.Now().Add(visibility)
 	d, attempts, err := decodeEntry(m.Values)
 	if err != nil {
 		// Not ours to run: leave it to become a dead letter through the
@@ -595,7 +650,7 @@ func (q *Queue) lease(ctx context.Context, m redis.XMessage, consumer string, vi
 	}
 	return &webhook.Lease{Delivery: d, Consumer: consumer, Attempt: attempts + int(count), Reclaimed: reclaimed,
 		Deadline: deadline,
-		Token:    m.ID + "/" + strconv.FormatInt(count, 10) + "/" + strconv.FormatInt(visibility.Milliseconds(), 10)}, nil
+		Token:    m.ID + "/" + strconv.FormatInt(count, 10) + "/" + strconv.FormatInt(visibility.Milliseconds(), 10)}
 }
 
 // token splits a Lease's token.
