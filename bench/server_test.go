@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(serveEnv); spec != "" {
 		os.Exit(serveChild(spec))
 	}
+	if spec := os.Getenv(sendEnv); spec != "" {
+		os.Exit(sendChild(spec))
+	}
 	os.Exit(m.Run())
 }
 

@@ -89,13 +89,23 @@ func push10k() ([]byte, error) {
 // hookDeliveries returns the two deliveries of the comparison: the ~10 kB
 // push and a real issues (opened) delivery of 5.5 kB (capture 055).
 func hookDeliveries(tb testing.TB) []hookDelivery {
-	push, err := push10k()
+	ds, err := loadHookDeliveries()
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return ds
+}
+
+// loadHookDeliveries is hookDeliveries for a child process, which has no
+// testing.TB.
+func loadHookDeliveries() ([]hookDelivery, error) {
+	push, err := push10k()
+	if err != nil {
+		return nil, err
+	}
 	issues, err := capturedPayload("055-issues-opened.json")
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	var ds []hookDelivery
 	for _, d := range []struct {
@@ -109,7 +119,7 @@ func hookDeliveries(tb testing.TB) []hookDelivery {
 		out := webhook.Build(d.event, d.payload, webhook.BuildOptions{Secret: hookSecret, DeliveryID: "6c1b2a4e-8f3d-4c5b-9a7e-2d1f0e3c4b5a"})
 		ds = append(ds, hookDelivery{d.name, d.event, out.Body, out.HTTPHeader()})
 	}
-	return ds
+	return ds, nil
 }
 
 // hookRequest is a POST of d as a server hands it to its handler: the
