@@ -218,6 +218,7 @@ func BenchmarkWebhookParse(b *testing.B) {
 				b.SetBytes(int64(len(d.body)))
 				b.ReportAllocs()
 				start := cpuTime()
+				steal0, total0 := machineSteal()
 				for b.Loop() {
 					rd.Reset(d.body)
 					if err := parse(req)(d); err != nil {
@@ -229,6 +230,7 @@ func BenchmarkWebhookParse(b *testing.B) {
 				if own > 0 {
 					b.ReportMetric(float64(b.N)*1e9/float64(own), "deliveries/cpu-s")
 				}
+				reportSteal(b, steal0, total0)
 			})
 		}
 	}
@@ -332,6 +334,7 @@ func BenchmarkWebhookParseParallel(b *testing.B) {
 				b.SetBytes(int64(len(d.body)))
 				b.ReportAllocs()
 				start := cpuTime()
+				steal0, total0 := machineSteal()
 				b.RunParallel(func(pb *testing.PB) {
 					parse := hp.parse(b)
 					req, rd := hookRequest(d)
@@ -348,6 +351,7 @@ func BenchmarkWebhookParseParallel(b *testing.B) {
 				if own > 0 {
 					b.ReportMetric(float64(b.N)*1e9/float64(own), "deliveries/cpu-s")
 				}
+				reportSteal(b, steal0, total0)
 			})
 		}
 	}

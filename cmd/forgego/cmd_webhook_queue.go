@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -117,7 +118,8 @@ deliveries to the others after --claim-after (the visibility timeout); while
 a worker lives it extends the claim on every CMD still running, every third
 of --claim-after, so a slow CMD does not run twice. Run any number of
 workers on one queue. Ctrl-C (or SIGTERM)
-stops taking deliveries and waits up to 30 s for the running ones.`
+stops taking deliveries and waits up to 30 s for the running ones. It runs
+with GOGC=400 unless GOGC is set.`
 
 func (a *app) webhookWorkCmd() *cobra.Command {
 	var (
@@ -139,6 +141,7 @@ func (a *app) webhookWorkCmd() *cobra.Command {
 			if concurrency < 1 || attempts < 1 || claimAfter <= 0 {
 				return usagef("--concurrency and --max-attempts must be at least 1, --claim-after positive")
 			}
+			a.receiverGC()
 			return a.work(queueURL, name, command, concurrency, attempts, claimAfter)
 		}),
 	}
@@ -287,4 +290,20 @@ func (a *app) webhookDeadLettersCmd() *cobra.Command {
 		cmd.AddCommand(c)
 	}
 	return cmd
+}
+
+// receiverGCPercent is the GOGC that webhook listen and work run with
+// unless GOGC is set. A receiver's live heap is a few MB, so the default
+// of 100 collects every few hundred deliveries, and a collection running
+// when deliveries arrive is what their slowest times are made of: with 400
+// the p99 from request to 2xx at 1 000 deliveries/s on a loopback Redis
+// went from 4.1-6.0 ms to 2.4-4.5 ms in three paired runs, for a heap of about 16 MB instead of
+// 4 (docs/performance.md).
+const receiverGCPercent = 400
+
+// receiverGC applies receiverGCPercent unless the user chose a GOGC.
+func (a *app) receiverGC() {
+	if a.getenv("GOGC") == "" {
+		debug.SetGCPercent(receiverGCPercent)
+	}
 }

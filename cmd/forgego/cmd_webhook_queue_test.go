@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -137,6 +139,28 @@ func TestWebhookQueueUnavailable(t *testing.T) {
 	for _, s := range []string{out.String(), errb.String(), r.stdout, r.stderr} {
 		if strings.Contains(s, pw) {
 			t.Errorf("the password was printed: %q", s)
+		}
+	}
+}
+
+// TestReceiverGC: listen and work run with GOGC=400, unless the user set
+// GOGC, whose value the runtime has already applied.
+func TestReceiverGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, tc := range []struct {
+		gogc string
+		want int
+	}{{"", receiverGCPercent}, {"100", 100}, {"off", 100}} {
+		debug.SetGCPercent(100)
+		a := newApp(context.Background(), io.Discard, io.Discard, func(k string) string {
+			if k == "GOGC" {
+				return tc.gogc
+			}
+			return ""
+		})
+		a.receiverGC()
+		if got := debug.SetGCPercent(100); got != tc.want {
+			t.Errorf("GOGC=%q: GC percent %d, want %d", tc.gogc, got, tc.want)
 		}
 	}
 }
