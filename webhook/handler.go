@@ -113,8 +113,11 @@ const DefaultReadTimeout = 5 * time.Second
 //
 // The deadline is a read deadline on the connection, set with
 // http.ResponseController and lifted once the body is read, so it does not
-// limit the event function. Where the ResponseWriter cannot set one (a
-// recorder in tests, some middleware), the Handler goes on without.
+// limit the event function. The request's context ending while the body
+// is read (a shutdown, a middleware's timeout) moves it to now, so the
+// answer is 408 at once. Where the ResponseWriter cannot set one (a
+// recorder in tests, some middleware), the Handler reads as
+// [Parser.ParseRequest] does.
 func WithReadTimeout(d time.Duration) HandlerOption {
 	return func(h *Handler) { h.readTimeout = d }
 }
