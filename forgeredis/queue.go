@@ -76,9 +76,18 @@ type Queue struct {
 	timeout  time.Duration
 	password func() string // a func, so that no rendering of the value shows it
 
-	mu     sync.Mutex
-	cursor string // of XAUTOCLAIM
+	mu      sync.Mutex
+	cursor  string    // of XAUTOCLAIM
+	quietAt time.Time // when receiveScript last found nothing
 }
+
+// sweepInterval is how often, at most, Receive runs its script (due
+// retries, expired leases) while its blocking read keeps finding new
+// entries: retries are due to the second, leases expire after the
+// visibility timeout, so a tenth of a second late costs nothing, and a
+// busy worker saves a round trip per delivery. While the script finds
+// something it runs every time.
+const sweepInterval = 100 * time.Millisecond
 
 // QueueOption configures a [Queue] or a [Guard].
 type QueueOption func(*queueConfig)
@@ -550,34 +559,23 @@ func (q *Queue) Receive(ctx context.Context, consumer string, visibility time.Du
 }
 
 // receiveOnce is one round: due retries, an expired lease, a new entry,
-// all in one script (one round trip while there is work); only when none
-// is ready does it block in XREADGROUP, for the poll interval at most.
-// nil, nil: nothing this round.
+// all in one script (at most every sweepInterval while the blocking read
+// finds work); then, when the script found nothing or did not run, the
+// blocking XREADGROUP, for the poll interval at most. nil, nil: nothing
+// this round.
 func (q *Queue) receiveOnce(ctx context.Context, consumer string, visibility time.Duration) (*webhook.Lease, error) {
 	q.mu.Lock()
 	start := q.cursor
+	sweep := time.Since(q.quietAt) >= min(sweepInterval, q.poll)
 	q.mu.Unlock()
-	octx, cancel := q.op(ctx, 0)
-	res, err := receiveScript.Run(octx, q.rdb, q.keys, consumer, visibility.Milliseconds(), start).Slice()
-	cancel()
-	if err != nil {
-		return nil, err
-	}
-	kind, cursor, m, count, err := receiveReply(res)
-	if err != nil {
-		return nil, err
-	}
-	if cursor != "" {
-		q.mu.Lock()
-		q.cursor = cursor
-		q.mu.Unlock()
-	}
-	switch kind {
-	case receivedNew, receivedReclaimed:
-		return q.lease(m, consumer, visibility, count, kind == receivedReclaimed), nil
+	if sweep {
+		l, err := q.sweep(ctx, consumer, visibility, start)
+		if l != nil || err != nil {
+			return l, err
+		}
 	}
 
-	octx, cancel = q.op(ctx, q.poll)
+	octx, cancel := q.op(ctx, q.poll)
 	streams, err := q.rdb.XReadGroup(octx, &redis.XReadGroupArgs{Group: groupName, Consumer: consumer,
 		Streams: []string{q.keys[0], ">"}, Count: 1, Block: q.poll}).Result()
 	cancel()
@@ -591,6 +589,34 @@ func (q *Queue) receiveOnce(ctx context.Context, consumer string, visibility tim
 		for _, m := range s.Messages {
 			return q.lease(m, consumer, visibility, 1, false), nil
 		}
+	}
+	return nil, nil
+}
+
+// sweep runs receiveScript from the XAUTOCLAIM cursor start: a lease, or
+// nil, nil when nothing was ready.
+func (q *Queue) sweep(ctx context.Context, consumer string, visibility time.Duration, start string) (*webhook.Lease, error) {
+	octx, cancel := q.op(ctx, 0)
+	res, err := receiveScript.Run(octx, q.rdb, q.keys, consumer, visibility.Milliseconds(), start).Slice()
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	kind, cursor, m, count, err := receiveReply(res)
+	if err != nil {
+		return nil, err
+	}
+	q.mu.Lock()
+	if cursor != "" {
+		q.cursor = cursor
+	}
+	if kind == receivedNothing {
+		q.quietAt = time.Now()
+	}
+	q.mu.Unlock()
+	switch kind {
+	case receivedNew, receivedReclaimed:
+		return q.lease(m, consumer, visibility, count, kind == receivedReclaimed), nil
 	}
 	return nil, nil
 }
