@@ -160,49 +160,42 @@ func benchDurable(b *testing.B, q webhook.Queue, ds []hookDelivery, load durable
 		}
 	}()
 
-	var lat []time.Duration
-	var elapsed time.Duration
-	var cpuUsed, senderCPU int64
-	var steal0, total0 int64
+	// send sends b.N deliveries, from this process or from a child.
+	var send func() (senderResult, error)
 	if *childSender {
 		child, err := startSenderChild(srv.URL+"/hook", load, b.N)
 		if err != nil {
 			b.Fatal(err)
 		}
-		cpuStart := cpuTime()
-		steal0, total0 = machineSteal()
-		b.ResetTimer()
-		res, err := child.run()
-		b.StopTimer()
-		cpuUsed = cpuTime() - cpuStart
-		if err != nil {
-			b.Fatalf("%v (handler errors: %d, first: %v)", err, handlerErrs.Load(), firstErr.Load())
-		}
-		lat, elapsed, senderCPU = res.lat, res.elapsed, res.cpu
+		send = child.run
 	} else {
 		s := newHookSender(srv.URL+"/hook", ds, load)
 		defer s.close()
 		if err := s.warm(); err != nil {
 			b.Fatal(err)
 		}
-		cpuStart := cpuTime()
-		steal0, total0 = machineSteal()
-		b.ResetTimer()
-		lat, elapsed, err = s.run(b.N)
-		b.StopTimer()
-		cpuUsed = cpuTime() - cpuStart
-		if err != nil {
-			b.Fatalf("a delivery was not answered 202: %v (handler errors: %d, first: %v)", err, handlerErrs.Load(), firstErr.Load())
+		send = func() (senderResult, error) {
+			lat, elapsed, err := s.run(b.N)
+			return senderResult{lat: lat, elapsed: elapsed}, err
 		}
 	}
-	all := lat // sorted
+	cpuStart := cpuTime()
+	steal0, total0 := machineSteal()
+	b.ResetTimer()
+	res, err := send()
+	b.StopTimer()
+	cpuUsed := cpuTime() - cpuStart
+	if err != nil {
+		b.Fatalf("%v (handler errors: %d, first: %v)", err, handlerErrs.Load(), firstErr.Load())
+	}
+	all := res.lat // sorted
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "deliveries/s")
+	b.ReportMetric(float64(len(all))/res.elapsed.Seconds(), "deliveries/s")
 	b.ReportMetric(ms(percentile(all, 0.50)), "p50-ms")
 	b.ReportMetric(ms(percentile(all, 0.99)), "p99-ms")
 	b.ReportMetric(float64(cpuUsed)/float64(b.N), "cpu-ns/op")
 	if *childSender {
-		b.ReportMetric(float64(senderCPU)/float64(b.N), "sender-cpu-ns/op")
+		b.ReportMetric(float64(res.cpu)/float64(b.N), "sender-cpu-ns/op")
 	}
 	reportSteal(b, steal0, total0)
 
@@ -359,7 +352,7 @@ type senderChild struct {
 type senderResult struct {
 	lat     []time.Duration // sorted
 	elapsed time.Duration
-	cpu     int64 // the child's CPU time while sending
+	cpu     int64 // the child's CPU time while sending (0 in process)
 }
 
 func startSenderChild(url string, load durableLoad, n int) (*senderChild, error) {

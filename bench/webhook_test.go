@@ -217,20 +217,14 @@ func BenchmarkWebhookParse(b *testing.B) {
 				req, rd := hookRequest(d)
 				b.SetBytes(int64(len(d.body)))
 				b.ReportAllocs()
-				start := cpuTime()
-				steal0, total0 := machineSteal()
+				report := deliveryMeter(b)
 				for b.Loop() {
 					rd.Reset(d.body)
 					if err := parse(req)(d); err != nil {
 						b.Fatal(err)
 					}
 				}
-				own := cpuTime() - start
-				b.ReportMetric(float64(own)/float64(b.N), "cpu-ns/op")
-				if own > 0 {
-					b.ReportMetric(float64(b.N)*1e9/float64(own), "deliveries/cpu-s")
-				}
-				reportSteal(b, steal0, total0)
+				report()
 			})
 		}
 	}
@@ -333,8 +327,7 @@ func BenchmarkWebhookParseParallel(b *testing.B) {
 			b.Run(d.name+"/"+hp.name, func(b *testing.B) {
 				b.SetBytes(int64(len(d.body)))
 				b.ReportAllocs()
-				start := cpuTime()
-				steal0, total0 := machineSteal()
+				report := deliveryMeter(b)
 				b.RunParallel(func(pb *testing.PB) {
 					parse := hp.parse(b)
 					req, rd := hookRequest(d)
@@ -346,13 +339,24 @@ func BenchmarkWebhookParseParallel(b *testing.B) {
 						}
 					}
 				})
-				own := cpuTime() - start
-				b.ReportMetric(float64(own)/float64(b.N), "cpu-ns/op")
-				if own > 0 {
-					b.ReportMetric(float64(b.N)*1e9/float64(own), "deliveries/cpu-s")
-				}
-				reportSteal(b, steal0, total0)
+				report()
 			})
 		}
+	}
+}
+
+// deliveryMeter starts measuring a run of b.N deliveries; the function it
+// returns reports cpu-ns/op, deliveries/cpu-s (per second of one core's CPU
+// time) and steal-%.
+func deliveryMeter(b *testing.B) func() {
+	start := cpuTime()
+	steal0, total0 := machineSteal()
+	return func() {
+		own := cpuTime() - start
+		b.ReportMetric(float64(own)/float64(b.N), "cpu-ns/op")
+		if own > 0 {
+			b.ReportMetric(float64(b.N)*1e9/float64(own), "deliveries/cpu-s")
+		}
+		reportSteal(b, steal0, total0)
 	}
 }
