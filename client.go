@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"codeberg.org/forgego/forgejo/internal/secret"
 )
 
 // Version is this library's version, sent in the default User-Agent.
@@ -61,7 +63,7 @@ type Client struct {
 	walkConcurrency   int // pages in flight per walk (WithWalkConcurrency, pagination.go)
 	// secrets is what every rendered text is scrubbed of (secrets.go),
 	// behind a closure for the reason cred is.
-	secretsFn func() *secretSet
+	secretsFn func() *secret.Set
 	versions  *versionState // the server's version, learnt once (version_check.go)
 
 	// Test seams: fake time and randomness so that retry tests never sleep.
@@ -175,10 +177,10 @@ func NewClient(opts ...Option) (*Client, error) {
 	set := newSecretSet()
 	if cr := c.credential(); cr != nil {
 		for _, v := range cr.secrets {
-			set.add(v)
+			set.Add(v)
 		}
 	}
-	c.secretsFn = func() *secretSet { return set }
+	c.secretsFn = func() *secret.Set { return set }
 	if c.httpClient == nil {
 		// No transport of its own: net/http uses http.DefaultTransport as it
 		// is at each call, so a test tool that swaps it (httpmock, a

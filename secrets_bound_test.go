@@ -1,6 +1,8 @@
 package forgejo
 
 import (
+	"codeberg.org/forgego/forgejo/internal/secret"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -71,62 +73,18 @@ func TestSecretSetBounded(t *testing.T) {
 		}
 	}
 	set := c.secretsFn()
-	set.mu.RLock()
-	kept, grams := len(set.seen), len(set.grams)
-	bytes := 0
-	for g := range set.grams {
-		bytes += len(g) + 4
-	}
-	for _, forms := range set.seen {
-		for _, f := range forms {
-			bytes += len(f)
-		}
-	}
-	set.mu.RUnlock()
-	if kept > maxSourceTokens {
-		t.Errorf("the set keeps %d tokens, want at most %d", kept, maxSourceTokens)
+	kept, grams, bytes := set.Size()
+	if kept > secret.MaxSourceTokens {
+		t.Errorf("the set keeps %d tokens, want at most %d", kept, secret.MaxSourceTokens)
 	}
 	t.Logf("%d tokens minted; the set keeps %d (%d grams, about %d KiB of keys and forms); %d calls showed a token", n.Load(), kept, grams, bytes>>10, leaks)
 	// An evicted token is no longer masked by the client's set, and no
 	// gram of it stays behind to mask other text.
-	if s := set.scrub(minted[0][len("minted-"):]); s != minted[0][len("minted-"):] {
+	if s := set.Scrub(minted[0][len("minted-"):]); s != minted[0][len("minted-"):] {
 		t.Errorf("an evicted token is still in the set: %q", s)
 	}
-	if s := set.scrub(minted[len(minted)-1]); s != redactedMask {
+	if s := set.Scrub(minted[len(minted)-1]); s != redactedMask {
 		t.Errorf("the latest token is not masked: %q", s)
-	}
-}
-
-// TestSecretSetEviction: eviction keeps the credential and the latest
-// tokens in every form, and masks nothing of what it dropped.
-func TestSecretSetEviction(t *testing.T) {
-	s := newSecretSet("static-credential-aa11bb22", "pw")
-	var toks []string
-	for i := 0; i < maxSourceTokens*3; i++ {
-		tok := randomHexForTest(6) + `/é"` + randomHexForTest(6)
-		toks = append(toks, tok)
-		s.addToken(tok)
-		s.addToken(tok) // a repeat changes nothing
-	}
-	for _, f := range secretForms("static-credential-aa11bb22") {
-		if got := s.scrub("x " + f + " y"); got != "x *** y" {
-			t.Errorf("the credential's form %q is not masked: %q", f, got)
-		}
-	}
-	if got := s.scrub("a pw b"); got != "a *** b" {
-		t.Errorf("the short credential is not masked: %q", got)
-	}
-	for i, tok := range toks {
-		kept := i >= len(toks)-maxSourceTokens
-		for _, f := range secretForms(tok) {
-			masked := !strings.Contains(s.scrub(f), f[:runLen])
-			if masked != kept {
-				t.Errorf("token %d form %q: masked %v, want %v", i, f, masked, kept)
-			}
-		}
-	}
-	if len(s.tokens) != maxSourceTokens || len(s.seen) != maxSourceTokens+2 {
-		t.Errorf("tokens %d, seen %d", len(s.tokens), len(s.seen))
 	}
 }
 
@@ -138,3 +96,7 @@ func randomHexForTest(n int) string {
 	rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// runLen is the shortest run of a secret that is masked wherever it
+// appears (secret.RunLen), for the hostile tests.
+const runLen = secret.RunLen

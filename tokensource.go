@@ -100,7 +100,7 @@ func (e *AuthError) Unwrap() error { return e.Err }
 // WithCallTokenSource) when it has one, else the client's. A source's
 // token is recorded as a secret before it is used: in the client's set
 // when it is the client's source, and always in the call's own.
-func (c *Client) authorization(ctx context.Context, extra *callOptions, callSecrets *secretSet) (string, error) {
+func (c *Client) authorization(ctx context.Context, extra *callOptions, callSecrets *secret.Set) (string, error) {
 	ts, clients := c.tokenSource, true
 	if extra != nil {
 		switch {
@@ -123,9 +123,9 @@ func (c *Client) authorization(ctx context.Context, extra *callOptions, callSecr
 		// (bounded) for its own source's tokens, and the call's own (every
 		// token this call sent).
 		if clients {
-			c.secretsFn().addToken(value)
+			c.secretsFn().AddToken(value)
 		}
-		callSecrets.add(value)
+		callSecrets.Add(value)
 	}
 	if err != nil {
 		return "", err

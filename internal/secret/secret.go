@@ -17,6 +17,12 @@
 //     each by rendering a copy whose secret fields are [Masked], through
 //     [Format].
 //
+// Text that is not a secret but may carry one (an error message, a
+// server's answer, a command's output) is masked by a [Set], which knows
+// every form of every secret it holds and masks any run of [RunLen] bytes
+// of one of them: the library's redactor and the command-line tool's
+// output both use it.
+//
 // TestSecretsNeverRender (in the root package) enumerates every exported
 // type of the module's packages that holds a secret and renders each under
 // every verb, slog handler and json.Marshal.
