@@ -12,6 +12,7 @@ import (
 	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -41,10 +42,12 @@ type globals struct {
 // and, once a command asks for it, its client.
 type app struct {
 	ctx    context.Context
-	stdout io.Writer // masked
-	stderr io.Writer // masked
+	stdout io.Writer // outWriter: shown under the display rule, masked
+	stderr io.Writer // errWriter: the same
 	getenv func(string) string
-	mask   *masker
+	mask   *iostreams.Masker
+	// outWriter and errWriter are stdout and stderr, for Flush.
+	outWriter, errWriter *iostreams.Writer
 
 	g    globals
 	repo string // -R/--repo
@@ -58,7 +61,7 @@ type app struct {
 	closeFn func()
 
 	stdin     io.Reader // auth login --with-token
-	rawStdout io.Writer // unmasked: auth token's only
+	rawStdout io.Writer // as given: auth token's, and api's non-JSON body to a pipe (masked by hand)
 	dir       string    // where git is asked for the remotes ("" = the working directory)
 	cfg       *config   // loaded once
 	// remoteHost is the logged-in instance the repository's git remote is
@@ -77,12 +80,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 }
 
 func newApp(ctx context.Context, stdout, stderr io.Writer, getenv func(string) string) *app {
-	m := &masker{}
-	m.add(strings.TrimSpace(getenv("FORGEJO_TOKEN")))
+	m := iostreams.NewMasker()
+	m.Add(strings.TrimSpace(getenv("FORGEJO_TOKEN")))
+	out, errw := iostreams.NewWriter(stdout, m), iostreams.NewWriter(stderr, m)
 	return &app{
 		ctx:       ctx,
-		stdout:    m.writer(stdout),
-		stderr:    m.writer(stderr),
+		stdout:    out,
+		stderr:    errw,
+		outWriter: out,
+		errWriter: errw,
 		rawStdout: stdout,
 		stdin:     os.Stdin,
 		getenv:    getenv,
@@ -124,7 +130,16 @@ func (a *app) execute(args []string) int {
 	if a.closeFn != nil {
 		a.closeFn()
 	}
-	return a.report(cmd, err)
+	code := a.report(cmd, err)
+	a.flush()
+	return code
+}
+
+// flush writes what the output streams hold (a last line without its
+// newline).
+func (a *app) flush() {
+	_ = a.outWriter.Flush()
+	_ = a.errWriter.Flush()
 }
 
 // report prints err, if any, and returns the exit code.
@@ -391,7 +406,7 @@ func (a *app) connect() (*forgejo.Client, error) {
 	}
 	opts = append(opts, forgejo.WithBaseURL(base))
 	if token != "" {
-		a.mask.add(token)
+		a.mask.Add(token)
 		opts = append(opts, forgejo.WithToken(token))
 		a.token = token
 	}

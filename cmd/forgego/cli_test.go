@@ -11,6 +11,7 @@ import (
 	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"codeberg.org/forgego/forgejo/forgejotest"
 )
 
@@ -596,8 +597,8 @@ func TestTablesAlignAfterMasking(t *testing.T) {
 		t.Errorf("row %q", rows[1])
 	}
 	var buf bytes.Buffer
-	m := &masker{}
-	m.add("sekrit-value")
+	m := iostreams.NewMasker()
+	m.Add("sekrit-value")
 	if err := writeTable(&buf, m, [][]string{{"A", "B"}, {"sekrit-value", "x"}, {"longer-than-mask", "y"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -302,6 +303,13 @@ func (a *app) apiOutput(raw []byte, jf *jsonFlags, silent bool) error {
 		return a.printRaw(raw)
 	}
 	var doc any
+	if err := iostreams.CheckJSON(raw); err != nil {
+		var de *iostreams.DepthError
+		if errors.As(err, &de) {
+			return fmt.Errorf("--jq: %w", err)
+		}
+		return fmt.Errorf("--jq: the answer is not JSON")
+	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return fmt.Errorf("--jq: the answer is not JSON")
 	}

@@ -90,7 +90,7 @@ scopes the commands you use need.
 			if err != nil {
 				return err
 			}
-			a.mask.add(token)
+			a.mask.Add(token)
 			cfg, err := a.loadConfig()
 			if err != nil {
 				return err

@@ -125,7 +125,7 @@ func (a *app) issueViewCmd() *cobra.Command {
 			if is.PullRequest != nil {
 				kind = "pull request"
 			}
-			fmt.Fprintf(a.stdout, "%s #%d\n%s %s, opened by %s on %s\n\n", a.mask.apply(oneLine(is.Title)), is.Number, is.State, kind, userLogin(is.User), day(is.CreatedAt))
+			fmt.Fprintf(a.stdout, "%s #%d\n%s %s, opened by %s on %s\n\n", oneLine(is.Title), is.Number, is.State, kind, userLogin(is.User), day(is.CreatedAt))
 			milestone := ""
 			if is.Milestone != nil {
 				milestone = is.Milestone.Title

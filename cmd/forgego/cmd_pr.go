@@ -159,7 +159,7 @@ func (a *app) prViewCmd() *cobra.Command {
 			if pr.Draft {
 				st += ", draft"
 			}
-			fmt.Fprintf(a.stdout, "%s #%d\n%s\n\n", a.mask.apply(pr.Title), pr.Number, st)
+			fmt.Fprintf(a.stdout, "%s #%d\n%s\n\n", pr.Title, pr.Number, st)
 			rows := [][]string{
 				{"  author", userLogin(pr.User)},
 				{"  branch", branchName(pr.Head) + " → " + branchName(pr.Base)},

@@ -133,7 +133,7 @@ func (a *app) releaseViewCmd() *cobra.Command {
 			if title == "" {
 				title = r.TagName
 			}
-			fmt.Fprintf(a.stdout, "%s\n", a.mask.apply(title))
+			fmt.Fprintf(a.stdout, "%s\n", title)
 			rows := [][]string{{"  tag", r.TagName}}
 			if k := releaseKind(r); k != "" {
 				rows = append(rows, []string{"  type", k})

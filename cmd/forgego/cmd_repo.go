@@ -62,7 +62,7 @@ func (a *app) repoViewCmd() *cobra.Command {
 			if desc == "" {
 				desc = "(no description)"
 			}
-			fmt.Fprintf(a.stdout, "%s\n%s\n\n", a.mask.apply(r.FullName), a.mask.apply(desc))
+			fmt.Fprintf(a.stdout, "%s\n%s\n\n", r.FullName, desc)
 			return a.table([][]string{
 				{"  default branch", r.DefaultBranch},
 				{"  stars", strconv.FormatInt(r.StarsCount, 10)},

@@ -75,7 +75,7 @@ func (a *app) webhookListenCmd() *cobra.Command {
 					return usagef("--forward %q is not an http(s) URL", forward)
 				}
 			}
-			a.mask.add(secret)
+			a.mask.Add(secret)
 			a.receiverGC()
 			if queueURL != "" {
 				if forward != "" {
@@ -226,7 +226,7 @@ func (a *app) printDelivery(ev webhook.Event) error {
 		_, err = fmt.Fprintf(a.stdout, "%s\n", line)
 		return err
 	}
-	_, err := fmt.Fprintf(a.stdout, "%s  %s  %s\n", ev.EventType(), ev.DeliveryID(), a.mask.apply(summarize(ev)))
+	_, err := fmt.Fprintf(a.stdout, "%s  %s  %s\n", ev.EventType(), ev.DeliveryID(), summarize(ev))
 	return err
 }
 

@@ -41,13 +41,13 @@ func (a *app) openQueue(raw, name string) (*redis.Client, *forgeredis.Queue, *fo
 	}
 	if u.User != nil {
 		if pw, ok := u.User.Password(); ok {
-			a.mask.add(pw)
-			a.mask.add(url.QueryEscape(pw))
+			a.mask.Add(pw)
+			a.mask.Add(url.QueryEscape(pw))
 		}
 	}
 	opts, err := redis.ParseURL(raw)
 	if err != nil {
-		return nil, nil, nil, usagef("--queue is not a usable Redis URL: %s", a.mask.apply(err.Error()))
+		return nil, nil, nil, usagef("--queue is not a usable Redis URL: %s", a.mask.Mask(err.Error()))
 	}
 	rdb := redis.NewClient(opts)
 	q, err := forgeredis.NewQueue(rdb, name)

@@ -99,7 +99,7 @@ func (a *app) loadConfig() (*config, error) {
 			delete(cfg.Hosts, h)
 			continue
 		}
-		a.mask.add(hc.Token)
+		a.mask.Add(hc.Token)
 	}
 	a.cfg = cfg
 	return cfg, nil

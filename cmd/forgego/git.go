@@ -46,7 +46,7 @@ func (a *app) gitAuthEnv(target string) []string {
 		login = "forgego"
 	}
 	cred := base64.StdEncoding.EncodeToString([]byte(login + ":" + a.token))
-	a.mask.add(cred)
+	a.mask.Add(cred)
 	n := 0
 	if v, err := strconv.Atoi(os.Getenv("GIT_CONFIG_COUNT")); err == nil && v > 0 {
 		n = v // keep the caller's own GIT_CONFIG_* entries

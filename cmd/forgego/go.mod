@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	codeberg.org/forgego/forgejo v0.1.0
 	codeberg.org/forgego/forgejo/forgeredis v0.1.0
+	github.com/creack/pty v1.1.24
 	github.com/itchyny/gojq v0.12.20
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/spf13/cobra v1.10.2

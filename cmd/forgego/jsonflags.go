@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/template"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
@@ -162,6 +163,9 @@ func (a *app) emit(j *jsonFlags, v any) error {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return err
 	}
+	if doc == nil && reflect.ValueOf(v).Kind() == reflect.Slice {
+		doc = []any{} // an empty list is [], as gh prints it, whatever the server said
+	}
 	doc = nullTimes(doc)
 	if len(j.fields) > 0 {
 		doc = selectFields(doc, j.fields)
@@ -233,7 +237,9 @@ func (a *app) runJQ(j *jsonFlags, doc any) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "%s\n", b)
+		if err := iostreams.WriteJSONLine(a.stdout, b); err != nil {
+			return fmt.Errorf("--jq: %w", err)
+		}
 	}
 }
 

@@ -3,82 +3,34 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
+
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 )
 
-// masker holds the secrets that are never printed: the token, and the
-// webhook secret once 'webhook listen' has one.
-type masker struct {
-	mu      sync.RWMutex
-	secrets []string
-}
+// The streams: a.stdout and a.stderr are iostreams Writers, the one
+// place where what the program prints is shown under the display rule and
+// masked (internal/iostreams). Nothing else writes to the process's
+// standard output and error, except 'auth token' (rawStdout), whose job is
+// to print the token.
 
-const maskText = "***"
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool { return iostreams.IsTerminal(w) }
 
-func (m *masker) add(secret string) {
-	if len(secret) < 4 { // masking "a" would garble everything
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.secrets = append(m.secrets, secret)
-}
-
-// apply replaces every secret in s.
-func (m *masker) apply(s string) string {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	for _, sec := range m.secrets {
-		s = strings.ReplaceAll(s, sec, maskText)
-	}
-	return s
-}
-
-// writer wraps w so that no secret reaches it: the last line of defence,
-// whatever a command prints.
-func (m *masker) writer(w io.Writer) io.Writer { return &maskWriter{w: w, m: m} }
-
-type maskWriter struct {
-	w io.Writer
-	m *masker
-}
-
-func (mw *maskWriter) Write(p []byte) (int, error) {
-	s := mw.m.apply(string(p))
-	if len(s) == len(p) && s == string(p) {
-		return mw.w.Write(p)
-	}
-	_, err := io.WriteString(mw.w, s)
-	return len(p), err
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	if mw, ok := w.(*maskWriter); ok {
-		w = mw.w
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
+// printJSON prints v as indented JSON (iostreams.WriteJSON: the data kept,
+// what a terminal would obey escaped, the depth bounded).
 func (a *app) printJSON(v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(a.stdout, "%s\n", data)
-	return err
+	return iostreams.WriteJSON(a.stdout, data)
 }
 
 // table writes rows aligned in columns for people. Cells are masked before
@@ -87,30 +39,53 @@ func (a *app) table(rows [][]string) error {
 	return writeTable(a.stdout, a.mask, rows)
 }
 
-func writeTable(w io.Writer, m *masker, rows [][]string) error {
+func writeTable(w io.Writer, m *iostreams.Masker, rows [][]string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			// A tab or newline inside a value would break the columns.
-			cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(m.apply(c))
+			// A tab or a line end inside a value would break the columns;
+			// the rest is aligned as it will be shown.
+			cells[i] = m.Text(cellSpaces.Replace(c))
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }
 
-// printRaw prints a body, indented when it is JSON.
+// cellSpaces turns what would break a table's columns into spaces.
+var cellSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+
+// printRaw prints an answer's body: JSON indented (iostreams.WriteJSON;
+// one nested deeper than it prints is an error), anything else as text
+// under the display rule on a terminal and, to a pipe or a file, as the
+// bytes the server sent with only the secrets masked: a download
+// ('forgego api .../raw/FILE > FILE') is not altered.
 func (a *app) printRaw(raw []byte) error {
-	if len(bytes.TrimSpace(raw)) == 0 {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 {
 		return nil
 	}
-	var buf bytes.Buffer
-	if json.Indent(&buf, raw, "", "  ") == nil {
-		raw = buf.Bytes()
+	if looksLikeJSON(trimmed) {
+		err := iostreams.WriteJSON(a.stdout, trimmed)
+		var de *iostreams.DepthError
+		if err == nil || errors.As(err, &de) {
+			return err
+		}
+	}
+	if !isTerminal(a.stdout) {
+		a.flush()
+		_, err := io.WriteString(a.rawStdout, a.mask.Mask(string(raw)))
+		return err
 	}
 	_, err := fmt.Fprintf(a.stdout, "%s\n", bytes.TrimRight(raw, "\n"))
 	return err
+}
+
+// looksLikeJSON reports whether a body starts as a JSON document does
+// (an object, an array, a string).
+func looksLikeJSON(b []byte) bool {
+	return b[0] == '{' || b[0] == '[' || b[0] == '"'
 }
 
 func day(t time.Time) string {

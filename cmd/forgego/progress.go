@@ -10,6 +10,7 @@ import (
 	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 )
 
 // progress is the one-line display of a long walk on stderr: what has been
@@ -111,8 +112,20 @@ func (p *progress) line() string {
 
 // draw redraws the line. Called with mu held.
 func (p *progress) draw() {
-	fmt.Fprint(p.w, "\r\033[K"+p.line())
+	p.control(p.line())
 	p.drawn = true
+}
+
+// control returns to the start of the line, erases it and shows text
+// there: the escape sequence is the program's own (Writer.WriteControl),
+// the text is shown under the display rule like any other.
+func (p *progress) control(text string) {
+	const eraseLine = "\r\033[K"
+	if w, ok := p.w.(*iostreams.Writer); ok {
+		_ = w.WriteControl(eraseLine, text)
+		return
+	}
+	fmt.Fprint(p.w, eraseLine+text)
 }
 
 // done clears the line and stops the countdown; the display can be used
@@ -132,7 +145,7 @@ func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
+		p.control("")
 		p.drawn = false
 	}
 	p.status, p.wait = "", ""

@@ -138,9 +138,9 @@ func (a *app) gitRemotes() ([]gitRemote, error) {
 			// name long enough to be a token (https://TOKEN@host/...), not
 			// a login such as alice, which the output is full of.
 			if p, ok := u.User.Password(); ok {
-				a.mask.add(p)
+				a.mask.Add(p)
 			} else if n := u.User.Username(); len(n) >= 16 {
-				a.mask.add(n)
+				a.mask.Add(n)
 			}
 		}
 		r, err := parseRemote(raw)

@@ -274,3 +274,31 @@ func (s *Set) Size() (secrets, grams, bytes int) {
 	}
 	return len(s.seen), len(s.grams), bytes
 }
+
+// SafeCut returns the largest cut at or before at where text can be split
+// into two pieces written one after the other without a secret crossing
+// from one to the other in pieces that both escape masking: it moves the
+// cut back past any end of text[:at] that begins a form of a secret. A
+// stream that masks what it holds a piece at a time cuts there.
+func (s *Set) SafeCut(text string, at int) int {
+	if s == nil {
+		return at
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for moved := true; moved && at > 0; {
+		moved = false
+		for _, forms := range s.seen {
+			for _, f := range forms {
+				for k := min(len(f)-1, at); k > 0; k-- {
+					if text[at-k:at] == f[:k] {
+						at -= k
+						moved = true
+						break
+					}
+				}
+			}
+		}
+	}
+	return at
+}
