@@ -624,6 +624,32 @@ func (s *scenario) instanceTemplates() {
 	_, _, err = c.Misc.GetLicenseTemplate(s.ctx, "No-Such-License")
 	s.note("licenses: MIT listed %v (url ends %v), MIT key %q with a body %v; a missing one %d", mit != nil,
 		mit != nil && strings.HasSuffix(mit.URL, "/api/v1/licenses/MIT"), lic.Key, strings.Contains(lic.Body, "MIT"), s.status(err))
+
+	// A repository auto_init starts from the templates; an unknown
+	// .gitignore or license fails the create and leaves no repository.
+	name := s.repo + "-init"
+	r, _, err := c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: name, AutoInit: true, Readme: "Default",
+		Gitignores: "Go", License: "MIT", Description: "from templates"})
+	s.must(err, "create from templates")
+	file := func(path string) string {
+		b, _, err := c.Repos.GetRawFile(s.ctx, s.owner, name, path, &forgejo.RepoGetRawFileOptions{Ref: r.DefaultBranch})
+		s.must(err, path)
+		return string(b)
+	}
+	gitignore, license := file(".gitignore"), file("LICENSE")
+	br, _, err := c.Repos.GetBranch(s.ctx, s.owner, name, r.DefaultBranch)
+	s.must(err, "the initialized branch")
+	var bad [3]int
+	for i, opt := range []forgejo.CreateRepoOption{{Gitignores: "Go,No-Such-Template"}, {License: "No-Such-License"}, {Readme: "No-Such-Readme"}} {
+		opt.Name, opt.AutoInit = s.repo+"-bad", true
+		_, _, err = c.Repos.Create(s.ctx, opt)
+		bad[i] = s.status(err)
+	}
+	_, _, err = c.Repos.Get(s.ctx, s.owner, s.repo+"-bad")
+	s.note("init from templates: empty %v, commit %q, README %v, .gitignore starts %q, ends with a newline %v, LICENSE starts %q with year and owner %v; unknown gitignore, license, readme %v, then the repository %d",
+		r.Empty, strings.TrimSpace(br.Commit.Message), file("README.md") == "# "+name+"\n\nfrom templates",
+		strings.SplitN(gitignore, "\n", 2)[0], strings.HasSuffix(gitignore, "\n"), strings.SplitN(license, "\n", 2)[0],
+		strings.Contains(license, fmt.Sprintf("Copyright (c) %d %s", time.Now().Year(), s.owner)), bad, s.status(err))
 }
 
 func (s *scenario) markup() {

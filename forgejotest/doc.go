@@ -119,8 +119,10 @@
 // There is no git: each commit is a snapshot of the files of its branch,
 // with synthetic commit ids, though blob and tree ids are git's own (so they
 // match a real server's for the same content); pull requests merge without
-// conflicts, and auto_init creates the default branch with one commit and
-// Forgejo's README. A pull request's files, diff and line counts compare
+// conflicts, and auto_init creates the default branch with one commit,
+// "Initial commit", holding Forgejo's README and, when asked for, the
+// .gitignore and LICENSE of the fake's own small templates (an unknown one
+// is Forgejo's 500, with nothing created). A pull request's files, diff and line counts compare
 // its head branch's files with its base branch's (not with their merge
 // base), counting lines as git does; a pull request between branches that
 // carry the same files changes one synthetic file. Permissions are simplified: the owner of a repository,

@@ -406,21 +406,11 @@ func hAdminCreateRepo(c *call) {
 	if u == nil {
 		return
 	}
-	var b struct {
-		Name          string `json:"name"`
-		Description   string `json:"description"`
-		Private       bool   `json:"private"`
-		AutoInit      bool   `json:"auto_init"`
-		DefaultBranch string `json:"default_branch"`
-	}
+	var b createRepoBody
 	if !c.decode(&b) || !c.checkRepoName(b.Name) {
 		return
 	}
-	if c.st.repo(u.login, b.Name) != nil {
-		c.fail(http.StatusConflict, "The repository with the same name already exists.")
-		return
-	}
-	c.createRepo(u, b.Name, b.Description, b.Private, b.AutoInit, b.DefaultBranch)
+	c.createRepo(u, b)
 }
 
 // hAdminEmails lists every individual's addresses (or, search, those whose

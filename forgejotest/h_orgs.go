@@ -277,13 +277,7 @@ func hCreateOrgRepo(c *call) {
 	if o == nil {
 		return
 	}
-	var body struct {
-		Name          string `json:"name"`
-		Description   string `json:"description"`
-		Private       bool   `json:"private"`
-		AutoInit      bool   `json:"auto_init"`
-		DefaultBranch string `json:"default_branch"`
-	}
+	var body createRepoBody
 	if !c.decode(&body) || !c.checkRepoName(body.Name) {
 		return
 	}
@@ -294,11 +288,7 @@ func hCreateOrgRepo(c *call) {
 		c.fail(http.StatusForbidden, "Given user is not allowed to create repository in organization.")
 		return
 	}
-	if c.st.repo(o.login, body.Name) != nil {
-		c.fail(http.StatusConflict, "The repository with the same name already exists.")
-		return
-	}
-	c.createRepo(o, body.Name, body.Description, body.Private, body.AutoInit, body.DefaultBranch)
+	c.createRepo(o, body)
 }
 
 func hListOrgRepos(c *call) {

@@ -69,6 +69,33 @@ func TestCLIAgainstGitea(t *testing.T) {
 	if !strings.Contains(r.stdout, "created repository "+login+"/"+name) {
 		t.Fatalf("repo create: %q", r.stdout)
 	}
+	// A repository the instance initializes: a default branch with
+	// README.md, .gitignore and LICENSE, so a pull request has a base at
+	// once; an unknown template fails in one line and creates nothing.
+	r = ok(work, "repo", "create", name+"-init", "--add-readme", "--gitignore", "Go", "--license", "MIT", "-d", "Initialized")
+	if !strings.Contains(r.stdout, "created repository "+login+"/"+name+"-init") {
+		t.Fatalf("repo create --add-readme: %q", r.stdout)
+	}
+	r = ok(work, "repo", "view", login+"/"+name+"-init", "--json", "default_branch,empty", "--jq", `"\(.default_branch) \(.empty)"`)
+	branch, empty, _ := strings.Cut(strings.TrimSpace(r.stdout), " ")
+	if branch == "" || empty != "false" {
+		t.Fatalf("initialized repository: %q", r.stdout)
+	}
+	for file, want := range map[string]string{"README.md": "# " + name + "-init", ".gitignore": "# ---> Go", "LICENSE": "MIT License"} {
+		r = ok(work, "api", "repos/"+login+"/"+name+"-init/raw/"+file+"?ref="+branch)
+		if !strings.HasPrefix(r.stdout, want) {
+			t.Errorf("%s on %s: %.80q", file, branch, r.stdout)
+		}
+	}
+	for flag, value := range map[string]string{"--gitignore": "No-Such-Template", "--license": "No-Such-License"} {
+		r = run(work, "", "repo", "create", name+"-bad", flag, value)
+		if r.want(t, 1); len(lines(r.stderr)) != 1 || !strings.Contains(r.stderr, `"`+value+`"`) {
+			t.Errorf("%s %s: %q", flag, value, r.stderr)
+		}
+	}
+	if r = run(work, "", "repo", "view", login+"/"+name+"-bad"); r.code != 1 {
+		t.Errorf("a failed create left %s-bad: exit %d %q", name, r.code, r.stdout)
+	}
 	ok(work, "repo", "clone", login+"/"+name)
 	clone := filepath.Join(work, name)
 	// The test's own pushes get the token as the CLI gives it to git: from
