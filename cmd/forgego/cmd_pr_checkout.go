@@ -57,33 +57,38 @@ URL with the token (see 'forgego repo clone --help' for how git gets it).`,
 				return fmt.Errorf("a local branch %s exists already and pull request #%d comes from a fork: name another with --branch", local, n)
 			}
 
-			// From the remote that names the repository (the user's own
-			// credentials), else from its clone URL.
-			src := ""
+			// From the remote that names the repository (with the user's
+			// own credentials, and the token if the remote is on the
+			// instance's origin), else from its clone URL.
+			src, env := "", []string(nil)
 			if rs, err := a.gitRemotes(); err == nil {
 				for _, r := range rs {
 					if strings.EqualFold(r.owner, owner) && strings.EqualFold(r.repo, name) && r.host == hostOnly(c.BaseURL()) {
 						src = r.name
+						if a.token != "" {
+							// The header goes to the remote's URL when it
+							// is on the instance's origin; redirects are
+							// refused either way, since the header is in
+							// git's configuration for this command.
+							env = a.gitFetchEnv(r.fetchURL)
+						}
 						break
 					}
 				}
 			}
-			env := []string(nil)
 			if src == "" {
 				repo, _, err := c.Repos.Get(a.ctx, owner, name)
 				if err != nil {
 					return err
 				}
-				if !isHTTPURL(repo.CloneURL) {
-					return fmt.Errorf("the instance gave no https clone URL for %s/%s", owner, name)
+				if err := a.checkCloneURL(c, owner, name, repo.CloneURL); err != nil {
+					return err
 				}
 				src = repo.CloneURL
-				env = a.gitAuthEnv(src)
-			} else {
-				env = a.gitAuthEnv(c.BaseURL())
+				env = a.gitFetchEnv(src)
 			}
 			ref := fmt.Sprintf("refs/pull/%d/head", n)
-			if err := a.git(a.dir, env, "fetch", "--quiet", "--", src, ref); err != nil {
+			if err := a.gitFetch(a.dir, env, "fetch", "--quiet", "--no-recurse-submodules", "--", src, ref); err != nil {
 				return err
 			}
 			if exists {
