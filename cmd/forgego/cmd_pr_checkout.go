@@ -40,14 +40,19 @@ URL with the token (see 'forgego repo clone --help' for how git gets it).`,
 			if err != nil {
 				return err
 			}
+			// A name given with --branch that git refuses is a mistake on
+			// the command line; the head branch's name is the server's
+			// data, and its being unusable is a failure (exit 1).
 			local := branch
 			if local == "" {
 				local = branchName(pr.Head)
-			}
-			if local == "" || strings.HasPrefix(local, "-") {
-				return fmt.Errorf("pull request #%d has no usable head branch name; give one with --branch", n)
-			}
-			if _, err := a.gitOutput(a.dir, "check-ref-format", "--branch", local); err != nil {
+				if local == "" {
+					return fmt.Errorf("pull request #%d has no head branch name: name a branch with --branch", n)
+				}
+				if !a.plainBranchName(local) {
+					return fmt.Errorf("pull request #%d's head branch %q is not a valid branch name: name one with --branch", n, local)
+				}
+			} else if !a.plainBranchName(local) {
 				return usagef("pr checkout: %q is not a valid branch name", local)
 			}
 			fork := pr.Head != nil && pr.Base != nil && pr.Head.Repo != nil && pr.Base.Repo != nil && pr.Head.Repo.ID != pr.Base.Repo.ID
@@ -108,4 +113,15 @@ URL with the token (see 'forgego repo clone --help' for how git gets it).`,
 	a.addRepoFlag(cmd)
 	cmd.Flags().StringVarP(&branch, "branch", "b", "", "the local branch's `NAME` (default: the pull request's head branch)")
 	return cmd
+}
+
+// plainBranchName reports whether git takes name as a branch name as it
+// is: not an option, valid for check-ref-format, and not a shorthand git
+// would expand (@{-1}, the branch checked out before).
+func (a *app) plainBranchName(name string) bool {
+	if name == "" || strings.HasPrefix(name, "-") {
+		return false
+	}
+	out, err := a.gitOutput(a.dir, "check-ref-format", "--branch", name)
+	return err == nil && out == name
 }

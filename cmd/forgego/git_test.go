@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -12,7 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"unicode"
 
 	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/forgejotest"
@@ -302,5 +305,78 @@ func TestPRListMerged(t *testing.T) {
 	r.want(t, 2)
 	if !strings.Contains(r.stderr, "--state must be open, closed, merged or all") {
 		t.Errorf("%q", r.stderr)
+	}
+}
+
+// TestPRCheckoutHostileHeadBranch: a head branch name the server made
+// unusable is the server's failure, not a mistake on the command line:
+// exit 1, one line, and nothing fetched or checked out.
+func TestPRCheckoutHostileHeadBranch(t *testing.T) {
+	h, env := newGitHost(t)
+	h.srv.AddRepo("alice", "proj")
+	h.srv.AddPull("alice", "proj", "feature/x", "main", "x")
+	h.bare(t, "alice", "proj", "1")
+	var head atomic.Value
+	h.srv.Handle("repoGetPullRequest", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		repo := map[string]any{"id": 1, "name": "proj", "full_name": "alice/proj"}
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": 1, "number": 1, "state": "open", "title": "x",
+			"head": map[string]any{"ref": head.Load(), "label": head.Load(), "repo": repo},
+			"base": map[string]any{"ref": "main", "label": "main", "repo": repo}})
+	})
+	names := []string{"", "a..b", "-x", "--upload-pack=touch pwned", "refs/heads/../x", "a\x01b", "a\x1b[31mred", "a\x7fb", "a b",
+		"a@{b", "@{-1}", "x.lock", "HEAD", "a~1", "a^", "a:b", `a\b`, "a*b", "a?b", "a[b", "/x", "x/", "a/.b", "a."}
+	failed := 0
+	for _, name := range names {
+		head.Store(name)
+		dir := t.TempDir()
+		mustGit(t, dir, "init", "-q", "-b", "main")
+		mustGit(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+		mustGit(t, dir, "checkout", "-q", "-b", "previous") // what @{-1} would expand to
+		mustGit(t, dir, "checkout", "-q", "main")
+		before := mustGit(t, dir, "for-each-ref")
+		h.mu.Lock()
+		h.auths = nil
+		h.mu.Unlock()
+		r := cliWith(t, env, inDir(dir), "pr", "checkout", "1", "-R", "alice/proj")
+		var fails []string
+		if r.code != 1 {
+			fails = append(fails, fmt.Sprintf("exit %d", r.code))
+		}
+		if l := lines(r.stderr); len(l) != 1 || !strings.HasPrefix(l[0], "forgego: ") {
+			fails = append(fails, fmt.Sprintf("stderr %q", r.stderr))
+		}
+		if strings.ContainsFunc(r.stderr, func(c rune) bool { return c != '\n' && unicode.IsControl(c) }) {
+			fails = append(fails, "a raw control character on stderr")
+		}
+		h.mu.Lock()
+		if len(h.auths) > 0 {
+			fails = append(fails, fmt.Sprintf("%d git requests", len(h.auths)))
+		}
+		h.mu.Unlock()
+		if after := mustGit(t, dir, "for-each-ref"); after != before {
+			fails = append(fails, "refs changed: "+after)
+		}
+		if b := mustGit(t, dir, "branch", "--show-current"); b != "main" {
+			fails = append(fails, "on "+b)
+		}
+		if len(fails) > 0 {
+			failed++
+			t.Errorf("head %q: %s", name, strings.Join(fails, "; "))
+		} else {
+			t.Logf("head %q: %s", name, strings.TrimSpace(r.stderr))
+		}
+	}
+	t.Logf("%d of %d names failed", failed, len(names))
+
+	// The same names with --branch are mistakes on the command line.
+	head.Store("feature/x")
+	for _, name := range []string{"a..b", "@{-1}", "x.lock"} {
+		dir := t.TempDir()
+		mustGit(t, dir, "init", "-q")
+		r := cliWith(t, env, inDir(dir), "pr", "checkout", "1", "-R", "alice/proj", "--branch", name)
+		if r.want(t, 2); !strings.Contains(r.stderr, "is not a valid branch name") {
+			t.Errorf("--branch %q: %q", name, r.stderr)
+		}
 	}
 }
