@@ -40,14 +40,19 @@ URL with the token (see 'forgego repo clone --help' for how git gets it).`,
 			if err != nil {
 				return err
 			}
+			// A name given with --branch that git refuses is a mistake on
+			// the command line; the head branch's name is the server's
+			// data, and its being unusable is a failure (exit 1).
 			local := branch
 			if local == "" {
 				local = branchName(pr.Head)
-			}
-			if local == "" || strings.HasPrefix(local, "-") {
-				return fmt.Errorf("pull request #%d has no usable head branch name; give one with --branch", n)
-			}
-			if _, err := a.gitOutput(a.dir, "check-ref-format", "--branch", local); err != nil {
+				if local == "" {
+					return fmt.Errorf("pull request #%d has no head branch name: name a branch with --branch", n)
+				}
+				if !a.plainBranchName(local) {
+					return fmt.Errorf("pull request #%d's head branch %q is not a valid branch name: name one with --branch", n, local)
+				}
+			} else if !a.plainBranchName(local) {
 				return usagef("pr checkout: %q is not a valid branch name", local)
 			}
 			fork := pr.Head != nil && pr.Base != nil && pr.Head.Repo != nil && pr.Base.Repo != nil && pr.Head.Repo.ID != pr.Base.Repo.ID
@@ -57,33 +62,38 @@ URL with the token (see 'forgego repo clone --help' for how git gets it).`,
 				return fmt.Errorf("a local branch %s exists already and pull request #%d comes from a fork: name another with --branch", local, n)
 			}
 
-			// From the remote that names the repository (the user's own
-			// credentials), else from its clone URL.
-			src := ""
+			// From the remote that names the repository (with the user's
+			// own credentials, and the token if the remote is on the
+			// instance's origin), else from its clone URL.
+			src, env := "", []string(nil)
 			if rs, err := a.gitRemotes(); err == nil {
 				for _, r := range rs {
 					if strings.EqualFold(r.owner, owner) && strings.EqualFold(r.repo, name) && r.host == hostOnly(c.BaseURL()) {
 						src = r.name
+						if a.token != "" {
+							// The header goes to the remote's URL when it
+							// is on the instance's origin; redirects are
+							// refused either way, since the header is in
+							// git's configuration for this command.
+							env = a.gitFetchEnv(r.fetchURL)
+						}
 						break
 					}
 				}
 			}
-			env := []string(nil)
 			if src == "" {
 				repo, _, err := c.Repos.Get(a.ctx, owner, name)
 				if err != nil {
 					return err
 				}
-				if !isHTTPURL(repo.CloneURL) {
-					return fmt.Errorf("the instance gave no https clone URL for %s/%s", owner, name)
+				if err := a.checkCloneURL(c, owner, name, repo.CloneURL); err != nil {
+					return err
 				}
 				src = repo.CloneURL
-				env = a.gitAuthEnv(src)
-			} else {
-				env = a.gitAuthEnv(c.BaseURL())
+				env = a.gitFetchEnv(src)
 			}
 			ref := fmt.Sprintf("refs/pull/%d/head", n)
-			if err := a.git(a.dir, env, "fetch", "--quiet", "--", src, ref); err != nil {
+			if err := a.gitFetch(a.dir, env, "fetch", "--quiet", "--no-recurse-submodules", "--", src, ref); err != nil {
 				return err
 			}
 			if exists {
@@ -103,4 +113,15 @@ URL with the token (see 'forgego repo clone --help' for how git gets it).`,
 	a.addRepoFlag(cmd)
 	cmd.Flags().StringVarP(&branch, "branch", "b", "", "the local branch's `NAME` (default: the pull request's head branch)")
 	return cmd
+}
+
+// plainBranchName reports whether git takes name as a branch name as it
+// is: not an option, valid for check-ref-format, and not a shorthand git
+// would expand (@{-1}, the branch checked out before).
+func (a *app) plainBranchName(name string) bool {
+	if name == "" || strings.HasPrefix(name, "-") {
+		return false
+	}
+	out, err := a.gitOutput(a.dir, "check-ref-format", "--branch", name)
+	return err == nil && out == name
 }

@@ -221,7 +221,11 @@ With a token (FORGEJO_TOKEN, or the logged-in instance's), git is given it
 as an HTTP header for the instance's URL only, through the configuration git
 reads from its environment (GIT_CONFIG_COUNT/KEY/VALUE): never in git's
 arguments (which ps shows), never in the remote URL saved in .git/config,
-never printed. Later fetches and pushes use your own git credentials.`,
+never printed. Later fetches and pushes use your own git credentials.
+
+The clone URL must be on the instance's own origin (scheme, host and port
+of --url), and git is told to follow no redirect: a redirect fails the
+clone instead of taking the token elsewhere.`,
 		Example: `  forgego repo clone forgejo/forgejo
   forgego repo clone forgego/demo demo-copy`,
 		Args:              cobra.ArbitraryArgs,
@@ -249,10 +253,10 @@ never printed. Later fetches and pushes use your own git credentials.`,
 			if err != nil {
 				return err
 			}
-			if !isHTTPURL(r.CloneURL) {
-				return fmt.Errorf("the instance gave no https clone URL for %s", r.FullName)
+			if err := a.checkCloneURL(c, owner, name, r.CloneURL); err != nil {
+				return err
 			}
-			if err := a.git(a.dir, a.gitAuthEnv(r.CloneURL), "clone", "--quiet", "--", r.CloneURL, dir); err != nil {
+			if err := a.gitFetch(a.dir, a.gitFetchEnv(r.CloneURL), "clone", "--quiet", "--no-recurse-submodules", "--", r.CloneURL, dir); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "cloned %s into %s\n", r.FullName, dir)

@@ -2,15 +2,20 @@ package main
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"unicode"
 
 	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/forgejotest"
@@ -27,39 +32,88 @@ type gitHost struct {
 
 	mu    sync.Mutex
 	auths []string
+	// base is the instance's URL as the CLI is given it (default url);
+	// a git request whose Host is not base's goes to trap.
+	base string
+	trap *credTrap
+	// hook, when set, answers the git requests it returns true for.
+	hook func(w http.ResponseWriter, r *http.Request) bool
+	// cloneURL, when set, is the clone_url of every repoGet answer.
+	cloneURL string
+	client   *http.Client // trusts the listener (tls)
+}
+
+// gitHostOptions: tls serves the instance over https; root, when set, is
+// a GIT_PROJECT_ROOT shared with other hosts.
+type gitHostOptions struct {
+	tls  bool
+	root string
 }
 
 func newGitHost(t *testing.T) (*gitHost, map[string]string) {
+	t.Helper()
+	return newGitHostWith(t, gitHostOptions{})
+}
+
+// gitBackend is `git http-backend` over CGI, serving root.
+func gitBackend(t *testing.T, root string) http.Handler {
 	t.Helper()
 	gitPath, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("no git")
 	}
-	h := &gitHost{root: t.TempDir()}
-	backend := &cgi.Handler{Path: gitPath, Args: []string{"http-backend"},
-		Env: []string{"GIT_PROJECT_ROOT=" + h.root, "GIT_HTTP_EXPORT_ALL=1"}}
+	return &cgi.Handler{Path: gitPath, Args: []string{"http-backend"},
+		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}}
+}
+
+func newGitHostWith(t *testing.T, o gitHostOptions) (*gitHost, map[string]string) {
+	t.Helper()
+	h := &gitHost{root: o.root}
+	if h.root == "" {
+		h.root = t.TempDir()
+	}
+	backend := gitBackend(t, h.root)
 	var srv *forgejotest.Server
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			srv.ServeHTTP(w, r)
 			return
 		}
 		h.mu.Lock()
 		h.auths = append(h.auths, r.Header.Get("Authorization"))
+		trap, hook, base := h.trap, h.hook, h.base
 		h.mu.Unlock()
+		if u, err := url.Parse(base); trap != nil && (err != nil || !strings.EqualFold(r.Host, u.Host)) {
+			// Another host name for this listener is another origin.
+			trap.inspect("this listener as "+r.Host, r)
+		} else if hook != nil && hook(w, r) {
+			return
+		}
 		backend.ServeHTTP(w, r)
-	}))
+	})
+	var front *httptest.Server
+	if o.tls {
+		front = httptest.NewTLSServer(handler)
+	} else {
+		front = httptest.NewServer(handler)
+	}
 	t.Cleanup(front.Close)
-	h.url = front.URL
+	h.url, h.base, h.client = front.URL, front.URL, front.Client()
 	srv = forgejotest.NewServer(t)
 	h.srv = srv
 	// The fake's clone URLs are on its own listener: answer repoGet with
 	// the front's.
 	srv.Handle("repoGet", func(w http.ResponseWriter, r *http.Request) {
 		owner, name := r.PathValue("owner"), r.PathValue("repo")
+		h.mu.Lock()
+		base, clone := h.base, h.cloneURL
+		h.mu.Unlock()
+		if clone == "" {
+			clone = base + "/" + owner + "/" + name + ".git"
+		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"id":1,"name":"` + name + `","full_name":"` + owner + "/" + name + `","default_branch":"main","clone_url":"` +
-			front.URL + "/" + owner + "/" + name + `.git","html_url":"` + front.URL + "/" + owner + "/" + name + `"}`))
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": 1, "name": name, "full_name": owner + "/" + name, "default_branch": "main",
+			"clone_url": clone, "html_url": base + "/" + owner + "/" + name})
 	})
 	return h, map[string]string{"FORGEJO_URL": front.URL, "FORGEJO_TOKEN": srv.Token()}
 }
@@ -88,7 +142,7 @@ func (h *gitHost) bare(t *testing.T, owner, name string, pulls ...string) {
 	mustGit(t, work, "add", "README")
 	mustGit(t, work, "commit", "-q", "-m", "first")
 	dst := filepath.Join(h.root, owner, name+".git")
-	mustGit(t, work, "init", "-q", "--bare", dst)
+	mustGit(t, work, "init", "-q", "--bare", "-b", "main", dst)
 	mustGit(t, work, "push", "-q", dst, "main")
 	for _, n := range pulls {
 		mustGit(t, work, "checkout", "-q", "-b", "pr"+n, "main")
@@ -251,5 +305,78 @@ func TestPRListMerged(t *testing.T) {
 	r.want(t, 2)
 	if !strings.Contains(r.stderr, "--state must be open, closed, merged or all") {
 		t.Errorf("%q", r.stderr)
+	}
+}
+
+// TestPRCheckoutHostileHeadBranch: a head branch name the server made
+// unusable is the server's failure, not a mistake on the command line:
+// exit 1, one line, and nothing fetched or checked out.
+func TestPRCheckoutHostileHeadBranch(t *testing.T) {
+	h, env := newGitHost(t)
+	h.srv.AddRepo("alice", "proj")
+	h.srv.AddPull("alice", "proj", "feature/x", "main", "x")
+	h.bare(t, "alice", "proj", "1")
+	var head atomic.Value
+	h.srv.Handle("repoGetPullRequest", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		repo := map[string]any{"id": 1, "name": "proj", "full_name": "alice/proj"}
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": 1, "number": 1, "state": "open", "title": "x",
+			"head": map[string]any{"ref": head.Load(), "label": head.Load(), "repo": repo},
+			"base": map[string]any{"ref": "main", "label": "main", "repo": repo}})
+	})
+	names := []string{"", "a..b", "-x", "--upload-pack=touch pwned", "refs/heads/../x", "a\x01b", "a\x1b[31mred", "a\x7fb", "a b",
+		"a@{b", "@{-1}", "x.lock", "HEAD", "a~1", "a^", "a:b", `a\b`, "a*b", "a?b", "a[b", "/x", "x/", "a/.b", "a."}
+	failed := 0
+	for _, name := range names {
+		head.Store(name)
+		dir := t.TempDir()
+		mustGit(t, dir, "init", "-q", "-b", "main")
+		mustGit(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+		mustGit(t, dir, "checkout", "-q", "-b", "previous") // what @{-1} would expand to
+		mustGit(t, dir, "checkout", "-q", "main")
+		before := mustGit(t, dir, "for-each-ref")
+		h.mu.Lock()
+		h.auths = nil
+		h.mu.Unlock()
+		r := cliWith(t, env, inDir(dir), "pr", "checkout", "1", "-R", "alice/proj")
+		var fails []string
+		if r.code != 1 {
+			fails = append(fails, fmt.Sprintf("exit %d", r.code))
+		}
+		if l := lines(r.stderr); len(l) != 1 || !strings.HasPrefix(l[0], "forgego: ") {
+			fails = append(fails, fmt.Sprintf("stderr %q", r.stderr))
+		}
+		if strings.ContainsFunc(r.stderr, func(c rune) bool { return c != '\n' && unicode.IsControl(c) }) {
+			fails = append(fails, "a raw control character on stderr")
+		}
+		h.mu.Lock()
+		if len(h.auths) > 0 {
+			fails = append(fails, fmt.Sprintf("%d git requests", len(h.auths)))
+		}
+		h.mu.Unlock()
+		if after := mustGit(t, dir, "for-each-ref"); after != before {
+			fails = append(fails, "refs changed: "+after)
+		}
+		if b := mustGit(t, dir, "branch", "--show-current"); b != "main" {
+			fails = append(fails, "on "+b)
+		}
+		if len(fails) > 0 {
+			failed++
+			t.Errorf("head %q: %s", name, strings.Join(fails, "; "))
+		} else {
+			t.Logf("head %q: %s", name, strings.TrimSpace(r.stderr))
+		}
+	}
+	t.Logf("%d of %d names failed", failed, len(names))
+
+	// The same names with --branch are mistakes on the command line.
+	head.Store("feature/x")
+	for _, name := range []string{"a..b", "@{-1}", "x.lock"} {
+		dir := t.TempDir()
+		mustGit(t, dir, "init", "-q")
+		r := cliWith(t, env, inDir(dir), "pr", "checkout", "1", "-R", "alice/proj", "--branch", name)
+		if r.want(t, 2); !strings.Contains(r.stderr, "is not a valid branch name") {
+			t.Errorf("--branch %q: %q", name, r.stderr)
+		}
 	}
 }

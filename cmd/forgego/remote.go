@@ -20,6 +20,9 @@ type gitRemote struct {
 	host        string // lower-case host name, no port
 	base        string // the instance's URL guessed from it: https://host[/prefix] (http kept)
 	owner, repo string
+	// fetchURL is the URL git fetches from, as 'git remote -v' shows it:
+	// its user info may hold a token, so it is never printed.
+	fetchURL string
 }
 
 // namePart is what an owner or a repository name may be made of.
@@ -147,7 +150,7 @@ func (a *app) gitRemotes() ([]gitRemote, error) {
 		if err != nil {
 			continue
 		}
-		r.name = name
+		r.name, r.fetchURL = name, raw
 		rs = append(rs, r)
 	}
 	return rs, nil
