@@ -62,7 +62,10 @@ const groupName = "workers"
 // XACK and XDEL; Retry and DeadLetter are scripts that first check with
 // XPENDING that the lease is still the entry's current one (same consumer,
 // same delivery count, idle less than the visibility), else
-// [webhook.ErrLeaseLost].
+// [webhook.ErrLeaseLost]. DeadLetters lists an entry that does not read as
+// a delivery (written by hand or by another program) with its entry ID and
+// an [webhook.UnreadableEntryError], and goes on; Requeue reads the dead
+// letter before it moves it, and leaves an unreadable one where it is.
 //
 // Durability is Redis's: an Enqueue that returned nil is in Redis's memory
 // and, with appendonly yes, in its AOF; appendfsync always loses no
@@ -215,31 +218,93 @@ func encode(d *webhook.StoredDelivery, attempts int) ([]any, error) {
 	return args, nil
 }
 
+// decodeEntry reads an entry encode wrote (kept by the scripts, which
+// change attempts and add the dead-letter fields). An entry without one of
+// the fields a delivery cannot do without (all but family and attempts,
+// which default to "" and 0), or with one in another form than encode's,
+// is an error whose text names the fields and never quotes the entry's
+// bytes (they may be anything: strconv's and encoding/json's errors would
+// quote them).
 func decodeEntry(v map[string]any) (*webhook.StoredDelivery, int, error) {
-	s := func(k string) string { x, _ := v[k].(string); return x }
-	d := &webhook.StoredDelivery{ID: s(fID), EventType: webhook.EventType(s(fType)), Family: s(fFamily),
-		ContentType: s(fCT), Payload: []byte(s(fPayload)), Signed: s(fSigned) == "1"}
-	if s(fSame) == "1" {
+	var missing []string
+	s := func(k string) string {
+		x, ok := v[k].(string)
+		if !ok {
+			missing = append(missing, k)
+		}
+		return x
+	}
+	family, _ := v[fFamily].(string)
+	d := &webhook.StoredDelivery{ID: s(fID), EventType: webhook.EventType(s(fType)), Family: family,
+		ContentType: s(fCT), Payload: []byte(s(fPayload))}
+	signed, received := s(fSigned), s(fReceived)
+	attempts, ok := v[fAttempts].(string)
+	if !ok {
+		attempts = "0"
+	}
+	if same, ok := v[fSame].(string); ok && same == "1" {
 		d.Body = d.Payload
 	} else {
 		d.Body = []byte(s(fBody))
 	}
-	if raw, ok := v[fHeaderBin].(string); ok {
-		h, err := decodeHeader([]byte(raw))
+	bin, isBin := v[fHeaderBin].(string)
+	if _, ok := v[fHeader].(string); !isBin && !ok {
+		missing = append(missing, fHeaderBin)
+	}
+	if len(missing) > 0 {
+		return nil, 0, fmt.Errorf("missing %s", strings.Join(missing, ", "))
+	}
+	if isBin {
+		h, err := decodeHeader([]byte(bin))
 		if err != nil {
-			return nil, 0, fmt.Errorf("entry's header: %w", err)
+			return nil, 0, errors.New(fHeaderBin + ": truncated or malformed")
 		}
 		d.Header = h
-	} else if err := decodeJSONHeader(d, s(fHeader)); err != nil {
+	} else if err := decodeJSONHeader(d, v[fHeader].(string)); err != nil {
 		return nil, 0, err
 	}
-	ns, err := strconv.ParseInt(s(fReceived), 10, 64)
+	switch signed {
+	case "0", "1":
+		d.Signed = signed == "1"
+	default:
+		return nil, 0, errors.New(fSigned + ": neither 0 nor 1")
+	}
+	ns, err := strconv.ParseInt(received, 10, 64)
 	if err != nil {
-		return nil, 0, fmt.Errorf("entry's received time: %w", err)
+		return nil, 0, errors.New(fReceived + ": not a time in Unix nanoseconds")
 	}
 	d.Received = time.Unix(0, ns)
-	attempts, _ := strconv.Atoi(s(fAttempts))
-	return d, attempts, nil
+	n, err := strconv.Atoi(attempts)
+	if err != nil || n < 0 {
+		return nil, 0, errors.New(fAttempts + ": not a count")
+	}
+	return d, n, nil
+}
+
+// readDeadLetter reads an entry of the dead-letter stream: a delivery's
+// fields and the dead-letter script's. An entry that does not read is a
+// dead letter with only its ID and an [webhook.UnreadableEntryError].
+func readDeadLetter(m redis.XMessage) webhook.DeadLetter {
+	unreadable := func(reason string) webhook.DeadLetter {
+		return webhook.DeadLetter{ID: m.ID, Err: &webhook.UnreadableEntryError{ID: m.ID, Reason: reason}}
+	}
+	d, attempts, err := decodeEntry(m.Values)
+	if err != nil {
+		return unreadable(err.Error())
+	}
+	reason, ok := m.Values[fReason].(string)
+	if !ok {
+		return unreadable("missing " + fReason)
+	}
+	at, ok := m.Values[fAt].(string)
+	if !ok {
+		return unreadable("missing " + fAt)
+	}
+	us, err := strconv.ParseInt(at, 10, 64)
+	if err != nil {
+		return unreadable(fAt + ": not a time in Unix microseconds")
+	}
+	return webhook.DeadLetter{ID: m.ID, Delivery: d, Reason: reason, Attempts: attempts, At: time.UnixMicro(us)}
 }
 
 // encodeHeader writes h compactly, every byte of every value kept (they
@@ -332,7 +397,7 @@ func decodeHeader(b []byte) (http.Header, error) {
 func decodeJSONHeader(d *webhook.StoredDelivery, raw string) error {
 	var hb map[string][][]byte
 	if err := json.Unmarshal([]byte(raw), &hb); err != nil {
-		return fmt.Errorf("entry's header: %w", err)
+		return errors.New(fHeader + ": not the JSON of a header") // json's errors quote the bytes
 	}
 	if hb != nil {
 		d.Header = make(map[string][]string, len(hb))
@@ -460,12 +525,31 @@ redis.call('XDEL', KEYS[1], ARGV[1])
 return 1
 `)
 
-// requeueScript: ARGV 1 delivery ID.
-var requeueScript = redis.NewScript(`
+// findDeadScript finds the dead letter Requeue is asked for: ARGV 1 the
+// delivery ID (looked up in the index, whose entry is dropped when its
+// dead letter is gone) or, when ARGV 2 is "1", a dead-letter entry ID.
+// Reply: {entry ID, fields}, or {} when there is none.
+var findDeadScript = redis.NewScript(`
 local did = redis.call('HGET', KEYS[5], ARGV[1])
-if not did then return 0 end
-local e = redis.call('XRANGE', KEYS[4], did, did)
-redis.call('HDEL', KEYS[5], ARGV[1])
+if did then
+  local e = redis.call('XRANGE', KEYS[4], did, did)
+  if #e > 0 then return {did, e[1][2]} end
+  redis.call('HDEL', KEYS[5], ARGV[1])
+end
+if ARGV[2] == '1' then
+  local e = redis.call('XRANGE', KEYS[4], ARGV[1], ARGV[1])
+  if #e > 0 then return {ARGV[1], e[1][2]} end
+end
+return {}
+`)
+
+// requeueScript moves a dead letter back into the stream, attempts at 0:
+// ARGV 1 its entry ID (read by findDeadScript; a stream entry never
+// changes, so it is the entry that was read), 2 its delivery ID, whose
+// index entry is dropped if it names this dead letter. 0 when it is gone
+// (requeued meanwhile).
+var requeueScript = redis.NewScript(`
+local e = redis.call('XRANGE', KEYS[4], ARGV[1], ARGV[1])
 if #e == 0 then return 0 end
 local f, out = e[1][2], {}
 for i = 1, #f, 2 do
@@ -477,7 +561,8 @@ for i = 1, #f, 2 do
   end
 end
 redis.call('XADD', KEYS[1], '*', unpack(out))
-redis.call('XDEL', KEYS[4], did)
+redis.call('XDEL', KEYS[4], ARGV[1])
+if redis.call('HGET', KEYS[5], ARGV[2]) == ARGV[1] then redis.call('HDEL', KEYS[5], ARGV[2]) end
 return 1
 `)
 
@@ -650,16 +735,10 @@ func receiveReply(res []any) (kind int64, cursor string, m redis.XMessage, count
 	if len(res) != 5 {
 		return 0, "", m, 0, bad
 	}
-	m.ID, _ = res[2].(string)
-	fields, _ := res[3].([]any)
+	m, err = entryReply(res[2:4])
 	count, _ = res[4].(int64)
-	if m.ID == "" || len(fields)%2 != 0 || count < 1 {
+	if err != nil || count < 1 {
 		return 0, "", m, 0, bad
-	}
-	m.Values = make(map[string]any, len(fields)/2)
-	for i := 0; i < len(fields); i += 2 {
-		k, _ := fields[i].(string)
-		m.Values[k] = fields[i+1]
 	}
 	return kind, cursor, m, count, nil
 }
@@ -773,7 +852,11 @@ func (q *Queue) DeadLetter(ctx context.Context, l *webhook.Lease, reason string)
 }
 
 // DeadLetters implements [webhook.DeadLetterStore]: XRANGE on the
-// dead-letter stream.
+// dead-letter stream. An entry that does not read as a dead letter of this
+// package (changed by hand, written by another program, or an undecodable
+// delivery a Worker dead-lettered) is listed with its entry ID and an
+// [webhook.UnreadableEntryError] naming its missing or malformed fields;
+// the error is Redis's failure only.
 func (q *Queue) DeadLetters(ctx context.Context, limit int) ([]webhook.DeadLetter, error) {
 	ctx, cancel := q.op(ctx, 0)
 	defer cancel()
@@ -789,26 +872,41 @@ func (q *Queue) DeadLetters(ctx context.Context, limit int) ([]webhook.DeadLette
 	}
 	out := make([]webhook.DeadLetter, 0, len(msgs))
 	for _, m := range msgs {
-		d, attempts, err := decodeEntry(m.Values)
-		if err != nil {
-			return nil, fmt.Errorf("forgeredis: dead letter %s: %w", m.ID, err)
-		}
-		reason, _ := m.Values[fReason].(string)
-		at, _ := m.Values[fAt].(string)
-		us, _ := strconv.ParseInt(at, 10, 64)
-		out = append(out, webhook.DeadLetter{Delivery: d, Reason: reason, Attempts: attempts, At: time.UnixMicro(us)})
+		out = append(out, readDeadLetter(m))
 	}
 	return out, nil
 }
 
 // Requeue implements [webhook.DeadLetterStore]: the dead letter indexed
-// under id is moved back into the stream, attempts starting again. (Were
-// one delivery ID dead-lettered twice, it was stored twice, the index
-// names the later; the earlier stays listed.)
+// under the delivery ID id, or else the one whose entry ID is id, is moved
+// back into the stream, attempts starting again. (Were one delivery ID
+// dead-lettered twice, it was stored twice, and the index names the later;
+// the earlier is requeued by its entry ID.) An unreadable entry is left
+// where it is, and the error holds its [webhook.UnreadableEntryError];
+// remove it, if you must, with XDEL on the dead-letter stream ([Queue.Keys]).
 func (q *Queue) Requeue(ctx context.Context, id string) error {
 	ctx, cancel := q.op(ctx, 0)
 	defer cancel()
-	n, err := requeueScript.Run(ctx, q.rdb, q.keys, id).Int()
+	byEntry := "0"
+	if isEntryID(id) {
+		byEntry = "1"
+	}
+	res, err := findDeadScript.Run(ctx, q.rdb, q.keys, id, byEntry).Slice()
+	if err != nil {
+		return q.wrap("requeue", err)
+	}
+	if len(res) == 0 {
+		return fmt.Errorf("forgeredis: requeue of %q: %w", id, webhook.ErrNotDead)
+	}
+	m, err := entryReply(res)
+	if err != nil {
+		return err
+	}
+	dl := readDeadLetter(m)
+	if dl.Err != nil {
+		return fmt.Errorf("forgeredis: requeue of %q: %w", id, dl.Err)
+	}
+	n, err := requeueScript.Run(ctx, q.rdb, q.keys, m.ID, dl.Delivery.ID).Int()
 	if err != nil {
 		return q.wrap("requeue", err)
 	}
@@ -816,6 +914,44 @@ func (q *Queue) Requeue(ctx context.Context, id string) error {
 		return fmt.Errorf("forgeredis: requeue of %q: %w", id, webhook.ErrNotDead)
 	}
 	return nil
+}
+
+// isEntryID reports whether id is a stream entry ID in full (MS-SEQ), the
+// form XRANGE takes without an error.
+func isEntryID(id string) bool {
+	ms, seq, ok := strings.Cut(id, "-")
+	if !ok {
+		return false
+	}
+	for _, part := range []string{ms, seq} {
+		if part == "" || strings.TrimLeft(part, "0123456789") != "" {
+			return false
+		}
+		if _, err := strconv.ParseUint(part, 10, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// entryReply reads an {entry ID, fields} reply.
+func entryReply(res []any) (redis.XMessage, error) {
+	var m redis.XMessage
+	bad := errors.New("forgeredis: unexpected reply")
+	if len(res) != 2 {
+		return m, bad
+	}
+	m.ID, _ = res[0].(string)
+	fields, _ := res[1].([]any)
+	if m.ID == "" || len(fields)%2 != 0 {
+		return m, bad
+	}
+	m.Values = make(map[string]any, len(fields)/2)
+	for i := 0; i < len(fields); i += 2 {
+		k, _ := fields[i].(string)
+		m.Values[k] = fields[i+1]
+	}
+	return m, nil
 }
 
 // Len returns the deliveries stored: ready or leased, waiting for a

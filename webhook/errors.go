@@ -130,9 +130,12 @@ func (e *Error) Error() string {
 
 // clean makes a header value safe to log: at most 80 bytes, control
 // characters replaced. Headers are not covered by the signature.
-func clean(s string) string {
-	if len(s) > 80 {
-		s = s[:80] + "..."
+func clean(s string) string { return cleanN(s, 80) }
+
+// cleanN is clean with a bound of n bytes.
+func cleanN(s string, n int) string {
+	if len(s) > n {
+		s = s[:n] + "..."
 	}
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {

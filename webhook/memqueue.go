@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +25,10 @@ const DefaultQueueCapacity = 10000
 // (so the Handler answers 503 and Forgejo records the failure) rather than
 // dropping anything. Leases expire on its [Clock]. It is safe for
 // concurrent use.
+//
+// It keeps the deliveries themselves, not an encoding of them, so every
+// dead letter it lists is readable ([DeadLetter.Err] is always nil); a
+// dead letter's [DeadLetter.ID] is a decimal number.
 type MemoryQueue struct {
 	mu       sync.Mutex
 	capacity int
@@ -223,7 +228,8 @@ func (q *MemoryQueue) DeadLetter(_ context.Context, l *Lease, reason string) err
 	}
 	e := q.live[i]
 	q.live = append(q.live[:i], q.live[i+1:]...)
-	q.dead = append(q.dead, DeadLetter{Delivery: e.d, Reason: reason, Attempts: e.attempts, At: q.clock.Now()})
+	q.dead = append(q.dead, DeadLetter{ID: strconv.FormatUint(e.seq, 10), Delivery: e.d, Reason: reason,
+		Attempts: e.attempts, At: q.clock.Now()})
 	q.changed()
 	return nil
 }
@@ -239,19 +245,24 @@ func (q *MemoryQueue) DeadLetters(_ context.Context, limit int) ([]DeadLetter, e
 	return append([]DeadLetter(nil), q.dead[:n]...), nil
 }
 
-// Requeue implements [DeadLetterStore]. The dead letter already counts
-// against the capacity, so a requeue never fails for want of room.
+// Requeue implements [DeadLetterStore]: id is a delivery ID (of a
+// delivery that is a dead letter twice, the older) or a [DeadLetter.ID].
+// The dead letter already counts against the capacity, so a requeue never
+// fails for want of room.
 func (q *MemoryQueue) Requeue(_ context.Context, id string) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for i, dl := range q.dead {
-		if dl.Delivery.ID == id {
-			q.dead = append(q.dead[:i], q.dead[i+1:]...)
-			q.push(dl.Delivery, 0)
-			return nil
-		}
+	i := slices.IndexFunc(q.dead, func(dl DeadLetter) bool { return dl.Delivery.ID == id })
+	if i < 0 {
+		i = slices.IndexFunc(q.dead, func(dl DeadLetter) bool { return dl.ID == id })
 	}
-	return fmt.Errorf("%w: %s", ErrNotDead, clean(id))
+	if i < 0 {
+		return fmt.Errorf("%w: %s", ErrNotDead, clean(id))
+	}
+	d := q.dead[i].Delivery
+	q.dead = slices.Delete(q.dead, i, i+1)
+	q.push(d, 0)
+	return nil
 }
 
 // Len is the number of deliveries stored and not dead: ready, waiting for

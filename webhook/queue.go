@@ -129,16 +129,30 @@ type LeaseExtender interface {
 
 // DeadLetterStore lists and re-queues the deliveries a [Worker] gave up on:
 // for operators and tools (forgego webhook dead-letters, say).
+//
+// A shared store may hold entries it cannot read back as deliveries: an
+// entry changed by hand or written by another program, or one a worker
+// dead-lettered because it did not decode in the first place. Such an
+// entry is still a dead letter: it is listed, with [DeadLetter.Err] set
+// to an [*UnreadableEntryError], so that one bad entry never hides the
+// others, and an operator can name it by its [DeadLetter.ID].
 type DeadLetterStore interface {
 	// DeadLetters returns up to limit dead letters (all when limit <= 0),
-	// oldest first.
+	// oldest first: every entry, readable or not (an unreadable one counts
+	// against limit like any other). It returns an error only when the
+	// store itself fails (unreachable, timed out), never because of what
+	// an entry holds.
 	DeadLetters(ctx context.Context, limit int) ([]DeadLetter, error)
-	// Requeue moves the dead letter of delivery id ([StoredDelivery.ID])
-	// back to the queue as a new delivery: ready at once, its attempt
-	// count starting again at 1. An id that is not a dead letter returns
-	// an error matching [ErrNotDead]. It is an operator's decision, like
-	// Forgejo's own replay, so a [DeliveryGuard] does not stop it (see
-	// [Worker]).
+	// Requeue moves a dead letter back to the queue as a new delivery:
+	// ready at once, its attempt count starting again at 1. id is the
+	// delivery's ID ([StoredDelivery.ID]; should one delivery ID be a
+	// dead letter twice, the store picks one) or the dead letter's own
+	// [DeadLetter.ID]. An id that is neither returns an error matching
+	// [ErrNotDead]; the ID of an unreadable entry returns an error that
+	// holds its [*UnreadableEntryError] (errors.As), and the entry stays
+	// where it is: there is nothing to deliver. Requeue is an operator's
+	// decision, like Forgejo's own replay, so a [DeliveryGuard] does not
+	// stop it (see [Worker]).
 	Requeue(ctx context.Context, id string) error
 }
 
@@ -157,6 +171,26 @@ var (
 	// letter.
 	ErrNotDead = errors.New("webhook: no such dead letter")
 )
+
+// UnreadableEntryError is a stored entry that a store could not read back
+// as a delivery: a field it always writes is missing or is not in the form
+// it writes it in. It is the Err of such a [DeadLetter], and what
+// [DeadLetterStore.Requeue] of its ID returns (wrapped; find it with
+// errors.As). Its message names the entry and what was wrong with it,
+// never the stored bytes.
+type UnreadableEntryError struct {
+	// ID is the store's ID of the entry ([DeadLetter.ID]).
+	ID string
+	// Reason says what is wrong with the entry, for operators: which
+	// fields are missing or malformed (a text of the store's, which never
+	// quotes the entry's content).
+	Reason string
+}
+
+// Error implements the error interface.
+func (e *UnreadableEntryError) Error() string {
+	return "webhook: stored entry " + clean(e.ID) + " is unreadable: " + cleanN(e.Reason, 300)
+}
 
 // StoredDelivery is a verified delivery as a queue stores it: everything
 // needed to re-create its [Event] without the hook's secret. Only
@@ -292,8 +326,15 @@ type Lease struct {
 	Deadline time.Time
 }
 
-// DeadLetter is a delivery a worker gave up on.
+// DeadLetter is a delivery a worker gave up on, as a [DeadLetterStore]
+// lists it; or, when Err is set, a stored entry that could not be read.
 type DeadLetter struct {
+	// ID is the store's own ID of the dead letter (a Redis stream entry
+	// ID, a sequence number in a MemoryQueue), unique in the store and
+	// accepted by [DeadLetterStore.Requeue]. An unreadable entry has one
+	// too: it is how an operator names it.
+	ID string
+	// Delivery is the stored delivery; nil when Err is set.
 	Delivery *StoredDelivery
 	// Reason is why: the last error of the event function, "attempts
 	// exhausted", an undecodable delivery.
@@ -302,6 +343,11 @@ type DeadLetter struct {
 	Attempts int
 	// At is when it was dead-lettered.
 	At time.Time
+	// Err is nil for a dead letter that was read, and otherwise an
+	// [*UnreadableEntryError] saying why the entry could not be: Delivery
+	// is nil then, and Reason, Attempts and At are zero (what the entry
+	// says about them is not to be trusted).
+	Err error
 }
 
 // Clock is the time source of a [MemoryQueue] and a [Worker]: leases,

@@ -411,6 +411,51 @@ func TestMemoryQueue(t *testing.T) {
 	}
 }
 
+// TestMemoryQueueDeadLetterIDs: every dead letter has an ID of its own,
+// also when one delivery ID is dead twice, none is unreadable, and
+// Requeue takes the ID as well as the delivery ID.
+func TestMemoryQueueDeadLetterIDs(t *testing.T) {
+	ctx := context.Background()
+	q := NewMemoryQueue(10, WithQueueClock(newFakeClock()))
+	for _, id := range []string{"d1", "twice", "twice", "d2"} {
+		if err := q.Enqueue(ctx, &StoredDelivery{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+		l, _ := q.Receive(ctx, "c", time.Minute)
+		if err := q.DeadLetter(ctx, l, "gave up"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dls, err := q.DeadLetters(ctx, 0)
+	if err != nil || len(dls) != 4 {
+		t.Fatalf("DeadLetters: %d %v", len(dls), err)
+	}
+	seen := map[string]bool{}
+	for _, dl := range dls {
+		if dl.ID == "" || seen[dl.ID] || dl.Err != nil || dl.Delivery == nil {
+			t.Errorf("dead letter %+v", dl)
+		}
+		seen[dl.ID] = true
+	}
+	// The second of the two with one delivery ID, by its own ID.
+	if err := q.Requeue(ctx, dls[2].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Requeue(ctx, dls[2].ID); !errors.Is(err, ErrNotDead) {
+		t.Errorf("second Requeue by ID: %v", err)
+	}
+	if err := q.Requeue(ctx, "twice"); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Requeue(ctx, "twice"); !errors.Is(err, ErrNotDead) {
+		t.Errorf("third Requeue of the delivery ID: %v", err)
+	}
+	left, _ := q.DeadLetters(ctx, 0)
+	if len(left) != 2 || left[0].ID != dls[0].ID || left[1].ID != dls[3].ID || q.Len() != 2 {
+		t.Errorf("left %+v, %d live", left, q.Len())
+	}
+}
+
 // workerRig is a queue on a fake clock, a Handler with a guard, and the
 // queue operations as they complete.
 type workerRig struct {

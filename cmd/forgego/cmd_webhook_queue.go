@@ -206,6 +206,28 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+const deadLettersListLong = `List the deliveries workers gave up on, oldest first: one line each with
+the delivery ID, the event type, the attempts, when it was given up on and
+why (with --json, one JSON object per line: id, the dead letter's entry ID
+in Redis; delivery, event, attempts, at, reason).
+
+An entry of the dead-letter stream that cannot be read as a delivery (changed
+by hand, written by another program, or stored garbage a worker gave up on)
+does not hide the others: it is named on stderr as 'ENTRY-ID: unreadable:
+WHY' (with --json, as a line {"id":"ENTRY-ID","unreadable":"WHY"} on stdout),
+and after the listing the command exits 1 with one line saying how many were
+unreadable. Requeue cannot run an unreadable entry: there is nothing to
+deliver. To remove one: redis-cli XDEL 'forgego:webhook:{NAME}:dead' ENTRY-ID.`
+
+const deadLettersRequeueLong = `Move dead letters back to the queue, to run again as new deliveries (their
+attempts counted from 1). Name each by its delivery ID (of a delivery given up
+on twice, that is the later dead letter) or by the entry ID that
+'dead-letters list --json' shows.
+
+Every readable one named is requeued; each ID that is not a dead letter, or is
+an unreadable one, is named on stderr, and the command then exits 1 with one
+line saying how many were not requeued.`
+
 func (a *app) webhookDeadLettersCmd() *cobra.Command {
 	cmd := groupCmd("dead-letters", "List and re-queue the deliveries workers gave up on")
 	var queueURL, name string
@@ -213,6 +235,7 @@ func (a *app) webhookDeadLettersCmd() *cobra.Command {
 	list := &cobra.Command{
 		Use:   "list --queue redis://HOST:PORT/DB",
 		Short: "List the dead letters, oldest first",
+		Long:  deadLettersListLong,
 		Args:  noArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			if queueURL == "" {
@@ -227,15 +250,24 @@ func (a *app) webhookDeadLettersCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var unreadable []string
 			for _, dl := range dls {
+				if dl.Err != nil {
+					unreadable = append(unreadable, dl.ID)
+					if err := a.printUnreadable(dl); err != nil {
+						return err
+					}
+					continue
+				}
 				if a.g.json {
 					line, err := json.Marshal(struct {
+						ID       string    `json:"id"`
 						Delivery string    `json:"delivery"`
 						Event    string    `json:"event"`
 						Attempts int       `json:"attempts"`
 						At       time.Time `json:"at"`
 						Reason   string    `json:"reason"`
-					}{dl.Delivery.ID, string(dl.Delivery.EventType), dl.Attempts, dl.At.UTC(), dl.Reason})
+					}{dl.ID, dl.Delivery.ID, string(dl.Delivery.EventType), dl.Attempts, dl.At.UTC(), dl.Reason})
 					if err != nil {
 						return err
 					}
@@ -248,13 +280,17 @@ func (a *app) webhookDeadLettersCmd() *cobra.Command {
 			if len(dls) == 0 && !a.g.json {
 				fmt.Fprintln(a.stderr, "no dead letters")
 			}
+			if len(unreadable) > 0 {
+				return fmt.Errorf("%d of %d dead letters unreadable: %s", len(unreadable), len(dls), strings.Join(unreadable, ", "))
+			}
 			return nil
 		}),
 	}
-	list.Flags().IntVar(&limit, "limit", 0, "list at most `N` (0: all)")
+	list.Flags().IntVar(&limit, "limit", 0, "list at most `N` (0: all), unreadable ones included")
 	requeue := &cobra.Command{
-		Use:   "requeue --queue redis://HOST:PORT/DB DELIVERY-ID...",
+		Use:   "requeue --queue redis://HOST:PORT/DB ID...",
 		Short: "Move dead letters back to the queue, to run again",
+		Long:  deadLettersRequeueLong,
 		Args:  cobra.MinimumNArgs(1),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			if queueURL == "" {
@@ -268,15 +304,24 @@ func (a *app) webhookDeadLettersCmd() *cobra.Command {
 			var failed []string
 			for _, id := range args {
 				id = strings.TrimSpace(id)
-				if err := q.Requeue(a.ctx, id); err != nil {
-					if errors.Is(err, webhook.ErrNotDead) {
-						fmt.Fprintf(a.stderr, "%s: not a dead letter\n", id)
-						failed = append(failed, id)
-						continue
+				err := q.Requeue(a.ctx, id)
+				var ue *webhook.UnreadableEntryError
+				switch {
+				case err == nil:
+					fmt.Fprintf(a.stderr, "%s: requeued\n", id)
+					continue
+				case errors.Is(err, webhook.ErrNotDead):
+					fmt.Fprintf(a.stderr, "%s: not a dead letter\n", id)
+				case errors.As(err, &ue):
+					if ue.ID == id {
+						fmt.Fprintf(a.stderr, "%s: unreadable: %s\n", id, oneLine(ue.Reason))
+					} else {
+						fmt.Fprintf(a.stderr, "%s: unreadable (entry %s): %s\n", id, ue.ID, oneLine(ue.Reason))
 					}
+				default:
 					return err
 				}
-				fmt.Fprintf(a.stderr, "%s: requeued\n", id)
+				failed = append(failed, id)
 			}
 			if len(failed) > 0 {
 				return fmt.Errorf("%d of %d not requeued: %s", len(failed), len(args), strings.Join(failed, ", "))
@@ -290,6 +335,30 @@ func (a *app) webhookDeadLettersCmd() *cobra.Command {
 		cmd.AddCommand(c)
 	}
 	return cmd
+}
+
+// printUnreadable names a dead letter that could not be read: on stderr,
+// or with --json as a line of its own on stdout.
+func (a *app) printUnreadable(dl webhook.DeadLetter) error {
+	why := dl.Err.Error()
+	var ue *webhook.UnreadableEntryError
+	if errors.As(dl.Err, &ue) {
+		why = ue.Reason
+	}
+	why = oneLine(why)
+	if !a.g.json {
+		fmt.Fprintf(a.stderr, "%s: unreadable: %s\n", dl.ID, why)
+		return nil
+	}
+	line, err := json.Marshal(struct {
+		ID         string `json:"id"`
+		Unreadable string `json:"unreadable"`
+	}{dl.ID, why})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "%s\n", line)
+	return nil
 }
 
 // receiverGCPercent is the GOGC that webhook listen and work run with
