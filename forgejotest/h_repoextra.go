@@ -611,7 +611,7 @@ func hUpdateRepoAvatar(c *call) {
 	if r == nil || !c.canAdminRepo(r) {
 		return
 	}
-	data, ok := c.avatarImage() // h_accounts_social.go
+	data, ok := c.avatarImage() // h_users_social.go
 	if !ok {
 		return
 	}

@@ -309,7 +309,7 @@ func (c *call) pathUser(param string) *user {
 	if u := c.st.user(name); u != nil {
 		return u
 	}
-	if c.redirectRenamed(name) { // a renamed account (h_accounts_social.go)
+	if c.redirectRenamed(name) { // a renamed account (h_users_social.go)
 		return nil
 	}
 	c.fail(http.StatusNotFound, "user redirect does not exist [name: "+strings.ToLower(name)+"]")

@@ -12,7 +12,7 @@ import (
 
 // Accounts and administration: what bots and automation do to accounts.
 // SSH keys, e-mail addresses, access tokens, settings, OAuth2 applications,
-// blocking and avatars live here (h_accounts*.go); the site administrator's
+// blocking and avatars live here (h_users_*.go); the site administrator's
 // routes in h_admin.go.
 
 // accountsState is this area's part of the model, guarded by Server.mu. The
@@ -21,7 +21,7 @@ import (
 type accountsState struct {
 	profiles map[*user]*profile
 	keys     []*publicKey   // every user's SSH keys, in creation order
-	gpgKeys  []*gpgKey      // every user's GPG keys (h_accounts_gpg.go)
+	gpgKeys  []*gpgKey      // every user's GPG keys (h_users_gpg.go)
 	tokens   []*accessToken // tokens created through the API, in creation order
 	apps     []*oauthApp    // OAuth2 applications, in creation order
 	blocks   []*blockRec    // in creation order
@@ -288,7 +288,7 @@ func accountRows() []routeSpec {
 		{"DELETE", "/user/keys/{id}", "userCurrentDeleteKey", auth, hDeleteKey(false)},
 		{"GET", "/users/{username}/keys", "userListKeys", auth, hListKeys(false)},
 
-		// GPG keys (h_accounts_gpg.go: parsed, signatures not verified)
+		// GPG keys (h_users_gpg.go: parsed, signatures not verified)
 		{"GET", "/user/gpg_keys", "userCurrentListGPGKeys", auth, hListGPGKeys(true)},
 		{"POST", "/user/gpg_keys", "userCurrentPostGPGKey", auth, hCreateGPGKey},
 		{"GET", "/user/gpg_keys/{id}", "userCurrentGetGPGKey", auth, hGetGPGKey},
