@@ -164,7 +164,7 @@ type state struct {
 	// Areas that keep their model next to their handlers.
 	actions  actionsState  // h_actions.go
 	accounts accountsState // h_users_accounts.go
-	more     moreState     // h_repomore.go
+	more     moreState     // times, watches, pins, wiki, keys, notes, transfers…: moreState below
 }
 
 func newState() *state {
