@@ -192,15 +192,6 @@ func (c *call) siteAdmin() bool {
 	return true
 }
 
-// adminOnly wraps an administration handler with reqSiteAdmin.
-func adminOnly(h func(c *call)) func(c *call) {
-	return func(c *call) {
-		if c.siteAdmin() {
-			h(c)
-		}
-	}
-}
-
 // basicAuth reports whether the request authenticated with Basic
 // credentials, as reqBasicOrRevProxyAuth wants.
 func (c *call) basicAuth() bool {
@@ -233,35 +224,6 @@ func (c *call) callerScopes() []string {
 func allows(scopes []string, level, cat string) bool {
 	return slices.Contains(scopes, "all") || slices.Contains(scopes, "write:"+cat) ||
 		(level == "read" && slices.Contains(scopes, "read:"+cat))
-}
-
-// scoped is tokenRequiresScopes for one route: a token without the scope
-// of its category (read for GET, write otherwise) is refused first.
-func scoped(method, cat string, h func(c *call)) func(c *call) {
-	level := "write"
-	if method == "GET" {
-		level = "read"
-	}
-	return func(c *call) {
-		if sc := c.callerScopes(); sc != nil && !allows(sc, level, cat) {
-			c.fail(http.StatusForbidden, "token does not have at least one of required scope(s): ["+level+":"+cat+"]")
-			return
-		}
-		h(c)
-	}
-}
-
-// routeCategory is the token scope category of a route, by its group.
-func routeCategory(path string) string {
-	switch {
-	case strings.HasPrefix(path, "/admin/"):
-		return "admin"
-	case strings.HasPrefix(path, "/orgs/"):
-		return "organization"
-	case strings.HasPrefix(path, "/packages/"):
-		return "package"
-	}
-	return "user"
 }
 
 // ---- e-mail addresses

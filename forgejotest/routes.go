@@ -32,7 +32,7 @@ func routeTable() []routeSpec {
 
 // tokenScoped marks rows whose token scopes are enforced: tokens made
 // through the API carry scopes, and the routes of accounts, administration,
-// packages and quotas check them (h_users_accounts.go: scoped); the other
+// packages and quotas check them (scoped, below); the other
 // routes do not look at scopes.
 func tokenScoped(rows []routeSpec) []routeSpec {
 	for i := range rows {
@@ -871,4 +871,42 @@ func (c *call) notArchived(r *repo) bool {
 		return false
 	}
 	return true
+}
+
+// adminOnly wraps an administration handler with reqSiteAdmin.
+func adminOnly(h func(c *call)) func(c *call) {
+	return func(c *call) {
+		if c.siteAdmin() {
+			h(c)
+		}
+	}
+}
+
+// scoped is tokenRequiresScopes for one route: a token without the scope
+// of its category (read for GET, write otherwise) is refused first.
+func scoped(method, cat string, h func(c *call)) func(c *call) {
+	level := "write"
+	if method == "GET" {
+		level = "read"
+	}
+	return func(c *call) {
+		if sc := c.callerScopes(); sc != nil && !allows(sc, level, cat) {
+			c.fail(http.StatusForbidden, "token does not have at least one of required scope(s): ["+level+":"+cat+"]")
+			return
+		}
+		h(c)
+	}
+}
+
+// routeCategory is the token scope category of a route, by its group.
+func routeCategory(path string) string {
+	switch {
+	case strings.HasPrefix(path, "/admin/"):
+		return "admin"
+	case strings.HasPrefix(path, "/orgs/"):
+		return "organization"
+	case strings.HasPrefix(path, "/packages/"):
+		return "package"
+	}
+	return "user"
 }
