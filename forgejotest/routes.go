@@ -52,10 +52,9 @@ func reposRoutes() []routeSpec {
 		pub  = false
 		auth = true
 		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
 	)
 	return []routeSpec{
-		// users, follows, stars, the current user's repositories
+		// the current user's and a user's repositories, creating one
 		{"GET", "/user/repos", "userCurrentListRepos", auth, hListUserRepos(true)},
 		{"GET", "/users/{username}/repos", "userListRepos", pub, hListUserRepos(false)},
 		{"POST", "/user/repos", "createCurrentUserRepo", auth, hCreateRepo},
@@ -77,8 +76,7 @@ func reposRoutes() []routeSpec {
 		{"GET", R + "/branches/{branch}", "repoGetBranch", pub, hGetBranch},
 		{"DELETE", R + "/branches/{branch}", "repoDeleteBranch", auth, hDeleteBranch},
 
-		// repositories: search, organization repositories, collaborators,
-		// branch protections, tags
+		// repositories: search, collaborators, branch protections, tags
 		{"GET", "/repos/search", "repoSearch", pub, hSearchRepos},
 		{"GET", R + "/collaborators", "repoListCollaborators", auth, hListCollaborators},
 		{"GET", R + "/collaborators/{collaborator}", "repoCheckCollaborator", auth, hCheckCollaborator},
@@ -133,7 +131,7 @@ func reposRoutes() []routeSpec {
 		{"DELETE", R + "/hooks/{id}", "repoDeleteHook", auth, hDeleteHook("repo")},
 		{"POST", R + "/hooks/{id}/tests", "repoTestHook", auth, hTestHook},
 
-		// organizations, members, teams, organization labels
+		// an organization's repositories, a repository's teams (h_orgs.go)
 		{"GET", "/orgs/{org}/repos", "orgListRepos", pub, hListOrgRepos},
 		{"POST", "/orgs/{org}/repos", "createOrgRepo", auth, hCreateOrgRepo},
 		{"GET", R + "/teams", "repoListTeams", pub, hRepoTeams},
@@ -141,17 +139,17 @@ func reposRoutes() []routeSpec {
 		{"PUT", R + "/teams/{team}", "repoAddTeam", auth, hSetRepoTeam(true)},
 		{"DELETE", R + "/teams/{team}", "repoDeleteTeam", auth, hSetRepoTeam(false)},
 
-		// tracked times and stopwatches
+		// tracked times (h_issues_times.go)
 		{"GET", R + "/times", "repoTrackedTimes", auth, hRepoTimes},
 		{"GET", R + "/times/{user}", "userTrackedTimes", auth, hRepoUserTimes},
 
-		// issue subscriptions, repository watches
+		// watches
 		{"GET", R + "/subscription", "userCurrentCheckSubscription", auth, hCheckWatch},
 		{"PUT", R + "/subscription", "userCurrentPutSubscription", auth, hWatch(true)},
 		{"DELETE", R + "/subscription", "userCurrentDeleteSubscription", auth, hWatch(false)},
 		{"GET", R + "/subscribers", "repoListSubscribers", pub, hListWatchers},
 
-		// pins, assignees, reviewers, the timeline, the deprecated comment routes
+		// may a pin be added, reviewers
 		{"GET", R + "/new_pin_allowed", "repoNewPinAllowed", pub, hNewPinAllowed},
 		{"GET", R + "/reviewers", "repoGetReviewers", auth, hReviewers},
 
@@ -250,7 +248,7 @@ func issuesRoutes() []routeSpec {
 		{"PATCH", R + "/milestones/{id}", "issueEditMilestone", auth, hEditMilestone},
 		{"DELETE", R + "/milestones/{id}", "issueDeleteMilestone", auth, hDeleteMilestone},
 
-		// releases and attachments
+		// attachments (the release assets' handlers, h_repos_releases.go)
 		{"GET", I + "/assets", "issueListIssueAttachments", pub, hListAssets("issue")},
 		{"POST", I + "/assets", "issueCreateIssueAttachment", auth, hCreateAsset("issue")},
 		{"GET", I + "/assets/{attachment_id}", "issueGetIssueAttachment", pub, hGetAsset("issue")},
@@ -287,13 +285,13 @@ func issuesRoutes() []routeSpec {
 		{"DELETE", I + "/stopwatch/delete", "issueDeleteStopWatch", auth, hStopwatch("delete")},
 		{"POST", I + "/deadline", "issueEditIssueDeadline", auth, hSetDeadline},
 
-		// issue subscriptions, repository watches
+		// subscriptions
 		{"GET", I + "/subscriptions", "issueSubscriptions", pub, hIssueSubscribers},
 		{"GET", I + "/subscriptions/check", "issueCheckSubscription", auth, hCheckIssueSubscription},
 		{"PUT", I + "/subscriptions/{user}", "issueAddSubscription", auth, hSetIssueSubscription(true)},
 		{"DELETE", I + "/subscriptions/{user}", "issueDeleteSubscription", auth, hSetIssueSubscription(false)},
 
-		// pins, assignees, reviewers, the timeline, the deprecated comment routes
+		// pins, assignees, the timeline, the deprecated comment routes
 		{"POST", I + "/pin", "pinIssue", auth, hPin(true)},
 		{"DELETE", I + "/pin", "unpinIssue", auth, hPin(false)},
 		{"PATCH", I + "/pin/{position}", "moveIssuePin", auth, hMovePin},
@@ -312,7 +310,6 @@ func pullsRoutes() []routeSpec {
 		pub  = false
 		auth = true
 		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
 	)
 	return []routeSpec{
 		// pull requests
@@ -336,10 +333,10 @@ func pullsRoutes() []routeSpec {
 		{"DELETE", R + "/pulls/{index}/requested_reviewers", "repoDeletePullReviewRequests", auth, hReviewRequests(false)},
 		{"GET", R + "/pulls/{index}.{diffType}", "repoDownloadPullDiffOrPatch", pub, hPullDiff},
 
-		// pins, assignees, reviewers, the timeline, the deprecated comment routes
+		// pinned pull requests (h_issues.go)
 		{"GET", R + "/pulls/pinned", "repoListPinnedPullRequests", pub, hListPinned(true)},
 
-		// git data
+		// the pull request of a commit or of a branch pair, auto-merge
 		{"GET", R + "/commits/{sha}/pull", "repoGetCommitPullRequest", pub, hCommitPull},
 		{"GET", R + "/pulls/{base}/{head}", "repoGetPullRequestByBaseHead", pub, hPullByBaseHead},
 		{"DELETE", R + "/pulls/{index}/merge", "repoCancelScheduledAutoMerge", auth, hCancelAutoMerge},
@@ -353,8 +350,6 @@ func orgsRoutes() []routeSpec {
 	const (
 		pub  = false
 		auth = true
-		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
 	)
 	rows := []routeSpec{
 		// hooks
@@ -411,6 +406,7 @@ func orgsRoutes() []routeSpec {
 		{"DELETE", "/orgs/{org}/avatar", "orgDeleteAvatar", auth, hDeleteAvatar(true)},
 		{"POST", "/orgs/{org}/rename", "renameOrg", auth, hRenameOrg},
 
+		// quotas (h_admin_quota.go)
 		{"GET", "/orgs/{org}/quota", "orgGetQuota", auth, hGetQuota(true)},
 		{"GET", "/orgs/{org}/quota/check", "orgCheckQuota", auth, hCheckQuota(true)},
 		{"GET", "/orgs/{org}/quota/artifacts", "orgListQuotaArtifacts", auth, hQuotaArtifacts(true)},
@@ -427,11 +423,9 @@ func usersRoutes() []routeSpec {
 	const (
 		pub  = false
 		auth = true
-		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
 	)
 	rows := []routeSpec{
-		// users, follows, stars, the current user's repositories
+		// users, follows, stars
 		{"GET", "/user", "userGetCurrent", auth, hCurrentUser},
 		{"GET", "/users/{username}", "userGet", pub, hGetUser},
 		{"GET", "/user/followers", "userCurrentListFollowers", auth, hListFollowers(true)},
@@ -455,14 +449,14 @@ func usersRoutes() []routeSpec {
 		{"PATCH", "/user/hooks/{id}", "userEditHook", auth, hEditHook("user")},
 		{"DELETE", "/user/hooks/{id}", "userDeleteHook", auth, hDeleteHook("user")},
 
-		// organizations, members, teams, organization labels
+		// teams (h_orgs.go)
 		{"GET", "/user/teams", "userListTeams", auth, hListMyTeams},
 
-		// tracked times and stopwatches
+		// tracked times and stopwatches (h_issues_times.go)
 		{"GET", "/user/times", "userCurrentTrackedTimes", auth, hMyTimes},
 		{"GET", "/user/stopwatches", "userGetStopWatches", auth, hMyStopwatches},
 
-		// issue subscriptions, repository watches
+		// watched repositories (h_repos.go)
 		{"GET", "/user/subscriptions", "userCurrentListSubscriptions", auth, hListWatched(true)},
 		{"GET", "/users/{username}/subscriptions", "userListSubscriptions", pub, hListWatched(false)},
 	}
@@ -511,10 +505,11 @@ func usersRoutes() []routeSpec {
 		{"PUT", "/user/unblock/{username}", "userUnblockUser", auth, hBlock(false, false)},
 		{"GET", "/user/list_blocked", "userListBlockedUsers", auth, hListBlocked(false)},
 
-		// avatars, renaming an organization
+		// avatars
 		{"POST", "/user/avatar", "userUpdateAvatar", auth, hSetAvatar(false)},
 		{"DELETE", "/user/avatar", "userDeleteAvatar", auth, hDeleteAvatar(false)},
 
+		// quotas (h_admin_quota.go)
 		{"GET", "/user/quota", "userGetQuota", auth, hGetQuota(false)},
 		{"GET", "/user/quota/check", "userCheckQuota", auth, hCheckQuota(false)},
 		{"GET", "/user/quota/artifacts", "userListQuotaArtifacts", auth, hQuotaArtifacts(false)},
@@ -528,12 +523,7 @@ func usersRoutes() []routeSpec {
 // h_users_keys.go, e-mail addresses h_users_accounts.go, hooks
 // h_repos_hooks.go, unadopted repositories h_users_social.go.
 func adminRoutes() []routeSpec {
-	const (
-		pub  = false
-		auth = true
-		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
-	)
+	const auth = true
 	return tokenScoped([]routeSpec{
 		// site administration (h_admin.go)
 		{"GET", "/admin/users", "adminSearchUsers", auth, adminOnly(hAdminListUsers)},
@@ -564,6 +554,7 @@ func adminRoutes() []routeSpec {
 		{"POST", "/admin/unadopted/{owner}/{repo}", "adminAdoptRepository", auth, adminOnly(hAdopt)},
 		{"DELETE", "/admin/unadopted/{owner}/{repo}", "adminDeleteUnadoptedRepository", auth, adminOnly(hAdopt)},
 
+		// quotas (h_admin_quota.go)
 		{"GET", "/admin/quota/groups", "adminListQuotaGroups", auth, adminOnly(hListQuotaGroups)},
 		{"POST", "/admin/quota/groups", "adminCreateQuotaGroup", auth, adminOnly(hCreateQuotaGroup)},
 		{"GET", "/admin/quota/groups/{quotagroup}", "adminGetQuotaGroup", auth, adminOnly(hGetQuotaGroup)},
@@ -673,12 +664,7 @@ func actionsRoutes() []routeSpec {
 
 // packagesRoutes are PackagesService's operations. Handlers: h_packages.go.
 func packagesRoutes() []routeSpec {
-	const (
-		pub  = false
-		auth = true
-		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
-	)
+	const auth = true
 	return tokenScoped([]routeSpec{
 		{"GET", "/packages/{owner}", "listPackages", auth, hListPackages},
 		{"GET", "/packages/{owner}/{type}/{name}/{version}", "getPackage", auth, hGetPackage},
@@ -693,10 +679,8 @@ func packagesRoutes() []routeSpec {
 // h_notifications.go.
 func notificationsRoutes() []routeSpec {
 	const (
-		pub  = false
 		auth = true
 		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
 	)
 	return []routeSpec{
 		// notifications
@@ -715,14 +699,12 @@ func miscRoutes() []routeSpec {
 	const (
 		pub  = false
 		auth = true
-		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
 	)
 	return []routeSpec{
-		// miscellaneous, settings
+		// the version
 		{"GET", "/version", "getVersion", pub, hVersion},
 
-		// settings, templates, markup
+		// templates, markup
 		{"GET", "/label/templates", "listLabelTemplates", pub, hLabelTemplates},
 		{"GET", "/label/templates/{name}", "getLabelTemplateInfo", pub, hLabelTemplate},
 		{"GET", "/gitignore/templates", "listGitignoresTemplates", pub, hGitignoreTemplates},
@@ -737,17 +719,10 @@ func miscRoutes() []routeSpec {
 
 // settingsRoutes are SettingsService's operations. Handlers: h_settings.go.
 func settingsRoutes() []routeSpec {
-	const (
-		pub  = false
-		auth = true
-		R    = "/repos/{owner}/{repo}"
-		I    = R + "/issues/{index}"
-	)
+	const pub = false
 	return []routeSpec{
-		// miscellaneous, settings
+		// settings
 		{"GET", "/settings/api", "getGeneralAPISettings", pub, hAPISettings},
-
-		// settings, templates, markup
 		{"GET", "/settings/attachment", "getGeneralAttachmentSettings", pub, hAttachmentSettings},
 		{"GET", "/settings/repository", "getGeneralRepositorySettings", pub, hRepositorySettings},
 		{"GET", "/settings/ui", "getGeneralUISettings", pub, hUISettings},
