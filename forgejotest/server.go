@@ -607,7 +607,7 @@ func (s *Server) dispatchWith(r *http.Request, res resolution, body []byte, up *
 	switch {
 	case bad:
 		c.fail(http.StatusUnauthorized, "invalid username, password or token")
-	case u != nil && s.st.signInRefusal(u, s.URL) != "": // h_accounts.go
+	case u != nil && s.st.signInRefusal(u, s.URL) != "": // h_users_accounts.go
 		c.json(http.StatusForbidden, map[string]string{"message": s.st.signInRefusal(u, s.URL)})
 	case res.route.auth && u == nil:
 		c.fail(http.StatusUnauthorized, "token is required")
@@ -641,7 +641,7 @@ func (s *Server) authenticate(r *http.Request) (u *user, bad bool) {
 			if u := s.st.tokens[pass]; u != nil && strings.EqualFold(u.login, login) {
 				return u, false
 			}
-			if u := s.st.checkPassword(login, pass); u != nil { // accounts with a password (h_accounts.go)
+			if u := s.st.checkPassword(login, pass); u != nil { // accounts with a password (h_users_accounts.go)
 				return u, false
 			}
 		}

@@ -16,86 +16,6 @@ import (
 	forgejo "codeberg.org/forgego/forgejo"
 )
 
-// A stopwatch books the time it ran, measured by the server's clock;
-// starting one on another issue stops the running one first.
-func TestStopwatchBooksTime(t *testing.T) {
-	clk := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	srv := NewServer(t, WithClock(clk.Now))
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	a := srv.AddIssue(owner, "demo", IssueSpec{Title: "a"})
-	b := srv.AddIssue(owner, "demo", IssueSpec{Title: "b"})
-	ctx, c := context.Background(), srv.Client()
-
-	if _, err := c.Issues.StartStopwatch(ctx, owner, "demo", a); err != nil {
-		t.Fatal(err)
-	}
-	clk.Advance(90 * time.Second)
-	ws, _, err := c.Users.ListStopwatches(ctx, nil)
-	if err != nil || len(ws) != 1 || ws[0].Seconds != 90 || ws[0].Duration != "1 minute" || ws[0].IssueIndex != a {
-		t.Fatalf("stopwatches after 90s: %+v, %v", ws, err)
-	}
-	clk.Advance(3600 * time.Second)
-	if _, err := c.Issues.StartStopwatch(ctx, owner, "demo", b); err != nil {
-		t.Fatal(err)
-	}
-	times, _, err := c.Issues.ListTrackedTimes(ctx, owner, "demo", a, nil)
-	if err != nil || len(times) != 1 || times[0].Time != 3690 {
-		t.Fatalf("issue a's times after starting on b: %+v, %v", times, err)
-	}
-	ws, _, _ = c.Users.ListStopwatches(ctx, nil)
-	if len(ws) != 1 || ws[0].IssueIndex != b {
-		t.Fatalf("one stopwatch, on b: %+v", ws)
-	}
-	if got := secToTime(2*3600 + 60 + 5); got != "2 hours 1 minute" {
-		t.Errorf("secToTime: %q", got)
-	}
-}
-
-// Who may track time: the poster and writers; a reader who lists times
-// sees their own, and asking for someone else's is 403.
-func TestTrackedTimePermissions(t *testing.T) {
-	srv := NewServer(t)
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	tokB := srv.AddUser("bob")
-	srv.AddUser("carol")
-	n := srv.AddIssue(owner, "demo", IssueSpec{Title: "by owner"})
-	mine := srv.AddIssue(owner, "demo", IssueSpec{Title: "by bob", Author: "bob"})
-	ctx, c, bob := context.Background(), srv.Client(), srv.Client(forgejo.WithToken(tokB))
-
-	_, _, err := bob.Issues.AddTrackedTime(ctx, owner, "demo", n, forgejo.AddTimeOption{Time: 60})
-	if statusOf(t, err) != http.StatusForbidden {
-		t.Errorf("a reader on another's issue: %v", err)
-	}
-	if _, _, err := bob.Issues.AddTrackedTime(ctx, owner, "demo", mine, forgejo.AddTimeOption{Time: 60}); err != nil {
-		t.Errorf("the poster: %v", err)
-	}
-	if _, _, err := c.Issues.AddTrackedTime(ctx, owner, "demo", mine, forgejo.AddTimeOption{Time: 30, UserName: "carol"}); err != nil {
-		t.Errorf("the owner books for carol: %v", err)
-	}
-	times, _, err := bob.Issues.ListTrackedTimes(ctx, owner, "demo", mine, nil)
-	if err != nil || len(times) != 1 || times[0].UserName != "bob" {
-		t.Errorf("bob sees his own: %+v, %v", times, err)
-	}
-	_, _, err = bob.Issues.ListTrackedTimes(ctx, owner, "demo", mine, &forgejo.IssueListTrackedTimesOptions{User: "carol"})
-	if statusOf(t, err) != http.StatusForbidden {
-		t.Errorf("bob asks for carol's: %v", err)
-	}
-	all, resp, err := c.Repos.ListTrackedTimes(ctx, owner, "demo", &forgejo.RepoListTrackedTimesOptions{ListOptions: forgejo.ListOptions{Page: 1, Limit: 1}})
-	total, _ := resp.TotalCount()
-	if err != nil || len(all) != 1 || total != 2 {
-		t.Errorf("the owner pages all times: %d (total %d), %v", len(all), total, err)
-	}
-	// A deleted issue's times are gone from the listings across repositories.
-	if _, err := c.Issues.Delete(ctx, owner, "demo", mine); err != nil {
-		t.Fatal(err)
-	}
-	if left, _, _ := bob.Users.ListTrackedTimes(ctx, nil); len(left) != 0 {
-		t.Errorf("bob's times after the issue went: %+v", left)
-	}
-}
-
 func TestWikiNames(t *testing.T) {
 	for _, tc := range []struct{ title, web, file string }{
 		{"Home", "Home", "Home.md"},
@@ -170,34 +90,6 @@ func TestParseAuthorizedKey(t *testing.T) {
 	}
 }
 
-// Three pins per repository and kind; a fourth is Forgejo's 500.
-func TestPinLimit(t *testing.T) {
-	srv := NewServer(t)
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	ctx, c := context.Background(), srv.Client()
-	for _, n := range srv.AddIssues(owner, "demo", 3) {
-		if _, err := c.Issues.Pin(ctx, owner, "demo", n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	allowed, _, err := c.Repos.GetNewPinAllowed(ctx, owner, "demo")
-	if err != nil || allowed.Issues || !allowed.PullRequests {
-		t.Errorf("pins allowed with three pinned: %+v, %v", allowed, err)
-	}
-	n := srv.AddIssue(owner, "demo", IssueSpec{Title: "fourth"})
-	if _, err := c.Issues.Pin(ctx, owner, "demo", n); statusOf(t, err) != http.StatusInternalServerError {
-		t.Errorf("a fourth pin: %v", err)
-	}
-	if _, err := c.Issues.MovePin(ctx, owner, "demo", 1, 9); err != nil {
-		t.Fatal(err)
-	}
-	ps, _, _ := c.Issues.ListPinned(ctx, owner, "demo")
-	if len(ps) != 3 || ps[2].Number != 1 || ps[2].PinOrder != 3 {
-		t.Errorf("moved past the end: %+v", ps)
-	}
-}
-
 // An organization's repository starts unwatched; a user's is watched by
 // its owner, and watchers_count follows the watchers.
 func TestWatchers(t *testing.T) {
@@ -229,27 +121,6 @@ func TestWatchers(t *testing.T) {
 	}
 	if r, _, _ := c.Repos.Get(ctx, "acme", "tool"); r.WatchersCount != 0 {
 		t.Errorf("an organization's repository: watchers_count %d", r.WatchersCount)
-	}
-}
-
-func TestTimelinePaging(t *testing.T) {
-	srv := NewServer(t)
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	n := srv.AddIssue(owner, "demo", IssueSpec{Title: "x", Comments: []CommentSpec{{Body: "one"}, {Body: "two"}, {Body: "three"}}})
-	ctx, c := context.Background(), srv.Client()
-	if _, err := c.Issues.Pin(ctx, owner, "demo", n); err != nil {
-		t.Fatal(err)
-	}
-	all, resp, err := c.Issues.ListTimeline(ctx, owner, "demo", n, nil)
-	total, _ := resp.TotalCount()
-	if err != nil || len(all) != 4 || total != 4 || all[3].Type != "pin" || all[0].Body != "one" {
-		t.Fatalf("timeline: %d (total %d), %v", len(all), total, err)
-	}
-	page, resp, err := c.Issues.ListTimeline(ctx, owner, "demo", n, &forgejo.IssueListTimelineOptions{ListOptions: forgejo.ListOptions{Page: 2, Limit: 3}})
-	total, _ = resp.TotalCount()
-	if err != nil || len(page) != 1 || total != 1 {
-		t.Errorf("page 2 of 3: %d (total header %d, the page's length), %v", len(page), total, err)
 	}
 }
 
@@ -290,26 +161,6 @@ func TestGitDataMore(t *testing.T) {
 	cs, resp, err := c.Repos.ListCommits(ctx, owner, "demo", &forgejo.RepoListCommitsOptions{ListOptions: forgejo.ListOptions{Limit: 100}})
 	if err != nil || len(cs) != 50 || resp.Header.Get("X-PerPage") != "50" || resp.Header.Get("X-HasMore") != "true" {
 		t.Errorf("a page of 100 asked: %d, per page %q, has more %q, %v", len(cs), resp.Header.Get("X-PerPage"), resp.Header.Get("X-HasMore"), err)
-	}
-}
-
-func TestRenderMarkdown(t *testing.T) {
-	for _, tc := range []struct {
-		src  string
-		hard bool
-		want string
-	}{
-		{"a *b* **c** `d`", false, `<p dir="auto">a <em>b</em> <strong>c</strong> <code>d</code></p>` + "\n"},
-		{"don't <script>", false, `<p dir="auto">don&#39;t &lt;script&gt;</p>` + "\n"},
-		{"see https://x.org", true, `<p dir="auto">see <a href="https://x.org" rel="nofollow">https://x.org</a></p>` + "\n"},
-		{"see https://x.org", false, `<p dir="auto">see https://x.org</p>` + "\n"},
-		{"```\n<a>\n```", false, "<pre><code>&lt;a&gt;\n</code></pre>\n"},
-		{"### Three ###", false, "<h3>Three</h3>\n"},
-		{"* x\n* y", false, "<ul dir=\"auto\">\n<li>x</li>\n<li>y</li>\n</ul>\n"},
-	} {
-		if got := renderMarkdown(tc.src, tc.hard); got != tc.want {
-			t.Errorf("%q: %q, want %q", tc.src, got, tc.want)
-		}
 	}
 }
 
@@ -494,65 +345,5 @@ func TestCommitDiffHunks(t *testing.T) {
 	got = commitDiff(map[string]string{"e": ""}, map[string]string{"e": "x"})
 	if !strings.HasSuffix(got, "@@ -0,0 +1 @@\n+x\n\\ No newline at end of file\n") {
 		t.Errorf("from empty: %q", got)
-	}
-}
-
-// Every route of this area answers odd requests (no body, an empty object,
-// JSON of the wrong shape, a body that is no JSON; path parameters that
-// name nothing; the owner, another user, nobody) with a status, never a
-// dropped connection.
-func TestRepoMoreRoutesSurviveOddRequests(t *testing.T) {
-	srv := NewServer(t)
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	srv.AddIssues(owner, "demo", 2)
-	srv.AddBranch(owner, "demo", "feature")
-	srv.AddPull(owner, "demo", "feature", "main", "A change")
-	params := map[string][]string{
-		"owner": {owner, "nobody"}, "repo": {"demo", "none"}, "index": {"1", "3", "0", "x"}, "id": {"1", "99", "x"},
-		"user": {owner, "nobody"}, "username": {owner, "nobody"}, "position": {"1", "-1", "x"}, "pageName": {"Home", "a-b.-", "%25zz"},
-		"ref": {"heads/main", "nope"}, "sha": {"main", strings.Repeat("0", 40), "x"}, "filepath": {"README.md", "a/b", ""},
-		"name": {"Default", "x"}, "branch": {"main", "nope"}, "base": {"main"}, "head": {"feature", "x:y"},
-		"archive": {"main.zip", "main.tar.gz", "main.rar", "nope.zip"}, "diffType": {"diff", "patch", "x"},
-	}
-	bodies := []string{"", "{}", `{"title":1,"files":{},"time":"x"}`, "not json", "[]"}
-	hc := srv.HTTPClient()
-	tokens := []string{srv.Token(), srv.AddUser("bob"), ""}
-	for _, rt := range repoMoreRoutes() {
-		tmpl := compileTemplate(rt.path)
-		for variant := range 3 {
-			path := ""
-			for _, seg := range tmpl.segs {
-				switch seg.kind {
-				case segLiteral:
-					path += "/" + seg.lit
-				case segParam:
-					vs := params[seg.name]
-					if len(vs) == 0 {
-						t.Fatalf("%s: no values for {%s}", rt.op, seg.name)
-					}
-					path += "/" + vs[variant%len(vs)]
-				case segMixed:
-					path += "/" + params["sha"][0] + "." + params["diffType"][variant%3]
-				}
-			}
-			for i, body := range bodies {
-				req, err := http.NewRequest(rt.method, srv.URL+"/api/v1"+path, strings.NewReader(body))
-				if err != nil {
-					t.Fatalf("%s %s: %v", rt.method, path, err)
-				}
-				if tok := tokens[(variant+i)%len(tokens)]; tok != "" {
-					req.Header.Set("Authorization", "token "+tok)
-				}
-				resp, err := hc.Do(req)
-				if err != nil {
-					t.Fatalf("%s %s %q: %v", rt.method, path, body, err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode == 0 {
-					t.Errorf("%s %s %q: no status", rt.method, path, body)
-				}
-			}
-		}
 	}
 }
