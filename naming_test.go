@@ -37,7 +37,7 @@ func TestNamingRules(t *testing.T) {
 		verbs[v] = true
 	}
 	ctxType := reflect.TypeFor[context.Context]()
-	callOpts := reflect.TypeFor[[]CallOption]()
+	callOpts := reflect.TypeFor[[]RequestOption]()
 	readCloser := reflect.TypeFor[io.ReadCloser]()
 	respType := reflect.TypeFor[*Response]()
 	errType := reflect.TypeFor[error]()

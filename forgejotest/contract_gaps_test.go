@@ -24,17 +24,17 @@ func (s *scenario) gaps() {
 
 func (s *scenario) branchProtections() {
 	c := s.tg.c1
-	bp, resp, err := c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionOption{
+	bp, resp, err := c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionRequest{
 		RuleName: "main", EnablePush: true, RequiredApprovals: 1, PushWhitelistUsernames: []string{s.tg.user1},
 	})
 	s.must(err, "create a branch protection")
 	//lint:ignore SA1019 Forgejo 15 and Gitea 1.27 still send branch_name; the contract pins what it holds
 	s.note("create protection: %d rule %s branch %q push %v whitelist %v users %v approvals %d", resp.StatusCode, bp.RuleName, bp.BranchName,
 		bp.EnablePush, bp.EnablePushWhitelist, bp.PushWhitelistUsernames, bp.RequiredApprovals)
-	_, _, err = c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionOption{RuleName: "main"})
+	_, _, err = c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionRequest{RuleName: "main"})
 	e := s.apiErr(err, "protection again")
 	s.note("protection again: %d", e.StatusCode)
-	gp, resp, err := c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionOption{RuleName: "release/*"})
+	gp, resp, err := c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionRequest{RuleName: "release/*"})
 	s.must(err, "a glob protection")
 	//lint:ignore SA1019 Forgejo 15 and Gitea 1.27 still send branch_name; the contract pins what it holds
 	s.note("glob protection: %d rule %s branch %q", resp.StatusCode, gp.RuleName, gp.BranchName)
@@ -51,7 +51,7 @@ func (s *scenario) branchProtections() {
 	_, _, err = c.Repos.GetBranchProtection(s.ctx, s.owner, s.repo, "nope")
 	e = s.apiErr(err, "missing protection")
 	s.note("missing protection: %d", e.StatusCode)
-	ed, resp, err := c.Repos.EditBranchProtection(s.ctx, s.owner, s.repo, "main", forgejo.EditBranchProtectionOption{
+	ed, resp, err := c.Repos.EditBranchProtection(s.ctx, s.owner, s.repo, "main", forgejo.EditBranchProtectionRequest{
 		RequiredApprovals: forgejo.Ptr(int64(2)), EnablePush: forgejo.Ptr(false)})
 	s.must(err, "edit a protection")
 	s.note("edit protection: %d approvals %d push %v whitelist users %v", resp.StatusCode, ed.RequiredApprovals, ed.EnablePush, ed.PushWhitelistUsernames)
@@ -114,7 +114,7 @@ func (s *scenario) attachments() {
 	g, _, err := c.Issues.GetAttachment(s.ctx, s.owner, s.repo, 2, a.ID)
 	s.must(err, "get an issue attachment")
 	s.note("get issue attachment: same id %v %s", g.ID == a.ID, s.attNote(g))
-	ed, resp, err := c.Issues.EditAttachment(s.ctx, s.owner, s.repo, 2, a.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("edited.txt")})
+	ed, resp, err := c.Issues.EditAttachment(s.ctx, s.owner, s.repo, 2, a.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("edited.txt")})
 	s.must(err, "edit an issue attachment")
 	s.note("edit issue attachment: %d name %s", resp.StatusCode, ed.Name)
 	_, _, err = c.Issues.GetAttachment(s.ctx, s.owner, s.repo, 3, a.ID)
@@ -129,7 +129,7 @@ func (s *scenario) attachments() {
 	s.note("delete issue attachment: %d, then %d", resp.StatusCode, e.StatusCode)
 
 	// On a comment.
-	cm, _, err := c.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentOption{Body: "with a file"})
+	cm, _, err := c.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentRequest{Body: "with a file"})
 	s.must(err, "comment")
 	ca, resp, err := c.Issues.UploadCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, nil, upload("log.txt", "line 1\nline 2\n"))
 	s.must(err, "upload to a comment")
@@ -139,7 +139,7 @@ func (s *scenario) attachments() {
 	cg, _, err := c.Issues.GetCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, ca.ID)
 	s.must(err, "get a comment attachment")
 	s.note("comment attachments %d, get same %v", len(cas), cg.ID == ca.ID)
-	ced, resp, err := c.Issues.EditCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, ca.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("log2.txt")})
+	ced, resp, err := c.Issues.EditCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, ca.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("log2.txt")})
 	s.must(err, "edit a comment attachment")
 	s.note("edit comment attachment: %d name %s", resp.StatusCode, ced.Name)
 	resp, err = c.Issues.DeleteCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, ca.ID)
@@ -149,7 +149,7 @@ func (s *scenario) attachments() {
 	s.note("delete comment attachment: %d, left %d", resp.StatusCode, len(cas))
 
 	// On a release.
-	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v9.0.0", Name: "Assets"})
+	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v9.0.0", Name: "Assets"})
 	s.must(err, "release")
 	f := upload("app.tar.gz", "binary")
 	ra, resp, err := c.Repos.UploadReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, nil, &f)
@@ -162,10 +162,10 @@ func (s *scenario) attachments() {
 	r2, _, err := c.Repos.GetRelease(s.ctx, s.owner, s.repo, rel.ID)
 	s.must(err, "get the release")
 	s.note("release assets %d total %q, get same %v, release lists %d", len(ras), resp.Header.Get("X-Total-Count"), rg.ID == ra.ID, len(r2.Assets))
-	red, resp, err := c.Repos.EditReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("app-1.tar.gz")})
+	red, resp, err := c.Repos.EditReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("app-1.tar.gz")})
 	s.must(err, "edit a release asset")
 	s.note("edit release asset: %d name %s", resp.StatusCode, red.Name)
-	_, _, err = s.tg.c2.Repos.EditReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("u2")})
+	_, _, err = s.tg.c2.Repos.EditReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("u2")})
 	s.note("edit release asset by user2 (write collaborator): ok %v", err == nil)
 	resp, err = c.Repos.DeleteReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID)
 	s.must(err, "delete a release asset")
@@ -178,11 +178,11 @@ func (s *scenario) attachments() {
 
 func (s *scenario) userHooks() {
 	c := s.tg.c1
-	h, resp, err := c.Users.CreateHook(s.ctx, forgejo.CreateHookOption{Type: forgejo.HookTypeGitea, Active: true,
-		Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/user", "content_type": "json"}, Events: []string{"repository"}})
+	h, resp, err := c.Users.CreateHook(s.ctx, forgejo.CreateHookRequest{Type: forgejo.HookTypeGitea, Active: true,
+		Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/user", "content_type": "json"}, Events: []string{"repository"}})
 	s.must(err, "user hook")
 	s.note("user hook: %d type %s active %v events %v", resp.StatusCode, h.Type, h.Active, sorted(h.Events))
-	_, _, err = c.Users.CreateHook(s.ctx, forgejo.CreateHookOption{Type: "nope", Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/", "content_type": "json"}})
+	_, _, err = c.Users.CreateHook(s.ctx, forgejo.CreateHookRequest{Type: "nope", Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/", "content_type": "json"}})
 	e := s.apiErr(err, "bad user hook")
 	s.note("bad user hook type: %d", e.StatusCode)
 	hs, resp, err := c.Users.ListHooks(s.ctx, nil)
@@ -195,7 +195,7 @@ func (s *scenario) userHooks() {
 	g, _, err := c.Users.GetHook(s.ctx, h.ID)
 	s.must(err, "get a user hook")
 	s.note("get user hook: same %v", g.ID == h.ID)
-	ed, resp, err := c.Users.EditHook(s.ctx, h.ID, forgejo.EditHookOption{Active: forgejo.Ptr(false), Events: []string{"push"}})
+	ed, resp, err := c.Users.EditHook(s.ctx, h.ID, forgejo.EditHookRequest{Active: forgejo.Ptr(false), Events: []string{"push"}})
 	s.must(err, "edit a user hook")
 	s.note("edit user hook: %d active %v events %v", resp.StatusCode, ed.Active, sorted(ed.Events))
 	_, _, err = s.tg.c2.Users.GetHook(s.ctx, h.ID)
@@ -250,7 +250,7 @@ func (s *scenario) publicMembers() {
 
 func (s *scenario) teamSearch() {
 	c := s.tg.c1
-	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "qa", Description: "testers and owners of quality", Permission: "read", Units: []string{"repo.code"}})
+	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "qa", Description: "testers and owners of quality", Permission: "read", Units: []string{"repo.code"}})
 	s.must(err, "team")
 	search := func(q string, desc bool, cl *forgejo.Client) ([]string, *forgejo.Response, error) {
 		ts, resp, err := cl.Orgs.SearchTeams(s.ctx, s.org, &forgejo.OrgSearchTeamsOptions{Query: q, IncludeDesc: forgejo.Ptr(desc)})
@@ -274,20 +274,20 @@ func (s *scenario) teamSearch() {
 
 func (s *scenario) commentReactions() {
 	c := s.tg.c1
-	cm, _, err := c.Issues.CreateComment(s.ctx, s.owner, s.repo, 6, forgejo.CreateIssueCommentOption{Body: "react to me"})
+	cm, _, err := c.Issues.CreateComment(s.ctx, s.owner, s.repo, 6, forgejo.CreateIssueCommentRequest{Body: "react to me"})
 	s.must(err, "comment")
-	r, resp, err := c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "+1"})
+	r, resp, err := c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "+1"})
 	s.must(err, "react")
-	_, resp2, err := c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "+1"})
+	_, resp2, err := c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "+1"})
 	s.must(err, "react again")
-	_, resp3, err := s.tg.c2.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "laugh"})
+	_, resp3, err := s.tg.c2.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "laugh"})
 	s.must(err, "user2 reacts")
 	s.note("comment reaction: %d %s by user1 %v, again %d, user2 %d", resp.StatusCode, r.Content, r.User != nil && r.User.Login == s.tg.user1,
 		resp2.StatusCode, resp3.StatusCode)
-	_, _, err = c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "nope"})
+	_, _, err = c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "nope"})
 	e := s.apiErr(err, "bad reaction")
 	s.note("bad comment reaction: %d", e.StatusCode)
-	_, _, err = c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, 999999999, forgejo.EditReactionOption{Content: "+1"})
+	_, _, err = c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, 999999999, forgejo.EditReactionRequest{Content: "+1"})
 	e = s.apiErr(err, "missing comment")
 	s.note("reaction on a missing comment: %d", e.StatusCode)
 	list := func() []string {
@@ -300,10 +300,10 @@ func (s *scenario) commentReactions() {
 		return sorted(out)
 	}
 	s.note("comment reactions: %d", len(list()))
-	resp, err = c.Issues.DeleteCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "+1"})
+	resp, err = c.Issues.DeleteCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "+1"})
 	s.must(err, "unreact")
 	left := list()
-	resp2, err = c.Issues.DeleteCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "+1"})
+	resp2, err = c.Issues.DeleteCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "+1"})
 	s.must(err, "unreact again")
 	s.note("remove comment reaction: left %d (user2's %v)", len(left), len(left) == 1 && strings.HasPrefix(left[0], s.tg.user2+":laugh"))
 	// Differs on purpose: Forgejo 15 (Gitea 1.22's handler, "ToDo respond
@@ -317,18 +317,18 @@ func (s *scenario) commentReactions() {
 
 func (s *scenario) reviewRequestsAndFiles() {
 	c1, c2 := s.tg.c1, s.tg.c2
-	_, _, err := c1.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoOption{NewBranchName: "files"})
+	_, _, err := c1.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoRequest{NewBranchName: "files"})
 	s.must(err, "branch")
 	readme, _, err := c1.Repos.GetContents(s.ctx, s.owner, s.repo, "README.md", nil)
 	s.must(err, "README")
-	_, _, err = c1.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileOptions{Branch: "files", SHA: readme.File.SHA,
+	_, _, err = c1.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileRequest{Branch: "files", SHA: readme.File.SHA,
 		Content: b64("# " + s.repo + "\n\ncontract suite\nmore\n"), Message: "append to the readme"})
 	s.must(err, "update on the branch")
-	_, _, err = c1.Repos.CreateFile(s.ctx, s.owner, s.repo, "src/new.go", forgejo.CreateFileOptions{Branch: "files", Content: b64("package x\n\nvar A = 1\n"), Message: "add"})
+	_, _, err = c1.Repos.CreateFile(s.ctx, s.owner, s.repo, "src/new.go", forgejo.CreateFileRequest{Branch: "files", Content: b64("package x\n\nvar A = 1\n"), Message: "add"})
 	s.must(err, "add on the branch")
-	_, _, err = c1.Repos.DeleteFile(s.ctx, s.owner, s.repo, "by-collab.txt", forgejo.DeleteFileOptions{Branch: "files", SHA: blobSHA("c"), Message: "remove"})
+	_, _, err = c1.Repos.DeleteFile(s.ctx, s.owner, s.repo, "by-collab.txt", forgejo.DeleteFileRequest{Branch: "files", SHA: blobSHA("c"), Message: "remove"})
 	s.must(err, "delete on the branch")
-	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestOption{Head: "files", Base: "main", Title: "Files"})
+	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestRequest{Head: "files", Base: "main", Title: "Files"})
 	s.must(err, "pull request")
 
 	fs, resp, err := c1.PullRequests.ListFiles(s.ctx, s.owner, s.repo, pr.Number, nil)
@@ -359,7 +359,7 @@ func (s *scenario) reviewRequestsAndFiles() {
 	s.note("files of a missing pull: %d", e.StatusCode)
 
 	// Review requests: user1 asks user2 (a write collaborator).
-	rq, resp, err := c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+	rq, resp, err := c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 	s.must(err, "request a review")
 	var st []string
 	for _, r := range rq {
@@ -380,21 +380,21 @@ func (s *scenario) reviewRequestsAndFiles() {
 		st = append(st, string(r.State))
 	}
 	s.note("reviews after the request: %v", st)
-	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 	s.note("request again: ok %v", err == nil)
-	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user1}})
+	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user1}})
 	e = s.apiErr(err, "request the author")
 	s.note("request the author: %d", e.StatusCode)
-	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{"no-such-user-xyz"}})
+	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{"no-such-user-xyz"}})
 	e = s.apiErr(err, "request a missing user")
 	s.note("request a missing user: %d", e.StatusCode)
-	_, err = c2.PullRequests.RemoveReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+	_, err = c2.PullRequests.RemoveReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 	s.note("user2 removes own request: ok %v", err == nil)
 	if err == nil {
-		_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+		_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 		s.must(err, "request again")
 	}
-	resp, err = c1.PullRequests.RemoveReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+	resp, err = c1.PullRequests.RemoveReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 	s.must(err, "cancel the request")
 	got, _, err = c1.PullRequests.Get(s.ctx, s.owner, s.repo, pr.Number)
 	s.must(err, "get the pull")

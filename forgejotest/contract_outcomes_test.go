@@ -28,26 +28,26 @@ func (s *scenario) teamUnits() {
 	c := s.tg.c1
 	// Below admin, units (or units_map) are required: 500, and the message
 	// is shown to a site administrator (user1) only.
-	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "nounits", Permission: "write"})
+	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "nounits", Permission: "write"})
 	e := s.apiErr(err, "team without units")
 	s.note("team without units: %d %q", e.StatusCode, e.Message)
-	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "nounits", Permission: "read", Units: []string{}})
+	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "nounits", Permission: "read", Units: []string{}})
 	e = s.apiErr(err, "team with empty units")
 	s.note("team with empty units: %d %q", e.StatusCode, e.Message)
-	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "bad name!", Permission: "write"})
+	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "bad name!", Permission: "write"})
 	e = s.apiErr(err, "bad team name without units")
 	s.note("bad team name without units: %d %q", e.StatusCode, e.Message)
 	teams, _, err := c.Orgs.ListTeams(s.ctx, s.org, nil)
 	s.must(err, "teams")
 	s.note("no team was made: %v", !strings.Contains(teamNames(teams), "nounits"))
 	// An admin team needs none.
-	t, resp, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "admins", Permission: "admin"})
+	t, resp, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "admins", Permission: "admin"})
 	s.must(err, "admin team without units")
 	s.note("admin team without units: %d permission %s units %d", resp.StatusCode, t.Permission, len(t.Units))
 	_, err = c.Orgs.DeleteTeam(s.ctx, t.ID)
 	s.must(err, "delete the admin team")
 	// units_map alone is enough.
-	t, resp, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "mapped", UnitsMap: map[string]string{"repo.code": "write"}})
+	t, resp, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "mapped", UnitsMap: map[string]string{"repo.code": "write"}})
 	s.must(err, "team with units_map only")
 	s.note("team with units_map only: %d units %v", resp.StatusCode, t.Units)
 	_, err = c.Orgs.DeleteTeam(s.ctx, t.ID)
@@ -80,7 +80,7 @@ func (s *scenario) missingLabelDelete() {
 
 func (s *scenario) forkIntoOrg() {
 	c := s.tg.c1
-	f, resp, err := c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+	f, resp, err := c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: s.org})
 	s.must(err, "fork into the organization")
 	s.note("fork into org: %d owner is the org %v fork %v parent %v", resp.StatusCode, f.Owner != nil && f.Owner.Login == s.org, f.Fork,
 		f.Parent != nil && f.Parent.FullName == s.owner+"/"+s.repo)
@@ -91,14 +91,14 @@ func (s *scenario) forkIntoOrg() {
 		owners = append(owners, x.Owner.Login)
 	}
 	s.note("forks: %d, the org's %v", len(forks), len(owners) == 1 && owners[0] == s.org)
-	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: s.org})
 	e := s.apiErr(err, "fork into the organization again")
 	s.note("fork into org again: %d %q", e.StatusCode, strings.NewReplacer(s.org, "ORG", s.owner+"/"+s.repo, "REPO", s.repo, "NAME").Replace(e.Message))
-	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org, Name: "another-name"})
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: s.org, Name: "another-name"})
 	e = s.apiErr(err, "fork into the organization again, renamed")
 	s.note("fork into org again under another name: %d", e.StatusCode)
 
-	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: "no-such-org-contract"})
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: "no-such-org-contract"})
 	e = s.apiErr(err, "fork into a missing org")
 	// Differs on purpose: Forgejo 15 (Gitea 1.22's handler) answers an
 	// organization that does not exist 422 "org does not exist"; Gitea
@@ -107,7 +107,7 @@ func (s *scenario) forkIntoOrg() {
 		s.t.Errorf("fork into a missing org on %s: %d, want %d", s.tg.name, e.StatusCode, want)
 	}
 	if isM, _, err := c.Orgs.IsMember(s.ctx, s.org, s.tg.user2); err == nil && !isM {
-		_, _, err = s.tg.c2.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+		_, _, err = s.tg.c2.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: s.org})
 		s.note("user2 (no member) forks into the org: %d", s.status(err))
 	}
 
@@ -128,7 +128,7 @@ func (zeros) Read(p []byte) (int, error) {
 // cut every body at and well within a default Forgejo's 2048 MiB.
 func (s *scenario) bigAsset() {
 	c := s.tg.c1
-	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v51.0.0", Name: "Big"})
+	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v51.0.0", Name: "Big"})
 	s.must(err, "release")
 	const size = 51 << 20
 	a, resp, err := c.Repos.UploadReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, nil,
@@ -146,13 +146,13 @@ func (s *scenario) bigAsset() {
 // of a branch since the default branch, newest first, with their files.
 func (s *scenario) compare() {
 	c := s.tg.c1
-	_, _, err := c.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoOption{NewBranchName: "cmp"})
+	_, _, err := c.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoRequest{NewBranchName: "cmp"})
 	s.must(err, "branch")
 	readme, _, err := c.Repos.GetContents(s.ctx, s.owner, s.repo, "README.md", &forgejo.RepoGetContentsOptions{Ref: "cmp"})
 	s.must(err, "README")
-	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "cmp/one.txt", forgejo.CreateFileOptions{Branch: "cmp", Content: b64("1\n2\n"), Message: "Add one\n\nwith a body"})
+	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "cmp/one.txt", forgejo.CreateFileRequest{Branch: "cmp", Content: b64("1\n2\n"), Message: "Add one\n\nwith a body"})
 	s.must(err, "add on the branch")
-	_, _, err = c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileOptions{Branch: "cmp", SHA: readme.File.SHA,
+	_, _, err = c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileRequest{Branch: "cmp", SHA: readme.File.SHA,
 		Content: b64("# changed\n"), Message: "Change the readme"})
 	s.must(err, "update on the branch")
 	desc := func(cmp *forgejo.Compare) string {
@@ -207,15 +207,15 @@ func (s *scenario) statuses() {
 		return fmt.Sprintf("%s total %d %v sha ok %v repo ok %v url ok %v total header %q", cs.State, cs.TotalCount, ctxs, cs.SHA == sha,
 			cs.Repository != nil && cs.Repository.FullName == s.owner+"/"+s.repo, strings.HasSuffix(cs.URL, "/commits/"+sha+"/status"), resp.Header.Get("X-Total-Count"))
 	}
-	st, resp, err := c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "pending", Context: "ci/build", Description: "building", TargetURL: "http://ci.example/1"})
+	st, resp, err := c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusRequest{State: "pending", Context: "ci/build", Description: "building", TargetURL: "http://ci.example/1"})
 	s.must(err, "create a status")
 	s.note("create status: %d %s %s %q %s creator ok %v url ok %v", resp.StatusCode, st.Status, st.Context, st.Description, st.TargetURL,
 		st.Creator != nil && st.Creator.Login == s.owner, strings.HasSuffix(st.URL, "/statuses/"+sha))
 	s.note("combined after pending: %s", combined())
-	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "success", Context: "ci/build"})
+	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusRequest{State: "success", Context: "ci/build"})
 	s.must(err, "success")
 	s.note("combined after success: %s", combined())
-	_, resp, err = s.tg.c2.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "failure", Context: "ci/lint"})
+	_, resp, err = s.tg.c2.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusRequest{State: "failure", Context: "ci/lint"})
 	s.must(err, "user2 (write collaborator) reports a failure")
 	s.note("user2 reports: %d; combined: %s", resp.StatusCode, combined())
 
@@ -238,9 +238,9 @@ func (s *scenario) statuses() {
 	s.must(err, "statuses of an unknown commit")
 	s.note("statuses of an unknown commit: %d", len(none))
 
-	_, _, err = s.tg.anon.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "success"})
+	_, _, err = s.tg.anon.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusRequest{State: "success"})
 	s.note("create a status anonymously: %d", s.status(err))
-	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, "deadbeef", forgejo.CreateStatusOption{State: "success"})
+	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, "deadbeef", forgejo.CreateStatusRequest{State: "success"})
 	e := s.apiErr(err, "status of a missing commit")
 	s.note("status of a missing commit: %d %q", e.StatusCode, e.Message)
 	// Differs on purpose: for a ref without statuses Forgejo answers an

@@ -52,7 +52,7 @@ func (s *scenario) repoMoreArea() {
 
 func (s *scenario) newIssue(title string) int64 {
 	s.t.Helper()
-	is, _, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: title})
+	is, _, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: title})
 	s.must(err, "create "+title)
 	return is.Number
 }
@@ -60,13 +60,13 @@ func (s *scenario) newIssue(title string) int64 {
 func (s *scenario) timeTracking() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	n := s.newIssue("time tracking")
-	tt, resp, err := c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 3600})
+	tt, resp, err := c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeRequest{Time: 3600})
 	s.must(err, "add time")
 	s.note("add time: %d, time %d, by owner %v, issue #%d ok %v", resp.StatusCode, tt.Time, tt.UserName == s.owner,
 		n, tt.Issue != nil && tt.Issue.Number == n && tt.IssueID == tt.Issue.ID)
-	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{})
+	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeRequest{})
 	s.note("add no time: %d", s.status(err))
-	tt2, _, err := c2.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 60})
+	tt2, _, err := c2.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeRequest{Time: 60})
 	s.must(err, "user2 adds time")
 
 	times, resp, err := c1.Issues.ListTrackedTimes(s.ctx, s.owner, s.repo, n, nil)
@@ -147,12 +147,12 @@ func (s *scenario) timeTracking() {
 
 	// Deadlines keep the day and end it at 23:59:59.
 	due := time.Date(2030, 5, 6, 10, 30, 0, 0, time.UTC)
-	dl, resp, err := c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due})
+	dl, resp, err := c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineRequest{DueDate: due})
 	s.must(err, "deadline")
 	is, _, err := c1.Issues.Get(s.ctx, s.owner, s.repo, n)
 	s.must(err, "issue")
 	s.note("deadline: %d, due %s, issue due %s", resp.StatusCode, dl.DueDate.UTC().Format(time.RFC3339), is.DueDate.UTC().Format(time.RFC3339))
-	_, _, err = c2.Issues.SetDeadline(s.ctx, s.owner, s.repo, s.newIssue("deadline by a writer"), forgejo.EditDeadlineOption{DueDate: due})
+	_, _, err = c2.Issues.SetDeadline(s.ctx, s.owner, s.repo, s.newIssue("deadline by a writer"), forgejo.EditDeadlineRequest{DueDate: due})
 	s.note("deadline by user2 (a writer): error %v", err != nil)
 }
 
@@ -281,9 +281,9 @@ func (s *scenario) pinsAndPeople() {
 	s.note("assignees %v, reviewers %v", userLogins(as, s.tg), slices.Sorted(slices.Values(userLogins(rs, s.tg))))
 
 	// The deprecated comment routes, with the issue in the path.
-	cm, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, a, forgejo.CreateIssueCommentOption{Body: "old style"})
+	cm, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, a, forgejo.CreateIssueCommentRequest{Body: "old style"})
 	s.must(err, "comment")
-	ed, resp, err := c1.Issues.EditCommentDeprecated(s.ctx, s.owner, s.repo, a, cm.ID, forgejo.EditIssueCommentOption{Body: "edited old style"})
+	ed, resp, err := c1.Issues.EditCommentDeprecated(s.ctx, s.owner, s.repo, a, cm.ID, forgejo.EditIssueCommentRequest{Body: "edited old style"})
 	s.must(err, "edit deprecated")
 	resp2, err := c1.Issues.DeleteCommentDeprecated(s.ctx, s.owner, s.repo, a, cm.ID)
 	s.must(err, "delete deprecated")
@@ -296,17 +296,17 @@ func (s *scenario) timeline() {
 	n := s.newIssue("timeline")
 	resp, body := s.raw("GET", fmt.Sprintf("/repos/%s/%s/issues/%d/timeline", s.owner, s.repo, n), "")
 	s.note("empty timeline: %d %s", resp.StatusCode, strings.TrimSpace(string(body)))
-	_, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, n, forgejo.CreateIssueCommentOption{Body: "first"})
+	_, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, n, forgejo.CreateIssueCommentRequest{Body: "first"})
 	s.must(err, "comment")
-	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "close")
-	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateOpen)})
+	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateOpen)})
 	s.must(err, "reopen")
 	_, err = c1.Issues.Pin(s.ctx, s.owner, s.repo, n)
 	s.must(err, "pin")
 	_, err = c1.Issues.Unpin(s.ctx, s.owner, s.repo, n)
 	s.must(err, "unpin")
-	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 90})
+	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeRequest{Time: 90})
 	s.must(err, "time")
 	_, err = c1.Issues.ClearTrackedTimes(s.ctx, s.owner, s.repo, n)
 	s.must(err, "reset")
@@ -315,9 +315,9 @@ func (s *scenario) timeline() {
 	_, err = c1.Issues.DeleteStopwatch(s.ctx, s.owner, s.repo, n)
 	s.must(err, "cancel")
 	due := time.Date(2031, 1, 2, 0, 0, 0, 0, time.UTC)
-	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due})
+	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineRequest{DueDate: due})
 	s.must(err, "deadline")
-	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due.AddDate(0, 0, 1)})
+	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineRequest{DueDate: due.AddDate(0, 0, 1)})
 	s.must(err, "deadline again")
 	tl, resp2, err := c1.Issues.ListTimeline(s.ctx, s.owner, s.repo, n, nil)
 	s.must(err, "timeline")
@@ -352,16 +352,16 @@ func (s *scenario) wiki() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	_, _, err := c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, "Home")
 	s.note("wiki page before the wiki exists: %d", s.status(err))
-	p, resp, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+	p, resp, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{
 		Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome\n"))})
 	s.must(err, "create Home")
 	content, _ := base64.StdEncoding.DecodeString(p.ContentBase64)
 	s.note("create Home: %d title %q sub_url %q content %q commits %d message %q html_url ends %v sidebar %q", resp.StatusCode, p.Title, p.SubURL,
 		content, p.CommitCount, p.LastCommit.Message, strings.HasSuffix(p.HTMLURL, "/"+s.owner+"/"+s.repo+"/wiki/Home"), p.Sidebar)
-	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("again"))})
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("again"))})
 	e := s.apiErr(err, "create Home again")
 	s.note("create Home again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr(" "), ContentBase64: forgejo.Ptr(b64("x"))})
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr(" "), ContentBase64: forgejo.Ptr(b64("x"))})
 	e = s.apiErr(err, "create without a title")
 	s.note("create without a title: %d", e.StatusCode)
 	// Differs on purpose: Forgejo formats a nil error ("%!s(<nil>)"),
@@ -369,24 +369,24 @@ func (s *scenario) wiki() {
 	if want := map[bool]string{true: "%!s(<nil>)", false: "title is required"}[s.tg.fake]; e.Message != want {
 		s.t.Errorf("wiki page without a title on %s: %q", s.tg.name, e.Message)
 	}
-	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Bad"), ContentBase64: forgejo.Ptr("%%%")})
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("Bad"), ContentBase64: forgejo.Ptr("%%%")})
 	s.note("create with bad base64: %d", s.status(err))
-	p, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+	p, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{
 		Title: forgejo.Ptr("Second Page"), ContentBase64: forgejo.Ptr(b64("two")), Message: forgejo.Ptr("second")})
 	s.must(err, "create Second Page")
-	p2, _, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+	p2, _, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{
 		Title: forgejo.Ptr("Third-Page"), ContentBase64: forgejo.Ptr(b64("three"))})
 	s.must(err, "create Third-Page")
 	got, _, err := c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, p.SubURL)
 	s.must(err, "get Second Page")
 	s.note("pages by title: %q -> %q (got %q, message %q), %q -> %q", "Second Page", p.SubURL, got.Title, got.LastCommit.Message, "Third-Page", p2.SubURL)
-	_, _, err = c2.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("By user2"), ContentBase64: forgejo.Ptr(b64("u2"))})
+	_, _, err = c2.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("By user2"), ContentBase64: forgejo.Ptr(b64("u2"))})
 	s.note("user2 (a writer) creates a page: error %v", err != nil)
-	ed, resp, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, "Home", forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome back\n"))})
+	ed, resp, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, "Home", forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome back\n"))})
 	s.must(err, "edit Home")
 	content, _ = base64.StdEncoding.DecodeString(ed.ContentBase64)
 	s.note("edit Home: %d content %q commits %d message %q", resp.StatusCode, content, ed.CommitCount, ed.LastCommit.Message)
-	un, _, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, p2.SubURL, forgejo.CreateWikiPageOptions{ContentBase64: forgejo.Ptr(b64("renamed"))})
+	un, _, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, p2.SubURL, forgejo.CreateWikiPageRequest{ContentBase64: forgejo.Ptr(b64("renamed"))})
 	s.must(err, "edit without a title")
 	_, _, err = c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, p2.SubURL)
 	s.note("edit Third-Page without a title: now %q, old name %d", un.SubURL, s.status(err))
@@ -434,7 +434,7 @@ func sshEd25519(comment string) string {
 func (s *scenario) deployKeys() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	key := sshEd25519("contract@example")
-	k, resp, err := c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci", Key: key, ReadOnly: true})
+	k, resp, err := c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyRequest{Title: "ci", Key: key, ReadOnly: true})
 	s.must(err, "create deploy key")
 	_, wantFP, _ := checkSSHKey(key)
 	s.note("create deploy key: %d title %q read_only %v, key as given %v, fingerprint as ssh-keygen %v, repository nil %v, url ends %v",
@@ -449,13 +449,13 @@ func (s *scenario) deployKeys() {
 	g, _, err := c1.Repos.GetKey(s.ctx, s.owner, s.repo, k.ID)
 	s.must(err, "get deploy key")
 	s.note("by another fingerprint: %d; get: title %q", len(byFP), g.Title)
-	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci2", Key: key})
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyRequest{Title: "ci2", Key: key})
 	e := s.apiErr(err, "the same key again")
 	s.note("the same key again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci", Key: sshEd25519("x")})
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyRequest{Title: "ci", Key: sshEd25519("x")})
 	e = s.apiErr(err, "the same title again")
 	s.note("the same title again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "bad", Key: "ssh-ed25519 bm90IGEga2V5"})
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyRequest{Title: "bad", Key: "ssh-ed25519 bm90IGEga2V5"})
 	e = s.apiErr(err, "a bad key")
 	s.note("a bad key: %d, invalid key content %v", e.StatusCode, strings.HasPrefix(e.Message, "Invalid key content"))
 	_, _, err = c2.Repos.ListKeys(s.ctx, s.owner, s.repo, nil)
@@ -469,17 +469,17 @@ func (s *scenario) deployKeys() {
 
 func (s *scenario) tagProtections() {
 	c1, c2 := s.tg.c1, s.tg.c2
-	p, resp, err := c1.Repos.CreateTagProtection(s.ctx, s.owner, s.repo, forgejo.CreateTagProtectionOption{NamePattern: "v*", WhitelistUsernames: []string{s.owner}})
+	p, resp, err := c1.Repos.CreateTagProtection(s.ctx, s.owner, s.repo, forgejo.CreateTagProtectionRequest{NamePattern: "v*", WhitelistUsernames: []string{s.owner}})
 	s.must(err, "create tag protection")
 	s.note("create tag protection: %d pattern %q users %d teams %v", resp.StatusCode, p.NamePattern, len(p.WhitelistUsernames), p.WhitelistTeams)
 	for _, tc := range []struct {
 		what string
-		o    forgejo.CreateTagProtectionOption
+		o    forgejo.CreateTagProtectionRequest
 	}{
-		{"the same pattern", forgejo.CreateTagProtectionOption{NamePattern: "v*", WhitelistUsernames: []string{s.owner}}},
-		{"no pattern", forgejo.CreateTagProtectionOption{NamePattern: " ", WhitelistUsernames: []string{s.owner}}},
-		{"nobody allowed", forgejo.CreateTagProtectionOption{NamePattern: "x*"}},
-		{"a missing user", forgejo.CreateTagProtectionOption{NamePattern: "y*", WhitelistUsernames: []string{"nobody-contract-xyz"}}},
+		{"the same pattern", forgejo.CreateTagProtectionRequest{NamePattern: "v*", WhitelistUsernames: []string{s.owner}}},
+		{"no pattern", forgejo.CreateTagProtectionRequest{NamePattern: " ", WhitelistUsernames: []string{s.owner}}},
+		{"nobody allowed", forgejo.CreateTagProtectionRequest{NamePattern: "x*"}},
+		{"a missing user", forgejo.CreateTagProtectionRequest{NamePattern: "y*", WhitelistUsernames: []string{"nobody-contract-xyz"}}},
 	} {
 		_, _, err := c1.Repos.CreateTagProtection(s.ctx, s.owner, s.repo, tc.o)
 		e := s.apiErr(err, tc.what)
@@ -487,7 +487,7 @@ func (s *scenario) tagProtections() {
 	}
 	_, _, err = c2.Repos.ListTagProtections(s.ctx, s.owner, s.repo)
 	s.note("user2 lists tag protections: %d", s.status(err))
-	ed, resp, err := c1.Repos.EditTagProtection(s.ctx, s.owner, s.repo, p.ID, forgejo.EditTagProtectionOption{NamePattern: forgejo.Ptr("release-*")})
+	ed, resp, err := c1.Repos.EditTagProtection(s.ctx, s.owner, s.repo, p.ID, forgejo.EditTagProtectionRequest{NamePattern: forgejo.Ptr("release-*")})
 	s.must(err, "edit")
 	list, _, err := c1.Repos.ListTagProtections(s.ctx, s.owner, s.repo)
 	s.must(err, "list")
@@ -502,7 +502,7 @@ func (s *scenario) tagProtections() {
 
 func (s *scenario) gitData() {
 	c1 := s.tg.c1
-	_, _, err := c1.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagOption{TagName: "v-annotated", Message: "an annotated tag"})
+	_, _, err := c1.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagRequest{TagName: "v-annotated", Message: "an annotated tag"})
 	s.must(err, "annotated tag")
 	refs, _, err := c1.Repos.ListRefs(s.ctx, s.owner, s.repo)
 	s.must(err, "refs")
@@ -628,7 +628,7 @@ func (s *scenario) instanceTemplates() {
 	// A repository auto_init starts from the templates; an unknown
 	// .gitignore or license fails the create and leaves no repository.
 	name := s.repo + "-init"
-	r, _, err := c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: name, AutoInit: true, Readme: "Default",
+	r, _, err := c.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: name, AutoInit: true, Readme: "Default",
 		Gitignores: "Go", License: "MIT", Description: "from templates"})
 	s.must(err, "create from templates")
 	file := func(path string) string {
@@ -640,7 +640,7 @@ func (s *scenario) instanceTemplates() {
 	br, _, err := c.Repos.GetBranch(s.ctx, s.owner, name, r.DefaultBranch)
 	s.must(err, "the initialized branch")
 	var bad [3]int
-	for i, opt := range []forgejo.CreateRepoOption{{Gitignores: "Go,No-Such-Template"}, {License: "No-Such-License"}, {Readme: "No-Such-Readme"}} {
+	for i, opt := range []forgejo.CreateRepoRequest{{Gitignores: "Go,No-Such-Template"}, {License: "No-Such-License"}, {Readme: "No-Such-Readme"}} {
 		opt.Name, opt.AutoInit = s.repo+"-bad", true
 		_, _, err = c.Repos.Create(s.ctx, opt)
 		bad[i] = s.status(err)
@@ -664,23 +664,23 @@ func (s *scenario) markup() {
 		{"comment", "## Heading\n\nsee <i>it</i> and <u>that</u>"},
 		{"markdown", ""},
 	} {
-		out, resp, err := c.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownOption{Mode: tc.mode, Text: tc.text})
+		out, resp, err := c.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownRequest{Mode: tc.mode, Text: tc.text})
 		s.must(err, "render")
 		s.note("markdown %q %q: %d %q", tc.mode, tc.text, resp.StatusCode, out)
 	}
 	out, _, err := c.Misc.RenderMarkdownRaw(s.ctx, "*raw* text\nsecond")
 	s.must(err, "render raw")
 	s.note("markdown raw: %q", out)
-	out, _, err = c.Misc.RenderMarkup(s.ctx, forgejo.MarkupOption{Mode: "markdown", Text: "**markup**"})
+	out, _, err = c.Misc.RenderMarkup(s.ctx, forgejo.MarkupRequest{Mode: "markdown", Text: "**markup**"})
 	s.must(err, "render markup")
 	s.note("markup: %q", out)
-	_, _, err = s.tg.anon.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownOption{Text: "x"})
+	_, _, err = s.tg.anon.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownRequest{Text: "x"})
 	s.note("markdown anonymously: %d", s.status(err))
 }
 
 func (s *scenario) repoExtras() {
 	c1 := s.tg.c1
-	fr, resp, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{NewBranch: "extra", Files: []*forgejo.ChangeFileOperation{
+	fr, resp, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{NewBranch: "extra", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "create", Path: "x/a.txt", Content: b64("a\n")}, {Operation: "create", Path: "x/b.txt", Content: b64("b\n")}}})
 	s.must(err, "change files")
 	var paths []string
@@ -688,7 +688,7 @@ func (s *scenario) repoExtras() {
 		paths = append(paths, f.Path+"@"+f.SHA[:7])
 	}
 	s.note("change files: %d %v, message %q, parents %d", resp.StatusCode, paths, fr.Commit.Message, len(fr.Commit.Parents))
-	fr, resp, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Branch: "extra", Message: "mixed", Files: []*forgejo.ChangeFileOperation{
+	fr, resp, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Branch: "extra", Message: "mixed", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "update", Path: "x/a.txt", Content: b64("a2\n"), SHA: blobSHA("a\n")},
 		{Operation: "delete", Path: "x/b.txt", SHA: blobSHA("b\n")},
 		{Operation: "create", Path: "x/c.txt", Content: b64("c\n")}}})
@@ -710,10 +710,10 @@ func (s *scenario) repoExtras() {
 		{"update a missing file", forgejo.ChangeFileOperation{Operation: "update", Path: "x/none.txt", Content: b64("x"), SHA: blobSHA("x")}},
 		{"update without a sha", forgejo.ChangeFileOperation{Operation: "update", Path: "x/c.txt", Content: b64("c3\n")}},
 	} {
-		_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Branch: "extra", Files: []*forgejo.ChangeFileOperation{&tc.f}})
+		_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Branch: "extra", Files: []*forgejo.ChangeFileOperation{&tc.f}})
 		s.note("change files, %s: %d", tc.what, s.status(err))
 	}
-	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Branch: "extra", Files: []*forgejo.ChangeFileOperation{
+	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Branch: "extra", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "update", Path: "x/a.txt", Content: b64("x"), SHA: blobSHA("a\n")}}})
 	// Differs on purpose: Forgejo answers a stale sha 409 (as on the
 	// one-file update), Gitea 1.27 422.
@@ -721,17 +721,17 @@ func (s *scenario) repoExtras() {
 		s.t.Errorf("change files with a stale sha on %s: %v", s.tg.name, err)
 	}
 
-	resp, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "extra", forgejo.UpdateBranchRepoOption{Name: "extra2"})
+	resp, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "extra", forgejo.UpdateBranchRepoRequest{Name: "extra2"})
 	s.must(err, "rename")
 	_, _, err = c1.Repos.GetBranch(s.ctx, s.owner, s.repo, "extra")
 	st := s.status(err)
-	_, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "no-such-branch", forgejo.UpdateBranchRepoOption{Name: "zzz"})
+	_, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "no-such-branch", forgejo.UpdateBranchRepoRequest{Name: "zzz"})
 	e := s.apiErr(err, "rename a missing branch")
-	_, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "extra2", forgejo.UpdateBranchRepoOption{Name: "main"})
+	_, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "extra2", forgejo.UpdateBranchRepoRequest{Name: "main"})
 	e2 := s.apiErr(err, "rename onto main")
 	s.note("rename extra: %d, old name %d; a missing branch %d %q; onto main %d %q", resp.StatusCode, st, e.StatusCode, e.Message, e2.StatusCode, e2.Message)
 
-	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestOption{Head: "extra2", Base: "main", Title: "Extra"})
+	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestRequest{Head: "extra2", Base: "main", Title: "Extra"})
 	s.must(err, "pull request")
 	got, _, err := c1.PullRequests.GetByBaseHead(s.ctx, s.owner, s.repo, "main", "extra2")
 	s.must(err, "by base and head")
@@ -739,7 +739,7 @@ func (s *scenario) repoExtras() {
 	s.must(err, "by base and owner:head")
 	_, _, err = c1.PullRequests.GetByBaseHead(s.ctx, s.owner, s.repo, "main", "no-such-branch")
 	s.note("pull by base and head: same %v, with the owner %v; a missing head %d", got.Number == pr.Number, got2.Number == pr.Number, s.status(err))
-	_, err = c1.PullRequests.Merge(s.ctx, s.owner, s.repo, pr.Number, forgejo.MergePullRequestOption{Style: "merge"})
+	_, err = c1.PullRequests.Merge(s.ctx, s.owner, s.repo, pr.Number, forgejo.MergePullRequestRequest{Style: "merge"})
 	s.must(err, "merge")
 	merged, _, err := c1.PullRequests.Get(s.ctx, s.owner, s.repo, pr.Number)
 	s.must(err, "merged pull request")
@@ -751,18 +751,18 @@ func (s *scenario) repoExtras() {
 
 func (s *scenario) pushMirrors() {
 	c1, c2 := s.tg.c1, s.tg.c2
-	m, resp, err := c1.Repos.CreatePushMirror(s.ctx, s.owner, s.repo, forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/mirror.git", Interval: "8h"})
+	m, resp, err := c1.Repos.CreatePushMirror(s.ctx, s.owner, s.repo, forgejo.CreatePushMirrorRequest{RemoteAddress: "https://8.8.8.8/mirror.git", Interval: "8h"})
 	s.must(err, "add push mirror")
 	s.note("add push mirror: %d address %q interval %q remote name prefix %v, repo %v, last error %q", resp.StatusCode, m.RemoteAddress, m.Interval,
 		strings.HasPrefix(m.RemoteName, "remote_mirror_"), m.RepoName == s.repo, m.LastError)
 	for _, tc := range []struct {
 		what string
-		o    forgejo.CreatePushMirrorOption
+		o    forgejo.CreatePushMirrorRequest
 	}{
-		{"a local address", forgejo.CreatePushMirrorOption{RemoteAddress: "http://127.0.0.1/x.git", Interval: "8h"}},
-		{"another protocol", forgejo.CreatePushMirrorOption{RemoteAddress: "ftp://8.8.8.8/x.git", Interval: "8h"}},
-		{"a bad interval", forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/x.git", Interval: "soon"}},
-		{"a short interval", forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/x.git", Interval: "1m"}},
+		{"a local address", forgejo.CreatePushMirrorRequest{RemoteAddress: "http://127.0.0.1/x.git", Interval: "8h"}},
+		{"another protocol", forgejo.CreatePushMirrorRequest{RemoteAddress: "ftp://8.8.8.8/x.git", Interval: "8h"}},
+		{"a bad interval", forgejo.CreatePushMirrorRequest{RemoteAddress: "https://8.8.8.8/x.git", Interval: "soon"}},
+		{"a short interval", forgejo.CreatePushMirrorRequest{RemoteAddress: "https://8.8.8.8/x.git", Interval: "1m"}},
 	} {
 		_, _, err := c1.Repos.CreatePushMirror(s.ctx, s.owner, s.repo, tc.o)
 		s.note("push mirror with %s: %d", tc.what, s.status(err))
@@ -792,7 +792,7 @@ func (s *scenario) notesAndTemplates() {
 	_, _, err := c1.Repos.GetNote(s.ctx, s.owner, s.repo, "main", nil)
 	s.note("note on main before any: %d", s.status(err))
 	if s.tg.fake { // Gitea 1.27 has no route to write notes
-		n, resp, err := c1.Repos.SetNote(s.ctx, s.owner, s.repo, "main", forgejo.NoteOptions{Message: "reviewed"})
+		n, resp, err := c1.Repos.SetNote(s.ctx, s.owner, s.repo, "main", forgejo.NoteRequest{Message: "reviewed"})
 		if err != nil || resp.StatusCode != 200 || n.Message != "reviewed\n" || n.Commit == nil {
 			s.t.Errorf("set a note: %+v, %v", n, err)
 		}
@@ -808,7 +808,7 @@ func (s *scenario) notesAndTemplates() {
 	s.must(err, "issue config")
 	s.note("issue templates before any: %s; config: blank issues %v, contact links %d", raw, cfg.BlankIssuesEnabled, len(cfg.ContactLinks))
 	tpl := "---\nname: Bug report\nabout: Something broke\ntitle: \"[bug] \"\nlabels: [\"bug\", \"triage\"]\nref: main\n---\n\nWhat happened?\n"
-	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "templates", Files: []*forgejo.ChangeFileOperation{
+	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Message: "templates", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "create", Path: ".gitea/ISSUE_TEMPLATE/bug.md", Content: b64(tpl)},
 		{Operation: "create", Path: ".gitea/ISSUE_TEMPLATE/config.yaml", Content: b64("blank_issues_enabled: false\n")}}})
 	s.must(err, "add templates")
@@ -827,20 +827,20 @@ func (s *scenario) notesAndTemplates() {
 func (s *scenario) transfers() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	name := s.repo + "-xfer"
-	_, _, err := c2.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: name, AutoInit: true})
+	_, _, err := c2.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: name, AutoInit: true})
 	s.must(err, "user2's repository")
-	_, _, err = c2.Repos.Transfer(s.ctx, s.owner, s.repo, forgejo.TransferRepoOption{NewOwner: s.tg.user2})
+	_, _, err = c2.Repos.Transfer(s.ctx, s.owner, s.repo, forgejo.TransferRepoRequest{NewOwner: s.tg.user2})
 	e := s.apiErr(err, "user2 transfers the owner's repository")
 	s.note("user2 transfers the owner's repository: %d %q", e.StatusCode, e.Message)
-	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: "nobody-contract-xyz"})
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoRequest{NewOwner: "nobody-contract-xyz"})
 	e = s.apiErr(err, "to nobody")
 	s.note("transfer to a missing user: %d %q", e.StatusCode, e.Message)
 	_, _, err = c1.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
 	s.note("accept without a transfer: %d", s.status(err))
-	r, resp, err := c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	r, resp, err := c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoRequest{NewOwner: s.owner})
 	s.must(err, "start a transfer")
 	s.note("user2 transfers to user1: %d, still user2's %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
-	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoRequest{NewOwner: s.owner})
 	s.note("transfer again while pending: %d", s.status(err))
 	_, _, err = c2.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
 	e = s.apiErr(err, "user2 accepts")
@@ -848,14 +848,14 @@ func (s *scenario) transfers() {
 	r, resp, err = c1.Repos.RejectTransfer(s.ctx, s.tg.user2, name)
 	s.must(err, "reject")
 	s.note("user1 rejects: %d, user2's %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
-	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoRequest{NewOwner: s.owner})
 	s.must(err, "transfer again")
 	r, resp, err = c1.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
 	s.must(err, "accept")
 	_, _, err = c1.Repos.Get(s.ctx, s.tg.user2, name)
 	st := s.status(err)
 	s.note("user1 accepts: %d, user1's %v, under the old name %d", resp.StatusCode, r.Owner.Login == s.owner, st)
-	r, resp, err = c1.Repos.Transfer(s.ctx, s.owner, name, forgejo.TransferRepoOption{NewOwner: s.tg.user2})
+	r, resp, err = c1.Repos.Transfer(s.ctx, s.owner, name, forgejo.TransferRepoRequest{NewOwner: s.tg.user2})
 	s.must(err, "admin transfers")
 	s.note("user1 (a site administrator) transfers back: %d, user2's at once %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
 	_, err = c2.Repos.Delete(s.ctx, s.tg.user2, name)
@@ -922,7 +922,7 @@ func (s *scenario) editorConfig() {
 		return strings.TrimSpace(string(body))
 	}
 	before := get("main.go")
-	_, _, err := c1.Repos.CreateFile(s.ctx, s.owner, s.repo, ".editorconfig", forgejo.CreateFileOptions{Content: b64(
+	_, _, err := c1.Repos.CreateFile(s.ctx, s.owner, s.repo, ".editorconfig", forgejo.CreateFileRequest{Content: b64(
 		"root = true\n\n[*]\nindent_style = space\nindent_size = 4\ninsert_final_newline = true\n\n[*.{go,mod}]\nindent_style = tab\n\n[*.md]\ntrim_trailing_whitespace = false\nend_of_line = LF\ncharset = utf-8\n\n[Makefile]\nindent_style = tab\n")})
 	s.must(err, "add .editorconfig")
 	s.note("editorconfig: none yet %s; main.go %s; go.mod %s; README.md %s; Makefile %s; docs/guide/intro.md %s", before, get("main.go"), get("go.mod"),
@@ -934,16 +934,16 @@ func (s *scenario) avatarAndAutoMerge() {
 	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
 	var buf bytes.Buffer
 	s.must(png.Encode(&buf, img), "png")
-	resp, err := c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
+	resp, err := c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarRequest{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
 	s.must(err, "set the avatar")
 	r, _, err := c1.Repos.Get(s.ctx, s.owner, s.repo)
 	s.must(err, "repository")
 	s.note("set the avatar: %d, avatar_url under repo-avatars %v", resp.StatusCode, strings.Contains(r.AvatarURL, "/repo-avatars/"))
-	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: "%%%"})
+	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarRequest{Image: "%%%"})
 	st1 := s.status(err)
-	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: b64("not an image")})
+	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarRequest{Image: b64("not an image")})
 	st2 := s.status(err)
-	_, err = c2.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
+	_, err = c2.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarRequest{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
 	s.note("avatar: bad base64 %d, not an image %d, by user2 %d", st1, st2, s.status(err))
 	resp, err = c1.Repos.DeleteAvatar(s.ctx, s.owner, s.repo)
 	s.must(err, "delete the avatar")
@@ -961,12 +961,12 @@ func (s *scenario) avatarAndAutoMerge() {
 
 func (s *scenario) commitDiffs() {
 	c1 := s.tg.c1
-	_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "diff base", Files: []*forgejo.ChangeFileOperation{
+	_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Message: "diff base", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "create", Path: "d/long.txt", Content: b64("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n")},
 		{Operation: "create", Path: "d/gone.txt", Content: b64("bye\n")},
 		{Operation: "create", Path: "d/tail.txt", Content: b64("no newline")}}})
 	s.must(err, "diff base")
-	fr, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "diff change", Files: []*forgejo.ChangeFileOperation{
+	fr, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Message: "diff change", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "update", Path: "d/long.txt", Content: b64("1\n2\nthree\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\nfourteen\n15\n16\n"), SHA: blobSHA("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n")},
 		{Operation: "delete", Path: "d/gone.txt", SHA: blobSHA("bye\n")},
 		{Operation: "update", Path: "d/tail.txt", Content: b64("no newline\nnow\n"), SHA: blobSHA("no newline")},

@@ -63,8 +63,8 @@ func giteaTarget(t *testing.T) (*target, string) {
 		}
 		env[k] = v
 	}
-	mk := func(opts ...forgejo.Option) *forgejo.Client {
-		c, err := forgejo.NewClient(append([]forgejo.Option{forgejo.WithBaseURL(env["FORGEGO_IT_URL"]), forgejo.WithRetryPolicy(FastRetry)}, opts...)...)
+	mk := func(opts ...forgejo.ClientOption) *forgejo.Client {
+		c, err := forgejo.NewClient(append([]forgejo.ClientOption{forgejo.WithBaseURL(env["FORGEGO_IT_URL"]), forgejo.WithRetryPolicy(FastRetry)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func (s *scenario) raw(method, path, token string) (*http.Response, []byte) {
 func (s *scenario) count(path string, query url.Values, c *forgejo.Client) (int, *forgejo.Response) {
 	s.t.Helper()
 	var items []json.RawMessage
-	resp, err := c.Do(s.ctx, &forgejo.Request{Method: "GET", Path: path, Query: query, Retry: forgejo.IdempotentOnly}, &items)
+	resp, err := c.Do(s.ctx, &forgejo.Request{Method: "GET", Path: path, Query: query, Retry: forgejo.RetryIdempotentOnly}, &items)
 	s.must(err, "GET "+path)
 	return len(items), resp
 }
@@ -221,7 +221,7 @@ func (s *scenario) settings() {
 
 func (s *scenario) repository() {
 	c := s.tg.c1
-	repo, resp, err := c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: s.repo, AutoInit: true, Description: "contract suite"})
+	repo, resp, err := c.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: s.repo, AutoInit: true, Description: "contract suite"})
 	s.must(err, "create repository")
 	if repo.Owner == nil || repo.Owner.Login != s.owner || repo.Name != s.repo || repo.ID <= 0 {
 		s.t.Fatalf("created %+v", repo)
@@ -229,10 +229,10 @@ func (s *scenario) repository() {
 	s.note("create repository: %d, empty %v, private %v, default branch %q, permissions %+v, topics %v",
 		resp.StatusCode, repo.Empty, repo.Private, repo.DefaultBranch, *repo.Permissions, repo.Topics)
 
-	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: s.repo})
+	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: s.repo})
 	e := s.apiErr(err, "create it again")
 	s.note("create it again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: "bad name!"})
+	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: "bad name!"})
 	e = s.apiErr(err, "bad name")
 	s.note("bad name: %d %q", e.StatusCode, e.Message)
 
@@ -243,7 +243,7 @@ func (s *scenario) repository() {
 
 func (s *scenario) issues() {
 	for i := 1; i <= 25; i++ {
-		is, resp, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: fmt.Sprintf("Issue %d", i), Body: "body"})
+		is, resp, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: fmt.Sprintf("Issue %d", i), Body: "body"})
 		s.must(err, "create issue")
 		if is.Number != int64(i) || resp.StatusCode != 201 || is.State != "open" || is.ID <= 0 {
 			s.t.Fatalf("issue %d: %d %+v", i, resp.StatusCode, is)
@@ -297,24 +297,24 @@ func (s *scenario) editing() {
 	s.must(err, "get issue")
 	s.note("issue 1: %q state %s comments %d closed_at zero %v pull_request nil %v labels %d milestone nil %v",
 		is.Title, is.State, is.Comments, is.ClosedAt.IsZero(), is.PullRequest == nil, len(is.Labels), is.Milestone == nil)
-	ed, resp, err := c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{Title: forgejo.Ptr("Issue one"), State: forgejo.Ptr(forgejo.StateClosed)})
+	ed, resp, err := c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueRequest{Title: forgejo.Ptr("Issue one"), State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "edit issue")
 	s.note("edit issue 1: %d %q state %s closed_at set %v", resp.StatusCode, ed.Title, ed.State, !ed.ClosedAt.IsZero())
 	closed, resp2, err := c.Issues.List(s.ctx, s.owner, s.repo, &forgejo.IssueListOptions{State: "closed"})
 	s.must(err, "list closed")
 	total, _ := resp2.TotalCount()
 	s.note("closed issues: %d (total %d)", len(closed), total)
-	ed, _, err = c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateOpen)})
+	ed, _, err = c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateOpen)})
 	s.must(err, "reopen")
 	s.note("reopen: state %s closed_at zero %v", ed.State, ed.ClosedAt.IsZero())
 	// Someone else may not edit the issue: a bare 403.
-	_, _, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, 2, forgejo.EditIssueOption{Title: forgejo.Ptr("hijack")})
+	_, _, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, 2, forgejo.EditIssueRequest{Title: forgejo.Ptr("hijack")})
 	e := s.apiErr(err, "edit someone else's issue")
 	s.note("user2 edits issue 2: %d %q", e.StatusCode, e.Message)
 	// The poster may edit their own.
-	mine, _, err := s.tg.c2.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "by user2"})
+	mine, _, err := s.tg.c2.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: "by user2"})
 	s.must(err, "user2 files an issue")
-	ed, resp, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, mine.Number, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+	ed, resp, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, mine.Number, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "user2 closes their issue")
 	s.note("user2 closes own issue #%d: %d %s", mine.Number, resp.StatusCode, ed.State)
 }
@@ -428,15 +428,15 @@ func (s *scenario) follows() {
 func (s *scenario) commentsAndNotifications() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	// Start from a clean slate on a server that may have older threads.
-	_, err := c1.Do(s.ctx, &forgejo.Request{Method: "PUT", Path: "/notifications", Query: url.Values{"all": {"true"}}, Retry: forgejo.AlwaysRetry}, nil)
+	_, err := c1.Do(s.ctx, &forgejo.Request{Method: "PUT", Path: "/notifications", Query: url.Values{"all": {"true"}}, Retry: forgejo.RetryAlways}, nil)
 	s.must(err, "mark everything read")
-	_, err = c2.Do(s.ctx, &forgejo.Request{Method: "PUT", Path: "/notifications", Query: url.Values{"all": {"true"}}, Retry: forgejo.AlwaysRetry}, nil)
+	_, err = c2.Do(s.ctx, &forgejo.Request{Method: "PUT", Path: "/notifications", Query: url.Values{"all": {"true"}}, Retry: forgejo.RetryAlways}, nil)
 	s.must(err, "mark everything read")
 
-	cm, resp, err := c2.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentOption{Body: "hello"})
+	cm, resp, err := c2.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentRequest{Body: "hello"})
 	s.must(err, "comment")
 	s.note("user2 comments: %d, id > 0 %v, by user2 %v", resp.StatusCode, cm.ID > 0, cm.User != nil && cm.User.Login == s.tg.user2)
-	_, _, err = c1.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentOption{Body: "reply"})
+	_, _, err = c1.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentRequest{Body: "reply"})
 	s.must(err, "reply")
 	// Comments ignore paging: both come back on a page of one, without Link.
 	n, r := s.count("/repos/"+s.owner+"/"+s.repo+"/issues/2/comments", url.Values{"page": {"1"}, "limit": {"1"}}, c1)
@@ -474,19 +474,19 @@ func (s *scenario) commentsAndNotifications() {
 
 func (s *scenario) labelsAndMilestones() {
 	c := s.tg.c1
-	l, resp, err := c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bug", Color: "#EE0701", Description: "broken"})
+	l, resp, err := c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelRequest{Name: "bug", Color: "#EE0701", Description: "broken"})
 	s.must(err, "create label")
 	s.note("create label: %d %q color %s", resp.StatusCode, l.Name, l.Color)
-	_, _, err = c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bad", Color: "zz"})
+	_, _, err = c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelRequest{Name: "bad", Color: "zz"})
 	e := s.apiErr(err, "bad color")
 	s.note("bad color: %d %q", e.StatusCode, e.Message)
-	_, _, err = s.tg.c2.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "x", Color: "00ff00"})
+	_, _, err = s.tg.c2.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelRequest{Name: "x", Color: "00ff00"})
 	e = s.apiErr(err, "label by user2")
 	s.note("label by user2: %d %q", e.StatusCode, e.Message)
-	m, resp, err := c.Issues.CreateMilestone(s.ctx, s.owner, s.repo, forgejo.CreateMilestoneOption{Title: "v1", Description: "first"})
+	m, resp, err := c.Issues.CreateMilestone(s.ctx, s.owner, s.repo, forgejo.CreateMilestoneRequest{Title: "v1", Description: "first"})
 	s.must(err, "create milestone")
 	s.note("create milestone: %d %q state %s open %d closed_at nil %v", resp.StatusCode, m.Title, m.State, m.OpenIssues, m.ClosedAt.IsZero())
-	is, _, err := c.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "labelled", Labels: []int64{l.ID}, Milestone: m.ID})
+	is, _, err := c.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: "labelled", Labels: []int64{l.ID}, Milestone: m.ID})
 	s.must(err, "labelled issue")
 	s.note("labelled issue: labels %d (%s) milestone %q", len(is.Labels), labelName(is.Labels), milestoneTitle(is.Milestone))
 	labels, resp, err := c.Issues.ListLabels(s.ctx, s.owner, s.repo, nil)
