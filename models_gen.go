@@ -634,6 +634,20 @@ type ContentsResponse struct {
 	URL  string `json:"url"`
 }
 
+// MarshalJSON writes the ContentsResponse as the instance sends it: a zero
+// Content, DownloadURL, Encoding, SubmoduleGitURL or Target as null.
+func (v ContentsResponse) MarshalJSON() ([]byte, error) {
+	type plain ContentsResponse
+	return json.Marshal(struct {
+		plain
+		Content         *string `json:"content"`
+		DownloadURL     *string `json:"download_url"`
+		Encoding        *string `json:"encoding"`
+		SubmoduleGitURL *string `json:"submodule_git_url"`
+		Target          *string `json:"target"`
+	}{plain(v), nullIfZero(v.Content), nullIfZero(v.DownloadURL), nullIfZero(v.Encoding), nullIfZero(v.SubmoduleGitURL), nullIfZero(v.Target)})
+}
+
 // CreateAccessTokenRequest holds the options when create access token.
 //
 // Only fields set to a non-zero value are sent; required fields are always
@@ -1911,14 +1925,15 @@ type Issue struct {
 	User             *User            `json:"user"`
 }
 
-// MarshalJSON writes the Issue as the instance sends it: a zero ClosedAt or DueDate as null.
+// MarshalJSON writes the Issue as the instance sends it: a zero ClosedAt or
+// DueDate as null.
 func (v Issue) MarshalJSON() ([]byte, error) {
 	type plain Issue
 	return json.Marshal(struct {
 		plain
 		ClosedAt *time.Time `json:"closed_at"`
 		DueDate  *time.Time `json:"due_date"`
-	}{plain(v), nullTime(v.ClosedAt), nullTime(v.DueDate)})
+	}{plain(v), nullIfZero(v.ClosedAt), nullIfZero(v.DueDate)})
 }
 
 // IssueConfig is a repository's issue configuration
@@ -1947,13 +1962,14 @@ type IssueDeadline struct {
 	DueDate time.Time `json:"due_date"`
 }
 
-// MarshalJSON writes the IssueDeadline as the instance sends it: a zero DueDate as null.
+// MarshalJSON writes the IssueDeadline as the instance sends it: a zero DueDate
+// as null.
 func (v IssueDeadline) MarshalJSON() ([]byte, error) {
 	type plain IssueDeadline
 	return json.Marshal(struct {
 		plain
 		DueDate *time.Time `json:"due_date"`
-	}{plain(v), nullTime(v.DueDate)})
+	}{plain(v), nullIfZero(v.DueDate)})
 }
 
 // IssueFormField represents a form field.
@@ -2234,14 +2250,15 @@ type Milestone struct {
 	UpdatedAt    time.Time `json:"updated_at"`
 }
 
-// MarshalJSON writes the Milestone as the instance sends it: a zero ClosedAt or DueOn as null.
+// MarshalJSON writes the Milestone as the instance sends it: a zero ClosedAt or
+// DueOn as null.
 func (v Milestone) MarshalJSON() ([]byte, error) {
 	type plain Milestone
 	return json.Marshal(struct {
 		plain
 		ClosedAt *time.Time `json:"closed_at"`
 		DueOn    *time.Time `json:"due_on"`
-	}{plain(v), nullTime(v.ClosedAt), nullTime(v.DueOn)})
+	}{plain(v), nullIfZero(v.ClosedAt), nullIfZero(v.DueOn)})
 }
 
 // NewIssuePinsAllowed represents an API response that says if new Issue Pins
@@ -2578,15 +2595,17 @@ type PullRequest struct {
 	User           *User     `json:"user"`
 }
 
-// MarshalJSON writes the PullRequest as the instance sends it: a zero ClosedAt, DueDate or MergedAt as null.
+// MarshalJSON writes the PullRequest as the instance sends it: a zero ClosedAt,
+// DueDate, MergeCommitSHA or MergedAt as null.
 func (v PullRequest) MarshalJSON() ([]byte, error) {
 	type plain PullRequest
 	return json.Marshal(struct {
 		plain
-		ClosedAt *time.Time `json:"closed_at"`
-		DueDate  *time.Time `json:"due_date"`
-		MergedAt *time.Time `json:"merged_at"`
-	}{plain(v), nullTime(v.ClosedAt), nullTime(v.DueDate), nullTime(v.MergedAt)})
+		ClosedAt       *time.Time `json:"closed_at"`
+		DueDate        *time.Time `json:"due_date"`
+		MergeCommitSHA *string    `json:"merge_commit_sha"`
+		MergedAt       *time.Time `json:"merged_at"`
+	}{plain(v), nullIfZero(v.ClosedAt), nullIfZero(v.DueDate), nullIfZero(v.MergeCommitSHA), nullIfZero(v.MergedAt)})
 }
 
 // PullRequestMeta is the PR info if an issue is a PR.
@@ -2597,13 +2616,14 @@ type PullRequestMeta struct {
 	MergedAt time.Time `json:"merged_at"`
 }
 
-// MarshalJSON writes the PullRequestMeta as the instance sends it: a zero MergedAt as null.
+// MarshalJSON writes the PullRequestMeta as the instance sends it: a zero
+// MergedAt as null.
 func (v PullRequestMeta) MarshalJSON() ([]byte, error) {
 	type plain PullRequestMeta
 	return json.Marshal(struct {
 		plain
 		MergedAt *time.Time `json:"merged_at"`
-	}{plain(v), nullTime(v.MergedAt)})
+	}{plain(v), nullIfZero(v.MergedAt)})
 }
 
 // PullRequestSort is a value the spec enumerates.
@@ -2688,13 +2708,14 @@ type PushMirror struct {
 	SyncOnCommit  bool      `json:"sync_on_commit"`
 }
 
-// MarshalJSON writes the PushMirror as the instance sends it: a zero LastUpdate as null.
+// MarshalJSON writes the PushMirror as the instance sends it: a zero LastUpdate
+// as null.
 func (v PushMirror) MarshalJSON() ([]byte, error) {
 	type plain PushMirror
 	return json.Marshal(struct {
 		plain
 		LastUpdate *time.Time `json:"last_update"`
-	}{plain(v), nullTime(v.LastUpdate)})
+	}{plain(v), nullIfZero(v.LastUpdate)})
 }
 
 // QuotaGroup represents a quota group.
@@ -3623,11 +3644,12 @@ type WikiPageMetaData struct {
 	Title      string      `json:"title"`
 }
 
-// nullTime is t, or nil for the zero time: the value of a time the instance
-// sends as null when it is unset (nullTimes in internal/gen).
-func nullTime(t time.Time) *time.Time {
-	if t.IsZero() {
+// nullIfZero is v, or nil for the zero value: the value of a field the instance
+// sends as null when it is unset (nullWhenZero in internal/gen).
+func nullIfZero[T comparable](v T) *T {
+	var zero T
+	if v == zero {
 		return nil
 	}
-	return &t
+	return &v
 }

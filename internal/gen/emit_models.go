@@ -24,20 +24,20 @@ func emitModels(m *models) string {
 		}
 		emitType(&b, m, td)
 	}
-	b.WriteString(comment("", "nullTime is t, or nil for the zero time: the value of a time the instance sends as null when it is unset (nullTimes in internal/gen)."))
-	b.WriteString("func nullTime(t time.Time) *time.Time {\n\tif t.IsZero() {\n\t\treturn nil\n\t}\n\treturn &t\n}\n")
+	b.WriteString(comment("", "nullIfZero is v, or nil for the zero value: the value of a field the instance sends as null when it is unset (nullWhenZero in internal/gen)."))
+	b.WriteString("func nullIfZero[T comparable](v T) *T {\n\tvar zero T\n\tif v == zero {\n\t\treturn nil\n\t}\n\treturn &v\n}\n")
 	return b.String()
 }
 
-// emitNullTimes writes the MarshalJSON method of a response model with
-// times the instance sends as null when they are unset: the zero time
-// marshals as null, as the instance sent it, and every other field as
-// encoding/json writes it.
-func emitNullTimes(b *strings.Builder, td *typeDef) {
+// emitNullWhenZero writes the MarshalJSON method of a response model with
+// fields the instance sends as null when they are unset (nullWhenZero): the
+// zero value of one marshals as null, as the instance sent it, and every
+// other field as encoding/json writes it.
+func emitNullWhenZero(b *strings.Builder, m *models, td *typeDef) {
 	var fs []*field
 	for _, f := range td.fields {
-		if nullTimes[td.specName+"."+f.json] && f.typ.kind == kTime {
-			usedNullTimes[td.specName+"."+f.json] = true
+		if nullWhenZero[td.specName+"."+f.json] && m.scalar(f.typ) {
+			usedNullWhenZero[td.specName+"."+f.json] = true
 			fs = append(fs, f)
 		}
 	}
@@ -48,14 +48,14 @@ func emitNullTimes(b *strings.Builder, td *typeDef) {
 	for i, f := range fs {
 		names[i] = f.name
 	}
-	fmt.Fprintf(b, "// MarshalJSON writes the %s as the instance sends it: a zero %s as null.\n", td.name, joinAnd(names))
+	b.WriteString(comment("", fmt.Sprintf("MarshalJSON writes the %s as the instance sends it: a zero %s as null.", td.name, joinAnd(names))))
 	fmt.Fprintf(b, "func (v %s) MarshalJSON() ([]byte, error) {\n\ttype plain %s\n\treturn json.Marshal(struct {\n\t\tplain\n", td.name, td.name)
 	for _, f := range fs {
-		fmt.Fprintf(b, "\t\t%s *time.Time `json:\"%s\"`\n", f.name, f.json)
+		fmt.Fprintf(b, "\t\t%s *%s `json:\"%s\"`\n", f.name, m.goType(f.typ), f.json)
 	}
 	b.WriteString("\t}{plain(v)")
 	for _, f := range fs {
-		fmt.Fprintf(b, ", nullTime(v.%s)", f.name)
+		fmt.Fprintf(b, ", nullIfZero(v.%s)", f.name)
 	}
 	b.WriteString("})\n}\n\n")
 }
@@ -67,33 +67,43 @@ func joinAnd(ss []string) string {
 	return strings.Join(ss[:len(ss)-1], ", ") + " or " + ss[len(ss)-1]
 }
 
-// nullTimes are the response times the instance sends as null when they
-// are unset (pointers in Forgejo's modules/structs; the captured bodies in
-// testdata/codeberg show closed_at, due_date, due_on and merged_at null).
-// Every other time is sent as a value, "0001-01-01T00:00:00Z" when unset
-// (User.last_login, Repository.mirror_updated), and marshals back so. Keyed
-// "Definition.wire_name"; the generator fails on an entry that matches no
-// time field of a response model.
-var nullTimes = map[string]bool{
-	"Issue.closed_at":           true,
-	"Issue.due_date":            true,
-	"IssueDeadline.due_date":    true,
-	"Milestone.closed_at":       true,
-	"Milestone.due_on":          true,
-	"PullRequest.closed_at":     true,
-	"PullRequest.due_date":      true,
-	"PullRequest.merged_at":     true,
-	"PullRequestMeta.merged_at": true,
-	"PushMirror.last_update":    true,
+// nullWhenZero are the response fields the instance sends as null when
+// they are unset (pointers in Forgejo's modules/structs; the captured bodies
+// in testdata/codeberg show each of them null): times such as an open
+// issue's closed_at, and strings such as an open pull request's
+// merge_commit_sha or a directory entry's content. Every other field is sent
+// as a value, the zero time "0001-01-01T00:00:00Z" included
+// (User.last_login, Repository.mirror_updated), and marshals back so. The
+// value model cannot tell null from a zero value the instance sent: an
+// empty file's content ("") marshals as null. Keyed "Definition.wire_name";
+// the generator fails on an entry that matches no scalar field of a
+// response model.
+var nullWhenZero = map[string]bool{
+	"ContentsResponse.content":           true,
+	"ContentsResponse.download_url":      true,
+	"ContentsResponse.encoding":          true,
+	"ContentsResponse.submodule_git_url": true,
+	"ContentsResponse.target":            true,
+	"Issue.closed_at":                    true,
+	"Issue.due_date":                     true,
+	"IssueDeadline.due_date":             true,
+	"Milestone.closed_at":                true,
+	"Milestone.due_on":                   true,
+	"PullRequest.closed_at":              true,
+	"PullRequest.due_date":               true,
+	"PullRequest.merge_commit_sha":       true,
+	"PullRequest.merged_at":              true,
+	"PullRequestMeta.merged_at":          true,
+	"PushMirror.last_update":             true,
 }
 
-var usedNullTimes = map[string]bool{}
+var usedNullWhenZero = map[string]bool{}
 
-// checkNullTimes fails on an entry of nullTimes that named nothing.
-func checkNullTimes() error {
-	for _, k := range sortedKeys(nullTimes) {
-		if !usedNullTimes[k] {
-			return fmt.Errorf("nullTimes names %s, which is no time field of a response model", k)
+// checkNullWhenZero fails on an entry of nullWhenZero that named nothing.
+func checkNullWhenZero() error {
+	for _, k := range sortedKeys(nullWhenZero) {
+		if !usedNullWhenZero[k] {
+			return fmt.Errorf("nullWhenZero names %s, which is no scalar field of a response model", k)
 		}
 	}
 	return nil
@@ -157,7 +167,7 @@ func emitType(b *strings.Builder, m *models, td *typeDef) {
 		}
 		b.WriteString("}\n\n")
 		if td.shape == shapeResponse {
-			emitNullTimes(b, td)
+			emitNullWhenZero(b, m, td)
 		}
 	}
 }

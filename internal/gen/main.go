@@ -116,7 +116,7 @@ func generate(root string) (map[string][]byte, error) {
 		return nil, err
 	}
 	modelsSrc := emitModels(m)
-	if err := checkNullTimes(); err != nil {
+	if err := checkNullWhenZero(); err != nil {
 		return nil, err
 	}
 	src := map[string]string{
