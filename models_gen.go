@@ -934,7 +934,7 @@ type CreatePullReviewComment struct {
 // same type as CreatePullReviewComment.
 type CreatePullReviewCommentRequest = CreatePullReviewComment
 
-// CreatePullReviewRequest are options to create a pull review.
+// CreatePullReviewRequest holds the options to create a pull review.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
@@ -1212,7 +1212,7 @@ const (
 	DiffTypePatch DiffType = "patch"
 )
 
-// DismissPullReviewRequest are options to dismiss a pull review.
+// DismissPullReviewRequest holds the options to dismiss a pull review.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
@@ -1671,7 +1671,7 @@ type FilesResponse struct {
 // ForgeLikeRequest is the activity data type.
 type ForgeLikeRequest map[string]any
 
-// ForgeOutbox is the OrderedCollection of activities.
+// ForgeOutbox is the ActivityStream OrderedCollection of activities.
 type ForgeOutbox map[string]any
 
 // GPGKey is a user GPG key to sign commit and tag in repository.
@@ -2684,7 +2684,7 @@ type PullReviewComment struct {
 	User                *User     `json:"user"`
 }
 
-// PullReviewersRequest are options to add or remove pull review requests.
+// PullReviewersRequest holds the options to add or remove pull review requests.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
@@ -2776,7 +2776,7 @@ type QuotaUsedAttachment struct {
 	Size int64 `json:"size"`
 }
 
-// QuotaUsedAttachmentContainedIn is used for the attachment: URLs to the
+// QuotaUsedAttachmentContainedIn is the context for the attachment: URLs to the
 // containing object.
 type QuotaUsedAttachmentContainedIn struct {
 	// API URL for the object that contains this attachment.
@@ -3224,7 +3224,7 @@ type StopWatch struct {
 	Seconds       int64     `json:"seconds"`
 }
 
-// SubmitPullReviewRequest are options to submit a pending pull review.
+// SubmitPullReviewRequest holds the options to submit a pending pull review.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.

@@ -115,6 +115,10 @@ func typeDoc(name, raw string) string {
 	lw := strings.ToLower(w)
 	second, _, _ := strings.Cut(a, " ")
 	switch {
+	case lw == "are" && strings.HasPrefix(strings.ToLower(a), "options "):
+		// "CreatePullReviewOptions are options to create a pull review":
+		// one type is not "are".
+		return name + " holds the " + a
 	case thirdPerson[lw]:
 		return name + " " + lowerFirst(rest)
 	case conjugate[lw] != "":

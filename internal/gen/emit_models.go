@@ -112,7 +112,11 @@ func checkNullWhenZero() error {
 func emitType(b *strings.Builder, m *models, td *typeDef) {
 	// The spec's description begins with the spec's name, which the Go name
 	// may replace.
-	doc := typeDoc(td.name, td.name+strings.TrimPrefix(td.doc, td.specName))
+	raw := td.doc
+	if rest, ok := strings.CutPrefix(raw, td.specName); ok && td.specName != td.name {
+		raw = td.name + rest
+	}
+	doc := typeDoc(td.name, raw)
 	if td.curated {
 		// Written as a whole sentence about the spec's name, which the Go
 		// name may replace.
