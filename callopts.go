@@ -18,7 +18,7 @@ import (
 // last two replace the client's credential, for their call alone.
 type RequestOption func(*callOptions)
 
-// callOptions is what CallOptions write; request.with copies it into the
+// callOptions is what RequestOptions write; request.with copies it into the
 // request.
 type callOptions struct {
 	headers http.Header

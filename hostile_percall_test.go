@@ -206,9 +206,9 @@ func pcSecretWays(secret string) []struct {
 		req  *Request
 		opts []RequestOption
 	}{
-		{"WithQuery password", get(), []RequestOption{QueryParam("password", secret)}},
-		{"WithQuery PassWord", get(), []RequestOption{QueryParam("PassWord", secret)}},
-		{"WithQuery private_token", get(), []RequestOption{QueryParam("private_token", secret)}},
+		{"QueryParam password", get(), []RequestOption{QueryParam("password", secret)}},
+		{"QueryParam PassWord", get(), []RequestOption{QueryParam("PassWord", secret)}},
+		{"QueryParam private_token", get(), []RequestOption{QueryParam("private_token", secret)}},
 		{"Request.Query password", withQuery("password"), nil},
 		{"Request.Query token", withQuery("token"), nil},
 		{"Request.Query access_token", withQuery("access_token"), nil},
@@ -219,7 +219,7 @@ func pcSecretWays(secret string) []struct {
 		{"UseTokenSource", get(), []RequestOption{UseTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
 			return Token{Value: secret}, nil
 		}))}},
-		{"WithCallTokenSource failing", get(), []RequestOption{UseTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
+		{"UseTokenSource failing", get(), []RequestOption{UseTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
 			return Token{Value: secret}, errors.New("vault refused " + secret)
 		}))}},
 	}
