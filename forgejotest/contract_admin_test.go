@@ -21,14 +21,14 @@ func (s *scenario) adminAccounts() {
 	e := s.send(c2, "POST", "/admin/users", map[string]any{"username": bot, "email": bot + "@example.org", "password": pw})
 	s.note("admin create user as user2: %d %q", e.StatusCode, e.Message)
 	mcp := false
-	u, resp, err := c1.Admin.CreateUser(s.ctx, forgejo.CreateUserOption{Username: bot, Email: bot + "@example.org", Password: pw,
+	u, resp, err := c1.Admin.CreateUser(s.ctx, forgejo.CreateUserRequest{Username: bot, Email: bot + "@example.org", Password: pw,
 		FullName: "Contract Bot", MustChangePassword: &mcp})
 	s.must(err, "admin create user")
 	s.note("admin create user: %d login ok %v, email ok %v, full name %q, admin %v, active %v",
 		resp.StatusCode, u.Login == bot, u.Email == bot+"@example.org", u.FullName, u.IsAdmin, u.Active)
 	// A new account must change its password first: it may not use the
 	// API until then (the flag defaults to true).
-	_, _, err = c1.Admin.CreateUser(s.ctx, forgejo.CreateUserOption{Username: "mcp-" + bot, Email: "mcp-" + bot + "@example.org", Password: pw})
+	_, _, err = c1.Admin.CreateUser(s.ctx, forgejo.CreateUserRequest{Username: "mcp-" + bot, Email: "mcp-" + bot + "@example.org", Password: pw})
 	s.must(err, "create a user who must change their password")
 	_, _, err = s.clientFor(forgejo.WithBasicAuth("mcp-"+bot, pw)).Users.GetCurrent(s.ctx)
 	// The refusal is a bare {"message"}, without the swagger url.
@@ -60,7 +60,7 @@ func (s *scenario) adminAccounts() {
 	e = s.apiErr(err, "cron as user2")
 	s.note("run a cron task as user2: %d %q", e.StatusCode, e.Message)
 
-	ed, resp, err := c1.Admin.EditUser(s.ctx, bot, forgejo.EditUserOption{FullName: forgejo.Ptr("Bot Two"), Location: forgejo.Ptr("Mars"),
+	ed, resp, err := c1.Admin.EditUser(s.ctx, bot, forgejo.EditUserRequest{FullName: forgejo.Ptr("Bot Two"), Location: forgejo.Ptr("Mars"),
 		Website: forgejo.Ptr("https://example.org/bot"), Description: forgejo.Ptr("beep")})
 	s.must(err, "admin edit user")
 	pub, _, err := c2.Users.Get(s.ctx, bot)
@@ -77,7 +77,7 @@ func (s *scenario) adminAccounts() {
 	s.tokens(bot, pw, hide)
 
 	// A repository of theirs keeps them from being deleted.
-	r, resp, err := c1.Admin.CreateRepo(s.ctx, bot, forgejo.CreateRepoOption{Name: "bot-repo", AutoInit: true})
+	r, resp, err := c1.Admin.CreateRepo(s.ctx, bot, forgejo.CreateRepoRequest{Name: "bot-repo", AutoInit: true})
 	s.must(err, "admin create repo")
 	s.note("admin create repo for the bot: %d owner ok %v, empty %v", resp.StatusCode, r.Owner != nil && r.Owner.Login == bot, r.Empty)
 	_, err = c2.Admin.DeleteUser(s.ctx, bot, nil)
@@ -92,14 +92,14 @@ func (s *scenario) adminAccounts() {
 
 	// Rename, then purge.
 	renamed := bot + "-r"
-	resp, err = c1.Admin.RenameUser(s.ctx, bot, forgejo.RenameUserOption{NewUsername: renamed})
+	resp, err = c1.Admin.RenameUser(s.ctx, bot, forgejo.RenameUserRequest{NewUsername: renamed})
 	s.must(err, "rename")
 	_, _, errOld := c1.Users.Get(s.ctx, bot)
 	_, _, errNew := c1.Users.Get(s.ctx, renamed)
 	moved, _, errRepo := c1.Repos.Get(s.ctx, renamed, "bot-repo")
 	s.note("rename: %d, old name found %v, new name found %v, repository follows %v", resp.StatusCode, errOld == nil, errNew == nil,
 		errRepo == nil && moved.Owner.Login == renamed)
-	_, err = c1.Admin.RenameUser(s.ctx, renamed, forgejo.RenameUserOption{NewUsername: s.tg.user2})
+	_, err = c1.Admin.RenameUser(s.ctx, renamed, forgejo.RenameUserRequest{NewUsername: s.tg.user2})
 	e = s.apiErr(err, "rename to a taken name")
 	s.note("rename to a taken name: %d", e.StatusCode)
 	// Differs on purpose: Forgejo words the refusal with its translation,
@@ -109,9 +109,9 @@ func (s *scenario) adminAccounts() {
 	}
 	// What they filed elsewhere stays, by the Ghost user.
 	ghostRepo := uniq("ghost")
-	_, _, err = c1.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: ghostRepo, AutoInit: true})
+	_, _, err = c1.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: ghostRepo, AutoInit: true})
 	s.must(err, "a repository for the bot's issue")
-	_, _, err = s.clientFor(forgejo.WithBasicAuth(renamed, pw)).Issues.Create(s.ctx, s.tg.user1, ghostRepo, forgejo.CreateIssueOption{Title: "by the bot"})
+	_, _, err = s.clientFor(forgejo.WithBasicAuth(renamed, pw)).Issues.Create(s.ctx, s.tg.user1, ghostRepo, forgejo.CreateIssueRequest{Title: "by the bot"})
 	s.must(err, "the bot files an issue")
 	resp, err = c1.Admin.DeleteUser(s.ctx, renamed, &forgejo.AdminDeleteUserOptions{Purge: forgejo.Ptr(true)})
 	s.must(err, "purge")
@@ -161,11 +161,11 @@ func (s *scenario) adminSite() {
 	e := s.apiErr(err, "missing task")
 	s.note("run repo_health_check: %d, one more run %v; a missing task: %d", resp.StatusCode, runs == health.ExecTimes+1, e.StatusCode)
 
-	h, resp, err := c1.Admin.CreateHook(s.ctx, forgejo.CreateHookOption{Type: forgejo.HookTypeGitea, Active: true,
-		Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/system", "content_type": "json"}, Events: []string{"push"}})
+	h, resp, err := c1.Admin.CreateHook(s.ctx, forgejo.CreateHookRequest{Type: forgejo.HookTypeGitea, Active: true,
+		Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/system", "content_type": "json"}, Events: []string{"push"}})
 	s.must(err, "admin hook")
 	s.note("system hook: %d type %s active %v events %v", resp.StatusCode, h.Type, h.Active, h.Events)
-	ed, _, err := c1.Admin.EditHook(s.ctx, h.ID, forgejo.EditHookOption{Active: forgejo.Ptr(false)})
+	ed, _, err := c1.Admin.EditHook(s.ctx, h.ID, forgejo.EditHookRequest{Active: forgejo.Ptr(false)})
 	s.must(err, "edit system hook")
 	got, _, err := c1.Admin.GetHook(s.ctx, h.ID)
 	s.must(err, "get system hook")
@@ -201,13 +201,13 @@ func (s *scenario) adminSite() {
 	for _, h := range hm {
 		sum += h.Contributions
 	}
-	_, _, err = s.tg.c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{HideActivity: forgejo.Ptr(true)})
+	_, _, err = s.tg.c2.Users.EditSettings(s.ctx, forgejo.UserSettingsRequest{HideActivity: forgejo.Ptr(true)})
 	s.must(err, "hide activity")
 	hidden, _, err := s.tg.anon.Users.ListHeatmap(s.ctx, s.tg.user2)
 	s.must(err, "hidden heatmap")
 	own, _, err := s.tg.c2.Users.ListHeatmap(s.ctx, s.tg.user2)
 	s.must(err, "own heatmap")
-	_, _, err = s.tg.c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{HideActivity: forgejo.Ptr(false)})
+	_, _, err = s.tg.c2.Users.EditSettings(s.ctx, forgejo.UserSettingsRequest{HideActivity: forgejo.Ptr(false)})
 	s.must(err, "show activity")
 	s.note("user2's heatmap: %d, contributions %v; hidden: %d buckets for anyone, %v for themself", resp.StatusCode, sum > 0, len(hidden), len(own) == len(hm))
 }

@@ -18,7 +18,7 @@ import (
 
 func (s *scenario) issues() {
 	for i := 1; i <= 25; i++ {
-		is, resp, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: fmt.Sprintf("Issue %d", i), Body: "body"})
+		is, resp, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: fmt.Sprintf("Issue %d", i), Body: "body"})
 		s.must(err, "create issue")
 		if is.Number != int64(i) || resp.StatusCode != 201 || is.State != "open" || is.ID <= 0 {
 			s.t.Fatalf("issue %d: %d %+v", i, resp.StatusCode, is)
@@ -33,24 +33,24 @@ func (s *scenario) editing() {
 	s.must(err, "get issue")
 	s.note("issue 1: %q state %s comments %d closed_at zero %v pull_request nil %v labels %d milestone nil %v",
 		is.Title, is.State, is.Comments, is.ClosedAt.IsZero(), is.PullRequest == nil, len(is.Labels), is.Milestone == nil)
-	ed, resp, err := c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{Title: forgejo.Ptr("Issue one"), State: forgejo.Ptr(forgejo.StateClosed)})
+	ed, resp, err := c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueRequest{Title: forgejo.Ptr("Issue one"), State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "edit issue")
 	s.note("edit issue 1: %d %q state %s closed_at set %v", resp.StatusCode, ed.Title, ed.State, !ed.ClosedAt.IsZero())
 	closed, resp2, err := c.Issues.List(s.ctx, s.owner, s.repo, &forgejo.IssueListOptions{State: "closed"})
 	s.must(err, "list closed")
 	total, _ := resp2.TotalCount()
 	s.note("closed issues: %d (total %d)", len(closed), total)
-	ed, _, err = c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateOpen)})
+	ed, _, err = c.Issues.Edit(s.ctx, s.owner, s.repo, 1, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateOpen)})
 	s.must(err, "reopen")
 	s.note("reopen: state %s closed_at zero %v", ed.State, ed.ClosedAt.IsZero())
 	// Someone else may not edit the issue: a bare 403.
-	_, _, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, 2, forgejo.EditIssueOption{Title: forgejo.Ptr("hijack")})
+	_, _, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, 2, forgejo.EditIssueRequest{Title: forgejo.Ptr("hijack")})
 	e := s.apiErr(err, "edit someone else's issue")
 	s.note("user2 edits issue 2: %d %q", e.StatusCode, e.Message)
 	// The poster may edit their own.
-	mine, _, err := s.tg.c2.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "by user2"})
+	mine, _, err := s.tg.c2.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: "by user2"})
 	s.must(err, "user2 files an issue")
-	ed, resp, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, mine.Number, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+	ed, resp, err = s.tg.c2.Issues.Edit(s.ctx, s.owner, s.repo, mine.Number, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "user2 closes their issue")
 	s.note("user2 closes own issue #%d: %d %s", mine.Number, resp.StatusCode, ed.State)
 }
@@ -58,15 +58,15 @@ func (s *scenario) editing() {
 func (s *scenario) commentsAndNotifications() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	// Start from a clean slate on a server that may have older threads.
-	_, err := c1.Do(s.ctx, &forgejo.Request{Method: "PUT", Path: "/notifications", Query: url.Values{"all": {"true"}}, Retry: forgejo.AlwaysRetry}, nil)
+	_, err := c1.Do(s.ctx, &forgejo.Request{Method: "PUT", Path: "/notifications", Query: url.Values{"all": {"true"}}, Retry: forgejo.RetryAlways}, nil)
 	s.must(err, "mark everything read")
-	_, err = c2.Do(s.ctx, &forgejo.Request{Method: "PUT", Path: "/notifications", Query: url.Values{"all": {"true"}}, Retry: forgejo.AlwaysRetry}, nil)
+	_, err = c2.Do(s.ctx, &forgejo.Request{Method: "PUT", Path: "/notifications", Query: url.Values{"all": {"true"}}, Retry: forgejo.RetryAlways}, nil)
 	s.must(err, "mark everything read")
 
-	cm, resp, err := c2.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentOption{Body: "hello"})
+	cm, resp, err := c2.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentRequest{Body: "hello"})
 	s.must(err, "comment")
 	s.note("user2 comments: %d, id > 0 %v, by user2 %v", resp.StatusCode, cm.ID > 0, cm.User != nil && cm.User.Login == s.tg.user2)
-	_, _, err = c1.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentOption{Body: "reply"})
+	_, _, err = c1.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentRequest{Body: "reply"})
 	s.must(err, "reply")
 	// Comments ignore paging: both come back on a page of one, without Link.
 	n, r := s.count("/repos/"+s.owner+"/"+s.repo+"/issues/2/comments", url.Values{"page": {"1"}, "limit": {"1"}}, c1)
@@ -104,19 +104,19 @@ func (s *scenario) commentsAndNotifications() {
 
 func (s *scenario) labelsAndMilestones() {
 	c := s.tg.c1
-	l, resp, err := c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bug", Color: "#EE0701", Description: "broken"})
+	l, resp, err := c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelRequest{Name: "bug", Color: "#EE0701", Description: "broken"})
 	s.must(err, "create label")
 	s.note("create label: %d %q color %s", resp.StatusCode, l.Name, l.Color)
-	_, _, err = c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "bad", Color: "zz"})
+	_, _, err = c.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelRequest{Name: "bad", Color: "zz"})
 	e := s.apiErr(err, "bad color")
 	s.note("bad color: %d %q", e.StatusCode, e.Message)
-	_, _, err = s.tg.c2.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelOption{Name: "x", Color: "00ff00"})
+	_, _, err = s.tg.c2.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelRequest{Name: "x", Color: "00ff00"})
 	e = s.apiErr(err, "label by user2")
 	s.note("label by user2: %d %q", e.StatusCode, e.Message)
-	m, resp, err := c.Issues.CreateMilestone(s.ctx, s.owner, s.repo, forgejo.CreateMilestoneOption{Title: "v1", Description: "first"})
+	m, resp, err := c.Issues.CreateMilestone(s.ctx, s.owner, s.repo, forgejo.CreateMilestoneRequest{Title: "v1", Description: "first"})
 	s.must(err, "create milestone")
 	s.note("create milestone: %d %q state %s open %d closed_at nil %v", resp.StatusCode, m.Title, m.State, m.OpenIssues, m.ClosedAt.IsZero())
-	is, _, err := c.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: "labelled", Labels: []int64{l.ID}, Milestone: m.ID})
+	is, _, err := c.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: "labelled", Labels: []int64{l.ID}, Milestone: m.ID})
 	s.must(err, "labelled issue")
 	s.note("labelled issue: labels %d (%s) milestone %q", len(is.Labels), labelName(is.Labels), milestoneTitle(is.Milestone))
 	labels, resp, err := c.Issues.ListLabels(s.ctx, s.owner, s.repo, nil)
@@ -164,7 +164,7 @@ func (s *scenario) attachments() {
 	g, _, err := c.Issues.GetAttachment(s.ctx, s.owner, s.repo, 2, a.ID)
 	s.must(err, "get an issue attachment")
 	s.note("get issue attachment: same id %v %s", g.ID == a.ID, s.attNote(g))
-	ed, resp, err := c.Issues.EditAttachment(s.ctx, s.owner, s.repo, 2, a.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("edited.txt")})
+	ed, resp, err := c.Issues.EditAttachment(s.ctx, s.owner, s.repo, 2, a.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("edited.txt")})
 	s.must(err, "edit an issue attachment")
 	s.note("edit issue attachment: %d name %s", resp.StatusCode, ed.Name)
 	_, _, err = c.Issues.GetAttachment(s.ctx, s.owner, s.repo, 3, a.ID)
@@ -179,7 +179,7 @@ func (s *scenario) attachments() {
 	s.note("delete issue attachment: %d, then %d", resp.StatusCode, e.StatusCode)
 
 	// On a comment.
-	cm, _, err := c.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentOption{Body: "with a file"})
+	cm, _, err := c.Issues.CreateComment(s.ctx, s.owner, s.repo, 2, forgejo.CreateIssueCommentRequest{Body: "with a file"})
 	s.must(err, "comment")
 	ca, resp, err := c.Issues.UploadCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, nil, upload("log.txt", "line 1\nline 2\n"))
 	s.must(err, "upload to a comment")
@@ -189,7 +189,7 @@ func (s *scenario) attachments() {
 	cg, _, err := c.Issues.GetCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, ca.ID)
 	s.must(err, "get a comment attachment")
 	s.note("comment attachments %d, get same %v", len(cas), cg.ID == ca.ID)
-	ced, resp, err := c.Issues.EditCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, ca.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("log2.txt")})
+	ced, resp, err := c.Issues.EditCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, ca.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("log2.txt")})
 	s.must(err, "edit a comment attachment")
 	s.note("edit comment attachment: %d name %s", resp.StatusCode, ced.Name)
 	resp, err = c.Issues.DeleteCommentAttachment(s.ctx, s.owner, s.repo, cm.ID, ca.ID)
@@ -199,7 +199,7 @@ func (s *scenario) attachments() {
 	s.note("delete comment attachment: %d, left %d", resp.StatusCode, len(cas))
 
 	// On a release.
-	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v9.0.0", Name: "Assets"})
+	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v9.0.0", Name: "Assets"})
 	s.must(err, "release")
 	f := upload("app.tar.gz", "binary")
 	ra, resp, err := c.Repos.UploadReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, nil, &f)
@@ -212,10 +212,10 @@ func (s *scenario) attachments() {
 	r2, _, err := c.Repos.GetRelease(s.ctx, s.owner, s.repo, rel.ID)
 	s.must(err, "get the release")
 	s.note("release assets %d total %q, get same %v, release lists %d", len(ras), resp.Header.Get("X-Total-Count"), rg.ID == ra.ID, len(r2.Assets))
-	red, resp, err := c.Repos.EditReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("app-1.tar.gz")})
+	red, resp, err := c.Repos.EditReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("app-1.tar.gz")})
 	s.must(err, "edit a release asset")
 	s.note("edit release asset: %d name %s", resp.StatusCode, red.Name)
-	_, _, err = s.tg.c2.Repos.EditReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("u2")})
+	_, _, err = s.tg.c2.Repos.EditReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("u2")})
 	s.note("edit release asset by user2 (write collaborator): ok %v", err == nil)
 	resp, err = c.Repos.DeleteReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, ra.ID)
 	s.must(err, "delete a release asset")
@@ -228,20 +228,20 @@ func (s *scenario) attachments() {
 
 func (s *scenario) commentReactions() {
 	c := s.tg.c1
-	cm, _, err := c.Issues.CreateComment(s.ctx, s.owner, s.repo, 6, forgejo.CreateIssueCommentOption{Body: "react to me"})
+	cm, _, err := c.Issues.CreateComment(s.ctx, s.owner, s.repo, 6, forgejo.CreateIssueCommentRequest{Body: "react to me"})
 	s.must(err, "comment")
-	r, resp, err := c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "+1"})
+	r, resp, err := c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "+1"})
 	s.must(err, "react")
-	_, resp2, err := c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "+1"})
+	_, resp2, err := c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "+1"})
 	s.must(err, "react again")
-	_, resp3, err := s.tg.c2.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "laugh"})
+	_, resp3, err := s.tg.c2.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "laugh"})
 	s.must(err, "user2 reacts")
 	s.note("comment reaction: %d %s by user1 %v, again %d, user2 %d", resp.StatusCode, r.Content, r.User != nil && r.User.Login == s.tg.user1,
 		resp2.StatusCode, resp3.StatusCode)
-	_, _, err = c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "nope"})
+	_, _, err = c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "nope"})
 	e := s.apiErr(err, "bad reaction")
 	s.note("bad comment reaction: %d", e.StatusCode)
-	_, _, err = c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, 999999999, forgejo.EditReactionOption{Content: "+1"})
+	_, _, err = c.Issues.CreateCommentReaction(s.ctx, s.owner, s.repo, 999999999, forgejo.EditReactionRequest{Content: "+1"})
 	e = s.apiErr(err, "missing comment")
 	s.note("reaction on a missing comment: %d", e.StatusCode)
 	list := func() []string {
@@ -254,10 +254,10 @@ func (s *scenario) commentReactions() {
 		return sorted(out)
 	}
 	s.note("comment reactions: %d", len(list()))
-	resp, err = c.Issues.DeleteCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "+1"})
+	resp, err = c.Issues.DeleteCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "+1"})
 	s.must(err, "unreact")
 	left := list()
-	resp2, err = c.Issues.DeleteCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionOption{Content: "+1"})
+	resp2, err = c.Issues.DeleteCommentReaction(s.ctx, s.owner, s.repo, cm.ID, forgejo.EditReactionRequest{Content: "+1"})
 	s.must(err, "unreact again")
 	s.note("remove comment reaction: left %d (user2's %v)", len(left), len(left) == 1 && strings.HasPrefix(left[0], s.tg.user2+":laugh"))
 	// Differs on purpose: Forgejo 15 (Gitea 1.22's handler, "ToDo respond
@@ -288,13 +288,13 @@ func (s *scenario) missingLabelDelete() {
 func (s *scenario) timeTracking() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	n := s.newIssue("time tracking")
-	tt, resp, err := c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 3600})
+	tt, resp, err := c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeRequest{Time: 3600})
 	s.must(err, "add time")
 	s.note("add time: %d, time %d, by owner %v, issue #%d ok %v", resp.StatusCode, tt.Time, tt.UserName == s.owner,
 		n, tt.Issue != nil && tt.Issue.Number == n && tt.IssueID == tt.Issue.ID)
-	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{})
+	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeRequest{})
 	s.note("add no time: %d", s.status(err))
-	tt2, _, err := c2.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 60})
+	tt2, _, err := c2.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeRequest{Time: 60})
 	s.must(err, "user2 adds time")
 
 	times, resp, err := c1.Issues.ListTrackedTimes(s.ctx, s.owner, s.repo, n, nil)
@@ -375,12 +375,12 @@ func (s *scenario) timeTracking() {
 
 	// Deadlines keep the day and end it at 23:59:59.
 	due := time.Date(2030, 5, 6, 10, 30, 0, 0, time.UTC)
-	dl, resp, err := c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due})
+	dl, resp, err := c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineRequest{DueDate: due})
 	s.must(err, "deadline")
 	is, _, err := c1.Issues.Get(s.ctx, s.owner, s.repo, n)
 	s.must(err, "issue")
 	s.note("deadline: %d, due %s, issue due %s", resp.StatusCode, dl.DueDate.UTC().Format(time.RFC3339), is.DueDate.UTC().Format(time.RFC3339))
-	_, _, err = c2.Issues.SetDeadline(s.ctx, s.owner, s.repo, s.newIssue("deadline by a writer"), forgejo.EditDeadlineOption{DueDate: due})
+	_, _, err = c2.Issues.SetDeadline(s.ctx, s.owner, s.repo, s.newIssue("deadline by a writer"), forgejo.EditDeadlineRequest{DueDate: due})
 	s.note("deadline by user2 (a writer): error %v", err != nil)
 }
 
@@ -493,9 +493,9 @@ func (s *scenario) pinsAndPeople() {
 	s.note("assignees %v, reviewers %v", userLogins(as, s.tg), slices.Sorted(slices.Values(userLogins(rs, s.tg))))
 
 	// The deprecated comment routes, with the issue in the path.
-	cm, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, a, forgejo.CreateIssueCommentOption{Body: "old style"})
+	cm, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, a, forgejo.CreateIssueCommentRequest{Body: "old style"})
 	s.must(err, "comment")
-	ed, resp, err := c1.Issues.EditCommentDeprecated(s.ctx, s.owner, s.repo, a, cm.ID, forgejo.EditIssueCommentOption{Body: "edited old style"})
+	ed, resp, err := c1.Issues.EditCommentDeprecated(s.ctx, s.owner, s.repo, a, cm.ID, forgejo.EditIssueCommentRequest{Body: "edited old style"})
 	s.must(err, "edit deprecated")
 	resp2, err := c1.Issues.DeleteCommentDeprecated(s.ctx, s.owner, s.repo, a, cm.ID)
 	s.must(err, "delete deprecated")
@@ -508,17 +508,17 @@ func (s *scenario) timeline() {
 	n := s.newIssue("timeline")
 	resp, body := s.raw("GET", fmt.Sprintf("/repos/%s/%s/issues/%d/timeline", s.owner, s.repo, n), "")
 	s.note("empty timeline: %d %s", resp.StatusCode, strings.TrimSpace(string(body)))
-	_, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, n, forgejo.CreateIssueCommentOption{Body: "first"})
+	_, _, err := c1.Issues.CreateComment(s.ctx, s.owner, s.repo, n, forgejo.CreateIssueCommentRequest{Body: "first"})
 	s.must(err, "comment")
-	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 	s.must(err, "close")
-	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateOpen)})
+	_, _, err = c1.Issues.Edit(s.ctx, s.owner, s.repo, n, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateOpen)})
 	s.must(err, "reopen")
 	_, err = c1.Issues.Pin(s.ctx, s.owner, s.repo, n)
 	s.must(err, "pin")
 	_, err = c1.Issues.Unpin(s.ctx, s.owner, s.repo, n)
 	s.must(err, "unpin")
-	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeOption{Time: 90})
+	_, _, err = c1.Issues.AddTrackedTime(s.ctx, s.owner, s.repo, n, forgejo.AddTimeRequest{Time: 90})
 	s.must(err, "time")
 	_, err = c1.Issues.ClearTrackedTimes(s.ctx, s.owner, s.repo, n)
 	s.must(err, "reset")
@@ -527,9 +527,9 @@ func (s *scenario) timeline() {
 	_, err = c1.Issues.DeleteStopwatch(s.ctx, s.owner, s.repo, n)
 	s.must(err, "cancel")
 	due := time.Date(2031, 1, 2, 0, 0, 0, 0, time.UTC)
-	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due})
+	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineRequest{DueDate: due})
 	s.must(err, "deadline")
-	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineOption{DueDate: due.AddDate(0, 0, 1)})
+	_, _, err = c1.Issues.SetDeadline(s.ctx, s.owner, s.repo, n, forgejo.EditDeadlineRequest{DueDate: due.AddDate(0, 0, 1)})
 	s.must(err, "deadline again")
 	tl, resp2, err := c1.Issues.ListTimeline(s.ctx, s.owner, s.repo, n, nil)
 	s.must(err, "timeline")

@@ -78,7 +78,7 @@ func (s *scenario) instanceTemplates() {
 	// A repository auto_init starts from the templates; an unknown
 	// .gitignore or license fails the create and leaves no repository.
 	name := s.repo + "-init"
-	r, _, err := c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: name, AutoInit: true, Readme: "Default",
+	r, _, err := c.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: name, AutoInit: true, Readme: "Default",
 		Gitignores: "Go", License: "MIT", Description: "from templates"})
 	s.must(err, "create from templates")
 	file := func(path string) string {
@@ -90,7 +90,7 @@ func (s *scenario) instanceTemplates() {
 	br, _, err := c.Repos.GetBranch(s.ctx, s.owner, name, r.DefaultBranch)
 	s.must(err, "the initialized branch")
 	var bad [3]int
-	for i, opt := range []forgejo.CreateRepoOption{{Gitignores: "Go,No-Such-Template"}, {License: "No-Such-License"}, {Readme: "No-Such-Readme"}} {
+	for i, opt := range []forgejo.CreateRepoRequest{{Gitignores: "Go,No-Such-Template"}, {License: "No-Such-License"}, {Readme: "No-Such-Readme"}} {
 		opt.Name, opt.AutoInit = s.repo+"-bad", true
 		_, _, err = c.Repos.Create(s.ctx, opt)
 		bad[i] = s.status(err)
@@ -114,16 +114,16 @@ func (s *scenario) markup() {
 		{"comment", "## Heading\n\nsee <i>it</i> and <u>that</u>"},
 		{"markdown", ""},
 	} {
-		out, resp, err := c.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownOption{Mode: tc.mode, Text: tc.text})
+		out, resp, err := c.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownRequest{Mode: tc.mode, Text: tc.text})
 		s.must(err, "render")
 		s.note("markdown %q %q: %d %q", tc.mode, tc.text, resp.StatusCode, out)
 	}
 	out, _, err := c.Misc.RenderMarkdownRaw(s.ctx, "*raw* text\nsecond")
 	s.must(err, "render raw")
 	s.note("markdown raw: %q", out)
-	out, _, err = c.Misc.RenderMarkup(s.ctx, forgejo.MarkupOption{Mode: "markdown", Text: "**markup**"})
+	out, _, err = c.Misc.RenderMarkup(s.ctx, forgejo.MarkupRequest{Mode: "markdown", Text: "**markup**"})
 	s.must(err, "render markup")
 	s.note("markup: %q", out)
-	_, _, err = s.tg.anon.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownOption{Text: "x"})
+	_, _, err = s.tg.anon.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownRequest{Text: "x"})
 	s.note("markdown anonymously: %d", s.status(err))
 }

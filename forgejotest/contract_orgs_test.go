@@ -15,10 +15,10 @@ func (s *scenario) orgsAndTeams() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	name := "co" + strings.TrimPrefix(s.repo, "contract")
 	s.org = name
-	o, resp, err := c1.Orgs.Create(s.ctx, forgejo.CreateOrgOption{Username: name, FullName: "Contract Org", Description: "d", Visibility: "public"})
+	o, resp, err := c1.Orgs.Create(s.ctx, forgejo.CreateOrgRequest{Username: name, FullName: "Contract Org", Description: "d", Visibility: "public"})
 	s.must(err, "create an organization")
 	s.note("create org: %d full name %q visibility %s description %q", resp.StatusCode, o.FullName, o.Visibility, o.Description)
-	_, _, err = c1.Orgs.Create(s.ctx, forgejo.CreateOrgOption{Username: name})
+	_, _, err = c1.Orgs.Create(s.ctx, forgejo.CreateOrgRequest{Username: name})
 	e := s.apiErr(err, "org again")
 	s.note("org again: %d", e.StatusCode)
 	got, _, err := s.tg.anon.Orgs.Get(s.ctx, name)
@@ -49,7 +49,7 @@ func (s *scenario) orgsAndTeams() {
 		tn = append(tn, t.Name+":"+string(t.Permission)+fmt.Sprint(":", t.IncludesAllRepositories))
 	}
 	s.note("teams: %v", tn)
-	t, resp, err := c1.Orgs.CreateTeam(s.ctx, name, forgejo.CreateTeamOption{Name: "devs", Description: "developers", Permission: "write",
+	t, resp, err := c1.Orgs.CreateTeam(s.ctx, name, forgejo.CreateTeamRequest{Name: "devs", Description: "developers", Permission: "write",
 		Units: []string{"repo.code", "repo.issues", "repo.pulls", "repo.releases"}})
 	s.must(err, "create a team")
 	s.note("create team: %d %s includes all %v units %v org %v", resp.StatusCode, t.Name, t.IncludesAllRepositories, t.Units,
@@ -59,7 +59,7 @@ func (s *scenario) orgsAndTeams() {
 	if want := map[bool]string{true: "write", false: "none"}[s.tg.fake]; string(t.Permission) != want {
 		s.t.Errorf("team permission on %s: %s, want %s", s.tg.name, t.Permission, want)
 	}
-	_, _, err = c1.Orgs.CreateTeam(s.ctx, name, forgejo.CreateTeamOption{Name: "devs", Permission: "read", Units: []string{"repo.code"}})
+	_, _, err = c1.Orgs.CreateTeam(s.ctx, name, forgejo.CreateTeamRequest{Name: "devs", Permission: "read", Units: []string{"repo.code"}})
 	e = s.apiErr(err, "team again")
 	s.note("team again: %d", e.StatusCode)
 	resp, err = c1.Orgs.AddTeamMember(s.ctx, t.ID, s.tg.user2)
@@ -70,7 +70,7 @@ func (s *scenario) orgsAndTeams() {
 	s.must(err, "is member")
 	s.note("add team member: %d, team members %d, user2 now an org member %v", resp.StatusCode, len(members), isM2)
 
-	repo, resp, err := c1.Repos.CreateInOrg(s.ctx, name, forgejo.CreateRepoOption{Name: "org-repo", AutoInit: true})
+	repo, resp, err := c1.Repos.CreateInOrg(s.ctx, name, forgejo.CreateRepoRequest{Name: "org-repo", AutoInit: true})
 	s.must(err, "org repository")
 	s.note("create org repo: %d owner is the org %v", resp.StatusCode, repo.Owner.Login == name)
 	resp, err = c1.Orgs.AddTeamRepo(s.ctx, t.ID, name, "org-repo")
@@ -80,17 +80,17 @@ func (s *scenario) orgsAndTeams() {
 	r2, _, err := c2.Repos.Get(s.ctx, name, "org-repo")
 	s.must(err, "user2 sees the org repo")
 	s.note("add team repo: %d, team repos %d, user2 permissions %+v", resp.StatusCode, len(trs), *r2.Permissions)
-	_, _, err = c2.Repos.CreateFile(s.ctx, name, "org-repo", "by-user2.txt", forgejo.CreateFileOptions{Content: b64("x"), Message: "x"})
+	_, _, err = c2.Repos.CreateFile(s.ctx, name, "org-repo", "by-user2.txt", forgejo.CreateFileRequest{Content: b64("x"), Message: "x"})
 	s.note("user2 writes through the team: ok %v", err == nil)
 
-	l, resp, err := c1.Orgs.CreateLabel(s.ctx, name, forgejo.CreateLabelOption{Name: "org-bug", Color: "#aa0000"})
+	l, resp, err := c1.Orgs.CreateLabel(s.ctx, name, forgejo.CreateLabelRequest{Name: "org-bug", Color: "#aa0000"})
 	s.must(err, "org label")
 	ls, resp2, err := c1.Orgs.ListLabels(s.ctx, name, nil)
 	s.must(err, "org labels")
 	total, _ := resp2.TotalCount()
 	s.note("org label: %d %s color %s; labels %d (total %d), url is the org's %v", resp.StatusCode, l.Name, l.Color, len(ls), total,
 		strings.Contains(l.URL, "/orgs/"+name+"/labels/"))
-	is, _, err := c1.Issues.Create(s.ctx, name, "org-repo", forgejo.CreateIssueOption{Title: "with an org label", Labels: []int64{l.ID}})
+	is, _, err := c1.Issues.Create(s.ctx, name, "org-repo", forgejo.CreateIssueRequest{Title: "with an org label", Labels: []int64{l.ID}})
 	s.must(err, "issue with an org label")
 	s.note("issue with the org label: labels %s", labelName(is.Labels))
 
@@ -144,7 +144,7 @@ func (s *scenario) publicMembers() {
 
 func (s *scenario) teamSearch() {
 	c := s.tg.c1
-	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "qa", Description: "testers and owners of quality", Permission: "read", Units: []string{"repo.code"}})
+	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "qa", Description: "testers and owners of quality", Permission: "read", Units: []string{"repo.code"}})
 	s.must(err, "team")
 	search := func(q string, desc bool, cl *forgejo.Client) ([]string, *forgejo.Response, error) {
 		ts, resp, err := cl.Orgs.SearchTeams(s.ctx, s.org, &forgejo.OrgSearchTeamsOptions{Query: q, IncludeDesc: forgejo.Ptr(desc)})
@@ -170,26 +170,26 @@ func (s *scenario) teamUnits() {
 	c := s.tg.c1
 	// Below admin, units (or units_map) are required: 500, and the message
 	// is shown to a site administrator (user1) only.
-	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "nounits", Permission: "write"})
+	_, _, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "nounits", Permission: "write"})
 	e := s.apiErr(err, "team without units")
 	s.note("team without units: %d %q", e.StatusCode, e.Message)
-	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "nounits", Permission: "read", Units: []string{}})
+	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "nounits", Permission: "read", Units: []string{}})
 	e = s.apiErr(err, "team with empty units")
 	s.note("team with empty units: %d %q", e.StatusCode, e.Message)
-	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "bad name!", Permission: "write"})
+	_, _, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "bad name!", Permission: "write"})
 	e = s.apiErr(err, "bad team name without units")
 	s.note("bad team name without units: %d %q", e.StatusCode, e.Message)
 	teams, _, err := c.Orgs.ListTeams(s.ctx, s.org, nil)
 	s.must(err, "teams")
 	s.note("no team was made: %v", !strings.Contains(teamNames(teams), "nounits"))
 	// An admin team needs none.
-	t, resp, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "admins", Permission: "admin"})
+	t, resp, err := c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "admins", Permission: "admin"})
 	s.must(err, "admin team without units")
 	s.note("admin team without units: %d permission %s units %d", resp.StatusCode, t.Permission, len(t.Units))
 	_, err = c.Orgs.DeleteTeam(s.ctx, t.ID)
 	s.must(err, "delete the admin team")
 	// units_map alone is enough.
-	t, resp, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamOption{Name: "mapped", UnitsMap: map[string]string{"repo.code": "write"}})
+	t, resp, err = c.Orgs.CreateTeam(s.ctx, s.org, forgejo.CreateTeamRequest{Name: "mapped", UnitsMap: map[string]string{"repo.code": "write"}})
 	s.must(err, "team with units_map only")
 	s.note("team with units_map only: %d units %v", resp.StatusCode, t.Units)
 	_, err = c.Orgs.DeleteTeam(s.ctx, t.ID)

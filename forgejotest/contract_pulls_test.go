@@ -12,21 +12,21 @@ import (
 
 func (s *scenario) reviews() {
 	c1, c2 := s.tg.c1, s.tg.c2
-	_, _, err := c1.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoOption{NewBranchName: "feature"})
+	_, _, err := c1.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoRequest{NewBranchName: "feature"})
 	s.must(err, "branch")
-	_, _, err = c1.Repos.CreateFile(s.ctx, s.owner, s.repo, "feature.txt", forgejo.CreateFileOptions{Content: b64("f\n"), Message: "feature", Branch: "feature"})
+	_, _, err = c1.Repos.CreateFile(s.ctx, s.owner, s.repo, "feature.txt", forgejo.CreateFileRequest{Content: b64("f\n"), Message: "feature", Branch: "feature"})
 	s.must(err, "commit on the branch")
-	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestOption{Head: "feature", Base: "main", Title: "Feature"})
+	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestRequest{Head: "feature", Base: "main", Title: "Feature"})
 	s.must(err, "pull request")
-	_, _, err = c1.PullRequests.CreateReview(s.ctx, s.owner, s.repo, pr.Number, forgejo.CreatePullReviewOptions{Event: "APPROVED", Body: "self"})
+	_, _, err = c1.PullRequests.CreateReview(s.ctx, s.owner, s.repo, pr.Number, forgejo.CreatePullReviewRequest{Event: "APPROVED", Body: "self"})
 	e := s.apiErr(err, "approve own")
 	s.note("approve your own pull: %d", e.StatusCode)
-	rv, resp, err := c2.PullRequests.CreateReview(s.ctx, s.owner, s.repo, pr.Number, forgejo.CreatePullReviewOptions{Event: "APPROVED", Body: "lgtm"})
+	rv, resp, err := c2.PullRequests.CreateReview(s.ctx, s.owner, s.repo, pr.Number, forgejo.CreatePullReviewRequest{Event: "APPROVED", Body: "lgtm"})
 	s.must(err, "approve")
 	s.note("user2 approves: %d state %s body %q official %v", resp.StatusCode, rv.State, rv.Body, rv.Official)
-	pend, _, err := c2.PullRequests.CreateReview(s.ctx, s.owner, s.repo, pr.Number, forgejo.CreatePullReviewOptions{Body: "pending"})
+	pend, _, err := c2.PullRequests.CreateReview(s.ctx, s.owner, s.repo, pr.Number, forgejo.CreatePullReviewRequest{Body: "pending"})
 	s.must(err, "pending review")
-	sub, _, err := c2.PullRequests.SubmitReview(s.ctx, s.owner, s.repo, pr.Number, pend.ID, forgejo.SubmitPullReviewOptions{Event: "COMMENT", Body: "a note"})
+	sub, _, err := c2.PullRequests.SubmitReview(s.ctx, s.owner, s.repo, pr.Number, pend.ID, forgejo.SubmitPullReviewRequest{Event: "COMMENT", Body: "a note"})
 	s.must(err, "submit")
 	s.note("pending then submitted: %s -> %s", pend.State, sub.State)
 	rvs, _, err := c1.PullRequests.ListReviews(s.ctx, s.owner, s.repo, pr.Number, nil)
@@ -36,7 +36,7 @@ func (s *scenario) reviews() {
 		st = append(st, string(r.State))
 	}
 	s.note("reviews: %v", st)
-	dis, _, err := c1.PullRequests.DismissReview(s.ctx, s.owner, s.repo, pr.Number, rv.ID, forgejo.DismissPullReviewOptions{Message: "stale"})
+	dis, _, err := c1.PullRequests.DismissReview(s.ctx, s.owner, s.repo, pr.Number, rv.ID, forgejo.DismissPullReviewRequest{Message: "stale"})
 	s.must(err, "dismiss")
 	s.note("dismissed: %v", dis.Dismissed)
 	raw, _, err := c1.PullRequests.GetDiff(s.ctx, s.owner, s.repo, pr.Number, "diff", nil)
@@ -46,18 +46,18 @@ func (s *scenario) reviews() {
 
 func (s *scenario) reviewRequestsAndFiles() {
 	c1, c2 := s.tg.c1, s.tg.c2
-	_, _, err := c1.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoOption{NewBranchName: "files"})
+	_, _, err := c1.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoRequest{NewBranchName: "files"})
 	s.must(err, "branch")
 	readme, _, err := c1.Repos.GetContents(s.ctx, s.owner, s.repo, "README.md", nil)
 	s.must(err, "README")
-	_, _, err = c1.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileOptions{Branch: "files", SHA: readme.File.SHA,
+	_, _, err = c1.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileRequest{Branch: "files", SHA: readme.File.SHA,
 		Content: b64("# " + s.repo + "\n\ncontract suite\nmore\n"), Message: "append to the readme"})
 	s.must(err, "update on the branch")
-	_, _, err = c1.Repos.CreateFile(s.ctx, s.owner, s.repo, "src/new.go", forgejo.CreateFileOptions{Branch: "files", Content: b64("package x\n\nvar A = 1\n"), Message: "add"})
+	_, _, err = c1.Repos.CreateFile(s.ctx, s.owner, s.repo, "src/new.go", forgejo.CreateFileRequest{Branch: "files", Content: b64("package x\n\nvar A = 1\n"), Message: "add"})
 	s.must(err, "add on the branch")
-	_, _, err = c1.Repos.DeleteFile(s.ctx, s.owner, s.repo, "by-collab.txt", forgejo.DeleteFileOptions{Branch: "files", SHA: blobSHA("c"), Message: "remove"})
+	_, _, err = c1.Repos.DeleteFile(s.ctx, s.owner, s.repo, "by-collab.txt", forgejo.DeleteFileRequest{Branch: "files", SHA: blobSHA("c"), Message: "remove"})
 	s.must(err, "delete on the branch")
-	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestOption{Head: "files", Base: "main", Title: "Files"})
+	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestRequest{Head: "files", Base: "main", Title: "Files"})
 	s.must(err, "pull request")
 
 	fs, resp, err := c1.PullRequests.ListFiles(s.ctx, s.owner, s.repo, pr.Number, nil)
@@ -88,7 +88,7 @@ func (s *scenario) reviewRequestsAndFiles() {
 	s.note("files of a missing pull: %d", e.StatusCode)
 
 	// Review requests: user1 asks user2 (a write collaborator).
-	rq, resp, err := c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+	rq, resp, err := c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 	s.must(err, "request a review")
 	var st []string
 	for _, r := range rq {
@@ -109,21 +109,21 @@ func (s *scenario) reviewRequestsAndFiles() {
 		st = append(st, string(r.State))
 	}
 	s.note("reviews after the request: %v", st)
-	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 	s.note("request again: ok %v", err == nil)
-	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user1}})
+	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user1}})
 	e = s.apiErr(err, "request the author")
 	s.note("request the author: %d", e.StatusCode)
-	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{"no-such-user-xyz"}})
+	_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{"no-such-user-xyz"}})
 	e = s.apiErr(err, "request a missing user")
 	s.note("request a missing user: %d", e.StatusCode)
-	_, err = c2.PullRequests.RemoveReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+	_, err = c2.PullRequests.RemoveReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 	s.note("user2 removes own request: ok %v", err == nil)
 	if err == nil {
-		_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+		_, _, err = c1.PullRequests.RequestReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 		s.must(err, "request again")
 	}
-	resp, err = c1.PullRequests.RemoveReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{s.tg.user2}})
+	resp, err = c1.PullRequests.RemoveReviewers(s.ctx, s.owner, s.repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{s.tg.user2}})
 	s.must(err, "cancel the request")
 	got, _, err = c1.PullRequests.Get(s.ctx, s.owner, s.repo, pr.Number)
 	s.must(err, "get the pull")

@@ -28,7 +28,7 @@ import (
 
 func (s *scenario) repository() {
 	c := s.tg.c1
-	repo, resp, err := c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: s.repo, AutoInit: true, Description: "contract suite"})
+	repo, resp, err := c.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: s.repo, AutoInit: true, Description: "contract suite"})
 	s.must(err, "create repository")
 	if repo.Owner == nil || repo.Owner.Login != s.owner || repo.Name != s.repo || repo.ID <= 0 {
 		s.t.Fatalf("created %+v", repo)
@@ -36,10 +36,10 @@ func (s *scenario) repository() {
 	s.note("create repository: %d, empty %v, private %v, default branch %q, permissions %+v, topics %v",
 		resp.StatusCode, repo.Empty, repo.Private, repo.DefaultBranch, *repo.Permissions, repo.Topics)
 
-	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: s.repo})
+	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: s.repo})
 	e := s.apiErr(err, "create it again")
 	s.note("create it again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: "bad name!"})
+	_, _, err = c.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: "bad name!"})
 	e = s.apiErr(err, "bad name")
 	s.note("bad name: %d %q", e.StatusCode, e.Message)
 
@@ -101,13 +101,13 @@ func (s *scenario) contents() {
 	s.note("root: %v; README.md is auto_init's %v, size %d, sha is git's %v", names,
 		string(body) == "# "+s.repo+"\n\ncontract suite", readme.File.Size, readme.File.SHA == blobSHA(string(body)))
 
-	fr, resp, err := c.Repos.CreateFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.CreateFileOptions{Content: b64("hello\n"), Message: "Add the guide"})
+	fr, resp, err := c.Repos.CreateFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.CreateFileRequest{Content: b64("hello\n"), Message: "Add the guide"})
 	s.must(err, "create a file")
 	s.note("create docs/guide/intro.md: %d, content sha %s, path %s, type %s, commit message %q, parents %d",
 		resp.StatusCode, fr.Content.SHA, fr.Content.Path, fr.Content.Type, fr.Commit.Message, len(fr.Commit.Parents))
-	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "docs/b.txt", forgejo.CreateFileOptions{Content: b64("b"), Message: "b"})
+	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "docs/b.txt", forgejo.CreateFileRequest{Content: b64("b"), Message: "b"})
 	s.must(err, "create another file")
-	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.CreateFileOptions{Content: b64("again"), Message: "again"})
+	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.CreateFileRequest{Content: b64("again"), Message: "again"})
 	e := s.apiErr(err, "create it again")
 	s.note("create an existing file: %d %q", e.StatusCode, e.Message)
 
@@ -129,28 +129,28 @@ func (s *scenario) contents() {
 	e = s.apiErr(err, "missing file")
 	s.note("missing file: %d", e.StatusCode)
 
-	up, resp, err := c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.UpdateFileOptions{Content: b64("hello, world\n"), SHA: f.File.SHA, Message: "Update"})
+	up, resp, err := c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.UpdateFileRequest{Content: b64("hello, world\n"), SHA: f.File.SHA, Message: "Update"})
 	s.must(err, "update")
 	s.note("update: %d new sha %s", resp.StatusCode, up.Content.SHA)
-	_, _, err = c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.UpdateFileOptions{Content: b64("stale"), SHA: f.File.SHA, Message: "stale"})
+	_, _, err = c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.UpdateFileRequest{Content: b64("stale"), SHA: f.File.SHA, Message: "stale"})
 	e = s.apiErr(err, "stale update")
 	// Differs on purpose: Forgejo answers a stale sha 409 on update and
 	// 400 on delete ("sha does not match"); Gitea 1.27 422 for both.
 	if want := map[bool]int{true: 409, false: 422}[s.tg.fake]; e.StatusCode != want {
 		s.t.Errorf("stale update on %s: %d, want %d", s.tg.name, e.StatusCode, want)
 	}
-	_, _, err = c.Repos.DeleteFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.DeleteFileOptions{SHA: f.File.SHA, Message: "stale"})
+	_, _, err = c.Repos.DeleteFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.DeleteFileRequest{SHA: f.File.SHA, Message: "stale"})
 	e = s.apiErr(err, "stale delete")
 	if want := map[bool]int{true: 400, false: 422}[s.tg.fake]; e.StatusCode != want {
 		s.t.Errorf("stale delete on %s: %d, want %d", s.tg.name, e.StatusCode, want)
 	}
-	del, resp, err := c.Repos.DeleteFile(s.ctx, s.owner, s.repo, "docs/b.txt", forgejo.DeleteFileOptions{SHA: blobSHA("b"), Message: "Remove b"})
+	del, resp, err := c.Repos.DeleteFile(s.ctx, s.owner, s.repo, "docs/b.txt", forgejo.DeleteFileRequest{SHA: blobSHA("b"), Message: "Remove b"})
 	s.must(err, "delete")
 	s.note("delete: %d content nil %v", resp.StatusCode, del.Content == nil)
-	_, _, err = c.Repos.DeleteFile(s.ctx, s.owner, s.repo, "docs/b.txt", forgejo.DeleteFileOptions{SHA: blobSHA("b"), Message: "again"})
+	_, _, err = c.Repos.DeleteFile(s.ctx, s.owner, s.repo, "docs/b.txt", forgejo.DeleteFileRequest{SHA: blobSHA("b"), Message: "again"})
 	e = s.apiErr(err, "delete a missing file")
 	s.note("delete a missing file: %d", e.StatusCode)
-	_, _, err = s.tg.c2.Repos.CreateFile(s.ctx, s.owner, s.repo, "x.txt", forgejo.CreateFileOptions{Content: b64("x")})
+	_, _, err = s.tg.c2.Repos.CreateFile(s.ctx, s.owner, s.repo, "x.txt", forgejo.CreateFileRequest{Content: b64("x")})
 	e = s.apiErr(err, "create by user2")
 	s.note("create by user2: %d", e.StatusCode)
 
@@ -168,7 +168,7 @@ func (s *scenario) contents() {
 			q.Set("per_page", fmt.Sprint(tc.per))
 		}
 		var tr forgejo.GitTreeResponse
-		_, err := c.Do(s.ctx, &forgejo.Request{Method: "GET", Path: "/repos/" + s.owner + "/" + s.repo + "/git/trees/main", Query: q, Retry: forgejo.IdempotentOnly}, &tr)
+		_, err := c.Do(s.ctx, &forgejo.Request{Method: "GET", Path: "/repos/" + s.owner + "/" + s.repo + "/git/trees/main", Query: q, Retry: forgejo.RetryIdempotentOnly}, &tr)
 		s.must(err, "tree")
 		var es []string
 		for _, e := range tr.Tree {
@@ -184,10 +184,10 @@ func (s *scenario) contents() {
 
 func (s *scenario) tags() {
 	c := s.tg.c1
-	t, resp, err := c.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagOption{TagName: "v0.1.0"})
+	t, resp, err := c.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagRequest{TagName: "v0.1.0"})
 	s.must(err, "create a tag")
 	s.note("create tag: %d %s message %q commit is main %v", resp.StatusCode, t.Name, t.Message, t.Commit != nil && t.ID == t.Commit.SHA)
-	_, _, err = c.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagOption{TagName: "v0.1.0"})
+	_, _, err = c.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagRequest{TagName: "v0.1.0"})
 	e := s.apiErr(err, "tag again")
 	s.note("tag again: %d", e.StatusCode)
 	ts, resp, err := c.Repos.ListTags(s.ctx, s.owner, s.repo, nil)
@@ -201,15 +201,15 @@ func (s *scenario) tags() {
 
 func (s *scenario) releases() {
 	c := s.tg.c1
-	r1, resp, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v1.0.0", Name: "One", Body: "first"})
+	r1, resp, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v1.0.0", Name: "One", Body: "first"})
 	s.must(err, "create a release")
 	s.note("create release: %d %q tag %s target %s draft %v author ok %v assets %d", resp.StatusCode, r1.Name, r1.TagName, r1.TargetCommitish,
 		r1.Draft, r1.Author != nil && r1.Author.Login == s.owner, len(r1.Assets))
-	_, _, err = c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v2.0.0-rc1", Name: "Two RC", Prerelease: true})
+	_, _, err = c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v2.0.0-rc1", Name: "Two RC", Prerelease: true})
 	s.must(err, "prerelease")
-	_, _, err = c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v3.0.0", Name: "Draft", Draft: true})
+	_, _, err = c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v3.0.0", Name: "Draft", Draft: true})
 	s.must(err, "draft")
-	_, _, err = c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v1.0.0"})
+	_, _, err = c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v1.0.0"})
 	e := s.apiErr(err, "release again")
 	s.note("release for a tag that has one: %d", e.StatusCode)
 
@@ -244,7 +244,7 @@ func (s *scenario) releases() {
 	e = s.apiErr(err, "missing release")
 	s.note("release by a missing tag: %d", e.StatusCode)
 
-	ed, resp, err := c.Repos.EditRelease(s.ctx, s.owner, s.repo, r1.ID, forgejo.EditReleaseOption{Name: forgejo.Ptr("One, renamed")})
+	ed, resp, err := c.Repos.EditRelease(s.ctx, s.owner, s.repo, r1.ID, forgejo.EditReleaseRequest{Name: forgejo.Ptr("One, renamed")})
 	s.must(err, "edit a release")
 	s.note("edit release: %d %q body kept %q", resp.StatusCode, ed.Name, ed.Body)
 
@@ -255,16 +255,16 @@ func (s *scenario) releases() {
 	_, err = c.Repos.DeleteTag(s.ctx, s.owner, s.repo, "v1.0.0")
 	e = s.apiErr(err, "delete a released tag")
 	s.note("delete the tag of a release: %d %q", e.StatusCode, e.Message)
-	_, _, err = s.tg.c2.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v9"})
+	_, _, err = s.tg.c2.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v9"})
 	e = s.apiErr(err, "release by user2")
 	s.note("release by user2: %d", e.StatusCode)
 }
 
 func (s *scenario) hooks() {
 	c := s.tg.c1
-	h, resp, err := c.Repos.CreateHook(s.ctx, s.owner, s.repo, forgejo.CreateHookOption{
+	h, resp, err := c.Repos.CreateHook(s.ctx, s.owner, s.repo, forgejo.CreateHookRequest{
 		Type: forgejo.HookTypeGitea, Active: true, BranchFilter: "*",
-		Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/hook", "content_type": "json", "secret": "s3cret"},
+		Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/hook", "content_type": "json", "secret": "s3cret"},
 		Events: []string{"push", "issues"},
 	})
 	s.must(err, "create a hook")
@@ -276,14 +276,14 @@ func (s *scenario) hooks() {
 	slices.Sort(keys)
 	//lint:ignore SA1019 Forgejo 15 and Gitea 1.27 send config; metadata is newer
 	s.note("create hook: %d type %s active %v events %v config keys %v url %s", resp.StatusCode, h.Type, h.Active, sorted(h.Events), keys, h.Config["url"])
-	_, _, err = c.Repos.CreateHook(s.ctx, s.owner, s.repo, forgejo.CreateHookOption{Type: "nope", Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/", "content_type": "json"}})
+	_, _, err = c.Repos.CreateHook(s.ctx, s.owner, s.repo, forgejo.CreateHookRequest{Type: "nope", Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/", "content_type": "json"}})
 	e := s.apiErr(err, "bad type")
 	s.note("bad hook type: %d %q", e.StatusCode, e.Message)
-	_, _, err = c.Repos.CreateHook(s.ctx, s.owner, s.repo, forgejo.CreateHookOption{Type: forgejo.HookTypeGitea, Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/"}})
+	_, _, err = c.Repos.CreateHook(s.ctx, s.owner, s.repo, forgejo.CreateHookRequest{Type: forgejo.HookTypeGitea, Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/"}})
 	e = s.apiErr(err, "no content type")
 	s.note("no content type: %d %q", e.StatusCode, e.Message)
-	d, _, err := c.Repos.CreateHook(s.ctx, s.owner, s.repo, forgejo.CreateHookOption{Type: forgejo.HookTypeGitea,
-		Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/", "content_type": "form"}})
+	d, _, err := c.Repos.CreateHook(s.ctx, s.owner, s.repo, forgejo.CreateHookRequest{Type: forgejo.HookTypeGitea,
+		Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/", "content_type": "form"}})
 	s.must(err, "hook with defaults")
 	//lint:ignore SA1019 Forgejo 15 and Gitea 1.27 send config; metadata is newer
 	s.note("hook with defaults: active %v events %v content type %s", d.Active, sorted(d.Events), d.Config["content_type"])
@@ -291,7 +291,7 @@ func (s *scenario) hooks() {
 	s.must(err, "list hooks")
 	total, _ := resp.TotalCount()
 	s.note("hooks: %d (total %d)", len(hs), total)
-	ed, _, err := c.Repos.EditHook(s.ctx, s.owner, s.repo, h.ID, forgejo.EditHookOption{Active: forgejo.Ptr(false), Events: []string{"release"}})
+	ed, _, err := c.Repos.EditHook(s.ctx, s.owner, s.repo, h.ID, forgejo.EditHookRequest{Active: forgejo.Ptr(false), Events: []string{"release"}})
 	s.must(err, "edit a hook")
 	s.note("edit hook: active %v events %v", ed.Active, sorted(ed.Events))
 	resp, err = c.Repos.TestHook(s.ctx, s.owner, s.repo, h.ID, nil)
@@ -300,8 +300,8 @@ func (s *scenario) hooks() {
 	_, _, err = s.tg.c2.Repos.ListHooks(s.ctx, s.owner, s.repo, nil)
 	e = s.apiErr(err, "hooks by user2")
 	s.note("hooks by user2: %d", e.StatusCode)
-	oh, resp, err := c.Orgs.CreateHook(s.ctx, s.org, forgejo.CreateHookOption{Type: forgejo.HookTypeGitea, Active: true,
-		Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/org", "content_type": "json"}})
+	oh, resp, err := c.Orgs.CreateHook(s.ctx, s.org, forgejo.CreateHookRequest{Type: forgejo.HookTypeGitea, Active: true,
+		Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/org", "content_type": "json"}})
 	s.must(err, "org hook")
 	s.note("org hook: %d events %v", resp.StatusCode, sorted(oh.Events))
 	resp, err = c.Repos.DeleteHook(s.ctx, s.owner, s.repo, d.ID)
@@ -315,14 +315,14 @@ func (s *scenario) collaboratorsAndMore() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	p, _, err := c1.Repos.GetPermissionLevel(s.ctx, s.owner, s.repo, s.tg.user2)
 	s.must(err, "permission before")
-	resp, err := c1.Repos.AddCollaborator(s.ctx, s.owner, s.repo, s.tg.user2, forgejo.AddCollaboratorOption{Permission: "write"})
+	resp, err := c1.Repos.AddCollaborator(s.ctx, s.owner, s.repo, s.tg.user2, forgejo.AddCollaboratorRequest{Permission: "write"})
 	s.must(err, "add collaborator")
 	is, _, err := c1.Repos.IsCollaborator(s.ctx, s.owner, s.repo, s.tg.user2)
 	s.must(err, "is collaborator")
 	p2, _, err := c1.Repos.GetPermissionLevel(s.ctx, s.owner, s.repo, s.tg.user2)
 	s.must(err, "permission after")
 	s.note("collaborator: before %s, add %d, is %v, after %s", p.Permission, resp.StatusCode, is, p2.Permission)
-	_, _, err = c2.Repos.CreateFile(s.ctx, s.owner, s.repo, "by-collab.txt", forgejo.CreateFileOptions{Content: b64("c"), Message: "c"})
+	_, _, err = c2.Repos.CreateFile(s.ctx, s.owner, s.repo, "by-collab.txt", forgejo.CreateFileRequest{Content: b64("c"), Message: "c"})
 	s.note("collaborator writes: ok %v", err == nil)
 
 	// Search across repositories.
@@ -341,18 +341,18 @@ func (s *scenario) collaboratorsAndMore() {
 	s.note("search issues 'Issue 1' in the repo: %d", mine)
 
 	// Reactions.
-	rx, resp, err := c1.Issues.CreateReaction(s.ctx, s.owner, s.repo, 3, forgejo.EditReactionOption{Content: "heart"})
+	rx, resp, err := c1.Issues.CreateReaction(s.ctx, s.owner, s.repo, 3, forgejo.EditReactionRequest{Content: "heart"})
 	s.must(err, "react")
-	_, resp2, err := c1.Issues.CreateReaction(s.ctx, s.owner, s.repo, 3, forgejo.EditReactionOption{Content: "heart"})
+	_, resp2, err := c1.Issues.CreateReaction(s.ctx, s.owner, s.repo, 3, forgejo.EditReactionRequest{Content: "heart"})
 	s.must(err, "react again")
-	_, _, err = c1.Issues.CreateReaction(s.ctx, s.owner, s.repo, 3, forgejo.EditReactionOption{Content: "nope"})
+	_, _, err = c1.Issues.CreateReaction(s.ctx, s.owner, s.repo, 3, forgejo.EditReactionRequest{Content: "nope"})
 	e := s.apiErr(err, "bad reaction")
 	rs, _, err := c1.Issues.ListReactions(s.ctx, s.owner, s.repo, 3, nil)
 	s.must(err, "reactions")
 	s.note("react: %d %s, again %d, bad %d, reactions %d", resp.StatusCode, rx.Content, resp2.StatusCode, e.StatusCode, len(rs))
 
 	// Dependencies: issue 4 depends on issue 5.
-	_, resp, err = c1.Issues.AddDependency(s.ctx, s.owner, s.repo, 4, forgejo.IssueMeta{Owner: s.owner, Repo: s.repo, Index: 5})
+	_, resp, err = c1.Issues.AddDependency(s.ctx, s.owner, s.repo, 4, forgejo.IssueMetaRequest{Owner: s.owner, Repo: s.repo, Index: 5})
 	s.must(err, "add dependency")
 	deps, _, err := c1.Issues.ListDependencies(s.ctx, s.owner, s.repo, 4, nil)
 	s.must(err, "dependencies")
@@ -363,17 +363,17 @@ func (s *scenario) collaboratorsAndMore() {
 
 func (s *scenario) branchProtections() {
 	c := s.tg.c1
-	bp, resp, err := c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionOption{
+	bp, resp, err := c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionRequest{
 		RuleName: "main", EnablePush: true, RequiredApprovals: 1, PushWhitelistUsernames: []string{s.tg.user1},
 	})
 	s.must(err, "create a branch protection")
 	//lint:ignore SA1019 Forgejo 15 and Gitea 1.27 still send branch_name; the contract pins what it holds
 	s.note("create protection: %d rule %s branch %q push %v whitelist %v users %v approvals %d", resp.StatusCode, bp.RuleName, bp.BranchName,
 		bp.EnablePush, bp.EnablePushWhitelist, bp.PushWhitelistUsernames, bp.RequiredApprovals)
-	_, _, err = c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionOption{RuleName: "main"})
+	_, _, err = c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionRequest{RuleName: "main"})
 	e := s.apiErr(err, "protection again")
 	s.note("protection again: %d", e.StatusCode)
-	gp, resp, err := c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionOption{RuleName: "release/*"})
+	gp, resp, err := c.Repos.CreateBranchProtection(s.ctx, s.owner, s.repo, forgejo.CreateBranchProtectionRequest{RuleName: "release/*"})
 	s.must(err, "a glob protection")
 	//lint:ignore SA1019 Forgejo 15 and Gitea 1.27 still send branch_name; the contract pins what it holds
 	s.note("glob protection: %d rule %s branch %q", resp.StatusCode, gp.RuleName, gp.BranchName)
@@ -390,7 +390,7 @@ func (s *scenario) branchProtections() {
 	_, _, err = c.Repos.GetBranchProtection(s.ctx, s.owner, s.repo, "nope")
 	e = s.apiErr(err, "missing protection")
 	s.note("missing protection: %d", e.StatusCode)
-	ed, resp, err := c.Repos.EditBranchProtection(s.ctx, s.owner, s.repo, "main", forgejo.EditBranchProtectionOption{
+	ed, resp, err := c.Repos.EditBranchProtection(s.ctx, s.owner, s.repo, "main", forgejo.EditBranchProtectionRequest{
 		RequiredApprovals: forgejo.Ptr(int64(2)), EnablePush: forgejo.Ptr(false)})
 	s.must(err, "edit a protection")
 	s.note("edit protection: %d approvals %d push %v whitelist users %v", resp.StatusCode, ed.RequiredApprovals, ed.EnablePush, ed.PushWhitelistUsernames)
@@ -409,7 +409,7 @@ func (s *scenario) branchProtections() {
 
 func (s *scenario) forkIntoOrg() {
 	c := s.tg.c1
-	f, resp, err := c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+	f, resp, err := c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: s.org})
 	s.must(err, "fork into the organization")
 	s.note("fork into org: %d owner is the org %v fork %v parent %v", resp.StatusCode, f.Owner != nil && f.Owner.Login == s.org, f.Fork,
 		f.Parent != nil && f.Parent.FullName == s.owner+"/"+s.repo)
@@ -420,14 +420,14 @@ func (s *scenario) forkIntoOrg() {
 		owners = append(owners, x.Owner.Login)
 	}
 	s.note("forks: %d, the org's %v", len(forks), len(owners) == 1 && owners[0] == s.org)
-	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: s.org})
 	e := s.apiErr(err, "fork into the organization again")
 	s.note("fork into org again: %d %q", e.StatusCode, strings.NewReplacer(s.org, "ORG", s.owner+"/"+s.repo, "REPO", s.repo, "NAME").Replace(e.Message))
-	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org, Name: "another-name"})
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: s.org, Name: "another-name"})
 	e = s.apiErr(err, "fork into the organization again, renamed")
 	s.note("fork into org again under another name: %d", e.StatusCode)
 
-	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: "no-such-org-contract"})
+	_, _, err = c.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: "no-such-org-contract"})
 	e = s.apiErr(err, "fork into a missing org")
 	// Differs on purpose: Forgejo 15 (Gitea 1.22's handler) answers an
 	// organization that does not exist 422 "org does not exist"; Gitea
@@ -436,7 +436,7 @@ func (s *scenario) forkIntoOrg() {
 		s.t.Errorf("fork into a missing org on %s: %d, want %d", s.tg.name, e.StatusCode, want)
 	}
 	if isM, _, err := c.Orgs.IsMember(s.ctx, s.org, s.tg.user2); err == nil && !isM {
-		_, _, err = s.tg.c2.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkOption{Organization: s.org})
+		_, _, err = s.tg.c2.Repos.CreateFork(s.ctx, s.owner, s.repo, forgejo.CreateForkRequest{Organization: s.org})
 		s.note("user2 (no member) forks into the org: %d", s.status(err))
 	}
 
@@ -457,7 +457,7 @@ func (zeros) Read(p []byte) (int, error) {
 // cut every body at and well within a default Forgejo's 2048 MiB.
 func (s *scenario) bigAsset() {
 	c := s.tg.c1
-	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseOption{TagName: "v51.0.0", Name: "Big"})
+	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v51.0.0", Name: "Big"})
 	s.must(err, "release")
 	const size = 51 << 20
 	a, resp, err := c.Repos.UploadReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, nil,
@@ -475,13 +475,13 @@ func (s *scenario) bigAsset() {
 // of a branch since the default branch, newest first, with their files.
 func (s *scenario) compare() {
 	c := s.tg.c1
-	_, _, err := c.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoOption{NewBranchName: "cmp"})
+	_, _, err := c.Repos.CreateBranch(s.ctx, s.owner, s.repo, forgejo.CreateBranchRepoRequest{NewBranchName: "cmp"})
 	s.must(err, "branch")
 	readme, _, err := c.Repos.GetContents(s.ctx, s.owner, s.repo, "README.md", &forgejo.RepoGetContentsOptions{Ref: "cmp"})
 	s.must(err, "README")
-	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "cmp/one.txt", forgejo.CreateFileOptions{Branch: "cmp", Content: b64("1\n2\n"), Message: "Add one\n\nwith a body"})
+	_, _, err = c.Repos.CreateFile(s.ctx, s.owner, s.repo, "cmp/one.txt", forgejo.CreateFileRequest{Branch: "cmp", Content: b64("1\n2\n"), Message: "Add one\n\nwith a body"})
 	s.must(err, "add on the branch")
-	_, _, err = c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileOptions{Branch: "cmp", SHA: readme.File.SHA,
+	_, _, err = c.Repos.UpdateFile(s.ctx, s.owner, s.repo, "README.md", forgejo.UpdateFileRequest{Branch: "cmp", SHA: readme.File.SHA,
 		Content: b64("# changed\n"), Message: "Change the readme"})
 	s.must(err, "update on the branch")
 	desc := func(cmp *forgejo.Compare) string {
@@ -536,15 +536,15 @@ func (s *scenario) statuses() {
 		return fmt.Sprintf("%s total %d %v sha ok %v repo ok %v url ok %v total header %q", cs.State, cs.TotalCount, ctxs, cs.SHA == sha,
 			cs.Repository != nil && cs.Repository.FullName == s.owner+"/"+s.repo, strings.HasSuffix(cs.URL, "/commits/"+sha+"/status"), resp.Header.Get("X-Total-Count"))
 	}
-	st, resp, err := c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "pending", Context: "ci/build", Description: "building", TargetURL: "http://ci.example/1"})
+	st, resp, err := c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusRequest{State: "pending", Context: "ci/build", Description: "building", TargetURL: "http://ci.example/1"})
 	s.must(err, "create a status")
 	s.note("create status: %d %s %s %q %s creator ok %v url ok %v", resp.StatusCode, st.Status, st.Context, st.Description, st.TargetURL,
 		st.Creator != nil && st.Creator.Login == s.owner, strings.HasSuffix(st.URL, "/statuses/"+sha))
 	s.note("combined after pending: %s", combined())
-	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "success", Context: "ci/build"})
+	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusRequest{State: "success", Context: "ci/build"})
 	s.must(err, "success")
 	s.note("combined after success: %s", combined())
-	_, resp, err = s.tg.c2.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "failure", Context: "ci/lint"})
+	_, resp, err = s.tg.c2.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusRequest{State: "failure", Context: "ci/lint"})
 	s.must(err, "user2 (write collaborator) reports a failure")
 	s.note("user2 reports: %d; combined: %s", resp.StatusCode, combined())
 
@@ -567,9 +567,9 @@ func (s *scenario) statuses() {
 	s.must(err, "statuses of an unknown commit")
 	s.note("statuses of an unknown commit: %d", len(none))
 
-	_, _, err = s.tg.anon.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusOption{State: "success"})
+	_, _, err = s.tg.anon.Repos.CreateStatus(s.ctx, s.owner, s.repo, sha, forgejo.CreateStatusRequest{State: "success"})
 	s.note("create a status anonymously: %d", s.status(err))
-	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, "deadbeef", forgejo.CreateStatusOption{State: "success"})
+	_, _, err = c.Repos.CreateStatus(s.ctx, s.owner, s.repo, "deadbeef", forgejo.CreateStatusRequest{State: "success"})
 	e := s.apiErr(err, "status of a missing commit")
 	s.note("status of a missing commit: %d %q", e.StatusCode, e.Message)
 	// Differs on purpose: for a ref without statuses Forgejo answers an
@@ -641,16 +641,16 @@ func (s *scenario) wiki() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	_, _, err := c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, "Home")
 	s.note("wiki page before the wiki exists: %d", s.status(err))
-	p, resp, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+	p, resp, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{
 		Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome\n"))})
 	s.must(err, "create Home")
 	content, _ := base64.StdEncoding.DecodeString(p.ContentBase64)
 	s.note("create Home: %d title %q sub_url %q content %q commits %d message %q html_url ends %v sidebar %q", resp.StatusCode, p.Title, p.SubURL,
 		content, p.CommitCount, p.LastCommit.Message, strings.HasSuffix(p.HTMLURL, "/"+s.owner+"/"+s.repo+"/wiki/Home"), p.Sidebar)
-	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("again"))})
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("again"))})
 	e := s.apiErr(err, "create Home again")
 	s.note("create Home again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr(" "), ContentBase64: forgejo.Ptr(b64("x"))})
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr(" "), ContentBase64: forgejo.Ptr(b64("x"))})
 	e = s.apiErr(err, "create without a title")
 	s.note("create without a title: %d", e.StatusCode)
 	// Differs on purpose: Forgejo formats a nil error ("%!s(<nil>)"),
@@ -658,24 +658,24 @@ func (s *scenario) wiki() {
 	if want := map[bool]string{true: "%!s(<nil>)", false: "title is required"}[s.tg.fake]; e.Message != want {
 		s.t.Errorf("wiki page without a title on %s: %q", s.tg.name, e.Message)
 	}
-	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Bad"), ContentBase64: forgejo.Ptr("%%%")})
+	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("Bad"), ContentBase64: forgejo.Ptr("%%%")})
 	s.note("create with bad base64: %d", s.status(err))
-	p, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+	p, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{
 		Title: forgejo.Ptr("Second Page"), ContentBase64: forgejo.Ptr(b64("two")), Message: forgejo.Ptr("second")})
 	s.must(err, "create Second Page")
-	p2, _, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{
+	p2, _, err := c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{
 		Title: forgejo.Ptr("Third-Page"), ContentBase64: forgejo.Ptr(b64("three"))})
 	s.must(err, "create Third-Page")
 	got, _, err := c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, p.SubURL)
 	s.must(err, "get Second Page")
 	s.note("pages by title: %q -> %q (got %q, message %q), %q -> %q", "Second Page", p.SubURL, got.Title, got.LastCommit.Message, "Third-Page", p2.SubURL)
-	_, _, err = c2.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("By user2"), ContentBase64: forgejo.Ptr(b64("u2"))})
+	_, _, err = c2.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("By user2"), ContentBase64: forgejo.Ptr(b64("u2"))})
 	s.note("user2 (a writer) creates a page: error %v", err != nil)
-	ed, resp, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, "Home", forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome back\n"))})
+	ed, resp, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, "Home", forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome back\n"))})
 	s.must(err, "edit Home")
 	content, _ = base64.StdEncoding.DecodeString(ed.ContentBase64)
 	s.note("edit Home: %d content %q commits %d message %q", resp.StatusCode, content, ed.CommitCount, ed.LastCommit.Message)
-	un, _, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, p2.SubURL, forgejo.CreateWikiPageOptions{ContentBase64: forgejo.Ptr(b64("renamed"))})
+	un, _, err := c1.Repos.EditWikiPage(s.ctx, s.owner, s.repo, p2.SubURL, forgejo.CreateWikiPageRequest{ContentBase64: forgejo.Ptr(b64("renamed"))})
 	s.must(err, "edit without a title")
 	_, _, err = c1.Repos.GetWikiPage(s.ctx, s.owner, s.repo, p2.SubURL)
 	s.note("edit Third-Page without a title: now %q, old name %d", un.SubURL, s.status(err))
@@ -723,7 +723,7 @@ func sshEd25519(comment string) string {
 func (s *scenario) deployKeys() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	key := sshEd25519("contract@example")
-	k, resp, err := c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci", Key: key, ReadOnly: true})
+	k, resp, err := c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyRequest{Title: "ci", Key: key, ReadOnly: true})
 	s.must(err, "create deploy key")
 	_, wantFP, _ := checkSSHKey(key)
 	s.note("create deploy key: %d title %q read_only %v, key as given %v, fingerprint as ssh-keygen %v, repository nil %v, url ends %v",
@@ -738,13 +738,13 @@ func (s *scenario) deployKeys() {
 	g, _, err := c1.Repos.GetKey(s.ctx, s.owner, s.repo, k.ID)
 	s.must(err, "get deploy key")
 	s.note("by another fingerprint: %d; get: title %q", len(byFP), g.Title)
-	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci2", Key: key})
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyRequest{Title: "ci2", Key: key})
 	e := s.apiErr(err, "the same key again")
 	s.note("the same key again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "ci", Key: sshEd25519("x")})
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyRequest{Title: "ci", Key: sshEd25519("x")})
 	e = s.apiErr(err, "the same title again")
 	s.note("the same title again: %d %q", e.StatusCode, e.Message)
-	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyOption{Title: "bad", Key: "ssh-ed25519 bm90IGEga2V5"})
+	_, _, err = c1.Repos.CreateKey(s.ctx, s.owner, s.repo, forgejo.CreateKeyRequest{Title: "bad", Key: "ssh-ed25519 bm90IGEga2V5"})
 	e = s.apiErr(err, "a bad key")
 	s.note("a bad key: %d, invalid key content %v", e.StatusCode, strings.HasPrefix(e.Message, "Invalid key content"))
 	_, _, err = c2.Repos.ListKeys(s.ctx, s.owner, s.repo, nil)
@@ -758,17 +758,17 @@ func (s *scenario) deployKeys() {
 
 func (s *scenario) tagProtections() {
 	c1, c2 := s.tg.c1, s.tg.c2
-	p, resp, err := c1.Repos.CreateTagProtection(s.ctx, s.owner, s.repo, forgejo.CreateTagProtectionOption{NamePattern: "v*", WhitelistUsernames: []string{s.owner}})
+	p, resp, err := c1.Repos.CreateTagProtection(s.ctx, s.owner, s.repo, forgejo.CreateTagProtectionRequest{NamePattern: "v*", WhitelistUsernames: []string{s.owner}})
 	s.must(err, "create tag protection")
 	s.note("create tag protection: %d pattern %q users %d teams %v", resp.StatusCode, p.NamePattern, len(p.WhitelistUsernames), p.WhitelistTeams)
 	for _, tc := range []struct {
 		what string
-		o    forgejo.CreateTagProtectionOption
+		o    forgejo.CreateTagProtectionRequest
 	}{
-		{"the same pattern", forgejo.CreateTagProtectionOption{NamePattern: "v*", WhitelistUsernames: []string{s.owner}}},
-		{"no pattern", forgejo.CreateTagProtectionOption{NamePattern: " ", WhitelistUsernames: []string{s.owner}}},
-		{"nobody allowed", forgejo.CreateTagProtectionOption{NamePattern: "x*"}},
-		{"a missing user", forgejo.CreateTagProtectionOption{NamePattern: "y*", WhitelistUsernames: []string{"nobody-contract-xyz"}}},
+		{"the same pattern", forgejo.CreateTagProtectionRequest{NamePattern: "v*", WhitelistUsernames: []string{s.owner}}},
+		{"no pattern", forgejo.CreateTagProtectionRequest{NamePattern: " ", WhitelistUsernames: []string{s.owner}}},
+		{"nobody allowed", forgejo.CreateTagProtectionRequest{NamePattern: "x*"}},
+		{"a missing user", forgejo.CreateTagProtectionRequest{NamePattern: "y*", WhitelistUsernames: []string{"nobody-contract-xyz"}}},
 	} {
 		_, _, err := c1.Repos.CreateTagProtection(s.ctx, s.owner, s.repo, tc.o)
 		e := s.apiErr(err, tc.what)
@@ -776,7 +776,7 @@ func (s *scenario) tagProtections() {
 	}
 	_, _, err = c2.Repos.ListTagProtections(s.ctx, s.owner, s.repo)
 	s.note("user2 lists tag protections: %d", s.status(err))
-	ed, resp, err := c1.Repos.EditTagProtection(s.ctx, s.owner, s.repo, p.ID, forgejo.EditTagProtectionOption{NamePattern: forgejo.Ptr("release-*")})
+	ed, resp, err := c1.Repos.EditTagProtection(s.ctx, s.owner, s.repo, p.ID, forgejo.EditTagProtectionRequest{NamePattern: forgejo.Ptr("release-*")})
 	s.must(err, "edit")
 	list, _, err := c1.Repos.ListTagProtections(s.ctx, s.owner, s.repo)
 	s.must(err, "list")
@@ -791,7 +791,7 @@ func (s *scenario) tagProtections() {
 
 func (s *scenario) gitData() {
 	c1 := s.tg.c1
-	_, _, err := c1.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagOption{TagName: "v-annotated", Message: "an annotated tag"})
+	_, _, err := c1.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagRequest{TagName: "v-annotated", Message: "an annotated tag"})
 	s.must(err, "annotated tag")
 	refs, _, err := c1.Repos.ListRefs(s.ctx, s.owner, s.repo)
 	s.must(err, "refs")
@@ -866,7 +866,7 @@ func (s *scenario) gitData() {
 
 func (s *scenario) repoExtras() {
 	c1 := s.tg.c1
-	fr, resp, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{NewBranch: "extra", Files: []*forgejo.ChangeFileOperation{
+	fr, resp, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{NewBranch: "extra", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "create", Path: "x/a.txt", Content: b64("a\n")}, {Operation: "create", Path: "x/b.txt", Content: b64("b\n")}}})
 	s.must(err, "change files")
 	var paths []string
@@ -874,7 +874,7 @@ func (s *scenario) repoExtras() {
 		paths = append(paths, f.Path+"@"+f.SHA[:7])
 	}
 	s.note("change files: %d %v, message %q, parents %d", resp.StatusCode, paths, fr.Commit.Message, len(fr.Commit.Parents))
-	fr, resp, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Branch: "extra", Message: "mixed", Files: []*forgejo.ChangeFileOperation{
+	fr, resp, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Branch: "extra", Message: "mixed", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "update", Path: "x/a.txt", Content: b64("a2\n"), SHA: blobSHA("a\n")},
 		{Operation: "delete", Path: "x/b.txt", SHA: blobSHA("b\n")},
 		{Operation: "create", Path: "x/c.txt", Content: b64("c\n")}}})
@@ -896,10 +896,10 @@ func (s *scenario) repoExtras() {
 		{"update a missing file", forgejo.ChangeFileOperation{Operation: "update", Path: "x/none.txt", Content: b64("x"), SHA: blobSHA("x")}},
 		{"update without a sha", forgejo.ChangeFileOperation{Operation: "update", Path: "x/c.txt", Content: b64("c3\n")}},
 	} {
-		_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Branch: "extra", Files: []*forgejo.ChangeFileOperation{&tc.f}})
+		_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Branch: "extra", Files: []*forgejo.ChangeFileOperation{&tc.f}})
 		s.note("change files, %s: %d", tc.what, s.status(err))
 	}
-	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Branch: "extra", Files: []*forgejo.ChangeFileOperation{
+	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Branch: "extra", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "update", Path: "x/a.txt", Content: b64("x"), SHA: blobSHA("a\n")}}})
 	// Differs on purpose: Forgejo answers a stale sha 409 (as on the
 	// one-file update), Gitea 1.27 422.
@@ -907,17 +907,17 @@ func (s *scenario) repoExtras() {
 		s.t.Errorf("change files with a stale sha on %s: %v", s.tg.name, err)
 	}
 
-	resp, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "extra", forgejo.UpdateBranchRepoOption{Name: "extra2"})
+	resp, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "extra", forgejo.UpdateBranchRepoRequest{Name: "extra2"})
 	s.must(err, "rename")
 	_, _, err = c1.Repos.GetBranch(s.ctx, s.owner, s.repo, "extra")
 	st := s.status(err)
-	_, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "no-such-branch", forgejo.UpdateBranchRepoOption{Name: "zzz"})
+	_, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "no-such-branch", forgejo.UpdateBranchRepoRequest{Name: "zzz"})
 	e := s.apiErr(err, "rename a missing branch")
-	_, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "extra2", forgejo.UpdateBranchRepoOption{Name: "main"})
+	_, err = c1.Repos.RenameBranch(s.ctx, s.owner, s.repo, "extra2", forgejo.UpdateBranchRepoRequest{Name: "main"})
 	e2 := s.apiErr(err, "rename onto main")
 	s.note("rename extra: %d, old name %d; a missing branch %d %q; onto main %d %q", resp.StatusCode, st, e.StatusCode, e.Message, e2.StatusCode, e2.Message)
 
-	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestOption{Head: "extra2", Base: "main", Title: "Extra"})
+	pr, _, err := c1.PullRequests.Create(s.ctx, s.owner, s.repo, forgejo.CreatePullRequestRequest{Head: "extra2", Base: "main", Title: "Extra"})
 	s.must(err, "pull request")
 	got, _, err := c1.PullRequests.GetByBaseHead(s.ctx, s.owner, s.repo, "main", "extra2")
 	s.must(err, "by base and head")
@@ -925,7 +925,7 @@ func (s *scenario) repoExtras() {
 	s.must(err, "by base and owner:head")
 	_, _, err = c1.PullRequests.GetByBaseHead(s.ctx, s.owner, s.repo, "main", "no-such-branch")
 	s.note("pull by base and head: same %v, with the owner %v; a missing head %d", got.Number == pr.Number, got2.Number == pr.Number, s.status(err))
-	_, err = c1.PullRequests.Merge(s.ctx, s.owner, s.repo, pr.Number, forgejo.MergePullRequestOption{Style: "merge"})
+	_, err = c1.PullRequests.Merge(s.ctx, s.owner, s.repo, pr.Number, forgejo.MergePullRequestRequest{Style: "merge"})
 	s.must(err, "merge")
 	merged, _, err := c1.PullRequests.Get(s.ctx, s.owner, s.repo, pr.Number)
 	s.must(err, "merged pull request")
@@ -937,18 +937,18 @@ func (s *scenario) repoExtras() {
 
 func (s *scenario) pushMirrors() {
 	c1, c2 := s.tg.c1, s.tg.c2
-	m, resp, err := c1.Repos.CreatePushMirror(s.ctx, s.owner, s.repo, forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/mirror.git", Interval: "8h"})
+	m, resp, err := c1.Repos.CreatePushMirror(s.ctx, s.owner, s.repo, forgejo.CreatePushMirrorRequest{RemoteAddress: "https://8.8.8.8/mirror.git", Interval: "8h"})
 	s.must(err, "add push mirror")
 	s.note("add push mirror: %d address %q interval %q remote name prefix %v, repo %v, last error %q", resp.StatusCode, m.RemoteAddress, m.Interval,
 		strings.HasPrefix(m.RemoteName, "remote_mirror_"), m.RepoName == s.repo, m.LastError)
 	for _, tc := range []struct {
 		what string
-		o    forgejo.CreatePushMirrorOption
+		o    forgejo.CreatePushMirrorRequest
 	}{
-		{"a local address", forgejo.CreatePushMirrorOption{RemoteAddress: "http://127.0.0.1/x.git", Interval: "8h"}},
-		{"another protocol", forgejo.CreatePushMirrorOption{RemoteAddress: "ftp://8.8.8.8/x.git", Interval: "8h"}},
-		{"a bad interval", forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/x.git", Interval: "soon"}},
-		{"a short interval", forgejo.CreatePushMirrorOption{RemoteAddress: "https://8.8.8.8/x.git", Interval: "1m"}},
+		{"a local address", forgejo.CreatePushMirrorRequest{RemoteAddress: "http://127.0.0.1/x.git", Interval: "8h"}},
+		{"another protocol", forgejo.CreatePushMirrorRequest{RemoteAddress: "ftp://8.8.8.8/x.git", Interval: "8h"}},
+		{"a bad interval", forgejo.CreatePushMirrorRequest{RemoteAddress: "https://8.8.8.8/x.git", Interval: "soon"}},
+		{"a short interval", forgejo.CreatePushMirrorRequest{RemoteAddress: "https://8.8.8.8/x.git", Interval: "1m"}},
 	} {
 		_, _, err := c1.Repos.CreatePushMirror(s.ctx, s.owner, s.repo, tc.o)
 		s.note("push mirror with %s: %d", tc.what, s.status(err))
@@ -978,7 +978,7 @@ func (s *scenario) notesAndTemplates() {
 	_, _, err := c1.Repos.GetNote(s.ctx, s.owner, s.repo, "main", nil)
 	s.note("note on main before any: %d", s.status(err))
 	if s.tg.fake { // Gitea 1.27 has no route to write notes
-		n, resp, err := c1.Repos.SetNote(s.ctx, s.owner, s.repo, "main", forgejo.NoteOptions{Message: "reviewed"})
+		n, resp, err := c1.Repos.SetNote(s.ctx, s.owner, s.repo, "main", forgejo.NoteRequest{Message: "reviewed"})
 		if err != nil || resp.StatusCode != 200 || n.Message != "reviewed\n" || n.Commit == nil {
 			s.t.Errorf("set a note: %+v, %v", n, err)
 		}
@@ -994,7 +994,7 @@ func (s *scenario) notesAndTemplates() {
 	s.must(err, "issue config")
 	s.note("issue templates before any: %s; config: blank issues %v, contact links %d", raw, cfg.BlankIssuesEnabled, len(cfg.ContactLinks))
 	tpl := "---\nname: Bug report\nabout: Something broke\ntitle: \"[bug] \"\nlabels: [\"bug\", \"triage\"]\nref: main\n---\n\nWhat happened?\n"
-	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "templates", Files: []*forgejo.ChangeFileOperation{
+	_, _, err = c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Message: "templates", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "create", Path: ".gitea/ISSUE_TEMPLATE/bug.md", Content: b64(tpl)},
 		{Operation: "create", Path: ".gitea/ISSUE_TEMPLATE/config.yaml", Content: b64("blank_issues_enabled: false\n")}}})
 	s.must(err, "add templates")
@@ -1013,20 +1013,20 @@ func (s *scenario) notesAndTemplates() {
 func (s *scenario) transfers() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	name := s.repo + "-xfer"
-	_, _, err := c2.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: name, AutoInit: true})
+	_, _, err := c2.Repos.Create(s.ctx, forgejo.CreateRepoRequest{Name: name, AutoInit: true})
 	s.must(err, "user2's repository")
-	_, _, err = c2.Repos.Transfer(s.ctx, s.owner, s.repo, forgejo.TransferRepoOption{NewOwner: s.tg.user2})
+	_, _, err = c2.Repos.Transfer(s.ctx, s.owner, s.repo, forgejo.TransferRepoRequest{NewOwner: s.tg.user2})
 	e := s.apiErr(err, "user2 transfers the owner's repository")
 	s.note("user2 transfers the owner's repository: %d %q", e.StatusCode, e.Message)
-	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: "nobody-contract-xyz"})
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoRequest{NewOwner: "nobody-contract-xyz"})
 	e = s.apiErr(err, "to nobody")
 	s.note("transfer to a missing user: %d %q", e.StatusCode, e.Message)
 	_, _, err = c1.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
 	s.note("accept without a transfer: %d", s.status(err))
-	r, resp, err := c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	r, resp, err := c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoRequest{NewOwner: s.owner})
 	s.must(err, "start a transfer")
 	s.note("user2 transfers to user1: %d, still user2's %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
-	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoRequest{NewOwner: s.owner})
 	s.note("transfer again while pending: %d", s.status(err))
 	_, _, err = c2.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
 	e = s.apiErr(err, "user2 accepts")
@@ -1034,14 +1034,14 @@ func (s *scenario) transfers() {
 	r, resp, err = c1.Repos.RejectTransfer(s.ctx, s.tg.user2, name)
 	s.must(err, "reject")
 	s.note("user1 rejects: %d, user2's %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
-	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoOption{NewOwner: s.owner})
+	_, _, err = c2.Repos.Transfer(s.ctx, s.tg.user2, name, forgejo.TransferRepoRequest{NewOwner: s.owner})
 	s.must(err, "transfer again")
 	r, resp, err = c1.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
 	s.must(err, "accept")
 	_, _, err = c1.Repos.Get(s.ctx, s.tg.user2, name)
 	st := s.status(err)
 	s.note("user1 accepts: %d, user1's %v, under the old name %d", resp.StatusCode, r.Owner.Login == s.owner, st)
-	r, resp, err = c1.Repos.Transfer(s.ctx, s.owner, name, forgejo.TransferRepoOption{NewOwner: s.tg.user2})
+	r, resp, err = c1.Repos.Transfer(s.ctx, s.owner, name, forgejo.TransferRepoRequest{NewOwner: s.tg.user2})
 	s.must(err, "admin transfers")
 	s.note("user1 (a site administrator) transfers back: %d, user2's at once %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
 	_, err = c2.Repos.Delete(s.ctx, s.tg.user2, name)
@@ -1108,7 +1108,7 @@ func (s *scenario) editorConfig() {
 		return strings.TrimSpace(string(body))
 	}
 	before := get("main.go")
-	_, _, err := c1.Repos.CreateFile(s.ctx, s.owner, s.repo, ".editorconfig", forgejo.CreateFileOptions{Content: b64(
+	_, _, err := c1.Repos.CreateFile(s.ctx, s.owner, s.repo, ".editorconfig", forgejo.CreateFileRequest{Content: b64(
 		"root = true\n\n[*]\nindent_style = space\nindent_size = 4\ninsert_final_newline = true\n\n[*.{go,mod}]\nindent_style = tab\n\n[*.md]\ntrim_trailing_whitespace = false\nend_of_line = LF\ncharset = utf-8\n\n[Makefile]\nindent_style = tab\n")})
 	s.must(err, "add .editorconfig")
 	s.note("editorconfig: none yet %s; main.go %s; go.mod %s; README.md %s; Makefile %s; docs/guide/intro.md %s", before, get("main.go"), get("go.mod"),
@@ -1120,16 +1120,16 @@ func (s *scenario) avatarAndAutoMerge() {
 	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
 	var buf bytes.Buffer
 	s.must(png.Encode(&buf, img), "png")
-	resp, err := c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
+	resp, err := c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarRequest{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
 	s.must(err, "set the avatar")
 	r, _, err := c1.Repos.Get(s.ctx, s.owner, s.repo)
 	s.must(err, "repository")
 	s.note("set the avatar: %d, avatar_url under repo-avatars %v", resp.StatusCode, strings.Contains(r.AvatarURL, "/repo-avatars/"))
-	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: "%%%"})
+	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarRequest{Image: "%%%"})
 	st1 := s.status(err)
-	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: b64("not an image")})
+	_, err = c1.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarRequest{Image: b64("not an image")})
 	st2 := s.status(err)
-	_, err = c2.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarOption{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
+	_, err = c2.Repos.SetAvatar(s.ctx, s.owner, s.repo, forgejo.UpdateRepoAvatarRequest{Image: base64.StdEncoding.EncodeToString(buf.Bytes())})
 	s.note("avatar: bad base64 %d, not an image %d, by user2 %d", st1, st2, s.status(err))
 	resp, err = c1.Repos.DeleteAvatar(s.ctx, s.owner, s.repo)
 	s.must(err, "delete the avatar")
@@ -1147,12 +1147,12 @@ func (s *scenario) avatarAndAutoMerge() {
 
 func (s *scenario) commitDiffs() {
 	c1 := s.tg.c1
-	_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "diff base", Files: []*forgejo.ChangeFileOperation{
+	_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Message: "diff base", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "create", Path: "d/long.txt", Content: b64("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n")},
 		{Operation: "create", Path: "d/gone.txt", Content: b64("bye\n")},
 		{Operation: "create", Path: "d/tail.txt", Content: b64("no newline")}}})
 	s.must(err, "diff base")
-	fr, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesOptions{Message: "diff change", Files: []*forgejo.ChangeFileOperation{
+	fr, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Message: "diff change", Files: []*forgejo.ChangeFileOperation{
 		{Operation: "update", Path: "d/long.txt", Content: b64("1\n2\nthree\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\nfourteen\n15\n16\n"), SHA: blobSHA("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n")},
 		{Operation: "delete", Path: "d/gone.txt", SHA: blobSHA("bye\n")},
 		{Operation: "update", Path: "d/tail.txt", Content: b64("no newline\nnow\n"), SHA: blobSHA("no newline")},

@@ -73,8 +73,8 @@ func giteaTarget(t *testing.T) (*target, string) {
 		}
 		env[k] = v
 	}
-	mk := func(opts ...forgejo.Option) *forgejo.Client {
-		c, err := forgejo.NewClient(append([]forgejo.Option{forgejo.WithBaseURL(env["FORGEGO_IT_URL"]), forgejo.WithRetryPolicy(FastRetry)}, opts...)...)
+	mk := func(opts ...forgejo.ClientOption) *forgejo.Client {
+		c, err := forgejo.NewClient(append([]forgejo.ClientOption{forgejo.WithBaseURL(env["FORGEGO_IT_URL"]), forgejo.WithRetryPolicy(FastRetry)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +182,7 @@ func (s *scenario) raw(method, path, token string) (*http.Response, []byte) {
 func (s *scenario) count(path string, query url.Values, c *forgejo.Client) (int, *forgejo.Response) {
 	s.t.Helper()
 	var items []json.RawMessage
-	resp, err := c.Do(s.ctx, &forgejo.Request{Method: "GET", Path: path, Query: query, Retry: forgejo.IdempotentOnly}, &items)
+	resp, err := c.Do(s.ctx, &forgejo.Request{Method: "GET", Path: path, Query: query, Retry: forgejo.RetryIdempotentOnly}, &items)
 	s.must(err, "GET "+path)
 	return len(items), resp
 }
@@ -393,9 +393,9 @@ func (s *scenario) send(c *forgejo.Client, method, path string, body any) *forge
 }
 
 // clientFor builds a client for the target with extra options.
-func (s *scenario) clientFor(opts ...forgejo.Option) *forgejo.Client {
+func (s *scenario) clientFor(opts ...forgejo.ClientOption) *forgejo.Client {
 	s.t.Helper()
-	c, err := forgejo.NewClient(append([]forgejo.Option{forgejo.WithBaseURL(s.tg.url), forgejo.WithHTTPClient(s.tg.httpc),
+	c, err := forgejo.NewClient(append([]forgejo.ClientOption{forgejo.WithBaseURL(s.tg.url), forgejo.WithHTTPClient(s.tg.httpc),
 		forgejo.WithRetryPolicy(FastRetry)}, opts...)...)
 	s.must(err, "client")
 	return c
@@ -444,7 +444,7 @@ func userLogins(us []*forgejo.User, tg *target) []string {
 
 func (s *scenario) newIssue(title string) int64 {
 	s.t.Helper()
-	is, _, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueOption{Title: title})
+	is, _, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: title})
 	s.must(err, "create "+title)
 	return is.Number
 }

@@ -25,7 +25,7 @@ func (s *scenario) tokens(bot, pw string, hide func(string) string) {
 	s.must(err, "basic auth")
 	s.note("basic auth with the password: login ok %v", me.Login == bot)
 
-	tok, resp, err := basic.Users.CreateToken(s.ctx, bot, forgejo.CreateAccessTokenOption{Name: "ci",
+	tok, resp, err := basic.Users.CreateToken(s.ctx, bot, forgejo.CreateAccessTokenRequest{Name: "ci",
 		Scopes: []string{"read:repository", "write:repository", "read:user"}})
 	s.must(err, "create token")
 	s.note("create token: %d name %q scopes %v, sha1 length %d, last eight ok %v", resp.StatusCode, tok.Name, tok.Scopes,
@@ -35,7 +35,7 @@ func (s *scenario) tokens(bot, pw string, hide func(string) string) {
 	s.must(err, "the new token")
 	s.note("the new token authenticates: %v", me.Login == bot)
 
-	all, _, err := basic.Users.CreateToken(s.ctx, bot, forgejo.CreateAccessTokenOption{Name: "everything", Scopes: []string{"all"}})
+	all, _, err := basic.Users.CreateToken(s.ctx, bot, forgejo.CreateAccessTokenRequest{Name: "everything", Scopes: []string{"all"}})
 	s.must(err, "token with all")
 	s.note("token with scope all: %v", all.Scopes)
 	for _, tc := range []struct {
@@ -138,20 +138,20 @@ func (s *scenario) accountKeys() {
 	s.note("a key without a title: %d %q", e.StatusCode, e.Message)
 
 	line, fp := sshKey("contract@example")
-	k, resp, err := c2.Users.CreateKey(s.ctx, forgejo.CreateKeyOption{Title: "contract", Key: line})
+	k, resp, err := c2.Users.CreateKey(s.ctx, forgejo.CreateKeyRequest{Title: "contract", Key: line})
 	s.must(err, "add a key")
 	s.note("add a key: %d fingerprint ok %v title %q type %q owner ok %v, key kept %v, url ok %v", resp.StatusCode, k.Fingerprint == fp,
 		k.Title, k.KeyType, k.User != nil && k.User.Login == s.tg.user2, k.Key == line || k.Key+" contract@example" == line,
 		strings.HasSuffix(k.URL, fmt.Sprintf("/api/v1/user/keys/%d", k.ID)))
-	_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyOption{Title: "again", Key: line})
+	_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyRequest{Title: "again", Key: line})
 	e = s.apiErr(err, "the same key")
 	s.note("the same key: %d %q", e.StatusCode, e.Message)
 	other, _ := sshKey("")
-	_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyOption{Title: "contract", Key: other})
+	_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyRequest{Title: "contract", Key: other})
 	e = s.apiErr(err, "the same title")
 	s.note("the same title: %d %q", e.StatusCode, e.Message)
 	for _, junk := range []string{"ssh-ed25519 bm90IGEga2V5", "ssh-rsa AAAAC3NzaC1lZDI1NTE5AAAAIA==", "not base64 at all!"} {
-		_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyOption{Title: "junk", Key: junk})
+		_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyRequest{Title: "junk", Key: junk})
 		e = s.apiErr(err, "junk")
 		s.note("junk key %q: %d %q", junk, e.StatusCode, e.Message)
 	}
@@ -163,7 +163,7 @@ func (s *scenario) accountKeys() {
 	s.note("found by fingerprint %d, owner shown %v; by id, owner shown to an admin %v", len(seen), len(seen) == 1 && seen[0].User != nil, byID.User != nil)
 	resp, err = c1.Users.DeleteKey(s.ctx, k.ID)
 	s.must(err, "admin deletes user2's key")
-	k2, resp2, err := c1.Admin.CreateUserKey(s.ctx, s.tg.user2, forgejo.CreateKeyOption{Title: "by admin", Key: other})
+	k2, resp2, err := c1.Admin.CreateUserKey(s.ctx, s.tg.user2, forgejo.CreateKeyRequest{Title: "by admin", Key: other})
 	s.must(err, "admin adds a key")
 	mine, _, err := c2.Users.ListMyKeys(s.ctx, nil)
 	s.must(err, "user2's keys")
@@ -189,7 +189,7 @@ func (s *scenario) accountEmails() {
 	}
 	addr := uniq("contract") + "@example.org"
 	hide := func(msg string) string { return strings.ReplaceAll(msg, addr, "ADDR") }
-	after, resp, err := c2.Users.AddEmails(s.ctx, forgejo.CreateEmailOption{Emails: []string{addr}})
+	after, resp, err := c2.Users.AddEmails(s.ctx, forgejo.CreateEmailRequest{Emails: []string{addr}})
 	s.must(err, "add an email")
 	var added *forgejo.Email
 	for _, e := range after {
@@ -218,9 +218,9 @@ func (s *scenario) accountEmails() {
 		listed = listed || e.Email == addr
 	}
 	s.note("admin search finds %v; admin list has it %v", whose, listed)
-	resp, err = c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailOption{Emails: []string{addr}})
+	resp, err = c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailRequest{Emails: []string{addr}})
 	s.must(err, "delete an email")
-	_, err = c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailOption{Emails: []string{addr}})
+	_, err = c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailRequest{Emails: []string{addr}})
 	e := s.apiErr(err, "delete it again")
 	s.note("delete it: %d; again: %d %q", resp.StatusCode, e.StatusCode, hide(e.Message))
 	if s.tg.fake {
@@ -243,16 +243,16 @@ func (s *scenario) accountSettingsAndApps() {
 	if want := map[bool]string{true: "forgejo-auto", false: "gitea-auto"}[s.tg.fake]; set.Theme != want || set.EnableRepoUnitHints != s.tg.fake {
 		s.t.Errorf("default theme and unit hints on %s: %q %v", s.tg.name, set.Theme, set.EnableRepoUnitHints)
 	}
-	ed, resp, err := c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{Location: forgejo.Ptr("Contract City"), Description: forgejo.Ptr("about me"),
+	ed, resp, err := c2.Users.EditSettings(s.ctx, forgejo.UserSettingsRequest{Location: forgejo.Ptr("Contract City"), Description: forgejo.Ptr("about me"),
 		HideActivity: forgejo.Ptr(true)})
 	s.must(err, "edit settings")
 	u, _, err := c1.Users.Get(s.ctx, s.tg.user2)
 	s.must(err, "user2")
 	s.note("edit settings: %d %q %q hide_activity %v; the profile shows %q %q", resp.StatusCode, ed.Location, ed.Description, ed.HideActivity, u.Location, u.Description)
-	_, _, err = c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{Location: &set.Location, Description: &set.Description, HideActivity: &set.HideActivity})
+	_, _, err = c2.Users.EditSettings(s.ctx, forgejo.UserSettingsRequest{Location: &set.Location, Description: &set.Description, HideActivity: &set.HideActivity})
 	s.must(err, "restore settings")
 
-	app, resp, err := c2.Users.CreateOAuth2App(s.ctx, forgejo.CreateOAuth2ApplicationOptions{Name: forgejo.Ptr("contract app"),
+	app, resp, err := c2.Users.CreateOAuth2App(s.ctx, forgejo.CreateOAuth2ApplicationRequest{Name: forgejo.Ptr("contract app"),
 		RedirectURIs: []string{"https://example.org/cb"}, ConfidentialClient: forgejo.Ptr(true)})
 	s.must(err, "create oauth2 app")
 	s.note("oauth2 app: %d %q %v confidential %v, secret sent %v, client id length %d", resp.StatusCode, app.Name, app.RedirectURIs,
@@ -267,7 +267,7 @@ func (s *scenario) accountSettingsAndApps() {
 	_, _, err = c1.Users.GetOAuth2App(s.ctx, app.ID)
 	e = s.apiErr(err, "another's app")
 	s.note("listed without its secret %v; got %q secret %q; user1 gets it: %d", listed, got.Name, got.ClientSecret, e.StatusCode)
-	up, resp, err := c2.Users.EditOAuth2App(s.ctx, app.ID, forgejo.CreateOAuth2ApplicationOptions{Name: forgejo.Ptr("renamed app"),
+	up, resp, err := c2.Users.EditOAuth2App(s.ctx, app.ID, forgejo.CreateOAuth2ApplicationRequest{Name: forgejo.Ptr("renamed app"),
 		RedirectURIs: []string{"https://example.org/a", "https://example.org/b"}})
 	s.must(err, "edit app")
 	s.note("edit app: %d %q %v confidential %v, new secret %v, same client %v", resp.StatusCode, up.Name, up.RedirectURIs, up.ConfidentialClient,
@@ -295,7 +295,7 @@ func (s *scenario) accountSettingsAndApps() {
 	s.note("a missing gpg key: %d; deleting it: %d", e.StatusCode, resp.StatusCode)
 	// Differs on purpose: Forgejo trims the key id's zeros and answers a
 	// 404 for what is left empty; Gitea 1.27 goes on to a 422.
-	_, _, err = c2.Users.VerifyGPGKey(s.ctx, forgejo.VerifyGPGKeyOption{KeyID: "0000"})
+	_, _, err = c2.Users.VerifyGPGKey(s.ctx, forgejo.VerifyGPGKeyRequest{KeyID: "0000"})
 	if e := s.apiErr(err, "verify key 0"); e.StatusCode != map[bool]int{true: 404, false: 422}[s.tg.fake] {
 		s.t.Errorf("verify key 0000 on %s: %+v", s.tg.name, e)
 	}
@@ -318,7 +318,7 @@ func (s *scenario) accountAvatarsAndOrgs() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	me, _, err := c2.Users.GetCurrent(s.ctx)
 	s.must(err, "user2")
-	resp, err := c2.Users.SetAvatar(s.ctx, forgejo.UpdateUserAvatarOption{Image: pngImage(8)})
+	resp, err := c2.Users.SetAvatar(s.ctx, forgejo.UpdateUserAvatarRequest{Image: pngImage(8)})
 	s.must(err, "set avatar")
 	with, _, err := c2.Users.GetCurrent(s.ctx)
 	s.must(err, "user2")
@@ -331,7 +331,7 @@ func (s *scenario) accountAvatarsAndOrgs() {
 	s.note("delete avatar: %d, url changed again %v", resp.StatusCode, without.AvatarURL != with.AvatarURL)
 
 	name := uniq("acct-org")
-	o, resp, err := c1.Admin.CreateOrg(s.ctx, s.tg.user2, forgejo.CreateOrgOption{Username: name, FullName: "Accounts Org"})
+	o, resp, err := c1.Admin.CreateOrg(s.ctx, s.tg.user2, forgejo.CreateOrgRequest{Username: name, FullName: "Accounts Org"})
 	s.must(err, "admin create org")
 	owner, _, err := c2.Orgs.IsMember(s.ctx, name, s.tg.user2)
 	s.must(err, "user2 is a member")
@@ -341,23 +341,23 @@ func (s *scenario) accountAvatarsAndOrgs() {
 		listed = listed || x.Name == name
 	}
 	s.note("admin create org for user2: %d %q, user2 a member %v, admin lists it %v", resp.StatusCode, o.FullName, owner, listed)
-	_, err = c1.Orgs.Rename(s.ctx, name, forgejo.RenameOrgOption{NewName: s.tg.user1})
+	_, err = c1.Orgs.Rename(s.ctx, name, forgejo.RenameOrgRequest{NewName: s.tg.user1})
 	e = s.apiErr(err, "rename org to a taken name")
 	s.note("rename org to a taken name: %d %q", e.StatusCode, strings.ReplaceAll(e.Message, s.tg.user1, "USER1"))
 	newName := name + "-r"
-	resp, err = c2.Orgs.Rename(s.ctx, name, forgejo.RenameOrgOption{NewName: newName})
+	resp, err = c2.Orgs.Rename(s.ctx, name, forgejo.RenameOrgRequest{NewName: newName})
 	s.must(err, "rename org")
 	_, _, errOld := c1.Orgs.Get(s.ctx, name)
 	got, _, errNew := c1.Orgs.Get(s.ctx, newName)
 	s.note("rename org: %d, old found %v, new found %v", resp.StatusCode, errOld == nil, errNew == nil && got.Name == newName)
-	resp, err = c2.Orgs.SetAvatar(s.ctx, newName, forgejo.UpdateUserAvatarOption{Image: pngImage(4)})
+	resp, err = c2.Orgs.SetAvatar(s.ctx, newName, forgejo.UpdateUserAvatarRequest{Image: pngImage(4)})
 	s.must(err, "org avatar")
 	after, _, err := c1.Orgs.Get(s.ctx, newName)
 	s.must(err, "org")
 	resp2, err := c2.Orgs.DeleteAvatar(s.ctx, newName)
 	s.must(err, "delete org avatar")
 	s.note("org avatar: %d, url changed %v; delete: %d", resp.StatusCode, after.AvatarURL != got.AvatarURL, resp2.StatusCode)
-	r, resp, err := c1.Admin.CreateRepo(s.ctx, newName, forgejo.CreateRepoOption{Name: "admin-made"})
+	r, resp, err := c1.Admin.CreateRepo(s.ctx, newName, forgejo.CreateRepoRequest{Name: "admin-made"})
 	s.must(err, "admin create org repo")
 	s.note("admin create repo for the org: %d owner ok %v", resp.StatusCode, r.Owner != nil && r.Owner.Login == newName)
 	_, err = c1.Repos.Delete(s.ctx, newName, "admin-made")
@@ -391,7 +391,7 @@ func (s *scenario) forgejoOnlyAccounts() {
 	}
 	_, err = c1.Users.Unblock(s.ctx, s.tg.user2)
 	s.must(err, "unblock")
-	tok, _, err := c1.Admin.CreateUserToken(s.ctx, s.tg.user2, forgejo.CreateAccessTokenOption{Name: "by-admin", Scopes: []string{"read:user"}})
+	tok, _, err := c1.Admin.CreateUserToken(s.ctx, s.tg.user2, forgejo.CreateAccessTokenRequest{Name: "by-admin", Scopes: []string{"read:user"}})
 	s.must(err, "admin creates a token")
 	ts, _, err := c1.Admin.ListUserTokens(s.ctx, s.tg.user2, nil)
 	s.must(err, "admin lists tokens")
@@ -404,9 +404,9 @@ func (s *scenario) forgejoOnlyAccounts() {
 	// Quotas, through the typed client. (CreateQuotaRuleOptions.Limit is
 	// omitempty in the client: a limit of 0 cannot be sent, and Forgejo
 	// then answers "[Limit]: Required".)
-	rule, _, err := c1.Admin.CreateQuotaRule(s.ctx, forgejo.CreateQuotaRuleOptions{Name: "contract-1g", Limit: 1 << 30, Subjects: []string{"size:repos:all"}})
+	rule, _, err := c1.Admin.CreateQuotaRule(s.ctx, forgejo.CreateQuotaRuleRequest{Name: "contract-1g", Limit: 1 << 30, Subjects: []string{"size:repos:all"}})
 	s.must(err, "quota rule")
-	g, _, err := c1.Admin.CreateQuotaGroup(s.ctx, forgejo.CreateQuotaGroupOptions{Name: "contract", Rules: []*forgejo.CreateQuotaRuleOptions{{Name: rule.Name}}})
+	g, _, err := c1.Admin.CreateQuotaGroup(s.ctx, forgejo.CreateQuotaGroupRequest{Name: "contract", Rules: []*forgejo.CreateQuotaRuleRequest{{Name: rule.Name}}})
 	s.must(err, "quota group")
 	_, err = c1.Admin.AddQuotaGroupUser(s.ctx, g.Name, s.tg.user2)
 	s.must(err, "quota group user")
@@ -492,11 +492,11 @@ func (s *scenario) follows() {
 
 func (s *scenario) userHooks() {
 	c := s.tg.c1
-	h, resp, err := c.Users.CreateHook(s.ctx, forgejo.CreateHookOption{Type: forgejo.HookTypeGitea, Active: true,
-		Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/user", "content_type": "json"}, Events: []string{"repository"}})
+	h, resp, err := c.Users.CreateHook(s.ctx, forgejo.CreateHookRequest{Type: forgejo.HookTypeGitea, Active: true,
+		Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/user", "content_type": "json"}, Events: []string{"repository"}})
 	s.must(err, "user hook")
 	s.note("user hook: %d type %s active %v events %v", resp.StatusCode, h.Type, h.Active, sorted(h.Events))
-	_, _, err = c.Users.CreateHook(s.ctx, forgejo.CreateHookOption{Type: "nope", Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/", "content_type": "json"}})
+	_, _, err = c.Users.CreateHook(s.ctx, forgejo.CreateHookRequest{Type: "nope", Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/", "content_type": "json"}})
 	e := s.apiErr(err, "bad user hook")
 	s.note("bad user hook type: %d", e.StatusCode)
 	hs, resp, err := c.Users.ListHooks(s.ctx, nil)
@@ -509,7 +509,7 @@ func (s *scenario) userHooks() {
 	g, _, err := c.Users.GetHook(s.ctx, h.ID)
 	s.must(err, "get a user hook")
 	s.note("get user hook: same %v", g.ID == h.ID)
-	ed, resp, err := c.Users.EditHook(s.ctx, h.ID, forgejo.EditHookOption{Active: forgejo.Ptr(false), Events: []string{"push"}})
+	ed, resp, err := c.Users.EditHook(s.ctx, h.ID, forgejo.EditHookRequest{Active: forgejo.Ptr(false), Events: []string{"push"}})
 	s.must(err, "edit a user hook")
 	s.note("edit user hook: %d active %v events %v", resp.StatusCode, ed.Active, sorted(ed.Events))
 	_, _, err = s.tg.c2.Users.GetHook(s.ctx, h.ID)

@@ -28,7 +28,7 @@
 //	srv := forgejotest.NewServer(t)
 //	srv.AddRepo("alice", "demo")
 //	client := srv.Client() // a *forgejo.Client authenticated as srv.DefaultUser()
-//	issue, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueOption{Title: "hi"})
+//	issue, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueRequest{Title: "hi"})
 //	if srv.Count("issueCreateIssue") != 1 { ... }
 //
 // # Wire behaviour

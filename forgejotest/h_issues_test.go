@@ -57,14 +57,14 @@ func TestTrackedTimePermissions(t *testing.T) {
 	mine := srv.AddIssue(owner, "demo", IssueSpec{Title: "by bob", Author: "bob"})
 	ctx, c, bob := context.Background(), srv.Client(), srv.Client(forgejo.WithToken(tokB))
 
-	_, _, err := bob.Issues.AddTrackedTime(ctx, owner, "demo", n, forgejo.AddTimeOption{Time: 60})
+	_, _, err := bob.Issues.AddTrackedTime(ctx, owner, "demo", n, forgejo.AddTimeRequest{Time: 60})
 	if statusOf(t, err) != http.StatusForbidden {
 		t.Errorf("a reader on another's issue: %v", err)
 	}
-	if _, _, err := bob.Issues.AddTrackedTime(ctx, owner, "demo", mine, forgejo.AddTimeOption{Time: 60}); err != nil {
+	if _, _, err := bob.Issues.AddTrackedTime(ctx, owner, "demo", mine, forgejo.AddTimeRequest{Time: 60}); err != nil {
 		t.Errorf("the poster: %v", err)
 	}
-	if _, _, err := c.Issues.AddTrackedTime(ctx, owner, "demo", mine, forgejo.AddTimeOption{Time: 30, UserName: "carol"}); err != nil {
+	if _, _, err := c.Issues.AddTrackedTime(ctx, owner, "demo", mine, forgejo.AddTimeRequest{Time: 30, UserName: "carol"}); err != nil {
 		t.Errorf("the owner books for carol: %v", err)
 	}
 	times, _, err := bob.Issues.ListTrackedTimes(ctx, owner, "demo", mine, nil)

@@ -39,7 +39,7 @@ func TestWikiListing(t *testing.T) {
 	srv.AddRepo(owner, "demo")
 	ctx, c := context.Background(), srv.Client()
 	for _, title := range []string{"A", "B", "C"} {
-		if _, _, err := c.Repos.CreateWikiPage(ctx, owner, "demo", forgejo.CreateWikiPageOptions{Title: forgejo.Ptr(title), ContentBase64: forgejo.Ptr(b64(title))}); err != nil {
+		if _, _, err := c.Repos.CreateWikiPage(ctx, owner, "demo", forgejo.CreateWikiPageRequest{Title: forgejo.Ptr(title), ContentBase64: forgejo.Ptr(b64(title))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,7 +48,7 @@ func TestWikiListing(t *testing.T) {
 	if err != nil || len(pages) != 2 || total != 3 {
 		t.Errorf("limit 1: %d pages (total %d), %v", len(pages), total, err)
 	}
-	_, _, err = c.Repos.CreateWikiPage(ctx, owner, "demo", forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("_pages"), ContentBase64: forgejo.Ptr(b64("x"))})
+	_, _, err = c.Repos.CreateWikiPage(ctx, owner, "demo", forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("_pages"), ContentBase64: forgejo.Ptr(b64("x"))})
 	if statusOf(t, err) != http.StatusBadRequest {
 		t.Errorf("a reserved name: %v", err)
 	}
@@ -113,10 +113,10 @@ func TestWatchers(t *testing.T) {
 	if err != nil || len(theirs) != 1 {
 		t.Errorf("bob's subscriptions seen by the owner: %d, %v", len(theirs), err)
 	}
-	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgOption{Username: "acme"}); err != nil {
+	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgRequest{Username: "acme"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Repos.CreateInOrg(ctx, "acme", forgejo.CreateRepoOption{Name: "tool"}); err != nil {
+	if _, _, err := c.Repos.CreateInOrg(ctx, "acme", forgejo.CreateRepoRequest{Name: "tool"}); err != nil {
 		t.Fatal(err)
 	}
 	if r, _, _ := c.Repos.Get(ctx, "acme", "tool"); r.WatchersCount != 0 {
@@ -134,7 +134,7 @@ func TestGitDataMore(t *testing.T) {
 	srv.AddPull(owner, "demo", "feature", "main", "A change")
 	ctx, c := context.Background(), srv.Client()
 	for _, f := range []string{"main.go", "util.go", "docs/x.go", "web/app.js", "config.yaml"} {
-		if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", f, forgejo.CreateFileOptions{Content: b64("package x\n")}); err != nil {
+		if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", f, forgejo.CreateFileRequest{Content: b64("package x\n")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -154,7 +154,7 @@ func TestGitDataMore(t *testing.T) {
 		t.Errorf("languages (docs, data and prose left out): %v, %v", langs, err)
 	}
 	for range 60 {
-		if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", "n/"+strings.Repeat("x", 1+len(names))+time.Now().Format("150405.000000000"), forgejo.CreateFileOptions{Content: b64("x")}); err != nil {
+		if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", "n/"+strings.Repeat("x", 1+len(names))+time.Now().Format("150405.000000000"), forgejo.CreateFileRequest{Content: b64("x")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -173,11 +173,11 @@ func TestDeployKeyShared(t *testing.T) {
 	srv.AddRepo(owner, "two")
 	ctx, c := context.Background(), srv.Client()
 	key := sshEd25519("shared")
-	k1, _, err := c.Repos.CreateKey(ctx, owner, "one", forgejo.CreateKeyOption{Title: "k", Key: key, ReadOnly: true})
+	k1, _, err := c.Repos.CreateKey(ctx, owner, "one", forgejo.CreateKeyRequest{Title: "k", Key: key, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k2, _, err := c.Repos.CreateKey(ctx, owner, "two", forgejo.CreateKeyOption{Title: "k", Key: key})
+	k2, _, err := c.Repos.CreateKey(ctx, owner, "two", forgejo.CreateKeyRequest{Title: "k", Key: key})
 	if err != nil || k1.KeyID != k2.KeyID || k1.ID == k2.ID {
 		t.Errorf("the same key twice: %+v %+v, %v", k1, k2, err)
 	}
@@ -202,7 +202,7 @@ func TestRenameDefaultBranch(t *testing.T) {
 	srv.AddBranch(owner, "demo", "feature")
 	n := srv.AddPull(owner, "demo", "feature", "main", "A change")
 	ctx, c := context.Background(), srv.Client()
-	if _, err := c.Repos.RenameBranch(ctx, owner, "demo", "main", forgejo.UpdateBranchRepoOption{Name: "trunk"}); err != nil {
+	if _, err := c.Repos.RenameBranch(ctx, owner, "demo", "main", forgejo.UpdateBranchRepoRequest{Name: "trunk"}); err != nil {
 		t.Fatal(err)
 	}
 	r, _, _ := c.Repos.Get(ctx, owner, "demo")
@@ -221,7 +221,7 @@ func TestTransferRedirect(t *testing.T) {
 	tokB := srv.AddUser("bob")
 	ctx, c, bob := context.Background(), srv.Client(), srv.Client(forgejo.WithToken(tokB))
 	// The owner is no site administrator: the transfer waits for bob.
-	r, resp, err := c.Repos.Transfer(ctx, owner, "demo", forgejo.TransferRepoOption{NewOwner: "bob"})
+	r, resp, err := c.Repos.Transfer(ctx, owner, "demo", forgejo.TransferRepoRequest{NewOwner: "bob"})
 	if err != nil || resp.StatusCode != http.StatusCreated || r.Owner.Login != owner {
 		t.Fatalf("start: %d %+v, %v", resp.StatusCode, r, err)
 	}
@@ -248,7 +248,7 @@ func TestNotesAndTemplates(t *testing.T) {
 	owner := srv.DefaultUser()
 	srv.AddRepo(owner, "demo")
 	ctx, c := context.Background(), srv.Client()
-	n, _, err := c.Repos.SetNote(ctx, owner, "demo", "main", forgejo.NoteOptions{Message: "looked at"})
+	n, _, err := c.Repos.SetNote(ctx, owner, "demo", "main", forgejo.NoteRequest{Message: "looked at"})
 	if err != nil || n.Message != "looked at\n" || n.Commit == nil {
 		t.Fatalf("set: %+v, %v", n, err)
 	}
@@ -262,10 +262,10 @@ func TestNotesAndTemplates(t *testing.T) {
 		t.Errorf("remove again: %v", err)
 	}
 	tpl := "---\nname: Feature\ndescription: Ask for one\nlabels: enhancement, ui\n---\nWhat?\n"
-	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/feature.md", forgejo.CreateFileOptions{Content: b64(tpl)}); err != nil {
+	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/feature.md", forgejo.CreateFileRequest{Content: b64(tpl)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/config.yml", forgejo.CreateFileOptions{Content: b64("blank_issues_enabled: maybe\n")}); err != nil {
+	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/config.yml", forgejo.CreateFileRequest{Content: b64("blank_issues_enabled: maybe\n")}); err != nil {
 		t.Fatal(err)
 	}
 	ts, _, err := c.Repos.ListIssueTemplates(ctx, owner, "demo")
@@ -299,7 +299,7 @@ func TestMirrorAddresses(t *testing.T) {
 	owner := srv.DefaultUser()
 	srv.AddRepo(owner, "demo")
 	ctx, c := context.Background(), srv.Client()
-	m, _, err := c.Repos.CreatePushMirror(ctx, owner, "demo", forgejo.CreatePushMirrorOption{
+	m, _, err := c.Repos.CreatePushMirror(ctx, owner, "demo", forgejo.CreatePushMirrorRequest{
 		RemoteAddress: "https://codeberg.org/x/y.git", RemoteUsername: "bot", RemotePassword: "secret", Interval: "0"})
 	if err != nil || m.RemoteAddress != "https://bot@codeberg.org/x/y.git" || m.Interval != "0s" {
 		t.Errorf("the password is not kept: %+v, %v", m, err)

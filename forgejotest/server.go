@@ -252,8 +252,8 @@ func (s *Server) HTTPClient() *http.Client { return s.ts.Client() }
 // NewClient returns a *forgejo.Client for this server, authenticated as the
 // default user and retrying with [FastRetry]; opts are applied after those
 // and override them (forgejo.WithToken(AddUser("bob")) to act as bob).
-func (s *Server) NewClient(opts ...forgejo.Option) (*forgejo.Client, error) {
-	base := []forgejo.Option{
+func (s *Server) NewClient(opts ...forgejo.ClientOption) (*forgejo.Client, error) {
+	base := []forgejo.ClientOption{
 		forgejo.WithBaseURL(s.URL), forgejo.WithToken(s.defToken),
 		forgejo.WithRetryPolicy(FastRetry), forgejo.WithHTTPClient(s.ts.Client()),
 	}
@@ -262,7 +262,7 @@ func (s *Server) NewClient(opts ...forgejo.Option) (*forgejo.Client, error) {
 
 // Client is [Server.NewClient] that fails the test (or panics, for a server
 // from [Start]) on a bad option.
-func (s *Server) Client(opts ...forgejo.Option) *forgejo.Client {
+func (s *Server) Client(opts ...forgejo.ClientOption) *forgejo.Client {
 	c, err := s.NewClient(opts...)
 	if err != nil {
 		s.fatalf("Client: %v", err)
@@ -272,8 +272,8 @@ func (s *Server) Client(opts ...forgejo.Option) *forgejo.Client {
 
 // AnonymousClient is a client without credentials, for public reads and
 // for checking 401s.
-func (s *Server) AnonymousClient(opts ...forgejo.Option) *forgejo.Client {
-	base := []forgejo.Option{
+func (s *Server) AnonymousClient(opts ...forgejo.ClientOption) *forgejo.Client {
+	base := []forgejo.ClientOption{
 		forgejo.WithBaseURL(s.URL), forgejo.WithRetryPolicy(FastRetry), forgejo.WithHTTPClient(s.ts.Client()),
 	}
 	c, err := forgejo.NewClient(append(base, opts...)...)
