@@ -283,7 +283,7 @@ func TestIssueCreate(t *testing.T) {
 	if err != nil || is.Title != "It broke" || is.Body != "Details here" || is.User.Login != srv.DefaultUser() {
 		t.Fatalf("created %+v %v", is, err)
 	}
-	r = cli(t, env, "--json", "issue", "create", "-R", "alice/proj", "-t", "Second")
+	r = cli(t, env, "issue", "create", "-R", "alice/proj", "-t", "Second", "--json", "number,state")
 	r.want(t, 0)
 	var ij forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != 2 || ij.State != "open" {
@@ -639,7 +639,7 @@ func TestEmbeddedDemo(t *testing.T) {
 	if !strings.Contains(r.stdout, "forgego/demo\nA demo repository") || !strings.Contains(r.stdout, "api-client, cli, forgejo, go") {
 		t.Errorf("repo view:\n%s", r.stdout)
 	}
-	r = cli(t, env, "--embedded", "--json", "issue", "create", "forgego/demo", "--title", "Hello")
+	r = cli(t, env, "--embedded", "issue", "create", "forgego/demo", "--title", "Hello", "--json", "number")
 	r.want(t, 0)
 	var ij forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != demoIssues+demoPulls+1 {

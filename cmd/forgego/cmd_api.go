@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"github.com/spf13/cobra"
@@ -106,7 +108,7 @@ func (a *app) apiCmd() *cobra.Command {
 		input    string
 		headers  []string
 		fields   []field
-		jf       jsonFlags
+		jf       *cmdutil.JSONFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "api PATH",
@@ -124,8 +126,8 @@ func (a *app) apiCmd() *cobra.Command {
 			if len(args) != 1 {
 				return usagef("api needs exactly one PATH, got %d arguments", len(args))
 			}
-			if jf.jq != "" {
-				if _, err := jf.compile(); err != nil {
+			if jf.JQ != "" {
+				if err := jf.Check(); err != nil {
 					return err
 				}
 				if silent {
@@ -142,7 +144,7 @@ func (a *app) apiCmd() *cobra.Command {
 			path, rawQuery, _ := strings.Cut(args[0], "?")
 			path = "/" + strings.TrimPrefix(strings.TrimPrefix(path, "/"), "api/v1/")
 			if strings.Contains(path, "{owner}") || strings.Contains(path, "{repo}") {
-				owner, name, err := a.repoFromRemote()
+				owner, name, err := a.remoteRepo()
 				if err != nil {
 					return usagef("api: {owner} and {repo} need the git remote of the current directory (%v)", err)
 				}
@@ -206,7 +208,7 @@ func (a *app) apiCmd() *cobra.Command {
 				return err
 			}
 			if paginate {
-				return a.apiPaginate(c, req, &jf, silent, include, callOpts)
+				return a.apiPaginate(c, req, jf, silent, include, callOpts)
 			}
 			var raw []byte
 			resp, err := c.Do(a.ctx, req, &raw, callOpts...)
@@ -216,12 +218,12 @@ func (a *app) apiCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.apiOutput(raw, &jf, silent)
+			return a.apiOutput(raw, jf, silent)
 		}),
 	}
 	cmd.Flags().StringVarP(&method, "method", "X", "GET", "the HTTP `METHOD`")
 	cmd.Flags().BoolVar(&paginate, "paginate", false, "follow every page and print one JSON array")
-	cmd.Flags().StringVarP(&jf.jq, "jq", "q", "", "filter the answer with a jq `EXPRESSION`")
+	jf = cmdutil.AddJQFlag(cmd, "filter the answer with a jq `EXPRESSION`")
 	cmd.Flags().BoolVar(&silent, "silent", false, "do not print the answer's body")
 	cmd.Flags().BoolVarP(&include, "include", "i", false, "print the answer's status line and headers before the body")
 	cmd.Flags().StringVar(&input, "input", "", "send this `FILE` as the body (- for standard input); the fields go in the query")
@@ -236,8 +238,8 @@ func (a *app) apiCmd() *cobra.Command {
 // apiPaginate walks every page of a listing with the library's walker and
 // prints one JSON array. The page and limit of PATH's query, if any, are
 // where it starts and the size it asks.
-func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags, silent, include bool, callOpts []forgejo.CallOption) error {
-	start := forgejo.ListOptions{Limit: pageAsk}
+func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *cmdutil.JSONFlags, silent, include bool, callOpts []forgejo.CallOption) error {
+	start := forgejo.ListOptions{Limit: cmdutil.PageAsk}
 	if l, err := strconv.Atoi(req.Query.Get("limit")); err == nil && l > 0 {
 		start.Limit = l
 	}
@@ -269,21 +271,21 @@ func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags
 	}
 	// collect with --all: the same progress line ("fetched 100 of 240
 	// items…") and clamp note as the listing commands.
-	got, err := collectFrom(a, "items", listFlags{all: true}, start, fetch)
+	got, err := collectFrom(a, "items", cmdutil.All, start, fetch)
 	if errors.Is(err, errNotArray) {
 		return fmt.Errorf("--paginate: %s does not answer a JSON array", req.Path)
 	}
 	if err != nil {
 		return err
 	}
-	all = got.items
+	all = got.Items
 	if all == nil {
 		all = []json.RawMessage{}
 	}
 	if silent {
 		return nil
 	}
-	if jf.jq != "" {
+	if jf.JQ != "" {
 		data, err := json.Marshal(all)
 		if err != nil {
 			return err
@@ -295,11 +297,11 @@ func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags
 
 // apiOutput prints an answer's body: as it is (indented when it is JSON),
 // through --jq, or not at all with --silent.
-func (a *app) apiOutput(raw []byte, jf *jsonFlags, silent bool) error {
+func (a *app) apiOutput(raw []byte, jf *cmdutil.JSONFlags, silent bool) error {
 	if silent {
 		return nil
 	}
-	if jf.jq == "" {
+	if jf.JQ == "" {
 		return a.printRaw(raw)
 	}
 	var doc any
@@ -313,7 +315,7 @@ func (a *app) apiOutput(raw []byte, jf *jsonFlags, silent bool) error {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return fmt.Errorf("--jq: the answer is not JSON")
 	}
-	return a.runJQ(jf, doc)
+	return jf.RunJQ(a.ctx, a.f.IOStreams, doc)
 }
 
 var errNotArray = errors.New("not a JSON array")

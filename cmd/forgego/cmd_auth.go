@@ -36,7 +36,7 @@ func (a *app) authHost(hostname string) (string, error) {
 	}
 	h := hostname
 	if h == "" {
-		base, _, err := a.instance()
+		base, _, err := a.instance("")
 		if err != nil {
 			return "", err
 		}
@@ -97,7 +97,7 @@ scopes the commands you use need.
 			}
 			u, err := a.whoami(host, token)
 			if err != nil {
-				return &prefixedError{"the token was not stored: ", err}
+				return &prefixedError{Prefix: "the token was not stored: ", Err: err}
 			}
 			cfg.Hosts[host] = &hostConfig{User: u.Login, Token: token}
 			cfg.Default = host
@@ -162,7 +162,7 @@ status is 1 when a token is refused or no instance is logged in to.
 				fmt.Fprintf(a.stdout, "FORGEJO_URL is set: the commands use %s\n", u)
 			}
 			if len(cfg.Hosts) == 0 {
-				return &authMissingError{"not logged in to any instance; run 'forgego auth login --hostname URL --with-token'"}
+				return &authMissingError{Msg: "not logged in to any instance; run 'forgego auth login --hostname URL --with-token'"}
 			}
 			failed := 0
 			for _, h := range cfg.hostNames() {
@@ -181,7 +181,7 @@ status is 1 when a token is refused or no instance is logged in to.
 				fmt.Fprintf(a.stdout, "  logged in as %s\n", u.Login)
 			}
 			if failed > 0 {
-				return &authMissingError{fmt.Sprintf("%d of %d stored tokens refused", failed, len(cfg.Hosts))}
+				return &authMissingError{Msg: fmt.Sprintf("%d of %d stored tokens refused", failed, len(cfg.Hosts))}
 			}
 			return nil
 		}),
@@ -214,7 +214,7 @@ else the stored one. This is the only command that prints a token.`,
 				}
 				hc := cfg.Hosts[host]
 				if hc == nil {
-					return &authMissingError{fmt.Sprintf("no token stored for %s; run 'forgego auth login --hostname %s --with-token'", host, host)}
+					return &authMissingError{Msg: fmt.Sprintf("no token stored for %s; run 'forgego auth login --hostname %s --with-token'", host, host)}
 				}
 				token = hc.Token
 			}

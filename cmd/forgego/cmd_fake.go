@@ -74,8 +74,8 @@ func (a *app) fakeServeCmd() *cobra.Command {
 			}
 			if !isLoopback(host) {
 				if !allowRemote {
-					return &usageError{msg: fmt.Sprintf("--addr %s is not a loopback address: the fake would serve its administrator's token to the network", addr),
-						hint: "Use 127.0.0.1:PORT, or --allow-remote if you mean it (a test network you trust)."}
+					return &usageError{Msg: fmt.Sprintf("--addr %s is not a loopback address: the fake would serve its administrator's token to the network", addr),
+						Hint: "Use 127.0.0.1:PORT, or --allow-remote if you mean it (a test network you trust)."}
 				}
 				fmt.Fprintf(a.stderr, "warning: serving on %s, beyond this machine: anyone who reaches it is the fake's administrator\n", addr)
 			}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
@@ -65,7 +67,7 @@ stderr. Without OWNER/REPO or -R, the repository is the git remote's.`,
 			if err != nil {
 				return err
 			}
-			if err := lf.check(cmd); err != nil {
+			if err := lf.Check(); err != nil {
 				return err
 			}
 			if err := checkState(state); err != nil {
@@ -86,11 +88,11 @@ stderr. Without OWNER/REPO or -R, the repository is the git remote's.`,
 				return err
 			}
 			if jf.on() {
-				return a.emit(&jf, got.items)
+				return a.emit(&jf, got.Items)
 			}
-			if len(got.items) > 0 {
+			if len(got.Items) > 0 {
 				rows := [][]string{{"NUMBER", "STATE", "TITLE", "LABELS", "UPDATED"}}
-				for _, is := range got.items {
+				for _, is := range got.Items {
 					rows = append(rows, []string{"#" + strconv.FormatInt(is.Number, 10), string(is.State), truncate(is.Title, 60),
 						strings.Join(labelNames(is.Labels), ", "), day(is.UpdatedAt)})
 				}
@@ -98,18 +100,18 @@ stderr. Without OWNER/REPO or -R, the repository is the git remote's.`,
 					return err
 				}
 			}
-			a.summary(len(got.items), got.total, stateWhat(state, "issues"), owner+"/"+name)
+			a.summary(len(got.Items), got.Total, stateWhat(state, "issues"), owner+"/"+name)
 			return nil
 		}),
 	}
 	a.addRepoFlag(cmd)
 	stateFlag(cmd, &state, "issues")
-	lf.register(cmd, "issues")
+	cmdutil.AddListFlags(cmd, &lf, "issues")
 	cmd.Flags().StringArrayVarP(&labels, "label", "l", nil, "only the issues with this `LABEL` (repeat for all of several)")
 	cmd.Flags().StringVarP(&assignee, "assignee", "a", "", "only the issues assigned to this `USER`")
 	cmd.Flags().StringVarP(&author, "author", "A", "", "only the issues opened by this `USER`")
 	cmd.Flags().StringVarP(&search, "search", "S", "", "only the issues that match this `QUERY` (title and body)")
-	jf.register(cmd, forgejo.Issue{})
+	jf.register(cmd, issueFields)
 	return cmd
 }
 
@@ -117,6 +119,7 @@ func (a *app) issueCreateCmd() *cobra.Command {
 	var (
 		title, body       string
 		labels, assignees []string
+		jf                jsonFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "create [OWNER/REPO] --title TITLE",
@@ -129,6 +132,9 @@ is never repeated: it could have been made already.`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: noFiles,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if err := jf.check(); err != nil {
+				return err
+			}
 			owner, name, _, err := a.repoFrom(cmd, args, 0)
 			if err != nil {
 				return err
@@ -153,8 +159,8 @@ is never repeated: it could have been made already.`,
 			if (len(ids) > 0 && len(is.Labels) == 0) || (len(assignees) > 0 && len(is.Assignees) == 0) {
 				fmt.Fprintf(a.stderr, "warning: the instance did not set the labels or assignees (only those who can write to %s/%s may)\n", owner, name)
 			}
-			if a.g.json {
-				return a.emit(&jsonFlags{}, is)
+			if jf.on() {
+				return a.emit(&jf, is)
 			}
 			fmt.Fprintf(a.stdout, "created issue #%d in %s/%s: %s\n", is.Number, owner, name, is.HTMLURL)
 			return nil
@@ -165,5 +171,6 @@ is never repeated: it could have been made already.`,
 	cmd.Flags().StringVarP(&body, "body", "b", "", "the issue's `TEXT`, in Markdown")
 	cmd.Flags().StringArrayVarP(&labels, "label", "l", nil, "add this `LABEL` (repeatable)")
 	cmd.Flags().StringArrayVarP(&assignees, "assignee", "a", nil, "assign this `USER` (repeatable)")
+	jf.register(cmd, issueFields)
 	return cmd
 }

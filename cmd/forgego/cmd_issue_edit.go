@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
@@ -27,7 +29,7 @@ func (a *app) labelIDs(c *forgejo.Client, owner, name string, names []string) ([
 	if len(names) == 0 {
 		return nil, nil
 	}
-	got, err := collect(a, "labels", listFlags{all: true}, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Label, *forgejo.Response, error) {
+	got, err := collect(a, "labels", cmdutil.All, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Label, *forgejo.Response, error) {
 		return c.Issues.ListLabels(ctx, owner, name, &forgejo.IssueListLabelsOptions{ListOptions: lo})
 	})
 	if err != nil {
@@ -36,14 +38,14 @@ func (a *app) labelIDs(c *forgejo.Client, owner, name string, names []string) ([
 	ids := make([]int64, 0, len(names))
 	for _, want := range names {
 		var id int64
-		for _, l := range got.items {
+		for _, l := range got.Items {
 			if l.Name == want {
 				id = l.ID
 				break
 			}
 		}
 		if id == 0 {
-			for _, l := range got.items {
+			for _, l := range got.Items {
 				if strings.EqualFold(l.Name, want) {
 					id = l.ID
 					break
@@ -51,7 +53,7 @@ func (a *app) labelIDs(c *forgejo.Client, owner, name string, names []string) ([
 			}
 		}
 		if id == 0 {
-			there := labelNames(got.items)
+			there := labelNames(got.Items)
 			if len(there) == 0 {
 				return nil, fmt.Errorf("%s/%s has no labels (looking for %q)", owner, name, want)
 			}
@@ -64,14 +66,14 @@ func (a *app) labelIDs(c *forgejo.Client, owner, name string, names []string) ([
 
 // milestoneID resolves a milestone's title (open or closed).
 func (a *app) milestoneID(c *forgejo.Client, owner, name, title string) (int64, error) {
-	got, err := collect(a, "milestones", listFlags{all: true}, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Milestone, *forgejo.Response, error) {
+	got, err := collect(a, "milestones", cmdutil.All, func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.Milestone, *forgejo.Response, error) {
 		return c.Issues.ListMilestones(ctx, owner, name, &forgejo.IssueListMilestonesOptions{ListOptions: lo, State: forgejo.StateAll})
 	})
 	if err != nil {
 		return 0, err
 	}
 	var titles []string
-	for _, m := range got.items {
+	for _, m := range got.Items {
 		if m.Title == title {
 			return m.ID, nil
 		}
@@ -164,7 +166,7 @@ func (a *app) issueViewCmd() *cobra.Command {
 	}
 	a.addRepoFlag(cmd)
 	cmd.Flags().BoolVarP(&comments, "comments", "c", false, "show the comments too")
-	jf.register(cmd, forgejo.Issue{})
+	jf.register(cmd, issueFields)
 	return cmd
 }
 

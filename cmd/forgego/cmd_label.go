@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
@@ -46,7 +48,7 @@ func (a *app) labelListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := lf.check(cmd); err != nil {
+			if err := lf.Check(); err != nil {
 				return err
 			}
 			c, err := a.connect()
@@ -60,24 +62,24 @@ func (a *app) labelListCmd() *cobra.Command {
 				return err
 			}
 			if jf.on() {
-				return a.emit(&jf, got.items)
+				return a.emit(&jf, got.Items)
 			}
-			if len(got.items) > 0 {
+			if len(got.Items) > 0 {
 				rows := [][]string{{"NAME", "COLOR", "DESCRIPTION"}}
-				for _, l := range got.items {
+				for _, l := range got.Items {
 					rows = append(rows, []string{l.Name, strings.TrimPrefix(l.Color, "#"), truncate(l.Description, 60)})
 				}
 				if err := a.table(rows); err != nil {
 					return err
 				}
 			}
-			a.summary(len(got.items), got.total, "labels", owner+"/"+name)
+			a.summary(len(got.Items), got.Total, "labels", owner+"/"+name)
 			return nil
 		}),
 	}
 	a.addRepoFlag(cmd)
-	lf.register(cmd, "labels")
-	jf.register(cmd, forgejo.Label{})
+	cmdutil.AddListFlags(cmd, &lf, "labels")
+	jf.register(cmd, labelFields)
 	return cmd
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
@@ -55,7 +57,7 @@ func (a *app) prListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := lf.check(cmd); err != nil {
+			if err := lf.Check(); err != nil {
 				return err
 			}
 			if state != "merged" {
@@ -76,7 +78,7 @@ func (a *app) prListCmd() *cobra.Command {
 			fetch := func(ctx context.Context, lo forgejo.ListOptions) ([]*forgejo.PullRequest, *forgejo.Response, error) {
 				return c.PullRequests.List(ctx, owner, name, &forgejo.PullRequestListOptions{ListOptions: lo, State: forgejo.StateType(ask)})
 			}
-			var got listing[*forgejo.PullRequest]
+			var got cmdutil.Listing[*forgejo.PullRequest]
 			if state == "merged" {
 				got, err = collectWhere(a, "pull requests", lf, fetch, keep)
 			} else {
@@ -86,11 +88,11 @@ func (a *app) prListCmd() *cobra.Command {
 				return err
 			}
 			if jf.on() {
-				return a.emit(&jf, got.items)
+				return a.emit(&jf, got.Items)
 			}
-			if len(got.items) > 0 {
+			if len(got.Items) > 0 {
 				rows := [][]string{{"NUMBER", "STATE", "TITLE", "BRANCH", "AUTHOR", "UPDATED"}}
-				for _, pr := range got.items {
+				for _, pr := range got.Items {
 					st := prState(pr)
 					if pr.Draft {
 						st += " (draft)"
@@ -102,25 +104,16 @@ func (a *app) prListCmd() *cobra.Command {
 					return err
 				}
 			}
-			a.summary(len(got.items), got.total, stateWhat(state, "pull requests"), owner+"/"+name)
+			a.summary(len(got.Items), got.Total, stateWhat(state, "pull requests"), owner+"/"+name)
 			return nil
 		}),
 	}
 	a.addRepoFlag(cmd)
 	cmd.Flags().StringVarP(&state, "state", "s", "open", "list the pull requests in this `STATE`: open, closed, merged or all")
 	_ = cmd.RegisterFlagCompletionFunc("state", cobra.FixedCompletions([]string{"open", "closed", "merged", "all"}, cobra.ShellCompDirectiveNoFileComp))
-	lf.register(cmd, "pull requests")
-	jf.register(cmd, forgejo.PullRequest{})
+	cmdutil.AddListFlags(cmd, &lf, "pull requests")
+	jf.register(cmd, prFields)
 	return cmd
-}
-
-// parseNumber reads an issue or pull request number, with or without "#".
-func parseNumber(cmd *cobra.Command, s string) (int64, error) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(s, "#"), 10, 64)
-	if err != nil || n < 1 {
-		return 0, usagef("%s: %q is not a number such as 12", cmd.CommandPath(), s)
-	}
-	return n, nil
 }
 
 func (a *app) prViewCmd() *cobra.Command {
@@ -183,6 +176,6 @@ func (a *app) prViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
-	jf.register(cmd, forgejo.PullRequest{})
+	jf.register(cmd, prFields)
 	return cmd
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +51,7 @@ func (a *app) releaseListCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := lf.check(cmd); err != nil {
+			if err := lf.Check(); err != nil {
 				return err
 			}
 			c, err := a.connect()
@@ -63,11 +65,11 @@ func (a *app) releaseListCmd() *cobra.Command {
 				return err
 			}
 			if jf.on() {
-				return a.emit(&jf, got.items)
+				return a.emit(&jf, got.Items)
 			}
-			if len(got.items) > 0 {
+			if len(got.Items) > 0 {
 				rows := [][]string{{"TAG", "NAME", "TYPE", "PUBLISHED"}}
-				for _, r := range got.items {
+				for _, r := range got.Items {
 					published := r.PublishedAt
 					if published.IsZero() {
 						published = r.CreatedAt
@@ -78,13 +80,13 @@ func (a *app) releaseListCmd() *cobra.Command {
 					return err
 				}
 			}
-			a.summary(len(got.items), got.total, "releases", owner+"/"+name)
+			a.summary(len(got.Items), got.Total, "releases", owner+"/"+name)
 			return nil
 		}),
 	}
 	a.addRepoFlag(cmd)
-	lf.register(cmd, "releases")
-	jf.register(cmd, forgejo.Release{})
+	cmdutil.AddListFlags(cmd, &lf, "releases")
+	jf.register(cmd, releaseFields)
 	return cmd
 }
 
@@ -165,7 +167,7 @@ func (a *app) releaseViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
-	jf.register(cmd, forgejo.Release{})
+	jf.register(cmd, releaseFields)
 	return cmd
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
@@ -77,7 +79,7 @@ func (a *app) repoViewCmd() *cobra.Command {
 		}),
 	}
 	a.addRepoFlag(cmd)
-	jf.register(cmd, forgejo.Repository{})
+	jf.register(cmd, repoFields)
 	return cmd
 }
 
@@ -101,7 +103,7 @@ those of the token's user (which needs FORGEJO_TOKEN).`,
 			if err := jf.check(); err != nil {
 				return err
 			}
-			if err := lf.check(cmd); err != nil {
+			if err := lf.Check(); err != nil {
 				return err
 			}
 			c, err := a.connect()
@@ -124,22 +126,22 @@ those of the token's user (which needs FORGEJO_TOKEN).`,
 				return err
 			}
 			if jf.on() {
-				return a.emit(&jf, got.items)
+				return a.emit(&jf, got.Items)
 			}
-			if len(got.items) > 0 {
+			if len(got.Items) > 0 {
 				rows := [][]string{{"NAME", "DESCRIPTION", "VISIBILITY", "UPDATED"}}
-				for _, r := range got.items {
+				for _, r := range got.Items {
 					rows = append(rows, []string{r.FullName, truncate(r.Description, 50), visibility(r), day(r.UpdatedAt)})
 				}
 				if err := a.table(rows); err != nil {
 					return err
 				}
 			}
-			a.summary(len(got.items), got.total, "repositories", where)
+			a.summary(len(got.Items), got.Total, "repositories", where)
 			return nil
 		}),
 	}
-	lf.register(cmd, "repositories")
-	jf.register(cmd, forgejo.Repository{})
+	cmdutil.AddListFlags(cmd, &lf, "repositories")
+	jf.register(cmd, repoFields)
 	return cmd
 }

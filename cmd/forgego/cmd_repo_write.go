@@ -139,13 +139,13 @@ func (a *app) unknownTemplate(c *forgejo.Client, err error, gitignore, license s
 	if gitignore != "" {
 		for name := range strings.SplitSeq(gitignore, ",") {
 			if _, _, lerr := c.Misc.GetGitignoreTemplate(a.ctx, name); missing(lerr) {
-				return &prefixedError{prefix: fmt.Sprintf("the instance has no .gitignore template %q: ", name), err: err}
+				return &prefixedError{Prefix: fmt.Sprintf("the instance has no .gitignore template %q: ", name), Err: err}
 			}
 		}
 	}
 	if license != "" {
 		if _, _, lerr := c.Misc.GetLicenseTemplate(a.ctx, license); missing(lerr) {
-			return &prefixedError{prefix: fmt.Sprintf("the instance has no license %q: ", license), err: err}
+			return &prefixedError{Prefix: fmt.Sprintf("the instance has no license %q: ", license), Err: err}
 		}
 	}
 	return err

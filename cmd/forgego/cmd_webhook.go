@@ -66,8 +66,8 @@ func (a *app) webhookListenCmd() *cobra.Command {
 				secret = a.getenv("FORGEJO_WEBHOOK_SECRET")
 			}
 			if secret == "" {
-				return &usageError{msg: "webhook listen needs the hook's secret",
-					hint: "Give --secret SECRET or set FORGEJO_WEBHOOK_SECRET; deliveries are verified with it."}
+				return &usageError{Msg: "webhook listen needs the hook's secret",
+					Hint: "Give --secret SECRET or set FORGEJO_WEBHOOK_SECRET; deliveries are verified with it."}
 			}
 			if forward != "" {
 				u, err := url.Parse(forward)

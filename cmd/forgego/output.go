@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
-	"time"
-	"unicode/utf8"
+
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 )
@@ -25,32 +23,12 @@ func isTerminal(w io.Writer) bool { return iostreams.IsTerminal(w) }
 
 // printJSON prints v as indented JSON (iostreams.WriteJSON: the data kept,
 // what a terminal would obey escaped, the depth bounded).
-func (a *app) printJSON(v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return iostreams.WriteJSON(a.stdout, data)
-}
+func (a *app) printJSON(v any) error { return cmdutil.PrintJSON(a.stdout, v) }
 
 // table writes rows aligned in columns for people. Cells are masked before
 // they are aligned, so that a masked value does not shift its column.
 func (a *app) table(rows [][]string) error {
-	return writeTable(a.stdout, a.mask, rows)
-}
-
-func writeTable(w io.Writer, m *iostreams.Masker, rows [][]string) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, r := range rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			// A tab or a line end inside a value would break the columns;
-			// the rest is aligned as it will be shown.
-			cells[i] = m.Text(cellSpaces.Replace(c))
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	return tw.Flush()
+	return cmdutil.Table(a.f.IOStreams, rows)
 }
 
 // cellSpaces turns what would break a table's columns into spaces.
@@ -86,19 +64,4 @@ func (a *app) printRaw(raw []byte) error {
 // (an object, an array, a string).
 func looksLikeJSON(b []byte) bool {
 	return b[0] == '{' || b[0] == '[' || b[0] == '"'
-}
-
-func day(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.UTC().Format("2006-01-02")
-}
-
-func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }

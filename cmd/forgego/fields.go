@@ -1,0 +1,52 @@
+package main
+
+import (
+	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+)
+
+// The --json fields of the commands still in package main, written out:
+// the CLI's scripting contract (see cmdutil.Field). They move with their
+// command group into its package.
+
+var issueFields = cmdutil.Fields(&forgejo.Issue{},
+	"assets", "assignee", "assignees", "body", "closed_at", "comments", "created_at",
+	"due_date", "html_url", "id", "is_locked", "labels", "milestone", "number",
+	"original_author", "original_author_id", "pin_order", "pull_request", "ref", "repository",
+	"state", "title", "updated_at", "url", "user",
+)
+
+var prFields = cmdutil.Fields(&forgejo.PullRequest{},
+	"additions", "allow_maintainer_edit", "assignee", "assignees", "base", "body",
+	"changed_files", "closed_at", "comments", "created_at", "deletions", "diff_url", "draft",
+	"due_date", "flow", "head", "html_url", "id", "is_locked", "labels", "merge_base",
+	"merge_commit_sha", "mergeable", "merged", "merged_at", "merged_by", "milestone",
+	"number", "patch_url", "pin_order", "requested_reviewers", "requested_reviewers_teams",
+	"review_comments", "state", "title", "updated_at", "url", "user",
+)
+
+var labelFields = cmdutil.Fields(&forgejo.Label{},
+	"color", "description", "exclusive", "id", "is_archived", "name", "url",
+)
+
+var releaseFields = cmdutil.Fields(&forgejo.Release{},
+	"archive_download_count", "assets", "author", "body", "created_at", "draft",
+	"hide_archive_links", "html_url", "id", "name", "prerelease", "published_at", "tag_name",
+	"tarball_url", "target_commitish", "upload_url", "url", "zipball_url",
+)
+
+var repoFields = cmdutil.Fields(&forgejo.Repository{},
+	"allow_fast_forward_only_merge", "allow_merge_commits", "allow_rebase",
+	"allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived",
+	"archived_at", "avatar_url", "clone_url", "created_at", "default_allow_maintainer_edit",
+	"default_branch", "default_delete_branch_after_merge", "default_merge_style",
+	"default_update_style", "description", "empty", "external_tracker", "external_wiki",
+	"fork", "forks_count", "full_name", "globally_editable_wiki", "has_actions", "has_issues",
+	"has_packages", "has_projects", "has_pull_requests", "has_releases", "has_wiki",
+	"has_wiki_contents", "html_url", "id", "ignore_whitespace_conflicts", "internal",
+	"internal_tracker", "language", "languages_url", "link", "mirror", "mirror_interval",
+	"mirror_updated", "name", "object_format_name", "open_issues_count", "open_pr_counter",
+	"original_url", "owner", "parent", "permissions", "private", "release_counter",
+	"repo_transfer", "size", "ssh_url", "stars_count", "template", "topics", "updated_at",
+	"url", "watchers_count", "website", "wiki_branch", "wiki_clone_url", "wiki_ssh_url",
+)
