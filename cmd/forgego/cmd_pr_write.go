@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/issue"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"github.com/spf13/cobra"
 )
@@ -160,7 +162,7 @@ func (a *app) prStateCmd(verb string, state forgejo.StateType) *cobra.Command {
 }
 
 func (a *app) prCommentCmd() *cobra.Command {
-	return a.commentCmd("pr", "pull request", "Comment on a pull request", `  forgego pr comment 7 --body "Looks good"`, a.prArgs)
+	return issue.NewCmdComment(a.f, nil, "pr", "pull request", "Comment on a pull request", `  forgego pr comment 7 --body "Looks good"`)
 }
 
 func (a *app) prDiffCmd() *cobra.Command {

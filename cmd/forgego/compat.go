@@ -2,6 +2,7 @@ package main
 
 import (
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/shared"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -95,4 +96,25 @@ func (g gitRunner) CheckCloneURL(c *forgejo.Client, owner, name, cloneURL string
 func (a *app) remoteRepo() (owner, repo string, err error) {
 	r, err := a.f.Remote()
 	return r.Owner, r.Name, err
+}
+
+var (
+	labelNames = shared.LabelNames
+	userLogin  = shared.UserLogin
+)
+
+// labelIDs is shared.LabelIDs for the groups still in package main.
+func (a *app) labelIDs(c *forgejo.Client, owner, name string, names []string) ([]int64, error) {
+	return shared.LabelIDs(a.ctx, a.f, c, cmdutil.Repo{Owner: owner, Name: name}, names)
+}
+
+// issueArgs reads [OWNER/REPO] NUMBER (OWNER/REPO from -R or the git
+// remote when left out).
+func (a *app) issueArgs(cmd *cobra.Command, args []string) (owner, name string, n int64, err error) {
+	owner, name, rest, err := a.repoFrom(cmd, args, 1)
+	if err != nil {
+		return "", "", 0, err
+	}
+	n, err = parseNumber(cmd, rest[0])
+	return owner, name, n, err
 }

@@ -9,13 +9,6 @@ import (
 // the CLI's scripting contract (see cmdutil.Field). They move with their
 // command group into its package.
 
-var issueFields = cmdutil.Fields(&forgejo.Issue{},
-	"assets", "assignee", "assignees", "body", "closed_at", "comments", "created_at",
-	"due_date", "html_url", "id", "is_locked", "labels", "milestone", "number",
-	"original_author", "original_author_id", "pin_order", "pull_request", "ref", "repository",
-	"state", "title", "updated_at", "url", "user",
-)
-
 var prFields = cmdutil.Fields(&forgejo.PullRequest{},
 	"additions", "allow_maintainer_edit", "assignee", "assignees", "base", "body",
 	"changed_files", "closed_at", "comments", "created_at", "deletions", "diff_url", "draft",
