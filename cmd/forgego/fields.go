@@ -22,12 +22,6 @@ var labelFields = cmdutil.Fields(&forgejo.Label{},
 	"color", "description", "exclusive", "id", "is_archived", "name", "url",
 )
 
-var releaseFields = cmdutil.Fields(&forgejo.Release{},
-	"archive_download_count", "assets", "author", "body", "created_at", "draft",
-	"hide_archive_links", "html_url", "id", "name", "prerelease", "published_at", "tag_name",
-	"tarball_url", "target_commitish", "upload_url", "url", "zipball_url",
-)
-
 var repoFields = cmdutil.Fields(&forgejo.Repository{},
 	"allow_fast_forward_only_merge", "allow_merge_commits", "allow_rebase",
 	"allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived",

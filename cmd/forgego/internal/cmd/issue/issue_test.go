@@ -79,4 +79,3 @@ func TestNewCmdCreateAndEdit(t *testing.T) {
 		t.Errorf("close: %v %+v", err, s)
 	}
 }
-
