@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/pr"
+
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/release"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/issue"
@@ -215,7 +217,7 @@ func (a *app) rootCmd() *cobra.Command {
 	pf.BoolVar(&a.g.pace, "pace", false, "when the rate-limit budget is spent, wait for the reset instead of sending requests the instance would refuse")
 
 	root.AddGroup(&cobra.Group{ID: "core", Title: "Commands:"}, &cobra.Group{ID: "more", Title: "More commands:"})
-	for _, c := range []*cobra.Command{issue.NewCmdIssue(a.f), a.prCmd(), a.labelCmd(), release.NewCmdRelease(a.f), a.repoCmd()} {
+	for _, c := range []*cobra.Command{issue.NewCmdIssue(a.f), pr.NewCmdPR(a.f), a.labelCmd(), release.NewCmdRelease(a.f), a.repoCmd()} {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}

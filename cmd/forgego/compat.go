@@ -88,6 +88,14 @@ func (g gitRunner) Fetch(dir string, env []string, args ...string) error {
 }
 func (g gitRunner) FetchEnv(target string) []string { return g.a.gitFetchEnv(target) }
 func (g gitRunner) InRepo(dir string) error         { return g.a.inGitRepo(dir) }
+func (g gitRunner) Remotes() ([]cmdutil.Remote, error) {
+	rs, err := g.a.gitRemotes()
+	out := make([]cmdutil.Remote, len(rs))
+	for i, r := range rs {
+		out[i] = cmdutil.Remote{Name: r.name, FetchURL: r.fetchURL, Host: r.host, Owner: r.owner, Repo: r.repo}
+	}
+	return out, err
+}
 func (g gitRunner) CheckCloneURL(c *forgejo.Client, owner, name, cloneURL string) error {
 	return g.a.checkCloneURL(c, owner, name, cloneURL)
 }

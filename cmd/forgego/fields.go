@@ -9,15 +9,6 @@ import (
 // the CLI's scripting contract (see cmdutil.Field). They move with their
 // command group into its package.
 
-var prFields = cmdutil.Fields(&forgejo.PullRequest{},
-	"additions", "allow_maintainer_edit", "assignee", "assignees", "base", "body",
-	"changed_files", "closed_at", "comments", "created_at", "deletions", "diff_url", "draft",
-	"due_date", "flow", "head", "html_url", "id", "is_locked", "labels", "merge_base",
-	"merge_commit_sha", "mergeable", "merged", "merged_at", "merged_by", "milestone",
-	"number", "patch_url", "pin_order", "requested_reviewers", "requested_reviewers_teams",
-	"review_comments", "state", "title", "updated_at", "url", "user",
-)
-
 var labelFields = cmdutil.Fields(&forgejo.Label{},
 	"color", "description", "exclusive", "id", "is_archived", "name", "url",
 )

@@ -73,6 +73,18 @@ type Git interface {
 	InRepo(dir string) error
 	// CheckCloneURL refuses a clone URL that is not on the instance.
 	CheckCloneURL(c *forgejo.Client, owner, name, cloneURL string) error
+	// Remotes lists the fetch remotes of the repository in Dir that name
+	// a repository, in git's order.
+	Remotes() ([]Remote, error)
+}
+
+// Remote is a git remote that names a repository on an instance.
+type Remote struct {
+	Name     string // origin
+	FetchURL string // as git has it
+	Host     string // the host name, lower case
+	Owner    string
+	Repo     string
 }
 
 // Repo is a repository: OWNER/NAME, and the logged-in instance it was
