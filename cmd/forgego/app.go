@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/api"
+
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/pr"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/release"
@@ -221,7 +223,7 @@ func (a *app) rootCmd() *cobra.Command {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{a.apiCmd(), a.authCmd(), a.fakeCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
+	for _, c := range []*cobra.Command{api.NewCmdAPI(a.f, nil), a.authCmd(), a.fakeCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}

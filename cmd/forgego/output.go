@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -33,35 +30,3 @@ func (a *app) table(rows [][]string) error {
 
 // cellSpaces turns what would break a table's columns into spaces.
 var cellSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-
-// printRaw prints an answer's body: JSON indented (iostreams.WriteJSON;
-// one nested deeper than it prints is an error), anything else as text
-// under the display rule on a terminal and, to a pipe or a file, as the
-// bytes the server sent with only the secrets masked: a download
-// ('forgego api .../raw/FILE > FILE') is not altered.
-func (a *app) printRaw(raw []byte) error {
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 {
-		return nil
-	}
-	if looksLikeJSON(trimmed) {
-		err := iostreams.WriteJSON(a.stdout, trimmed)
-		var de *iostreams.DepthError
-		if err == nil || errors.As(err, &de) {
-			return err
-		}
-	}
-	if !isTerminal(a.stdout) {
-		a.flush()
-		_, err := io.WriteString(a.rawStdout, a.mask.Mask(string(raw)))
-		return err
-	}
-	_, err := fmt.Fprintf(a.stdout, "%s\n", bytes.TrimRight(raw, "\n"))
-	return err
-}
-
-// looksLikeJSON reports whether a body starts as a JSON document does
-// (an object, an array, a string).
-func looksLikeJSON(b []byte) bool {
-	return b[0] == '{' || b[0] == '[' || b[0] == '"'
-}

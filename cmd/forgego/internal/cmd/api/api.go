@@ -1,6 +1,8 @@
-package main
+// Package api is 'forgego api': one request to the API, as gh api.
+package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,7 +101,24 @@ took effect.
 endpoint sends no Link) and prints one JSON array; the progress line shows
 the total when the instance sends it.`
 
-func (a *app) apiCmd() *cobra.Command {
+// Options are 'api' parsed: the request to send and how to print the
+// answer.
+type Options struct {
+	F        *cmdutil.Factory
+	Ctx      context.Context
+	Request  *forgejo.Request
+	CallOpts []forgejo.CallOption
+	// Host is the logged-in instance of the git remote, when PATH had
+	// {owner} or {repo}.
+	Host     string
+	Paginate bool
+	Silent   bool
+	Include  bool
+	JQ       *cmdutil.JSONFlags
+}
+
+// NewCmdAPI is 'api'; runF, when not nil, runs instead of sending.
+func NewCmdAPI(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	var (
 		method   string
 		paginate bool
@@ -121,17 +140,17 @@ func (a *app) apiCmd() *cobra.Command {
   forgego api -X POST /repos/OWNER/REPO/issues -f title="Found a bug" -F closed=false
   forgego api --paginate /repos/forgejo/forgejo/labels`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: noFiles,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
+		ValidArgsFunction: cmdutil.NoFiles,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("api needs exactly one PATH, got %d arguments", len(args))
+				return cmdutil.Usagef("api needs exactly one PATH, got %d arguments", len(args))
 			}
 			if jf.JQ != "" {
 				if err := jf.Check(); err != nil {
 					return err
 				}
 				if silent {
-					return usagef("--jq and --silent cannot be used together")
+					return cmdutil.Usagef("--jq and --silent cannot be used together")
 				}
 			}
 			m := strings.ToUpper(method)
@@ -139,33 +158,35 @@ func (a *app) apiCmd() *cobra.Command {
 				m = http.MethodPost // gh's default with fields or a body
 			}
 			if strings.Contains(args[0], "://") {
-				return usagef("api: PATH is relative to /api/v1 (such as /repos/OWNER/REPO), not a URL; the instance is --url's")
+				return cmdutil.Usagef("api: PATH is relative to /api/v1 (such as /repos/OWNER/REPO), not a URL; the instance is --url's")
 			}
+			host := ""
 			path, rawQuery, _ := strings.Cut(args[0], "?")
 			path = "/" + strings.TrimPrefix(strings.TrimPrefix(path, "/"), "api/v1/")
 			if strings.Contains(path, "{owner}") || strings.Contains(path, "{repo}") {
-				owner, name, err := a.remoteRepo()
+				r, err := f.Remote()
 				if err != nil {
-					return usagef("api: {owner} and {repo} need the git remote of the current directory (%v)", err)
+					return cmdutil.Usagef("api: {owner} and {repo} need the git remote of the current directory (%v)", err)
 				}
-				path = strings.NewReplacer("{owner}", url.PathEscape(owner), "{repo}", url.PathEscape(name)).Replace(path)
+				host = r.Host
+				path = strings.NewReplacer("{owner}", url.PathEscape(r.Owner), "{repo}", url.PathEscape(r.Name)).Replace(path)
 			}
 			query, err := url.ParseQuery(rawQuery)
 			if err != nil {
-				return usagef("api: bad query in PATH: %v", err)
+				return cmdutil.Usagef("api: bad query in PATH: %v", err)
 			}
 			if paginate && m != http.MethodGet {
-				return usagef("--paginate works with GET only")
+				return cmdutil.Usagef("--paginate works with GET only")
 			}
 			var callOpts []forgejo.CallOption
 			for _, h := range headers {
 				k, v, ok := strings.Cut(h, ":")
 				k = strings.TrimSpace(k)
 				if !ok || k == "" {
-					return usagef("-H %q is not 'Name: value'", h)
+					return cmdutil.Usagef("-H %q is not 'Name: value'", h)
 				}
 				if apiReservedHeaders[http.CanonicalHeaderKey(k)] {
-					return usagef("-H: %s cannot be set (the client sets it)", http.CanonicalHeaderKey(k))
+					return cmdutil.Usagef("-H: %s cannot be set (the client sets it)", http.CanonicalHeaderKey(k))
 				}
 				callOpts = append(callOpts, forgejo.WithHeader(k, strings.TrimSpace(v)))
 			}
@@ -173,12 +194,12 @@ func (a *app) apiCmd() *cobra.Command {
 			if input != "" {
 				var err error
 				if input == "-" {
-					inputBody, err = io.ReadAll(a.stdin)
+					inputBody, err = io.ReadAll(f.IOStreams.In)
 				} else {
 					inputBody, err = os.ReadFile(input)
 				}
 				if err != nil {
-					return usagef("--input: %v", oneLine(err.Error()))
+					return cmdutil.Usagef("--input: %v", cmdutil.OneLine(err.Error()))
 				}
 			}
 			var body map[string]any
@@ -203,22 +224,12 @@ func (a *app) apiCmd() *cobra.Command {
 			if inputBody != nil {
 				req.Body = inputBody
 			}
-			c, err := a.connect()
-			if err != nil {
-				return err
+			opts := &Options{F: f, Ctx: cmd.Context(), Request: req, CallOpts: callOpts, Host: host,
+				Paginate: paginate, Silent: silent, Include: include, JQ: jf}
+			if runF != nil {
+				return runF(opts)
 			}
-			if paginate {
-				return a.apiPaginate(c, req, jf, silent, include, callOpts)
-			}
-			var raw []byte
-			resp, err := c.Do(a.ctx, req, &raw, callOpts...)
-			if include {
-				a.printHead(resp)
-			}
-			if err != nil {
-				return err
-			}
-			return a.apiOutput(raw, jf, silent)
+			return apiRun(opts)
 		}),
 	}
 	cmd.Flags().StringVarP(&method, "method", "X", "GET", "the HTTP `METHOD`")
@@ -235,10 +246,31 @@ func (a *app) apiCmd() *cobra.Command {
 	return cmd
 }
 
+func apiRun(opts *Options) error {
+	f, ctx, req, callOpts, jf := opts.F, opts.Ctx, opts.Request, opts.CallOpts, opts.JQ
+	silent, include := opts.Silent, opts.Include
+	c, err := f.Client(opts.Host)
+	if err != nil {
+		return err
+	}
+	if opts.Paginate {
+		return apiPaginate(ctx, f, c, req, jf, silent, include, callOpts)
+	}
+	var raw []byte
+	resp, err := c.Do(ctx, req, &raw, callOpts...)
+	if include {
+		printHead(f.IOStreams, resp)
+	}
+	if err != nil {
+		return err
+	}
+	return apiOutput(ctx, f.IOStreams, raw, jf, silent)
+}
+
 // apiPaginate walks every page of a listing with the library's walker and
 // prints one JSON array. The page and limit of PATH's query, if any, are
 // where it starts and the size it asks.
-func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *cmdutil.JSONFlags, silent, include bool, callOpts []forgejo.CallOption) error {
+func apiPaginate(ctx context.Context, f *cmdutil.Factory, c *forgejo.Client, req *forgejo.Request, jf *cmdutil.JSONFlags, silent, include bool, callOpts []forgejo.CallOption) error {
 	start := forgejo.ListOptions{Limit: cmdutil.PageAsk}
 	if l, err := strconv.Atoi(req.Query.Get("limit")); err == nil && l > 0 {
 		start.Limit = l
@@ -258,7 +290,7 @@ func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *cmdutil.J
 		var raw []byte
 		resp, err := c.Do(ctx, &r, &raw, callOpts...)
 		if include {
-			a.printHead(resp) // each page's, as gh does
+			printHead(f.IOStreams, resp) // each page's, as gh does
 		}
 		if err != nil {
 			return nil, resp, err
@@ -271,7 +303,7 @@ func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *cmdutil.J
 	}
 	// collect with --all: the same progress line ("fetched 100 of 240
 	// items…") and clamp note as the listing commands.
-	got, err := collectFrom(a, "items", cmdutil.All, start, fetch)
+	got, err := cmdutil.Collect(ctx, f, "items", cmdutil.All, fetch, cmdutil.From[json.RawMessage](start))
 	if errors.Is(err, errNotArray) {
 		return fmt.Errorf("--paginate: %s does not answer a JSON array", req.Path)
 	}
@@ -290,19 +322,19 @@ func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *cmdutil.J
 		if err != nil {
 			return err
 		}
-		return a.apiOutput(data, jf, false)
+		return apiOutput(ctx, f.IOStreams, data, jf, false)
 	}
-	return a.printJSON(all)
+	return cmdutil.PrintJSON(f.IOStreams.Out, all)
 }
 
 // apiOutput prints an answer's body: as it is (indented when it is JSON),
 // through --jq, or not at all with --silent.
-func (a *app) apiOutput(raw []byte, jf *cmdutil.JSONFlags, silent bool) error {
+func apiOutput(ctx context.Context, ios *iostreams.IOStreams, raw []byte, jf *cmdutil.JSONFlags, silent bool) error {
 	if silent {
 		return nil
 	}
 	if jf.JQ == "" {
-		return a.printRaw(raw)
+		return printRaw(ios, raw)
 	}
 	var doc any
 	if err := iostreams.CheckJSON(raw); err != nil {
@@ -315,7 +347,7 @@ func (a *app) apiOutput(raw []byte, jf *cmdutil.JSONFlags, silent bool) error {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return fmt.Errorf("--jq: the answer is not JSON")
 	}
-	return jf.RunJQ(a.ctx, a.f.IOStreams, doc)
+	return jf.RunJQ(ctx, ios, doc)
 }
 
 var errNotArray = errors.New("not a JSON array")
@@ -329,7 +361,7 @@ var apiReservedHeaders = map[string]bool{
 
 // printHead prints an answer's status line and headers, sorted, then a
 // blank line (-i). Nothing when no answer arrived.
-func (a *app) printHead(resp *forgejo.Response) {
+func printHead(ios *iostreams.IOStreams, resp *forgejo.Response) {
 	if resp == nil || resp.StatusCode == 0 {
 		return
 	}
@@ -346,5 +378,37 @@ func (a *app) printHead(resp *forgejo.Response) {
 		}
 	}
 	b.WriteString("\n")
-	_, _ = io.WriteString(a.stdout, b.String())
+	_, _ = io.WriteString(ios.Out, b.String())
+}
+
+// printRaw prints an answer's body: JSON indented (iostreams.WriteJSON;
+// one nested deeper than it prints is an error), anything else as text
+// under the display rule on a terminal and, to a pipe or a file, as the
+// bytes the server sent with only the secrets masked: a download
+// ('forgego api .../raw/FILE > FILE') is not altered.
+func printRaw(ios *iostreams.IOStreams, raw []byte) error {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	if looksLikeJSON(trimmed) {
+		err := iostreams.WriteJSON(ios.Out, trimmed)
+		var de *iostreams.DepthError
+		if err == nil || errors.As(err, &de) {
+			return err
+		}
+	}
+	if !ios.IsStdoutTTY() {
+		ios.Flush()
+		_, err := io.WriteString(ios.RawOut, ios.Mask.Mask(string(raw)))
+		return err
+	}
+	_, err := fmt.Fprintf(ios.Out, "%s\n", bytes.TrimRight(raw, "\n"))
+	return err
+}
+
+// looksLikeJSON reports whether a body starts as a JSON document does
+// (an object, an array, a string).
+func looksLikeJSON(b []byte) bool {
+	return b[0] == '{' || b[0] == '[' || b[0] == '"'
 }
