@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
+
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/label"
+
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/misc"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/api"
 
@@ -166,16 +169,6 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	return code
 }
 
-// version is the CLI's own version: the module version when installed
-// with go install, else the library's.
-func version() string {
-	v := forgejo.Version
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = strings.TrimPrefix(bi.Main.Version, "v")
-	}
-	return v
-}
-
 const rootLong = `forgego is a command-line client for Forgejo: Codeberg by default, or any
 instance named with --url or FORGEJO_URL.
 
@@ -202,7 +195,7 @@ func (a *app) rootCmd() *cobra.Command {
   forgego repo view forgejo/forgejo
   forgego issue list -R forgejo/forgejo --state closed --limit 10
   forgego api --paginate /repos/forgejo/forgejo/labels`,
-		Version:               version(),
+		Version:               cmdutil.Version(),
 		Args:                  cobra.ArbitraryArgs,
 		RunE:                  groupRun,
 		SilenceErrors:         true,
@@ -213,17 +206,16 @@ func (a *app) rootCmd() *cobra.Command {
 	root.SetFlagErrorFunc(cmdutil.FlagError)
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.g.url, "url", "", "the instance's `URL` (default $FORGEJO_URL, else the instance of the last 'auth login', else "+DefaultURL+")")
-	pf.BoolVar(&a.g.json, "json", false, "print JSON for scripts instead of a table")
 	pf.BoolVarP(&a.f.IOStreams.Verbose, "verbose", "v", false, "show every request, retry and wait on stderr")
 	pf.BoolVar(&a.g.embedded, "embedded", false, "run against an in-process demo server (no network, no token)")
 	pf.BoolVar(&a.g.pace, "pace", false, "when the rate-limit budget is spent, wait for the reset instead of sending requests the instance would refuse")
 
 	root.AddGroup(&cobra.Group{ID: "core", Title: "Commands:"}, &cobra.Group{ID: "more", Title: "More commands:"})
-	for _, c := range []*cobra.Command{issue.NewCmdIssue(a.f), pr.NewCmdPR(a.f), a.labelCmd(), release.NewCmdRelease(a.f), a.repoCmd()} {
+	for _, c := range []*cobra.Command{issue.NewCmdIssue(a.f), pr.NewCmdPR(a.f), label.NewCmdLabel(a.f), release.NewCmdRelease(a.f), a.repoCmd()} {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{api.NewCmdAPI(a.f, nil), a.authCmd(), a.fakeCmd(), a.rateLimitCmd(), a.versionCmd(), a.webhookCmd()} {
+	for _, c := range []*cobra.Command{api.NewCmdAPI(a.f, nil), a.authCmd(), a.fakeCmd(), misc.NewCmdRateLimit(a.f, nil), misc.NewCmdVersion(a.f, nil), a.webhookCmdWithJSON()} {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}
@@ -287,7 +279,7 @@ func (a *app) clientOptions() []forgejo.Option {
 	if a.f.IOStreams.Verbose {
 		obs.verbose = &verboseObserver{w: a.stderr}
 	}
-	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + version()), forgejo.WithObserver(obs)}
+	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + cmdutil.Version()), forgejo.WithObserver(obs)}
 	if a.g.pace {
 		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
 	}
@@ -377,4 +369,13 @@ func (a *app) repoFrom(cmd *cobra.Command, args []string, n int) (owner, repo st
 // addRepoFlag gives cmd -R/--repo.
 func (a *app) addRepoFlag(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&a.repo, "repo", "R", "", "the repository as `OWNER/REPO`, instead of the first argument (default: from the git remote)")
+}
+
+// webhookCmdWithJSON is the webhook group with its --json: a switch, not
+// the field list of the commands that print data, since webhook commands
+// print a stream of deliveries, one JSON object a line.
+func (a *app) webhookCmdWithJSON() *cobra.Command {
+	cmd := a.webhookCmd()
+	cmd.PersistentFlags().BoolVar(&a.g.json, "json", false, "print each delivery or dead letter as a line of JSON")
+	return cmd
 }

@@ -100,7 +100,7 @@ func TestVersion(t *testing.T) {
 	if r.stdout != want || r.stderr != "" {
 		t.Errorf("stdout %q\nwant   %q\nstderr %q", r.stdout, want, r.stderr)
 	}
-	r = cli(t, env, "--json", "version")
+	r = cli(t, env, "version", "--json", "server,client")
 	r.want(t, 0)
 	var v map[string]string
 	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v["server"] != forgejotest.DefaultVersion || v["client"] != forgejo.Version {
@@ -474,7 +474,7 @@ func TestRateLimit(t *testing.T) {
 			t.Errorf("stdout %q lacks %q", r.stdout, line)
 		}
 	}
-	r = cli(t, env, "ratelimit", "--json")
+	r = cli(t, env, "ratelimit", "--json", "known,remaining,quota,reset_seconds")
 	r.want(t, 0)
 	var m map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil || m["known"] != true || m["remaining"] != float64(1998) || m["quota"] != float64(2000) || m["reset_seconds"] != float64(600) {
@@ -487,7 +487,7 @@ func TestRateLimit(t *testing.T) {
 	if !strings.Contains(r.stdout, "no rate-limit headers") {
 		t.Errorf("stdout %q", r.stdout)
 	}
-	r = cli(t, plain, "ratelimit", "--json")
+	r = cli(t, plain, "ratelimit", "--json", "known,remaining")
 	if !strings.Contains(r.stdout, `"known": false`) {
 		t.Errorf("unknown must not read as zero: %q", r.stdout)
 	}

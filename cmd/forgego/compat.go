@@ -42,6 +42,8 @@ var (
 	stateWhat  = cmdutil.StateWhat
 	writeTable = cmdutil.WriteTable
 	exitCode   = cmdutil.ExitCode
+	noArgs     = cmdutil.NoArgs
+	version    = cmdutil.Version
 )
 
 func parseNumber(cmd *cobra.Command, s string) (int64, error) { return cmdutil.ParseNumber(cmd, s) }

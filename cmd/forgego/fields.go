@@ -9,10 +9,6 @@ import (
 // the CLI's scripting contract (see cmdutil.Field). They move with their
 // command group into its package.
 
-var labelFields = cmdutil.Fields(&forgejo.Label{},
-	"color", "description", "exclusive", "id", "is_archived", "name", "url",
-)
-
 var repoFields = cmdutil.Fields(&forgejo.Repository{},
 	"allow_fast_forward_only_merge", "allow_merge_commits", "allow_rebase",
 	"allow_rebase_explicit", "allow_rebase_update", "allow_squash_merge", "archived",

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
+	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -83,4 +85,22 @@ func ParseNumber(cmd *cobra.Command, s string) (int64, error) {
 		return 0, Usagef("%s: %q is not a number such as 12", cmd.CommandPath(), s)
 	}
 	return n, nil
+}
+
+// Version is the CLI's own version: the module version when installed
+// with go install, else the library's.
+func Version() string {
+	v := forgejo.Version
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = strings.TrimPrefix(bi.Main.Version, "v")
+	}
+	return v
+}
+
+// NoArgs is cobra.NoArgs with our wording.
+func NoArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return Usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
+	}
+	return nil
 }

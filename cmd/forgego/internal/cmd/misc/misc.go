@@ -1,55 +1,77 @@
-package main
+// Package misc is 'forgego version' and 'forgego ratelimit'.
+package misc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 
-func (a *app) versionCmd() *cobra.Command {
-	return &cobra.Command{
+// VersionFields are version's --json fields.
+var VersionFields = cmdutil.Fields(nil, "api", "client", "server")
+
+// RateLimitFields are ratelimit's --json fields ("known" is false when the
+// instance sent no rate-limit headers: unknown is not zero).
+var RateLimitFields = cmdutil.Fields(nil, "known", "source", "remaining", "quota", "reset_seconds", "policies", "retry_after_seconds")
+
+// Options are 'version' and 'ratelimit' parsed.
+type Options struct {
+	F    *cmdutil.Factory
+	Ctx  context.Context
+	JSON *cmdutil.JSONFlags
+}
+
+// NewCmdVersion is 'version'.
+func NewCmdVersion(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{F: f}
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Show the instance's Forgejo version and this client's",
 		Long: `Ask the instance for its version and print it with this client's and the
 API's URL. 'forgego --version' prints the client's version without asking.`,
 		Example: `  forgego version
-  forgego --url https://git.example.org version --json`,
-		Args: noArgs,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			c, err := a.connect()
+  forgego --url https://git.example.org version --json server,api`,
+		Args: cmdutil.NoArgs,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
+			if err := opts.JSON.Check(); err != nil {
+				return err
+			}
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			c, err := f.Client("")
 			if err != nil {
 				return err
 			}
-			v, _, err := c.Misc.GetVersion(a.ctx)
+			v, _, err := c.Misc.GetVersion(opts.Ctx)
 			if err != nil {
 				return err
 			}
-			if a.g.json {
-				return a.printJSON(map[string]string{"server": v.Version, "client": version(), "api": c.BaseURL()})
+			if opts.JSON.On() {
+				return opts.JSON.Write(opts.Ctx, f.IOStreams, map[string]string{"server": v.Version, "client": cmdutil.Version(), "api": c.BaseURL()})
 			}
-			return a.table([][]string{
+			return cmdutil.Table(f.IOStreams, [][]string{
 				{"server", v.Version},
-				{"client", "forgego " + version()},
+				{"client", "forgego " + cmdutil.Version()},
 				{"api", c.BaseURL()},
 			})
 		}),
 	}
+	opts.JSON = cmdutil.AddJSONFlags(cmd, VersionFields)
+	return cmd
 }
 
-// noArgs is cobra.NoArgs with our wording.
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
-	}
-	return nil
-}
-
-func (a *app) rateLimitCmd() *cobra.Command {
-	return &cobra.Command{
+// NewCmdRateLimit is 'ratelimit'.
+func NewCmdRateLimit(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{F: f}
+	cmd := &cobra.Command{
 		Use:   "ratelimit",
 		Short: "Show the rate-limit budget the instance reports",
 		Long: `Send one cheap request (GET /version, never repeated) and print the
@@ -60,17 +82,24 @@ and a Retry-After); any other error answer is a failure.
 Codeberg sends the IETF RateLimit and RateLimit-Policy headers; a self-hosted
 Forgejo usually sends none, which is reported as unknown, not as zero.`,
 		Example: `  forgego ratelimit
-  forgego ratelimit --json
+  forgego ratelimit --json known,remaining,reset_seconds
   forgego --embedded ratelimit`,
-		Args: noArgs,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			c, err := a.connect()
+		Args: cmdutil.NoArgs,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
+			if err := opts.JSON.Check(); err != nil {
+				return err
+			}
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			c, err := f.Client("")
 			if err != nil {
 				return err
 			}
 			// One attempt, never repeated: a 429 is an answer here, and its
 			// headers are what the user asked for.
-			resp, err := c.Do(a.ctx, &forgejo.Request{Method: http.MethodGet, Path: "/version", Retry: forgejo.Never, Operation: "getVersion"}, nil)
+			resp, err := c.Do(opts.Ctx, &forgejo.Request{Method: http.MethodGet, Path: "/version", Retry: forgejo.Never, Operation: "getVersion"}, nil)
 			var retryAfter *float64
 			if err != nil {
 				var apiErr *forgejo.APIError
@@ -83,16 +112,18 @@ Forgejo usually sends none, which is reported as unknown, not as zero.`,
 				}
 			}
 			rl, ok := resp.RateLimit()
-			if a.g.json {
-				return a.printJSON(rateLimitJSON(rl, ok, retryAfter))
+			if opts.JSON.On() {
+				return opts.JSON.Write(opts.Ctx, f.IOStreams, rateLimitJSON(rl, ok, retryAfter))
 			}
 			if !ok {
-				fmt.Fprintln(a.stdout, "the instance sent no rate-limit headers (a self-hosted Forgejo usually sends none)")
+				fmt.Fprintln(f.IOStreams.Out, "the instance sent no rate-limit headers (a self-hosted Forgejo usually sends none)")
 				return nil
 			}
-			return a.table(rateLimitRows(rl, retryAfter))
+			return cmdutil.Table(f.IOStreams, rateLimitRows(rl, retryAfter))
 		}),
 	}
+	opts.JSON = cmdutil.AddJSONFlags(cmd, RateLimitFields)
+	return cmd
 }
 
 // rateLimitRows renders a parsed snapshot for people.
