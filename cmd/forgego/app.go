@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/repo"
+
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/label"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/misc"
@@ -211,7 +213,7 @@ func (a *app) rootCmd() *cobra.Command {
 	pf.BoolVar(&a.g.pace, "pace", false, "when the rate-limit budget is spent, wait for the reset instead of sending requests the instance would refuse")
 
 	root.AddGroup(&cobra.Group{ID: "core", Title: "Commands:"}, &cobra.Group{ID: "more", Title: "More commands:"})
-	for _, c := range []*cobra.Command{issue.NewCmdIssue(a.f), pr.NewCmdPR(a.f), label.NewCmdLabel(a.f), release.NewCmdRelease(a.f), a.repoCmd()} {
+	for _, c := range []*cobra.Command{issue.NewCmdIssue(a.f), pr.NewCmdPR(a.f), label.NewCmdLabel(a.f), release.NewCmdRelease(a.f), repo.NewCmdRepo(a.f)} {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}

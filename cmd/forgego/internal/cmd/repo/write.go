@@ -1,4 +1,4 @@
-package main
+package repo
 
 import (
 	"context"
@@ -6,14 +6,28 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"regexp"
 	"strings"
 	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
 
-func (a *app) repoCreateCmd() *cobra.Command {
+// CreateOptions are 'repo create' parsed.
+type CreateOptions struct {
+	F      *cmdutil.Factory
+	Ctx    context.Context
+	Owner  string // "" = the token's user
+	Name   string
+	Option forgejo.CreateRepoOption
+	JSON   *cmdutil.JSONFlags
+}
+
+// NewCmdCreate is 'repo create'.
+func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
+	opts := &CreateOptions{F: f}
 	var (
 		private, public, addReadme                     bool
 		description, gitignore, license, defaultBranch string
@@ -41,17 +55,20 @@ nothing; forgego then says which name it does not know.`,
   forgego repo create my-org/website
   forgego repo create notes --add-readme --gitignore Go --license MIT`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: noFiles,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
+		ValidArgsFunction: cmdutil.NoFiles,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
+			if err := opts.JSON.Check(); err != nil {
+				return err
+			}
 			if len(args) != 1 {
-				return usagef("repo create needs one NAME or OWNER/NAME")
+				return cmdutil.Usagef("repo create needs one NAME or OWNER/NAME")
 			}
 			if private && public {
-				return usagef("--private and --public cannot be used together")
+				return cmdutil.Usagef("--private and --public cannot be used together")
 			}
 			for flag, v := range map[string]string{"gitignore": gitignore, "license": license, "default-branch": defaultBranch} {
 				if cmd.Flags().Changed(flag) && strings.TrimSpace(v) == "" {
-					return usagef("--%s needs a value", flag)
+					return cmdutil.Usagef("--%s needs a value", flag)
 				}
 			}
 			owner, name, hasOwner := strings.Cut(args[0], "/")
@@ -59,11 +76,7 @@ nothing; forgego then says which name it does not know.`,
 				owner, name = "", args[0]
 			}
 			if !namePart.MatchString(name) || (hasOwner && !namePart.MatchString(owner)) {
-				return usagef("repo create: %q is not NAME or OWNER/NAME", args[0])
-			}
-			c, err := a.connect()
-			if err != nil {
-				return err
+				return cmdutil.Usagef("repo create: %q is not NAME or OWNER/NAME", args[0])
 			}
 			opt := forgejo.CreateRepoOption{Name: name, Private: private, Description: description,
 				Gitignores: gitignore, License: license, DefaultBranch: defaultBranch}
@@ -72,28 +85,41 @@ nothing; forgego then says which name it does not know.`,
 				// commit auto_init makes, and always with a README.
 				opt.AutoInit, opt.Readme = true, "Default"
 			}
+			opts.Ctx, opts.Owner, opts.Name, opts.Option = cmd.Context(), owner, name, opt
+			if runF != nil {
+				return runF(opts)
+			}
+			ctx := opts.Ctx
+			c, err := f.Client("")
+			if err != nil {
+				return err
+			}
 			var r *forgejo.Repository
 			if hasOwner {
-				me, _, err := c.Users.GetCurrent(a.ctx)
+				me, _, err := c.Users.GetCurrent(ctx)
 				if err != nil {
 					return err
 				}
 				if !strings.EqualFold(me.Login, owner) {
-					r, _, err = c.Repos.CreateInOrg(a.ctx, owner, opt)
+					r, _, err = c.Repos.CreateInOrg(ctx, owner, opt)
 					if err != nil {
-						return a.unknownTemplate(c, err, gitignore, license)
+						return unknownTemplate(ctx, c, err, gitignore, license)
 					}
 				}
 			}
 			if r == nil {
-				if r, _, err = c.Repos.Create(a.ctx, opt); err != nil {
-					return a.unknownTemplate(c, err, gitignore, license)
+				if r, _, err = c.Repos.Create(ctx, opt); err != nil {
+					return unknownTemplate(ctx, c, err, gitignore, license)
 				}
 			}
-			fmt.Fprintf(a.stdout, "created repository %s: %s\n", r.FullName, r.HTMLURL)
+			if opts.JSON.On() {
+				return opts.JSON.Write(ctx, f.IOStreams, r)
+			}
+			fmt.Fprintf(f.IOStreams.Out, "created repository %s: %s\n", r.FullName, r.HTMLURL)
 			return nil
 		}),
 	}
+	opts.JSON = cmdutil.AddJSONFlags(cmd, Fields)
 	cmd.Flags().BoolVar(&private, "private", false, "make the repository private")
 	cmd.Flags().BoolVar(&public, "public", false, "make the repository public (the default)")
 	cmd.Flags().StringVarP(&description, "description", "d", "", "the repository's `TEXT`")
@@ -101,11 +127,11 @@ nothing; forgego then says which name it does not know.`,
 	cmd.Flags().StringVarP(&gitignore, "gitignore", "g", "", "start the repository with the instance's .gitignore `TEMPLATE` (such as Go)")
 	cmd.Flags().StringVarP(&license, "license", "l", "", "start the repository with the instance's license `KEY` (such as MIT)")
 	cmd.Flags().StringVar(&defaultBranch, "default-branch", "", "the default branch's `NAME` (default: the instance's)")
-	_ = cmd.RegisterFlagCompletionFunc("gitignore", a.completeTemplates(func(ctx context.Context, c *forgejo.Client) ([]string, error) {
+	_ = cmd.RegisterFlagCompletionFunc("gitignore", completeTemplates(f, func(ctx context.Context, c *forgejo.Client) ([]string, error) {
 		names, _, err := c.Misc.ListGitignoreTemplates(ctx)
 		return names, err
 	}))
-	_ = cmd.RegisterFlagCompletionFunc("license", a.completeTemplates(func(ctx context.Context, c *forgejo.Client) ([]string, error) {
+	_ = cmd.RegisterFlagCompletionFunc("license", completeTemplates(f, func(ctx context.Context, c *forgejo.Client) ([]string, error) {
 		ls, _, err := c.Misc.ListLicenseTemplates(ctx)
 		keys := make([]string, 0, len(ls))
 		for _, l := range ls {
@@ -123,7 +149,7 @@ nothing; forgego then says which name it does not know.`,
 // an empty message (only a site administrator reads why), so each name is
 // looked up, and the first one the instance answers 404 for is named before
 // the create's own failure. Any other failure is returned as it is.
-func (a *app) unknownTemplate(c *forgejo.Client, err error, gitignore, license string) error {
+func unknownTemplate(ctx context.Context, c *forgejo.Client, err error, gitignore, license string) error {
 	var ae *forgejo.APIError
 	if gitignore == "" && license == "" || !errors.As(err, &ae) {
 		return err
@@ -138,14 +164,14 @@ func (a *app) unknownTemplate(c *forgejo.Client, err error, gitignore, license s
 	}
 	if gitignore != "" {
 		for name := range strings.SplitSeq(gitignore, ",") {
-			if _, _, lerr := c.Misc.GetGitignoreTemplate(a.ctx, name); missing(lerr) {
-				return &prefixedError{Prefix: fmt.Sprintf("the instance has no .gitignore template %q: ", name), Err: err}
+			if _, _, lerr := c.Misc.GetGitignoreTemplate(ctx, name); missing(lerr) {
+				return &cmdutil.PrefixedError{Prefix: fmt.Sprintf("the instance has no .gitignore template %q: ", name), Err: err}
 			}
 		}
 	}
 	if license != "" {
-		if _, _, lerr := c.Misc.GetLicenseTemplate(a.ctx, license); missing(lerr) {
-			return &prefixedError{Prefix: fmt.Sprintf("the instance has no license %q: ", license), Err: err}
+		if _, _, lerr := c.Misc.GetLicenseTemplate(ctx, license); missing(lerr) {
+			return &cmdutil.PrefixedError{Prefix: fmt.Sprintf("the instance has no license %q: ", license), Err: err}
 		}
 	}
 	return err
@@ -155,13 +181,17 @@ func (a *app) unknownTemplate(c *forgejo.Client, err error, gitignore, license s
 // the instance the command would use: best effort, so an instance that is
 // not configured, does not answer within a few seconds or refuses gives no
 // candidates rather than an error.
-func (a *app) completeTemplates(list func(context.Context, *forgejo.Client) ([]string, error)) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		c, err := a.connect()
+func completeTemplates(f *cmdutil.Factory, list func(context.Context, *forgejo.Client) ([]string, error)) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		c, err := f.Client("")
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		ctx, cancel := context.WithTimeout(a.ctx, 3*time.Second)
+		parent := cmd.Context()
+		if parent == nil {
+			parent = context.Background()
+		}
+		ctx, cancel := context.WithTimeout(parent, 3*time.Second)
 		defer cancel()
 		names, err := list(ctx, c)
 		if err != nil {
@@ -177,39 +207,73 @@ func (a *app) completeTemplates(list func(context.Context, *forgejo.Client) ([]s
 	}
 }
 
-func (a *app) repoForkCmd() *cobra.Command {
-	var org, forkName string
+// ForkOptions are 'repo fork' parsed.
+type ForkOptions struct {
+	F            *cmdutil.Factory
+	Ctx          context.Context
+	Repo         cmdutil.Repo
+	Organization string
+	Name         string
+	JSON         *cmdutil.JSONFlags
+}
+
+// NewCmdFork is 'repo fork'.
+func NewCmdFork(f *cmdutil.Factory, runF func(*ForkOptions) error) *cobra.Command {
+	opts := &ForkOptions{F: f}
+	var repoFlag string
 	cmd := &cobra.Command{
 		Use:   "fork [OWNER/REPO] [--org ORG] [--fork-name NAME]",
 		Short: "Fork a repository (to your account, or an organization's)",
 		Example: `  forgego repo fork forgejo/forgejo
   forgego repo fork -R forgego/demo --org my-org --fork-name demo-fork`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: noFiles,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			owner, name, _, err := a.repoFrom(cmd, args, 0)
+		ValidArgsFunction: cmdutil.NoFiles,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
+			if err := opts.JSON.Check(); err != nil {
+				return err
+			}
+			repo, _, err := f.BaseRepo(cmd, repoFlag, args, 0)
 			if err != nil {
 				return err
 			}
-			c, err := a.connect()
+			opts.Repo, opts.Ctx = repo, cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			c, err := f.ClientFor(repo)
 			if err != nil {
 				return err
 			}
-			r, _, err := c.Repos.CreateFork(a.ctx, owner, name, forgejo.CreateForkOption{Organization: org, Name: forkName})
+			r, _, err := c.Repos.CreateFork(opts.Ctx, repo.Owner, repo.Name, forgejo.CreateForkOption{Organization: opts.Organization, Name: opts.Name})
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "forked %s/%s to %s: %s\n", owner, name, r.FullName, r.HTMLURL)
+			if opts.JSON.On() {
+				return opts.JSON.Write(opts.Ctx, f.IOStreams, r)
+			}
+			fmt.Fprintf(f.IOStreams.Out, "forked %s to %s: %s\n", repo.FullName(), r.FullName, r.HTMLURL)
 			return nil
 		}),
 	}
-	a.addRepoFlag(cmd)
-	cmd.Flags().StringVar(&org, "org", "", "fork into this `ORGANIZATION`")
-	cmd.Flags().StringVar(&forkName, "fork-name", "", "the fork's `NAME` (default: the repository's)")
+	cmdutil.AddRepoFlag(cmd, &repoFlag)
+	cmd.Flags().StringVar(&opts.Organization, "org", "", "fork into this `ORGANIZATION`")
+	cmd.Flags().StringVar(&opts.Name, "fork-name", "", "the fork's `NAME` (default: the repository's)")
+	opts.JSON = cmdutil.AddJSONFlags(cmd, Fields)
 	return cmd
 }
 
-func (a *app) repoCloneCmd() *cobra.Command {
+// CloneOptions are 'repo clone' parsed.
+type CloneOptions struct {
+	F   *cmdutil.Factory
+	Ctx context.Context
+	// Repo is OWNER/REPO, never from the git remote.
+	Repo cmdutil.Repo
+	Dir  string
+}
+
+// NewCmdClone is 'repo clone'.
+func NewCmdClone(f *cmdutil.Factory, runF func(*CloneOptions) error) *cobra.Command {
+	opts := &CloneOptions{F: f}
 	cmd := &cobra.Command{
 		Use:   "clone OWNER/REPO [DIRECTORY]",
 		Short: "Clone a repository with git (https, with the token when logged in)",
@@ -229,39 +293,47 @@ clone instead of taking the token elsewhere.`,
 		Example: `  forgego repo clone forgejo/forgejo
   forgego repo clone forgego/demo demo-copy`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: noFiles,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
+		ValidArgsFunction: cmdutil.NoFiles,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
-				return usagef("repo clone needs OWNER/REPO and, optionally, a DIRECTORY")
+				return cmdutil.Usagef("repo clone needs OWNER/REPO and, optionally, a DIRECTORY")
 			}
 			owner, name, ok := strings.Cut(args[0], "/")
 			if !ok || !namePart.MatchString(owner) || !namePart.MatchString(name) {
-				return usagef("repo clone: %q is not OWNER/REPO", args[0])
+				return cmdutil.Usagef("repo clone: %q is not OWNER/REPO", args[0])
 			}
 			dir := name
 			if len(args) == 2 {
 				dir = args[1]
 			}
+			opts.Ctx, opts.Repo, opts.Dir = cmd.Context(), cmdutil.Repo{Owner: owner, Name: name}, dir
+			if runF != nil {
+				return runF(opts)
+			}
 			if _, err := exec.LookPath("git"); err != nil {
 				return errors.New("repo clone needs git, which is not installed (or not on PATH)")
 			}
-			c, err := a.connect()
+			c, err := f.Client("")
 			if err != nil {
 				return err
 			}
-			r, _, err := c.Repos.Get(a.ctx, owner, name)
+			r, _, err := c.Repos.Get(opts.Ctx, owner, name)
 			if err != nil {
 				return err
 			}
-			if err := a.checkCloneURL(c, owner, name, r.CloneURL); err != nil {
+			git := f.Git()
+			if err := git.CheckCloneURL(c, owner, name, r.CloneURL); err != nil {
 				return err
 			}
-			if err := a.gitFetch(a.dir, a.gitFetchEnv(r.CloneURL), "clone", "--quiet", "--no-recurse-submodules", "--", r.CloneURL, dir); err != nil {
+			if err := git.Fetch(git.Dir(), git.FetchEnv(r.CloneURL), "clone", "--quiet", "--no-recurse-submodules", "--", r.CloneURL, dir); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "cloned %s into %s\n", r.FullName, dir)
+			fmt.Fprintf(f.IOStreams.Out, "cloned %s into %s\n", r.FullName, dir)
 			return nil
 		}),
 	}
 	return cmd
 }
+
+// namePart is what an owner's or a repository's name may be.
+var namePart = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
