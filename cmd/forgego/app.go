@@ -102,6 +102,8 @@ func newApp(ctx context.Context, stdout, stderr io.Writer, getenv func(string) s
 	a.f = &cmdutil.Factory{
 		IOStreams:   ios,
 		Client:      a.clientFor,
+		Config:      a.loadConfig,
+		SaveConfig:  a.saveConfig,
 		Remote:      a.remote,
 		Credentials: func() (string, string) { return a.token, a.tokenUser },
 		Git:         func() cmdutil.Git { return gitRunner{a} },

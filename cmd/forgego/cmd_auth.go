@@ -165,7 +165,7 @@ status is 1 when a token is refused or no instance is logged in to.
 				return &authMissingError{Msg: "not logged in to any instance; run 'forgego auth login --hostname URL --with-token'"}
 			}
 			failed := 0
-			for _, h := range cfg.hostNames() {
+			for _, h := range cfg.HostNames() {
 				hc := cfg.Hosts[h]
 				def := ""
 				if h == cfg.Default {
@@ -252,11 +252,11 @@ settings (Applications).`,
 			case cfg.Default != "":
 				host = cfg.Default
 			case len(cfg.Hosts) == 1:
-				host = cfg.hostNames()[0]
+				host = cfg.HostNames()[0]
 			case len(cfg.Hosts) == 0:
 				return fmt.Errorf("not logged in to any instance")
 			default:
-				return usagef("logged in to several instances and none is the default: say which with --hostname (%s)", strings.Join(cfg.hostNames(), ", "))
+				return usagef("logged in to several instances and none is the default: say which with --hostname (%s)", strings.Join(cfg.HostNames(), ", "))
 			}
 			if cfg.Hosts[host] == nil {
 				return fmt.Errorf("not logged in to %s", host)
@@ -264,7 +264,7 @@ settings (Applications).`,
 			delete(cfg.Hosts, host)
 			if cfg.Default == host {
 				cfg.Default = ""
-				if names := cfg.hostNames(); len(names) == 1 {
+				if names := cfg.HostNames(); len(names) == 1 {
 					cfg.Default = names[0]
 				}
 			}

@@ -183,7 +183,7 @@ func (a *app) remote() (cmdutil.Repo, error) {
 			return ""
 		}
 		found := ""
-		for _, h := range cfg.hostNames() {
+		for _, h := range cfg.HostNames() {
 			if hostOnly(h) == r.host && (found == "" || h == cfg.Default) {
 				found = h
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/config"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -28,6 +29,12 @@ type Factory struct {
 	// else the configured default, with FORGEJO_TOKEN or the stored
 	// token; or for the embedded demo server with --embedded.
 	Client func(host string) (*forgejo.Client, error)
+
+	// Config is the configuration (hosts.json: a token per instance, the
+	// default instance), read once; its tokens are masked from then on.
+	Config func() (*config.Config, error)
+	// SaveConfig writes the configuration, and Config returns it after.
+	SaveConfig func(*config.Config) error
 
 	// Remote is the repository of the git remote of the working
 	// directory, with the logged-in instance it is on.

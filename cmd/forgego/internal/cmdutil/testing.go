@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/config"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -23,6 +24,8 @@ func TestFactory(remote string) (f *Factory, stdout, stderr *bytes.Buffer) {
 		IOStreams:   iostreams.New(strings.NewReader(""), stdout, stderr, m),
 		Client:      func(string) (*forgejo.Client, error) { return nil, errNoClient },
 		Credentials: func() (string, string) { return "", "" },
+		Config:      func() (*config.Config, error) { return &config.Config{Hosts: map[string]*config.Host{}}, nil },
+		SaveConfig:  func(*config.Config) error { return errors.New("no configuration in flag-parsing tests") },
 		Remote: func() (Repo, error) {
 			if r, ok := ParseRepo(remote); ok {
 				return r, nil
