@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/auth"
+
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/repo"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/label"
@@ -55,8 +57,7 @@ type app struct {
 	getenv func(string) string
 	mask   *iostreams.Masker
 
-	g    globals
-	repo string // -R/--repo
+	g globals
 
 	// forceProgress draws the progress line even when stderr is not a
 	// terminal (tests).
@@ -72,11 +73,6 @@ type app struct {
 	closeFn          func()
 	cfg              *config // loaded once
 	token, tokenUser string  // the credentials the client was built with
-
-	// remoteHost is the Host of the repository the last repoFrom found:
-	// how a.connect, the transitional path of the commands still in
-	// package main, passes it to f.Client.
-	remoteHost string
 }
 
 // run is the whole program, testable: arguments, output streams and the
@@ -100,8 +96,18 @@ func newApp(ctx context.Context, stdout, stderr io.Writer, getenv func(string) s
 		mask:      m,
 	}
 	a.f = &cmdutil.Factory{
-		IOStreams:   ios,
-		Client:      a.clientFor,
+		IOStreams: ios,
+		Client:    a.clientFor,
+		Instance: func() (string, error) {
+			base, _, err := a.instance("")
+			return base, err
+		},
+		NewClient: func(base, token string) (*forgejo.Client, error) {
+			return forgejo.NewClient(append(a.clientOptions(), forgejo.WithBaseURL(base), forgejo.WithToken(token))...)
+		},
+		Embedded:    func() bool { return a.g.embedded },
+		URLFlag:     func() string { return a.g.url },
+		Getenv:      getenv,
 		Config:      a.loadConfig,
 		SaveConfig:  a.saveConfig,
 		Remote:      a.remote,
@@ -183,7 +189,7 @@ Environment:
   XDG_CONFIG_HOME         where forgego/hosts.json is (default ~/.config)
   FORGEJO_WEBHOOK_SECRET  the secret of 'forgego webhook listen', as --secret
 
-` + authPrecedence + `
+` + auth.Precedence + `
 
 Exit status: 0 success, 1 failure, 2 a mistake on the command line,
 4 authentication missing or refused (401, 403, no stored token), 130 interrupted.`
@@ -219,7 +225,7 @@ func (a *app) rootCmd() *cobra.Command {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{api.NewCmdAPI(a.f, nil), a.authCmd(), a.fakeCmd(), misc.NewCmdRateLimit(a.f, nil), misc.NewCmdVersion(a.f, nil), a.webhookCmdWithJSON()} {
+	for _, c := range []*cobra.Command{api.NewCmdAPI(a.f, nil), auth.NewCmdAuth(a.f), a.fakeCmd(), misc.NewCmdRateLimit(a.f, nil), misc.NewCmdVersion(a.f, nil), a.webhookCmdWithJSON()} {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}
@@ -227,10 +233,6 @@ func (a *app) rootCmd() *cobra.Command {
 	root.SetCompletionCommandGroupID("more")
 	return root
 }
-
-// connect is f.Client for the commands still in package main, with the
-// instance of the repository their repoFrom found.
-func (a *app) connect() (*forgejo.Client, error) { return a.f.Client(a.remoteHost) }
 
 // clientFor is the factory's Client: the client, built once, for the
 // configured instance (host, when not "", is the logged-in instance of the
@@ -357,22 +359,6 @@ func (a *app) progress() *progress {
 		a.prog = newProgress(a.stderr, !a.f.IOStreams.Verbose && (a.f.IOStreams.ForceProgress || isTerminal(a.stderr)))
 	}
 	return a.prog
-}
-
-// repoFrom is f.BaseRepo for the commands still in package main (-R in
-// a.repo), keeping the repository's instance for a.connect.
-func (a *app) repoFrom(cmd *cobra.Command, args []string, n int) (owner, repo string, rest []string, err error) {
-	r, rest, err := a.f.BaseRepo(cmd, a.repo, args, n)
-	if err != nil {
-		return "", "", nil, err
-	}
-	a.remoteHost = r.Host
-	return r.Owner, r.Name, rest, nil
-}
-
-// addRepoFlag gives cmd -R/--repo.
-func (a *app) addRepoFlag(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&a.repo, "repo", "R", "", "the repository as `OWNER/REPO`, instead of the first argument (default: from the git remote)")
 }
 
 // webhookCmdWithJSON is the webhook group with its --json: a switch, not

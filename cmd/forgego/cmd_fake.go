@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"time"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/auth"
+
 	"codeberg.org/forgego/forgejo/forgejotest"
 	"github.com/spf13/cobra"
 )
@@ -72,7 +74,7 @@ func (a *app) fakeServeCmd() *cobra.Command {
 			if err != nil {
 				return usagef("--addr %q is not HOST:PORT (such as 127.0.0.1:3000)", addr)
 			}
-			if !isLoopback(host) {
+			if !auth.IsLoopback(host) {
 				if !allowRemote {
 					return &usageError{Msg: fmt.Sprintf("--addr %s is not a loopback address: the fake would serve its administrator's token to the network", addr),
 						Hint: "Use 127.0.0.1:PORT, or --allow-remote if you mean it (a test network you trust)."}

@@ -8,16 +8,13 @@ import (
 // SaveConfig read it once and write it through these.
 
 type (
-	config     = cfgpkg.Config
-	hostConfig = cfgpkg.Host
+	config = cfgpkg.Config
 )
 
 var (
 	normalizeHost = cfgpkg.NormalizeHost
 	hostOnly      = cfgpkg.HostOnly
 )
-
-func (a *app) configPath() string { return cfgpkg.Path(a.getenv) }
 
 // loadConfig reads the configuration, once; a missing file is an empty
 // configuration. Every stored token is masked from then on.

@@ -158,7 +158,7 @@ func (a *app) gitRemotes() ([]gitRemote, error) {
 	return rs, nil
 }
 
-// repoFromRemote picks the repository from the git remotes: origin when
+// remote (the factory's Remote) picks the repository from the git remotes: origin when
 // it is on a logged-in instance (or no instance is logged in to), else the
 // first remote on a logged-in instance, else origin. When the remote is on
 // a logged-in instance, that instance is the Repo's Host (used when

@@ -30,6 +30,19 @@ type Factory struct {
 	// token; or for the embedded demo server with --embedded.
 	Client func(host string) (*forgejo.Client, error)
 
+	// Instance is the instance the commands use without a repository
+	// (--url, FORGEJO_URL, the configured default, codeberg.org), normalized.
+	Instance func() (string, error)
+	// NewClient is a client for another instance or token than Client's
+	// (auth login and status check a token with it).
+	NewClient func(base, token string) (*forgejo.Client, error)
+	// Embedded is --embedded: the commands run against an in-process demo.
+	Embedded func() bool
+	// URLFlag is --url ("" without it).
+	URLFlag func() string
+	// Getenv reads the run's environment.
+	Getenv func(string) string
+
 	// Config is the configuration (hosts.json: a token per instance, the
 	// default instance), read once; its tokens are masked from then on.
 	Config func() (*config.Config, error)

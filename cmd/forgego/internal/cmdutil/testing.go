@@ -32,8 +32,13 @@ func TestFactory(remote string) (f *Factory, stdout, stderr *bytes.Buffer) {
 			}
 			return Repo{}, errors.New("not in a git repository")
 		},
-		Git:      func() Git { return nil },
-		Progress: func() Progress { return noProgress{} },
+		Git:       func() Git { return nil },
+		Instance:  func() (string, error) { return "https://codeberg.org", nil },
+		NewClient: func(string, string) (*forgejo.Client, error) { return nil, errNoClient },
+		Embedded:  func() bool { return false },
+		URLFlag:   func() string { return "" },
+		Getenv:    func(string) string { return "" },
+		Progress:  func() Progress { return noProgress{} },
 	}
 	return f, stdout, stderr
 }

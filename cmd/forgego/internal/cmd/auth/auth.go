@@ -1,7 +1,9 @@
-package main
+// Package auth is 'forgego auth': login, status, token and logout.
+package auth
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,10 +11,13 @@ import (
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/config"
 	"github.com/spf13/cobra"
 )
 
-const authPrecedence = `Which instance and token a command uses, first match wins:
+// Precedence says which instance and token a command uses.
+const Precedence = `Which instance and token a command uses, first match wins:
 
   instance  --url, FORGEJO_URL, the logged-in instance the repository's git
             remote is on, the default (the last 'auth login'), https://codeberg.org
@@ -22,30 +27,35 @@ The tokens are stored in $XDG_CONFIG_HOME/forgego/hosts.json (else
 ~/.config/forgego/hosts.json), mode 0600; a file others can read is refused.
 No command prints a token but 'auth token'.`
 
-func (a *app) authCmd() *cobra.Command {
-	cmd := groupCmd("auth", "Log in to an instance, and out")
-	cmd.Long = "Store an access token per instance.\n\n" + authPrecedence
+// NewCmdAuth is the 'auth' group.
+func NewCmdAuth(f *cmdutil.Factory) *cobra.Command {
+	a := &authCmds{f: f}
+	cmd := cmdutil.GroupCmd("auth", "Log in to an instance, and out")
+	cmd.Long = "Store an access token per instance.\n\n" + Precedence
 	cmd.AddCommand(a.authLoginCmd(), a.authStatusCmd(), a.authTokenCmd(), a.authLogoutCmd())
 	return cmd
 }
 
+// authCmds are the auth commands, on the factory.
+type authCmds struct{ f *cmdutil.Factory }
+
 // authHost is --hostname, else the instance the command would use.
-func (a *app) authHost(hostname string) (string, error) {
-	if a.g.embedded {
-		return "", usagef("the auth commands do not work with --embedded: the demo needs no token")
+func (a *authCmds) authHost(hostname string) (string, error) {
+	if a.f.Embedded() {
+		return "", cmdutil.Usagef("the auth commands do not work with --embedded: the demo needs no token")
 	}
 	h := hostname
 	if h == "" {
-		base, _, err := a.instance("")
+		base, err := a.f.Instance()
 		if err != nil {
 			return "", err
 		}
 		h = base
 	}
-	key, err := normalizeHost(h)
+	key, err := config.NormalizeHost(h)
 	if err != nil {
 		if hostname != "" {
-			return "", usagef("--hostname: %v", err)
+			return "", cmdutil.Usagef("--hostname: %v", err)
 		}
 		return "", fmt.Errorf("the instance: %w", err)
 	}
@@ -53,16 +63,16 @@ func (a *app) authHost(hostname string) (string, error) {
 }
 
 // whoami asks the instance who the token belongs to (GET /user).
-func (a *app) whoami(host, token string) (*forgejo.User, error) {
-	c, err := forgejo.NewClient(append(a.clientOptions(), forgejo.WithBaseURL(host), forgejo.WithToken(token))...)
+func (a *authCmds) whoami(ctx context.Context, host, token string) (*forgejo.User, error) {
+	c, err := a.f.NewClient(host, token)
 	if err != nil {
 		return nil, err
 	}
-	u, _, err := c.Users.GetCurrent(a.ctx)
+	u, _, err := c.Users.GetCurrent(ctx)
 	return u, err
 }
 
-func (a *app) authLoginCmd() *cobra.Command {
+func (a *authCmds) authLoginCmd() *cobra.Command {
 	var hostname string
 	var withToken bool
 	cmd := &cobra.Command{
@@ -73,40 +83,40 @@ GET /user, store it for the instance and make that instance the default.
 Create the token in the instance's settings (Applications); give it the
 scopes the commands you use need.
 
-` + authPrecedence,
+` + Precedence,
 		Example: `  forgego auth login --hostname codeberg.org --with-token < token.txt
   echo "$TOKEN" | forgego auth login --hostname https://git.example.org --with-token`,
-		Args:              noArgs,
-		ValidArgsFunction: noFiles,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
+		Args:              cmdutil.NoArgs,
+		ValidArgsFunction: cmdutil.NoFiles,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			if !withToken {
-				return usagef("auth login needs --with-token and the token on standard input (there is no interactive login)")
+				return cmdutil.Usagef("auth login needs --with-token and the token on standard input (there is no interactive login)")
 			}
 			host, err := a.authHost(hostname)
 			if err != nil {
 				return err
 			}
-			token, err := readToken(a.stdin)
+			token, err := readToken(a.f.IOStreams.In)
 			if err != nil {
 				return err
 			}
-			a.mask.Add(token)
-			cfg, err := a.loadConfig()
+			a.f.IOStreams.Mask.Add(token)
+			cfg, err := a.f.Config()
 			if err != nil {
 				return err
 			}
-			u, err := a.whoami(host, token)
+			u, err := a.whoami(cmd.Context(), host, token)
 			if err != nil {
-				return &prefixedError{Prefix: "the token was not stored: ", Err: err}
+				return &cmdutil.PrefixedError{Prefix: "the token was not stored: ", Err: err}
 			}
-			cfg.Hosts[host] = &hostConfig{User: u.Login, Token: token}
+			cfg.Hosts[host] = &config.Host{User: u.Login, Token: token}
 			cfg.Default = host
-			if err := a.saveConfig(cfg); err != nil {
+			if err := a.f.SaveConfig(cfg); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stderr, "logged in to %s as %s (the default instance now)\n", host, u.Login)
-			if strings.HasPrefix(host, "http://") && !isLoopback(hostOnly(host)) {
-				fmt.Fprintf(a.stderr, "warning: %s is plain http: the token crosses the network unencrypted on every request\n", host)
+			fmt.Fprintf(a.f.IOStreams.ErrOut, "logged in to %s as %s (the default instance now)\n", host, u.Login)
+			if strings.HasPrefix(host, "http://") && !IsLoopback(config.HostOnly(host)) {
+				fmt.Fprintf(a.f.IOStreams.ErrOut, "warning: %s is plain http: the token crosses the network unencrypted on every request\n", host)
 			}
 			return nil
 		}),
@@ -119,7 +129,7 @@ scopes the commands you use need.
 // readToken reads one token from r: the first line, trimmed.
 func readToken(r io.Reader) (string, error) {
 	if r == nil {
-		return "", usagef("--with-token: no standard input")
+		return "", cmdutil.Usagef("--with-token: no standard input")
 	}
 	line, err := bufio.NewReader(io.LimitReader(r, 64<<10)).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -127,15 +137,15 @@ func readToken(r io.Reader) (string, error) {
 	}
 	token := strings.TrimSpace(line)
 	if token == "" {
-		return "", usagef("--with-token: standard input holds no token")
+		return "", cmdutil.Usagef("--with-token: standard input holds no token")
 	}
 	if strings.ContainsAny(token, " \t\r\x00") {
-		return "", usagef("--with-token: the token has spaces or control characters in it")
+		return "", cmdutil.Usagef("--with-token: the token has spaces or control characters in it")
 	}
 	return token, nil
 }
 
-func (a *app) authStatusCmd() *cobra.Command {
+func (a *authCmds) authStatusCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the instances logged in to, and check their tokens",
@@ -143,26 +153,26 @@ func (a *app) authStatusCmd() *cobra.Command {
 and say which instance is the default. The tokens are not shown. The exit
 status is 1 when a token is refused or no instance is logged in to.
 
-` + authPrecedence,
-		Args: noArgs,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if a.g.embedded {
-				return usagef("the auth commands do not work with --embedded: the demo needs no token")
+` + Precedence,
+		Args: cmdutil.NoArgs,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
+			if a.f.Embedded() {
+				return cmdutil.Usagef("the auth commands do not work with --embedded: the demo needs no token")
 			}
-			cfg, err := a.loadConfig()
+			cfg, err := a.f.Config()
 			if err != nil {
 				return err
 			}
-			if env := strings.TrimSpace(a.getenv("FORGEJO_TOKEN")); env != "" {
-				fmt.Fprintln(a.stdout, "FORGEJO_TOKEN is set: it is used instead of the stored tokens")
+			if env := strings.TrimSpace(a.f.Getenv("FORGEJO_TOKEN")); env != "" {
+				fmt.Fprintln(a.f.IOStreams.Out, "FORGEJO_TOKEN is set: it is used instead of the stored tokens")
 			}
-			if u := a.g.url; u != "" {
-				fmt.Fprintf(a.stdout, "--url is set: the commands use %s\n", u)
-			} else if u := a.getenv("FORGEJO_URL"); u != "" {
-				fmt.Fprintf(a.stdout, "FORGEJO_URL is set: the commands use %s\n", u)
+			if u := a.f.URLFlag(); u != "" {
+				fmt.Fprintf(a.f.IOStreams.Out, "--url is set: the commands use %s\n", u)
+			} else if u := a.f.Getenv("FORGEJO_URL"); u != "" {
+				fmt.Fprintf(a.f.IOStreams.Out, "FORGEJO_URL is set: the commands use %s\n", u)
 			}
 			if len(cfg.Hosts) == 0 {
-				return &authMissingError{Msg: "not logged in to any instance; run 'forgego auth login --hostname URL --with-token'"}
+				return &cmdutil.AuthMissingError{Msg: "not logged in to any instance; run 'forgego auth login --hostname URL --with-token'"}
 			}
 			failed := 0
 			for _, h := range cfg.HostNames() {
@@ -171,24 +181,24 @@ status is 1 when a token is refused or no instance is logged in to.
 				if h == cfg.Default {
 					def = " (default)"
 				}
-				fmt.Fprintf(a.stdout, "%s%s\n", h, def)
-				u, err := a.whoami(h, hc.Token)
+				fmt.Fprintf(a.f.IOStreams.Out, "%s%s\n", h, def)
+				u, err := a.whoami(cmd.Context(), h, hc.Token)
 				if err != nil {
 					failed++
-					fmt.Fprintf(a.stdout, "  X the stored token for %s does not work: %s\n", hc.User, describe(err))
+					fmt.Fprintf(a.f.IOStreams.Out, "  X the stored token for %s does not work: %s\n", hc.User, cmdutil.Describe(err))
 					continue
 				}
-				fmt.Fprintf(a.stdout, "  logged in as %s\n", u.Login)
+				fmt.Fprintf(a.f.IOStreams.Out, "  logged in as %s\n", u.Login)
 			}
 			if failed > 0 {
-				return &authMissingError{Msg: fmt.Sprintf("%d of %d stored tokens refused", failed, len(cfg.Hosts))}
+				return &cmdutil.AuthMissingError{Msg: fmt.Sprintf("%d of %d stored tokens refused", failed, len(cfg.Hosts))}
 			}
 			return nil
 		}),
 	}
 }
 
-func (a *app) authTokenCmd() *cobra.Command {
+func (a *authCmds) authTokenCmd() *cobra.Command {
 	var hostname string
 	cmd := &cobra.Command{
 		Use:   "token [--hostname URL]",
@@ -197,28 +207,29 @@ func (a *app) authTokenCmd() *cobra.Command {
 on standard output: FORGEJO_TOKEN when it is set and no --hostname is given,
 else the stored one. This is the only command that prints a token.`,
 		Example: `  curl -H "Authorization: token $(forgego auth token)" https://codeberg.org/api/v1/user`,
-		Args:    noArgs,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
+		Args:    cmdutil.NoArgs,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			token := ""
-			if hostname == "" && !a.g.embedded {
-				token = strings.TrimSpace(a.getenv("FORGEJO_TOKEN"))
+			if hostname == "" && !a.f.Embedded() {
+				token = strings.TrimSpace(a.f.Getenv("FORGEJO_TOKEN"))
 			}
 			if token == "" {
 				host, err := a.authHost(hostname)
 				if err != nil {
 					return err
 				}
-				cfg, err := a.loadConfig()
+				cfg, err := a.f.Config()
 				if err != nil {
 					return err
 				}
 				hc := cfg.Hosts[host]
 				if hc == nil {
-					return &authMissingError{Msg: fmt.Sprintf("no token stored for %s; run 'forgego auth login --hostname %s --with-token'", host, host)}
+					return &cmdutil.AuthMissingError{Msg: fmt.Sprintf("no token stored for %s; run 'forgego auth login --hostname %s --with-token'", host, host)}
 				}
 				token = hc.Token
 			}
-			_, err := fmt.Fprintln(a.rawStdout, token)
+			a.f.IOStreams.Flush()
+			_, err := fmt.Fprintln(a.f.IOStreams.RawOut, token)
 			return err
 		}),
 	}
@@ -226,7 +237,7 @@ else the stored one. This is the only command that prints a token.`,
 	return cmd
 }
 
-func (a *app) authLogoutCmd() *cobra.Command {
+func (a *authCmds) authLogoutCmd() *cobra.Command {
 	var hostname string
 	cmd := &cobra.Command{
 		Use:   "logout [--hostname URL]",
@@ -234,20 +245,20 @@ func (a *app) authLogoutCmd() *cobra.Command {
 		Long: `Remove the token stored for the instance (--hostname, else the default, or
 the only one). The token stays valid on the instance: revoke it there, in the
 settings (Applications).`,
-		Args: noArgs,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if a.g.embedded {
-				return usagef("the auth commands do not work with --embedded: the demo needs no token")
+		Args: cmdutil.NoArgs,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
+			if a.f.Embedded() {
+				return cmdutil.Usagef("the auth commands do not work with --embedded: the demo needs no token")
 			}
-			cfg, err := a.loadConfig()
+			cfg, err := a.f.Config()
 			if err != nil {
 				return err
 			}
 			var host string
 			switch {
 			case hostname != "":
-				if host, err = normalizeHost(hostname); err != nil {
-					return usagef("--hostname: %v", err)
+				if host, err = config.NormalizeHost(hostname); err != nil {
+					return cmdutil.Usagef("--hostname: %v", err)
 				}
 			case cfg.Default != "":
 				host = cfg.Default
@@ -256,7 +267,7 @@ settings (Applications).`,
 			case len(cfg.Hosts) == 0:
 				return fmt.Errorf("not logged in to any instance")
 			default:
-				return usagef("logged in to several instances and none is the default: say which with --hostname (%s)", strings.Join(cfg.HostNames(), ", "))
+				return cmdutil.Usagef("logged in to several instances and none is the default: say which with --hostname (%s)", strings.Join(cfg.HostNames(), ", "))
 			}
 			if cfg.Hosts[host] == nil {
 				return fmt.Errorf("not logged in to %s", host)
@@ -268,10 +279,10 @@ settings (Applications).`,
 					cfg.Default = names[0]
 				}
 			}
-			if err := a.saveConfig(cfg); err != nil {
+			if err := a.f.SaveConfig(cfg); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stderr, "logged out of %s (revoke the token on the instance if it is no longer needed)\n", host)
+			fmt.Fprintf(a.f.IOStreams.ErrOut, "logged out of %s (revoke the token on the instance if it is no longer needed)\n", host)
 			return nil
 		}),
 	}
@@ -279,8 +290,8 @@ settings (Applications).`,
 	return cmd
 }
 
-// isLoopback reports whether host names this machine.
-func isLoopback(host string) bool {
+// IsLoopback reports whether host names this machine.
+func IsLoopback(host string) bool {
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
