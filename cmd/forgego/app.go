@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/fake"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/demo"
+
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/auth"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/repo"
@@ -225,7 +228,7 @@ func (a *app) rootCmd() *cobra.Command {
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range []*cobra.Command{api.NewCmdAPI(a.f, nil), auth.NewCmdAuth(a.f), a.fakeCmd(), misc.NewCmdRateLimit(a.f, nil), misc.NewCmdVersion(a.f, nil), a.webhookCmdWithJSON()} {
+	for _, c := range []*cobra.Command{api.NewCmdAPI(a.f, nil), auth.NewCmdAuth(a.f), fake.NewCmdFake(a.f), misc.NewCmdRateLimit(a.f, nil), misc.NewCmdVersion(a.f, nil), a.webhookCmdWithJSON()} {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}
@@ -246,13 +249,13 @@ func (a *app) clientFor(host string) (*forgejo.Client, error) {
 	}
 	opts := a.clientOptions()
 	if a.g.embedded {
-		srv, err := startDemo()
+		srv, err := demo.Start()
 		if err != nil {
 			return nil, fmt.Errorf("starting the embedded demo server: %w", err)
 		}
 		a.closeFn = srv.Close
 		a.verbosef("embedded demo server on %s (at most %d items a page; faults and a rate limit of %d requests per %s injected)\n",
-			srv.URL, demoMaxItems, demoQuota, demoWindow)
+			srv.URL, demo.MaxItems, demo.Quota, demo.Window)
 		c, err := srv.NewClient(append(opts, forgejo.WithRetryPolicy(forgejo.DefaultRetryPolicy))...)
 		if err != nil {
 			return nil, err

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/demo"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"codeberg.org/forgego/forgejo/forgejotest"
@@ -610,14 +612,14 @@ func TestTablesAlignAfterMasking(t *testing.T) {
 func TestEmbeddedDemo(t *testing.T) {
 	// A quicker demo: the same faults, a one-second window, no Retry-After
 	// wait on the 503.
-	defer func(w time.Duration, ra string) { demoWindow, demoRetryAfter = w, ra }(demoWindow, demoRetryAfter)
-	demoWindow, demoRetryAfter = time.Second, "0"
+	defer func(w time.Duration, ra string) { demo.Window, demo.RetryAfter = w, ra }(demo.Window, demo.RetryAfter)
+	demo.Window, demo.RetryAfter = time.Second, "0"
 
 	env := map[string]string{"FORGEJO_TOKEN": "a-token-the-demo-ignores", "FORGEJO_URL": "http://127.0.0.1:1"}
 	r := cli(t, env, "--embedded", "issue", "list", "forgego/demo", "--all", "-v")
 	r.want(t, 0)
-	if n := len(lines(r.stdout)) - 1; n != demoIssues*2/3 {
-		t.Errorf("%d issues listed, want %d", n, demoIssues*2/3)
+	if n := len(lines(r.stdout)) - 1; n != demo.Issues*2/3 {
+		t.Errorf("%d issues listed, want %d", n, demo.Issues*2/3)
 	}
 	for _, s := range []string{
 		"embedded demo server on http://127.0.0.1:",
@@ -642,7 +644,7 @@ func TestEmbeddedDemo(t *testing.T) {
 	r = cli(t, env, "--embedded", "issue", "create", "forgego/demo", "--title", "Hello", "--json", "number")
 	r.want(t, 0)
 	var ij forgejo.Issue
-	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != demoIssues+demoPulls+1 {
+	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != demo.Issues+demo.Pulls+1 {
 		t.Errorf("create: %s %v", r.stdout, err)
 	}
 	r = cli(t, env, "--embedded", "ratelimit")
@@ -650,7 +652,7 @@ func TestEmbeddedDemo(t *testing.T) {
 		t.Errorf("ratelimit: %d %q", r.code, r.stdout)
 	}
 	r = cli(t, env, "--embedded", "pr", "list", "forgego/demo")
-	if r.code != 0 || len(lines(r.stdout)) != demoPulls+1 {
+	if r.code != 0 || len(lines(r.stdout)) != demo.Pulls+1 {
 		t.Errorf("pr list: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = cli(t, env, "--embedded", "repo", "list")
@@ -660,8 +662,8 @@ func TestEmbeddedDemo(t *testing.T) {
 }
 
 func TestEmbeddedDemoWithPacing(t *testing.T) {
-	defer func(w time.Duration, ra string) { demoWindow, demoRetryAfter = w, ra }(demoWindow, demoRetryAfter)
-	demoWindow, demoRetryAfter = time.Second, "0"
+	defer func(w time.Duration, ra string) { demo.Window, demo.RetryAfter = w, ra }(demo.Window, demo.RetryAfter)
+	demo.Window, demo.RetryAfter = time.Second, "0"
 
 	env := map[string]string{"FORGEJO_URL": "http://127.0.0.1:1"}
 	r := cli(t, env, "--embedded", "--pace", "issue", "list", "forgego/demo", "--all", "-v")

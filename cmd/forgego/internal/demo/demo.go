@@ -1,4 +1,6 @@
-package main
+// Package demo is the embedded demo: a forgejotest server seeded with a
+// realistic dataset (--embedded, and 'fake serve --seed demo').
+package demo
 
 import (
 	"context"
@@ -21,72 +23,73 @@ import (
 // The demo's rate limit (Codeberg's headers and 429s, scaled down) and the
 // Retry-After of its 503. Variables so that tests can make them quicker.
 var (
-	demoQuota      = 7
-	demoWindow     = 3 * time.Second
-	demoRetryAfter = "1"
+	Quota      = 7
+	Window     = 3 * time.Second
+	RetryAfter = "1"
 )
 
-// Demo dataset sizes: a third of the issues are closed, so the open ones
+// Issues and Pulls are the dataset's sizes: a third of the issues are closed, so the open ones
 // fill five pages of 50.
 const (
-	demoIssues = 360 // forgego/demo, pull requests not counted
-	demoPulls  = 6
+	Issues = 360 // forgego/demo, pull requests not counted
+	Pulls  = 6
 )
 
-// demoMaxItems is the demo instance's max_response_items (Codeberg's): the
+// MaxItems is the demo instance's max_response_items (Codeberg's): the
 // CLI asks for pages of 100 (pageAsk) and is served 50, as on Codeberg.
-const demoMaxItems = 50
+const MaxItems = 50
 
-func startDemo() (*forgejotest.Server, error) {
-	clock := &shiftClock{}
+// Start starts the demo server, seeded, with its faults injected.
+func Start() (*forgejotest.Server, error) {
+	clock := &Clock{}
 	srv, err := forgejotest.Start(
 		forgejotest.WithDefaultUser("forgego"),
-		forgejotest.WithMaxResponseItems(demoMaxItems),
-		forgejotest.WithRateLimit(demoQuota, demoWindow),
-		forgejotest.WithClock(clock.now),
+		forgejotest.WithMaxResponseItems(MaxItems),
+		forgejotest.WithRateLimit(Quota, Window),
+		forgejotest.WithClock(clock.Now),
 	)
 	if err != nil {
 		return nil, err
 	}
-	if err := seedDemo(srv, time.Now(), clock, demoWindow); err != nil {
+	if err := Seed(srv, time.Now(), clock, Window); err != nil {
 		srv.Close()
 		return nil, err
 	}
 	// The seed's requests (the releases) spent part of the first window:
 	// the demo starts in a fresh one, as the walk below expects.
-	clock.shift(demoWindow)
+	clock.Shift(Window)
 	// The walk of the 240 open issues (five pages of 50): page 3 answers
 	// 503 with Retry-After; page 4 loses its connection (twice, since
 	// net/http quietly resends a GET once when a reused connection drops);
 	// by page 5 the window's quota is spent: 429 until it resets.
-	srv.Inject(forgejotest.Fault{Operation: "issueListIssues", Statuses: []int{0, 0, 503}, RetryAfter: demoRetryAfter})
+	srv.Inject(forgejotest.Fault{Operation: "issueListIssues", Statuses: []int{0, 0, 503}, RetryAfter: RetryAfter})
 	srv.Inject(forgejotest.Fault{Operation: "issueListIssues", Statuses: []int{0}})
 	srv.Inject(forgejotest.Fault{Operation: "issueListIssues", Reset: true, Times: 2})
 	return srv, nil
 }
 
-// shiftClock is the fake's clock: the real time, moved forward by whole
+// Clock is the fake's clock: the real time, moved forward by whole
 // rate-limit windows while the demo is seeded through the API, so that
 // the seed never meets the rate limit (and the demo starts with a full
 // window). The timestamps move with it, by seconds.
-type shiftClock struct{ d atomic.Int64 }
+type Clock struct{ d atomic.Int64 }
 
-func (c *shiftClock) now() time.Time        { return time.Now().Add(time.Duration(c.d.Load())) }
-func (c *shiftClock) shift(d time.Duration) { c.d.Add(int64(d)) }
+func (c *Clock) Now() time.Time        { return time.Now().Add(time.Duration(c.d.Load())) }
+func (c *Clock) Shift(d time.Duration) { c.d.Add(int64(d)) }
 
 // windowSkipper moves the clock to the next rate-limit window whenever an
 // answer says the window's requests are spent (ratelimit: r=0), before the
 // next request of the seed.
 type windowSkipper struct {
 	next   http.RoundTripper
-	clock  *shiftClock
+	clock  *Clock
 	window time.Duration
 }
 
 func (w windowSkipper) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := w.next.RoundTrip(r)
 	if err == nil && w.window > 0 && strings.Contains(resp.Header.Get("ratelimit"), ";r=0;") {
-		w.clock.shift(w.window)
+		w.clock.Shift(w.window)
 	}
 	return resp, err
 }
@@ -114,9 +117,9 @@ var (
 	}
 )
 
-// demoReleases are forgego/demo's releases, oldest first, with their
+// releases are forgego/demo's releases, oldest first, with their
 // assets (name and content).
-var demoReleases = []struct {
+var releases = []struct {
 	tag, title, notes string
 	prerelease        bool
 	assets            [][2]string
@@ -127,12 +130,12 @@ var demoReleases = []struct {
 	{"v1.1.0-rc1", "1.1.0 release candidate", "Try `forgego pr checkout`.", true, nil},
 }
 
-// seedDemo fills the server: a few repositories, forgego/demo with 360
+// Seed fills the server: a few repositories, forgego/demo with 360
 // issues (labels, milestones, comments, a third of them closed), a few
 // pull requests, releases with assets, stars, follows and topics. The
 // releases go through the API (the fake has no seed helper for them), with
 // clock moved past a spent rate-limit window (window 0: no rate limit).
-func seedDemo(srv *forgejotest.Server, now time.Time, clock *shiftClock, window time.Duration) error {
+func Seed(srv *forgejotest.Server, now time.Time, clock *Clock, window time.Duration) error {
 	owner := srv.DefaultUser()
 	srv.AddRepo(owner, "demo")
 	srv.SetRepo(owner, "demo", "A demo repository for forgego, served by forgejotest", false, false)
@@ -150,7 +153,7 @@ func seedDemo(srv *forgejotest.Server, now time.Time, clock *shiftClock, window 
 		srv.AddMilestone(owner, "demo", m)
 	}
 	start := now.Add(-365 * 24 * time.Hour)
-	for i := range demoIssues {
+	for i := range Issues {
 		spec := forgejotest.IssueSpec{
 			Title:   capitalize(fmt.Sprintf(verbs[i%len(verbs)], subjects[(i*7)%len(subjects)])),
 			Body:    "Seen while using forgego against a self-hosted instance.",
@@ -173,7 +176,7 @@ func seedDemo(srv *forgejotest.Server, now time.Time, clock *shiftClock, window 
 		}
 		srv.AddIssue(owner, "demo", spec)
 	}
-	for i := range demoPulls {
+	for i := range Pulls {
 		srv.AddPull(owner, "demo", fmt.Sprintf("feature/%d", i+1), "main", fmt.Sprintf("Fix %s", subjects[i]))
 	}
 	srv.AddIssues(owner, "forgejo-client", 20)
@@ -188,7 +191,7 @@ func seedDemo(srv *forgejotest.Server, now time.Time, clock *shiftClock, window 
 		return err
 	}
 	ctx := context.Background()
-	for _, r := range demoReleases {
+	for _, r := range releases {
 		rel, _, err := c.Repos.CreateRelease(ctx, owner, "demo", forgejo.CreateReleaseOption{
 			TagName: r.tag, Name: r.title, Body: r.notes, Prerelease: r.prerelease, TargetCommitish: "main",
 		})

@@ -1,6 +1,8 @@
-package main
+// Package fake is 'forgego fake serve': forgejotest as a server.
+package fake
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os/signal"
@@ -10,14 +12,17 @@ import (
 	"time"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/auth"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/demo"
 
 	"codeberg.org/forgego/forgejo/forgejotest"
 	"github.com/spf13/cobra"
 )
 
-func (a *app) fakeCmd() *cobra.Command {
-	cmd := groupCmd("fake", "Run forgejotest, the fake Forgejo, as a server any program can test against")
-	cmd.AddCommand(a.fakeServeCmd())
+// NewCmdFake is the 'fake' group.
+func NewCmdFake(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.GroupCmd("fake", "Run forgejotest, the fake Forgejo, as a server any program can test against")
+	cmd.AddCommand(NewCmdServe(f, nil))
 	return cmd
 }
 
@@ -51,7 +56,19 @@ Pages are clamped at 50 items, with X-Total-Count and Link, as a default
 Forgejo. Operations the fake does not implement answer 501 naming the
 operation.`
 
-func (a *app) fakeServeCmd() *cobra.Command {
+// ServeOptions are 'fake serve' parsed.
+type ServeOptions struct {
+	F      *cmdutil.Factory
+	Ctx    context.Context
+	Addr   string
+	Seed   string // demo or empty
+	Quota  int    // 0: no rate limit
+	Window time.Duration
+}
+
+// NewCmdServe is 'fake serve'; runF, when not nil, runs instead of the
+// server.
+func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
 	var (
 		addr, seed, rate string
 		allowRemote      bool
@@ -68,55 +85,31 @@ func (a *app) fakeServeCmd() *cobra.Command {
   set -a; . ./fake.env; set +a
   curl -s -H "Authorization: token $FORGEJO_TOKEN" "$FORGEJO_URL/api/v1/user"
   kill $fake`,
-		Args: noArgs,
-		RunE: runE(func(cmd *cobra.Command, args []string) error {
+		Args: cmdutil.NoArgs,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			host, _, err := net.SplitHostPort(addr)
 			if err != nil {
-				return usagef("--addr %q is not HOST:PORT (such as 127.0.0.1:3000)", addr)
+				return cmdutil.Usagef("--addr %q is not HOST:PORT (such as 127.0.0.1:3000)", addr)
 			}
 			if !auth.IsLoopback(host) {
 				if !allowRemote {
-					return &usageError{Msg: fmt.Sprintf("--addr %s is not a loopback address: the fake would serve its administrator's token to the network", addr),
+					return &cmdutil.UsageError{Msg: fmt.Sprintf("--addr %s is not a loopback address: the fake would serve its administrator's token to the network", addr),
 						Hint: "Use 127.0.0.1:PORT, or --allow-remote if you mean it (a test network you trust)."}
 				}
-				fmt.Fprintf(a.stderr, "warning: serving on %s, beyond this machine: anyone who reaches it is the fake's administrator\n", addr)
+				fmt.Fprintf(f.IOStreams.ErrOut, "warning: serving on %s, beyond this machine: anyone who reaches it is the fake's administrator\n", addr)
 			}
 			if seed != "demo" && seed != "empty" {
-				return usagef("--seed must be demo or empty, not %q", seed)
+				return cmdutil.Usagef("--seed must be demo or empty, not %q", seed)
 			}
 			quota, window, err := parseRate(rate)
 			if err != nil {
 				return err
 			}
-			clock := &shiftClock{}
-			opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock.now), forgejotest.WithDefaultUser("forgego")}
-			if quota > 0 {
-				opts = append(opts, forgejotest.WithRateLimit(quota, window))
+			so := &ServeOptions{F: f, Ctx: cmd.Context(), Addr: addr, Seed: seed, Quota: quota, Window: window}
+			if runF != nil {
+				return runF(so)
 			}
-			srv, err := forgejotest.Start(opts...)
-			if err != nil {
-				return err
-			}
-			defer srv.Close()
-			srv.SetAdmin(srv.DefaultUser(), true)
-			if seed == "demo" {
-				if err := seedDemo(srv, time.Now(), clock, window); err != nil {
-					return err
-				}
-			}
-			ctx, stop := signal.NotifyContext(a.ctx, syscall.SIGTERM)
-			defer stop()
-			// Unmasked, on purpose: the token is what this prints for.
-			fmt.Fprintf(a.rawStdout, "FORGEJO_URL=%s\nFORGEJO_TOKEN=%s\nFORGEJO_USER=%s\n", srv.URL, srv.Token(), srv.DefaultUser())
-			desc := "no rate limit"
-			if quota > 0 {
-				desc = fmt.Sprintf("at most %d requests per %s", quota, window)
-			}
-			fmt.Fprintf(a.stderr, "forgejotest serving on %s (seed %s, %s); SIGTERM or Ctrl-C stops it\n", srv.URL, seed, desc)
-			<-ctx.Done()
-			srv.Close()
-			fmt.Fprintf(a.stderr, "forgejotest stopped (%d requests served)\n", len(srv.Requests()))
-			return nil
+			return serveRun(so)
 		}),
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: a free one)")
@@ -127,6 +120,40 @@ func (a *app) fakeServeCmd() *cobra.Command {
 	return cmd
 }
 
+func serveRun(so *ServeOptions) error {
+	f, addr, seed, quota, window := so.F, so.Addr, so.Seed, so.Quota, so.Window
+	clock := &demo.Clock{}
+	opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock.Now), forgejotest.WithDefaultUser("forgego")}
+	if quota > 0 {
+		opts = append(opts, forgejotest.WithRateLimit(quota, window))
+	}
+	srv, err := forgejotest.Start(opts...)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	srv.SetAdmin(srv.DefaultUser(), true)
+	if seed == "demo" {
+		if err := demo.Seed(srv, time.Now(), clock, window); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(so.Ctx, syscall.SIGTERM)
+	defer stop()
+	// Unmasked, on purpose: the token is what this prints for.
+	f.IOStreams.Flush()
+	fmt.Fprintf(f.IOStreams.RawOut, "FORGEJO_URL=%s\nFORGEJO_TOKEN=%s\nFORGEJO_USER=%s\n", srv.URL, srv.Token(), srv.DefaultUser())
+	desc := "no rate limit"
+	if quota > 0 {
+		desc = fmt.Sprintf("at most %d requests per %s", quota, window)
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "forgejotest serving on %s (seed %s, %s); SIGTERM or Ctrl-C stops it\n", srv.URL, seed, desc)
+	<-ctx.Done()
+	srv.Close()
+	fmt.Fprintf(f.IOStreams.ErrOut, "forgejotest stopped (%d requests served)\n", len(srv.Requests()))
+	return nil
+}
+
 // parseRate reads --rate-limit Q/W; "" is no limit.
 func parseRate(s string) (int, time.Duration, error) {
 	if s == "" {
@@ -135,14 +162,14 @@ func parseRate(s string) (int, time.Duration, error) {
 	q, w, ok := strings.Cut(s, "/")
 	n, err := strconv.Atoi(q)
 	if !ok || err != nil || n < 1 {
-		return 0, 0, usagef("--rate-limit %q is not Q/W, such as 100/1m (Q requests per window W)", s)
+		return 0, 0, cmdutil.Usagef("--rate-limit %q is not Q/W, such as 100/1m (Q requests per window W)", s)
 	}
 	d, err := time.ParseDuration(w)
 	if secs, e := strconv.Atoi(w); e == nil {
 		d, err = time.Duration(secs)*time.Second, nil
 	}
 	if err != nil || d < time.Second {
-		return 0, 0, usagef("--rate-limit %q: the window must be a duration of at least 1s, such as 60s or 1m", s)
+		return 0, 0, cmdutil.Usagef("--rate-limit %q: the window must be a duration of at least 1s, such as 60s or 1m", s)
 	}
 	return n, d, nil
 }
