@@ -6,45 +6,22 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/fake"
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/demo"
-
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/auth"
-
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/repo"
-
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/label"
-
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/misc"
-
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/api"
-
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/pr"
-
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/release"
-
-	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/issue"
-
 	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/demo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/root"
 	"github.com/spf13/cobra"
 )
 
-// DefaultURL is the instance used when neither --url nor FORGEJO_URL says
-// otherwise.
-const DefaultURL = "https://codeberg.org"
-
-// globals are the flags every command accepts.
+// globals are the flags every command accepts (root.Flags), and the
+// webhook group's --json.
 type globals struct {
-	url      string
-	json     bool
-	embedded bool
-	pace     bool
+	root.Flags
+	json bool
 }
 
 // app is one run of the program: its environment, its flags and the
@@ -108,8 +85,8 @@ func newApp(ctx context.Context, stdout, stderr io.Writer, getenv func(string) s
 		NewClient: func(base, token string) (*forgejo.Client, error) {
 			return forgejo.NewClient(append(a.clientOptions(), forgejo.WithBaseURL(base), forgejo.WithToken(token))...)
 		},
-		Embedded:    func() bool { return a.g.embedded },
-		URLFlag:     func() string { return a.g.url },
+		Embedded:    func() bool { return a.g.Embedded },
+		URLFlag:     func() string { return a.g.URL },
 		Getenv:      getenv,
 		Config:      a.loadConfig,
 		SaveConfig:  a.saveConfig,
@@ -125,15 +102,15 @@ func (a *app) execute(args []string) int {
 	// What tests set on the app after newApp.
 	a.f.IOStreams.In = a.stdin
 	a.f.IOStreams.ForceProgress = a.forceProgress
-	root := a.rootCmd()
-	root.SetArgs(args)
-	root.SetOut(a.stdout)
-	root.SetErr(a.stderr)
+	rc := a.rootCmd()
+	rc.SetArgs(args)
+	rc.SetOut(a.stdout)
+	rc.SetErr(a.stderr)
 	// completion with no shell, or one cobra has no script for (tcsh), is
 	// a usage error, not its help with exit 0. (Made here, after SetOut:
 	// cobra's completion commands keep the writer they are made with.)
-	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
+	rc.InitDefaultCompletionCmd()
+	for _, c := range rc.Commands() {
 		if c.Name() == "completion" {
 			c.Args = cobra.ArbitraryArgs
 			c.RunE = func(cmd *cobra.Command, args []string) error {
@@ -151,7 +128,7 @@ func (a *app) execute(args []string) int {
 			}
 		}
 	}
-	cmd, err := root.ExecuteContextC(a.ctx)
+	cmd, err := rc.ExecuteContextC(a.ctx)
 	if a.prog != nil {
 		a.prog.done()
 	}
@@ -182,59 +159,8 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	return code
 }
 
-const rootLong = `forgego is a command-line client for Forgejo: Codeberg by default, or any
-instance named with --url or FORGEJO_URL.
-
-Environment:
-  FORGEJO_URL             the instance, as --url (default: the instance of the
-                          last 'auth login', else https://codeberg.org)
-  FORGEJO_TOKEN           an access token, instead of the stored one; never printed
-  XDG_CONFIG_HOME         where forgego/hosts.json is (default ~/.config)
-  FORGEJO_WEBHOOK_SECRET  the secret of 'forgego webhook listen', as --secret
-
-` + auth.Precedence + `
-
-Exit status: 0 success, 1 failure, 2 a mistake on the command line,
-4 authentication missing or refused (401, 403, no stored token), 130 interrupted.`
-
 func (a *app) rootCmd() *cobra.Command {
-	root := &cobra.Command{
-		Use:   "forgego <command>",
-		Short: "A command-line client for Forgejo (Codeberg by default)",
-		Long:  rootLong,
-		Example: `  # The embedded demo: no network, no token
-  forgego --embedded issue list forgego/demo --all -v
-
-  forgego repo view forgejo/forgejo
-  forgego issue list -R forgejo/forgejo --state closed --limit 10
-  forgego api --paginate /repos/forgejo/forgejo/labels`,
-		Version:               cmdutil.Version(),
-		Args:                  cobra.ArbitraryArgs,
-		RunE:                  groupRun,
-		SilenceErrors:         true,
-		SilenceUsage:          true,
-		DisableFlagsInUseLine: true,
-	}
-	root.SetVersionTemplate(fmt.Sprintf("forgego {{.Version}} (forgejo library %s, %s)\n", forgejo.Version, runtime.Version()))
-	root.SetFlagErrorFunc(cmdutil.FlagError)
-	pf := root.PersistentFlags()
-	pf.StringVar(&a.g.url, "url", "", "the instance's `URL` (default $FORGEJO_URL, else the instance of the last 'auth login', else "+DefaultURL+")")
-	pf.BoolVarP(&a.f.IOStreams.Verbose, "verbose", "v", false, "show every request, retry and wait on stderr")
-	pf.BoolVar(&a.g.embedded, "embedded", false, "run against an in-process demo server (no network, no token)")
-	pf.BoolVar(&a.g.pace, "pace", false, "when the rate-limit budget is spent, wait for the reset instead of sending requests the instance would refuse")
-
-	root.AddGroup(&cobra.Group{ID: "core", Title: "Commands:"}, &cobra.Group{ID: "more", Title: "More commands:"})
-	for _, c := range []*cobra.Command{issue.NewCmdIssue(a.f), pr.NewCmdPR(a.f), label.NewCmdLabel(a.f), release.NewCmdRelease(a.f), repo.NewCmdRepo(a.f)} {
-		c.GroupID = "core"
-		root.AddCommand(c)
-	}
-	for _, c := range []*cobra.Command{api.NewCmdAPI(a.f, nil), auth.NewCmdAuth(a.f), fake.NewCmdFake(a.f), misc.NewCmdRateLimit(a.f, nil), misc.NewCmdVersion(a.f, nil), a.webhookCmdWithJSON()} {
-		c.GroupID = "more"
-		root.AddCommand(c)
-	}
-	root.SetHelpCommandGroupID("more")
-	root.SetCompletionCommandGroupID("more")
-	return root
+	return root.NewCmdRoot(a.f, &a.g.Flags, a.webhookCmdWithJSON())
 }
 
 // clientFor is the factory's Client: the client, built once, for the
@@ -244,11 +170,11 @@ func (a *app) clientFor(host string) (*forgejo.Client, error) {
 	if a.client != nil {
 		return a.client, nil
 	}
-	if a.g.embedded && a.g.url != "" {
+	if a.g.Embedded && a.g.URL != "" {
 		return nil, usagef("--embedded and --url cannot be used together: the embedded demo is its own instance")
 	}
 	opts := a.clientOptions()
-	if a.g.embedded {
+	if a.g.Embedded {
 		srv, err := demo.Start()
 		if err != nil {
 			return nil, fmt.Errorf("starting the embedded demo server: %w", err)
@@ -289,7 +215,7 @@ func (a *app) clientOptions() []forgejo.Option {
 		obs.verbose = &verboseObserver{w: a.stderr}
 	}
 	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + cmdutil.Version()), forgejo.WithObserver(obs)}
-	if a.g.pace {
+	if a.g.Pace {
 		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
 	}
 	return opts
@@ -302,7 +228,7 @@ func (a *app) clientOptions() []forgejo.Option {
 //	          configuration (the last 'auth login'), then https://codeberg.org
 //	token:    FORGEJO_TOKEN, then the token stored for that instance
 func (a *app) instance(remoteHost string) (base, token string, err error) {
-	base = a.g.url
+	base = a.g.URL
 	source := "--url"
 	if base == "" {
 		base, source = a.getenv("FORGEJO_URL"), "FORGEJO_URL"
@@ -340,7 +266,7 @@ func (a *app) instance(remoteHost string) (base, token string, err error) {
 		base = cfg.Default
 	}
 	if base == "" {
-		base = DefaultURL
+		base = root.DefaultURL
 	}
 	if token == "" {
 		if key, err := normalizeHost(base); err == nil {
