@@ -17,11 +17,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// globals are the flags every command accepts (root.Flags), and the
-// webhook group's --json.
+// globals are the flags every command accepts.
 type globals struct {
 	root.Flags
-	json bool
 }
 
 // app is one run of the program: its environment, its flags and the
@@ -160,7 +158,7 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 }
 
 func (a *app) rootCmd() *cobra.Command {
-	return root.NewCmdRoot(a.f, &a.g.Flags, a.webhookCmdWithJSON())
+	return root.NewCmdRoot(a.f, &a.g.Flags)
 }
 
 // clientFor is the factory's Client: the client, built once, for the
@@ -288,13 +286,4 @@ func (a *app) progress() *progress {
 		a.prog = newProgress(a.stderr, !a.f.IOStreams.Verbose && (a.f.IOStreams.ForceProgress || isTerminal(a.stderr)))
 	}
 	return a.prog
-}
-
-// webhookCmdWithJSON is the webhook group with its --json: a switch, not
-// the field list of the commands that print data, since webhook commands
-// print a stream of deliveries, one JSON object a line.
-func (a *app) webhookCmdWithJSON() *cobra.Command {
-	cmd := a.webhookCmd()
-	cmd.PersistentFlags().BoolVar(&a.g.json, "json", false, "print each delivery or dead letter as a line of JSON")
-	return cmd
 }

@@ -6,8 +6,8 @@ import (
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 )
 
-// The names the commands still in package main (webhook, fake) and the
-// tests use for what internal/cmdutil holds, and the factory's Git.
+// The names the tests of package main use for what internal/cmdutil
+// holds, and the factory's Git.
 
 type (
 	usageError = cmdutil.UsageError
@@ -24,14 +24,9 @@ const (
 
 var (
 	usagef     = cmdutil.Usagef
-	runE       = cmdutil.RunE
-	groupCmd   = cmdutil.GroupCmd
 	groupRun   = cmdutil.GroupRun
-	oneLine    = cmdutil.OneLine
-	truncate   = cmdutil.Truncate
 	writeTable = cmdutil.WriteTable
 	exitCode   = cmdutil.ExitCode
-	noArgs     = cmdutil.NoArgs
 )
 
 // gitRunner is the factory's Git.

@@ -16,6 +16,7 @@ import (
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/pr"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/release"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/repo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/webhook"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -79,7 +80,7 @@ func NewCmdRoot(f *cmdutil.Factory, g *Flags, more ...*cobra.Command) *cobra.Com
 		c.GroupID = "core"
 		root.AddCommand(c)
 	}
-	for _, c := range append([]*cobra.Command{api.NewCmdAPI(f, nil), auth.NewCmdAuth(f), fake.NewCmdFake(f), misc.NewCmdRateLimit(f, nil), misc.NewCmdVersion(f, nil)}, more...) {
+	for _, c := range append([]*cobra.Command{api.NewCmdAPI(f, nil), auth.NewCmdAuth(f), fake.NewCmdFake(f), misc.NewCmdRateLimit(f, nil), misc.NewCmdVersion(f, nil), webhook.NewCmdWebhook(f)}, more...) {
 		c.GroupID = "more"
 		root.AddCommand(c)
 	}
