@@ -15,7 +15,8 @@ import (
 )
 
 // Factory holds what a command needs from the run, each built when first
-// asked for (the root package makes it; tests make their own). A command
+// asked for (package main makes it, app.go; flag tests make theirs with
+// TestFactory). A command
 // takes what it needs through these functions, and what they find is
 // returned, never left in a field for another command to read.
 type Factory struct {

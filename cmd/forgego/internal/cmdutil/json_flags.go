@@ -207,7 +207,7 @@ func jsonFieldsError(cmd *cobra.Command, msg string) error {
 // Write prints v (an item or a slice of items) as JSON with the selected
 // fields (every field without --json), through --jq or --template when
 // given.
-func (j *JSONFlags) Write(ctx context.Context, io *iostreams.IOStreams, v any) error {
+func (j *JSONFlags) Write(ctx context.Context, ios *iostreams.IOStreams, v any) error {
 	doc, err := j.export(v)
 	if err != nil {
 		return err
@@ -222,15 +222,13 @@ func (j *JSONFlags) Write(ctx context.Context, io *iostreams.IOStreams, v any) e
 		if err := t.Execute(&b, doc); err != nil {
 			return fmt.Errorf("--template: %s", OneLine(err.Error()))
 		}
-		_, err = writeString(io.Out, b.String())
+		_, err = io.WriteString(ios.Out, b.String())
 		return err
 	case j.JQ != "":
-		return j.RunJQ(ctx, io, doc)
+		return j.RunJQ(ctx, ios, doc)
 	}
-	return PrintJSON(io.Out, doc)
+	return PrintJSON(ios.Out, doc)
 }
-
-func writeString(w io.Writer, s string) (int, error) { return io.WriteString(w, s) }
 
 // export turns v into the JSON document of the curated fields: an object,
 // or an array of them.
@@ -307,7 +305,7 @@ func nullTimes(doc any) any {
 
 // RunJQ prints what --jq makes of doc: a string as it is, anything else as
 // JSON, one a line.
-func (j *JSONFlags) RunJQ(ctx context.Context, io *iostreams.IOStreams, doc any) error {
+func (j *JSONFlags) RunJQ(ctx context.Context, ios *iostreams.IOStreams, doc any) error {
 	code, err := j.compile()
 	if err != nil {
 		return err
@@ -325,14 +323,14 @@ func (j *JSONFlags) RunJQ(ctx context.Context, io *iostreams.IOStreams, doc any)
 			return fmt.Errorf("--jq: %s", OneLine(err.Error()))
 		}
 		if s, isString := out.(string); isString {
-			fmt.Fprintln(io.Out, s)
+			fmt.Fprintln(ios.Out, s)
 			continue
 		}
 		b, err := gojq.Marshal(out)
 		if err != nil {
 			return err
 		}
-		if err := iostreams.WriteJSONLine(io.Out, b); err != nil {
+		if err := iostreams.WriteJSONLine(ios.Out, b); err != nil {
 			return fmt.Errorf("--jq: %w", err)
 		}
 	}

@@ -27,8 +27,8 @@ func PrintJSON(w io.Writer, v any) error {
 }
 
 // Table writes rows aligned in columns for people on standard output.
-func Table(io *iostreams.IOStreams, rows [][]string) error {
-	return WriteTable(io.Out, io.Mask, rows)
+func Table(ios *iostreams.IOStreams, rows [][]string) error {
+	return WriteTable(ios.Out, ios.Mask, rows)
 }
 
 // WriteTable writes rows aligned in columns. Cells are masked before they
