@@ -29,10 +29,9 @@ No command prints a token but 'auth token'.`
 
 // NewCmdAuth is the 'auth' group.
 func NewCmdAuth(f *cmdutil.Factory) *cobra.Command {
-	a := &authCmds{f: f}
 	cmd := cmdutil.GroupCmd("auth", "Log in to an instance, and out")
 	cmd.Long = "Store an access token per instance.\n\n" + Precedence
-	cmd.AddCommand(a.authLoginCmd(), a.authStatusCmd(), a.authTokenCmd(), a.authLogoutCmd())
+	cmd.AddCommand(NewCmdLogin(f, nil), NewCmdStatus(f, nil), NewCmdToken(f, nil), NewCmdLogout(f, nil))
 	return cmd
 }
 
@@ -72,7 +71,19 @@ func (a *authCmds) whoami(ctx context.Context, host, token string) (*forgejo.Use
 	return u, err
 }
 
-func (a *authCmds) authLoginCmd() *cobra.Command {
+// LoginOptions are 'auth login' parsed: the instance, and the token read
+// from standard input.
+type LoginOptions struct {
+	F     *cmdutil.Factory
+	Ctx   context.Context
+	Host  string
+	Token string
+}
+
+// NewCmdLogin is 'auth login'; runF, when not nil, runs instead of the
+// check and the store.
+func NewCmdLogin(f *cmdutil.Factory, runF func(*LoginOptions) error) *cobra.Command {
+	a := &authCmds{f: f}
 	var hostname string
 	var withToken bool
 	cmd := &cobra.Command{
@@ -101,6 +112,9 @@ scopes the commands you use need.
 				return err
 			}
 			a.f.IOStreams.Mask.Add(token)
+			if runF != nil {
+				return runF(&LoginOptions{F: f, Ctx: cmd.Context(), Host: host, Token: token})
+			}
 			cfg, err := a.f.Config()
 			if err != nil {
 				return err
@@ -145,7 +159,15 @@ func readToken(r io.Reader) (string, error) {
 	return token, nil
 }
 
-func (a *authCmds) authStatusCmd() *cobra.Command {
+// StatusOptions are 'auth status' parsed.
+type StatusOptions struct {
+	F   *cmdutil.Factory
+	Ctx context.Context
+}
+
+// NewCmdStatus is 'auth status'.
+func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Command {
+	a := &authCmds{f: f}
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the instances logged in to, and check their tokens",
@@ -158,6 +180,9 @@ status is 1 when a token is refused or no instance is logged in to.
 		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			if a.f.Embedded() {
 				return cmdutil.Usagef("the auth commands do not work with --embedded: the demo needs no token")
+			}
+			if runF != nil {
+				return runF(&StatusOptions{F: f, Ctx: cmd.Context()})
 			}
 			cfg, err := a.f.Config()
 			if err != nil {
@@ -198,7 +223,15 @@ status is 1 when a token is refused or no instance is logged in to.
 	}
 }
 
-func (a *authCmds) authTokenCmd() *cobra.Command {
+// TokenOptions are 'auth token' parsed.
+type TokenOptions struct {
+	F        *cmdutil.Factory
+	Hostname string // "" = FORGEJO_TOKEN, else the instance the commands use
+}
+
+// NewCmdToken is 'auth token'.
+func NewCmdToken(f *cmdutil.Factory, runF func(*TokenOptions) error) *cobra.Command {
+	a := &authCmds{f: f}
 	var hostname string
 	cmd := &cobra.Command{
 		Use:   "token [--hostname URL]",
@@ -209,6 +242,9 @@ else the stored one. This is the only command that prints a token.`,
 		Example: `  curl -H "Authorization: token $(forgego auth token)" https://codeberg.org/api/v1/user`,
 		Args:    cmdutil.NoArgs,
 		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(&TokenOptions{F: f, Hostname: hostname})
+			}
 			token := ""
 			if hostname == "" && !a.f.Embedded() {
 				token = strings.TrimSpace(a.f.Getenv("FORGEJO_TOKEN"))
@@ -237,7 +273,15 @@ else the stored one. This is the only command that prints a token.`,
 	return cmd
 }
 
-func (a *authCmds) authLogoutCmd() *cobra.Command {
+// LogoutOptions are 'auth logout' parsed.
+type LogoutOptions struct {
+	F        *cmdutil.Factory
+	Hostname string // "" = the default instance, or the only one
+}
+
+// NewCmdLogout is 'auth logout'.
+func NewCmdLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Command {
+	a := &authCmds{f: f}
 	var hostname string
 	cmd := &cobra.Command{
 		Use:   "logout [--hostname URL]",
@@ -249,6 +293,9 @@ settings (Applications).`,
 		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			if a.f.Embedded() {
 				return cmdutil.Usagef("the auth commands do not work with --embedded: the demo needs no token")
+			}
+			if runF != nil {
+				return runF(&LogoutOptions{F: f, Hostname: hostname})
 			}
 			cfg, err := a.f.Config()
 			if err != nil {

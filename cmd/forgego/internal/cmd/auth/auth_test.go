@@ -28,3 +28,17 @@ func TestAuthFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestNewCmdLogin(t *testing.T) {
+	f, _, _ := cmdutil.TestFactory("")
+	f.IOStreams.In = strings.NewReader("  tok123  \nsecond line\n")
+	var got *LoginOptions
+	err := cmdutil.ExecuteTest(NewCmdLogin(f, func(o *LoginOptions) error { got = o; return nil }), "--with-token", "--hostname", "git.example.org")
+	if err != nil || got.Host != "https://git.example.org" || got.Token != "tok123" {
+		t.Fatalf("%v %+v", err, got)
+	}
+	var tok *TokenOptions
+	if err := cmdutil.ExecuteTest(NewCmdToken(f, func(o *TokenOptions) error { tok = o; return nil }), "--hostname", "codeberg.org"); err != nil || tok.Hostname != "codeberg.org" {
+		t.Fatalf("token: %v %+v", err, tok)
+	}
+}
