@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/demo"
+
 	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"codeberg.org/forgego/forgejo/forgejotest"
@@ -100,7 +102,7 @@ func TestVersion(t *testing.T) {
 	if r.stdout != want || r.stderr != "" {
 		t.Errorf("stdout %q\nwant   %q\nstderr %q", r.stdout, want, r.stderr)
 	}
-	r = cli(t, env, "--json", "version")
+	r = cli(t, env, "version", "--json", "server,client")
 	r.want(t, 0)
 	var v map[string]string
 	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v["server"] != forgejotest.DefaultVersion || v["client"] != forgejo.Version {
@@ -283,7 +285,7 @@ func TestIssueCreate(t *testing.T) {
 	if err != nil || is.Title != "It broke" || is.Body != "Details here" || is.User.Login != srv.DefaultUser() {
 		t.Fatalf("created %+v %v", is, err)
 	}
-	r = cli(t, env, "--json", "issue", "create", "-R", "alice/proj", "-t", "Second")
+	r = cli(t, env, "issue", "create", "-R", "alice/proj", "-t", "Second", "--json", "number,state")
 	r.want(t, 0)
 	var ij forgejo.Issue
 	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != 2 || ij.State != "open" {
@@ -474,7 +476,7 @@ func TestRateLimit(t *testing.T) {
 			t.Errorf("stdout %q lacks %q", r.stdout, line)
 		}
 	}
-	r = cli(t, env, "ratelimit", "--json")
+	r = cli(t, env, "ratelimit", "--json", "known,remaining,quota,reset_seconds")
 	r.want(t, 0)
 	var m map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil || m["known"] != true || m["remaining"] != float64(1998) || m["quota"] != float64(2000) || m["reset_seconds"] != float64(600) {
@@ -487,7 +489,7 @@ func TestRateLimit(t *testing.T) {
 	if !strings.Contains(r.stdout, "no rate-limit headers") {
 		t.Errorf("stdout %q", r.stdout)
 	}
-	r = cli(t, plain, "ratelimit", "--json")
+	r = cli(t, plain, "ratelimit", "--json", "known,remaining")
 	if !strings.Contains(r.stdout, `"known": false`) {
 		t.Errorf("unknown must not read as zero: %q", r.stdout)
 	}
@@ -610,14 +612,14 @@ func TestTablesAlignAfterMasking(t *testing.T) {
 func TestEmbeddedDemo(t *testing.T) {
 	// A quicker demo: the same faults, a one-second window, no Retry-After
 	// wait on the 503.
-	defer func(w time.Duration, ra string) { demoWindow, demoRetryAfter = w, ra }(demoWindow, demoRetryAfter)
-	demoWindow, demoRetryAfter = time.Second, "0"
+	defer func(w time.Duration, ra string) { demo.Window, demo.RetryAfter = w, ra }(demo.Window, demo.RetryAfter)
+	demo.Window, demo.RetryAfter = time.Second, "0"
 
 	env := map[string]string{"FORGEJO_TOKEN": "a-token-the-demo-ignores", "FORGEJO_URL": "http://127.0.0.1:1"}
 	r := cli(t, env, "--embedded", "issue", "list", "forgego/demo", "--all", "-v")
 	r.want(t, 0)
-	if n := len(lines(r.stdout)) - 1; n != demoIssues*2/3 {
-		t.Errorf("%d issues listed, want %d", n, demoIssues*2/3)
+	if n := len(lines(r.stdout)) - 1; n != demo.Issues*2/3 {
+		t.Errorf("%d issues listed, want %d", n, demo.Issues*2/3)
 	}
 	for _, s := range []string{
 		"embedded demo server on http://127.0.0.1:",
@@ -639,10 +641,10 @@ func TestEmbeddedDemo(t *testing.T) {
 	if !strings.Contains(r.stdout, "forgego/demo\nA demo repository") || !strings.Contains(r.stdout, "api-client, cli, forgejo, go") {
 		t.Errorf("repo view:\n%s", r.stdout)
 	}
-	r = cli(t, env, "--embedded", "--json", "issue", "create", "forgego/demo", "--title", "Hello")
+	r = cli(t, env, "--embedded", "issue", "create", "forgego/demo", "--title", "Hello", "--json", "number")
 	r.want(t, 0)
 	var ij forgejo.Issue
-	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != demoIssues+demoPulls+1 {
+	if err := json.Unmarshal([]byte(r.stdout), &ij); err != nil || ij.Number != demo.Issues+demo.Pulls+1 {
 		t.Errorf("create: %s %v", r.stdout, err)
 	}
 	r = cli(t, env, "--embedded", "ratelimit")
@@ -650,7 +652,7 @@ func TestEmbeddedDemo(t *testing.T) {
 		t.Errorf("ratelimit: %d %q", r.code, r.stdout)
 	}
 	r = cli(t, env, "--embedded", "pr", "list", "forgego/demo")
-	if r.code != 0 || len(lines(r.stdout)) != demoPulls+1 {
+	if r.code != 0 || len(lines(r.stdout)) != demo.Pulls+1 {
 		t.Errorf("pr list: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = cli(t, env, "--embedded", "repo", "list")
@@ -660,8 +662,8 @@ func TestEmbeddedDemo(t *testing.T) {
 }
 
 func TestEmbeddedDemoWithPacing(t *testing.T) {
-	defer func(w time.Duration, ra string) { demoWindow, demoRetryAfter = w, ra }(demoWindow, demoRetryAfter)
-	demoWindow, demoRetryAfter = time.Second, "0"
+	defer func(w time.Duration, ra string) { demo.Window, demo.RetryAfter = w, ra }(demo.Window, demo.RetryAfter)
+	demo.Window, demo.RetryAfter = time.Second, "0"
 
 	env := map[string]string{"FORGEJO_URL": "http://127.0.0.1:1"}
 	r := cli(t, env, "--embedded", "--pace", "issue", "list", "forgego/demo", "--all", "-v")

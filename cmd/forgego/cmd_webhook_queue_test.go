@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	webhookcmd "codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/webhook"
 
 	"codeberg.org/forgego/forgejo/webhook"
 )
@@ -150,15 +151,14 @@ func TestReceiverGC(t *testing.T) {
 	for _, tc := range []struct {
 		gogc string
 		want int
-	}{{"", receiverGCPercent}, {"100", 100}, {"off", 100}} {
+	}{{"", webhookcmd.ReceiverGCPercent}, {"100", 100}, {"off", 100}} {
 		debug.SetGCPercent(100)
-		a := newApp(context.Background(), io.Discard, io.Discard, func(k string) string {
+		webhookcmd.ReceiverGC(func(k string) string {
 			if k == "GOGC" {
 				return tc.gogc
 			}
 			return ""
 		})
-		a.receiverGC()
 		if got := debug.SetGCPercent(100); got != tc.want {
 			t.Errorf("GOGC=%q: GC percent %d, want %d", tc.gogc, got, tc.want)
 		}

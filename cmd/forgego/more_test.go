@@ -207,12 +207,12 @@ func TestExitCode(t *testing.T) {
 	}{
 		{live, nil, 0},
 		{canceled, nil, 0}, // finished before the interrupt mattered
-		{canceled, &runError{transportCanceled}, 130},
-		{canceled, &runError{&forgejo.RetriesExhaustedError{Attempts: 2, Last: transportCanceled}}, 130},
-		{canceled, &runError{context.Canceled}, 130},
-		{canceled, &runError{errors.New("boom")}, 1},
-		{live, &runError{context.Canceled}, 1}, // not ours to call an interrupt
-		{live, &runError{errors.New("boom")}, 1},
+		{canceled, &runError{Err: transportCanceled}, 130},
+		{canceled, &runError{Err: &forgejo.RetriesExhaustedError{Attempts: 2, Last: transportCanceled}}, 130},
+		{canceled, &runError{Err: context.Canceled}, 130},
+		{canceled, &runError{Err: errors.New("boom")}, 1},
+		{live, &runError{Err: context.Canceled}, 1}, // not ours to call an interrupt
+		{live, &runError{Err: errors.New("boom")}, 1},
 		{live, usagef("bad"), 2},
 		{live, errors.New(`unknown flag: --x`), 2}, // cobra's own
 	} {

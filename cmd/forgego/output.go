@@ -1,15 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
-	"time"
-	"unicode/utf8"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 )
@@ -17,88 +9,9 @@ import (
 // The streams: a.stdout and a.stderr are iostreams Writers, the one
 // place where what the program prints is shown under the display rule and
 // masked (internal/iostreams). Nothing else writes to the process's
-// standard output and error, except 'auth token' (rawStdout), whose job is
-// to print the token.
+// standard output and error, except 'auth token' and 'fake serve'
+// (IOStreams.RawOut), whose job is to print a token, and 'api' writing a
+// body to a pipe (masked by hand).
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool { return iostreams.IsTerminal(w) }
-
-// printJSON prints v as indented JSON (iostreams.WriteJSON: the data kept,
-// what a terminal would obey escaped, the depth bounded).
-func (a *app) printJSON(v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return iostreams.WriteJSON(a.stdout, data)
-}
-
-// table writes rows aligned in columns for people. Cells are masked before
-// they are aligned, so that a masked value does not shift its column.
-func (a *app) table(rows [][]string) error {
-	return writeTable(a.stdout, a.mask, rows)
-}
-
-func writeTable(w io.Writer, m *iostreams.Masker, rows [][]string) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, r := range rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			// A tab or a line end inside a value would break the columns;
-			// the rest is aligned as it will be shown.
-			cells[i] = m.Text(cellSpaces.Replace(c))
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	return tw.Flush()
-}
-
-// cellSpaces turns what would break a table's columns into spaces.
-var cellSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
-
-// printRaw prints an answer's body: JSON indented (iostreams.WriteJSON;
-// one nested deeper than it prints is an error), anything else as text
-// under the display rule on a terminal and, to a pipe or a file, as the
-// bytes the server sent with only the secrets masked: a download
-// ('forgego api .../raw/FILE > FILE') is not altered.
-func (a *app) printRaw(raw []byte) error {
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 {
-		return nil
-	}
-	if looksLikeJSON(trimmed) {
-		err := iostreams.WriteJSON(a.stdout, trimmed)
-		var de *iostreams.DepthError
-		if err == nil || errors.As(err, &de) {
-			return err
-		}
-	}
-	if !isTerminal(a.stdout) {
-		a.flush()
-		_, err := io.WriteString(a.rawStdout, a.mask.Mask(string(raw)))
-		return err
-	}
-	_, err := fmt.Fprintf(a.stdout, "%s\n", bytes.TrimRight(raw, "\n"))
-	return err
-}
-
-// looksLikeJSON reports whether a body starts as a JSON document does
-// (an object, an array, a string).
-func looksLikeJSON(b []byte) bool {
-	return b[0] == '{' || b[0] == '[' || b[0] == '"'
-}
-
-func day(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.UTC().Format("2006-01-02")
-}
-
-func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}

@@ -227,3 +227,7 @@ func (o *cliObserver) OnRateLimitWait(ctx context.Context, call forgejo.CallCont
 		o.verbose.OnRateLimitWait(ctx, call, wait)
 	}
 }
+
+// Set and Done make the progress line a cmdutil.Progress.
+func (p *progress) Set(format string, args ...any) { p.set(format, args...) }
+func (p *progress) Done()                          { p.done() }

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 )
 
 // gitRemote is a repository named by a git remote's URL.
@@ -156,22 +158,22 @@ func (a *app) gitRemotes() ([]gitRemote, error) {
 	return rs, nil
 }
 
-// repoFromRemote picks the repository from the git remotes: origin when
+// remote (the factory's Remote) picks the repository from the git remotes: origin when
 // it is on a logged-in instance (or no instance is logged in to), else the
 // first remote on a logged-in instance, else origin. When the remote is on
-// a logged-in instance and neither --url nor FORGEJO_URL names one, that
-// instance is used.
-func (a *app) repoFromRemote() (owner, repo string, err error) {
+// a logged-in instance, that instance is the Repo's Host (used when
+// neither --url nor FORGEJO_URL names one).
+func (a *app) remote() (cmdutil.Repo, error) {
 	rs, err := a.gitRemotes()
 	if err != nil {
-		return "", "", err
+		return cmdutil.Repo{}, err
 	}
 	if len(rs) == 0 {
-		return "", "", errors.New("no git remote names a repository")
+		return cmdutil.Repo{}, errors.New("no git remote names a repository")
 	}
 	cfg, err := a.loadConfig()
 	if err != nil {
-		return "", "", err
+		return cmdutil.Repo{}, err
 	}
 	known := func(r *gitRemote) string {
 		if cfg.Hosts[r.base] != nil {
@@ -181,7 +183,7 @@ func (a *app) repoFromRemote() (owner, repo string, err error) {
 			return ""
 		}
 		found := ""
-		for _, h := range cfg.hostNames() {
+		for _, h := range cfg.HostNames() {
 			if hostOnly(h) == r.host && (found == "" || h == cfg.Default) {
 				found = h
 			}
@@ -209,11 +211,8 @@ func (a *app) repoFromRemote() (owner, repo string, err error) {
 		}
 	}
 	if pick == nil {
-		return "", "", errors.New("no remote named origin, and none on a logged-in instance")
-	}
-	if key := known(pick); key != "" && a.g.url == "" && a.getenv("FORGEJO_URL") == "" {
-		a.remoteHost = key
+		return cmdutil.Repo{}, errors.New("no remote named origin, and none on a logged-in instance")
 	}
 	a.verbosef("~ the repository %s/%s, from the git remote %s\n", pick.owner, pick.repo, pick.name)
-	return pick.owner, pick.repo, nil
+	return cmdutil.Repo{Owner: pick.owner, Name: pick.repo, Host: known(pick)}, nil
 }

@@ -1,0 +1,175 @@
+// Package fake is 'forgego fake serve': forgejotest as a server.
+package fake
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/auth"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/demo"
+
+	"codeberg.org/forgego/forgejo/forgejotest"
+	"github.com/spf13/cobra"
+)
+
+// NewCmdFake is the 'fake' group.
+func NewCmdFake(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.GroupCmd("fake", "Run forgejotest, the fake Forgejo, as a server any program can test against")
+	cmd.AddCommand(NewCmdServe(f, nil))
+	return cmd
+}
+
+const fakeServeLong = `Run forgejotest, the library's stateful in-memory fake Forgejo, as an HTTP
+server: a local stand-in for a Forgejo instance that programs in any language
+can run their tests against. It keeps what they create (repositories, issues,
+pull requests, statuses, releases…) for its lifetime, and forgets it when it
+stops.
+
+When it is ready it prints on standard output, one a line:
+
+  FORGEJO_URL=http://127.0.0.1:PORT
+  FORGEJO_TOKEN=…        (a site administrator's token)
+  FORGEJO_USER=forgego   (that administrator's login)
+
+so that a script can read them, or 'eval' them in a shell. It stops on
+SIGTERM or SIGINT (Ctrl-C), exit status 0.
+
+It listens on 127.0.0.1 (a free port unless --addr names one) and refuses an
+address that is not a loopback one without --allow-remote: the fake checks
+tokens, but nothing else a real instance does to protect itself, and prints
+its administrator's token.
+
+--seed demo fills it with the embedded demo's data (forgego/demo: issues,
+labels, milestones, pull requests, releases); empty (the default) holds only
+the administrator. --rate-limit Q/W answers as Codeberg's edge does past Q
+requests a W window (ratelimit headers, then 429 with Retry-After); W is a
+duration such as 60s or 1m, or seconds.
+
+Pages are clamped at 50 items, with X-Total-Count and Link, as a default
+Forgejo. Operations the fake does not implement answer 501 naming the
+operation.`
+
+// ServeOptions are 'fake serve' parsed.
+type ServeOptions struct {
+	F      *cmdutil.Factory
+	Ctx    context.Context
+	Addr   string
+	Seed   string // demo or empty
+	Quota  int    // 0: no rate limit
+	Window time.Duration
+}
+
+// NewCmdServe is 'fake serve'; runF, when not nil, runs instead of the
+// server.
+func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
+	var (
+		addr, seed, rate string
+		allowRemote      bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--seed demo|empty] [--rate-limit Q/W]",
+		Short: "Serve a fake Forgejo on 127.0.0.1 until stopped (SIGTERM or Ctrl-C)",
+		Long:  fakeServeLong,
+		Example: `  forgego fake serve --addr 127.0.0.1:3000 --seed demo
+
+  # In a shell script: start it, wait for its variables, use them, stop it.
+  forgego fake serve > fake.env & fake=$!
+  until grep -q FORGEJO_TOKEN fake.env 2>/dev/null; do sleep 0.1; done
+  set -a; . ./fake.env; set +a
+  curl -s -H "Authorization: token $FORGEJO_TOKEN" "$FORGEJO_URL/api/v1/user"
+  kill $fake`,
+		Args: cmdutil.NoArgs,
+		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				return cmdutil.Usagef("--addr %q is not HOST:PORT (such as 127.0.0.1:3000)", addr)
+			}
+			if !auth.IsLoopback(host) {
+				if !allowRemote {
+					return &cmdutil.UsageError{Msg: fmt.Sprintf("--addr %s is not a loopback address: the fake would serve its administrator's token to the network", addr),
+						Hint: "Use 127.0.0.1:PORT, or --allow-remote if you mean it (a test network you trust)."}
+				}
+				fmt.Fprintf(f.IOStreams.ErrOut, "warning: serving on %s, beyond this machine: anyone who reaches it is the fake's administrator\n", addr)
+			}
+			if seed != "demo" && seed != "empty" {
+				return cmdutil.Usagef("--seed must be demo or empty, not %q", seed)
+			}
+			quota, window, err := parseRate(rate)
+			if err != nil {
+				return err
+			}
+			so := &ServeOptions{F: f, Ctx: cmd.Context(), Addr: addr, Seed: seed, Quota: quota, Window: window}
+			if runF != nil {
+				return runF(so)
+			}
+			return serveRun(so)
+		}),
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: a free one)")
+	cmd.Flags().StringVar(&seed, "seed", "empty", "the data it starts with: `demo` (the embedded demo's) or empty")
+	cmd.Flags().StringVar(&rate, "rate-limit", "", "answer 429 past `Q/W`: Q requests per window W (such as 100/1m)")
+	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow an --addr that is not a loopback address")
+	_ = cmd.RegisterFlagCompletionFunc("seed", cobra.FixedCompletions([]string{"demo", "empty"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func serveRun(so *ServeOptions) error {
+	f, addr, seed, quota, window := so.F, so.Addr, so.Seed, so.Quota, so.Window
+	clock := &demo.Clock{}
+	opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock.Now), forgejotest.WithDefaultUser("forgego")}
+	if quota > 0 {
+		opts = append(opts, forgejotest.WithRateLimit(quota, window))
+	}
+	srv, err := forgejotest.Start(opts...)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	srv.SetAdmin(srv.DefaultUser(), true)
+	if seed == "demo" {
+		if err := demo.Seed(srv, time.Now(), clock, window); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(so.Ctx, syscall.SIGTERM)
+	defer stop()
+	// Unmasked, on purpose: the token is what this prints for.
+	f.IOStreams.Flush()
+	fmt.Fprintf(f.IOStreams.RawOut, "FORGEJO_URL=%s\nFORGEJO_TOKEN=%s\nFORGEJO_USER=%s\n", srv.URL, srv.Token(), srv.DefaultUser())
+	desc := "no rate limit"
+	if quota > 0 {
+		desc = fmt.Sprintf("at most %d requests per %s", quota, window)
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "forgejotest serving on %s (seed %s, %s); SIGTERM or Ctrl-C stops it\n", srv.URL, seed, desc)
+	<-ctx.Done()
+	srv.Close()
+	fmt.Fprintf(f.IOStreams.ErrOut, "forgejotest stopped (%d requests served)\n", len(srv.Requests()))
+	return nil
+}
+
+// parseRate reads --rate-limit Q/W; "" is no limit.
+func parseRate(s string) (int, time.Duration, error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	q, w, ok := strings.Cut(s, "/")
+	n, err := strconv.Atoi(q)
+	if !ok || err != nil || n < 1 {
+		return 0, 0, cmdutil.Usagef("--rate-limit %q is not Q/W, such as 100/1m (Q requests per window W)", s)
+	}
+	d, err := time.ParseDuration(w)
+	if secs, e := strconv.Atoi(w); e == nil {
+		d, err = time.Duration(secs)*time.Second, nil
+	}
+	if err != nil || d < time.Second {
+		return 0, 0, cmdutil.Usagef("--rate-limit %q: the window must be a duration of at least 1s, such as 60s or 1m", s)
+	}
+	return n, d, nil
+}
