@@ -44,12 +44,16 @@ var ErrUnavailable = errors.New("forgeredis: shared pacing store unavailable")
 // Pacer paces the requests of every client that uses it, in any number of
 // processes, against one quota kept in Redis. It implements
 // [forgejo.Pacer]; install it with [forgejo.WithPacer] together with
-// [forgejo.WithRateLimitPacing]. It is safe for concurrent use.
+// [forgejo.WithRateLimitPacing]. It is safe for concurrent use. Its errors
+// never contain the Redis password (of a [*redis.Client], a
+// [*redis.ClusterClient] or a [*redis.Ring]: the client types
+// [redis.NewUniversalClient] returns).
 type Pacer struct {
 	rdb      redis.UniversalClient
 	key      string
 	timeout  time.Duration
 	cooldown time.Duration
+	password func() string // a func, so that no rendering of the value shows it
 
 	mu        sync.Mutex
 	downUntil time.Time // no Redis call before this (after a failure)
@@ -115,7 +119,7 @@ func NewPacer(rdb redis.UniversalClient, name string, opts ...Option) (*Pacer, e
 	if looksLikeToken(name) {
 		return nil, errors.New("forgeredis: the name looks like an access token; name the quota instead (see NewPacer)")
 	}
-	p := &Pacer{rdb: rdb, key: DefaultKeyPrefix, timeout: DefaultTimeout, cooldown: DefaultCooldown}
+	p := &Pacer{rdb: rdb, key: DefaultKeyPrefix, timeout: DefaultTimeout, cooldown: DefaultCooldown, password: passwordOf(rdb)}
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -281,6 +285,7 @@ func (p *Pacer) available() error {
 }
 
 func (p *Pacer) failed(err error) error {
+	err = scrub(err, p.password())
 	p.mu.Lock()
 	p.lastErr = err
 	p.downUntil = time.Now().Add(p.cooldown)

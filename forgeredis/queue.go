@@ -70,7 +70,9 @@ const groupName = "workers"
 // Durability is Redis's: an Enqueue that returned nil is in Redis's memory
 // and, with appendonly yes, in its AOF; appendfsync always loses no
 // acknowledged XADD when the Redis host dies, everysec up to a second of
-// them. Errors never contain the Redis password.
+// them. Errors never contain the Redis password (of a [*redis.Client], a
+// [*redis.ClusterClient] or a [*redis.Ring]: the client types
+// [redis.NewUniversalClient] returns).
 type Queue struct {
 	rdb      redis.UniversalClient
 	keys     []string // stream, delayed, retry, dead, deadidx
@@ -160,37 +162,8 @@ func NewQueue(rdb redis.UniversalClient, name string, opts ...QueueOption) (*Que
 	return q, nil
 }
 
-// passwordOf is the password rdb authenticates with, to be kept out of
-// error texts.
-func passwordOf(rdb redis.UniversalClient) func() string {
-	pw := ""
-	if c, ok := rdb.(*redis.Client); ok {
-		pw = c.Options().Password
-	}
-	return func() string { return pw }
-}
-
 // wrap makes err an error of this package without the password.
 func (q *Queue) wrap(op string, err error) error { return wrapErr(op, err, q.password()) }
-
-func wrapErr(op string, err error, password string) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("forgeredis: %s: %w", op, err)
-	}
-	if password != "" && strings.Contains(err.Error(), password) {
-		return &scrubbed{op: op, text: strings.ReplaceAll(err.Error(), password, "***")}
-	}
-	return fmt.Errorf("forgeredis: %s: %w", op, err)
-}
-
-// scrubbed is an error whose text held the password: only the scrubbed
-// text is kept, never the original error.
-type scrubbed struct{ op, text string }
-
-func (s *scrubbed) Error() string { return "forgeredis: " + s.op + ": " + s.text }
 
 // Field names of a stored entry.
 const (
