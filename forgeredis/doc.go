@@ -8,8 +8,12 @@
 //	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 //	q, err := forgeredis.NewQueue(rdb, "hooks")
 //	guard, err := forgeredis.NewGuard(rdb, "hooks")
-//	h := webhook.NewHandler(parser, webhook.WithQueue(q), webhook.WithGuard(guard))
-//	// receivers: http.Handle("POST /hook", h); workers: webhook.NewWorker(q, h).Run(ctx)
+//	// receivers: verify, store, answer 202
+//	h, err := webhook.NewHandler(parser, nil, webhook.WithQueue(q))
+//	http.Handle("POST /hook", h)
+//	// workers: run the functions of a webhook.Router, each delivery ID once
+//	w, err := webhook.NewWorker(q, router, webhook.WithWorkerGuard(guard))
+//	err = w.Run(ctx)
 //
 // # The quota
 //

@@ -245,8 +245,12 @@ func TestGuardTwoReceiversOneRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	ran := make(chan string, 10)
-	h := webhook.NewHandler(p, webhook.WithQueue(q), webhook.WithGuard(g))
-	webhook.On(h, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
+	h, err := webhook.NewHandler(p, nil, webhook.WithQueue(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := webhook.NewRouter()
+	webhook.On(rt, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
 		ran <- e.DeliveryID()
 		return nil
 	})
@@ -265,7 +269,10 @@ func TestGuardTwoReceiversOneRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	for i := 0; i < 2; i++ {
-		w := webhook.NewWorker(q, h, webhook.WithConcurrency(2))
+		w, err := webhook.NewWorker(q, rt, webhook.WithWorkerGuard(g), webhook.WithConcurrency(2))
+		if err != nil {
+			t.Fatal(err)
+		}
 		go func() { done <- w.Run(ctx) }()
 	}
 	deadline := time.Now().Add(3 * time.Second)
@@ -302,7 +309,10 @@ func TestQueueUnavailable(t *testing.T) {
 	g, _ := NewGuard(rdb, "down")
 	p, _ := webhook.NewParser(webhook.WithSecret("s3cret"))
 	var errs []error
-	h := webhook.NewHandler(p, webhook.WithQueue(q), webhook.WithErrorFunc(func(_ *http.Request, err error) { errs = append(errs, err) }))
+	h, err := webhook.NewHandler(p, nil, webhook.WithQueue(q), webhook.WithErrorFunc(func(_ *http.Request, err error) { errs = append(errs, err) }))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	out := webhook.Build(webhook.EventPush, sample("x").Payload, webhook.BuildOptions{Secret: "s3cret"})
