@@ -195,6 +195,14 @@ func (k *dhClock) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
+// Timer moves the time on by d as Sleep does and fires at once.
+func (k *dhClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	_ = k.Sleep(context.Background(), d)
+	c := make(chan time.Time, 1)
+	c <- k.Now()
+	return c, func() {}
+}
+
 // TestHostileRedisRepliesThroughTheClient: a client paced by the Pacer
 // waits exactly one MaxWait on a huge reply, and on a reply that is no
 // number paces locally (no snapshot yet: no wait) and reports it; it never

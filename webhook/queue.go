@@ -350,20 +350,22 @@ type DeadLetter struct {
 	Err error
 }
 
-// Clock is the time source of a [MemoryQueue] and a [Worker]: leases,
-// retry times and the shutdown bound. The default is the system clock;
-// tests pass a fake one whose time they advance.
-type Clock interface {
-	Now() time.Time
-	// Timer returns a channel that receives once d has passed, and a
-	// function that releases the timer if it has not fired.
-	Timer(d time.Duration) (<-chan time.Time, func())
-}
-
-// systemClock is the real clock.
+// systemClock is the real clock, the default forgejo.Clock of a
+// [MemoryQueue] and a [Worker].
 type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
+	c, stop := systemClock{}.Timer(d)
+	defer stop()
+	select {
+	case <-c:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 func (systemClock) Timer(d time.Duration) (<-chan time.Time, func()) {
 	t := time.NewTimer(d)

@@ -36,6 +36,18 @@ func (c *fakeClock) Now() time.Time {
 	return c.now
 }
 
+// Sleep waits until the time was advanced by d, or ctx is done.
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	t, stop := c.Timer(d)
+	defer stop()
+	select {
+	case <-t:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 func (c *fakeClock) Timer(d time.Duration) (<-chan time.Time, func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -90,7 +90,7 @@ type Worker struct {
 	drain       time.Duration
 	policy      forgejo.RetryPolicy
 	consumer    string
-	clock       Clock
+	clock       forgejo.Clock
 	reverify    *Parser
 	onError     func(*StoredDelivery, error)
 	randN       func(int64) int64
@@ -173,7 +173,7 @@ func WithConsumerName(name string) WorkerOption {
 // WithWorkerClock sets the clock of the shutdown bound and of the pause
 // after a failed Receive (tests pass a fake one).
 // A nil c keeps the system clock.
-func WithWorkerClock(c Clock) WorkerOption {
+func WithWorkerClock(c forgejo.Clock) WorkerOption {
 	return func(w *Worker) {
 		if c != nil {
 			w.clock = c

@@ -87,7 +87,7 @@ func (a *app) fakeServeCmd() *cobra.Command {
 				return err
 			}
 			clock := &shiftClock{}
-			opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock.now), forgejotest.WithDefaultUser("forgego")}
+			opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock), forgejotest.WithDefaultUser("forgego")}
 			if quota > 0 {
 				opts = append(opts, forgejotest.WithRateLimit(quota, window))
 			}

@@ -43,7 +43,7 @@ func startDemo() (*forgejotest.Server, error) {
 		forgejotest.WithDefaultUser("forgego"),
 		forgejotest.WithMaxResponseItems(demoMaxItems),
 		forgejotest.WithRateLimit(demoQuota, demoWindow),
-		forgejotest.WithClock(clock.now),
+		forgejotest.WithClock(clock),
 	)
 	if err != nil {
 		return nil, err
@@ -71,8 +71,25 @@ func startDemo() (*forgejotest.Server, error) {
 // window). The timestamps move with it, by seconds.
 type shiftClock struct{ d atomic.Int64 }
 
-func (c *shiftClock) now() time.Time        { return time.Now().Add(time.Duration(c.d.Load())) }
+func (c *shiftClock) Now() time.Time        { return time.Now().Add(time.Duration(c.d.Load())) }
 func (c *shiftClock) shift(d time.Duration) { c.d.Add(int64(d)) }
+
+// Sleep and Timer wait in real time (the server only reads Now).
+func (c *shiftClock) Sleep(ctx context.Context, d time.Duration) error {
+	t, stop := c.Timer(d)
+	defer stop()
+	select {
+	case <-t:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (c *shiftClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
+}
 
 // windowSkipper moves the clock to the next rate-limit window whenever an
 // answer says the window's requests are spent (ratelimit: r=0), before the
