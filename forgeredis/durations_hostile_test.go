@@ -158,7 +158,7 @@ func TestHostileRedisReplies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rdb := redis.NewClient(&redis.Options{Addr: fakeRedis(t, tc.reply), MaxRetries: -1})
 			t.Cleanup(func() { rdb.Close() })
-			p := newPacer(t, rdb, "hostile", WithTimeout(2*time.Second))
+			p := newPacer(t, rdb, "hostile", WithPacerTimeout(2*time.Second))
 			d, err := p.Reserve(bg, forgejo.CallContext{}, time.Now())
 			switch {
 			case tc.want == errReply:
@@ -219,7 +219,7 @@ func TestHostileRedisRepliesThroughTheClient(t *testing.T) {
 			k := &dhClock{now: time.Unix(1_800_000_000, 0)}
 			rec := &fallbacks{}
 			c := srv.Client(forgejo.WithClock(k), forgejo.WithObserver(rec),
-				forgejo.WithPacer(newPacer(t, rdb, "hostile", WithTimeout(2*time.Second))),
+				forgejo.WithPacer(newPacer(t, rdb, "hostile", WithPacerTimeout(2*time.Second))),
 				forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: maxWait}))
 			if _, _, err := c.Issues.Get(bg, "alice", "demo", 1); err != nil {
 				t.Fatal(err)

@@ -15,17 +15,17 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// DefaultKeyPrefix is put before the name given to [NewPacer] to make the key
+// DefaultPacerPrefix is put before the name given to [NewPacer] to make the key
 // of the shared state.
-const DefaultKeyPrefix = "forgego:quota:"
+const DefaultPacerPrefix = "forgego:quota:"
 
-// DefaultTimeout bounds every Redis call of a Pacer unless [WithTimeout]
+// DefaultPacerTimeout bounds every Redis call of a Pacer unless [WithPacerTimeout]
 // says otherwise.
-const DefaultTimeout = 200 * time.Millisecond
+const DefaultPacerTimeout = 200 * time.Millisecond
 
-// DefaultCooldown is how long a Pacer leaves Redis alone after a failure
-// unless [WithCooldown] says otherwise.
-const DefaultCooldown = time.Second
+// DefaultPacerCooldown is how long a Pacer leaves Redis alone after a failure
+// unless [WithPacerCooldown] says otherwise.
+const DefaultPacerCooldown = time.Second
 
 // resetGranule is the precision of the reset the instances send: Codeberg
 // and Forgejo send whole seconds, rounded up.
@@ -60,22 +60,22 @@ type Pacer struct {
 	lastErr   error
 }
 
-// Option configures a [Pacer].
-type Option func(*Pacer) error
+// PacerOption configures a [Pacer].
+type PacerOption func(*Pacer) error
 
-// WithKeyPrefix replaces [DefaultKeyPrefix]: the key of the shared state is
+// WithPacerPrefix replaces [DefaultPacerPrefix]: the key of the shared state is
 // prefix + name. Never put the token in it (see [NewPacer]).
-func WithKeyPrefix(prefix string) Option {
+func WithPacerPrefix(prefix string) PacerOption {
 	return func(p *Pacer) error {
 		p.key = prefix
 		return nil
 	}
 }
 
-// WithTimeout bounds every Redis call (default [DefaultTimeout]). When
+// WithPacerTimeout bounds every Redis call (default [DefaultPacerTimeout]). When
 // Redis has not answered by then, Reserve returns an error and the client
 // paces that request locally.
-func WithTimeout(d time.Duration) Option {
+func WithPacerTimeout(d time.Duration) PacerOption {
 	return func(p *Pacer) error {
 		if d <= 0 {
 			return fmt.Errorf("forgeredis: timeout %v must be positive", d)
@@ -85,11 +85,11 @@ func WithTimeout(d time.Duration) Option {
 	}
 }
 
-// WithCooldown sets how long the Pacer leaves Redis alone after a failed
-// call (default [DefaultCooldown]): meanwhile Reserve fails at once, so a
+// WithPacerCooldown sets how long the Pacer leaves Redis alone after a failed
+// call (default [DefaultPacerCooldown]): meanwhile Reserve fails at once, so a
 // Redis that hangs costs one timeout per cooldown, not one per request.
 // Zero retries Redis on every request.
-func WithCooldown(d time.Duration) Option {
+func WithPacerCooldown(d time.Duration) PacerOption {
 	return func(p *Pacer) error {
 		if d < 0 {
 			return fmt.Errorf("forgeredis: cooldown %v must not be negative", d)
@@ -100,7 +100,7 @@ func WithCooldown(d time.Duration) Option {
 }
 
 // NewPacer returns a Pacer that keeps its state in rdb under the key
-// [DefaultKeyPrefix] + name.
+// [DefaultPacerPrefix] + name.
 //
 // Every process that shares a quota must use the same name, and processes
 // with different quotas different names: Codeberg counts per token (or per
@@ -109,7 +109,7 @@ func WithCooldown(d time.Duration) Option {
 // itself: keys are visible to anyone who can list Redis's keys (and appear
 // in its logs and monitoring). NewPacer refuses a name holding a run of 40
 // hexadecimal digits, the shape of a Forgejo token.
-func NewPacer(rdb redis.UniversalClient, name string, opts ...Option) (*Pacer, error) {
+func NewPacer(rdb redis.UniversalClient, name string, opts ...PacerOption) (*Pacer, error) {
 	if rdb == nil {
 		return nil, errors.New("forgeredis: nil Redis client")
 	}
@@ -119,7 +119,7 @@ func NewPacer(rdb redis.UniversalClient, name string, opts ...Option) (*Pacer, e
 	if looksLikeToken(name) {
 		return nil, errors.New("forgeredis: the name looks like an access token; name the quota instead (see NewPacer)")
 	}
-	p := &Pacer{rdb: rdb, key: DefaultKeyPrefix, timeout: DefaultTimeout, cooldown: DefaultCooldown, password: passwordOf(rdb)}
+	p := &Pacer{rdb: rdb, key: DefaultPacerPrefix, timeout: DefaultPacerTimeout, cooldown: DefaultPacerCooldown, password: passwordOf(rdb)}
 	for _, o := range opts {
 		if o == nil {
 			continue

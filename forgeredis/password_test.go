@@ -74,7 +74,7 @@ func TestErrorsNeverNameThePassword(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := NewPacer(rdb, "quota", WithTimeout(time.Second), WithCooldown(0))
+			p, err := NewPacer(rdb, "quota", WithPacerTimeout(time.Second), WithPacerCooldown(0))
 			if err != nil {
 				t.Fatal(err)
 			}
