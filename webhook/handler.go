@@ -123,8 +123,9 @@ func WithReadTimeout(d time.Duration) HandlerOption {
 // NewHandler returns a Handler verifying and parsing with p and running the
 // functions of r. With [WithQueue] it stores the deliveries instead, and r
 // must be nil (the functions run in a [Worker]). It returns an error for a
-// nil p, for a nil r without a queue, and for a queue together with r or
-// with [WithGuard].
+// nil p, for a nil r without a queue, for a queue together with r, with
+// [WithGuard] or with [WithReplayDedup], and for WithReplayDedup without
+// WithGuard.
 func NewHandler(p *Parser, r *Router, opts ...HandlerOption) (*Handler, error) {
 	if p == nil {
 		return nil, errors.New("webhook: NewHandler with a nil Parser")
@@ -138,8 +139,10 @@ func NewHandler(p *Parser, r *Router, opts ...HandlerOption) (*Handler, error) {
 		return nil, errors.New("webhook: NewHandler with a nil Router and no queue: nothing would run the functions")
 	case h.queue != nil && r != nil:
 		return nil, errors.New("webhook: NewHandler with both a Router and WithQueue: a Handler with a queue runs no functions; give the Router to NewWorker")
-	case h.queue != nil && h.guard != nil:
-		return nil, errors.New("webhook: NewHandler with both WithGuard and WithQueue: queued deliveries are deduplicated where they run; give the guard to NewWorker with WithWorkerGuard")
+	case h.queue != nil && (h.guard != nil || h.replayDedup):
+		return nil, errors.New("webhook: NewHandler with WithGuard or WithReplayDedup and WithQueue: queued deliveries are deduplicated where they run; give NewWorker WithWorkerGuard (and WithWorkerReplayDedup)")
+	case h.replayDedup && h.guard == nil:
+		return nil, errors.New("webhook: NewHandler with WithReplayDedup and no WithGuard: there is no guard to key")
 	}
 	return h, nil
 }

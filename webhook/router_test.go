@@ -28,6 +28,8 @@ func TestConstructorsReturnErrors(t *testing.T) {
 		{"no router, no queue", p, nil, nil, "nil Router"},
 		{"router and queue", p, NewRouter(), []HandlerOption{WithQueue(q)}, "give the Router to NewWorker"},
 		{"guard and queue", p, nil, []HandlerOption{WithQueue(q), WithGuard(g)}, "WithWorkerGuard"},
+		{"replay dedup and queue", p, nil, []HandlerOption{WithQueue(q), WithReplayDedup()}, "WithWorkerReplayDedup"},
+		{"replay dedup without a guard", p, NewRouter(), []HandlerOption{WithReplayDedup()}, "no WithGuard"},
 	} {
 		if h, err := NewHandler(tc.p, tc.r, tc.opts...); h != nil || err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, %v", tc.name, h, err)
@@ -49,6 +51,9 @@ func TestConstructorsReturnErrors(t *testing.T) {
 	}
 	if w, err := NewWorker(q, nil); w != nil || err == nil {
 		t.Errorf("nil router: %v, %v", w, err)
+	}
+	if w, err := NewWorker(q, NewRouter(), WithWorkerReplayDedup()); w != nil || err == nil || !strings.Contains(err.Error(), "no WithWorkerGuard") {
+		t.Errorf("replay dedup without a guard: %v, %v", w, err)
 	}
 }
 

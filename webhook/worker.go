@@ -199,8 +199,9 @@ func WithWorkerErrorFunc(fn func(d *StoredDelivery, err error)) WorkerOption {
 }
 
 // NewWorker returns a Worker running r's functions for the deliveries of
-// q. It returns an error for a nil q or r, and for a retry policy
-// ([WithRetryPolicy]) that does not validate.
+// q. It returns an error for a nil q or r, for a retry policy
+// ([WithRetryPolicy]) that does not validate, and for
+// [WithWorkerReplayDedup] without [WithWorkerGuard].
 func NewWorker(q WorkQueue, r *Router, opts ...WorkerOption) (*Worker, error) {
 	if q == nil || r == nil {
 		return nil, errors.New("webhook: NewWorker with a nil queue or Router")
@@ -212,6 +213,9 @@ func NewWorker(q WorkQueue, r *Router, opts ...WorkerOption) (*Worker, error) {
 	}
 	if err := w.policy.Validate(); err != nil {
 		return nil, fmt.Errorf("webhook: NewWorker: %w", err)
+	}
+	if w.replayDedup && w.guard == nil {
+		return nil, errors.New("webhook: NewWorker with WithWorkerReplayDedup and no WithWorkerGuard: there is no guard to key")
 	}
 	if w.consumer == "" {
 		host, _ := os.Hostname()
