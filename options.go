@@ -222,6 +222,22 @@ type Clock interface {
 	Timer(d time.Duration) (<-chan time.Time, func())
 }
 
+// SystemClock returns the real clock: time.Now, and timers of package
+// time. It is the default wherever a [Clock] is taken; a fake clock of a
+// test may embed it for the methods it does not fake.
+func SystemClock() Clock { return systemClock{} }
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Sleep(ctx context.Context, d time.Duration) error { return sleepContext(ctx, d) }
+
+func (systemClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
+}
+
 // WithClock replaces the real clock (see [Clock]). Per-attempt timeouts
 // still use real time.
 func WithClock(c Clock) Option {

@@ -124,6 +124,7 @@ func (r simRun) String() string {
 
 // firstReadClock is the system clock, remembering its first reading.
 type firstReadClock struct {
+	forgejo.Clock
 	once  sync.Once
 	first time.Time
 }
@@ -134,27 +135,11 @@ func (c *firstReadClock) Now() time.Time {
 	return now
 }
 
-func (c *firstReadClock) Sleep(ctx context.Context, d time.Duration) error {
-	t, stop := c.Timer(d)
-	defer stop()
-	select {
-	case <-t:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (c *firstReadClock) Timer(d time.Duration) (<-chan time.Time, func()) {
-	t := time.NewTimer(d)
-	return t.C, func() { t.Stop() }
-}
-
 // simulate runs the fleet once. redisAddr "" paces locally only; kill, if
 // not nil, is called after killAfter.
 func simulate(t *testing.T, redisAddr string, kill func(), killAfter time.Duration) simRun {
 	t.Helper()
-	clock := &firstReadClock{} // forgejotest counts windows from its first reading of the clock
+	clock := &firstReadClock{Clock: forgejo.SystemClock()} // forgejotest counts windows from its first reading of the clock
 	srv := forgejotest.NewServer(t, forgejotest.WithClock(clock), forgejotest.WithRateLimit(simQuota, simWindow))
 	windowsStart := clock.first
 	srv.AddRepo("alice", "demo")

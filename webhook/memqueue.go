@@ -72,7 +72,7 @@ func NewMemoryQueue(capacity int, opts ...MemoryQueueOption) *MemoryQueue {
 	if capacity <= 0 {
 		capacity = DefaultQueueCapacity
 	}
-	q := &MemoryQueue{capacity: capacity, clock: systemClock{}, wake: make(chan struct{})}
+	q := &MemoryQueue{capacity: capacity, clock: forgejo.SystemClock(), wake: make(chan struct{})}
 	for _, o := range opts {
 		o(q)
 	}

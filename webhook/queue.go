@@ -349,25 +349,3 @@ type DeadLetter struct {
 	// says about them is not to be trusted).
 	Err error
 }
-
-// systemClock is the real clock, the default forgejo.Clock of a
-// [MemoryQueue] and a [Worker].
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
-
-func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
-	c, stop := systemClock{}.Timer(d)
-	defer stop()
-	select {
-	case <-c:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (systemClock) Timer(d time.Duration) (<-chan time.Time, func()) {
-	t := time.NewTimer(d)
-	return t.C, func() { t.Stop() }
-}

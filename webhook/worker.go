@@ -207,7 +207,7 @@ func NewWorker(q WorkQueue, r *Router, opts ...WorkerOption) (*Worker, error) {
 		return nil, errors.New("webhook: NewWorker with a nil queue or Router")
 	}
 	w := &Worker{q: q, router: r, concurrency: 1, visibility: DefaultVisibilityTimeout, drain: DefaultDrainTimeout,
-		policy: DefaultWorkerRetryPolicy, clock: systemClock{}}
+		policy: DefaultWorkerRetryPolicy, clock: forgejo.SystemClock()}
 	for _, o := range opts {
 		o(w)
 	}
