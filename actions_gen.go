@@ -22,8 +22,8 @@ type ActionListArtifactsOptions struct {
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/artifacts (ListActionArtifacts). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListArtifacts(ctx context.Context, owner, repo string, params *ActionListArtifactsOptions, opts ...CallOption) ([]*ActionArtifact, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListArtifacts(ctx context.Context, owner, repo string, params *ActionListArtifactsOptions, opts ...RequestOption) ([]*ActionArtifact, *Response, error) {
 	req := newRequest(&opListActionArtifacts, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("name", p.Name)
@@ -38,10 +38,11 @@ func (s *ActionsService) ListArtifacts(ctx context.Context, owner, repo string, 
 }
 
 // ListArtifactsIter walks every item of [ActionsService.ListArtifacts], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ActionsService) ListArtifactsIter(ctx context.Context, owner, repo string, params *ActionListArtifactsOptions, opts ...CallOption) iter.Seq2[*ActionArtifact, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ActionsService) ListArtifactsIter(ctx context.Context, owner, repo string, params *ActionListArtifactsOptions, opts ...RequestOption) iter.Seq2[*ActionArtifact, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionArtifact, *Response, error) {
 		page := p
@@ -59,9 +60,9 @@ func (s *ActionsService) ListArtifactsIter(ctx context.Context, owner, repo stri
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
-// (DeleteActionArtifact). Retry: AlwaysRetry (artifact ids are never reused;
+// (DeleteActionArtifact). Retry: RetryAlways (artifact ids are never reused;
 // deleting twice leaves it deleted).
-func (s *ActionsService) DeleteArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...CallOption) (*Response, error) {
+func (s *ActionsService) DeleteArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
 	req.with(opts)
 	req.result = resultNone
@@ -74,8 +75,8 @@ func (s *ActionsService) DeleteArtifact(ctx context.Context, owner, repo string,
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
-// (GetActionArtifact). Retry: IdempotentOnly (a read).
-func (s *ActionsService) GetArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...CallOption) (*ActionArtifact, *Response, error) {
+// (GetActionArtifact). Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) GetArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...RequestOption) (*ActionArtifact, *Response, error) {
 	req := newRequest(&opGetActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
 	req.with(opts)
 	v := new(ActionArtifact)
@@ -95,8 +96,8 @@ func (s *ActionsService) GetArtifact(ctx context.Context, owner, repo string, ar
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip
-// (DownloadActionArtifact). Retry: IdempotentOnly (a read).
-func (s *ActionsService) DownloadArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...CallOption) ([]byte, *Response, error) {
+// (DownloadActionArtifact). Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) DownloadArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...RequestOption) ([]byte, *Response, error) {
 	req := newRequest(&opDownloadActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
 	req.with(opts)
 	req.result = resultBytes
@@ -116,8 +117,8 @@ func (s *ActionsService) DownloadArtifact(ctx context.Context, owner, repo strin
 // returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip
-// (DownloadActionArtifact). Retry: IdempotentOnly (a read).
-func (s *ActionsService) OpenArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...CallOption) (io.ReadCloser, *Response, error) {
+// (DownloadActionArtifact). Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) OpenArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opDownloadActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
 	req.with(opts)
 	return s.client.stream(ctx, req)
@@ -144,8 +145,8 @@ type ActionGetJobLogsOptions struct {
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs (repoGetActionJobLogs).
-// Retry: IdempotentOnly (a read).
-func (s *ActionsService) GetJobLogs(ctx context.Context, owner, repo string, jobID int64, params *ActionGetJobLogsOptions, opts ...CallOption) (string, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) GetJobLogs(ctx context.Context, owner, repo string, jobID int64, params *ActionGetJobLogsOptions, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRepoGetActionJobLogs, seg("owner", owner), seg("repo", repo), num("job_id", jobID))
 	p := deref(params)
 	req.addQueryInt("attempt", p.Attempt)
@@ -167,8 +168,8 @@ func (s *ActionsService) GetJobLogs(ctx context.Context, owner, repo string, job
 // returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs (repoGetActionJobLogs).
-// Retry: IdempotentOnly (a read).
-func (s *ActionsService) OpenJobLogs(ctx context.Context, owner, repo string, jobID int64, params *ActionGetJobLogsOptions, opts ...CallOption) (io.ReadCloser, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) OpenJobLogs(ctx context.Context, owner, repo string, jobID int64, params *ActionGetJobLogsOptions, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoGetActionJobLogs, seg("owner", owner), seg("repo", repo), num("job_id", jobID))
 	p := deref(params)
 	req.addQueryInt("attempt", p.Attempt)
@@ -191,8 +192,8 @@ type ActionListRepoRunnersOptions struct {
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runners (getRepoRunners). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListRepoRunners(ctx context.Context, owner, repo string, params *ActionListRepoRunnersOptions, opts ...CallOption) ([]*ActionRunner, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListRepoRunners(ctx context.Context, owner, repo string, params *ActionListRepoRunnersOptions, opts ...RequestOption) ([]*ActionRunner, *Response, error) {
 	req := newRequest(&opGetRepoRunners, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryBool("visible", p.Visible)
@@ -207,10 +208,12 @@ func (s *ActionsService) ListRepoRunners(ctx context.Context, owner, repo string
 }
 
 // ListRepoRunnersIter walks every item of [ActionsService.ListRepoRunners],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListRepoRunnersIter(ctx context.Context, owner, repo string, params *ActionListRepoRunnersOptions, opts ...CallOption) iter.Seq2[*ActionRunner, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListRepoRunnersIter(ctx context.Context, owner, repo string, params *ActionListRepoRunnersOptions, opts ...RequestOption) iter.Seq2[*ActionRunner, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRunner, *Response, error) {
 		page := p
@@ -226,9 +229,10 @@ func (s *ActionsService) ListRepoRunnersIter(ctx context.Context, owner, repo st
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /repos/{owner}/{repo}/actions/runners (registerRepoRunner). Retry: Never
-// (registers a runner and mints its token; a repeat registers a second one).
-func (s *ActionsService) RegisterRepoRunner(ctx context.Context, owner, repo string, body RegisterRunnerOptions, opts ...CallOption) (*RegisterRunnerResponse, *Response, error) {
+// POST /repos/{owner}/{repo}/actions/runners (registerRepoRunner). Retry:
+// RetryNever (registers a runner and mints its token; a repeat registers a
+// second one).
+func (s *ActionsService) RegisterRepoRunner(ctx context.Context, owner, repo string, body RegisterRunnerRequest, opts ...RequestOption) (*RegisterRunnerResponse, *Response, error) {
 	req := newRequest(&opRegisterRepoRunner, seg("owner", owner), seg("repo", repo))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -255,8 +259,8 @@ type ActionListRepoRunnerJobsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/actions/runners/jobs (repoSearchRunJobs). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListRepoRunnerJobs(ctx context.Context, owner, repo string, params *ActionListRepoRunnerJobsOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListRepoRunnerJobs(ctx context.Context, owner, repo string, params *ActionListRepoRunnerJobsOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opRepoSearchRunJobs, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryList("labels", p.Labels)
@@ -279,9 +283,9 @@ func (s *ActionsService) ListRepoRunnerJobs(ctx context.Context, owner, repo str
 // or `/repos/{owner}/{repo}/actions/runners` instead.
 //
 // GET /repos/{owner}/{repo}/actions/runners/registration-token
-// (repoGetRunnerRegistrationToken). Retry: IdempotentOnly (a read; nothing
+// (repoGetRunnerRegistrationToken). Retry: RetryIdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *ActionsService) GetRepoRegistrationToken(ctx context.Context, owner, repo string, opts ...CallOption) (*RegistrationToken, *Response, error) {
+func (s *ActionsService) GetRepoRegistrationToken(ctx context.Context, owner, repo string, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opRepoGetRunnerRegistrationToken, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultWithheld
@@ -299,9 +303,9 @@ func (s *ActionsService) GetRepoRegistrationToken(ctx context.Context, owner, re
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /repos/{owner}/{repo}/actions/runners/{runner_id} (deleteRepoRunner).
-// Retry: AlwaysRetry (runner ids are never reused; deleting twice leaves it
+// Retry: RetryAlways (runner ids are never reused; deleting twice leaves it
 // deleted).
-func (s *ActionsService) DeleteRepoRunner(ctx context.Context, owner, repo, runnerID string, opts ...CallOption) (*Response, error) {
+func (s *ActionsService) DeleteRepoRunner(ctx context.Context, owner, repo, runnerID string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteRepoRunner, seg("owner", owner), seg("repo", repo), seg("runner_id", runnerID))
 	req.with(opts)
 	req.result = resultNone
@@ -314,8 +318,8 @@ func (s *ActionsService) DeleteRepoRunner(ctx context.Context, owner, repo, runn
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runners/{runner_id} (getRepoRunner). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) GetRepoRunner(ctx context.Context, owner, repo, runnerID string, opts ...CallOption) (*ActionRunner, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) GetRepoRunner(ctx context.Context, owner, repo, runnerID string, opts ...RequestOption) (*ActionRunner, *Response, error) {
 	req := newRequest(&opGetRepoRunner, seg("owner", owner), seg("repo", repo), seg("runner_id", runnerID))
 	req.with(opts)
 	v := new(ActionRunner)
@@ -359,8 +363,8 @@ type ActionListRunsOptions struct {
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs (ListActionRuns). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListRuns(ctx context.Context, owner, repo string, params *ActionListRunsOptions, opts ...CallOption) (*ListActionRunResponse, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListRuns(ctx context.Context, owner, repo string, params *ActionListRunsOptions, opts ...RequestOption) (*ListActionRunResponse, *Response, error) {
 	req := newRequest(&opListActionRuns, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryMulti("event", p.Event)
@@ -380,10 +384,12 @@ func (s *ActionsService) ListRuns(ctx context.Context, owner, repo string, param
 }
 
 // ListRunsIter walks every entry of WorkflowRuns of [ActionsService.ListRuns],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListRunsIter(ctx context.Context, owner, repo string, params *ActionListRunsOptions, opts ...CallOption) iter.Seq2[*ActionRun, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListRunsIter(ctx context.Context, owner, repo string, params *ActionListRunsOptions, opts ...RequestOption) iter.Seq2[*ActionRun, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRun, *Response, error) {
 		page := p
@@ -406,8 +412,8 @@ func (s *ActionsService) ListRunsIter(ctx context.Context, owner, repo string, p
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /repos/{owner}/{repo}/actions/runs/{run_id} (DeleteActionRun). Retry:
-// AlwaysRetry (run ids are never reused; deleting twice leaves it deleted).
-func (s *ActionsService) DeleteRun(ctx context.Context, owner, repo string, runID int64, opts ...CallOption) (*Response, error) {
+// RetryAlways (run ids are never reused; deleting twice leaves it deleted).
+func (s *ActionsService) DeleteRun(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
 	req.result = resultNone
@@ -420,8 +426,8 @@ func (s *ActionsService) DeleteRun(ctx context.Context, owner, repo string, runI
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id} (ActionRun). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) GetRun(ctx context.Context, owner, repo string, runID int64, opts ...CallOption) (*ActionRun, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) GetRun(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) (*ActionRun, *Response, error) {
 	req := newRequest(&opActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
 	v := new(ActionRun)
@@ -446,8 +452,8 @@ type ActionListRunArtifactsOptions struct {
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts
-// (ListActionRunArtifacts). Retry: IdempotentOnly (a read).
-func (s *ActionsService) ListRunArtifacts(ctx context.Context, owner, repo string, runID int64, params *ActionListRunArtifactsOptions, opts ...CallOption) ([]*ActionArtifact, *Response, error) {
+// (ListActionRunArtifacts). Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) ListRunArtifacts(ctx context.Context, owner, repo string, runID int64, params *ActionListRunArtifactsOptions, opts ...RequestOption) ([]*ActionArtifact, *Response, error) {
 	req := newRequest(&opListActionRunArtifacts, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	p := deref(params)
 	req.addQuery("name", p.Name)
@@ -462,10 +468,12 @@ func (s *ActionsService) ListRunArtifacts(ctx context.Context, owner, repo strin
 }
 
 // ListRunArtifactsIter walks every item of [ActionsService.ListRunArtifacts],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListRunArtifactsIter(ctx context.Context, owner, repo string, runID int64, params *ActionListRunArtifactsOptions, opts ...CallOption) iter.Seq2[*ActionArtifact, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListRunArtifactsIter(ctx context.Context, owner, repo string, runID int64, params *ActionListRunArtifactsOptions, opts ...RequestOption) iter.Seq2[*ActionArtifact, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionArtifact, *Response, error) {
 		page := p
@@ -485,9 +493,9 @@ func (s *ActionsService) ListRunArtifactsIter(ctx context.Context, owner, repo s
 // before sending ([UnsupportedOperationError]).
 //
 // POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel (CancelActionRun).
-// Retry: Never (changes a run's state by POST; a POST that changes state is
-// never repeated).
-func (s *ActionsService) CancelRun(ctx context.Context, owner, repo string, runID int64, opts ...CallOption) (*Response, error) {
+// Retry: RetryNever (changes a run's state by POST; a POST that changes state
+// is never repeated).
+func (s *ActionsService) CancelRun(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opCancelActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
 	req.result = resultNone
@@ -500,8 +508,8 @@ func (s *ActionsService) CancelRun(ctx context.Context, owner, repo string, runI
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs (ListActionRunJobs).
-// Retry: IdempotentOnly (a read).
-func (s *ActionsService) ListRunJobs(ctx context.Context, owner, repo string, runID int64, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) ListRunJobs(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opListActionRunJobs, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
 	var v []*ActionRunJob
@@ -522,8 +530,8 @@ func (s *ActionsService) ListRunJobs(ctx context.Context, owner, repo string, ru
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs (repoGetActionRunLogs).
-// Retry: IdempotentOnly (a read).
-func (s *ActionsService) GetRunLogs(ctx context.Context, owner, repo string, runID int64, opts ...CallOption) ([]byte, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) GetRunLogs(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) ([]byte, *Response, error) {
 	req := newRequest(&opRepoGetActionRunLogs, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
 	req.result = resultBytes
@@ -543,8 +551,8 @@ func (s *ActionsService) GetRunLogs(ctx context.Context, owner, repo string, run
 // returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs (repoGetActionRunLogs).
-// Retry: IdempotentOnly (a read).
-func (s *ActionsService) OpenRunLogs(ctx context.Context, owner, repo string, runID int64, opts ...CallOption) (io.ReadCloser, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) OpenRunLogs(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoGetActionRunLogs, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
 	return s.client.stream(ctx, req)
@@ -555,8 +563,8 @@ func (s *ActionsService) OpenRunLogs(ctx context.Context, owner, repo string, ru
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/actions/secrets (repoListActionsSecrets). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListRepoSecrets(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Secret, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListRepoSecrets(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Secret, *Response, error) {
 	req := newRequest(&opRepoListActionsSecrets, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -569,10 +577,12 @@ func (s *ActionsService) ListRepoSecrets(ctx context.Context, owner, repo string
 }
 
 // ListRepoSecretsIter walks every item of [ActionsService.ListRepoSecrets],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListRepoSecretsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Secret, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListRepoSecretsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Secret, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Secret, *Response, error) {
 		return s.ListRepoSecrets(ctx, owner, repo, &lo, opts...)
 	})
@@ -583,9 +593,9 @@ func (s *ActionsService) ListRepoSecretsIter(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/actions/secrets/{secretname} (deleteRepoSecret).
-// Retry: Never (by name: a secret of that name may be re-created between
+// Retry: RetryNever (by name: a secret of that name may be re-created between
 // attempts).
-func (s *ActionsService) DeleteRepoSecret(ctx context.Context, owner, repo, secretname string, opts ...CallOption) (*Response, error) {
+func (s *ActionsService) DeleteRepoSecret(ctx context.Context, owner, repo, secretname string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteRepoSecret, seg("owner", owner), seg("repo", repo), seg("secretname", secretname))
 	req.with(opts)
 	req.result = resultNone
@@ -597,9 +607,9 @@ func (s *ActionsService) DeleteRepoSecret(ctx context.Context, owner, repo, secr
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/actions/secrets/{secretname} (updateRepoSecret).
-// Retry: AlwaysRetry (sets the named secret to the whole given value; a repeat
+// Retry: RetryAlways (sets the named secret to the whole given value; a repeat
 // writes the same value).
-func (s *ActionsService) SetRepoSecret(ctx context.Context, owner, repo, secretname string, body CreateOrUpdateSecretOption, opts ...CallOption) (*Response, error) {
+func (s *ActionsService) SetRepoSecret(ctx context.Context, owner, repo, secretname string, body CreateOrUpdateSecretRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateRepoSecret, seg("owner", owner), seg("repo", repo), seg("secretname", secretname))
 	req.jsonBody(body)
 	req.with(opts)
@@ -626,8 +636,8 @@ type ActionListTasksOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/actions/tasks (ListActionTasks). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListTasks(ctx context.Context, owner, repo string, params *ActionListTasksOptions, opts ...CallOption) (*ActionTaskResponse, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListTasks(ctx context.Context, owner, repo string, params *ActionListTasksOptions, opts ...RequestOption) (*ActionTaskResponse, *Response, error) {
 	req := newRequest(&opListActionTasks, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryMulti("status", enumStrings(p.Status))
@@ -643,9 +653,11 @@ func (s *ActionsService) ListTasks(ctx context.Context, owner, repo string, para
 
 // ListTasksIter walks every entry of WorkflowRuns of
 // [ActionsService.ListTasks], page after page from params' page on; see [All].
-// A page is fetched only once the previous one has been consumed. params is
+// Pages are fetched one at a time, each once the previous one has been
+// consumed, unless the client was made with [WithWalkConcurrency], which
+// fetches later pages ahead; items still come once each, in order. params is
 // copied, never modified; opts apply to every page.
-func (s *ActionsService) ListTasksIter(ctx context.Context, owner, repo string, params *ActionListTasksOptions, opts ...CallOption) iter.Seq2[*ActionTask, error] {
+func (s *ActionsService) ListTasksIter(ctx context.Context, owner, repo string, params *ActionListTasksOptions, opts ...RequestOption) iter.Seq2[*ActionTask, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionTask, *Response, error) {
 		page := p
@@ -663,8 +675,8 @@ func (s *ActionsService) ListTasksIter(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/actions/variables (getRepoVariablesList). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListRepoVariables(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*ActionVariable, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListRepoVariables(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*ActionVariable, *Response, error) {
 	req := newRequest(&opGetRepoVariablesList, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -677,10 +689,12 @@ func (s *ActionsService) ListRepoVariables(ctx context.Context, owner, repo stri
 }
 
 // ListRepoVariablesIter walks every item of [ActionsService.ListRepoVariables],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListRepoVariablesIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*ActionVariable, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListRepoVariablesIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*ActionVariable, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*ActionVariable, *Response, error) {
 		return s.ListRepoVariables(ctx, owner, repo, &lo, opts...)
 	})
@@ -691,9 +705,9 @@ func (s *ActionsService) ListRepoVariablesIter(ctx context.Context, owner, repo 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/actions/variables/{variablename}
-// (deleteRepoVariable). Retry: Never (by name: a variable of that name may be
-// re-created between attempts).
-func (s *ActionsService) DeleteRepoVariable(ctx context.Context, owner, repo, variablename string, opts ...CallOption) (*Response, error) {
+// (deleteRepoVariable). Retry: RetryNever (by name: a variable of that name may
+// be re-created between attempts).
+func (s *ActionsService) DeleteRepoVariable(ctx context.Context, owner, repo, variablename string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
 	req.with(opts)
 	req.result = resultNone
@@ -705,8 +719,8 @@ func (s *ActionsService) DeleteRepoVariable(ctx context.Context, owner, repo, va
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/actions/variables/{variablename} (getRepoVariable).
-// Retry: IdempotentOnly (a read).
-func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, variablename string, opts ...CallOption) (*ActionVariable, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, variablename string, opts ...RequestOption) (*ActionVariable, *Response, error) {
 	req := newRequest(&opGetRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
 	req.with(opts)
 	v := new(ActionVariable)
@@ -725,9 +739,9 @@ func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, varia
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/actions/variables/{variablename}
-// (createRepoVariable). Retry: Never (creates a variable; a repeat is refused
-// as the name is taken).
-func (s *ActionsService) CreateRepoVariable(ctx context.Context, owner, repo, variablename string, body CreateVariableOption, opts ...CallOption) (*Response, error) {
+// (createRepoVariable). Retry: RetryNever (creates a variable; a repeat is
+// refused as the name is taken).
+func (s *ActionsService) CreateRepoVariable(ctx context.Context, owner, repo, variablename string, body CreateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opCreateRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
 	req.jsonBody(body)
 	req.with(opts)
@@ -740,9 +754,9 @@ func (s *ActionsService) CreateRepoVariable(ctx context.Context, owner, repo, va
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/actions/variables/{variablename}
-// (updateRepoVariable). Retry: Never (the body may rename the variable; a
+// (updateRepoVariable). Retry: RetryNever (the body may rename the variable; a
 // repeat would address a name that is gone).
-func (s *ActionsService) UpdateRepoVariable(ctx context.Context, owner, repo, variablename string, body UpdateVariableOption, opts ...CallOption) (*Response, error) {
+func (s *ActionsService) UpdateRepoVariable(ctx context.Context, owner, repo, variablename string, body UpdateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
 	req.jsonBody(body)
 	req.with(opts)
@@ -760,9 +774,9 @@ func (s *ActionsService) UpdateRepoVariable(ctx context.Context, owner, repo, va
 // URL, only the variable's name differs.
 //
 // POST /repos/{owner}/{repo}/actions/workflows/{workflowfilename}/dispatches
-// (DispatchWorkflow). Retry: Never (starts a workflow run; a repeat starts
+// (DispatchWorkflow). Retry: RetryNever (starts a workflow run; a repeat starts
 // another).
-func (s *ActionsService) DispatchWorkflow(ctx context.Context, owner, repo, workflowfilename string, body DispatchWorkflowOption, opts ...CallOption) (*DispatchWorkflowRun, *Response, error) {
+func (s *ActionsService) DispatchWorkflow(ctx context.Context, owner, repo, workflowfilename string, body DispatchWorkflowRequest, opts ...RequestOption) (*DispatchWorkflowRun, *Response, error) {
 	req := newRequest(&opDispatchWorkflow, seg("owner", owner), seg("repo", repo), seg("workflowfilename", workflowfilename))
 	req.requireText("ref", body.Ref)
 	req.jsonBody(body)
@@ -793,8 +807,9 @@ type ActionListUserRunnersOptions struct {
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /user/actions/runners (getUserRunners). Retry: IdempotentOnly (a read).
-func (s *ActionsService) ListUserRunners(ctx context.Context, params *ActionListUserRunnersOptions, opts ...CallOption) ([]*ActionRunner, *Response, error) {
+// GET /user/actions/runners (getUserRunners). Retry: RetryIdempotentOnly (a
+// read).
+func (s *ActionsService) ListUserRunners(ctx context.Context, params *ActionListUserRunnersOptions, opts ...RequestOption) ([]*ActionRunner, *Response, error) {
 	req := newRequest(&opGetUserRunners)
 	p := deref(params)
 	req.addQueryBool("visible", p.Visible)
@@ -809,10 +824,12 @@ func (s *ActionsService) ListUserRunners(ctx context.Context, params *ActionList
 }
 
 // ListUserRunnersIter walks every item of [ActionsService.ListUserRunners],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListUserRunnersIter(ctx context.Context, params *ActionListUserRunnersOptions, opts ...CallOption) iter.Seq2[*ActionRunner, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListUserRunnersIter(ctx context.Context, params *ActionListUserRunnersOptions, opts ...RequestOption) iter.Seq2[*ActionRunner, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRunner, *Response, error) {
 		page := p
@@ -828,9 +845,9 @@ func (s *ActionsService) ListUserRunnersIter(ctx context.Context, params *Action
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /user/actions/runners (registerUserRunner). Retry: Never (registers a
-// runner and mints its token; a repeat registers a second one).
-func (s *ActionsService) RegisterUserRunner(ctx context.Context, body RegisterRunnerOptions, opts ...CallOption) (*RegisterRunnerResponse, *Response, error) {
+// POST /user/actions/runners (registerUserRunner). Retry: RetryNever (registers
+// a runner and mints its token; a repeat registers a second one).
+func (s *ActionsService) RegisterUserRunner(ctx context.Context, body RegisterRunnerRequest, opts ...RequestOption) (*RegisterRunnerResponse, *Response, error) {
 	req := newRequest(&opRegisterUserRunner)
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -856,9 +873,9 @@ type ActionListUserRunnerJobsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/actions/runners/jobs (userSearchRunJobs). Retry: IdempotentOnly (a
-// read).
-func (s *ActionsService) ListUserRunnerJobs(ctx context.Context, params *ActionListUserRunnerJobsOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
+// GET /user/actions/runners/jobs (userSearchRunJobs). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListUserRunnerJobs(ctx context.Context, params *ActionListUserRunnerJobsOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opUserSearchRunJobs)
 	p := deref(params)
 	req.addQueryList("labels", p.Labels)
@@ -881,9 +898,9 @@ func (s *ActionsService) ListUserRunnerJobs(ctx context.Context, params *ActionL
 // or `/user/actions/runners` instead.
 //
 // GET /user/actions/runners/registration-token
-// (userGetRunnerRegistrationToken). Retry: IdempotentOnly (a read; nothing
+// (userGetRunnerRegistrationToken). Retry: RetryIdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *ActionsService) GetUserRegistrationToken(ctx context.Context, opts ...CallOption) (*RegistrationToken, *Response, error) {
+func (s *ActionsService) GetUserRegistrationToken(ctx context.Context, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opUserGetRunnerRegistrationToken)
 	req.with(opts)
 	req.result = resultWithheld
@@ -901,8 +918,8 @@ func (s *ActionsService) GetUserRegistrationToken(ctx context.Context, opts ...C
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /user/actions/runners/{runner_id} (deleteUserRunner). Retry:
-// AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
-func (s *ActionsService) DeleteUserRunner(ctx context.Context, runnerID string, opts ...CallOption) (*Response, error) {
+// RetryAlways (runner ids are never reused; deleting twice leaves it deleted).
+func (s *ActionsService) DeleteUserRunner(ctx context.Context, runnerID string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteUserRunner, seg("runner_id", runnerID))
 	req.with(opts)
 	req.result = resultNone
@@ -914,9 +931,9 @@ func (s *ActionsService) DeleteUserRunner(ctx context.Context, runnerID string, 
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /user/actions/runners/{runner_id} (getUserRunner). Retry: IdempotentOnly
-// (a read).
-func (s *ActionsService) GetUserRunner(ctx context.Context, runnerID string, opts ...CallOption) (*ActionRunner, *Response, error) {
+// GET /user/actions/runners/{runner_id} (getUserRunner). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) GetUserRunner(ctx context.Context, runnerID string, opts ...RequestOption) (*ActionRunner, *Response, error) {
 	req := newRequest(&opGetUserRunner, seg("runner_id", runnerID))
 	req.with(opts)
 	v := new(ActionRunner)
@@ -931,9 +948,10 @@ func (s *ActionsService) GetUserRunner(ctx context.Context, runnerID string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/actions/secrets/{secretname} (deleteUserSecret). Retry: Never
-// (by name: a secret of that name may be re-created between attempts).
-func (s *ActionsService) DeleteUserSecret(ctx context.Context, secretname string, opts ...CallOption) (*Response, error) {
+// DELETE /user/actions/secrets/{secretname} (deleteUserSecret). Retry:
+// RetryNever (by name: a secret of that name may be re-created between
+// attempts).
+func (s *ActionsService) DeleteUserSecret(ctx context.Context, secretname string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteUserSecret, seg("secretname", secretname))
 	req.with(opts)
 	req.result = resultNone
@@ -944,10 +962,10 @@ func (s *ActionsService) DeleteUserSecret(ctx context.Context, secretname string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/actions/secrets/{secretname} (updateUserSecret). Retry: AlwaysRetry
+// PUT /user/actions/secrets/{secretname} (updateUserSecret). Retry: RetryAlways
 // (sets the named secret to the whole given value; a repeat writes the same
 // value).
-func (s *ActionsService) SetUserSecret(ctx context.Context, secretname string, body CreateOrUpdateSecretOption, opts ...CallOption) (*Response, error) {
+func (s *ActionsService) SetUserSecret(ctx context.Context, secretname string, body CreateOrUpdateSecretRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateUserSecret, seg("secretname", secretname))
 	req.jsonBody(body)
 	req.with(opts)
@@ -960,9 +978,9 @@ func (s *ActionsService) SetUserSecret(ctx context.Context, secretname string, b
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/actions/variables (getUserVariablesList). Retry: IdempotentOnly (a
-// read).
-func (s *ActionsService) ListUserVariables(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*ActionVariable, *Response, error) {
+// GET /user/actions/variables (getUserVariablesList). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListUserVariables(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*ActionVariable, *Response, error) {
 	req := newRequest(&opGetUserVariablesList)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -975,10 +993,12 @@ func (s *ActionsService) ListUserVariables(ctx context.Context, params *ListOpti
 }
 
 // ListUserVariablesIter walks every item of [ActionsService.ListUserVariables],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListUserVariablesIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*ActionVariable, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListUserVariablesIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*ActionVariable, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*ActionVariable, *Response, error) {
 		return s.ListUserVariables(ctx, &lo, opts...)
 	})
@@ -990,8 +1010,9 @@ func (s *ActionsService) ListUserVariablesIter(ctx context.Context, params *List
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /user/actions/variables/{variablename} (deleteUserVariable). Retry:
-// Never (by name: a variable of that name may be re-created between attempts).
-func (s *ActionsService) DeleteUserVariable(ctx context.Context, variablename string, opts ...CallOption) (*Response, error) {
+// RetryNever (by name: a variable of that name may be re-created between
+// attempts).
+func (s *ActionsService) DeleteUserVariable(ctx context.Context, variablename string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteUserVariable, seg("variablename", variablename))
 	req.with(opts)
 	req.result = resultNone
@@ -1003,8 +1024,8 @@ func (s *ActionsService) DeleteUserVariable(ctx context.Context, variablename st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/actions/variables/{variablename} (getUserVariable). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) GetUserVariable(ctx context.Context, variablename string, opts ...CallOption) (*ActionVariable, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) GetUserVariable(ctx context.Context, variablename string, opts ...RequestOption) (*ActionVariable, *Response, error) {
 	req := newRequest(&opGetUserVariable, seg("variablename", variablename))
 	req.with(opts)
 	v := new(ActionVariable)
@@ -1023,8 +1044,8 @@ func (s *ActionsService) GetUserVariable(ctx context.Context, variablename strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /user/actions/variables/{variablename} (createUserVariable). Retry:
-// Never (creates a variable; a repeat is refused as the name is taken).
-func (s *ActionsService) CreateUserVariable(ctx context.Context, variablename string, body CreateVariableOption, opts ...CallOption) (*Response, error) {
+// RetryNever (creates a variable; a repeat is refused as the name is taken).
+func (s *ActionsService) CreateUserVariable(ctx context.Context, variablename string, body CreateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opCreateUserVariable, seg("variablename", variablename))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1037,10 +1058,10 @@ func (s *ActionsService) CreateUserVariable(ctx context.Context, variablename st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/actions/variables/{variablename} (updateUserVariable). Retry: Never
-// (the body may rename the variable; a repeat would address a name that is
-// gone).
-func (s *ActionsService) UpdateUserVariable(ctx context.Context, variablename string, body UpdateVariableOption, opts ...CallOption) (*Response, error) {
+// PUT /user/actions/variables/{variablename} (updateUserVariable). Retry:
+// RetryNever (the body may rename the variable; a repeat would address a name
+// that is gone).
+func (s *ActionsService) UpdateUserVariable(ctx context.Context, variablename string, body UpdateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateUserVariable, seg("variablename", variablename))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1062,9 +1083,9 @@ type ActionListOrgRunnersOptions struct {
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /orgs/{org}/actions/runners (getOrgRunners). Retry: IdempotentOnly (a
-// read).
-func (s *ActionsService) ListOrgRunners(ctx context.Context, org string, params *ActionListOrgRunnersOptions, opts ...CallOption) ([]*ActionRunner, *Response, error) {
+// GET /orgs/{org}/actions/runners (getOrgRunners). Retry: RetryIdempotentOnly
+// (a read).
+func (s *ActionsService) ListOrgRunners(ctx context.Context, org string, params *ActionListOrgRunnersOptions, opts ...RequestOption) ([]*ActionRunner, *Response, error) {
 	req := newRequest(&opGetOrgRunners, seg("org", org))
 	p := deref(params)
 	req.addQueryBool("visible", p.Visible)
@@ -1079,10 +1100,11 @@ func (s *ActionsService) ListOrgRunners(ctx context.Context, org string, params 
 }
 
 // ListOrgRunnersIter walks every item of [ActionsService.ListOrgRunners], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ActionsService) ListOrgRunnersIter(ctx context.Context, org string, params *ActionListOrgRunnersOptions, opts ...CallOption) iter.Seq2[*ActionRunner, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ActionsService) ListOrgRunnersIter(ctx context.Context, org string, params *ActionListOrgRunnersOptions, opts ...RequestOption) iter.Seq2[*ActionRunner, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRunner, *Response, error) {
 		page := p
@@ -1098,9 +1120,9 @@ func (s *ActionsService) ListOrgRunnersIter(ctx context.Context, org string, par
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /orgs/{org}/actions/runners (registerOrgRunner). Retry: Never (registers
-// a runner and mints its token; a repeat registers a second one).
-func (s *ActionsService) RegisterOrgRunner(ctx context.Context, org string, body RegisterRunnerOptions, opts ...CallOption) (*RegisterRunnerResponse, *Response, error) {
+// POST /orgs/{org}/actions/runners (registerOrgRunner). Retry: RetryNever
+// (registers a runner and mints its token; a repeat registers a second one).
+func (s *ActionsService) RegisterOrgRunner(ctx context.Context, org string, body RegisterRunnerRequest, opts ...RequestOption) (*RegisterRunnerResponse, *Response, error) {
 	req := newRequest(&opRegisterOrgRunner, seg("org", org))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -1127,8 +1149,8 @@ type ActionListOrgRunnerJobsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/actions/runners/jobs (orgSearchRunJobs). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListOrgRunnerJobs(ctx context.Context, org string, params *ActionListOrgRunnerJobsOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListOrgRunnerJobs(ctx context.Context, org string, params *ActionListOrgRunnerJobsOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opOrgSearchRunJobs, seg("org", org))
 	p := deref(params)
 	req.addQueryList("labels", p.Labels)
@@ -1151,9 +1173,9 @@ func (s *ActionsService) ListOrgRunnerJobs(ctx context.Context, org string, para
 // or `/orgs/{org}/actions/runners` instead.
 //
 // GET /orgs/{org}/actions/runners/registration-token
-// (orgGetRunnerRegistrationToken). Retry: IdempotentOnly (a read; nothing
+// (orgGetRunnerRegistrationToken). Retry: RetryIdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *ActionsService) GetOrgRegistrationToken(ctx context.Context, org string, opts ...CallOption) (*RegistrationToken, *Response, error) {
+func (s *ActionsService) GetOrgRegistrationToken(ctx context.Context, org string, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opOrgGetRunnerRegistrationToken, seg("org", org))
 	req.with(opts)
 	req.result = resultWithheld
@@ -1171,8 +1193,8 @@ func (s *ActionsService) GetOrgRegistrationToken(ctx context.Context, org string
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /orgs/{org}/actions/runners/{runner_id} (deleteOrgRunner). Retry:
-// AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
-func (s *ActionsService) DeleteOrgRunner(ctx context.Context, org, runnerID string, opts ...CallOption) (*Response, error) {
+// RetryAlways (runner ids are never reused; deleting twice leaves it deleted).
+func (s *ActionsService) DeleteOrgRunner(ctx context.Context, org, runnerID string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteOrgRunner, seg("org", org), seg("runner_id", runnerID))
 	req.with(opts)
 	req.result = resultNone
@@ -1185,8 +1207,8 @@ func (s *ActionsService) DeleteOrgRunner(ctx context.Context, org, runnerID stri
 // before sending ([UnsupportedOperationError]).
 //
 // GET /orgs/{org}/actions/runners/{runner_id} (getOrgRunner). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) GetOrgRunner(ctx context.Context, org, runnerID string, opts ...CallOption) (*ActionRunner, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) GetOrgRunner(ctx context.Context, org, runnerID string, opts ...RequestOption) (*ActionRunner, *Response, error) {
 	req := newRequest(&opGetOrgRunner, seg("org", org), seg("runner_id", runnerID))
 	req.with(opts)
 	v := new(ActionRunner)
@@ -1202,8 +1224,8 @@ func (s *ActionsService) GetOrgRunner(ctx context.Context, org, runnerID string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/actions/secrets (orgListActionsSecrets). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListOrgSecrets(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Secret, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListOrgSecrets(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*Secret, *Response, error) {
 	req := newRequest(&opOrgListActionsSecrets, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1216,10 +1238,11 @@ func (s *ActionsService) ListOrgSecrets(ctx context.Context, org string, params 
 }
 
 // ListOrgSecretsIter walks every item of [ActionsService.ListOrgSecrets], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ActionsService) ListOrgSecretsIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*Secret, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ActionsService) ListOrgSecretsIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Secret, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Secret, *Response, error) {
 		return s.ListOrgSecrets(ctx, org, &lo, opts...)
 	})
@@ -1230,8 +1253,9 @@ func (s *ActionsService) ListOrgSecretsIter(ctx context.Context, org string, par
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /orgs/{org}/actions/secrets/{secretname} (deleteOrgSecret). Retry:
-// Never (by name: a secret of that name may be re-created between attempts).
-func (s *ActionsService) DeleteOrgSecret(ctx context.Context, org, secretname string, opts ...CallOption) (*Response, error) {
+// RetryNever (by name: a secret of that name may be re-created between
+// attempts).
+func (s *ActionsService) DeleteOrgSecret(ctx context.Context, org, secretname string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteOrgSecret, seg("org", org), seg("secretname", secretname))
 	req.with(opts)
 	req.result = resultNone
@@ -1243,9 +1267,9 @@ func (s *ActionsService) DeleteOrgSecret(ctx context.Context, org, secretname st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /orgs/{org}/actions/secrets/{secretname} (updateOrgSecret). Retry:
-// AlwaysRetry (sets the named secret to the whole given value; a repeat writes
+// RetryAlways (sets the named secret to the whole given value; a repeat writes
 // the same value).
-func (s *ActionsService) SetOrgSecret(ctx context.Context, org, secretname string, body CreateOrUpdateSecretOption, opts ...CallOption) (*Response, error) {
+func (s *ActionsService) SetOrgSecret(ctx context.Context, org, secretname string, body CreateOrUpdateSecretRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateOrgSecret, seg("org", org), seg("secretname", secretname))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1258,8 +1282,8 @@ func (s *ActionsService) SetOrgSecret(ctx context.Context, org, secretname strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/actions/variables (getOrgVariablesList). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListOrgVariables(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*ActionVariable, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListOrgVariables(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*ActionVariable, *Response, error) {
 	req := newRequest(&opGetOrgVariablesList, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1272,10 +1296,12 @@ func (s *ActionsService) ListOrgVariables(ctx context.Context, org string, param
 }
 
 // ListOrgVariablesIter walks every item of [ActionsService.ListOrgVariables],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListOrgVariablesIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*ActionVariable, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListOrgVariablesIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*ActionVariable, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*ActionVariable, *Response, error) {
 		return s.ListOrgVariables(ctx, org, &lo, opts...)
 	})
@@ -1286,9 +1312,9 @@ func (s *ActionsService) ListOrgVariablesIter(ctx context.Context, org string, p
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /orgs/{org}/actions/variables/{variablename} (deleteOrgVariable).
-// Retry: Never (by name: a variable of that name may be re-created between
+// Retry: RetryNever (by name: a variable of that name may be re-created between
 // attempts).
-func (s *ActionsService) DeleteOrgVariable(ctx context.Context, org, variablename string, opts ...CallOption) (*Response, error) {
+func (s *ActionsService) DeleteOrgVariable(ctx context.Context, org, variablename string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteOrgVariable, seg("org", org), seg("variablename", variablename))
 	req.with(opts)
 	req.result = resultNone
@@ -1300,8 +1326,8 @@ func (s *ActionsService) DeleteOrgVariable(ctx context.Context, org, variablenam
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/actions/variables/{variablename} (getOrgVariable). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename string, opts ...CallOption) (*ActionVariable, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename string, opts ...RequestOption) (*ActionVariable, *Response, error) {
 	req := newRequest(&opGetOrgVariable, seg("org", org), seg("variablename", variablename))
 	req.with(opts)
 	v := new(ActionVariable)
@@ -1320,8 +1346,8 @@ func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /orgs/{org}/actions/variables/{variablename} (createOrgVariable). Retry:
-// Never (creates a variable; a repeat is refused as the name is taken).
-func (s *ActionsService) CreateOrgVariable(ctx context.Context, org, variablename string, body CreateVariableOption, opts ...CallOption) (*Response, error) {
+// RetryNever (creates a variable; a repeat is refused as the name is taken).
+func (s *ActionsService) CreateOrgVariable(ctx context.Context, org, variablename string, body CreateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opCreateOrgVariable, seg("org", org), seg("variablename", variablename))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1334,9 +1360,9 @@ func (s *ActionsService) CreateOrgVariable(ctx context.Context, org, variablenam
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /orgs/{org}/actions/variables/{variablename} (updateOrgVariable). Retry:
-// Never (the body may rename the variable; a repeat would address a name that
-// is gone).
-func (s *ActionsService) UpdateOrgVariable(ctx context.Context, org, variablename string, body UpdateVariableOption, opts ...CallOption) (*Response, error) {
+// RetryNever (the body may rename the variable; a repeat would address a name
+// that is gone).
+func (s *ActionsService) UpdateOrgVariable(ctx context.Context, org, variablename string, body UpdateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateOrgVariable, seg("org", org), seg("variablename", variablename))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1359,8 +1385,9 @@ type ActionListAdminRunnersOptions struct {
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /admin/actions/runners (getAdminRunners). Retry: IdempotentOnly (a read).
-func (s *ActionsService) ListAdminRunners(ctx context.Context, params *ActionListAdminRunnersOptions, opts ...CallOption) ([]*ActionRunner, *Response, error) {
+// GET /admin/actions/runners (getAdminRunners). Retry: RetryIdempotentOnly (a
+// read).
+func (s *ActionsService) ListAdminRunners(ctx context.Context, params *ActionListAdminRunnersOptions, opts ...RequestOption) ([]*ActionRunner, *Response, error) {
 	req := newRequest(&opGetAdminRunners)
 	p := deref(params)
 	req.addQueryBool("visible", p.Visible)
@@ -1375,10 +1402,12 @@ func (s *ActionsService) ListAdminRunners(ctx context.Context, params *ActionLis
 }
 
 // ListAdminRunnersIter walks every item of [ActionsService.ListAdminRunners],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ActionsService) ListAdminRunnersIter(ctx context.Context, params *ActionListAdminRunnersOptions, opts ...CallOption) iter.Seq2[*ActionRunner, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ActionsService) ListAdminRunnersIter(ctx context.Context, params *ActionListAdminRunnersOptions, opts ...RequestOption) iter.Seq2[*ActionRunner, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ActionRunner, *Response, error) {
 		page := p
@@ -1394,9 +1423,9 @@ func (s *ActionsService) ListAdminRunnersIter(ctx context.Context, params *Actio
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /admin/actions/runners (registerAdminRunner). Retry: Never (registers a
-// runner and mints its token; a repeat registers a second one).
-func (s *ActionsService) RegisterAdminRunner(ctx context.Context, body RegisterRunnerOptions, opts ...CallOption) (*RegisterRunnerResponse, *Response, error) {
+// POST /admin/actions/runners (registerAdminRunner). Retry: RetryNever
+// (registers a runner and mints its token; a repeat registers a second one).
+func (s *ActionsService) RegisterAdminRunner(ctx context.Context, body RegisterRunnerRequest, opts ...RequestOption) (*RegisterRunnerResponse, *Response, error) {
 	req := newRequest(&opRegisterAdminRunner)
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -1423,8 +1452,8 @@ type ActionListAdminRunnerJobsOptions struct {
 // before sending ([UnsupportedOperationError]).
 //
 // GET /admin/actions/runners/jobs (adminGetActionRunJobs). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) ListAdminRunnerJobs(ctx context.Context, params *ActionListAdminRunnerJobsOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) ListAdminRunnerJobs(ctx context.Context, params *ActionListAdminRunnerJobsOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opAdminGetActionRunJobs)
 	p := deref(params)
 	req.addQueryList("labels", p.Labels)
@@ -1451,9 +1480,9 @@ func (s *ActionsService) ListAdminRunnerJobs(ctx context.Context, params *Action
 // or `/admin/actions/runners` instead.
 //
 // GET /admin/actions/runners/registration-token
-// (adminGetRunnerRegistrationToken). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *ActionsService) GetAdminRegistrationToken(ctx context.Context, opts ...CallOption) (*RegistrationToken, *Response, error) {
+// (adminGetRunnerRegistrationToken). Retry: RetryIdempotentOnly (a read;
+// nothing changes, though the body is a credential).
+func (s *ActionsService) GetAdminRegistrationToken(ctx context.Context, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opAdminGetRunnerRegistrationToken)
 	req.with(opts)
 	req.result = resultWithheld
@@ -1472,8 +1501,8 @@ func (s *ActionsService) GetAdminRegistrationToken(ctx context.Context, opts ...
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /admin/actions/runners/{runner_id} (deleteAdminRunner). Retry:
-// AlwaysRetry (runner ids are never reused; deleting twice leaves it deleted).
-func (s *ActionsService) DeleteAdminRunner(ctx context.Context, runnerID string, opts ...CallOption) (*Response, error) {
+// RetryAlways (runner ids are never reused; deleting twice leaves it deleted).
+func (s *ActionsService) DeleteAdminRunner(ctx context.Context, runnerID string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteAdminRunner, seg("runner_id", runnerID))
 	req.with(opts)
 	req.result = resultNone
@@ -1487,8 +1516,8 @@ func (s *ActionsService) DeleteAdminRunner(ctx context.Context, runnerID string,
 // before sending ([UnsupportedOperationError]).
 //
 // GET /admin/actions/runners/{runner_id} (getAdminRunner). Retry:
-// IdempotentOnly (a read).
-func (s *ActionsService) GetAdminRunner(ctx context.Context, runnerID string, opts ...CallOption) (*ActionRunner, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActionsService) GetAdminRunner(ctx context.Context, runnerID string, opts ...RequestOption) (*ActionRunner, *Response, error) {
 	req := newRequest(&opGetAdminRunner, seg("runner_id", runnerID))
 	req.with(opts)
 	v := new(ActionRunner)
@@ -1515,8 +1544,9 @@ type ActionListAdminRunnerJobsDeprecatedOptions struct {
 // Deprecated: This operation has been deprecated in Forgejo 15. Use
 // `/admin/actions/runners/jobs` instead.
 //
-// GET /admin/runners/jobs (adminSearchRunJobs). Retry: IdempotentOnly (a read).
-func (s *ActionsService) ListAdminRunnerJobsDeprecated(ctx context.Context, params *ActionListAdminRunnerJobsDeprecatedOptions, opts ...CallOption) ([]*ActionRunJob, *Response, error) {
+// GET /admin/runners/jobs (adminSearchRunJobs). Retry: RetryIdempotentOnly (a
+// read).
+func (s *ActionsService) ListAdminRunnerJobsDeprecated(ctx context.Context, params *ActionListAdminRunnerJobsDeprecatedOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opAdminSearchRunJobs)
 	p := deref(params)
 	req.addQueryList("labels", p.Labels)
@@ -1542,8 +1572,9 @@ func (s *ActionsService) ListAdminRunnerJobsDeprecated(ctx context.Context, para
 // or `/admin/actions/runners` instead.
 //
 // GET /admin/runners/registration-token (adminGetRegistrationToken). Retry:
-// IdempotentOnly (a read; nothing changes, though the body is a credential).
-func (s *ActionsService) GetAdminRegistrationTokenDeprecated(ctx context.Context, opts ...CallOption) (*RegistrationToken, *Response, error) {
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
+func (s *ActionsService) GetAdminRegistrationTokenDeprecated(ctx context.Context, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opAdminGetRegistrationToken)
 	req.with(opts)
 	req.result = resultWithheld
@@ -1565,8 +1596,8 @@ func (s *ActionsService) GetAdminRegistrationTokenDeprecated(ctx context.Context
 // Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /actions/run (getActionsRun). Retry: IdempotentOnly (a read).
-func (s *ActionsService) GetCurrentRun(ctx context.Context, opts ...CallOption) (*ActionRun, *Response, error) {
+// GET /actions/run (getActionsRun). Retry: RetryIdempotentOnly (a read).
+func (s *ActionsService) GetCurrentRun(ctx context.Context, opts ...RequestOption) (*ActionRun, *Response, error) {
 	req := newRequest(&opGetActionsRun)
 	req.with(opts)
 	v := new(ActionRun)

@@ -14,7 +14,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/artifacts", query: "name=name%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"archive_download_url":"archive_download_url-1","created_at":"2026-01-02T03:04:07Z","expired":true,"expires_at":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","run_id":1006,"size_in_bytes":1007,"updated_at":"2026-01-02T03:04:13Z","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListArtifactsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Name:        "name 1",
@@ -34,7 +34,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "DeleteActionArtifact", name: "Actions.DeleteArtifact",
 			method: "DELETE", path: "/api/v1/repos/o/r/actions/artifacts/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteArtifact(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -43,7 +43,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/artifacts/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"archive_download_url":"archive_download_url-1","created_at":"2026-01-02T03:04:07Z","expired":true,"expires_at":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","run_id":1006,"size_in_bytes":1007,"updated_at":"2026-01-02T03:04:13Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetArtifact(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -51,10 +51,10 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "DownloadActionArtifact", name: "Actions.DownloadArtifact",
 			method: "GET", path: "/api/v1/repos/o/r/actions/artifacts/7/zip", query: "",
 			kind: gnBytes, status: 200, respBody: "bytes answered by DownloadActionArtifact",
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.DownloadArtifact(ctx, "o", "r", 7, opts...))
 			},
-			stream: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			stream: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnReadAll(c.Actions.OpenArtifact(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -62,13 +62,13 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "repoGetActionJobLogs", name: "Actions.GetJobLogs",
 			method: "GET", path: "/api/v1/repos/o/r/actions/jobs/7/logs", query: "attempt=11",
 			kind: gnText, status: 200, respBody: "text answered by repoGetActionJobLogs",
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionGetJobLogsOptions{
 					Attempt: 11,
 				}
 				return gnResult(c.Actions.GetJobLogs(ctx, "o", "r", 7, params, opts...))
 			},
-			stream: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			stream: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionGetJobLogsOptions{
 					Attempt: 11,
 				}
@@ -80,7 +80,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/runners", query: "visible=true&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListRepoRunnersOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Visible:     Ptr(true),
@@ -103,8 +103,8 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"id":1001,"token":"token-2","uuid":"uuid-3","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := RegisterRunnerOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := RegisterRunnerRequest{
 					Description: "description-1",
 					Ephemeral:   true,
 					Name:        "name-2",
@@ -117,7 +117,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/runners/jobs", query: "labels=labels-1%2Clabels%202",
 			kind: gnJSON, status: 200,
 			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListRepoRunnerJobsOptions{
 					Labels: []string{"labels-1", "labels 2"},
 				}
@@ -130,7 +130,7 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"token":"token-1","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetRepoRegistrationToken(ctx, "o", "r", opts...))
 			},
 		},
@@ -138,7 +138,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteRepoRunner", name: "Actions.DeleteRepoRunner",
 			method: "DELETE", path: "/api/v1/repos/o/r/actions/runners/runner_id%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteRepoRunner(ctx, "o", "r", "runner_id x", opts...))
 			},
 		},
@@ -147,7 +147,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/runners/runner_id%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetRepoRunner(ctx, "o", "r", "runner_id x", opts...))
 			},
 		},
@@ -156,7 +156,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/runs", query: "event=event-1&event=event%202&status=status-2&status=status%203&run_number=13&head_sha=head_sha%204&ref=ref%205&workflow_id=workflow_id%206&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `{"total_count":1001,"workflow_runs":[{"ScheduleID":1002,"approved_by":1003,"commit_sha":"commit_sha-4","created":"2026-01-02T03:04:10Z","duration":1006,"event":"event-7","event_payload":"event_payload-8","html_url":"html_url-9","id":1010,"index_in_repo":1011,"is_fork_pull_request":true,"is_ref_deleted":true,"need_approval":true,"prettyref":"prettyref-12","repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:18Z","avatar_url":"avatar_url-14","clone_url":"clone_url-15","created_at":"2026-01-02T03:04:21Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-17","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-18","default_update_style":"default_update_style-19","description":"description-20","empty":true,"fork":true,"forks_count":1021,"full_name":"full_name-22","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-23","id":1024,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-25","languages_url":"languages_url-26","link":"link-27","mirror":true,"mirror_interval":"mirror_interval-28","mirror_updated":"2026-01-02T03:04:34Z","name":"name-30","object_format_name":"object_format_name-31","open_issues_count":1032,"open_pr_counter":1033,"original_url":"original_url-34","private":true,"release_counter":1035,"size":1036,"ssh_url":"ssh_url-37","stars_count":1038,"template":true,"topics":["topics-39"],"updated_at":"2026-01-02T03:04:45Z","url":"url-41","watchers_count":1042,"website":"website-43","wiki_branch":"wiki_branch-44","wiki_clone_url":"wiki_clone_url-45","wiki_ssh_url":"wiki_ssh_url-46"},"started":"2026-01-02T03:04:52Z","status":"status-48","stopped":"2026-01-02T03:04:54Z","title":"title-50","trigger_event":"trigger_event-51","trigger_user":{"active":true,"avatar_url":"avatar_url-52","created":"2026-01-02T03:04:58Z","description":"description-54","email":"email-55","followers_count":1056,"following_count":1057,"full_name":"full_name-58","html_url":"html_url-59","id":1060,"is_admin":true,"language":"language-61","last_login":"2026-01-02T03:05:07Z","location":"location-63","login":"login-64","login_name":"login_name-65","prohibit_login":true,"pronouns":"pronouns-66","restricted":true,"source_id":1067,"starred_repos_count":1068,"visibility":"visibility-69","website":"website-70"},"updated":"2026-01-02T03:05:16Z","workflow_id":"workflow_id-72"}],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListRunsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Event:       []string{"event-1", "event 2"},
@@ -186,7 +186,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "DeleteActionRun", name: "Actions.DeleteRun",
 			method: "DELETE", path: "/api/v1/repos/o/r/actions/runs/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteRun(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -195,7 +195,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/runs/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"ScheduleID":1001,"approved_by":1002,"commit_sha":"commit_sha-3","created":"2026-01-02T03:04:09Z","duration":1005,"event":"event-6","event_payload":"event_payload-7","html_url":"html_url-8","id":1009,"index_in_repo":1010,"is_fork_pull_request":true,"is_ref_deleted":true,"need_approval":true,"prettyref":"prettyref-11","repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:17Z","avatar_url":"avatar_url-13","clone_url":"clone_url-14","created_at":"2026-01-02T03:04:20Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-16","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-17","default_update_style":"default_update_style-18","description":"description-19","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-20","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-21","external_tracker_style":"external_tracker_style-22","external_tracker_url":"external_tracker_url-23"},"external_wiki":{"external_wiki_url":"external_wiki_url-24"},"fork":true,"forks_count":1025,"full_name":"full_name-26","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-27","id":1028,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-29","languages_url":"languages_url-30","link":"link-31","mirror":true,"mirror_interval":"mirror_interval-32","mirror_updated":"2026-01-02T03:04:38Z","name":"name-34","object_format_name":"object_format_name-35","open_issues_count":1036,"open_pr_counter":1037,"original_url":"original_url-38","owner":{"active":true,"avatar_url":"avatar_url-39","created":"2026-01-02T03:04:45Z","description":"description-41","email":"email-42","followers_count":1043,"following_count":1044,"full_name":"full_name-45","html_url":"html_url-46","id":1047,"is_admin":true,"language":"language-48","last_login":"2026-01-02T03:04:54Z","location":"location-50","login":"login-51","login_name":"login_name-52","prohibit_login":true,"pronouns":"pronouns-53","restricted":true,"source_id":1054,"starred_repos_count":1055,"visibility":"visibility-56","website":"website-57"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:03Z","avatar_url":"avatar_url-59","clone_url":"clone_url-60","created_at":"2026-01-02T03:05:06Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-62","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-63","default_update_style":"default_update_style-64","description":"description-65","empty":true,"fork":true,"forks_count":1066,"full_name":"full_name-67","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-68","id":1069,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-70","languages_url":"languages_url-71","link":"link-72","mirror":true,"mirror_interval":"mirror_interval-73","mirror_updated":"2026-01-02T03:05:19Z","name":"name-75","object_format_name":"object_format_name-76","open_issues_count":1077,"open_pr_counter":1078,"original_url":"original_url-79","private":true,"release_counter":1080,"size":1081,"ssh_url":"ssh_url-82","stars_count":1083,"template":true,"topics":["topics-84"],"updated_at":"2026-01-02T03:05:30Z","url":"url-86","watchers_count":1087,"website":"website-88","wiki_branch":"wiki_branch-89","wiki_clone_url":"wiki_clone_url-90","wiki_ssh_url":"wiki_ssh_url-91"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1092,"repo_transfer":{},"size":1093,"ssh_url":"ssh_url-94","stars_count":1095,"template":true,"topics":["topics-96"],"updated_at":"2026-01-02T03:05:42Z","url":"url-98","watchers_count":1099,"website":"website-100","wiki_branch":"wiki_branch-101","wiki_clone_url":"wiki_clone_url-102","wiki_ssh_url":"wiki_ssh_url-103"},"started":"2026-01-02T03:05:49Z","status":"status-105","stopped":"2026-01-02T03:05:51Z","title":"title-107","trigger_event":"trigger_event-108","trigger_user":{"active":true,"avatar_url":"avatar_url-109","created":"2026-01-02T03:05:55Z","description":"description-111","email":"email-112","followers_count":1113,"following_count":1114,"full_name":"full_name-115","html_url":"html_url-116","id":1117,"is_admin":true,"language":"language-118","last_login":"2026-01-02T03:06:04Z","location":"location-120","login":"login-121","login_name":"login_name-122","prohibit_login":true,"pronouns":"pronouns-123","restricted":true,"source_id":1124,"starred_repos_count":1125,"visibility":"visibility-126","website":"website-127"},"updated":"2026-01-02T03:06:13Z","workflow_id":"workflow_id-129","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetRun(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -204,7 +204,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/runs/7/artifacts", query: "name=name%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"archive_download_url":"archive_download_url-1","created_at":"2026-01-02T03:04:07Z","expired":true,"expires_at":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","run_id":1006,"size_in_bytes":1007,"updated_at":"2026-01-02T03:04:13Z","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListRunArtifactsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Name:        "name 1",
@@ -224,7 +224,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "CancelActionRun", name: "Actions.CancelRun",
 			method: "POST", path: "/api/v1/repos/o/r/actions/runs/7/cancel", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.CancelRun(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -233,7 +233,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/runs/7/jobs", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.ListRunJobs(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -241,10 +241,10 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "repoGetActionRunLogs", name: "Actions.GetRunLogs",
 			method: "GET", path: "/api/v1/repos/o/r/actions/runs/7/logs", query: "",
 			kind: gnBytes, status: 200, respBody: "bytes answered by repoGetActionRunLogs",
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetRunLogs(ctx, "o", "r", 7, opts...))
 			},
-			stream: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			stream: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnReadAll(c.Actions.OpenRunLogs(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -253,7 +253,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/secrets", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","name":"name-2","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Actions.ListRepoSecrets(ctx, "o", "r", params, opts...))
 			},
@@ -267,7 +267,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteRepoSecret", name: "Actions.DeleteRepoSecret",
 			method: "DELETE", path: "/api/v1/repos/o/r/actions/secrets/secretname%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteRepoSecret(ctx, "o", "r", "secretname x", opts...))
 			},
 		},
@@ -276,8 +276,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/repos/o/r/actions/secrets/secretname%20x", query: "",
 			reqType: "application/json", reqBody: `{"data":"data-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateOrUpdateSecretOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateOrUpdateSecretRequest{
 					Data: "data-1",
 				}
 				return gnNoResult(c.Actions.SetRepoSecret(ctx, "o", "r", "secretname x", body, opts...))
@@ -288,7 +288,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/tasks", query: "status=status-1&status=status%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `{"total_count":1001,"workflow_runs":[{"created_at":"2026-01-02T03:04:07Z","display_title":"display_title-3","event":"event-4","head_branch":"head_branch-5","head_sha":"head_sha-6","id":1007,"name":"name-8","run_number":1009,"run_started_at":"2026-01-02T03:04:15Z","status":"status-11","updated_at":"2026-01-02T03:04:17Z","url":"url-13","workflow_id":"workflow_id-14"}],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListTasksOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Status:      []ActionStatus{"status-1", "status 2"},
@@ -309,7 +309,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/variables", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Actions.ListRepoVariables(ctx, "o", "r", params, opts...))
 			},
@@ -323,7 +323,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteRepoVariable", name: "Actions.DeleteRepoVariable",
 			method: "DELETE", path: "/api/v1/repos/o/r/actions/variables/variablename%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteRepoVariable(ctx, "o", "r", "variablename x", opts...))
 			},
 		},
@@ -332,7 +332,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/actions/variables/variablename%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetRepoVariable(ctx, "o", "r", "variablename x", opts...))
 			},
 		},
@@ -341,8 +341,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/repos/o/r/actions/variables/variablename%20x", query: "",
 			reqType: "application/json", reqBody: `{"value":"value-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateVariableOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateVariableRequest{
 					Value: "value-1",
 				}
 				return gnNoResult(c.Actions.CreateRepoVariable(ctx, "o", "r", "variablename x", body, opts...))
@@ -353,8 +353,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/repos/o/r/actions/variables/variablename%20x", query: "",
 			reqType: "application/json", reqBody: `{"name":"name-1","value":"value-2"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := UpdateVariableOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := UpdateVariableRequest{
 					Name:  "name-1",
 					Value: "value-2",
 				}
@@ -368,8 +368,8 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody:  `{"id":1001,"jobs":["jobs-2"],"run_number":1003,"x_undeclared":1}`,
 			alsoEmpty: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := DispatchWorkflowOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := DispatchWorkflowRequest{
 					Inputs:        map[string]string{"key-2": "inputs-1"},
 					Ref:           "ref-3",
 					ReturnRunInfo: true,
@@ -382,7 +382,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/actions/runners", query: "visible=true&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListUserRunnersOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Visible:     Ptr(true),
@@ -405,8 +405,8 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"id":1001,"token":"token-2","uuid":"uuid-3","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := RegisterRunnerOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := RegisterRunnerRequest{
 					Description: "description-1",
 					Ephemeral:   true,
 					Name:        "name-2",
@@ -419,7 +419,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/actions/runners/jobs", query: "labels=labels-1%2Clabels%202",
 			kind: gnJSON, status: 200,
 			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListUserRunnerJobsOptions{
 					Labels: []string{"labels-1", "labels 2"},
 				}
@@ -432,7 +432,7 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"token":"token-1","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetUserRegistrationToken(ctx, opts...))
 			},
 		},
@@ -440,7 +440,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteUserRunner", name: "Actions.DeleteUserRunner",
 			method: "DELETE", path: "/api/v1/user/actions/runners/runner_id%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteUserRunner(ctx, "runner_id x", opts...))
 			},
 		},
@@ -449,7 +449,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/actions/runners/runner_id%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetUserRunner(ctx, "runner_id x", opts...))
 			},
 		},
@@ -457,7 +457,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteUserSecret", name: "Actions.DeleteUserSecret",
 			method: "DELETE", path: "/api/v1/user/actions/secrets/secretname%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteUserSecret(ctx, "secretname x", opts...))
 			},
 		},
@@ -466,8 +466,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/user/actions/secrets/secretname%20x", query: "",
 			reqType: "application/json", reqBody: `{"data":"data-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateOrUpdateSecretOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateOrUpdateSecretRequest{
 					Data: "data-1",
 				}
 				return gnNoResult(c.Actions.SetUserSecret(ctx, "secretname x", body, opts...))
@@ -478,7 +478,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/actions/variables", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Actions.ListUserVariables(ctx, params, opts...))
 			},
@@ -492,7 +492,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteUserVariable", name: "Actions.DeleteUserVariable",
 			method: "DELETE", path: "/api/v1/user/actions/variables/variablename%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteUserVariable(ctx, "variablename x", opts...))
 			},
 		},
@@ -501,7 +501,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/actions/variables/variablename%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetUserVariable(ctx, "variablename x", opts...))
 			},
 		},
@@ -510,8 +510,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/user/actions/variables/variablename%20x", query: "",
 			reqType: "application/json", reqBody: `{"value":"value-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateVariableOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateVariableRequest{
 					Value: "value-1",
 				}
 				return gnNoResult(c.Actions.CreateUserVariable(ctx, "variablename x", body, opts...))
@@ -522,8 +522,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/user/actions/variables/variablename%20x", query: "",
 			reqType: "application/json", reqBody: `{"name":"name-1","value":"value-2"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := UpdateVariableOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := UpdateVariableRequest{
 					Name:  "name-1",
 					Value: "value-2",
 				}
@@ -535,7 +535,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/actions/runners", query: "visible=true&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListOrgRunnersOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Visible:     Ptr(true),
@@ -558,8 +558,8 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"id":1001,"token":"token-2","uuid":"uuid-3","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := RegisterRunnerOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := RegisterRunnerRequest{
 					Description: "description-1",
 					Ephemeral:   true,
 					Name:        "name-2",
@@ -572,7 +572,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/actions/runners/jobs", query: "labels=labels-1%2Clabels%202",
 			kind: gnJSON, status: 200,
 			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListOrgRunnerJobsOptions{
 					Labels: []string{"labels-1", "labels 2"},
 				}
@@ -585,7 +585,7 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"token":"token-1","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetOrgRegistrationToken(ctx, "org x", opts...))
 			},
 		},
@@ -593,7 +593,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteOrgRunner", name: "Actions.DeleteOrgRunner",
 			method: "DELETE", path: "/api/v1/orgs/org%20x/actions/runners/runner_id%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteOrgRunner(ctx, "org x", "runner_id x", opts...))
 			},
 		},
@@ -602,7 +602,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/actions/runners/runner_id%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetOrgRunner(ctx, "org x", "runner_id x", opts...))
 			},
 		},
@@ -611,7 +611,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/actions/secrets", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","name":"name-2","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Actions.ListOrgSecrets(ctx, "org x", params, opts...))
 			},
@@ -625,7 +625,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteOrgSecret", name: "Actions.DeleteOrgSecret",
 			method: "DELETE", path: "/api/v1/orgs/org%20x/actions/secrets/secretname%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteOrgSecret(ctx, "org x", "secretname x", opts...))
 			},
 		},
@@ -634,8 +634,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/orgs/org%20x/actions/secrets/secretname%20x", query: "",
 			reqType: "application/json", reqBody: `{"data":"data-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateOrUpdateSecretOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateOrUpdateSecretRequest{
 					Data: "data-1",
 				}
 				return gnNoResult(c.Actions.SetOrgSecret(ctx, "org x", "secretname x", body, opts...))
@@ -646,7 +646,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/actions/variables", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Actions.ListOrgVariables(ctx, "org x", params, opts...))
 			},
@@ -660,7 +660,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteOrgVariable", name: "Actions.DeleteOrgVariable",
 			method: "DELETE", path: "/api/v1/orgs/org%20x/actions/variables/variablename%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteOrgVariable(ctx, "org x", "variablename x", opts...))
 			},
 		},
@@ -669,7 +669,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/actions/variables/variablename%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"data":"data-1","name":"name-2","owner_id":1003,"repo_id":1004,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetOrgVariable(ctx, "org x", "variablename x", opts...))
 			},
 		},
@@ -678,8 +678,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/orgs/org%20x/actions/variables/variablename%20x", query: "",
 			reqType: "application/json", reqBody: `{"value":"value-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateVariableOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateVariableRequest{
 					Value: "value-1",
 				}
 				return gnNoResult(c.Actions.CreateOrgVariable(ctx, "org x", "variablename x", body, opts...))
@@ -690,8 +690,8 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "PUT", path: "/api/v1/orgs/org%20x/actions/variables/variablename%20x", query: "",
 			reqType: "application/json", reqBody: `{"name":"name-1","value":"value-2"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := UpdateVariableOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := UpdateVariableRequest{
 					Name:  "name-1",
 					Value: "value-2",
 				}
@@ -703,7 +703,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/actions/runners", query: "visible=true&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListAdminRunnersOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Visible:     Ptr(true),
@@ -726,8 +726,8 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"id":1001,"token":"token-2","uuid":"uuid-3","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := RegisterRunnerOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := RegisterRunnerRequest{
 					Description: "description-1",
 					Ephemeral:   true,
 					Name:        "name-2",
@@ -740,7 +740,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/actions/runners/jobs", query: "labels=labels-1%2Clabels%202",
 			kind: gnJSON, status: 200,
 			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListAdminRunnerJobsOptions{
 					Labels: []string{"labels-1", "labels 2"},
 				}
@@ -753,7 +753,7 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"token":"token-1","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetAdminRegistrationToken(ctx, opts...))
 			},
 		},
@@ -761,7 +761,7 @@ func TestGenActionsOperations(t *testing.T) {
 			op: "deleteAdminRunner", name: "Actions.DeleteAdminRunner",
 			method: "DELETE", path: "/api/v1/admin/actions/runners/runner_id%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Actions.DeleteAdminRunner(ctx, "runner_id x", opts...))
 			},
 		},
@@ -770,7 +770,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/actions/runners/runner_id%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"description":"description-1","ephemeral":true,"id":1002,"labels":["labels-3"],"name":"name-4","owner_id":1005,"repo_id":1006,"status":"status-7","uuid":"uuid-8","version":"version-9","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetAdminRunner(ctx, "runner_id x", opts...))
 			},
 		},
@@ -779,7 +779,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/runners/jobs", query: "labels=labels-1%2Clabels%202",
 			kind: gnJSON, status: 200,
 			respBody: `[{"attempt":1001,"handle":"handle-2","id":1003,"name":"name-4","needs":["needs-5"],"owner_id":1006,"repo_id":1007,"run_id":1008,"runs_on":["runs_on-9"],"status":"status-10","task_id":1011,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ActionListAdminRunnerJobsDeprecatedOptions{
 					Labels: []string{"labels-1", "labels 2"},
 				}
@@ -792,7 +792,7 @@ func TestGenActionsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"token":"token-1","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetAdminRegistrationTokenDeprecated(ctx, opts...))
 			},
 		},
@@ -801,7 +801,7 @@ func TestGenActionsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/actions/run", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"ScheduleID":1001,"approved_by":1002,"commit_sha":"commit_sha-3","created":"2026-01-02T03:04:09Z","duration":1005,"event":"event-6","event_payload":"event_payload-7","html_url":"html_url-8","id":1009,"index_in_repo":1010,"is_fork_pull_request":true,"is_ref_deleted":true,"need_approval":true,"prettyref":"prettyref-11","repository":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:17Z","avatar_url":"avatar_url-13","clone_url":"clone_url-14","created_at":"2026-01-02T03:04:20Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-16","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-17","default_update_style":"default_update_style-18","description":"description-19","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-20","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-21","external_tracker_style":"external_tracker_style-22","external_tracker_url":"external_tracker_url-23"},"external_wiki":{"external_wiki_url":"external_wiki_url-24"},"fork":true,"forks_count":1025,"full_name":"full_name-26","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-27","id":1028,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-29","languages_url":"languages_url-30","link":"link-31","mirror":true,"mirror_interval":"mirror_interval-32","mirror_updated":"2026-01-02T03:04:38Z","name":"name-34","object_format_name":"object_format_name-35","open_issues_count":1036,"open_pr_counter":1037,"original_url":"original_url-38","owner":{"active":true,"avatar_url":"avatar_url-39","created":"2026-01-02T03:04:45Z","description":"description-41","email":"email-42","followers_count":1043,"following_count":1044,"full_name":"full_name-45","html_url":"html_url-46","id":1047,"is_admin":true,"language":"language-48","last_login":"2026-01-02T03:04:54Z","location":"location-50","login":"login-51","login_name":"login_name-52","prohibit_login":true,"pronouns":"pronouns-53","restricted":true,"source_id":1054,"starred_repos_count":1055,"visibility":"visibility-56","website":"website-57"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:03Z","avatar_url":"avatar_url-59","clone_url":"clone_url-60","created_at":"2026-01-02T03:05:06Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-62","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-63","default_update_style":"default_update_style-64","description":"description-65","empty":true,"fork":true,"forks_count":1066,"full_name":"full_name-67","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-68","id":1069,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-70","languages_url":"languages_url-71","link":"link-72","mirror":true,"mirror_interval":"mirror_interval-73","mirror_updated":"2026-01-02T03:05:19Z","name":"name-75","object_format_name":"object_format_name-76","open_issues_count":1077,"open_pr_counter":1078,"original_url":"original_url-79","private":true,"release_counter":1080,"size":1081,"ssh_url":"ssh_url-82","stars_count":1083,"template":true,"topics":["topics-84"],"updated_at":"2026-01-02T03:05:30Z","url":"url-86","watchers_count":1087,"website":"website-88","wiki_branch":"wiki_branch-89","wiki_clone_url":"wiki_clone_url-90","wiki_ssh_url":"wiki_ssh_url-91"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1092,"repo_transfer":{},"size":1093,"ssh_url":"ssh_url-94","stars_count":1095,"template":true,"topics":["topics-96"],"updated_at":"2026-01-02T03:05:42Z","url":"url-98","watchers_count":1099,"website":"website-100","wiki_branch":"wiki_branch-101","wiki_clone_url":"wiki_clone_url-102","wiki_ssh_url":"wiki_ssh_url-103"},"started":"2026-01-02T03:05:49Z","status":"status-105","stopped":"2026-01-02T03:05:51Z","title":"title-107","trigger_event":"trigger_event-108","trigger_user":{"active":true,"avatar_url":"avatar_url-109","created":"2026-01-02T03:05:55Z","description":"description-111","email":"email-112","followers_count":1113,"following_count":1114,"full_name":"full_name-115","html_url":"html_url-116","id":1117,"is_admin":true,"language":"language-118","last_login":"2026-01-02T03:06:04Z","location":"location-120","login":"login-121","login_name":"login_name-122","prohibit_login":true,"pronouns":"pronouns-123","restricted":true,"source_id":1124,"starred_repos_count":1125,"visibility":"visibility-126","website":"website-127"},"updated":"2026-01-02T03:06:13Z","workflow_id":"workflow_id-129","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Actions.GetCurrentRun(ctx, opts...))
 			},
 		},

@@ -163,7 +163,7 @@ func (l LDContext) MarshalJSON() ([]byte, error) {
 }
 
 // SendToInstanceInbox delivers an activity (any JSON object: a map, a
-// [ForgeLike], an [ActivityPub]) to the instance actor's inbox. The spec
+// [ForgeLikeRequest], an [ActivityPub]) to the instance actor's inbox. The spec
 // gives this route no body; Forgejo refuses an empty one (422 "Empty
 // Content-Type"). The instance wants an HTTP signature, which this client
 // does not produce, unless its federation setting SIGNATURE_ENFORCED is false;
@@ -172,8 +172,8 @@ func (l LDContext) MarshalJSON() ([]byte, error) {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /activitypub/actor/inbox (activitypubInstanceActorInbox). Retry:
-// Never (delivers an activity to the inbox; a repeat delivers it again).
-func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, activity any, opts ...CallOption) (*Response, error) {
+// RetryNever (delivers an activity to the inbox; a repeat delivers it again).
+func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, activity any, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opActivitypubInstanceActorInbox)
 	req.activityBody(activity)
 	req.with(opts)
@@ -189,8 +189,8 @@ func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, activity a
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /activitypub/user-id/{user-id}/inbox (activitypubPersonInbox). Retry:
-// Never (delivers an activity to the inbox; a repeat delivers it again).
-func (s *ActivityPubService) SendToPersonInbox(ctx context.Context, userID int64, activity any, opts ...CallOption) (*Response, error) {
+// RetryNever (delivers an activity to the inbox; a repeat delivers it again).
+func (s *ActivityPubService) SendToPersonInbox(ctx context.Context, userID int64, activity any, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opActivitypubPersonInbox, num("user-id", userID))
 	req.activityBody(activity)
 	req.with(opts)

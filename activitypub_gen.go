@@ -15,9 +15,9 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /activitypub/actor (activitypubInstanceActor). Retry: IdempotentOnly (a
-// read).
-func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...CallOption) (*ActivityPub, *Response, error) {
+// GET /activitypub/actor (activitypubInstanceActor). Retry: RetryIdempotentOnly
+// (a read).
+func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubInstanceActor)
 	req.with(opts)
 	v := new(ActivityPub)
@@ -39,8 +39,8 @@ func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...CallO
 // before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/actor/outbox (activitypubInstanceActorOutbox). Retry:
-// IdempotentOnly (a read).
-func (s *ActivityPubService) GetInstanceOutbox(ctx context.Context, opts ...CallOption) (ForgeOutbox, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActivityPubService) GetInstanceOutbox(ctx context.Context, opts ...RequestOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubInstanceActorOutbox)
 	req.with(opts)
 	var v ForgeOutbox
@@ -61,8 +61,8 @@ func (s *ActivityPubService) GetInstanceOutbox(ctx context.Context, opts ...Call
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /activitypub/repository-id/{repository-id} (activitypubRepository).
-// Retry: IdempotentOnly (a read).
-func (s *ActivityPubService) GetRepository(ctx context.Context, repositoryID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ActivityPubService) GetRepository(ctx context.Context, repositoryID int64, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubRepository, num("repository-id", repositoryID))
 	req.with(opts)
 	v := new(ActivityPub)
@@ -78,9 +78,9 @@ func (s *ActivityPubService) GetRepository(ctx context.Context, repositoryID int
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /activitypub/repository-id/{repository-id}/inbox
-// (activitypubRepositoryInbox). Retry: Never (delivers a Like activity to the
-// inbox; a repeat delivers it again).
-func (s *ActivityPubService) SendToRepositoryInbox(ctx context.Context, repositoryID int64, body ForgeLike, opts ...CallOption) (*Response, error) {
+// (activitypubRepositoryInbox). Retry: RetryNever (delivers a Like activity to
+// the inbox; a repeat delivers it again).
+func (s *ActivityPubService) SendToRepositoryInbox(ctx context.Context, repositoryID int64, body ForgeLikeRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opActivitypubRepositoryInbox, num("repository-id", repositoryID))
 	req.jsonBody(body)
 	req.with(opts)
@@ -99,8 +99,8 @@ func (s *ActivityPubService) SendToRepositoryInbox(ctx context.Context, reposito
 // before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/repository-id/{repository-id}/outbox
-// (activitypubRepositoryOutbox). Retry: IdempotentOnly (a read).
-func (s *ActivityPubService) GetRepositoryOutbox(ctx context.Context, repositoryID int64, opts ...CallOption) (ForgeOutbox, *Response, error) {
+// (activitypubRepositoryOutbox). Retry: RetryIdempotentOnly (a read).
+func (s *ActivityPubService) GetRepositoryOutbox(ctx context.Context, repositoryID int64, opts ...RequestOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubRepositoryOutbox, num("repository-id", repositoryID))
 	req.with(opts)
 	var v ForgeOutbox
@@ -120,9 +120,9 @@ func (s *ActivityPubService) GetRepositoryOutbox(ctx context.Context, repository
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /activitypub/user-id/{user-id} (activitypubPerson). Retry: IdempotentOnly
-// (a read).
-func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
+// GET /activitypub/user-id/{user-id} (activitypubPerson). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPerson, num("user-id", userID))
 	req.with(opts)
 	v := new(ActivityPub)
@@ -144,8 +144,8 @@ func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts .
 // before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/user-id/{user-id}/activities/{activity-id}
-// (activitypubPersonActivityNote). Retry: IdempotentOnly (a read).
-func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, activityID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
+// (activitypubPersonActivityNote). Retry: RetryIdempotentOnly (a read).
+func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, activityID int64, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPersonActivityNote, num("user-id", userID), num("activity-id", activityID))
 	req.with(opts)
 	v := new(ActivityPub)
@@ -167,8 +167,8 @@ func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, 
 // before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/user-id/{user-id}/activities/{activity-id}/activity
-// (activitypubPersonActivity). Retry: IdempotentOnly (a read).
-func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, activityID int64, opts ...CallOption) (*ActivityPub, *Response, error) {
+// (activitypubPersonActivity). Retry: RetryIdempotentOnly (a read).
+func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, activityID int64, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPersonActivity, num("user-id", userID), num("activity-id", activityID))
 	req.with(opts)
 	v := new(ActivityPub)
@@ -185,8 +185,8 @@ func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, acti
 // before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/user-id/{user-id}/outbox (activitypubPersonFeed). Retry:
-// IdempotentOnly (a read).
-func (s *ActivityPubService) GetPersonOutbox(ctx context.Context, userID int64, opts ...CallOption) (ForgeOutbox, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ActivityPubService) GetPersonOutbox(ctx context.Context, userID int64, opts ...RequestOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubPersonFeed, num("user-id", userID))
 	req.with(opts)
 	var v ForgeOutbox

@@ -14,7 +14,7 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/actor", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetInstanceActor(ctx, opts...))
 			},
 		},
@@ -23,7 +23,7 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/actor/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetInstanceOutbox(ctx, opts...))
 			},
 		},
@@ -32,7 +32,7 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/repository-id/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetRepository(ctx, 7, opts...))
 			},
 		},
@@ -41,8 +41,8 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/activitypub/repository-id/7/inbox", query: "",
 			reqType: "application/json", reqBody: `{"key-2":"any-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := ForgeLike{"key-2": "any-1"}
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := ForgeLikeRequest{"key-2": "any-1"}
 				return gnNoResult(c.ActivityPub.SendToRepositoryInbox(ctx, 7, body, opts...))
 			},
 		},
@@ -51,7 +51,7 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/repository-id/7/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetRepositoryOutbox(ctx, 7, opts...))
 			},
 		},
@@ -60,7 +60,7 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/user-id/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetPerson(ctx, 7, opts...))
 			},
 		},
@@ -69,7 +69,7 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/user-id/7/activities/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetPersonActivityNote(ctx, 7, 8, opts...))
 			},
 		},
@@ -78,7 +78,7 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/user-id/7/activities/8/activity", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"@context":"@context-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetPersonActivity(ctx, 7, 8, opts...))
 			},
 		},
@@ -87,7 +87,7 @@ func TestGenActivityPubOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/activitypub/user-id/7/outbox", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"key-2":"any-1"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.ActivityPub.GetPersonOutbox(ctx, 7, opts...))
 			},
 		},

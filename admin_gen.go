@@ -11,8 +11,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/cron (adminCronList). Retry: IdempotentOnly (a read).
-func (s *AdminService) ListCronTasks(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Cron, *Response, error) {
+// GET /admin/cron (adminCronList). Retry: RetryIdempotentOnly (a read).
+func (s *AdminService) ListCronTasks(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Cron, *Response, error) {
 	req := newRequest(&opAdminCronList)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -25,10 +25,11 @@ func (s *AdminService) ListCronTasks(ctx context.Context, params *ListOptions, o
 }
 
 // ListCronTasksIter walks every item of [AdminService.ListCronTasks], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *AdminService) ListCronTasksIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Cron, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *AdminService) ListCronTasksIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Cron, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Cron, *Response, error) {
 		return s.ListCronTasks(ctx, &lo, opts...)
 	})
@@ -38,9 +39,9 @@ func (s *AdminService) ListCronTasksIter(ctx context.Context, params *ListOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/cron/{task} (adminCronRun). Retry: Never (starts a run of the
-// cron task; a repeat runs it again).
-func (s *AdminService) RunCronTask(ctx context.Context, task string, opts ...CallOption) (*Response, error) {
+// POST /admin/cron/{task} (adminCronRun). Retry: RetryNever (starts a run of
+// the cron task; a repeat runs it again).
+func (s *AdminService) RunCronTask(ctx context.Context, task string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminCronRun, seg("task", task))
 	req.with(opts)
 	req.result = resultNone
@@ -51,8 +52,8 @@ func (s *AdminService) RunCronTask(ctx context.Context, task string, opts ...Cal
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/emails (adminGetAllEmails). Retry: IdempotentOnly (a read).
-func (s *AdminService) ListEmails(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Email, *Response, error) {
+// GET /admin/emails (adminGetAllEmails). Retry: RetryIdempotentOnly (a read).
+func (s *AdminService) ListEmails(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminGetAllEmails)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -65,10 +66,11 @@ func (s *AdminService) ListEmails(ctx context.Context, params *ListOptions, opts
 }
 
 // ListEmailsIter walks every item of [AdminService.ListEmails], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *AdminService) ListEmailsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Email, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *AdminService) ListEmailsIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Email, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Email, *Response, error) {
 		return s.ListEmails(ctx, &lo, opts...)
 	})
@@ -86,8 +88,9 @@ type AdminSearchEmailsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/emails/search (adminSearchEmails). Retry: IdempotentOnly (a read).
-func (s *AdminService) SearchEmails(ctx context.Context, params *AdminSearchEmailsOptions, opts ...CallOption) ([]*Email, *Response, error) {
+// GET /admin/emails/search (adminSearchEmails). Retry: RetryIdempotentOnly (a
+// read).
+func (s *AdminService) SearchEmails(ctx context.Context, params *AdminSearchEmailsOptions, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminSearchEmails)
 	p := deref(params)
 	req.addQuery("q", p.Query)
@@ -102,10 +105,11 @@ func (s *AdminService) SearchEmails(ctx context.Context, params *AdminSearchEmai
 }
 
 // SearchEmailsIter walks every item of [AdminService.SearchEmails], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *AdminService) SearchEmailsIter(ctx context.Context, params *AdminSearchEmailsOptions, opts ...CallOption) iter.Seq2[*Email, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *AdminService) SearchEmailsIter(ctx context.Context, params *AdminSearchEmailsOptions, opts ...RequestOption) iter.Seq2[*Email, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Email, *Response, error) {
 		page := p
@@ -121,9 +125,9 @@ func (s *AdminService) SearchEmailsIter(ctx context.Context, params *AdminSearch
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/hooks (adminListHooks). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *AdminService) ListHooks(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
+// GET /admin/hooks (adminListHooks). Retry: RetryIdempotentOnly (a read;
+// nothing changes, though the body is a credential).
+func (s *AdminService) ListHooks(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opAdminListHooks)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -137,10 +141,11 @@ func (s *AdminService) ListHooks(ctx context.Context, params *ListOptions, opts 
 }
 
 // ListHooksIter walks every item of [AdminService.ListHooks], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *AdminService) ListHooksIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Hook, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *AdminService) ListHooksIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Hook, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Hook, *Response, error) {
 		return s.ListHooks(ctx, &lo, opts...)
 	})
@@ -153,9 +158,9 @@ func (s *AdminService) ListHooksIter(ctx context.Context, params *ListOptions, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/hooks (adminCreateHook). Retry: Never (creates a webhook; a
+// POST /admin/hooks (adminCreateHook). Retry: RetryNever (creates a webhook; a
 // repeat creates a second one).
-func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
+func (s *AdminService) CreateHook(ctx context.Context, body CreateHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminCreateHook)
 	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
@@ -173,9 +178,9 @@ func (s *AdminService) CreateHook(ctx context.Context, body CreateHookOption, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /admin/hooks/{id} (adminDeleteHook). Retry: AlwaysRetry (webhook ids
+// DELETE /admin/hooks/{id} (adminDeleteHook). Retry: RetryAlways (webhook ids
 // are never reused; deleting twice leaves it deleted).
-func (s *AdminService) DeleteHook(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
+func (s *AdminService) DeleteHook(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteHook, num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -189,9 +194,9 @@ func (s *AdminService) DeleteHook(ctx context.Context, id int64, opts ...CallOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/hooks/{id} (adminGetHook). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *AdminService) GetHook(ctx context.Context, id int64, opts ...CallOption) (*Hook, *Response, error) {
+// GET /admin/hooks/{id} (adminGetHook). Retry: RetryIdempotentOnly (a read;
+// nothing changes, though the body is a credential).
+func (s *AdminService) GetHook(ctx context.Context, id int64, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminGetHook, num("id", id))
 	req.with(opts)
 	req.result = resultWithheld
@@ -210,9 +215,9 @@ func (s *AdminService) GetHook(ctx context.Context, id int64, opts ...CallOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /admin/hooks/{id} (adminEditHook). Retry: Never (partial update: only
-// set fields change, on whatever the hook has become).
-func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
+// PATCH /admin/hooks/{id} (adminEditHook). Retry: RetryNever (partial update:
+// only set fields change, on whatever the hook has become).
+func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminEditHook, num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -229,8 +234,8 @@ func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/orgs (adminGetAllOrgs). Retry: IdempotentOnly (a read).
-func (s *AdminService) ListOrgs(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
+// GET /admin/orgs (adminGetAllOrgs). Retry: RetryIdempotentOnly (a read).
+func (s *AdminService) ListOrgs(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opAdminGetAllOrgs)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -243,10 +248,11 @@ func (s *AdminService) ListOrgs(ctx context.Context, params *ListOptions, opts .
 }
 
 // ListOrgsIter walks every item of [AdminService.ListOrgs], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *AdminService) ListOrgsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Organization, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *AdminService) ListOrgsIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Organization, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Organization, *Response, error) {
 		return s.ListOrgs(ctx, &lo, opts...)
 	})
@@ -256,9 +262,9 @@ func (s *AdminService) ListOrgsIter(ctx context.Context, params *ListOptions, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/quota/groups (adminListQuotaGroups). Retry: IdempotentOnly (a
+// GET /admin/quota/groups (adminListQuotaGroups). Retry: RetryIdempotentOnly (a
 // read).
-func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...CallOption) ([]*QuotaGroup, *Response, error) {
+func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...RequestOption) ([]*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminListQuotaGroups)
 	req.with(opts)
 	var v []*QuotaGroup
@@ -273,9 +279,9 @@ func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...CallOption) 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/quota/groups (adminCreateQuotaGroup). Retry: Never (creates a
-// quota group).
-func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGroupOptions, opts ...CallOption) (*QuotaGroup, *Response, error) {
+// POST /admin/quota/groups (adminCreateQuotaGroup). Retry: RetryNever (creates
+// a quota group).
+func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGroupRequest, opts ...RequestOption) (*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminCreateQuotaGroup)
 	req.jsonBody(body)
 	req.with(opts)
@@ -291,9 +297,10 @@ func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGro
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /admin/quota/groups/{quotagroup} (adminDeleteQuotaGroup). Retry: Never
-// (by name: a group of that name may be re-created between attempts).
-func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string, opts ...CallOption) (*Response, error) {
+// DELETE /admin/quota/groups/{quotagroup} (adminDeleteQuotaGroup). Retry:
+// RetryNever (by name: a group of that name may be re-created between
+// attempts).
+func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteQuotaGroup, seg("quotagroup", quotagroup))
 	req.with(opts)
 	req.result = resultNone
@@ -305,8 +312,8 @@ func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/quota/groups/{quotagroup} (adminGetQuotaGroup). Retry:
-// IdempotentOnly (a read).
-func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string, opts ...CallOption) (*QuotaGroup, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string, opts ...RequestOption) (*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminGetQuotaGroup, seg("quotagroup", quotagroup))
 	req.with(opts)
 	v := new(QuotaGroup)
@@ -322,9 +329,9 @@ func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string, opt
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /admin/quota/groups/{quotagroup}/rules/{quotarule}
-// (adminRemoveRuleFromQuotaGroup). Retry: AlwaysRetry (takes one named rule out
+// (adminRemoveRuleFromQuotaGroup). Retry: RetryAlways (takes one named rule out
 // of one named group; a repeat leaves it out).
-func (s *AdminService) RemoveQuotaGroupRule(ctx context.Context, quotagroup, quotarule string, opts ...CallOption) (*Response, error) {
+func (s *AdminService) RemoveQuotaGroupRule(ctx context.Context, quotagroup, quotarule string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminRemoveRuleFromQuotaGroup, seg("quotagroup", quotagroup), seg("quotarule", quotarule))
 	req.with(opts)
 	req.result = resultNone
@@ -336,9 +343,9 @@ func (s *AdminService) RemoveQuotaGroupRule(ctx context.Context, quotagroup, quo
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /admin/quota/groups/{quotagroup}/rules/{quotarule}
-// (adminAddRuleToQuotaGroup). Retry: AlwaysRetry (puts one named rule in one
+// (adminAddRuleToQuotaGroup). Retry: RetryAlways (puts one named rule in one
 // named group; a repeat leaves it in).
-func (s *AdminService) AddQuotaGroupRule(ctx context.Context, quotagroup, quotarule string, opts ...CallOption) (*Response, error) {
+func (s *AdminService) AddQuotaGroupRule(ctx context.Context, quotagroup, quotarule string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminAddRuleToQuotaGroup, seg("quotagroup", quotagroup), seg("quotarule", quotarule))
 	req.with(opts)
 	req.result = resultNone
@@ -350,8 +357,8 @@ func (s *AdminService) AddQuotaGroupRule(ctx context.Context, quotagroup, quotar
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/quota/groups/{quotagroup}/users (adminListUsersInQuotaGroup).
-// Retry: IdempotentOnly (a read).
-func (s *AdminService) ListQuotaGroupUsers(ctx context.Context, quotagroup string, opts ...CallOption) ([]*User, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *AdminService) ListQuotaGroupUsers(ctx context.Context, quotagroup string, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opAdminListUsersInQuotaGroup, seg("quotagroup", quotagroup))
 	req.with(opts)
 	var v []*User
@@ -367,9 +374,9 @@ func (s *AdminService) ListQuotaGroupUsers(ctx context.Context, quotagroup strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /admin/quota/groups/{quotagroup}/users/{username}
-// (adminRemoveUserFromQuotaGroup). Retry: AlwaysRetry (takes one user out of
+// (adminRemoveUserFromQuotaGroup). Retry: RetryAlways (takes one user out of
 // one quota group; a repeat leaves them out).
-func (s *AdminService) RemoveQuotaGroupUser(ctx context.Context, quotagroup, username string, opts ...CallOption) (*Response, error) {
+func (s *AdminService) RemoveQuotaGroupUser(ctx context.Context, quotagroup, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminRemoveUserFromQuotaGroup, seg("quotagroup", quotagroup), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -381,9 +388,9 @@ func (s *AdminService) RemoveQuotaGroupUser(ctx context.Context, quotagroup, use
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /admin/quota/groups/{quotagroup}/users/{username}
-// (adminAddUserToQuotaGroup). Retry: AlwaysRetry (puts one user in one quota
+// (adminAddUserToQuotaGroup). Retry: RetryAlways (puts one user in one quota
 // group; a repeat leaves them in).
-func (s *AdminService) AddQuotaGroupUser(ctx context.Context, quotagroup, username string, opts ...CallOption) (*Response, error) {
+func (s *AdminService) AddQuotaGroupUser(ctx context.Context, quotagroup, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminAddUserToQuotaGroup, seg("quotagroup", quotagroup), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -394,8 +401,9 @@ func (s *AdminService) AddQuotaGroupUser(ctx context.Context, quotagroup, userna
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/quota/rules (adminListQuotaRules). Retry: IdempotentOnly (a read).
-func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...CallOption) ([]*QuotaRuleInfo, *Response, error) {
+// GET /admin/quota/rules (adminListQuotaRules). Retry: RetryIdempotentOnly (a
+// read).
+func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...RequestOption) ([]*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminListQuotaRules)
 	req.with(opts)
 	var v []*QuotaRuleInfo
@@ -410,9 +418,9 @@ func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...CallOption) (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/quota/rules (adminCreateQuotaRule). Retry: Never (creates a quota
-// rule).
-func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRuleOptions, opts ...CallOption) (*QuotaRuleInfo, *Response, error) {
+// POST /admin/quota/rules (adminCreateQuotaRule). Retry: RetryNever (creates a
+// quota rule).
+func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRuleRequest, opts ...RequestOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminCreateQuotaRule)
 	req.jsonBody(body)
 	req.with(opts)
@@ -429,9 +437,9 @@ func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRule
 // Served by every supported release (Forgejo 11.0 and later). Forgejo
 // 11.0–13.0 serves the same route under the operationId adminDEleteQuotaRule.
 //
-// DELETE /admin/quota/rules/{quotarule} (adminDeleteQuotaRule). Retry: Never
-// (by name: a rule of that name may be re-created between attempts).
-func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string, opts ...CallOption) (*Response, error) {
+// DELETE /admin/quota/rules/{quotarule} (adminDeleteQuotaRule). Retry:
+// RetryNever (by name: a rule of that name may be re-created between attempts).
+func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteQuotaRule, seg("quotarule", quotarule))
 	req.with(opts)
 	req.result = resultNone
@@ -442,9 +450,9 @@ func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/quota/rules/{quotarule} (adminGetQuotaRule). Retry: IdempotentOnly
-// (a read).
-func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string, opts ...CallOption) (*QuotaRuleInfo, *Response, error) {
+// GET /admin/quota/rules/{quotarule} (adminGetQuotaRule). Retry:
+// RetryIdempotentOnly (a read).
+func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string, opts ...RequestOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminGetQuotaRule, seg("quotarule", quotarule))
 	req.with(opts)
 	v := new(QuotaRuleInfo)
@@ -459,9 +467,9 @@ func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /admin/quota/rules/{quotarule} (adminEditQuotaRule). Retry: Never
+// PATCH /admin/quota/rules/{quotarule} (adminEditQuotaRule). Retry: RetryNever
 // (partial update of a quota rule).
-func (s *AdminService) EditQuotaRule(ctx context.Context, quotarule string, body EditQuotaRuleOptions, opts ...CallOption) (*QuotaRuleInfo, *Response, error) {
+func (s *AdminService) EditQuotaRule(ctx context.Context, quotarule string, body EditQuotaRuleRequest, opts ...RequestOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminEditQuotaRule, seg("quotarule", quotarule))
 	req.jsonBody(body)
 	req.with(opts)
@@ -485,8 +493,9 @@ type AdminListUnadoptedReposOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/unadopted (adminUnadoptedList). Retry: IdempotentOnly (a read).
-func (s *AdminService) ListUnadoptedRepos(ctx context.Context, params *AdminListUnadoptedReposOptions, opts ...CallOption) ([]string, *Response, error) {
+// GET /admin/unadopted (adminUnadoptedList). Retry: RetryIdempotentOnly (a
+// read).
+func (s *AdminService) ListUnadoptedRepos(ctx context.Context, params *AdminListUnadoptedReposOptions, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opAdminUnadoptedList)
 	p := deref(params)
 	req.addQuery("pattern", p.Pattern)
@@ -501,10 +510,12 @@ func (s *AdminService) ListUnadoptedRepos(ctx context.Context, params *AdminList
 }
 
 // ListUnadoptedReposIter walks every item of [AdminService.ListUnadoptedRepos],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *AdminService) ListUnadoptedReposIter(ctx context.Context, params *AdminListUnadoptedReposOptions, opts ...CallOption) iter.Seq2[string, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *AdminService) ListUnadoptedReposIter(ctx context.Context, params *AdminListUnadoptedReposOptions, opts ...RequestOption) iter.Seq2[string, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]string, *Response, error) {
 		page := p
@@ -518,9 +529,9 @@ func (s *AdminService) ListUnadoptedReposIter(ctx context.Context, params *Admin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /admin/unadopted/{owner}/{repo} (adminDeleteUnadoptedRepository).
-// Retry: Never (deletes files by owner/name; a repository may appear there
+// Retry: RetryNever (deletes files by owner/name; a repository may appear there
 // between attempts).
-func (s *AdminService) DeleteUnadoptedRepo(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+func (s *AdminService) DeleteUnadoptedRepo(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUnadoptedRepository, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -531,9 +542,9 @@ func (s *AdminService) DeleteUnadoptedRepo(ctx context.Context, owner, repo stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/unadopted/{owner}/{repo} (adminAdoptRepository). Retry: Never
-// (creates a repository record from unadopted files).
-func (s *AdminService) AdoptRepo(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+// POST /admin/unadopted/{owner}/{repo} (adminAdoptRepository). Retry:
+// RetryNever (creates a repository record from unadopted files).
+func (s *AdminService) AdoptRepo(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminAdoptRepository, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -560,8 +571,8 @@ type AdminListUsersOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/users (adminSearchUsers). Retry: IdempotentOnly (a read).
-func (s *AdminService) ListUsers(ctx context.Context, params *AdminListUsersOptions, opts ...CallOption) ([]*User, *Response, error) {
+// GET /admin/users (adminSearchUsers). Retry: RetryIdempotentOnly (a read).
+func (s *AdminService) ListUsers(ctx context.Context, params *AdminListUsersOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opAdminSearchUsers)
 	p := deref(params)
 	req.addQueryInt("source_id", p.SourceID)
@@ -579,10 +590,11 @@ func (s *AdminService) ListUsers(ctx context.Context, params *AdminListUsersOpti
 }
 
 // ListUsersIter walks every item of [AdminService.ListUsers], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *AdminService) ListUsersIter(ctx context.Context, params *AdminListUsersOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *AdminService) ListUsersIter(ctx context.Context, params *AdminListUsersOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		page := p
@@ -595,8 +607,9 @@ func (s *AdminService) ListUsersIter(ctx context.Context, params *AdminListUsers
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users (adminCreateUser). Retry: Never (creates a user account).
-func (s *AdminService) CreateUser(ctx context.Context, body CreateUserOption, opts ...CallOption) (*User, *Response, error) {
+// POST /admin/users (adminCreateUser). Retry: RetryNever (creates a user
+// account).
+func (s *AdminService) CreateUser(ctx context.Context, body CreateUserRequest, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opAdminCreateUser)
 	req.requireText("email", body.Email)
 	req.requireText("username", body.Username)
@@ -621,9 +634,9 @@ type AdminDeleteUserOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /admin/users/{username} (adminDeleteUser). Retry: Never (by username:
-// the name may be registered again between attempts).
-func (s *AdminService) DeleteUser(ctx context.Context, username string, params *AdminDeleteUserOptions, opts ...CallOption) (*Response, error) {
+// DELETE /admin/users/{username} (adminDeleteUser). Retry: RetryNever (by
+// username: the name may be registered again between attempts).
+func (s *AdminService) DeleteUser(ctx context.Context, username string, params *AdminDeleteUserOptions, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUser, seg("username", username))
 	p := deref(params)
 	req.addQueryBool("purge", p.Purge)
@@ -636,9 +649,9 @@ func (s *AdminService) DeleteUser(ctx context.Context, username string, params *
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /admin/users/{username} (adminEditUser). Retry: Never (partial update
-// of a user account).
-func (s *AdminService) EditUser(ctx context.Context, username string, body EditUserOption, opts ...CallOption) (*User, *Response, error) {
+// PATCH /admin/users/{username} (adminEditUser). Retry: RetryNever (partial
+// update of a user account).
+func (s *AdminService) EditUser(ctx context.Context, username string, body EditUserRequest, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opAdminEditUser, seg("username", username))
 	req.jsonBody(body)
 	req.with(opts)
@@ -656,9 +669,9 @@ func (s *AdminService) EditUser(ctx context.Context, username string, body EditU
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /admin/users/{username}/emails (adminDeleteUserEmails). Retry:
-// AlwaysRetry (removes the named addresses from one account; a repeat leaves
+// RetryAlways (removes the named addresses from one account; a repeat leaves
 // them removed).
-func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, body DeleteEmailOption, opts ...CallOption) (*Response, error) {
+func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, body DeleteEmailRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserEmails, seg("username", username))
 	req.jsonBody(body)
 	req.with(opts)
@@ -672,8 +685,8 @@ func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, bo
 // before sending ([UnsupportedOperationError]).
 //
 // GET /admin/users/{username}/emails (adminListUserEmails). Retry:
-// IdempotentOnly (a read).
-func (s *AdminService) ListUserEmails(ctx context.Context, username string, opts ...CallOption) ([]*Email, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *AdminService) ListUserEmails(ctx context.Context, username string, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminListUserEmails, seg("username", username))
 	req.with(opts)
 	var v []*Email
@@ -688,9 +701,9 @@ func (s *AdminService) ListUserEmails(ctx context.Context, username string, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/keys (adminCreatePublicKey). Retry: Never (adds
-// an SSH key to the account).
-func (s *AdminService) CreateUserKey(ctx context.Context, username string, body CreateKeyOption, opts ...CallOption) (*PublicKey, *Response, error) {
+// POST /admin/users/{username}/keys (adminCreatePublicKey). Retry: RetryNever
+// (adds an SSH key to the account).
+func (s *AdminService) CreateUserKey(ctx context.Context, username string, body CreateKeyRequest, opts ...RequestOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opAdminCreatePublicKey, seg("username", username))
 	req.requireText("key", body.Key)
 	req.requireText("title", body.Title)
@@ -709,8 +722,8 @@ func (s *AdminService) CreateUserKey(ctx context.Context, username string, body 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /admin/users/{username}/keys/{id} (adminDeleteUserPublicKey). Retry:
-// AlwaysRetry (key ids are never reused; deleting twice leaves it deleted).
-func (s *AdminService) DeleteUserKey(ctx context.Context, username string, id int64, opts ...CallOption) (*Response, error) {
+// RetryAlways (key ids are never reused; deleting twice leaves it deleted).
+func (s *AdminService) DeleteUserKey(ctx context.Context, username string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserPublicKey, seg("username", username), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -721,9 +734,9 @@ func (s *AdminService) DeleteUserKey(ctx context.Context, username string, id in
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/orgs (adminCreateOrg). Retry: Never (creates an
-// organization).
-func (s *AdminService) CreateOrg(ctx context.Context, username string, body CreateOrgOption, opts ...CallOption) (*Organization, *Response, error) {
+// POST /admin/users/{username}/orgs (adminCreateOrg). Retry: RetryNever
+// (creates an organization).
+func (s *AdminService) CreateOrg(ctx context.Context, username string, body CreateOrgRequest, opts ...RequestOption) (*Organization, *Response, error) {
 	req := newRequest(&opAdminCreateOrg, seg("username", username))
 	req.requireText("username", body.Username)
 	req.jsonBody(body)
@@ -740,9 +753,9 @@ func (s *AdminService) CreateOrg(ctx context.Context, username string, body Crea
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/users/{username}/quota (adminGetUserQuota). Retry: IdempotentOnly
-// (a read).
-func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts ...CallOption) (*QuotaInfo, *Response, error) {
+// GET /admin/users/{username}/quota (adminGetUserQuota). Retry:
+// RetryIdempotentOnly (a read).
+func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts ...RequestOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opAdminGetUserQuota, seg("username", username))
 	req.with(opts)
 	v := new(QuotaInfo)
@@ -758,9 +771,9 @@ func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts .
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /admin/users/{username}/quota/groups (adminSetUserQuotaGroups). Retry:
-// AlwaysRetry (states the user's whole quota-group list; a repeat sets the same
+// RetryAlways (states the user's whole quota-group list; a repeat sets the same
 // list).
-func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, body SetUserQuotaGroupsOptions, opts ...CallOption) (*Response, error) {
+func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, body SetUserQuotaGroupsRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminSetUserQuotaGroups, seg("username", username))
 	req.jsonBody(body)
 	req.with(opts)
@@ -772,10 +785,10 @@ func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/rename (adminRenameUser). Retry: Never
+// POST /admin/users/{username}/rename (adminRenameUser). Retry: RetryNever
 // (addressed by the old name, which is free after success and could be taken
 // again).
-func (s *AdminService) RenameUser(ctx context.Context, username string, body RenameUserOption, opts ...CallOption) (*Response, error) {
+func (s *AdminService) RenameUser(ctx context.Context, username string, body RenameUserRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminRenameUser, seg("username", username))
 	req.requireText("new_username", body.NewUsername)
 	req.jsonBody(body)
@@ -788,9 +801,9 @@ func (s *AdminService) RenameUser(ctx context.Context, username string, body Ren
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/repos (adminCreateRepo). Retry: Never (creates a
-// repository).
-func (s *AdminService) CreateRepo(ctx context.Context, username string, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+// POST /admin/users/{username}/repos (adminCreateRepo). Retry: RetryNever
+// (creates a repository).
+func (s *AdminService) CreateRepo(ctx context.Context, username string, body CreateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opAdminCreateRepo, seg("username", username))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -809,8 +822,8 @@ func (s *AdminService) CreateRepo(ctx context.Context, username string, body Cre
 // before sending ([UnsupportedOperationError]).
 //
 // GET /admin/users/{username}/tokens (adminListUserAccessTokens). Retry:
-// IdempotentOnly (a read).
-func (s *AdminService) ListUserTokens(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*AccessToken, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *AdminService) ListUserTokens(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*AccessToken, *Response, error) {
 	req := newRequest(&opAdminListUserAccessTokens, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -823,10 +836,11 @@ func (s *AdminService) ListUserTokens(ctx context.Context, username string, para
 }
 
 // ListUserTokensIter walks every item of [AdminService.ListUserTokens], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *AdminService) ListUserTokensIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*AccessToken, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *AdminService) ListUserTokensIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*AccessToken, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*AccessToken, *Response, error) {
 		return s.ListUserTokens(ctx, username, &lo, opts...)
 	})
@@ -840,8 +854,9 @@ func (s *AdminService) ListUserTokensIter(ctx context.Context, username string, 
 // before sending ([UnsupportedOperationError]).
 //
 // POST /admin/users/{username}/tokens (adminCreateUserAccessToken). Retry:
-// Never (mints a token; a repeat would mint a second, unknowable credential).
-func (s *AdminService) CreateUserToken(ctx context.Context, username string, body CreateAccessTokenOption, opts ...CallOption) (*AccessToken, *Response, error) {
+// RetryNever (mints a token; a repeat would mint a second, unknowable
+// credential).
+func (s *AdminService) CreateUserToken(ctx context.Context, username string, body CreateAccessTokenRequest, opts ...RequestOption) (*AccessToken, *Response, error) {
 	req := newRequest(&opAdminCreateUserAccessToken, seg("username", username))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -861,9 +876,9 @@ func (s *AdminService) CreateUserToken(ctx context.Context, username string, bod
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /admin/users/{username}/tokens/{token} (adminDeleteUserAccessToken).
-// Retry: Never (the path takes an id or a name, and a token of that name may be
-// re-created).
-func (s *AdminService) DeleteUserToken(ctx context.Context, username, token string, opts ...CallOption) (*Response, error) {
+// Retry: RetryNever (the path takes an id or a name, and a token of that name
+// may be re-created).
+func (s *AdminService) DeleteUserToken(ctx context.Context, username, token string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserAccessToken, seg("username", username), seg("token", token))
 	req.with(opts)
 	req.result = resultNone

@@ -14,7 +14,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/cron", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"exec_times":1001,"name":"name-2","next":"2026-01-02T03:04:08Z","prev":"2026-01-02T03:04:09Z","schedule":"schedule-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Admin.ListCronTasks(ctx, params, opts...))
 			},
@@ -28,7 +28,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminCronRun", name: "Admin.RunCronTask",
 			method: "POST", path: "/api/v1/admin/cron/task%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.RunCronTask(ctx, "task x", opts...))
 			},
 		},
@@ -37,7 +37,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/emails", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"email":"email-1","primary":true,"user_id":1002,"username":"username-3","verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Admin.ListEmails(ctx, params, opts...))
 			},
@@ -52,7 +52,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/emails/search", query: "q=q%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"email":"email-1","primary":true,"user_id":1002,"username":"username-3","verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &AdminSearchEmailsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
@@ -74,7 +74,7 @@ func TestGenAdminOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}]`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Admin.ListHooks(ctx, params, opts...))
 			},
@@ -91,12 +91,12 @@ func TestGenAdminOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateHookOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateHookRequest{
 					Active:              true,
 					AuthorizationHeader: "authorization_header-1",
 					BranchFilter:        "branch_filter-2",
-					Config:              CreateHookOptionConfig{"key-4": "config-3"},
+					Config:              HookConfig{"key-4": "config-3"},
 					Events:              []string{"events-5"},
 					Type:                "type-6",
 				}
@@ -107,7 +107,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminDeleteHook", name: "Admin.DeleteHook",
 			method: "DELETE", path: "/api/v1/admin/hooks/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.DeleteHook(ctx, 7, opts...))
 			},
 		},
@@ -117,7 +117,7 @@ func TestGenAdminOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Admin.GetHook(ctx, 7, opts...))
 			},
 		},
@@ -128,8 +128,8 @@ func TestGenAdminOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditHookOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditHookRequest{
 					Active:              Ptr[bool](true),
 					AuthorizationHeader: Ptr[string]("authorization_header-1"),
 					BranchFilter:        Ptr[string]("branch_filter-2"),
@@ -144,7 +144,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/orgs", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Admin.ListOrgs(ctx, params, opts...))
 			},
@@ -159,7 +159,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/quota/groups", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"name":"name-1","rules":[{"limit":1002,"name":"name-3","subjects":["subjects-4"]}],"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Admin.ListQuotaGroups(ctx, opts...))
 			},
 		},
@@ -169,10 +169,10 @@ func TestGenAdminOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"name":"name-1","rules":[{"limit":1002,"name":"name-3","subjects":["subjects-4"]}]}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"name":"name-1","rules":[{"limit":1002,"name":"name-3","subjects":["subjects-4"]}],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateQuotaGroupOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateQuotaGroupRequest{
 					Name: "name-1",
-					Rules: []*CreateQuotaRuleOptions{&CreateQuotaRuleOptions{
+					Rules: []*CreateQuotaRuleRequest{&CreateQuotaRuleRequest{
 						Limit:    1002,
 						Name:     "name-3",
 						Subjects: []string{"subjects-4"},
@@ -185,7 +185,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminDeleteQuotaGroup", name: "Admin.DeleteQuotaGroup",
 			method: "DELETE", path: "/api/v1/admin/quota/groups/quotagroup%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.DeleteQuotaGroup(ctx, "quotagroup x", opts...))
 			},
 		},
@@ -194,7 +194,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/quota/groups/quotagroup%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"name":"name-1","rules":[{"limit":1002,"name":"name-3","subjects":["subjects-4"]}],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Admin.GetQuotaGroup(ctx, "quotagroup x", opts...))
 			},
 		},
@@ -202,7 +202,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminRemoveRuleFromQuotaGroup", name: "Admin.RemoveQuotaGroupRule",
 			method: "DELETE", path: "/api/v1/admin/quota/groups/quotagroup%20x/rules/quotarule%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.RemoveQuotaGroupRule(ctx, "quotagroup x", "quotarule x", opts...))
 			},
 		},
@@ -210,7 +210,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminAddRuleToQuotaGroup", name: "Admin.AddQuotaGroupRule",
 			method: "PUT", path: "/api/v1/admin/quota/groups/quotagroup%20x/rules/quotarule%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.AddQuotaGroupRule(ctx, "quotagroup x", "quotarule x", opts...))
 			},
 		},
@@ -219,7 +219,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/quota/groups/quotagroup%20x/users", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Admin.ListQuotaGroupUsers(ctx, "quotagroup x", opts...))
 			},
 		},
@@ -227,7 +227,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminRemoveUserFromQuotaGroup", name: "Admin.RemoveQuotaGroupUser",
 			method: "DELETE", path: "/api/v1/admin/quota/groups/quotagroup%20x/users/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.RemoveQuotaGroupUser(ctx, "quotagroup x", "username x", opts...))
 			},
 		},
@@ -235,7 +235,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminAddUserToQuotaGroup", name: "Admin.AddQuotaGroupUser",
 			method: "PUT", path: "/api/v1/admin/quota/groups/quotagroup%20x/users/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.AddQuotaGroupUser(ctx, "quotagroup x", "username x", opts...))
 			},
 		},
@@ -244,7 +244,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/quota/rules", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"limit":1001,"name":"name-2","subjects":["subjects-3"],"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Admin.ListQuotaRules(ctx, opts...))
 			},
 		},
@@ -254,8 +254,8 @@ func TestGenAdminOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"limit":1001,"name":"name-2","subjects":["subjects-3"]}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"limit":1001,"name":"name-2","subjects":["subjects-3"],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateQuotaRuleOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateQuotaRuleRequest{
 					Limit:    1001,
 					Name:     "name-2",
 					Subjects: []string{"subjects-3"},
@@ -267,7 +267,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminDeleteQuotaRule", name: "Admin.DeleteQuotaRule",
 			method: "DELETE", path: "/api/v1/admin/quota/rules/quotarule%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.DeleteQuotaRule(ctx, "quotarule x", opts...))
 			},
 		},
@@ -276,7 +276,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/quota/rules/quotarule%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"limit":1001,"name":"name-2","subjects":["subjects-3"],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Admin.GetQuotaRule(ctx, "quotarule x", opts...))
 			},
 		},
@@ -286,8 +286,8 @@ func TestGenAdminOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"limit":1001,"subjects":["subjects-2"]}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"limit":1001,"name":"name-2","subjects":["subjects-3"],"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditQuotaRuleOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditQuotaRuleRequest{
 					Limit:    Ptr[int64](1001),
 					Subjects: []string{"subjects-2"},
 				}
@@ -299,7 +299,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/unadopted", query: "pattern=pattern%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `["v-1"]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &AdminListUnadoptedReposOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Pattern:     "pattern 1",
@@ -319,7 +319,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminDeleteUnadoptedRepository", name: "Admin.DeleteUnadoptedRepo",
 			method: "DELETE", path: "/api/v1/admin/unadopted/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.DeleteUnadoptedRepo(ctx, "o", "r", opts...))
 			},
 		},
@@ -327,7 +327,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminAdoptRepository", name: "Admin.AdoptRepo",
 			method: "POST", path: "/api/v1/admin/unadopted/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.AdoptRepo(ctx, "o", "r", opts...))
 			},
 		},
@@ -336,7 +336,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/users", query: "source_id=11&login_name=login_name%202&is_2fa_enabled=true&sort=sort%204&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &AdminListUsersOptions{
 					ListOptions:  ListOptions{Page: 2, Limit: 5},
 					SourceID:     11,
@@ -364,8 +364,8 @@ func TestGenAdminOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"created_at":"2026-01-02T03:04:06Z","email":"email-2","full_name":"full_name-3","login_name":"login_name-4","must_change_password":true,"password":"password-5","restricted":true,"send_notify":true,"source_id":1006,"username":"username-7","visibility":"visibility-8"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateUserOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateUserRequest{
 					CreatedAt:          gnTime(1),
 					Email:              "email-2",
 					FullName:           "full_name-3",
@@ -385,7 +385,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminDeleteUser", name: "Admin.DeleteUser",
 			method: "DELETE", path: "/api/v1/admin/users/username%20x", query: "purge=true",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &AdminDeleteUserOptions{
 					Purge: Ptr(true),
 				}
@@ -398,8 +398,8 @@ func TestGenAdminOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"active":true,"admin":true,"allow_create_organization":true,"allow_git_hook":true,"allow_import_local":true,"description":"description-1","email":"email-2","full_name":"full_name-3","hide_email":true,"location":"location-4","login_name":"login_name-5","max_repo_creation":1006,"must_change_password":true,"password":"password-7","prohibit_login":true,"pronouns":"pronouns-8","restricted":true,"source_id":1009,"visibility":"visibility-10","website":"website-11"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditUserOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditUserRequest{
 					Active:                  Ptr[bool](true),
 					Admin:                   Ptr[bool](true),
 					AllowCreateOrganization: Ptr[bool](true),
@@ -429,8 +429,8 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "DELETE", path: "/api/v1/admin/users/username%20x/emails", query: "",
 			reqType: "application/json", reqBody: `{"emails":["emails-1"]}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := DeleteEmailOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := DeleteEmailRequest{
 					Emails: []string{"emails-1"},
 				}
 				return gnNoResult(c.Admin.DeleteUserEmails(ctx, "username x", body, opts...))
@@ -441,7 +441,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/users/username%20x/emails", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"email":"email-1","primary":true,"user_id":1002,"username":"username-3","verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Admin.ListUserEmails(ctx, "username x", opts...))
 			},
 		},
@@ -451,8 +451,8 @@ func TestGenAdminOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"key":"key-1","read_only":true,"title":"title-2"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_type":"key_type-5","read_only":true,"title":"title-6","updated_at":"2026-01-02T03:04:12Z","url":"url-8","user":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"verified":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateKeyOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateKeyRequest{
 					Key:      "key-1",
 					ReadOnly: true,
 					Title:    "title-2",
@@ -464,7 +464,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminDeleteUserPublicKey", name: "Admin.DeleteUserKey",
 			method: "DELETE", path: "/api/v1/admin/users/username%20x/keys/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.DeleteUserKey(ctx, "username x", 7, opts...))
 			},
 		},
@@ -474,8 +474,8 @@ func TestGenAdminOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"description":"description-1","email":"email-2","full_name":"full_name-3","location":"location-4","repo_admin_change_team_access":true,"username":"username-5","visibility":"visibility-6","website":"website-7"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateOrgOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateOrgRequest{
 					Description:               "description-1",
 					Email:                     "email-2",
 					FullName:                  "full_name-3",
@@ -493,7 +493,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/users/username%20x/quota", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"groups":[{"name":"name-1","rules":[{"limit":1002,"name":"name-3","subjects":["subjects-4"]}]}],"used":{"size":{}},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Admin.GetUserQuota(ctx, "username x", opts...))
 			},
 		},
@@ -502,8 +502,8 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/admin/users/username%20x/quota/groups", query: "",
 			reqType: "application/json", reqBody: `{"groups":["groups-1"]}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := SetUserQuotaGroupsOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := SetUserQuotaGroupsRequest{
 					Groups: []string{"groups-1"},
 				}
 				return gnNoResult(c.Admin.SetUserQuotaGroups(ctx, "username x", body, opts...))
@@ -514,8 +514,8 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/admin/users/username%20x/rename", query: "",
 			reqType: "application/json", reqBody: `{"new_username":"new_username-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := RenameUserOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := RenameUserRequest{
 					NewUsername: "new_username-1",
 				}
 				return gnNoResult(c.Admin.RenameUser(ctx, "username x", body, opts...))
@@ -527,8 +527,8 @@ func TestGenAdminOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"auto_init":true,"default_branch":"default_branch-1","description":"description-2","gitignores":"gitignores-3","issue_labels":"issue_labels-4","license":"license-5","name":"name-6","object_format_name":"object_format_name-7","private":true,"readme":"readme-8","template":true,"trust_model":"trust_model-9"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateRepoOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateRepoRequest{
 					AutoInit:         true,
 					DefaultBranch:    "default_branch-1",
 					Description:      "description-2",
@@ -550,7 +550,7 @@ func TestGenAdminOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/admin/users/username%20x/tokens", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","id":1002,"name":"name-3","repositories":[{"full_name":"full_name-4","id":1005,"name":"name-6","owner":"owner-7"}],"scopes":["scopes-8"],"sha1":"sha1-9","token_last_eight":"token_last_eight-10","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Admin.ListUserTokens(ctx, "username x", params, opts...))
 			},
@@ -567,10 +567,10 @@ func TestGenAdminOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","id":1002,"name":"name-3","repositories":[{"full_name":"full_name-4","id":1005,"name":"name-6","owner":"owner-7"}],"scopes":["scopes-8"],"sha1":"sha1-9","token_last_eight":"token_last_eight-10","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateAccessTokenOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateAccessTokenRequest{
 					Name: "name-1",
-					Repositories: []*RepoTargetOption{&RepoTargetOption{
+					Repositories: []*RepoTarget{&RepoTarget{
 						Name:  "name-2",
 						Owner: "owner-3",
 					}},
@@ -583,7 +583,7 @@ func TestGenAdminOperations(t *testing.T) {
 			op: "adminDeleteUserAccessToken", name: "Admin.DeleteUserToken",
 			method: "DELETE", path: "/api/v1/admin/users/username%20x/tokens/token%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Admin.DeleteUserToken(ctx, "username x", "token x", opts...))
 			},
 		},

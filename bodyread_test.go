@@ -48,7 +48,7 @@ func TestPooledBodyIsNotKept(t *testing.T) {
 	ctx := context.Background()
 	overwrite := func() {
 		t.Helper()
-		if _, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, new(map[string]any)); err != nil {
+		if _, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, new(map[string]any)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -80,7 +80,7 @@ func TestPooledBodyIsNotKept(t *testing.T) {
 		}},
 	} {
 		gotV := tc.out()
-		if _, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, gotV); err != nil {
+		if _, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, gotV); err != nil {
 			t.Fatal(err)
 		}
 		overwrite()

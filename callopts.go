@@ -11,14 +11,14 @@ import (
 // without changing the operation's positional arguments. Every operation
 // method takes them as its trailing variadic argument.
 
-// CallOption changes one call: an extra header, an extra query parameter,
+// RequestOption changes one call: an extra header, an extra query parameter,
 // acting as another user, a one-time password, a conditional request. Build
-// them with [Sudo], [WithOTP], [WithHeader], [WithQuery], [IfNoneMatch] and
-// [IfModifiedSince], [WithCallToken] and [WithCallTokenSource]. Only the
+// them with [Sudo], [OTP], [Header], [QueryParam], [IfNoneMatch] and
+// [IfModifiedSince], [UseToken] and [UseTokenSource]. Only the
 // last two replace the client's credential, for their call alone.
-type CallOption func(*callOptions)
+type RequestOption func(*callOptions)
 
-// callOptions is what CallOptions write; request.with copies it into the
+// callOptions is what RequestOptions write; request.with copies it into the
 // request.
 type callOptions struct {
 	headers http.Header
@@ -33,7 +33,7 @@ type callOptions struct {
 	err         error
 }
 
-// reservedHeaders are the headers a CallOption may not set: the credential
+// reservedHeaders are the headers a RequestOption may not set: the credential
 // and what the pipeline owns.
 var reservedHeaders = map[string]bool{
 	"Authorization":       true,
@@ -48,7 +48,7 @@ var reservedHeaders = map[string]bool{
 
 // Sudo makes an admin token act as user for this call (the sudo query
 // parameter Forgejo reads). The instance refuses it for non-admin tokens.
-func Sudo(user string) CallOption {
+func Sudo(user string) RequestOption {
 	return func(o *callOptions) {
 		user = strings.TrimSpace(user)
 		if user == "" || hasControl(user) {
@@ -59,10 +59,10 @@ func Sudo(user string) CallOption {
 	}
 }
 
-// WithOTP sends a time-based one-time password (X-Forgejo-OTP), which an
+// OTP sends a time-based one-time password (X-Forgejo-OTP), which an
 // account with two-factor authentication needs for basic-auth calls and
 // for creating tokens. It is masked like the credential in every output.
-func WithOTP(code string) CallOption {
+func OTP(code string) RequestOption {
 	return func(o *callOptions) {
 		code = strings.TrimSpace(code)
 		if code == "" || hasControl(code) {
@@ -74,13 +74,13 @@ func WithOTP(code string) CallOption {
 	}
 }
 
-// WithCallToken authenticates this call with an access token of its own
+// UseToken authenticates this call with an access token of its own
 // (sent as "Authorization: token <token>") instead of the client's
 // credential, so that one client serves several identities. It is treated
 // exactly like the client's token: sent only to the base URL's origin,
 // masked in every error, event and log line of the call. Calls without it
 // keep the client's credential.
-func WithCallToken(token string) CallOption {
+func UseToken(token string) RequestOption {
 	return func(o *callOptions) {
 		token = strings.TrimSpace(token)
 		if token == "" || hasControl(token) {
@@ -92,12 +92,12 @@ func WithCallToken(token string) CallOption {
 	}
 }
 
-// WithCallTokenSource authenticates every attempt of this call with the
+// UseTokenSource authenticates every attempt of this call with the
 // token ts returns at that moment, as [WithTokenSource] does for a whole
 // client, instead of the client's credential. Every token it returns is
 // masked in the call's texts; a failing or panicking source fails the call
 // with an [*AuthError].
-func WithCallTokenSource(ts TokenSource) CallOption {
+func UseTokenSource(ts TokenSource) RequestOption {
 	return func(o *callOptions) {
 		if ts == nil {
 			o.fail("callTokenSource", "must not be nil")
@@ -107,12 +107,12 @@ func WithCallTokenSource(ts TokenSource) CallOption {
 	}
 }
 
-// WithHeader adds a request header to this call. Authorization, Cookie and
+// Header adds a request header to this call. Authorization, Cookie and
 // the headers the client manages itself (Host, Content-Type,
 // Content-Length, Transfer-Encoding, Connection) cannot be set this way.
 // Like the credential, a per-call header is sent only to the base URL's
 // origin: a redirect to another origin is followed without it.
-func WithHeader(name, value string) CallOption {
+func Header(name, value string) RequestOption {
 	return func(o *callOptions) {
 		canon := textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(name))
 		if canon == "" || !validHeaderName(canon) {
@@ -137,10 +137,10 @@ func WithHeader(name, value string) CallOption {
 	}
 }
 
-// WithQuery adds a query parameter to this call, for filters an instance
+// QueryParam adds a query parameter to this call, for filters an instance
 // honours but the spec omits (created_by, assigned_by and mentioned_by on
 // issue search, say). It is sent after the operation's own parameters.
-func WithQuery(name, value string) CallOption {
+func QueryParam(name, value string) RequestOption {
 	return func(o *callOptions) {
 		if strings.TrimSpace(name) == "" || hasControl(name) || hasControl(value) {
 			o.fail("query", "name must not be blank and neither may contain control characters")
@@ -161,7 +161,7 @@ func WithQuery(name, value string) CallOption {
 // a *Response whose NotModified reports true. An Open… method returns an
 // empty reader there, never a nil one: close it as usual. Forgejo sends
 // ETags on raw files, blobs, LFS objects and attachments.
-func IfNoneMatch(etag string) CallOption {
+func IfNoneMatch(etag string) RequestOption {
 	return func(o *callOptions) {
 		if strings.TrimSpace(etag) == "" || hasControl(etag) {
 			o.fail("ifNoneMatch", "must not be blank or contain control characters")
@@ -173,7 +173,7 @@ func IfNoneMatch(etag string) CallOption {
 
 // IfModifiedSince makes the call conditional on the resource's
 // modification time; a 304 Not Modified is reported as for [IfNoneMatch].
-func IfModifiedSince(t time.Time) CallOption {
+func IfModifiedSince(t time.Time) RequestOption {
 	return func(o *callOptions) {
 		if t.IsZero() {
 			o.fail("ifModifiedSince", "must not be the zero time")
@@ -198,7 +198,7 @@ func (o *callOptions) fail(field, msg string) {
 
 // with applies per-call options to the request. A rejected option makes the
 // call fail before anything is sent.
-func (r *request) with(opts []CallOption) {
+func (r *request) with(opts []RequestOption) {
 	if len(opts) == 0 || r.err != nil {
 		return
 	}

@@ -19,14 +19,14 @@ func TestCallOptionsOnTheWire(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, _ := NewClient(WithBaseURL(srv.URL), WithToken("the-real-token"))
-	opts := []CallOption{Sudo("bob"), WithOTP("123456"), WithHeader("X-Trace", "t1"), WithQuery("created_by", "alice"), WithQuery("assigned_by", "carol")}
+	opts := []RequestOption{Sudo("bob"), OTP("123456"), Header("X-Trace", "t1"), QueryParam("created_by", "alice"), QueryParam("assigned_by", "carol")}
 	ctx := context.Background()
 	if _, _, err := c.Issues.Search(ctx, nil, opts...); err != nil {
 		t.Fatal(err)
 	}
 	for range c.Issues.ListIter(ctx, "o", "r", nil, opts...) {
 	}
-	if _, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil, opts...); err != nil {
+	if _, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, nil, opts...); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 3 {
@@ -45,17 +45,17 @@ func TestCallOptionsOnTheWire(t *testing.T) {
 func TestCallOptionsRejected(t *testing.T) {
 	srv := rtNewServer(t, rtStep{status: 200, body: `{}`})
 	c, _ := rtClient(t, srv.URL)
-	for name, opt := range map[string]CallOption{
-		"Authorization":       WithHeader("Authorization", "token other"),
-		"authorization lower": WithHeader("authorization", "token other"),
-		"Cookie":              WithHeader("Cookie", "a=b"),
-		"Host":                WithHeader("Host", "evil"),
-		"bad name":            WithHeader("X Bad", "v"),
-		"header CRLF":         WithHeader("X-A", "v\r\nAuthorization: token x"),
-		"query token":         WithQuery("token", "x"),
-		"query page":          WithQuery("page", "2"),
+	for name, opt := range map[string]RequestOption{
+		"Authorization":       Header("Authorization", "token other"),
+		"authorization lower": Header("authorization", "token other"),
+		"Cookie":              Header("Cookie", "a=b"),
+		"Host":                Header("Host", "evil"),
+		"bad name":            Header("X Bad", "v"),
+		"header CRLF":         Header("X-A", "v\r\nAuthorization: token x"),
+		"query token":         QueryParam("token", "x"),
+		"query page":          QueryParam("page", "2"),
 		"blank sudo":          Sudo(" "),
-		"blank otp":           WithOTP(""),
+		"blank otp":           OTP(""),
 		"blank etag":          IfNoneMatch(""),
 		"zero modified since": IfModifiedSince(time.Time{}),
 	} {

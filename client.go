@@ -135,11 +135,11 @@ type (
 // NewClient builds a client from options. It does no network I/O. Invalid
 // configuration is reported here as a [*ValidationError], never as a panic and
 // never on the first call.
-func NewClient(opts ...Option) (*Client, error) {
+func NewClient(opts ...ClientOption) (*Client, error) {
 	cfg := config{
 		baseURL:          DefaultBaseURL,
 		userAgent:        "forgego/" + Version,
-		retry:            DefaultRetryPolicy,
+		retry:            DefaultRetryPolicy(),
 		pageSize:         DefaultPageSize,
 		maxResponseBytes: DefaultMaxResponseBytes,
 		maxDownloadBytes: DefaultMaxDownloadBytes,
@@ -300,8 +300,8 @@ func (cr *credential) String() string {
 //     net/http compares host names only, and keeps the header across ports
 //     and schemes. Downloads that an instance serves from object storage
 //     (attachments, LFS) work this way.
-//   - The caller's per-call headers ([WithHeader], [IfNoneMatch],
-//     [IfModifiedSince], [WithOTP]) follow the same rule as the credential:
+//   - The caller's per-call headers ([Header], [IfNoneMatch],
+//     [IfModifiedSince], [OTP]) follow the same rule as the credential:
 //     they go to the base URL's origin only. A header such as X-Api-Key is
 //     as much a credential as Authorization, and the library cannot tell
 //     which ones are. So do the headers a [HeaderObserver] adds.

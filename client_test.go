@@ -43,9 +43,9 @@ func clServer(t *testing.T, status int, body string) (*httptest.Server, func() [
 	}
 }
 
-func clClient(t *testing.T, url string, opts ...Option) *Client {
+func clClient(t *testing.T, url string, opts ...ClientOption) *Client {
 	t.Helper()
-	c, err := NewClient(append([]Option{WithBaseURL(url), WithRetryPolicy(RetryOff)}, opts...)...)
+	c, err := NewClient(append([]ClientOption{WithBaseURL(url), WithRetryPolicy(RetryOff())}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.BaseURL() != "https://codeberg.org/api/v1" || c.PageSize() != 30 || c.RetryPolicy() != DefaultRetryPolicy {
+	if c.BaseURL() != "https://codeberg.org/api/v1" || c.PageSize() != 30 || c.RetryPolicy() != DefaultRetryPolicy() {
 		t.Fatalf("defaults: %v %d %v", c.BaseURL(), c.PageSize(), c.RetryPolicy())
 	}
 	if c.maxResponseBytes != 16*1024*1024 || c.maxDownloadBytes != 50*1024*1024 || c.attemptTimeout != 30*time.Second {
@@ -116,11 +116,11 @@ func TestRequestShapes(t *testing.T) {
 		{"list topics", 200, `{"topics":["a"]}`, func(c *Client) error { _, _, err := c.Repos.ListTopics(ctx, "o", "r", nil); return err },
 			"GET", "/api/v1/repos/o/r/topics", "page=1&limit=30", "", ""},
 		{"create issue sends only set fields", 201, `{"id":1}`, func(c *Client) error {
-			_, _, err := c.Issues.Create(ctx, "o", "r", CreateIssueOption{Title: "Crash", Labels: []int64{3}})
+			_, _, err := c.Issues.Create(ctx, "o", "r", CreateIssueRequest{Title: "Crash", Labels: []int64{3}})
 			return err
 		}, "POST", "/api/v1/repos/o/r/issues", "", `{"labels":[3],"title":"Crash"}`, "application/json"},
 		{"edit issue: nil is unset, a pointer to zero is sent", 201, `{"id":1}`, func(c *Client) error {
-			_, _, err := c.Issues.Edit(ctx, "o", "r", 5, EditIssueOption{State: Ptr(StateClosed), Body: Ptr(""), Assignees: []string{}})
+			_, _, err := c.Issues.Edit(ctx, "o", "r", 5, EditIssueRequest{State: Ptr(StateClosed), Body: Ptr(""), Assignees: []string{}})
 			return err
 		}, "PATCH", "/api/v1/repos/o/r/issues/5", "", `{"assignees":[],"body":"","state":"closed"}`, "application/json"},
 		{"update topics sends the whole list", 204, "", func(c *Client) error {
@@ -166,7 +166,7 @@ func TestDoForUncoveredEndpoints(t *testing.T) {
 	srv, seen := clServer(t, 200, `{"full_name":"o/r"}`)
 	c := clClient(t, srv.URL)
 	var repo Repository
-	resp, err := c.Do(context.Background(), &Request{Method: "get", Path: "repos/o/r", Query: map[string][]string{"b": {"2"}, "a": {"1"}}, Retry: IdempotentOnly, Operation: "custom"}, &repo)
+	resp, err := c.Do(context.Background(), &Request{Method: "get", Path: "repos/o/r", Query: map[string][]string{"b": {"2"}, "a": {"1"}}, Retry: RetryIdempotentOnly, Operation: "custom"}, &repo)
 	if err != nil || repo.FullName != "o/r" || resp.Attempts != 1 {
 		t.Fatalf("repo = %+v err = %v", repo, err)
 	}
@@ -252,7 +252,7 @@ func TestConcurrentUse(t *testing.T) {
 func TestBodyBoundsAndErrorBodies(t *testing.T) {
 	big := `{"message":"` + strings.Repeat("x", 200<<10) + `"}`
 	srv := rtNewServer(t, rtStep{status: 500, body: big})
-	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff), WithMaxResponseBytes(1024))
+	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()), WithMaxResponseBytes(1024))
 	_, _, err := c.Misc.GetVersion(context.Background())
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.StatusCode != 500 {
@@ -269,7 +269,7 @@ func TestManyErrorDetailsAreBounded(t *testing.T) {
 		details[i] = `"` + strings.Repeat("d", 600) + `"`
 	}
 	srv := rtNewServer(t, rtStep{status: 422, body: `{"message":"m","errors":[` + strings.Join(details, ",") + `]}`})
-	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 	_, _, err := c.Misc.GetVersion(context.Background())
 	msg := err.Error()
 	if !strings.Contains(msg, "and 4 more") || strings.Count(msg, strings.Repeat("d", 509)+"...") != 8 || strings.Contains(msg, strings.Repeat("d", 510)) {
@@ -343,7 +343,7 @@ func TestRedirectsThatWouldChangeTheMethodComeBackAsErrors(t *testing.T) {
 		t.Fatalf("GET through a redirect: %+v, %v (caller's CheckRedirect ran %d times)", repo, err, callerRedirects.Load())
 	}
 	// A write must not turn into a GET of the new location and report success.
-	_, resp, err := c.Repos.Edit(context.Background(), "o", "old", EditRepoOption{Description: Ptr("x")})
+	_, resp, err := c.Repos.Edit(context.Background(), "o", "old", EditRepoRequest{Description: Ptr("x")})
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/api/v1/repos/o/new" {
 		t.Fatalf("PATCH through a redirect: err = %v", err)

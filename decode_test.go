@@ -64,7 +64,7 @@ func dcServe(t *testing.T, wantPath string, reply dcReply) *Client {
 		w.Write(reply.body)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := NewClient(WithBaseURL(srv.URL), WithRetryPolicy(RetryOff))
+	c, err := NewClient(WithBaseURL(srv.URL), WithRetryPolicy(RetryOff()))
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)
 	}
@@ -761,7 +761,7 @@ func TestDecodeListEnvelopeOnlyWhereMarked(t *testing.T) {
 func TestDecodeObjectWhereListExpectedIsDecodeError(t *testing.T) {
 	for _, body := range []string{`{"message":"maintenance","errors":[]}`, `{"data":[{"id":1}]}`} {
 		srv := rtNewServer(t, rtStep{status: 200, body: body, header: map[string]string{"Link": `<http://x/?page=2>; rel="next"`}})
-		c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+		c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 		var n int
 		var err error
 		for _, e := range c.Repos.ListForksIter(context.Background(), "o", "r", nil) {
@@ -782,14 +782,14 @@ func TestDecodeObjectWhereListExpectedIsDecodeError(t *testing.T) {
 func TestDecodeNullObjectIsDecodeError(t *testing.T) {
 	for _, body := range []string{`null`, ` null `, "null\n"} {
 		srv := rtNewServer(t, rtStep{status: 200, body: body})
-		c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+		c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 		repo, _, err := c.Repos.Get(context.Background(), "o", "r")
 		var de *DecodeError
 		if !errors.As(err, &de) || repo != nil {
 			t.Errorf("body %q: repo %v, err %v; want nil and a *DecodeError", body, repo, err)
 		}
 		var v Repository
-		_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, &v)
+		_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, &v)
 		if !errors.As(err, &de) {
 			t.Errorf("Do with body %q: err %v, want a *DecodeError", body, err)
 		}
@@ -810,7 +810,7 @@ func TestDecodeWrappedListingsFromTheTable(t *testing.T) {
 		t.Fatalf("wrapped listings = %v, want %v", wrapped, want)
 	}
 	srv := rtNewServer(t, rtStep{status: 200, body: `{"runners":[{"id":1},{"id":2}],"total_count":2}`})
-	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 	runners, _, err := c.Actions.ListRepoRunners(context.Background(), "o", "r", nil)
 	if err != nil || len(runners) != 2 {
 		t.Fatalf("ListRepoRunners: %d runners, err %v; want 2 from Gitea's envelope", len(runners), err)

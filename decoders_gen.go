@@ -13,42 +13,10 @@ var _ time.Duration
 // or to a named slice or map type; false for any other type.
 func jdGenerated(d *jdec, out any) bool {
 	switch p := out.(type) {
-	case *APIErrorBody:
-		jdAPIErrorBody(d, p)
-	case *[]*APIErrorBody:
-		jdSlicePtr(d, p, jdAPIErrorBody)
-	case *APIForbiddenError:
-		jdAPIForbiddenError(d, p)
-	case *[]*APIForbiddenError:
-		jdSlicePtr(d, p, jdAPIForbiddenError)
-	case *APIInternalServerError:
-		jdAPIInternalServerError(d, p)
-	case *[]*APIInternalServerError:
-		jdSlicePtr(d, p, jdAPIInternalServerError)
-	case *APIInvalidTopicsError:
-		jdAPIInvalidTopicsError(d, p)
-	case *[]*APIInvalidTopicsError:
-		jdSlicePtr(d, p, jdAPIInvalidTopicsError)
-	case *APINotFound:
-		jdAPINotFound(d, p)
-	case *[]*APINotFound:
-		jdSlicePtr(d, p, jdAPINotFound)
-	case *APIRepoArchivedError:
-		jdAPIRepoArchivedError(d, p)
-	case *[]*APIRepoArchivedError:
-		jdSlicePtr(d, p, jdAPIRepoArchivedError)
-	case *APIUnauthorizedError:
-		jdAPIUnauthorizedError(d, p)
-	case *[]*APIUnauthorizedError:
-		jdSlicePtr(d, p, jdAPIUnauthorizedError)
-	case *APIValidationError:
-		jdAPIValidationError(d, p)
-	case *[]*APIValidationError:
-		jdSlicePtr(d, p, jdAPIValidationError)
-	case *APRemoteFollowOption:
-		jdAPRemoteFollowOption(d, p)
-	case *[]*APRemoteFollowOption:
-		jdSlicePtr(d, p, jdAPRemoteFollowOption)
+	case *APRemoteFollowRequest:
+		jdAPRemoteFollowRequest(d, p)
+	case *[]*APRemoteFollowRequest:
+		jdSlicePtr(d, p, jdAPRemoteFollowRequest)
 	case *AccessToken:
 		jdAccessToken(d, p)
 	case *[]*AccessToken:
@@ -85,14 +53,14 @@ func jdGenerated(d *jdec, out any) bool {
 		jdActivity(d, p)
 	case *[]*Activity:
 		jdSlicePtr(d, p, jdActivity)
-	case *AddCollaboratorOption:
-		jdAddCollaboratorOption(d, p)
-	case *[]*AddCollaboratorOption:
-		jdSlicePtr(d, p, jdAddCollaboratorOption)
-	case *AddTimeOption:
-		jdAddTimeOption(d, p)
-	case *[]*AddTimeOption:
-		jdSlicePtr(d, p, jdAddTimeOption)
+	case *AddCollaboratorRequest:
+		jdAddCollaboratorRequest(d, p)
+	case *[]*AddCollaboratorRequest:
+		jdSlicePtr(d, p, jdAddCollaboratorRequest)
+	case *AddTimeRequest:
+		jdAddTimeRequest(d, p)
+	case *[]*AddTimeRequest:
+		jdSlicePtr(d, p, jdAddTimeRequest)
 	case *AnnotatedTag:
 		jdAnnotatedTag(d, p)
 	case *[]*AnnotatedTag:
@@ -121,10 +89,10 @@ func jdGenerated(d *jdec, out any) bool {
 		jdChangeFileOperation(d, p)
 	case *[]*ChangeFileOperation:
 		jdSlicePtr(d, p, jdChangeFileOperation)
-	case *ChangeFilesOptions:
-		jdChangeFilesOptions(d, p)
-	case *[]*ChangeFilesOptions:
-		jdSlicePtr(d, p, jdChangeFilesOptions)
+	case *ChangeFilesRequest:
+		jdChangeFilesRequest(d, p)
+	case *[]*ChangeFilesRequest:
+		jdSlicePtr(d, p, jdChangeFilesRequest)
 	case *ChangedFile:
 		jdChangedFile(d, p)
 	case *[]*ChangedFile:
@@ -145,10 +113,10 @@ func jdGenerated(d *jdec, out any) bool {
 		jdCommitAffectedFiles(d, p)
 	case *[]*CommitAffectedFiles:
 		jdSlicePtr(d, p, jdCommitAffectedFiles)
-	case *CommitDateOptions:
-		jdCommitDateOptions(d, p)
-	case *[]*CommitDateOptions:
-		jdSlicePtr(d, p, jdCommitDateOptions)
+	case *CommitDates:
+		jdCommitDates(d, p)
+	case *[]*CommitDates:
+		jdSlicePtr(d, p, jdCommitDates)
 	case *CommitMeta:
 		jdCommitMeta(d, p)
 	case *[]*CommitMeta:
@@ -173,236 +141,234 @@ func jdGenerated(d *jdec, out any) bool {
 		jdContentsResponse(d, p)
 	case *[]*ContentsResponse:
 		jdSlicePtr(d, p, jdContentsResponse)
-	case *CreateAccessTokenOption:
-		jdCreateAccessTokenOption(d, p)
-	case *[]*CreateAccessTokenOption:
-		jdSlicePtr(d, p, jdCreateAccessTokenOption)
-	case *CreateBranchProtectionOption:
-		jdCreateBranchProtectionOption(d, p)
-	case *[]*CreateBranchProtectionOption:
-		jdSlicePtr(d, p, jdCreateBranchProtectionOption)
-	case *CreateBranchRepoOption:
-		jdCreateBranchRepoOption(d, p)
-	case *[]*CreateBranchRepoOption:
-		jdSlicePtr(d, p, jdCreateBranchRepoOption)
-	case *CreateEmailOption:
-		jdCreateEmailOption(d, p)
-	case *[]*CreateEmailOption:
-		jdSlicePtr(d, p, jdCreateEmailOption)
-	case *CreateFileOptions:
-		jdCreateFileOptions(d, p)
-	case *[]*CreateFileOptions:
-		jdSlicePtr(d, p, jdCreateFileOptions)
-	case *CreateForkOption:
-		jdCreateForkOption(d, p)
-	case *[]*CreateForkOption:
-		jdSlicePtr(d, p, jdCreateForkOption)
-	case *CreateGPGKeyOption:
-		jdCreateGPGKeyOption(d, p)
-	case *[]*CreateGPGKeyOption:
-		jdSlicePtr(d, p, jdCreateGPGKeyOption)
-	case *CreateHookOption:
-		jdCreateHookOption(d, p)
-	case *[]*CreateHookOption:
-		jdSlicePtr(d, p, jdCreateHookOption)
-	case *CreateHookOptionConfig:
-		jdMap(d, (*map[string]string)(p), (*jdec).str)
-	case *CreateIssueCommentOption:
-		jdCreateIssueCommentOption(d, p)
-	case *[]*CreateIssueCommentOption:
-		jdSlicePtr(d, p, jdCreateIssueCommentOption)
-	case *CreateIssueOption:
-		jdCreateIssueOption(d, p)
-	case *[]*CreateIssueOption:
-		jdSlicePtr(d, p, jdCreateIssueOption)
-	case *CreateKeyOption:
-		jdCreateKeyOption(d, p)
-	case *[]*CreateKeyOption:
-		jdSlicePtr(d, p, jdCreateKeyOption)
-	case *CreateLabelOption:
-		jdCreateLabelOption(d, p)
-	case *[]*CreateLabelOption:
-		jdSlicePtr(d, p, jdCreateLabelOption)
-	case *CreateMilestoneOption:
-		jdCreateMilestoneOption(d, p)
-	case *[]*CreateMilestoneOption:
-		jdSlicePtr(d, p, jdCreateMilestoneOption)
-	case *CreateOAuth2ApplicationOptions:
-		jdCreateOAuth2ApplicationOptions(d, p)
-	case *[]*CreateOAuth2ApplicationOptions:
-		jdSlicePtr(d, p, jdCreateOAuth2ApplicationOptions)
-	case *CreateOrUpdateSecretOption:
-		jdCreateOrUpdateSecretOption(d, p)
-	case *[]*CreateOrUpdateSecretOption:
-		jdSlicePtr(d, p, jdCreateOrUpdateSecretOption)
-	case *CreateOrgOption:
-		jdCreateOrgOption(d, p)
-	case *[]*CreateOrgOption:
-		jdSlicePtr(d, p, jdCreateOrgOption)
-	case *CreatePullRequestOption:
-		jdCreatePullRequestOption(d, p)
-	case *[]*CreatePullRequestOption:
-		jdSlicePtr(d, p, jdCreatePullRequestOption)
+	case *CreateAccessTokenRequest:
+		jdCreateAccessTokenRequest(d, p)
+	case *[]*CreateAccessTokenRequest:
+		jdSlicePtr(d, p, jdCreateAccessTokenRequest)
+	case *CreateBranchProtectionRequest:
+		jdCreateBranchProtectionRequest(d, p)
+	case *[]*CreateBranchProtectionRequest:
+		jdSlicePtr(d, p, jdCreateBranchProtectionRequest)
+	case *CreateBranchRepoRequest:
+		jdCreateBranchRepoRequest(d, p)
+	case *[]*CreateBranchRepoRequest:
+		jdSlicePtr(d, p, jdCreateBranchRepoRequest)
+	case *CreateEmailRequest:
+		jdCreateEmailRequest(d, p)
+	case *[]*CreateEmailRequest:
+		jdSlicePtr(d, p, jdCreateEmailRequest)
+	case *CreateFileRequest:
+		jdCreateFileRequest(d, p)
+	case *[]*CreateFileRequest:
+		jdSlicePtr(d, p, jdCreateFileRequest)
+	case *CreateForkRequest:
+		jdCreateForkRequest(d, p)
+	case *[]*CreateForkRequest:
+		jdSlicePtr(d, p, jdCreateForkRequest)
+	case *CreateGPGKeyRequest:
+		jdCreateGPGKeyRequest(d, p)
+	case *[]*CreateGPGKeyRequest:
+		jdSlicePtr(d, p, jdCreateGPGKeyRequest)
+	case *CreateHookRequest:
+		jdCreateHookRequest(d, p)
+	case *[]*CreateHookRequest:
+		jdSlicePtr(d, p, jdCreateHookRequest)
+	case *CreateIssueCommentRequest:
+		jdCreateIssueCommentRequest(d, p)
+	case *[]*CreateIssueCommentRequest:
+		jdSlicePtr(d, p, jdCreateIssueCommentRequest)
+	case *CreateIssueRequest:
+		jdCreateIssueRequest(d, p)
+	case *[]*CreateIssueRequest:
+		jdSlicePtr(d, p, jdCreateIssueRequest)
+	case *CreateKeyRequest:
+		jdCreateKeyRequest(d, p)
+	case *[]*CreateKeyRequest:
+		jdSlicePtr(d, p, jdCreateKeyRequest)
+	case *CreateLabelRequest:
+		jdCreateLabelRequest(d, p)
+	case *[]*CreateLabelRequest:
+		jdSlicePtr(d, p, jdCreateLabelRequest)
+	case *CreateMilestoneRequest:
+		jdCreateMilestoneRequest(d, p)
+	case *[]*CreateMilestoneRequest:
+		jdSlicePtr(d, p, jdCreateMilestoneRequest)
+	case *CreateOAuth2ApplicationRequest:
+		jdCreateOAuth2ApplicationRequest(d, p)
+	case *[]*CreateOAuth2ApplicationRequest:
+		jdSlicePtr(d, p, jdCreateOAuth2ApplicationRequest)
+	case *CreateOrUpdateSecretRequest:
+		jdCreateOrUpdateSecretRequest(d, p)
+	case *[]*CreateOrUpdateSecretRequest:
+		jdSlicePtr(d, p, jdCreateOrUpdateSecretRequest)
+	case *CreateOrgRequest:
+		jdCreateOrgRequest(d, p)
+	case *[]*CreateOrgRequest:
+		jdSlicePtr(d, p, jdCreateOrgRequest)
+	case *CreatePullRequestRequest:
+		jdCreatePullRequestRequest(d, p)
+	case *[]*CreatePullRequestRequest:
+		jdSlicePtr(d, p, jdCreatePullRequestRequest)
 	case *CreatePullReviewComment:
 		jdCreatePullReviewComment(d, p)
 	case *[]*CreatePullReviewComment:
 		jdSlicePtr(d, p, jdCreatePullReviewComment)
-	case *CreatePullReviewOptions:
-		jdCreatePullReviewOptions(d, p)
-	case *[]*CreatePullReviewOptions:
-		jdSlicePtr(d, p, jdCreatePullReviewOptions)
-	case *CreatePushMirrorOption:
-		jdCreatePushMirrorOption(d, p)
-	case *[]*CreatePushMirrorOption:
-		jdSlicePtr(d, p, jdCreatePushMirrorOption)
-	case *CreateQuotaGroupOptions:
-		jdCreateQuotaGroupOptions(d, p)
-	case *[]*CreateQuotaGroupOptions:
-		jdSlicePtr(d, p, jdCreateQuotaGroupOptions)
-	case *CreateQuotaRuleOptions:
-		jdCreateQuotaRuleOptions(d, p)
-	case *[]*CreateQuotaRuleOptions:
-		jdSlicePtr(d, p, jdCreateQuotaRuleOptions)
-	case *CreateReleaseOption:
-		jdCreateReleaseOption(d, p)
-	case *[]*CreateReleaseOption:
-		jdSlicePtr(d, p, jdCreateReleaseOption)
-	case *CreateRepoOption:
-		jdCreateRepoOption(d, p)
-	case *[]*CreateRepoOption:
-		jdSlicePtr(d, p, jdCreateRepoOption)
-	case *CreateStatusOption:
-		jdCreateStatusOption(d, p)
-	case *[]*CreateStatusOption:
-		jdSlicePtr(d, p, jdCreateStatusOption)
-	case *CreateTagOption:
-		jdCreateTagOption(d, p)
-	case *[]*CreateTagOption:
-		jdSlicePtr(d, p, jdCreateTagOption)
-	case *CreateTagProtectionOption:
-		jdCreateTagProtectionOption(d, p)
-	case *[]*CreateTagProtectionOption:
-		jdSlicePtr(d, p, jdCreateTagProtectionOption)
-	case *CreateTeamOption:
-		jdCreateTeamOption(d, p)
-	case *[]*CreateTeamOption:
-		jdSlicePtr(d, p, jdCreateTeamOption)
-	case *CreateUserOption:
-		jdCreateUserOption(d, p)
-	case *[]*CreateUserOption:
-		jdSlicePtr(d, p, jdCreateUserOption)
-	case *CreateVariableOption:
-		jdCreateVariableOption(d, p)
-	case *[]*CreateVariableOption:
-		jdSlicePtr(d, p, jdCreateVariableOption)
-	case *CreateWikiPageOptions:
-		jdCreateWikiPageOptions(d, p)
-	case *[]*CreateWikiPageOptions:
-		jdSlicePtr(d, p, jdCreateWikiPageOptions)
+	case *CreatePullReviewRequest:
+		jdCreatePullReviewRequest(d, p)
+	case *[]*CreatePullReviewRequest:
+		jdSlicePtr(d, p, jdCreatePullReviewRequest)
+	case *CreatePushMirrorRequest:
+		jdCreatePushMirrorRequest(d, p)
+	case *[]*CreatePushMirrorRequest:
+		jdSlicePtr(d, p, jdCreatePushMirrorRequest)
+	case *CreateQuotaGroupRequest:
+		jdCreateQuotaGroupRequest(d, p)
+	case *[]*CreateQuotaGroupRequest:
+		jdSlicePtr(d, p, jdCreateQuotaGroupRequest)
+	case *CreateQuotaRuleRequest:
+		jdCreateQuotaRuleRequest(d, p)
+	case *[]*CreateQuotaRuleRequest:
+		jdSlicePtr(d, p, jdCreateQuotaRuleRequest)
+	case *CreateReleaseRequest:
+		jdCreateReleaseRequest(d, p)
+	case *[]*CreateReleaseRequest:
+		jdSlicePtr(d, p, jdCreateReleaseRequest)
+	case *CreateRepoRequest:
+		jdCreateRepoRequest(d, p)
+	case *[]*CreateRepoRequest:
+		jdSlicePtr(d, p, jdCreateRepoRequest)
+	case *CreateStatusRequest:
+		jdCreateStatusRequest(d, p)
+	case *[]*CreateStatusRequest:
+		jdSlicePtr(d, p, jdCreateStatusRequest)
+	case *CreateTagProtectionRequest:
+		jdCreateTagProtectionRequest(d, p)
+	case *[]*CreateTagProtectionRequest:
+		jdSlicePtr(d, p, jdCreateTagProtectionRequest)
+	case *CreateTagRequest:
+		jdCreateTagRequest(d, p)
+	case *[]*CreateTagRequest:
+		jdSlicePtr(d, p, jdCreateTagRequest)
+	case *CreateTeamRequest:
+		jdCreateTeamRequest(d, p)
+	case *[]*CreateTeamRequest:
+		jdSlicePtr(d, p, jdCreateTeamRequest)
+	case *CreateUserRequest:
+		jdCreateUserRequest(d, p)
+	case *[]*CreateUserRequest:
+		jdSlicePtr(d, p, jdCreateUserRequest)
+	case *CreateVariableRequest:
+		jdCreateVariableRequest(d, p)
+	case *[]*CreateVariableRequest:
+		jdSlicePtr(d, p, jdCreateVariableRequest)
+	case *CreateWikiPageRequest:
+		jdCreateWikiPageRequest(d, p)
+	case *[]*CreateWikiPageRequest:
+		jdSlicePtr(d, p, jdCreateWikiPageRequest)
 	case *Cron:
 		jdCron(d, p)
 	case *[]*Cron:
 		jdSlicePtr(d, p, jdCron)
-	case *DeleteEmailOption:
-		jdDeleteEmailOption(d, p)
-	case *[]*DeleteEmailOption:
-		jdSlicePtr(d, p, jdDeleteEmailOption)
-	case *DeleteFileOptions:
-		jdDeleteFileOptions(d, p)
-	case *[]*DeleteFileOptions:
-		jdSlicePtr(d, p, jdDeleteFileOptions)
-	case *DeleteLabelsOption:
-		jdDeleteLabelsOption(d, p)
-	case *[]*DeleteLabelsOption:
-		jdSlicePtr(d, p, jdDeleteLabelsOption)
+	case *DeleteEmailRequest:
+		jdDeleteEmailRequest(d, p)
+	case *[]*DeleteEmailRequest:
+		jdSlicePtr(d, p, jdDeleteEmailRequest)
+	case *DeleteFileRequest:
+		jdDeleteFileRequest(d, p)
+	case *[]*DeleteFileRequest:
+		jdSlicePtr(d, p, jdDeleteFileRequest)
+	case *DeleteLabelsRequest:
+		jdDeleteLabelsRequest(d, p)
+	case *[]*DeleteLabelsRequest:
+		jdSlicePtr(d, p, jdDeleteLabelsRequest)
 	case *DeployKey:
 		jdDeployKey(d, p)
 	case *[]*DeployKey:
 		jdSlicePtr(d, p, jdDeployKey)
-	case *DismissPullReviewOptions:
-		jdDismissPullReviewOptions(d, p)
-	case *[]*DismissPullReviewOptions:
-		jdSlicePtr(d, p, jdDismissPullReviewOptions)
-	case *DispatchWorkflowOption:
-		jdDispatchWorkflowOption(d, p)
-	case *[]*DispatchWorkflowOption:
-		jdSlicePtr(d, p, jdDispatchWorkflowOption)
+	case *DismissPullReviewRequest:
+		jdDismissPullReviewRequest(d, p)
+	case *[]*DismissPullReviewRequest:
+		jdSlicePtr(d, p, jdDismissPullReviewRequest)
+	case *DispatchWorkflowRequest:
+		jdDispatchWorkflowRequest(d, p)
+	case *[]*DispatchWorkflowRequest:
+		jdSlicePtr(d, p, jdDispatchWorkflowRequest)
 	case *DispatchWorkflowRun:
 		jdDispatchWorkflowRun(d, p)
 	case *[]*DispatchWorkflowRun:
 		jdSlicePtr(d, p, jdDispatchWorkflowRun)
-	case *EditAttachmentOptions:
-		jdEditAttachmentOptions(d, p)
-	case *[]*EditAttachmentOptions:
-		jdSlicePtr(d, p, jdEditAttachmentOptions)
-	case *EditBranchProtectionOption:
-		jdEditBranchProtectionOption(d, p)
-	case *[]*EditBranchProtectionOption:
-		jdSlicePtr(d, p, jdEditBranchProtectionOption)
-	case *EditDeadlineOption:
-		jdEditDeadlineOption(d, p)
-	case *[]*EditDeadlineOption:
-		jdSlicePtr(d, p, jdEditDeadlineOption)
-	case *EditGitHookOption:
-		jdEditGitHookOption(d, p)
-	case *[]*EditGitHookOption:
-		jdSlicePtr(d, p, jdEditGitHookOption)
-	case *EditHookOption:
-		jdEditHookOption(d, p)
-	case *[]*EditHookOption:
-		jdSlicePtr(d, p, jdEditHookOption)
-	case *EditIssueCommentOption:
-		jdEditIssueCommentOption(d, p)
-	case *[]*EditIssueCommentOption:
-		jdSlicePtr(d, p, jdEditIssueCommentOption)
-	case *EditIssueOption:
-		jdEditIssueOption(d, p)
-	case *[]*EditIssueOption:
-		jdSlicePtr(d, p, jdEditIssueOption)
-	case *EditLabelOption:
-		jdEditLabelOption(d, p)
-	case *[]*EditLabelOption:
-		jdSlicePtr(d, p, jdEditLabelOption)
-	case *EditMilestoneOption:
-		jdEditMilestoneOption(d, p)
-	case *[]*EditMilestoneOption:
-		jdSlicePtr(d, p, jdEditMilestoneOption)
-	case *EditOrgOption:
-		jdEditOrgOption(d, p)
-	case *[]*EditOrgOption:
-		jdSlicePtr(d, p, jdEditOrgOption)
-	case *EditPullRequestOption:
-		jdEditPullRequestOption(d, p)
-	case *[]*EditPullRequestOption:
-		jdSlicePtr(d, p, jdEditPullRequestOption)
-	case *EditQuotaRuleOptions:
-		jdEditQuotaRuleOptions(d, p)
-	case *[]*EditQuotaRuleOptions:
-		jdSlicePtr(d, p, jdEditQuotaRuleOptions)
-	case *EditReactionOption:
-		jdEditReactionOption(d, p)
-	case *[]*EditReactionOption:
-		jdSlicePtr(d, p, jdEditReactionOption)
-	case *EditReleaseOption:
-		jdEditReleaseOption(d, p)
-	case *[]*EditReleaseOption:
-		jdSlicePtr(d, p, jdEditReleaseOption)
-	case *EditRepoOption:
-		jdEditRepoOption(d, p)
-	case *[]*EditRepoOption:
-		jdSlicePtr(d, p, jdEditRepoOption)
-	case *EditTagProtectionOption:
-		jdEditTagProtectionOption(d, p)
-	case *[]*EditTagProtectionOption:
-		jdSlicePtr(d, p, jdEditTagProtectionOption)
-	case *EditTeamOption:
-		jdEditTeamOption(d, p)
-	case *[]*EditTeamOption:
-		jdSlicePtr(d, p, jdEditTeamOption)
-	case *EditUserOption:
-		jdEditUserOption(d, p)
-	case *[]*EditUserOption:
-		jdSlicePtr(d, p, jdEditUserOption)
+	case *EditAttachmentRequest:
+		jdEditAttachmentRequest(d, p)
+	case *[]*EditAttachmentRequest:
+		jdSlicePtr(d, p, jdEditAttachmentRequest)
+	case *EditBranchProtectionRequest:
+		jdEditBranchProtectionRequest(d, p)
+	case *[]*EditBranchProtectionRequest:
+		jdSlicePtr(d, p, jdEditBranchProtectionRequest)
+	case *EditDeadlineRequest:
+		jdEditDeadlineRequest(d, p)
+	case *[]*EditDeadlineRequest:
+		jdSlicePtr(d, p, jdEditDeadlineRequest)
+	case *EditGitHookRequest:
+		jdEditGitHookRequest(d, p)
+	case *[]*EditGitHookRequest:
+		jdSlicePtr(d, p, jdEditGitHookRequest)
+	case *EditHookRequest:
+		jdEditHookRequest(d, p)
+	case *[]*EditHookRequest:
+		jdSlicePtr(d, p, jdEditHookRequest)
+	case *EditIssueCommentRequest:
+		jdEditIssueCommentRequest(d, p)
+	case *[]*EditIssueCommentRequest:
+		jdSlicePtr(d, p, jdEditIssueCommentRequest)
+	case *EditIssueRequest:
+		jdEditIssueRequest(d, p)
+	case *[]*EditIssueRequest:
+		jdSlicePtr(d, p, jdEditIssueRequest)
+	case *EditLabelRequest:
+		jdEditLabelRequest(d, p)
+	case *[]*EditLabelRequest:
+		jdSlicePtr(d, p, jdEditLabelRequest)
+	case *EditMilestoneRequest:
+		jdEditMilestoneRequest(d, p)
+	case *[]*EditMilestoneRequest:
+		jdSlicePtr(d, p, jdEditMilestoneRequest)
+	case *EditOrgRequest:
+		jdEditOrgRequest(d, p)
+	case *[]*EditOrgRequest:
+		jdSlicePtr(d, p, jdEditOrgRequest)
+	case *EditPullRequestRequest:
+		jdEditPullRequestRequest(d, p)
+	case *[]*EditPullRequestRequest:
+		jdSlicePtr(d, p, jdEditPullRequestRequest)
+	case *EditQuotaRuleRequest:
+		jdEditQuotaRuleRequest(d, p)
+	case *[]*EditQuotaRuleRequest:
+		jdSlicePtr(d, p, jdEditQuotaRuleRequest)
+	case *EditReactionRequest:
+		jdEditReactionRequest(d, p)
+	case *[]*EditReactionRequest:
+		jdSlicePtr(d, p, jdEditReactionRequest)
+	case *EditReleaseRequest:
+		jdEditReleaseRequest(d, p)
+	case *[]*EditReleaseRequest:
+		jdSlicePtr(d, p, jdEditReleaseRequest)
+	case *EditRepoRequest:
+		jdEditRepoRequest(d, p)
+	case *[]*EditRepoRequest:
+		jdSlicePtr(d, p, jdEditRepoRequest)
+	case *EditTagProtectionRequest:
+		jdEditTagProtectionRequest(d, p)
+	case *[]*EditTagProtectionRequest:
+		jdSlicePtr(d, p, jdEditTagProtectionRequest)
+	case *EditTeamRequest:
+		jdEditTeamRequest(d, p)
+	case *[]*EditTeamRequest:
+		jdSlicePtr(d, p, jdEditTeamRequest)
+	case *EditUserRequest:
+		jdEditUserRequest(d, p)
+	case *[]*EditUserRequest:
+		jdSlicePtr(d, p, jdEditUserRequest)
 	case *Email:
 		jdEmail(d, p)
 	case *[]*Email:
@@ -435,7 +401,7 @@ func jdGenerated(d *jdec, out any) bool {
 		jdFilesResponse(d, p)
 	case *[]*FilesResponse:
 		jdSlicePtr(d, p, jdFilesResponse)
-	case *ForgeLike:
+	case *ForgeLikeRequest:
 		jdMap(d, (*map[string]any)(p), (*jdec).any)
 	case *ForgeOutbox:
 		jdMap(d, (*map[string]any)(p), (*jdec).any)
@@ -463,10 +429,10 @@ func jdGenerated(d *jdec, out any) bool {
 		jdGeneralUISettings(d, p)
 	case *[]*GeneralUISettings:
 		jdSlicePtr(d, p, jdGeneralUISettings)
-	case *GenerateRepoOption:
-		jdGenerateRepoOption(d, p)
-	case *[]*GenerateRepoOption:
-		jdSlicePtr(d, p, jdGenerateRepoOption)
+	case *GenerateRepoRequest:
+		jdGenerateRepoRequest(d, p)
+	case *[]*GenerateRepoRequest:
+		jdSlicePtr(d, p, jdGenerateRepoRequest)
 	case *GitBlob:
 		jdGitBlob(d, p)
 	case *[]*GitBlob:
@@ -495,6 +461,8 @@ func jdGenerated(d *jdec, out any) bool {
 		jdHook(d, p)
 	case *[]*Hook:
 		jdSlicePtr(d, p, jdHook)
+	case *HookConfig:
+		jdMap(d, (*map[string]string)(p), (*jdec).str)
 	case *Identity:
 		jdIdentity(d, p)
 	case *[]*Identity:
@@ -527,14 +495,14 @@ func jdGenerated(d *jdec, out any) bool {
 		jdIssueFormField(d, p)
 	case *[]*IssueFormField:
 		jdSlicePtr(d, p, jdIssueFormField)
-	case *IssueLabelsOption:
-		jdIssueLabelsOption(d, p)
-	case *[]*IssueLabelsOption:
-		jdSlicePtr(d, p, jdIssueLabelsOption)
-	case *IssueMeta:
-		jdIssueMeta(d, p)
-	case *[]*IssueMeta:
-		jdSlicePtr(d, p, jdIssueMeta)
+	case *IssueLabelsRequest:
+		jdIssueLabelsRequest(d, p)
+	case *[]*IssueLabelsRequest:
+		jdSlicePtr(d, p, jdIssueLabelsRequest)
+	case *IssueMetaRequest:
+		jdIssueMetaRequest(d, p)
+	case *[]*IssueMetaRequest:
+		jdSlicePtr(d, p, jdIssueMetaRequest)
 	case *IssueTemplate:
 		jdIssueTemplate(d, p)
 	case *[]*IssueTemplate:
@@ -561,22 +529,22 @@ func jdGenerated(d *jdec, out any) bool {
 		jdListActionRunResponse(d, p)
 	case *[]*ListActionRunResponse:
 		jdSlicePtr(d, p, jdListActionRunResponse)
-	case *MarkdownOption:
-		jdMarkdownOption(d, p)
-	case *[]*MarkdownOption:
-		jdSlicePtr(d, p, jdMarkdownOption)
-	case *MarkupOption:
-		jdMarkupOption(d, p)
-	case *[]*MarkupOption:
-		jdSlicePtr(d, p, jdMarkupOption)
-	case *MergePullRequestOption:
-		jdMergePullRequestOption(d, p)
-	case *[]*MergePullRequestOption:
-		jdSlicePtr(d, p, jdMergePullRequestOption)
-	case *MigrateRepoOptions:
-		jdMigrateRepoOptions(d, p)
-	case *[]*MigrateRepoOptions:
-		jdSlicePtr(d, p, jdMigrateRepoOptions)
+	case *MarkdownRequest:
+		jdMarkdownRequest(d, p)
+	case *[]*MarkdownRequest:
+		jdSlicePtr(d, p, jdMarkdownRequest)
+	case *MarkupRequest:
+		jdMarkupRequest(d, p)
+	case *[]*MarkupRequest:
+		jdSlicePtr(d, p, jdMarkupRequest)
+	case *MergePullRequestRequest:
+		jdMergePullRequestRequest(d, p)
+	case *[]*MergePullRequestRequest:
+		jdSlicePtr(d, p, jdMergePullRequestRequest)
+	case *MigrateRepoRequest:
+		jdMigrateRepoRequest(d, p)
+	case *[]*MigrateRepoRequest:
+		jdSlicePtr(d, p, jdMigrateRepoRequest)
 	case *Milestone:
 		jdMilestone(d, p)
 	case *[]*Milestone:
@@ -609,10 +577,10 @@ func jdGenerated(d *jdec, out any) bool {
 		jdNote(d, p)
 	case *[]*Note:
 		jdSlicePtr(d, p, jdNote)
-	case *NoteOptions:
-		jdNoteOptions(d, p)
-	case *[]*NoteOptions:
-		jdSlicePtr(d, p, jdNoteOptions)
+	case *NoteRequest:
+		jdNoteRequest(d, p)
+	case *[]*NoteRequest:
+		jdSlicePtr(d, p, jdNoteRequest)
 	case *NotificationCount:
 		jdNotificationCount(d, p)
 	case *[]*NotificationCount:
@@ -685,10 +653,10 @@ func jdGenerated(d *jdec, out any) bool {
 		jdPullReviewComment(d, p)
 	case *[]*PullReviewComment:
 		jdSlicePtr(d, p, jdPullReviewComment)
-	case *PullReviewRequestOptions:
-		jdPullReviewRequestOptions(d, p)
-	case *[]*PullReviewRequestOptions:
-		jdSlicePtr(d, p, jdPullReviewRequestOptions)
+	case *PullReviewersRequest:
+		jdPullReviewersRequest(d, p)
+	case *[]*PullReviewersRequest:
+		jdSlicePtr(d, p, jdPullReviewersRequest)
 	case *PushMirror:
 		jdPushMirror(d, p)
 	case *[]*PushMirror:
@@ -765,10 +733,10 @@ func jdGenerated(d *jdec, out any) bool {
 		jdReference(d, p)
 	case *[]*Reference:
 		jdSlicePtr(d, p, jdReference)
-	case *RegisterRunnerOptions:
-		jdRegisterRunnerOptions(d, p)
-	case *[]*RegisterRunnerOptions:
-		jdSlicePtr(d, p, jdRegisterRunnerOptions)
+	case *RegisterRunnerRequest:
+		jdRegisterRunnerRequest(d, p)
+	case *[]*RegisterRunnerRequest:
+		jdSlicePtr(d, p, jdRegisterRunnerRequest)
 	case *RegisterRunnerResponse:
 		jdRegisterRunnerResponse(d, p)
 	case *[]*RegisterRunnerResponse:
@@ -781,18 +749,18 @@ func jdGenerated(d *jdec, out any) bool {
 		jdRelease(d, p)
 	case *[]*Release:
 		jdSlicePtr(d, p, jdRelease)
-	case *RenameOrgOption:
-		jdRenameOrgOption(d, p)
-	case *[]*RenameOrgOption:
-		jdSlicePtr(d, p, jdRenameOrgOption)
-	case *RenameUserOption:
-		jdRenameUserOption(d, p)
-	case *[]*RenameUserOption:
-		jdSlicePtr(d, p, jdRenameUserOption)
-	case *ReplaceFlagsOption:
-		jdReplaceFlagsOption(d, p)
-	case *[]*ReplaceFlagsOption:
-		jdSlicePtr(d, p, jdReplaceFlagsOption)
+	case *RenameOrgRequest:
+		jdRenameOrgRequest(d, p)
+	case *[]*RenameOrgRequest:
+		jdSlicePtr(d, p, jdRenameOrgRequest)
+	case *RenameUserRequest:
+		jdRenameUserRequest(d, p)
+	case *[]*RenameUserRequest:
+		jdSlicePtr(d, p, jdRenameUserRequest)
+	case *ReplaceFlagsRequest:
+		jdReplaceFlagsRequest(d, p)
+	case *[]*ReplaceFlagsRequest:
+		jdSlicePtr(d, p, jdReplaceFlagsRequest)
 	case *RepoCollaboratorPermission:
 		jdRepoCollaboratorPermission(d, p)
 	case *[]*RepoCollaboratorPermission:
@@ -801,14 +769,14 @@ func jdGenerated(d *jdec, out any) bool {
 		jdRepoCommit(d, p)
 	case *[]*RepoCommit:
 		jdSlicePtr(d, p, jdRepoCommit)
-	case *RepoTargetOption:
-		jdRepoTargetOption(d, p)
-	case *[]*RepoTargetOption:
-		jdSlicePtr(d, p, jdRepoTargetOption)
-	case *RepoTopicOptions:
-		jdRepoTopicOptions(d, p)
-	case *[]*RepoTopicOptions:
-		jdSlicePtr(d, p, jdRepoTopicOptions)
+	case *RepoTarget:
+		jdRepoTarget(d, p)
+	case *[]*RepoTarget:
+		jdSlicePtr(d, p, jdRepoTarget)
+	case *RepoTopicRequest:
+		jdRepoTopicRequest(d, p)
+	case *[]*RepoTopicRequest:
+		jdSlicePtr(d, p, jdRepoTopicRequest)
 	case *RepoTransfer:
 		jdRepoTransfer(d, p)
 	case *[]*RepoTransfer:
@@ -833,18 +801,18 @@ func jdGenerated(d *jdec, out any) bool {
 		jdServerVersion(d, p)
 	case *[]*ServerVersion:
 		jdSlicePtr(d, p, jdServerVersion)
-	case *SetUserQuotaGroupsOptions:
-		jdSetUserQuotaGroupsOptions(d, p)
-	case *[]*SetUserQuotaGroupsOptions:
-		jdSlicePtr(d, p, jdSetUserQuotaGroupsOptions)
+	case *SetUserQuotaGroupsRequest:
+		jdSetUserQuotaGroupsRequest(d, p)
+	case *[]*SetUserQuotaGroupsRequest:
+		jdSlicePtr(d, p, jdSetUserQuotaGroupsRequest)
 	case *StopWatch:
 		jdStopWatch(d, p)
 	case *[]*StopWatch:
 		jdSlicePtr(d, p, jdStopWatch)
-	case *SubmitPullReviewOptions:
-		jdSubmitPullReviewOptions(d, p)
-	case *[]*SubmitPullReviewOptions:
-		jdSlicePtr(d, p, jdSubmitPullReviewOptions)
+	case *SubmitPullReviewRequest:
+		jdSubmitPullReviewRequest(d, p)
+	case *[]*SubmitPullReviewRequest:
+		jdSlicePtr(d, p, jdSubmitPullReviewRequest)
 	case *SyncForkInfo:
 		jdSyncForkInfo(d, p)
 	case *[]*SyncForkInfo:
@@ -881,30 +849,30 @@ func jdGenerated(d *jdec, out any) bool {
 		jdTrackedTime(d, p)
 	case *[]*TrackedTime:
 		jdSlicePtr(d, p, jdTrackedTime)
-	case *TransferRepoOption:
-		jdTransferRepoOption(d, p)
-	case *[]*TransferRepoOption:
-		jdSlicePtr(d, p, jdTransferRepoOption)
-	case *UpdateBranchRepoOption:
-		jdUpdateBranchRepoOption(d, p)
-	case *[]*UpdateBranchRepoOption:
-		jdSlicePtr(d, p, jdUpdateBranchRepoOption)
-	case *UpdateFileOptions:
-		jdUpdateFileOptions(d, p)
-	case *[]*UpdateFileOptions:
-		jdSlicePtr(d, p, jdUpdateFileOptions)
-	case *UpdateRepoAvatarOption:
-		jdUpdateRepoAvatarOption(d, p)
-	case *[]*UpdateRepoAvatarOption:
-		jdSlicePtr(d, p, jdUpdateRepoAvatarOption)
-	case *UpdateUserAvatarOption:
-		jdUpdateUserAvatarOption(d, p)
-	case *[]*UpdateUserAvatarOption:
-		jdSlicePtr(d, p, jdUpdateUserAvatarOption)
-	case *UpdateVariableOption:
-		jdUpdateVariableOption(d, p)
-	case *[]*UpdateVariableOption:
-		jdSlicePtr(d, p, jdUpdateVariableOption)
+	case *TransferRepoRequest:
+		jdTransferRepoRequest(d, p)
+	case *[]*TransferRepoRequest:
+		jdSlicePtr(d, p, jdTransferRepoRequest)
+	case *UpdateBranchRepoRequest:
+		jdUpdateBranchRepoRequest(d, p)
+	case *[]*UpdateBranchRepoRequest:
+		jdSlicePtr(d, p, jdUpdateBranchRepoRequest)
+	case *UpdateFileRequest:
+		jdUpdateFileRequest(d, p)
+	case *[]*UpdateFileRequest:
+		jdSlicePtr(d, p, jdUpdateFileRequest)
+	case *UpdateRepoAvatarRequest:
+		jdUpdateRepoAvatarRequest(d, p)
+	case *[]*UpdateRepoAvatarRequest:
+		jdSlicePtr(d, p, jdUpdateRepoAvatarRequest)
+	case *UpdateUserAvatarRequest:
+		jdUpdateUserAvatarRequest(d, p)
+	case *[]*UpdateUserAvatarRequest:
+		jdSlicePtr(d, p, jdUpdateUserAvatarRequest)
+	case *UpdateVariableRequest:
+		jdUpdateVariableRequest(d, p)
+	case *[]*UpdateVariableRequest:
+		jdSlicePtr(d, p, jdUpdateVariableRequest)
 	case *User:
 		jdUser(d, p)
 	case *[]*User:
@@ -917,14 +885,14 @@ func jdGenerated(d *jdec, out any) bool {
 		jdUserSettings(d, p)
 	case *[]*UserSettings:
 		jdSlicePtr(d, p, jdUserSettings)
-	case *UserSettingsOptions:
-		jdUserSettingsOptions(d, p)
-	case *[]*UserSettingsOptions:
-		jdSlicePtr(d, p, jdUserSettingsOptions)
-	case *VerifyGPGKeyOption:
-		jdVerifyGPGKeyOption(d, p)
-	case *[]*VerifyGPGKeyOption:
-		jdSlicePtr(d, p, jdVerifyGPGKeyOption)
+	case *UserSettingsRequest:
+		jdUserSettingsRequest(d, p)
+	case *[]*UserSettingsRequest:
+		jdSlicePtr(d, p, jdUserSettingsRequest)
+	case *VerifyGPGKeyRequest:
+		jdVerifyGPGKeyRequest(d, p)
+	case *[]*VerifyGPGKeyRequest:
+		jdSlicePtr(d, p, jdVerifyGPGKeyRequest)
 	case *WatchInfo:
 		jdWatchInfo(d, p)
 	case *[]*WatchInfo:
@@ -952,351 +920,19 @@ func jdGenerated(d *jdec, out any) bool {
 }
 
 var (
-	jkAPIErrorBody = []string{
-		"message", "url",
-	}
-	joAPIErrorBody = newJDOrder(
-		`"message":`, `"url":`,
-	)
-)
-
-func jdAPIErrorBody(d *jdec, v *APIErrorBody) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joAPIErrorBody, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "message":
-				i = 0
-			case "url":
-				i = 1
-			}
-			if i < 0 {
-				i = d.fold(jkAPIErrorBody, true)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			d.str(&v.Message)
-		case 1:
-			d.str(&v.URL)
-		}
-	}
-}
-
-var (
-	jkAPIForbiddenError = []string{
-		"message", "url",
-	}
-	joAPIForbiddenError = newJDOrder(
-		`"message":`, `"url":`,
-	)
-)
-
-func jdAPIForbiddenError(d *jdec, v *APIForbiddenError) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joAPIForbiddenError, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "message":
-				i = 0
-			case "url":
-				i = 1
-			}
-			if i < 0 {
-				i = d.fold(jkAPIForbiddenError, true)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			d.str(&v.Message)
-		case 1:
-			d.str(&v.URL)
-		}
-	}
-}
-
-var (
-	jkAPIInternalServerError = []string{
-		"message", "url",
-	}
-	joAPIInternalServerError = newJDOrder(
-		`"message":`, `"url":`,
-	)
-)
-
-func jdAPIInternalServerError(d *jdec, v *APIInternalServerError) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joAPIInternalServerError, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "message":
-				i = 0
-			case "url":
-				i = 1
-			}
-			if i < 0 {
-				i = d.fold(jkAPIInternalServerError, true)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			d.str(&v.Message)
-		case 1:
-			d.str(&v.URL)
-		}
-	}
-}
-
-var (
-	jkAPIInvalidTopicsError = []string{
-		"invalidTopics", "message",
-	}
-	joAPIInvalidTopicsError = newJDOrder(
-		`"invalidTopics":`, `"message":`,
-	)
-)
-
-func jdAPIInvalidTopicsError(d *jdec, v *APIInvalidTopicsError) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joAPIInvalidTopicsError, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "invalidTopics":
-				i = 0
-			case "message":
-				i = 1
-			}
-			if i < 0 {
-				i = d.fold(jkAPIInvalidTopicsError, false)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			jdSlice(d, &v.InvalidTopics, (*jdec).str)
-		case 1:
-			d.str(&v.Message)
-		}
-	}
-}
-
-var (
-	jkAPINotFound = []string{
-		"errors", "message", "url",
-	}
-	joAPINotFound = newJDOrder(
-		`"errors":`, `"message":`, `"url":`,
-	)
-)
-
-func jdAPINotFound(d *jdec, v *APINotFound) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joAPINotFound, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "errors":
-				i = 0
-			case "message":
-				i = 1
-			case "url":
-				i = 2
-			}
-			if i < 0 {
-				i = d.fold(jkAPINotFound, true)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			jdSlice(d, &v.Errors, (*jdec).str)
-		case 1:
-			d.str(&v.Message)
-		case 2:
-			d.str(&v.URL)
-		}
-	}
-}
-
-var (
-	jkAPIRepoArchivedError = []string{
-		"message", "url",
-	}
-	joAPIRepoArchivedError = newJDOrder(
-		`"message":`, `"url":`,
-	)
-)
-
-func jdAPIRepoArchivedError(d *jdec, v *APIRepoArchivedError) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joAPIRepoArchivedError, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "message":
-				i = 0
-			case "url":
-				i = 1
-			}
-			if i < 0 {
-				i = d.fold(jkAPIRepoArchivedError, true)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			d.str(&v.Message)
-		case 1:
-			d.str(&v.URL)
-		}
-	}
-}
-
-var (
-	jkAPIUnauthorizedError = []string{
-		"message", "url",
-	}
-	joAPIUnauthorizedError = newJDOrder(
-		`"message":`, `"url":`,
-	)
-)
-
-func jdAPIUnauthorizedError(d *jdec, v *APIUnauthorizedError) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joAPIUnauthorizedError, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "message":
-				i = 0
-			case "url":
-				i = 1
-			}
-			if i < 0 {
-				i = d.fold(jkAPIUnauthorizedError, true)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			d.str(&v.Message)
-		case 1:
-			d.str(&v.URL)
-		}
-	}
-}
-
-var (
-	jkAPIValidationError = []string{
-		"message", "url",
-	}
-	joAPIValidationError = newJDOrder(
-		`"message":`, `"url":`,
-	)
-)
-
-func jdAPIValidationError(d *jdec, v *APIValidationError) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joAPIValidationError, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "message":
-				i = 0
-			case "url":
-				i = 1
-			}
-			if i < 0 {
-				i = d.fold(jkAPIValidationError, true)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			d.str(&v.Message)
-		case 1:
-			d.str(&v.URL)
-		}
-	}
-}
-
-var (
-	jkAPRemoteFollowOption = []string{
+	jkAPRemoteFollowRequest = []string{
 		"target",
 	}
-	joAPRemoteFollowOption = newJDOrder(
+	joAPRemoteFollowRequest = newJDOrder(
 		`"target":`,
 	)
 )
 
-func jdAPRemoteFollowOption(d *jdec, v *APRemoteFollowOption) {
+func jdAPRemoteFollowRequest(d *jdec, v *APRemoteFollowRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joAPRemoteFollowOption, -1
+	o, prev := joAPRemoteFollowRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -1304,7 +940,7 @@ func jdAPRemoteFollowOption(d *jdec, v *APRemoteFollowOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkAPRemoteFollowOption, true)
+				i = d.fold(jkAPRemoteFollowRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -2013,19 +1649,19 @@ func jdActivity(d *jdec, v *Activity) {
 }
 
 var (
-	jkAddCollaboratorOption = []string{
+	jkAddCollaboratorRequest = []string{
 		"permission",
 	}
-	joAddCollaboratorOption = newJDOrder(
+	joAddCollaboratorRequest = newJDOrder(
 		`"permission":`,
 	)
 )
 
-func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
+func jdAddCollaboratorRequest(d *jdec, v *AddCollaboratorRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joAddCollaboratorOption, -1
+	o, prev := joAddCollaboratorRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -2033,7 +1669,7 @@ func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkAddCollaboratorOption, true)
+				i = d.fold(jkAddCollaboratorRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -2050,19 +1686,19 @@ func jdAddCollaboratorOption(d *jdec, v *AddCollaboratorOption) {
 }
 
 var (
-	jkAddTimeOption = []string{
+	jkAddTimeRequest = []string{
 		"created", "time", "user_name",
 	}
-	joAddTimeOption = newJDOrder(
+	joAddTimeRequest = newJDOrder(
 		`"created":`, `"time":`, `"user_name":`,
 	)
 )
 
-func jdAddTimeOption(d *jdec, v *AddTimeOption) {
+func jdAddTimeRequest(d *jdec, v *AddTimeRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joAddTimeOption, -1
+	o, prev := joAddTimeRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -2074,7 +1710,7 @@ func jdAddTimeOption(d *jdec, v *AddTimeOption) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkAddTimeOption, true)
+				i = d.fold(jkAddTimeRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -2605,22 +2241,22 @@ func jdChangeFileOperation(d *jdec, v *ChangeFileOperation) {
 }
 
 var (
-	jkChangeFilesOptions = []string{
+	jkChangeFilesRequest = []string{
 		"author", "branch", "committer", "dates", "files",
 		"force_overwrite_new_branch", "message", "new_branch", "signoff",
 	}
-	joChangeFilesOptions = newJDOrder(
+	joChangeFilesRequest = newJDOrder(
 		`"author":`, `"branch":`, `"committer":`, `"dates":`, `"files":`,
 		`"force_overwrite_new_branch":`, `"message":`, `"new_branch":`,
 		`"signoff":`,
 	)
 )
 
-func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
+func jdChangeFilesRequest(d *jdec, v *ChangeFilesRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joChangeFilesOptions, -1
+	o, prev := joChangeFilesRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -2644,7 +2280,7 @@ func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
 				i = 8
 			}
 			if i < 0 {
-				i = d.fold(jkChangeFilesOptions, true)
+				i = d.fold(jkChangeFilesRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -2661,7 +2297,7 @@ func jdChangeFilesOptions(d *jdec, v *ChangeFilesOptions) {
 		case 2:
 			jdPtr(d, &v.Committer, jdIdentity)
 		case 3:
-			jdPtr(d, &v.Dates, jdCommitDateOptions)
+			jdPtr(d, &v.Dates, jdCommitDates)
 		case 4:
 			jdSlicePtr(d, &v.Files, jdChangeFileOperation)
 		case 5:
@@ -3009,19 +2645,19 @@ func jdCommitAffectedFiles(d *jdec, v *CommitAffectedFiles) {
 }
 
 var (
-	jkCommitDateOptions = []string{
+	jkCommitDates = []string{
 		"author", "committer",
 	}
-	joCommitDateOptions = newJDOrder(
+	joCommitDates = newJDOrder(
 		`"author":`, `"committer":`,
 	)
 )
 
-func jdCommitDateOptions(d *jdec, v *CommitDateOptions) {
+func jdCommitDates(d *jdec, v *CommitDates) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCommitDateOptions, -1
+	o, prev := joCommitDates, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3031,7 +2667,7 @@ func jdCommitDateOptions(d *jdec, v *CommitDateOptions) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkCommitDateOptions, true)
+				i = d.fold(jkCommitDates, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3403,19 +3039,19 @@ func jdContentsResponse(d *jdec, v *ContentsResponse) {
 }
 
 var (
-	jkCreateAccessTokenOption = []string{
+	jkCreateAccessTokenRequest = []string{
 		"name", "repositories", "scopes",
 	}
-	joCreateAccessTokenOption = newJDOrder(
+	joCreateAccessTokenRequest = newJDOrder(
 		`"name":`, `"repositories":`, `"scopes":`,
 	)
 )
 
-func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
+func jdCreateAccessTokenRequest(d *jdec, v *CreateAccessTokenRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateAccessTokenOption, -1
+	o, prev := joCreateAccessTokenRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3427,7 +3063,7 @@ func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkCreateAccessTokenOption, true)
+				i = d.fold(jkCreateAccessTokenRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3440,7 +3076,7 @@ func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 		case 0:
 			d.str(&v.Name)
 		case 1:
-			jdSlicePtr(d, &v.Repositories, jdRepoTargetOption)
+			jdSlicePtr(d, &v.Repositories, jdRepoTarget)
 		case 2:
 			jdSlice(d, &v.Scopes, (*jdec).str)
 		}
@@ -3448,7 +3084,7 @@ func jdCreateAccessTokenOption(d *jdec, v *CreateAccessTokenOption) {
 }
 
 var (
-	jkCreateBranchProtectionOption = []string{
+	jkCreateBranchProtectionRequest = []string{
 		"apply_to_admins", "approvals_whitelist_teams",
 		"approvals_whitelist_username", "block_on_official_review_requests",
 		"block_on_outdated_branch", "block_on_rejected_reviews", "branch_name",
@@ -3461,7 +3097,7 @@ var (
 		"require_signed_commits", "required_approvals", "rule_name",
 		"status_check_contexts", "unprotected_file_patterns",
 	}
-	joCreateBranchProtectionOption = newJDOrder(
+	joCreateBranchProtectionRequest = newJDOrder(
 		`"apply_to_admins":`, `"approvals_whitelist_teams":`,
 		`"approvals_whitelist_username":`,
 		`"block_on_official_review_requests":`, `"block_on_outdated_branch":`,
@@ -3478,11 +3114,11 @@ var (
 	)
 )
 
-func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
+func jdCreateBranchProtectionRequest(d *jdec, v *CreateBranchProtectionRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateBranchProtectionOption, -1
+	o, prev := joCreateBranchProtectionRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3538,7 +3174,7 @@ func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
 				i = 24
 			}
 			if i < 0 {
-				i = d.fold(jkCreateBranchProtectionOption, true)
+				i = d.fold(jkCreateBranchProtectionRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3603,19 +3239,19 @@ func jdCreateBranchProtectionOption(d *jdec, v *CreateBranchProtectionOption) {
 }
 
 var (
-	jkCreateBranchRepoOption = []string{
+	jkCreateBranchRepoRequest = []string{
 		"new_branch_name", "old_branch_name", "old_ref_name",
 	}
-	joCreateBranchRepoOption = newJDOrder(
+	joCreateBranchRepoRequest = newJDOrder(
 		`"new_branch_name":`, `"old_branch_name":`, `"old_ref_name":`,
 	)
 )
 
-func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
+func jdCreateBranchRepoRequest(d *jdec, v *CreateBranchRepoRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateBranchRepoOption, -1
+	o, prev := joCreateBranchRepoRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3627,7 +3263,7 @@ func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkCreateBranchRepoOption, true)
+				i = d.fold(jkCreateBranchRepoRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3648,19 +3284,19 @@ func jdCreateBranchRepoOption(d *jdec, v *CreateBranchRepoOption) {
 }
 
 var (
-	jkCreateEmailOption = []string{
+	jkCreateEmailRequest = []string{
 		"emails",
 	}
-	joCreateEmailOption = newJDOrder(
+	joCreateEmailRequest = newJDOrder(
 		`"emails":`,
 	)
 )
 
-func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
+func jdCreateEmailRequest(d *jdec, v *CreateEmailRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateEmailOption, -1
+	o, prev := joCreateEmailRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3668,7 +3304,7 @@ func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkCreateEmailOption, true)
+				i = d.fold(jkCreateEmailRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3685,22 +3321,22 @@ func jdCreateEmailOption(d *jdec, v *CreateEmailOption) {
 }
 
 var (
-	jkCreateFileOptions = []string{
+	jkCreateFileRequest = []string{
 		"author", "branch", "committer", "content", "dates",
 		"force_overwrite_new_branch", "message", "new_branch", "signoff",
 	}
-	joCreateFileOptions = newJDOrder(
+	joCreateFileRequest = newJDOrder(
 		`"author":`, `"branch":`, `"committer":`, `"content":`, `"dates":`,
 		`"force_overwrite_new_branch":`, `"message":`, `"new_branch":`,
 		`"signoff":`,
 	)
 )
 
-func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
+func jdCreateFileRequest(d *jdec, v *CreateFileRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateFileOptions, -1
+	o, prev := joCreateFileRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3724,7 +3360,7 @@ func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 				i = 8
 			}
 			if i < 0 {
-				i = d.fold(jkCreateFileOptions, true)
+				i = d.fold(jkCreateFileRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3743,7 +3379,7 @@ func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 		case 3:
 			d.str(&v.Content)
 		case 4:
-			jdPtr(d, &v.Dates, jdCommitDateOptions)
+			jdPtr(d, &v.Dates, jdCommitDates)
 		case 5:
 			d.bool(&v.ForceOverwriteNewBranch)
 		case 6:
@@ -3757,19 +3393,19 @@ func jdCreateFileOptions(d *jdec, v *CreateFileOptions) {
 }
 
 var (
-	jkCreateForkOption = []string{
+	jkCreateForkRequest = []string{
 		"name", "organization",
 	}
-	joCreateForkOption = newJDOrder(
+	joCreateForkRequest = newJDOrder(
 		`"name":`, `"organization":`,
 	)
 )
 
-func jdCreateForkOption(d *jdec, v *CreateForkOption) {
+func jdCreateForkRequest(d *jdec, v *CreateForkRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateForkOption, -1
+	o, prev := joCreateForkRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3779,7 +3415,7 @@ func jdCreateForkOption(d *jdec, v *CreateForkOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkCreateForkOption, true)
+				i = d.fold(jkCreateForkRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3798,19 +3434,19 @@ func jdCreateForkOption(d *jdec, v *CreateForkOption) {
 }
 
 var (
-	jkCreateGPGKeyOption = []string{
+	jkCreateGPGKeyRequest = []string{
 		"armored_public_key", "armored_signature",
 	}
-	joCreateGPGKeyOption = newJDOrder(
+	joCreateGPGKeyRequest = newJDOrder(
 		`"armored_public_key":`, `"armored_signature":`,
 	)
 )
 
-func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
+func jdCreateGPGKeyRequest(d *jdec, v *CreateGPGKeyRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateGPGKeyOption, -1
+	o, prev := joCreateGPGKeyRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3820,7 +3456,7 @@ func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkCreateGPGKeyOption, true)
+				i = d.fold(jkCreateGPGKeyRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3839,21 +3475,21 @@ func jdCreateGPGKeyOption(d *jdec, v *CreateGPGKeyOption) {
 }
 
 var (
-	jkCreateHookOption = []string{
+	jkCreateHookRequest = []string{
 		"active", "authorization_header", "branch_filter", "config", "events",
 		"type",
 	}
-	joCreateHookOption = newJDOrder(
+	joCreateHookRequest = newJDOrder(
 		`"active":`, `"authorization_header":`, `"branch_filter":`, `"config":`,
 		`"events":`, `"type":`,
 	)
 )
 
-func jdCreateHookOption(d *jdec, v *CreateHookOption) {
+func jdCreateHookRequest(d *jdec, v *CreateHookRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateHookOption, -1
+	o, prev := joCreateHookRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3871,7 +3507,7 @@ func jdCreateHookOption(d *jdec, v *CreateHookOption) {
 				i = 5
 			}
 			if i < 0 {
-				i = d.fold(jkCreateHookOption, true)
+				i = d.fold(jkCreateHookRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3898,19 +3534,19 @@ func jdCreateHookOption(d *jdec, v *CreateHookOption) {
 }
 
 var (
-	jkCreateIssueCommentOption = []string{
+	jkCreateIssueCommentRequest = []string{
 		"body", "updated_at",
 	}
-	joCreateIssueCommentOption = newJDOrder(
+	joCreateIssueCommentRequest = newJDOrder(
 		`"body":`, `"updated_at":`,
 	)
 )
 
-func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
+func jdCreateIssueCommentRequest(d *jdec, v *CreateIssueCommentRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateIssueCommentOption, -1
+	o, prev := joCreateIssueCommentRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3920,7 +3556,7 @@ func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkCreateIssueCommentOption, true)
+				i = d.fold(jkCreateIssueCommentRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -3939,21 +3575,21 @@ func jdCreateIssueCommentOption(d *jdec, v *CreateIssueCommentOption) {
 }
 
 var (
-	jkCreateIssueOption = []string{
+	jkCreateIssueRequest = []string{
 		"assignee", "assignees", "body", "closed", "due_date", "labels",
 		"milestone", "ref", "title",
 	}
-	joCreateIssueOption = newJDOrder(
+	joCreateIssueRequest = newJDOrder(
 		`"assignee":`, `"assignees":`, `"body":`, `"closed":`, `"due_date":`,
 		`"labels":`, `"milestone":`, `"ref":`, `"title":`,
 	)
 )
 
-func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
+func jdCreateIssueRequest(d *jdec, v *CreateIssueRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateIssueOption, -1
+	o, prev := joCreateIssueRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -3977,7 +3613,7 @@ func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
 				i = 8
 			}
 			if i < 0 {
-				i = d.fold(jkCreateIssueOption, true)
+				i = d.fold(jkCreateIssueRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4010,19 +3646,19 @@ func jdCreateIssueOption(d *jdec, v *CreateIssueOption) {
 }
 
 var (
-	jkCreateKeyOption = []string{
+	jkCreateKeyRequest = []string{
 		"key", "read_only", "title",
 	}
-	joCreateKeyOption = newJDOrder(
+	joCreateKeyRequest = newJDOrder(
 		`"key":`, `"read_only":`, `"title":`,
 	)
 )
 
-func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
+func jdCreateKeyRequest(d *jdec, v *CreateKeyRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateKeyOption, -1
+	o, prev := joCreateKeyRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4034,7 +3670,7 @@ func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkCreateKeyOption, true)
+				i = d.fold(jkCreateKeyRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4055,20 +3691,20 @@ func jdCreateKeyOption(d *jdec, v *CreateKeyOption) {
 }
 
 var (
-	jkCreateLabelOption = []string{
+	jkCreateLabelRequest = []string{
 		"color", "description", "exclusive", "is_archived", "name",
 	}
-	joCreateLabelOption = newJDOrder(
+	joCreateLabelRequest = newJDOrder(
 		`"color":`, `"description":`, `"exclusive":`, `"is_archived":`,
 		`"name":`,
 	)
 )
 
-func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
+func jdCreateLabelRequest(d *jdec, v *CreateLabelRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateLabelOption, -1
+	o, prev := joCreateLabelRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4084,7 +3720,7 @@ func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
 				i = 4
 			}
 			if i < 0 {
-				i = d.fold(jkCreateLabelOption, true)
+				i = d.fold(jkCreateLabelRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4109,19 +3745,19 @@ func jdCreateLabelOption(d *jdec, v *CreateLabelOption) {
 }
 
 var (
-	jkCreateMilestoneOption = []string{
+	jkCreateMilestoneRequest = []string{
 		"description", "due_on", "state", "title",
 	}
-	joCreateMilestoneOption = newJDOrder(
+	joCreateMilestoneRequest = newJDOrder(
 		`"description":`, `"due_on":`, `"state":`, `"title":`,
 	)
 )
 
-func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
+func jdCreateMilestoneRequest(d *jdec, v *CreateMilestoneRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateMilestoneOption, -1
+	o, prev := joCreateMilestoneRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4135,7 +3771,7 @@ func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
 				i = 3
 			}
 			if i < 0 {
-				i = d.fold(jkCreateMilestoneOption, true)
+				i = d.fold(jkCreateMilestoneRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4158,19 +3794,19 @@ func jdCreateMilestoneOption(d *jdec, v *CreateMilestoneOption) {
 }
 
 var (
-	jkCreateOAuth2ApplicationOptions = []string{
+	jkCreateOAuth2ApplicationRequest = []string{
 		"confidential_client", "name", "redirect_uris",
 	}
-	joCreateOAuth2ApplicationOptions = newJDOrder(
+	joCreateOAuth2ApplicationRequest = newJDOrder(
 		`"confidential_client":`, `"name":`, `"redirect_uris":`,
 	)
 )
 
-func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions) {
+func jdCreateOAuth2ApplicationRequest(d *jdec, v *CreateOAuth2ApplicationRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateOAuth2ApplicationOptions, -1
+	o, prev := joCreateOAuth2ApplicationRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4182,7 +3818,7 @@ func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkCreateOAuth2ApplicationOptions, true)
+				i = d.fold(jkCreateOAuth2ApplicationRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4203,19 +3839,19 @@ func jdCreateOAuth2ApplicationOptions(d *jdec, v *CreateOAuth2ApplicationOptions
 }
 
 var (
-	jkCreateOrUpdateSecretOption = []string{
+	jkCreateOrUpdateSecretRequest = []string{
 		"data",
 	}
-	joCreateOrUpdateSecretOption = newJDOrder(
+	joCreateOrUpdateSecretRequest = newJDOrder(
 		`"data":`,
 	)
 )
 
-func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
+func jdCreateOrUpdateSecretRequest(d *jdec, v *CreateOrUpdateSecretRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateOrUpdateSecretOption, -1
+	o, prev := joCreateOrUpdateSecretRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4223,7 +3859,7 @@ func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkCreateOrUpdateSecretOption, true)
+				i = d.fold(jkCreateOrUpdateSecretRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4240,22 +3876,22 @@ func jdCreateOrUpdateSecretOption(d *jdec, v *CreateOrUpdateSecretOption) {
 }
 
 var (
-	jkCreateOrgOption = []string{
+	jkCreateOrgRequest = []string{
 		"description", "email", "full_name", "location",
 		"repo_admin_change_team_access", "username", "visibility", "website",
 	}
-	joCreateOrgOption = newJDOrder(
+	joCreateOrgRequest = newJDOrder(
 		`"description":`, `"email":`, `"full_name":`, `"location":`,
 		`"repo_admin_change_team_access":`, `"username":`, `"visibility":`,
 		`"website":`,
 	)
 )
 
-func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
+func jdCreateOrgRequest(d *jdec, v *CreateOrgRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateOrgOption, -1
+	o, prev := joCreateOrgRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4277,7 +3913,7 @@ func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
 				i = 7
 			}
 			if i < 0 {
-				i = d.fold(jkCreateOrgOption, true)
+				i = d.fold(jkCreateOrgRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4308,21 +3944,21 @@ func jdCreateOrgOption(d *jdec, v *CreateOrgOption) {
 }
 
 var (
-	jkCreatePullRequestOption = []string{
+	jkCreatePullRequestRequest = []string{
 		"assignee", "assignees", "base", "body", "due_date", "head", "labels",
 		"milestone", "title",
 	}
-	joCreatePullRequestOption = newJDOrder(
+	joCreatePullRequestRequest = newJDOrder(
 		`"assignee":`, `"assignees":`, `"base":`, `"body":`, `"due_date":`,
 		`"head":`, `"labels":`, `"milestone":`, `"title":`,
 	)
 )
 
-func jdCreatePullRequestOption(d *jdec, v *CreatePullRequestOption) {
+func jdCreatePullRequestRequest(d *jdec, v *CreatePullRequestRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreatePullRequestOption, -1
+	o, prev := joCreatePullRequestRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4346,7 +3982,7 @@ func jdCreatePullRequestOption(d *jdec, v *CreatePullRequestOption) {
 				i = 8
 			}
 			if i < 0 {
-				i = d.fold(jkCreatePullRequestOption, true)
+				i = d.fold(jkCreatePullRequestRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4433,19 +4069,19 @@ func jdCreatePullReviewComment(d *jdec, v *CreatePullReviewComment) {
 }
 
 var (
-	jkCreatePullReviewOptions = []string{
+	jkCreatePullReviewRequest = []string{
 		"body", "comments", "commit_id", "event",
 	}
-	joCreatePullReviewOptions = newJDOrder(
+	joCreatePullReviewRequest = newJDOrder(
 		`"body":`, `"comments":`, `"commit_id":`, `"event":`,
 	)
 )
 
-func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
+func jdCreatePullReviewRequest(d *jdec, v *CreatePullReviewRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreatePullReviewOptions, -1
+	o, prev := joCreatePullReviewRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4459,7 +4095,7 @@ func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
 				i = 3
 			}
 			if i < 0 {
-				i = d.fold(jkCreatePullReviewOptions, true)
+				i = d.fold(jkCreatePullReviewRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4482,22 +4118,22 @@ func jdCreatePullReviewOptions(d *jdec, v *CreatePullReviewOptions) {
 }
 
 var (
-	jkCreatePushMirrorOption = []string{
+	jkCreatePushMirrorRequest = []string{
 		"branch_filter", "interval", "remote_address", "remote_password",
 		"remote_username", "sync_on_commit", "use_ssh",
 	}
-	joCreatePushMirrorOption = newJDOrder(
+	joCreatePushMirrorRequest = newJDOrder(
 		`"branch_filter":`, `"interval":`, `"remote_address":`,
 		`"remote_password":`, `"remote_username":`, `"sync_on_commit":`,
 		`"use_ssh":`,
 	)
 )
 
-func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
+func jdCreatePushMirrorRequest(d *jdec, v *CreatePushMirrorRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreatePushMirrorOption, -1
+	o, prev := joCreatePushMirrorRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4517,7 +4153,7 @@ func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
 				i = 6
 			}
 			if i < 0 {
-				i = d.fold(jkCreatePushMirrorOption, true)
+				i = d.fold(jkCreatePushMirrorRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4546,19 +4182,19 @@ func jdCreatePushMirrorOption(d *jdec, v *CreatePushMirrorOption) {
 }
 
 var (
-	jkCreateQuotaGroupOptions = []string{
+	jkCreateQuotaGroupRequest = []string{
 		"name", "rules",
 	}
-	joCreateQuotaGroupOptions = newJDOrder(
+	joCreateQuotaGroupRequest = newJDOrder(
 		`"name":`, `"rules":`,
 	)
 )
 
-func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
+func jdCreateQuotaGroupRequest(d *jdec, v *CreateQuotaGroupRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateQuotaGroupOptions, -1
+	o, prev := joCreateQuotaGroupRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4568,7 +4204,7 @@ func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkCreateQuotaGroupOptions, true)
+				i = d.fold(jkCreateQuotaGroupRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4581,25 +4217,25 @@ func jdCreateQuotaGroupOptions(d *jdec, v *CreateQuotaGroupOptions) {
 		case 0:
 			d.str(&v.Name)
 		case 1:
-			jdSlicePtr(d, &v.Rules, jdCreateQuotaRuleOptions)
+			jdSlicePtr(d, &v.Rules, jdCreateQuotaRuleRequest)
 		}
 	}
 }
 
 var (
-	jkCreateQuotaRuleOptions = []string{
+	jkCreateQuotaRuleRequest = []string{
 		"limit", "name", "subjects",
 	}
-	joCreateQuotaRuleOptions = newJDOrder(
+	joCreateQuotaRuleRequest = newJDOrder(
 		`"limit":`, `"name":`, `"subjects":`,
 	)
 )
 
-func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
+func jdCreateQuotaRuleRequest(d *jdec, v *CreateQuotaRuleRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateQuotaRuleOptions, -1
+	o, prev := joCreateQuotaRuleRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4611,7 +4247,7 @@ func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkCreateQuotaRuleOptions, true)
+				i = d.fold(jkCreateQuotaRuleRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4632,21 +4268,21 @@ func jdCreateQuotaRuleOptions(d *jdec, v *CreateQuotaRuleOptions) {
 }
 
 var (
-	jkCreateReleaseOption = []string{
+	jkCreateReleaseRequest = []string{
 		"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name",
 		"target_commitish",
 	}
-	joCreateReleaseOption = newJDOrder(
+	joCreateReleaseRequest = newJDOrder(
 		`"body":`, `"draft":`, `"hide_archive_links":`, `"name":`,
 		`"prerelease":`, `"tag_name":`, `"target_commitish":`,
 	)
 )
 
-func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
+func jdCreateReleaseRequest(d *jdec, v *CreateReleaseRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateReleaseOption, -1
+	o, prev := joCreateReleaseRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4666,7 +4302,7 @@ func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
 				i = 6
 			}
 			if i < 0 {
-				i = d.fold(jkCreateReleaseOption, true)
+				i = d.fold(jkCreateReleaseRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4695,23 +4331,23 @@ func jdCreateReleaseOption(d *jdec, v *CreateReleaseOption) {
 }
 
 var (
-	jkCreateRepoOption = []string{
+	jkCreateRepoRequest = []string{
 		"auto_init", "default_branch", "description", "gitignores",
 		"issue_labels", "license", "name", "object_format_name", "private",
 		"readme", "template", "trust_model",
 	}
-	joCreateRepoOption = newJDOrder(
+	joCreateRepoRequest = newJDOrder(
 		`"auto_init":`, `"default_branch":`, `"description":`, `"gitignores":`,
 		`"issue_labels":`, `"license":`, `"name":`, `"object_format_name":`,
 		`"private":`, `"readme":`, `"template":`, `"trust_model":`,
 	)
 )
 
-func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
+func jdCreateRepoRequest(d *jdec, v *CreateRepoRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateRepoOption, -1
+	o, prev := joCreateRepoRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4741,7 +4377,7 @@ func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
 				i = 11
 			}
 			if i < 0 {
-				i = d.fold(jkCreateRepoOption, true)
+				i = d.fold(jkCreateRepoRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4780,19 +4416,19 @@ func jdCreateRepoOption(d *jdec, v *CreateRepoOption) {
 }
 
 var (
-	jkCreateStatusOption = []string{
+	jkCreateStatusRequest = []string{
 		"context", "description", "state", "target_url",
 	}
-	joCreateStatusOption = newJDOrder(
+	joCreateStatusRequest = newJDOrder(
 		`"context":`, `"description":`, `"state":`, `"target_url":`,
 	)
 )
 
-func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
+func jdCreateStatusRequest(d *jdec, v *CreateStatusRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateStatusOption, -1
+	o, prev := joCreateStatusRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4806,7 +4442,7 @@ func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
 				i = 3
 			}
 			if i < 0 {
-				i = d.fold(jkCreateStatusOption, true)
+				i = d.fold(jkCreateStatusRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4829,64 +4465,19 @@ func jdCreateStatusOption(d *jdec, v *CreateStatusOption) {
 }
 
 var (
-	jkCreateTagOption = []string{
-		"message", "tag_name", "target",
-	}
-	joCreateTagOption = newJDOrder(
-		`"message":`, `"tag_name":`, `"target":`,
-	)
-)
-
-func jdCreateTagOption(d *jdec, v *CreateTagOption) {
-	if !d.obj() {
-		return
-	}
-	o, prev := joCreateTagOption, -1
-	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
-		if i < 0 {
-			switch string(d.key) {
-			case "message":
-				i = 0
-			case "tag_name":
-				i = 1
-			case "target":
-				i = 2
-			}
-			if i < 0 {
-				i = d.fold(jkCreateTagOption, true)
-			}
-			if i < 0 {
-				d.skip()
-				continue
-			}
-			o.learn(prev, i)
-		}
-		prev = i
-		switch i {
-		case 0:
-			d.str(&v.Message)
-		case 1:
-			d.str(&v.TagName)
-		case 2:
-			d.str(&v.Target)
-		}
-	}
-}
-
-var (
-	jkCreateTagProtectionOption = []string{
+	jkCreateTagProtectionRequest = []string{
 		"name_pattern", "whitelist_teams", "whitelist_usernames",
 	}
-	joCreateTagProtectionOption = newJDOrder(
+	joCreateTagProtectionRequest = newJDOrder(
 		`"name_pattern":`, `"whitelist_teams":`, `"whitelist_usernames":`,
 	)
 )
 
-func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
+func jdCreateTagProtectionRequest(d *jdec, v *CreateTagProtectionRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateTagProtectionOption, -1
+	o, prev := joCreateTagProtectionRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4898,7 +4489,7 @@ func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkCreateTagProtectionOption, true)
+				i = d.fold(jkCreateTagProtectionRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4919,22 +4510,67 @@ func jdCreateTagProtectionOption(d *jdec, v *CreateTagProtectionOption) {
 }
 
 var (
-	jkCreateTeamOption = []string{
+	jkCreateTagRequest = []string{
+		"message", "tag_name", "target",
+	}
+	joCreateTagRequest = newJDOrder(
+		`"message":`, `"tag_name":`, `"target":`,
+	)
+)
+
+func jdCreateTagRequest(d *jdec, v *CreateTagRequest) {
+	if !d.obj() {
+		return
+	}
+	o, prev := joCreateTagRequest, -1
+	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
+		if i < 0 {
+			switch string(d.key) {
+			case "message":
+				i = 0
+			case "tag_name":
+				i = 1
+			case "target":
+				i = 2
+			}
+			if i < 0 {
+				i = d.fold(jkCreateTagRequest, true)
+			}
+			if i < 0 {
+				d.skip()
+				continue
+			}
+			o.learn(prev, i)
+		}
+		prev = i
+		switch i {
+		case 0:
+			d.str(&v.Message)
+		case 1:
+			d.str(&v.TagName)
+		case 2:
+			d.str(&v.Target)
+		}
+	}
+}
+
+var (
+	jkCreateTeamRequest = []string{
 		"can_create_org_repo", "description", "includes_all_repositories",
 		"name", "permission", "units", "units_map",
 	}
-	joCreateTeamOption = newJDOrder(
+	joCreateTeamRequest = newJDOrder(
 		`"can_create_org_repo":`, `"description":`,
 		`"includes_all_repositories":`, `"name":`, `"permission":`, `"units":`,
 		`"units_map":`,
 	)
 )
 
-func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
+func jdCreateTeamRequest(d *jdec, v *CreateTeamRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateTeamOption, -1
+	o, prev := joCreateTeamRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -4954,7 +4590,7 @@ func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
 				i = 6
 			}
 			if i < 0 {
-				i = d.fold(jkCreateTeamOption, true)
+				i = d.fold(jkCreateTeamRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -4983,23 +4619,23 @@ func jdCreateTeamOption(d *jdec, v *CreateTeamOption) {
 }
 
 var (
-	jkCreateUserOption = []string{
+	jkCreateUserRequest = []string{
 		"created_at", "email", "full_name", "login_name",
 		"must_change_password", "password", "restricted", "send_notify",
 		"source_id", "username", "visibility",
 	}
-	joCreateUserOption = newJDOrder(
+	joCreateUserRequest = newJDOrder(
 		`"created_at":`, `"email":`, `"full_name":`, `"login_name":`,
 		`"must_change_password":`, `"password":`, `"restricted":`,
 		`"send_notify":`, `"source_id":`, `"username":`, `"visibility":`,
 	)
 )
 
-func jdCreateUserOption(d *jdec, v *CreateUserOption) {
+func jdCreateUserRequest(d *jdec, v *CreateUserRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateUserOption, -1
+	o, prev := joCreateUserRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5027,7 +4663,7 @@ func jdCreateUserOption(d *jdec, v *CreateUserOption) {
 				i = 10
 			}
 			if i < 0 {
-				i = d.fold(jkCreateUserOption, true)
+				i = d.fold(jkCreateUserRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5064,19 +4700,19 @@ func jdCreateUserOption(d *jdec, v *CreateUserOption) {
 }
 
 var (
-	jkCreateVariableOption = []string{
+	jkCreateVariableRequest = []string{
 		"value",
 	}
-	joCreateVariableOption = newJDOrder(
+	joCreateVariableRequest = newJDOrder(
 		`"value":`,
 	)
 )
 
-func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
+func jdCreateVariableRequest(d *jdec, v *CreateVariableRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateVariableOption, -1
+	o, prev := joCreateVariableRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5084,7 +4720,7 @@ func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkCreateVariableOption, true)
+				i = d.fold(jkCreateVariableRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5101,19 +4737,19 @@ func jdCreateVariableOption(d *jdec, v *CreateVariableOption) {
 }
 
 var (
-	jkCreateWikiPageOptions = []string{
+	jkCreateWikiPageRequest = []string{
 		"content_base64", "message", "title",
 	}
-	joCreateWikiPageOptions = newJDOrder(
+	joCreateWikiPageRequest = newJDOrder(
 		`"content_base64":`, `"message":`, `"title":`,
 	)
 )
 
-func jdCreateWikiPageOptions(d *jdec, v *CreateWikiPageOptions) {
+func jdCreateWikiPageRequest(d *jdec, v *CreateWikiPageRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joCreateWikiPageOptions, -1
+	o, prev := joCreateWikiPageRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5125,7 +4761,7 @@ func jdCreateWikiPageOptions(d *jdec, v *CreateWikiPageOptions) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkCreateWikiPageOptions, true)
+				i = d.fold(jkCreateWikiPageRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5199,19 +4835,19 @@ func jdCron(d *jdec, v *Cron) {
 }
 
 var (
-	jkDeleteEmailOption = []string{
+	jkDeleteEmailRequest = []string{
 		"emails",
 	}
-	joDeleteEmailOption = newJDOrder(
+	joDeleteEmailRequest = newJDOrder(
 		`"emails":`,
 	)
 )
 
-func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
+func jdDeleteEmailRequest(d *jdec, v *DeleteEmailRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joDeleteEmailOption, -1
+	o, prev := joDeleteEmailRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5219,7 +4855,7 @@ func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkDeleteEmailOption, true)
+				i = d.fold(jkDeleteEmailRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5236,22 +4872,22 @@ func jdDeleteEmailOption(d *jdec, v *DeleteEmailOption) {
 }
 
 var (
-	jkDeleteFileOptions = []string{
+	jkDeleteFileRequest = []string{
 		"author", "branch", "committer", "dates", "force_overwrite_new_branch",
 		"message", "new_branch", "sha", "signoff",
 	}
-	joDeleteFileOptions = newJDOrder(
+	joDeleteFileRequest = newJDOrder(
 		`"author":`, `"branch":`, `"committer":`, `"dates":`,
 		`"force_overwrite_new_branch":`, `"message":`, `"new_branch":`,
 		`"sha":`, `"signoff":`,
 	)
 )
 
-func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
+func jdDeleteFileRequest(d *jdec, v *DeleteFileRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joDeleteFileOptions, -1
+	o, prev := joDeleteFileRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5275,7 +4911,7 @@ func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 				i = 8
 			}
 			if i < 0 {
-				i = d.fold(jkDeleteFileOptions, true)
+				i = d.fold(jkDeleteFileRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5292,7 +4928,7 @@ func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 		case 2:
 			jdPtr(d, &v.Committer, jdIdentity)
 		case 3:
-			jdPtr(d, &v.Dates, jdCommitDateOptions)
+			jdPtr(d, &v.Dates, jdCommitDates)
 		case 4:
 			d.bool(&v.ForceOverwriteNewBranch)
 		case 5:
@@ -5308,19 +4944,19 @@ func jdDeleteFileOptions(d *jdec, v *DeleteFileOptions) {
 }
 
 var (
-	jkDeleteLabelsOption = []string{
+	jkDeleteLabelsRequest = []string{
 		"updated_at",
 	}
-	joDeleteLabelsOption = newJDOrder(
+	joDeleteLabelsRequest = newJDOrder(
 		`"updated_at":`,
 	)
 )
 
-func jdDeleteLabelsOption(d *jdec, v *DeleteLabelsOption) {
+func jdDeleteLabelsRequest(d *jdec, v *DeleteLabelsRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joDeleteLabelsOption, -1
+	o, prev := joDeleteLabelsRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5328,7 +4964,7 @@ func jdDeleteLabelsOption(d *jdec, v *DeleteLabelsOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkDeleteLabelsOption, true)
+				i = d.fold(jkDeleteLabelsRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5416,19 +5052,19 @@ func jdDeployKey(d *jdec, v *DeployKey) {
 }
 
 var (
-	jkDismissPullReviewOptions = []string{
+	jkDismissPullReviewRequest = []string{
 		"message", "priors",
 	}
-	joDismissPullReviewOptions = newJDOrder(
+	joDismissPullReviewRequest = newJDOrder(
 		`"message":`, `"priors":`,
 	)
 )
 
-func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
+func jdDismissPullReviewRequest(d *jdec, v *DismissPullReviewRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joDismissPullReviewOptions, -1
+	o, prev := joDismissPullReviewRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5438,7 +5074,7 @@ func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkDismissPullReviewOptions, true)
+				i = d.fold(jkDismissPullReviewRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5457,19 +5093,19 @@ func jdDismissPullReviewOptions(d *jdec, v *DismissPullReviewOptions) {
 }
 
 var (
-	jkDispatchWorkflowOption = []string{
+	jkDispatchWorkflowRequest = []string{
 		"inputs", "ref", "return_run_info",
 	}
-	joDispatchWorkflowOption = newJDOrder(
+	joDispatchWorkflowRequest = newJDOrder(
 		`"inputs":`, `"ref":`, `"return_run_info":`,
 	)
 )
 
-func jdDispatchWorkflowOption(d *jdec, v *DispatchWorkflowOption) {
+func jdDispatchWorkflowRequest(d *jdec, v *DispatchWorkflowRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joDispatchWorkflowOption, -1
+	o, prev := joDispatchWorkflowRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5481,7 +5117,7 @@ func jdDispatchWorkflowOption(d *jdec, v *DispatchWorkflowOption) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkDispatchWorkflowOption, true)
+				i = d.fold(jkDispatchWorkflowRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5547,19 +5183,19 @@ func jdDispatchWorkflowRun(d *jdec, v *DispatchWorkflowRun) {
 }
 
 var (
-	jkEditAttachmentOptions = []string{
+	jkEditAttachmentRequest = []string{
 		"browser_download_url", "name",
 	}
-	joEditAttachmentOptions = newJDOrder(
+	joEditAttachmentRequest = newJDOrder(
 		`"browser_download_url":`, `"name":`,
 	)
 )
 
-func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
+func jdEditAttachmentRequest(d *jdec, v *EditAttachmentRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditAttachmentOptions, -1
+	o, prev := joEditAttachmentRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5569,7 +5205,7 @@ func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkEditAttachmentOptions, true)
+				i = d.fold(jkEditAttachmentRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5588,7 +5224,7 @@ func jdEditAttachmentOptions(d *jdec, v *EditAttachmentOptions) {
 }
 
 var (
-	jkEditBranchProtectionOption = []string{
+	jkEditBranchProtectionRequest = []string{
 		"apply_to_admins", "approvals_whitelist_teams",
 		"approvals_whitelist_username", "block_on_official_review_requests",
 		"block_on_outdated_branch", "block_on_rejected_reviews",
@@ -5601,7 +5237,7 @@ var (
 		"require_signed_commits", "required_approvals", "status_check_contexts",
 		"unprotected_file_patterns",
 	}
-	joEditBranchProtectionOption = newJDOrder(
+	joEditBranchProtectionRequest = newJDOrder(
 		`"apply_to_admins":`, `"approvals_whitelist_teams":`,
 		`"approvals_whitelist_username":`,
 		`"block_on_official_review_requests":`, `"block_on_outdated_branch":`,
@@ -5617,11 +5253,11 @@ var (
 	)
 )
 
-func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
+func jdEditBranchProtectionRequest(d *jdec, v *EditBranchProtectionRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditBranchProtectionOption, -1
+	o, prev := joEditBranchProtectionRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5673,7 +5309,7 @@ func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
 				i = 22
 			}
 			if i < 0 {
-				i = d.fold(jkEditBranchProtectionOption, true)
+				i = d.fold(jkEditBranchProtectionRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5734,19 +5370,19 @@ func jdEditBranchProtectionOption(d *jdec, v *EditBranchProtectionOption) {
 }
 
 var (
-	jkEditDeadlineOption = []string{
+	jkEditDeadlineRequest = []string{
 		"due_date",
 	}
-	joEditDeadlineOption = newJDOrder(
+	joEditDeadlineRequest = newJDOrder(
 		`"due_date":`,
 	)
 )
 
-func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
+func jdEditDeadlineRequest(d *jdec, v *EditDeadlineRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditDeadlineOption, -1
+	o, prev := joEditDeadlineRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5754,7 +5390,7 @@ func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkEditDeadlineOption, true)
+				i = d.fold(jkEditDeadlineRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5771,19 +5407,19 @@ func jdEditDeadlineOption(d *jdec, v *EditDeadlineOption) {
 }
 
 var (
-	jkEditGitHookOption = []string{
+	jkEditGitHookRequest = []string{
 		"content",
 	}
-	joEditGitHookOption = newJDOrder(
+	joEditGitHookRequest = newJDOrder(
 		`"content":`,
 	)
 )
 
-func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
+func jdEditGitHookRequest(d *jdec, v *EditGitHookRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditGitHookOption, -1
+	o, prev := joEditGitHookRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5791,7 +5427,7 @@ func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkEditGitHookOption, true)
+				i = d.fold(jkEditGitHookRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5808,20 +5444,20 @@ func jdEditGitHookOption(d *jdec, v *EditGitHookOption) {
 }
 
 var (
-	jkEditHookOption = []string{
+	jkEditHookRequest = []string{
 		"active", "authorization_header", "branch_filter", "config", "events",
 	}
-	joEditHookOption = newJDOrder(
+	joEditHookRequest = newJDOrder(
 		`"active":`, `"authorization_header":`, `"branch_filter":`, `"config":`,
 		`"events":`,
 	)
 )
 
-func jdEditHookOption(d *jdec, v *EditHookOption) {
+func jdEditHookRequest(d *jdec, v *EditHookRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditHookOption, -1
+	o, prev := joEditHookRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5837,7 +5473,7 @@ func jdEditHookOption(d *jdec, v *EditHookOption) {
 				i = 4
 			}
 			if i < 0 {
-				i = d.fold(jkEditHookOption, true)
+				i = d.fold(jkEditHookRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5862,19 +5498,19 @@ func jdEditHookOption(d *jdec, v *EditHookOption) {
 }
 
 var (
-	jkEditIssueCommentOption = []string{
+	jkEditIssueCommentRequest = []string{
 		"body", "updated_at",
 	}
-	joEditIssueCommentOption = newJDOrder(
+	joEditIssueCommentRequest = newJDOrder(
 		`"body":`, `"updated_at":`,
 	)
 )
 
-func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
+func jdEditIssueCommentRequest(d *jdec, v *EditIssueCommentRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditIssueCommentOption, -1
+	o, prev := joEditIssueCommentRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5884,7 +5520,7 @@ func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkEditIssueCommentOption, true)
+				i = d.fold(jkEditIssueCommentRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5903,21 +5539,21 @@ func jdEditIssueCommentOption(d *jdec, v *EditIssueCommentOption) {
 }
 
 var (
-	jkEditIssueOption = []string{
+	jkEditIssueRequest = []string{
 		"assignee", "assignees", "body", "due_date", "milestone", "ref",
 		"state", "title", "unset_due_date", "updated_at",
 	}
-	joEditIssueOption = newJDOrder(
+	joEditIssueRequest = newJDOrder(
 		`"assignee":`, `"assignees":`, `"body":`, `"due_date":`, `"milestone":`,
 		`"ref":`, `"state":`, `"title":`, `"unset_due_date":`, `"updated_at":`,
 	)
 )
 
-func jdEditIssueOption(d *jdec, v *EditIssueOption) {
+func jdEditIssueRequest(d *jdec, v *EditIssueRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditIssueOption, -1
+	o, prev := joEditIssueRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -5943,7 +5579,7 @@ func jdEditIssueOption(d *jdec, v *EditIssueOption) {
 				i = 9
 			}
 			if i < 0 {
-				i = d.fold(jkEditIssueOption, true)
+				i = d.fold(jkEditIssueRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -5978,20 +5614,20 @@ func jdEditIssueOption(d *jdec, v *EditIssueOption) {
 }
 
 var (
-	jkEditLabelOption = []string{
+	jkEditLabelRequest = []string{
 		"color", "description", "exclusive", "is_archived", "name",
 	}
-	joEditLabelOption = newJDOrder(
+	joEditLabelRequest = newJDOrder(
 		`"color":`, `"description":`, `"exclusive":`, `"is_archived":`,
 		`"name":`,
 	)
 )
 
-func jdEditLabelOption(d *jdec, v *EditLabelOption) {
+func jdEditLabelRequest(d *jdec, v *EditLabelRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditLabelOption, -1
+	o, prev := joEditLabelRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6007,7 +5643,7 @@ func jdEditLabelOption(d *jdec, v *EditLabelOption) {
 				i = 4
 			}
 			if i < 0 {
-				i = d.fold(jkEditLabelOption, true)
+				i = d.fold(jkEditLabelRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6032,19 +5668,19 @@ func jdEditLabelOption(d *jdec, v *EditLabelOption) {
 }
 
 var (
-	jkEditMilestoneOption = []string{
+	jkEditMilestoneRequest = []string{
 		"description", "due_on", "state", "title",
 	}
-	joEditMilestoneOption = newJDOrder(
+	joEditMilestoneRequest = newJDOrder(
 		`"description":`, `"due_on":`, `"state":`, `"title":`,
 	)
 )
 
-func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
+func jdEditMilestoneRequest(d *jdec, v *EditMilestoneRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditMilestoneOption, -1
+	o, prev := joEditMilestoneRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6058,7 +5694,7 @@ func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
 				i = 3
 			}
 			if i < 0 {
-				i = d.fold(jkEditMilestoneOption, true)
+				i = d.fold(jkEditMilestoneRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6081,21 +5717,21 @@ func jdEditMilestoneOption(d *jdec, v *EditMilestoneOption) {
 }
 
 var (
-	jkEditOrgOption = []string{
+	jkEditOrgRequest = []string{
 		"description", "email", "full_name", "location",
 		"repo_admin_change_team_access", "visibility", "website",
 	}
-	joEditOrgOption = newJDOrder(
+	joEditOrgRequest = newJDOrder(
 		`"description":`, `"email":`, `"full_name":`, `"location":`,
 		`"repo_admin_change_team_access":`, `"visibility":`, `"website":`,
 	)
 )
 
-func jdEditOrgOption(d *jdec, v *EditOrgOption) {
+func jdEditOrgRequest(d *jdec, v *EditOrgRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditOrgOption, -1
+	o, prev := joEditOrgRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6115,7 +5751,7 @@ func jdEditOrgOption(d *jdec, v *EditOrgOption) {
 				i = 6
 			}
 			if i < 0 {
-				i = d.fold(jkEditOrgOption, true)
+				i = d.fold(jkEditOrgRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6144,22 +5780,22 @@ func jdEditOrgOption(d *jdec, v *EditOrgOption) {
 }
 
 var (
-	jkEditPullRequestOption = []string{
+	jkEditPullRequestRequest = []string{
 		"allow_maintainer_edit", "assignee", "assignees", "base", "body",
 		"due_date", "labels", "milestone", "state", "title", "unset_due_date",
 	}
-	joEditPullRequestOption = newJDOrder(
+	joEditPullRequestRequest = newJDOrder(
 		`"allow_maintainer_edit":`, `"assignee":`, `"assignees":`, `"base":`,
 		`"body":`, `"due_date":`, `"labels":`, `"milestone":`, `"state":`,
 		`"title":`, `"unset_due_date":`,
 	)
 )
 
-func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
+func jdEditPullRequestRequest(d *jdec, v *EditPullRequestRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditPullRequestOption, -1
+	o, prev := joEditPullRequestRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6187,7 +5823,7 @@ func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
 				i = 10
 			}
 			if i < 0 {
-				i = d.fold(jkEditPullRequestOption, true)
+				i = d.fold(jkEditPullRequestRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6224,19 +5860,19 @@ func jdEditPullRequestOption(d *jdec, v *EditPullRequestOption) {
 }
 
 var (
-	jkEditQuotaRuleOptions = []string{
+	jkEditQuotaRuleRequest = []string{
 		"limit", "subjects",
 	}
-	joEditQuotaRuleOptions = newJDOrder(
+	joEditQuotaRuleRequest = newJDOrder(
 		`"limit":`, `"subjects":`,
 	)
 )
 
-func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
+func jdEditQuotaRuleRequest(d *jdec, v *EditQuotaRuleRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditQuotaRuleOptions, -1
+	o, prev := joEditQuotaRuleRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6246,7 +5882,7 @@ func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkEditQuotaRuleOptions, true)
+				i = d.fold(jkEditQuotaRuleRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6265,19 +5901,19 @@ func jdEditQuotaRuleOptions(d *jdec, v *EditQuotaRuleOptions) {
 }
 
 var (
-	jkEditReactionOption = []string{
+	jkEditReactionRequest = []string{
 		"content",
 	}
-	joEditReactionOption = newJDOrder(
+	joEditReactionRequest = newJDOrder(
 		`"content":`,
 	)
 )
 
-func jdEditReactionOption(d *jdec, v *EditReactionOption) {
+func jdEditReactionRequest(d *jdec, v *EditReactionRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditReactionOption, -1
+	o, prev := joEditReactionRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6285,7 +5921,7 @@ func jdEditReactionOption(d *jdec, v *EditReactionOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkEditReactionOption, true)
+				i = d.fold(jkEditReactionRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6302,21 +5938,21 @@ func jdEditReactionOption(d *jdec, v *EditReactionOption) {
 }
 
 var (
-	jkEditReleaseOption = []string{
+	jkEditReleaseRequest = []string{
 		"body", "draft", "hide_archive_links", "name", "prerelease", "tag_name",
 		"target_commitish",
 	}
-	joEditReleaseOption = newJDOrder(
+	joEditReleaseRequest = newJDOrder(
 		`"body":`, `"draft":`, `"hide_archive_links":`, `"name":`,
 		`"prerelease":`, `"tag_name":`, `"target_commitish":`,
 	)
 )
 
-func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
+func jdEditReleaseRequest(d *jdec, v *EditReleaseRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditReleaseOption, -1
+	o, prev := joEditReleaseRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6336,7 +5972,7 @@ func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
 				i = 6
 			}
 			if i < 0 {
-				i = d.fold(jkEditReleaseOption, true)
+				i = d.fold(jkEditReleaseRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6365,7 +6001,7 @@ func jdEditReleaseOption(d *jdec, v *EditReleaseOption) {
 }
 
 var (
-	jkEditRepoOption = []string{
+	jkEditRepoRequest = []string{
 		"allow_fast_forward_only_merge", "allow_manual_merge",
 		"allow_merge_commits", "allow_rebase", "allow_rebase_explicit",
 		"allow_rebase_update", "allow_squash_merge", "archived",
@@ -6378,7 +6014,7 @@ var (
 		"ignore_whitespace_conflicts", "internal_tracker", "mirror_interval",
 		"name", "private", "template", "website", "wiki_branch",
 	}
-	joEditRepoOption = newJDOrder(
+	joEditRepoRequest = newJDOrder(
 		`"allow_fast_forward_only_merge":`, `"allow_manual_merge":`,
 		`"allow_merge_commits":`, `"allow_rebase":`, `"allow_rebase_explicit":`,
 		`"allow_rebase_update":`, `"allow_squash_merge":`, `"archived":`,
@@ -6394,11 +6030,11 @@ var (
 	)
 )
 
-func jdEditRepoOption(d *jdec, v *EditRepoOption) {
+func jdEditRepoRequest(d *jdec, v *EditRepoRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditRepoOption, -1
+	o, prev := joEditRepoRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6472,7 +6108,7 @@ func jdEditRepoOption(d *jdec, v *EditRepoOption) {
 				i = 33
 			}
 			if i < 0 {
-				i = d.fold(jkEditRepoOption, true)
+				i = d.fold(jkEditRepoRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6555,19 +6191,19 @@ func jdEditRepoOption(d *jdec, v *EditRepoOption) {
 }
 
 var (
-	jkEditTagProtectionOption = []string{
+	jkEditTagProtectionRequest = []string{
 		"name_pattern", "whitelist_teams", "whitelist_usernames",
 	}
-	joEditTagProtectionOption = newJDOrder(
+	joEditTagProtectionRequest = newJDOrder(
 		`"name_pattern":`, `"whitelist_teams":`, `"whitelist_usernames":`,
 	)
 )
 
-func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
+func jdEditTagProtectionRequest(d *jdec, v *EditTagProtectionRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditTagProtectionOption, -1
+	o, prev := joEditTagProtectionRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6579,7 +6215,7 @@ func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkEditTagProtectionOption, true)
+				i = d.fold(jkEditTagProtectionRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6600,22 +6236,22 @@ func jdEditTagProtectionOption(d *jdec, v *EditTagProtectionOption) {
 }
 
 var (
-	jkEditTeamOption = []string{
+	jkEditTeamRequest = []string{
 		"can_create_org_repo", "description", "includes_all_repositories",
 		"name", "permission", "units", "units_map",
 	}
-	joEditTeamOption = newJDOrder(
+	joEditTeamRequest = newJDOrder(
 		`"can_create_org_repo":`, `"description":`,
 		`"includes_all_repositories":`, `"name":`, `"permission":`, `"units":`,
 		`"units_map":`,
 	)
 )
 
-func jdEditTeamOption(d *jdec, v *EditTeamOption) {
+func jdEditTeamRequest(d *jdec, v *EditTeamRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditTeamOption, -1
+	o, prev := joEditTeamRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6635,7 +6271,7 @@ func jdEditTeamOption(d *jdec, v *EditTeamOption) {
 				i = 6
 			}
 			if i < 0 {
-				i = d.fold(jkEditTeamOption, true)
+				i = d.fold(jkEditTeamRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -6664,14 +6300,14 @@ func jdEditTeamOption(d *jdec, v *EditTeamOption) {
 }
 
 var (
-	jkEditUserOption = []string{
+	jkEditUserRequest = []string{
 		"active", "admin", "allow_create_organization", "allow_git_hook",
 		"allow_import_local", "description", "email", "full_name", "hide_email",
 		"location", "login_name", "max_repo_creation", "must_change_password",
 		"password", "prohibit_login", "pronouns", "restricted", "source_id",
 		"visibility", "website",
 	}
-	joEditUserOption = newJDOrder(
+	joEditUserRequest = newJDOrder(
 		`"active":`, `"admin":`, `"allow_create_organization":`,
 		`"allow_git_hook":`, `"allow_import_local":`, `"description":`,
 		`"email":`, `"full_name":`, `"hide_email":`, `"location":`,
@@ -6681,11 +6317,11 @@ var (
 	)
 )
 
-func jdEditUserOption(d *jdec, v *EditUserOption) {
+func jdEditUserRequest(d *jdec, v *EditUserRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joEditUserOption, -1
+	o, prev := joEditUserRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -6731,7 +6367,7 @@ func jdEditUserOption(d *jdec, v *EditUserOption) {
 				i = 19
 			}
 			if i < 0 {
-				i = d.fold(jkEditUserOption, true)
+				i = d.fold(jkEditUserRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -7519,23 +7155,23 @@ func jdGeneralUISettings(d *jdec, v *GeneralUISettings) {
 }
 
 var (
-	jkGenerateRepoOption = []string{
+	jkGenerateRepoRequest = []string{
 		"avatar", "default_branch", "description", "git_content", "git_hooks",
 		"labels", "name", "owner", "private", "protected_branch", "topics",
 		"webhooks",
 	}
-	joGenerateRepoOption = newJDOrder(
+	joGenerateRepoRequest = newJDOrder(
 		`"avatar":`, `"default_branch":`, `"description":`, `"git_content":`,
 		`"git_hooks":`, `"labels":`, `"name":`, `"owner":`, `"private":`,
 		`"protected_branch":`, `"topics":`, `"webhooks":`,
 	)
 )
 
-func jdGenerateRepoOption(d *jdec, v *GenerateRepoOption) {
+func jdGenerateRepoRequest(d *jdec, v *GenerateRepoRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joGenerateRepoOption, -1
+	o, prev := joGenerateRepoRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -7565,7 +7201,7 @@ func jdGenerateRepoOption(d *jdec, v *GenerateRepoOption) {
 				i = 11
 			}
 			if i < 0 {
-				i = d.fold(jkGenerateRepoOption, true)
+				i = d.fold(jkGenerateRepoRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -8435,19 +8071,19 @@ func jdIssueFormField(d *jdec, v *IssueFormField) {
 }
 
 var (
-	jkIssueLabelsOption = []string{
+	jkIssueLabelsRequest = []string{
 		"labels", "updated_at",
 	}
-	joIssueLabelsOption = newJDOrder(
+	joIssueLabelsRequest = newJDOrder(
 		`"labels":`, `"updated_at":`,
 	)
 )
 
-func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
+func jdIssueLabelsRequest(d *jdec, v *IssueLabelsRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joIssueLabelsOption, -1
+	o, prev := joIssueLabelsRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -8457,7 +8093,7 @@ func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkIssueLabelsOption, true)
+				i = d.fold(jkIssueLabelsRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -8476,19 +8112,19 @@ func jdIssueLabelsOption(d *jdec, v *IssueLabelsOption) {
 }
 
 var (
-	jkIssueMeta = []string{
+	jkIssueMetaRequest = []string{
 		"index", "owner", "repo",
 	}
-	joIssueMeta = newJDOrder(
+	joIssueMetaRequest = newJDOrder(
 		`"index":`, `"owner":`, `"repo":`,
 	)
 )
 
-func jdIssueMeta(d *jdec, v *IssueMeta) {
+func jdIssueMetaRequest(d *jdec, v *IssueMetaRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joIssueMeta, -1
+	o, prev := joIssueMetaRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -8500,7 +8136,7 @@ func jdIssueMeta(d *jdec, v *IssueMeta) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkIssueMeta, true)
+				i = d.fold(jkIssueMetaRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -8838,19 +8474,19 @@ func jdListActionRunResponse(d *jdec, v *ListActionRunResponse) {
 }
 
 var (
-	jkMarkdownOption = []string{
+	jkMarkdownRequest = []string{
 		"Context", "Mode", "Text", "Wiki",
 	}
-	joMarkdownOption = newJDOrder(
+	joMarkdownRequest = newJDOrder(
 		`"Context":`, `"Mode":`, `"Text":`, `"Wiki":`,
 	)
 )
 
-func jdMarkdownOption(d *jdec, v *MarkdownOption) {
+func jdMarkdownRequest(d *jdec, v *MarkdownRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joMarkdownOption, -1
+	o, prev := joMarkdownRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -8864,7 +8500,7 @@ func jdMarkdownOption(d *jdec, v *MarkdownOption) {
 				i = 3
 			}
 			if i < 0 {
-				i = d.fold(jkMarkdownOption, false)
+				i = d.fold(jkMarkdownRequest, false)
 			}
 			if i < 0 {
 				d.skip()
@@ -8887,20 +8523,20 @@ func jdMarkdownOption(d *jdec, v *MarkdownOption) {
 }
 
 var (
-	jkMarkupOption = []string{
+	jkMarkupRequest = []string{
 		"BranchPath", "Context", "FilePath", "Mode", "Text", "Wiki",
 	}
-	joMarkupOption = newJDOrder(
+	joMarkupRequest = newJDOrder(
 		`"BranchPath":`, `"Context":`, `"FilePath":`, `"Mode":`, `"Text":`,
 		`"Wiki":`,
 	)
 )
 
-func jdMarkupOption(d *jdec, v *MarkupOption) {
+func jdMarkupRequest(d *jdec, v *MarkupRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joMarkupOption, -1
+	o, prev := joMarkupRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -8918,7 +8554,7 @@ func jdMarkupOption(d *jdec, v *MarkupOption) {
 				i = 5
 			}
 			if i < 0 {
-				i = d.fold(jkMarkupOption, false)
+				i = d.fold(jkMarkupRequest, false)
 			}
 			if i < 0 {
 				d.skip()
@@ -8945,23 +8581,23 @@ func jdMarkupOption(d *jdec, v *MarkupOption) {
 }
 
 var (
-	jkMergePullRequestOption = []string{
+	jkMergePullRequestRequest = []string{
 		"Do", "MergeCommitID", "MergeMessageField", "MergeTitleField",
 		"delete_branch_after_merge", "force_merge", "head_commit_id",
 		"merge_when_checks_succeed",
 	}
-	joMergePullRequestOption = newJDOrder(
+	joMergePullRequestRequest = newJDOrder(
 		`"Do":`, `"MergeCommitID":`, `"MergeMessageField":`,
 		`"MergeTitleField":`, `"delete_branch_after_merge":`, `"force_merge":`,
 		`"head_commit_id":`, `"merge_when_checks_succeed":`,
 	)
 )
 
-func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
+func jdMergePullRequestRequest(d *jdec, v *MergePullRequestRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joMergePullRequestOption, -1
+	o, prev := joMergePullRequestRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -8983,7 +8619,7 @@ func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
 				i = 7
 			}
 			if i < 0 {
-				i = d.fold(jkMergePullRequestOption, false)
+				i = d.fold(jkMergePullRequestRequest, false)
 			}
 			if i < 0 {
 				d.skip()
@@ -9014,13 +8650,13 @@ func jdMergePullRequestOption(d *jdec, v *MergePullRequestOption) {
 }
 
 var (
-	jkMigrateRepoOptions = []string{
+	jkMigrateRepoRequest = []string{
 		"auth_password", "auth_token", "auth_username", "clone_addr",
 		"description", "issues", "labels", "lfs", "lfs_endpoint", "milestones",
 		"mirror", "mirror_interval", "private", "pull_requests", "releases",
 		"repo_name", "repo_owner", "service", "uid", "wiki",
 	}
-	joMigrateRepoOptions = newJDOrder(
+	joMigrateRepoRequest = newJDOrder(
 		`"auth_password":`, `"auth_token":`, `"auth_username":`,
 		`"clone_addr":`, `"description":`, `"issues":`, `"labels":`, `"lfs":`,
 		`"lfs_endpoint":`, `"milestones":`, `"mirror":`, `"mirror_interval":`,
@@ -9029,11 +8665,11 @@ var (
 	)
 )
 
-func jdMigrateRepoOptions(d *jdec, v *MigrateRepoOptions) {
+func jdMigrateRepoRequest(d *jdec, v *MigrateRepoRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joMigrateRepoOptions, -1
+	o, prev := joMigrateRepoRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -9079,7 +8715,7 @@ func jdMigrateRepoOptions(d *jdec, v *MigrateRepoOptions) {
 				i = 19
 			}
 			if i < 0 {
-				i = d.fold(jkMigrateRepoOptions, true)
+				i = d.fold(jkMigrateRepoRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -9535,19 +9171,19 @@ func jdNote(d *jdec, v *Note) {
 }
 
 var (
-	jkNoteOptions = []string{
+	jkNoteRequest = []string{
 		"message",
 	}
-	joNoteOptions = newJDOrder(
+	joNoteRequest = newJDOrder(
 		`"message":`,
 	)
 )
 
-func jdNoteOptions(d *jdec, v *NoteOptions) {
+func jdNoteRequest(d *jdec, v *NoteRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joNoteOptions, -1
+	o, prev := joNoteRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -9555,7 +9191,7 @@ func jdNoteOptions(d *jdec, v *NoteOptions) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkNoteOptions, true)
+				i = d.fold(jkNoteRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -10871,19 +10507,19 @@ func jdPullReviewComment(d *jdec, v *PullReviewComment) {
 }
 
 var (
-	jkPullReviewRequestOptions = []string{
+	jkPullReviewersRequest = []string{
 		"reviewers", "team_reviewers",
 	}
-	joPullReviewRequestOptions = newJDOrder(
+	joPullReviewersRequest = newJDOrder(
 		`"reviewers":`, `"team_reviewers":`,
 	)
 )
 
-func jdPullReviewRequestOptions(d *jdec, v *PullReviewRequestOptions) {
+func jdPullReviewersRequest(d *jdec, v *PullReviewersRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joPullReviewRequestOptions, -1
+	o, prev := joPullReviewersRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -10893,7 +10529,7 @@ func jdPullReviewRequestOptions(d *jdec, v *PullReviewRequestOptions) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkPullReviewRequestOptions, true)
+				i = d.fold(jkPullReviewersRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -11677,19 +11313,19 @@ func jdReference(d *jdec, v *Reference) {
 }
 
 var (
-	jkRegisterRunnerOptions = []string{
+	jkRegisterRunnerRequest = []string{
 		"description", "ephemeral", "name",
 	}
-	joRegisterRunnerOptions = newJDOrder(
+	joRegisterRunnerRequest = newJDOrder(
 		`"description":`, `"ephemeral":`, `"name":`,
 	)
 )
 
-func jdRegisterRunnerOptions(d *jdec, v *RegisterRunnerOptions) {
+func jdRegisterRunnerRequest(d *jdec, v *RegisterRunnerRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joRegisterRunnerOptions, -1
+	o, prev := joRegisterRunnerRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -11701,7 +11337,7 @@ func jdRegisterRunnerOptions(d *jdec, v *RegisterRunnerOptions) {
 				i = 2
 			}
 			if i < 0 {
-				i = d.fold(jkRegisterRunnerOptions, true)
+				i = d.fold(jkRegisterRunnerRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -11916,19 +11552,19 @@ func jdRelease(d *jdec, v *Release) {
 }
 
 var (
-	jkRenameOrgOption = []string{
+	jkRenameOrgRequest = []string{
 		"new_name",
 	}
-	joRenameOrgOption = newJDOrder(
+	joRenameOrgRequest = newJDOrder(
 		`"new_name":`,
 	)
 )
 
-func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
+func jdRenameOrgRequest(d *jdec, v *RenameOrgRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joRenameOrgOption, -1
+	o, prev := joRenameOrgRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -11936,7 +11572,7 @@ func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkRenameOrgOption, true)
+				i = d.fold(jkRenameOrgRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -11953,19 +11589,19 @@ func jdRenameOrgOption(d *jdec, v *RenameOrgOption) {
 }
 
 var (
-	jkRenameUserOption = []string{
+	jkRenameUserRequest = []string{
 		"new_username",
 	}
-	joRenameUserOption = newJDOrder(
+	joRenameUserRequest = newJDOrder(
 		`"new_username":`,
 	)
 )
 
-func jdRenameUserOption(d *jdec, v *RenameUserOption) {
+func jdRenameUserRequest(d *jdec, v *RenameUserRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joRenameUserOption, -1
+	o, prev := joRenameUserRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -11973,7 +11609,7 @@ func jdRenameUserOption(d *jdec, v *RenameUserOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkRenameUserOption, true)
+				i = d.fold(jkRenameUserRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -11990,19 +11626,19 @@ func jdRenameUserOption(d *jdec, v *RenameUserOption) {
 }
 
 var (
-	jkReplaceFlagsOption = []string{
+	jkReplaceFlagsRequest = []string{
 		"flags",
 	}
-	joReplaceFlagsOption = newJDOrder(
+	joReplaceFlagsRequest = newJDOrder(
 		`"flags":`,
 	)
 )
 
-func jdReplaceFlagsOption(d *jdec, v *ReplaceFlagsOption) {
+func jdReplaceFlagsRequest(d *jdec, v *ReplaceFlagsRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joReplaceFlagsOption, -1
+	o, prev := joReplaceFlagsRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -12010,7 +11646,7 @@ func jdReplaceFlagsOption(d *jdec, v *ReplaceFlagsOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkReplaceFlagsOption, true)
+				i = d.fold(jkReplaceFlagsRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -12130,19 +11766,19 @@ func jdRepoCommit(d *jdec, v *RepoCommit) {
 }
 
 var (
-	jkRepoTargetOption = []string{
+	jkRepoTarget = []string{
 		"name", "owner",
 	}
-	joRepoTargetOption = newJDOrder(
+	joRepoTarget = newJDOrder(
 		`"name":`, `"owner":`,
 	)
 )
 
-func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
+func jdRepoTarget(d *jdec, v *RepoTarget) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joRepoTargetOption, -1
+	o, prev := joRepoTarget, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -12152,7 +11788,7 @@ func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkRepoTargetOption, true)
+				i = d.fold(jkRepoTarget, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -12171,19 +11807,19 @@ func jdRepoTargetOption(d *jdec, v *RepoTargetOption) {
 }
 
 var (
-	jkRepoTopicOptions = []string{
+	jkRepoTopicRequest = []string{
 		"topics",
 	}
-	joRepoTopicOptions = newJDOrder(
+	joRepoTopicRequest = newJDOrder(
 		`"topics":`,
 	)
 )
 
-func jdRepoTopicOptions(d *jdec, v *RepoTopicOptions) {
+func jdRepoTopicRequest(d *jdec, v *RepoTopicRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joRepoTopicOptions, -1
+	o, prev := joRepoTopicRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -12191,7 +11827,7 @@ func jdRepoTopicOptions(d *jdec, v *RepoTopicOptions) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkRepoTopicOptions, true)
+				i = d.fold(jkRepoTopicRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -12754,19 +12390,19 @@ func jdServerVersion(d *jdec, v *ServerVersion) {
 }
 
 var (
-	jkSetUserQuotaGroupsOptions = []string{
+	jkSetUserQuotaGroupsRequest = []string{
 		"groups",
 	}
-	joSetUserQuotaGroupsOptions = newJDOrder(
+	joSetUserQuotaGroupsRequest = newJDOrder(
 		`"groups":`,
 	)
 )
 
-func jdSetUserQuotaGroupsOptions(d *jdec, v *SetUserQuotaGroupsOptions) {
+func jdSetUserQuotaGroupsRequest(d *jdec, v *SetUserQuotaGroupsRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joSetUserQuotaGroupsOptions, -1
+	o, prev := joSetUserQuotaGroupsRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -12774,7 +12410,7 @@ func jdSetUserQuotaGroupsOptions(d *jdec, v *SetUserQuotaGroupsOptions) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkSetUserQuotaGroupsOptions, true)
+				i = d.fold(jkSetUserQuotaGroupsRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -12854,19 +12490,19 @@ func jdStopWatch(d *jdec, v *StopWatch) {
 }
 
 var (
-	jkSubmitPullReviewOptions = []string{
+	jkSubmitPullReviewRequest = []string{
 		"body", "event",
 	}
-	joSubmitPullReviewOptions = newJDOrder(
+	joSubmitPullReviewRequest = newJDOrder(
 		`"body":`, `"event":`,
 	)
 )
 
-func jdSubmitPullReviewOptions(d *jdec, v *SubmitPullReviewOptions) {
+func jdSubmitPullReviewRequest(d *jdec, v *SubmitPullReviewRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joSubmitPullReviewOptions, -1
+	o, prev := joSubmitPullReviewRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -12876,7 +12512,7 @@ func jdSubmitPullReviewOptions(d *jdec, v *SubmitPullReviewOptions) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkSubmitPullReviewOptions, true)
+				i = d.fold(jkSubmitPullReviewRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -13492,19 +13128,19 @@ func jdTrackedTime(d *jdec, v *TrackedTime) {
 }
 
 var (
-	jkTransferRepoOption = []string{
+	jkTransferRepoRequest = []string{
 		"new_owner", "team_ids",
 	}
-	joTransferRepoOption = newJDOrder(
+	joTransferRepoRequest = newJDOrder(
 		`"new_owner":`, `"team_ids":`,
 	)
 )
 
-func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
+func jdTransferRepoRequest(d *jdec, v *TransferRepoRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joTransferRepoOption, -1
+	o, prev := joTransferRepoRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -13514,7 +13150,7 @@ func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkTransferRepoOption, true)
+				i = d.fold(jkTransferRepoRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -13533,19 +13169,19 @@ func jdTransferRepoOption(d *jdec, v *TransferRepoOption) {
 }
 
 var (
-	jkUpdateBranchRepoOption = []string{
+	jkUpdateBranchRepoRequest = []string{
 		"name",
 	}
-	joUpdateBranchRepoOption = newJDOrder(
+	joUpdateBranchRepoRequest = newJDOrder(
 		`"name":`,
 	)
 )
 
-func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
+func jdUpdateBranchRepoRequest(d *jdec, v *UpdateBranchRepoRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joUpdateBranchRepoOption, -1
+	o, prev := joUpdateBranchRepoRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -13553,7 +13189,7 @@ func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkUpdateBranchRepoOption, true)
+				i = d.fold(jkUpdateBranchRepoRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -13570,23 +13206,23 @@ func jdUpdateBranchRepoOption(d *jdec, v *UpdateBranchRepoOption) {
 }
 
 var (
-	jkUpdateFileOptions = []string{
+	jkUpdateFileRequest = []string{
 		"author", "branch", "committer", "content", "dates",
 		"force_overwrite_new_branch", "from_path", "message", "new_branch",
 		"sha", "signoff",
 	}
-	joUpdateFileOptions = newJDOrder(
+	joUpdateFileRequest = newJDOrder(
 		`"author":`, `"branch":`, `"committer":`, `"content":`, `"dates":`,
 		`"force_overwrite_new_branch":`, `"from_path":`, `"message":`,
 		`"new_branch":`, `"sha":`, `"signoff":`,
 	)
 )
 
-func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
+func jdUpdateFileRequest(d *jdec, v *UpdateFileRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joUpdateFileOptions, -1
+	o, prev := joUpdateFileRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -13614,7 +13250,7 @@ func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 				i = 10
 			}
 			if i < 0 {
-				i = d.fold(jkUpdateFileOptions, true)
+				i = d.fold(jkUpdateFileRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -13633,7 +13269,7 @@ func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 		case 3:
 			d.str(&v.Content)
 		case 4:
-			jdPtr(d, &v.Dates, jdCommitDateOptions)
+			jdPtr(d, &v.Dates, jdCommitDates)
 		case 5:
 			d.bool(&v.ForceOverwriteNewBranch)
 		case 6:
@@ -13651,19 +13287,19 @@ func jdUpdateFileOptions(d *jdec, v *UpdateFileOptions) {
 }
 
 var (
-	jkUpdateRepoAvatarOption = []string{
+	jkUpdateRepoAvatarRequest = []string{
 		"image",
 	}
-	joUpdateRepoAvatarOption = newJDOrder(
+	joUpdateRepoAvatarRequest = newJDOrder(
 		`"image":`,
 	)
 )
 
-func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
+func jdUpdateRepoAvatarRequest(d *jdec, v *UpdateRepoAvatarRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joUpdateRepoAvatarOption, -1
+	o, prev := joUpdateRepoAvatarRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -13671,7 +13307,7 @@ func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkUpdateRepoAvatarOption, true)
+				i = d.fold(jkUpdateRepoAvatarRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -13688,19 +13324,19 @@ func jdUpdateRepoAvatarOption(d *jdec, v *UpdateRepoAvatarOption) {
 }
 
 var (
-	jkUpdateUserAvatarOption = []string{
+	jkUpdateUserAvatarRequest = []string{
 		"image",
 	}
-	joUpdateUserAvatarOption = newJDOrder(
+	joUpdateUserAvatarRequest = newJDOrder(
 		`"image":`,
 	)
 )
 
-func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
+func jdUpdateUserAvatarRequest(d *jdec, v *UpdateUserAvatarRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joUpdateUserAvatarOption, -1
+	o, prev := joUpdateUserAvatarRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -13708,7 +13344,7 @@ func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
 				i = 0
 			}
 			if i < 0 {
-				i = d.fold(jkUpdateUserAvatarOption, true)
+				i = d.fold(jkUpdateUserAvatarRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -13725,19 +13361,19 @@ func jdUpdateUserAvatarOption(d *jdec, v *UpdateUserAvatarOption) {
 }
 
 var (
-	jkUpdateVariableOption = []string{
+	jkUpdateVariableRequest = []string{
 		"name", "value",
 	}
-	joUpdateVariableOption = newJDOrder(
+	joUpdateVariableRequest = newJDOrder(
 		`"name":`, `"value":`,
 	)
 )
 
-func jdUpdateVariableOption(d *jdec, v *UpdateVariableOption) {
+func jdUpdateVariableRequest(d *jdec, v *UpdateVariableRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joUpdateVariableOption, -1
+	o, prev := joUpdateVariableRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -13747,7 +13383,7 @@ func jdUpdateVariableOption(d *jdec, v *UpdateVariableOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkUpdateVariableOption, true)
+				i = d.fold(jkUpdateVariableRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -14026,23 +13662,23 @@ func jdUserSettings(d *jdec, v *UserSettings) {
 }
 
 var (
-	jkUserSettingsOptions = []string{
+	jkUserSettingsRequest = []string{
 		"description", "diff_view_style", "enable_repo_unit_hints", "full_name",
 		"hide_activity", "hide_email", "hide_pronouns", "language", "location",
 		"pronouns", "theme", "website",
 	}
-	joUserSettingsOptions = newJDOrder(
+	joUserSettingsRequest = newJDOrder(
 		`"description":`, `"diff_view_style":`, `"enable_repo_unit_hints":`,
 		`"full_name":`, `"hide_activity":`, `"hide_email":`, `"hide_pronouns":`,
 		`"language":`, `"location":`, `"pronouns":`, `"theme":`, `"website":`,
 	)
 )
 
-func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
+func jdUserSettingsRequest(d *jdec, v *UserSettingsRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joUserSettingsOptions, -1
+	o, prev := joUserSettingsRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -14072,7 +13708,7 @@ func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
 				i = 11
 			}
 			if i < 0 {
-				i = d.fold(jkUserSettingsOptions, true)
+				i = d.fold(jkUserSettingsRequest, true)
 			}
 			if i < 0 {
 				d.skip()
@@ -14111,19 +13747,19 @@ func jdUserSettingsOptions(d *jdec, v *UserSettingsOptions) {
 }
 
 var (
-	jkVerifyGPGKeyOption = []string{
+	jkVerifyGPGKeyRequest = []string{
 		"armored_signature", "key_id",
 	}
-	joVerifyGPGKeyOption = newJDOrder(
+	joVerifyGPGKeyRequest = newJDOrder(
 		`"armored_signature":`, `"key_id":`,
 	)
 )
 
-func jdVerifyGPGKeyOption(d *jdec, v *VerifyGPGKeyOption) {
+func jdVerifyGPGKeyRequest(d *jdec, v *VerifyGPGKeyRequest) {
 	if !d.obj() {
 		return
 	}
-	o, prev := joVerifyGPGKeyOption, -1
+	o, prev := joVerifyGPGKeyRequest, -1
 	for more, i := d.field(true, o, prev); more; more, i = d.field(false, o, prev) {
 		if i < 0 {
 			switch string(d.key) {
@@ -14133,7 +13769,7 @@ func jdVerifyGPGKeyOption(d *jdec, v *VerifyGPGKeyOption) {
 				i = 1
 			}
 			if i < 0 {
-				i = d.fold(jkVerifyGPGKeyOption, true)
+				i = d.fold(jkVerifyGPGKeyRequest, true)
 			}
 			if i < 0 {
 				d.skip()

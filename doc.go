@@ -4,7 +4,7 @@
 // Build one [Client] per instance and share it: it is safe for concurrent use
 // and does no network I/O until a call is made.
 //
-//	var opts []forgejo.Option // Codeberg unless WithBaseURL says otherwise
+//	var opts []forgejo.ClientOption // Codeberg unless WithBaseURL says otherwise
 //	if tok := os.Getenv("FORGEJO_TOKEN"); tok != "" {
 //		opts = append(opts, forgejo.WithToken(tok)) // a blank token is refused
 //	}
@@ -43,8 +43,8 @@
 //
 // The arguments are, in order: the path parameters, a pointer to the query
 // parameters when the operation has any (nil sends none), the request body,
-// and per-call options ([CallOption]: [Sudo], [WithOTP], [WithHeader],
-// [WithQuery], [IfNoneMatch], [IfModifiedSince]):
+// and per-call options ([RequestOption]: [Sudo], [OTP], [Header],
+// [QueryParam], [IfNoneMatch], [IfModifiedSince]):
 //
 //	issues, _, err := client.Issues.List(ctx, "forgejo", "forgejo",
 //		&forgejo.IssueListOptions{State: forgejo.StateOpen},

@@ -35,8 +35,8 @@ const (
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...CallOption) ([]byte, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...RequestOption) ([]byte, *Response, error) {
 	req := archiveRequest(owner, repo, ref, format, opts)
 	req.result = resultBytes
 	var v []byte
@@ -55,12 +55,12 @@ func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, 
 // with Response.NotModified true; an error returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) OpenArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...CallOption) (io.ReadCloser, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) OpenArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	return s.client.stream(ctx, archiveRequest(owner, repo, ref, format, opts))
 }
 
-func archiveRequest(owner, repo, ref string, format ArchiveFormat, opts []CallOption) *request {
+func archiveRequest(owner, repo, ref string, format ArchiveFormat, opts []RequestOption) *request {
 	req := newRequest(&opRepoGetArchive, seg("owner", owner), seg("repo", repo), segs("archive", strings.TrimSpace(ref)+"."+string(format)))
 	switch {
 	case req.err != nil:
@@ -76,7 +76,7 @@ func archiveRequest(owner, repo, ref string, format ArchiveFormat, opts []CallOp
 // opOpenAttachment is the download of an attachment's file, which is not an
 // operation of the API: its URL is below the instance root, not /api/v1.
 var opOpenAttachment = Operation{ID: "openAttachment", Method: http.MethodGet, Path: "/attachments/{uuid}",
-	Service: "Client", Name: "OpenAttachment", Retry: IdempotentOnly, RetryReason: "a read"}
+	Service: "Client", Name: "OpenAttachment", Retry: RetryIdempotentOnly, RetryReason: "a read"}
 
 // OpenAttachment streams the file of an attachment (a release asset, or a
 // file attached to an issue or a comment) through the client like any
@@ -95,7 +95,7 @@ var opOpenAttachment = Operation{ID: "openAttachment", Method: http.MethodGet, P
 // An attachment with neither, and an external release asset (Type
 // external: a link to a file on another site, fetched without this
 // client), are refused with a *ValidationError before anything is sent.
-func (c *Client) OpenAttachment(ctx context.Context, a *Attachment, opts ...CallOption) (io.ReadCloser, *Response, error) {
+func (c *Client) OpenAttachment(ctx context.Context, a *Attachment, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	r := &request{op: &opOpenAttachment, root: true}
 	switch {
 	case a == nil:

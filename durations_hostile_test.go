@@ -48,18 +48,18 @@ const dhLongest = durations.Max / time.Second * time.Second
 
 // dhWaits makes calls GETs through a paced client whose instance answers
 // with headers in turn, and returns every wait the client slept.
-func dhWaits(t *testing.T, calls int, headers []http.Header, opts ...Option) []time.Duration {
+func dhWaits(t *testing.T, calls int, headers []http.Header, opts ...ClientOption) []time.Duration {
 	t.Helper()
 	k := &rlClock{now: time.Unix(1_800_000_000, 0)}
 	tr := &dhTransport{headers: headers}
-	base := []Option{WithBaseURL("https://forge.example"), WithClock(k), WithHTTPClient(&http.Client{Transport: tr}),
-		WithRetryPolicy(RetryOff), WithRateLimitPacing(Pacing{MaxWait: dhMaxWait})}
+	base := []ClientOption{WithBaseURL("https://forge.example"), WithClock(k), WithHTTPClient(&http.Client{Transport: tr}),
+		WithRetryPolicy(RetryOff()), WithRateLimitPacing(Pacing{MaxWait: dhMaxWait})}
 	c, err := NewClient(append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range calls {
-		if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, nil); err != nil {
 			t.Fatalf("call failed: %v", err)
 		}
 	}

@@ -42,7 +42,7 @@ func Example() {
 	defer srv.Close()
 	ctx := context.Background()
 
-	opts := []forgejo.Option{forgejo.WithBaseURL(srv.URL)} // instance root or API root
+	opts := []forgejo.ClientOption{forgejo.WithBaseURL(srv.URL)} // instance root or API root
 	if tok := os.Getenv("FORGEJO_TOKEN"); tok != "" {
 		opts = append(opts, forgejo.WithToken(tok))
 	}
@@ -68,7 +68,7 @@ func Example_quickStart() {
 	defer srv.Close()
 	ctx := context.Background()
 
-	opts := []forgejo.Option{forgejo.WithBaseURL(srv.URL)} // "https://codeberg.org" in a program
+	opts := []forgejo.ClientOption{forgejo.WithBaseURL(srv.URL)} // "https://codeberg.org" in a program
 	if tok := os.Getenv("FORGEJO_TOKEN"); tok != "" {
 		opts = append(opts, forgejo.WithToken(tok))
 	}

@@ -356,8 +356,8 @@ func ExampleClient_Do() {
 	_, err = client.Do(context.Background(), &forgejo.Request{
 		Method:    http.MethodGet,
 		Path:      "/repos/forgejo/forgejo/languages",
-		Retry:     forgejo.IdempotentOnly, // a read
-		Operation: "repoGetLanguages",     // the label in errors and observer events
+		Retry:     forgejo.RetryIdempotentOnly, // a read
+		Operation: "repoGetLanguages",          // the label in errors and observer events
 	}, &languages)
 	if err != nil {
 		fmt.Println(err)
@@ -391,7 +391,7 @@ func ExamplePtr() {
 
 	// nil fields are not sent and stay as they are; Ptr("") is sent and
 	// clears the body.
-	issue, _, err := client.Issues.Edit(context.Background(), "forgejo", "forgejo", 7, forgejo.EditIssueOption{
+	issue, _, err := client.Issues.Edit(context.Background(), "forgejo", "forgejo", 7, forgejo.EditIssueRequest{
 		State: forgejo.Ptr(forgejo.StateClosed),
 		Body:  forgejo.Ptr(""),
 	})

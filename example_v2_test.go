@@ -106,9 +106,9 @@ func ExampleSudo() {
 	defer srv.Close()
 	client, _ := forgejo.NewClient(forgejo.WithBaseURL(srv.URL), forgejo.WithToken("admin-token-0123456789"))
 	_, _, err := client.Issues.Search(context.Background(), &forgejo.IssueSearchOptions{State: "open"},
-		forgejo.Sudo("bob"),                      // act as bob (admin tokens)
-		forgejo.WithQuery("created_by", "alice"), // a filter the spec omits
-		forgejo.WithHeader("X-Trace", "run-42"))
+		forgejo.Sudo("bob"),                       // act as bob (admin tokens)
+		forgejo.QueryParam("created_by", "alice"), // a filter the spec omits
+		forgejo.Header("X-Trace", "run-42"))
 	fmt.Println(err)
 	// Output:
 	// state=open&page=1&limit=30&sudo=bob&created_by=alice run-42

@@ -52,7 +52,7 @@ type gnCase struct {
 
 // gnCallFunc calls one operation with the case's sample arguments and
 // opts.
-type gnCallFunc func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error)
+type gnCallFunc func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error)
 
 // gnTime is the instant of the generated samples, plus n seconds.
 func gnTime(n int) time.Time {
@@ -144,7 +144,7 @@ func gnClient(t *testing.T, url string, obs Observer) *Client {
 	// A transport of the test's own: these tests run in parallel, and
 	// httptest.Server.Close closes http.DefaultTransport's idle
 	// connections, which a parallel test may be picking up.
-	c, err := NewClient(WithBaseURL(url), WithRetryPolicy(RetryOff), WithObserver(obs), WithHTTPClient(testHTTPClient()))
+	c, err := NewClient(WithBaseURL(url), WithRetryPolicy(RetryOff()), WithObserver(obs), WithHTTPClient(testHTTPClient()))
 	if err != nil {
 		t.Fatal(err)
 	}

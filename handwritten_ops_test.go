@@ -293,7 +293,7 @@ func TestGnGetArchive(t *testing.T) {
 		}
 	}
 	// The download limit bounds the body.
-	small, err := NewClient(WithBaseURL(srv.URL), WithMaxDownloadBytes(4), WithRetryPolicy(RetryOff))
+	small, err := NewClient(WithBaseURL(srv.URL), WithMaxDownloadBytes(4), WithRetryPolicy(RetryOff()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,11 +353,11 @@ func TestGnRequiredArgumentsAreCheckedBeforeSending(t *testing.T) {
 	ctx := context.Background()
 	for field, call := range map[string]func() error{
 		"title": func() error {
-			_, _, err := c.Issues.Create(ctx, "o", "r", CreateIssueOption{Title: " \t"})
+			_, _, err := c.Issues.Create(ctx, "o", "r", CreateIssueRequest{Title: " \t"})
 			return err
 		},
 		"name": func() error {
-			_, _, err := c.Orgs.EditTeam(ctx, 3, EditTeamOption{Description: Ptr("d")})
+			_, _, err := c.Orgs.EditTeam(ctx, 3, EditTeamRequest{Description: Ptr("d")})
 			return err
 		},
 		"shas": func() error { _, _, err := c.Repos.ListBlobs(ctx, "o", "r", nil); return err },

@@ -70,7 +70,7 @@ func TestHostileDoMalformedEscape(t *testing.T) {
 	}
 	for _, p := range heRefused {
 		for _, m := range []string{"GET", "DELETE"} {
-			_, err := c.Do(context.Background(), &Request{Method: m, Path: p, Retry: AlwaysRetry}, nil)
+			_, err := c.Do(context.Background(), &Request{Method: m, Path: p, Retry: RetryAlways}, nil)
 			var ve *ValidationError
 			if !errors.As(err, &ve) || ve.Field != "path" {
 				t.Errorf("%s %q: err = %v (%T), want a *ValidationError on path", m, p, err, err)
@@ -87,7 +87,7 @@ func TestHostileDoMalformedEscape(t *testing.T) {
 		t.Errorf("refused paths made %d attempts and %d backoff waits, want none", attempts, len(k.sleeps))
 	}
 	for _, p := range heAllowed {
-		_, err := c.Do(context.Background(), &Request{Method: "GET", Path: p, Retry: AlwaysRetry}, nil)
+		_, err := c.Do(context.Background(), &Request{Method: "GET", Path: p, Retry: RetryAlways}, nil)
 		sent := rec.take()
 		if err != nil || len(sent) != 1 || sent[0] != "/api/v1"+p {
 			t.Errorf("GET %q: err %v, sent %v; want it sent as given", p, err, sent)
@@ -102,7 +102,7 @@ func TestHostileDoMalformedEscape(t *testing.T) {
 // checkDotSegments.
 func TestHostileArgUEscapeDotSegment(t *testing.T) {
 	rec := &hsRecorder{}
-	c, err := NewClient(WithBaseURL("https://forge.example"), WithRetryPolicy(RetryOff), WithHTTPClient(&http.Client{Transport: rec}))
+	c, err := NewClient(WithBaseURL("https://forge.example"), WithRetryPolicy(RetryOff()), WithHTTPClient(&http.Client{Transport: rec}))
 	if err != nil {
 		t.Fatal(err)
 	}

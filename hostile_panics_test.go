@@ -117,7 +117,7 @@ func pnGet(c *Client) (err error) {
 			err = fmt.Errorf("the panic reached the caller: %v", p)
 		}
 	}()
-	_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil)
+	_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly}, nil)
 	return err
 }
 
@@ -126,7 +126,7 @@ func pnNoWaits(t *testing.T, name string, c *Client, clock *pnClock) bool {
 	t.Helper()
 	before := len(clock.waited())
 	for i := 0; i < 3; i++ {
-		if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly}, nil); err != nil {
 			t.Errorf("%s: a call after the panics failed: %v", name, err)
 			return false
 		}
@@ -142,10 +142,10 @@ func TestHostilePanics(t *testing.T) {
 	srv := pnServer(t)
 	const token = "pn-token-6b9c2e7f1a3d5e8f"
 	vectors, failing := 0, 0
-	newClient := func(extra ...Option) (*Client, *pnClock) {
+	newClient := func(extra ...ClientOption) (*Client, *pnClock) {
 		clock := &pnClock{now: time.Unix(1_800_000_000, 0)}
-		opts := append([]Option{WithBaseURL(srv.URL), WithClock(clock), WithRateLimitPacing(Pacing{MaxWait: time.Minute}),
-			WithRetryPolicy(RetryOff)}, extra...)
+		opts := append([]ClientOption{WithBaseURL(srv.URL), WithClock(clock), WithRateLimitPacing(Pacing{MaxWait: time.Minute}),
+			WithRetryPolicy(RetryOff())}, extra...)
 		c, err := NewClient(opts...)
 		if err != nil {
 			t.Fatal(err)
@@ -175,7 +175,7 @@ func TestHostilePanics(t *testing.T) {
 		mu.Lock()
 		panicking = false
 		mu.Unlock()
-		if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly}, nil); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		mu.Lock()
@@ -270,7 +270,7 @@ func TestHostilePanics(t *testing.T) {
 					i := 0
 					for _, err := range All(context.Background(), ListOptions{Limit: 2}, func(ctx context.Context, o ListOptions) ([]Issue, *Response, error) {
 						var out []Issue
-						resp, err := c.Do(ctx, &Request{Method: "GET", Path: "/repos/o/r/issues", Query: map[string][]string{"page": {fmt.Sprint(o.Page)}}, Retry: IdempotentOnly}, &out)
+						resp, err := c.Do(ctx, &Request{Method: "GET", Path: "/repos/o/r/issues", Query: map[string][]string{"page": {fmt.Sprint(o.Page)}}, Retry: RetryIdempotentOnly}, &out)
 						return out, resp, err
 					}) {
 						if err != nil {

@@ -43,23 +43,23 @@ func (s *pcSeen) all() []http.Header {
 func TestHostileRedirectPerCallHeaders(t *testing.T) {
 	type header struct {
 		name  string
-		opt   CallOption
+		opt   RequestOption
 		wire  string // the header name on the wire
 		value string
 	}
 	modTime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	headers := []header{
-		{"X-Api-Key", WithHeader("X-Api-Key", "key-4f1c9a7e2b"), "X-Api-Key", "key-4f1c9a7e2b"},
-		{"lower-case name", WithHeader("private-token", "pt-83b1d0e6"), "Private-Token", "pt-83b1d0e6"},
-		{"X-Custom-Auth", WithHeader("X-Custom-Auth", "Bearer cst-11aa22bb"), "X-Custom-Auth", "Bearer cst-11aa22bb"},
-		{"two values", WithHeader("X-Tenant", "tenant-a"), "X-Tenant", "tenant-a"},
+		{"X-Api-Key", Header("X-Api-Key", "key-4f1c9a7e2b"), "X-Api-Key", "key-4f1c9a7e2b"},
+		{"lower-case name", Header("private-token", "pt-83b1d0e6"), "Private-Token", "pt-83b1d0e6"},
+		{"X-Custom-Auth", Header("X-Custom-Auth", "Bearer cst-11aa22bb"), "X-Custom-Auth", "Bearer cst-11aa22bb"},
+		{"two values", Header("X-Tenant", "tenant-a"), "X-Tenant", "tenant-a"},
 		{"If-None-Match", IfNoneMatch(`"etag-5d41402a"`), "If-None-Match", `"etag-5d41402a"`},
 		{"If-Modified-Since", IfModifiedSince(modTime), "If-Modified-Since", modTime.Format(http.TimeFormat)},
-		{"WithOTP", WithOTP("918273"), "X-Forgejo-Otp", "918273"},
-		{"X-Gitea-OTP header", WithHeader("X-Gitea-OTP", "564738"), "X-Gitea-Otp", "564738"},
-		{"Accept", WithHeader("Accept", "application/x-secret-accept"), "Accept", "application/x-secret-accept"},
-		{"WithCallToken", WithCallToken("call-tok-77aa88bb99"), "Authorization", "token call-tok-77aa88bb99"},
-		{"WithCallTokenSource", WithCallTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
+		{"OTP", OTP("918273"), "X-Forgejo-Otp", "918273"},
+		{"X-Gitea-OTP header", Header("X-Gitea-OTP", "564738"), "X-Gitea-Otp", "564738"},
+		{"Accept", Header("Accept", "application/x-secret-accept"), "Accept", "application/x-secret-accept"},
+		{"UseToken", UseToken("call-tok-77aa88bb99"), "Authorization", "token call-tok-77aa88bb99"},
+		{"UseTokenSource", UseTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
 			return Token{Value: "call-src-66cc55dd44", Type: "Bearer"}, nil
 		})), "Authorization", "Bearer call-src-66cc55dd44"},
 	}
@@ -108,7 +108,7 @@ func TestHostileRedirectPerCallHeaders(t *testing.T) {
 						}
 					})
 					homeURL = home.URL
-					opts := []Option{WithBaseURL(home.URL), WithToken("tok-0123456789abcdef"), WithRetryPolicy(RetryOff)}
+					opts := []ClientOption{WithBaseURL(home.URL), WithToken("tok-0123456789abcdef"), WithRetryPolicy(RetryOff())}
 					if tg.tls {
 						opts = append(opts, WithHTTPClient(home.Client()))
 					}
@@ -116,7 +116,7 @@ func TestHostileRedirectPerCallHeaders(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					_, err = c.Do(context.Background(), &Request{Method: method, Path: "/repos/o/r", Retry: IdempotentOnly}, nil, hd.opt)
+					_, err = c.Do(context.Background(), &Request{Method: method, Path: "/repos/o/r", Retry: RetryIdempotentOnly}, nil, hd.opt)
 					other.Close()
 					if err != nil {
 						failing++
@@ -170,7 +170,7 @@ func (o pcObserver) EndCall(_ context.Context, call CallContext, status int, err
 }
 
 // pcEchoCall is hsEchoCall for any request and per-call options.
-func pcEchoCall(t testing.TB, srv *hsRaw, auth Option, answer string, req *Request, opts ...CallOption) *hsCapture {
+func pcEchoCall(t testing.TB, srv *hsRaw, auth ClientOption, answer string, req *Request, opts ...RequestOption) *hsCapture {
 	t.Helper()
 	srv.setAnswer(func(int64, *http.Request) (string, bool) { return answer, false })
 	capt := &hsCapture{}
@@ -193,9 +193,9 @@ func pcEchoCall(t testing.TB, srv *hsRaw, auth Option, answer string, req *Reque
 func pcSecretWays(secret string) []struct {
 	name string
 	req  *Request
-	opts []CallOption
+	opts []RequestOption
 } {
-	get := func() *Request { return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly} }
+	get := func() *Request { return &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly} }
 	withQuery := func(name string) *Request {
 		r := get()
 		r.Query = map[string][]string{name: {secret}}
@@ -204,29 +204,29 @@ func pcSecretWays(secret string) []struct {
 	return []struct {
 		name string
 		req  *Request
-		opts []CallOption
+		opts []RequestOption
 	}{
-		{"WithQuery password", get(), []CallOption{WithQuery("password", secret)}},
-		{"WithQuery PassWord", get(), []CallOption{WithQuery("PassWord", secret)}},
-		{"WithQuery private_token", get(), []CallOption{WithQuery("private_token", secret)}},
+		{"QueryParam password", get(), []RequestOption{QueryParam("password", secret)}},
+		{"QueryParam PassWord", get(), []RequestOption{QueryParam("PassWord", secret)}},
+		{"QueryParam private_token", get(), []RequestOption{QueryParam("private_token", secret)}},
 		{"Request.Query password", withQuery("password"), nil},
 		{"Request.Query token", withQuery("token"), nil},
 		{"Request.Query access_token", withQuery("access_token"), nil},
 		{"Request.Query Private_Token", withQuery("Private_Token"), nil},
-		{"WithOTP", get(), []CallOption{WithOTP(secret)}},
-		{"X-Gitea-OTP header", get(), []CallOption{WithHeader("X-Gitea-OTP", secret)}},
-		{"WithCallToken", get(), []CallOption{WithCallToken(secret)}},
-		{"WithCallTokenSource", get(), []CallOption{WithCallTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
+		{"OTP", get(), []RequestOption{OTP(secret)}},
+		{"X-Gitea-OTP header", get(), []RequestOption{Header("X-Gitea-OTP", secret)}},
+		{"UseToken", get(), []RequestOption{UseToken(secret)}},
+		{"UseTokenSource", get(), []RequestOption{UseTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
 			return Token{Value: secret}, nil
 		}))}},
-		{"WithCallTokenSource failing", get(), []CallOption{WithCallTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
+		{"UseTokenSource failing", get(), []RequestOption{UseTokenSource(TokenSourceFunc(func(context.Context) (Token, error) {
 			return Token{Value: secret}, errors.New("vault refused " + secret)
 		}))}},
 	}
 }
 
 // TestHostilePerCallSecretEchoes: a value that a call's URL masks (a
-// password query parameter, from WithQuery or Client.Do) or that a call
+// password query parameter, from QueryParam or Client.Do) or that a call
 // sends as its one-time password is masked in every channel a hostile
 // server can echo it through, at every offset around every bound.
 func TestHostilePerCallSecretEchoes(t *testing.T) {
@@ -276,16 +276,16 @@ func TestHostileCallerLabels(t *testing.T) {
 		labels := []struct {
 			name string
 			req  func() *Request
-			opts []CallOption
+			opts []RequestOption
 		}{
 			{"Operation is the secret", func() *Request {
-				return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: sec.secret}
+				return &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly, Operation: sec.secret}
 			}, nil},
 			{"Operation quotes the secret", func() *Request {
-				return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: "sync(" + sec.secret + ")"}
+				return &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly, Operation: "sync(" + sec.secret + ")"}
 			}, nil},
 			{"Operation quotes it JSON-escaped", func() *Request {
-				return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: "op " + hsJSON(sec.secret)}
+				return &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly, Operation: "op " + hsJSON(sec.secret)}
 			}, nil},
 			{"Method is the secret (refused)", func() *Request {
 				return &Request{Method: sec.secret, Path: "/repos/o/r", Operation: "x"}
@@ -294,11 +294,11 @@ func TestHostileCallerLabels(t *testing.T) {
 				return &Request{Method: "GET", Path: "/repos/o/r?" + sec.secret, Operation: "x"}
 			}, nil},
 			{"Path segment is the secret", func() *Request {
-				return &Request{Method: "GET", Path: "/repos/o/" + escapePathForTest(sec.secret), Retry: IdempotentOnly}
+				return &Request{Method: "GET", Path: "/repos/o/" + escapePathForTest(sec.secret), Retry: RetryIdempotentOnly}
 			}, nil},
 			{"Operation quotes a per-call password", func() *Request {
-				return &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: "login " + sec.secret}
-			}, []CallOption{WithQuery("password", sec.secret)}},
+				return &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly, Operation: "login " + sec.secret}
+			}, []RequestOption{QueryParam("password", sec.secret)}},
 		}
 		for _, lb := range labels {
 			for an, answer := range answers {
@@ -347,8 +347,8 @@ func FuzzCallSecretEcho(f *testing.F) {
 		}
 		ways := pcSecretWays(secret)
 		auth := WithToken("unrelated-client-token-0a1b2c3d")
-		req := &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly, Operation: "label " + secret}
-		var opts []CallOption
+		req := &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly, Operation: "label " + secret}
+		var opts []RequestOption
 		if k := int(via) % (len(ways) + 1); k < len(ways) {
 			req, opts = ways[k].req, ways[k].opts
 		} else {
@@ -370,7 +370,7 @@ func FuzzCallSecretEcho(f *testing.F) {
 	})
 }
 
-// TestCallTokenOverridesForOneCall: WithCallToken and WithCallTokenSource
+// TestCallTokenOverridesForOneCall: UseToken and UseTokenSource
 // replace the client's credential for their call only, on every attempt.
 func TestCallTokenOverridesForOneCall(t *testing.T) {
 	var mu sync.Mutex
@@ -403,9 +403,9 @@ func TestCallTokenOverridesForOneCall(t *testing.T) {
 		n++
 		return Token{Value: fmt.Sprintf("src-%d", n), Type: "Bearer"}, nil
 	})
-	get := func(q string, opts ...CallOption) {
+	get := func(q string, opts ...RequestOption) {
 		t.Helper()
-		r := &Request{Method: "GET", Path: "/user", Retry: IdempotentOnly}
+		r := &Request{Method: "GET", Path: "/user", Retry: RetryIdempotentOnly}
 		if q != "" {
 			r.Query = map[string][]string{"fail": {"1"}}
 		}
@@ -414,17 +414,17 @@ func TestCallTokenOverridesForOneCall(t *testing.T) {
 		}
 	}
 	get("")
-	get("", WithCallToken("alice-token"))
+	get("", UseToken("alice-token"))
 	get("")
-	get("fail", WithCallToken("bob-token"))
-	get("fail", WithCallTokenSource(src))
+	get("fail", UseToken("bob-token"))
+	get("fail", UseTokenSource(src))
 	get("")
 	want := []string{"token client-token-1234", "token alice-token", "token client-token-1234",
 		"token bob-token", "token bob-token", "Bearer src-1", "Bearer src-2", "token client-token-1234"}
 	if strings.Join(seen, "|") != strings.Join(want, "|") {
 		t.Errorf("Authorization sent:\n got %q\nwant %q", seen, want)
 	}
-	for _, opt := range []CallOption{WithCallToken(" "), WithCallToken("a\nb"), WithCallTokenSource(nil)} {
+	for _, opt := range []RequestOption{UseToken(" "), UseToken("a\nb"), UseTokenSource(nil)} {
 		_, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/user"}, nil, opt)
 		var ve *ValidationError
 		if !errors.As(err, &ve) {

@@ -322,7 +322,7 @@ func hsOffsets(secretLen int) []int {
 // hsEchoCall runs one GET (retried once, so that RetriesExhaustedError and
 // retry events are in play) against a server that answers with answer, and
 // returns what a caller could see.
-func hsEchoCall(t testing.TB, srv *hsRaw, auth Option, answer string) *hsCapture {
+func hsEchoCall(t testing.TB, srv *hsRaw, auth ClientOption, answer string) *hsCapture {
 	t.Helper()
 	srv.setAnswer(func(int64, *http.Request) (string, bool) { return answer, false })
 	capt := &hsCapture{}
@@ -334,7 +334,7 @@ func hsEchoCall(t testing.TB, srv *hsRaw, auth Option, answer string) *hsCapture
 	var v struct {
 		ID int64 `json:"id"`
 	}
-	resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, &v)
+	resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly}, &v)
 	capt.result(resp, err)
 	return capt
 }
@@ -356,12 +356,12 @@ func (hsNoClock) Timer(time.Duration) (<-chan time.Time, func()) {
 func hsSecrets() []struct {
 	name   string
 	secret string
-	auth   Option
+	auth   ClientOption
 } {
 	return []struct {
 		name   string
 		secret string
-		auth   Option
+		auth   ClientOption
 	}{
 		{"hex token", "3f9a2c77d1e04b6a8f5e2d1c0b9a8f7e6d5c4b3a", WithToken("3f9a2c77d1e04b6a8f5e2d1c0b9a8f7e6d5c4b3a")},
 		{"token with escapes", `tok"en\wi<th>&é–😀 sp;ace`, WithToken(`tok"en\wi<th>&é–😀 sp;ace`)},
@@ -402,11 +402,11 @@ func TestHostileCallerQueryCarriesToken(t *testing.T) {
 			return hsHTTP("500 Internal Server Error", "", ""), false
 		})
 		capt := &hsCapture{}
-		c, err := NewClient(WithBaseURL(srv.url()), sec.auth, WithObserver(capt.observers()), WithRetryPolicy(RetryOff))
+		c, err := NewClient(WithBaseURL(srv.url()), sec.auth, WithObserver(capt.observers()), WithRetryPolicy(RetryOff()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Query: map[string][]string{"q": {sec.secret}, "note": {"a" + sec.secret + "b"}}, Retry: IdempotentOnly}, nil)
+		resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Query: map[string][]string{"q": {sec.secret}, "note": {"a" + sec.secret + "b"}}, Retry: RetryIdempotentOnly}, nil)
 		capt.result(resp, err)
 		if leak := capt.leaks(sec.secret); leak != "" {
 			t.Errorf("%s: %s", sec.name, leak)
@@ -421,11 +421,11 @@ func TestHostileOTPEchoIsMasked(t *testing.T) {
 		return hsHTTP("401 Unauthorized", "X-Request-Id: "+r.Header.Get("X-Forgejo-OTP")+"\r\nContent-Type: text/plain\r\n", "bad otp "+r.Header.Get("X-Forgejo-OTP")), false
 	})
 	capt := &hsCapture{}
-	c, err := NewClient(WithBaseURL(srv.url()), WithBasicAuth("alice", "correct horse"), WithObserver(capt.observers()), WithRetryPolicy(RetryOff))
+	c, err := NewClient(WithBaseURL(srv.url()), WithBasicAuth("alice", "correct horse"), WithObserver(capt.observers()), WithRetryPolicy(RetryOff()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/version", Retry: IdempotentOnly}, nil, WithOTP(otp))
+	resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/version", Retry: RetryIdempotentOnly}, nil, OTP(otp))
 	capt.result(resp, err)
 	if leak := capt.leaks(otp); leak != "" {
 		t.Error(leak)
@@ -546,7 +546,7 @@ func TestHostileRedirects(t *testing.T) {
 				}
 				home = hsHTTPServer(t, tg.tls, homeHandler)
 				homeURL = home.URL
-				opts := []Option{WithBaseURL(home.URL), WithToken(tok), WithRetryPolicy(RetryOff)}
+				opts := []ClientOption{WithBaseURL(home.URL), WithToken(tok), WithRetryPolicy(RetryOff())}
 				if tg.tls {
 					opts = append(opts, WithHTTPClient(home.Client()))
 				}
@@ -554,15 +554,15 @@ func TestHostileRedirects(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				retry := Never
+				retry := RetryNever
 				if m == "GET" || m == "HEAD" {
-					retry = IdempotentOnly
+					retry = RetryIdempotentOnly
 				}
 				var body any
 				if m == "POST" || m == "PUT" || m == "PATCH" {
 					body = map[string]string{"title": "x"}
 				}
-				_, err = c.Do(context.Background(), &Request{Method: m, Path: "/repos/o/r", Body: body, Retry: retry}, nil, WithOTP("123456"))
+				_, err = c.Do(context.Background(), &Request{Method: m, Path: "/repos/o/r", Body: body, Retry: retry}, nil, OTP("123456"))
 				hs, ot := homeSeen.snapshot(), otherSeen.snapshot()
 				for _, line := range ot {
 					if strings.Contains(line, tok) || strings.Contains(line, "123456") || strings.Contains(line, homeURL) {
@@ -619,11 +619,11 @@ func TestHostileTransportReplay(t *testing.T) {
 		retry  RetryEligibility
 		want   int64 // requests the server reads for the second call
 	}{
-		{"GET", Never, 1},
-		{"HEAD", Never, 1},
-		{"OPTIONS", Never, 1},
-		{"OPTIONS", IdempotentOnly, 1}, // IdempotentOnly never repeats OPTIONS
-		{"GET", IdempotentOnly, 2},     // net/http's own replay of a read
+		{"GET", RetryNever, 1},
+		{"HEAD", RetryNever, 1},
+		{"OPTIONS", RetryNever, 1},
+		{"OPTIONS", RetryIdempotentOnly, 1}, // RetryIdempotentOnly never repeats OPTIONS
+		{"GET", RetryIdempotentOnly, 2},     // net/http's own replay of a read
 	} {
 		srv := hsRawServer(t, func(n int64, r *http.Request) (string, bool) {
 			if n == 1 {
@@ -635,7 +635,7 @@ func TestHostileTransportReplay(t *testing.T) {
 			}
 			return "", false // read the request, then hang up without answering
 		})
-		c, err := NewClient(WithBaseURL(srv.url()), WithRetryPolicy(RetryOff), WithHTTPClient(&http.Client{Transport: &http.Transport{}}))
+		c, err := NewClient(WithBaseURL(srv.url()), WithRetryPolicy(RetryOff()), WithHTTPClient(&http.Client{Transport: &http.Transport{}}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -648,7 +648,7 @@ func TestHostileTransportReplay(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s with %v: the server read the second call %d times, want %d (err %v)", tc.method, tc.retry, got, tc.want, err)
 		}
-		if tc.want == 1 && tc.retry == Never {
+		if tc.want == 1 && tc.retry == RetryNever {
 			var te *TransportError
 			if !errors.As(err, &te) {
 				t.Errorf("%s with Never: err = %v, want a *TransportError", tc.method, err)
@@ -668,7 +668,7 @@ func TestHostileOversizedHeadersNotRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil)
+	_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, nil)
 	var te *TransportError
 	if !errors.As(err, &te) || te.Kind != TransportResponseTooLarge {
 		t.Fatalf("err = %v, want a response-too-large *TransportError", err)
@@ -695,13 +695,13 @@ func TestHostileUnreadableNextTruncatesWalk(t *testing.T) {
 		srv := hsRawServer(t, func(int64, *http.Request) (string, bool) {
 			return hsHTTP("200 OK", "Content-Type: application/json\r\nLink: "+link+"\r\n", `[{"id":1},{"id":2}]`), false
 		})
-		c, err := NewClient(WithBaseURL(srv.url()), WithRetryPolicy(RetryOff))
+		c, err := NewClient(WithBaseURL(srv.url()), WithRetryPolicy(RetryOff()))
 		if err != nil {
 			t.Fatal(err)
 		}
 		fetch := func(ctx context.Context, o ListOptions) ([]*User, *Response, error) {
 			var out []*User
-			r := &request{op: &Operation{ID: "walk", Method: "GET", Retry: IdempotentOnly, Paging: PagingPageLimit}, path: "/users"}
+			r := &request{op: &Operation{ID: "walk", Method: "GET", Retry: RetryIdempotentOnly, Paging: PagingPageLimit}, path: "/users"}
 			r.paging(c, o)
 			resp, err := c.call(ctx, r, &out)
 			return out, resp, err
@@ -789,7 +789,7 @@ func hsCleaned(escaped string) (cleaned string, dotted bool) {
 // operation's route, however a server decodes and cleans the path.
 func TestHostilePathParameters(t *testing.T) {
 	rec := &hsRecorder{}
-	c, err := NewClient(WithBaseURL("https://forge.example"), WithToken("t0ken-for-path-tests"), WithRetryPolicy(RetryOff),
+	c, err := NewClient(WithBaseURL("https://forge.example"), WithToken("t0ken-for-path-tests"), WithRetryPolicy(RetryOff()),
 		WithHTTPClient(&http.Client{Transport: rec}))
 	if err != nil {
 		t.Fatal(err)
@@ -869,7 +869,7 @@ func hsArg(typ reflect.Type, attack bool, hostile string) reflect.Value {
 // Client.Do refuses encoded dot segments and encoded slashes that form one.
 func TestHostileDoPath(t *testing.T) {
 	rec := &hsRecorder{}
-	c, err := NewClient(WithBaseURL("https://forge.example"), WithRetryPolicy(RetryOff), WithHTTPClient(&http.Client{Transport: rec}))
+	c, err := NewClient(WithBaseURL("https://forge.example"), WithRetryPolicy(RetryOff()), WithHTTPClient(&http.Client{Transport: rec}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -918,7 +918,7 @@ func TestHostileRateLimitHeaders(t *testing.T) {
 				t.Fatal(err)
 			}
 			for range 20 {
-				if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil); err != nil {
+				if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -946,7 +946,7 @@ func TestHostileRateLimitHeaders(t *testing.T) {
 		k := &rlClock{now: time.Unix(1_800_000_000, 0)}
 		c, _ := NewClient(WithBaseURL(srv.URL), WithClock(k), WithRateLimitPacing(Pacing{MaxWait: maxWait, Spread: true}))
 		for range 10 {
-			_, _ = c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil)
+			_, _ = c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, nil)
 		}
 		for i, d := range k.sleeps[min(2, len(k.sleeps)):] {
 			if d > time.Second {

@@ -13,9 +13,9 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Retry: IdempotentOnly
-// (a read).
-func (s *IssuesService) ListAssignees(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
+// GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Retry:
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListAssignees(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoGetAssignees, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*User
@@ -31,8 +31,8 @@ func (s *IssuesService) ListAssignees(ctx context.Context, owner, repo string, o
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/pinned (repoListPinnedIssues). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) ListPinned(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Issue, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListPinned(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opRepoListPinnedIssues, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*Issue
@@ -91,8 +91,9 @@ type IssueSearchOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/issues/search (issueSearchIssues). Retry: IdempotentOnly (a read).
-func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, opts ...CallOption) ([]*Issue, *Response, error) {
+// GET /repos/issues/search (issueSearchIssues). Retry: RetryIdempotentOnly (a
+// read).
+func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueSearchIssues)
 	p := deref(params)
 	req.addQuery("state", string(p.State))
@@ -122,9 +123,11 @@ func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, 
 }
 
 // SearchIter walks every item of [IssuesService.Search], page after page from
-// params' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. params is copied, never modified; opts apply to every page.
-func (s *IssuesService) SearchIter(ctx context.Context, params *IssueSearchOptions, opts ...CallOption) iter.Seq2[*Issue, error] {
+// params' page on; see [All]. Pages are fetched one at a time, each once the
+// previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) SearchIter(ctx context.Context, params *IssueSearchOptions, opts ...RequestOption) iter.Seq2[*Issue, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
 		page := p
@@ -172,9 +175,9 @@ type IssueListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues (issueListIssues). Retry: IdempotentOnly (a
-// read).
-func (s *IssuesService) List(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...CallOption) ([]*Issue, *Response, error) {
+// GET /repos/{owner}/{repo}/issues (issueListIssues). Retry:
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) List(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListIssues, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("state", string(p.State))
@@ -199,9 +202,11 @@ func (s *IssuesService) List(ctx context.Context, owner, repo string, params *Is
 }
 
 // ListIter walks every item of [IssuesService.List], page after page from
-// params' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. params is copied, never modified; opts apply to every page.
-func (s *IssuesService) ListIter(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...CallOption) iter.Seq2[*Issue, error] {
+// params' page on; see [All]. Pages are fetched one at a time, each once the
+// previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) ListIter(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...RequestOption) iter.Seq2[*Issue, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
 		page := p
@@ -216,9 +221,9 @@ func (s *IssuesService) ListIter(ctx context.Context, owner, repo string, params
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/issues (issueCreateIssue). Retry: Never (creates
-// an issue; a repeat files it twice).
-func (s *IssuesService) Create(ctx context.Context, owner, repo string, body CreateIssueOption, opts ...CallOption) (*Issue, *Response, error) {
+// POST /repos/{owner}/{repo}/issues (issueCreateIssue). Retry: RetryNever
+// (creates an issue; a repeat files it twice).
+func (s *IssuesService) Create(ctx context.Context, owner, repo string, body CreateIssueRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssue, seg("owner", owner), seg("repo", repo))
 	req.requireText("title", body.Title)
 	req.jsonBody(body)
@@ -246,8 +251,8 @@ type IssueListRepoCommentsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments (issueGetRepoComments). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) ListRepoComments(ctx context.Context, owner, repo string, params *IssueListRepoCommentsOptions, opts ...CallOption) ([]*Comment, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListRepoComments(ctx context.Context, owner, repo string, params *IssueListRepoCommentsOptions, opts ...RequestOption) ([]*Comment, *Response, error) {
 	req := newRequest(&opIssueGetRepoComments, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryTime("since", p.Since)
@@ -263,10 +268,12 @@ func (s *IssuesService) ListRepoComments(ctx context.Context, owner, repo string
 }
 
 // ListRepoCommentsIter walks every item of [IssuesService.ListRepoComments],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *IssuesService) ListRepoCommentsIter(ctx context.Context, owner, repo string, params *IssueListRepoCommentsOptions, opts ...CallOption) iter.Seq2[*Comment, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *IssuesService) ListRepoCommentsIter(ctx context.Context, owner, repo string, params *IssueListRepoCommentsOptions, opts ...RequestOption) iter.Seq2[*Comment, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Comment, *Response, error) {
 		page := p
@@ -280,9 +287,9 @@ func (s *IssuesService) ListRepoCommentsIter(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/comments/{id} (issueDeleteComment).
-// Retry: AlwaysRetry (comment ids are never reused; deleting twice leaves it
+// Retry: RetryAlways (comment ids are never reused; deleting twice leaves it
 // deleted).
-func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteComment, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -296,8 +303,8 @@ func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id} (issueGetComment). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Comment, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueGetComment, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	v := new(Comment)
@@ -319,8 +326,8 @@ func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/comments/{id} (issueEditComment). Retry:
-// Never (partial update of a comment).
-func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id int64, body EditIssueCommentOption, opts ...CallOption) (*Comment, *Response, error) {
+// RetryNever (partial update of a comment).
+func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id int64, body EditIssueCommentRequest, opts ...RequestOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueEditComment, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -341,8 +348,8 @@ func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/assets
-// (issueListIssueCommentAttachments). Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo string, id int64, opts ...CallOption) ([]*Attachment, *Response, error) {
+// (issueListIssueCommentAttachments). Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opIssueListIssueCommentAttachments, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	var v []*Attachment
@@ -358,9 +365,9 @@ func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
-// (issueDeleteIssueCommentAttachment). Retry: AlwaysRetry (attachment ids are
+// (issueDeleteIssueCommentAttachment). Retry: RetryAlways (attachment ids are
 // never reused; deleting twice leaves it deleted).
-func (s *IssuesService) DeleteCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.with(opts)
 	req.result = resultNone
@@ -372,8 +379,8 @@ func (s *IssuesService) DeleteCommentAttachment(ctx context.Context, owner, repo
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
-// (issueGetIssueCommentAttachment). Retry: IdempotentOnly (a read).
-func (s *IssuesService) GetCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...CallOption) (*Attachment, *Response, error) {
+// (issueGetIssueCommentAttachment). Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) GetCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueGetIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.with(opts)
 	v := new(Attachment)
@@ -389,9 +396,9 @@ func (s *IssuesService) GetCommentAttachment(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
-// (issueEditIssueCommentAttachment). Retry: Never (partial update of an
+// (issueEditIssueCommentAttachment). Retry: RetryNever (partial update of an
 // attachment).
-func (s *IssuesService) EditCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentOptions, opts ...CallOption) (*Attachment, *Response, error) {
+func (s *IssuesService) EditCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentRequest, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueEditIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.jsonBody(body)
 	req.with(opts)
@@ -408,9 +415,9 @@ func (s *IssuesService) EditCommentAttachment(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/comments/{id}/reactions
-// (issueDeleteCommentReaction). Retry: AlwaysRetry (removes the token's one
+// (issueDeleteCommentReaction). Retry: RetryAlways (removes the token's one
 // reaction of that content; the spec answers 200 either way).
-func (s *IssuesService) DeleteCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionOption, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteCommentReaction, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -423,8 +430,8 @@ func (s *IssuesService) DeleteCommentReaction(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/reactions
-// (issueGetCommentReactions). Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListCommentReactions(ctx context.Context, owner, repo string, id int64, opts ...CallOption) ([]*Reaction, *Response, error) {
+// (issueGetCommentReactions). Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) ListCommentReactions(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) ([]*Reaction, *Response, error) {
 	req := newRequest(&opIssueGetCommentReactions, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	var v []*Reaction
@@ -440,9 +447,9 @@ func (s *IssuesService) ListCommentReactions(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/comments/{id}/reactions
-// (issuePostCommentReaction). Retry: Never (creates a reaction; a POST that
-// changes state is never repeated (a repeat would answer 200)).
-func (s *IssuesService) CreateCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionOption, opts ...CallOption) (*Reaction, *Response, error) {
+// (issuePostCommentReaction). Retry: RetryNever (creates a reaction; a POST
+// that changes state is never repeated (a repeat would answer 200)).
+func (s *IssuesService) CreateCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionRequest, opts ...RequestOption) (*Reaction, *Response, error) {
 	req := newRequest(&opIssuePostCommentReaction, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -458,9 +465,9 @@ func (s *IssuesService) CreateCommentReaction(ctx context.Context, owner, repo s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/issues/{index} (issueDelete). Retry: AlwaysRetry
+// DELETE /repos/{owner}/{repo}/issues/{index} (issueDelete). Retry: RetryAlways
 // (issue numbers come from a per-repo counter and are never reused).
-func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDelete, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultNone
@@ -472,8 +479,8 @@ func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index in
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index} (issueGetIssue). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Issue, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueGetIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	v := new(Issue)
@@ -489,9 +496,10 @@ func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/issues/{index} (issueEditIssue). Retry: Never
-// (partial update: only set fields change, on whatever the issue has become).
-func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int64, body EditIssueOption, opts ...CallOption) (*Issue, *Response, error) {
+// PATCH /repos/{owner}/{repo}/issues/{index} (issueEditIssue). Retry:
+// RetryNever (partial update: only set fields change, on whatever the issue has
+// become).
+func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int64, body EditIssueRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueEditIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -508,8 +516,8 @@ func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int6
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/assets (issueListIssueAttachments).
-// Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string, index int64, opts ...CallOption) ([]*Attachment, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opIssueListIssueAttachments, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	var v []*Attachment
@@ -525,9 +533,9 @@ func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
-// (issueDeleteIssueAttachment). Retry: AlwaysRetry (attachment ids are never
+// (issueDeleteIssueAttachment). Retry: RetryAlways (attachment ids are never
 // reused; deleting twice leaves it deleted).
-func (s *IssuesService) DeleteAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
 	req.with(opts)
 	req.result = resultNone
@@ -539,8 +547,8 @@ func (s *IssuesService) DeleteAttachment(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
-// (issueGetIssueAttachment). Retry: IdempotentOnly (a read).
-func (s *IssuesService) GetAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, opts ...CallOption) (*Attachment, *Response, error) {
+// (issueGetIssueAttachment). Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) GetAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueGetIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
 	req.with(opts)
 	v := new(Attachment)
@@ -556,8 +564,9 @@ func (s *IssuesService) GetAttachment(ctx context.Context, owner, repo string, i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
-// (issueEditIssueAttachment). Retry: Never (partial update of an attachment).
-func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, body EditAttachmentOptions, opts ...CallOption) (*Attachment, *Response, error) {
+// (issueEditIssueAttachment). Retry: RetryNever (partial update of an
+// attachment).
+func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, body EditAttachmentRequest, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueEditIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
 	req.jsonBody(body)
 	req.with(opts)
@@ -574,9 +583,9 @@ func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/blocks
-// (issueRemoveIssueBlocking). Retry: AlwaysRetry (severs one named edge between
+// (issueRemoveIssueBlocking). Retry: RetryAlways (severs one named edge between
 // two issues; a repeat leaves it severed).
-func (s *IssuesService) RemoveBlock(ctx context.Context, owner, repo string, index int64, body IssueMeta, opts ...CallOption) (*Issue, *Response, error) {
+func (s *IssuesService) RemoveBlock(ctx context.Context, owner, repo string, index int64, body IssueMetaRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueRemoveIssueBlocking, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -596,8 +605,8 @@ func (s *IssuesService) RemoveBlock(ctx context.Context, owner, repo string, ind
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/blocks (issueListBlocks). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) ListBlocks(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*Issue, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListBlocks(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListBlocks, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -610,10 +619,11 @@ func (s *IssuesService) ListBlocks(ctx context.Context, owner, repo string, inde
 }
 
 // ListBlocksIter walks every item of [IssuesService.ListBlocks], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *IssuesService) ListBlocksIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*Issue, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) ListBlocksIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) iter.Seq2[*Issue, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
 		return s.ListBlocks(ctx, owner, repo, index, &lo, opts...)
 	})
@@ -624,9 +634,9 @@ func (s *IssuesService) ListBlocksIter(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/blocks (issueCreateIssueBlocking).
-// Retry: Never (creates a dependency edge; a POST that changes state is never
-// repeated).
-func (s *IssuesService) AddBlock(ctx context.Context, owner, repo string, index int64, body IssueMeta, opts ...CallOption) (*Issue, *Response, error) {
+// Retry: RetryNever (creates a dependency edge; a POST that changes state is
+// never repeated).
+func (s *IssuesService) AddBlock(ctx context.Context, owner, repo string, index int64, body IssueMetaRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssueBlocking, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -652,8 +662,8 @@ type IssueListCommentsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/comments (issueGetComments). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, index int64, params *IssueListCommentsOptions, opts ...CallOption) ([]*Comment, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, index int64, params *IssueListCommentsOptions, opts ...RequestOption) ([]*Comment, *Response, error) {
 	req := newRequest(&opIssueGetComments, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
 	req.addQueryTime("since", p.Since)
@@ -672,8 +682,8 @@ func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, in
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/comments (issueCreateComment).
-// Retry: Never (creates a comment; a repeat posts it twice).
-func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, index int64, body CreateIssueCommentOption, opts ...CallOption) (*Comment, *Response, error) {
+// Retry: RetryNever (creates a comment; a repeat posts it twice).
+func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, index int64, body CreateIssueCommentRequest, opts ...RequestOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueCreateComment, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -692,9 +702,9 @@ func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, i
 // Deprecated: The spec marks this operation deprecated.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/comments/{id}
-// (issueDeleteCommentDeprecated). Retry: AlwaysRetry (comment ids are never
+// (issueDeleteCommentDeprecated). Retry: RetryAlways (comment ids are never
 // reused; deleting twice leaves it deleted).
-func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteCommentDeprecated, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -710,8 +720,9 @@ func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo
 // Deprecated: The spec marks this operation deprecated.
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/comments/{id}
-// (issueEditCommentDeprecated). Retry: Never (partial update of a comment).
-func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, body EditIssueCommentOption, opts ...CallOption) (*Comment, *Response, error) {
+// (issueEditCommentDeprecated). Retry: RetryNever (partial update of a
+// comment).
+func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, body EditIssueCommentRequest, opts ...RequestOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueEditCommentDeprecated, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -734,9 +745,9 @@ func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/deadline (issueEditIssueDeadline).
-// Retry: Never (sets the deadline by POST; a POST that changes state is never
-// repeated).
-func (s *IssuesService) SetDeadline(ctx context.Context, owner, repo string, index int64, body EditDeadlineOption, opts ...CallOption) (*IssueDeadline, *Response, error) {
+// Retry: RetryNever (sets the deadline by POST; a POST that changes state is
+// never repeated).
+func (s *IssuesService) SetDeadline(ctx context.Context, owner, repo string, index int64, body EditDeadlineRequest, opts ...RequestOption) (*IssueDeadline, *Response, error) {
 	req := newRequest(&opIssueEditIssueDeadline, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -753,9 +764,9 @@ func (s *IssuesService) SetDeadline(ctx context.Context, owner, repo string, ind
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/dependencies
-// (issueRemoveIssueDependencies). Retry: AlwaysRetry (severs one named edge
+// (issueRemoveIssueDependencies). Retry: RetryAlways (severs one named edge
 // between two issues; a repeat leaves it severed).
-func (s *IssuesService) RemoveDependency(ctx context.Context, owner, repo string, index int64, body IssueMeta, opts ...CallOption) (*Issue, *Response, error) {
+func (s *IssuesService) RemoveDependency(ctx context.Context, owner, repo string, index int64, body IssueMetaRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueRemoveIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -776,8 +787,8 @@ func (s *IssuesService) RemoveDependency(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/dependencies
-// (issueListIssueDependencies). Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListDependencies(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*Issue, *Response, error) {
+// (issueListIssueDependencies). Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) ListDependencies(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -790,10 +801,12 @@ func (s *IssuesService) ListDependencies(ctx context.Context, owner, repo string
 }
 
 // ListDependenciesIter walks every item of [IssuesService.ListDependencies],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *IssuesService) ListDependenciesIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*Issue, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *IssuesService) ListDependenciesIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) iter.Seq2[*Issue, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Issue, *Response, error) {
 		return s.ListDependencies(ctx, owner, repo, index, &lo, opts...)
 	})
@@ -804,9 +817,9 @@ func (s *IssuesService) ListDependenciesIter(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/dependencies
-// (issueCreateIssueDependencies). Retry: Never (creates a dependency edge; a
-// POST that changes state is never repeated).
-func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, index int64, body IssueMeta, opts ...CallOption) (*Issue, *Response, error) {
+// (issueCreateIssueDependencies). Retry: RetryNever (creates a dependency edge;
+// a POST that changes state is never repeated).
+func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, index int64, body IssueMetaRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -823,8 +836,8 @@ func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels (issueClearLabels). Retry:
-// AlwaysRetry (states the end state, no labels; a repeat changes nothing).
-func (s *IssuesService) RemoveLabelsForIssue(ctx context.Context, owner, repo string, index int64, body DeleteLabelsOption, opts ...CallOption) (*Response, error) {
+// RetryAlways (states the end state, no labels; a repeat changes nothing).
+func (s *IssuesService) RemoveLabelsForIssue(ctx context.Context, owner, repo string, index int64, body DeleteLabelsRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueClearLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -837,8 +850,8 @@ func (s *IssuesService) RemoveLabelsForIssue(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/labels (issueGetLabels). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) ListLabelsByIssue(ctx context.Context, owner, repo string, index int64, opts ...CallOption) ([]*Label, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListLabelsByIssue(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueGetLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	var v []*Label
@@ -854,9 +867,9 @@ func (s *IssuesService) ListLabelsByIssue(ctx context.Context, owner, repo strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/labels (issueAddLabel). Retry:
-// Never (adds labels by POST, a delta on the set; ReplaceLabelsForIssue states
-// the whole set).
-func (s *IssuesService) AddLabelsToIssue(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
+// RetryNever (adds labels by POST, a delta on the set; ReplaceLabelsForIssue
+// states the whole set).
+func (s *IssuesService) AddLabelsToIssue(ctx context.Context, owner, repo string, index int64, body IssueLabelsRequest, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueAddLabel, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -873,8 +886,8 @@ func (s *IssuesService) AddLabelsToIssue(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/issues/{index}/labels (issueReplaceLabels). Retry:
-// AlwaysRetry (states the issue's whole label set; a repeat sets the same set).
-func (s *IssuesService) ReplaceLabelsForIssue(ctx context.Context, owner, repo string, index int64, body IssueLabelsOption, opts ...CallOption) ([]*Label, *Response, error) {
+// RetryAlways (states the issue's whole label set; a repeat sets the same set).
+func (s *IssuesService) ReplaceLabelsForIssue(ctx context.Context, owner, repo string, index int64, body IssueLabelsRequest, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueReplaceLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -896,9 +909,9 @@ func (s *IssuesService) ReplaceLabelsForIssue(ctx context.Context, owner, repo s
 // same URL, only the variable's name differs.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels/{identifier}
-// (issueRemoveLabel). Retry: AlwaysRetry (takes one label off one issue; a
+// (issueRemoveLabel). Retry: RetryAlways (takes one label off one issue; a
 // repeat leaves it off).
-func (s *IssuesService) RemoveLabelForIssue(ctx context.Context, owner, repo string, index int64, identifier string, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) RemoveLabelForIssue(ctx context.Context, owner, repo string, index int64, identifier string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueRemoveLabel, seg("owner", owner), seg("repo", repo), num("index", index), seg("identifier", identifier))
 	req.with(opts)
 	req.result = resultNone
@@ -910,9 +923,9 @@ func (s *IssuesService) RemoveLabelForIssue(ctx context.Context, owner, repo str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/pin (unpinIssue). Retry:
-// AlwaysRetry (unpinned is a yes/no state of one issue; a repeat leaves it
+// RetryAlways (unpinned is a yes/no state of one issue; a repeat leaves it
 // unpinned).
-func (s *IssuesService) Unpin(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) Unpin(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUnpinIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultNone
@@ -923,10 +936,10 @@ func (s *IssuesService) Unpin(ctx context.Context, owner, repo string, index int
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/issues/{index}/pin (pinIssue). Retry: Never
+// POST /repos/{owner}/{repo}/issues/{index}/pin (pinIssue). Retry: RetryNever
 // (appends the issue to the pinned list by POST; a POST that changes state is
 // never repeated).
-func (s *IssuesService) Pin(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) Pin(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opPinIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultNone
@@ -938,9 +951,9 @@ func (s *IssuesService) Pin(ctx context.Context, owner, repo string, index int64
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/pin/{position} (moveIssuePin).
-// Retry: AlwaysRetry (moves one pinned issue to a stated position; a repeat
+// Retry: RetryAlways (moves one pinned issue to a stated position; a repeat
 // leaves it there).
-func (s *IssuesService) MovePin(ctx context.Context, owner, repo string, index, position int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) MovePin(ctx context.Context, owner, repo string, index, position int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opMoveIssuePin, seg("owner", owner), seg("repo", repo), num("index", index), num("position", position))
 	req.with(opts)
 	req.result = resultNone
@@ -952,9 +965,9 @@ func (s *IssuesService) MovePin(ctx context.Context, owner, repo string, index, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/reactions
-// (issueDeleteIssueReaction). Retry: AlwaysRetry (removes the token's one
+// (issueDeleteIssueReaction). Retry: RetryAlways (removes the token's one
 // reaction of that content; the spec answers 200 either way).
-func (s *IssuesService) DeleteReaction(ctx context.Context, owner, repo string, index int64, body EditReactionOption, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteReaction(ctx context.Context, owner, repo string, index int64, body EditReactionRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueReaction, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -967,8 +980,8 @@ func (s *IssuesService) DeleteReaction(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/reactions (issueGetIssueReactions).
-// Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListReactions(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*Reaction, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) ListReactions(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*Reaction, *Response, error) {
 	req := newRequest(&opIssueGetIssueReactions, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -981,10 +994,11 @@ func (s *IssuesService) ListReactions(ctx context.Context, owner, repo string, i
 }
 
 // ListReactionsIter walks every item of [IssuesService.ListReactions], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *IssuesService) ListReactionsIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*Reaction, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) ListReactionsIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) iter.Seq2[*Reaction, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Reaction, *Response, error) {
 		return s.ListReactions(ctx, owner, repo, index, &lo, opts...)
 	})
@@ -995,9 +1009,9 @@ func (s *IssuesService) ListReactionsIter(ctx context.Context, owner, repo strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/reactions (issuePostIssueReaction).
-// Retry: Never (creates a reaction; a POST that changes state is never repeated
-// (a repeat would answer 200)).
-func (s *IssuesService) CreateReaction(ctx context.Context, owner, repo string, index int64, body EditReactionOption, opts ...CallOption) (*Reaction, *Response, error) {
+// Retry: RetryNever (creates a reaction; a POST that changes state is never
+// repeated (a repeat would answer 200)).
+func (s *IssuesService) CreateReaction(ctx context.Context, owner, repo string, index int64, body EditReactionRequest, opts ...RequestOption) (*Reaction, *Response, error) {
 	req := newRequest(&opIssuePostIssueReaction, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1014,9 +1028,9 @@ func (s *IssuesService) CreateReaction(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/stopwatch/delete
-// (issueDeleteStopWatch). Retry: AlwaysRetry (cancels the token's one stopwatch
+// (issueDeleteStopWatch). Retry: RetryAlways (cancels the token's one stopwatch
 // on the issue; a repeat changes nothing (409)).
-func (s *IssuesService) DeleteStopwatch(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteStopwatch(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultNone
@@ -1028,9 +1042,9 @@ func (s *IssuesService) DeleteStopwatch(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/stopwatch/start
-// (issueStartStopWatch). Retry: Never (a repeat after a lost success answers
-// 409 for a stopwatch that is running).
-func (s *IssuesService) StartStopwatch(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
+// (issueStartStopWatch). Retry: RetryNever (a repeat after a lost success
+// answers 409 for a stopwatch that is running).
+func (s *IssuesService) StartStopwatch(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueStartStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultNone
@@ -1042,9 +1056,9 @@ func (s *IssuesService) StartStopwatch(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/stopwatch/stop
-// (issueStopStopWatch). Retry: Never (stopping files a tracked-time entry; a
-// repeat cannot be told from a second stop).
-func (s *IssuesService) StopStopwatch(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
+// (issueStopStopWatch). Retry: RetryNever (stopping files a tracked-time entry;
+// a repeat cannot be told from a second stop).
+func (s *IssuesService) StopStopwatch(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueStopStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultNone
@@ -1056,8 +1070,8 @@ func (s *IssuesService) StopStopwatch(ctx context.Context, owner, repo string, i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/subscriptions (issueSubscriptions).
-// Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListSubscribers(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) ListSubscribers(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opIssueSubscriptions, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1070,10 +1084,11 @@ func (s *IssuesService) ListSubscribers(ctx context.Context, owner, repo string,
 }
 
 // ListSubscribersIter walks every item of [IssuesService.ListSubscribers], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *IssuesService) ListSubscribersIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) ListSubscribersIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListSubscribers(ctx, owner, repo, index, &lo, opts...)
 	})
@@ -1084,8 +1099,8 @@ func (s *IssuesService) ListSubscribersIter(ctx context.Context, owner, repo str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/subscriptions/check
-// (issueCheckSubscription). Retry: IdempotentOnly (a read).
-func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*WatchInfo, *Response, error) {
+// (issueCheckSubscription). Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opIssueCheckSubscription, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	v := new(WatchInfo)
@@ -1101,9 +1116,9 @@ func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}
-// (issueDeleteSubscription). Retry: AlwaysRetry (unsubscribes one named user
+// (issueDeleteSubscription). Retry: RetryAlways (unsubscribes one named user
 // from one issue; the spec answers 200 if already out).
-func (s *IssuesService) Unsubscribe(ctx context.Context, owner, repo string, index int64, user string, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) Unsubscribe(ctx context.Context, owner, repo string, index int64, user string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteSubscription, seg("owner", owner), seg("repo", repo), num("index", index), seg("user", user))
 	req.with(opts)
 	req.result = resultNone
@@ -1115,9 +1130,9 @@ func (s *IssuesService) Unsubscribe(ctx context.Context, owner, repo string, ind
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}
-// (issueAddSubscription). Retry: AlwaysRetry (subscribes one named user to one
+// (issueAddSubscription). Retry: RetryAlways (subscribes one named user to one
 // issue; the spec answers 200 if already in).
-func (s *IssuesService) Subscribe(ctx context.Context, owner, repo string, index int64, user string, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) Subscribe(ctx context.Context, owner, repo string, index int64, user string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueAddSubscription, seg("owner", owner), seg("repo", repo), num("index", index), seg("user", user))
 	req.with(opts)
 	req.result = resultNone
@@ -1139,8 +1154,8 @@ type IssueListTimelineOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/timeline
-// (issueGetCommentsAndTimeline). Retry: IdempotentOnly (a read).
-func (s *IssuesService) ListTimeline(ctx context.Context, owner, repo string, index int64, params *IssueListTimelineOptions, opts ...CallOption) ([]*TimelineComment, *Response, error) {
+// (issueGetCommentsAndTimeline). Retry: RetryIdempotentOnly (a read).
+func (s *IssuesService) ListTimeline(ctx context.Context, owner, repo string, index int64, params *IssueListTimelineOptions, opts ...RequestOption) ([]*TimelineComment, *Response, error) {
 	req := newRequest(&opIssueGetCommentsAndTimeline, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
 	req.addQueryTime("since", p.Since)
@@ -1156,10 +1171,11 @@ func (s *IssuesService) ListTimeline(ctx context.Context, owner, repo string, in
 }
 
 // ListTimelineIter walks every item of [IssuesService.ListTimeline], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *IssuesService) ListTimelineIter(ctx context.Context, owner, repo string, index int64, params *IssueListTimelineOptions, opts ...CallOption) iter.Seq2[*TimelineComment, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) ListTimelineIter(ctx context.Context, owner, repo string, index int64, params *IssueListTimelineOptions, opts ...RequestOption) iter.Seq2[*TimelineComment, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TimelineComment, *Response, error) {
 		page := p
@@ -1173,9 +1189,9 @@ func (s *IssuesService) ListTimelineIter(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/times (issueResetTime). Retry:
-// AlwaysRetry (states the end state, no tracked time on the issue; a repeat
+// RetryAlways (states the end state, no tracked time on the issue; a repeat
 // changes nothing).
-func (s *IssuesService) ClearTrackedTimes(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) ClearTrackedTimes(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueResetTime, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultNone
@@ -1201,8 +1217,8 @@ type IssueListTrackedTimesOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/times (issueTrackedTimes). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) ListTrackedTimes(ctx context.Context, owner, repo string, index int64, params *IssueListTrackedTimesOptions, opts ...CallOption) ([]*TrackedTime, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListTrackedTimes(ctx context.Context, owner, repo string, index int64, params *IssueListTrackedTimesOptions, opts ...RequestOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opIssueTrackedTimes, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
 	req.addQuery("user", p.User)
@@ -1219,10 +1235,12 @@ func (s *IssuesService) ListTrackedTimes(ctx context.Context, owner, repo string
 }
 
 // ListTrackedTimesIter walks every item of [IssuesService.ListTrackedTimes],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *IssuesService) ListTrackedTimesIter(ctx context.Context, owner, repo string, index int64, params *IssueListTrackedTimesOptions, opts ...CallOption) iter.Seq2[*TrackedTime, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *IssuesService) ListTrackedTimesIter(ctx context.Context, owner, repo string, index int64, params *IssueListTrackedTimesOptions, opts ...RequestOption) iter.Seq2[*TrackedTime, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
 		page := p
@@ -1235,9 +1253,9 @@ func (s *IssuesService) ListTrackedTimesIter(ctx context.Context, owner, repo st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/issues/{index}/times (issueAddTime). Retry: Never
-// (files a tracked-time entry; a repeat doubles the time recorded).
-func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, index int64, body AddTimeOption, opts ...CallOption) (*TrackedTime, *Response, error) {
+// POST /repos/{owner}/{repo}/issues/{index}/times (issueAddTime). Retry:
+// RetryNever (files a tracked-time entry; a repeat doubles the time recorded).
+func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, index int64, body AddTimeRequest, opts ...RequestOption) (*TrackedTime, *Response, error) {
 	req := newRequest(&opIssueAddTime, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1254,9 +1272,9 @@ func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/times/{id} (issueDeleteTime).
-// Retry: AlwaysRetry (tracked-time ids are never reused; deleting twice leaves
+// Retry: RetryAlways (tracked-time ids are never reused; deleting twice leaves
 // it deleted).
-func (s *IssuesService) DeleteTrackedTime(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteTrackedTime(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteTime, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -1281,9 +1299,9 @@ type IssueListLabelsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/labels (issueListLabels). Retry: IdempotentOnly (a
-// read).
-func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, params *IssueListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
+// GET /repos/{owner}/{repo}/labels (issueListLabels). Retry:
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, params *IssueListLabelsOptions, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueListLabels, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("sort", string(p.Sort))
@@ -1298,10 +1316,11 @@ func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, para
 }
 
 // ListLabelsIter walks every item of [IssuesService.ListLabels], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *IssuesService) ListLabelsIter(ctx context.Context, owner, repo string, params *IssueListLabelsOptions, opts ...CallOption) iter.Seq2[*Label, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) ListLabelsIter(ctx context.Context, owner, repo string, params *IssueListLabelsOptions, opts ...RequestOption) iter.Seq2[*Label, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
 		page := p
@@ -1314,9 +1333,9 @@ func (s *IssuesService) ListLabelsIter(ctx context.Context, owner, repo string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: Never (creates a
-// label; duplicate names are allowed, so a repeat makes two).
-func (s *IssuesService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
+// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: RetryNever
+// (creates a label; duplicate names are allowed, so a repeat makes two).
+func (s *IssuesService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelRequest, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opIssueCreateLabel, seg("owner", owner), seg("repo", repo))
 	req.requireText("color", body.Color)
 	req.requireText("name", body.Name)
@@ -1335,8 +1354,8 @@ func (s *IssuesService) CreateLabel(ctx context.Context, owner, repo string, bod
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Retry:
-// AlwaysRetry (label ids are never reused; deleting twice leaves it deleted).
-func (s *IssuesService) DeleteLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
+// RetryAlways (label ids are never reused; deleting twice leaves it deleted).
+func (s *IssuesService) DeleteLabel(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteLabel, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -1347,9 +1366,9 @@ func (s *IssuesService) DeleteLabel(ctx context.Context, owner, repo string, id 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry: IdempotentOnly
-// (a read).
-func (s *IssuesService) GetLabel(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Label, *Response, error) {
+// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry:
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) GetLabel(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opIssueGetLabel, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	v := new(Label)
@@ -1364,9 +1383,9 @@ func (s *IssuesService) GetLabel(ctx context.Context, owner, repo string, id int
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: Never
+// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: RetryNever
 // (partial update of a label).
-func (s *IssuesService) EditLabel(ctx context.Context, owner, repo string, id int64, body EditLabelOption, opts ...CallOption) (*Label, *Response, error) {
+func (s *IssuesService) EditLabel(ctx context.Context, owner, repo string, id int64, body EditLabelRequest, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opIssueEditLabel, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1401,8 +1420,8 @@ type IssueListMilestonesOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/milestones (issueGetMilestonesList). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...CallOption) ([]*Milestone, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...RequestOption) ([]*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestonesList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("state", orDefault(string(p.State), "open"))
@@ -1418,10 +1437,11 @@ func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, 
 }
 
 // ListMilestonesIter walks every item of [IssuesService.ListMilestones], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *IssuesService) ListMilestonesIter(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...CallOption) iter.Seq2[*Milestone, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *IssuesService) ListMilestonesIter(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...RequestOption) iter.Seq2[*Milestone, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Milestone, *Response, error) {
 		page := p
@@ -1434,9 +1454,9 @@ func (s *IssuesService) ListMilestonesIter(ctx context.Context, owner, repo stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/milestones (issueCreateMilestone). Retry: Never
-// (creates a milestone).
-func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string, body CreateMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
+// POST /repos/{owner}/{repo}/milestones (issueCreateMilestone). Retry:
+// RetryNever (creates a milestone).
+func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string, body CreateMilestoneRequest, opts ...RequestOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueCreateMilestone, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1456,9 +1476,9 @@ func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/milestones/{id} (issueDeleteMilestone). Retry:
-// AlwaysRetry (milestone ids are never reused; the path is typed integer, so
+// RetryAlways (milestone ids are never reused; the path is typed integer, so
 // never a title).
-func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo, idOrName string, opts ...CallOption) (*Response, error) {
+func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo, idOrName string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.with(opts)
 	req.result = resultNone
@@ -1473,8 +1493,8 @@ func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo, idOrNa
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/milestones/{id} (issueGetMilestone). Retry:
-// IdempotentOnly (a read).
-func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo, idOrName string, opts ...CallOption) (*Milestone, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo, idOrName string, opts ...RequestOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.with(opts)
 	v := new(Milestone)
@@ -1493,8 +1513,8 @@ func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo, idOrName 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/milestones/{id} (issueEditMilestone). Retry:
-// Never (partial update of a milestone).
-func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo, idOrName string, body EditMilestoneOption, opts ...CallOption) (*Milestone, *Response, error) {
+// RetryNever (partial update of a milestone).
+func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo, idOrName string, body EditMilestoneRequest, opts ...RequestOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueEditMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.jsonBody(body)
 	req.with(opts)

@@ -15,7 +15,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/assignees", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.ListAssignees(ctx, "o", "r", opts...))
 			},
 		},
@@ -24,7 +24,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/pinned", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.ListPinned(ctx, "o", "r", opts...))
 			},
 		},
@@ -33,7 +33,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/issues/search", query: "state=state%201&labels=labels-2%2Clabels%203&milestones=milestones-3%2Cmilestones%204&q=q%204&priority_repo_id=15&type=type%206&since=2026-01-02T03%3A04%3A12Z&before=2026-01-02T03%3A04%3A13Z&assigned=true&created=true&mentioned=true&review_requested=true&reviewed=true&owner=owner%2014&team=team%2015&sort=sort%2016&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &IssueSearchOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					State:           "state 1",
@@ -84,7 +84,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues", query: "state=state%201&labels=labels-2%2Clabels%203&q=q%203&type=type%204&milestones=milestones-5%2Cmilestones%206&since=2026-01-02T03%3A04%3A11Z&before=2026-01-02T03%3A04%3A12Z&created_by=created_by%208&assigned_by=assigned_by%209&mentioned_by=mentioned_by%2010&sort=sort%2011&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &IssueListOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					State:       "state 1",
@@ -126,8 +126,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"assignee":"assignee-1","assignees":["assignees-2"],"body":"body-3","closed":true,"due_date":"2026-01-02T03:04:09Z","labels":[1005],"milestone":1006,"ref":"ref-7","title":"title-8"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateIssueOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateIssueRequest{
 					Assignee:  "assignee-1",
 					Assignees: []string{"assignees-2"},
 					Body:      "body-3",
@@ -146,7 +146,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/comments", query: "since=2026-01-02T03%3A04%3A06Z&before=2026-01-02T03%3A04%3A07Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"body":"body-9","created_at":"2026-01-02T03:04:15Z","html_url":"html_url-11","id":1012,"issue_url":"issue_url-13","original_author":"original_author-14","original_author_id":1015,"pull_request_url":"pull_request_url-16","updated_at":"2026-01-02T03:04:22Z","user":{"active":true,"avatar_url":"avatar_url-18","created":"2026-01-02T03:04:24Z","description":"description-20","email":"email-21","followers_count":1022,"following_count":1023,"full_name":"full_name-24","html_url":"html_url-25","id":1026,"is_admin":true,"language":"language-27","last_login":"2026-01-02T03:04:33Z","location":"location-29","login":"login-30","login_name":"login_name-31","prohibit_login":true,"pronouns":"pronouns-32","restricted":true,"source_id":1033,"starred_repos_count":1034,"visibility":"visibility-35","website":"website-36"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &IssueListRepoCommentsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
@@ -168,7 +168,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteComment", name: "Issues.DeleteComment",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/comments/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.DeleteComment(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -178,7 +178,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody:  `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"body":"body-9","created_at":"2026-01-02T03:04:15Z","html_url":"html_url-11","id":1012,"issue_url":"issue_url-13","original_author":"original_author-14","original_author_id":1015,"pull_request_url":"pull_request_url-16","updated_at":"2026-01-02T03:04:22Z","user":{"active":true,"avatar_url":"avatar_url-18","created":"2026-01-02T03:04:24Z","description":"description-20","email":"email-21","followers_count":1022,"following_count":1023,"full_name":"full_name-24","html_url":"html_url-25","id":1026,"is_admin":true,"language":"language-27","last_login":"2026-01-02T03:04:33Z","location":"location-29","login":"login-30","login_name":"login_name-31","prohibit_login":true,"pronouns":"pronouns-32","restricted":true,"source_id":1033,"starred_repos_count":1034,"visibility":"visibility-35","website":"website-36"},"x_undeclared":1}`,
 			alsoEmpty: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.GetComment(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -189,8 +189,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody:  `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"body":"body-9","created_at":"2026-01-02T03:04:15Z","html_url":"html_url-11","id":1012,"issue_url":"issue_url-13","original_author":"original_author-14","original_author_id":1015,"pull_request_url":"pull_request_url-16","updated_at":"2026-01-02T03:04:22Z","user":{"active":true,"avatar_url":"avatar_url-18","created":"2026-01-02T03:04:24Z","description":"description-20","email":"email-21","followers_count":1022,"following_count":1023,"full_name":"full_name-24","html_url":"html_url-25","id":1026,"is_admin":true,"language":"language-27","last_login":"2026-01-02T03:04:33Z","location":"location-29","login":"login-30","login_name":"login_name-31","prohibit_login":true,"pronouns":"pronouns-32","restricted":true,"source_id":1033,"starred_repos_count":1034,"visibility":"visibility-35","website":"website-36"},"x_undeclared":1}`,
 			alsoEmpty: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditIssueCommentOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditIssueCommentRequest{
 					Body:      "body-1",
 					UpdatedAt: Ptr[time.Time](gnTime(2)),
 				}
@@ -202,7 +202,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/comments/7/assets", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.ListCommentAttachments(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -210,7 +210,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteIssueCommentAttachment", name: "Issues.DeleteCommentAttachment",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/comments/7/assets/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.DeleteCommentAttachment(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
@@ -219,7 +219,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/comments/7/assets/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.GetCommentAttachment(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
@@ -229,8 +229,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"browser_download_url":"browser_download_url-1","name":"name-2"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditAttachmentOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditAttachmentRequest{
 					BrowserDownloadURL: Ptr[string]("browser_download_url-1"),
 					Name:               Ptr[string]("name-2"),
 				}
@@ -242,8 +242,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/comments/7/reactions", query: "",
 			reqType: "application/json", reqBody: `{"content":"content-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditReactionOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditReactionRequest{
 					Content: "content-1",
 				}
 				return gnNoResult(c.Issues.DeleteCommentReaction(ctx, "o", "r", 7, body, opts...))
@@ -254,7 +254,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/comments/7/reactions", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"content":"content-1","created_at":"2026-01-02T03:04:07Z","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.ListCommentReactions(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -264,8 +264,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"content":"content-1"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"content":"content-1","created_at":"2026-01-02T03:04:07Z","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditReactionOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditReactionRequest{
 					Content: "content-1",
 				}
 				return gnResult(c.Issues.CreateCommentReaction(ctx, "o", "r", 7, body, opts...))
@@ -275,7 +275,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDelete", name: "Issues.Delete",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.Delete(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -284,7 +284,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.Get(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -294,8 +294,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"assignee":"assignee-1","assignees":["assignees-2"],"body":"body-3","due_date":"2026-01-02T03:04:09Z","milestone":1005,"ref":"ref-6","state":"state-7","title":"title-8","unset_due_date":true,"updated_at":"2026-01-02T03:04:14Z"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditIssueOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditIssueRequest{
 					Assignee:     Ptr[string]("assignee-1"),
 					Assignees:    []string{"assignees-2"},
 					Body:         Ptr[string]("body-3"),
@@ -315,7 +315,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/assets", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.ListAttachments(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -323,7 +323,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteIssueAttachment", name: "Issues.DeleteAttachment",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/assets/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.DeleteAttachment(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
@@ -332,7 +332,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/assets/8", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.GetAttachment(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
@@ -342,8 +342,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"browser_download_url":"browser_download_url-1","name":"name-2"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditAttachmentOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditAttachmentRequest{
 					BrowserDownloadURL: Ptr[string]("browser_download_url-1"),
 					Name:               Ptr[string]("name-2"),
 				}
@@ -356,8 +356,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"index":1001,"owner":"owner-2","repo":"repo-3"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := IssueMeta{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := IssueMetaRequest{
 					Index: 1001,
 					Owner: "owner-2",
 					Repo:  "repo-3",
@@ -370,7 +370,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/blocks", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Issues.ListBlocks(ctx, "o", "r", 7, params, opts...))
 			},
@@ -386,8 +386,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"index":1001,"owner":"owner-2","repo":"repo-3"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := IssueMeta{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := IssueMetaRequest{
 					Index: 1001,
 					Owner: "owner-2",
 					Repo:  "repo-3",
@@ -400,7 +400,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/comments", query: "since=2026-01-02T03%3A04%3A06Z&before=2026-01-02T03%3A04%3A07Z",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"body":"body-9","created_at":"2026-01-02T03:04:15Z","html_url":"html_url-11","id":1012,"issue_url":"issue_url-13","original_author":"original_author-14","original_author_id":1015,"pull_request_url":"pull_request_url-16","updated_at":"2026-01-02T03:04:22Z","user":{"active":true,"avatar_url":"avatar_url-18","created":"2026-01-02T03:04:24Z","description":"description-20","email":"email-21","followers_count":1022,"following_count":1023,"full_name":"full_name-24","html_url":"html_url-25","id":1026,"is_admin":true,"language":"language-27","last_login":"2026-01-02T03:04:33Z","location":"location-29","login":"login-30","login_name":"login_name-31","prohibit_login":true,"pronouns":"pronouns-32","restricted":true,"source_id":1033,"starred_repos_count":1034,"visibility":"visibility-35","website":"website-36"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &IssueListCommentsOptions{
 					Since:  gnTime(1),
 					Before: gnTime(2),
@@ -414,8 +414,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"body":"body-1","updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"body":"body-9","created_at":"2026-01-02T03:04:15Z","html_url":"html_url-11","id":1012,"issue_url":"issue_url-13","original_author":"original_author-14","original_author_id":1015,"pull_request_url":"pull_request_url-16","updated_at":"2026-01-02T03:04:22Z","user":{"active":true,"avatar_url":"avatar_url-18","created":"2026-01-02T03:04:24Z","description":"description-20","email":"email-21","followers_count":1022,"following_count":1023,"full_name":"full_name-24","html_url":"html_url-25","id":1026,"is_admin":true,"language":"language-27","last_login":"2026-01-02T03:04:33Z","location":"location-29","login":"login-30","login_name":"login_name-31","prohibit_login":true,"pronouns":"pronouns-32","restricted":true,"source_id":1033,"starred_repos_count":1034,"visibility":"visibility-35","website":"website-36"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateIssueCommentOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateIssueCommentRequest{
 					Body:      "body-1",
 					UpdatedAt: gnTime(2),
 				}
@@ -426,7 +426,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteCommentDeprecated", name: "Issues.DeleteCommentDeprecated",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/comments/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.DeleteCommentDeprecated(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
@@ -437,8 +437,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody:  `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"body":"body-9","created_at":"2026-01-02T03:04:15Z","html_url":"html_url-11","id":1012,"issue_url":"issue_url-13","original_author":"original_author-14","original_author_id":1015,"pull_request_url":"pull_request_url-16","updated_at":"2026-01-02T03:04:22Z","user":{"active":true,"avatar_url":"avatar_url-18","created":"2026-01-02T03:04:24Z","description":"description-20","email":"email-21","followers_count":1022,"following_count":1023,"full_name":"full_name-24","html_url":"html_url-25","id":1026,"is_admin":true,"language":"language-27","last_login":"2026-01-02T03:04:33Z","location":"location-29","login":"login-30","login_name":"login_name-31","prohibit_login":true,"pronouns":"pronouns-32","restricted":true,"source_id":1033,"starred_repos_count":1034,"visibility":"visibility-35","website":"website-36"},"x_undeclared":1}`,
 			alsoEmpty: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditIssueCommentOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditIssueCommentRequest{
 					Body:      "body-1",
 					UpdatedAt: Ptr[time.Time](gnTime(2)),
 				}
@@ -451,8 +451,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"due_date":"2026-01-02T03:04:06Z"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"due_date":"2026-01-02T03:04:06Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditDeadlineOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditDeadlineRequest{
 					DueDate: gnTime(1),
 				}
 				return gnResult(c.Issues.SetDeadline(ctx, "o", "r", 7, body, opts...))
@@ -464,8 +464,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"index":1001,"owner":"owner-2","repo":"repo-3"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := IssueMeta{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := IssueMetaRequest{
 					Index: 1001,
 					Owner: "owner-2",
 					Repo:  "repo-3",
@@ -478,7 +478,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/dependencies", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Issues.ListDependencies(ctx, "o", "r", 7, params, opts...))
 			},
@@ -494,8 +494,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"index":1001,"owner":"owner-2","repo":"repo-3"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"assets":[{"browser_download_url":"browser_download_url-1","created_at":"2026-01-02T03:04:07Z","download_count":1003,"id":1004,"name":"name-5","size":1006,"type":"type-7","uuid":"uuid-8"}],"assignee":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"assignees":[{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"}],"body":"body-47","closed_at":"2026-01-02T03:04:53Z","comments":1049,"created_at":"2026-01-02T03:04:55Z","due_date":"2026-01-02T03:04:56Z","html_url":"html_url-52","id":1053,"is_locked":true,"labels":[{"color":"color-54","description":"description-55","exclusive":true,"id":1056,"is_archived":true,"name":"name-57","url":"url-58"}],"milestone":{"closed_at":"2026-01-02T03:05:04Z","closed_issues":1060,"created_at":"2026-01-02T03:05:06Z","description":"description-62","due_on":"2026-01-02T03:05:08Z","id":1064,"open_issues":1065,"state":"state-66","title":"title-67","updated_at":"2026-01-02T03:05:13Z"},"number":1069,"original_author":"original_author-70","original_author_id":1071,"pin_order":1072,"pull_request":{"draft":true,"html_url":"html_url-73","merged":true,"merged_at":"2026-01-02T03:05:19Z"},"ref":"ref-75","repository":{"full_name":"full_name-76","id":1077,"name":"name-78","owner":"owner-79"},"state":"state-80","title":"title-81","updated_at":"2026-01-02T03:05:27Z","url":"url-83","user":{"active":true,"avatar_url":"avatar_url-84","created":"2026-01-02T03:05:30Z","description":"description-86","email":"email-87","followers_count":1088,"following_count":1089,"full_name":"full_name-90","html_url":"html_url-91","id":1092,"is_admin":true,"language":"language-93","last_login":"2026-01-02T03:05:39Z","location":"location-95","login":"login-96","login_name":"login_name-97","prohibit_login":true,"pronouns":"pronouns-98","restricted":true,"source_id":1099,"starred_repos_count":1100,"visibility":"visibility-101","website":"website-102"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := IssueMeta{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := IssueMetaRequest{
 					Index: 1001,
 					Owner: "owner-2",
 					Repo:  "repo-3",
@@ -508,8 +508,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
 			reqType: "application/json", reqBody: `{"updated_at":"2026-01-02T03:04:06Z"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := DeleteLabelsOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := DeleteLabelsRequest{
 					UpdatedAt: gnTime(1),
 				}
 				return gnNoResult(c.Issues.RemoveLabelsForIssue(ctx, "o", "r", 7, body, opts...))
@@ -520,7 +520,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/labels", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.ListLabelsByIssue(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -530,8 +530,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"labels":[101],"updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := IssueLabelsOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := IssueLabelsRequest{
 					Labels:    []LabelRef{LabelID(101)},
 					UpdatedAt: gnTime(2),
 				}
@@ -544,8 +544,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"labels":[101],"updated_at":"2026-01-02T03:04:07Z"}`,
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := IssueLabelsOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := IssueLabelsRequest{
 					Labels:    []LabelRef{LabelID(101)},
 					UpdatedAt: gnTime(2),
 				}
@@ -556,7 +556,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueRemoveLabel", name: "Issues.RemoveLabelForIssue",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/labels/identifier%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.RemoveLabelForIssue(ctx, "o", "r", 7, "identifier x", opts...))
 			},
 		},
@@ -564,7 +564,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "unpinIssue", name: "Issues.Unpin",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/pin", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.Unpin(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -572,7 +572,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "pinIssue", name: "Issues.Pin",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/pin", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.Pin(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -580,7 +580,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "moveIssuePin", name: "Issues.MovePin",
 			method: "PATCH", path: "/api/v1/repos/o/r/issues/7/pin/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.MovePin(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
@@ -589,8 +589,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/reactions", query: "",
 			reqType: "application/json", reqBody: `{"content":"content-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditReactionOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditReactionRequest{
 					Content: "content-1",
 				}
 				return gnNoResult(c.Issues.DeleteReaction(ctx, "o", "r", 7, body, opts...))
@@ -601,7 +601,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/reactions", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"content":"content-1","created_at":"2026-01-02T03:04:07Z","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Issues.ListReactions(ctx, "o", "r", 7, params, opts...))
 			},
@@ -617,8 +617,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"content":"content-1"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"content":"content-1","created_at":"2026-01-02T03:04:07Z","user":{"active":true,"avatar_url":"avatar_url-3","created":"2026-01-02T03:04:09Z","description":"description-5","email":"email-6","followers_count":1007,"following_count":1008,"full_name":"full_name-9","html_url":"html_url-10","id":1011,"is_admin":true,"language":"language-12","last_login":"2026-01-02T03:04:18Z","location":"location-14","login":"login-15","login_name":"login_name-16","prohibit_login":true,"pronouns":"pronouns-17","restricted":true,"source_id":1018,"starred_repos_count":1019,"visibility":"visibility-20","website":"website-21"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditReactionOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditReactionRequest{
 					Content: "content-1",
 				}
 				return gnResult(c.Issues.CreateReaction(ctx, "o", "r", 7, body, opts...))
@@ -628,7 +628,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteStopWatch", name: "Issues.DeleteStopwatch",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/stopwatch/delete", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.DeleteStopwatch(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -636,7 +636,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueStartStopWatch", name: "Issues.StartStopwatch",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/stopwatch/start", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.StartStopwatch(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -644,7 +644,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueStopStopWatch", name: "Issues.StopStopwatch",
 			method: "POST", path: "/api/v1/repos/o/r/issues/7/stopwatch/stop", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.StopStopwatch(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -653,7 +653,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/subscriptions", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Issues.ListSubscribers(ctx, "o", "r", 7, params, opts...))
 			},
@@ -668,7 +668,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/subscriptions/check", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","ignored":true,"reason":"any-2","repository_url":"repository_url-3","subscribed":true,"url":"url-4","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.GetSubscription(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -676,7 +676,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteSubscription", name: "Issues.Unsubscribe",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/subscriptions/user%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.Unsubscribe(ctx, "o", "r", 7, "user x", opts...))
 			},
 		},
@@ -684,7 +684,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueAddSubscription", name: "Issues.Subscribe",
 			method: "PUT", path: "/api/v1/repos/o/r/issues/7/subscriptions/user%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.Subscribe(ctx, "o", "r", 7, "user x", opts...))
 			},
 		},
@@ -693,7 +693,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/timeline", query: "since=2026-01-02T03%3A04%3A06Z&before=2026-01-02T03%3A04%3A07Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"assignee":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"assignee_team":{"can_create_org_repo":true,"description":"description-20","id":1021,"includes_all_repositories":true,"name":"name-22","organization":{"avatar_url":"avatar_url-23","created":"2026-01-02T03:04:29Z","description":"description-25","email":"email-26","full_name":"full_name-27","id":1028,"location":"location-29","name":"name-30","repo_admin_change_team_access":true,"username":"username-31","visibility":"visibility-32","website":"website-33"},"permission":"permission-34","units":["units-35"],"units_map":{"key-37":"units_map-36"}},"body":"body-38","created_at":"2026-01-02T03:04:44Z","dependent_issue":{"assets":[{"browser_download_url":"browser_download_url-40","created_at":"2026-01-02T03:04:46Z","download_count":1042,"id":1043,"name":"name-44","size":1045,"type":"type-46","uuid":"uuid-47"}],"assignee":{"active":true,"avatar_url":"avatar_url-48","created":"2026-01-02T03:04:54Z","description":"description-50","email":"email-51","followers_count":1052,"following_count":1053,"full_name":"full_name-54","html_url":"html_url-55","id":1056,"is_admin":true,"language":"language-57","last_login":"2026-01-02T03:05:03Z","location":"location-59","login":"login-60","login_name":"login_name-61","prohibit_login":true,"pronouns":"pronouns-62","restricted":true,"source_id":1063,"starred_repos_count":1064,"visibility":"visibility-65","website":"website-66"},"assignees":[{"active":true,"avatar_url":"avatar_url-67","created":"2026-01-02T03:05:13Z","description":"description-69","email":"email-70","followers_count":1071,"following_count":1072,"full_name":"full_name-73","html_url":"html_url-74","id":1075,"is_admin":true,"language":"language-76","last_login":"2026-01-02T03:05:22Z","location":"location-78","login":"login-79","login_name":"login_name-80","prohibit_login":true,"pronouns":"pronouns-81","restricted":true,"source_id":1082,"starred_repos_count":1083,"visibility":"visibility-84","website":"website-85"}],"body":"body-86","closed_at":"2026-01-02T03:05:32Z","comments":1088,"created_at":"2026-01-02T03:05:34Z","due_date":"2026-01-02T03:05:35Z","html_url":"html_url-91","id":1092,"is_locked":true,"labels":[{"color":"color-93","description":"description-94","exclusive":true,"id":1095,"is_archived":true,"name":"name-96","url":"url-97"}],"milestone":{"closed_at":"2026-01-02T03:05:43Z","closed_issues":1099,"created_at":"2026-01-02T03:05:45Z","description":"description-101","due_on":"2026-01-02T03:05:47Z","id":1103,"open_issues":1104,"state":"state-105","title":"title-106","updated_at":"2026-01-02T03:05:52Z"},"number":1108,"original_author":"original_author-109","original_author_id":1110,"pin_order":1111,"pull_request":{"draft":true,"html_url":"html_url-112","merged":true,"merged_at":"2026-01-02T03:05:58Z"},"ref":"ref-114","repository":{"full_name":"full_name-115","id":1116,"name":"name-117","owner":"owner-118"},"state":"state-119","title":"title-120","updated_at":"2026-01-02T03:06:06Z","url":"url-122","user":{"active":true,"avatar_url":"avatar_url-123","created":"2026-01-02T03:06:09Z","description":"description-125","email":"email-126","followers_count":1127,"following_count":1128,"full_name":"full_name-129","html_url":"html_url-130","id":1131,"is_admin":true,"language":"language-132","last_login":"2026-01-02T03:06:18Z","location":"location-134","login":"login-135","login_name":"login_name-136","prohibit_login":true,"pronouns":"pronouns-137","restricted":true,"source_id":1138,"starred_repos_count":1139,"visibility":"visibility-140","website":"website-141"}},"html_url":"html_url-142","id":1143,"issue_url":"issue_url-144","label":{"color":"color-145","description":"description-146","exclusive":true,"id":1147,"is_archived":true,"name":"name-148","url":"url-149"},"milestone":{"closed_at":"2026-01-02T03:06:35Z","closed_issues":1151,"created_at":"2026-01-02T03:06:37Z","description":"description-153","due_on":"2026-01-02T03:06:39Z","id":1155,"open_issues":1156,"state":"state-157","title":"title-158","updated_at":"2026-01-02T03:06:44Z"},"new_ref":"new_ref-160","new_title":"new_title-161","old_milestone":{"closed_at":"2026-01-02T03:06:47Z","closed_issues":1163,"created_at":"2026-01-02T03:06:49Z","description":"description-165","due_on":"2026-01-02T03:06:51Z","id":1167,"open_issues":1168,"state":"state-169","title":"title-170","updated_at":"2026-01-02T03:06:56Z"},"old_project_id":1172,"old_ref":"old_ref-173","old_title":"old_title-174","project_id":1175,"pull_request_url":"pull_request_url-176","ref_action":"ref_action-177","ref_comment":{"assets":[{"browser_download_url":"browser_download_url-178","created_at":"2026-01-02T03:07:04Z","download_count":1180,"id":1181,"name":"name-182","size":1183,"type":"type-184","uuid":"uuid-185"}],"body":"body-186","created_at":"2026-01-02T03:07:12Z","html_url":"html_url-188","id":1189,"issue_url":"issue_url-190","original_author":"original_author-191","original_author_id":1192,"pull_request_url":"pull_request_url-193","updated_at":"2026-01-02T03:07:19Z","user":{"active":true,"avatar_url":"avatar_url-195","created":"2026-01-02T03:07:21Z","description":"description-197","email":"email-198","followers_count":1199,"following_count":1200,"full_name":"full_name-201","html_url":"html_url-202","id":1203,"is_admin":true,"language":"language-204","last_login":"2026-01-02T03:07:30Z","location":"location-206","login":"login-207","login_name":"login_name-208","prohibit_login":true,"pronouns":"pronouns-209","restricted":true,"source_id":1210,"starred_repos_count":1211,"visibility":"visibility-212","website":"website-213"}},"ref_commit_sha":"ref_commit_sha-214","ref_issue":{"assets":[{"browser_download_url":"browser_download_url-215","created_at":"2026-01-02T03:07:41Z","download_count":1217,"id":1218,"name":"name-219","size":1220,"type":"type-221","uuid":"uuid-222"}],"assignee":{"active":true,"avatar_url":"avatar_url-223","created":"2026-01-02T03:07:49Z","description":"description-225","email":"email-226","followers_count":1227,"following_count":1228,"full_name":"full_name-229","html_url":"html_url-230","id":1231,"is_admin":true,"language":"language-232","last_login":"2026-01-02T03:07:58Z","location":"location-234","login":"login-235","login_name":"login_name-236","prohibit_login":true,"pronouns":"pronouns-237","restricted":true,"source_id":1238,"starred_repos_count":1239,"visibility":"visibility-240","website":"website-241"},"assignees":[{"active":true,"avatar_url":"avatar_url-242","created":"2026-01-02T03:08:08Z","description":"description-244","email":"email-245","followers_count":1246,"following_count":1247,"full_name":"full_name-248","html_url":"html_url-249","id":1250,"is_admin":true,"language":"language-251","last_login":"2026-01-02T03:08:17Z","location":"location-253","login":"login-254","login_name":"login_name-255","prohibit_login":true,"pronouns":"pronouns-256","restricted":true,"source_id":1257,"starred_repos_count":1258,"visibility":"visibility-259","website":"website-260"}],"body":"body-261","closed_at":"2026-01-02T03:08:27Z","comments":1263,"created_at":"2026-01-02T03:08:29Z","due_date":"2026-01-02T03:08:30Z","html_url":"html_url-266","id":1267,"is_locked":true,"labels":[{"color":"color-268","description":"description-269","exclusive":true,"id":1270,"is_archived":true,"name":"name-271","url":"url-272"}],"milestone":{"closed_at":"2026-01-02T03:08:38Z","closed_issues":1274,"created_at":"2026-01-02T03:08:40Z","description":"description-276","due_on":"2026-01-02T03:08:42Z","id":1278,"open_issues":1279,"state":"state-280","title":"title-281","updated_at":"2026-01-02T03:08:47Z"},"number":1283,"original_author":"original_author-284","original_author_id":1285,"pin_order":1286,"pull_request":{"draft":true,"html_url":"html_url-287","merged":true,"merged_at":"2026-01-02T03:08:53Z"},"ref":"ref-289","repository":{"full_name":"full_name-290","id":1291,"name":"name-292","owner":"owner-293"},"state":"state-294","title":"title-295","updated_at":"2026-01-02T03:09:01Z","url":"url-297","user":{"active":true,"avatar_url":"avatar_url-298","created":"2026-01-02T03:09:04Z","description":"description-300","email":"email-301","followers_count":1302,"following_count":1303,"full_name":"full_name-304","html_url":"html_url-305","id":1306,"is_admin":true,"language":"language-307","last_login":"2026-01-02T03:09:13Z","location":"location-309","login":"login-310","login_name":"login_name-311","prohibit_login":true,"pronouns":"pronouns-312","restricted":true,"source_id":1313,"starred_repos_count":1314,"visibility":"visibility-315","website":"website-316"}},"removed_assignee":true,"resolve_doer":{"active":true,"avatar_url":"avatar_url-317","created":"2026-01-02T03:09:23Z","description":"description-319","email":"email-320","followers_count":1321,"following_count":1322,"full_name":"full_name-323","html_url":"html_url-324","id":1325,"is_admin":true,"language":"language-326","last_login":"2026-01-02T03:09:32Z","location":"location-328","login":"login-329","login_name":"login_name-330","prohibit_login":true,"pronouns":"pronouns-331","restricted":true,"source_id":1332,"starred_repos_count":1333,"visibility":"visibility-334","website":"website-335"},"review_id":1336,"tracked_time":{"created":"2026-01-02T03:09:42Z","id":1338,"issue":{"body":"body-339","closed_at":"2026-01-02T03:09:45Z","comments":1341,"created_at":"2026-01-02T03:09:47Z","due_date":"2026-01-02T03:09:48Z","html_url":"html_url-344","id":1345,"is_locked":true,"number":1346,"original_author":"original_author-347","original_author_id":1348,"pin_order":1349,"ref":"ref-350","state":"state-351","title":"title-352","updated_at":"2026-01-02T03:09:58Z","url":"url-354"},"issue_id":1355,"time":1356,"user_id":1357,"user_name":"user_name-358"},"type":"type-359","updated_at":"2026-01-02T03:10:05Z","user":{"active":true,"avatar_url":"avatar_url-361","created":"2026-01-02T03:10:07Z","description":"description-363","email":"email-364","followers_count":1365,"following_count":1366,"full_name":"full_name-367","html_url":"html_url-368","id":1369,"is_admin":true,"language":"language-370","last_login":"2026-01-02T03:10:16Z","location":"location-372","login":"login-373","login_name":"login_name-374","prohibit_login":true,"pronouns":"pronouns-375","restricted":true,"source_id":1376,"starred_repos_count":1377,"visibility":"visibility-378","website":"website-379"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &IssueListTimelineOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
@@ -715,7 +715,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueResetTime", name: "Issues.ClearTrackedTimes",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/times", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.ClearTrackedTimes(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -724,7 +724,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/issues/7/times", query: "user=user%201&since=2026-01-02T03%3A04%3A07Z&before=2026-01-02T03%3A04%3A08Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &IssueListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					User:        "user 1",
@@ -750,8 +750,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"created":"2026-01-02T03:04:06Z","time":1002,"user_name":"user_name-3"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := AddTimeOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := AddTimeRequest{
 					Created:  gnTime(1),
 					Time:     1002,
 					UserName: "user_name-3",
@@ -763,7 +763,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteTime", name: "Issues.DeleteTrackedTime",
 			method: "DELETE", path: "/api/v1/repos/o/r/issues/7/times/8", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.DeleteTrackedTime(ctx, "o", "r", 7, 8, opts...))
 			},
 		},
@@ -772,7 +772,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/labels", query: "sort=sort%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &IssueListLabelsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
@@ -794,8 +794,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateLabelOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateLabelRequest{
 					Color:       "color-1",
 					Description: "description-2",
 					Exclusive:   true,
@@ -809,7 +809,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteLabel", name: "Issues.DeleteLabel",
 			method: "DELETE", path: "/api/v1/repos/o/r/labels/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.DeleteLabel(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -818,7 +818,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/labels/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.GetLabel(ctx, "o", "r", 7, opts...))
 			},
 		},
@@ -828,8 +828,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditLabelOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditLabelRequest{
 					Color:       Ptr[string]("color-1"),
 					Description: Ptr[string]("description-2"),
 					Exclusive:   Ptr[bool](true),
@@ -844,7 +844,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/milestones", query: "state=state%201&name=name%202&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &IssueListMilestonesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					State:       "state 1",
@@ -868,8 +868,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"description":"description-1","due_on":"2026-01-02T03:04:07Z","state":"state-3","title":"title-4"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateMilestoneOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateMilestoneRequest{
 					Description: "description-1",
 					DueOn:       gnTime(2),
 					State:       "state-3",
@@ -882,7 +882,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			op: "issueDeleteMilestone", name: "Issues.DeleteMilestone",
 			method: "DELETE", path: "/api/v1/repos/o/r/milestones/id%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Issues.DeleteMilestone(ctx, "o", "r", "id x", opts...))
 			},
 		},
@@ -891,7 +891,7 @@ func TestGenIssuesOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/repos/o/r/milestones/id%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Issues.GetMilestone(ctx, "o", "r", "id x", opts...))
 			},
 		},
@@ -901,8 +901,8 @@ func TestGenIssuesOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"description":"description-1","due_on":"2026-01-02T03:04:07Z","state":"state-3","title":"title-4"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"closed_at":"2026-01-02T03:04:06Z","closed_issues":1002,"created_at":"2026-01-02T03:04:08Z","description":"description-4","due_on":"2026-01-02T03:04:10Z","id":1006,"open_issues":1007,"state":"state-8","title":"title-9","updated_at":"2026-01-02T03:04:15Z","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditMilestoneOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditMilestoneRequest{
 					Description: Ptr[string]("description-1"),
 					DueOn:       Ptr[time.Time](gnTime(2)),
 					State:       Ptr[StateType]("state-3"),

@@ -6,7 +6,7 @@ import (
 )
 
 func TestLabelRefWire(t *testing.T) {
-	body := IssueLabelsOption{Labels: []LabelRef{LabelID(7), LabelName("bug"), LabelName("42")}}
+	body := IssueLabelsRequest{Labels: []LabelRef{LabelID(7), LabelName("bug"), LabelName("42")}}
 	data, err := json.Marshal(body)
 	if err != nil {
 		t.Fatal(err)
@@ -14,7 +14,7 @@ func TestLabelRefWire(t *testing.T) {
 	if got, want := string(data), `{"labels":[7,"bug","42"]}`; got != want {
 		t.Fatalf("marshal = %s, want %s", got, want)
 	}
-	var back IssueLabelsOption
+	var back IssueLabelsRequest
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestOpenEnumKeepsUnknownValues(t *testing.T) {
 	if pr.State != "someday" || pr.State == StateOpen {
 		t.Errorf("state = %q", pr.State)
 	}
-	data, _ := json.Marshal(MergePullRequestOption{Style: MergeStyleSquash, Title: "t", Message: "m"})
+	data, _ := json.Marshal(MergePullRequestRequest{Style: MergeStyleSquash, Title: "t", Message: "m"})
 	if got, want := string(data), `{"Do":"squash","MergeMessageField":"m","MergeTitleField":"t"}`; got != want {
 		t.Errorf("merge body = %s, want %s", got, want)
 	}

@@ -10,9 +10,9 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /gitignore/templates (listGitignoresTemplates). Retry: IdempotentOnly (a
-// read).
-func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...CallOption) ([]string, *Response, error) {
+// GET /gitignore/templates (listGitignoresTemplates). Retry:
+// RetryIdempotentOnly (a read).
+func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opListGitignoresTemplates)
 	req.with(opts)
 	var v []string
@@ -28,8 +28,8 @@ func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...CallOp
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /gitignore/templates/{name} (getGitignoreTemplateInfo). Retry:
-// IdempotentOnly (a read).
-func (s *MiscService) GetGitignoreTemplate(ctx context.Context, name string, opts ...CallOption) (*GitignoreTemplateInfo, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *MiscService) GetGitignoreTemplate(ctx context.Context, name string, opts ...RequestOption) (*GitignoreTemplateInfo, *Response, error) {
 	req := newRequest(&opGetGitignoreTemplateInfo, segSlash("name", name))
 	req.with(opts)
 	v := new(GitignoreTemplateInfo)
@@ -44,8 +44,9 @@ func (s *MiscService) GetGitignoreTemplate(ctx context.Context, name string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /label/templates (listLabelTemplates). Retry: IdempotentOnly (a read).
-func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...CallOption) ([]string, *Response, error) {
+// GET /label/templates (listLabelTemplates). Retry: RetryIdempotentOnly (a
+// read).
+func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opListLabelTemplates)
 	req.with(opts)
 	var v []string
@@ -60,9 +61,9 @@ func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...CallOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /label/templates/{name} (getLabelTemplateInfo). Retry: IdempotentOnly (a
-// read).
-func (s *MiscService) ListLabelTemplateLabels(ctx context.Context, name string, opts ...CallOption) ([]*LabelTemplate, *Response, error) {
+// GET /label/templates/{name} (getLabelTemplateInfo). Retry:
+// RetryIdempotentOnly (a read).
+func (s *MiscService) ListLabelTemplateLabels(ctx context.Context, name string, opts ...RequestOption) ([]*LabelTemplate, *Response, error) {
 	req := newRequest(&opGetLabelTemplateInfo, segSlash("name", name))
 	req.with(opts)
 	var v []*LabelTemplate
@@ -77,8 +78,8 @@ func (s *MiscService) ListLabelTemplateLabels(ctx context.Context, name string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /licenses (listLicenseTemplates). Retry: IdempotentOnly (a read).
-func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...CallOption) ([]*LicensesTemplateListEntry, *Response, error) {
+// GET /licenses (listLicenseTemplates). Retry: RetryIdempotentOnly (a read).
+func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...RequestOption) ([]*LicensesTemplateListEntry, *Response, error) {
 	req := newRequest(&opListLicenseTemplates)
 	req.with(opts)
 	var v []*LicensesTemplateListEntry
@@ -93,9 +94,9 @@ func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...CallOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /licenses/{name} (getLicenseTemplateInfo). Retry: IdempotentOnly (a
+// GET /licenses/{name} (getLicenseTemplateInfo). Retry: RetryIdempotentOnly (a
 // read).
-func (s *MiscService) GetLicenseTemplate(ctx context.Context, name string, opts ...CallOption) (*LicenseTemplateInfo, *Response, error) {
+func (s *MiscService) GetLicenseTemplate(ctx context.Context, name string, opts ...RequestOption) (*LicenseTemplateInfo, *Response, error) {
 	req := newRequest(&opGetLicenseTemplateInfo, segSlash("name", name))
 	req.with(opts)
 	v := new(LicenseTemplateInfo)
@@ -112,9 +113,9 @@ func (s *MiscService) GetLicenseTemplate(ctx context.Context, name string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /markdown (renderMarkdown). Retry: AlwaysRetry (a pure function of the
+// POST /markdown (renderMarkdown). Retry: RetryAlways (a pure function of the
 // input; a repeat renders the same HTML).
-func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownOption, opts ...CallOption) (string, *Response, error) {
+func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownRequest, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkdown)
 	req.jsonBody(body)
 	req.with(opts)
@@ -133,9 +134,9 @@ func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownOption, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /markdown/raw (renderMarkdownRaw). Retry: AlwaysRetry (a pure function
+// POST /markdown/raw (renderMarkdownRaw). Retry: RetryAlways (a pure function
 // of the input; a repeat renders the same HTML).
-func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts ...CallOption) (string, *Response, error) {
+func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkdownRaw)
 	req.textBody(body)
 	req.with(opts)
@@ -154,9 +155,9 @@ func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /markup (renderMarkup). Retry: AlwaysRetry (a pure function of the
+// POST /markup (renderMarkup). Retry: RetryAlways (a pure function of the
 // input; a repeat renders the same HTML).
-func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupOption, opts ...CallOption) (string, *Response, error) {
+func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupRequest, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkup)
 	req.jsonBody(body)
 	req.with(opts)
@@ -173,8 +174,8 @@ func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupOption, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /nodeinfo (getNodeInfo). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...CallOption) (*NodeInfo, *Response, error) {
+// GET /nodeinfo (getNodeInfo). Retry: RetryIdempotentOnly (a read).
+func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...RequestOption) (*NodeInfo, *Response, error) {
 	req := newRequest(&opGetNodeInfo)
 	req.with(opts)
 	v := new(NodeInfo)
@@ -192,8 +193,8 @@ func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...CallOption) (*Nod
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /version (getVersion). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetVersion(ctx context.Context, opts ...CallOption) (*ServerVersion, *Response, error) {
+// GET /version (getVersion). Retry: RetryIdempotentOnly (a read).
+func (s *MiscService) GetVersion(ctx context.Context, opts ...RequestOption) (*ServerVersion, *Response, error) {
 	req := newRequest(&opGetVersion)
 	req.with(opts)
 	v := new(ServerVersion)

@@ -14,7 +14,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/gitignore/templates", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `["v-1"]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Misc.ListGitignoreTemplates(ctx, opts...))
 			},
 		},
@@ -23,7 +23,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/gitignore/templates/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"name":"name-1","source":"source-2","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Misc.GetGitignoreTemplate(ctx, "name x", opts...))
 			},
 		},
@@ -32,7 +32,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/label/templates", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `["v-1"]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Misc.ListLabelTemplates(ctx, opts...))
 			},
 		},
@@ -41,7 +41,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/label/templates/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"name":"name-3","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Misc.ListLabelTemplateLabels(ctx, "name x", opts...))
 			},
 		},
@@ -50,7 +50,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/licenses", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"key":"key-1","name":"name-2","url":"url-3","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Misc.ListLicenseTemplates(ctx, opts...))
 			},
 		},
@@ -59,7 +59,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/licenses/name%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"body":"body-1","implementation":"implementation-2","key":"key-3","name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Misc.GetLicenseTemplate(ctx, "name x", opts...))
 			},
 		},
@@ -68,8 +68,8 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/markdown", query: "",
 			reqType: "application/json", reqBody: `{"Context":"Context-1","Mode":"Mode-2","Text":"Text-3","Wiki":true}`,
 			kind: gnText, status: 200, respBody: "text answered by renderMarkdown",
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := MarkdownOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := MarkdownRequest{
 					Context: "Context-1",
 					Mode:    "Mode-2",
 					Text:    "Text-3",
@@ -83,7 +83,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/markdown/raw", query: "",
 			reqType: "text/plain; charset=utf-8", reqBody: "# Title\n\nSome *markdown* text.",
 			kind: gnText, status: 200, respBody: "text answered by renderMarkdownRaw",
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				body := "# Title\n\nSome *markdown* text."
 				return gnResult(c.Misc.RenderMarkdownRaw(ctx, body, opts...))
 			},
@@ -93,8 +93,8 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/markup", query: "",
 			reqType: "application/json", reqBody: `{"BranchPath":"BranchPath-1","Context":"Context-2","FilePath":"FilePath-3","Mode":"Mode-4","Text":"Text-5","Wiki":true}`,
 			kind: gnText, status: 200, respBody: "text answered by renderMarkup",
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := MarkupOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := MarkupRequest{
 					BranchPath: "BranchPath-1",
 					Context:    "Context-2",
 					FilePath:   "FilePath-3",
@@ -110,7 +110,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/nodeinfo", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"metadata":{"key-2":"any-1"},"openRegistrations":true,"protocols":["protocols-3"],"services":{"inbound":["inbound-4"],"outbound":["outbound-5"]},"software":{"homepage":"homepage-6","name":"name-7","repository":"repository-8","version":"version-9"},"usage":{"localComments":1010,"localPosts":1011,"users":{"activeHalfyear":1012,"activeMonth":1013,"total":1014}},"version":"version-15","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Misc.GetNodeInfo(ctx, opts...))
 			},
 		},
@@ -119,7 +119,7 @@ func TestGenMiscOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/version", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"version":"version-1","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Misc.GetVersion(ctx, opts...))
 			},
 		},

@@ -2,7 +2,10 @@
 
 package forgejo
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // This file holds every definition of the pinned spec as a Go type. Response
 // models have value fields, nested objects behind pointers, and no required
@@ -10,63 +13,11 @@ import "time"
 // bodies send only the fields that are set (required fields always); the bodies
 // of partial updates (PATCH) hold pointers, so that nil means "leave as it is".
 
-// APIErrorBody is an api error with a message.
-type APIErrorBody struct {
-	Message string `json:"message"`
-	URL     string `json:"url"`
-}
-
-// APIForbiddenError is the body of a 403 answer.
-type APIForbiddenError struct {
-	Message string `json:"message"`
-	URL     string `json:"url"`
-}
-
-// APIInternalServerError is the body of a 500 answer.
-type APIInternalServerError struct {
-	Message string `json:"message"`
-	URL     string `json:"url"`
-}
-
-// APIInvalidTopicsError is the body of a 422 answer to a topic list the
-// instance refuses; InvalidTopics names the offending topics.
-type APIInvalidTopicsError struct {
-	InvalidTopics []string `json:"invalidTopics"`
-	Message       string   `json:"message"`
-}
-
-// APINotFound is the body of a 404 answer; Errors carries details such as a
-// user redirect that does not exist.
-type APINotFound struct {
-	Errors  []string `json:"errors"`
-	Message string   `json:"message"`
-	URL     string   `json:"url"`
-}
-
-// APIRepoArchivedError is the body of the answer to a write on an archived
-// repository.
-type APIRepoArchivedError struct {
-	Message string `json:"message"`
-	URL     string `json:"url"`
-}
-
-// APIUnauthorizedError is the body of a 401 answer.
-type APIUnauthorizedError struct {
-	Message string `json:"message"`
-	URL     string `json:"url"`
-}
-
-// APIValidationError is the body of a 422 answer.
-type APIValidationError struct {
-	Message string `json:"message"`
-	URL     string `json:"url"`
-}
-
-// APRemoteFollowOption is the names a remote ActivityPub actor to follow.
+// APRemoteFollowRequest names a remote ActivityPub actor to follow.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type APRemoteFollowOption struct {
+type APRemoteFollowRequest struct {
 	Target string `json:"target,omitempty"`
 }
 
@@ -347,21 +298,21 @@ const (
 	ActivityOpAutoMergePullRequest      ActivityOpType = "auto_merge_pull_request"
 )
 
-// AddCollaboratorOption holds the options when adding a user as a collaborator
+// AddCollaboratorRequest holds the options when adding a user as a collaborator
 // of a repository.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type AddCollaboratorOption struct {
+type AddCollaboratorRequest struct {
 	// One of: read, write, admin.
 	Permission AccessMode `json:"permission,omitempty"`
 }
 
-// AddTimeOption holds the options for adding time to an issue.
+// AddTimeRequest holds the options for adding time to an issue.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type AddTimeOption struct {
+type AddTimeRequest struct {
 	Created time.Time `json:"created,omitzero"`
 	// Time in seconds. Required: always sent.
 	Time int64 `json:"time"`
@@ -484,20 +435,20 @@ type ChangeFileOperation struct {
 	SHA string `json:"sha,omitempty"`
 }
 
-// ChangeFilesOptions holds the options for creating, updating or deleting
+// ChangeFilesRequest holds the options for creating, updating or deleting
 // multiple files. Note: `author` and `committer` are optional (if only one is
 // given, it will be used for the other, otherwise the authenticated user will
 // be used).
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type ChangeFilesOptions struct {
+type ChangeFilesRequest struct {
 	Author *Identity `json:"author,omitempty"`
 	// Branch (optional) to base this file from. if not given, the default branch
 	// is used.
-	Branch    string             `json:"branch,omitempty"`
-	Committer *Identity          `json:"committer,omitempty"`
-	Dates     *CommitDateOptions `json:"dates,omitempty"`
+	Branch    string       `json:"branch,omitempty"`
+	Committer *Identity    `json:"committer,omitempty"`
+	Dates     *CommitDates `json:"dates,omitempty"`
 	// List of file operations. Required: always sent.
 	Files []*ChangeFileOperation `json:"files"`
 	// (optional) will do a force-push if the new branch already exists. Read by
@@ -588,11 +539,11 @@ type CommitAffectedFiles struct {
 	Status   string `json:"status"`
 }
 
-// CommitDateOptions stores dates for GIT_AUTHOR_DATE and GIT_COMMITTER_DATE.
+// CommitDates stores dates for GIT_AUTHOR_DATE and GIT_COMMITTER_DATE.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CommitDateOptions struct {
+type CommitDates struct {
 	Author    time.Time `json:"author,omitzero"`
 	Committer time.Time `json:"committer,omitzero"`
 }
@@ -683,26 +634,40 @@ type ContentsResponse struct {
 	URL  string `json:"url"`
 }
 
-// CreateAccessTokenOption holds the options when create access token.
+// MarshalJSON writes the ContentsResponse as the instance sends it: a zero
+// Content, DownloadURL, Encoding, SubmoduleGitURL or Target as null.
+func (v ContentsResponse) MarshalJSON() ([]byte, error) {
+	type plain ContentsResponse
+	return json.Marshal(struct {
+		plain
+		Content         *string `json:"content"`
+		DownloadURL     *string `json:"download_url"`
+		Encoding        *string `json:"encoding"`
+		SubmoduleGitURL *string `json:"submodule_git_url"`
+		Target          *string `json:"target"`
+	}{plain(v), nullIfZero(v.Content), nullIfZero(v.DownloadURL), nullIfZero(v.Encoding), nullIfZero(v.SubmoduleGitURL), nullIfZero(v.Target)})
+}
+
+// CreateAccessTokenRequest holds the options when create access token.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateAccessTokenOption struct {
+type CreateAccessTokenRequest struct {
 	// Required: always sent.
 	Name string `json:"name"`
 	// If provided and not-empty, creates an access token with access only to
 	// specified repositories. Read by Forgejo 15.0 and later; older releases
 	// ignore it.
-	Repositories []*RepoTargetOption `json:"repositories,omitzero"`
-	Scopes       []string            `json:"scopes,omitzero"`
+	Repositories []*RepoTarget `json:"repositories,omitzero"`
+	Scopes       []string      `json:"scopes,omitzero"`
 }
 
-// CreateBranchProtectionOption holds the options for creating a branch
+// CreateBranchProtectionRequest holds the options for creating a branch
 // protection.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateBranchProtectionOption struct {
+type CreateBranchProtectionRequest struct {
 	ApplyToAdmins                 bool     `json:"apply_to_admins,omitempty"`
 	ApprovalsWhitelistTeams       []string `json:"approvals_whitelist_teams,omitzero"`
 	ApprovalsWhitelistUsername    []string `json:"approvals_whitelist_username,omitzero"`
@@ -731,12 +696,12 @@ type CreateBranchProtectionOption struct {
 	UnprotectedFilePatterns  string   `json:"unprotected_file_patterns,omitempty"`
 }
 
-// CreateBranchRepoOption holds the options when creating a branch in a
+// CreateBranchRepoRequest holds the options when creating a branch in a
 // repository.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateBranchRepoOption struct {
+type CreateBranchRepoRequest struct {
 	// Name of the branch to create. Required: always sent.
 	NewBranchName string `json:"new_branch_name"`
 	// Deprecated: true. Name of the old branch to create from.
@@ -745,30 +710,30 @@ type CreateBranchRepoOption struct {
 	OldRefName string `json:"old_ref_name,omitempty"`
 }
 
-// CreateEmailOption holds the options when creating email addresses.
+// CreateEmailRequest holds the options when creating email addresses.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateEmailOption struct {
+type CreateEmailRequest struct {
 	// Email addresses to add.
 	Emails []string `json:"emails,omitzero"`
 }
 
-// CreateFileOptions holds the options for creating files. Note: `author` and
+// CreateFileRequest holds the options for creating files. Note: `author` and
 // `committer` are optional (if only one is given, it will be used for the
 // other, otherwise the authenticated user will be used).
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateFileOptions struct {
+type CreateFileRequest struct {
 	Author *Identity `json:"author,omitempty"`
 	// Branch (optional) to base this file from. if not given, the default branch
 	// is used.
 	Branch    string    `json:"branch,omitempty"`
 	Committer *Identity `json:"committer,omitempty"`
 	// Content must be base64 encoded. Required: always sent.
-	Content string             `json:"content"`
-	Dates   *CommitDateOptions `json:"dates,omitempty"`
+	Content string       `json:"content"`
+	Dates   *CommitDates `json:"dates,omitempty"`
 	// (optional) will do a force-push if the new branch already exists. Read by
 	// Forgejo 16.0 and later; older releases ignore it.
 	ForceOverwriteNewBranch bool `json:"force_overwrite_new_branch,omitempty"`
@@ -783,53 +748,49 @@ type CreateFileOptions struct {
 	Signoff bool `json:"signoff,omitempty"`
 }
 
-// CreateForkOption holds the options for creating a fork.
+// CreateForkRequest holds the options for creating a fork.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateForkOption struct {
+type CreateForkRequest struct {
 	// Name of the forked repository.
 	Name string `json:"name,omitempty"`
 	// Organization name, if forking into an organization.
 	Organization string `json:"organization,omitempty"`
 }
 
-// CreateGPGKeyOption holds the options create user GPG key.
+// CreateGPGKeyRequest holds the options create user GPG key.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateGPGKeyOption struct {
+type CreateGPGKeyRequest struct {
 	// An armored GPG key to add. Required: always sent.
 	ArmoredPublicKey string `json:"armored_public_key"`
 	ArmoredSignature string `json:"armored_signature,omitempty"`
 }
 
-// CreateHookOption holds the options when create a hook.
+// CreateHookRequest holds the options when create a hook.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateHookOption struct {
+type CreateHookRequest struct {
 	Active              bool   `json:"active,omitempty"`
 	AuthorizationHeader string `json:"authorization_header,omitempty"`
 	BranchFilter        string `json:"branch_filter,omitempty"`
 	// Required: always sent.
-	Config CreateHookOptionConfig `json:"config"`
-	Events []string               `json:"events,omitzero"`
+	Config HookConfig `json:"config"`
+	Events []string   `json:"events,omitzero"`
 	// One of: forgejo, dingtalk, discord, gitea, gogs, msteams, slack, telegram,
 	// feishu, wechatwork, packagist. Required: always sent.
 	Type HookType `json:"type"`
 }
 
-// CreateHookOptionConfig has all config options in it required are
-// "content_type" and "url" Required.
-type CreateHookOptionConfig map[string]string
-
-// CreateIssueCommentOption holds the options for creating a comment on an
+// CreateIssueCommentRequest holds the options for creating a comment on an
 // issue.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateIssueCommentOption struct {
+type CreateIssueCommentRequest struct {
 	// The body of the comment. Required: always sent.
 	Body string `json:"body"`
 	// The time of the comment's update, needs admin or repository owner
@@ -837,11 +798,11 @@ type CreateIssueCommentOption struct {
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 }
 
-// CreateIssueOption holds the options to create one issue.
+// CreateIssueRequest holds the options to create one issue.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateIssueOption struct {
+type CreateIssueRequest struct {
 	// Deprecated: the spec marks this field deprecated.
 	Assignee  string    `json:"assignee,omitempty"`
 	Assignees []string  `json:"assignees,omitzero"`
@@ -857,11 +818,11 @@ type CreateIssueOption struct {
 	Title string `json:"title"`
 }
 
-// CreateKeyOption holds the options when creating a key.
+// CreateKeyRequest holds the options when creating a key.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateKeyOption struct {
+type CreateKeyRequest struct {
 	// An armored SSH key to add. Required: always sent.
 	Key string `json:"key"`
 	// Describe if the key has only read access or read/write.
@@ -870,11 +831,11 @@ type CreateKeyOption struct {
 	Title string `json:"title"`
 }
 
-// CreateLabelOption holds the options for creating a label.
+// CreateLabelRequest holds the options for creating a label.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateLabelOption struct {
+type CreateLabelRequest struct {
 	// Required: always sent.
 	Color       string `json:"color"`
 	Description string `json:"description,omitempty"`
@@ -884,11 +845,11 @@ type CreateLabelOption struct {
 	Name string `json:"name"`
 }
 
-// CreateMilestoneOption holds the options for creating a milestone.
+// CreateMilestoneRequest holds the options for creating a milestone.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateMilestoneOption struct {
+type CreateMilestoneRequest struct {
 	Description string    `json:"description,omitempty"`
 	DueOn       time.Time `json:"due_on,omitzero"`
 	// One of: open, closed.
@@ -896,33 +857,33 @@ type CreateMilestoneOption struct {
 	Title string    `json:"title,omitempty"`
 }
 
-// CreateOAuth2ApplicationOptions holds options to create an oauth2 application.
+// CreateOAuth2ApplicationRequest holds options to create an oauth2 application.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type CreateOAuth2ApplicationOptions struct {
+type CreateOAuth2ApplicationRequest struct {
 	ConfidentialClient *bool    `json:"confidential_client,omitempty"`
 	Name               *string  `json:"name,omitempty"`
 	RedirectURIs       []string `json:"redirect_uris,omitzero"`
 }
 
-// CreateOrUpdateSecretOption defines the properties of the secret to create or
+// CreateOrUpdateSecretRequest defines the properties of the secret to create or
 // update.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateOrUpdateSecretOption struct {
+type CreateOrUpdateSecretRequest struct {
 	// Data of the secret. Special characters will be retained. Line endings will
 	// be normalized to LF to match the behaviour of browsers. Encode the data with
 	// Base64 if line endings should be retained. Required: always sent.
 	Data string `json:"data"`
 }
 
-// CreateOrgOption holds the options for creating an organization.
+// CreateOrgRequest holds the options for creating an organization.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateOrgOption struct {
+type CreateOrgRequest struct {
 	Description               string `json:"description,omitempty"`
 	Email                     string `json:"email,omitempty"`
 	FullName                  string `json:"full_name,omitempty"`
@@ -936,11 +897,11 @@ type CreateOrgOption struct {
 	Website    string     `json:"website,omitempty"`
 }
 
-// CreatePullRequestOption holds the options when creating a pull request.
+// CreatePullRequestRequest holds the options when creating a pull request.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreatePullRequestOption struct {
+type CreatePullRequestRequest struct {
 	Assignee  string    `json:"assignee,omitempty"`
 	Assignees []string  `json:"assignees,omitzero"`
 	Base      string    `json:"base,omitempty"`
@@ -969,27 +930,27 @@ type CreatePullReviewComment struct {
 	Path string `json:"path,omitempty"`
 }
 
-// CreatePullReviewCommentOptions is the body of a new review comment; it is the
+// CreatePullReviewCommentRequest is the body of a new review comment; it is the
 // same type as CreatePullReviewComment.
-type CreatePullReviewCommentOptions = CreatePullReviewComment
+type CreatePullReviewCommentRequest = CreatePullReviewComment
 
-// CreatePullReviewOptions are options to create a pull review.
+// CreatePullReviewRequest holds the options to create a pull review.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreatePullReviewOptions struct {
+type CreatePullReviewRequest struct {
 	Body     string                     `json:"body,omitempty"`
 	Comments []*CreatePullReviewComment `json:"comments,omitzero"`
 	CommitID string                     `json:"commit_id,omitempty"`
 	Event    ReviewStateType            `json:"event,omitempty"`
 }
 
-// CreatePushMirrorOption represents need information to create a push mirror of
-// a repository.
+// CreatePushMirrorRequest represents need information to create a push mirror
+// of a repository.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreatePushMirrorOption struct {
+type CreatePushMirrorRequest struct {
 	// Read by Forgejo 13.0 and later; older releases ignore it.
 	BranchFilter   string `json:"branch_filter,omitempty"`
 	Interval       string `json:"interval,omitempty"`
@@ -1000,23 +961,23 @@ type CreatePushMirrorOption struct {
 	UseSSH         bool   `json:"use_ssh,omitempty"`
 }
 
-// CreateQuotaGroupOptions represents the options for creating a quota group.
+// CreateQuotaGroupRequest represents the options for creating a quota group.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateQuotaGroupOptions struct {
+type CreateQuotaGroupRequest struct {
 	// Name of the quota group to create.
 	Name string `json:"name,omitempty"`
 	// Rules to add to the newly created group. If a rule does not exist, it will
 	// be created.
-	Rules []*CreateQuotaRuleOptions `json:"rules,omitzero"`
+	Rules []*CreateQuotaRuleRequest `json:"rules,omitzero"`
 }
 
-// CreateQuotaRuleOptions represents the options for creating a quota rule.
+// CreateQuotaRuleRequest represents the options for creating a quota rule.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateQuotaRuleOptions struct {
+type CreateQuotaRuleRequest struct {
 	// The limit set by the rule.
 	Limit int64 `json:"limit,omitempty"`
 	// Name of the rule to create.
@@ -1025,11 +986,11 @@ type CreateQuotaRuleOptions struct {
 	Subjects []string `json:"subjects,omitzero"`
 }
 
-// CreateReleaseOption holds the options when creating a release.
+// CreateReleaseRequest holds the options when creating a release.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateReleaseOption struct {
+type CreateReleaseRequest struct {
 	Body             string `json:"body,omitempty"`
 	Draft            bool   `json:"draft,omitempty"`
 	HideArchiveLinks bool   `json:"hide_archive_links,omitempty"`
@@ -1040,11 +1001,11 @@ type CreateReleaseOption struct {
 	TargetCommitish string `json:"target_commitish,omitempty"`
 }
 
-// CreateRepoOption holds the options when creating repository.
+// CreateRepoRequest holds the options when creating repository.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateRepoOption struct {
+type CreateRepoRequest struct {
 	// Whether the repository should be auto-initialized?
 	AutoInit bool `json:"auto_init,omitempty"`
 	// DefaultBranch of the repository (used when initializes and in template).
@@ -1072,44 +1033,44 @@ type CreateRepoOption struct {
 	TrustModel TrustModel `json:"trust_model,omitempty"`
 }
 
-// CreateStatusOption holds the information needed to create a new CommitStatus
+// CreateStatusRequest holds the information needed to create a new CommitStatus
 // for a Commit.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateStatusOption struct {
+type CreateStatusRequest struct {
 	Context     string            `json:"context,omitempty"`
 	Description string            `json:"description,omitempty"`
 	State       CommitStatusState `json:"state,omitempty"`
 	TargetURL   string            `json:"target_url,omitempty"`
 }
 
-// CreateTagOption holds the options when creating a tag.
+// CreateTagProtectionRequest holds the options for creating a tag protection.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateTagOption struct {
+type CreateTagProtectionRequest struct {
+	NamePattern        string   `json:"name_pattern,omitempty"`
+	WhitelistTeams     []string `json:"whitelist_teams,omitzero"`
+	WhitelistUsernames []string `json:"whitelist_usernames,omitzero"`
+}
+
+// CreateTagRequest holds the options when creating a tag.
+//
+// Only fields set to a non-zero value are sent; required fields are always
+// sent.
+type CreateTagRequest struct {
 	Message string `json:"message,omitempty"`
 	// Required: always sent.
 	TagName string `json:"tag_name"`
 	Target  string `json:"target,omitempty"`
 }
 
-// CreateTagProtectionOption holds the options for creating a tag protection.
+// CreateTeamRequest holds the options for creating a team.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateTagProtectionOption struct {
-	NamePattern        string   `json:"name_pattern,omitempty"`
-	WhitelistTeams     []string `json:"whitelist_teams,omitzero"`
-	WhitelistUsernames []string `json:"whitelist_usernames,omitzero"`
-}
-
-// CreateTeamOption holds the options for creating a team.
-//
-// Only fields set to a non-zero value are sent; required fields are always
-// sent.
-type CreateTeamOption struct {
+type CreateTeamRequest struct {
 	CanCreateOrgRepo        bool   `json:"can_create_org_repo,omitempty"`
 	Description             string `json:"description,omitempty"`
 	IncludesAllRepositories bool   `json:"includes_all_repositories,omitempty"`
@@ -1121,11 +1082,11 @@ type CreateTeamOption struct {
 	UnitsMap   map[string]string `json:"units_map,omitzero"`
 }
 
-// CreateUserOption is the create user options.
+// CreateUserRequest holds the create user options.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateUserOption struct {
+type CreateUserRequest struct {
 	// For explicitly setting the user creation timestamp. Useful when users are
 	// migrated from other systems. When omitted, the user's creation timestamp
 	// will be set to "now".
@@ -1144,11 +1105,11 @@ type CreateUserOption struct {
 	Visibility string `json:"visibility,omitempty"`
 }
 
-// CreateVariableOption defines the properties of the variable to create.
+// CreateVariableRequest defines the properties of the variable to create.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type CreateVariableOption struct {
+type CreateVariableRequest struct {
 	// Value of the variable to create. Special characters will be retained. Line
 	// endings will be normalized to LF to match the behaviour of browsers. Encode
 	// the data with Base64 if line endings should be retained. Required: always
@@ -1156,11 +1117,11 @@ type CreateVariableOption struct {
 	Value string `json:"value"`
 }
 
-// CreateWikiPageOptions holds the form for creating wiki.
+// CreateWikiPageRequest holds the form for creating wiki.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type CreateWikiPageOptions struct {
+type CreateWikiPageRequest struct {
 	// Content must be base64 encoded.
 	ContentBase64 *string `json:"content_base64,omitempty"`
 	// Optional commit message summarizing the change.
@@ -1178,29 +1139,29 @@ type Cron struct {
 	Schedule  string    `json:"schedule"`
 }
 
-// DeleteEmailOption holds the options when deleting email addresses.
+// DeleteEmailRequest holds the options when deleting email addresses.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type DeleteEmailOption struct {
+type DeleteEmailRequest struct {
 	// Email addresses to delete.
 	Emails []string `json:"emails,omitzero"`
 }
 
-// DeleteFileOptions holds the options for deleting files (used for other File
+// DeleteFileRequest holds the options for deleting files (used for other File
 // structs below). Note: `author` and `committer` are optional (if only one is
 // given, it will be used for the other, otherwise the authenticated user will
 // be used).
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type DeleteFileOptions struct {
+type DeleteFileRequest struct {
 	Author *Identity `json:"author,omitempty"`
 	// Branch (optional) to base this file from. if not given, the default branch
 	// is used.
-	Branch    string             `json:"branch,omitempty"`
-	Committer *Identity          `json:"committer,omitempty"`
-	Dates     *CommitDateOptions `json:"dates,omitempty"`
+	Branch    string       `json:"branch,omitempty"`
+	Committer *Identity    `json:"committer,omitempty"`
+	Dates     *CommitDates `json:"dates,omitempty"`
 	// (optional) will do a force-push if the new branch already exists. Read by
 	// Forgejo 16.0 and later; older releases ignore it.
 	ForceOverwriteNewBranch bool `json:"force_overwrite_new_branch,omitempty"`
@@ -1217,11 +1178,11 @@ type DeleteFileOptions struct {
 	Signoff bool `json:"signoff,omitempty"`
 }
 
-// DeleteLabelsOption holds the options for deleting a label.
+// DeleteLabelsRequest holds the options for deleting a label.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type DeleteLabelsOption struct {
+type DeleteLabelsRequest struct {
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 }
 
@@ -1251,20 +1212,20 @@ const (
 	DiffTypePatch DiffType = "patch"
 )
 
-// DismissPullReviewOptions are options to dismiss a pull review.
+// DismissPullReviewRequest holds the options to dismiss a pull review.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type DismissPullReviewOptions struct {
+type DismissPullReviewRequest struct {
 	Message string `json:"message,omitempty"`
 	Priors  bool   `json:"priors,omitempty"`
 }
 
-// DispatchWorkflowOption holds the options when dispatching a workflow.
+// DispatchWorkflowRequest holds the options when dispatching a workflow.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type DispatchWorkflowOption struct {
+type DispatchWorkflowRequest struct {
 	// Input keys and values configured in the workflow file.
 	Inputs map[string]string `json:"inputs,omitzero"`
 	// Git reference for the workflow. Required: always sent.
@@ -1290,21 +1251,22 @@ type DispatchWorkflowRun struct {
 // It is time.Duration: the instance sends nanoseconds.
 type Duration = time.Duration
 
-// EditAttachmentOptions holds the options for editing attachments.
+// EditAttachmentRequest holds the options for editing attachments.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditAttachmentOptions struct {
+type EditAttachmentRequest struct {
 	// (Can only be set if existing attachment is of external type).
 	BrowserDownloadURL *string `json:"browser_download_url,omitempty"`
 	Name               *string `json:"name,omitempty"`
 }
 
-// EditBranchProtectionOption holds the options for editing a branch protection.
+// EditBranchProtectionRequest holds the options for editing a branch
+// protection.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditBranchProtectionOption struct {
+type EditBranchProtectionRequest struct {
 	ApplyToAdmins                 *bool    `json:"apply_to_admins,omitempty"`
 	ApprovalsWhitelistTeams       []string `json:"approvals_whitelist_teams,omitzero"`
 	ApprovalsWhitelistUsername    []string `json:"approvals_whitelist_username,omitzero"`
@@ -1330,28 +1292,28 @@ type EditBranchProtectionOption struct {
 	UnprotectedFilePatterns       *string  `json:"unprotected_file_patterns,omitempty"`
 }
 
-// EditDeadlineOption holds the options for creating a deadline.
+// EditDeadlineRequest holds the options for creating a deadline.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type EditDeadlineOption struct {
+type EditDeadlineRequest struct {
 	// Required: always sent.
 	DueDate time.Time `json:"due_date"`
 }
 
-// EditGitHookOption holds the options when modifying one Git hook.
+// EditGitHookRequest holds the options when modifying one Git hook.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditGitHookOption struct {
+type EditGitHookRequest struct {
 	Content *string `json:"content,omitempty"`
 }
 
-// EditHookOption holds the options when modify one hook.
+// EditHookRequest holds the options when modify one hook.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditHookOption struct {
+type EditHookRequest struct {
 	Active              *bool             `json:"active,omitempty"`
 	AuthorizationHeader *string           `json:"authorization_header,omitempty"`
 	BranchFilter        *string           `json:"branch_filter,omitempty"`
@@ -1359,11 +1321,11 @@ type EditHookOption struct {
 	Events              []string          `json:"events,omitzero"`
 }
 
-// EditIssueCommentOption holds the options for editing a comment.
+// EditIssueCommentRequest holds the options for editing a comment.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditIssueCommentOption struct {
+type EditIssueCommentRequest struct {
 	// The body of the comment. Required: always sent.
 	Body string `json:"body"`
 	// The time of the comment's update, needs admin or repository owner
@@ -1371,11 +1333,11 @@ type EditIssueCommentOption struct {
 	UpdatedAt *time.Time `json:"updated_at,omitempty"`
 }
 
-// EditIssueOption holds the options for editing an issue.
+// EditIssueRequest holds the options for editing an issue.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditIssueOption struct {
+type EditIssueRequest struct {
 	// Deprecated: the spec marks this field deprecated.
 	Assignee     *string    `json:"assignee,omitempty"`
 	Assignees    []string   `json:"assignees,omitzero"`
@@ -1389,11 +1351,11 @@ type EditIssueOption struct {
 	UpdatedAt    *time.Time `json:"updated_at,omitempty"`
 }
 
-// EditLabelOption holds the options for editing a label.
+// EditLabelRequest holds the options for editing a label.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditLabelOption struct {
+type EditLabelRequest struct {
 	Color       *string `json:"color,omitempty"`
 	Description *string `json:"description,omitempty"`
 	Exclusive   *bool   `json:"exclusive,omitempty"`
@@ -1401,22 +1363,22 @@ type EditLabelOption struct {
 	Name        *string `json:"name,omitempty"`
 }
 
-// EditMilestoneOption holds the options for editing a milestone.
+// EditMilestoneRequest holds the options for editing a milestone.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditMilestoneOption struct {
+type EditMilestoneRequest struct {
 	Description *string    `json:"description,omitempty"`
 	DueOn       *time.Time `json:"due_on,omitempty"`
 	State       *StateType `json:"state,omitempty"`
 	Title       *string    `json:"title,omitempty"`
 }
 
-// EditOrgOption holds the options for editing an organization.
+// EditOrgRequest holds the options for editing an organization.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditOrgOption struct {
+type EditOrgRequest struct {
 	Description               *string `json:"description,omitempty"`
 	Email                     *string `json:"email,omitempty"`
 	FullName                  *string `json:"full_name,omitempty"`
@@ -1428,11 +1390,11 @@ type EditOrgOption struct {
 	Website    *string     `json:"website,omitempty"`
 }
 
-// EditPullRequestOption holds the options when modify pull request.
+// EditPullRequestRequest holds the options when modify pull request.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditPullRequestOption struct {
+type EditPullRequestRequest struct {
 	AllowMaintainerEdit *bool      `json:"allow_maintainer_edit,omitempty"`
 	Assignee            *string    `json:"assignee,omitempty"`
 	Assignees           []string   `json:"assignees,omitzero"`
@@ -1446,30 +1408,30 @@ type EditPullRequestOption struct {
 	UnsetDueDate        *bool      `json:"unset_due_date,omitempty"`
 }
 
-// EditQuotaRuleOptions represents the options for editing a quota rule.
+// EditQuotaRuleRequest represents the options for editing a quota rule.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditQuotaRuleOptions struct {
+type EditQuotaRuleRequest struct {
 	// The limit set by the rule.
 	Limit *int64 `json:"limit,omitempty"`
 	// The subjects affected by the rule.
 	Subjects []string `json:"subjects,omitzero"`
 }
 
-// EditReactionOption contains the reaction type.
+// EditReactionRequest contains the reaction type.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type EditReactionOption struct {
+type EditReactionRequest struct {
 	Content string `json:"content,omitempty"`
 }
 
-// EditReleaseOption holds the options when editing a release.
+// EditReleaseRequest holds the options when editing a release.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditReleaseOption struct {
+type EditReleaseRequest struct {
 	Body             *string `json:"body,omitempty"`
 	Draft            *bool   `json:"draft,omitempty"`
 	HideArchiveLinks *bool   `json:"hide_archive_links,omitempty"`
@@ -1479,11 +1441,11 @@ type EditReleaseOption struct {
 	TargetCommitish  *string `json:"target_commitish,omitempty"`
 }
 
-// EditRepoOption holds the options when editing a repository's properties.
+// EditRepoRequest holds the options when editing a repository's properties.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditRepoOption struct {
+type EditRepoRequest struct {
 	// Either `true` to allow fast-forward-only merging pull requests, or `false`
 	// to prevent fast-forward-only merging.
 	AllowFastForwardOnlyMerge *bool `json:"allow_fast_forward_only_merge,omitempty"`
@@ -1567,21 +1529,21 @@ type EditRepoOption struct {
 	WikiBranch *string `json:"wiki_branch,omitempty"`
 }
 
-// EditTagProtectionOption holds the options for editing a tag protection.
+// EditTagProtectionRequest holds the options for editing a tag protection.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditTagProtectionOption struct {
+type EditTagProtectionRequest struct {
 	NamePattern        *string  `json:"name_pattern,omitempty"`
 	WhitelistTeams     []string `json:"whitelist_teams,omitzero"`
 	WhitelistUsernames []string `json:"whitelist_usernames,omitzero"`
 }
 
-// EditTeamOption holds the options for editing a team.
+// EditTeamRequest holds the options for editing a team.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditTeamOption struct {
+type EditTeamRequest struct {
 	CanCreateOrgRepo        *bool   `json:"can_create_org_repo,omitempty"`
 	Description             *string `json:"description,omitempty"`
 	IncludesAllRepositories *bool   `json:"includes_all_repositories,omitempty"`
@@ -1593,11 +1555,11 @@ type EditTeamOption struct {
 	UnitsMap   map[string]string `json:"units_map,omitzero"`
 }
 
-// EditUserOption is the edit user options.
+// EditUserRequest holds the edit user options.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type EditUserOption struct {
+type EditUserRequest struct {
 	Active                  *bool   `json:"active,omitempty"`
 	Admin                   *bool   `json:"admin,omitempty"`
 	AllowCreateOrganization *bool   `json:"allow_create_organization,omitempty"`
@@ -1706,8 +1668,8 @@ type FilesResponse struct {
 	Verification *PayloadCommitVerification `json:"verification"`
 }
 
-// ForgeLike is the activity data type.
-type ForgeLike map[string]any
+// ForgeLikeRequest is the activity data type.
+type ForgeLikeRequest map[string]any
 
 // ForgeOutbox is the ActivityStream OrderedCollection of activities.
 type ForgeOutbox map[string]any
@@ -1769,12 +1731,12 @@ type GeneralUISettings struct {
 	DefaultTheme     string   `json:"default_theme"`
 }
 
-// GenerateRepoOption holds the options when creating repository using a
+// GenerateRepoRequest holds the options when creating repository using a
 // template.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type GenerateRepoOption struct {
+type GenerateRepoRequest struct {
 	// Include avatar of the template repo.
 	Avatar bool `json:"avatar,omitempty"`
 	// Default branch of the new repository.
@@ -1889,6 +1851,10 @@ type Hook struct {
 	URL         string            `json:"url"`
 }
 
+// HookConfig has all config options in it required are "content_type" and "url"
+// Required.
+type HookConfig map[string]string
+
 // HookType is a value the spec enumerates.
 //
 // It is an open enumeration: the constants below name the values known when the
@@ -1959,6 +1925,17 @@ type Issue struct {
 	User             *User            `json:"user"`
 }
 
+// MarshalJSON writes the Issue as the instance sends it: a zero ClosedAt or
+// DueDate as null.
+func (v Issue) MarshalJSON() ([]byte, error) {
+	type plain Issue
+	return json.Marshal(struct {
+		plain
+		ClosedAt *time.Time `json:"closed_at"`
+		DueDate  *time.Time `json:"due_date"`
+	}{plain(v), nullIfZero(v.ClosedAt), nullIfZero(v.DueDate)})
+}
+
 // IssueConfig is a repository's issue configuration
 // (.forgejo/ISSUE_TEMPLATE/config.yaml).
 type IssueConfig struct {
@@ -1973,8 +1950,8 @@ type IssueConfigContactLink struct {
 	URL   string `json:"url"`
 }
 
-// IssueConfigValidation is the reports whether a repository's issue
-// configuration is valid.
+// IssueConfigValidation reports whether a repository's issue configuration is
+// valid.
 type IssueConfigValidation struct {
 	Message string `json:"message"`
 	Valid   bool   `json:"valid"`
@@ -1983,6 +1960,16 @@ type IssueConfigValidation struct {
 // IssueDeadline represents an issue deadline.
 type IssueDeadline struct {
 	DueDate time.Time `json:"due_date"`
+}
+
+// MarshalJSON writes the IssueDeadline as the instance sends it: a zero DueDate
+// as null.
+func (v IssueDeadline) MarshalJSON() ([]byte, error) {
+	type plain IssueDeadline
+	return json.Marshal(struct {
+		plain
+		DueDate *time.Time `json:"due_date"`
+	}{plain(v), nullIfZero(v.DueDate)})
 }
 
 // IssueFormField represents a form field.
@@ -2024,22 +2011,22 @@ const (
 	IssueFormFieldVisibleContent IssueFormFieldVisible = "content"
 )
 
-// IssueLabelsOption is a collection of labels.
+// IssueLabelsRequest is a collection of labels.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type IssueLabelsOption struct {
+type IssueLabelsRequest struct {
 	// Labels can be a list of integers representing label IDs or a list of strings
 	// representing label names.
 	Labels    []LabelRef `json:"labels,omitzero"`
 	UpdatedAt time.Time  `json:"updated_at,omitzero"`
 }
 
-// IssueMeta is the basic issue information.
+// IssueMetaRequest holds the basic issue information.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type IssueMeta struct {
+type IssueMetaRequest struct {
 	Index int64  `json:"index,omitempty"`
 	Owner string `json:"owner,omitempty"`
 	Repo  string `json:"repo,omitempty"`
@@ -2147,11 +2134,11 @@ type ListActionRunResponse struct {
 	WorkflowRuns []*ActionRun `json:"workflow_runs"`
 }
 
-// MarkdownOption is the markdown options.
+// MarkdownRequest holds the markdown options.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type MarkdownOption struct {
+type MarkdownRequest struct {
 	// Context to render.
 	Context string `json:"Context,omitempty"`
 	// Mode to render (comment, gfm, markdown).
@@ -2162,11 +2149,11 @@ type MarkdownOption struct {
 	Wiki bool `json:"Wiki,omitempty"`
 }
 
-// MarkupOption is the markup options.
+// MarkupRequest holds the markup options.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type MarkupOption struct {
+type MarkupRequest struct {
 	// The current branch path where the form gets posted.
 	BranchPath string `json:"BranchPath,omitempty"`
 	// Context to render.
@@ -2181,11 +2168,11 @@ type MarkupOption struct {
 	Wiki bool `json:"Wiki,omitempty"`
 }
 
-// MergePullRequestOption holds the form for merging Pull Request.
+// MergePullRequestRequest holds the form for merging Pull Request.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type MergePullRequestOption struct {
+type MergePullRequestRequest struct {
 	// One of: merge, rebase, rebase-merge, squash, fast-forward-only,
 	// manually-merged. Required: always sent.
 	Style                  MergeStyle `json:"Do"`
@@ -2215,12 +2202,12 @@ const (
 	MergeStyleManuallyMerged  MergeStyle = "manually-merged"
 )
 
-// MigrateRepoOptions holds the options for migrating repository's this is used
+// MigrateRepoRequest holds the options for migrating repository's this is used
 // to interact with api v1.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type MigrateRepoOptions struct {
+type MigrateRepoRequest struct {
 	AuthPassword string `json:"auth_password,omitempty"`
 	AuthToken    string `json:"auth_token,omitempty"`
 	AuthUsername string `json:"auth_username,omitempty"`
@@ -2261,6 +2248,17 @@ type Milestone struct {
 	State        StateType `json:"state"`
 	Title        string    `json:"title"`
 	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+// MarshalJSON writes the Milestone as the instance sends it: a zero ClosedAt or
+// DueOn as null.
+func (v Milestone) MarshalJSON() ([]byte, error) {
+	type plain Milestone
+	return json.Marshal(struct {
+		plain
+		ClosedAt *time.Time `json:"closed_at"`
+		DueOn    *time.Time `json:"due_on"`
+	}{plain(v), nullIfZero(v.ClosedAt), nullIfZero(v.DueOn)})
 }
 
 // NewIssuePinsAllowed represents an API response that says if new Issue Pins
@@ -2317,11 +2315,11 @@ type Note struct {
 	Message string  `json:"message"`
 }
 
-// NoteOptions is the body of a git note to set.
+// NoteRequest is the body of a git note to set.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type NoteOptions struct {
+type NoteRequest struct {
 	Message string `json:"message,omitempty"`
 }
 
@@ -2597,12 +2595,35 @@ type PullRequest struct {
 	User           *User     `json:"user"`
 }
 
+// MarshalJSON writes the PullRequest as the instance sends it: a zero ClosedAt,
+// DueDate, MergeCommitSHA or MergedAt as null.
+func (v PullRequest) MarshalJSON() ([]byte, error) {
+	type plain PullRequest
+	return json.Marshal(struct {
+		plain
+		ClosedAt       *time.Time `json:"closed_at"`
+		DueDate        *time.Time `json:"due_date"`
+		MergeCommitSHA *string    `json:"merge_commit_sha"`
+		MergedAt       *time.Time `json:"merged_at"`
+	}{plain(v), nullIfZero(v.ClosedAt), nullIfZero(v.DueDate), nullIfZero(v.MergeCommitSHA), nullIfZero(v.MergedAt)})
+}
+
 // PullRequestMeta is the PR info if an issue is a PR.
 type PullRequestMeta struct {
 	Draft    bool      `json:"draft"`
 	HTMLURL  string    `json:"html_url"`
 	Merged   bool      `json:"merged"`
 	MergedAt time.Time `json:"merged_at"`
+}
+
+// MarshalJSON writes the PullRequestMeta as the instance sends it: a zero
+// MergedAt as null.
+func (v PullRequestMeta) MarshalJSON() ([]byte, error) {
+	type plain PullRequestMeta
+	return json.Marshal(struct {
+		plain
+		MergedAt *time.Time `json:"merged_at"`
+	}{plain(v), nullIfZero(v.MergedAt)})
 }
 
 // PullRequestSort is a value the spec enumerates.
@@ -2663,11 +2684,11 @@ type PullReviewComment struct {
 	User                *User     `json:"user"`
 }
 
-// PullReviewRequestOptions are options to add or remove pull review requests.
+// PullReviewersRequest holds the options to add or remove pull review requests.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type PullReviewRequestOptions struct {
+type PullReviewersRequest struct {
 	Reviewers     []string `json:"reviewers,omitzero"`
 	TeamReviewers []string `json:"team_reviewers,omitzero"`
 }
@@ -2685,6 +2706,16 @@ type PushMirror struct {
 	RemoteName    string    `json:"remote_name"`
 	RepoName      string    `json:"repo_name"`
 	SyncOnCommit  bool      `json:"sync_on_commit"`
+}
+
+// MarshalJSON writes the PushMirror as the instance sends it: a zero LastUpdate
+// as null.
+func (v PushMirror) MarshalJSON() ([]byte, error) {
+	type plain PushMirror
+	return json.Marshal(struct {
+		plain
+		LastUpdate *time.Time `json:"last_update"`
+	}{plain(v), nullIfZero(v.LastUpdate)})
 }
 
 // QuotaGroup represents a quota group.
@@ -2836,11 +2867,11 @@ type Reference struct {
 	URL    string     `json:"url"`
 }
 
-// RegisterRunnerOptions declares the accepted options for registering runners.
+// RegisterRunnerRequest declares the accepted options for registering runners.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type RegisterRunnerOptions struct {
+type RegisterRunnerRequest struct {
 	// Description of the runner to register.
 	Description string `json:"description,omitempty"`
 	// Register as ephemeral runner
@@ -2885,32 +2916,32 @@ type Release struct {
 	ZipballURL           string                   `json:"zipball_url"`
 }
 
-// RenameOrgOption holds the options when renaming an organization.
+// RenameOrgRequest holds the options when renaming an organization.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type RenameOrgOption struct {
+type RenameOrgRequest struct {
 	// New username for this org. This name cannot be in use yet by any other user.
 	// Required: always sent.
 	NewName string `json:"new_name"`
 }
 
-// RenameUserOption holds the options when renaming a user.
+// RenameUserRequest holds the options when renaming a user.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type RenameUserOption struct {
+type RenameUserRequest struct {
 	// New username for this user. This name cannot be in use yet by any other
 	// user. Required: always sent.
 	NewUsername string `json:"new_username"`
 }
 
-// ReplaceFlagsOption holds the options when replacing the flags of a
+// ReplaceFlagsRequest holds the options when replacing the flags of a
 // repository.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type ReplaceFlagsOption struct {
+type ReplaceFlagsRequest struct {
 	Flags []string `json:"flags,omitzero"`
 }
 
@@ -2970,11 +3001,11 @@ const (
 	RepoSortStars   RepoSort = "stars"
 )
 
-// RepoTargetOption is the names a target repository by owner and name.
+// RepoTarget names a target repository by owner and name.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type RepoTargetOption struct {
+type RepoTarget struct {
 	// Name of repository. Required: always sent.
 	Name string `json:"name"`
 	// Name of user or organisation that owns the repository. Required: always
@@ -2982,11 +3013,11 @@ type RepoTargetOption struct {
 	Owner string `json:"owner"`
 }
 
-// RepoTopicOptions is a collection of repo topic names.
+// RepoTopicRequest is a collection of repo topic names.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type RepoTopicOptions struct {
+type RepoTopicRequest struct {
 	// List of topic names.
 	Topics []string `json:"topics,omitzero"`
 }
@@ -3074,7 +3105,7 @@ type Repository struct {
 	WikiSSHURL string `json:"wiki_ssh_url"`
 }
 
-// RepositoryMeta is the basic repository information.
+// RepositoryMeta holds the basic repository information.
 type RepositoryMeta struct {
 	FullName string `json:"full_name"`
 	ID       int64  `json:"id"`
@@ -3112,7 +3143,7 @@ const (
 	RunnerActive  RunnerStatus = "active"
 )
 
-// SearchResults is the results of a successful search.
+// SearchResults holds the results of a successful search.
 type SearchResults struct {
 	Data []*Repository `json:"data"`
 	OK   bool          `json:"ok"`
@@ -3130,11 +3161,11 @@ type ServerVersion struct {
 	Version string `json:"version"`
 }
 
-// SetUserQuotaGroupsOptions represents the quota groups of a user.
+// SetUserQuotaGroupsRequest represents the quota groups of a user.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type SetUserQuotaGroupsOptions struct {
+type SetUserQuotaGroupsRequest struct {
 	// Quota groups the user shall have. Required: always sent.
 	Groups []string `json:"groups"`
 }
@@ -3193,11 +3224,11 @@ type StopWatch struct {
 	Seconds       int64     `json:"seconds"`
 }
 
-// SubmitPullReviewOptions are options to submit a pending pull review.
+// SubmitPullReviewRequest holds the options to submit a pending pull review.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type SubmitPullReviewOptions struct {
+type SubmitPullReviewRequest struct {
 	Body  string          `json:"body,omitempty"`
 	Event ReviewStateType `json:"event,omitempty"`
 }
@@ -3320,11 +3351,11 @@ type TrackedTime struct {
 	UserName string `json:"user_name"`
 }
 
-// TransferRepoOption holds the options when transfer a repository's ownership.
+// TransferRepoRequest holds the options when transfer a repository's ownership.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type TransferRepoOption struct {
+type TransferRepoRequest struct {
 	// Required: always sent.
 	NewOwner string `json:"new_owner"`
 	// ID of the team or teams to add to the repository. Teams can only be added to
@@ -3347,31 +3378,31 @@ const (
 	TrustModelCollaboratorCommitter TrustModel = "collaboratorcommitter"
 )
 
-// UpdateBranchRepoOption holds the options when updating a branch in a
+// UpdateBranchRepoRequest holds the options when updating a branch in a
 // repository.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type UpdateBranchRepoOption struct {
+type UpdateBranchRepoRequest struct {
 	// New branch name. Required: always sent.
 	Name string `json:"name"`
 }
 
-// UpdateFileOptions holds the options for updating files. Note: `author` and
+// UpdateFileRequest holds the options for updating files. Note: `author` and
 // `committer` are optional (if only one is given, it will be used for the
 // other, otherwise the authenticated user will be used).
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type UpdateFileOptions struct {
+type UpdateFileRequest struct {
 	Author *Identity `json:"author,omitempty"`
 	// Branch (optional) to base this file from. if not given, the default branch
 	// is used.
 	Branch    string    `json:"branch,omitempty"`
 	Committer *Identity `json:"committer,omitempty"`
 	// Content must be base64 encoded. Required: always sent.
-	Content string             `json:"content"`
-	Dates   *CommitDateOptions `json:"dates,omitempty"`
+	Content string       `json:"content"`
+	Dates   *CommitDates `json:"dates,omitempty"`
 	// (optional) will do a force-push if the new branch already exists. Read by
 	// Forgejo 16.0 and later; older releases ignore it.
 	ForceOverwriteNewBranch bool `json:"force_overwrite_new_branch,omitempty"`
@@ -3391,29 +3422,29 @@ type UpdateFileOptions struct {
 	Signoff bool `json:"signoff,omitempty"`
 }
 
-// UpdateRepoAvatarOption holds the options when updating the repo avatar.
+// UpdateRepoAvatarRequest holds the options when updating the repo avatar.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type UpdateRepoAvatarOption struct {
+type UpdateRepoAvatarRequest struct {
 	// Image must be base64 encoded.
 	Image string `json:"image,omitempty"`
 }
 
-// UpdateUserAvatarOption holds the options when updating the user avatar.
+// UpdateUserAvatarRequest holds the options when updating the user avatar.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type UpdateUserAvatarOption struct {
+type UpdateUserAvatarRequest struct {
 	// Image must be base64 encoded.
 	Image string `json:"image,omitempty"`
 }
 
-// UpdateVariableOption defines the properties of the variable to update.
+// UpdateVariableRequest defines the properties of the variable to update.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type UpdateVariableOption struct {
+type UpdateVariableRequest struct {
 	// New name for the variable. If the field is empty, the variable name won't be
 	// updated. Forgejo will convert it to uppercase.
 	Name string `json:"name,omitempty"`
@@ -3492,11 +3523,11 @@ type UserSettings struct {
 	Website      string `json:"website"`
 }
 
-// UserSettingsOptions represents options to change user settings.
+// UserSettingsRequest represents options to change user settings.
 //
 // It is the body of a partial update: nil fields are not sent and keep their
 // current value; use [Ptr] to set a field, to its zero value included.
-type UserSettingsOptions struct {
+type UserSettingsRequest struct {
 	Description         *string `json:"description,omitempty"`
 	DiffViewStyle       *string `json:"diff_view_style,omitempty"`
 	EnableRepoUnitHints *bool   `json:"enable_repo_unit_hints,omitempty"`
@@ -3529,11 +3560,11 @@ const (
 	UserSortLeastUpdate           UserSort = "leastupdate"
 )
 
-// VerifyGPGKeyOption holds the options verifies user GPG key.
+// VerifyGPGKeyRequest holds the options verifies user GPG key.
 //
 // Only fields set to a non-zero value are sent; required fields are always
 // sent.
-type VerifyGPGKeyOption struct {
+type VerifyGPGKeyRequest struct {
 	ArmoredSignature string `json:"armored_signature,omitempty"`
 	// An Signature for a GPG key token. Required: always sent.
 	KeyID string `json:"key_id"`
@@ -3605,10 +3636,20 @@ type WikiPage struct {
 	Title         string      `json:"title"`
 }
 
-// WikiPageMetaData is the wiki page meta information.
+// WikiPageMetaData holds the wiki page meta information.
 type WikiPageMetaData struct {
 	HTMLURL    string      `json:"html_url"`
 	LastCommit *WikiCommit `json:"last_commit"`
 	SubURL     string      `json:"sub_url"`
 	Title      string      `json:"title"`
+}
+
+// nullIfZero is v, or nil for the zero value: the value of a field the instance
+// sends as null when it is unset (nullWhenZero in internal/gen).
+func nullIfZero[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
 }

@@ -37,7 +37,7 @@ func TestNamingRules(t *testing.T) {
 		verbs[v] = true
 	}
 	ctxType := reflect.TypeFor[context.Context]()
-	callOpts := reflect.TypeFor[[]CallOption]()
+	callOpts := reflect.TypeFor[[]RequestOption]()
 	readCloser := reflect.TypeFor[io.ReadCloser]()
 	respType := reflect.TypeFor[*Response]()
 	errType := reflect.TypeFor[error]()
@@ -178,7 +178,7 @@ func TestNamingRules(t *testing.T) {
 		}
 		// N11: arguments.
 		if mt.NumIn() < 3 || mt.In(1) != ctxType || !mt.IsVariadic() || mt.In(mt.NumIn()-1) != callOpts {
-			fail("N11", op, "%s does not take ctx first and opts ...CallOption last", op.Name)
+			fail("N11", op, "%s does not take ctx first and opts ...RequestOption last", op.Name)
 		}
 		if n := mt.NumOut(); mt.Out(n-1) != errType || mt.Out(n-2) != respType {
 			fail("N11", op, "%s does not return (..., *Response, error)", op.Name)

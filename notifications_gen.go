@@ -35,8 +35,8 @@ type NotificationListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /notifications (notifyGetList). Retry: IdempotentOnly (a read).
-func (s *NotificationsService) List(ctx context.Context, params *NotificationListOptions, opts ...CallOption) ([]*NotificationThread, *Response, error) {
+// GET /notifications (notifyGetList). Retry: RetryIdempotentOnly (a read).
+func (s *NotificationsService) List(ctx context.Context, params *NotificationListOptions, opts ...RequestOption) ([]*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetList)
 	p := deref(params)
 	req.addQueryBool("all", p.All)
@@ -55,10 +55,11 @@ func (s *NotificationsService) List(ctx context.Context, params *NotificationLis
 }
 
 // ListIter walks every item of [NotificationsService.List], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *NotificationsService) ListIter(ctx context.Context, params *NotificationListOptions, opts ...CallOption) iter.Seq2[*NotificationThread, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *NotificationsService) ListIter(ctx context.Context, params *NotificationListOptions, opts ...RequestOption) iter.Seq2[*NotificationThread, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*NotificationThread, *Response, error) {
 		page := p
@@ -74,9 +75,9 @@ func (s *NotificationsService) ListIter(ctx context.Context, params *Notificatio
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /notifications (notifyReadList). Retry: AlwaysRetry (marks every thread
+// PUT /notifications (notifyReadList). Retry: RetryAlways (marks every thread
 // read, no query sent: a stated end state, so repeats converge).
-func (s *NotificationsService) MarkRead(ctx context.Context, opts ...CallOption) (*Response, error) {
+func (s *NotificationsService) MarkRead(ctx context.Context, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opNotifyReadList)
 	req.with(opts)
 	req.result = resultNone
@@ -87,8 +88,9 @@ func (s *NotificationsService) MarkRead(ctx context.Context, opts ...CallOption)
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /notifications/new (notifyNewAvailable). Retry: IdempotentOnly (a read).
-func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...CallOption) (*NotificationCount, *Response, error) {
+// GET /notifications/new (notifyNewAvailable). Retry: RetryIdempotentOnly (a
+// read).
+func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...RequestOption) (*NotificationCount, *Response, error) {
 	req := newRequest(&opNotifyNewAvailable)
 	req.with(opts)
 	v := new(NotificationCount)
@@ -103,9 +105,9 @@ func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...CallOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /notifications/threads/{id} (notifyGetThread). Retry: IdempotentOnly (a
-// read).
-func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...CallOption) (*NotificationThread, *Response, error) {
+// GET /notifications/threads/{id} (notifyGetThread). Retry: RetryIdempotentOnly
+// (a read).
+func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...RequestOption) (*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetThread, num("id", id))
 	req.with(opts)
 	v := new(NotificationThread)
@@ -123,10 +125,10 @@ func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /notifications/threads/{id} (notifyReadThread). Retry: AlwaysRetry
+// PATCH /notifications/threads/{id} (notifyReadThread). Retry: RetryAlways
 // (marks one thread read, no query sent: a stated end state, so repeats
 // converge).
-func (s *NotificationsService) MarkThreadRead(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
+func (s *NotificationsService) MarkThreadRead(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opNotifyReadThread, num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -161,8 +163,8 @@ type NotificationListByRepoOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/notifications (notifyGetRepoList). Retry:
-// IdempotentOnly (a read).
-func (s *NotificationsService) ListByRepo(ctx context.Context, owner, repo string, params *NotificationListByRepoOptions, opts ...CallOption) ([]*NotificationThread, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *NotificationsService) ListByRepo(ctx context.Context, owner, repo string, params *NotificationListByRepoOptions, opts ...RequestOption) ([]*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetRepoList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryBool("all", p.All)
@@ -181,10 +183,11 @@ func (s *NotificationsService) ListByRepo(ctx context.Context, owner, repo strin
 }
 
 // ListByRepoIter walks every item of [NotificationsService.ListByRepo], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *NotificationsService) ListByRepoIter(ctx context.Context, owner, repo string, params *NotificationListByRepoOptions, opts ...CallOption) iter.Seq2[*NotificationThread, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *NotificationsService) ListByRepoIter(ctx context.Context, owner, repo string, params *NotificationListByRepoOptions, opts ...RequestOption) iter.Seq2[*NotificationThread, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*NotificationThread, *Response, error) {
 		page := p
@@ -201,9 +204,9 @@ func (s *NotificationsService) ListByRepoIter(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/notifications (notifyReadRepoList). Retry:
-// AlwaysRetry (marks the repo's threads read, no query sent: a stated end
+// RetryAlways (marks the repo's threads read, no query sent: a stated end
 // state, so repeats converge).
-func (s *NotificationsService) MarkRepoRead(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+func (s *NotificationsService) MarkRepoRead(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opNotifyReadRepoList, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone

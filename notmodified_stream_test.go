@@ -19,30 +19,30 @@ import (
 // with a streaming form) and the hand-written OpenArchive.
 var nmStreams = []struct {
 	name string
-	open func(ctx context.Context, c *Client, opts ...CallOption) (io.ReadCloser, *Response, error)
+	open func(ctx context.Context, c *Client, opts ...RequestOption) (io.ReadCloser, *Response, error)
 }{
-	{"Actions.OpenArtifact", func(ctx context.Context, c *Client, o ...CallOption) (io.ReadCloser, *Response, error) {
+	{"Actions.OpenArtifact", func(ctx context.Context, c *Client, o ...RequestOption) (io.ReadCloser, *Response, error) {
 		return c.Actions.OpenArtifact(ctx, "o", "r", 1, o...)
 	}},
-	{"Actions.OpenJobLogs", func(ctx context.Context, c *Client, o ...CallOption) (io.ReadCloser, *Response, error) {
+	{"Actions.OpenJobLogs", func(ctx context.Context, c *Client, o ...RequestOption) (io.ReadCloser, *Response, error) {
 		return c.Actions.OpenJobLogs(ctx, "o", "r", 1, nil, o...)
 	}},
-	{"Actions.OpenRunLogs", func(ctx context.Context, c *Client, o ...CallOption) (io.ReadCloser, *Response, error) {
+	{"Actions.OpenRunLogs", func(ctx context.Context, c *Client, o ...RequestOption) (io.ReadCloser, *Response, error) {
 		return c.Actions.OpenRunLogs(ctx, "o", "r", 1, o...)
 	}},
-	{"PullRequests.OpenDiff", func(ctx context.Context, c *Client, o ...CallOption) (io.ReadCloser, *Response, error) {
+	{"PullRequests.OpenDiff", func(ctx context.Context, c *Client, o ...RequestOption) (io.ReadCloser, *Response, error) {
 		return c.PullRequests.OpenDiff(ctx, "o", "r", 1, "diff", nil, o...)
 	}},
-	{"Repos.OpenCommitDiff", func(ctx context.Context, c *Client, o ...CallOption) (io.ReadCloser, *Response, error) {
+	{"Repos.OpenCommitDiff", func(ctx context.Context, c *Client, o ...RequestOption) (io.ReadCloser, *Response, error) {
 		return c.Repos.OpenCommitDiff(ctx, "o", "r", "abc", "diff", o...)
 	}},
-	{"Repos.OpenMedia", func(ctx context.Context, c *Client, o ...CallOption) (io.ReadCloser, *Response, error) {
+	{"Repos.OpenMedia", func(ctx context.Context, c *Client, o ...RequestOption) (io.ReadCloser, *Response, error) {
 		return c.Repos.OpenMedia(ctx, "o", "r", "a.bin", nil, o...)
 	}},
-	{"Repos.OpenRawFile", func(ctx context.Context, c *Client, o ...CallOption) (io.ReadCloser, *Response, error) {
+	{"Repos.OpenRawFile", func(ctx context.Context, c *Client, o ...RequestOption) (io.ReadCloser, *Response, error) {
 		return c.Repos.OpenRawFile(ctx, "o", "r", "a.txt", nil, o...)
 	}},
-	{"Repos.OpenArchive (hand-written)", func(ctx context.Context, c *Client, o ...CallOption) (io.ReadCloser, *Response, error) {
+	{"Repos.OpenArchive (hand-written)", func(ctx context.Context, c *Client, o ...RequestOption) (io.ReadCloser, *Response, error) {
 		return c.Repos.OpenArchive(ctx, "o", "r", "main", ArchiveTarGz, o...)
 	}},
 }

@@ -35,7 +35,7 @@ func nmServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 }
 
 // nmCall is one operation called with the conditional options.
-type nmCall func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error)
+type nmCall func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error)
 
 var nmUpload = Upload{Name: "a.txt", Content: strings.NewReader("x")}
 
@@ -46,94 +46,94 @@ var nmCases = []struct {
 }{
 	// Hand-written (CONTRIBUTING: repos_contents.go, downloads.go,
 	// uploads.go, server_differences.go, repos_topics.go, activitypub.go).
-	{"Repos.GetContents (hand-written, *Contents)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.GetContents (hand-written, *Contents)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.GetContents(ctx, "o", "r", "docs/a.md", nil, o...))
 	}},
-	{"Repos.GetArchive (hand-written, []byte)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.GetArchive (hand-written, []byte)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.GetArchive(ctx, "o", "r", "main", ArchiveZip, o...))
 	}},
-	{"Issues.UploadAttachment (hand-written, *Attachment)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Issues.UploadAttachment (hand-written, *Attachment)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		up := nmUpload
 		up.Content = strings.NewReader("x")
 		return gnResult(c.Issues.UploadAttachment(ctx, "o", "r", 1, nil, up, o...))
 	}},
-	{"Issues.UploadCommentAttachment (hand-written, *Attachment)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Issues.UploadCommentAttachment (hand-written, *Attachment)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		up := nmUpload
 		up.Content = strings.NewReader("x")
 		return gnResult(c.Issues.UploadCommentAttachment(ctx, "o", "r", 1, nil, up, o...))
 	}},
-	{"Repos.UploadReleaseAsset (hand-written, *Attachment)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.UploadReleaseAsset (hand-written, *Attachment)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		up := nmUpload
 		up.Content = strings.NewReader("x")
 		return gnResult(c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, nil, &up, o...))
 	}},
-	{"Repos.UploadReleaseAsset external URL (hand-written)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.UploadReleaseAsset external URL (hand-written)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, &RepoUploadReleaseAssetOptions{ExternalURL: "https://x.example/a"}, nil, o...))
 	}},
-	{"Misc.GetSigningKey (hand-written, string)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Misc.GetSigningKey (hand-written, string)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Misc.GetSigningKey(ctx, o...))
 	}},
-	{"Misc.GetSSHSigningKey (hand-written, string)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Misc.GetSSHSigningKey (hand-written, string)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Misc.GetSSHSigningKey(ctx, o...))
 	}},
-	{"Repos.GetSigningKey (hand-written, string)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.GetSigningKey (hand-written, string)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.GetSigningKey(ctx, "o", "r", o...))
 	}},
-	{"Repos.ReplaceTopics (hand-written, no result)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.ReplaceTopics (hand-written, no result)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnNoResult(c.Repos.ReplaceTopics(ctx, "o", "r", []string{"a"}, o...))
 	}},
-	{"ActivityPub.SendToInstanceInbox (hand-written, no result)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"ActivityPub.SendToInstanceInbox (hand-written, no result)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnNoResult(c.ActivityPub.SendToInstanceInbox(ctx, map[string]any{"type": "Follow"}, o...))
 	}},
-	{"Client.Do into a *Repository", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Client.Do into a *Repository", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		var v *Repository
-		resp, err := c.Do(ctx, &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, &v, o...)
+		resp, err := c.Do(ctx, &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly}, &v, o...)
 		return v, resp, err
 	}},
-	{"Client.Do into a *string", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Client.Do into a *string", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		var v string
-		resp, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, &v, o...)
+		resp, err := c.Do(ctx, &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, &v, o...)
 		return v, resp, err
 	}},
 
 	// Generated, one of each result shape.
-	{"Repos.Get (*Repository)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.Get (*Repository)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.Get(ctx, "o", "r", o...))
 	}},
-	{"Users.GetCurrent (*User)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Users.GetCurrent (*User)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Users.GetCurrent(ctx, o...))
 	}},
-	{"Misc.GetVersion (*ServerVersion)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Misc.GetVersion (*ServerVersion)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Misc.GetVersion(ctx, o...))
 	}},
-	{"Issues.GetComment (maybe empty *Comment)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Issues.GetComment (maybe empty *Comment)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Issues.GetComment(ctx, "o", "r", 1, o...))
 	}},
-	{"Repos.GetCombinedStatus (paged object)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.GetCombinedStatus (paged object)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.GetCombinedStatus(ctx, "o", "r", "main", nil, o...))
 	}},
-	{"Issues.List ([]*Issue)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Issues.List ([]*Issue)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Issues.List(ctx, "o", "r", nil, o...))
 	}},
-	{"Repos.Search (ok/data envelope)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.Search (ok/data envelope)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.Search(ctx, nil, o...))
 	}},
-	{"Repos.ListTopics (topics envelope)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.ListTopics (topics envelope)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.ListTopics(ctx, "o", "r", nil, o...))
 	}},
-	{"Repos.ListLanguages (map)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.ListLanguages (map)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.ListLanguages(ctx, "o", "r", o...))
 	}},
-	{"Repos.GetRawFile ([]byte)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.GetRawFile ([]byte)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Repos.GetRawFile(ctx, "o", "r", "a.txt", nil, o...))
 	}},
-	{"Actions.GetJobLogs (string)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Actions.GetJobLogs (string)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Actions.GetJobLogs(ctx, "o", "r", 1, nil, o...))
 	}},
-	{"Orgs.IsMember (bool)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Orgs.IsMember (bool)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Orgs.IsMember(ctx, "org", "u", o...))
 	}},
-	{"Repos.Delete (no result)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+	{"Repos.Delete (no result)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnNoResult(c.Repos.Delete(ctx, "o", "r", o...))
 	}},
 }
@@ -141,7 +141,7 @@ var nmCases = []struct {
 // nmConditions are the two conditional options.
 var nmConditions = []struct {
 	name string
-	opt  CallOption
+	opt  RequestOption
 }{
 	{"IfNoneMatch", IfNoneMatch(`"e1"`)},
 	{"IfModifiedSince", IfModifiedSince(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))},
@@ -205,7 +205,7 @@ func TestWalkNotModifiedFails(t *testing.T) {
 				w.Header().Set("X-Total-Count", "6")
 				fmt.Fprintf(w, `[{"name":"b%s1"},{"name":"b%s2"}]`, page, page)
 			}))
-			c, err := NewClient(WithBaseURL(srv.URL), WithWalkConcurrency(conc), WithRetryPolicy(RetryOff))
+			c, err := NewClient(WithBaseURL(srv.URL), WithWalkConcurrency(conc), WithRetryPolicy(RetryOff()))
 			if err != nil {
 				t.Fatal(err)
 			}

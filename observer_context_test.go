@@ -133,7 +133,7 @@ func TestContextObserverWrapsTheCall(t *testing.T) {
 
 func TestContextObserverTransportFailure(t *testing.T) {
 	obs := &ocObserver{}
-	c, _ := rtClient(t, "http://127.0.0.1:1", WithObserver(obs), WithRetryPolicy(RetryOff))
+	c, _ := rtClient(t, "http://127.0.0.1:1", WithObserver(obs), WithRetryPolicy(RetryOff()))
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
 	var te *TransportError
 	if !errors.As(err, &te) {

@@ -17,7 +17,7 @@ import (
 // CallContext. It writes into h, a header of its own that starts empty
 // (http.Header's Set, or an OpenTelemetry propagation.HeaderCarrier over
 // it); the pipeline then copies what it wrote into the request under the
-// rules of per-call headers ([WithHeader]):
+// rules of per-call headers ([Header]):
 //
 //   - A name that is not a valid header name, the credential
 //     (Authorization, Proxy-Authorization, Cookie, Cookie2, the one-time

@@ -52,7 +52,7 @@ func TestHeaderObserverReservedHeaders(t *testing.T) {
 	cases := []struct {
 		name       string
 		set        func(h http.Header)
-		opts       []CallOption
+		opts       []RequestOption
 		wire, want string // want "" means absent
 		absent     string // another header that must not arrive
 	}{
@@ -75,8 +75,8 @@ func TestHeaderObserverReservedHeaders(t *testing.T) {
 		{"Host", func(h http.Header) { h.Set("Host", "evil.example") }, nil, "Host", "", ""},
 		{"User-Agent kept", func(h http.Header) { h.Set("User-Agent", "evil/1") }, nil, "User-Agent", "forgego-test", ""},
 		{"Accept kept", func(h http.Header) { h.Set("Accept", "text/evil") }, nil, "Accept", "application/json", ""},
-		{"per-call header kept", func(h http.Header) { h.Set("X-Tenant", "evil") }, []CallOption{WithHeader("X-Tenant", "mine")}, "X-Tenant", "mine", ""},
-		{"per-call traceparent kept", func(h http.Header) { h.Set("Traceparent", "00-observer") }, []CallOption{WithHeader("Traceparent", "00-caller")}, "Traceparent", "00-caller", ""},
+		{"per-call header kept", func(h http.Header) { h.Set("X-Tenant", "evil") }, []RequestOption{Header("X-Tenant", "mine")}, "X-Tenant", "mine", ""},
+		{"per-call traceparent kept", func(h http.Header) { h.Set("Traceparent", "00-observer") }, []RequestOption{Header("Traceparent", "00-caller")}, "Traceparent", "00-caller", ""},
 		{"invalid name", func(h http.Header) { h["Bad Name"] = []string{"x"} }, nil, "Bad Name", "", ""},
 		{"empty name", func(h http.Header) { h[""] = []string{"x"} }, nil, "", "", ""},
 		{"CRLF in value", func(h http.Header) { h.Set("X-Trace", "a\r\nX-Evil: 1") }, nil, "X-Trace", "", "X-Evil"},
@@ -94,7 +94,7 @@ func TestHeaderObserverReservedHeaders(t *testing.T) {
 			}))
 			defer srv.Close()
 			obs := &hoObserver{inject: func(_ CallContext, h http.Header) { tc.set(h) }}
-			c, err := NewClient(WithBaseURL(srv.URL), WithToken(token), WithUserAgent("forgego-test"), WithObserver(obs), WithRetryPolicy(RetryOff))
+			c, err := NewClient(WithBaseURL(srv.URL), WithToken(token), WithUserAgent("forgego-test"), WithObserver(obs), WithRetryPolicy(RetryOff()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +161,7 @@ func TestHeaderObserverEveryAttempt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil)
+	resp, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, nil)
 	if err != nil || resp.Attempts != 3 {
 		t.Fatalf("err %v, attempts %d", err, resp.Attempts)
 	}
@@ -217,15 +217,15 @@ func TestHeaderObserverRedirects(t *testing.T) {
 					h.Set("Traceparent", trace)
 					h.Set("Baggage", "tenant=a")
 				}}
-				c, err := NewClient(WithBaseURL(home.URL), WithObserver(obs), WithRetryPolicy(RetryOff))
+				c, err := NewClient(WithBaseURL(home.URL), WithObserver(obs), WithRetryPolicy(RetryOff()))
 				if err != nil {
 					t.Fatal(err)
 				}
-				var opts []CallOption
+				var opts []RequestOption
 				if perCall {
-					opts = append(opts, WithHeader("X-Api-Key", "key-4f1c9a7e2b"))
+					opts = append(opts, Header("X-Api-Key", "key-4f1c9a7e2b"))
 				}
-				_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil, opts...)
+				_, err = c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly}, nil, opts...)
 				other.Close()
 				home.Close()
 				if err != nil {

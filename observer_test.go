@@ -88,7 +88,7 @@ func TestObserverEventOrder(t *testing.T) {
 
 func TestObserverSeesTransportAndValidationFailures(t *testing.T) {
 	rec := &obRecorder{}
-	c, _ := rtClient(t, "http://127.0.0.1:1", WithObserver(rec), WithRetryPolicy(RetryOff))
+	c, _ := rtClient(t, "http://127.0.0.1:1", WithObserver(rec), WithRetryPolicy(RetryOff()))
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
 	if err == nil {
 		t.Fatal("want a transport error")

@@ -187,7 +187,7 @@ func TestGnTableMatchesTheCuratedTable(t *testing.T) {
 	for _, op := range Operations() {
 		table[op.ID] = op
 	}
-	retry := map[api.Retry]RetryEligibility{api.Idempotent: IdempotentOnly, api.Never: Never, api.Always: AlwaysRetry}
+	retry := map[api.Retry]RetryEligibility{api.Idempotent: RetryIdempotentOnly, api.Never: RetryNever, api.Always: RetryAlways}
 	paging := map[api.Paging]PagingKind{api.NoPaging: PagingNone, api.PageLimit: PagingPageLimit, api.PageOnly: PagingPageOnly, api.PagePerPage: PagingPagePerPage}
 	always := 0
 	for _, row := range api.Operations {
@@ -210,7 +210,7 @@ func TestGnTableMatchesTheCuratedTable(t *testing.T) {
 		if op.Paging != paging[row.Paging] || op.Service != row.Service || op.Name != row.Method {
 			t.Errorf("%s: %s.%s paging %v; the curated table says %s.%s paging %v", row.ID, op.Service, op.Name, op.Paging, row.Service, row.Method, row.Paging)
 		}
-		if op.Retry == AlwaysRetry {
+		if op.Retry == RetryAlways {
 			always++
 		}
 	}

@@ -8,1522 +8,1522 @@ package forgejo
 // and observer events with its ID.
 var (
 	opActionRun = Operation{ID: "ActionRun", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
-		Service: "Actions", Name: "GetRun", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetRun", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "13.0"}
 	opCancelActionRun = Operation{ID: "CancelActionRun", Method: "POST", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/cancel",
-		Service: "Actions", Name: "CancelRun", Retry: Never, RetryReason: "changes a run's state by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Actions", Name: "CancelRun", Retry: RetryNever, RetryReason: "changes a run's state by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "16.0"}
 	opDeleteActionArtifact = Operation{ID: "DeleteActionArtifact", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
-		Service: "Actions", Name: "DeleteArtifact", Retry: AlwaysRetry, RetryReason: "artifact ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteArtifact", Retry: RetryAlways, RetryReason: "artifact ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "16.0"}
 	opDeleteActionRun = Operation{ID: "DeleteActionRun", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
-		Service: "Actions", Name: "DeleteRun", Retry: AlwaysRetry, RetryReason: "run ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteRun", Retry: RetryAlways, RetryReason: "run ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "16.0"}
 	opDispatchWorkflow = Operation{ID: "DispatchWorkflow", Method: "POST", Path: "/repos/{owner}/{repo}/actions/workflows/{workflowfilename}/dispatches",
-		Service: "Actions", Name: "DispatchWorkflow", Retry: Never, RetryReason: "starts a workflow run; a repeat starts another", Paging: PagingNone,
+		Service: "Actions", Name: "DispatchWorkflow", Retry: RetryNever, RetryReason: "starts a workflow run; a repeat starts another", Paging: PagingNone,
 		Since: "11.0", Earlier: []OperationForm{{ID: "DispatchWorkflow", Method: "POST", Path: "/repos/{owner}/{repo}/actions/workflows/{workflowname}/dispatches", Since: "11.0", Until: "11.0"}}}
 	opDownloadActionArtifact = Operation{ID: "DownloadActionArtifact", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip",
-		Service: "Actions", Name: "DownloadArtifact", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "DownloadArtifact", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "16.0"}
 	opGetActionArtifact = Operation{ID: "GetActionArtifact", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
-		Service: "Actions", Name: "GetArtifact", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetArtifact", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "16.0"}
 	opGetAnnotatedTag = Operation{ID: "GetAnnotatedTag", Method: "GET", Path: "/repos/{owner}/{repo}/git/tags/{sha}",
-		Service: "Repos", Name: "GetAnnotatedTag", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetAnnotatedTag", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetBlob = Operation{ID: "GetBlob", Method: "GET", Path: "/repos/{owner}/{repo}/git/blobs/{sha}",
-		Service: "Repos", Name: "GetBlob", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetBlob", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetBlobs = Operation{ID: "GetBlobs", Method: "GET", Path: "/repos/{owner}/{repo}/git/blobs",
-		Service: "Repos", Name: "ListBlobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListBlobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "13.0"}
 	opGetTree = Operation{ID: "GetTree", Method: "GET", Path: "/repos/{owner}/{repo}/git/trees/{sha}",
-		Service: "Repos", Name: "GetTree", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPagePerPage,
+		Service: "Repos", Name: "GetTree", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPagePerPage,
 		Since: "11.0"}
 	opListActionArtifacts = Operation{ID: "ListActionArtifacts", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts",
-		Service: "Actions", Name: "ListArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
+		Service: "Actions", Name: "ListArtifacts", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
 		Since: "16.0"}
 	opListActionRunArtifacts = Operation{ID: "ListActionRunArtifacts", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
-		Service: "Actions", Name: "ListRunArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
+		Service: "Actions", Name: "ListRunArtifacts", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
 		Since: "16.0"}
 	opListActionRunJobs = Operation{ID: "ListActionRunJobs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
-		Service: "Actions", Name: "ListRunJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone, wrapped: true,
+		Service: "Actions", Name: "ListRunJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone, wrapped: true,
 		Since: "16.0"}
 	opListActionRuns = Operation{ID: "ListActionRuns", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs",
-		Service: "Actions", Name: "ListRuns", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Actions", Name: "ListRuns", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "13.0"}
 	opListActionTasks = Operation{ID: "ListActionTasks", Method: "GET", Path: "/repos/{owner}/{repo}/actions/tasks",
-		Service: "Actions", Name: "ListTasks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Actions", Name: "ListTasks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opAcceptRepoTransfer = Operation{ID: "acceptRepoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer/accept",
-		Service: "Repos", Name: "AcceptTransfer", Retry: Never, RetryReason: "completes a transfer; afterwards owner/name may address something else", Paging: PagingNone,
+		Service: "Repos", Name: "AcceptTransfer", Retry: RetryNever, RetryReason: "completes a transfer; afterwards owner/name may address something else", Paging: PagingNone,
 		Since: "11.0"}
 	opActivitypubInstanceActor = Operation{ID: "activitypubInstanceActor", Method: "GET", Path: "/activitypub/actor",
-		Service: "ActivityPub", Name: "GetInstanceActor", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "ActivityPub", Name: "GetInstanceActor", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opActivitypubInstanceActorInbox = Operation{ID: "activitypubInstanceActorInbox", Method: "POST", Path: "/activitypub/actor/inbox",
-		Service: "ActivityPub", Name: "SendToInstanceInbox", Retry: Never, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone,
+		Service: "ActivityPub", Name: "SendToInstanceInbox", Retry: RetryNever, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone,
 		Since: "11.0"}
 	opActivitypubInstanceActorOutbox = Operation{ID: "activitypubInstanceActorOutbox", Method: "GET", Path: "/activitypub/actor/outbox",
-		Service: "ActivityPub", Name: "GetInstanceOutbox", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "ActivityPub", Name: "GetInstanceOutbox", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "14.0"}
 	opActivitypubPerson = Operation{ID: "activitypubPerson", Method: "GET", Path: "/activitypub/user-id/{user-id}",
-		Service: "ActivityPub", Name: "GetPerson", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "ActivityPub", Name: "GetPerson", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opActivitypubPersonActivity = Operation{ID: "activitypubPersonActivity", Method: "GET", Path: "/activitypub/user-id/{user-id}/activities/{activity-id}/activity",
-		Service: "ActivityPub", Name: "GetPersonActivity", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "ActivityPub", Name: "GetPersonActivity", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "13.0"}
 	opActivitypubPersonActivityNote = Operation{ID: "activitypubPersonActivityNote", Method: "GET", Path: "/activitypub/user-id/{user-id}/activities/{activity-id}",
-		Service: "ActivityPub", Name: "GetPersonActivityNote", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "ActivityPub", Name: "GetPersonActivityNote", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "13.0"}
 	opActivitypubPersonFeed = Operation{ID: "activitypubPersonFeed", Method: "GET", Path: "/activitypub/user-id/{user-id}/outbox",
-		Service: "ActivityPub", Name: "GetPersonOutbox", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "ActivityPub", Name: "GetPersonOutbox", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "13.0"}
 	opActivitypubPersonInbox = Operation{ID: "activitypubPersonInbox", Method: "POST", Path: "/activitypub/user-id/{user-id}/inbox",
-		Service: "ActivityPub", Name: "SendToPersonInbox", Retry: Never, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone,
+		Service: "ActivityPub", Name: "SendToPersonInbox", Retry: RetryNever, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone,
 		Since: "11.0"}
 	opActivitypubRepository = Operation{ID: "activitypubRepository", Method: "GET", Path: "/activitypub/repository-id/{repository-id}",
-		Service: "ActivityPub", Name: "GetRepository", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "ActivityPub", Name: "GetRepository", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opActivitypubRepositoryInbox = Operation{ID: "activitypubRepositoryInbox", Method: "POST", Path: "/activitypub/repository-id/{repository-id}/inbox",
-		Service: "ActivityPub", Name: "SendToRepositoryInbox", Retry: Never, RetryReason: "delivers a Like activity to the inbox; a repeat delivers it again", Paging: PagingNone,
+		Service: "ActivityPub", Name: "SendToRepositoryInbox", Retry: RetryNever, RetryReason: "delivers a Like activity to the inbox; a repeat delivers it again", Paging: PagingNone,
 		Since: "11.0"}
 	opActivitypubRepositoryOutbox = Operation{ID: "activitypubRepositoryOutbox", Method: "GET", Path: "/activitypub/repository-id/{repository-id}/outbox",
-		Service: "ActivityPub", Name: "GetRepositoryOutbox", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "ActivityPub", Name: "GetRepositoryOutbox", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "14.0"}
 	opAdminAddRuleToQuotaGroup = Operation{ID: "adminAddRuleToQuotaGroup", Method: "PUT", Path: "/admin/quota/groups/{quotagroup}/rules/{quotarule}",
-		Service: "Admin", Name: "AddQuotaGroupRule", Retry: AlwaysRetry, RetryReason: "puts one named rule in one named group; a repeat leaves it in", Paging: PagingNone,
+		Service: "Admin", Name: "AddQuotaGroupRule", Retry: RetryAlways, RetryReason: "puts one named rule in one named group; a repeat leaves it in", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminAddUserToQuotaGroup = Operation{ID: "adminAddUserToQuotaGroup", Method: "PUT", Path: "/admin/quota/groups/{quotagroup}/users/{username}",
-		Service: "Admin", Name: "AddQuotaGroupUser", Retry: AlwaysRetry, RetryReason: "puts one user in one quota group; a repeat leaves them in", Paging: PagingNone,
+		Service: "Admin", Name: "AddQuotaGroupUser", Retry: RetryAlways, RetryReason: "puts one user in one quota group; a repeat leaves them in", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminAdoptRepository = Operation{ID: "adminAdoptRepository", Method: "POST", Path: "/admin/unadopted/{owner}/{repo}",
-		Service: "Admin", Name: "AdoptRepo", Retry: Never, RetryReason: "creates a repository record from unadopted files", Paging: PagingNone,
+		Service: "Admin", Name: "AdoptRepo", Retry: RetryNever, RetryReason: "creates a repository record from unadopted files", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminCreateHook = Operation{ID: "adminCreateHook", Method: "POST", Path: "/admin/hooks",
-		Service: "Admin", Name: "CreateHook", Retry: Never, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
+		Service: "Admin", Name: "CreateHook", Retry: RetryNever, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminCreateOrg = Operation{ID: "adminCreateOrg", Method: "POST", Path: "/admin/users/{username}/orgs",
-		Service: "Admin", Name: "CreateOrg", Retry: Never, RetryReason: "creates an organization", Paging: PagingNone,
+		Service: "Admin", Name: "CreateOrg", Retry: RetryNever, RetryReason: "creates an organization", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminCreatePublicKey = Operation{ID: "adminCreatePublicKey", Method: "POST", Path: "/admin/users/{username}/keys",
-		Service: "Admin", Name: "CreateUserKey", Retry: Never, RetryReason: "adds an SSH key to the account", Paging: PagingNone,
+		Service: "Admin", Name: "CreateUserKey", Retry: RetryNever, RetryReason: "adds an SSH key to the account", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminCreateQuotaGroup = Operation{ID: "adminCreateQuotaGroup", Method: "POST", Path: "/admin/quota/groups",
-		Service: "Admin", Name: "CreateQuotaGroup", Retry: Never, RetryReason: "creates a quota group", Paging: PagingNone,
+		Service: "Admin", Name: "CreateQuotaGroup", Retry: RetryNever, RetryReason: "creates a quota group", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminCreateQuotaRule = Operation{ID: "adminCreateQuotaRule", Method: "POST", Path: "/admin/quota/rules",
-		Service: "Admin", Name: "CreateQuotaRule", Retry: Never, RetryReason: "creates a quota rule", Paging: PagingNone,
+		Service: "Admin", Name: "CreateQuotaRule", Retry: RetryNever, RetryReason: "creates a quota rule", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminCreateRepo = Operation{ID: "adminCreateRepo", Method: "POST", Path: "/admin/users/{username}/repos",
-		Service: "Admin", Name: "CreateRepo", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone,
+		Service: "Admin", Name: "CreateRepo", Retry: RetryNever, RetryReason: "creates a repository", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminCreateUser = Operation{ID: "adminCreateUser", Method: "POST", Path: "/admin/users",
-		Service: "Admin", Name: "CreateUser", Retry: Never, RetryReason: "creates a user account", Paging: PagingNone,
+		Service: "Admin", Name: "CreateUser", Retry: RetryNever, RetryReason: "creates a user account", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminCreateUserAccessToken = Operation{ID: "adminCreateUserAccessToken", Method: "POST", Path: "/admin/users/{username}/tokens",
-		Service: "Admin", Name: "CreateUserToken", Retry: Never, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone,
+		Service: "Admin", Name: "CreateUserToken", Retry: RetryNever, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone,
 		Since: "16.0"}
 	opAdminCronList = Operation{ID: "adminCronList", Method: "GET", Path: "/admin/cron",
-		Service: "Admin", Name: "ListCronTasks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Admin", Name: "ListCronTasks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opAdminCronRun = Operation{ID: "adminCronRun", Method: "POST", Path: "/admin/cron/{task}",
-		Service: "Admin", Name: "RunCronTask", Retry: Never, RetryReason: "starts a run of the cron task; a repeat runs it again", Paging: PagingNone,
+		Service: "Admin", Name: "RunCronTask", Retry: RetryNever, RetryReason: "starts a run of the cron task; a repeat runs it again", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminDeleteHook = Operation{ID: "adminDeleteHook", Method: "DELETE", Path: "/admin/hooks/{id}",
-		Service: "Admin", Name: "DeleteHook", Retry: AlwaysRetry, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Admin", Name: "DeleteHook", Retry: RetryAlways, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminDeleteQuotaGroup = Operation{ID: "adminDeleteQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}",
-		Service: "Admin", Name: "DeleteQuotaGroup", Retry: Never, RetryReason: "by name: a group of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Admin", Name: "DeleteQuotaGroup", Retry: RetryNever, RetryReason: "by name: a group of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminDeleteQuotaRule = Operation{ID: "adminDeleteQuotaRule", Method: "DELETE", Path: "/admin/quota/rules/{quotarule}",
-		Service: "Admin", Name: "DeleteQuotaRule", Retry: Never, RetryReason: "by name: a rule of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Admin", Name: "DeleteQuotaRule", Retry: RetryNever, RetryReason: "by name: a rule of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0", Earlier: []OperationForm{{ID: "adminDEleteQuotaRule", Method: "DELETE", Path: "/admin/quota/rules/{quotarule}", Since: "11.0", Until: "13.0"}}}
 	opAdminDeleteUnadoptedRepository = Operation{ID: "adminDeleteUnadoptedRepository", Method: "DELETE", Path: "/admin/unadopted/{owner}/{repo}",
-		Service: "Admin", Name: "DeleteUnadoptedRepo", Retry: Never, RetryReason: "deletes files by owner/name; a repository may appear there between attempts", Paging: PagingNone,
+		Service: "Admin", Name: "DeleteUnadoptedRepo", Retry: RetryNever, RetryReason: "deletes files by owner/name; a repository may appear there between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminDeleteUser = Operation{ID: "adminDeleteUser", Method: "DELETE", Path: "/admin/users/{username}",
-		Service: "Admin", Name: "DeleteUser", Retry: Never, RetryReason: "by username: the name may be registered again between attempts", Paging: PagingNone,
+		Service: "Admin", Name: "DeleteUser", Retry: RetryNever, RetryReason: "by username: the name may be registered again between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminDeleteUserAccessToken = Operation{ID: "adminDeleteUserAccessToken", Method: "DELETE", Path: "/admin/users/{username}/tokens/{token}",
-		Service: "Admin", Name: "DeleteUserToken", Retry: Never, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone,
+		Service: "Admin", Name: "DeleteUserToken", Retry: RetryNever, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone,
 		Since: "16.0"}
 	opAdminDeleteUserEmails = Operation{ID: "adminDeleteUserEmails", Method: "DELETE", Path: "/admin/users/{username}/emails",
-		Service: "Admin", Name: "DeleteUserEmails", Retry: AlwaysRetry, RetryReason: "removes the named addresses from one account; a repeat leaves them removed", Paging: PagingNone,
+		Service: "Admin", Name: "DeleteUserEmails", Retry: RetryAlways, RetryReason: "removes the named addresses from one account; a repeat leaves them removed", Paging: PagingNone,
 		Since: "14.0"}
 	opAdminDeleteUserPublicKey = Operation{ID: "adminDeleteUserPublicKey", Method: "DELETE", Path: "/admin/users/{username}/keys/{id}",
-		Service: "Admin", Name: "DeleteUserKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Admin", Name: "DeleteUserKey", Retry: RetryAlways, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminEditHook = Operation{ID: "adminEditHook", Method: "PATCH", Path: "/admin/hooks/{id}",
-		Service: "Admin", Name: "EditHook", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the hook has become", Paging: PagingNone,
+		Service: "Admin", Name: "EditHook", Retry: RetryNever, RetryReason: "partial update: only set fields change, on whatever the hook has become", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminEditQuotaRule = Operation{ID: "adminEditQuotaRule", Method: "PATCH", Path: "/admin/quota/rules/{quotarule}",
-		Service: "Admin", Name: "EditQuotaRule", Retry: Never, RetryReason: "partial update of a quota rule", Paging: PagingNone,
+		Service: "Admin", Name: "EditQuotaRule", Retry: RetryNever, RetryReason: "partial update of a quota rule", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminEditUser = Operation{ID: "adminEditUser", Method: "PATCH", Path: "/admin/users/{username}",
-		Service: "Admin", Name: "EditUser", Retry: Never, RetryReason: "partial update of a user account", Paging: PagingNone,
+		Service: "Admin", Name: "EditUser", Retry: RetryNever, RetryReason: "partial update of a user account", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminGetActionRunJobs = Operation{ID: "adminGetActionRunJobs", Method: "GET", Path: "/admin/actions/runners/jobs",
-		Service: "Actions", Name: "ListAdminRunnerJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "ListAdminRunnerJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "15.0"}
 	opAdminGetAllEmails = Operation{ID: "adminGetAllEmails", Method: "GET", Path: "/admin/emails",
-		Service: "Admin", Name: "ListEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Admin", Name: "ListEmails", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opAdminGetAllOrgs = Operation{ID: "adminGetAllOrgs", Method: "GET", Path: "/admin/orgs",
-		Service: "Admin", Name: "ListOrgs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Admin", Name: "ListOrgs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opAdminGetHook = Operation{ID: "adminGetHook", Method: "GET", Path: "/admin/hooks/{id}",
-		Service: "Admin", Name: "GetHook", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Admin", Name: "GetHook", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminGetQuotaGroup = Operation{ID: "adminGetQuotaGroup", Method: "GET", Path: "/admin/quota/groups/{quotagroup}",
-		Service: "Admin", Name: "GetQuotaGroup", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Admin", Name: "GetQuotaGroup", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminGetQuotaRule = Operation{ID: "adminGetQuotaRule", Method: "GET", Path: "/admin/quota/rules/{quotarule}",
-		Service: "Admin", Name: "GetQuotaRule", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Admin", Name: "GetQuotaRule", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminGetRegistrationToken = Operation{ID: "adminGetRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token",
-		Service: "Actions", Name: "GetAdminRegistrationTokenDeprecated", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Actions", Name: "GetAdminRegistrationTokenDeprecated", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0", Earlier: []OperationForm{{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token", Since: "11.0", Until: "14.0"}}}
 	opAdminGetRunnerRegistrationToken = Operation{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/actions/runners/registration-token",
-		Service: "Actions", Name: "GetAdminRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Actions", Name: "GetAdminRegistrationToken", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0", Earlier: []OperationForm{{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token", Since: "11.0", Until: "14.0"}}}
 	opAdminGetUserQuota = Operation{ID: "adminGetUserQuota", Method: "GET", Path: "/admin/users/{username}/quota",
-		Service: "Admin", Name: "GetUserQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Admin", Name: "GetUserQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminListHooks = Operation{ID: "adminListHooks", Method: "GET", Path: "/admin/hooks",
-		Service: "Admin", Name: "ListHooks", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
+		Service: "Admin", Name: "ListHooks", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opAdminListQuotaGroups = Operation{ID: "adminListQuotaGroups", Method: "GET", Path: "/admin/quota/groups",
-		Service: "Admin", Name: "ListQuotaGroups", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Admin", Name: "ListQuotaGroups", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminListQuotaRules = Operation{ID: "adminListQuotaRules", Method: "GET", Path: "/admin/quota/rules",
-		Service: "Admin", Name: "ListQuotaRules", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Admin", Name: "ListQuotaRules", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminListUserAccessTokens = Operation{ID: "adminListUserAccessTokens", Method: "GET", Path: "/admin/users/{username}/tokens",
-		Service: "Admin", Name: "ListUserTokens", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Admin", Name: "ListUserTokens", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "16.0"}
 	opAdminListUserEmails = Operation{ID: "adminListUserEmails", Method: "GET", Path: "/admin/users/{username}/emails",
-		Service: "Admin", Name: "ListUserEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Admin", Name: "ListUserEmails", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "14.0"}
 	opAdminListUsersInQuotaGroup = Operation{ID: "adminListUsersInQuotaGroup", Method: "GET", Path: "/admin/quota/groups/{quotagroup}/users",
-		Service: "Admin", Name: "ListQuotaGroupUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Admin", Name: "ListQuotaGroupUsers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminRemoveRuleFromQuotaGroup = Operation{ID: "adminRemoveRuleFromQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}/rules/{quotarule}",
-		Service: "Admin", Name: "RemoveQuotaGroupRule", Retry: AlwaysRetry, RetryReason: "takes one named rule out of one named group; a repeat leaves it out", Paging: PagingNone,
+		Service: "Admin", Name: "RemoveQuotaGroupRule", Retry: RetryAlways, RetryReason: "takes one named rule out of one named group; a repeat leaves it out", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminRemoveUserFromQuotaGroup = Operation{ID: "adminRemoveUserFromQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}/users/{username}",
-		Service: "Admin", Name: "RemoveQuotaGroupUser", Retry: AlwaysRetry, RetryReason: "takes one user out of one quota group; a repeat leaves them out", Paging: PagingNone,
+		Service: "Admin", Name: "RemoveQuotaGroupUser", Retry: RetryAlways, RetryReason: "takes one user out of one quota group; a repeat leaves them out", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminRenameUser = Operation{ID: "adminRenameUser", Method: "POST", Path: "/admin/users/{username}/rename",
-		Service: "Admin", Name: "RenameUser", Retry: Never, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone,
+		Service: "Admin", Name: "RenameUser", Retry: RetryNever, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminSearchEmails = Operation{ID: "adminSearchEmails", Method: "GET", Path: "/admin/emails/search",
-		Service: "Admin", Name: "SearchEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Admin", Name: "SearchEmails", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opAdminSearchRunJobs = Operation{ID: "adminSearchRunJobs", Method: "GET", Path: "/admin/runners/jobs",
-		Service: "Actions", Name: "ListAdminRunnerJobsDeprecated", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "ListAdminRunnerJobsDeprecated", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminSearchUsers = Operation{ID: "adminSearchUsers", Method: "GET", Path: "/admin/users",
-		Service: "Admin", Name: "ListUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Admin", Name: "ListUsers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opAdminSetUserQuotaGroups = Operation{ID: "adminSetUserQuotaGroups", Method: "POST", Path: "/admin/users/{username}/quota/groups",
-		Service: "Admin", Name: "SetUserQuotaGroups", Retry: AlwaysRetry, RetryReason: "states the user's whole quota-group list; a repeat sets the same list", Paging: PagingNone,
+		Service: "Admin", Name: "SetUserQuotaGroups", Retry: RetryAlways, RetryReason: "states the user's whole quota-group list; a repeat sets the same list", Paging: PagingNone,
 		Since: "11.0"}
 	opAdminUnadoptedList = Operation{ID: "adminUnadoptedList", Method: "GET", Path: "/admin/unadopted",
-		Service: "Admin", Name: "ListUnadoptedRepos", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Admin", Name: "ListUnadoptedRepos", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opCreateCurrentUserRepo = Operation{ID: "createCurrentUserRepo", Method: "POST", Path: "/user/repos",
-		Service: "Repos", Name: "Create", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone,
+		Service: "Repos", Name: "Create", Retry: RetryNever, RetryReason: "creates a repository", Paging: PagingNone,
 		Since: "11.0"}
 	opCreateFork = Operation{ID: "createFork", Method: "POST", Path: "/repos/{owner}/{repo}/forks",
-		Service: "Repos", Name: "CreateFork", Retry: Never, RetryReason: "creates a fork", Paging: PagingNone,
+		Service: "Repos", Name: "CreateFork", Retry: RetryNever, RetryReason: "creates a fork", Paging: PagingNone,
 		Since: "11.0"}
 	opCreateOrgRepo = Operation{ID: "createOrgRepo", Method: "POST", Path: "/orgs/{org}/repos",
-		Service: "Repos", Name: "CreateInOrg", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone,
+		Service: "Repos", Name: "CreateInOrg", Retry: RetryNever, RetryReason: "creates a repository", Paging: PagingNone,
 		Since: "11.0"}
 	opCreateOrgRepoDeprecated = Operation{ID: "createOrgRepoDeprecated", Method: "POST", Path: "/org/{org}/repos",
-		Service: "Repos", Name: "CreateInOrgDeprecated", Retry: Never, RetryReason: "creates a repository", Paging: PagingNone,
+		Service: "Repos", Name: "CreateInOrgDeprecated", Retry: RetryNever, RetryReason: "creates a repository", Paging: PagingNone,
 		Since: "11.0"}
 	opCreateOrgVariable = Operation{ID: "createOrgVariable", Method: "POST", Path: "/orgs/{org}/actions/variables/{variablename}",
-		Service: "Actions", Name: "CreateOrgVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
+		Service: "Actions", Name: "CreateOrgVariable", Retry: RetryNever, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
 		Since: "11.0"}
 	opCreateRepoVariable = Operation{ID: "createRepoVariable", Method: "POST", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
-		Service: "Actions", Name: "CreateRepoVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
+		Service: "Actions", Name: "CreateRepoVariable", Retry: RetryNever, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
 		Since: "11.0"}
 	opCreateUserVariable = Operation{ID: "createUserVariable", Method: "POST", Path: "/user/actions/variables/{variablename}",
-		Service: "Actions", Name: "CreateUserVariable", Retry: Never, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
+		Service: "Actions", Name: "CreateUserVariable", Retry: RetryNever, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
 		Since: "11.0"}
 	opDeleteAdminRunner = Operation{ID: "deleteAdminRunner", Method: "DELETE", Path: "/admin/actions/runners/{runner_id}",
-		Service: "Actions", Name: "DeleteAdminRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteAdminRunner", Retry: RetryAlways, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "15.0"}
 	opDeleteOrgRunner = Operation{ID: "deleteOrgRunner", Method: "DELETE", Path: "/orgs/{org}/actions/runners/{runner_id}",
-		Service: "Actions", Name: "DeleteOrgRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteOrgRunner", Retry: RetryAlways, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "15.0"}
 	opDeleteOrgSecret = Operation{ID: "deleteOrgSecret", Method: "DELETE", Path: "/orgs/{org}/actions/secrets/{secretname}",
-		Service: "Actions", Name: "DeleteOrgSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteOrgSecret", Retry: RetryNever, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opDeleteOrgVariable = Operation{ID: "deleteOrgVariable", Method: "DELETE", Path: "/orgs/{org}/actions/variables/{variablename}",
-		Service: "Actions", Name: "DeleteOrgVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteOrgVariable", Retry: RetryNever, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opDeletePackage = Operation{ID: "deletePackage", Method: "DELETE", Path: "/packages/{owner}/{type}/{name}/{version}",
-		Service: "Packages", Name: "Delete", Retry: Never, RetryReason: "by owner/type/name/version: that version may be published again between attempts", Paging: PagingNone,
+		Service: "Packages", Name: "Delete", Retry: RetryNever, RetryReason: "by owner/type/name/version: that version may be published again between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opDeleteRepoRunner = Operation{ID: "deleteRepoRunner", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/runners/{runner_id}",
-		Service: "Actions", Name: "DeleteRepoRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteRepoRunner", Retry: RetryAlways, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "15.0"}
 	opDeleteRepoSecret = Operation{ID: "deleteRepoSecret", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/secrets/{secretname}",
-		Service: "Actions", Name: "DeleteRepoSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteRepoSecret", Retry: RetryNever, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opDeleteRepoVariable = Operation{ID: "deleteRepoVariable", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
-		Service: "Actions", Name: "DeleteRepoVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteRepoVariable", Retry: RetryNever, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opDeleteUserRunner = Operation{ID: "deleteUserRunner", Method: "DELETE", Path: "/user/actions/runners/{runner_id}",
-		Service: "Actions", Name: "DeleteUserRunner", Retry: AlwaysRetry, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteUserRunner", Retry: RetryAlways, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "15.0"}
 	opDeleteUserSecret = Operation{ID: "deleteUserSecret", Method: "DELETE", Path: "/user/actions/secrets/{secretname}",
-		Service: "Actions", Name: "DeleteUserSecret", Retry: Never, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteUserSecret", Retry: RetryNever, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opDeleteUserVariable = Operation{ID: "deleteUserVariable", Method: "DELETE", Path: "/user/actions/variables/{variablename}",
-		Service: "Actions", Name: "DeleteUserVariable", Retry: Never, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Actions", Name: "DeleteUserVariable", Retry: RetryNever, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opGenerateRepo = Operation{ID: "generateRepo", Method: "POST", Path: "/repos/{template_owner}/{template_repo}/generate",
-		Service: "Repos", Name: "Generate", Retry: Never, RetryReason: "creates a repository from a template", Paging: PagingNone,
+		Service: "Repos", Name: "Generate", Retry: RetryNever, RetryReason: "creates a repository from a template", Paging: PagingNone,
 		Since: "11.0"}
 	opGetActionsRun = Operation{ID: "getActionsRun", Method: "GET", Path: "/actions/run",
-		Service: "Actions", Name: "GetCurrentRun", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetCurrentRun", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "16.0"}
 	opGetAdminRunner = Operation{ID: "getAdminRunner", Method: "GET", Path: "/admin/actions/runners/{runner_id}",
-		Service: "Actions", Name: "GetAdminRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetAdminRunner", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "15.0"}
 	opGetAdminRunners = Operation{ID: "getAdminRunners", Method: "GET", Path: "/admin/actions/runners",
-		Service: "Actions", Name: "ListAdminRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
+		Service: "Actions", Name: "ListAdminRunners", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
 		Since: "15.0"}
 	opGetGeneralAPISettings = Operation{ID: "getGeneralAPISettings", Method: "GET", Path: "/settings/api",
-		Service: "Settings", Name: "GetAPI", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Settings", Name: "GetAPI", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetGeneralAttachmentSettings = Operation{ID: "getGeneralAttachmentSettings", Method: "GET", Path: "/settings/attachment",
-		Service: "Settings", Name: "GetAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Settings", Name: "GetAttachment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetGeneralRepositorySettings = Operation{ID: "getGeneralRepositorySettings", Method: "GET", Path: "/settings/repository",
-		Service: "Settings", Name: "GetRepository", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Settings", Name: "GetRepository", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetGeneralUISettings = Operation{ID: "getGeneralUISettings", Method: "GET", Path: "/settings/ui",
-		Service: "Settings", Name: "GetUI", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Settings", Name: "GetUI", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetGitignoreTemplateInfo = Operation{ID: "getGitignoreTemplateInfo", Method: "GET", Path: "/gitignore/templates/{name}",
-		Service: "Misc", Name: "GetGitignoreTemplate", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "GetGitignoreTemplate", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetLabelTemplateInfo = Operation{ID: "getLabelTemplateInfo", Method: "GET", Path: "/label/templates/{name}",
-		Service: "Misc", Name: "ListLabelTemplateLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "ListLabelTemplateLabels", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetLicenseTemplateInfo = Operation{ID: "getLicenseTemplateInfo", Method: "GET", Path: "/licenses/{name}",
-		Service: "Misc", Name: "GetLicenseTemplate", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "GetLicenseTemplate", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetNodeInfo = Operation{ID: "getNodeInfo", Method: "GET", Path: "/nodeinfo",
-		Service: "Misc", Name: "GetNodeInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "GetNodeInfo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetOrgRunner = Operation{ID: "getOrgRunner", Method: "GET", Path: "/orgs/{org}/actions/runners/{runner_id}",
-		Service: "Actions", Name: "GetOrgRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetOrgRunner", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "15.0"}
 	opGetOrgRunners = Operation{ID: "getOrgRunners", Method: "GET", Path: "/orgs/{org}/actions/runners",
-		Service: "Actions", Name: "ListOrgRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
+		Service: "Actions", Name: "ListOrgRunners", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
 		Since: "15.0"}
 	opGetOrgVariable = Operation{ID: "getOrgVariable", Method: "GET", Path: "/orgs/{org}/actions/variables/{variablename}",
-		Service: "Actions", Name: "GetOrgVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetOrgVariable", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetOrgVariablesList = Operation{ID: "getOrgVariablesList", Method: "GET", Path: "/orgs/{org}/actions/variables",
-		Service: "Actions", Name: "ListOrgVariables", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Actions", Name: "ListOrgVariables", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opGetPackage = Operation{ID: "getPackage", Method: "GET", Path: "/packages/{owner}/{type}/{name}/{version}",
-		Service: "Packages", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Packages", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetRepoRunner = Operation{ID: "getRepoRunner", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/{runner_id}",
-		Service: "Actions", Name: "GetRepoRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetRepoRunner", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "15.0"}
 	opGetRepoRunners = Operation{ID: "getRepoRunners", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners",
-		Service: "Actions", Name: "ListRepoRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
+		Service: "Actions", Name: "ListRepoRunners", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
 		Since: "15.0"}
 	opGetRepoVariable = Operation{ID: "getRepoVariable", Method: "GET", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
-		Service: "Actions", Name: "GetRepoVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetRepoVariable", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetRepoVariablesList = Operation{ID: "getRepoVariablesList", Method: "GET", Path: "/repos/{owner}/{repo}/actions/variables",
-		Service: "Actions", Name: "ListRepoVariables", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Actions", Name: "ListRepoVariables", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opGetSSHSigningKey = Operation{ID: "getSSHSigningKey", Method: "GET", Path: "/signing-key.ssh",
-		Service: "Misc", Name: "GetSSHSigningKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "GetSSHSigningKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "13.0"}
 	opGetSigningKey = Operation{ID: "getSigningKey", Method: "GET", Path: "/signing-key.gpg",
-		Service: "Misc", Name: "GetSigningKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "GetSigningKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetUserRunner = Operation{ID: "getUserRunner", Method: "GET", Path: "/user/actions/runners/{runner_id}",
-		Service: "Actions", Name: "GetUserRunner", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetUserRunner", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "15.0"}
 	opGetUserRunners = Operation{ID: "getUserRunners", Method: "GET", Path: "/user/actions/runners",
-		Service: "Actions", Name: "ListUserRunners", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
+		Service: "Actions", Name: "ListUserRunners", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
 		Since: "15.0"}
 	opGetUserSettings = Operation{ID: "getUserSettings", Method: "GET", Path: "/user/settings",
-		Service: "Users", Name: "GetSettings", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "GetSettings", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetUserVariable = Operation{ID: "getUserVariable", Method: "GET", Path: "/user/actions/variables/{variablename}",
-		Service: "Actions", Name: "GetUserVariable", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetUserVariable", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetUserVariablesList = Operation{ID: "getUserVariablesList", Method: "GET", Path: "/user/actions/variables",
-		Service: "Actions", Name: "ListUserVariables", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Actions", Name: "ListUserVariables", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opGetVerificationToken = Operation{ID: "getVerificationToken", Method: "GET", Path: "/user/gpg_key_token",
-		Service: "Users", Name: "GetGPGKeyToken", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "GetGPGKeyToken", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opGetVersion = Operation{ID: "getVersion", Method: "GET", Path: "/version",
-		Service: "Misc", Name: "GetVersion", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "GetVersion", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueAddLabel = Operation{ID: "issueAddLabel", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "AddLabelsToIssue", Retry: Never, RetryReason: "adds labels by POST, a delta on the set; ReplaceLabelsForIssue states the whole set", Paging: PagingNone,
+		Service: "Issues", Name: "AddLabelsToIssue", Retry: RetryNever, RetryReason: "adds labels by POST, a delta on the set; ReplaceLabelsForIssue states the whole set", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueAddSubscription = Operation{ID: "issueAddSubscription", Method: "PUT", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}",
-		Service: "Issues", Name: "Subscribe", Retry: AlwaysRetry, RetryReason: "subscribes one named user to one issue; the spec answers 200 if already in", Paging: PagingNone,
+		Service: "Issues", Name: "Subscribe", Retry: RetryAlways, RetryReason: "subscribes one named user to one issue; the spec answers 200 if already in", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueAddTime = Operation{ID: "issueAddTime", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/times",
-		Service: "Issues", Name: "AddTrackedTime", Retry: Never, RetryReason: "files a tracked-time entry; a repeat doubles the time recorded", Paging: PagingNone,
+		Service: "Issues", Name: "AddTrackedTime", Retry: RetryNever, RetryReason: "files a tracked-time entry; a repeat doubles the time recorded", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCheckSubscription = Operation{ID: "issueCheckSubscription", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/check",
-		Service: "Issues", Name: "GetSubscription", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "GetSubscription", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueClearLabels = Operation{ID: "issueClearLabels", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "RemoveLabelsForIssue", Retry: AlwaysRetry, RetryReason: "states the end state, no labels; a repeat changes nothing", Paging: PagingNone,
+		Service: "Issues", Name: "RemoveLabelsForIssue", Retry: RetryAlways, RetryReason: "states the end state, no labels; a repeat changes nothing", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateComment = Operation{ID: "issueCreateComment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/comments",
-		Service: "Issues", Name: "CreateComment", Retry: Never, RetryReason: "creates a comment; a repeat posts it twice", Paging: PagingNone,
+		Service: "Issues", Name: "CreateComment", Retry: RetryNever, RetryReason: "creates a comment; a repeat posts it twice", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateIssue = Operation{ID: "issueCreateIssue", Method: "POST", Path: "/repos/{owner}/{repo}/issues",
-		Service: "Issues", Name: "Create", Retry: Never, RetryReason: "creates an issue; a repeat files it twice", Paging: PagingNone,
+		Service: "Issues", Name: "Create", Retry: RetryNever, RetryReason: "creates an issue; a repeat files it twice", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateIssueAttachment = Operation{ID: "issueCreateIssueAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/assets",
-		Service: "Issues", Name: "UploadAttachment", Retry: Never, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone,
+		Service: "Issues", Name: "UploadAttachment", Retry: RetryNever, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateIssueBlocking = Operation{ID: "issueCreateIssueBlocking", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
-		Service: "Issues", Name: "AddBlock", Retry: Never, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Issues", Name: "AddBlock", Retry: RetryNever, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateIssueCommentAttachment = Operation{ID: "issueCreateIssueCommentAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets",
-		Service: "Issues", Name: "UploadCommentAttachment", Retry: Never, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone,
+		Service: "Issues", Name: "UploadCommentAttachment", Retry: RetryNever, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateIssueDependencies = Operation{ID: "issueCreateIssueDependencies", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
-		Service: "Issues", Name: "AddDependency", Retry: Never, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Issues", Name: "AddDependency", Retry: RetryNever, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateLabel = Operation{ID: "issueCreateLabel", Method: "POST", Path: "/repos/{owner}/{repo}/labels",
-		Service: "Issues", Name: "CreateLabel", Retry: Never, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone,
+		Service: "Issues", Name: "CreateLabel", Retry: RetryNever, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueCreateMilestone = Operation{ID: "issueCreateMilestone", Method: "POST", Path: "/repos/{owner}/{repo}/milestones",
-		Service: "Issues", Name: "CreateMilestone", Retry: Never, RetryReason: "creates a milestone", Paging: PagingNone,
+		Service: "Issues", Name: "CreateMilestone", Retry: RetryNever, RetryReason: "creates a milestone", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDelete = Operation{ID: "issueDelete", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}",
-		Service: "Issues", Name: "Delete", Retry: AlwaysRetry, RetryReason: "issue numbers come from a per-repo counter and are never reused", Paging: PagingNone,
+		Service: "Issues", Name: "Delete", Retry: RetryAlways, RetryReason: "issue numbers come from a per-repo counter and are never reused", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteComment = Operation{ID: "issueDeleteComment", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/comments/{id}",
-		Service: "Issues", Name: "DeleteComment", Retry: AlwaysRetry, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteComment", Retry: RetryAlways, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteCommentDeprecated = Operation{ID: "issueDeleteCommentDeprecated", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/comments/{id}",
-		Service: "Issues", Name: "DeleteCommentDeprecated", Retry: AlwaysRetry, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteCommentDeprecated", Retry: RetryAlways, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteCommentReaction = Operation{ID: "issueDeleteCommentReaction", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
-		Service: "Issues", Name: "DeleteCommentReaction", Retry: AlwaysRetry, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteCommentReaction", Retry: RetryAlways, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteIssueAttachment = Operation{ID: "issueDeleteIssueAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
-		Service: "Issues", Name: "DeleteAttachment", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteAttachment", Retry: RetryAlways, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteIssueCommentAttachment = Operation{ID: "issueDeleteIssueCommentAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
-		Service: "Issues", Name: "DeleteCommentAttachment", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteCommentAttachment", Retry: RetryAlways, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteIssueReaction = Operation{ID: "issueDeleteIssueReaction", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
-		Service: "Issues", Name: "DeleteReaction", Retry: AlwaysRetry, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteReaction", Retry: RetryAlways, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteLabel = Operation{ID: "issueDeleteLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Issues", Name: "DeleteLabel", Retry: AlwaysRetry, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteLabel", Retry: RetryAlways, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteMilestone = Operation{ID: "issueDeleteMilestone", Method: "DELETE", Path: "/repos/{owner}/{repo}/milestones/{id}",
-		Service: "Issues", Name: "DeleteMilestone", Retry: AlwaysRetry, RetryReason: "milestone ids are never reused; the path is typed integer, so never a title", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteMilestone", Retry: RetryAlways, RetryReason: "milestone ids are never reused; the path is typed integer, so never a title", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteStopWatch = Operation{ID: "issueDeleteStopWatch", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/delete",
-		Service: "Issues", Name: "DeleteStopwatch", Retry: AlwaysRetry, RetryReason: "cancels the token's one stopwatch on the issue; a repeat changes nothing (409)", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteStopwatch", Retry: RetryAlways, RetryReason: "cancels the token's one stopwatch on the issue; a repeat changes nothing (409)", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteSubscription = Operation{ID: "issueDeleteSubscription", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}",
-		Service: "Issues", Name: "Unsubscribe", Retry: AlwaysRetry, RetryReason: "unsubscribes one named user from one issue; the spec answers 200 if already out", Paging: PagingNone,
+		Service: "Issues", Name: "Unsubscribe", Retry: RetryAlways, RetryReason: "unsubscribes one named user from one issue; the spec answers 200 if already out", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueDeleteTime = Operation{ID: "issueDeleteTime", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/times/{id}",
-		Service: "Issues", Name: "DeleteTrackedTime", Retry: AlwaysRetry, RetryReason: "tracked-time ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Issues", Name: "DeleteTrackedTime", Retry: RetryAlways, RetryReason: "tracked-time ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditComment = Operation{ID: "issueEditComment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/comments/{id}",
-		Service: "Issues", Name: "EditComment", Retry: Never, RetryReason: "partial update of a comment", Paging: PagingNone,
+		Service: "Issues", Name: "EditComment", Retry: RetryNever, RetryReason: "partial update of a comment", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditCommentDeprecated = Operation{ID: "issueEditCommentDeprecated", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/comments/{id}",
-		Service: "Issues", Name: "EditCommentDeprecated", Retry: Never, RetryReason: "partial update of a comment", Paging: PagingNone,
+		Service: "Issues", Name: "EditCommentDeprecated", Retry: RetryNever, RetryReason: "partial update of a comment", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditIssue = Operation{ID: "issueEditIssue", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}",
-		Service: "Issues", Name: "Edit", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the issue has become", Paging: PagingNone,
+		Service: "Issues", Name: "Edit", Retry: RetryNever, RetryReason: "partial update: only set fields change, on whatever the issue has become", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditIssueAttachment = Operation{ID: "issueEditIssueAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
-		Service: "Issues", Name: "EditAttachment", Retry: Never, RetryReason: "partial update of an attachment", Paging: PagingNone,
+		Service: "Issues", Name: "EditAttachment", Retry: RetryNever, RetryReason: "partial update of an attachment", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditIssueCommentAttachment = Operation{ID: "issueEditIssueCommentAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
-		Service: "Issues", Name: "EditCommentAttachment", Retry: Never, RetryReason: "partial update of an attachment", Paging: PagingNone,
+		Service: "Issues", Name: "EditCommentAttachment", Retry: RetryNever, RetryReason: "partial update of an attachment", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditIssueDeadline = Operation{ID: "issueEditIssueDeadline", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/deadline",
-		Service: "Issues", Name: "SetDeadline", Retry: Never, RetryReason: "sets the deadline by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Issues", Name: "SetDeadline", Retry: RetryNever, RetryReason: "sets the deadline by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditLabel = Operation{ID: "issueEditLabel", Method: "PATCH", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Issues", Name: "EditLabel", Retry: Never, RetryReason: "partial update of a label", Paging: PagingNone,
+		Service: "Issues", Name: "EditLabel", Retry: RetryNever, RetryReason: "partial update of a label", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueEditMilestone = Operation{ID: "issueEditMilestone", Method: "PATCH", Path: "/repos/{owner}/{repo}/milestones/{id}",
-		Service: "Issues", Name: "EditMilestone", Retry: Never, RetryReason: "partial update of a milestone", Paging: PagingNone,
+		Service: "Issues", Name: "EditMilestone", Retry: RetryNever, RetryReason: "partial update of a milestone", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetComment = Operation{ID: "issueGetComment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}",
-		Service: "Issues", Name: "GetComment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "GetComment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetCommentReactions = Operation{ID: "issueGetCommentReactions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
-		Service: "Issues", Name: "ListCommentReactions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListCommentReactions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetComments = Operation{ID: "issueGetComments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/comments",
-		Service: "Issues", Name: "ListComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListComments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetCommentsAndTimeline = Operation{ID: "issueGetCommentsAndTimeline", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/timeline",
-		Service: "Issues", Name: "ListTimeline", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListTimeline", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueGetIssue = Operation{ID: "issueGetIssue", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}",
-		Service: "Issues", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetIssueAttachment = Operation{ID: "issueGetIssueAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
-		Service: "Issues", Name: "GetAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "GetAttachment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetIssueCommentAttachment = Operation{ID: "issueGetIssueCommentAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
-		Service: "Issues", Name: "GetCommentAttachment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "GetCommentAttachment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetIssueReactions = Operation{ID: "issueGetIssueReactions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
-		Service: "Issues", Name: "ListReactions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListReactions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueGetLabel = Operation{ID: "issueGetLabel", Method: "GET", Path: "/repos/{owner}/{repo}/labels/{id}",
-		Service: "Issues", Name: "GetLabel", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "GetLabel", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetLabels = Operation{ID: "issueGetLabels", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "ListLabelsByIssue", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListLabelsByIssue", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetMilestone = Operation{ID: "issueGetMilestone", Method: "GET", Path: "/repos/{owner}/{repo}/milestones/{id}",
-		Service: "Issues", Name: "GetMilestone", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "GetMilestone", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueGetMilestonesList = Operation{ID: "issueGetMilestonesList", Method: "GET", Path: "/repos/{owner}/{repo}/milestones",
-		Service: "Issues", Name: "ListMilestones", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListMilestones", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueGetRepoComments = Operation{ID: "issueGetRepoComments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments",
-		Service: "Issues", Name: "ListRepoComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListRepoComments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueListBlocks = Operation{ID: "issueListBlocks", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
-		Service: "Issues", Name: "ListBlocks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListBlocks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueListIssueAttachments = Operation{ID: "issueListIssueAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/assets",
-		Service: "Issues", Name: "ListAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListAttachments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueListIssueCommentAttachments = Operation{ID: "issueListIssueCommentAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets",
-		Service: "Issues", Name: "ListCommentAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListCommentAttachments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueListIssueDependencies = Operation{ID: "issueListIssueDependencies", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
-		Service: "Issues", Name: "ListDependencies", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListDependencies", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueListIssues = Operation{ID: "issueListIssues", Method: "GET", Path: "/repos/{owner}/{repo}/issues",
-		Service: "Issues", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueListLabels = Operation{ID: "issueListLabels", Method: "GET", Path: "/repos/{owner}/{repo}/labels",
-		Service: "Issues", Name: "ListLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListLabels", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssuePostCommentReaction = Operation{ID: "issuePostCommentReaction", Method: "POST", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
-		Service: "Issues", Name: "CreateCommentReaction", Retry: Never, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone,
+		Service: "Issues", Name: "CreateCommentReaction", Retry: RetryNever, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone,
 		Since: "11.0"}
 	opIssuePostIssueReaction = Operation{ID: "issuePostIssueReaction", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
-		Service: "Issues", Name: "CreateReaction", Retry: Never, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone,
+		Service: "Issues", Name: "CreateReaction", Retry: RetryNever, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueRemoveIssueBlocking = Operation{ID: "issueRemoveIssueBlocking", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
-		Service: "Issues", Name: "RemoveBlock", Retry: AlwaysRetry, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone,
+		Service: "Issues", Name: "RemoveBlock", Retry: RetryAlways, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueRemoveIssueDependencies = Operation{ID: "issueRemoveIssueDependencies", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
-		Service: "Issues", Name: "RemoveDependency", Retry: AlwaysRetry, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone,
+		Service: "Issues", Name: "RemoveDependency", Retry: RetryAlways, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueRemoveLabel = Operation{ID: "issueRemoveLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels/{identifier}",
-		Service: "Issues", Name: "RemoveLabelForIssue", Retry: AlwaysRetry, RetryReason: "takes one label off one issue; a repeat leaves it off", Paging: PagingNone,
+		Service: "Issues", Name: "RemoveLabelForIssue", Retry: RetryAlways, RetryReason: "takes one label off one issue; a repeat leaves it off", Paging: PagingNone,
 		Since: "11.0", Earlier: []OperationForm{{ID: "issueRemoveLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels/{id}", Since: "11.0", Until: "11.0"}}}
 	opIssueReplaceLabels = Operation{ID: "issueReplaceLabels", Method: "PUT", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
-		Service: "Issues", Name: "ReplaceLabelsForIssue", Retry: AlwaysRetry, RetryReason: "states the issue's whole label set; a repeat sets the same set", Paging: PagingNone,
+		Service: "Issues", Name: "ReplaceLabelsForIssue", Retry: RetryAlways, RetryReason: "states the issue's whole label set; a repeat sets the same set", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueResetTime = Operation{ID: "issueResetTime", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/times",
-		Service: "Issues", Name: "ClearTrackedTimes", Retry: AlwaysRetry, RetryReason: "states the end state, no tracked time on the issue; a repeat changes nothing", Paging: PagingNone,
+		Service: "Issues", Name: "ClearTrackedTimes", Retry: RetryAlways, RetryReason: "states the end state, no tracked time on the issue; a repeat changes nothing", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueSearchIssues = Operation{ID: "issueSearchIssues", Method: "GET", Path: "/repos/issues/search",
-		Service: "Issues", Name: "Search", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "Search", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueStartStopWatch = Operation{ID: "issueStartStopWatch", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/start",
-		Service: "Issues", Name: "StartStopwatch", Retry: Never, RetryReason: "a repeat after a lost success answers 409 for a stopwatch that is running", Paging: PagingNone,
+		Service: "Issues", Name: "StartStopwatch", Retry: RetryNever, RetryReason: "a repeat after a lost success answers 409 for a stopwatch that is running", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueStopStopWatch = Operation{ID: "issueStopStopWatch", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/stop",
-		Service: "Issues", Name: "StopStopwatch", Retry: Never, RetryReason: "stopping files a tracked-time entry; a repeat cannot be told from a second stop", Paging: PagingNone,
+		Service: "Issues", Name: "StopStopwatch", Retry: RetryNever, RetryReason: "stopping files a tracked-time entry; a repeat cannot be told from a second stop", Paging: PagingNone,
 		Since: "11.0"}
 	opIssueSubscriptions = Operation{ID: "issueSubscriptions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions",
-		Service: "Issues", Name: "ListSubscribers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListSubscribers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opIssueTrackedTimes = Operation{ID: "issueTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/times",
-		Service: "Issues", Name: "ListTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Issues", Name: "ListTrackedTimes", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opLinkPackage = Operation{ID: "linkPackage", Method: "POST", Path: "/packages/{owner}/{type}/{name}/-/link/{repo_name}",
-		Service: "Packages", Name: "Link", Retry: AlwaysRetry, RetryReason: "states which repository the package is linked to; a repeat leaves the same link", Paging: PagingNone,
+		Service: "Packages", Name: "Link", Retry: RetryAlways, RetryReason: "states which repository the package is linked to; a repeat leaves the same link", Paging: PagingNone,
 		Since: "11.0"}
 	opListForks = Operation{ID: "listForks", Method: "GET", Path: "/repos/{owner}/{repo}/forks",
-		Service: "Repos", Name: "ListForks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListForks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opListGitignoresTemplates = Operation{ID: "listGitignoresTemplates", Method: "GET", Path: "/gitignore/templates",
-		Service: "Misc", Name: "ListGitignoreTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "ListGitignoreTemplates", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opListLabelTemplates = Operation{ID: "listLabelTemplates", Method: "GET", Path: "/label/templates",
-		Service: "Misc", Name: "ListLabelTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "ListLabelTemplates", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opListLicenseTemplates = Operation{ID: "listLicenseTemplates", Method: "GET", Path: "/licenses",
-		Service: "Misc", Name: "ListLicenseTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Misc", Name: "ListLicenseTemplates", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opListPackageFiles = Operation{ID: "listPackageFiles", Method: "GET", Path: "/packages/{owner}/{type}/{name}/{version}/files",
-		Service: "Packages", Name: "ListFiles", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Packages", Name: "ListFiles", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opListPackages = Operation{ID: "listPackages", Method: "GET", Path: "/packages/{owner}",
-		Service: "Packages", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Packages", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opMoveIssuePin = Operation{ID: "moveIssuePin", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/pin/{position}",
-		Service: "Issues", Name: "MovePin", Retry: AlwaysRetry, RetryReason: "moves one pinned issue to a stated position; a repeat leaves it there", Paging: PagingNone,
+		Service: "Issues", Name: "MovePin", Retry: RetryAlways, RetryReason: "moves one pinned issue to a stated position; a repeat leaves it there", Paging: PagingNone,
 		Since: "11.0"}
 	opNotifyGetList = Operation{ID: "notifyGetList", Method: "GET", Path: "/notifications",
-		Service: "Notifications", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Notifications", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opNotifyGetRepoList = Operation{ID: "notifyGetRepoList", Method: "GET", Path: "/repos/{owner}/{repo}/notifications",
-		Service: "Notifications", Name: "ListByRepo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Notifications", Name: "ListByRepo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opNotifyGetThread = Operation{ID: "notifyGetThread", Method: "GET", Path: "/notifications/threads/{id}",
-		Service: "Notifications", Name: "GetThread", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Notifications", Name: "GetThread", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opNotifyNewAvailable = Operation{ID: "notifyNewAvailable", Method: "GET", Path: "/notifications/new",
-		Service: "Notifications", Name: "GetNewCount", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Notifications", Name: "GetNewCount", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opNotifyReadList = Operation{ID: "notifyReadList", Method: "PUT", Path: "/notifications",
-		Service: "Notifications", Name: "MarkRead", Retry: AlwaysRetry, RetryReason: "marks every thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
+		Service: "Notifications", Name: "MarkRead", Retry: RetryAlways, RetryReason: "marks every thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
 		Since: "11.0"}
 	opNotifyReadRepoList = Operation{ID: "notifyReadRepoList", Method: "PUT", Path: "/repos/{owner}/{repo}/notifications",
-		Service: "Notifications", Name: "MarkRepoRead", Retry: AlwaysRetry, RetryReason: "marks the repo's threads read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
+		Service: "Notifications", Name: "MarkRepoRead", Retry: RetryAlways, RetryReason: "marks the repo's threads read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
 		Since: "11.0"}
 	opNotifyReadThread = Operation{ID: "notifyReadThread", Method: "PATCH", Path: "/notifications/threads/{id}",
-		Service: "Notifications", Name: "MarkThreadRead", Retry: AlwaysRetry, RetryReason: "marks one thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
+		Service: "Notifications", Name: "MarkThreadRead", Retry: RetryAlways, RetryReason: "marks one thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgAddTeamMember = Operation{ID: "orgAddTeamMember", Method: "PUT", Path: "/teams/{id}/members/{username}",
-		Service: "Orgs", Name: "AddTeamMember", Retry: AlwaysRetry, RetryReason: "puts one user in one team; a repeat leaves them in", Paging: PagingNone,
+		Service: "Orgs", Name: "AddTeamMember", Retry: RetryAlways, RetryReason: "puts one user in one team; a repeat leaves them in", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgAddTeamRepository = Operation{ID: "orgAddTeamRepository", Method: "PUT", Path: "/teams/{id}/repos/{org}/{repo}",
-		Service: "Orgs", Name: "AddTeamRepo", Retry: AlwaysRetry, RetryReason: "puts one repository in one team; a repeat leaves it in", Paging: PagingNone,
+		Service: "Orgs", Name: "AddTeamRepo", Retry: RetryAlways, RetryReason: "puts one repository in one team; a repeat leaves it in", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgBlockUser = Operation{ID: "orgBlockUser", Method: "PUT", Path: "/orgs/{org}/block/{username}",
-		Service: "Orgs", Name: "BlockUser", Retry: AlwaysRetry, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone,
+		Service: "Orgs", Name: "BlockUser", Retry: RetryAlways, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgCheckQuota = Operation{ID: "orgCheckQuota", Method: "GET", Path: "/orgs/{org}/quota/check",
-		Service: "Orgs", Name: "CheckQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "CheckQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgConcealMember = Operation{ID: "orgConcealMember", Method: "DELETE", Path: "/orgs/{org}/public_members/{username}",
-		Service: "Orgs", Name: "ConcealMembership", Retry: AlwaysRetry, RetryReason: "concealed membership is a yes/no state; a repeat leaves it concealed", Paging: PagingNone,
+		Service: "Orgs", Name: "ConcealMembership", Retry: RetryAlways, RetryReason: "concealed membership is a yes/no state; a repeat leaves it concealed", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgCreate = Operation{ID: "orgCreate", Method: "POST", Path: "/orgs",
-		Service: "Orgs", Name: "Create", Retry: Never, RetryReason: "creates an organization", Paging: PagingNone,
+		Service: "Orgs", Name: "Create", Retry: RetryNever, RetryReason: "creates an organization", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgCreateHook = Operation{ID: "orgCreateHook", Method: "POST", Path: "/orgs/{org}/hooks",
-		Service: "Orgs", Name: "CreateHook", Retry: Never, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
+		Service: "Orgs", Name: "CreateHook", Retry: RetryNever, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgCreateLabel = Operation{ID: "orgCreateLabel", Method: "POST", Path: "/orgs/{org}/labels",
-		Service: "Orgs", Name: "CreateLabel", Retry: Never, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone,
+		Service: "Orgs", Name: "CreateLabel", Retry: RetryNever, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgCreateTeam = Operation{ID: "orgCreateTeam", Method: "POST", Path: "/orgs/{org}/teams",
-		Service: "Orgs", Name: "CreateTeam", Retry: Never, RetryReason: "creates a team", Paging: PagingNone,
+		Service: "Orgs", Name: "CreateTeam", Retry: RetryNever, RetryReason: "creates a team", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgDelete = Operation{ID: "orgDelete", Method: "DELETE", Path: "/orgs/{org}",
-		Service: "Orgs", Name: "Delete", Retry: Never, RetryReason: "by name: an organization of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Orgs", Name: "Delete", Retry: RetryNever, RetryReason: "by name: an organization of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgDeleteAvatar = Operation{ID: "orgDeleteAvatar", Method: "DELETE", Path: "/orgs/{org}/avatar",
-		Service: "Orgs", Name: "DeleteAvatar", Retry: AlwaysRetry, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
+		Service: "Orgs", Name: "DeleteAvatar", Retry: RetryAlways, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgDeleteHook = Operation{ID: "orgDeleteHook", Method: "DELETE", Path: "/orgs/{org}/hooks/{id}",
-		Service: "Orgs", Name: "DeleteHook", Retry: AlwaysRetry, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Orgs", Name: "DeleteHook", Retry: RetryAlways, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgDeleteLabel = Operation{ID: "orgDeleteLabel", Method: "DELETE", Path: "/orgs/{org}/labels/{id}",
-		Service: "Orgs", Name: "DeleteLabel", Retry: AlwaysRetry, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Orgs", Name: "DeleteLabel", Retry: RetryAlways, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgDeleteMember = Operation{ID: "orgDeleteMember", Method: "DELETE", Path: "/orgs/{org}/members/{username}",
-		Service: "Orgs", Name: "RemoveMember", Retry: AlwaysRetry, RetryReason: "takes one user out of the organization; a repeat leaves them out", Paging: PagingNone,
+		Service: "Orgs", Name: "RemoveMember", Retry: RetryAlways, RetryReason: "takes one user out of the organization; a repeat leaves them out", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgDeleteTeam = Operation{ID: "orgDeleteTeam", Method: "DELETE", Path: "/teams/{id}",
-		Service: "Orgs", Name: "DeleteTeam", Retry: AlwaysRetry, RetryReason: "team ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Orgs", Name: "DeleteTeam", Retry: RetryAlways, RetryReason: "team ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgEdit = Operation{ID: "orgEdit", Method: "PATCH", Path: "/orgs/{org}",
-		Service: "Orgs", Name: "Edit", Retry: Never, RetryReason: "partial update of an organization", Paging: PagingNone,
+		Service: "Orgs", Name: "Edit", Retry: RetryNever, RetryReason: "partial update of an organization", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgEditHook = Operation{ID: "orgEditHook", Method: "PATCH", Path: "/orgs/{org}/hooks/{id}",
-		Service: "Orgs", Name: "EditHook", Retry: Never, RetryReason: "partial update of a webhook", Paging: PagingNone,
+		Service: "Orgs", Name: "EditHook", Retry: RetryNever, RetryReason: "partial update of a webhook", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgEditLabel = Operation{ID: "orgEditLabel", Method: "PATCH", Path: "/orgs/{org}/labels/{id}",
-		Service: "Orgs", Name: "EditLabel", Retry: Never, RetryReason: "partial update of a label", Paging: PagingNone,
+		Service: "Orgs", Name: "EditLabel", Retry: RetryNever, RetryReason: "partial update of a label", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgEditTeam = Operation{ID: "orgEditTeam", Method: "PATCH", Path: "/teams/{id}",
-		Service: "Orgs", Name: "EditTeam", Retry: Never, RetryReason: "partial update of a team", Paging: PagingNone,
+		Service: "Orgs", Name: "EditTeam", Retry: RetryNever, RetryReason: "partial update of a team", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgGet = Operation{ID: "orgGet", Method: "GET", Path: "/orgs/{org}",
-		Service: "Orgs", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgGetAll = Operation{ID: "orgGetAll", Method: "GET", Path: "/orgs",
-		Service: "Orgs", Name: "ListAll", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListAll", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgGetHook = Operation{ID: "orgGetHook", Method: "GET", Path: "/orgs/{org}/hooks/{id}",
-		Service: "Orgs", Name: "GetHook", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Orgs", Name: "GetHook", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgGetLabel = Operation{ID: "orgGetLabel", Method: "GET", Path: "/orgs/{org}/labels/{id}",
-		Service: "Orgs", Name: "GetLabel", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "GetLabel", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgGetQuota = Operation{ID: "orgGetQuota", Method: "GET", Path: "/orgs/{org}/quota",
-		Service: "Orgs", Name: "GetQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "GetQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgGetRunnerRegistrationToken = Operation{ID: "orgGetRunnerRegistrationToken", Method: "GET", Path: "/orgs/{org}/actions/runners/registration-token",
-		Service: "Actions", Name: "GetOrgRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Actions", Name: "GetOrgRegistrationToken", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgGetTeam = Operation{ID: "orgGetTeam", Method: "GET", Path: "/teams/{id}",
-		Service: "Orgs", Name: "GetTeam", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "GetTeam", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgGetUserPermissions = Operation{ID: "orgGetUserPermissions", Method: "GET", Path: "/users/{username}/orgs/{org}/permissions",
-		Service: "Orgs", Name: "GetUserPermissions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "GetUserPermissions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgIsMember = Operation{ID: "orgIsMember", Method: "GET", Path: "/orgs/{org}/members/{username}",
-		Service: "Orgs", Name: "IsMember", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "IsMember", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgIsPublicMember = Operation{ID: "orgIsPublicMember", Method: "GET", Path: "/orgs/{org}/public_members/{username}",
-		Service: "Orgs", Name: "IsPublicMember", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "IsPublicMember", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgListActionsSecrets = Operation{ID: "orgListActionsSecrets", Method: "GET", Path: "/orgs/{org}/actions/secrets",
-		Service: "Actions", Name: "ListOrgSecrets", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Actions", Name: "ListOrgSecrets", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListActivityFeeds = Operation{ID: "orgListActivityFeeds", Method: "GET", Path: "/orgs/{org}/activities/feeds",
-		Service: "Orgs", Name: "ListActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListActivityFeeds", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListBlockedUsers = Operation{ID: "orgListBlockedUsers", Method: "GET", Path: "/orgs/{org}/list_blocked",
-		Service: "Orgs", Name: "ListBlockedUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListBlockedUsers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListCurrentUserOrgs = Operation{ID: "orgListCurrentUserOrgs", Method: "GET", Path: "/user/orgs",
-		Service: "Orgs", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListHooks = Operation{ID: "orgListHooks", Method: "GET", Path: "/orgs/{org}/hooks",
-		Service: "Orgs", Name: "ListHooks", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListHooks", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListLabels = Operation{ID: "orgListLabels", Method: "GET", Path: "/orgs/{org}/labels",
-		Service: "Orgs", Name: "ListLabels", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListLabels", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListMembers = Operation{ID: "orgListMembers", Method: "GET", Path: "/orgs/{org}/members",
-		Service: "Orgs", Name: "ListMembers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListMembers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListPublicMembers = Operation{ID: "orgListPublicMembers", Method: "GET", Path: "/orgs/{org}/public_members",
-		Service: "Orgs", Name: "ListPublicMembers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListPublicMembers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListQuotaArtifacts = Operation{ID: "orgListQuotaArtifacts", Method: "GET", Path: "/orgs/{org}/quota/artifacts",
-		Service: "Orgs", Name: "ListQuotaArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListQuotaArtifacts", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListQuotaAttachments = Operation{ID: "orgListQuotaAttachments", Method: "GET", Path: "/orgs/{org}/quota/attachments",
-		Service: "Orgs", Name: "ListQuotaAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListQuotaAttachments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListQuotaPackages = Operation{ID: "orgListQuotaPackages", Method: "GET", Path: "/orgs/{org}/quota/packages",
-		Service: "Orgs", Name: "ListQuotaPackages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListQuotaPackages", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListRepos = Operation{ID: "orgListRepos", Method: "GET", Path: "/orgs/{org}/repos",
-		Service: "Repos", Name: "ListByOrg", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListByOrg", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListTeamActivityFeeds = Operation{ID: "orgListTeamActivityFeeds", Method: "GET", Path: "/teams/{id}/activities/feeds",
-		Service: "Orgs", Name: "ListTeamActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListTeamActivityFeeds", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListTeamMember = Operation{ID: "orgListTeamMember", Method: "GET", Path: "/teams/{id}/members/{username}",
-		Service: "Orgs", Name: "GetTeamMember", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "GetTeamMember", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgListTeamMembers = Operation{ID: "orgListTeamMembers", Method: "GET", Path: "/teams/{id}/members",
-		Service: "Orgs", Name: "ListTeamMembers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListTeamMembers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListTeamRepo = Operation{ID: "orgListTeamRepo", Method: "GET", Path: "/teams/{id}/repos/{org}/{repo}",
-		Service: "Orgs", Name: "GetTeamRepo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Orgs", Name: "GetTeamRepo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgListTeamRepos = Operation{ID: "orgListTeamRepos", Method: "GET", Path: "/teams/{id}/repos",
-		Service: "Orgs", Name: "ListTeamRepos", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListTeamRepos", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListTeams = Operation{ID: "orgListTeams", Method: "GET", Path: "/orgs/{org}/teams",
-		Service: "Orgs", Name: "ListTeams", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListTeams", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgListUserOrgs = Operation{ID: "orgListUserOrgs", Method: "GET", Path: "/users/{username}/orgs",
-		Service: "Orgs", Name: "ListByUser", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "ListByUser", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opOrgPublicizeMember = Operation{ID: "orgPublicizeMember", Method: "PUT", Path: "/orgs/{org}/public_members/{username}",
-		Service: "Orgs", Name: "PublicizeMembership", Retry: AlwaysRetry, RetryReason: "public membership is a yes/no state; a repeat leaves it public", Paging: PagingNone,
+		Service: "Orgs", Name: "PublicizeMembership", Retry: RetryAlways, RetryReason: "public membership is a yes/no state; a repeat leaves it public", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgRemoveTeamMember = Operation{ID: "orgRemoveTeamMember", Method: "DELETE", Path: "/teams/{id}/members/{username}",
-		Service: "Orgs", Name: "RemoveTeamMember", Retry: AlwaysRetry, RetryReason: "takes one user out of one team; a repeat leaves them out", Paging: PagingNone,
+		Service: "Orgs", Name: "RemoveTeamMember", Retry: RetryAlways, RetryReason: "takes one user out of one team; a repeat leaves them out", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgRemoveTeamRepository = Operation{ID: "orgRemoveTeamRepository", Method: "DELETE", Path: "/teams/{id}/repos/{org}/{repo}",
-		Service: "Orgs", Name: "RemoveTeamRepo", Retry: AlwaysRetry, RetryReason: "takes one repository out of one team; a repeat leaves it out", Paging: PagingNone,
+		Service: "Orgs", Name: "RemoveTeamRepo", Retry: RetryAlways, RetryReason: "takes one repository out of one team; a repeat leaves it out", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgSearchRunJobs = Operation{ID: "orgSearchRunJobs", Method: "GET", Path: "/orgs/{org}/actions/runners/jobs",
-		Service: "Actions", Name: "ListOrgRunnerJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "ListOrgRunnerJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgUnblockUser = Operation{ID: "orgUnblockUser", Method: "PUT", Path: "/orgs/{org}/unblock/{username}",
-		Service: "Orgs", Name: "UnblockUser", Retry: AlwaysRetry, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone,
+		Service: "Orgs", Name: "UnblockUser", Retry: RetryAlways, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone,
 		Since: "11.0"}
 	opOrgUpdateAvatar = Operation{ID: "orgUpdateAvatar", Method: "POST", Path: "/orgs/{org}/avatar",
-		Service: "Orgs", Name: "SetAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Orgs", Name: "SetAvatar", Retry: RetryNever, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opPinIssue = Operation{ID: "pinIssue", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/pin",
-		Service: "Issues", Name: "Pin", Retry: Never, RetryReason: "appends the issue to the pinned list by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Issues", Name: "Pin", Retry: RetryNever, RetryReason: "appends the issue to the pinned list by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opRegisterAdminRunner = Operation{ID: "registerAdminRunner", Method: "POST", Path: "/admin/actions/runners",
-		Service: "Actions", Name: "RegisterAdminRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
+		Service: "Actions", Name: "RegisterAdminRunner", Retry: RetryNever, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
 		Since: "15.0"}
 	opRegisterOrgRunner = Operation{ID: "registerOrgRunner", Method: "POST", Path: "/orgs/{org}/actions/runners",
-		Service: "Actions", Name: "RegisterOrgRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
+		Service: "Actions", Name: "RegisterOrgRunner", Retry: RetryNever, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
 		Since: "15.0"}
 	opRegisterRepoRunner = Operation{ID: "registerRepoRunner", Method: "POST", Path: "/repos/{owner}/{repo}/actions/runners",
-		Service: "Actions", Name: "RegisterRepoRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
+		Service: "Actions", Name: "RegisterRepoRunner", Retry: RetryNever, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
 		Since: "15.0"}
 	opRegisterUserRunner = Operation{ID: "registerUserRunner", Method: "POST", Path: "/user/actions/runners",
-		Service: "Actions", Name: "RegisterUserRunner", Retry: Never, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
+		Service: "Actions", Name: "RegisterUserRunner", Retry: RetryNever, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
 		Since: "15.0"}
 	opRejectRepoTransfer = Operation{ID: "rejectRepoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer/reject",
-		Service: "Repos", Name: "RejectTransfer", Retry: Never, RetryReason: "resolves a pending transfer; a repeat is refused", Paging: PagingNone,
+		Service: "Repos", Name: "RejectTransfer", Retry: RetryNever, RetryReason: "resolves a pending transfer; a repeat is refused", Paging: PagingNone,
 		Since: "11.0"}
 	opRenameOrg = Operation{ID: "renameOrg", Method: "POST", Path: "/orgs/{org}/rename",
-		Service: "Orgs", Name: "Rename", Retry: Never, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone,
+		Service: "Orgs", Name: "Rename", Retry: RetryNever, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone,
 		Since: "11.0"}
 	opRenderMarkdown = Operation{ID: "renderMarkdown", Method: "POST", Path: "/markdown",
-		Service: "Misc", Name: "RenderMarkdown", Retry: AlwaysRetry, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
+		Service: "Misc", Name: "RenderMarkdown", Retry: RetryAlways, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
 		Since: "11.0"}
 	opRenderMarkdownRaw = Operation{ID: "renderMarkdownRaw", Method: "POST", Path: "/markdown/raw",
-		Service: "Misc", Name: "RenderMarkdownRaw", Retry: AlwaysRetry, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
+		Service: "Misc", Name: "RenderMarkdownRaw", Retry: RetryAlways, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
 		Since: "11.0"}
 	opRenderMarkup = Operation{ID: "renderMarkup", Method: "POST", Path: "/markup",
-		Service: "Misc", Name: "RenderMarkup", Retry: AlwaysRetry, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
+		Service: "Misc", Name: "RenderMarkup", Retry: RetryAlways, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoAddCollaborator = Operation{ID: "repoAddCollaborator", Method: "PUT", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
-		Service: "Repos", Name: "AddCollaborator", Retry: AlwaysRetry, RetryReason: "states one user's whole permission; a repeat sets the same permission", Paging: PagingNone,
+		Service: "Repos", Name: "AddCollaborator", Retry: RetryAlways, RetryReason: "states one user's whole permission; a repeat sets the same permission", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoAddFlag = Operation{ID: "repoAddFlag", Method: "PUT", Path: "/repos/{owner}/{repo}/flags/{flag}",
-		Service: "Repos", Name: "AddFlag", Retry: AlwaysRetry, RetryReason: "puts one named flag on; a repeat leaves it on", Paging: PagingNone,
+		Service: "Repos", Name: "AddFlag", Retry: RetryAlways, RetryReason: "puts one named flag on; a repeat leaves it on", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoAddPushMirror = Operation{ID: "repoAddPushMirror", Method: "POST", Path: "/repos/{owner}/{repo}/push_mirrors",
-		Service: "Repos", Name: "CreatePushMirror", Retry: Never, RetryReason: "creates a push mirror; a repeat creates a second one to the same remote", Paging: PagingNone,
+		Service: "Repos", Name: "CreatePushMirror", Retry: RetryNever, RetryReason: "creates a push mirror; a repeat creates a second one to the same remote", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoAddTeam = Operation{ID: "repoAddTeam", Method: "PUT", Path: "/repos/{owner}/{repo}/teams/{team}",
-		Service: "Repos", Name: "AddTeam", Retry: AlwaysRetry, RetryReason: "grants one named team access; a repeat leaves it granted", Paging: PagingNone,
+		Service: "Repos", Name: "AddTeam", Retry: RetryAlways, RetryReason: "grants one named team access; a repeat leaves it granted", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoAddTopic = Operation{ID: "repoAddTopic", Method: "PUT", Path: "/repos/{owner}/{repo}/topics/{topic}",
-		Service: "Repos", Name: "AddTopic", Retry: AlwaysRetry, RetryReason: "puts one named topic on; a repeat leaves it on", Paging: PagingNone,
+		Service: "Repos", Name: "AddTopic", Retry: RetryAlways, RetryReason: "puts one named topic on; a repeat leaves it on", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoApplyDiffPatch = Operation{ID: "repoApplyDiffPatch", Method: "POST", Path: "/repos/{owner}/{repo}/diffpatch",
-		Service: "Repos", Name: "ApplyPatch", Retry: Never, RetryReason: "applies a patch as a new commit; a repeat applies it again", Paging: PagingNone,
+		Service: "Repos", Name: "ApplyPatch", Retry: RetryNever, RetryReason: "applies a patch as a new commit; a repeat applies it again", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCancelScheduledAutoMerge = Operation{ID: "repoCancelScheduledAutoMerge", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
-		Service: "PullRequests", Name: "CancelAutoMerge", Retry: AlwaysRetry, RetryReason: "a pull has at most one scheduled auto-merge; cancelled stays cancelled", Paging: PagingNone,
+		Service: "PullRequests", Name: "CancelAutoMerge", Retry: RetryAlways, RetryReason: "a pull has at most one scheduled auto-merge; cancelled stays cancelled", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoChangeFiles = Operation{ID: "repoChangeFiles", Method: "POST", Path: "/repos/{owner}/{repo}/contents",
-		Service: "Repos", Name: "ChangeFiles", Retry: Never, RetryReason: "makes a commit; a repeat would commit again", Paging: PagingNone,
+		Service: "Repos", Name: "ChangeFiles", Retry: RetryNever, RetryReason: "makes a commit; a repeat would commit again", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCheckCollaborator = Operation{ID: "repoCheckCollaborator", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
-		Service: "Repos", Name: "IsCollaborator", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "IsCollaborator", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCheckFlag = Operation{ID: "repoCheckFlag", Method: "GET", Path: "/repos/{owner}/{repo}/flags/{flag}",
-		Service: "Repos", Name: "IsFlagSet", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "IsFlagSet", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCheckTeam = Operation{ID: "repoCheckTeam", Method: "GET", Path: "/repos/{owner}/{repo}/teams/{team}",
-		Service: "Repos", Name: "GetTeam", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetTeam", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCompareDiff = Operation{ID: "repoCompareDiff", Method: "GET", Path: "/repos/{owner}/{repo}/compare/{basehead}",
-		Service: "Repos", Name: "CompareCommits", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "CompareCommits", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoConvert = Operation{ID: "repoConvert", Method: "POST", Path: "/repos/{owner}/{repo}/convert",
-		Service: "Repos", Name: "ConvertMirror", Retry: Never, RetryReason: "one-way conversion of a mirror; a repeat is an error at best", Paging: PagingNone,
+		Service: "Repos", Name: "ConvertMirror", Retry: RetryNever, RetryReason: "one-way conversion of a mirror; a repeat is an error at best", Paging: PagingNone,
 		Since: "13.0"}
 	opRepoCreateBranch = Operation{ID: "repoCreateBranch", Method: "POST", Path: "/repos/{owner}/{repo}/branches",
-		Service: "Repos", Name: "CreateBranch", Retry: Never, RetryReason: "creates a branch", Paging: PagingNone,
+		Service: "Repos", Name: "CreateBranch", Retry: RetryNever, RetryReason: "creates a branch", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateBranchProtection = Operation{ID: "repoCreateBranchProtection", Method: "POST", Path: "/repos/{owner}/{repo}/branch_protections",
-		Service: "Repos", Name: "CreateBranchProtection", Retry: Never, RetryReason: "creates a rule; a repeat is refused for a rule that now exists", Paging: PagingNone,
+		Service: "Repos", Name: "CreateBranchProtection", Retry: RetryNever, RetryReason: "creates a rule; a repeat is refused for a rule that now exists", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateFile = Operation{ID: "repoCreateFile", Method: "POST", Path: "/repos/{owner}/{repo}/contents/{filepath}",
-		Service: "Repos", Name: "CreateFile", Retry: Never, RetryReason: "makes a commit; a repeat is refused as the file exists", Paging: PagingNone,
+		Service: "Repos", Name: "CreateFile", Retry: RetryNever, RetryReason: "makes a commit; a repeat is refused as the file exists", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateHook = Operation{ID: "repoCreateHook", Method: "POST", Path: "/repos/{owner}/{repo}/hooks",
-		Service: "Repos", Name: "CreateHook", Retry: Never, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
+		Service: "Repos", Name: "CreateHook", Retry: RetryNever, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateKey = Operation{ID: "repoCreateKey", Method: "POST", Path: "/repos/{owner}/{repo}/keys",
-		Service: "Repos", Name: "CreateKey", Retry: Never, RetryReason: "adds a deploy key", Paging: PagingNone,
+		Service: "Repos", Name: "CreateKey", Retry: RetryNever, RetryReason: "adds a deploy key", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreatePullRequest = Operation{ID: "repoCreatePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls",
-		Service: "PullRequests", Name: "Create", Retry: Never, RetryReason: "creates a pull request", Paging: PagingNone,
+		Service: "PullRequests", Name: "Create", Retry: RetryNever, RetryReason: "creates a pull request", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreatePullReview = Operation{ID: "repoCreatePullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews",
-		Service: "PullRequests", Name: "CreateReview", Retry: Never, RetryReason: "creates a review", Paging: PagingNone,
+		Service: "PullRequests", Name: "CreateReview", Retry: RetryNever, RetryReason: "creates a review", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreatePullReviewComment = Operation{ID: "repoCreatePullReviewComment", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments",
-		Service: "PullRequests", Name: "CreateReviewComment", Retry: Never, RetryReason: "creates a review comment", Paging: PagingNone,
+		Service: "PullRequests", Name: "CreateReviewComment", Retry: RetryNever, RetryReason: "creates a review comment", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreatePullReviewRequests = Operation{ID: "repoCreatePullReviewRequests", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/requested_reviewers",
-		Service: "PullRequests", Name: "RequestReviewers", Retry: Never, RetryReason: "requests reviews and notifies the reviewers; a repeat notifies again", Paging: PagingNone,
+		Service: "PullRequests", Name: "RequestReviewers", Retry: RetryNever, RetryReason: "requests reviews and notifies the reviewers; a repeat notifies again", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateRelease = Operation{ID: "repoCreateRelease", Method: "POST", Path: "/repos/{owner}/{repo}/releases",
-		Service: "Repos", Name: "CreateRelease", Retry: Never, RetryReason: "creates a release", Paging: PagingNone,
+		Service: "Repos", Name: "CreateRelease", Retry: RetryNever, RetryReason: "creates a release", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateReleaseAttachment = Operation{ID: "repoCreateReleaseAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/releases/{id}/assets",
-		Service: "Repos", Name: "UploadReleaseAsset", Retry: Never, RetryReason: "uploads a new asset; a repeat uploads a second one", Paging: PagingNone,
+		Service: "Repos", Name: "UploadReleaseAsset", Retry: RetryNever, RetryReason: "uploads a new asset; a repeat uploads a second one", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateStatus = Operation{ID: "repoCreateStatus", Method: "POST", Path: "/repos/{owner}/{repo}/statuses/{sha}",
-		Service: "Repos", Name: "CreateStatus", Retry: Never, RetryReason: "appends a commit status; a repeat appends another", Paging: PagingNone,
+		Service: "Repos", Name: "CreateStatus", Retry: RetryNever, RetryReason: "appends a commit status; a repeat appends another", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateTag = Operation{ID: "repoCreateTag", Method: "POST", Path: "/repos/{owner}/{repo}/tags",
-		Service: "Repos", Name: "CreateTag", Retry: Never, RetryReason: "creates a tag", Paging: PagingNone,
+		Service: "Repos", Name: "CreateTag", Retry: RetryNever, RetryReason: "creates a tag", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateTagProtection = Operation{ID: "repoCreateTagProtection", Method: "POST", Path: "/repos/{owner}/{repo}/tag_protections",
-		Service: "Repos", Name: "CreateTagProtection", Retry: Never, RetryReason: "creates a rule; a repeat is refused for a rule that now exists", Paging: PagingNone,
+		Service: "Repos", Name: "CreateTagProtection", Retry: RetryNever, RetryReason: "creates a rule; a repeat is refused for a rule that now exists", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoCreateWikiPage = Operation{ID: "repoCreateWikiPage", Method: "POST", Path: "/repos/{owner}/{repo}/wiki/new",
-		Service: "Repos", Name: "CreateWikiPage", Retry: Never, RetryReason: "creates a page in a new wiki commit", Paging: PagingNone,
+		Service: "Repos", Name: "CreateWikiPage", Retry: RetryNever, RetryReason: "creates a page in a new wiki commit", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDelete = Operation{ID: "repoDelete", Method: "DELETE", Path: "/repos/{owner}/{repo}",
-		Service: "Repos", Name: "Delete", Retry: Never, RetryReason: "by owner/name: a repository of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Repos", Name: "Delete", Retry: RetryNever, RetryReason: "by owner/name: a repository of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteAllFlags = Operation{ID: "repoDeleteAllFlags", Method: "DELETE", Path: "/repos/{owner}/{repo}/flags",
-		Service: "Repos", Name: "ClearFlags", Retry: AlwaysRetry, RetryReason: "states the end state, no flags; a repeat changes nothing", Paging: PagingNone,
+		Service: "Repos", Name: "ClearFlags", Retry: RetryAlways, RetryReason: "states the end state, no flags; a repeat changes nothing", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteAvatar = Operation{ID: "repoDeleteAvatar", Method: "DELETE", Path: "/repos/{owner}/{repo}/avatar",
-		Service: "Repos", Name: "DeleteAvatar", Retry: AlwaysRetry, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteAvatar", Retry: RetryAlways, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteBranch = Operation{ID: "repoDeleteBranch", Method: "DELETE", Path: "/repos/{owner}/{repo}/branches/{branch}",
-		Service: "Repos", Name: "DeleteBranch", Retry: Never, RetryReason: "by name: a branch of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteBranch", Retry: RetryNever, RetryReason: "by name: a branch of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteBranchProtection = Operation{ID: "repoDeleteBranchProtection", Method: "DELETE", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
-		Service: "Repos", Name: "DeleteBranchProtection", Retry: Never, RetryReason: "by rule name: a rule of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteBranchProtection", Retry: RetryNever, RetryReason: "by rule name: a rule of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteCollaborator = Operation{ID: "repoDeleteCollaborator", Method: "DELETE", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
-		Service: "Repos", Name: "RemoveCollaborator", Retry: AlwaysRetry, RetryReason: "removes one user's access; a repeat leaves it removed", Paging: PagingNone,
+		Service: "Repos", Name: "RemoveCollaborator", Retry: RetryAlways, RetryReason: "removes one user's access; a repeat leaves it removed", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteFile = Operation{ID: "repoDeleteFile", Method: "DELETE", Path: "/repos/{owner}/{repo}/contents/{filepath}",
-		Service: "Repos", Name: "DeleteFile", Retry: Never, RetryReason: "makes a commit; the sha guard refuses a repeat, which is never sent", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteFile", Retry: RetryNever, RetryReason: "makes a commit; the sha guard refuses a repeat, which is never sent", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteFlag = Operation{ID: "repoDeleteFlag", Method: "DELETE", Path: "/repos/{owner}/{repo}/flags/{flag}",
-		Service: "Repos", Name: "RemoveFlag", Retry: AlwaysRetry, RetryReason: "takes one named flag off; a repeat leaves it off", Paging: PagingNone,
+		Service: "Repos", Name: "RemoveFlag", Retry: RetryAlways, RetryReason: "takes one named flag off; a repeat leaves it off", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteGitHook = Operation{ID: "repoDeleteGitHook", Method: "DELETE", Path: "/repos/{owner}/{repo}/hooks/git/{id}",
-		Service: "Repos", Name: "DeleteGitHook", Retry: AlwaysRetry, RetryReason: "git hooks are fixed named slots; clearing one twice leaves it cleared", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteGitHook", Retry: RetryAlways, RetryReason: "git hooks are fixed named slots; clearing one twice leaves it cleared", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteHook = Operation{ID: "repoDeleteHook", Method: "DELETE", Path: "/repos/{owner}/{repo}/hooks/{id}",
-		Service: "Repos", Name: "DeleteHook", Retry: AlwaysRetry, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteHook", Retry: RetryAlways, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteKey = Operation{ID: "repoDeleteKey", Method: "DELETE", Path: "/repos/{owner}/{repo}/keys/{id}",
-		Service: "Repos", Name: "DeleteKey", Retry: AlwaysRetry, RetryReason: "deploy key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteKey", Retry: RetryAlways, RetryReason: "deploy key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeletePullReview = Operation{ID: "repoDeletePullReview", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
-		Service: "PullRequests", Name: "DeleteReview", Retry: AlwaysRetry, RetryReason: "review ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "PullRequests", Name: "DeleteReview", Retry: RetryAlways, RetryReason: "review ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeletePullReviewComment = Operation{ID: "repoDeletePullReviewComment", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}",
-		Service: "PullRequests", Name: "DeleteReviewComment", Retry: AlwaysRetry, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "PullRequests", Name: "DeleteReviewComment", Retry: RetryAlways, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeletePullReviewRequests = Operation{ID: "repoDeletePullReviewRequests", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/requested_reviewers",
-		Service: "PullRequests", Name: "RemoveReviewers", Retry: AlwaysRetry, RetryReason: "withdraws the named review requests; a repeat leaves them withdrawn", Paging: PagingNone,
+		Service: "PullRequests", Name: "RemoveReviewers", Retry: RetryAlways, RetryReason: "withdraws the named review requests; a repeat leaves them withdrawn", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeletePushMirror = Operation{ID: "repoDeletePushMirror", Method: "DELETE", Path: "/repos/{owner}/{repo}/push_mirrors/{name}",
-		Service: "Repos", Name: "DeletePushMirror", Retry: AlwaysRetry, RetryReason: "remote names are generated per mirror and never handed out again", Paging: PagingNone,
+		Service: "Repos", Name: "DeletePushMirror", Retry: RetryAlways, RetryReason: "remote names are generated per mirror and never handed out again", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteRelease = Operation{ID: "repoDeleteRelease", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/{id}",
-		Service: "Repos", Name: "DeleteRelease", Retry: AlwaysRetry, RetryReason: "release ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteRelease", Retry: RetryAlways, RetryReason: "release ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteReleaseAttachment = Operation{ID: "repoDeleteReleaseAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
-		Service: "Repos", Name: "DeleteReleaseAsset", Retry: AlwaysRetry, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteReleaseAsset", Retry: RetryAlways, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteReleaseByTag = Operation{ID: "repoDeleteReleaseByTag", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/tags/{tag}",
-		Service: "Repos", Name: "DeleteReleaseByTag", Retry: Never, RetryReason: "by tag name: a release for that tag may be re-created between attempts", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteReleaseByTag", Retry: RetryNever, RetryReason: "by tag name: a release for that tag may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteTag = Operation{ID: "repoDeleteTag", Method: "DELETE", Path: "/repos/{owner}/{repo}/tags/{tag}",
-		Service: "Repos", Name: "DeleteTag", Retry: Never, RetryReason: "by name: a tag of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteTag", Retry: RetryNever, RetryReason: "by name: a tag of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteTagProtection = Operation{ID: "repoDeleteTagProtection", Method: "DELETE", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
-		Service: "Repos", Name: "DeleteTagProtection", Retry: AlwaysRetry, RetryReason: "tag protection ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteTagProtection", Retry: RetryAlways, RetryReason: "tag protection ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteTeam = Operation{ID: "repoDeleteTeam", Method: "DELETE", Path: "/repos/{owner}/{repo}/teams/{team}",
-		Service: "Repos", Name: "RemoveTeam", Retry: AlwaysRetry, RetryReason: "removes one team's access; a repeat leaves it removed", Paging: PagingNone,
+		Service: "Repos", Name: "RemoveTeam", Retry: RetryAlways, RetryReason: "removes one team's access; a repeat leaves it removed", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteTopic = Operation{ID: "repoDeleteTopic", Method: "DELETE", Path: "/repos/{owner}/{repo}/topics/{topic}",
-		Service: "Repos", Name: "RemoveTopic", Retry: AlwaysRetry, RetryReason: "takes one named topic off; a repeat leaves it off", Paging: PagingNone,
+		Service: "Repos", Name: "RemoveTopic", Retry: RetryAlways, RetryReason: "takes one named topic off; a repeat leaves it off", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDeleteWikiPage = Operation{ID: "repoDeleteWikiPage", Method: "DELETE", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
-		Service: "Repos", Name: "DeleteWikiPage", Retry: Never, RetryReason: "by page name: a page of that name may be re-created between attempts", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteWikiPage", Retry: RetryNever, RetryReason: "by page name: a page of that name may be re-created between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDismissPullReview = Operation{ID: "repoDismissPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals",
-		Service: "PullRequests", Name: "DismissReview", Retry: Never, RetryReason: "dismisses a review with a message; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "PullRequests", Name: "DismissReview", Retry: RetryNever, RetryReason: "dismisses a review with a message; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDownloadCommitDiffOrPatch = Operation{ID: "repoDownloadCommitDiffOrPatch", Method: "GET", Path: "/repos/{owner}/{repo}/git/commits/{sha}.{diffType}",
-		Service: "Repos", Name: "GetCommitDiff", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetCommitDiff", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoDownloadPullDiffOrPatch = Operation{ID: "repoDownloadPullDiffOrPatch", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}.{diffType}",
-		Service: "PullRequests", Name: "GetDiff", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "GetDiff", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEdit = Operation{ID: "repoEdit", Method: "PATCH", Path: "/repos/{owner}/{repo}",
-		Service: "Repos", Name: "Edit", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the repository has become", Paging: PagingNone,
+		Service: "Repos", Name: "Edit", Retry: RetryNever, RetryReason: "partial update: only set fields change, on whatever the repository has become", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEditBranchProtection = Operation{ID: "repoEditBranchProtection", Method: "PATCH", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
-		Service: "Repos", Name: "EditBranchProtection", Retry: Never, RetryReason: "partial update of who may push; not repeated", Paging: PagingNone,
+		Service: "Repos", Name: "EditBranchProtection", Retry: RetryNever, RetryReason: "partial update of who may push; not repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEditGitHook = Operation{ID: "repoEditGitHook", Method: "PATCH", Path: "/repos/{owner}/{repo}/hooks/git/{id}",
-		Service: "Repos", Name: "EditGitHook", Retry: Never, RetryReason: "installs server-side hook code; PATCHes are not repeated", Paging: PagingNone,
+		Service: "Repos", Name: "EditGitHook", Retry: RetryNever, RetryReason: "installs server-side hook code; PATCHes are not repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEditHook = Operation{ID: "repoEditHook", Method: "PATCH", Path: "/repos/{owner}/{repo}/hooks/{id}",
-		Service: "Repos", Name: "EditHook", Retry: Never, RetryReason: "partial update of a webhook", Paging: PagingNone,
+		Service: "Repos", Name: "EditHook", Retry: RetryNever, RetryReason: "partial update of a webhook", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEditPullRequest = Operation{ID: "repoEditPullRequest", Method: "PATCH", Path: "/repos/{owner}/{repo}/pulls/{index}",
-		Service: "PullRequests", Name: "Edit", Retry: Never, RetryReason: "partial update: only set fields change, on whatever the pull has become", Paging: PagingNone,
+		Service: "PullRequests", Name: "Edit", Retry: RetryNever, RetryReason: "partial update: only set fields change, on whatever the pull has become", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEditRelease = Operation{ID: "repoEditRelease", Method: "PATCH", Path: "/repos/{owner}/{repo}/releases/{id}",
-		Service: "Repos", Name: "EditRelease", Retry: Never, RetryReason: "partial update of a release", Paging: PagingNone,
+		Service: "Repos", Name: "EditRelease", Retry: RetryNever, RetryReason: "partial update of a release", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEditReleaseAttachment = Operation{ID: "repoEditReleaseAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
-		Service: "Repos", Name: "EditReleaseAsset", Retry: Never, RetryReason: "partial update of an asset", Paging: PagingNone,
+		Service: "Repos", Name: "EditReleaseAsset", Retry: RetryNever, RetryReason: "partial update of an asset", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEditTagProtection = Operation{ID: "repoEditTagProtection", Method: "PATCH", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
-		Service: "Repos", Name: "EditTagProtection", Retry: Never, RetryReason: "partial update of a tag protection", Paging: PagingNone,
+		Service: "Repos", Name: "EditTagProtection", Retry: RetryNever, RetryReason: "partial update of a tag protection", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoEditWikiPage = Operation{ID: "repoEditWikiPage", Method: "PATCH", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
-		Service: "Repos", Name: "EditWikiPage", Retry: Never, RetryReason: "commits new content and may rename the page; a repeat commits again", Paging: PagingNone,
+		Service: "Repos", Name: "EditWikiPage", Retry: RetryNever, RetryReason: "commits new content and may rename the page; a repeat commits again", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGet = Operation{ID: "repoGet", Method: "GET", Path: "/repos/{owner}/{repo}",
-		Service: "Repos", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetActionJobLogs = Operation{ID: "repoGetActionJobLogs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
-		Service: "Actions", Name: "GetJobLogs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetJobLogs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "16.0"}
 	opRepoGetActionRunLogs = Operation{ID: "repoGetActionRunLogs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/logs",
-		Service: "Actions", Name: "GetRunLogs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "GetRunLogs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "16.0"}
 	opRepoGetAllCommits = Operation{ID: "repoGetAllCommits", Method: "GET", Path: "/repos/{owner}/{repo}/commits",
-		Service: "Repos", Name: "ListCommits", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListCommits", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoGetArchive = Operation{ID: "repoGetArchive", Method: "GET", Path: "/repos/{owner}/{repo}/archive/{archive}",
-		Service: "Repos", Name: "GetArchive", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetArchive", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetAssignees = Operation{ID: "repoGetAssignees", Method: "GET", Path: "/repos/{owner}/{repo}/assignees",
-		Service: "Issues", Name: "ListAssignees", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListAssignees", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetBranch = Operation{ID: "repoGetBranch", Method: "GET", Path: "/repos/{owner}/{repo}/branches/{branch}",
-		Service: "Repos", Name: "GetBranch", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetBranch", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetBranchProtection = Operation{ID: "repoGetBranchProtection", Method: "GET", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
-		Service: "Repos", Name: "GetBranchProtection", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetBranchProtection", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetByID = Operation{ID: "repoGetByID", Method: "GET", Path: "/repositories/{id}",
-		Service: "Repos", Name: "GetByID", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetByID", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetCombinedStatusByRef = Operation{ID: "repoGetCombinedStatusByRef", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{ref}/status",
-		Service: "Repos", Name: "GetCombinedStatus", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "GetCombinedStatus", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoGetCommitPullRequest = Operation{ID: "repoGetCommitPullRequest", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{sha}/pull",
-		Service: "PullRequests", Name: "GetByCommit", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "GetByCommit", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetContents = Operation{ID: "repoGetContents", Method: "GET", Path: "/repos/{owner}/{repo}/contents/{filepath}",
-		Service: "Repos", Name: "GetContents", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetContents", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetContentsList = Operation{ID: "repoGetContentsList", Method: "GET", Path: "/repos/{owner}/{repo}/contents",
-		Service: "Repos", Name: "ListContents", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListContents", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetEditorConfig = Operation{ID: "repoGetEditorConfig", Method: "GET", Path: "/repos/{owner}/{repo}/editorconfig/{filepath}",
-		Service: "Repos", Name: "GetEditorConfig", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetEditorConfig", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetGitHook = Operation{ID: "repoGetGitHook", Method: "GET", Path: "/repos/{owner}/{repo}/hooks/git/{id}",
-		Service: "Repos", Name: "GetGitHook", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetGitHook", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetHook = Operation{ID: "repoGetHook", Method: "GET", Path: "/repos/{owner}/{repo}/hooks/{id}",
-		Service: "Repos", Name: "GetHook", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Repos", Name: "GetHook", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetIssueConfig = Operation{ID: "repoGetIssueConfig", Method: "GET", Path: "/repos/{owner}/{repo}/issue_config",
-		Service: "Repos", Name: "GetIssueConfig", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetIssueConfig", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetIssueTemplates = Operation{ID: "repoGetIssueTemplates", Method: "GET", Path: "/repos/{owner}/{repo}/issue_templates",
-		Service: "Repos", Name: "ListIssueTemplates", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListIssueTemplates", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetKey = Operation{ID: "repoGetKey", Method: "GET", Path: "/repos/{owner}/{repo}/keys/{id}",
-		Service: "Repos", Name: "GetKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetLanguages = Operation{ID: "repoGetLanguages", Method: "GET", Path: "/repos/{owner}/{repo}/languages",
-		Service: "Repos", Name: "ListLanguages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListLanguages", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetLatestRelease = Operation{ID: "repoGetLatestRelease", Method: "GET", Path: "/repos/{owner}/{repo}/releases/latest",
-		Service: "Repos", Name: "GetLatestRelease", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetLatestRelease", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetNote = Operation{ID: "repoGetNote", Method: "GET", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
-		Service: "Repos", Name: "GetNote", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetNote", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetPullRequest = Operation{ID: "repoGetPullRequest", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}",
-		Service: "PullRequests", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetPullRequestByBaseHead = Operation{ID: "repoGetPullRequestByBaseHead", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{base}/{head}",
-		Service: "PullRequests", Name: "GetByBaseHead", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "GetByBaseHead", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetPullRequestCommits = Operation{ID: "repoGetPullRequestCommits", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/commits",
-		Service: "PullRequests", Name: "ListCommits", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "PullRequests", Name: "ListCommits", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoGetPullRequestFiles = Operation{ID: "repoGetPullRequestFiles", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/files",
-		Service: "PullRequests", Name: "ListFiles", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "PullRequests", Name: "ListFiles", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoGetPullReview = Operation{ID: "repoGetPullReview", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
-		Service: "PullRequests", Name: "GetReview", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "GetReview", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetPullReviewComment = Operation{ID: "repoGetPullReviewComment", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}",
-		Service: "PullRequests", Name: "GetReviewComment", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "GetReviewComment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetPullReviewComments = Operation{ID: "repoGetPullReviewComments", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments",
-		Service: "PullRequests", Name: "ListReviewComments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "ListReviewComments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetPushMirrorByRemoteName = Operation{ID: "repoGetPushMirrorByRemoteName", Method: "GET", Path: "/repos/{owner}/{repo}/push_mirrors/{name}",
-		Service: "Repos", Name: "GetPushMirror", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetPushMirror", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetRawFile = Operation{ID: "repoGetRawFile", Method: "GET", Path: "/repos/{owner}/{repo}/raw/{filepath}",
-		Service: "Repos", Name: "GetRawFile", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetRawFile", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetRawFileOrLFS = Operation{ID: "repoGetRawFileOrLFS", Method: "GET", Path: "/repos/{owner}/{repo}/media/{filepath}",
-		Service: "Repos", Name: "GetMedia", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetMedia", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetRelease = Operation{ID: "repoGetRelease", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}",
-		Service: "Repos", Name: "GetRelease", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetRelease", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetReleaseAttachment = Operation{ID: "repoGetReleaseAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
-		Service: "Repos", Name: "GetReleaseAsset", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetReleaseAsset", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetReleaseByTag = Operation{ID: "repoGetReleaseByTag", Method: "GET", Path: "/repos/{owner}/{repo}/releases/tags/{tag}",
-		Service: "Repos", Name: "GetReleaseByTag", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetReleaseByTag", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetRepoPermissions = Operation{ID: "repoGetRepoPermissions", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}/permission",
-		Service: "Repos", Name: "GetPermissionLevel", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetPermissionLevel", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetReviewers = Operation{ID: "repoGetReviewers", Method: "GET", Path: "/repos/{owner}/{repo}/reviewers",
-		Service: "Repos", Name: "ListReviewers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListReviewers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetRunnerRegistrationToken = Operation{ID: "repoGetRunnerRegistrationToken", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/registration-token",
-		Service: "Actions", Name: "GetRepoRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Actions", Name: "GetRepoRegistrationToken", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetSingleCommit = Operation{ID: "repoGetSingleCommit", Method: "GET", Path: "/repos/{owner}/{repo}/git/commits/{sha}",
-		Service: "Repos", Name: "GetCommit", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetCommit", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetTag = Operation{ID: "repoGetTag", Method: "GET", Path: "/repos/{owner}/{repo}/tags/{tag}",
-		Service: "Repos", Name: "GetTag", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetTag", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetTagProtection = Operation{ID: "repoGetTagProtection", Method: "GET", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
-		Service: "Repos", Name: "GetTagProtection", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetTagProtection", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetWikiPage = Operation{ID: "repoGetWikiPage", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
-		Service: "Repos", Name: "GetWikiPage", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetWikiPage", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoGetWikiPageRevisions = Operation{ID: "repoGetWikiPageRevisions", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/revisions/{pageName}",
-		Service: "Repos", Name: "ListWikiPageRevisions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageOnly,
+		Service: "Repos", Name: "ListWikiPageRevisions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageOnly,
 		Since: "11.0"}
 	opRepoGetWikiPages = Operation{ID: "repoGetWikiPages", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/pages",
-		Service: "Repos", Name: "ListWikiPages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListWikiPages", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListActionsSecrets = Operation{ID: "repoListActionsSecrets", Method: "GET", Path: "/repos/{owner}/{repo}/actions/secrets",
-		Service: "Actions", Name: "ListRepoSecrets", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Actions", Name: "ListRepoSecrets", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListActivityFeeds = Operation{ID: "repoListActivityFeeds", Method: "GET", Path: "/repos/{owner}/{repo}/activities/feeds",
-		Service: "Repos", Name: "ListActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListActivityFeeds", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListAllGitRefs = Operation{ID: "repoListAllGitRefs", Method: "GET", Path: "/repos/{owner}/{repo}/git/refs",
-		Service: "Repos", Name: "ListRefs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListRefs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListBranchProtection = Operation{ID: "repoListBranchProtection", Method: "GET", Path: "/repos/{owner}/{repo}/branch_protections",
-		Service: "Repos", Name: "ListBranchProtections", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListBranchProtections", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListBranches = Operation{ID: "repoListBranches", Method: "GET", Path: "/repos/{owner}/{repo}/branches",
-		Service: "Repos", Name: "ListBranches", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListBranches", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListCollaborators = Operation{ID: "repoListCollaborators", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators",
-		Service: "Repos", Name: "ListCollaborators", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListCollaborators", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListFlags = Operation{ID: "repoListFlags", Method: "GET", Path: "/repos/{owner}/{repo}/flags",
-		Service: "Repos", Name: "ListFlags", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListFlags", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListGitHooks = Operation{ID: "repoListGitHooks", Method: "GET", Path: "/repos/{owner}/{repo}/hooks/git",
-		Service: "Repos", Name: "ListGitHooks", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListGitHooks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListGitRefs = Operation{ID: "repoListGitRefs", Method: "GET", Path: "/repos/{owner}/{repo}/git/refs/{ref}",
-		Service: "Repos", Name: "ListMatchingRefs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListMatchingRefs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListHooks = Operation{ID: "repoListHooks", Method: "GET", Path: "/repos/{owner}/{repo}/hooks",
-		Service: "Repos", Name: "ListHooks", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListHooks", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListKeys = Operation{ID: "repoListKeys", Method: "GET", Path: "/repos/{owner}/{repo}/keys",
-		Service: "Repos", Name: "ListKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListPinnedIssues = Operation{ID: "repoListPinnedIssues", Method: "GET", Path: "/repos/{owner}/{repo}/issues/pinned",
-		Service: "Issues", Name: "ListPinned", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Issues", Name: "ListPinned", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListPinnedPullRequests = Operation{ID: "repoListPinnedPullRequests", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/pinned",
-		Service: "PullRequests", Name: "ListPinned", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "ListPinned", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListPullRequests = Operation{ID: "repoListPullRequests", Method: "GET", Path: "/repos/{owner}/{repo}/pulls",
-		Service: "PullRequests", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "PullRequests", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListPullReviews = Operation{ID: "repoListPullReviews", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews",
-		Service: "PullRequests", Name: "ListReviews", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "PullRequests", Name: "ListReviews", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListPushMirrors = Operation{ID: "repoListPushMirrors", Method: "GET", Path: "/repos/{owner}/{repo}/push_mirrors",
-		Service: "Repos", Name: "ListPushMirrors", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListPushMirrors", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListReleaseAttachments = Operation{ID: "repoListReleaseAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}/assets",
-		Service: "Repos", Name: "ListReleaseAssets", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListReleaseAssets", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListReleases = Operation{ID: "repoListReleases", Method: "GET", Path: "/repos/{owner}/{repo}/releases",
-		Service: "Repos", Name: "ListReleases", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListReleases", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListStargazers = Operation{ID: "repoListStargazers", Method: "GET", Path: "/repos/{owner}/{repo}/stargazers",
-		Service: "Repos", Name: "ListStargazers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListStargazers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListStatuses = Operation{ID: "repoListStatuses", Method: "GET", Path: "/repos/{owner}/{repo}/statuses/{sha}",
-		Service: "Repos", Name: "ListStatusesBySHA", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListStatusesBySHA", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListStatusesByRef = Operation{ID: "repoListStatusesByRef", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{ref}/statuses",
-		Service: "Repos", Name: "ListStatuses", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListStatuses", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListSubscribers = Operation{ID: "repoListSubscribers", Method: "GET", Path: "/repos/{owner}/{repo}/subscribers",
-		Service: "Repos", Name: "ListSubscribers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListSubscribers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListTagProtection = Operation{ID: "repoListTagProtection", Method: "GET", Path: "/repos/{owner}/{repo}/tag_protections",
-		Service: "Repos", Name: "ListTagProtections", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListTagProtections", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListTags = Operation{ID: "repoListTags", Method: "GET", Path: "/repos/{owner}/{repo}/tags",
-		Service: "Repos", Name: "ListTags", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListTags", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoListTeams = Operation{ID: "repoListTeams", Method: "GET", Path: "/repos/{owner}/{repo}/teams",
-		Service: "Repos", Name: "ListTeams", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListTeams", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoListTopics = Operation{ID: "repoListTopics", Method: "GET", Path: "/repos/{owner}/{repo}/topics",
-		Service: "Repos", Name: "ListTopics", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListTopics", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoMergePullRequest = Operation{ID: "repoMergePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
-		Service: "PullRequests", Name: "Merge", Retry: Never, RetryReason: "merges; a repeat is refused or merges what the pull has become", Paging: PagingNone,
+		Service: "PullRequests", Name: "Merge", Retry: RetryNever, RetryReason: "merges; a repeat is refused or merges what the pull has become", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoMigrate = Operation{ID: "repoMigrate", Method: "POST", Path: "/repos/migrate",
-		Service: "Repos", Name: "Migrate", Retry: Never, RetryReason: "creates a repository by migration", Paging: PagingNone,
+		Service: "Repos", Name: "Migrate", Retry: RetryNever, RetryReason: "creates a repository by migration", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoMirrorSync = Operation{ID: "repoMirrorSync", Method: "POST", Path: "/repos/{owner}/{repo}/mirror-sync",
-		Service: "Repos", Name: "SyncMirror", Retry: Never, RetryReason: "queues a fetch from upstream; a repeat queues another", Paging: PagingNone,
+		Service: "Repos", Name: "SyncMirror", Retry: RetryNever, RetryReason: "queues a fetch from upstream; a repeat queues another", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoNewPinAllowed = Operation{ID: "repoNewPinAllowed", Method: "GET", Path: "/repos/{owner}/{repo}/new_pin_allowed",
-		Service: "Repos", Name: "GetNewPinAllowed", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetNewPinAllowed", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoPullRequestIsMerged = Operation{ID: "repoPullRequestIsMerged", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
-		Service: "PullRequests", Name: "IsMerged", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "PullRequests", Name: "IsMerged", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoPushMirrorSync = Operation{ID: "repoPushMirrorSync", Method: "POST", Path: "/repos/{owner}/{repo}/push_mirrors-sync",
-		Service: "Repos", Name: "SyncPushMirrors", Retry: Never, RetryReason: "queues a push to every mirror; a repeat queues them again", Paging: PagingNone,
+		Service: "Repos", Name: "SyncPushMirrors", Retry: RetryNever, RetryReason: "queues a push to every mirror; a repeat queues them again", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoRemoveNote = Operation{ID: "repoRemoveNote", Method: "DELETE", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
-		Service: "Repos", Name: "DeleteNote", Retry: Never, RetryReason: "sha may be a ref, which can move to another commit between attempts", Paging: PagingNone,
+		Service: "Repos", Name: "DeleteNote", Retry: RetryNever, RetryReason: "sha may be a ref, which can move to another commit between attempts", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoReplaceAllFlags = Operation{ID: "repoReplaceAllFlags", Method: "PUT", Path: "/repos/{owner}/{repo}/flags",
-		Service: "Repos", Name: "ReplaceFlags", Retry: AlwaysRetry, RetryReason: "states the repository's whole flag list; a repeat sets the same list", Paging: PagingNone,
+		Service: "Repos", Name: "ReplaceFlags", Retry: RetryAlways, RetryReason: "states the repository's whole flag list; a repeat sets the same list", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoSearch = Operation{ID: "repoSearch", Method: "GET", Path: "/repos/search",
-		Service: "Repos", Name: "Search", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "Search", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoSearchRunJobs = Operation{ID: "repoSearchRunJobs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/jobs",
-		Service: "Actions", Name: "ListRepoRunnerJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "ListRepoRunnerJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoSetNote = Operation{ID: "repoSetNote", Method: "POST", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
-		Service: "Repos", Name: "SetNote", Retry: Never, RetryReason: "sha may be a ref that moves between attempts; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Repos", Name: "SetNote", Retry: RetryNever, RetryReason: "sha may be a ref that moves between attempts; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoSigningKey = Operation{ID: "repoSigningKey", Method: "GET", Path: "/repos/{owner}/{repo}/signing-key.gpg",
-		Service: "Repos", Name: "GetSigningKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetSigningKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoSubmitPullReview = Operation{ID: "repoSubmitPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
-		Service: "PullRequests", Name: "SubmitReview", Retry: Never, RetryReason: "submits a pending review; a repeat is refused or posts again", Paging: PagingNone,
+		Service: "PullRequests", Name: "SubmitReview", Retry: RetryNever, RetryReason: "submits a pending review; a repeat is refused or posts again", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoSyncForkBranch = Operation{ID: "repoSyncForkBranch", Method: "POST", Path: "/repos/{owner}/{repo}/sync_fork/{branch}",
-		Service: "Repos", Name: "SyncForkBranch", Retry: Never, RetryReason: "fast-forwards a fork branch by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Repos", Name: "SyncForkBranch", Retry: RetryNever, RetryReason: "fast-forwards a fork branch by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "13.0"}
 	opRepoSyncForkBranchInfo = Operation{ID: "repoSyncForkBranchInfo", Method: "GET", Path: "/repos/{owner}/{repo}/sync_fork/{branch}",
-		Service: "Repos", Name: "GetForkBranchSyncInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetForkBranchSyncInfo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "13.0"}
 	opRepoSyncForkDefault = Operation{ID: "repoSyncForkDefault", Method: "POST", Path: "/repos/{owner}/{repo}/sync_fork",
-		Service: "Repos", Name: "SyncFork", Retry: Never, RetryReason: "fast-forwards the fork by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Repos", Name: "SyncFork", Retry: RetryNever, RetryReason: "fast-forwards the fork by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "13.0"}
 	opRepoSyncForkDefaultInfo = Operation{ID: "repoSyncForkDefaultInfo", Method: "GET", Path: "/repos/{owner}/{repo}/sync_fork",
-		Service: "Repos", Name: "GetForkSyncInfo", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetForkSyncInfo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "13.0"}
 	opRepoTestHook = Operation{ID: "repoTestHook", Method: "POST", Path: "/repos/{owner}/{repo}/hooks/{id}/tests",
-		Service: "Repos", Name: "TestHook", Retry: Never, RetryReason: "sends a test delivery; a repeat sends another", Paging: PagingNone,
+		Service: "Repos", Name: "TestHook", Retry: RetryNever, RetryReason: "sends a test delivery; a repeat sends another", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoTrackedTimes = Operation{ID: "repoTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/times",
-		Service: "Repos", Name: "ListTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListTrackedTimes", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opRepoTransfer = Operation{ID: "repoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer",
-		Service: "Repos", Name: "Transfer", Retry: Never, RetryReason: "starts an ownership transfer; afterwards owner/name may address something else", Paging: PagingNone,
+		Service: "Repos", Name: "Transfer", Retry: RetryNever, RetryReason: "starts an ownership transfer; afterwards owner/name may address something else", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoUnDismissPullReview = Operation{ID: "repoUnDismissPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals",
-		Service: "PullRequests", Name: "UndismissReview", Retry: Never, RetryReason: "changes a review's state by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "PullRequests", Name: "UndismissReview", Retry: RetryNever, RetryReason: "changes a review's state by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoUpdateAvatar = Operation{ID: "repoUpdateAvatar", Method: "POST", Path: "/repos/{owner}/{repo}/avatar",
-		Service: "Repos", Name: "SetAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Repos", Name: "SetAvatar", Retry: RetryNever, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoUpdateBranch = Operation{ID: "repoUpdateBranch", Method: "PATCH", Path: "/repos/{owner}/{repo}/branches/{branch}",
-		Service: "Repos", Name: "RenameBranch", Retry: Never, RetryReason: "renames the branch; a repeat would address a name that is gone", Paging: PagingNone,
+		Service: "Repos", Name: "RenameBranch", Retry: RetryNever, RetryReason: "renames the branch; a repeat would address a name that is gone", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoUpdateFile = Operation{ID: "repoUpdateFile", Method: "PUT", Path: "/repos/{owner}/{repo}/contents/{filepath}",
-		Service: "Repos", Name: "UpdateFile", Retry: Never, RetryReason: "makes a commit; the sha guard refuses a repeat, which is never sent", Paging: PagingNone,
+		Service: "Repos", Name: "UpdateFile", Retry: RetryNever, RetryReason: "makes a commit; the sha guard refuses a repeat, which is never sent", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoUpdatePullRequest = Operation{ID: "repoUpdatePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/update",
-		Service: "PullRequests", Name: "UpdateBranch", Retry: Never, RetryReason: "merges or rebases the base into the head branch; a repeat may add commits", Paging: PagingNone,
+		Service: "PullRequests", Name: "UpdateBranch", Retry: RetryNever, RetryReason: "merges or rebases the base into the head branch; a repeat may add commits", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoUpdateTopics = Operation{ID: "repoUpdateTopics", Method: "PUT", Path: "/repos/{owner}/{repo}/topics",
-		Service: "Repos", Name: "ReplaceTopics", Retry: AlwaysRetry, RetryReason: "states the repository's whole topic list; a repeat sets the same list", Paging: PagingNone,
+		Service: "Repos", Name: "ReplaceTopics", Retry: RetryAlways, RetryReason: "states the repository's whole topic list; a repeat sets the same list", Paging: PagingNone,
 		Since: "11.0"}
 	opRepoValidateIssueConfig = Operation{ID: "repoValidateIssueConfig", Method: "GET", Path: "/repos/{owner}/{repo}/issue_config/validate",
-		Service: "Repos", Name: "ValidateIssueConfig", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ValidateIssueConfig", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opTeamSearch = Operation{ID: "teamSearch", Method: "GET", Path: "/orgs/{org}/teams/search",
-		Service: "Orgs", Name: "SearchTeams", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Orgs", Name: "SearchTeams", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opTopicSearch = Operation{ID: "topicSearch", Method: "GET", Path: "/topics/search",
-		Service: "Repos", Name: "SearchTopics", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "SearchTopics", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUnlinkPackage = Operation{ID: "unlinkPackage", Method: "POST", Path: "/packages/{owner}/{type}/{name}/-/unlink",
-		Service: "Packages", Name: "Unlink", Retry: AlwaysRetry, RetryReason: "states the end state, no linked repository; a repeat changes nothing", Paging: PagingNone,
+		Service: "Packages", Name: "Unlink", Retry: RetryAlways, RetryReason: "states the end state, no linked repository; a repeat changes nothing", Paging: PagingNone,
 		Since: "11.0"}
 	opUnpinIssue = Operation{ID: "unpinIssue", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/pin",
-		Service: "Issues", Name: "Unpin", Retry: AlwaysRetry, RetryReason: "unpinned is a yes/no state of one issue; a repeat leaves it unpinned", Paging: PagingNone,
+		Service: "Issues", Name: "Unpin", Retry: RetryAlways, RetryReason: "unpinned is a yes/no state of one issue; a repeat leaves it unpinned", Paging: PagingNone,
 		Since: "11.0"}
 	opUpdateOrgSecret = Operation{ID: "updateOrgSecret", Method: "PUT", Path: "/orgs/{org}/actions/secrets/{secretname}",
-		Service: "Actions", Name: "SetOrgSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
+		Service: "Actions", Name: "SetOrgSecret", Retry: RetryAlways, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
 		Since: "11.0"}
 	opUpdateOrgVariable = Operation{ID: "updateOrgVariable", Method: "PUT", Path: "/orgs/{org}/actions/variables/{variablename}",
-		Service: "Actions", Name: "UpdateOrgVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
+		Service: "Actions", Name: "UpdateOrgVariable", Retry: RetryNever, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
 		Since: "11.0"}
 	opUpdateRepoSecret = Operation{ID: "updateRepoSecret", Method: "PUT", Path: "/repos/{owner}/{repo}/actions/secrets/{secretname}",
-		Service: "Actions", Name: "SetRepoSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
+		Service: "Actions", Name: "SetRepoSecret", Retry: RetryAlways, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
 		Since: "11.0"}
 	opUpdateRepoVariable = Operation{ID: "updateRepoVariable", Method: "PUT", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
-		Service: "Actions", Name: "UpdateRepoVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
+		Service: "Actions", Name: "UpdateRepoVariable", Retry: RetryNever, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
 		Since: "11.0"}
 	opUpdateUserSecret = Operation{ID: "updateUserSecret", Method: "PUT", Path: "/user/actions/secrets/{secretname}",
-		Service: "Actions", Name: "SetUserSecret", Retry: AlwaysRetry, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
+		Service: "Actions", Name: "SetUserSecret", Retry: RetryAlways, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
 		Since: "11.0"}
 	opUpdateUserSettings = Operation{ID: "updateUserSettings", Method: "PATCH", Path: "/user/settings",
-		Service: "Users", Name: "EditSettings", Retry: Never, RetryReason: "partial update of the account's settings", Paging: PagingNone,
+		Service: "Users", Name: "EditSettings", Retry: RetryNever, RetryReason: "partial update of the account's settings", Paging: PagingNone,
 		Since: "11.0"}
 	opUpdateUserVariable = Operation{ID: "updateUserVariable", Method: "PUT", Path: "/user/actions/variables/{variablename}",
-		Service: "Actions", Name: "UpdateUserVariable", Retry: Never, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
+		Service: "Actions", Name: "UpdateUserVariable", Retry: RetryNever, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
 		Since: "11.0"}
 	opUserAddEmail = Operation{ID: "userAddEmail", Method: "POST", Path: "/user/emails",
-		Service: "Users", Name: "AddEmails", Retry: Never, RetryReason: "adds addresses; a repeat is refused as they are in use", Paging: PagingNone,
+		Service: "Users", Name: "AddEmails", Retry: RetryNever, RetryReason: "adds addresses; a repeat is refused as they are in use", Paging: PagingNone,
 		Since: "11.0"}
 	opUserBlockUser = Operation{ID: "userBlockUser", Method: "PUT", Path: "/user/block/{username}",
-		Service: "Users", Name: "Block", Retry: AlwaysRetry, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone,
+		Service: "Users", Name: "Block", Retry: RetryAlways, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCheckFollowing = Operation{ID: "userCheckFollowing", Method: "GET", Path: "/users/{username}/following/{target}",
-		Service: "Users", Name: "IsFollowing", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "IsFollowing", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCheckQuota = Operation{ID: "userCheckQuota", Method: "GET", Path: "/user/quota/check",
-		Service: "Users", Name: "CheckQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "CheckQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCreateHook = Operation{ID: "userCreateHook", Method: "POST", Path: "/user/hooks",
-		Service: "Users", Name: "CreateHook", Retry: Never, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
+		Service: "Users", Name: "CreateHook", Retry: RetryNever, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCreateOAuth2Application = Operation{ID: "userCreateOAuth2Application", Method: "POST", Path: "/user/applications/oauth2",
-		Service: "Users", Name: "CreateOAuth2App", Retry: Never, RetryReason: "creates an application and mints its client secret", Paging: PagingNone,
+		Service: "Users", Name: "CreateOAuth2App", Retry: RetryNever, RetryReason: "creates an application and mints its client secret", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCreateToken = Operation{ID: "userCreateToken", Method: "POST", Path: "/users/{username}/tokens",
-		Service: "Users", Name: "CreateToken", Retry: Never, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone,
+		Service: "Users", Name: "CreateToken", Retry: RetryNever, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentActivityPubFollow = Operation{ID: "userCurrentActivityPubFollow", Method: "POST", Path: "/user/activitypub/follow",
-		Service: "Users", Name: "FollowRemote", Retry: Never, RetryReason: "sends a federated Follow to a remote instance; a repeat sends another", Paging: PagingNone,
+		Service: "Users", Name: "FollowRemote", Retry: RetryNever, RetryReason: "sends a federated Follow to a remote instance; a repeat sends another", Paging: PagingNone,
 		Since: "16.0"}
 	opUserCurrentCheckFollowing = Operation{ID: "userCurrentCheckFollowing", Method: "GET", Path: "/user/following/{username}",
-		Service: "Users", Name: "IsFollowedByMe", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "IsFollowedByMe", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentCheckStarring = Operation{ID: "userCurrentCheckStarring", Method: "GET", Path: "/user/starred/{owner}/{repo}",
-		Service: "Users", Name: "IsStarred", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "IsStarred", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentCheckSubscription = Operation{ID: "userCurrentCheckSubscription", Method: "GET", Path: "/repos/{owner}/{repo}/subscription",
-		Service: "Repos", Name: "GetSubscription", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "GetSubscription", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentDeleteFollow = Operation{ID: "userCurrentDeleteFollow", Method: "DELETE", Path: "/user/following/{username}",
-		Service: "Users", Name: "Unfollow", Retry: AlwaysRetry, RetryReason: "not following is a yes/no state; a repeat leaves it so", Paging: PagingNone,
+		Service: "Users", Name: "Unfollow", Retry: RetryAlways, RetryReason: "not following is a yes/no state; a repeat leaves it so", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentDeleteGPGKey = Operation{ID: "userCurrentDeleteGPGKey", Method: "DELETE", Path: "/user/gpg_keys/{id}",
-		Service: "Users", Name: "DeleteGPGKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Users", Name: "DeleteGPGKey", Retry: RetryAlways, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentDeleteKey = Operation{ID: "userCurrentDeleteKey", Method: "DELETE", Path: "/user/keys/{id}",
-		Service: "Users", Name: "DeleteKey", Retry: AlwaysRetry, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Users", Name: "DeleteKey", Retry: RetryAlways, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentDeleteStar = Operation{ID: "userCurrentDeleteStar", Method: "DELETE", Path: "/user/starred/{owner}/{repo}",
-		Service: "Users", Name: "Unstar", Retry: AlwaysRetry, RetryReason: "not starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone,
+		Service: "Users", Name: "Unstar", Retry: RetryAlways, RetryReason: "not starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentDeleteSubscription = Operation{ID: "userCurrentDeleteSubscription", Method: "DELETE", Path: "/repos/{owner}/{repo}/subscription",
-		Service: "Repos", Name: "Unwatch", Retry: AlwaysRetry, RetryReason: "unwatched is a yes/no state of one repo; a repeat leaves it unwatched", Paging: PagingNone,
+		Service: "Repos", Name: "Unwatch", Retry: RetryAlways, RetryReason: "unwatched is a yes/no state of one repo; a repeat leaves it unwatched", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentGetGPGKey = Operation{ID: "userCurrentGetGPGKey", Method: "GET", Path: "/user/gpg_keys/{id}",
-		Service: "Users", Name: "GetGPGKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "GetGPGKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentGetKey = Operation{ID: "userCurrentGetKey", Method: "GET", Path: "/user/keys/{id}",
-		Service: "Users", Name: "GetKey", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "GetKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentListFollowers = Operation{ID: "userCurrentListFollowers", Method: "GET", Path: "/user/followers",
-		Service: "Users", Name: "ListMyFollowers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListMyFollowers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserCurrentListFollowing = Operation{ID: "userCurrentListFollowing", Method: "GET", Path: "/user/following",
-		Service: "Users", Name: "ListMyFollowing", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListMyFollowing", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserCurrentListGPGKeys = Operation{ID: "userCurrentListGPGKeys", Method: "GET", Path: "/user/gpg_keys",
-		Service: "Users", Name: "ListMyGPGKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListMyGPGKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserCurrentListKeys = Operation{ID: "userCurrentListKeys", Method: "GET", Path: "/user/keys",
-		Service: "Users", Name: "ListMyKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListMyKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserCurrentListRepos = Operation{ID: "userCurrentListRepos", Method: "GET", Path: "/user/repos",
-		Service: "Repos", Name: "List", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserCurrentListStarred = Operation{ID: "userCurrentListStarred", Method: "GET", Path: "/user/starred",
-		Service: "Users", Name: "ListMyStarred", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListMyStarred", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserCurrentListSubscriptions = Operation{ID: "userCurrentListSubscriptions", Method: "GET", Path: "/user/subscriptions",
-		Service: "Users", Name: "ListMySubscriptions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListMySubscriptions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserCurrentPostGPGKey = Operation{ID: "userCurrentPostGPGKey", Method: "POST", Path: "/user/gpg_keys",
-		Service: "Users", Name: "CreateGPGKey", Retry: Never, RetryReason: "adds a GPG key", Paging: PagingNone,
+		Service: "Users", Name: "CreateGPGKey", Retry: RetryNever, RetryReason: "adds a GPG key", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentPostKey = Operation{ID: "userCurrentPostKey", Method: "POST", Path: "/user/keys",
-		Service: "Users", Name: "CreateKey", Retry: Never, RetryReason: "adds an SSH key", Paging: PagingNone,
+		Service: "Users", Name: "CreateKey", Retry: RetryNever, RetryReason: "adds an SSH key", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentPutFollow = Operation{ID: "userCurrentPutFollow", Method: "PUT", Path: "/user/following/{username}",
-		Service: "Users", Name: "Follow", Retry: AlwaysRetry, RetryReason: "following is a yes/no state; a repeat leaves it so", Paging: PagingNone,
+		Service: "Users", Name: "Follow", Retry: RetryAlways, RetryReason: "following is a yes/no state; a repeat leaves it so", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentPutStar = Operation{ID: "userCurrentPutStar", Method: "PUT", Path: "/user/starred/{owner}/{repo}",
-		Service: "Users", Name: "Star", Retry: AlwaysRetry, RetryReason: "starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone,
+		Service: "Users", Name: "Star", Retry: RetryAlways, RetryReason: "starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentPutSubscription = Operation{ID: "userCurrentPutSubscription", Method: "PUT", Path: "/repos/{owner}/{repo}/subscription",
-		Service: "Repos", Name: "Watch", Retry: AlwaysRetry, RetryReason: "watched is a yes/no state of one repo; a repeat leaves it watched", Paging: PagingNone,
+		Service: "Repos", Name: "Watch", Retry: RetryAlways, RetryReason: "watched is a yes/no state of one repo; a repeat leaves it watched", Paging: PagingNone,
 		Since: "11.0"}
 	opUserCurrentTrackedTimes = Operation{ID: "userCurrentTrackedTimes", Method: "GET", Path: "/user/times",
-		Service: "Users", Name: "ListTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListTrackedTimes", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserDeleteAccessToken = Operation{ID: "userDeleteAccessToken", Method: "DELETE", Path: "/users/{username}/tokens/{token}",
-		Service: "Users", Name: "DeleteToken", Retry: Never, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone,
+		Service: "Users", Name: "DeleteToken", Retry: RetryNever, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone,
 		Since: "11.0"}
 	opUserDeleteAvatar = Operation{ID: "userDeleteAvatar", Method: "DELETE", Path: "/user/avatar",
-		Service: "Users", Name: "DeleteAvatar", Retry: AlwaysRetry, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
+		Service: "Users", Name: "DeleteAvatar", Retry: RetryAlways, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
 		Since: "11.0"}
 	opUserDeleteEmail = Operation{ID: "userDeleteEmail", Method: "DELETE", Path: "/user/emails",
-		Service: "Users", Name: "DeleteEmails", Retry: AlwaysRetry, RetryReason: "removes the named addresses from the account; a repeat leaves them removed", Paging: PagingNone,
+		Service: "Users", Name: "DeleteEmails", Retry: RetryAlways, RetryReason: "removes the named addresses from the account; a repeat leaves them removed", Paging: PagingNone,
 		Since: "11.0"}
 	opUserDeleteHook = Operation{ID: "userDeleteHook", Method: "DELETE", Path: "/user/hooks/{id}",
-		Service: "Users", Name: "DeleteHook", Retry: AlwaysRetry, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Users", Name: "DeleteHook", Retry: RetryAlways, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opUserDeleteOAuth2Application = Operation{ID: "userDeleteOAuth2Application", Method: "DELETE", Path: "/user/applications/oauth2/{id}",
-		Service: "Users", Name: "DeleteOAuth2App", Retry: AlwaysRetry, RetryReason: "application ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
+		Service: "Users", Name: "DeleteOAuth2App", Retry: RetryAlways, RetryReason: "application ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
 		Since: "11.0"}
 	opUserEditHook = Operation{ID: "userEditHook", Method: "PATCH", Path: "/user/hooks/{id}",
-		Service: "Users", Name: "EditHook", Retry: Never, RetryReason: "partial update of a webhook", Paging: PagingNone,
+		Service: "Users", Name: "EditHook", Retry: RetryNever, RetryReason: "partial update of a webhook", Paging: PagingNone,
 		Since: "11.0"}
 	opUserGet = Operation{ID: "userGet", Method: "GET", Path: "/users/{username}",
-		Service: "Users", Name: "Get", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserGetCurrent = Operation{ID: "userGetCurrent", Method: "GET", Path: "/user",
-		Service: "Users", Name: "GetCurrent", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "GetCurrent", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserGetHeatmapData = Operation{ID: "userGetHeatmapData", Method: "GET", Path: "/users/{username}/heatmap",
-		Service: "Users", Name: "ListHeatmap", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "ListHeatmap", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserGetHook = Operation{ID: "userGetHook", Method: "GET", Path: "/user/hooks/{id}",
-		Service: "Users", Name: "GetHook", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Users", Name: "GetHook", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0"}
 	opUserGetOAuth2Application = Operation{ID: "userGetOAuth2Application", Method: "GET", Path: "/user/applications/oauth2/{id}",
-		Service: "Users", Name: "GetOAuth2App", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Users", Name: "GetOAuth2App", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0"}
 	opUserGetOAuth2Applications = Operation{ID: "userGetOAuth2Applications", Method: "GET", Path: "/user/applications/oauth2",
-		Service: "Users", Name: "ListOAuth2Apps", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListOAuth2Apps", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserGetQuota = Operation{ID: "userGetQuota", Method: "GET", Path: "/user/quota",
-		Service: "Users", Name: "GetQuota", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "GetQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserGetRunnerRegistrationToken = Operation{ID: "userGetRunnerRegistrationToken", Method: "GET", Path: "/user/actions/runners/registration-token",
-		Service: "Actions", Name: "GetUserRegistrationToken", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
+		Service: "Actions", Name: "GetUserRegistrationToken", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
 		Since: "11.0"}
 	opUserGetStopWatches = Operation{ID: "userGetStopWatches", Method: "GET", Path: "/user/stopwatches",
-		Service: "Users", Name: "ListStopwatches", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListStopwatches", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserGetTokens = Operation{ID: "userGetTokens", Method: "GET", Path: "/users/{username}/tokens",
-		Service: "Users", Name: "ListTokens", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListTokens", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListActivityFeeds = Operation{ID: "userListActivityFeeds", Method: "GET", Path: "/users/{username}/activities/feeds",
-		Service: "Users", Name: "ListActivityFeeds", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListActivityFeeds", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListBlockedUsers = Operation{ID: "userListBlockedUsers", Method: "GET", Path: "/user/list_blocked",
-		Service: "Users", Name: "ListBlockedUsers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListBlockedUsers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListEmails = Operation{ID: "userListEmails", Method: "GET", Path: "/user/emails",
-		Service: "Users", Name: "ListEmails", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Users", Name: "ListEmails", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserListFollowers = Operation{ID: "userListFollowers", Method: "GET", Path: "/users/{username}/followers",
-		Service: "Users", Name: "ListFollowers", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListFollowers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListFollowing = Operation{ID: "userListFollowing", Method: "GET", Path: "/users/{username}/following",
-		Service: "Users", Name: "ListFollowing", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListFollowing", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListGPGKeys = Operation{ID: "userListGPGKeys", Method: "GET", Path: "/users/{username}/gpg_keys",
-		Service: "Users", Name: "ListGPGKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListGPGKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListHooks = Operation{ID: "userListHooks", Method: "GET", Path: "/user/hooks",
-		Service: "Users", Name: "ListHooks", Retry: IdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListHooks", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListKeys = Operation{ID: "userListKeys", Method: "GET", Path: "/users/{username}/keys",
-		Service: "Users", Name: "ListKeys", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListQuotaArtifacts = Operation{ID: "userListQuotaArtifacts", Method: "GET", Path: "/user/quota/artifacts",
-		Service: "Users", Name: "ListQuotaArtifacts", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListQuotaArtifacts", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListQuotaAttachments = Operation{ID: "userListQuotaAttachments", Method: "GET", Path: "/user/quota/attachments",
-		Service: "Users", Name: "ListQuotaAttachments", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListQuotaAttachments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListQuotaPackages = Operation{ID: "userListQuotaPackages", Method: "GET", Path: "/user/quota/packages",
-		Service: "Users", Name: "ListQuotaPackages", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListQuotaPackages", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListRepos = Operation{ID: "userListRepos", Method: "GET", Path: "/users/{username}/repos",
-		Service: "Repos", Name: "ListByUser", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Repos", Name: "ListByUser", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListStarred = Operation{ID: "userListStarred", Method: "GET", Path: "/users/{username}/starred",
-		Service: "Users", Name: "ListStarred", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListStarred", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListSubscriptions = Operation{ID: "userListSubscriptions", Method: "GET", Path: "/users/{username}/subscriptions",
-		Service: "Users", Name: "ListSubscriptions", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListSubscriptions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserListTeams = Operation{ID: "userListTeams", Method: "GET", Path: "/user/teams",
-		Service: "Users", Name: "ListTeams", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "ListTeams", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserSearch = Operation{ID: "userSearch", Method: "GET", Path: "/users/search",
-		Service: "Users", Name: "Search", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
+		Service: "Users", Name: "Search", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
 		Since: "11.0"}
 	opUserSearchRunJobs = Operation{ID: "userSearchRunJobs", Method: "GET", Path: "/user/actions/runners/jobs",
-		Service: "Actions", Name: "ListUserRunnerJobs", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Actions", Name: "ListUserRunnerJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserTrackedTimes = Operation{ID: "userTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/times/{user}",
-		Service: "Repos", Name: "ListUserTrackedTimes", Retry: IdempotentOnly, RetryReason: "a read", Paging: PagingNone,
+		Service: "Repos", Name: "ListUserTrackedTimes", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
 		Since: "11.0"}
 	opUserUnblockUser = Operation{ID: "userUnblockUser", Method: "PUT", Path: "/user/unblock/{username}",
-		Service: "Users", Name: "Unblock", Retry: AlwaysRetry, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone,
+		Service: "Users", Name: "Unblock", Retry: RetryAlways, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone,
 		Since: "11.0"}
 	opUserUpdateAvatar = Operation{ID: "userUpdateAvatar", Method: "POST", Path: "/user/avatar",
-		Service: "Users", Name: "SetAvatar", Retry: Never, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
+		Service: "Users", Name: "SetAvatar", Retry: RetryNever, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
 		Since: "11.0"}
 	opUserUpdateOAuth2Application = Operation{ID: "userUpdateOAuth2Application", Method: "PATCH", Path: "/user/applications/oauth2/{id}",
-		Service: "Users", Name: "EditOAuth2App", Retry: Never, RetryReason: "regenerates the client secret; a repeat would mint another", Paging: PagingNone,
+		Service: "Users", Name: "EditOAuth2App", Retry: RetryNever, RetryReason: "regenerates the client secret; a repeat would mint another", Paging: PagingNone,
 		Since: "11.0"}
 	opUserVerifyGPGKey = Operation{ID: "userVerifyGPGKey", Method: "POST", Path: "/user/gpg_key_verify",
-		Service: "Users", Name: "VerifyGPGKey", Retry: Never, RetryReason: "verifies a key against a signed token; a one-shot action", Paging: PagingNone,
+		Service: "Users", Name: "VerifyGPGKey", Retry: RetryNever, RetryReason: "verifies a key against a signed token; a one-shot action", Paging: PagingNone,
 		Since: "11.0"}
 )
 

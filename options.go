@@ -9,10 +9,10 @@ import (
 	"time"
 )
 
-// Option configures a [Client] in [NewClient]. An option that rejects its
+// ClientOption configures a [Client] in [NewClient]. An option that rejects its
 // argument makes NewClient return a [*ValidationError]; the rejected value is
 // never echoed in the message.
-type Option func(*config) error
+type ClientOption func(*config) error
 
 // config is what options write; NewClient copies it into the Client.
 type config struct {
@@ -40,7 +40,7 @@ type config struct {
 // "/api/v1" is appended when missing and trailing slashes are dropped. The
 // URL must be http or https, have a host, and carry no user information, no
 // query, no fragment and no control characters.
-func WithBaseURL(u string) Option {
+func WithBaseURL(u string) ClientOption {
 	return func(c *config) error {
 		c.baseURL = u
 		return nil
@@ -52,7 +52,7 @@ func WithBaseURL(u string) Option {
 // file or environment variable is common); a blank token or one with control
 // characters is rejected. The token never appears in any output of the
 // library.
-func WithToken(token string) Option {
+func WithToken(token string) ClientOption {
 	return func(c *config) error {
 		t := strings.TrimSpace(token)
 		if t == "" {
@@ -70,7 +70,7 @@ func WithToken(token string) Option {
 // Prefer tokens: an account with two-factor authentication cannot use basic
 // auth. The password is not trimmed; an empty password, a blank username, or
 // control characters in either are rejected.
-func WithBasicAuth(username, password string) Option {
+func WithBasicAuth(username, password string) ClientOption {
 	return func(c *config) error {
 		if strings.TrimSpace(username) == "" {
 			return &ValidationError{Field: "username", Message: "must not be blank"}
@@ -92,7 +92,7 @@ func WithBasicAuth(username, password string) Option {
 // WithUserAgent sets the User-Agent header; the default is
 // "forgego/<Version>". It is trimmed; blank or control characters are
 // rejected.
-func WithUserAgent(ua string) Option {
+func WithUserAgent(ua string) ClientOption {
 	return func(c *config) error {
 		ua = strings.TrimSpace(ua)
 		if ua == "" {
@@ -111,7 +111,7 @@ func WithUserAgent(ua string) Option {
 // operation and cannot be changed here. Without this option a client uses
 // [DefaultRetryPolicy]; WithRetryPolicy([RetryOff]) turns retries off (one
 // attempt, no delay).
-func WithRetryPolicy(p RetryPolicy) Option {
+func WithRetryPolicy(p RetryPolicy) ClientOption {
 	return func(c *config) error {
 		if err := p.validate(); err != nil {
 			return err
@@ -125,7 +125,7 @@ func WithRetryPolicy(p RetryPolicy) Option {
 // any positive number, default [DefaultPageSize]. Instances clamp a size
 // past their maximum ([CodebergMaxPageSize] on codeberg.org) silently; walks
 // follow Link, so a clamped walk is still complete.
-func WithPageSize(n int) Option {
+func WithPageSize(n int) ClientOption {
 	return func(c *config) error {
 		if err := checkPageSize("pageSize", n); err != nil {
 			return err
@@ -144,7 +144,7 @@ func WithPageSize(n int) Option {
 // its Transport and Jar) whose CheckRedirect also refuses redirects that
 // would turn a write into a GET; changes made to hc's fields after NewClient
 // are not seen.
-func WithHTTPClient(hc *http.Client) Option {
+func WithHTTPClient(hc *http.Client) ClientOption {
 	return func(c *config) error {
 		if hc == nil {
 			return &ValidationError{Field: "httpClient", Message: "must not be nil"}
@@ -157,7 +157,7 @@ func WithHTTPClient(hc *http.Client) Option {
 // WithMaxResponseBytes bounds every response body except downloads (default
 // [DefaultMaxResponseBytes]). A larger body fails the call with a
 // [TransportResponseTooLarge] error, which is never retried.
-func WithMaxResponseBytes(n int64) Option {
+func WithMaxResponseBytes(n int64) ClientOption {
 	return func(c *config) error {
 		if n <= 0 {
 			return &ValidationError{Field: "maxResponseBytes", Message: "must be positive"}
@@ -169,7 +169,7 @@ func WithMaxResponseBytes(n int64) Option {
 
 // WithMaxDownloadBytes bounds raw-file, archive and ZIP downloads (default
 // [DefaultMaxDownloadBytes]).
-func WithMaxDownloadBytes(n int64) Option {
+func WithMaxDownloadBytes(n int64) ClientOption {
 	return func(c *config) error {
 		if n <= 0 {
 			return &ValidationError{Field: "maxDownloadBytes", Message: "must be positive"}
@@ -183,7 +183,7 @@ func WithMaxDownloadBytes(n int64) Option {
 // default [DefaultAttemptTimeout]; zero means no per-attempt bound. A timed
 // out attempt is a retryable [TransportTimeout]; the caller's ctx still bounds
 // the whole call, and its expiry is never retried.
-func WithAttemptTimeout(d time.Duration) Option {
+func WithAttemptTimeout(d time.Duration) ClientOption {
 	return func(c *config) error {
 		if d < 0 {
 			return &ValidationError{Field: "attemptTimeout", Message: "must not be negative"}
@@ -195,7 +195,7 @@ func WithAttemptTimeout(d time.Duration) Option {
 
 // WithObserver reports every attempt and every final failure to o. See
 // [Observer]; [NewSlogObserver] logs through log/slog.
-func WithObserver(o Observer) Option {
+func WithObserver(o Observer) ClientOption {
 	return func(c *config) error {
 		c.observer = o
 		return nil
@@ -240,7 +240,7 @@ func (systemClock) Timer(d time.Duration) (<-chan time.Time, func()) {
 
 // WithClock replaces the real clock (see [Clock]). Per-attempt timeouts
 // still use real time.
-func WithClock(c Clock) Option {
+func WithClock(c Clock) ClientOption {
 	return func(cfg *config) error {
 		if c == nil {
 			return &ValidationError{Field: "clock", Message: "must not be nil"}

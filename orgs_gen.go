@@ -12,8 +12,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs (orgGetAll). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListAll(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
+// GET /orgs (orgGetAll). Retry: RetryIdempotentOnly (a read).
+func (s *OrgsService) ListAll(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgGetAll)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -26,9 +26,11 @@ func (s *OrgsService) ListAll(ctx context.Context, params *ListOptions, opts ...
 }
 
 // ListAllIter walks every item of [OrgsService.ListAll], page after page from
-// params' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. params is copied, never modified; opts apply to every page.
-func (s *OrgsService) ListAllIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Organization, error] {
+// params' page on; see [All]. Pages are fetched one at a time, each once the
+// previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListAllIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Organization, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Organization, *Response, error) {
 		return s.ListAll(ctx, &lo, opts...)
 	})
@@ -38,8 +40,8 @@ func (s *OrgsService) ListAllIter(ctx context.Context, params *ListOptions, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs (orgCreate). Retry: Never (creates an organization).
-func (s *OrgsService) Create(ctx context.Context, body CreateOrgOption, opts ...CallOption) (*Organization, *Response, error) {
+// POST /orgs (orgCreate). Retry: RetryNever (creates an organization).
+func (s *OrgsService) Create(ctx context.Context, body CreateOrgRequest, opts ...RequestOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgCreate)
 	req.requireText("username", body.Username)
 	req.jsonBody(body)
@@ -56,9 +58,9 @@ func (s *OrgsService) Create(ctx context.Context, body CreateOrgOption, opts ...
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org} (orgDelete). Retry: Never (by name: an organization of
-// that name may be re-created between attempts).
-func (s *OrgsService) Delete(ctx context.Context, org string, opts ...CallOption) (*Response, error) {
+// DELETE /orgs/{org} (orgDelete). Retry: RetryNever (by name: an organization
+// of that name may be re-created between attempts).
+func (s *OrgsService) Delete(ctx context.Context, org string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDelete, seg("org", org))
 	req.with(opts)
 	req.result = resultNone
@@ -69,8 +71,8 @@ func (s *OrgsService) Delete(ctx context.Context, org string, opts ...CallOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org} (orgGet). Retry: IdempotentOnly (a read).
-func (s *OrgsService) Get(ctx context.Context, org string, opts ...CallOption) (*Organization, *Response, error) {
+// GET /orgs/{org} (orgGet). Retry: RetryIdempotentOnly (a read).
+func (s *OrgsService) Get(ctx context.Context, org string, opts ...RequestOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgGet, seg("org", org))
 	req.with(opts)
 	v := new(Organization)
@@ -85,9 +87,9 @@ func (s *OrgsService) Get(ctx context.Context, org string, opts ...CallOption) (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /orgs/{org} (orgEdit). Retry: Never (partial update of an
+// PATCH /orgs/{org} (orgEdit). Retry: RetryNever (partial update of an
 // organization).
-func (s *OrgsService) Edit(ctx context.Context, org string, body EditOrgOption, opts ...CallOption) (*Organization, *Response, error) {
+func (s *OrgsService) Edit(ctx context.Context, org string, body EditOrgRequest, opts ...RequestOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgEdit, seg("org", org))
 	req.jsonBody(body)
 	req.with(opts)
@@ -113,8 +115,8 @@ type OrgListActivityFeedsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/activities/feeds (orgListActivityFeeds). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) ListActivityFeeds(ctx context.Context, org string, params *OrgListActivityFeedsOptions, opts ...CallOption) ([]*Activity, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) ListActivityFeeds(ctx context.Context, org string, params *OrgListActivityFeedsOptions, opts ...RequestOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opOrgListActivityFeeds, seg("org", org))
 	p := deref(params)
 	req.addQueryDate("date", p.Date)
@@ -129,10 +131,12 @@ func (s *OrgsService) ListActivityFeeds(ctx context.Context, org string, params 
 }
 
 // ListActivityFeedsIter walks every item of [OrgsService.ListActivityFeeds],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *OrgsService) ListActivityFeedsIter(ctx context.Context, org string, params *OrgListActivityFeedsOptions, opts ...CallOption) iter.Seq2[*Activity, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *OrgsService) ListActivityFeedsIter(ctx context.Context, org string, params *OrgListActivityFeedsOptions, opts ...RequestOption) iter.Seq2[*Activity, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
 		page := p
@@ -146,9 +150,9 @@ func (s *OrgsService) ListActivityFeedsIter(ctx context.Context, org string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/avatar (orgDeleteAvatar). Retry: AlwaysRetry (resets the
+// DELETE /orgs/{org}/avatar (orgDeleteAvatar). Retry: RetryAlways (resets the
 // avatar to the default; a repeat changes nothing).
-func (s *OrgsService) DeleteAvatar(ctx context.Context, org string, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) DeleteAvatar(ctx context.Context, org string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteAvatar, seg("org", org))
 	req.with(opts)
 	req.result = resultNone
@@ -159,9 +163,9 @@ func (s *OrgsService) DeleteAvatar(ctx context.Context, org string, opts ...Call
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/avatar (orgUpdateAvatar). Retry: Never (uploads an avatar by
-// POST; a POST that changes state is never repeated).
-func (s *OrgsService) SetAvatar(ctx context.Context, org string, body UpdateUserAvatarOption, opts ...CallOption) (*Response, error) {
+// POST /orgs/{org}/avatar (orgUpdateAvatar). Retry: RetryNever (uploads an
+// avatar by POST; a POST that changes state is never repeated).
+func (s *OrgsService) SetAvatar(ctx context.Context, org string, body UpdateUserAvatarRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgUpdateAvatar, seg("org", org))
 	req.jsonBody(body)
 	req.with(opts)
@@ -173,9 +177,9 @@ func (s *OrgsService) SetAvatar(ctx context.Context, org string, body UpdateUser
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /orgs/{org}/block/{username} (orgBlockUser). Retry: AlwaysRetry (blocked
+// PUT /orgs/{org}/block/{username} (orgBlockUser). Retry: RetryAlways (blocked
 // is a yes/no state for one user; a repeat leaves them blocked).
-func (s *OrgsService) BlockUser(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) BlockUser(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgBlockUser, seg("org", org), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -189,9 +193,9 @@ func (s *OrgsService) BlockUser(ctx context.Context, org, username string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/hooks (orgListHooks). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *OrgsService) ListHooks(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
+// GET /orgs/{org}/hooks (orgListHooks). Retry: RetryIdempotentOnly (a read;
+// nothing changes, though the body is a credential).
+func (s *OrgsService) ListHooks(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opOrgListHooks, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -205,10 +209,11 @@ func (s *OrgsService) ListHooks(ctx context.Context, org string, params *ListOpt
 }
 
 // ListHooksIter walks every item of [OrgsService.ListHooks], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *OrgsService) ListHooksIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*Hook, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListHooksIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Hook, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Hook, *Response, error) {
 		return s.ListHooks(ctx, org, &lo, opts...)
 	})
@@ -221,9 +226,9 @@ func (s *OrgsService) ListHooksIter(ctx context.Context, org string, params *Lis
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/hooks (orgCreateHook). Retry: Never (creates a webhook; a
-// repeat creates a second one).
-func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
+// POST /orgs/{org}/hooks (orgCreateHook). Retry: RetryNever (creates a webhook;
+// a repeat creates a second one).
+func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgCreateHook, seg("org", org))
 	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
@@ -241,9 +246,9 @@ func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHoo
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/hooks/{id} (orgDeleteHook). Retry: AlwaysRetry (webhook
+// DELETE /orgs/{org}/hooks/{id} (orgDeleteHook). Retry: RetryAlways (webhook
 // ids are never reused; deleting twice leaves it deleted).
-func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteHook, seg("org", org), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -257,9 +262,9 @@ func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/hooks/{id} (orgGetHook). Retry: IdempotentOnly (a read;
+// GET /orgs/{org}/hooks/{id} (orgGetHook). Retry: RetryIdempotentOnly (a read;
 // nothing changes, though the body is a credential).
-func (s *OrgsService) GetHook(ctx context.Context, org string, id int64, opts ...CallOption) (*Hook, *Response, error) {
+func (s *OrgsService) GetHook(ctx context.Context, org string, id int64, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgGetHook, seg("org", org), num("id", id))
 	req.with(opts)
 	req.result = resultWithheld
@@ -278,9 +283,9 @@ func (s *OrgsService) GetHook(ctx context.Context, org string, id int64, opts ..
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /orgs/{org}/hooks/{id} (orgEditHook). Retry: Never (partial update of a
-// webhook).
-func (s *OrgsService) EditHook(ctx context.Context, org string, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
+// PATCH /orgs/{org}/hooks/{id} (orgEditHook). Retry: RetryNever (partial update
+// of a webhook).
+func (s *OrgsService) EditHook(ctx context.Context, org string, id int64, body EditHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgEditHook, seg("org", org), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -311,8 +316,8 @@ type OrgListLabelsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/labels (orgListLabels). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListLabels(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...CallOption) ([]*Label, *Response, error) {
+// GET /orgs/{org}/labels (orgListLabels). Retry: RetryIdempotentOnly (a read).
+func (s *OrgsService) ListLabels(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opOrgListLabels, seg("org", org))
 	p := deref(params)
 	req.addQuery("sort", string(p.Sort))
@@ -327,10 +332,11 @@ func (s *OrgsService) ListLabels(ctx context.Context, org string, params *OrgLis
 }
 
 // ListLabelsIter walks every item of [OrgsService.ListLabels], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *OrgsService) ListLabelsIter(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...CallOption) iter.Seq2[*Label, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListLabelsIter(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...RequestOption) iter.Seq2[*Label, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Label, *Response, error) {
 		page := p
@@ -343,9 +349,9 @@ func (s *OrgsService) ListLabelsIter(ctx context.Context, org string, params *Or
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/labels (orgCreateLabel). Retry: Never (creates a label;
+// POST /orgs/{org}/labels (orgCreateLabel). Retry: RetryNever (creates a label;
 // duplicate names are allowed, so a repeat makes two).
-func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLabelOption, opts ...CallOption) (*Label, *Response, error) {
+func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLabelRequest, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgCreateLabel, seg("org", org))
 	req.requireText("color", body.Color)
 	req.requireText("name", body.Name)
@@ -363,9 +369,9 @@ func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/labels/{id} (orgDeleteLabel). Retry: AlwaysRetry (label
+// DELETE /orgs/{org}/labels/{id} (orgDeleteLabel). Retry: RetryAlways (label
 // ids are never reused; deleting twice leaves it deleted).
-func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteLabel, seg("org", org), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -376,8 +382,9 @@ func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/labels/{id} (orgGetLabel). Retry: IdempotentOnly (a read).
-func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts ...CallOption) (*Label, *Response, error) {
+// GET /orgs/{org}/labels/{id} (orgGetLabel). Retry: RetryIdempotentOnly (a
+// read).
+func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgGetLabel, seg("org", org), num("id", id))
 	req.with(opts)
 	v := new(Label)
@@ -392,9 +399,9 @@ func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /orgs/{org}/labels/{id} (orgEditLabel). Retry: Never (partial update of
-// a label).
-func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body EditLabelOption, opts ...CallOption) (*Label, *Response, error) {
+// PATCH /orgs/{org}/labels/{id} (orgEditLabel). Retry: RetryNever (partial
+// update of a label).
+func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body EditLabelRequest, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgEditLabel, seg("org", org), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -410,9 +417,9 @@ func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/list_blocked (orgListBlockedUsers). Retry: IdempotentOnly (a
-// read).
-func (s *OrgsService) ListBlockedUsers(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*BlockedUser, *Response, error) {
+// GET /orgs/{org}/list_blocked (orgListBlockedUsers). Retry:
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) ListBlockedUsers(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*BlockedUser, *Response, error) {
 	req := newRequest(&opOrgListBlockedUsers, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -425,10 +432,11 @@ func (s *OrgsService) ListBlockedUsers(ctx context.Context, org string, params *
 }
 
 // ListBlockedUsersIter walks every item of [OrgsService.ListBlockedUsers], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *OrgsService) ListBlockedUsersIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*BlockedUser, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListBlockedUsersIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*BlockedUser, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*BlockedUser, *Response, error) {
 		return s.ListBlockedUsers(ctx, org, &lo, opts...)
 	})
@@ -438,8 +446,9 @@ func (s *OrgsService) ListBlockedUsersIter(ctx context.Context, org string, para
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/members (orgListMembers). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListMembers(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// GET /orgs/{org}/members (orgListMembers). Retry: RetryIdempotentOnly (a
+// read).
+func (s *OrgsService) ListMembers(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListMembers, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -452,10 +461,11 @@ func (s *OrgsService) ListMembers(ctx context.Context, org string, params *ListO
 }
 
 // ListMembersIter walks every item of [OrgsService.ListMembers], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *OrgsService) ListMembersIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListMembersIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListMembers(ctx, org, &lo, opts...)
 	})
@@ -465,9 +475,9 @@ func (s *OrgsService) ListMembersIter(ctx context.Context, org string, params *L
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/members/{username} (orgDeleteMember). Retry: AlwaysRetry
+// DELETE /orgs/{org}/members/{username} (orgDeleteMember). Retry: RetryAlways
 // (takes one user out of the organization; a repeat leaves them out).
-func (s *OrgsService) RemoveMember(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) RemoveMember(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteMember, seg("org", org), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -482,9 +492,9 @@ func (s *OrgsService) RemoveMember(ctx context.Context, org, username string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/members/{username} (orgIsMember). Retry: IdempotentOnly (a
-// read).
-func (s *OrgsService) IsMember(ctx context.Context, org, username string, opts ...CallOption) (bool, *Response, error) {
+// GET /orgs/{org}/members/{username} (orgIsMember). Retry: RetryIdempotentOnly
+// (a read).
+func (s *OrgsService) IsMember(ctx context.Context, org, username string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opOrgIsMember, seg("org", org), seg("username", username))
 	req.with(opts)
 	req.result = resultBool
@@ -500,9 +510,9 @@ func (s *OrgsService) IsMember(ctx context.Context, org, username string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/public_members (orgListPublicMembers). Retry: IdempotentOnly
-// (a read).
-func (s *OrgsService) ListPublicMembers(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// GET /orgs/{org}/public_members (orgListPublicMembers). Retry:
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) ListPublicMembers(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListPublicMembers, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -515,10 +525,12 @@ func (s *OrgsService) ListPublicMembers(ctx context.Context, org string, params 
 }
 
 // ListPublicMembersIter walks every item of [OrgsService.ListPublicMembers],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *OrgsService) ListPublicMembersIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *OrgsService) ListPublicMembersIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListPublicMembers(ctx, org, &lo, opts...)
 	})
@@ -529,9 +541,9 @@ func (s *OrgsService) ListPublicMembersIter(ctx context.Context, org string, par
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /orgs/{org}/public_members/{username} (orgConcealMember). Retry:
-// AlwaysRetry (concealed membership is a yes/no state; a repeat leaves it
+// RetryAlways (concealed membership is a yes/no state; a repeat leaves it
 // concealed).
-func (s *OrgsService) ConcealMembership(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) ConcealMembership(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgConcealMember, seg("org", org), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -546,8 +558,8 @@ func (s *OrgsService) ConcealMembership(ctx context.Context, org, username strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/public_members/{username} (orgIsPublicMember). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string, opts ...CallOption) (bool, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opOrgIsPublicMember, seg("org", org), seg("username", username))
 	req.with(opts)
 	req.result = resultBool
@@ -564,8 +576,8 @@ func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /orgs/{org}/public_members/{username} (orgPublicizeMember). Retry:
-// AlwaysRetry (public membership is a yes/no state; a repeat leaves it public).
-func (s *OrgsService) PublicizeMembership(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
+// RetryAlways (public membership is a yes/no state; a repeat leaves it public).
+func (s *OrgsService) PublicizeMembership(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgPublicizeMember, seg("org", org), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -576,8 +588,8 @@ func (s *OrgsService) PublicizeMembership(ctx context.Context, org, username str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/quota (orgGetQuota). Retry: IdempotentOnly (a read).
-func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...CallOption) (*QuotaInfo, *Response, error) {
+// GET /orgs/{org}/quota (orgGetQuota). Retry: RetryIdempotentOnly (a read).
+func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...RequestOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opOrgGetQuota, seg("org", org))
 	req.with(opts)
 	v := new(QuotaInfo)
@@ -593,8 +605,8 @@ func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...CallOpti
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/quota/artifacts (orgListQuotaArtifacts). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) ListQuotaArtifacts(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*QuotaUsedArtifact, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) ListQuotaArtifacts(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedArtifact, *Response, error) {
 	req := newRequest(&opOrgListQuotaArtifacts, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -607,10 +619,12 @@ func (s *OrgsService) ListQuotaArtifacts(ctx context.Context, org string, params
 }
 
 // ListQuotaArtifactsIter walks every item of [OrgsService.ListQuotaArtifacts],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *OrgsService) ListQuotaArtifactsIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedArtifact, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *OrgsService) ListQuotaArtifactsIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*QuotaUsedArtifact, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedArtifact, *Response, error) {
 		return s.ListQuotaArtifacts(ctx, org, &lo, opts...)
 	})
@@ -622,8 +636,8 @@ func (s *OrgsService) ListQuotaArtifactsIter(ctx context.Context, org string, pa
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /orgs/{org}/quota/attachments (orgListQuotaAttachments). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*QuotaUsedAttachment, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedAttachment, *Response, error) {
 	req := newRequest(&opOrgListQuotaAttachments, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -637,9 +651,11 @@ func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, para
 
 // ListQuotaAttachmentsIter walks every item of
 // [OrgsService.ListQuotaAttachments], page after page from params' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. params
-// is copied, never modified; opts apply to every page.
-func (s *OrgsService) ListQuotaAttachmentsIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedAttachment, error] {
+// [All]. Pages are fetched one at a time, each once the previous one has been
+// consumed, unless the client was made with [WithWalkConcurrency], which
+// fetches later pages ahead; items still come once each, in order. params is
+// copied, never modified; opts apply to every page.
+func (s *OrgsService) ListQuotaAttachmentsIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*QuotaUsedAttachment, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedAttachment, *Response, error) {
 		return s.ListQuotaAttachments(ctx, org, &lo, opts...)
 	})
@@ -659,8 +675,9 @@ type OrgCheckQuotaOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/quota/check (orgCheckQuota). Retry: IdempotentOnly (a read).
-func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgCheckQuotaOptions, opts ...CallOption) (bool, *Response, error) {
+// GET /orgs/{org}/quota/check (orgCheckQuota). Retry: RetryIdempotentOnly (a
+// read).
+func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgCheckQuotaOptions, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opOrgCheckQuota, seg("org", org))
 	p := deref(params)
 	req.addQuery("subject", p.Subject)
@@ -678,9 +695,9 @@ func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgChe
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/quota/packages (orgListQuotaPackages). Retry: IdempotentOnly
-// (a read).
-func (s *OrgsService) ListQuotaPackages(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*QuotaUsedPackage, *Response, error) {
+// GET /orgs/{org}/quota/packages (orgListQuotaPackages). Retry:
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) ListQuotaPackages(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedPackage, *Response, error) {
 	req := newRequest(&opOrgListQuotaPackages, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -693,10 +710,12 @@ func (s *OrgsService) ListQuotaPackages(ctx context.Context, org string, params 
 }
 
 // ListQuotaPackagesIter walks every item of [OrgsService.ListQuotaPackages],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *OrgsService) ListQuotaPackagesIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedPackage, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *OrgsService) ListQuotaPackagesIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*QuotaUsedPackage, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedPackage, *Response, error) {
 		return s.ListQuotaPackages(ctx, org, &lo, opts...)
 	})
@@ -706,9 +725,9 @@ func (s *OrgsService) ListQuotaPackagesIter(ctx context.Context, org string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/rename (renameOrg). Retry: Never (addressed by the old name,
-// which is free after success and could be taken again).
-func (s *OrgsService) Rename(ctx context.Context, org string, body RenameOrgOption, opts ...CallOption) (*Response, error) {
+// POST /orgs/{org}/rename (renameOrg). Retry: RetryNever (addressed by the old
+// name, which is free after success and could be taken again).
+func (s *OrgsService) Rename(ctx context.Context, org string, body RenameOrgRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRenameOrg, seg("org", org))
 	req.requireText("new_name", body.NewName)
 	req.jsonBody(body)
@@ -721,8 +740,8 @@ func (s *OrgsService) Rename(ctx context.Context, org string, body RenameOrgOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/teams (orgListTeams). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListTeams(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Team, *Response, error) {
+// GET /orgs/{org}/teams (orgListTeams). Retry: RetryIdempotentOnly (a read).
+func (s *OrgsService) ListTeams(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*Team, *Response, error) {
 	req := newRequest(&opOrgListTeams, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -735,10 +754,11 @@ func (s *OrgsService) ListTeams(ctx context.Context, org string, params *ListOpt
 }
 
 // ListTeamsIter walks every item of [OrgsService.ListTeams], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *OrgsService) ListTeamsIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*Team, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListTeamsIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Team, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Team, *Response, error) {
 		return s.ListTeams(ctx, org, &lo, opts...)
 	})
@@ -748,8 +768,8 @@ func (s *OrgsService) ListTeamsIter(ctx context.Context, org string, params *Lis
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/teams (orgCreateTeam). Retry: Never (creates a team).
-func (s *OrgsService) CreateTeam(ctx context.Context, org string, body CreateTeamOption, opts ...CallOption) (*Team, *Response, error) {
+// POST /orgs/{org}/teams (orgCreateTeam). Retry: RetryNever (creates a team).
+func (s *OrgsService) CreateTeam(ctx context.Context, org string, body CreateTeamRequest, opts ...RequestOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgCreateTeam, seg("org", org))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -780,8 +800,9 @@ type OrgSearchTeamsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/teams/search (teamSearch). Retry: IdempotentOnly (a read).
-func (s *OrgsService) SearchTeams(ctx context.Context, org string, params *OrgSearchTeamsOptions, opts ...CallOption) ([]*Team, *Response, error) {
+// GET /orgs/{org}/teams/search (teamSearch). Retry: RetryIdempotentOnly (a
+// read).
+func (s *OrgsService) SearchTeams(ctx context.Context, org string, params *OrgSearchTeamsOptions, opts ...RequestOption) ([]*Team, *Response, error) {
 	req := newRequest(&opTeamSearch, seg("org", org))
 	p := deref(params)
 	req.addQuery("q", p.Query)
@@ -797,10 +818,11 @@ func (s *OrgsService) SearchTeams(ctx context.Context, org string, params *OrgSe
 }
 
 // SearchTeamsIter walks every item of [OrgsService.SearchTeams], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *OrgsService) SearchTeamsIter(ctx context.Context, org string, params *OrgSearchTeamsOptions, opts ...CallOption) iter.Seq2[*Team, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) SearchTeamsIter(ctx context.Context, org string, params *OrgSearchTeamsOptions, opts ...RequestOption) iter.Seq2[*Team, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Team, *Response, error) {
 		page := p
@@ -813,9 +835,9 @@ func (s *OrgsService) SearchTeamsIter(ctx context.Context, org string, params *O
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /orgs/{org}/unblock/{username} (orgUnblockUser). Retry: AlwaysRetry
+// PUT /orgs/{org}/unblock/{username} (orgUnblockUser). Retry: RetryAlways
 // (unblocked is a yes/no state for one user; a repeat leaves them unblocked).
-func (s *OrgsService) UnblockUser(ctx context.Context, org, username string, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) UnblockUser(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgUnblockUser, seg("org", org), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -826,9 +848,9 @@ func (s *OrgsService) UnblockUser(ctx context.Context, org, username string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /teams/{id} (orgDeleteTeam). Retry: AlwaysRetry (team ids are never
+// DELETE /teams/{id} (orgDeleteTeam). Retry: RetryAlways (team ids are never
 // reused; deleting twice leaves it deleted).
-func (s *OrgsService) DeleteTeam(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) DeleteTeam(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteTeam, num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -839,8 +861,8 @@ func (s *OrgsService) DeleteTeam(ctx context.Context, id int64, opts ...CallOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id} (orgGetTeam). Retry: IdempotentOnly (a read).
-func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...CallOption) (*Team, *Response, error) {
+// GET /teams/{id} (orgGetTeam). Retry: RetryIdempotentOnly (a read).
+func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...RequestOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgGetTeam, num("id", id))
 	req.with(opts)
 	v := new(Team)
@@ -855,8 +877,9 @@ func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...CallOption)
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /teams/{id} (orgEditTeam). Retry: Never (partial update of a team).
-func (s *OrgsService) EditTeam(ctx context.Context, id int64, body EditTeamOption, opts ...CallOption) (*Team, *Response, error) {
+// PATCH /teams/{id} (orgEditTeam). Retry: RetryNever (partial update of a
+// team).
+func (s *OrgsService) EditTeam(ctx context.Context, id int64, body EditTeamRequest, opts ...RequestOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgEditTeam, num("id", id))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -883,8 +906,8 @@ type OrgListTeamActivityFeedsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /teams/{id}/activities/feeds (orgListTeamActivityFeeds). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) ListTeamActivityFeeds(ctx context.Context, id int64, params *OrgListTeamActivityFeedsOptions, opts ...CallOption) ([]*Activity, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) ListTeamActivityFeeds(ctx context.Context, id int64, params *OrgListTeamActivityFeedsOptions, opts ...RequestOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opOrgListTeamActivityFeeds, num("id", id))
 	p := deref(params)
 	req.addQueryDate("date", p.Date)
@@ -900,9 +923,11 @@ func (s *OrgsService) ListTeamActivityFeeds(ctx context.Context, id int64, param
 
 // ListTeamActivityFeedsIter walks every item of
 // [OrgsService.ListTeamActivityFeeds], page after page from params' page on;
-// see [All]. A page is fetched only once the previous one has been consumed.
-// params is copied, never modified; opts apply to every page.
-func (s *OrgsService) ListTeamActivityFeedsIter(ctx context.Context, id int64, params *OrgListTeamActivityFeedsOptions, opts ...CallOption) iter.Seq2[*Activity, error] {
+// see [All]. Pages are fetched one at a time, each once the previous one has
+// been consumed, unless the client was made with [WithWalkConcurrency], which
+// fetches later pages ahead; items still come once each, in order. params is
+// copied, never modified; opts apply to every page.
+func (s *OrgsService) ListTeamActivityFeedsIter(ctx context.Context, id int64, params *OrgListTeamActivityFeedsOptions, opts ...RequestOption) iter.Seq2[*Activity, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
 		page := p
@@ -915,8 +940,9 @@ func (s *OrgsService) ListTeamActivityFeedsIter(ctx context.Context, id int64, p
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/members (orgListTeamMembers). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// GET /teams/{id}/members (orgListTeamMembers). Retry: RetryIdempotentOnly (a
+// read).
+func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListTeamMembers, num("id", id))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -929,10 +955,11 @@ func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, params *Lis
 }
 
 // ListTeamMembersIter walks every item of [OrgsService.ListTeamMembers], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *OrgsService) ListTeamMembersIter(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListTeamMembersIter(ctx context.Context, id int64, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListTeamMembers(ctx, id, &lo, opts...)
 	})
@@ -943,8 +970,8 @@ func (s *OrgsService) ListTeamMembersIter(ctx context.Context, id int64, params 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /teams/{id}/members/{username} (orgRemoveTeamMember). Retry:
-// AlwaysRetry (takes one user out of one team; a repeat leaves them out).
-func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username string, opts ...CallOption) (*Response, error) {
+// RetryAlways (takes one user out of one team; a repeat leaves them out).
+func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgRemoveTeamMember, num("id", id), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -955,9 +982,9 @@ func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/members/{username} (orgListTeamMember). Retry: IdempotentOnly
-// (a read).
-func (s *OrgsService) GetTeamMember(ctx context.Context, id int64, username string, opts ...CallOption) (*User, *Response, error) {
+// GET /teams/{id}/members/{username} (orgListTeamMember). Retry:
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) GetTeamMember(ctx context.Context, id int64, username string, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opOrgListTeamMember, num("id", id), seg("username", username))
 	req.with(opts)
 	v := new(User)
@@ -972,9 +999,9 @@ func (s *OrgsService) GetTeamMember(ctx context.Context, id int64, username stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /teams/{id}/members/{username} (orgAddTeamMember). Retry: AlwaysRetry
+// PUT /teams/{id}/members/{username} (orgAddTeamMember). Retry: RetryAlways
 // (puts one user in one team; a repeat leaves them in).
-func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username string, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgAddTeamMember, num("id", id), seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -985,8 +1012,9 @@ func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/repos (orgListTeamRepos). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /teams/{id}/repos (orgListTeamRepos). Retry: RetryIdempotentOnly (a
+// read).
+func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opOrgListTeamRepos, num("id", id))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -999,10 +1027,11 @@ func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, params *ListO
 }
 
 // ListTeamReposIter walks every item of [OrgsService.ListTeamRepos], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *OrgsService) ListTeamReposIter(ctx context.Context, id int64, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListTeamReposIter(ctx context.Context, id int64, params *ListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		return s.ListTeamRepos(ctx, id, &lo, opts...)
 	})
@@ -1016,8 +1045,8 @@ func (s *OrgsService) ListTeamReposIter(ctx context.Context, id int64, params *L
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /teams/{id}/repos/{org}/{repo} (orgRemoveTeamRepository). Retry:
-// AlwaysRetry (takes one repository out of one team; a repeat leaves it out).
-func (s *OrgsService) RemoveTeamRepo(ctx context.Context, id int64, org, repo string, opts ...CallOption) (*Response, error) {
+// RetryAlways (takes one repository out of one team; a repeat leaves it out).
+func (s *OrgsService) RemoveTeamRepo(ctx context.Context, id int64, org, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgRemoveTeamRepository, num("id", id), seg("org", org), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -1028,9 +1057,9 @@ func (s *OrgsService) RemoveTeamRepo(ctx context.Context, id int64, org, repo st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/repos/{org}/{repo} (orgListTeamRepo). Retry: IdempotentOnly
-// (a read).
-func (s *OrgsService) GetTeamRepo(ctx context.Context, id int64, org, repo string, opts ...CallOption) (*Repository, *Response, error) {
+// GET /teams/{id}/repos/{org}/{repo} (orgListTeamRepo). Retry:
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) GetTeamRepo(ctx context.Context, id int64, org, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opOrgListTeamRepo, num("id", id), seg("org", org), seg("repo", repo))
 	req.with(opts)
 	v := new(Repository)
@@ -1045,9 +1074,9 @@ func (s *OrgsService) GetTeamRepo(ctx context.Context, id int64, org, repo strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /teams/{id}/repos/{org}/{repo} (orgAddTeamRepository). Retry: AlwaysRetry
+// PUT /teams/{id}/repos/{org}/{repo} (orgAddTeamRepository). Retry: RetryAlways
 // (puts one repository in one team; a repeat leaves it in).
-func (s *OrgsService) AddTeamRepo(ctx context.Context, id int64, org, repo string, opts ...CallOption) (*Response, error) {
+func (s *OrgsService) AddTeamRepo(ctx context.Context, id int64, org, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgAddTeamRepository, num("id", id), seg("org", org), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -1061,8 +1090,8 @@ func (s *OrgsService) AddTeamRepo(ctx context.Context, id int64, org, repo strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/orgs (orgListCurrentUserOrgs). Retry: IdempotentOnly (a read).
-func (s *OrgsService) List(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
+// GET /user/orgs (orgListCurrentUserOrgs). Retry: RetryIdempotentOnly (a read).
+func (s *OrgsService) List(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgListCurrentUserOrgs)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1075,9 +1104,11 @@ func (s *OrgsService) List(ctx context.Context, params *ListOptions, opts ...Cal
 }
 
 // ListIter walks every item of [OrgsService.List], page after page from params'
-// page on; see [All]. A page is fetched only once the previous one has been
-// consumed. params is copied, never modified; opts apply to every page.
-func (s *OrgsService) ListIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Organization, error] {
+// page on; see [All]. Pages are fetched one at a time, each once the previous
+// one has been consumed, unless the client was made with [WithWalkConcurrency],
+// which fetches later pages ahead; items still come once each, in order. params
+// is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Organization, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Organization, *Response, error) {
 		return s.List(ctx, &lo, opts...)
 	})
@@ -1090,8 +1121,9 @@ func (s *OrgsService) ListIter(ctx context.Context, params *ListOptions, opts ..
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/orgs (orgListUserOrgs). Retry: IdempotentOnly (a read).
-func (s *OrgsService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Organization, *Response, error) {
+// GET /users/{username}/orgs (orgListUserOrgs). Retry: RetryIdempotentOnly (a
+// read).
+func (s *OrgsService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgListUserOrgs, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1104,10 +1136,11 @@ func (s *OrgsService) ListByUser(ctx context.Context, username string, params *L
 }
 
 // ListByUserIter walks every item of [OrgsService.ListByUser], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *OrgsService) ListByUserIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*Organization, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *OrgsService) ListByUserIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Organization, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Organization, *Response, error) {
 		return s.ListByUser(ctx, username, &lo, opts...)
 	})
@@ -1118,8 +1151,8 @@ func (s *OrgsService) ListByUserIter(ctx context.Context, username string, param
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions). Retry:
-// IdempotentOnly (a read).
-func (s *OrgsService) GetUserPermissions(ctx context.Context, username, org string, opts ...CallOption) (*OrganizationPermissions, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *OrgsService) GetUserPermissions(ctx context.Context, username, org string, opts ...RequestOption) (*OrganizationPermissions, *Response, error) {
 	req := newRequest(&opOrgGetUserPermissions, seg("username", username), seg("org", org))
 	req.with(opts)
 	v := new(OrganizationPermissions)

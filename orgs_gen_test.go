@@ -14,7 +14,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListAll(ctx, params, opts...))
 			},
@@ -30,8 +30,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"description":"description-1","email":"email-2","full_name":"full_name-3","location":"location-4","repo_admin_change_team_access":true,"username":"username-5","visibility":"visibility-6","website":"website-7"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateOrgOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateOrgRequest{
 					Description:               "description-1",
 					Email:                     "email-2",
 					FullName:                  "full_name-3",
@@ -48,7 +48,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgDelete", name: "Orgs.Delete",
 			method: "DELETE", path: "/api/v1/orgs/org%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.Delete(ctx, "org x", opts...))
 			},
 		},
@@ -57,7 +57,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.Get(ctx, "org x", opts...))
 			},
 		},
@@ -67,8 +67,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"description":"description-1","email":"email-2","full_name":"full_name-3","location":"location-4","repo_admin_change_team_access":true,"visibility":"visibility-5","website":"website-6"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditOrgOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditOrgRequest{
 					Description:               Ptr[string]("description-1"),
 					Email:                     Ptr[string]("email-2"),
 					FullName:                  Ptr[string]("full_name-3"),
@@ -85,7 +85,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/activities/feeds", query: "date=2026-01-02&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"act_user":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"act_user_id":1020,"comment":{"assets":[{"browser_download_url":"browser_download_url-21","created_at":"2026-01-02T03:04:27Z","download_count":1023,"id":1024,"name":"name-25","size":1026,"type":"type-27","uuid":"uuid-28"}],"body":"body-29","created_at":"2026-01-02T03:04:35Z","html_url":"html_url-31","id":1032,"issue_url":"issue_url-33","original_author":"original_author-34","original_author_id":1035,"pull_request_url":"pull_request_url-36","updated_at":"2026-01-02T03:04:42Z","user":{"active":true,"avatar_url":"avatar_url-38","created":"2026-01-02T03:04:44Z","description":"description-40","email":"email-41","followers_count":1042,"following_count":1043,"full_name":"full_name-44","html_url":"html_url-45","id":1046,"is_admin":true,"language":"language-47","last_login":"2026-01-02T03:04:53Z","location":"location-49","login":"login-50","login_name":"login_name-51","prohibit_login":true,"pronouns":"pronouns-52","restricted":true,"source_id":1053,"starred_repos_count":1054,"visibility":"visibility-55","website":"website-56"}},"comment_id":1057,"content":"content-58","created":"2026-01-02T03:05:04Z","id":1060,"is_private":true,"op_type":"op_type-61","ref_name":"ref_name-62","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:08Z","avatar_url":"avatar_url-64","clone_url":"clone_url-65","created_at":"2026-01-02T03:05:11Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-67","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-68","default_update_style":"default_update_style-69","description":"description-70","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-71","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-72","external_tracker_style":"external_tracker_style-73","external_tracker_url":"external_tracker_url-74"},"external_wiki":{"external_wiki_url":"external_wiki_url-75"},"fork":true,"forks_count":1076,"full_name":"full_name-77","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-78","id":1079,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-80","languages_url":"languages_url-81","link":"link-82","mirror":true,"mirror_interval":"mirror_interval-83","mirror_updated":"2026-01-02T03:05:29Z","name":"name-85","object_format_name":"object_format_name-86","open_issues_count":1087,"open_pr_counter":1088,"original_url":"original_url-89","owner":{"active":true,"avatar_url":"avatar_url-90","created":"2026-01-02T03:05:36Z","description":"description-92","email":"email-93","followers_count":1094,"following_count":1095,"full_name":"full_name-96","html_url":"html_url-97","id":1098,"is_admin":true,"language":"language-99","last_login":"2026-01-02T03:05:45Z","location":"location-101","login":"login-102","login_name":"login_name-103","prohibit_login":true,"pronouns":"pronouns-104","restricted":true,"source_id":1105,"starred_repos_count":1106,"visibility":"visibility-107","website":"website-108"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:54Z","avatar_url":"avatar_url-110","clone_url":"clone_url-111","created_at":"2026-01-02T03:05:57Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-113","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-114","default_update_style":"default_update_style-115","description":"description-116","empty":true,"fork":true,"forks_count":1117,"full_name":"full_name-118","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-119","id":1120,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-121","languages_url":"languages_url-122","link":"link-123","mirror":true,"mirror_interval":"mirror_interval-124","mirror_updated":"2026-01-02T03:06:10Z","name":"name-126","object_format_name":"object_format_name-127","open_issues_count":1128,"open_pr_counter":1129,"original_url":"original_url-130","private":true,"release_counter":1131,"size":1132,"ssh_url":"ssh_url-133","stars_count":1134,"template":true,"topics":["topics-135"],"updated_at":"2026-01-02T03:06:21Z","url":"url-137","watchers_count":1138,"website":"website-139","wiki_branch":"wiki_branch-140","wiki_clone_url":"wiki_clone_url-141","wiki_ssh_url":"wiki_ssh_url-142"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1143,"repo_transfer":{},"size":1144,"ssh_url":"ssh_url-145","stars_count":1146,"template":true,"topics":["topics-147"],"updated_at":"2026-01-02T03:06:33Z","url":"url-149","watchers_count":1150,"website":"website-151","wiki_branch":"wiki_branch-152","wiki_clone_url":"wiki_clone_url-153","wiki_ssh_url":"wiki_ssh_url-154"},"repo_id":1155,"user_id":1156,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &OrgListActivityFeedsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Date:        gnTime(1),
@@ -105,7 +105,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgDeleteAvatar", name: "Orgs.DeleteAvatar",
 			method: "DELETE", path: "/api/v1/orgs/org%20x/avatar", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.DeleteAvatar(ctx, "org x", opts...))
 			},
 		},
@@ -114,8 +114,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/orgs/org%20x/avatar", query: "",
 			reqType: "application/json", reqBody: `{"image":"image-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := UpdateUserAvatarOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := UpdateUserAvatarRequest{
 					Image: "image-1",
 				}
 				return gnNoResult(c.Orgs.SetAvatar(ctx, "org x", body, opts...))
@@ -125,7 +125,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgBlockUser", name: "Orgs.BlockUser",
 			method: "PUT", path: "/api/v1/orgs/org%20x/block/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.BlockUser(ctx, "org x", "username x", opts...))
 			},
 		},
@@ -135,7 +135,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}]`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListHooks(ctx, "org x", params, opts...))
 			},
@@ -152,12 +152,12 @@ func TestGenOrgsOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateHookOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateHookRequest{
 					Active:              true,
 					AuthorizationHeader: "authorization_header-1",
 					BranchFilter:        "branch_filter-2",
-					Config:              CreateHookOptionConfig{"key-4": "config-3"},
+					Config:              HookConfig{"key-4": "config-3"},
 					Events:              []string{"events-5"},
 					Type:                "type-6",
 				}
@@ -168,7 +168,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgDeleteHook", name: "Orgs.DeleteHook",
 			method: "DELETE", path: "/api/v1/orgs/org%20x/hooks/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.DeleteHook(ctx, "org x", 7, opts...))
 			},
 		},
@@ -178,7 +178,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.GetHook(ctx, "org x", 7, opts...))
 			},
 		},
@@ -189,8 +189,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditHookOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditHookRequest{
 					Active:              Ptr[bool](true),
 					AuthorizationHeader: Ptr[string]("authorization_header-1"),
 					BranchFilter:        Ptr[string]("branch_filter-2"),
@@ -205,7 +205,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/labels", query: "sort=sort%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &OrgListLabelsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Sort:        "sort 1",
@@ -227,8 +227,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateLabelOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateLabelRequest{
 					Color:       "color-1",
 					Description: "description-2",
 					Exclusive:   true,
@@ -242,7 +242,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgDeleteLabel", name: "Orgs.DeleteLabel",
 			method: "DELETE", path: "/api/v1/orgs/org%20x/labels/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.DeleteLabel(ctx, "org x", 7, opts...))
 			},
 		},
@@ -251,7 +251,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/labels/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.GetLabel(ctx, "org x", 7, opts...))
 			},
 		},
@@ -261,8 +261,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"color":"color-1","description":"description-2","exclusive":true,"is_archived":true,"name":"name-3"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"color":"color-1","description":"description-2","exclusive":true,"id":1003,"is_archived":true,"name":"name-4","url":"url-5","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditLabelOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditLabelRequest{
 					Color:       Ptr[string]("color-1"),
 					Description: Ptr[string]("description-2"),
 					Exclusive:   Ptr[bool](true),
@@ -277,7 +277,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/list_blocked", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"block_id":1001,"created_at":"2026-01-02T03:04:07Z","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListBlockedUsers(ctx, "org x", params, opts...))
 			},
@@ -292,7 +292,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/members", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListMembers(ctx, "org x", params, opts...))
 			},
@@ -306,7 +306,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgDeleteMember", name: "Orgs.RemoveMember",
 			method: "DELETE", path: "/api/v1/orgs/org%20x/members/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.RemoveMember(ctx, "org x", "username x", opts...))
 			},
 		},
@@ -314,7 +314,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgIsMember", name: "Orgs.IsMember",
 			method: "GET", path: "/api/v1/orgs/org%20x/members/username%20x", query: "",
 			kind: gnBool,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.IsMember(ctx, "org x", "username x", opts...))
 			},
 		},
@@ -323,7 +323,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/public_members", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListPublicMembers(ctx, "org x", params, opts...))
 			},
@@ -337,7 +337,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgConcealMember", name: "Orgs.ConcealMembership",
 			method: "DELETE", path: "/api/v1/orgs/org%20x/public_members/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.ConcealMembership(ctx, "org x", "username x", opts...))
 			},
 		},
@@ -345,7 +345,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgIsPublicMember", name: "Orgs.IsPublicMember",
 			method: "GET", path: "/api/v1/orgs/org%20x/public_members/username%20x", query: "",
 			kind: gnBool,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.IsPublicMember(ctx, "org x", "username x", opts...))
 			},
 		},
@@ -353,7 +353,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgPublicizeMember", name: "Orgs.PublicizeMembership",
 			method: "PUT", path: "/api/v1/orgs/org%20x/public_members/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.PublicizeMembership(ctx, "org x", "username x", opts...))
 			},
 		},
@@ -362,7 +362,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/quota", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"groups":[{"name":"name-1","rules":[{"limit":1002,"name":"name-3","subjects":["subjects-4"]}]}],"used":{"size":{}},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.GetQuota(ctx, "org x", opts...))
 			},
 		},
@@ -371,7 +371,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/quota/artifacts", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"html_url":"html_url-1","name":"name-2","size":1003,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListQuotaArtifacts(ctx, "org x", params, opts...))
 			},
@@ -386,7 +386,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/quota/attachments", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"api_url":"api_url-1","contained_in":{"api_url":"api_url-2","html_url":"html_url-3"},"name":"name-4","size":1005,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListQuotaAttachments(ctx, "org x", params, opts...))
 			},
@@ -401,7 +401,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/quota/check", query: "subject=subject%201",
 			kind: gnJSON, status: 200,
 			respBody: `true`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &OrgCheckQuotaOptions{
 					Subject: "subject 1",
 				}
@@ -413,7 +413,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/quota/packages", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"html_url":"html_url-1","name":"name-2","size":1003,"type":"type-4","version":"version-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListQuotaPackages(ctx, "org x", params, opts...))
 			},
@@ -428,8 +428,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/orgs/org%20x/rename", query: "",
 			reqType: "application/json", reqBody: `{"new_name":"new_name-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := RenameOrgOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := RenameOrgRequest{
 					NewName: "new_name-1",
 				}
 				return gnNoResult(c.Orgs.Rename(ctx, "org x", body, opts...))
@@ -440,7 +440,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/orgs/org%20x/teams", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListTeams(ctx, "org x", params, opts...))
 			},
@@ -456,8 +456,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"can_create_org_repo":true,"description":"description-1","includes_all_repositories":true,"name":"name-2","permission":"permission-3","units":["units-4"],"units_map":{"key-6":"units_map-5"}}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateTeamOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateTeamRequest{
 					CanCreateOrgRepo:        true,
 					Description:             "description-1",
 					IncludesAllRepositories: true,
@@ -475,7 +475,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"data":[{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"}}],"ok":true}`,
 			want:     `[{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"}}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &OrgSearchTeamsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
@@ -497,7 +497,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgUnblockUser", name: "Orgs.UnblockUser",
 			method: "PUT", path: "/api/v1/orgs/org%20x/unblock/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.UnblockUser(ctx, "org x", "username x", opts...))
 			},
 		},
@@ -505,7 +505,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgDeleteTeam", name: "Orgs.DeleteTeam",
 			method: "DELETE", path: "/api/v1/teams/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.DeleteTeam(ctx, 7, opts...))
 			},
 		},
@@ -514,7 +514,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/teams/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.GetTeam(ctx, 7, opts...))
 			},
 		},
@@ -524,8 +524,8 @@ func TestGenOrgsOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"can_create_org_repo":true,"description":"description-1","includes_all_repositories":true,"name":"name-2","permission":"permission-3","units":["units-4"],"units_map":{"key-6":"units_map-5"}}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditTeamOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditTeamRequest{
 					CanCreateOrgRepo:        Ptr[bool](true),
 					Description:             Ptr[string]("description-1"),
 					IncludesAllRepositories: Ptr[bool](true),
@@ -542,7 +542,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/teams/7/activities/feeds", query: "date=2026-01-02&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"act_user":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"act_user_id":1020,"comment":{"assets":[{"browser_download_url":"browser_download_url-21","created_at":"2026-01-02T03:04:27Z","download_count":1023,"id":1024,"name":"name-25","size":1026,"type":"type-27","uuid":"uuid-28"}],"body":"body-29","created_at":"2026-01-02T03:04:35Z","html_url":"html_url-31","id":1032,"issue_url":"issue_url-33","original_author":"original_author-34","original_author_id":1035,"pull_request_url":"pull_request_url-36","updated_at":"2026-01-02T03:04:42Z","user":{"active":true,"avatar_url":"avatar_url-38","created":"2026-01-02T03:04:44Z","description":"description-40","email":"email-41","followers_count":1042,"following_count":1043,"full_name":"full_name-44","html_url":"html_url-45","id":1046,"is_admin":true,"language":"language-47","last_login":"2026-01-02T03:04:53Z","location":"location-49","login":"login-50","login_name":"login_name-51","prohibit_login":true,"pronouns":"pronouns-52","restricted":true,"source_id":1053,"starred_repos_count":1054,"visibility":"visibility-55","website":"website-56"}},"comment_id":1057,"content":"content-58","created":"2026-01-02T03:05:04Z","id":1060,"is_private":true,"op_type":"op_type-61","ref_name":"ref_name-62","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:08Z","avatar_url":"avatar_url-64","clone_url":"clone_url-65","created_at":"2026-01-02T03:05:11Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-67","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-68","default_update_style":"default_update_style-69","description":"description-70","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-71","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-72","external_tracker_style":"external_tracker_style-73","external_tracker_url":"external_tracker_url-74"},"external_wiki":{"external_wiki_url":"external_wiki_url-75"},"fork":true,"forks_count":1076,"full_name":"full_name-77","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-78","id":1079,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-80","languages_url":"languages_url-81","link":"link-82","mirror":true,"mirror_interval":"mirror_interval-83","mirror_updated":"2026-01-02T03:05:29Z","name":"name-85","object_format_name":"object_format_name-86","open_issues_count":1087,"open_pr_counter":1088,"original_url":"original_url-89","owner":{"active":true,"avatar_url":"avatar_url-90","created":"2026-01-02T03:05:36Z","description":"description-92","email":"email-93","followers_count":1094,"following_count":1095,"full_name":"full_name-96","html_url":"html_url-97","id":1098,"is_admin":true,"language":"language-99","last_login":"2026-01-02T03:05:45Z","location":"location-101","login":"login-102","login_name":"login_name-103","prohibit_login":true,"pronouns":"pronouns-104","restricted":true,"source_id":1105,"starred_repos_count":1106,"visibility":"visibility-107","website":"website-108"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:54Z","avatar_url":"avatar_url-110","clone_url":"clone_url-111","created_at":"2026-01-02T03:05:57Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-113","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-114","default_update_style":"default_update_style-115","description":"description-116","empty":true,"fork":true,"forks_count":1117,"full_name":"full_name-118","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-119","id":1120,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-121","languages_url":"languages_url-122","link":"link-123","mirror":true,"mirror_interval":"mirror_interval-124","mirror_updated":"2026-01-02T03:06:10Z","name":"name-126","object_format_name":"object_format_name-127","open_issues_count":1128,"open_pr_counter":1129,"original_url":"original_url-130","private":true,"release_counter":1131,"size":1132,"ssh_url":"ssh_url-133","stars_count":1134,"template":true,"topics":["topics-135"],"updated_at":"2026-01-02T03:06:21Z","url":"url-137","watchers_count":1138,"website":"website-139","wiki_branch":"wiki_branch-140","wiki_clone_url":"wiki_clone_url-141","wiki_ssh_url":"wiki_ssh_url-142"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1143,"repo_transfer":{},"size":1144,"ssh_url":"ssh_url-145","stars_count":1146,"template":true,"topics":["topics-147"],"updated_at":"2026-01-02T03:06:33Z","url":"url-149","watchers_count":1150,"website":"website-151","wiki_branch":"wiki_branch-152","wiki_clone_url":"wiki_clone_url-153","wiki_ssh_url":"wiki_ssh_url-154"},"repo_id":1155,"user_id":1156,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &OrgListTeamActivityFeedsOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Date:        gnTime(1),
@@ -563,7 +563,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/teams/7/members", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListTeamMembers(ctx, 7, params, opts...))
 			},
@@ -577,7 +577,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgRemoveTeamMember", name: "Orgs.RemoveTeamMember",
 			method: "DELETE", path: "/api/v1/teams/7/members/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.RemoveTeamMember(ctx, 7, "username x", opts...))
 			},
 		},
@@ -586,7 +586,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/teams/7/members/username%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.GetTeamMember(ctx, 7, "username x", opts...))
 			},
 		},
@@ -594,7 +594,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgAddTeamMember", name: "Orgs.AddTeamMember",
 			method: "PUT", path: "/api/v1/teams/7/members/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.AddTeamMember(ctx, 7, "username x", opts...))
 			},
 		},
@@ -603,7 +603,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/teams/7/repos", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListTeamRepos(ctx, 7, params, opts...))
 			},
@@ -617,7 +617,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgRemoveTeamRepository", name: "Orgs.RemoveTeamRepo",
 			method: "DELETE", path: "/api/v1/teams/7/repos/org%20x/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.RemoveTeamRepo(ctx, 7, "org x", "r", opts...))
 			},
 		},
@@ -626,7 +626,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/teams/7/repos/org%20x/r", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.GetTeamRepo(ctx, 7, "org x", "r", opts...))
 			},
 		},
@@ -634,7 +634,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			op: "orgAddTeamRepository", name: "Orgs.AddTeamRepo",
 			method: "PUT", path: "/api/v1/teams/7/repos/org%20x/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Orgs.AddTeamRepo(ctx, 7, "org x", "r", opts...))
 			},
 		},
@@ -643,7 +643,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/orgs", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.List(ctx, params, opts...))
 			},
@@ -658,7 +658,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/orgs", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","full_name":"full_name-5","id":1006,"location":"location-7","name":"name-8","repo_admin_change_team_access":true,"username":"username-9","visibility":"visibility-10","website":"website-11","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Orgs.ListByUser(ctx, "username x", params, opts...))
 			},
@@ -673,7 +673,7 @@ func TestGenOrgsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/orgs/org%20x/permissions", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"can_create_repository":true,"can_read":true,"can_write":true,"is_admin":true,"is_owner":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Orgs.GetUserPermissions(ctx, "username x", "org x", opts...))
 			},
 		},

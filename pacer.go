@@ -47,7 +47,7 @@ type PacerObserver interface {
 // falling back to the client's own when p fails (see [Pacer]). Combine it
 // with [WithRateLimitPacing] to set the MaxWait of every wait and the local
 // fallback's behaviour; alone, it uses the defaults.
-func WithPacer(p Pacer) Option {
+func WithPacer(p Pacer) ClientOption {
 	return func(c *config) error {
 		if p == nil {
 			return &ValidationError{Field: "pacer", Message: "must not be nil"}

@@ -75,7 +75,7 @@ func TestPacerWaitsAndObserves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil); err != nil {
+	if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, nil); err != nil {
 		t.Fatal(err)
 	}
 	// Attempt 1 waits the pacer's 1 s; the 429's Retry-After is the
@@ -102,7 +102,7 @@ func TestPacerFailureFallsBackToLocalPacing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: IdempotentOnly}, nil); err != nil {
+		if _, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/x", Retry: RetryIdempotentOnly}, nil); err != nil {
 			t.Fatalf("a failing pacer failed the call: %v", err)
 		}
 	}

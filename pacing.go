@@ -31,7 +31,7 @@ const DefaultPacingMaxWait = 2 * time.Minute
 // instance will refuse with 429. It relies on the RateLimit headers: on an
 // instance that sends none it never waits, and the retry engine still
 // handles a 429 exactly as without pacing.
-func WithRateLimitPacing(p Pacing) Option {
+func WithRateLimitPacing(p Pacing) ClientOption {
 	return func(c *config) error {
 		if p.MaxWait < 0 {
 			return &ValidationError{Field: "pacing.MaxWait", Message: "must not be negative"}
@@ -58,7 +58,7 @@ type RetryBudget struct {
 
 // WithRetryBudget shares one retry budget among every call of the client.
 // Off by default.
-func WithRetryBudget(b RetryBudget) Option {
+func WithRetryBudget(b RetryBudget) ClientOption {
 	return func(c *config) error {
 		if b.MaxTokens <= 0 || b.MaxTokens > 1000 {
 			return &ValidationError{Field: "retryBudget.MaxTokens", Message: "must be in (0, 1000]"}

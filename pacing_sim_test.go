@@ -56,7 +56,7 @@ func (k *simClock) Timer(d time.Duration) (<-chan time.Time, func()) {
 // simWalk walks every issue of a repository of simIssues issues, one per
 // page, and returns what it saw, the elapsed time on clock, and how many
 // 429s the server answered.
-func simWalk(t testing.TB, clock forgejo.Clock, serverClock forgejo.Clock, opts ...forgejo.Option) (items int, elapsed time.Duration, tooMany int) {
+func simWalk(t testing.TB, clock forgejo.Clock, serverClock forgejo.Clock, opts ...forgejo.ClientOption) (items int, elapsed time.Duration, tooMany int) {
 	t.Helper()
 	srvOpts := []forgejotest.Option{forgejotest.WithRateLimit(simQuota, simWindow)}
 	if serverClock != nil {
@@ -66,7 +66,7 @@ func simWalk(t testing.TB, clock forgejo.Clock, serverClock forgejo.Clock, opts 
 	srv.AddRepo(srv.DefaultUser(), "sim")
 	srv.AddIssues(srv.DefaultUser(), "sim", simIssues)
 
-	clientOpts := []forgejo.Option{forgejo.WithRetryPolicy(forgejo.RetryPolicy{
+	clientOpts := []forgejo.ClientOption{forgejo.WithRetryPolicy(forgejo.RetryPolicy{
 		MaxAttempts: 3, BaseDelay: 250 * time.Millisecond, MaxDelay: 8 * time.Second, Jitter: forgejo.JitterNone, RespectRetryAfter: true,
 	})}
 	if clock != nil {
@@ -149,9 +149,9 @@ func BenchmarkPacingSimulation(b *testing.B) {
 	requests := simIssues + 1
 	for _, mode := range []struct {
 		name string
-		opts []forgejo.Option
+		opts []forgejo.ClientOption
 	}{
-		{"pacing-on", []forgejo.Option{forgejo.WithRateLimitPacing(forgejo.Pacing{})}},
+		{"pacing-on", []forgejo.ClientOption{forgejo.WithRateLimitPacing(forgejo.Pacing{})}},
 		{"pacing-off", nil},
 	} {
 		b.Run(mode.name, func(b *testing.B) {

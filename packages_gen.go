@@ -23,8 +23,8 @@ type PackageListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /packages/{owner} (listPackages). Retry: IdempotentOnly (a read).
-func (s *PackagesService) List(ctx context.Context, owner string, params *PackageListOptions, opts ...CallOption) ([]*Package, *Response, error) {
+// GET /packages/{owner} (listPackages). Retry: RetryIdempotentOnly (a read).
+func (s *PackagesService) List(ctx context.Context, owner string, params *PackageListOptions, opts ...RequestOption) ([]*Package, *Response, error) {
 	req := newRequest(&opListPackages, seg("owner", owner))
 	p := deref(params)
 	req.addQuery("type", string(p.Type))
@@ -40,9 +40,11 @@ func (s *PackagesService) List(ctx context.Context, owner string, params *Packag
 }
 
 // ListIter walks every item of [PackagesService.List], page after page from
-// params' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. params is copied, never modified; opts apply to every page.
-func (s *PackagesService) ListIter(ctx context.Context, owner string, params *PackageListOptions, opts ...CallOption) iter.Seq2[*Package, error] {
+// params' page on; see [All]. Pages are fetched one at a time, each once the
+// previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *PackagesService) ListIter(ctx context.Context, owner string, params *PackageListOptions, opts ...RequestOption) iter.Seq2[*Package, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Package, *Response, error) {
 		page := p
@@ -56,9 +58,9 @@ func (s *PackagesService) ListIter(ctx context.Context, owner string, params *Pa
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /packages/{owner}/{type}/{name}/-/link/{repo_name} (linkPackage). Retry:
-// AlwaysRetry (states which repository the package is linked to; a repeat
+// RetryAlways (states which repository the package is linked to; a repeat
 // leaves the same link).
-func (s *PackagesService) Link(ctx context.Context, owner, typ, name, repoName string, opts ...CallOption) (*Response, error) {
+func (s *PackagesService) Link(ctx context.Context, owner, typ, name, repoName string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opLinkPackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("repo_name", repoName))
 	req.with(opts)
 	req.result = resultNone
@@ -70,9 +72,9 @@ func (s *PackagesService) Link(ctx context.Context, owner, typ, name, repoName s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /packages/{owner}/{type}/{name}/-/unlink (unlinkPackage). Retry:
-// AlwaysRetry (states the end state, no linked repository; a repeat changes
+// RetryAlways (states the end state, no linked repository; a repeat changes
 // nothing).
-func (s *PackagesService) Unlink(ctx context.Context, owner, typ, name string, opts ...CallOption) (*Response, error) {
+func (s *PackagesService) Unlink(ctx context.Context, owner, typ, name string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUnlinkPackage, seg("owner", owner), seg("type", typ), segSlash("name", name))
 	req.with(opts)
 	req.result = resultNone
@@ -84,9 +86,9 @@ func (s *PackagesService) Unlink(ctx context.Context, owner, typ, name string, o
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /packages/{owner}/{type}/{name}/{version} (deletePackage). Retry:
-// Never (by owner/type/name/version: that version may be published again
+// RetryNever (by owner/type/name/version: that version may be published again
 // between attempts).
-func (s *PackagesService) Delete(ctx context.Context, owner, typ, name, version string, opts ...CallOption) (*Response, error) {
+func (s *PackagesService) Delete(ctx context.Context, owner, typ, name, version string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeletePackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	req.with(opts)
 	req.result = resultNone
@@ -98,8 +100,8 @@ func (s *PackagesService) Delete(ctx context.Context, owner, typ, name, version 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /packages/{owner}/{type}/{name}/{version} (getPackage). Retry:
-// IdempotentOnly (a read).
-func (s *PackagesService) Get(ctx context.Context, owner, typ, name, version string, opts ...CallOption) (*Package, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *PackagesService) Get(ctx context.Context, owner, typ, name, version string, opts ...RequestOption) (*Package, *Response, error) {
 	req := newRequest(&opGetPackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	req.with(opts)
 	v := new(Package)
@@ -115,8 +117,8 @@ func (s *PackagesService) Get(ctx context.Context, owner, typ, name, version str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /packages/{owner}/{type}/{name}/{version}/files (listPackageFiles).
-// Retry: IdempotentOnly (a read).
-func (s *PackagesService) ListFiles(ctx context.Context, owner, typ, name, version string, opts ...CallOption) ([]*PackageFile, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *PackagesService) ListFiles(ctx context.Context, owner, typ, name, version string, opts ...RequestOption) ([]*PackageFile, *Response, error) {
 	req := newRequest(&opListPackageFiles, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	req.with(opts)
 	var v []*PackageFile

@@ -177,7 +177,7 @@ func WalkPages[T any](ctx context.Context, start ListOptions, fetch PageFunc[T],
 // Codeberg, run by donations, a walk is one user's burst, and a few pages
 // in flight are several requests at once. Pages can shift under a walk
 // when the listing changes meanwhile, exactly as they can sequentially.
-func WithWalkConcurrency(n int) Option {
+func WithWalkConcurrency(n int) ClientOption {
 	return func(c *config) error {
 		if n < 1 || n > MaxWalkConcurrency {
 			return &ValidationError{Field: "walkConcurrency", Message: "must be in [1, " + strconv.Itoa(MaxWalkConcurrency) + "]"}

@@ -41,7 +41,7 @@ func (r *pgRecorder) count() int {
 
 // pgServer starts a test server whose handler is wrapped to record every
 // request, and a client pointed at it with retries off.
-func pgServer(t *testing.T, h http.HandlerFunc, opts ...Option) (*Client, *pgRecorder) {
+func pgServer(t *testing.T, h http.HandlerFunc, opts ...ClientOption) (*Client, *pgRecorder) {
 	t.Helper()
 	rec := &pgRecorder{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -49,7 +49,7 @@ func pgServer(t *testing.T, h http.HandlerFunc, opts ...Option) (*Client, *pgRec
 		h(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := NewClient(append([]Option{WithBaseURL(srv.URL), WithRetryPolicy(RetryOff)}, opts...)...)
+	c, err := NewClient(append([]ClientOption{WithBaseURL(srv.URL), WithRetryPolicy(RetryOff())}, opts...)...)
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)
 	}
@@ -174,7 +174,7 @@ func TestAppendPaging(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var opts []Option
+			var opts []ClientOption
 			if tc.pageSize != 0 {
 				opts = append(opts, WithPageSize(tc.pageSize))
 			}
@@ -329,7 +329,7 @@ func TestPaginationQueryOrder(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var opts []Option
+			var opts []ClientOption
 			if tc.pageSize != 0 {
 				opts = append(opts, WithPageSize(tc.pageSize))
 			}

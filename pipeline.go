@@ -706,7 +706,7 @@ func (r Request) masked() maskedRequest {
 // the body; a *[]byte receives the raw body and a *string the text). opts
 // add headers, query parameters, Sudo or a one-time password to this call,
 // as for every operation.
-func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...CallOption) (*Response, error) {
+func (c *Client) Do(ctx context.Context, req *Request, v any, opts ...RequestOption) (*Response, error) {
 	if req == nil {
 		return newResponse(nil), &ValidationError{Field: "request", Message: "must not be nil"}
 	}

@@ -13,8 +13,8 @@ import (
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/commits/{sha}/pull (repoGetCommitPullRequest).
-// Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) GetByCommit(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*PullRequest, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) GetByCommit(ctx context.Context, owner, repo, sha string, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoGetCommitPullRequest, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.with(opts)
 	v := new(PullRequest)
@@ -54,9 +54,9 @@ type PullRequestListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/pulls (repoListPullRequests). Retry: IdempotentOnly
-// (a read).
-func (s *PullRequestsService) List(ctx context.Context, owner, repo string, params *PullRequestListOptions, opts ...CallOption) ([]*PullRequest, *Response, error) {
+// GET /repos/{owner}/{repo}/pulls (repoListPullRequests). Retry:
+// RetryIdempotentOnly (a read).
+func (s *PullRequestsService) List(ctx context.Context, owner, repo string, params *PullRequestListOptions, opts ...RequestOption) ([]*PullRequest, *Response, error) {
 	req := newRequest(&opRepoListPullRequests, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("state", string(p.State))
@@ -77,9 +77,11 @@ func (s *PullRequestsService) List(ctx context.Context, owner, repo string, para
 }
 
 // ListIter walks every item of [PullRequestsService.List], page after page from
-// params' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. params is copied, never modified; opts apply to every page.
-func (s *PullRequestsService) ListIter(ctx context.Context, owner, repo string, params *PullRequestListOptions, opts ...CallOption) iter.Seq2[*PullRequest, error] {
+// params' page on; see [All]. Pages are fetched one at a time, each once the
+// previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *PullRequestsService) ListIter(ctx context.Context, owner, repo string, params *PullRequestListOptions, opts ...RequestOption) iter.Seq2[*PullRequest, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*PullRequest, *Response, error) {
 		page := p
@@ -92,9 +94,9 @@ func (s *PullRequestsService) ListIter(ctx context.Context, owner, repo string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/pulls (repoCreatePullRequest). Retry: Never
+// POST /repos/{owner}/{repo}/pulls (repoCreatePullRequest). Retry: RetryNever
 // (creates a pull request).
-func (s *PullRequestsService) Create(ctx context.Context, owner, repo string, body CreatePullRequestOption, opts ...CallOption) (*PullRequest, *Response, error) {
+func (s *PullRequestsService) Create(ctx context.Context, owner, repo string, body CreatePullRequestRequest, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoCreatePullRequest, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -111,8 +113,8 @@ func (s *PullRequestsService) Create(ctx context.Context, owner, repo string, bo
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/pinned (repoListPinnedPullRequests). Retry:
-// IdempotentOnly (a read).
-func (s *PullRequestsService) ListPinned(ctx context.Context, owner, repo string, opts ...CallOption) ([]*PullRequest, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *PullRequestsService) ListPinned(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*PullRequest, *Response, error) {
 	req := newRequest(&opRepoListPinnedPullRequests, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*PullRequest
@@ -128,8 +130,8 @@ func (s *PullRequestsService) ListPinned(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{base}/{head} (repoGetPullRequestByBaseHead).
-// Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) GetByBaseHead(ctx context.Context, owner, repo, base, head string, opts ...CallOption) (*PullRequest, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) GetByBaseHead(ctx context.Context, owner, repo, base, head string, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoGetPullRequestByBaseHead, seg("owner", owner), seg("repo", repo), segSlash("base", base), segs("head", head))
 	req.with(opts)
 	v := new(PullRequest)
@@ -145,8 +147,8 @@ func (s *PullRequestsService) GetByBaseHead(ctx context.Context, owner, repo, ba
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index} (repoGetPullRequest). Retry:
-// IdempotentOnly (a read).
-func (s *PullRequestsService) Get(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*PullRequest, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *PullRequestsService) Get(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoGetPullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	v := new(PullRequest)
@@ -162,9 +164,10 @@ func (s *PullRequestsService) Get(ctx context.Context, owner, repo string, index
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/pulls/{index} (repoEditPullRequest). Retry: Never
-// (partial update: only set fields change, on whatever the pull has become).
-func (s *PullRequestsService) Edit(ctx context.Context, owner, repo string, index int64, body EditPullRequestOption, opts ...CallOption) (*PullRequest, *Response, error) {
+// PATCH /repos/{owner}/{repo}/pulls/{index} (repoEditPullRequest). Retry:
+// RetryNever (partial update: only set fields change, on whatever the pull has
+// become).
+func (s *PullRequestsService) Edit(ctx context.Context, owner, repo string, index int64, body EditPullRequestRequest, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoEditPullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -192,8 +195,8 @@ type PullRequestGetDiffOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
-// (repoDownloadPullDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, index int64, diffType DiffType, params *PullRequestGetDiffOptions, opts ...CallOption) (string, *Response, error) {
+// (repoDownloadPullDiffOrPatch). Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, index int64, diffType DiffType, params *PullRequestGetDiffOptions, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", string(diffType)))
 	p := deref(params)
 	req.addQueryBool("binary", p.Binary)
@@ -215,8 +218,8 @@ func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, i
 // a nil reader.
 //
 // GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
-// (repoDownloadPullDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) OpenDiff(ctx context.Context, owner, repo string, index int64, diffType DiffType, params *PullRequestGetDiffOptions, opts ...CallOption) (io.ReadCloser, *Response, error) {
+// (repoDownloadPullDiffOrPatch). Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) OpenDiff(ctx context.Context, owner, repo string, index int64, diffType DiffType, params *PullRequestGetDiffOptions, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", string(diffType)))
 	p := deref(params)
 	req.addQueryBool("binary", p.Binary)
@@ -244,8 +247,8 @@ type PullRequestListCommitsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/commits (repoGetPullRequestCommits).
-// Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) ListCommits(ctx context.Context, owner, repo string, index int64, params *PullRequestListCommitsOptions, opts ...CallOption) ([]*Commit, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) ListCommits(ctx context.Context, owner, repo string, index int64, params *PullRequestListCommitsOptions, opts ...RequestOption) ([]*Commit, *Response, error) {
 	req := newRequest(&opRepoGetPullRequestCommits, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
 	req.addQueryBool("verification", p.Verification)
@@ -261,10 +264,11 @@ func (s *PullRequestsService) ListCommits(ctx context.Context, owner, repo strin
 }
 
 // ListCommitsIter walks every item of [PullRequestsService.ListCommits], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *PullRequestsService) ListCommitsIter(ctx context.Context, owner, repo string, index int64, params *PullRequestListCommitsOptions, opts ...CallOption) iter.Seq2[*Commit, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *PullRequestsService) ListCommitsIter(ctx context.Context, owner, repo string, index int64, params *PullRequestListCommitsOptions, opts ...RequestOption) iter.Seq2[*Commit, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Commit, *Response, error) {
 		page := p
@@ -292,8 +296,8 @@ type PullRequestListFilesOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/files (repoGetPullRequestFiles).
-// Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) ListFiles(ctx context.Context, owner, repo string, index int64, params *PullRequestListFilesOptions, opts ...CallOption) ([]*ChangedFile, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) ListFiles(ctx context.Context, owner, repo string, index int64, params *PullRequestListFilesOptions, opts ...RequestOption) ([]*ChangedFile, *Response, error) {
 	req := newRequest(&opRepoGetPullRequestFiles, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
 	req.addQuery("skip-to", p.SkipTo)
@@ -309,10 +313,11 @@ func (s *PullRequestsService) ListFiles(ctx context.Context, owner, repo string,
 }
 
 // ListFilesIter walks every item of [PullRequestsService.ListFiles], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *PullRequestsService) ListFilesIter(ctx context.Context, owner, repo string, index int64, params *PullRequestListFilesOptions, opts ...CallOption) iter.Seq2[*ChangedFile, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *PullRequestsService) ListFilesIter(ctx context.Context, owner, repo string, index int64, params *PullRequestListFilesOptions, opts ...RequestOption) iter.Seq2[*ChangedFile, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*ChangedFile, *Response, error) {
 		page := p
@@ -326,9 +331,9 @@ func (s *PullRequestsService) ListFilesIter(ctx context.Context, owner, repo str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/pulls/{index}/merge
-// (repoCancelScheduledAutoMerge). Retry: AlwaysRetry (a pull has at most one
+// (repoCancelScheduledAutoMerge). Retry: RetryAlways (a pull has at most one
 // scheduled auto-merge; cancelled stays cancelled).
-func (s *PullRequestsService) CancelAutoMerge(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (*Response, error) {
+func (s *PullRequestsService) CancelAutoMerge(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoCancelScheduledAutoMerge, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultNone
@@ -344,8 +349,8 @@ func (s *PullRequestsService) CancelAutoMerge(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/merge (repoPullRequestIsMerged).
-// Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) IsMerged(ctx context.Context, owner, repo string, index int64, opts ...CallOption) (bool, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) IsMerged(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opRepoPullRequestIsMerged, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
 	req.result = resultBool
@@ -362,8 +367,8 @@ func (s *PullRequestsService) IsMerged(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/merge (repoMergePullRequest). Retry:
-// Never (merges; a repeat is refused or merges what the pull has become).
-func (s *PullRequestsService) Merge(ctx context.Context, owner, repo string, index int64, body MergePullRequestOption, opts ...CallOption) (*Response, error) {
+// RetryNever (merges; a repeat is refused or merges what the pull has become).
+func (s *PullRequestsService) Merge(ctx context.Context, owner, repo string, index int64, body MergePullRequestRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoMergePullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.requireText("Do", string(body.Style))
 	req.jsonBody(body)
@@ -377,9 +382,9 @@ func (s *PullRequestsService) Merge(ctx context.Context, owner, repo string, ind
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/pulls/{index}/requested_reviewers
-// (repoDeletePullReviewRequests). Retry: AlwaysRetry (withdraws the named
+// (repoDeletePullReviewRequests). Retry: RetryAlways (withdraws the named
 // review requests; a repeat leaves them withdrawn).
-func (s *PullRequestsService) RemoveReviewers(ctx context.Context, owner, repo string, index int64, body PullReviewRequestOptions, opts ...CallOption) (*Response, error) {
+func (s *PullRequestsService) RemoveReviewers(ctx context.Context, owner, repo string, index int64, body PullReviewersRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePullReviewRequests, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -392,9 +397,9 @@ func (s *PullRequestsService) RemoveReviewers(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/requested_reviewers
-// (repoCreatePullReviewRequests). Retry: Never (requests reviews and notifies
-// the reviewers; a repeat notifies again).
-func (s *PullRequestsService) RequestReviewers(ctx context.Context, owner, repo string, index int64, body PullReviewRequestOptions, opts ...CallOption) ([]*PullReview, *Response, error) {
+// (repoCreatePullReviewRequests). Retry: RetryNever (requests reviews and
+// notifies the reviewers; a repeat notifies again).
+func (s *PullRequestsService) RequestReviewers(ctx context.Context, owner, repo string, index int64, body PullReviewersRequest, opts ...RequestOption) ([]*PullReview, *Response, error) {
 	req := newRequest(&opRepoCreatePullReviewRequests, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -414,8 +419,8 @@ func (s *PullRequestsService) RequestReviewers(ctx context.Context, owner, repo 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews (repoListPullReviews). Retry:
-// IdempotentOnly (a read).
-func (s *PullRequestsService) ListReviews(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) ([]*PullReview, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *PullRequestsService) ListReviews(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*PullReview, *Response, error) {
 	req := newRequest(&opRepoListPullReviews, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -428,10 +433,11 @@ func (s *PullRequestsService) ListReviews(ctx context.Context, owner, repo strin
 }
 
 // ListReviewsIter walks every item of [PullRequestsService.ListReviews], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *PullRequestsService) ListReviewsIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...CallOption) iter.Seq2[*PullReview, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *PullRequestsService) ListReviewsIter(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) iter.Seq2[*PullReview, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*PullReview, *Response, error) {
 		return s.ListReviews(ctx, owner, repo, index, &lo, opts...)
 	})
@@ -442,8 +448,8 @@ func (s *PullRequestsService) ListReviewsIter(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews (repoCreatePullReview).
-// Retry: Never (creates a review).
-func (s *PullRequestsService) CreateReview(ctx context.Context, owner, repo string, index int64, body CreatePullReviewOptions, opts ...CallOption) (*PullReview, *Response, error) {
+// Retry: RetryNever (creates a review).
+func (s *PullRequestsService) CreateReview(ctx context.Context, owner, repo string, index int64, body CreatePullReviewRequest, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoCreatePullReview, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
 	req.with(opts)
@@ -460,9 +466,9 @@ func (s *PullRequestsService) CreateReview(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}
-// (repoDeletePullReview). Retry: AlwaysRetry (review ids are never reused;
+// (repoDeletePullReview). Retry: RetryAlways (review ids are never reused;
 // deleting twice leaves it deleted).
-func (s *PullRequestsService) DeleteReview(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) (*Response, error) {
+func (s *PullRequestsService) DeleteReview(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -474,8 +480,8 @@ func (s *PullRequestsService) DeleteReview(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id} (repoGetPullReview).
-// Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) GetReview(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) (*PullReview, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) GetReview(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoGetPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
 	v := new(PullReview)
@@ -491,8 +497,9 @@ func (s *PullRequestsService) GetReview(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id} (repoSubmitPullReview).
-// Retry: Never (submits a pending review; a repeat is refused or posts again).
-func (s *PullRequestsService) SubmitReview(ctx context.Context, owner, repo string, index, id int64, body SubmitPullReviewOptions, opts ...CallOption) (*PullReview, *Response, error) {
+// Retry: RetryNever (submits a pending review; a repeat is refused or posts
+// again).
+func (s *PullRequestsService) SubmitReview(ctx context.Context, owner, repo string, index, id int64, body SubmitPullReviewRequest, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoSubmitPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -509,8 +516,8 @@ func (s *PullRequestsService) SubmitReview(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments
-// (repoGetPullReviewComments). Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) ListReviewComments(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) ([]*PullReviewComment, *Response, error) {
+// (repoGetPullReviewComments). Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) ListReviewComments(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) ([]*PullReviewComment, *Response, error) {
 	req := newRequest(&opRepoGetPullReviewComments, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
 	var v []*PullReviewComment
@@ -526,8 +533,8 @@ func (s *PullRequestsService) ListReviewComments(ctx context.Context, owner, rep
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments
-// (repoCreatePullReviewComment). Retry: Never (creates a review comment).
-func (s *PullRequestsService) CreateReviewComment(ctx context.Context, owner, repo string, index, id int64, body CreatePullReviewCommentOptions, opts ...CallOption) (*PullReviewComment, *Response, error) {
+// (repoCreatePullReviewComment). Retry: RetryNever (creates a review comment).
+func (s *PullRequestsService) CreateReviewComment(ctx context.Context, owner, repo string, index, id int64, body CreatePullReviewCommentRequest, opts ...RequestOption) (*PullReviewComment, *Response, error) {
 	req := newRequest(&opRepoCreatePullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -544,9 +551,9 @@ func (s *PullRequestsService) CreateReviewComment(ctx context.Context, owner, re
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}
-// (repoDeletePullReviewComment). Retry: AlwaysRetry (comment ids are never
+// (repoDeletePullReviewComment). Retry: RetryAlways (comment ids are never
 // reused; deleting twice leaves it deleted).
-func (s *PullRequestsService) DeleteReviewComment(ctx context.Context, owner, repo string, index, id, comment int64, opts ...CallOption) (*Response, error) {
+func (s *PullRequestsService) DeleteReviewComment(ctx context.Context, owner, repo string, index, id, comment int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id), num("comment", comment))
 	req.with(opts)
 	req.result = resultNone
@@ -558,8 +565,8 @@ func (s *PullRequestsService) DeleteReviewComment(ctx context.Context, owner, re
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}
-// (repoGetPullReviewComment). Retry: IdempotentOnly (a read).
-func (s *PullRequestsService) GetReviewComment(ctx context.Context, owner, repo string, index, id, comment int64, opts ...CallOption) (*PullReviewComment, *Response, error) {
+// (repoGetPullReviewComment). Retry: RetryIdempotentOnly (a read).
+func (s *PullRequestsService) GetReviewComment(ctx context.Context, owner, repo string, index, id, comment int64, opts ...RequestOption) (*PullReviewComment, *Response, error) {
 	req := newRequest(&opRepoGetPullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id), num("comment", comment))
 	req.with(opts)
 	v := new(PullReviewComment)
@@ -575,9 +582,9 @@ func (s *PullRequestsService) GetReviewComment(ctx context.Context, owner, repo 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals
-// (repoDismissPullReview). Retry: Never (dismisses a review with a message; a
-// POST that changes state is never repeated).
-func (s *PullRequestsService) DismissReview(ctx context.Context, owner, repo string, index, id int64, body DismissPullReviewOptions, opts ...CallOption) (*PullReview, *Response, error) {
+// (repoDismissPullReview). Retry: RetryNever (dismisses a review with a
+// message; a POST that changes state is never repeated).
+func (s *PullRequestsService) DismissReview(ctx context.Context, owner, repo string, index, id int64, body DismissPullReviewRequest, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoDismissPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -594,9 +601,9 @@ func (s *PullRequestsService) DismissReview(ctx context.Context, owner, repo str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals
-// (repoUnDismissPullReview). Retry: Never (changes a review's state by POST; a
-// POST that changes state is never repeated).
-func (s *PullRequestsService) UndismissReview(ctx context.Context, owner, repo string, index, id int64, opts ...CallOption) (*PullReview, *Response, error) {
+// (repoUnDismissPullReview). Retry: RetryNever (changes a review's state by
+// POST; a POST that changes state is never repeated).
+func (s *PullRequestsService) UndismissReview(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoUnDismissPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
 	v := new(PullReview)
@@ -619,9 +626,9 @@ type PullRequestUpdateBranchOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/update (repoUpdatePullRequest).
-// Retry: Never (merges or rebases the base into the head branch; a repeat may
-// add commits).
-func (s *PullRequestsService) UpdateBranch(ctx context.Context, owner, repo string, index int64, params *PullRequestUpdateBranchOptions, opts ...CallOption) (*Response, error) {
+// Retry: RetryNever (merges or rebases the base into the head branch; a repeat
+// may add commits).
+func (s *PullRequestsService) UpdateBranch(ctx context.Context, owner, repo string, index int64, params *PullRequestUpdateBranchOptions, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoUpdatePullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
 	req.addQuery("style", string(p.Style))

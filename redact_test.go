@@ -76,7 +76,7 @@ func rdErrStrings(err error) []string {
 }
 
 // rdNewClient builds a client whose backoff never really sleeps.
-func rdNewClient(t *testing.T, opts ...Option) *Client {
+func rdNewClient(t *testing.T, opts ...ClientOption) *Client {
 	t.Helper()
 	c, err := NewClient(opts...)
 	if err != nil {
@@ -202,7 +202,7 @@ func rdClosedURL() string {
 
 // rdSecretSearch runs every kind of call outcome through a client built with
 // auth, and searches every output for the needles.
-func rdSecretSearch(t *testing.T, auth Option, echo, wantAuth string, needles []string) {
+func rdSecretSearch(t *testing.T, auth ClientOption, echo, wantAuth string, needles []string) {
 	t.Helper()
 	ctx := context.Background()
 	qtok := rdHex(t, 20) // a credential the caller puts in a query parameter
@@ -249,7 +249,7 @@ func rdSecretSearch(t *testing.T, auth Option, echo, wantAuth string, needles []
 
 	// 503, 503, 503 through Do with a credential in the query: retries exhausted.
 	resp, err := c.Do(ctx, &Request{Method: "GET", Path: "/repos/o/unavailable",
-		Query: url.Values{"access_token": {qtok}, "state": {"open"}}, Retry: IdempotentOnly}, nil)
+		Query: url.Values{"access_token": {qtok}, "state": {"open"}}, Retry: RetryIdempotentOnly}, nil)
 	var rex *RetriesExhaustedError
 	var ae *APIError
 	if !errors.As(err, &rex) || rex.Attempts != 3 || !errors.As(err, &ae) || ae.StatusCode != 503 {
@@ -384,7 +384,7 @@ func TestRedactEchoedAuthorizationHeader(t *testing.T) {
 	b64 := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
 	cases := []struct {
 		name    string
-		auth    Option
+		auth    ClientOption
 		needles []string
 	}{
 		{"token", WithToken(tok), rdNeedles(tok)},
@@ -558,7 +558,7 @@ func TestRedactSensitiveQueryParams(t *testing.T) {
 			rec := &rdRecorder{}
 			c := rdNewClient(t, WithBaseURL(srv.URL), WithObserver(rec))
 			_, err := c.Do(context.Background(), &Request{
-				Method: "GET", Path: "/repos/o/r/issues", Retry: IdempotentOnly,
+				Method: "GET", Path: "/repos/o/r/issues", Retry: RetryIdempotentOnly,
 				Query: url.Values{name: {secretA, secretB}, "q": {"visible"}, "state": {"open"}},
 			}, nil)
 			var ae *APIError
@@ -747,7 +747,7 @@ func TestRedactBaseURLRejected(t *testing.T) {
 func TestRedactOptionBoundsRejected(t *testing.T) {
 	cases := []struct {
 		name  string
-		opt   Option
+		opt   ClientOption
 		field string
 	}{
 		{"page size 0", WithPageSize(0), "pageSize"},
@@ -776,7 +776,7 @@ func TestRedactOptionBoundsRejected(t *testing.T) {
 			t.Errorf("WithPageSize(%d): %v, %v", n, c, err)
 		}
 	}
-	if c, err := NewClient(nil, WithRetryPolicy(RetryOff)); err != nil || c.RetryPolicy() != RetryOff {
+	if c, err := NewClient(nil, WithRetryPolicy(RetryOff())); err != nil || c.RetryPolicy() != RetryOff() {
 		t.Errorf("a nil option must be ignored and RetryOff accepted: %v", err)
 	}
 }
@@ -854,7 +854,7 @@ func TestRedactPathRejectsForgedSegments(t *testing.T) {
 		"Repos.ReplaceTopics": func(o, r string) error { _, err := c.Repos.ReplaceTopics(ctx, o, r, []string{"x"}); return err },
 		"Issues.Get":          func(o, r string) error { _, _, err := c.Issues.Get(ctx, o, r, 7); return err },
 		"Issues.Edit": func(o, r string) error {
-			_, _, err := c.Issues.Edit(ctx, o, r, 7, EditIssueOption{State: Ptr(StateClosed)})
+			_, _, err := c.Issues.Edit(ctx, o, r, 7, EditIssueRequest{State: Ptr(StateClosed)})
 			return err
 		},
 		"Issues.ListIter": func(o, r string) error {

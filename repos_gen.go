@@ -13,9 +13,9 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/migrate (repoMigrate). Retry: Never (creates a repository by
+// POST /repos/migrate (repoMigrate). Retry: RetryNever (creates a repository by
 // migration).
-func (s *ReposService) Migrate(ctx context.Context, body MigrateRepoOptions, opts ...CallOption) (*Repository, *Response, error) {
+func (s *ReposService) Migrate(ctx context.Context, body MigrateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoMigrate)
 	req.requireText("clone_addr", body.CloneAddr)
 	req.requireText("repo_name", body.RepoName)
@@ -84,8 +84,8 @@ type RepoSearchOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/search (repoSearch). Retry: IdempotentOnly (a read).
-func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /repos/search (repoSearch). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opRepoSearch)
 	p := deref(params)
 	req.addQuery("q", p.Query)
@@ -114,9 +114,11 @@ func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, op
 }
 
 // SearchIter walks every item of [ReposService.Search], page after page from
-// params' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. params is copied, never modified; opts apply to every page.
-func (s *ReposService) SearchIter(ctx context.Context, params *RepoSearchOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// params' page on; see [All]. Pages are fetched one at a time, each once the
+// previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) SearchIter(ctx context.Context, params *RepoSearchOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		page := p
@@ -129,9 +131,9 @@ func (s *ReposService) SearchIter(ctx context.Context, params *RepoSearchOptions
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo} (repoDelete). Retry: Never (by owner/name: a
-// repository of that name may be re-created between attempts).
-func (s *ReposService) Delete(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+// DELETE /repos/{owner}/{repo} (repoDelete). Retry: RetryNever (by owner/name:
+// a repository of that name may be re-created between attempts).
+func (s *ReposService) Delete(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDelete, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -142,8 +144,8 @@ func (s *ReposService) Delete(ctx context.Context, owner, repo string, opts ...C
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo} (repoGet). Retry: IdempotentOnly (a read).
-func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
+// GET /repos/{owner}/{repo} (repoGet). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoGet, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(Repository)
@@ -159,9 +161,9 @@ func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...Call
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo} (repoEdit). Retry: Never (partial update: only
-// set fields change, on whatever the repository has become).
-func (s *ReposService) Edit(ctx context.Context, owner, repo string, body EditRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+// PATCH /repos/{owner}/{repo} (repoEdit). Retry: RetryNever (partial update:
+// only set fields change, on whatever the repository has become).
+func (s *ReposService) Edit(ctx context.Context, owner, repo string, body EditRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoEdit, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -187,8 +189,8 @@ type RepoListActivityFeedsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/activities/feeds (repoListActivityFeeds). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListActivityFeeds(ctx context.Context, owner, repo string, params *RepoListActivityFeedsOptions, opts ...CallOption) ([]*Activity, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListActivityFeeds(ctx context.Context, owner, repo string, params *RepoListActivityFeedsOptions, opts ...RequestOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opRepoListActivityFeeds, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryDate("date", p.Date)
@@ -203,10 +205,12 @@ func (s *ReposService) ListActivityFeeds(ctx context.Context, owner, repo string
 }
 
 // ListActivityFeedsIter walks every item of [ReposService.ListActivityFeeds],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo string, params *RepoListActivityFeedsOptions, opts ...CallOption) iter.Seq2[*Activity, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo string, params *RepoListActivityFeedsOptions, opts ...RequestOption) iter.Seq2[*Activity, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
 		page := p
@@ -219,9 +223,9 @@ func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/avatar (repoDeleteAvatar). Retry: AlwaysRetry
+// DELETE /repos/{owner}/{repo}/avatar (repoDeleteAvatar). Retry: RetryAlways
 // (resets the avatar to the default; a repeat changes nothing).
-func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteAvatar, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -232,9 +236,9 @@ func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/avatar (repoUpdateAvatar). Retry: Never (uploads
-// an avatar by POST; a POST that changes state is never repeated).
-func (s *ReposService) SetAvatar(ctx context.Context, owner, repo string, body UpdateRepoAvatarOption, opts ...CallOption) (*Response, error) {
+// POST /repos/{owner}/{repo}/avatar (repoUpdateAvatar). Retry: RetryNever
+// (uploads an avatar by POST; a POST that changes state is never repeated).
+func (s *ReposService) SetAvatar(ctx context.Context, owner, repo string, body UpdateRepoAvatarRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoUpdateAvatar, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -247,8 +251,8 @@ func (s *ReposService) SetAvatar(ctx context.Context, owner, repo string, body U
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branch_protections (repoListBranchProtection).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo string, opts ...CallOption) ([]*BranchProtection, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoListBranchProtection, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*BranchProtection
@@ -264,9 +268,9 @@ func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/branch_protections (repoCreateBranchProtection).
-// Retry: Never (creates a rule; a repeat is refused for a rule that now
+// Retry: RetryNever (creates a rule; a repeat is refused for a rule that now
 // exists).
-func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo string, body CreateBranchProtectionOption, opts ...CallOption) (*BranchProtection, *Response, error) {
+func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo string, body CreateBranchProtectionRequest, opts ...RequestOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoCreateBranchProtection, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -284,9 +288,9 @@ func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/branch_protections/{name}
-// (repoDeleteBranchProtection). Retry: Never (by rule name: a rule of that name
-// may be re-created between attempts).
-func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, name string, opts ...CallOption) (*Response, error) {
+// (repoDeleteBranchProtection). Retry: RetryNever (by rule name: a rule of that
+// name may be re-created between attempts).
+func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, name string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.with(opts)
 	req.result = resultNone
@@ -298,8 +302,8 @@ func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branch_protections/{name}
-// (repoGetBranchProtection). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, name string, opts ...CallOption) (*BranchProtection, *Response, error) {
+// (repoGetBranchProtection). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, name string, opts ...RequestOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoGetBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.with(opts)
 	v := new(BranchProtection)
@@ -316,9 +320,9 @@ func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, nam
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/branch_protections/{name}
-// (repoEditBranchProtection). Retry: Never (partial update of who may push; not
-// repeated).
-func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, name string, body EditBranchProtectionOption, opts ...CallOption) (*BranchProtection, *Response, error) {
+// (repoEditBranchProtection). Retry: RetryNever (partial update of who may
+// push; not repeated).
+func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, name string, body EditBranchProtectionRequest, opts ...RequestOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoEditBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.jsonBody(body)
 	req.with(opts)
@@ -334,9 +338,9 @@ func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, na
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/branches (repoListBranches). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListBranches(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Branch, *Response, error) {
+// GET /repos/{owner}/{repo}/branches (repoListBranches). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListBranches(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Branch, *Response, error) {
 	req := newRequest(&opRepoListBranches, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -349,10 +353,11 @@ func (s *ReposService) ListBranches(ctx context.Context, owner, repo string, par
 }
 
 // ListBranchesIter walks every item of [ReposService.ListBranches], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) ListBranchesIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Branch, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListBranchesIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Branch, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Branch, *Response, error) {
 		return s.ListBranches(ctx, owner, repo, &lo, opts...)
 	})
@@ -362,9 +367,9 @@ func (s *ReposService) ListBranchesIter(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/branches (repoCreateBranch). Retry: Never (creates
-// a branch).
-func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, body CreateBranchRepoOption, opts ...CallOption) (*Branch, *Response, error) {
+// POST /repos/{owner}/{repo}/branches (repoCreateBranch). Retry: RetryNever
+// (creates a branch).
+func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, body CreateBranchRepoRequest, opts ...RequestOption) (*Branch, *Response, error) {
 	req := newRequest(&opRepoCreateBranch, seg("owner", owner), seg("repo", repo))
 	req.requireText("new_branch_name", body.NewBranchName)
 	req.jsonBody(body)
@@ -382,8 +387,9 @@ func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, bod
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/branches/{branch} (repoDeleteBranch). Retry:
-// Never (by name: a branch of that name may be re-created between attempts).
-func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*Response, error) {
+// RetryNever (by name: a branch of that name may be re-created between
+// attempts).
+func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
 	req.with(opts)
 	req.result = resultNone
@@ -396,8 +402,8 @@ func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branches/{branch} (repoGetBranch). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*Branch, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string, opts ...RequestOption) (*Branch, *Response, error) {
 	req := newRequest(&opRepoGetBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
 	req.with(opts)
 	v := new(Branch)
@@ -413,8 +419,8 @@ func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/branches/{branch} (repoUpdateBranch). Retry:
-// Never (renames the branch; a repeat would address a name that is gone).
-func (s *ReposService) RenameBranch(ctx context.Context, owner, repo, branch string, body UpdateBranchRepoOption, opts ...CallOption) (*Response, error) {
+// RetryNever (renames the branch; a repeat would address a name that is gone).
+func (s *ReposService) RenameBranch(ctx context.Context, owner, repo, branch string, body UpdateBranchRepoRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoUpdateBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -428,8 +434,8 @@ func (s *ReposService) RenameBranch(ctx context.Context, owner, repo, branch str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators (repoListCollaborators). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListCollaborators(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListCollaborators(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListCollaborators, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -442,10 +448,12 @@ func (s *ReposService) ListCollaborators(ctx context.Context, owner, repo string
 }
 
 // ListCollaboratorsIter walks every item of [ReposService.ListCollaborators],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ReposService) ListCollaboratorsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ReposService) ListCollaboratorsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListCollaborators(ctx, owner, repo, &lo, opts...)
 	})
@@ -456,9 +464,9 @@ func (s *ReposService) ListCollaboratorsIter(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/collaborators/{collaborator}
-// (repoDeleteCollaborator). Retry: AlwaysRetry (removes one user's access; a
+// (repoDeleteCollaborator). Retry: RetryAlways (removes one user's access; a
 // repeat leaves it removed).
-func (s *ReposService) RemoveCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) RemoveCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.with(opts)
 	req.result = resultNone
@@ -476,8 +484,8 @@ func (s *ReposService) RemoveCollaborator(ctx context.Context, owner, repo, coll
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}
-// (repoCheckCollaborator). Retry: IdempotentOnly (a read).
-func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (bool, *Response, error) {
+// (repoCheckCollaborator). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opRepoCheckCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.with(opts)
 	req.result = resultBool
@@ -494,9 +502,9 @@ func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collabor
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/collaborators/{collaborator} (repoAddCollaborator).
-// Retry: AlwaysRetry (states one user's whole permission; a repeat sets the
+// Retry: RetryAlways (states one user's whole permission; a repeat sets the
 // same permission).
-func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collaborator string, body AddCollaboratorOption, opts ...CallOption) (*Response, error) {
+func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collaborator string, body AddCollaboratorRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoAddCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.jsonBody(body)
 	req.with(opts)
@@ -509,8 +517,8 @@ func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collabo
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}/permission
-// (repoGetRepoPermissions). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPermissionLevel(ctx context.Context, owner, repo, collaborator string, opts ...CallOption) (*RepoCollaboratorPermission, *Response, error) {
+// (repoGetRepoPermissions). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) GetPermissionLevel(ctx context.Context, owner, repo, collaborator string, opts ...RequestOption) (*RepoCollaboratorPermission, *Response, error) {
 	req := newRequest(&opRepoGetRepoPermissions, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.with(opts)
 	v := new(RepoCollaboratorPermission)
@@ -546,9 +554,9 @@ type RepoListCommitsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/commits (repoGetAllCommits). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListCommits(ctx context.Context, owner, repo string, params *RepoListCommitsOptions, opts ...CallOption) ([]*Commit, *Response, error) {
+// GET /repos/{owner}/{repo}/commits (repoGetAllCommits). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListCommits(ctx context.Context, owner, repo string, params *RepoListCommitsOptions, opts ...RequestOption) ([]*Commit, *Response, error) {
 	req := newRequest(&opRepoGetAllCommits, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("sha", p.SHA)
@@ -568,10 +576,11 @@ func (s *ReposService) ListCommits(ctx context.Context, owner, repo string, para
 }
 
 // ListCommitsIter walks every item of [ReposService.ListCommits], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) ListCommitsIter(ctx context.Context, owner, repo string, params *RepoListCommitsOptions, opts ...CallOption) iter.Seq2[*Commit, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListCommitsIter(ctx context.Context, owner, repo string, params *RepoListCommitsOptions, opts ...RequestOption) iter.Seq2[*Commit, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Commit, *Response, error) {
 		page := p
@@ -588,8 +597,8 @@ func (s *ReposService) ListCommitsIter(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/commits/{ref}/status (repoGetCombinedStatusByRef).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetCombinedStatus(ctx context.Context, owner, repo, ref string, params *ListOptions, opts ...CallOption) (*CombinedStatus, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) GetCombinedStatus(ctx context.Context, owner, repo, ref string, params *ListOptions, opts ...RequestOption) (*CombinedStatus, *Response, error) {
 	req := newRequest(&opRepoGetCombinedStatusByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -603,9 +612,11 @@ func (s *ReposService) GetCombinedStatus(ctx context.Context, owner, repo, ref s
 
 // GetCombinedStatusIter walks every entry of Statuses of
 // [ReposService.GetCombinedStatus], page after page from params' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. params
-// is copied, never modified; opts apply to every page.
-func (s *ReposService) GetCombinedStatusIter(ctx context.Context, owner, repo, ref string, params *ListOptions, opts ...CallOption) iter.Seq2[*CommitStatus, error] {
+// [All]. Pages are fetched one at a time, each once the previous one has been
+// consumed, unless the client was made with [WithWalkConcurrency], which
+// fetches later pages ahead; items still come once each, in order. params is
+// copied, never modified; opts apply to every page.
+func (s *ReposService) GetCombinedStatusIter(ctx context.Context, owner, repo, ref string, params *ListOptions, opts ...RequestOption) iter.Seq2[*CommitStatus, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
 		v, resp, err := s.GetCombinedStatus(ctx, owner, repo, ref, &lo, opts...)
 		if v == nil || err != nil {
@@ -631,8 +642,8 @@ type RepoListStatusesOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/commits/{ref}/statuses (repoListStatusesByRef).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...RequestOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatusesByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	p := deref(params)
 	req.addQuery("sort", string(p.Sort))
@@ -648,10 +659,11 @@ func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string
 }
 
 // ListStatusesIter walks every item of [ReposService.ListStatuses], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) ListStatusesIter(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...CallOption) iter.Seq2[*CommitStatus, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListStatusesIter(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...RequestOption) iter.Seq2[*CommitStatus, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
 		page := p
@@ -665,8 +677,8 @@ func (s *ReposService) ListStatusesIter(ctx context.Context, owner, repo, ref st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/compare/{basehead} (repoCompareDiff). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) CompareCommits(ctx context.Context, owner, repo, basehead string, opts ...CallOption) (*Compare, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) CompareCommits(ctx context.Context, owner, repo, basehead string, opts ...RequestOption) (*Compare, *Response, error) {
 	req := newRequest(&opRepoCompareDiff, seg("owner", owner), seg("repo", repo), segs("basehead", basehead))
 	req.with(opts)
 	v := new(Compare)
@@ -690,8 +702,8 @@ type RepoListContentsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/contents (repoGetContentsList). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListContents(ctx context.Context, owner, repo string, params *RepoListContentsOptions, opts ...CallOption) ([]*ContentsResponse, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListContents(ctx context.Context, owner, repo string, params *RepoListContentsOptions, opts ...RequestOption) ([]*ContentsResponse, *Response, error) {
 	req := newRequest(&opRepoGetContentsList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("ref", p.Ref)
@@ -708,9 +720,9 @@ func (s *ReposService) ListContents(ctx context.Context, owner, repo string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/contents (repoChangeFiles). Retry: Never (makes a
-// commit; a repeat would commit again).
-func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body ChangeFilesOptions, opts ...CallOption) (*FilesResponse, *Response, error) {
+// POST /repos/{owner}/{repo}/contents (repoChangeFiles). Retry: RetryNever
+// (makes a commit; a repeat would commit again).
+func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body ChangeFilesRequest, opts ...RequestOption) (*FilesResponse, *Response, error) {
 	req := newRequest(&opRepoChangeFiles, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -731,8 +743,9 @@ func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/contents/{filepath} (repoDeleteFile). Retry:
-// Never (makes a commit; the sha guard refuses a repeat, which is never sent).
-func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath string, body DeleteFileOptions, opts ...CallOption) (*FileDeleteResponse, *Response, error) {
+// RetryNever (makes a commit; the sha guard refuses a repeat, which is never
+// sent).
+func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath string, body DeleteFileRequest, opts ...RequestOption) (*FileDeleteResponse, *Response, error) {
 	req := newRequest(&opRepoDeleteFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.requireText("sha", body.SHA)
 	req.jsonBody(body)
@@ -749,9 +762,9 @@ func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/contents/{filepath} (repoCreateFile). Retry: Never
-// (makes a commit; a repeat is refused as the file exists).
-func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath string, body CreateFileOptions, opts ...CallOption) (*FileResponse, *Response, error) {
+// POST /repos/{owner}/{repo}/contents/{filepath} (repoCreateFile). Retry:
+// RetryNever (makes a commit; a repeat is refused as the file exists).
+func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath string, body CreateFileRequest, opts ...RequestOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoCreateFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.jsonBody(body)
 	req.with(opts)
@@ -771,9 +784,10 @@ func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/contents/{filepath} (repoUpdateFile). Retry: Never
-// (makes a commit; the sha guard refuses a repeat, which is never sent).
-func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath string, body UpdateFileOptions, opts ...CallOption) (*FileResponse, *Response, error) {
+// PUT /repos/{owner}/{repo}/contents/{filepath} (repoUpdateFile). Retry:
+// RetryNever (makes a commit; the sha guard refuses a repeat, which is never
+// sent).
+func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath string, body UpdateFileRequest, opts ...RequestOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoUpdateFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.requireText("sha", body.SHA)
 	req.jsonBody(body)
@@ -791,9 +805,9 @@ func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath str
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /repos/{owner}/{repo}/convert (repoConvert). Retry: Never (one-way
+// POST /repos/{owner}/{repo}/convert (repoConvert). Retry: RetryNever (one-way
 // conversion of a mirror; a repeat is an error at best).
-func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
+func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoConvert, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(Repository)
@@ -808,9 +822,9 @@ func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/diffpatch (repoApplyDiffPatch). Retry: Never
+// POST /repos/{owner}/{repo}/diffpatch (repoApplyDiffPatch). Retry: RetryNever
 // (applies a patch as a new commit; a repeat applies it again).
-func (s *ReposService) ApplyPatch(ctx context.Context, owner, repo string, body UpdateFileOptions, opts ...CallOption) (*FileResponse, *Response, error) {
+func (s *ReposService) ApplyPatch(ctx context.Context, owner, repo string, body UpdateFileRequest, opts ...RequestOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoApplyDiffPatch, seg("owner", owner), seg("repo", repo))
 	req.requireText("sha", body.SHA)
 	req.jsonBody(body)
@@ -836,8 +850,8 @@ type RepoGetEditorConfigOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/editorconfig/{filepath} (repoGetEditorConfig).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepath string, params *RepoGetEditorConfigOptions, opts ...CallOption) (map[string]string, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepath string, params *RepoGetEditorConfigOptions, opts ...RequestOption) (map[string]string, *Response, error) {
 	req := newRequest(&opRepoGetEditorConfig, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
 	req.addQuery("ref", p.Ref)
@@ -854,9 +868,9 @@ func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepat
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/flags (repoDeleteAllFlags). Retry: AlwaysRetry
+// DELETE /repos/{owner}/{repo}/flags (repoDeleteAllFlags). Retry: RetryAlways
 // (states the end state, no flags; a repeat changes nothing).
-func (s *ReposService) ClearFlags(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) ClearFlags(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteAllFlags, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -867,9 +881,9 @@ func (s *ReposService) ClearFlags(ctx context.Context, owner, repo string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/flags (repoListFlags). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) ListFlags(ctx context.Context, owner, repo string, opts ...CallOption) ([]string, *Response, error) {
+// GET /repos/{owner}/{repo}/flags (repoListFlags). Retry: RetryIdempotentOnly
+// (a read).
+func (s *ReposService) ListFlags(ctx context.Context, owner, repo string, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opRepoListFlags, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []string
@@ -884,9 +898,9 @@ func (s *ReposService) ListFlags(ctx context.Context, owner, repo string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/flags (repoReplaceAllFlags). Retry: AlwaysRetry
+// PUT /repos/{owner}/{repo}/flags (repoReplaceAllFlags). Retry: RetryAlways
 // (states the repository's whole flag list; a repeat sets the same list).
-func (s *ReposService) ReplaceFlags(ctx context.Context, owner, repo string, body ReplaceFlagsOption, opts ...CallOption) (*Response, error) {
+func (s *ReposService) ReplaceFlags(ctx context.Context, owner, repo string, body ReplaceFlagsRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoReplaceAllFlags, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -899,8 +913,8 @@ func (s *ReposService) ReplaceFlags(ctx context.Context, owner, repo string, bod
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/flags/{flag} (repoDeleteFlag). Retry:
-// AlwaysRetry (takes one named flag off; a repeat leaves it off).
-func (s *ReposService) RemoveFlag(ctx context.Context, owner, repo, flag string, opts ...CallOption) (*Response, error) {
+// RetryAlways (takes one named flag off; a repeat leaves it off).
+func (s *ReposService) RemoveFlag(ctx context.Context, owner, repo, flag string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
 	req.with(opts)
 	req.result = resultNone
@@ -914,9 +928,9 @@ func (s *ReposService) RemoveFlag(ctx context.Context, owner, repo, flag string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/flags/{flag} (repoCheckFlag). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) IsFlagSet(ctx context.Context, owner, repo, flag string, opts ...CallOption) (bool, *Response, error) {
+// GET /repos/{owner}/{repo}/flags/{flag} (repoCheckFlag). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) IsFlagSet(ctx context.Context, owner, repo, flag string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opRepoCheckFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
 	req.with(opts)
 	req.result = resultBool
@@ -932,9 +946,9 @@ func (s *ReposService) IsFlagSet(ctx context.Context, owner, repo, flag string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/flags/{flag} (repoAddFlag). Retry: AlwaysRetry
+// PUT /repos/{owner}/{repo}/flags/{flag} (repoAddFlag). Retry: RetryAlways
 // (puts one named flag on; a repeat leaves it on).
-func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoAddFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
 	req.with(opts)
 	req.result = resultNone
@@ -948,8 +962,9 @@ func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/forks (listForks). Retry: IdempotentOnly (a read).
-func (s *ReposService) ListForks(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /repos/{owner}/{repo}/forks (listForks). Retry: RetryIdempotentOnly (a
+// read).
+func (s *ReposService) ListForks(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opListForks, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -962,10 +977,11 @@ func (s *ReposService) ListForks(ctx context.Context, owner, repo string, params
 }
 
 // ListForksIter walks every item of [ReposService.ListForks], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListForksIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListForksIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		return s.ListForks(ctx, owner, repo, &lo, opts...)
 	})
@@ -975,8 +991,9 @@ func (s *ReposService) ListForksIter(ctx context.Context, owner, repo string, pa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/forks (createFork). Retry: Never (creates a fork).
-func (s *ReposService) CreateFork(ctx context.Context, owner, repo string, body CreateForkOption, opts ...CallOption) (*Repository, *Response, error) {
+// POST /repos/{owner}/{repo}/forks (createFork). Retry: RetryNever (creates a
+// fork).
+func (s *ReposService) CreateFork(ctx context.Context, owner, repo string, body CreateForkRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateFork, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1001,9 +1018,9 @@ type RepoListBlobsOptions struct {
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/git/blobs (GetBlobs). Retry: IdempotentOnly (a
+// GET /repos/{owner}/{repo}/git/blobs (GetBlobs). Retry: RetryIdempotentOnly (a
 // read).
-func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params *RepoListBlobsOptions, opts ...CallOption) ([]*GitBlob, *Response, error) {
+func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params *RepoListBlobsOptions, opts ...RequestOption) ([]*GitBlob, *Response, error) {
 	req := newRequest(&opGetBlobs, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryList("shas", p.SHAs)
@@ -1021,9 +1038,9 @@ func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/blobs/{sha} (GetBlob). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) GetBlob(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*GitBlob, *Response, error) {
+// GET /repos/{owner}/{repo}/git/blobs/{sha} (GetBlob). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetBlob(ctx context.Context, owner, repo, sha string, opts ...RequestOption) (*GitBlob, *Response, error) {
 	req := newRequest(&opGetBlob, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.with(opts)
 	v := new(GitBlob)
@@ -1053,8 +1070,8 @@ type RepoGetCommitOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha} (repoGetSingleCommit). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, params *RepoGetCommitOptions, opts ...CallOption) (*Commit, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, params *RepoGetCommitOptions, opts ...RequestOption) (*Commit, *Response, error) {
 	req := newRequest(&opRepoGetSingleCommit, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
 	req.addQueryBool("stat", p.Stat)
@@ -1077,8 +1094,8 @@ func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, p
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
-// (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...CallOption) (string, *Response, error) {
+// (repoDownloadCommitDiffOrPatch). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", string(diffType)))
 	req.with(opts)
 	req.result = resultText
@@ -1098,8 +1115,8 @@ func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha strin
 // returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
-// (repoDownloadCommitDiffOrPatch). Retry: IdempotentOnly (a read).
-func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...CallOption) (io.ReadCloser, *Response, error) {
+// (repoDownloadCommitDiffOrPatch). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", string(diffType)))
 	req.with(opts)
 	return s.client.stream(ctx, req)
@@ -1109,9 +1126,10 @@ func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/git/notes/{sha} (repoRemoveNote). Retry: Never
-// (sha may be a ref, which can move to another commit between attempts).
-func (s *ReposService) DeleteNote(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*Response, error) {
+// DELETE /repos/{owner}/{repo}/git/notes/{sha} (repoRemoveNote). Retry:
+// RetryNever (sha may be a ref, which can move to another commit between
+// attempts).
+func (s *ReposService) DeleteNote(ctx context.Context, owner, repo, sha string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoRemoveNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.with(opts)
 	req.result = resultNone
@@ -1134,8 +1152,8 @@ type RepoGetNoteOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/notes/{sha} (repoGetNote). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, params *RepoGetNoteOptions, opts ...CallOption) (*Note, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, params *RepoGetNoteOptions, opts ...RequestOption) (*Note, *Response, error) {
 	req := newRequest(&opRepoGetNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
 	req.addQueryBool("verification", p.Verification)
@@ -1153,10 +1171,10 @@ func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/git/notes/{sha} (repoSetNote). Retry: Never (sha
-// may be a ref that moves between attempts; a POST that changes state is never
-// repeated).
-func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, body NoteOptions, opts ...CallOption) (*Note, *Response, error) {
+// POST /repos/{owner}/{repo}/git/notes/{sha} (repoSetNote). Retry: RetryNever
+// (sha may be a ref that moves between attempts; a POST that changes state is
+// never repeated).
+func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, body NoteRequest, opts ...RequestOption) (*Note, *Response, error) {
 	req := newRequest(&opRepoSetNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1173,8 +1191,8 @@ func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, bod
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/refs (repoListAllGitRefs). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Reference, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*Reference, *Response, error) {
 	req := newRequest(&opRepoListAllGitRefs, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*Reference
@@ -1190,8 +1208,8 @@ func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ..
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/refs/{ref} (repoListGitRefs). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListMatchingRefs(ctx context.Context, owner, repo, ref string, opts ...CallOption) ([]*Reference, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListMatchingRefs(ctx context.Context, owner, repo, ref string, opts ...RequestOption) ([]*Reference, *Response, error) {
 	req := newRequest(&opRepoListGitRefs, seg("owner", owner), seg("repo", repo), segs("ref", ref))
 	req.with(opts)
 	var v []*Reference
@@ -1208,8 +1226,8 @@ func (s *ReposService) ListMatchingRefs(ctx context.Context, owner, repo, ref st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/tags/{sha} (GetAnnotatedTag). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetAnnotatedTag(ctx context.Context, owner, repo, sha string, opts ...CallOption) (*AnnotatedTag, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetAnnotatedTag(ctx context.Context, owner, repo, sha string, opts ...RequestOption) (*AnnotatedTag, *Response, error) {
 	req := newRequest(&opGetAnnotatedTag, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.with(opts)
 	v := new(AnnotatedTag)
@@ -1236,9 +1254,9 @@ type RepoGetTreeOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/trees/{sha} (GetTree). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) GetTree(ctx context.Context, owner, repo, sha string, params *RepoGetTreeOptions, opts ...CallOption) (*GitTreeResponse, *Response, error) {
+// GET /repos/{owner}/{repo}/git/trees/{sha} (GetTree). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetTree(ctx context.Context, owner, repo, sha string, params *RepoGetTreeOptions, opts ...RequestOption) (*GitTreeResponse, *Response, error) {
 	req := newRequest(&opGetTree, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
 	req.addQueryBool("recursive", p.Recursive)
@@ -1253,10 +1271,11 @@ func (s *ReposService) GetTree(ctx context.Context, owner, repo, sha string, par
 }
 
 // GetTreeIter walks every entry of Tree of [ReposService.GetTree], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string, params *RepoGetTreeOptions, opts ...CallOption) iter.Seq2[*GitEntry, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string, params *RepoGetTreeOptions, opts ...RequestOption) iter.Seq2[*GitEntry, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*GitEntry, *Response, error) {
 		page := p
@@ -1276,9 +1295,9 @@ func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/hooks (repoListHooks). Retry: IdempotentOnly (a
-// read; nothing changes, though the body is a credential).
-func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
+// GET /repos/{owner}/{repo}/hooks (repoListHooks). Retry: RetryIdempotentOnly
+// (a read; nothing changes, though the body is a credential).
+func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opRepoListHooks, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1292,10 +1311,11 @@ func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, params
 }
 
 // ListHooksIter walks every item of [ReposService.ListHooks], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Hook, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Hook, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Hook, *Response, error) {
 		return s.ListHooks(ctx, owner, repo, &lo, opts...)
 	})
@@ -1308,9 +1328,9 @@ func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, pa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/hooks (repoCreateHook). Retry: Never (creates a
-// webhook; a repeat creates a second one).
-func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
+// POST /repos/{owner}/{repo}/hooks (repoCreateHook). Retry: RetryNever (creates
+// a webhook; a repeat creates a second one).
+func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body CreateHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoCreateHook, seg("owner", owner), seg("repo", repo))
 	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
@@ -1328,9 +1348,9 @@ func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/hooks/git (repoListGitHooks). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opts ...CallOption) ([]*GitHook, *Response, error) {
+// GET /repos/{owner}/{repo}/hooks/git (repoListGitHooks). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*GitHook, *Response, error) {
 	req := newRequest(&opRepoListGitHooks, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*GitHook
@@ -1346,9 +1366,9 @@ func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opt
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/hooks/git/{id} (repoDeleteGitHook). Retry:
-// AlwaysRetry (git hooks are fixed named slots; clearing one twice leaves it
+// RetryAlways (git hooks are fixed named slots; clearing one twice leaves it
 // cleared).
-func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -1360,8 +1380,8 @@ func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/hooks/git/{id} (repoGetGitHook). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string, opts ...CallOption) (*GitHook, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string, opts ...RequestOption) (*GitHook, *Response, error) {
 	req := newRequest(&opRepoGetGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
 	req.with(opts)
 	v := new(GitHook)
@@ -1376,9 +1396,9 @@ func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/hooks/git/{id} (repoEditGitHook). Retry: Never
-// (installs server-side hook code; PATCHes are not repeated).
-func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, body EditGitHookOption, opts ...CallOption) (*GitHook, *Response, error) {
+// PATCH /repos/{owner}/{repo}/hooks/git/{id} (repoEditGitHook). Retry:
+// RetryNever (installs server-side hook code; PATCHes are not repeated).
+func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, body EditGitHookRequest, opts ...RequestOption) (*GitHook, *Response, error) {
 	req := newRequest(&opRepoEditGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1394,9 +1414,9 @@ func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/hooks/{id} (repoDeleteHook). Retry: AlwaysRetry
+// DELETE /repos/{owner}/{repo}/hooks/{id} (repoDeleteHook). Retry: RetryAlways
 // (webhook ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
+func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -1410,9 +1430,10 @@ func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id in
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/hooks/{id} (repoGetHook). Retry: IdempotentOnly (a
-// read; nothing changes, though the body is a credential).
-func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Hook, *Response, error) {
+// GET /repos/{owner}/{repo}/hooks/{id} (repoGetHook). Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
+func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoGetHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	req.result = resultWithheld
@@ -1431,9 +1452,9 @@ func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/hooks/{id} (repoEditHook). Retry: Never (partial
-// update of a webhook).
-func (s *ReposService) EditHook(ctx context.Context, owner, repo string, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
+// PATCH /repos/{owner}/{repo}/hooks/{id} (repoEditHook). Retry: RetryNever
+// (partial update of a webhook).
+func (s *ReposService) EditHook(ctx context.Context, owner, repo string, id int64, body EditHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoEditHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1458,9 +1479,9 @@ type RepoTestHookOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/hooks/{id}/tests (repoTestHook). Retry: Never
+// POST /repos/{owner}/{repo}/hooks/{id}/tests (repoTestHook). Retry: RetryNever
 // (sends a test delivery; a repeat sends another).
-func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int64, params *RepoTestHookOptions, opts ...CallOption) (*Response, error) {
+func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int64, params *RepoTestHookOptions, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoTestHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	p := deref(params)
 	req.addQuery("ref", p.Ref)
@@ -1474,8 +1495,8 @@ func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int6
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issue_config (repoGetIssueConfig). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string, opts ...CallOption) (*IssueConfig, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string, opts ...RequestOption) (*IssueConfig, *Response, error) {
 	req := newRequest(&opRepoGetIssueConfig, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(IssueConfig)
@@ -1491,8 +1512,8 @@ func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string, o
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issue_config/validate (repoValidateIssueConfig).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo string, opts ...CallOption) (*IssueConfigValidation, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo string, opts ...RequestOption) (*IssueConfigValidation, *Response, error) {
 	req := newRequest(&opRepoValidateIssueConfig, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(IssueConfigValidation)
@@ -1508,8 +1529,8 @@ func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issue_templates (repoGetIssueTemplates). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListIssueTemplates(ctx context.Context, owner, repo string, opts ...CallOption) ([]*IssueTemplate, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListIssueTemplates(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*IssueTemplate, *Response, error) {
 	req := newRequest(&opRepoGetIssueTemplates, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*IssueTemplate
@@ -1534,9 +1555,9 @@ type RepoListKeysOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/keys (repoListKeys). Retry: IdempotentOnly (a
+// GET /repos/{owner}/{repo}/keys (repoListKeys). Retry: RetryIdempotentOnly (a
 // read).
-func (s *ReposService) ListKeys(ctx context.Context, owner, repo string, params *RepoListKeysOptions, opts ...CallOption) ([]*DeployKey, *Response, error) {
+func (s *ReposService) ListKeys(ctx context.Context, owner, repo string, params *RepoListKeysOptions, opts ...RequestOption) ([]*DeployKey, *Response, error) {
 	req := newRequest(&opRepoListKeys, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryInt("key_id", p.KeyID)
@@ -1552,10 +1573,11 @@ func (s *ReposService) ListKeys(ctx context.Context, owner, repo string, params 
 }
 
 // ListKeysIter walks every item of [ReposService.ListKeys], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListKeysIter(ctx context.Context, owner, repo string, params *RepoListKeysOptions, opts ...CallOption) iter.Seq2[*DeployKey, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListKeysIter(ctx context.Context, owner, repo string, params *RepoListKeysOptions, opts ...RequestOption) iter.Seq2[*DeployKey, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*DeployKey, *Response, error) {
 		page := p
@@ -1568,9 +1590,9 @@ func (s *ReposService) ListKeysIter(ctx context.Context, owner, repo string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/keys (repoCreateKey). Retry: Never (adds a deploy
-// key).
-func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body CreateKeyOption, opts ...CallOption) (*DeployKey, *Response, error) {
+// POST /repos/{owner}/{repo}/keys (repoCreateKey). Retry: RetryNever (adds a
+// deploy key).
+func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body CreateKeyRequest, opts ...RequestOption) (*DeployKey, *Response, error) {
 	req := newRequest(&opRepoCreateKey, seg("owner", owner), seg("repo", repo))
 	req.requireText("key", body.Key)
 	req.requireText("title", body.Title)
@@ -1588,9 +1610,9 @@ func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body C
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/keys/{id} (repoDeleteKey). Retry: AlwaysRetry
+// DELETE /repos/{owner}/{repo}/keys/{id} (repoDeleteKey). Retry: RetryAlways
 // (deploy key ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
+func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteKey, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -1601,9 +1623,9 @@ func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/keys/{id} (repoGetKey). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*DeployKey, *Response, error) {
+// GET /repos/{owner}/{repo}/keys/{id} (repoGetKey). Retry: RetryIdempotentOnly
+// (a read).
+func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*DeployKey, *Response, error) {
 	req := newRequest(&opRepoGetKey, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	v := new(DeployKey)
@@ -1618,9 +1640,9 @@ func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/languages (repoGetLanguages). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListLanguages(ctx context.Context, owner, repo string, opts ...CallOption) (map[string]int64, *Response, error) {
+// GET /repos/{owner}/{repo}/languages (repoGetLanguages). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListLanguages(ctx context.Context, owner, repo string, opts ...RequestOption) (map[string]int64, *Response, error) {
 	req := newRequest(&opRepoGetLanguages, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v map[string]int64
@@ -1647,8 +1669,8 @@ type RepoGetMediaOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetMedia(ctx context.Context, owner, repo, filepath string, params *RepoGetMediaOptions, opts ...CallOption) ([]byte, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetMedia(ctx context.Context, owner, repo, filepath string, params *RepoGetMediaOptions, opts ...RequestOption) ([]byte, *Response, error) {
 	req := newRequest(&opRepoGetRawFileOrLFS, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
 	req.addQuery("ref", p.Ref)
@@ -1670,8 +1692,8 @@ func (s *ReposService) GetMedia(ctx context.Context, owner, repo, filepath strin
 // a nil reader.
 //
 // GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) OpenMedia(ctx context.Context, owner, repo, filepath string, params *RepoGetMediaOptions, opts ...CallOption) (io.ReadCloser, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) OpenMedia(ctx context.Context, owner, repo, filepath string, params *RepoGetMediaOptions, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoGetRawFileOrLFS, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
 	req.addQuery("ref", p.Ref)
@@ -1683,9 +1705,9 @@ func (s *ReposService) OpenMedia(ctx context.Context, owner, repo, filepath stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/mirror-sync (repoMirrorSync). Retry: Never (queues
-// a fetch from upstream; a repeat queues another).
-func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+// POST /repos/{owner}/{repo}/mirror-sync (repoMirrorSync). Retry: RetryNever
+// (queues a fetch from upstream; a repeat queues another).
+func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoMirrorSync, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -1697,8 +1719,8 @@ func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/new_pin_allowed (repoNewPinAllowed). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetNewPinAllowed(ctx context.Context, owner, repo string, opts ...CallOption) (*NewIssuePinsAllowed, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetNewPinAllowed(ctx context.Context, owner, repo string, opts ...RequestOption) (*NewIssuePinsAllowed, *Response, error) {
 	req := newRequest(&opRepoNewPinAllowed, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(NewIssuePinsAllowed)
@@ -1714,8 +1736,8 @@ func (s *ReposService) GetNewPinAllowed(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/push_mirrors (repoListPushMirrors). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListPushMirrors(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*PushMirror, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListPushMirrors(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*PushMirror, *Response, error) {
 	req := newRequest(&opRepoListPushMirrors, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1728,10 +1750,11 @@ func (s *ReposService) ListPushMirrors(ctx context.Context, owner, repo string, 
 }
 
 // ListPushMirrorsIter walks every item of [ReposService.ListPushMirrors], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) ListPushMirrorsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*PushMirror, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListPushMirrorsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*PushMirror, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*PushMirror, *Response, error) {
 		return s.ListPushMirrors(ctx, owner, repo, &lo, opts...)
 	})
@@ -1741,9 +1764,10 @@ func (s *ReposService) ListPushMirrorsIter(ctx context.Context, owner, repo stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/push_mirrors (repoAddPushMirror). Retry: Never
-// (creates a push mirror; a repeat creates a second one to the same remote).
-func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string, body CreatePushMirrorOption, opts ...CallOption) (*PushMirror, *Response, error) {
+// POST /repos/{owner}/{repo}/push_mirrors (repoAddPushMirror). Retry:
+// RetryNever (creates a push mirror; a repeat creates a second one to the same
+// remote).
+func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string, body CreatePushMirrorRequest, opts ...RequestOption) (*PushMirror, *Response, error) {
 	req := newRequest(&opRepoAddPushMirror, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -1760,8 +1784,8 @@ func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/push_mirrors-sync (repoPushMirrorSync). Retry:
-// Never (queues a push to every mirror; a repeat queues them again).
-func (s *ReposService) SyncPushMirrors(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+// RetryNever (queues a push to every mirror; a repeat queues them again).
+func (s *ReposService) SyncPushMirrors(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoPushMirrorSync, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -1773,9 +1797,9 @@ func (s *ReposService) SyncPushMirrors(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/push_mirrors/{name} (repoDeletePushMirror).
-// Retry: AlwaysRetry (remote names are generated per mirror and never handed
+// Retry: RetryAlways (remote names are generated per mirror and never handed
 // out again).
-func (s *ReposService) DeletePushMirror(ctx context.Context, owner, repo, name string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) DeletePushMirror(ctx context.Context, owner, repo, name string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePushMirror, seg("owner", owner), seg("repo", repo), seg("name", name))
 	req.with(opts)
 	req.result = resultNone
@@ -1787,8 +1811,8 @@ func (s *ReposService) DeletePushMirror(ctx context.Context, owner, repo, name s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/push_mirrors/{name}
-// (repoGetPushMirrorByRemoteName). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetPushMirror(ctx context.Context, owner, repo, name string, opts ...CallOption) (*PushMirror, *Response, error) {
+// (repoGetPushMirrorByRemoteName). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) GetPushMirror(ctx context.Context, owner, repo, name string, opts ...RequestOption) (*PushMirror, *Response, error) {
 	req := newRequest(&opRepoGetPushMirrorByRemoteName, seg("owner", owner), seg("repo", repo), seg("name", name))
 	req.with(opts)
 	v := new(PushMirror)
@@ -1815,8 +1839,8 @@ type RepoGetRawFileOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath string, params *RepoGetRawFileOptions, opts ...CallOption) ([]byte, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath string, params *RepoGetRawFileOptions, opts ...RequestOption) ([]byte, *Response, error) {
 	req := newRequest(&opRepoGetRawFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
 	req.addQuery("ref", p.Ref)
@@ -1838,8 +1862,8 @@ func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath str
 // a nil reader.
 //
 // GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) OpenRawFile(ctx context.Context, owner, repo, filepath string, params *RepoGetRawFileOptions, opts ...CallOption) (io.ReadCloser, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) OpenRawFile(ctx context.Context, owner, repo, filepath string, params *RepoGetRawFileOptions, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoGetRawFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
 	req.addQuery("ref", p.Ref)
@@ -1864,9 +1888,9 @@ type RepoListReleasesOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/releases (repoListReleases). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, params *RepoListReleasesOptions, opts ...CallOption) ([]*Release, *Response, error) {
+// GET /repos/{owner}/{repo}/releases (repoListReleases). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, params *RepoListReleasesOptions, opts ...RequestOption) ([]*Release, *Response, error) {
 	req := newRequest(&opRepoListReleases, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQueryBool("draft", p.Draft)
@@ -1883,10 +1907,11 @@ func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, par
 }
 
 // ListReleasesIter walks every item of [ReposService.ListReleases], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) ListReleasesIter(ctx context.Context, owner, repo string, params *RepoListReleasesOptions, opts ...CallOption) iter.Seq2[*Release, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListReleasesIter(ctx context.Context, owner, repo string, params *RepoListReleasesOptions, opts ...RequestOption) iter.Seq2[*Release, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Release, *Response, error) {
 		page := p
@@ -1899,9 +1924,9 @@ func (s *ReposService) ListReleasesIter(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/releases (repoCreateRelease). Retry: Never
+// POST /repos/{owner}/{repo}/releases (repoCreateRelease). Retry: RetryNever
 // (creates a release).
-func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, body CreateReleaseOption, opts ...CallOption) (*Release, *Response, error) {
+func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, body CreateReleaseRequest, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoCreateRelease, seg("owner", owner), seg("repo", repo))
 	req.requireText("tag_name", body.TagName)
 	req.jsonBody(body)
@@ -1920,8 +1945,8 @@ func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, bo
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/latest (repoGetLatestRelease). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string, opts ...CallOption) (*Release, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetLatestRelease, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(Release)
@@ -1937,9 +1962,9 @@ func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/releases/tags/{tag} (repoDeleteReleaseByTag).
-// Retry: Never (by tag name: a release for that tag may be re-created between
-// attempts).
-func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Response, error) {
+// Retry: RetryNever (by tag name: a release for that tag may be re-created
+// between attempts).
+func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteReleaseByTag, seg("owner", owner), seg("repo", repo), segSlash("tag", tag))
 	req.with(opts)
 	req.result = resultNone
@@ -1951,8 +1976,8 @@ func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/tags/{tag} (repoGetReleaseByTag). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Release, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag string, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetReleaseByTag, seg("owner", owner), seg("repo", repo), segSlash("tag", tag))
 	req.with(opts)
 	v := new(Release)
@@ -1968,8 +1993,8 @@ func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/releases/{id} (repoDeleteRelease). Retry:
-// AlwaysRetry (release ids are never reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
+// RetryAlways (release ids are never reused; deleting twice leaves it deleted).
+func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteRelease, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -1981,8 +2006,8 @@ func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/{id} (repoGetRelease). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Release, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetRelease, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	v := new(Release)
@@ -1997,9 +2022,9 @@ func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id in
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/releases/{id} (repoEditRelease). Retry: Never
-// (partial update of a release).
-func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id int64, body EditReleaseOption, opts ...CallOption) (*Release, *Response, error) {
+// PATCH /repos/{owner}/{repo}/releases/{id} (repoEditRelease). Retry:
+// RetryNever (partial update of a release).
+func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id int64, body EditReleaseRequest, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoEditRelease, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -2016,8 +2041,8 @@ func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/{id}/assets (repoListReleaseAttachments).
-// Retry: IdempotentOnly (a read).
-func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string, id int64, opts ...CallOption) ([]*Attachment, *Response, error) {
+// Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opRepoListReleaseAttachments, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	var v []*Attachment
@@ -2033,9 +2058,9 @@ func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
-// (repoDeleteReleaseAttachment). Retry: AlwaysRetry (attachment ids are never
+// (repoDeleteReleaseAttachment). Retry: RetryAlways (attachment ids are never
 // reused; deleting twice leaves it deleted).
-func (s *ReposService) DeleteReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...CallOption) (*Response, error) {
+func (s *ReposService) DeleteReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.with(opts)
 	req.result = resultNone
@@ -2047,8 +2072,8 @@ func (s *ReposService) DeleteReleaseAsset(ctx context.Context, owner, repo strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
-// (repoGetReleaseAttachment). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...CallOption) (*Attachment, *Response, error) {
+// (repoGetReleaseAttachment). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) GetReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoGetReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.with(opts)
 	v := new(Attachment)
@@ -2064,8 +2089,8 @@ func (s *ReposService) GetReleaseAsset(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
-// (repoEditReleaseAttachment). Retry: Never (partial update of an asset).
-func (s *ReposService) EditReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentOptions, opts ...CallOption) (*Attachment, *Response, error) {
+// (repoEditReleaseAttachment). Retry: RetryNever (partial update of an asset).
+func (s *ReposService) EditReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentRequest, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoEditReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.jsonBody(body)
 	req.with(opts)
@@ -2081,9 +2106,9 @@ func (s *ReposService) EditReleaseAsset(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/reviewers (repoGetReviewers). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, opts ...CallOption) ([]*User, *Response, error) {
+// GET /repos/{owner}/{repo}/reviewers (repoGetReviewers). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoGetReviewers, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*User
@@ -2102,8 +2127,8 @@ func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, op
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/stargazers (repoListStargazers). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListStargazers(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListStargazers(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListStargazers, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -2116,10 +2141,11 @@ func (s *ReposService) ListStargazers(ctx context.Context, owner, repo string, p
 }
 
 // ListStargazersIter walks every item of [ReposService.ListStargazers], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) ListStargazersIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListStargazersIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListStargazers(ctx, owner, repo, &lo, opts...)
 	})
@@ -2141,8 +2167,8 @@ type RepoListStatusesBySHAOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/statuses/{sha} (repoListStatuses). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...CallOption) ([]*CommitStatus, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...RequestOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatuses, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
 	req.addQuery("sort", string(p.Sort))
@@ -2158,10 +2184,12 @@ func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha s
 }
 
 // ListStatusesBySHAIter walks every item of [ReposService.ListStatusesBySHA],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ReposService) ListStatusesBySHAIter(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...CallOption) iter.Seq2[*CommitStatus, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ReposService) ListStatusesBySHAIter(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...RequestOption) iter.Seq2[*CommitStatus, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*CommitStatus, *Response, error) {
 		page := p
@@ -2174,9 +2202,9 @@ func (s *ReposService) ListStatusesBySHAIter(ctx context.Context, owner, repo, s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/statuses/{sha} (repoCreateStatus). Retry: Never
-// (appends a commit status; a repeat appends another).
-func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string, body CreateStatusOption, opts ...CallOption) (*CommitStatus, *Response, error) {
+// POST /repos/{owner}/{repo}/statuses/{sha} (repoCreateStatus). Retry:
+// RetryNever (appends a commit status; a repeat appends another).
+func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string, body CreateStatusRequest, opts ...RequestOption) (*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoCreateStatus, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.jsonBody(body)
 	req.with(opts)
@@ -2193,8 +2221,8 @@ func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/subscribers (repoListSubscribers). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListSubscribers(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListSubscribers(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListSubscribers, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -2207,10 +2235,11 @@ func (s *ReposService) ListSubscribers(ctx context.Context, owner, repo string, 
 }
 
 // ListSubscribersIter walks every item of [ReposService.ListSubscribers], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) ListSubscribersIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListSubscribersIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListSubscribers(ctx, owner, repo, &lo, opts...)
 	})
@@ -2221,9 +2250,9 @@ func (s *ReposService) ListSubscribersIter(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/subscription (userCurrentDeleteSubscription).
-// Retry: AlwaysRetry (unwatched is a yes/no state of one repo; a repeat leaves
+// Retry: RetryAlways (unwatched is a yes/no state of one repo; a repeat leaves
 // it unwatched).
-func (s *ReposService) Unwatch(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) Unwatch(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteSubscription, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -2237,8 +2266,8 @@ func (s *ReposService) Unwatch(ctx context.Context, owner, repo string, opts ...
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/subscription (userCurrentCheckSubscription). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetSubscription(ctx context.Context, owner, repo string, opts ...CallOption) (*WatchInfo, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetSubscription(ctx context.Context, owner, repo string, opts ...RequestOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opUserCurrentCheckSubscription, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(WatchInfo)
@@ -2254,9 +2283,9 @@ func (s *ReposService) GetSubscription(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/subscription (userCurrentPutSubscription). Retry:
-// AlwaysRetry (watched is a yes/no state of one repo; a repeat leaves it
+// RetryAlways (watched is a yes/no state of one repo; a repeat leaves it
 // watched).
-func (s *ReposService) Watch(ctx context.Context, owner, repo string, opts ...CallOption) (*WatchInfo, *Response, error) {
+func (s *ReposService) Watch(ctx context.Context, owner, repo string, opts ...RequestOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opUserCurrentPutSubscription, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(WatchInfo)
@@ -2274,8 +2303,8 @@ func (s *ReposService) Watch(ctx context.Context, owner, repo string, opts ...Ca
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/sync_fork (repoSyncForkDefaultInfo). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, opts ...CallOption) (*SyncForkInfo, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, opts ...RequestOption) (*SyncForkInfo, *Response, error) {
 	req := newRequest(&opRepoSyncForkDefaultInfo, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(SyncForkInfo)
@@ -2291,10 +2320,10 @@ func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, 
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /repos/{owner}/{repo}/sync_fork (repoSyncForkDefault). Retry: Never
+// POST /repos/{owner}/{repo}/sync_fork (repoSyncForkDefault). Retry: RetryNever
 // (fast-forwards the fork by POST; a POST that changes state is never
 // repeated).
-func (s *ReposService) SyncFork(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) SyncFork(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoSyncForkDefault, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -2308,8 +2337,8 @@ func (s *ReposService) SyncFork(ctx context.Context, owner, repo string, opts ..
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranchInfo). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetForkBranchSyncInfo(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*SyncForkInfo, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetForkBranchSyncInfo(ctx context.Context, owner, repo, branch string, opts ...RequestOption) (*SyncForkInfo, *Response, error) {
 	req := newRequest(&opRepoSyncForkBranchInfo, seg("owner", owner), seg("repo", repo), segSlash("branch", branch))
 	req.with(opts)
 	v := new(SyncForkInfo)
@@ -2326,9 +2355,9 @@ func (s *ReposService) GetForkBranchSyncInfo(ctx context.Context, owner, repo, b
 // before sending ([UnsupportedOperationError]).
 //
 // POST /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranch). Retry:
-// Never (fast-forwards a fork branch by POST; a POST that changes state is
+// RetryNever (fast-forwards a fork branch by POST; a POST that changes state is
 // never repeated).
-func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoSyncForkBranch, seg("owner", owner), seg("repo", repo), segSlash("branch", branch))
 	req.with(opts)
 	req.result = resultNone
@@ -2340,8 +2369,8 @@ func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/tag_protections (repoListTagProtection). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo string, opts ...CallOption) ([]*TagProtection, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*TagProtection, *Response, error) {
 	req := newRequest(&opRepoListTagProtection, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*TagProtection
@@ -2357,8 +2386,8 @@ func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/tag_protections (repoCreateTagProtection). Retry:
-// Never (creates a rule; a repeat is refused for a rule that now exists).
-func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo string, body CreateTagProtectionOption, opts ...CallOption) (*TagProtection, *Response, error) {
+// RetryNever (creates a rule; a repeat is refused for a rule that now exists).
+func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo string, body CreateTagProtectionRequest, opts ...RequestOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoCreateTagProtection, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -2375,9 +2404,9 @@ func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/tag_protections/{id} (repoDeleteTagProtection).
-// Retry: AlwaysRetry (tag protection ids are never reused; deleting twice
+// Retry: RetryAlways (tag protection ids are never reused; deleting twice
 // leaves it deleted).
-func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*Response, error) {
+func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -2389,8 +2418,8 @@ func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/tag_protections/{id} (repoGetTagProtection). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string, id int64, opts ...CallOption) (*TagProtection, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoGetTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
 	v := new(TagProtection)
@@ -2407,8 +2436,8 @@ func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/tag_protections/{id} (repoEditTagProtection).
-// Retry: Never (partial update of a tag protection).
-func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string, id int64, body EditTagProtectionOption, opts ...CallOption) (*TagProtection, *Response, error) {
+// Retry: RetryNever (partial update of a tag protection).
+func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string, id int64, body EditTagProtectionRequest, opts ...RequestOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoEditTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -2424,9 +2453,9 @@ func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/tags (repoListTags). Retry: IdempotentOnly (a
+// GET /repos/{owner}/{repo}/tags (repoListTags). Retry: RetryIdempotentOnly (a
 // read).
-func (s *ReposService) ListTags(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*Tag, *Response, error) {
+func (s *ReposService) ListTags(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Tag, *Response, error) {
 	req := newRequest(&opRepoListTags, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -2439,10 +2468,11 @@ func (s *ReposService) ListTags(ctx context.Context, owner, repo string, params 
 }
 
 // ListTagsIter walks every item of [ReposService.ListTags], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListTagsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*Tag, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListTagsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Tag, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Tag, *Response, error) {
 		return s.ListTags(ctx, owner, repo, &lo, opts...)
 	})
@@ -2452,9 +2482,9 @@ func (s *ReposService) ListTagsIter(ctx context.Context, owner, repo string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/tags (repoCreateTag). Retry: Never (creates a
+// POST /repos/{owner}/{repo}/tags (repoCreateTag). Retry: RetryNever (creates a
 // tag).
-func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body CreateTagOption, opts ...CallOption) (*Tag, *Response, error) {
+func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body CreateTagRequest, opts ...RequestOption) (*Tag, *Response, error) {
 	req := newRequest(&opRepoCreateTag, seg("owner", owner), seg("repo", repo))
 	req.requireText("tag_name", body.TagName)
 	req.jsonBody(body)
@@ -2471,9 +2501,9 @@ func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body C
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/tags/{tag} (repoDeleteTag). Retry: Never (by
-// name: a tag of that name may be re-created between attempts).
-func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Response, error) {
+// DELETE /repos/{owner}/{repo}/tags/{tag} (repoDeleteTag). Retry: RetryNever
+// (by name: a tag of that name may be re-created between attempts).
+func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTag, seg("owner", owner), seg("repo", repo), segs("tag", tag))
 	req.with(opts)
 	req.result = resultNone
@@ -2484,9 +2514,9 @@ func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/tags/{tag} (repoGetTag). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string, opts ...CallOption) (*Tag, *Response, error) {
+// GET /repos/{owner}/{repo}/tags/{tag} (repoGetTag). Retry: RetryIdempotentOnly
+// (a read).
+func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string, opts ...RequestOption) (*Tag, *Response, error) {
 	req := newRequest(&opRepoGetTag, seg("owner", owner), seg("repo", repo), segs("tag", tag))
 	req.with(opts)
 	v := new(Tag)
@@ -2501,9 +2531,9 @@ func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/teams (repoListTeams). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts ...CallOption) ([]*Team, *Response, error) {
+// GET /repos/{owner}/{repo}/teams (repoListTeams). Retry: RetryIdempotentOnly
+// (a read).
+func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*Team, *Response, error) {
 	req := newRequest(&opRepoListTeams, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	var v []*Team
@@ -2519,8 +2549,8 @@ func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts .
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/teams/{team} (repoDeleteTeam). Retry:
-// AlwaysRetry (removes one team's access; a repeat leaves it removed).
-func (s *ReposService) RemoveTeam(ctx context.Context, owner, repo, team string, opts ...CallOption) (*Response, error) {
+// RetryAlways (removes one team's access; a repeat leaves it removed).
+func (s *ReposService) RemoveTeam(ctx context.Context, owner, repo, team string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
 	req.with(opts)
 	req.result = resultNone
@@ -2533,9 +2563,9 @@ func (s *ReposService) RemoveTeam(ctx context.Context, owner, repo, team string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/teams/{team} (repoCheckTeam). Retry: IdempotentOnly
-// (a read).
-func (s *ReposService) GetTeam(ctx context.Context, owner, repo, team string, opts ...CallOption) (*Team, *Response, error) {
+// GET /repos/{owner}/{repo}/teams/{team} (repoCheckTeam). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetTeam(ctx context.Context, owner, repo, team string, opts ...RequestOption) (*Team, *Response, error) {
 	req := newRequest(&opRepoCheckTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
 	req.with(opts)
 	v := new(Team)
@@ -2550,9 +2580,9 @@ func (s *ReposService) GetTeam(ctx context.Context, owner, repo, team string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/teams/{team} (repoAddTeam). Retry: AlwaysRetry
+// PUT /repos/{owner}/{repo}/teams/{team} (repoAddTeam). Retry: RetryAlways
 // (grants one named team access; a repeat leaves it granted).
-func (s *ReposService) AddTeam(ctx context.Context, owner, repo, team string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) AddTeam(ctx context.Context, owner, repo, team string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoAddTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
 	req.with(opts)
 	req.result = resultNone
@@ -2577,9 +2607,9 @@ type RepoListTrackedTimesOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/times (repoTrackedTimes). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) ListTrackedTimes(ctx context.Context, owner, repo string, params *RepoListTrackedTimesOptions, opts ...CallOption) ([]*TrackedTime, *Response, error) {
+// GET /repos/{owner}/{repo}/times (repoTrackedTimes). Retry:
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListTrackedTimes(ctx context.Context, owner, repo string, params *RepoListTrackedTimesOptions, opts ...RequestOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opRepoTrackedTimes, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
 	req.addQuery("user", p.User)
@@ -2596,10 +2626,12 @@ func (s *ReposService) ListTrackedTimes(ctx context.Context, owner, repo string,
 }
 
 // ListTrackedTimesIter walks every item of [ReposService.ListTrackedTimes],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *ReposService) ListTrackedTimesIter(ctx context.Context, owner, repo string, params *RepoListTrackedTimesOptions, opts ...CallOption) iter.Seq2[*TrackedTime, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *ReposService) ListTrackedTimesIter(ctx context.Context, owner, repo string, params *RepoListTrackedTimesOptions, opts ...RequestOption) iter.Seq2[*TrackedTime, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
 		page := p
@@ -2615,8 +2647,8 @@ func (s *ReposService) ListTrackedTimesIter(ctx context.Context, owner, repo str
 // Deprecated: The spec marks this operation deprecated.
 //
 // GET /repos/{owner}/{repo}/times/{user} (userTrackedTimes). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListUserTrackedTimes(ctx context.Context, owner, repo, user string, opts ...CallOption) ([]*TrackedTime, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListUserTrackedTimes(ctx context.Context, owner, repo, user string, opts ...RequestOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opUserTrackedTimes, seg("owner", owner), seg("repo", repo), seg("user", user))
 	req.with(opts)
 	var v []*TrackedTime
@@ -2636,9 +2668,9 @@ func (s *ReposService) ListUserTrackedTimes(ctx context.Context, owner, repo, us
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/topics (repoListTopics). Retry: IdempotentOnly (a
-// read).
-func (s *ReposService) ListTopics(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]string, *Response, error) {
+// GET /repos/{owner}/{repo}/topics (repoListTopics). Retry: RetryIdempotentOnly
+// (a read).
+func (s *ReposService) ListTopics(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opRepoListTopics, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -2651,10 +2683,11 @@ func (s *ReposService) ListTopics(ctx context.Context, owner, repo string, param
 }
 
 // ListTopicsIter walks every item of [ReposService.ListTopics], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListTopicsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[string, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListTopicsIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[string, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]string, *Response, error) {
 		return s.ListTopics(ctx, owner, repo, &lo, opts...)
 	})
@@ -2665,8 +2698,8 @@ func (s *ReposService) ListTopicsIter(ctx context.Context, owner, repo string, p
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/topics/{topic} (repoDeleteTopic). Retry:
-// AlwaysRetry (takes one named topic off; a repeat leaves it off).
-func (s *ReposService) RemoveTopic(ctx context.Context, owner, repo, topic string, opts ...CallOption) (*Response, error) {
+// RetryAlways (takes one named topic off; a repeat leaves it off).
+func (s *ReposService) RemoveTopic(ctx context.Context, owner, repo, topic string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTopic, seg("owner", owner), seg("repo", repo), seg("topic", topic))
 	req.with(opts)
 	req.result = resultNone
@@ -2677,9 +2710,9 @@ func (s *ReposService) RemoveTopic(ctx context.Context, owner, repo, topic strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/topics/{topic} (repoAddTopic). Retry: AlwaysRetry
+// PUT /repos/{owner}/{repo}/topics/{topic} (repoAddTopic). Retry: RetryAlways
 // (puts one named topic on; a repeat leaves it on).
-func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string, opts ...CallOption) (*Response, error) {
+func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoAddTopic, seg("owner", owner), seg("repo", repo), seg("topic", topic))
 	req.with(opts)
 	req.result = resultNone
@@ -2690,9 +2723,9 @@ func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/transfer (repoTransfer). Retry: Never (starts an
-// ownership transfer; afterwards owner/name may address something else).
-func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body TransferRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+// POST /repos/{owner}/{repo}/transfer (repoTransfer). Retry: RetryNever (starts
+// an ownership transfer; afterwards owner/name may address something else).
+func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body TransferRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoTransfer, seg("owner", owner), seg("repo", repo))
 	req.requireText("new_owner", body.NewOwner)
 	req.jsonBody(body)
@@ -2709,9 +2742,10 @@ func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body Tr
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/transfer/accept (acceptRepoTransfer). Retry: Never
-// (completes a transfer; afterwards owner/name may address something else).
-func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
+// POST /repos/{owner}/{repo}/transfer/accept (acceptRepoTransfer). Retry:
+// RetryNever (completes a transfer; afterwards owner/name may address something
+// else).
+func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opAcceptRepoTransfer, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(Repository)
@@ -2726,9 +2760,9 @@ func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/transfer/reject (rejectRepoTransfer). Retry: Never
-// (resolves a pending transfer; a repeat is refused).
-func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, opts ...CallOption) (*Repository, *Response, error) {
+// POST /repos/{owner}/{repo}/transfer/reject (rejectRepoTransfer). Retry:
+// RetryNever (resolves a pending transfer; a repeat is refused).
+func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRejectRepoTransfer, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	v := new(Repository)
@@ -2743,9 +2777,9 @@ func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/wiki/new (repoCreateWikiPage). Retry: Never
+// POST /repos/{owner}/{repo}/wiki/new (repoCreateWikiPage). Retry: RetryNever
 // (creates a page in a new wiki commit).
-func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, body CreateWikiPageOptions, opts ...CallOption) (*WikiPage, *Response, error) {
+func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, body CreateWikiPageRequest, opts ...RequestOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoCreateWikiPage, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
 	req.with(opts)
@@ -2762,9 +2796,9 @@ func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, b
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/wiki/page/{pageName} (repoDeleteWikiPage).
-// Retry: Never (by page name: a page of that name may be re-created between
-// attempts).
-func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName string, opts ...CallOption) (*Response, error) {
+// Retry: RetryNever (by page name: a page of that name may be re-created
+// between attempts).
+func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.with(opts)
 	req.result = resultNone
@@ -2776,8 +2810,8 @@ func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/wiki/page/{pageName} (repoGetWikiPage). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName string, opts ...CallOption) (*WikiPage, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName string, opts ...RequestOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoGetWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.with(opts)
 	v := new(WikiPage)
@@ -2793,8 +2827,9 @@ func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/wiki/page/{pageName} (repoEditWikiPage). Retry:
-// Never (commits new content and may rename the page; a repeat commits again).
-func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName string, body CreateWikiPageOptions, opts ...CallOption) (*WikiPage, *Response, error) {
+// RetryNever (commits new content and may rename the page; a repeat commits
+// again).
+func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName string, body CreateWikiPageRequest, opts ...RequestOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoEditWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.jsonBody(body)
 	req.with(opts)
@@ -2811,8 +2846,8 @@ func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/wiki/pages (repoGetWikiPages). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) ListWikiPages(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) ([]*WikiPageMetaData, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) ListWikiPages(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*WikiPageMetaData, *Response, error) {
 	req := newRequest(&opRepoGetWikiPages, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -2825,10 +2860,11 @@ func (s *ReposService) ListWikiPages(ctx context.Context, owner, repo string, pa
 }
 
 // ListWikiPagesIter walks every item of [ReposService.ListWikiPages], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) ListWikiPagesIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...CallOption) iter.Seq2[*WikiPageMetaData, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListWikiPagesIter(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) iter.Seq2[*WikiPageMetaData, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*WikiPageMetaData, *Response, error) {
 		return s.ListWikiPages(ctx, owner, repo, &lo, opts...)
 	})
@@ -2842,8 +2878,8 @@ func (s *ReposService) ListWikiPagesIter(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/wiki/revisions/{pageName}
-// (repoGetWikiPageRevisions). Retry: IdempotentOnly (a read).
-func (s *ReposService) ListWikiPageRevisions(ctx context.Context, owner, repo, pageName string, params *ListOptions, opts ...CallOption) (*WikiCommitList, *Response, error) {
+// (repoGetWikiPageRevisions). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) ListWikiPageRevisions(ctx context.Context, owner, repo, pageName string, params *ListOptions, opts ...RequestOption) (*WikiCommitList, *Response, error) {
 	req := newRequest(&opRepoGetWikiPageRevisions, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -2857,9 +2893,11 @@ func (s *ReposService) ListWikiPageRevisions(ctx context.Context, owner, repo, p
 
 // ListWikiPageRevisionsIter walks every entry of Commits of
 // [ReposService.ListWikiPageRevisions], page after page from params' page on;
-// see [All]. A page is fetched only once the previous one has been consumed.
-// params is copied, never modified; opts apply to every page.
-func (s *ReposService) ListWikiPageRevisionsIter(ctx context.Context, owner, repo, pageName string, params *ListOptions, opts ...CallOption) iter.Seq2[*WikiCommit, error] {
+// see [All]. Pages are fetched one at a time, each once the previous one has
+// been consumed, unless the client was made with [WithWalkConcurrency], which
+// fetches later pages ahead; items still come once each, in order. params is
+// copied, never modified; opts apply to every page.
+func (s *ReposService) ListWikiPageRevisionsIter(ctx context.Context, owner, repo, pageName string, params *ListOptions, opts ...RequestOption) iter.Seq2[*WikiCommit, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*WikiCommit, *Response, error) {
 		v, resp, err := s.ListWikiPageRevisions(ctx, owner, repo, pageName, &lo, opts...)
 		if v == nil || err != nil {
@@ -2874,8 +2912,8 @@ func (s *ReposService) ListWikiPageRevisionsIter(ctx context.Context, owner, rep
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{template_owner}/{template_repo}/generate (generateRepo). Retry:
-// Never (creates a repository from a template).
-func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo string, body GenerateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+// RetryNever (creates a repository from a template).
+func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo string, body GenerateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opGenerateRepo, seg("template_owner", templateOwner), seg("template_repo", templateRepo))
 	req.requireText("name", body.Name)
 	req.requireText("owner", body.Owner)
@@ -2893,8 +2931,8 @@ func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repositories/{id} (repoGetByID). Retry: IdempotentOnly (a read).
-func (s *ReposService) GetByID(ctx context.Context, id int64, opts ...CallOption) (*Repository, *Response, error) {
+// GET /repositories/{id} (repoGetByID). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) GetByID(ctx context.Context, id int64, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoGetByID, num("id", id))
 	req.with(opts)
 	v := new(Repository)
@@ -2921,8 +2959,8 @@ type RepoSearchTopicsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /topics/search (topicSearch). Retry: IdempotentOnly (a read).
-func (s *ReposService) SearchTopics(ctx context.Context, params *RepoSearchTopicsOptions, opts ...CallOption) ([]*TopicResponse, *Response, error) {
+// GET /topics/search (topicSearch). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) SearchTopics(ctx context.Context, params *RepoSearchTopicsOptions, opts ...RequestOption) ([]*TopicResponse, *Response, error) {
 	req := newRequest(&opTopicSearch)
 	p := deref(params)
 	req.addQuery("q", p.Query)
@@ -2938,10 +2976,11 @@ func (s *ReposService) SearchTopics(ctx context.Context, params *RepoSearchTopic
 }
 
 // SearchTopicsIter walks every item of [ReposService.SearchTopics], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *ReposService) SearchTopicsIter(ctx context.Context, params *RepoSearchTopicsOptions, opts ...CallOption) iter.Seq2[*TopicResponse, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) SearchTopicsIter(ctx context.Context, params *RepoSearchTopicsOptions, opts ...RequestOption) iter.Seq2[*TopicResponse, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TopicResponse, *Response, error) {
 		page := p
@@ -2956,9 +2995,9 @@ func (s *ReposService) SearchTopicsIter(ctx context.Context, params *RepoSearchT
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/repos (createCurrentUserRepo). Retry: Never (creates a
+// POST /user/repos (createCurrentUserRepo). Retry: RetryNever (creates a
 // repository).
-func (s *ReposService) Create(ctx context.Context, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+func (s *ReposService) Create(ctx context.Context, body CreateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateCurrentUserRepo)
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -2986,8 +3025,8 @@ type RepoListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/repos (userCurrentListRepos). Retry: IdempotentOnly (a read).
-func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /user/repos (userCurrentListRepos). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListRepos)
 	p := deref(params)
 	req.addQuery("order_by", string(p.OrderBy))
@@ -3002,9 +3041,11 @@ func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts .
 }
 
 // ListIter walks every item of [ReposService.List], page after page from
-// params' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. params is copied, never modified; opts apply to every page.
-func (s *ReposService) ListIter(ctx context.Context, params *RepoListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// params' page on; see [All]. Pages are fetched one at a time, each once the
+// previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListIter(ctx context.Context, params *RepoListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		page := p
@@ -3017,8 +3058,9 @@ func (s *ReposService) ListIter(ctx context.Context, params *RepoListOptions, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/repos (userListRepos). Retry: IdempotentOnly (a read).
-func (s *ReposService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /users/{username}/repos (userListRepos). Retry: RetryIdempotentOnly (a
+// read).
+func (s *ReposService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListRepos, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -3031,10 +3073,11 @@ func (s *ReposService) ListByUser(ctx context.Context, username string, params *
 }
 
 // ListByUserIter walks every item of [ReposService.ListByUser], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListByUserIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListByUserIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		return s.ListByUser(ctx, username, &lo, opts...)
 	})
@@ -3046,9 +3089,9 @@ func (s *ReposService) ListByUserIter(ctx context.Context, username string, para
 //
 // Deprecated: The spec marks this operation deprecated.
 //
-// POST /org/{org}/repos (createOrgRepoDeprecated). Retry: Never (creates a
+// POST /org/{org}/repos (createOrgRepoDeprecated). Retry: RetryNever (creates a
 // repository).
-func (s *ReposService) CreateInOrgDeprecated(ctx context.Context, org string, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+func (s *ReposService) CreateInOrgDeprecated(ctx context.Context, org string, body CreateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateOrgRepoDeprecated, seg("org", org))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -3065,8 +3108,8 @@ func (s *ReposService) CreateInOrgDeprecated(ctx context.Context, org string, bo
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/repos (orgListRepos). Retry: IdempotentOnly (a read).
-func (s *ReposService) ListByOrg(ctx context.Context, org string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /orgs/{org}/repos (orgListRepos). Retry: RetryIdempotentOnly (a read).
+func (s *ReposService) ListByOrg(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opOrgListRepos, seg("org", org))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -3079,10 +3122,11 @@ func (s *ReposService) ListByOrg(ctx context.Context, org string, params *ListOp
 }
 
 // ListByOrgIter walks every item of [ReposService.ListByOrg], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *ReposService) ListByOrgIter(ctx context.Context, org string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *ReposService) ListByOrgIter(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		return s.ListByOrg(ctx, org, &lo, opts...)
 	})
@@ -3092,8 +3136,9 @@ func (s *ReposService) ListByOrgIter(ctx context.Context, org string, params *Li
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/repos (createOrgRepo). Retry: Never (creates a repository).
-func (s *ReposService) CreateInOrg(ctx context.Context, org string, body CreateRepoOption, opts ...CallOption) (*Repository, *Response, error) {
+// POST /orgs/{org}/repos (createOrgRepo). Retry: RetryNever (creates a
+// repository).
+func (s *ReposService) CreateInOrg(ctx context.Context, org string, body CreateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateOrgRepo, seg("org", org))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)

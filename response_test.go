@@ -29,8 +29,8 @@ func TestResponseNeverNilAndSafe(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
 
-	good, _ := NewClient(WithBaseURL(ok.URL), WithRetryPolicy(RetryOff))
-	dead, _ := NewClient(WithBaseURL(closedURL), WithRetryPolicy(RetryOff))
+	good, _ := NewClient(WithBaseURL(ok.URL), WithRetryPolicy(RetryOff()))
+	dead, _ := NewClient(WithBaseURL(closedURL), WithRetryPolicy(RetryOff()))
 	cases := []struct {
 		name   string
 		call   func() (*Response, error)

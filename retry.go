@@ -58,7 +58,7 @@ func (j Jitter) String() string {
 // A client uses [DefaultRetryPolicy] unless [WithRetryPolicy] sets another;
 // [RetryOff] is the policy of one attempt, for a client that never retries:
 //
-//	client, err := forgejo.NewClient(forgejo.WithRetryPolicy(forgejo.RetryOff))
+//	client, err := forgejo.NewClient(forgejo.WithRetryPolicy(forgejo.RetryOff()))
 type RetryPolicy struct {
 	// MaxAttempts counts every attempt, the first included; 1 means no retry.
 	MaxAttempts int
@@ -72,20 +72,25 @@ type RetryPolicy struct {
 	RespectRetryAfter bool
 }
 
-// DefaultRetryPolicy is 3 attempts, 250 ms then 500 ms before jitter, capped
-// at 8 s, with full jitter, honouring Retry-After: the policy of a client
-// without [WithRetryPolicy]. [RetryOff] turns retries off.
-var DefaultRetryPolicy = RetryPolicy{
-	MaxAttempts:       3,
-	BaseDelay:         250 * time.Millisecond,
-	MaxDelay:          8 * time.Second,
-	Jitter:            JitterFull,
-	RespectRetryAfter: true,
+// DefaultRetryPolicy() returns the policy of a client without
+// [WithRetryPolicy]: 3 attempts, 250 ms then 500 ms before jitter, capped at
+// 8 s, with full jitter, honouring Retry-After. [RetryOff] turns retries off.
+// It is a function, not a variable, so that nothing (an init function in
+// some dependency) can change the default of every client: each call
+// returns a fresh value to adjust.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{
+		MaxAttempts:       3,
+		BaseDelay:         250 * time.Millisecond,
+		MaxDelay:          8 * time.Second,
+		Jitter:            JitterFull,
+		RespectRetryAfter: true,
+	}
 }
 
-// RetryOff makes one attempt with no delay: useful in tests and for callers
-// doing their own scheduling.
-var RetryOff = RetryPolicy{MaxAttempts: 1, Jitter: JitterNone}
+// RetryOff() returns a policy of one attempt with no delay: useful in tests
+// and for callers doing their own scheduling.
+func RetryOff() RetryPolicy { return RetryPolicy{MaxAttempts: 1, Jitter: JitterNone} }
 
 // String renders the policy's five fields.
 func (p RetryPolicy) String() string {
@@ -128,30 +133,30 @@ func (p RetryPolicy) backoff(n int) time.Duration {
 type RetryEligibility int
 
 const (
-	// Never repeats the call: it creates something, or applies a partial
+	// RetryNever never repeats the call: it creates something, or applies a partial
 	// update against whatever the resource has become. Forgejo has no
 	// idempotency keys, so a repeat could file an issue twice. The zero
 	// value, so that a forgotten eligibility is the safe one.
-	Never RetryEligibility = iota
-	// IdempotentOnly repeats the call only when its method is GET or HEAD.
+	RetryNever RetryEligibility = iota
+	// RetryIdempotentOnly repeats the call only when its method is GET or HEAD.
 	// Every read uses it.
-	IdempotentOnly
-	// AlwaysRetry repeats the call whenever the failure is retryable: the
+	RetryIdempotentOnly
+	// RetryAlways repeats the call whenever the failure is retryable: the
 	// call names one resource and states its whole intended state, so N
 	// attempts leave the instance exactly as one would (marking a thread
 	// read, replacing a topic list, following a user).
-	AlwaysRetry
+	RetryAlways
 )
 
 // String names the eligibility as doc comments do.
 func (e RetryEligibility) String() string {
 	switch e {
-	case IdempotentOnly:
-		return "IdempotentOnly"
-	case AlwaysRetry:
-		return "AlwaysRetry"
+	case RetryIdempotentOnly:
+		return "RetryIdempotentOnly"
+	case RetryAlways:
+		return "RetryAlways"
 	default:
-		return "Never"
+		return "RetryNever"
 	}
 }
 
@@ -159,9 +164,9 @@ func (e RetryEligibility) String() string {
 // repeated at all?
 func (e RetryEligibility) allows(method string) bool {
 	switch e {
-	case AlwaysRetry:
+	case RetryAlways:
 		return true
-	case IdempotentOnly:
+	case RetryIdempotentOnly:
 		return method == http.MethodGet || method == http.MethodHead
 	default:
 		return false

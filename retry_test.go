@@ -80,9 +80,9 @@ func (k *rtClock) waits() []time.Duration {
 
 // rtClient builds a client on srv whose sleeps are recorded and whose full
 // jitter always draws the top of its range, so waits are deterministic.
-func rtClient(t *testing.T, url string, opts ...Option) (*Client, *rtClock) {
+func rtClient(t *testing.T, url string, opts ...ClientOption) (*Client, *rtClock) {
 	t.Helper()
-	c, err := NewClient(append([]Option{WithBaseURL(url)}, opts...)...)
+	c, err := NewClient(append([]ClientOption{WithBaseURL(url)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +108,11 @@ func TestRetryEligibilityByStatus(t *testing.T) {
 		return resp, err
 	}
 	create := func(ctx context.Context, c *Client) (*Response, error) {
-		_, resp, err := c.Issues.Create(ctx, "o", "r", CreateIssueOption{Title: "x"})
+		_, resp, err := c.Issues.Create(ctx, "o", "r", CreateIssueRequest{Title: "x"})
 		return resp, err
 	}
 	edit := func(ctx context.Context, c *Client) (*Response, error) {
-		_, resp, err := c.Issues.Edit(ctx, "o", "r", 1, EditIssueOption{Title: Ptr("y")})
+		_, resp, err := c.Issues.Edit(ctx, "o", "r", 1, EditIssueRequest{Title: Ptr("y")})
 		return resp, err
 	}
 	putTopics := func(ctx context.Context, c *Client) (*Response, error) {
@@ -144,7 +144,7 @@ func TestRetryEligibilityByStatus(t *testing.T) {
 		wantErr   int // status of the *APIError found by errors.As; 0 = success
 		exhausted bool
 	}{
-		// IdempotentOnly GET: every retryable status is repeated.
+		// RetryIdempotentOnly GET: every retryable status is repeated.
 		{"get 429 then ok", get, []rtStep{fail(429), ok}, 2, 0, false},
 		{"get 500 then ok", get, []rtStep{fail(500), ok}, 2, 0, false},
 		{"get 502 then ok", get, []rtStep{fail(502), ok}, 2, 0, false},
@@ -163,17 +163,17 @@ func TestRetryEligibilityByStatus(t *testing.T) {
 		{"create 503 not retried", create, []rtStep{fail(503), ok}, 1, 503, false},
 		{"create 429 not retried", create, []rtStep{fail(429), ok}, 1, 429, false},
 		{"edit 502 not retried", edit, []rtStep{fail(502), ok}, 1, 502, false},
-		// AlwaysRetry: whole-state mutations are repeated.
+		// RetryAlways: whole-state mutations are repeated.
 		{"put topics 503 then 204", putTopics, []rtStep{fail(503), noContent}, 2, 0, false},
 		{"put topics 429 x3 exhausts", putTopics, []rtStep{fail(429)}, 3, 429, true},
 		{"put topics 404 not retried", putTopics, []rtStep{fail(404)}, 1, 404, false},
 		{"read thread 500 then 205", readThread, []rtStep{fail(500), {status: 205, body: `{"id":7}`}}, 2, 0, false},
 		{"read thread 501 not retried", readThread, []rtStep{fail(501)}, 1, 501, false},
-		// Do states its eligibility explicitly; IdempotentOnly never repeats a POST.
-		{"do POST idempotent-only not retried", doPost(IdempotentOnly), []rtStep{fail(503), noContent}, 1, 503, false},
-		{"do POST never not retried", doPost(Never), []rtStep{fail(503), noContent}, 1, 503, false},
-		{"do POST always retried", doPost(AlwaysRetry), []rtStep{fail(503), noContent}, 2, 0, false},
-		{"do GET idempotent-only retried", doGet(IdempotentOnly), []rtStep{fail(503), noContent}, 2, 0, false},
+		// Do states its eligibility explicitly; RetryIdempotentOnly never repeats a POST.
+		{"do POST idempotent-only not retried", doPost(RetryIdempotentOnly), []rtStep{fail(503), noContent}, 1, 503, false},
+		{"do POST never not retried", doPost(RetryNever), []rtStep{fail(503), noContent}, 1, 503, false},
+		{"do POST always retried", doPost(RetryAlways), []rtStep{fail(503), noContent}, 2, 0, false},
+		{"do GET idempotent-only retried", doGet(RetryIdempotentOnly), []rtStep{fail(503), noContent}, 2, 0, false},
 		{"do GET zero eligibility is Never", doGet(RetryEligibility(0)), []rtStep{fail(503), noContent}, 1, 503, false},
 	}
 	for _, tc := range cases {
@@ -260,7 +260,7 @@ func TestRetryBackoffSchedule(t *testing.T) {
 	})
 	t.Run("RetryOff makes one attempt and never sleeps", func(t *testing.T) {
 		srv := rtNewServer(t, rtStep{status: 503})
-		c, k := rtClient(t, srv.URL, WithRetryPolicy(RetryOff))
+		c, k := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 		_, _, err := c.Repos.Get(context.Background(), "o", "r")
 		var ae *APIError
 		if !errors.As(err, &ae) || err != error(ae) || srv.hits.Load() != 1 || len(k.waits()) != 0 {
@@ -275,15 +275,15 @@ func TestBackoffFormula(t *testing.T) {
 		n    int
 		want time.Duration
 	}{
-		{DefaultRetryPolicy, 1, 250 * time.Millisecond},
-		{DefaultRetryPolicy, 2, 500 * time.Millisecond},
-		{DefaultRetryPolicy, 3, time.Second},
-		{DefaultRetryPolicy, 6, 8 * time.Second},
-		{DefaultRetryPolicy, 1000, 8 * time.Second},
+		{DefaultRetryPolicy(), 1, 250 * time.Millisecond},
+		{DefaultRetryPolicy(), 2, 500 * time.Millisecond},
+		{DefaultRetryPolicy(), 3, time.Second},
+		{DefaultRetryPolicy(), 6, 8 * time.Second},
+		{DefaultRetryPolicy(), 1000, 8 * time.Second},
 		{RetryPolicy{MaxAttempts: 9, BaseDelay: 3 * time.Second, MaxDelay: time.Second}, 1, time.Second},
 		{RetryPolicy{MaxAttempts: 9, BaseDelay: 1 << 61, MaxDelay: 1<<63 - 1}, 200, 1<<63 - 1},
 		{RetryPolicy{MaxAttempts: 9, BaseDelay: 1, MaxDelay: 1<<63 - 1}, 64, 1<<63 - 1},
-		{RetryOff, 1, 0},
+		{RetryOff(), 1, 0},
 	}
 	for _, tc := range cases {
 		if got := tc.p.backoff(tc.n); got != tc.want || got < 0 {
@@ -328,7 +328,7 @@ func TestRetryAfter(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := rtNewServer(t, rtStep{status: 429, header: tc.header}, rtStep{status: 200, body: rtIssueJSON})
-			p := DefaultRetryPolicy
+			p := DefaultRetryPolicy()
 			p.RespectRetryAfter = tc.respect
 			c, k := rtClient(t, srv.URL, WithRetryPolicy(p))
 			c.randN = func(n int64) int64 { return n - 1 }
@@ -340,7 +340,7 @@ func TestRetryAfter(t *testing.T) {
 			}
 			// The hint is exposed on the error whatever the policy.
 			srv2 := rtNewServer(t, rtStep{status: 429, header: tc.header})
-			c2, _ := rtClient(t, srv2.URL, WithRetryPolicy(RetryOff))
+			c2, _ := rtClient(t, srv2.URL, WithRetryPolicy(RetryOff()))
 			_, _, err := c2.Repos.Get(context.Background(), "o", "r")
 			var ae *APIError
 			if !errors.As(err, &ae) {
@@ -487,7 +487,7 @@ func TestTransportFailuresRetried(t *testing.T) {
 	// The same failure on a create is never repeated.
 	before := accepted.Load()
 	c2, _ := rtClient(t, url)
-	_, _, err = c2.Issues.Create(context.Background(), "o", "r", CreateIssueOption{Title: "x"})
+	_, _, err = c2.Issues.Create(context.Background(), "o", "r", CreateIssueRequest{Title: "x"})
 	if !errors.As(err, &te) || errors.As(err, &re) {
 		t.Fatalf("err = %v, want a bare TransportError", err)
 	}
@@ -545,7 +545,7 @@ func TestNonRetryableTransportFailures(t *testing.T) {
 	t.Run("validation failure sends nothing", func(t *testing.T) {
 		srv := rtNewServer(t, rtStep{status: 200, body: rtIssueJSON})
 		c, _ := rtClient(t, srv.URL)
-		_, _, err := c.Issues.Create(context.Background(), "o", "r", CreateIssueOption{Title: "  "})
+		_, _, err := c.Issues.Create(context.Background(), "o", "r", CreateIssueRequest{Title: "  "})
 		var ve *ValidationError
 		if !errors.As(err, &ve) || ve.Field != "title" || srv.hits.Load() != 0 {
 			t.Fatalf("err = %v hits = %d", err, srv.hits.Load())
@@ -601,7 +601,7 @@ func TestRetryableStatusSetIsExact(t *testing.T) {
 func TestEligibilityAllows(t *testing.T) {
 	for _, m := range []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"} {
 		safe := m == "GET" || m == "HEAD"
-		if Never.allows(m) || IdempotentOnly.allows(m) != safe || !AlwaysRetry.allows(m) {
+		if RetryNever.allows(m) || RetryIdempotentOnly.allows(m) != safe || !RetryAlways.allows(m) {
 			t.Errorf("eligibility wrong for %s", m)
 		}
 	}
@@ -616,10 +616,10 @@ func TestRetryPolicyValidation(t *testing.T) {
 			t.Errorf("policy %v accepted", p)
 		}
 	}
-	if DefaultRetryPolicy != (RetryPolicy{3, 250 * time.Millisecond, 8 * time.Second, JitterFull, true}) {
-		t.Errorf("DefaultRetryPolicy = %v", DefaultRetryPolicy)
+	if DefaultRetryPolicy() != (RetryPolicy{3, 250 * time.Millisecond, 8 * time.Second, JitterFull, true}) {
+		t.Errorf("DefaultRetryPolicy = %v", DefaultRetryPolicy())
 	}
-	if RetryOff != (RetryPolicy{MaxAttempts: 1, Jitter: JitterNone}) {
-		t.Errorf("RetryOff = %v", RetryOff)
+	if RetryOff() != (RetryPolicy{MaxAttempts: 1, Jitter: JitterNone}) {
+		t.Errorf("RetryOff = %v", RetryOff())
 	}
 }

@@ -41,7 +41,7 @@ type redactor struct {
 // the call's own: a one-time password, the tokens its attempts send (added
 // as they are drawn, tokensource.go) and the value of every query
 // parameter that buildURL masks in a rendered URL (a password passed with
-// WithQuery or Client.Do), so that a value secret in one channel is secret
+// QueryParam or Client.Do), so that a value secret in one channel is secret
 // in all.
 func (c *Client) redactor(r *request) redactor {
 	red := redactor{set: c.secretsFn()}

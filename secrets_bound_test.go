@@ -61,7 +61,7 @@ func TestSecretSetBounded(t *testing.T) {
 	const calls = 1500 // 3000 tokens: two attempts a call
 	leaks := 0
 	for i := 0; i < calls; i++ {
-		_, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: IdempotentOnly}, nil)
+		_, err := c.Do(context.Background(), &Request{Method: "GET", Path: "/repos/o/r", Retry: RetryIdempotentOnly}, nil)
 		if err == nil {
 			t.Fatal("want the 503 error")
 		}

@@ -32,135 +32,118 @@ func (v AccessToken) masked() maskedAccessToken {
 	return m
 }
 
-// maskedCreateHookOption is CreateHookOption without methods, rendered in its
+// maskedCreateHookRequest is CreateHookRequest without methods, rendered in its
 // place.
-type maskedCreateHookOption CreateHookOption
+type maskedCreateHookRequest CreateHookRequest
 
 // Format renders v with AuthorizationHeader, Config masked, under every verb,
 // so that printing one never shows a credential. Its JSON encoding keeps them.
-func (v CreateHookOption) Format(f fmt.State, verb rune) {
-	secret.Format(f, verb, "forgejo.CreateHookOption", v.masked())
+func (v CreateHookRequest) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.CreateHookRequest", v.masked())
 }
 
 // LogValue renders v for log/slog with AuthorizationHeader, Config masked.
-func (v CreateHookOption) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
+func (v CreateHookRequest) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
 
-func (v CreateHookOption) masked() maskedCreateHookOption {
-	m := maskedCreateHookOption(v)
+func (v CreateHookRequest) masked() maskedCreateHookRequest {
+	m := maskedCreateHookRequest(v)
 	m.AuthorizationHeader = secret.Masked(m.AuthorizationHeader)
-	m.Config = CreateHookOptionConfig(secret.MaskedMap(m.Config, "secret"))
+	m.Config = HookConfig(secret.MaskedMap(m.Config, "secret"))
 	return m
 }
 
-// maskedCreateHookOptionConfig is CreateHookOptionConfig without methods,
-// rendered in its place.
-type maskedCreateHookOptionConfig CreateHookOptionConfig
-
-// Format renders v with the values of "secret" masked, under every verb, so
-// that printing one never shows a credential. Its JSON encoding keeps them.
-func (v CreateHookOptionConfig) Format(f fmt.State, verb rune) {
-	secret.Format(f, verb, "forgejo.CreateHookOptionConfig", v.masked())
-}
-
-// LogValue renders v for log/slog with the values of "secret" masked.
-func (v CreateHookOptionConfig) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
-
-func (v CreateHookOptionConfig) masked() maskedCreateHookOptionConfig {
-	return maskedCreateHookOptionConfig(secret.MaskedMap(v, "secret"))
-}
-
-// maskedCreateOrUpdateSecretOption is CreateOrUpdateSecretOption without
+// maskedCreateOrUpdateSecretRequest is CreateOrUpdateSecretRequest without
 // methods, rendered in its place.
-type maskedCreateOrUpdateSecretOption CreateOrUpdateSecretOption
+type maskedCreateOrUpdateSecretRequest CreateOrUpdateSecretRequest
 
 // Format renders v with Data masked, under every verb, so that printing one
 // never shows a credential. Its JSON encoding keeps them.
-func (v CreateOrUpdateSecretOption) Format(f fmt.State, verb rune) {
-	secret.Format(f, verb, "forgejo.CreateOrUpdateSecretOption", v.masked())
+func (v CreateOrUpdateSecretRequest) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.CreateOrUpdateSecretRequest", v.masked())
 }
 
 // LogValue renders v for log/slog with Data masked.
-func (v CreateOrUpdateSecretOption) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
+func (v CreateOrUpdateSecretRequest) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
 
-func (v CreateOrUpdateSecretOption) masked() maskedCreateOrUpdateSecretOption {
-	m := maskedCreateOrUpdateSecretOption(v)
+func (v CreateOrUpdateSecretRequest) masked() maskedCreateOrUpdateSecretRequest {
+	m := maskedCreateOrUpdateSecretRequest(v)
 	m.Data = secret.Masked(m.Data)
 	return m
 }
 
-// maskedCreatePushMirrorOption is CreatePushMirrorOption without methods,
+// maskedCreatePushMirrorRequest is CreatePushMirrorRequest without methods,
 // rendered in its place.
-type maskedCreatePushMirrorOption CreatePushMirrorOption
+type maskedCreatePushMirrorRequest CreatePushMirrorRequest
 
 // Format renders v with RemotePassword masked, under every verb, so that
 // printing one never shows a credential. Its JSON encoding keeps them.
-func (v CreatePushMirrorOption) Format(f fmt.State, verb rune) {
-	secret.Format(f, verb, "forgejo.CreatePushMirrorOption", v.masked())
+func (v CreatePushMirrorRequest) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.CreatePushMirrorRequest", v.masked())
 }
 
 // LogValue renders v for log/slog with RemotePassword masked.
-func (v CreatePushMirrorOption) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
+func (v CreatePushMirrorRequest) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
 
-func (v CreatePushMirrorOption) masked() maskedCreatePushMirrorOption {
-	m := maskedCreatePushMirrorOption(v)
+func (v CreatePushMirrorRequest) masked() maskedCreatePushMirrorRequest {
+	m := maskedCreatePushMirrorRequest(v)
 	m.RemotePassword = secret.Masked(m.RemotePassword)
 	return m
 }
 
-// maskedCreateUserOption is CreateUserOption without methods, rendered in its
+// maskedCreateUserRequest is CreateUserRequest without methods, rendered in its
 // place.
-type maskedCreateUserOption CreateUserOption
+type maskedCreateUserRequest CreateUserRequest
 
 // Format renders v with Password masked, under every verb, so that printing one
 // never shows a credential. Its JSON encoding keeps them.
-func (v CreateUserOption) Format(f fmt.State, verb rune) {
-	secret.Format(f, verb, "forgejo.CreateUserOption", v.masked())
+func (v CreateUserRequest) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.CreateUserRequest", v.masked())
 }
 
 // LogValue renders v for log/slog with Password masked.
-func (v CreateUserOption) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
+func (v CreateUserRequest) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
 
-func (v CreateUserOption) masked() maskedCreateUserOption {
-	m := maskedCreateUserOption(v)
+func (v CreateUserRequest) masked() maskedCreateUserRequest {
+	m := maskedCreateUserRequest(v)
 	m.Password = secret.Masked(m.Password)
 	return m
 }
 
-// maskedEditHookOption is EditHookOption without methods, rendered in its
+// maskedEditHookRequest is EditHookRequest without methods, rendered in its
 // place.
-type maskedEditHookOption EditHookOption
+type maskedEditHookRequest EditHookRequest
 
 // Format renders v with AuthorizationHeader, Config masked, under every verb,
 // so that printing one never shows a credential. Its JSON encoding keeps them.
-func (v EditHookOption) Format(f fmt.State, verb rune) {
-	secret.Format(f, verb, "forgejo.EditHookOption", v.masked())
+func (v EditHookRequest) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.EditHookRequest", v.masked())
 }
 
 // LogValue renders v for log/slog with AuthorizationHeader, Config masked.
-func (v EditHookOption) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
+func (v EditHookRequest) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
 
-func (v EditHookOption) masked() maskedEditHookOption {
-	m := maskedEditHookOption(v)
+func (v EditHookRequest) masked() maskedEditHookRequest {
+	m := maskedEditHookRequest(v)
 	m.AuthorizationHeader = secret.MaskedPtr(m.AuthorizationHeader)
 	m.Config = secret.MaskedMap(m.Config, "secret")
 	return m
 }
 
-// maskedEditUserOption is EditUserOption without methods, rendered in its
+// maskedEditUserRequest is EditUserRequest without methods, rendered in its
 // place.
-type maskedEditUserOption EditUserOption
+type maskedEditUserRequest EditUserRequest
 
 // Format renders v with Password masked, under every verb, so that printing one
 // never shows a credential. Its JSON encoding keeps them.
-func (v EditUserOption) Format(f fmt.State, verb rune) {
-	secret.Format(f, verb, "forgejo.EditUserOption", v.masked())
+func (v EditUserRequest) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.EditUserRequest", v.masked())
 }
 
 // LogValue renders v for log/slog with Password masked.
-func (v EditUserOption) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
+func (v EditUserRequest) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
 
-func (v EditUserOption) masked() maskedEditUserOption {
-	m := maskedEditUserOption(v)
+func (v EditUserRequest) masked() maskedEditUserRequest {
+	m := maskedEditUserRequest(v)
 	m.Password = secret.MaskedPtr(m.Password)
 	return m
 }
@@ -182,21 +165,37 @@ func (v Hook) masked() maskedHook {
 	return m
 }
 
-// maskedMigrateRepoOptions is MigrateRepoOptions without methods, rendered in
+// maskedHookConfig is HookConfig without methods, rendered in its place.
+type maskedHookConfig HookConfig
+
+// Format renders v with the values of "secret" masked, under every verb, so
+// that printing one never shows a credential. Its JSON encoding keeps them.
+func (v HookConfig) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.HookConfig", v.masked())
+}
+
+// LogValue renders v for log/slog with the values of "secret" masked.
+func (v HookConfig) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
+
+func (v HookConfig) masked() maskedHookConfig {
+	return maskedHookConfig(secret.MaskedMap(v, "secret"))
+}
+
+// maskedMigrateRepoRequest is MigrateRepoRequest without methods, rendered in
 // its place.
-type maskedMigrateRepoOptions MigrateRepoOptions
+type maskedMigrateRepoRequest MigrateRepoRequest
 
 // Format renders v with AuthPassword, AuthToken masked, under every verb, so
 // that printing one never shows a credential. Its JSON encoding keeps them.
-func (v MigrateRepoOptions) Format(f fmt.State, verb rune) {
-	secret.Format(f, verb, "forgejo.MigrateRepoOptions", v.masked())
+func (v MigrateRepoRequest) Format(f fmt.State, verb rune) {
+	secret.Format(f, verb, "forgejo.MigrateRepoRequest", v.masked())
 }
 
 // LogValue renders v for log/slog with AuthPassword, AuthToken masked.
-func (v MigrateRepoOptions) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
+func (v MigrateRepoRequest) LogValue() slog.Value { return slog.AnyValue(v.masked()) }
 
-func (v MigrateRepoOptions) masked() maskedMigrateRepoOptions {
-	m := maskedMigrateRepoOptions(v)
+func (v MigrateRepoRequest) masked() maskedMigrateRepoRequest {
+	m := maskedMigrateRepoRequest(v)
 	m.AuthPassword = secret.Masked(m.AuthPassword)
 	m.AuthToken = secret.Masked(m.AuthToken)
 	return m

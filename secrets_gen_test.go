@@ -6,18 +6,18 @@ package forgejo
 // a secret, with each secret field set to s (secretFields in internal/gen).
 func generatedSecretSamples(s string) map[string]any {
 	return map[string]any{
-		"AccessToken":                AccessToken{SHA1: s},
-		"CreateHookOption":           CreateHookOption{AuthorizationHeader: s, Config: CreateHookOptionConfig{"secret": s, "url": "https://example.com/hook"}},
-		"CreateHookOptionConfig":     CreateHookOptionConfig{"secret": s, "url": "https://example.com/hook"},
-		"CreateOrUpdateSecretOption": CreateOrUpdateSecretOption{Data: s},
-		"CreatePushMirrorOption":     CreatePushMirrorOption{RemotePassword: s},
-		"CreateUserOption":           CreateUserOption{Password: s},
-		"EditHookOption":             EditHookOption{AuthorizationHeader: &s, Config: map[string]string{"secret": s, "url": "https://example.com/hook"}},
-		"EditUserOption":             EditUserOption{Password: &s},
-		"Hook":                       Hook{AuthorizationHeader: s, Config: map[string]string{"secret": s, "url": "https://example.com/hook"}},
-		"MigrateRepoOptions":         MigrateRepoOptions{AuthPassword: s, AuthToken: s},
-		"OAuth2Application":          OAuth2Application{ClientSecret: s},
-		"RegisterRunnerResponse":     RegisterRunnerResponse{Token: s},
-		"RegistrationToken":          RegistrationToken{Token: s},
+		"AccessToken":                 AccessToken{SHA1: s},
+		"CreateHookRequest":           CreateHookRequest{AuthorizationHeader: s, Config: HookConfig{"secret": s, "url": "https://example.com/hook"}},
+		"CreateOrUpdateSecretRequest": CreateOrUpdateSecretRequest{Data: s},
+		"CreatePushMirrorRequest":     CreatePushMirrorRequest{RemotePassword: s},
+		"CreateUserRequest":           CreateUserRequest{Password: s},
+		"EditHookRequest":             EditHookRequest{AuthorizationHeader: &s, Config: map[string]string{"secret": s, "url": "https://example.com/hook"}},
+		"EditUserRequest":             EditUserRequest{Password: &s},
+		"Hook":                        Hook{AuthorizationHeader: s, Config: map[string]string{"secret": s, "url": "https://example.com/hook"}},
+		"HookConfig":                  HookConfig{"secret": s, "url": "https://example.com/hook"},
+		"MigrateRepoRequest":          MigrateRepoRequest{AuthPassword: s, AuthToken: s},
+		"OAuth2Application":           OAuth2Application{ClientSecret: s},
+		"RegisterRunnerResponse":      RegisterRunnerResponse{Token: s},
+		"RegistrationToken":           RegistrationToken{Token: s},
 	}
 }

@@ -27,13 +27,13 @@ var secretish = regexp.MustCompile(`(?i)(secret|passw|passwd|sha1|token|authoriz
 // why.
 var notSecret = map[string]string{
 	"AccessToken.TokenLastEight": "the last eight characters, which Forgejo shows in its UI to tell tokens apart",
-	"CreateAccessTokenOption":    "a token's name and scopes: the token is in the answer (AccessToken)",
+	"CreateAccessTokenRequest":   "a token's name and scopes: the token is in the answer (AccessToken)",
 	"RepoCollaboratorPermission": "permissions",
 	"PayloadCommitVerification":  "a signature's verification, public",
 	"GPGKeyEmail":                "public",
-	"CreateGPGKeyOption":         "a public key",
-	"VerifyGPGKeyOption":         "a signature of a public token",
-	"EditDeadlineOption":         "a date",
+	"CreateGPGKeyRequest":        "a public key",
+	"VerifyGPGKeyRequest":        "a signature of a public token",
+	"EditDeadlineRequest":        "a date",
 	"TokenSourceFunc":            "a function",
 	"Commit.SHA1":                "a commit ID",
 	"CommitMeta.SHA1":            "a commit ID",
@@ -52,9 +52,8 @@ var notSecret = map[string]string{
 	"Permission":                 "booleans",
 	"RepositoryMeta":             "IDs and names",
 	"ActionVariable":             "an Actions variable, which Forgejo shows to anyone who can read the repository's settings",
-	"CreateVariableOption":       "an Actions variable",
-	"UpdateVariableOption":       "an Actions variable",
-	"APIUnauthorizedError":       "the server's 401 message",
+	"CreateVariableRequest":      "an Actions variable",
+	"UpdateVariableRequest":      "an Actions variable",
 	"IssueConfig":                "a repository's issue-template configuration",
 	"IssueConfigContactLink":     "a link",
 	"IssueConfigValidation":      "a validation message",
@@ -89,7 +88,7 @@ func secretSamples() (samples map[string]any, wire map[string]bool) {
 	samples["Client (basic auth)"] = cb
 	samples["Token"] = Token{Value: sampleSecret, Type: "Bearer"}
 	samples["Request"] = Request{Method: "GET", Path: "/user", Query: url.Values{"password": {sampleSecret}, "Token": {sampleSecret}, "q": {"x"}},
-		Body: CreateUserOption{Password: sampleSecret}}
+		Body: CreateUserRequest{Password: sampleSecret}}
 	return samples, wire
 }
 

@@ -84,7 +84,7 @@ func orDefault(v, def string) string {
 }
 
 // signingKey reads a signing key, mapping "no key" to ErrNoSigningKey.
-func (c *Client) signingKey(ctx context.Context, req *request, opts []CallOption) (string, *Response, error) {
+func (c *Client) signingKey(ctx context.Context, req *request, opts []RequestOption) (string, *Response, error) {
 	req.with(opts)
 	req.result = resultText
 	var v string
@@ -105,8 +105,8 @@ func (c *Client) signingKey(ctx context.Context, req *request, opts []CallOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /signing-key.gpg (getSigningKey). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetSigningKey(ctx context.Context, opts ...CallOption) (string, *Response, error) {
+// GET /signing-key.gpg (getSigningKey). Retry: RetryIdempotentOnly (a read).
+func (s *MiscService) GetSigningKey(ctx context.Context, opts ...RequestOption) (string, *Response, error) {
 	return s.client.signingKey(ctx, newRequest(&opGetSigningKey), opts)
 }
 
@@ -118,8 +118,8 @@ func (s *MiscService) GetSigningKey(ctx context.Context, opts ...CallOption) (st
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses
 // it before sending ([UnsupportedOperationError]).
 //
-// GET /signing-key.ssh (getSSHSigningKey). Retry: IdempotentOnly (a read).
-func (s *MiscService) GetSSHSigningKey(ctx context.Context, opts ...CallOption) (string, *Response, error) {
+// GET /signing-key.ssh (getSSHSigningKey). Retry: RetryIdempotentOnly (a read).
+func (s *MiscService) GetSSHSigningKey(ctx context.Context, opts ...RequestOption) (string, *Response, error) {
 	return s.client.signingKey(ctx, newRequest(&opGetSSHSigningKey), opts)
 }
 
@@ -131,7 +131,7 @@ func (s *MiscService) GetSSHSigningKey(ctx context.Context, opts ...CallOption) 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/signing-key.gpg (repoSigningKey). Retry:
-// IdempotentOnly (a read).
-func (s *ReposService) GetSigningKey(ctx context.Context, owner, repo string, opts ...CallOption) (string, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *ReposService) GetSigningKey(ctx context.Context, owner, repo string, opts ...RequestOption) (string, *Response, error) {
 	return s.client.signingKey(ctx, newRequest(&opRepoSigningKey, seg("owner", owner), seg("repo", repo)), opts)
 }

@@ -231,9 +231,9 @@ func TestErrStaleFile(t *testing.T) {
 		c, _ := fixedServer(t, tc.status, "application/json", tc.body)
 		var err error
 		if tc.del {
-			_, _, err = c.Repos.DeleteFile(ctx, "o", "r", "a.txt", DeleteFileOptions{SHA: "0000"})
+			_, _, err = c.Repos.DeleteFile(ctx, "o", "r", "a.txt", DeleteFileRequest{SHA: "0000"})
 		} else {
-			_, _, err = c.Repos.UpdateFile(ctx, "o", "r", "a.txt", UpdateFileOptions{SHA: "0000"})
+			_, _, err = c.Repos.UpdateFile(ctx, "o", "r", "a.txt", UpdateFileRequest{SHA: "0000"})
 		}
 		if got := errors.Is(err, ErrStaleFile); got != tc.want {
 			t.Errorf("%s: errors.Is(ErrStaleFile) = %v (%v)", tc.name, got, err)
@@ -244,7 +244,7 @@ func TestErrStaleFile(t *testing.T) {
 	}
 	// A 409 elsewhere is not a stale file.
 	c, _ := fixedServer(t, 409, "application/json", msg)
-	if _, _, err := c.Repos.CreateFile(ctx, "o", "r", "a.txt", CreateFileOptions{}); errors.Is(err, ErrStaleFile) {
+	if _, _, err := c.Repos.CreateFile(ctx, "o", "r", "a.txt", CreateFileRequest{}); errors.Is(err, ErrStaleFile) {
 		t.Errorf("CreateFile 409 matched ErrStaleFile")
 	}
 }
@@ -316,12 +316,12 @@ func TestActionRunEventName(t *testing.T) {
 func TestDispatchWorkflowReadsTheRun(t *testing.T) {
 	ctx := context.Background()
 	c, _ := fixedServer(t, 201, "application/json", `{"id":3,"run_number":1,"jobs":["hello"]}`)
-	run, _, err := c.Actions.DispatchWorkflow(ctx, "o", "r", "ci.yml", DispatchWorkflowOption{Ref: "main"})
+	run, _, err := c.Actions.DispatchWorkflow(ctx, "o", "r", "ci.yml", DispatchWorkflowRequest{Ref: "main"})
 	if err != nil || run == nil || run.ID != 3 || run.RunNumber != 1 || len(run.Jobs) != 1 {
 		t.Fatalf("%+v %v", run, err)
 	}
 	c, _ = fixedServer(t, 204, "", "")
-	run, _, err = c.Actions.DispatchWorkflow(ctx, "o", "r", "ci.yml", DispatchWorkflowOption{Ref: "main"})
+	run, _, err = c.Actions.DispatchWorkflow(ctx, "o", "r", "ci.yml", DispatchWorkflowRequest{Ref: "main"})
 	if err != nil || run != nil {
 		t.Fatalf("204: %+v %v", run, err)
 	}

@@ -11,8 +11,9 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /settings/api (getGeneralAPISettings). Retry: IdempotentOnly (a read).
-func (s *SettingsService) GetAPI(ctx context.Context, opts ...CallOption) (*GeneralAPISettings, *Response, error) {
+// GET /settings/api (getGeneralAPISettings). Retry: RetryIdempotentOnly (a
+// read).
+func (s *SettingsService) GetAPI(ctx context.Context, opts ...RequestOption) (*GeneralAPISettings, *Response, error) {
 	req := newRequest(&opGetGeneralAPISettings)
 	req.with(opts)
 	v := new(GeneralAPISettings)
@@ -28,8 +29,8 @@ func (s *SettingsService) GetAPI(ctx context.Context, opts ...CallOption) (*Gene
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /settings/attachment (getGeneralAttachmentSettings). Retry:
-// IdempotentOnly (a read).
-func (s *SettingsService) GetAttachment(ctx context.Context, opts ...CallOption) (*GeneralAttachmentSettings, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *SettingsService) GetAttachment(ctx context.Context, opts ...RequestOption) (*GeneralAttachmentSettings, *Response, error) {
 	req := newRequest(&opGetGeneralAttachmentSettings)
 	req.with(opts)
 	v := new(GeneralAttachmentSettings)
@@ -45,8 +46,8 @@ func (s *SettingsService) GetAttachment(ctx context.Context, opts ...CallOption)
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /settings/repository (getGeneralRepositorySettings). Retry:
-// IdempotentOnly (a read).
-func (s *SettingsService) GetRepository(ctx context.Context, opts ...CallOption) (*GeneralRepoSettings, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *SettingsService) GetRepository(ctx context.Context, opts ...RequestOption) (*GeneralRepoSettings, *Response, error) {
 	req := newRequest(&opGetGeneralRepositorySettings)
 	req.with(opts)
 	v := new(GeneralRepoSettings)
@@ -61,8 +62,8 @@ func (s *SettingsService) GetRepository(ctx context.Context, opts ...CallOption)
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /settings/ui (getGeneralUISettings). Retry: IdempotentOnly (a read).
-func (s *SettingsService) GetUI(ctx context.Context, opts ...CallOption) (*GeneralUISettings, *Response, error) {
+// GET /settings/ui (getGeneralUISettings). Retry: RetryIdempotentOnly (a read).
+func (s *SettingsService) GetUI(ctx context.Context, opts ...RequestOption) (*GeneralUISettings, *Response, error) {
 	req := newRequest(&opGetGeneralUISettings)
 	req.with(opts)
 	v := new(GeneralUISettings)

@@ -14,7 +14,7 @@ func TestGenSettingsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/settings/api", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"default_git_trees_per_page":1001,"default_max_blob_size":1002,"default_paging_num":1003,"max_response_items":1004,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Settings.GetAPI(ctx, opts...))
 			},
 		},
@@ -23,7 +23,7 @@ func TestGenSettingsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/settings/attachment", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allowed_types":"allowed_types-1","enabled":true,"max_files":1002,"max_size":1003,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Settings.GetAttachment(ctx, opts...))
 			},
 		},
@@ -32,7 +32,7 @@ func TestGenSettingsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/settings/repository", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"forks_disabled":true,"http_git_disabled":true,"lfs_disabled":true,"migrations_disabled":true,"mirrors_disabled":true,"stars_disabled":true,"time_tracking_disabled":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Settings.GetRepository(ctx, opts...))
 			},
 		},
@@ -41,7 +41,7 @@ func TestGenSettingsOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/settings/ui", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"allowed_reactions":["allowed_reactions-1"],"custom_emojis":["custom_emojis-2"],"default_theme":"default_theme-3","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Settings.GetUI(ctx, opts...))
 			},
 		},

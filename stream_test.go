@@ -171,7 +171,7 @@ func TestConditionalNotModified(t *testing.T) {
 		t.Fatalf("conditional stream read %q, %v", got, rerr)
 	}
 	// Without a condition a 304 is unusable: an *APIError.
-	_, _, err = c.Repos.GetRawFile(ctx, "o", "r", "f", nil, WithHeader("If-None-Match", `"v1"`))
+	_, _, err = c.Repos.GetRawFile(ctx, "o", "r", "f", nil, Header("If-None-Match", `"v1"`))
 	if err != nil {
 		t.Fatalf("If-None-Match through WithHeader is still conditional: %v", err)
 	}

@@ -64,7 +64,7 @@ func (f TokenSourceFunc) Token(ctx context.Context) (Token, error) { return f(ct
 // [WithToken] and [WithBasicAuth]. A failing source fails the call with an
 // [*AuthError], which is not retried; so does a source that panics (the
 // AuthError's Err is then a [*PanicError]).
-func WithTokenSource(ts TokenSource) Option {
+func WithTokenSource(ts TokenSource) ClientOption {
 	return func(c *config) error {
 		if ts == nil {
 			return &ValidationError{Field: "tokenSource", Message: "must not be nil"}
@@ -96,8 +96,8 @@ func (e *AuthError) Error() string {
 func (e *AuthError) Unwrap() error { return e.Err }
 
 // authorization returns the Authorization header value for one attempt:
-// the call's own token or token source (WithCallToken,
-// WithCallTokenSource) when it has one, else the client's. A source's
+// the call's own token or token source (UseToken,
+// UseTokenSource) when it has one, else the client's. A source's
 // token is recorded as a secret before it is used: in the client's set
 // when it is the client's source, and always in the call's own.
 func (c *Client) authorization(ctx context.Context, extra *callOptions, callSecrets *secret.Set) (string, error) {

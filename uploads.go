@@ -405,9 +405,9 @@ type IssueUploadAttachmentOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/assets
-// (issueCreateIssueAttachment). Retry: Never (uploads a new attachment; a
+// (issueCreateIssueAttachment). Retry: RetryNever (uploads a new attachment; a
 // repeat uploads a second one).
-func (s *IssuesService) UploadAttachment(ctx context.Context, owner, repo string, index int64, params *IssueUploadAttachmentOptions, file Upload, opts ...CallOption) (*Attachment, *Response, error) {
+func (s *IssuesService) UploadAttachment(ctx context.Context, owner, repo string, index int64, params *IssueUploadAttachmentOptions, file Upload, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueCreateIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index))
 	return s.client.upload(ctx, req, params, file, opts)
 }
@@ -417,14 +417,14 @@ func (s *IssuesService) UploadAttachment(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/comments/{id}/assets
-// (issueCreateIssueCommentAttachment). Retry: Never (uploads a new
+// (issueCreateIssueCommentAttachment). Retry: RetryNever (uploads a new
 // attachment; a repeat uploads a second one).
-func (s *IssuesService) UploadCommentAttachment(ctx context.Context, owner, repo string, id int64, params *IssueUploadAttachmentOptions, file Upload, opts ...CallOption) (*Attachment, *Response, error) {
+func (s *IssuesService) UploadCommentAttachment(ctx context.Context, owner, repo string, id int64, params *IssueUploadAttachmentOptions, file Upload, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueCreateIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id))
 	return s.client.upload(ctx, req, params, file, opts)
 }
 
-func (c *Client) upload(ctx context.Context, req *request, params *IssueUploadAttachmentOptions, file Upload, opts []CallOption) (*Attachment, *Response, error) {
+func (c *Client) upload(ctx context.Context, req *request, params *IssueUploadAttachmentOptions, file Upload, opts []RequestOption) (*Attachment, *Response, error) {
 	p := deref(params)
 	req.addQuery("name", p.Name)
 	req.addQueryTime("updated_at", p.UpdatedAt)
@@ -457,9 +457,9 @@ type RepoUploadReleaseAssetOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/releases/{id}/assets
-// (repoCreateReleaseAttachment). Retry: Never (uploads a new asset; a repeat
+// (repoCreateReleaseAttachment). Retry: RetryNever (uploads a new asset; a repeat
 // uploads a second one).
-func (s *ReposService) UploadReleaseAsset(ctx context.Context, owner, repo string, id int64, params *RepoUploadReleaseAssetOptions, file *Upload, opts ...CallOption) (*Attachment, *Response, error) {
+func (s *ReposService) UploadReleaseAsset(ctx context.Context, owner, repo string, id int64, params *RepoUploadReleaseAssetOptions, file *Upload, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoCreateReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id))
 	o := deref(params)
 	req.addQuery("name", o.Name)

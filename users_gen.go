@@ -13,8 +13,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user (userGetCurrent). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetCurrent(ctx context.Context, opts ...CallOption) (*User, *Response, error) {
+// GET /user (userGetCurrent). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) GetCurrent(ctx context.Context, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opUserGetCurrent)
 	req.with(opts)
 	v := new(User)
@@ -30,9 +30,10 @@ func (s *UsersService) GetCurrent(ctx context.Context, opts ...CallOption) (*Use
 // Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /user/activitypub/follow (userCurrentActivityPubFollow). Retry: Never
-// (sends a federated Follow to a remote instance; a repeat sends another).
-func (s *UsersService) FollowRemote(ctx context.Context, body APRemoteFollowOption, opts ...CallOption) (*Response, error) {
+// POST /user/activitypub/follow (userCurrentActivityPubFollow). Retry:
+// RetryNever (sends a federated Follow to a remote instance; a repeat sends
+// another).
+func (s *UsersService) FollowRemote(ctx context.Context, body APRemoteFollowRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentActivityPubFollow)
 	req.jsonBody(body)
 	req.with(opts)
@@ -48,8 +49,9 @@ func (s *UsersService) FollowRemote(ctx context.Context, body APRemoteFollowOpti
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/applications/oauth2 (userGetOAuth2Applications). Retry:
-// IdempotentOnly (a read; nothing changes, though the body is a credential).
-func (s *UsersService) ListOAuth2Apps(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*OAuth2Application, *Response, error) {
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
+func (s *UsersService) ListOAuth2Apps(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserGetOAuth2Applications)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -63,10 +65,11 @@ func (s *UsersService) ListOAuth2Apps(ctx context.Context, params *ListOptions, 
 }
 
 // ListOAuth2AppsIter walks every item of [UsersService.ListOAuth2Apps], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListOAuth2AppsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*OAuth2Application, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListOAuth2AppsIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*OAuth2Application, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*OAuth2Application, *Response, error) {
 		return s.ListOAuth2Apps(ctx, &lo, opts...)
 	})
@@ -78,9 +81,9 @@ func (s *UsersService) ListOAuth2AppsIter(ctx context.Context, params *ListOptio
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/applications/oauth2 (userCreateOAuth2Application). Retry: Never
-// (creates an application and mints its client secret).
-func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2ApplicationOptions, opts ...CallOption) (*OAuth2Application, *Response, error) {
+// POST /user/applications/oauth2 (userCreateOAuth2Application). Retry:
+// RetryNever (creates an application and mints its client secret).
+func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2ApplicationRequest, opts ...RequestOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserCreateOAuth2Application)
 	req.jsonBody(body)
 	req.with(opts)
@@ -98,9 +101,9 @@ func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2App
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /user/applications/oauth2/{id} (userDeleteOAuth2Application). Retry:
-// AlwaysRetry (application ids are never reused; deleting twice leaves it
+// RetryAlways (application ids are never reused; deleting twice leaves it
 // deleted).
-func (s *UsersService) DeleteOAuth2App(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
+func (s *UsersService) DeleteOAuth2App(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteOAuth2Application, num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -114,8 +117,9 @@ func (s *UsersService) DeleteOAuth2App(ctx context.Context, id int64, opts ...Ca
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/applications/oauth2/{id} (userGetOAuth2Application). Retry:
-// IdempotentOnly (a read; nothing changes, though the body is a credential).
-func (s *UsersService) GetOAuth2App(ctx context.Context, id int64, opts ...CallOption) (*OAuth2Application, *Response, error) {
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
+func (s *UsersService) GetOAuth2App(ctx context.Context, id int64, opts ...RequestOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserGetOAuth2Application, num("id", id))
 	req.with(opts)
 	req.result = resultWithheld
@@ -135,8 +139,8 @@ func (s *UsersService) GetOAuth2App(ctx context.Context, id int64, opts ...CallO
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /user/applications/oauth2/{id} (userUpdateOAuth2Application). Retry:
-// Never (regenerates the client secret; a repeat would mint another).
-func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateOAuth2ApplicationOptions, opts ...CallOption) (*OAuth2Application, *Response, error) {
+// RetryNever (regenerates the client secret; a repeat would mint another).
+func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateOAuth2ApplicationRequest, opts ...RequestOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserUpdateOAuth2Application, num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -154,9 +158,9 @@ func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/avatar (userDeleteAvatar). Retry: AlwaysRetry (resets the avatar
+// DELETE /user/avatar (userDeleteAvatar). Retry: RetryAlways (resets the avatar
 // to the default; a repeat changes nothing).
-func (s *UsersService) DeleteAvatar(ctx context.Context, opts ...CallOption) (*Response, error) {
+func (s *UsersService) DeleteAvatar(ctx context.Context, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteAvatar)
 	req.with(opts)
 	req.result = resultNone
@@ -167,9 +171,9 @@ func (s *UsersService) DeleteAvatar(ctx context.Context, opts ...CallOption) (*R
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/avatar (userUpdateAvatar). Retry: Never (uploads an avatar by
+// POST /user/avatar (userUpdateAvatar). Retry: RetryNever (uploads an avatar by
 // POST; a POST that changes state is never repeated).
-func (s *UsersService) SetAvatar(ctx context.Context, body UpdateUserAvatarOption, opts ...CallOption) (*Response, error) {
+func (s *UsersService) SetAvatar(ctx context.Context, body UpdateUserAvatarRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserUpdateAvatar)
 	req.jsonBody(body)
 	req.with(opts)
@@ -181,9 +185,9 @@ func (s *UsersService) SetAvatar(ctx context.Context, body UpdateUserAvatarOptio
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/block/{username} (userBlockUser). Retry: AlwaysRetry (blocked is a
+// PUT /user/block/{username} (userBlockUser). Retry: RetryAlways (blocked is a
 // yes/no state for one user; a repeat leaves them blocked).
-func (s *UsersService) Block(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
+func (s *UsersService) Block(ctx context.Context, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserBlockUser, seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -194,9 +198,9 @@ func (s *UsersService) Block(ctx context.Context, username string, opts ...CallO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/emails (userDeleteEmail). Retry: AlwaysRetry (removes the named
+// DELETE /user/emails (userDeleteEmail). Retry: RetryAlways (removes the named
 // addresses from the account; a repeat leaves them removed).
-func (s *UsersService) DeleteEmails(ctx context.Context, body DeleteEmailOption, opts ...CallOption) (*Response, error) {
+func (s *UsersService) DeleteEmails(ctx context.Context, body DeleteEmailRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteEmail)
 	req.jsonBody(body)
 	req.with(opts)
@@ -208,8 +212,8 @@ func (s *UsersService) DeleteEmails(ctx context.Context, body DeleteEmailOption,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/emails (userListEmails). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListEmails(ctx context.Context, opts ...CallOption) ([]*Email, *Response, error) {
+// GET /user/emails (userListEmails). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) ListEmails(ctx context.Context, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opUserListEmails)
 	req.with(opts)
 	var v []*Email
@@ -224,9 +228,9 @@ func (s *UsersService) ListEmails(ctx context.Context, opts ...CallOption) ([]*E
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/emails (userAddEmail). Retry: Never (adds addresses; a repeat is
-// refused as they are in use).
-func (s *UsersService) AddEmails(ctx context.Context, body CreateEmailOption, opts ...CallOption) ([]*Email, *Response, error) {
+// POST /user/emails (userAddEmail). Retry: RetryNever (adds addresses; a repeat
+// is refused as they are in use).
+func (s *UsersService) AddEmails(ctx context.Context, body CreateEmailRequest, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opUserAddEmail)
 	req.jsonBody(body)
 	req.with(opts)
@@ -242,9 +246,9 @@ func (s *UsersService) AddEmails(ctx context.Context, body CreateEmailOption, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/followers (userCurrentListFollowers). Retry: IdempotentOnly (a
+// GET /user/followers (userCurrentListFollowers). Retry: RetryIdempotentOnly (a
 // read).
-func (s *UsersService) ListMyFollowers(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+func (s *UsersService) ListMyFollowers(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserCurrentListFollowers)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -257,10 +261,11 @@ func (s *UsersService) ListMyFollowers(ctx context.Context, params *ListOptions,
 }
 
 // ListMyFollowersIter walks every item of [UsersService.ListMyFollowers], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListMyFollowersIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListMyFollowersIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListMyFollowers(ctx, &lo, opts...)
 	})
@@ -270,9 +275,9 @@ func (s *UsersService) ListMyFollowersIter(ctx context.Context, params *ListOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/following (userCurrentListFollowing). Retry: IdempotentOnly (a
+// GET /user/following (userCurrentListFollowing). Retry: RetryIdempotentOnly (a
 // read).
-func (s *UsersService) ListMyFollowing(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+func (s *UsersService) ListMyFollowing(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserCurrentListFollowing)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -285,10 +290,11 @@ func (s *UsersService) ListMyFollowing(ctx context.Context, params *ListOptions,
 }
 
 // ListMyFollowingIter walks every item of [UsersService.ListMyFollowing], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListMyFollowingIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListMyFollowingIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListMyFollowing(ctx, &lo, opts...)
 	})
@@ -299,8 +305,8 @@ func (s *UsersService) ListMyFollowingIter(ctx context.Context, params *ListOpti
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /user/following/{username} (userCurrentDeleteFollow). Retry:
-// AlwaysRetry (not following is a yes/no state; a repeat leaves it so).
-func (s *UsersService) Unfollow(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
+// RetryAlways (not following is a yes/no state; a repeat leaves it so).
+func (s *UsersService) Unfollow(ctx context.Context, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteFollow, seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -315,8 +321,8 @@ func (s *UsersService) Unfollow(ctx context.Context, username string, opts ...Ca
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/following/{username} (userCurrentCheckFollowing). Retry:
-// IdempotentOnly (a read).
-func (s *UsersService) IsFollowedByMe(ctx context.Context, username string, opts ...CallOption) (bool, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *UsersService) IsFollowedByMe(ctx context.Context, username string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opUserCurrentCheckFollowing, seg("username", username))
 	req.with(opts)
 	req.result = resultBool
@@ -332,9 +338,9 @@ func (s *UsersService) IsFollowedByMe(ctx context.Context, username string, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/following/{username} (userCurrentPutFollow). Retry: AlwaysRetry
+// PUT /user/following/{username} (userCurrentPutFollow). Retry: RetryAlways
 // (following is a yes/no state; a repeat leaves it so).
-func (s *UsersService) Follow(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
+func (s *UsersService) Follow(ctx context.Context, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentPutFollow, seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -347,9 +353,9 @@ func (s *UsersService) Follow(ctx context.Context, username string, opts ...Call
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/gpg_key_token (getVerificationToken). Retry: IdempotentOnly (a
+// GET /user/gpg_key_token (getVerificationToken). Retry: RetryIdempotentOnly (a
 // read).
-func (s *UsersService) GetGPGKeyToken(ctx context.Context, opts ...CallOption) (string, *Response, error) {
+func (s *UsersService) GetGPGKeyToken(ctx context.Context, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opGetVerificationToken)
 	req.with(opts)
 	req.result = resultText
@@ -365,9 +371,9 @@ func (s *UsersService) GetGPGKeyToken(ctx context.Context, opts ...CallOption) (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/gpg_key_verify (userVerifyGPGKey). Retry: Never (verifies a key
-// against a signed token; a one-shot action).
-func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyOption, opts ...CallOption) (*GPGKey, *Response, error) {
+// POST /user/gpg_key_verify (userVerifyGPGKey). Retry: RetryNever (verifies a
+// key against a signed token; a one-shot action).
+func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyRequest, opts ...RequestOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserVerifyGPGKey)
 	req.requireText("key_id", body.KeyID)
 	req.jsonBody(body)
@@ -384,8 +390,9 @@ func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/gpg_keys (userCurrentListGPGKeys). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListMyGPGKeys(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*GPGKey, *Response, error) {
+// GET /user/gpg_keys (userCurrentListGPGKeys). Retry: RetryIdempotentOnly (a
+// read).
+func (s *UsersService) ListMyGPGKeys(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentListGPGKeys)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -398,10 +405,11 @@ func (s *UsersService) ListMyGPGKeys(ctx context.Context, params *ListOptions, o
 }
 
 // ListMyGPGKeysIter walks every item of [UsersService.ListMyGPGKeys], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListMyGPGKeysIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*GPGKey, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListMyGPGKeysIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*GPGKey, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*GPGKey, *Response, error) {
 		return s.ListMyGPGKeys(ctx, &lo, opts...)
 	})
@@ -411,8 +419,9 @@ func (s *UsersService) ListMyGPGKeysIter(ctx context.Context, params *ListOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/gpg_keys (userCurrentPostGPGKey). Retry: Never (adds a GPG key).
-func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyOption, opts ...CallOption) (*GPGKey, *Response, error) {
+// POST /user/gpg_keys (userCurrentPostGPGKey). Retry: RetryNever (adds a GPG
+// key).
+func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyRequest, opts ...RequestOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentPostGPGKey)
 	req.requireText("armored_public_key", body.ArmoredPublicKey)
 	req.jsonBody(body)
@@ -429,9 +438,9 @@ func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/gpg_keys/{id} (userCurrentDeleteGPGKey). Retry: AlwaysRetry (key
+// DELETE /user/gpg_keys/{id} (userCurrentDeleteGPGKey). Retry: RetryAlways (key
 // ids are never reused; deleting twice leaves it deleted).
-func (s *UsersService) DeleteGPGKey(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
+func (s *UsersService) DeleteGPGKey(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteGPGKey, num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -442,9 +451,9 @@ func (s *UsersService) DeleteGPGKey(ctx context.Context, id int64, opts ...CallO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/gpg_keys/{id} (userCurrentGetGPGKey). Retry: IdempotentOnly (a
+// GET /user/gpg_keys/{id} (userCurrentGetGPGKey). Retry: RetryIdempotentOnly (a
 // read).
-func (s *UsersService) GetGPGKey(ctx context.Context, id int64, opts ...CallOption) (*GPGKey, *Response, error) {
+func (s *UsersService) GetGPGKey(ctx context.Context, id int64, opts ...RequestOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentGetGPGKey, num("id", id))
 	req.with(opts)
 	v := new(GPGKey)
@@ -462,9 +471,9 @@ func (s *UsersService) GetGPGKey(ctx context.Context, id int64, opts ...CallOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/hooks (userListHooks). Retry: IdempotentOnly (a read; nothing
+// GET /user/hooks (userListHooks). Retry: RetryIdempotentOnly (a read; nothing
 // changes, though the body is a credential).
-func (s *UsersService) ListHooks(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Hook, *Response, error) {
+func (s *UsersService) ListHooks(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opUserListHooks)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -478,10 +487,11 @@ func (s *UsersService) ListHooks(ctx context.Context, params *ListOptions, opts 
 }
 
 // ListHooksIter walks every item of [UsersService.ListHooks], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *UsersService) ListHooksIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Hook, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListHooksIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Hook, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Hook, *Response, error) {
 		return s.ListHooks(ctx, &lo, opts...)
 	})
@@ -494,9 +504,9 @@ func (s *UsersService) ListHooksIter(ctx context.Context, params *ListOptions, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/hooks (userCreateHook). Retry: Never (creates a webhook; a repeat
-// creates a second one).
-func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption, opts ...CallOption) (*Hook, *Response, error) {
+// POST /user/hooks (userCreateHook). Retry: RetryNever (creates a webhook; a
+// repeat creates a second one).
+func (s *UsersService) CreateHook(ctx context.Context, body CreateHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserCreateHook)
 	req.requireText("type", string(body.Type))
 	req.jsonBody(body)
@@ -514,9 +524,9 @@ func (s *UsersService) CreateHook(ctx context.Context, body CreateHookOption, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/hooks/{id} (userDeleteHook). Retry: AlwaysRetry (webhook ids are
+// DELETE /user/hooks/{id} (userDeleteHook). Retry: RetryAlways (webhook ids are
 // never reused; deleting twice leaves it deleted).
-func (s *UsersService) DeleteHook(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
+func (s *UsersService) DeleteHook(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteHook, num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -530,9 +540,9 @@ func (s *UsersService) DeleteHook(ctx context.Context, id int64, opts ...CallOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/hooks/{id} (userGetHook). Retry: IdempotentOnly (a read; nothing
-// changes, though the body is a credential).
-func (s *UsersService) GetHook(ctx context.Context, id int64, opts ...CallOption) (*Hook, *Response, error) {
+// GET /user/hooks/{id} (userGetHook). Retry: RetryIdempotentOnly (a read;
+// nothing changes, though the body is a credential).
+func (s *UsersService) GetHook(ctx context.Context, id int64, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserGetHook, num("id", id))
 	req.with(opts)
 	req.result = resultWithheld
@@ -551,9 +561,9 @@ func (s *UsersService) GetHook(ctx context.Context, id int64, opts ...CallOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /user/hooks/{id} (userEditHook). Retry: Never (partial update of a
+// PATCH /user/hooks/{id} (userEditHook). Retry: RetryNever (partial update of a
 // webhook).
-func (s *UsersService) EditHook(ctx context.Context, id int64, body EditHookOption, opts ...CallOption) (*Hook, *Response, error) {
+func (s *UsersService) EditHook(ctx context.Context, id int64, body EditHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserEditHook, num("id", id))
 	req.jsonBody(body)
 	req.with(opts)
@@ -578,8 +588,8 @@ type UserListMyKeysOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/keys (userCurrentListKeys). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListMyKeys(ctx context.Context, params *UserListMyKeysOptions, opts ...CallOption) ([]*PublicKey, *Response, error) {
+// GET /user/keys (userCurrentListKeys). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) ListMyKeys(ctx context.Context, params *UserListMyKeysOptions, opts ...RequestOption) ([]*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentListKeys)
 	p := deref(params)
 	req.addQuery("fingerprint", p.Fingerprint)
@@ -594,10 +604,11 @@ func (s *UsersService) ListMyKeys(ctx context.Context, params *UserListMyKeysOpt
 }
 
 // ListMyKeysIter walks every item of [UsersService.ListMyKeys], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *UsersService) ListMyKeysIter(ctx context.Context, params *UserListMyKeysOptions, opts ...CallOption) iter.Seq2[*PublicKey, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListMyKeysIter(ctx context.Context, params *UserListMyKeysOptions, opts ...RequestOption) iter.Seq2[*PublicKey, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*PublicKey, *Response, error) {
 		page := p
@@ -610,8 +621,8 @@ func (s *UsersService) ListMyKeysIter(ctx context.Context, params *UserListMyKey
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/keys (userCurrentPostKey). Retry: Never (adds an SSH key).
-func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyOption, opts ...CallOption) (*PublicKey, *Response, error) {
+// POST /user/keys (userCurrentPostKey). Retry: RetryNever (adds an SSH key).
+func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyRequest, opts ...RequestOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentPostKey)
 	req.requireText("key", body.Key)
 	req.requireText("title", body.Title)
@@ -629,9 +640,9 @@ func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyOption, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/keys/{id} (userCurrentDeleteKey). Retry: AlwaysRetry (key ids
+// DELETE /user/keys/{id} (userCurrentDeleteKey). Retry: RetryAlways (key ids
 // are never reused; deleting twice leaves it deleted).
-func (s *UsersService) DeleteKey(ctx context.Context, id int64, opts ...CallOption) (*Response, error) {
+func (s *UsersService) DeleteKey(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteKey, num("id", id))
 	req.with(opts)
 	req.result = resultNone
@@ -642,8 +653,8 @@ func (s *UsersService) DeleteKey(ctx context.Context, id int64, opts ...CallOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/keys/{id} (userCurrentGetKey). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...CallOption) (*PublicKey, *Response, error) {
+// GET /user/keys/{id} (userCurrentGetKey). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...RequestOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentGetKey, num("id", id))
 	req.with(opts)
 	v := new(PublicKey)
@@ -658,9 +669,9 @@ func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...CallOption)
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/list_blocked (userListBlockedUsers). Retry: IdempotentOnly (a
+// GET /user/list_blocked (userListBlockedUsers). Retry: RetryIdempotentOnly (a
 // read).
-func (s *UsersService) ListBlockedUsers(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*BlockedUser, *Response, error) {
+func (s *UsersService) ListBlockedUsers(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*BlockedUser, *Response, error) {
 	req := newRequest(&opUserListBlockedUsers)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -673,10 +684,12 @@ func (s *UsersService) ListBlockedUsers(ctx context.Context, params *ListOptions
 }
 
 // ListBlockedUsersIter walks every item of [UsersService.ListBlockedUsers],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *UsersService) ListBlockedUsersIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*BlockedUser, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *UsersService) ListBlockedUsersIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*BlockedUser, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*BlockedUser, *Response, error) {
 		return s.ListBlockedUsers(ctx, &lo, opts...)
 	})
@@ -686,8 +699,8 @@ func (s *UsersService) ListBlockedUsersIter(ctx context.Context, params *ListOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota (userGetQuota). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetQuota(ctx context.Context, opts ...CallOption) (*QuotaInfo, *Response, error) {
+// GET /user/quota (userGetQuota). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) GetQuota(ctx context.Context, opts ...RequestOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opUserGetQuota)
 	req.with(opts)
 	v := new(QuotaInfo)
@@ -703,9 +716,9 @@ func (s *UsersService) GetQuota(ctx context.Context, opts ...CallOption) (*Quota
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota/artifacts (userListQuotaArtifacts). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) ListQuotaArtifacts(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*QuotaUsedArtifact, *Response, error) {
+// GET /user/quota/artifacts (userListQuotaArtifacts). Retry:
+// RetryIdempotentOnly (a read).
+func (s *UsersService) ListQuotaArtifacts(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedArtifact, *Response, error) {
 	req := newRequest(&opUserListQuotaArtifacts)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -718,10 +731,12 @@ func (s *UsersService) ListQuotaArtifacts(ctx context.Context, params *ListOptio
 }
 
 // ListQuotaArtifactsIter walks every item of [UsersService.ListQuotaArtifacts],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *UsersService) ListQuotaArtifactsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedArtifact, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *UsersService) ListQuotaArtifactsIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*QuotaUsedArtifact, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedArtifact, *Response, error) {
 		return s.ListQuotaArtifacts(ctx, &lo, opts...)
 	})
@@ -732,9 +747,9 @@ func (s *UsersService) ListQuotaArtifactsIter(ctx context.Context, params *ListO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota/attachments (userListQuotaAttachments). Retry: IdempotentOnly
-// (a read).
-func (s *UsersService) ListQuotaAttachments(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*QuotaUsedAttachment, *Response, error) {
+// GET /user/quota/attachments (userListQuotaAttachments). Retry:
+// RetryIdempotentOnly (a read).
+func (s *UsersService) ListQuotaAttachments(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedAttachment, *Response, error) {
 	req := newRequest(&opUserListQuotaAttachments)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -748,9 +763,11 @@ func (s *UsersService) ListQuotaAttachments(ctx context.Context, params *ListOpt
 
 // ListQuotaAttachmentsIter walks every item of
 // [UsersService.ListQuotaAttachments], page after page from params' page on;
-// see [All]. A page is fetched only once the previous one has been consumed.
-// params is copied, never modified; opts apply to every page.
-func (s *UsersService) ListQuotaAttachmentsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedAttachment, error] {
+// see [All]. Pages are fetched one at a time, each once the previous one has
+// been consumed, unless the client was made with [WithWalkConcurrency], which
+// fetches later pages ahead; items still come once each, in order. params is
+// copied, never modified; opts apply to every page.
+func (s *UsersService) ListQuotaAttachmentsIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*QuotaUsedAttachment, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedAttachment, *Response, error) {
 		return s.ListQuotaAttachments(ctx, &lo, opts...)
 	})
@@ -771,8 +788,8 @@ type UserCheckQuotaOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota/check (userCheckQuota). Retry: IdempotentOnly (a read).
-func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOptions, opts ...CallOption) (bool, *Response, error) {
+// GET /user/quota/check (userCheckQuota). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOptions, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opUserCheckQuota)
 	p := deref(params)
 	req.addQuery("subject", p.Subject)
@@ -791,9 +808,9 @@ func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota/packages (userListQuotaPackages). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) ListQuotaPackages(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*QuotaUsedPackage, *Response, error) {
+// GET /user/quota/packages (userListQuotaPackages). Retry: RetryIdempotentOnly
+// (a read).
+func (s *UsersService) ListQuotaPackages(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedPackage, *Response, error) {
 	req := newRequest(&opUserListQuotaPackages)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -806,10 +823,12 @@ func (s *UsersService) ListQuotaPackages(ctx context.Context, params *ListOption
 }
 
 // ListQuotaPackagesIter walks every item of [UsersService.ListQuotaPackages],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *UsersService) ListQuotaPackagesIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*QuotaUsedPackage, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *UsersService) ListQuotaPackagesIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*QuotaUsedPackage, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*QuotaUsedPackage, *Response, error) {
 		return s.ListQuotaPackages(ctx, &lo, opts...)
 	})
@@ -819,8 +838,8 @@ func (s *UsersService) ListQuotaPackagesIter(ctx context.Context, params *ListOp
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/settings (getUserSettings). Retry: IdempotentOnly (a read).
-func (s *UsersService) GetSettings(ctx context.Context, opts ...CallOption) (*UserSettings, *Response, error) {
+// GET /user/settings (getUserSettings). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) GetSettings(ctx context.Context, opts ...RequestOption) (*UserSettings, *Response, error) {
 	req := newRequest(&opGetUserSettings)
 	req.with(opts)
 	v := new(UserSettings)
@@ -835,9 +854,9 @@ func (s *UsersService) GetSettings(ctx context.Context, opts ...CallOption) (*Us
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /user/settings (updateUserSettings). Retry: Never (partial update of
-// the account's settings).
-func (s *UsersService) EditSettings(ctx context.Context, body UserSettingsOptions, opts ...CallOption) (*UserSettings, *Response, error) {
+// PATCH /user/settings (updateUserSettings). Retry: RetryNever (partial update
+// of the account's settings).
+func (s *UsersService) EditSettings(ctx context.Context, body UserSettingsRequest, opts ...RequestOption) (*UserSettings, *Response, error) {
 	req := newRequest(&opUpdateUserSettings)
 	req.jsonBody(body)
 	req.with(opts)
@@ -853,8 +872,9 @@ func (s *UsersService) EditSettings(ctx context.Context, body UserSettingsOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/starred (userCurrentListStarred). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListMyStarred(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /user/starred (userCurrentListStarred). Retry: RetryIdempotentOnly (a
+// read).
+func (s *UsersService) ListMyStarred(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListStarred)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -867,10 +887,11 @@ func (s *UsersService) ListMyStarred(ctx context.Context, params *ListOptions, o
 }
 
 // ListMyStarredIter walks every item of [UsersService.ListMyStarred], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListMyStarredIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListMyStarredIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		return s.ListMyStarred(ctx, &lo, opts...)
 	})
@@ -881,9 +902,9 @@ func (s *UsersService) ListMyStarredIter(ctx context.Context, params *ListOption
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /user/starred/{owner}/{repo} (userCurrentDeleteStar). Retry:
-// AlwaysRetry (not starred is a yes/no state of one repo; a repeat leaves it
+// RetryAlways (not starred is a yes/no state of one repo; a repeat leaves it
 // so).
-func (s *UsersService) Unstar(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+func (s *UsersService) Unstar(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteStar, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -898,8 +919,8 @@ func (s *UsersService) Unstar(ctx context.Context, owner, repo string, opts ...C
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /user/starred/{owner}/{repo} (userCurrentCheckStarring). Retry:
-// IdempotentOnly (a read).
-func (s *UsersService) IsStarred(ctx context.Context, owner, repo string, opts ...CallOption) (bool, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *UsersService) IsStarred(ctx context.Context, owner, repo string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opUserCurrentCheckStarring, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultBool
@@ -915,9 +936,9 @@ func (s *UsersService) IsStarred(ctx context.Context, owner, repo string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/starred/{owner}/{repo} (userCurrentPutStar). Retry: AlwaysRetry
+// PUT /user/starred/{owner}/{repo} (userCurrentPutStar). Retry: RetryAlways
 // (starred is a yes/no state of one repo; a repeat leaves it so).
-func (s *UsersService) Star(ctx context.Context, owner, repo string, opts ...CallOption) (*Response, error) {
+func (s *UsersService) Star(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentPutStar, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
 	req.result = resultNone
@@ -928,8 +949,9 @@ func (s *UsersService) Star(ctx context.Context, owner, repo string, opts ...Cal
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/stopwatches (userGetStopWatches). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListStopwatches(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*StopWatch, *Response, error) {
+// GET /user/stopwatches (userGetStopWatches). Retry: RetryIdempotentOnly (a
+// read).
+func (s *UsersService) ListStopwatches(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*StopWatch, *Response, error) {
 	req := newRequest(&opUserGetStopWatches)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -942,10 +964,11 @@ func (s *UsersService) ListStopwatches(ctx context.Context, params *ListOptions,
 }
 
 // ListStopwatchesIter walks every item of [UsersService.ListStopwatches], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListStopwatchesIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*StopWatch, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListStopwatchesIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*StopWatch, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*StopWatch, *Response, error) {
 		return s.ListStopwatches(ctx, &lo, opts...)
 	})
@@ -955,9 +978,9 @@ func (s *UsersService) ListStopwatchesIter(ctx context.Context, params *ListOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/subscriptions (userCurrentListSubscriptions). Retry: IdempotentOnly
-// (a read).
-func (s *UsersService) ListMySubscriptions(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /user/subscriptions (userCurrentListSubscriptions). Retry:
+// RetryIdempotentOnly (a read).
+func (s *UsersService) ListMySubscriptions(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListSubscriptions)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -971,9 +994,11 @@ func (s *UsersService) ListMySubscriptions(ctx context.Context, params *ListOpti
 
 // ListMySubscriptionsIter walks every item of
 // [UsersService.ListMySubscriptions], page after page from params' page on; see
-// [All]. A page is fetched only once the previous one has been consumed. params
-// is copied, never modified; opts apply to every page.
-func (s *UsersService) ListMySubscriptionsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// [All]. Pages are fetched one at a time, each once the previous one has been
+// consumed, unless the client was made with [WithWalkConcurrency], which
+// fetches later pages ahead; items still come once each, in order. params is
+// copied, never modified; opts apply to every page.
+func (s *UsersService) ListMySubscriptionsIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		return s.ListMySubscriptions(ctx, &lo, opts...)
 	})
@@ -983,8 +1008,8 @@ func (s *UsersService) ListMySubscriptionsIter(ctx context.Context, params *List
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/teams (userListTeams). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListTeams(ctx context.Context, params *ListOptions, opts ...CallOption) ([]*Team, *Response, error) {
+// GET /user/teams (userListTeams). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) ListTeams(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Team, *Response, error) {
 	req := newRequest(&opUserListTeams)
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -997,10 +1022,11 @@ func (s *UsersService) ListTeams(ctx context.Context, params *ListOptions, opts 
 }
 
 // ListTeamsIter walks every item of [UsersService.ListTeams], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *UsersService) ListTeamsIter(ctx context.Context, params *ListOptions, opts ...CallOption) iter.Seq2[*Team, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListTeamsIter(ctx context.Context, params *ListOptions, opts ...RequestOption) iter.Seq2[*Team, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Team, *Response, error) {
 		return s.ListTeams(ctx, &lo, opts...)
 	})
@@ -1022,8 +1048,9 @@ type UserListTrackedTimesOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/times (userCurrentTrackedTimes). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListTrackedTimes(ctx context.Context, params *UserListTrackedTimesOptions, opts ...CallOption) ([]*TrackedTime, *Response, error) {
+// GET /user/times (userCurrentTrackedTimes). Retry: RetryIdempotentOnly (a
+// read).
+func (s *UsersService) ListTrackedTimes(ctx context.Context, params *UserListTrackedTimesOptions, opts ...RequestOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opUserCurrentTrackedTimes)
 	p := deref(params)
 	req.addQueryTime("since", p.Since)
@@ -1039,10 +1066,12 @@ func (s *UsersService) ListTrackedTimes(ctx context.Context, params *UserListTra
 }
 
 // ListTrackedTimesIter walks every item of [UsersService.ListTrackedTimes],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *UsersService) ListTrackedTimesIter(ctx context.Context, params *UserListTrackedTimesOptions, opts ...CallOption) iter.Seq2[*TrackedTime, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *UsersService) ListTrackedTimesIter(ctx context.Context, params *UserListTrackedTimesOptions, opts ...RequestOption) iter.Seq2[*TrackedTime, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*TrackedTime, *Response, error) {
 		page := p
@@ -1055,9 +1084,9 @@ func (s *UsersService) ListTrackedTimesIter(ctx context.Context, params *UserLis
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/unblock/{username} (userUnblockUser). Retry: AlwaysRetry (unblocked
+// PUT /user/unblock/{username} (userUnblockUser). Retry: RetryAlways (unblocked
 // is a yes/no state for one user; a repeat leaves them unblocked).
-func (s *UsersService) Unblock(ctx context.Context, username string, opts ...CallOption) (*Response, error) {
+func (s *UsersService) Unblock(ctx context.Context, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserUnblockUser, seg("username", username))
 	req.with(opts)
 	req.result = resultNone
@@ -1086,8 +1115,8 @@ type UserSearchOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/search (userSearch). Retry: IdempotentOnly (a read).
-func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, opts ...CallOption) ([]*User, *Response, error) {
+// GET /users/search (userSearch). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserSearch)
 	p := deref(params)
 	req.addQuery("q", p.Query)
@@ -1104,9 +1133,11 @@ func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, op
 }
 
 // SearchIter walks every item of [UsersService.Search], page after page from
-// params' page on; see [All]. A page is fetched only once the previous one has
-// been consumed. params is copied, never modified; opts apply to every page.
-func (s *UsersService) SearchIter(ctx context.Context, params *UserSearchOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// params' page on; see [All]. Pages are fetched one at a time, each once the
+// previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) SearchIter(ctx context.Context, params *UserSearchOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		page := p
@@ -1119,8 +1150,8 @@ func (s *UsersService) SearchIter(ctx context.Context, params *UserSearchOptions
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username} (userGet). Retry: IdempotentOnly (a read).
-func (s *UsersService) Get(ctx context.Context, username string, opts ...CallOption) (*User, *Response, error) {
+// GET /users/{username} (userGet). Retry: RetryIdempotentOnly (a read).
+func (s *UsersService) Get(ctx context.Context, username string, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opUserGet, seg("username", username))
 	req.with(opts)
 	v := new(User)
@@ -1147,8 +1178,8 @@ type UserListActivityFeedsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/activities/feeds (userListActivityFeeds). Retry:
-// IdempotentOnly (a read).
-func (s *UsersService) ListActivityFeeds(ctx context.Context, username string, params *UserListActivityFeedsOptions, opts ...CallOption) ([]*Activity, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *UsersService) ListActivityFeeds(ctx context.Context, username string, params *UserListActivityFeedsOptions, opts ...RequestOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opUserListActivityFeeds, seg("username", username))
 	p := deref(params)
 	req.addQueryBool("only-performed-by", p.OnlyPerformedBy)
@@ -1164,10 +1195,12 @@ func (s *UsersService) ListActivityFeeds(ctx context.Context, username string, p
 }
 
 // ListActivityFeedsIter walks every item of [UsersService.ListActivityFeeds],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *UsersService) ListActivityFeedsIter(ctx context.Context, username string, params *UserListActivityFeedsOptions, opts ...CallOption) iter.Seq2[*Activity, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *UsersService) ListActivityFeedsIter(ctx context.Context, username string, params *UserListActivityFeedsOptions, opts ...RequestOption) iter.Seq2[*Activity, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*Activity, *Response, error) {
 		page := p
@@ -1180,9 +1213,9 @@ func (s *UsersService) ListActivityFeedsIter(ctx context.Context, username strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/followers (userListFollowers). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) ListFollowers(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// GET /users/{username}/followers (userListFollowers). Retry:
+// RetryIdempotentOnly (a read).
+func (s *UsersService) ListFollowers(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserListFollowers, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1195,10 +1228,11 @@ func (s *UsersService) ListFollowers(ctx context.Context, username string, param
 }
 
 // ListFollowersIter walks every item of [UsersService.ListFollowers], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListFollowersIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListFollowersIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListFollowers(ctx, username, &lo, opts...)
 	})
@@ -1208,9 +1242,9 @@ func (s *UsersService) ListFollowersIter(ctx context.Context, username string, p
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/following (userListFollowing). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) ListFollowing(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*User, *Response, error) {
+// GET /users/{username}/following (userListFollowing). Retry:
+// RetryIdempotentOnly (a read).
+func (s *UsersService) ListFollowing(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserListFollowing, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1223,10 +1257,11 @@ func (s *UsersService) ListFollowing(ctx context.Context, username string, param
 }
 
 // ListFollowingIter walks every item of [UsersService.ListFollowing], page
-// after page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListFollowingIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*User, error] {
+// after page from params' page on; see [All]. Pages are fetched one at a time,
+// each once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListFollowingIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*User, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*User, *Response, error) {
 		return s.ListFollowing(ctx, username, &lo, opts...)
 	})
@@ -1240,8 +1275,8 @@ func (s *UsersService) ListFollowingIter(ctx context.Context, username string, p
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/following/{target} (userCheckFollowing). Retry:
-// IdempotentOnly (a read).
-func (s *UsersService) IsFollowing(ctx context.Context, username, target string, opts ...CallOption) (bool, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *UsersService) IsFollowing(ctx context.Context, username, target string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opUserCheckFollowing, seg("username", username), seg("target", target))
 	req.with(opts)
 	req.result = resultBool
@@ -1257,9 +1292,9 @@ func (s *UsersService) IsFollowing(ctx context.Context, username, target string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/gpg_keys (userListGPGKeys). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) ListGPGKeys(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*GPGKey, *Response, error) {
+// GET /users/{username}/gpg_keys (userListGPGKeys). Retry: RetryIdempotentOnly
+// (a read).
+func (s *UsersService) ListGPGKeys(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*GPGKey, *Response, error) {
 	req := newRequest(&opUserListGPGKeys, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1272,10 +1307,11 @@ func (s *UsersService) ListGPGKeys(ctx context.Context, username string, params 
 }
 
 // ListGPGKeysIter walks every item of [UsersService.ListGPGKeys], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListGPGKeysIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*GPGKey, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListGPGKeysIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*GPGKey, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*GPGKey, *Response, error) {
 		return s.ListGPGKeys(ctx, username, &lo, opts...)
 	})
@@ -1285,9 +1321,9 @@ func (s *UsersService) ListGPGKeysIter(ctx context.Context, username string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/heatmap (userGetHeatmapData). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) ListHeatmap(ctx context.Context, username string, opts ...CallOption) ([]*UserHeatmapData, *Response, error) {
+// GET /users/{username}/heatmap (userGetHeatmapData). Retry:
+// RetryIdempotentOnly (a read).
+func (s *UsersService) ListHeatmap(ctx context.Context, username string, opts ...RequestOption) ([]*UserHeatmapData, *Response, error) {
 	req := newRequest(&opUserGetHeatmapData, seg("username", username))
 	req.with(opts)
 	var v []*UserHeatmapData
@@ -1310,8 +1346,9 @@ type UserListKeysOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/keys (userListKeys). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListKeys(ctx context.Context, username string, params *UserListKeysOptions, opts ...CallOption) ([]*PublicKey, *Response, error) {
+// GET /users/{username}/keys (userListKeys). Retry: RetryIdempotentOnly (a
+// read).
+func (s *UsersService) ListKeys(ctx context.Context, username string, params *UserListKeysOptions, opts ...RequestOption) ([]*PublicKey, *Response, error) {
 	req := newRequest(&opUserListKeys, seg("username", username))
 	p := deref(params)
 	req.addQuery("fingerprint", p.Fingerprint)
@@ -1326,10 +1363,11 @@ func (s *UsersService) ListKeys(ctx context.Context, username string, params *Us
 }
 
 // ListKeysIter walks every item of [UsersService.ListKeys], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *UsersService) ListKeysIter(ctx context.Context, username string, params *UserListKeysOptions, opts ...CallOption) iter.Seq2[*PublicKey, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListKeysIter(ctx context.Context, username string, params *UserListKeysOptions, opts ...RequestOption) iter.Seq2[*PublicKey, error] {
 	p := deref(params)
 	return All(ctx, p.ListOptions, func(ctx context.Context, lo ListOptions) ([]*PublicKey, *Response, error) {
 		page := p
@@ -1342,9 +1380,9 @@ func (s *UsersService) ListKeysIter(ctx context.Context, username string, params
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/starred (userListStarred). Retry: IdempotentOnly (a
-// read).
-func (s *UsersService) ListStarred(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// GET /users/{username}/starred (userListStarred). Retry: RetryIdempotentOnly
+// (a read).
+func (s *UsersService) ListStarred(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListStarred, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1357,10 +1395,11 @@ func (s *UsersService) ListStarred(ctx context.Context, username string, params 
 }
 
 // ListStarredIter walks every item of [UsersService.ListStarred], page after
-// page from params' page on; see [All]. A page is fetched only once the
-// previous one has been consumed. params is copied, never modified; opts apply
-// to every page.
-func (s *UsersService) ListStarredIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// page from params' page on; see [All]. Pages are fetched one at a time, each
+// once the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListStarredIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		return s.ListStarred(ctx, username, &lo, opts...)
 	})
@@ -1371,8 +1410,8 @@ func (s *UsersService) ListStarredIter(ctx context.Context, username string, par
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /users/{username}/subscriptions (userListSubscriptions). Retry:
-// IdempotentOnly (a read).
-func (s *UsersService) ListSubscriptions(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*Repository, *Response, error) {
+// RetryIdempotentOnly (a read).
+func (s *UsersService) ListSubscriptions(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListSubscriptions, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1385,10 +1424,12 @@ func (s *UsersService) ListSubscriptions(ctx context.Context, username string, p
 }
 
 // ListSubscriptionsIter walks every item of [UsersService.ListSubscriptions],
-// page after page from params' page on; see [All]. A page is fetched only once
-// the previous one has been consumed. params is copied, never modified; opts
-// apply to every page.
-func (s *UsersService) ListSubscriptionsIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*Repository, error] {
+// page after page from params' page on; see [All]. Pages are fetched one at a
+// time, each once the previous one has been consumed, unless the client was
+// made with [WithWalkConcurrency], which fetches later pages ahead; items still
+// come once each, in order. params is copied, never modified; opts apply to
+// every page.
+func (s *UsersService) ListSubscriptionsIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*Repository, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*Repository, *Response, error) {
 		return s.ListSubscriptions(ctx, username, &lo, opts...)
 	})
@@ -1398,8 +1439,9 @@ func (s *UsersService) ListSubscriptionsIter(ctx context.Context, username strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/tokens (userGetTokens). Retry: IdempotentOnly (a read).
-func (s *UsersService) ListTokens(ctx context.Context, username string, params *ListOptions, opts ...CallOption) ([]*AccessToken, *Response, error) {
+// GET /users/{username}/tokens (userGetTokens). Retry: RetryIdempotentOnly (a
+// read).
+func (s *UsersService) ListTokens(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*AccessToken, *Response, error) {
 	req := newRequest(&opUserGetTokens, seg("username", username))
 	req.paging(s.client, deref(params))
 	req.with(opts)
@@ -1412,10 +1454,11 @@ func (s *UsersService) ListTokens(ctx context.Context, username string, params *
 }
 
 // ListTokensIter walks every item of [UsersService.ListTokens], page after page
-// from params' page on; see [All]. A page is fetched only once the previous one
-// has been consumed. params is copied, never modified; opts apply to every
-// page.
-func (s *UsersService) ListTokensIter(ctx context.Context, username string, params *ListOptions, opts ...CallOption) iter.Seq2[*AccessToken, error] {
+// from params' page on; see [All]. Pages are fetched one at a time, each once
+// the previous one has been consumed, unless the client was made with
+// [WithWalkConcurrency], which fetches later pages ahead; items still come once
+// each, in order. params is copied, never modified; opts apply to every page.
+func (s *UsersService) ListTokensIter(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) iter.Seq2[*AccessToken, error] {
 	return All(ctx, deref(params), func(ctx context.Context, lo ListOptions) ([]*AccessToken, *Response, error) {
 		return s.ListTokens(ctx, username, &lo, opts...)
 	})
@@ -1427,9 +1470,9 @@ func (s *UsersService) ListTokensIter(ctx context.Context, username string, para
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /users/{username}/tokens (userCreateToken). Retry: Never (mints a token;
-// a repeat would mint a second, unknowable credential).
-func (s *UsersService) CreateToken(ctx context.Context, username string, body CreateAccessTokenOption, opts ...CallOption) (*AccessToken, *Response, error) {
+// POST /users/{username}/tokens (userCreateToken). Retry: RetryNever (mints a
+// token; a repeat would mint a second, unknowable credential).
+func (s *UsersService) CreateToken(ctx context.Context, username string, body CreateAccessTokenRequest, opts ...RequestOption) (*AccessToken, *Response, error) {
 	req := newRequest(&opUserCreateToken, seg("username", username))
 	req.requireText("name", body.Name)
 	req.jsonBody(body)
@@ -1447,9 +1490,10 @@ func (s *UsersService) CreateToken(ctx context.Context, username string, body Cr
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /users/{username}/tokens/{token} (userDeleteAccessToken). Retry: Never
-// (the path takes an id or a name, and a token of that name may be re-created).
-func (s *UsersService) DeleteToken(ctx context.Context, username, token string, opts ...CallOption) (*Response, error) {
+// DELETE /users/{username}/tokens/{token} (userDeleteAccessToken). Retry:
+// RetryNever (the path takes an id or a name, and a token of that name may be
+// re-created).
+func (s *UsersService) DeleteToken(ctx context.Context, username, token string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteAccessToken, seg("username", username), seg("token", token))
 	req.with(opts)
 	req.result = resultNone

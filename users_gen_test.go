@@ -14,7 +14,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.GetCurrent(ctx, opts...))
 			},
 		},
@@ -23,8 +23,8 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/user/activitypub/follow", query: "",
 			reqType: "application/json", reqBody: `{"target":"target-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := APRemoteFollowOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := APRemoteFollowRequest{
 					Target: "target-1",
 				}
 				return gnNoResult(c.Users.FollowRemote(ctx, body, opts...))
@@ -36,7 +36,7 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"client_id":"client_id-1","client_secret":"client_secret-2","confidential_client":true,"created":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","redirect_uris":["redirect_uris-6"],"x_undeclared":1}]`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListOAuth2Apps(ctx, params, opts...))
 			},
@@ -53,8 +53,8 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"client_id":"client_id-1","client_secret":"client_secret-2","confidential_client":true,"created":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","redirect_uris":["redirect_uris-6"],"x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateOAuth2ApplicationOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateOAuth2ApplicationRequest{
 					ConfidentialClient: Ptr[bool](true),
 					Name:               Ptr[string]("name-1"),
 					RedirectURIs:       []string{"redirect_uris-2"},
@@ -66,7 +66,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userDeleteOAuth2Application", name: "Users.DeleteOAuth2App",
 			method: "DELETE", path: "/api/v1/user/applications/oauth2/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.DeleteOAuth2App(ctx, 7, opts...))
 			},
 		},
@@ -76,7 +76,7 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"client_id":"client_id-1","client_secret":"client_secret-2","confidential_client":true,"created":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","redirect_uris":["redirect_uris-6"],"x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.GetOAuth2App(ctx, 7, opts...))
 			},
 		},
@@ -87,8 +87,8 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"client_id":"client_id-1","client_secret":"client_secret-2","confidential_client":true,"created":"2026-01-02T03:04:08Z","id":1004,"name":"name-5","redirect_uris":["redirect_uris-6"],"x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateOAuth2ApplicationOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateOAuth2ApplicationRequest{
 					ConfidentialClient: Ptr[bool](true),
 					Name:               Ptr[string]("name-1"),
 					RedirectURIs:       []string{"redirect_uris-2"},
@@ -100,7 +100,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userDeleteAvatar", name: "Users.DeleteAvatar",
 			method: "DELETE", path: "/api/v1/user/avatar", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.DeleteAvatar(ctx, opts...))
 			},
 		},
@@ -109,8 +109,8 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "POST", path: "/api/v1/user/avatar", query: "",
 			reqType: "application/json", reqBody: `{"image":"image-1"}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := UpdateUserAvatarOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := UpdateUserAvatarRequest{
 					Image: "image-1",
 				}
 				return gnNoResult(c.Users.SetAvatar(ctx, body, opts...))
@@ -120,7 +120,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userBlockUser", name: "Users.Block",
 			method: "PUT", path: "/api/v1/user/block/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.Block(ctx, "username x", opts...))
 			},
 		},
@@ -129,8 +129,8 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "DELETE", path: "/api/v1/user/emails", query: "",
 			reqType: "application/json", reqBody: `{"emails":["emails-1"]}`,
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := DeleteEmailOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := DeleteEmailRequest{
 					Emails: []string{"emails-1"},
 				}
 				return gnNoResult(c.Users.DeleteEmails(ctx, body, opts...))
@@ -141,7 +141,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/emails", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"email":"email-1","primary":true,"user_id":1002,"username":"username-3","verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.ListEmails(ctx, opts...))
 			},
 		},
@@ -151,8 +151,8 @@ func TestGenUsersOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"emails":["emails-1"]}`,
 			kind: gnJSON, status: 201,
 			respBody: `[{"email":"email-1","primary":true,"user_id":1002,"username":"username-3","verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateEmailOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateEmailRequest{
 					Emails: []string{"emails-1"},
 				}
 				return gnResult(c.Users.AddEmails(ctx, body, opts...))
@@ -163,7 +163,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/followers", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListMyFollowers(ctx, params, opts...))
 			},
@@ -178,7 +178,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/following", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListMyFollowing(ctx, params, opts...))
 			},
@@ -192,7 +192,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCurrentDeleteFollow", name: "Users.Unfollow",
 			method: "DELETE", path: "/api/v1/user/following/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.Unfollow(ctx, "username x", opts...))
 			},
 		},
@@ -200,7 +200,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCurrentCheckFollowing", name: "Users.IsFollowedByMe",
 			method: "GET", path: "/api/v1/user/following/username%20x", query: "",
 			kind: gnBool,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.IsFollowedByMe(ctx, "username x", opts...))
 			},
 		},
@@ -208,7 +208,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCurrentPutFollow", name: "Users.Follow",
 			method: "PUT", path: "/api/v1/user/following/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.Follow(ctx, "username x", opts...))
 			},
 		},
@@ -216,7 +216,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "getVerificationToken", name: "Users.GetGPGKeyToken",
 			method: "GET", path: "/api/v1/user/gpg_key_token", query: "",
 			kind: gnText, status: 200, respBody: "text answered by getVerificationToken",
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.GetGPGKeyToken(ctx, opts...))
 			},
 		},
@@ -226,8 +226,8 @@ func TestGenUsersOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"armored_signature":"armored_signature-1","key_id":"key_id-2"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:06Z","emails":[{"email":"email-2","verified":true}],"expires_at":"2026-01-02T03:04:08Z","id":1004,"key_id":"key_id-5","primary_key_id":"primary_key_id-6","public_key":"public_key-7","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:13Z","emails":[{"email":"email-9","verified":true}],"expires_at":"2026-01-02T03:04:15Z","id":1011,"key_id":"key_id-12","primary_key_id":"primary_key_id-13","public_key":"public_key-14","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:20Z","expires_at":"2026-01-02T03:04:21Z","id":1017,"key_id":"key_id-18","primary_key_id":"primary_key_id-19","public_key":"public_key-20","verified":true}],"verified":true}],"verified":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := VerifyGPGKeyOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := VerifyGPGKeyRequest{
 					ArmoredSignature: "armored_signature-1",
 					KeyID:            "key_id-2",
 				}
@@ -239,7 +239,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/gpg_keys", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:06Z","emails":[{"email":"email-2","verified":true}],"expires_at":"2026-01-02T03:04:08Z","id":1004,"key_id":"key_id-5","primary_key_id":"primary_key_id-6","public_key":"public_key-7","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:13Z","emails":[{"email":"email-9","verified":true}],"expires_at":"2026-01-02T03:04:15Z","id":1011,"key_id":"key_id-12","primary_key_id":"primary_key_id-13","public_key":"public_key-14","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:20Z","expires_at":"2026-01-02T03:04:21Z","id":1017,"key_id":"key_id-18","primary_key_id":"primary_key_id-19","public_key":"public_key-20","verified":true}],"verified":true}],"verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListMyGPGKeys(ctx, params, opts...))
 			},
@@ -255,8 +255,8 @@ func TestGenUsersOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"armored_public_key":"armored_public_key-1","armored_signature":"armored_signature-2"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:06Z","emails":[{"email":"email-2","verified":true}],"expires_at":"2026-01-02T03:04:08Z","id":1004,"key_id":"key_id-5","primary_key_id":"primary_key_id-6","public_key":"public_key-7","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:13Z","emails":[{"email":"email-9","verified":true}],"expires_at":"2026-01-02T03:04:15Z","id":1011,"key_id":"key_id-12","primary_key_id":"primary_key_id-13","public_key":"public_key-14","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:20Z","expires_at":"2026-01-02T03:04:21Z","id":1017,"key_id":"key_id-18","primary_key_id":"primary_key_id-19","public_key":"public_key-20","verified":true}],"verified":true}],"verified":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateGPGKeyOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateGPGKeyRequest{
 					ArmoredPublicKey: "armored_public_key-1",
 					ArmoredSignature: "armored_signature-2",
 				}
@@ -267,7 +267,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCurrentDeleteGPGKey", name: "Users.DeleteGPGKey",
 			method: "DELETE", path: "/api/v1/user/gpg_keys/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.DeleteGPGKey(ctx, 7, opts...))
 			},
 		},
@@ -276,7 +276,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/gpg_keys/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:06Z","emails":[{"email":"email-2","verified":true}],"expires_at":"2026-01-02T03:04:08Z","id":1004,"key_id":"key_id-5","primary_key_id":"primary_key_id-6","public_key":"public_key-7","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:13Z","emails":[{"email":"email-9","verified":true}],"expires_at":"2026-01-02T03:04:15Z","id":1011,"key_id":"key_id-12","primary_key_id":"primary_key_id-13","public_key":"public_key-14","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:20Z","expires_at":"2026-01-02T03:04:21Z","id":1017,"key_id":"key_id-18","primary_key_id":"primary_key_id-19","public_key":"public_key-20","verified":true}],"verified":true}],"verified":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.GetGPGKey(ctx, 7, opts...))
 			},
 		},
@@ -286,7 +286,7 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}]`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListHooks(ctx, params, opts...))
 			},
@@ -303,12 +303,12 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateHookOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateHookRequest{
 					Active:              true,
 					AuthorizationHeader: "authorization_header-1",
 					BranchFilter:        "branch_filter-2",
-					Config:              CreateHookOptionConfig{"key-4": "config-3"},
+					Config:              HookConfig{"key-4": "config-3"},
 					Events:              []string{"events-5"},
 					Type:                "type-6",
 				}
@@ -319,7 +319,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userDeleteHook", name: "Users.DeleteHook",
 			method: "DELETE", path: "/api/v1/user/hooks/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.DeleteHook(ctx, 7, opts...))
 			},
 		},
@@ -329,7 +329,7 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.GetHook(ctx, 7, opts...))
 			},
 		},
@@ -340,8 +340,8 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"authorization_header":"authorization_header-1","branch_filter":"branch_filter-2","config":{"key-4":"config-3"},"content_type":"content_type-5","created_at":"2026-01-02T03:04:11Z","events":["events-7"],"id":1008,"metadata":"any-9","type":"type-10","updated_at":"2026-01-02T03:04:16Z","url":"url-12","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := EditHookOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := EditHookRequest{
 					Active:              Ptr[bool](true),
 					AuthorizationHeader: Ptr[string]("authorization_header-1"),
 					BranchFilter:        Ptr[string]("branch_filter-2"),
@@ -356,7 +356,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/keys", query: "fingerprint=fingerprint%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_type":"key_type-5","read_only":true,"title":"title-6","updated_at":"2026-01-02T03:04:12Z","url":"url-8","user":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &UserListMyKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Fingerprint: "fingerprint 1",
@@ -378,8 +378,8 @@ func TestGenUsersOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"key":"key-1","read_only":true,"title":"title-2"}`,
 			kind: gnJSON, status: 201,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_type":"key_type-5","read_only":true,"title":"title-6","updated_at":"2026-01-02T03:04:12Z","url":"url-8","user":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"verified":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateKeyOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateKeyRequest{
 					Key:      "key-1",
 					ReadOnly: true,
 					Title:    "title-2",
@@ -391,7 +391,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCurrentDeleteKey", name: "Users.DeleteKey",
 			method: "DELETE", path: "/api/v1/user/keys/7", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.DeleteKey(ctx, 7, opts...))
 			},
 		},
@@ -400,7 +400,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/keys/7", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_type":"key_type-5","read_only":true,"title":"title-6","updated_at":"2026-01-02T03:04:12Z","url":"url-8","user":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"verified":true,"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.GetKey(ctx, 7, opts...))
 			},
 		},
@@ -409,7 +409,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/list_blocked", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"block_id":1001,"created_at":"2026-01-02T03:04:07Z","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListBlockedUsers(ctx, params, opts...))
 			},
@@ -424,7 +424,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/quota", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"groups":[{"name":"name-1","rules":[{"limit":1002,"name":"name-3","subjects":["subjects-4"]}]}],"used":{"size":{}},"x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.GetQuota(ctx, opts...))
 			},
 		},
@@ -433,7 +433,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/quota/artifacts", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"html_url":"html_url-1","name":"name-2","size":1003,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListQuotaArtifacts(ctx, params, opts...))
 			},
@@ -448,7 +448,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/quota/attachments", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"api_url":"api_url-1","contained_in":{"api_url":"api_url-2","html_url":"html_url-3"},"name":"name-4","size":1005,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListQuotaAttachments(ctx, params, opts...))
 			},
@@ -463,7 +463,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/quota/check", query: "subject=subject%201",
 			kind: gnJSON, status: 200,
 			respBody: `true`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &UserCheckQuotaOptions{
 					Subject: "subject 1",
 				}
@@ -475,7 +475,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/quota/packages", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"html_url":"html_url-1","name":"name-2","size":1003,"type":"type-4","version":"version-5","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListQuotaPackages(ctx, params, opts...))
 			},
@@ -490,7 +490,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/settings", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"description":"description-1","diff_view_style":"diff_view_style-2","enable_repo_unit_hints":true,"full_name":"full_name-3","hide_activity":true,"hide_email":true,"hide_pronouns":true,"language":"language-4","location":"location-5","pronouns":"pronouns-6","theme":"theme-7","website":"website-8","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.GetSettings(ctx, opts...))
 			},
 		},
@@ -500,8 +500,8 @@ func TestGenUsersOperations(t *testing.T) {
 			reqType: "application/json", reqBody: `{"description":"description-1","diff_view_style":"diff_view_style-2","enable_repo_unit_hints":true,"full_name":"full_name-3","hide_activity":true,"hide_email":true,"hide_pronouns":true,"language":"language-4","location":"location-5","pronouns":"pronouns-6","theme":"theme-7","website":"website-8"}`,
 			kind: gnJSON, status: 200,
 			respBody: `{"description":"description-1","diff_view_style":"diff_view_style-2","enable_repo_unit_hints":true,"full_name":"full_name-3","hide_activity":true,"hide_email":true,"hide_pronouns":true,"language":"language-4","location":"location-5","pronouns":"pronouns-6","theme":"theme-7","website":"website-8","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := UserSettingsOptions{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := UserSettingsRequest{
 					Description:         Ptr[string]("description-1"),
 					DiffViewStyle:       Ptr[string]("diff_view_style-2"),
 					EnableRepoUnitHints: Ptr[bool](true),
@@ -523,7 +523,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/starred", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListMyStarred(ctx, params, opts...))
 			},
@@ -537,7 +537,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCurrentDeleteStar", name: "Users.Unstar",
 			method: "DELETE", path: "/api/v1/user/starred/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.Unstar(ctx, "o", "r", opts...))
 			},
 		},
@@ -545,7 +545,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCurrentCheckStarring", name: "Users.IsStarred",
 			method: "GET", path: "/api/v1/user/starred/o/r", query: "",
 			kind: gnBool,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.IsStarred(ctx, "o", "r", opts...))
 			},
 		},
@@ -553,7 +553,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCurrentPutStar", name: "Users.Star",
 			method: "PUT", path: "/api/v1/user/starred/o/r", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.Star(ctx, "o", "r", opts...))
 			},
 		},
@@ -562,7 +562,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/stopwatches", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","duration":"duration-2","issue_index":1003,"issue_title":"issue_title-4","repo_name":"repo_name-5","repo_owner_name":"repo_owner_name-6","seconds":1007,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListStopwatches(ctx, params, opts...))
 			},
@@ -577,7 +577,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/subscriptions", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListMySubscriptions(ctx, params, opts...))
 			},
@@ -592,7 +592,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/teams", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"can_create_org_repo":true,"description":"description-1","id":1002,"includes_all_repositories":true,"name":"name-3","organization":{"avatar_url":"avatar_url-4","created":"2026-01-02T03:04:10Z","description":"description-6","email":"email-7","full_name":"full_name-8","id":1009,"location":"location-10","name":"name-11","repo_admin_change_team_access":true,"username":"username-12","visibility":"visibility-13","website":"website-14"},"permission":"permission-15","units":["units-16"],"units_map":{"key-18":"units_map-17"},"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListTeams(ctx, params, opts...))
 			},
@@ -607,7 +607,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/user/times", query: "since=2026-01-02T03%3A04%3A06Z&before=2026-01-02T03%3A04%3A07Z&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created":"2026-01-02T03:04:06Z","id":1002,"issue":{"assets":[{"browser_download_url":"browser_download_url-3","created_at":"2026-01-02T03:04:09Z","download_count":1005,"id":1006,"name":"name-7","size":1008,"type":"type-9","uuid":"uuid-10"}],"assignee":{"active":true,"avatar_url":"avatar_url-11","created":"2026-01-02T03:04:17Z","description":"description-13","email":"email-14","followers_count":1015,"following_count":1016,"full_name":"full_name-17","html_url":"html_url-18","id":1019,"is_admin":true,"language":"language-20","last_login":"2026-01-02T03:04:26Z","location":"location-22","login":"login-23","login_name":"login_name-24","prohibit_login":true,"pronouns":"pronouns-25","restricted":true,"source_id":1026,"starred_repos_count":1027,"visibility":"visibility-28","website":"website-29"},"assignees":[{"active":true,"avatar_url":"avatar_url-30","created":"2026-01-02T03:04:36Z","description":"description-32","email":"email-33","followers_count":1034,"following_count":1035,"full_name":"full_name-36","html_url":"html_url-37","id":1038,"is_admin":true,"language":"language-39","last_login":"2026-01-02T03:04:45Z","location":"location-41","login":"login-42","login_name":"login_name-43","prohibit_login":true,"pronouns":"pronouns-44","restricted":true,"source_id":1045,"starred_repos_count":1046,"visibility":"visibility-47","website":"website-48"}],"body":"body-49","closed_at":"2026-01-02T03:04:55Z","comments":1051,"created_at":"2026-01-02T03:04:57Z","due_date":"2026-01-02T03:04:58Z","html_url":"html_url-54","id":1055,"is_locked":true,"labels":[{"color":"color-56","description":"description-57","exclusive":true,"id":1058,"is_archived":true,"name":"name-59","url":"url-60"}],"milestone":{"closed_at":"2026-01-02T03:05:06Z","closed_issues":1062,"created_at":"2026-01-02T03:05:08Z","description":"description-64","due_on":"2026-01-02T03:05:10Z","id":1066,"open_issues":1067,"state":"state-68","title":"title-69","updated_at":"2026-01-02T03:05:15Z"},"number":1071,"original_author":"original_author-72","original_author_id":1073,"pin_order":1074,"pull_request":{"draft":true,"html_url":"html_url-75","merged":true,"merged_at":"2026-01-02T03:05:21Z"},"ref":"ref-77","repository":{"full_name":"full_name-78","id":1079,"name":"name-80","owner":"owner-81"},"state":"state-82","title":"title-83","updated_at":"2026-01-02T03:05:29Z","url":"url-85","user":{"active":true,"avatar_url":"avatar_url-86","created":"2026-01-02T03:05:32Z","description":"description-88","email":"email-89","followers_count":1090,"following_count":1091,"full_name":"full_name-92","html_url":"html_url-93","id":1094,"is_admin":true,"language":"language-95","last_login":"2026-01-02T03:05:41Z","location":"location-97","login":"login-98","login_name":"login_name-99","prohibit_login":true,"pronouns":"pronouns-100","restricted":true,"source_id":1101,"starred_repos_count":1102,"visibility":"visibility-103","website":"website-104"}},"issue_id":1105,"time":1106,"user_id":1107,"user_name":"user_name-108","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &UserListTrackedTimesOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Since:       gnTime(1),
@@ -629,7 +629,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userUnblockUser", name: "Users.Unblock",
 			method: "PUT", path: "/api/v1/user/unblock/username%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.Unblock(ctx, "username x", opts...))
 			},
 		},
@@ -639,7 +639,7 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 200,
 			respBody: `{"data":[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"}],"ok":true}`,
 			want:     `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &UserSearchOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Query:       "q 1",
@@ -664,7 +664,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.Get(ctx, "username x", opts...))
 			},
 		},
@@ -673,7 +673,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/activities/feeds", query: "only-performed-by=true&date=2026-01-02&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"act_user":{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19"},"act_user_id":1020,"comment":{"assets":[{"browser_download_url":"browser_download_url-21","created_at":"2026-01-02T03:04:27Z","download_count":1023,"id":1024,"name":"name-25","size":1026,"type":"type-27","uuid":"uuid-28"}],"body":"body-29","created_at":"2026-01-02T03:04:35Z","html_url":"html_url-31","id":1032,"issue_url":"issue_url-33","original_author":"original_author-34","original_author_id":1035,"pull_request_url":"pull_request_url-36","updated_at":"2026-01-02T03:04:42Z","user":{"active":true,"avatar_url":"avatar_url-38","created":"2026-01-02T03:04:44Z","description":"description-40","email":"email-41","followers_count":1042,"following_count":1043,"full_name":"full_name-44","html_url":"html_url-45","id":1046,"is_admin":true,"language":"language-47","last_login":"2026-01-02T03:04:53Z","location":"location-49","login":"login-50","login_name":"login_name-51","prohibit_login":true,"pronouns":"pronouns-52","restricted":true,"source_id":1053,"starred_repos_count":1054,"visibility":"visibility-55","website":"website-56"}},"comment_id":1057,"content":"content-58","created":"2026-01-02T03:05:04Z","id":1060,"is_private":true,"op_type":"op_type-61","ref_name":"ref_name-62","repo":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:08Z","avatar_url":"avatar_url-64","clone_url":"clone_url-65","created_at":"2026-01-02T03:05:11Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-67","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-68","default_update_style":"default_update_style-69","description":"description-70","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-71","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-72","external_tracker_style":"external_tracker_style-73","external_tracker_url":"external_tracker_url-74"},"external_wiki":{"external_wiki_url":"external_wiki_url-75"},"fork":true,"forks_count":1076,"full_name":"full_name-77","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-78","id":1079,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-80","languages_url":"languages_url-81","link":"link-82","mirror":true,"mirror_interval":"mirror_interval-83","mirror_updated":"2026-01-02T03:05:29Z","name":"name-85","object_format_name":"object_format_name-86","open_issues_count":1087,"open_pr_counter":1088,"original_url":"original_url-89","owner":{"active":true,"avatar_url":"avatar_url-90","created":"2026-01-02T03:05:36Z","description":"description-92","email":"email-93","followers_count":1094,"following_count":1095,"full_name":"full_name-96","html_url":"html_url-97","id":1098,"is_admin":true,"language":"language-99","last_login":"2026-01-02T03:05:45Z","location":"location-101","login":"login-102","login_name":"login_name-103","prohibit_login":true,"pronouns":"pronouns-104","restricted":true,"source_id":1105,"starred_repos_count":1106,"visibility":"visibility-107","website":"website-108"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:54Z","avatar_url":"avatar_url-110","clone_url":"clone_url-111","created_at":"2026-01-02T03:05:57Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-113","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-114","default_update_style":"default_update_style-115","description":"description-116","empty":true,"fork":true,"forks_count":1117,"full_name":"full_name-118","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-119","id":1120,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-121","languages_url":"languages_url-122","link":"link-123","mirror":true,"mirror_interval":"mirror_interval-124","mirror_updated":"2026-01-02T03:06:10Z","name":"name-126","object_format_name":"object_format_name-127","open_issues_count":1128,"open_pr_counter":1129,"original_url":"original_url-130","private":true,"release_counter":1131,"size":1132,"ssh_url":"ssh_url-133","stars_count":1134,"template":true,"topics":["topics-135"],"updated_at":"2026-01-02T03:06:21Z","url":"url-137","watchers_count":1138,"website":"website-139","wiki_branch":"wiki_branch-140","wiki_clone_url":"wiki_clone_url-141","wiki_ssh_url":"wiki_ssh_url-142"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1143,"repo_transfer":{},"size":1144,"ssh_url":"ssh_url-145","stars_count":1146,"template":true,"topics":["topics-147"],"updated_at":"2026-01-02T03:06:33Z","url":"url-149","watchers_count":1150,"website":"website-151","wiki_branch":"wiki_branch-152","wiki_clone_url":"wiki_clone_url-153","wiki_ssh_url":"wiki_ssh_url-154"},"repo_id":1155,"user_id":1156,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &UserListActivityFeedsOptions{
 					ListOptions:     ListOptions{Page: 2, Limit: 5},
 					OnlyPerformedBy: Ptr(true),
@@ -696,7 +696,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/followers", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListFollowers(ctx, "username x", params, opts...))
 			},
@@ -711,7 +711,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/following", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"active":true,"avatar_url":"avatar_url-1","created":"2026-01-02T03:04:07Z","description":"description-3","email":"email-4","followers_count":1005,"following_count":1006,"full_name":"full_name-7","html_url":"html_url-8","id":1009,"is_admin":true,"language":"language-10","last_login":"2026-01-02T03:04:16Z","location":"location-12","login":"login-13","login_name":"login_name-14","prohibit_login":true,"pronouns":"pronouns-15","restricted":true,"source_id":1016,"starred_repos_count":1017,"visibility":"visibility-18","website":"website-19","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListFollowing(ctx, "username x", params, opts...))
 			},
@@ -725,7 +725,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userCheckFollowing", name: "Users.IsFollowing",
 			method: "GET", path: "/api/v1/users/username%20x/following/target%20x", query: "",
 			kind: gnBool,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.IsFollowing(ctx, "username x", "target x", opts...))
 			},
 		},
@@ -734,7 +734,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/gpg_keys", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:06Z","emails":[{"email":"email-2","verified":true}],"expires_at":"2026-01-02T03:04:08Z","id":1004,"key_id":"key_id-5","primary_key_id":"primary_key_id-6","public_key":"public_key-7","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:13Z","emails":[{"email":"email-9","verified":true}],"expires_at":"2026-01-02T03:04:15Z","id":1011,"key_id":"key_id-12","primary_key_id":"primary_key_id-13","public_key":"public_key-14","subkeys":[{"can_certify":true,"can_encrypt_comms":true,"can_encrypt_storage":true,"can_sign":true,"created_at":"2026-01-02T03:04:20Z","expires_at":"2026-01-02T03:04:21Z","id":1017,"key_id":"key_id-18","primary_key_id":"primary_key_id-19","public_key":"public_key-20","verified":true}],"verified":true}],"verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListGPGKeys(ctx, "username x", params, opts...))
 			},
@@ -749,7 +749,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/heatmap", query: "",
 			kind: gnJSON, status: 200,
 			respBody: `[{"contributions":1001,"timestamp":1002,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnResult(c.Users.ListHeatmap(ctx, "username x", opts...))
 			},
 		},
@@ -758,7 +758,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/keys", query: "fingerprint=fingerprint%201&page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","fingerprint":"fingerprint-2","id":1003,"key":"key-4","key_type":"key_type-5","read_only":true,"title":"title-6","updated_at":"2026-01-02T03:04:12Z","url":"url-8","user":{"active":true,"avatar_url":"avatar_url-9","created":"2026-01-02T03:04:15Z","description":"description-11","email":"email-12","followers_count":1013,"following_count":1014,"full_name":"full_name-15","html_url":"html_url-16","id":1017,"is_admin":true,"language":"language-18","last_login":"2026-01-02T03:04:24Z","location":"location-20","login":"login-21","login_name":"login_name-22","prohibit_login":true,"pronouns":"pronouns-23","restricted":true,"source_id":1024,"starred_repos_count":1025,"visibility":"visibility-26","website":"website-27"},"verified":true,"x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &UserListKeysOptions{
 					ListOptions: ListOptions{Page: 2, Limit: 5},
 					Fingerprint: "fingerprint 1",
@@ -779,7 +779,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/starred", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListStarred(ctx, "username x", params, opts...))
 			},
@@ -794,7 +794,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/subscriptions", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:06Z","avatar_url":"avatar_url-2","clone_url":"clone_url-3","created_at":"2026-01-02T03:04:09Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-5","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-6","default_update_style":"default_update_style-7","description":"description-8","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-9","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-10","external_tracker_style":"external_tracker_style-11","external_tracker_url":"external_tracker_url-12"},"external_wiki":{"external_wiki_url":"external_wiki_url-13"},"fork":true,"forks_count":1014,"full_name":"full_name-15","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-16","id":1017,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-18","languages_url":"languages_url-19","link":"link-20","mirror":true,"mirror_interval":"mirror_interval-21","mirror_updated":"2026-01-02T03:04:27Z","name":"name-23","object_format_name":"object_format_name-24","open_issues_count":1025,"open_pr_counter":1026,"original_url":"original_url-27","owner":{"active":true,"avatar_url":"avatar_url-28","created":"2026-01-02T03:04:34Z","description":"description-30","email":"email-31","followers_count":1032,"following_count":1033,"full_name":"full_name-34","html_url":"html_url-35","id":1036,"is_admin":true,"language":"language-37","last_login":"2026-01-02T03:04:43Z","location":"location-39","login":"login-40","login_name":"login_name-41","prohibit_login":true,"pronouns":"pronouns-42","restricted":true,"source_id":1043,"starred_repos_count":1044,"visibility":"visibility-45","website":"website-46"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:04:52Z","avatar_url":"avatar_url-48","clone_url":"clone_url-49","created_at":"2026-01-02T03:04:55Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-51","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-52","default_update_style":"default_update_style-53","description":"description-54","empty":true,"external_tracker":{"external_tracker_format":"external_tracker_format-55","external_tracker_regexp_pattern":"external_tracker_regexp_pattern-56","external_tracker_style":"external_tracker_style-57","external_tracker_url":"external_tracker_url-58"},"external_wiki":{"external_wiki_url":"external_wiki_url-59"},"fork":true,"forks_count":1060,"full_name":"full_name-61","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-62","id":1063,"ignore_whitespace_conflicts":true,"internal":true,"internal_tracker":{"allow_only_contributors_to_track_time":true,"enable_issue_dependencies":true,"enable_time_tracker":true},"language":"language-64","languages_url":"languages_url-65","link":"link-66","mirror":true,"mirror_interval":"mirror_interval-67","mirror_updated":"2026-01-02T03:05:13Z","name":"name-69","object_format_name":"object_format_name-70","open_issues_count":1071,"open_pr_counter":1072,"original_url":"original_url-73","owner":{"active":true,"avatar_url":"avatar_url-74","created":"2026-01-02T03:05:20Z","description":"description-76","email":"email-77","followers_count":1078,"following_count":1079,"full_name":"full_name-80","html_url":"html_url-81","id":1082,"is_admin":true,"language":"language-83","last_login":"2026-01-02T03:05:29Z","location":"location-85","login":"login-86","login_name":"login_name-87","prohibit_login":true,"pronouns":"pronouns-88","restricted":true,"source_id":1089,"starred_repos_count":1090,"visibility":"visibility-91","website":"website-92"},"parent":{"allow_fast_forward_only_merge":true,"allow_merge_commits":true,"allow_rebase":true,"allow_rebase_explicit":true,"allow_rebase_update":true,"allow_squash_merge":true,"archived":true,"archived_at":"2026-01-02T03:05:38Z","avatar_url":"avatar_url-94","clone_url":"clone_url-95","created_at":"2026-01-02T03:05:41Z","default_allow_maintainer_edit":true,"default_branch":"default_branch-97","default_delete_branch_after_merge":true,"default_merge_style":"default_merge_style-98","default_update_style":"default_update_style-99","description":"description-100","empty":true,"fork":true,"forks_count":1101,"full_name":"full_name-102","globally_editable_wiki":true,"has_actions":true,"has_issues":true,"has_packages":true,"has_projects":true,"has_pull_requests":true,"has_releases":true,"has_wiki":true,"has_wiki_contents":true,"html_url":"html_url-103","id":1104,"ignore_whitespace_conflicts":true,"internal":true,"language":"language-105","languages_url":"languages_url-106","link":"link-107","mirror":true,"mirror_interval":"mirror_interval-108","mirror_updated":"2026-01-02T03:05:54Z","name":"name-110","object_format_name":"object_format_name-111","open_issues_count":1112,"open_pr_counter":1113,"original_url":"original_url-114","private":true,"release_counter":1115,"size":1116,"ssh_url":"ssh_url-117","stars_count":1118,"template":true,"topics":["topics-119"],"updated_at":"2026-01-02T03:06:05Z","url":"url-121","watchers_count":1122,"website":"website-123","wiki_branch":"wiki_branch-124","wiki_clone_url":"wiki_clone_url-125","wiki_ssh_url":"wiki_ssh_url-126"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1127,"repo_transfer":{},"size":1128,"ssh_url":"ssh_url-129","stars_count":1130,"template":true,"topics":["topics-131"],"updated_at":"2026-01-02T03:06:17Z","url":"url-133","watchers_count":1134,"website":"website-135","wiki_branch":"wiki_branch-136","wiki_clone_url":"wiki_clone_url-137","wiki_ssh_url":"wiki_ssh_url-138"},"permissions":{"admin":true,"pull":true,"push":true},"private":true,"release_counter":1139,"repo_transfer":{"doer":{"active":true,"avatar_url":"avatar_url-140","created":"2026-01-02T03:06:26Z","description":"description-142","email":"email-143","followers_count":1144,"following_count":1145,"full_name":"full_name-146","html_url":"html_url-147","id":1148,"is_admin":true,"language":"language-149","last_login":"2026-01-02T03:06:35Z","location":"location-151","login":"login-152","login_name":"login_name-153","prohibit_login":true,"pronouns":"pronouns-154","restricted":true,"source_id":1155,"starred_repos_count":1156,"visibility":"visibility-157","website":"website-158"},"recipient":{"active":true,"avatar_url":"avatar_url-159","created":"2026-01-02T03:06:45Z","description":"description-161","email":"email-162","followers_count":1163,"following_count":1164,"full_name":"full_name-165","html_url":"html_url-166","id":1167,"is_admin":true,"language":"language-168","last_login":"2026-01-02T03:06:54Z","location":"location-170","login":"login-171","login_name":"login_name-172","prohibit_login":true,"pronouns":"pronouns-173","restricted":true,"source_id":1174,"starred_repos_count":1175,"visibility":"visibility-176","website":"website-177"},"teams":[{"can_create_org_repo":true,"description":"description-178","id":1179,"includes_all_repositories":true,"name":"name-180","permission":"permission-181","units":["units-182"],"units_map":{"key-184":"units_map-183"}}]},"size":1185,"ssh_url":"ssh_url-186","stars_count":1187,"template":true,"topics":["topics-188"],"updated_at":"2026-01-02T03:07:14Z","url":"url-190","watchers_count":1191,"website":"website-192","wiki_branch":"wiki_branch-193","wiki_clone_url":"wiki_clone_url-194","wiki_ssh_url":"wiki_ssh_url-195","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListSubscriptions(ctx, "username x", params, opts...))
 			},
@@ -809,7 +809,7 @@ func TestGenUsersOperations(t *testing.T) {
 			method: "GET", path: "/api/v1/users/username%20x/tokens", query: "page=2&limit=5",
 			kind: gnJSON, status: 200,
 			respBody: `[{"created_at":"2026-01-02T03:04:06Z","id":1002,"name":"name-3","repositories":[{"full_name":"full_name-4","id":1005,"name":"name-6","owner":"owner-7"}],"scopes":["scopes-8"],"sha1":"sha1-9","token_last_eight":"token_last_eight-10","x_undeclared":1}]`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				params := &ListOptions{Page: 2, Limit: 5}
 				return gnResult(c.Users.ListTokens(ctx, "username x", params, opts...))
 			},
@@ -826,10 +826,10 @@ func TestGenUsersOperations(t *testing.T) {
 			kind: gnJSON, status: 201,
 			respBody: `{"created_at":"2026-01-02T03:04:06Z","id":1002,"name":"name-3","repositories":[{"full_name":"full_name-4","id":1005,"name":"name-6","owner":"owner-7"}],"scopes":["scopes-8"],"sha1":"sha1-9","token_last_eight":"token_last_eight-10","x_undeclared":1}`,
 			withheld: true,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
-				body := CreateAccessTokenOption{
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
+				body := CreateAccessTokenRequest{
 					Name: "name-1",
-					Repositories: []*RepoTargetOption{&RepoTargetOption{
+					Repositories: []*RepoTarget{&RepoTarget{
 						Name:  "name-2",
 						Owner: "owner-3",
 					}},
@@ -842,7 +842,7 @@ func TestGenUsersOperations(t *testing.T) {
 			op: "userDeleteAccessToken", name: "Users.DeleteToken",
 			method: "DELETE", path: "/api/v1/users/username%20x/tokens/token%20x", query: "",
 			kind: gnNone, status: 205, respBody: `{"ignored": "a 205 body"}`,
-			call: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {
+			call: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {
 				return gnNoResult(c.Users.DeleteToken(ctx, "username x", "token x", opts...))
 			},
 		},

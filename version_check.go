@@ -85,7 +85,7 @@ func (e *UnsupportedOperationError) Is(target error) bool { return target == Err
 //
 // Without this option (the default) no /version request is ever made and
 // every call is sent.
-func WithVersionCheck() Option {
+func WithVersionCheck() ClientOption {
 	return func(c *config) error {
 		c.versionCheck = true
 		return nil

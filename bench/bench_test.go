@@ -34,8 +34,8 @@ const token = "3f2a9c81d4e6b7a05c3d9e8f1a2b4c6d8e0f1a3b"
 
 // ---- the three clients
 
-func forgegoClient(tb testing.TB, url string, opts ...forgejo.Option) *forgejo.Client {
-	c, err := forgejo.NewClient(append([]forgejo.Option{forgejo.WithBaseURL(url), forgejo.WithToken(token), forgejo.WithPageSize(pageSize)}, opts...)...)
+func forgegoClient(tb testing.TB, url string, opts ...forgejo.ClientOption) *forgejo.Client {
+	c, err := forgejo.NewClient(append([]forgejo.ClientOption{forgejo.WithBaseURL(url), forgejo.WithToken(token), forgejo.WithPageSize(pageSize)}, opts...)...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func BenchmarkGetRepository(b *testing.B) {
 		b.ReportAllocs()
 		defer cpu(b, s)()
 		for b.Loop() {
-			if _, err := fc.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Retry: forgejo.IdempotentOnly}, nil); err != nil {
+			if _, err := fc.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Retry: forgejo.RetryIdempotentOnly}, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -30,11 +30,11 @@ func (s *scenario) outcome(resp *forgejo.Response, err error, what string) int {
 
 func (s *scenario) actionsSecrets() {
 	c1, c2, o, r := s.tg.c1, s.tg.c2, s.owner, s.repo
-	resp, err := c1.Actions.SetRepoSecret(s.ctx, o, r, "contract_b", forgejo.CreateOrUpdateSecretOption{Data: "one"})
+	resp, err := c1.Actions.SetRepoSecret(s.ctx, o, r, "contract_b", forgejo.CreateOrUpdateSecretRequest{Data: "one"})
 	s.note("repo secret: create %d", s.outcome(resp, err, "create a secret"))
-	resp, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "CONTRACT_B", forgejo.CreateOrUpdateSecretOption{Data: "two"})
+	resp, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "CONTRACT_B", forgejo.CreateOrUpdateSecretRequest{Data: "two"})
 	s.note("repo secret: set again (other case) %d", s.outcome(resp, err, "set a secret again"))
-	_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "contract_a", forgejo.CreateOrUpdateSecretOption{Data: "a"})
+	_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "contract_a", forgejo.CreateOrUpdateSecretRequest{Data: "a"})
 	s.must(err, "a second secret")
 	list, resp, err := c1.Actions.ListRepoSecrets(s.ctx, o, r, nil)
 	s.must(err, "list secrets")
@@ -48,7 +48,7 @@ func (s *scenario) actionsSecrets() {
 	s.note("repo secrets: %v dated %v total %d", names, dated, total)
 
 	for _, bad := range []string{"GITEA_X", "github_token", "9LIVES", "has-dash"} {
-		_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, bad, forgejo.CreateOrUpdateSecretOption{Data: "x"})
+		_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, bad, forgejo.CreateOrUpdateSecretRequest{Data: "x"})
 		e := s.apiErr(err, "invalid secret name")
 		s.note("repo secret %q: %d", bad, e.StatusCode)
 		// Differs on purpose: Forgejo says "invalid secret name"; Gitea
@@ -59,7 +59,7 @@ func (s *scenario) actionsSecrets() {
 	}
 	// Forgejo reserves FORGEJO_ too; Gitea 1.27 accepts it.
 	if s.tg.fake {
-		_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "FORGEJO_X", forgejo.CreateOrUpdateSecretOption{Data: "x"})
+		_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "FORGEJO_X", forgejo.CreateOrUpdateSecretRequest{Data: "x"})
 		if e := s.apiErr(err, "FORGEJO_ secret"); e.StatusCode != 400 {
 			s.t.Errorf("FORGEJO_X on the fake: %d", e.StatusCode)
 		}
@@ -76,19 +76,19 @@ func (s *scenario) actionsSecrets() {
 	s.note("repo secret: delete again %d", s.apiErr(err, "delete a secret again").StatusCode)
 
 	// The user's own secrets and the organization's.
-	resp, err = c2.Actions.SetUserSecret(s.ctx, "CONTRACT_U", forgejo.CreateOrUpdateSecretOption{Data: "u"})
+	resp, err = c2.Actions.SetUserSecret(s.ctx, "CONTRACT_U", forgejo.CreateOrUpdateSecretRequest{Data: "u"})
 	s.note("user secret: create %d", s.outcome(resp, err, "user secret"))
 	resp, err = c2.Actions.DeleteUserSecret(s.ctx, "contract_u")
 	s.note("user secret: delete %d", s.outcome(resp, err, "delete user secret"))
 	if s.org == "" {
 		s.t.Fatal("actionsArea runs after orgsAndTeams: no organization")
 	}
-	resp, err = c1.Actions.SetOrgSecret(s.ctx, s.org, "CONTRACT_O", forgejo.CreateOrUpdateSecretOption{Data: "o"})
+	resp, err = c1.Actions.SetOrgSecret(s.ctx, s.org, "CONTRACT_O", forgejo.CreateOrUpdateSecretRequest{Data: "o"})
 	s.note("org secret: create %d", s.outcome(resp, err, "org secret"))
 	olist, _, err := c1.Actions.ListOrgSecrets(s.ctx, s.org, nil)
 	s.must(err, "org secrets")
 	s.note("org secrets: %d", len(olist))
-	_, err = c2.Actions.SetOrgSecret(s.ctx, s.org, "CONTRACT_O", forgejo.CreateOrUpdateSecretOption{Data: "x"})
+	_, err = c2.Actions.SetOrgSecret(s.ctx, s.org, "CONTRACT_O", forgejo.CreateOrUpdateSecretRequest{Data: "x"})
 	s.note("org secret by user2: %d", s.apiErr(err, "org secret by user2").StatusCode)
 	resp, err = c1.Actions.DeleteOrgSecret(s.ctx, s.org, "CONTRACT_O")
 	s.note("org secret: delete %d", s.outcome(resp, err, "delete org secret"))
@@ -96,23 +96,23 @@ func (s *scenario) actionsSecrets() {
 
 func (s *scenario) actionsVariables() {
 	c1, c2, o, r := s.tg.c1, s.tg.c2, s.owner, s.repo
-	resp, err := c1.Actions.CreateRepoVariable(s.ctx, o, r, "contract_var", forgejo.CreateVariableOption{Value: "v1"})
+	resp, err := c1.Actions.CreateRepoVariable(s.ctx, o, r, "contract_var", forgejo.CreateVariableRequest{Value: "v1"})
 	s.must(err, "create a variable")
 	// Differs on purpose: Forgejo 15 answers 204, Gitea 1.27 201.
 	if want := map[bool]int{true: 204, false: 201}[s.tg.fake]; resp.StatusCode != want {
 		s.t.Errorf("create variable on %s: %d, want %d", s.tg.name, resp.StatusCode, want)
 	}
-	_, err = c1.Actions.CreateRepoVariable(s.ctx, o, r, "CONTRACT_VAR", forgejo.CreateVariableOption{Value: "v2"})
+	_, err = c1.Actions.CreateRepoVariable(s.ctx, o, r, "CONTRACT_VAR", forgejo.CreateVariableRequest{Value: "v2"})
 	e := s.apiErr(err, "create a variable again")
 	s.note("repo variable: create again %d", e.StatusCode)
 	for _, bad := range []string{"GITEA_V", "ci", "bad-name"} {
-		_, err = c1.Actions.CreateRepoVariable(s.ctx, o, r, bad, forgejo.CreateVariableOption{Value: "x"})
+		_, err = c1.Actions.CreateRepoVariable(s.ctx, o, r, bad, forgejo.CreateVariableRequest{Value: "x"})
 		s.note("repo variable %q: %d", bad, s.apiErr(err, "invalid variable name").StatusCode)
 	}
-	_, err = c1.Actions.UpdateRepoVariable(s.ctx, o, r, "CONTRACT_NOPE", forgejo.UpdateVariableOption{Value: "x"})
+	_, err = c1.Actions.UpdateRepoVariable(s.ctx, o, r, "CONTRACT_NOPE", forgejo.UpdateVariableRequest{Value: "x"})
 	e = s.apiErr(err, "update a missing variable")
 	s.note("repo variable: update a missing one %d %q", e.StatusCode, e.Message)
-	_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "CONTRACT_EMPTY", forgejo.CreateOrUpdateSecretOption{})
+	_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "CONTRACT_EMPTY", forgejo.CreateOrUpdateSecretRequest{})
 	s.note("repo secret without data: %d", s.apiErr(err, "secret without data").StatusCode)
 	_, _, err = c2.Actions.ListRepoVariables(s.ctx, o, r, nil)
 	s.note("repo variables by user2: %d", s.apiErr(err, "variables by user2").StatusCode)
@@ -121,12 +121,12 @@ func (s *scenario) actionsVariables() {
 	v, _, err := c1.Actions.GetRepoVariable(s.ctx, o, r, "Contract_Var")
 	s.must(err, "get a variable")
 	s.note("repo variable: %s = %q, owner id 0 %v, repo id set %v", v.Name, v.Data, v.OwnerID == 0, v.RepoID > 0)
-	resp, err = c1.Actions.UpdateRepoVariable(s.ctx, o, r, "CONTRACT_VAR", forgejo.UpdateVariableOption{Value: "line1\r\nline2"})
+	resp, err = c1.Actions.UpdateRepoVariable(s.ctx, o, r, "CONTRACT_VAR", forgejo.UpdateVariableRequest{Value: "line1\r\nline2"})
 	s.note("repo variable: update %d", s.outcome(resp, err, "update a variable"))
 	v, _, err = c1.Actions.GetRepoVariable(s.ctx, o, r, "CONTRACT_VAR")
 	s.must(err, "get the variable")
 	s.note("repo variable after update: %q", v.Data)
-	resp, err = c1.Actions.UpdateRepoVariable(s.ctx, o, r, "CONTRACT_VAR", forgejo.UpdateVariableOption{Name: "contract_renamed", Value: "v3"})
+	resp, err = c1.Actions.UpdateRepoVariable(s.ctx, o, r, "CONTRACT_VAR", forgejo.UpdateVariableRequest{Name: "contract_renamed", Value: "v3"})
 	s.note("repo variable: rename %d", s.outcome(resp, err, "rename a variable"))
 	vars, _, err := c1.Actions.ListRepoVariables(s.ctx, o, r, nil)
 	s.must(err, "list variables")
@@ -145,7 +145,7 @@ func (s *scenario) actionsVariables() {
 	s.note("repo variable: delete again %d", s.apiErr(err, "delete again").StatusCode)
 
 	// User and organization variables.
-	_, err = c2.Actions.CreateUserVariable(s.ctx, "CONTRACT_UV", forgejo.CreateVariableOption{Value: "u"})
+	_, err = c2.Actions.CreateUserVariable(s.ctx, "CONTRACT_UV", forgejo.CreateVariableRequest{Value: "u"})
 	s.must(err, "user variable")
 	uv, _, err := c2.Actions.GetUserVariable(s.ctx, "contract_uv")
 	s.must(err, "get user variable")
@@ -155,9 +155,9 @@ func (s *scenario) actionsVariables() {
 	s.note("user variables: %d", len(uvars))
 	resp, err = c2.Actions.DeleteUserVariable(s.ctx, "CONTRACT_UV")
 	s.note("user variable: delete %d", s.outcome(resp, err, "delete user variable"))
-	_, err = c1.Actions.CreateOrgVariable(s.ctx, s.org, "CONTRACT_OV", forgejo.CreateVariableOption{Value: "o"})
+	_, err = c1.Actions.CreateOrgVariable(s.ctx, s.org, "CONTRACT_OV", forgejo.CreateVariableRequest{Value: "o"})
 	s.must(err, "org variable")
-	resp, err = c1.Actions.UpdateOrgVariable(s.ctx, s.org, "CONTRACT_OV", forgejo.UpdateVariableOption{Value: "o2"})
+	resp, err = c1.Actions.UpdateOrgVariable(s.ctx, s.org, "CONTRACT_OV", forgejo.UpdateVariableRequest{Value: "o2"})
 	s.note("org variable: update %d", s.outcome(resp, err, "update org variable"))
 	ov, _, err := c1.Actions.GetOrgVariable(s.ctx, s.org, "CONTRACT_OV")
 	s.must(err, "get org variable")
@@ -217,30 +217,30 @@ func (s *scenario) actionsRuns() {
 		s.t.Errorf("runs anonymously on %s: %v", s.tg.name, err)
 	}
 
-	_, _, err = c1.Actions.DispatchWorkflow(s.ctx, o, r, "missing.yml", forgejo.DispatchWorkflowOption{Ref: "main"})
+	_, _, err = c1.Actions.DispatchWorkflow(s.ctx, o, r, "missing.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
 	e := s.apiErr(err, "dispatch a missing workflow")
 	// Differs on purpose: Forgejo 15 answers a missing workflow file with a
 	// plain error (500, "workflow not found" for an admin); Gitea 1.27 404.
 	if want := map[bool]int{true: 500, false: 404}[s.tg.fake]; e.StatusCode != want {
 		s.t.Errorf("dispatch a missing workflow on %s: %d %q, want %d", s.tg.name, e.StatusCode, e.Message, want)
 	}
-	_, _, err = s.tg.anon.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowOption{Ref: "main"})
+	_, _, err = s.tg.anon.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
 	s.note("dispatch anonymously: %d", s.apiErr(err, "dispatch anonymously").StatusCode)
 
 	// Both servers read .gitea/workflows.
-	_, _, err = c1.Repos.CreateFile(s.ctx, o, r, ".gitea/workflows/contract.yml", forgejo.CreateFileOptions{Content: b64(contractWorkflow), Message: "workflow"})
+	_, _, err = c1.Repos.CreateFile(s.ctx, o, r, ".gitea/workflows/contract.yml", forgejo.CreateFileRequest{Content: b64(contractWorkflow), Message: "workflow"})
 	s.must(err, "add a workflow")
-	_, _, err = c1.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowOption{Ref: "no-such-ref"})
+	_, _, err = c1.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowRequest{Ref: "no-such-ref"})
 	// Differs on purpose: Forgejo's ExpandRef fails with a plain error
 	// (500); Gitea 1.27 answers 404.
 	if want := map[bool]int{true: 500, false: 404}[s.tg.fake]; s.apiErr(err, "dispatch a missing ref").StatusCode != want {
 		s.t.Errorf("dispatch a missing ref on %s: %v", s.tg.name, err)
 	}
-	info, resp, err := c1.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowOption{Ref: "main"})
+	info, resp, err := c1.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
 	s.must(err, "dispatch")
 	s.note("dispatch: %d, run info %v", resp.StatusCode, info != nil)
 	// user2 writes to the repository (collaboratorsAndMore).
-	_, resp, err = c2.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowOption{Ref: "main"})
+	_, resp, err = c2.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
 	s.must(err, "dispatch by user2")
 	s.note("dispatch by user2: %d", resp.StatusCode)
 

@@ -21,7 +21,7 @@ func TestCreateRepoInitFiles(t *testing.T) {
 	me := srv.DefaultUser()
 	c := srv.Client()
 
-	r, _, err := c.Repos.Create(ctx, forgejo.CreateRepoOption{Name: "init", Description: "Tools", AutoInit: true,
+	r, _, err := c.Repos.Create(ctx, forgejo.CreateRepoRequest{Name: "init", Description: "Tools", AutoInit: true,
 		Readme: "Default", Gitignores: "Go,Rust", License: "MIT", DefaultBranch: "trunk"})
 	if err != nil || r.Empty || r.DefaultBranch != "trunk" {
 		t.Fatalf("create: %v %+v", err, r)
@@ -43,7 +43,7 @@ func TestCreateRepoInitFiles(t *testing.T) {
 	}
 
 	// Without auto_init the templates are ignored, unknown ones included.
-	r, _, err = c.Repos.Create(ctx, forgejo.CreateRepoOption{Name: "bare", Gitignores: "Nope", License: "Nope"})
+	r, _, err = c.Repos.Create(ctx, forgejo.CreateRepoRequest{Name: "bare", Gitignores: "Nope", License: "Nope"})
 	if err != nil || !r.Empty {
 		t.Fatalf("create without auto_init: %v %+v", err, r)
 	}
@@ -58,17 +58,17 @@ func TestCreateRepoInitFiles(t *testing.T) {
 	admin := srv.AddUser("root")
 	srv.SetAdmin("root", true)
 	for _, tc := range []struct {
-		opt    forgejo.CreateRepoOption
+		opt    forgejo.CreateRepoRequest
 		client *forgejo.Client
 		status int
 		msg    string
 	}{
-		{forgejo.CreateRepoOption{Name: "x1", AutoInit: true, Readme: "Fancy"}, c, 400, "readme template does not exist, available templates: [Default]"},
-		{forgejo.CreateRepoOption{Name: "init", AutoInit: true, Readme: "Fancy"}, c, 400, ""}, // the template before the name
-		{forgejo.CreateRepoOption{Name: "init", AutoInit: true, Gitignores: "Nope"}, c, 409, ""},
-		{forgejo.CreateRepoOption{Name: "x2", AutoInit: true, Gitignores: "Go,Nope"}, c, 500, ""}, // only an administrator reads why
-		{forgejo.CreateRepoOption{Name: "x3", AutoInit: true, License: "Nope"}, c, 500, ""},
-		{forgejo.CreateRepoOption{Name: "x4", AutoInit: true, Gitignores: "Nope"}, srv.Client(forgejo.WithToken(admin)), 500,
+		{forgejo.CreateRepoRequest{Name: "x1", AutoInit: true, Readme: "Fancy"}, c, 400, "readme template does not exist, available templates: [Default]"},
+		{forgejo.CreateRepoRequest{Name: "init", AutoInit: true, Readme: "Fancy"}, c, 400, ""}, // the template before the name
+		{forgejo.CreateRepoRequest{Name: "init", AutoInit: true, Gitignores: "Nope"}, c, 409, ""},
+		{forgejo.CreateRepoRequest{Name: "x2", AutoInit: true, Gitignores: "Go,Nope"}, c, 500, ""}, // only an administrator reads why
+		{forgejo.CreateRepoRequest{Name: "x3", AutoInit: true, License: "Nope"}, c, 500, ""},
+		{forgejo.CreateRepoRequest{Name: "x4", AutoInit: true, Gitignores: "Nope"}, srv.Client(forgejo.WithToken(admin)), 500,
 			"initRepository: prepareRepoCommit: GetRepoInitFile[Nope]: file does not exist"},
 	} {
 		_, _, err := tc.client.Repos.Create(ctx, tc.opt)
@@ -84,17 +84,17 @@ func TestCreateRepoInitFiles(t *testing.T) {
 	}
 
 	// The organization's and the administrator's routes take the same body.
-	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgOption{Username: "team"}); err != nil {
+	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgRequest{Username: "team"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Repos.CreateInOrg(ctx, "team", forgejo.CreateRepoOption{Name: "o", AutoInit: true, License: "0BSD"}); err != nil {
+	if _, _, err := c.Repos.CreateInOrg(ctx, "team", forgejo.CreateRepoRequest{Name: "o", AutoInit: true, License: "0BSD"}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _, err := c.Repos.GetRawFile(ctx, "team", "o", "LICENSE", nil); err != nil || !strings.HasPrefix(string(got), "BSD Zero Clause License\n\nCopyright (c) 2031 team\n") {
 		t.Errorf("organization's LICENSE: %v %q", err, got)
 	}
 	admc := srv.Client(forgejo.WithToken(admin))
-	if _, _, err := admc.Admin.CreateRepo(ctx, me, forgejo.CreateRepoOption{Name: "a", AutoInit: true, License: "Nope"}); status(err) != 500 {
+	if _, _, err := admc.Admin.CreateRepo(ctx, me, forgejo.CreateRepoRequest{Name: "a", AutoInit: true, License: "Nope"}); status(err) != 500 {
 		t.Errorf("admin create with an unknown license: %v", err)
 	}
 }

@@ -67,9 +67,9 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 	srv.AddRepo(me, "bot")
 	c := srv.Client()
 	rc := newReceiver(t, secret)
-	_, _, err := c.Repos.CreateHook(ctx, me, "bot", forgejo.CreateHookOption{
+	_, _, err := c.Repos.CreateHook(ctx, me, "bot", forgejo.CreateHookRequest{
 		Type: forgejo.HookTypeForgejo, Active: true,
-		Config: forgejo.CreateHookOptionConfig{"url": rc.url, "content_type": "json", "secret": secret},
+		Config: forgejo.HookConfig{"url": rc.url, "content_type": "json", "secret": secret},
 		Events: []string{"issues", "issue_comment", "push", "create", "release", "pull_request"},
 	})
 	if err != nil {
@@ -85,7 +85,7 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 		return rc.take()
 	}
 
-	is, _, err := c.Issues.Create(ctx, me, "bot", forgejo.CreateIssueOption{Title: "It broke"})
+	is, _, err := c.Issues.Create(ctx, me, "bot", forgejo.CreateIssueRequest{Title: "It broke"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 		t.Fatalf("opened: %#v", evs[0])
 	}
 
-	_, _, err = c.Issues.Edit(ctx, me, "bot", is.Number, forgejo.EditIssueOption{Title: forgejo.Ptr("It broke badly"), State: forgejo.Ptr(forgejo.StateClosed)})
+	_, _, err = c.Issues.Edit(ctx, me, "bot", is.Number, forgejo.EditIssueRequest{Title: forgejo.Ptr("It broke badly"), State: forgejo.Ptr(forgejo.StateClosed)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 		t.Errorf("closed: %+v", e)
 	}
 
-	if _, _, err := c.Issues.CreateComment(ctx, me, "bot", is.Number, forgejo.CreateIssueCommentOption{Body: "on it"}); err != nil {
+	if _, _, err := c.Issues.CreateComment(ctx, me, "bot", is.Number, forgejo.CreateIssueCommentRequest{Body: "on it"}); err != nil {
 		t.Fatal(err)
 	}
 	evs = wait()
@@ -121,11 +121,11 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 		t.Errorf("comment: %#v", evs)
 	}
 
-	l, _, err := c.Issues.CreateLabel(ctx, me, "bot", forgejo.CreateLabelOption{Name: "bug", Color: "ee0701"})
+	l, _, err := c.Issues.CreateLabel(ctx, me, "bot", forgejo.CreateLabelRequest{Name: "bug", Color: "ee0701"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Issues.AddLabelsToIssue(ctx, me, "bot", is.Number, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(l.ID)}); err != nil {
+	if _, _, err := c.Issues.AddLabelsToIssue(ctx, me, "bot", is.Number, forgejo.IssueLabelsRequest{Labels: forgejo.LabelIDs(l.ID)}); err != nil {
 		t.Fatal(err)
 	}
 	evs = wait()
@@ -133,7 +133,7 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 		t.Errorf("label: %#v", evs)
 	}
 
-	fr, _, err := c.Repos.CreateFile(ctx, me, "bot", "docs/bot.md", forgejo.CreateFileOptions{Content: base64.StdEncoding.EncodeToString([]byte("hello\n")), Message: "Add the bot's page"})
+	fr, _, err := c.Repos.CreateFile(ctx, me, "bot", "docs/bot.md", forgejo.CreateFileRequest{Content: base64.StdEncoding.EncodeToString([]byte("hello\n")), Message: "Add the bot's page"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 		t.Errorf("push commit verification: %s", pe.Payload())
 	}
 
-	rel, _, err := c.Repos.CreateRelease(ctx, me, "bot", forgejo.CreateReleaseOption{TagName: "v1.0.0", Name: "One"})
+	rel, _, err := c.Repos.CreateRelease(ctx, me, "bot", forgejo.CreateReleaseRequest{TagName: "v1.0.0", Name: "One"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,16 +167,16 @@ func TestDeliveriesEndToEnd(t *testing.T) {
 		t.Errorf("release: %#v", evs)
 	}
 	// A release on an existing tag sends the release only.
-	if _, _, err := c.Repos.CreateRelease(ctx, me, "bot", forgejo.CreateReleaseOption{TagName: "v1.0.0", Name: "again"}); err == nil {
+	if _, _, err := c.Repos.CreateRelease(ctx, me, "bot", forgejo.CreateReleaseRequest{TagName: "v1.0.0", Name: "again"}); err == nil {
 		t.Error("a second release on one tag was accepted")
 	}
 
 	srv.AddBranch(me, "bot", "feature")
-	pr, _, err := c.PullRequests.Create(ctx, me, "bot", forgejo.CreatePullRequestOption{Head: "feature", Base: "main", Title: "Feature"})
+	pr, _, err := c.PullRequests.Create(ctx, me, "bot", forgejo.CreatePullRequestRequest{Head: "feature", Base: "main", Title: "Feature"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.PullRequests.Merge(ctx, me, "bot", pr.Number, forgejo.MergePullRequestOption{Style: "merge"}); err != nil {
+	if _, err := c.PullRequests.Merge(ctx, me, "bot", pr.Number, forgejo.MergePullRequestRequest{Style: "merge"}); err != nil {
 		t.Fatal(err)
 	}
 	evs = wait()
@@ -241,13 +241,13 @@ func TestDeliveryFailureIsRecorded(t *testing.T) {
 	goneURL := gone.URL
 	gone.Close()
 	for _, u := range []string{refusing.URL, goneURL} {
-		if _, _, err := srv.Client().Repos.CreateHook(ctx, me, "down", forgejo.CreateHookOption{
-			Type: forgejo.HookTypeGitea, Active: true, Config: forgejo.CreateHookOptionConfig{"url": u, "content_type": "form"}, Events: []string{"issues"},
+		if _, _, err := srv.Client().Repos.CreateHook(ctx, me, "down", forgejo.CreateHookRequest{
+			Type: forgejo.HookTypeGitea, Active: true, Config: forgejo.HookConfig{"url": u, "content_type": "form"}, Events: []string{"issues"},
 		}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := srv.Client().Issues.Create(ctx, me, "down", forgejo.CreateIssueOption{Title: "x"}); err != nil {
+	if _, _, err := srv.Client().Issues.Create(ctx, me, "down", forgejo.CreateIssueRequest{Title: "x"}); err != nil {
 		t.Fatalf("the API call failed with the receivers: %v", err)
 	}
 	if err := srv.WaitDeliveries(ctx); err != nil {

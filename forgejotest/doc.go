@@ -28,7 +28,7 @@
 //	srv := forgejotest.NewServer(t)
 //	srv.AddRepo("alice", "demo")
 //	client := srv.Client() // a *forgejo.Client authenticated as srv.DefaultUser()
-//	issue, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueOption{Title: "hi"})
+//	issue, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueRequest{Title: "hi"})
 //	if srv.Count("issueCreateIssue") != 1 { ... }
 //
 // # Wire behaviour
@@ -144,3 +144,19 @@
 // message naming the operation, so a test never mistakes them for a missing
 // route.
 package forgejotest
+
+// Layout of the source, for contributors (not in the package documentation,
+// which is for users):
+//
+// The files are named after the library's services (ReposService,
+// IssuesService, …). routes.go is the one route table, a function per
+// service (reposRoutes, issuesRoutes, …), each row an operationId and its
+// handler; the handlers are in h_<service>.go, large services split by
+// sub-area with the service's prefix (h_repos_contents.go,
+// h_repos_releases.go, h_issues_labels.go, h_users_keys.go, …). Find an
+// operation's handler from its row in routes.go; a handler shared across
+// services (hooks, attachments) lives with the first. router.go matches
+// paths; the model is in state.go and state_<service>.go (areas with much
+// state keep it next to their handlers: actionsState, accountsState).
+// The contract suite (TestContract) is run by contract_test.go, its steps in
+// contract_<service>_test.go.

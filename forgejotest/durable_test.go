@@ -54,9 +54,9 @@ func TestSlowReceiverLosesEvents(t *testing.T) {
 			})
 			bot := httptest.NewServer(h)
 			defer bot.Close()
-			if _, _, err := srv.Client().Repos.CreateHook(ctx, me, "app", forgejo.CreateHookOption{
+			if _, _, err := srv.Client().Repos.CreateHook(ctx, me, "app", forgejo.CreateHookRequest{
 				Type: forgejo.HookTypeForgejo, Active: true, Events: []string{"issues"},
-				Config: forgejo.CreateHookOptionConfig{"url": bot.URL, "content_type": "json", "secret": secret},
+				Config: forgejo.HookConfig{"url": bot.URL, "content_type": "json", "secret": secret},
 			}); err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestSlowReceiverLosesEvents(t *testing.T) {
 					}
 				}
 			}
-			if _, _, err := srv.Client().Issues.Create(ctx, me, "app", forgejo.CreateIssueOption{Title: "slow work"}); err != nil {
+			if _, _, err := srv.Client().Issues.Create(ctx, me, "app", forgejo.CreateIssueRequest{Title: "slow work"}); err != nil {
 				t.Fatal(err)
 			}
 			wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -149,13 +149,13 @@ func TestGETHookDelivery(t *testing.T) {
 	webhook.On(r, webhook.EventIssues, func(_ context.Context, e *webhook.IssuesEvent) error { got <- e; return nil })
 	bot := httptest.NewServer(h)
 	defer bot.Close()
-	if _, _, err := srv.Client().Repos.CreateHook(ctx, me, "app", forgejo.CreateHookOption{
+	if _, _, err := srv.Client().Repos.CreateHook(ctx, me, "app", forgejo.CreateHookRequest{
 		Type: forgejo.HookTypeForgejo, Active: true, Events: []string{"issues"},
-		Config: forgejo.CreateHookOptionConfig{"url": bot.URL + "/hook?env=prod", "content_type": "json", "secret": "s", "http_method": "GET"},
+		Config: forgejo.HookConfig{"url": bot.URL + "/hook?env=prod", "content_type": "json", "secret": "s", "http_method": "GET"},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := srv.Client().Issues.Create(ctx, me, "app", forgejo.CreateIssueOption{Title: "via GET"}); err != nil {
+	if _, _, err := srv.Client().Issues.Create(ctx, me, "app", forgejo.CreateIssueRequest{Title: "via GET"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.WaitDeliveries(ctx); err != nil {

@@ -19,9 +19,9 @@ func ExampleServer_RunActionJob() {
 	c, ctx := srv.Client(), context.Background()
 	workflow := "name: CI\non: workflow_dispatch\njobs:\n  test:\n    runs-on: docker\n"
 	_, _, _ = c.Repos.CreateFile(ctx, owner, "app", ".forgejo/workflows/ci.yml",
-		forgejo.CreateFileOptions{Content: base64.StdEncoding.EncodeToString([]byte(workflow))})
+		forgejo.CreateFileRequest{Content: base64.StdEncoding.EncodeToString([]byte(workflow))})
 
-	run, _, err := c.Actions.DispatchWorkflow(ctx, owner, "app", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "main", ReturnRunInfo: true})
+	run, _, err := c.Actions.DispatchWorkflow(ctx, owner, "app", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main", ReturnRunInfo: true})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -16,26 +16,26 @@ import (
 // organization, a file, a release, a team with access to the repository,
 // and a hook that tells a bot about pushes.
 func setUpProject(ctx context.Context, c *forgejo.Client, org, botURL string) error {
-	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgOption{Username: org}); err != nil {
+	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgRequest{Username: org}); err != nil {
 		return err
 	}
-	if _, _, err := c.Repos.CreateInOrg(ctx, org, forgejo.CreateRepoOption{Name: "app", AutoInit: true}); err != nil {
+	if _, _, err := c.Repos.CreateInOrg(ctx, org, forgejo.CreateRepoRequest{Name: "app", AutoInit: true}); err != nil {
 		return err
 	}
-	if _, _, err := c.Repos.CreateHook(ctx, org, "app", forgejo.CreateHookOption{
+	if _, _, err := c.Repos.CreateHook(ctx, org, "app", forgejo.CreateHookRequest{
 		Type: forgejo.HookTypeForgejo, Active: true, Events: []string{"push", "release"},
-		Config: forgejo.CreateHookOptionConfig{"url": botURL, "content_type": "json", "secret": "s3cret"},
+		Config: forgejo.HookConfig{"url": botURL, "content_type": "json", "secret": "s3cret"},
 	}); err != nil {
 		return err
 	}
 	content := base64.StdEncoding.EncodeToString([]byte("# App\n"))
-	if _, _, err := c.Repos.CreateFile(ctx, org, "app", "docs/index.md", forgejo.CreateFileOptions{Content: content, Message: "Add docs"}); err != nil {
+	if _, _, err := c.Repos.CreateFile(ctx, org, "app", "docs/index.md", forgejo.CreateFileRequest{Content: content, Message: "Add docs"}); err != nil {
 		return err
 	}
-	if _, _, err := c.Repos.CreateRelease(ctx, org, "app", forgejo.CreateReleaseOption{TagName: "v1.0.0", Name: "First"}); err != nil {
+	if _, _, err := c.Repos.CreateRelease(ctx, org, "app", forgejo.CreateReleaseRequest{TagName: "v1.0.0", Name: "First"}); err != nil {
 		return err
 	}
-	team, _, err := c.Orgs.CreateTeam(ctx, org, forgejo.CreateTeamOption{Name: "devs", Permission: "write", Units: []string{"repo.code"}})
+	team, _, err := c.Orgs.CreateTeam(ctx, org, forgejo.CreateTeamRequest{Name: "devs", Permission: "write", Units: []string{"repo.code"}})
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func ExampleServer_Count() {
 	srv.AddRepo("alice", "app")
 	srv.Inject(forgejotest.Fault{Operation: "issueCreateIssue", Statuses: []int{502}})
 
-	_, _, err := srv.Client().Issues.Create(context.Background(), "alice", "app", forgejo.CreateIssueOption{Title: "bug"})
+	_, _, err := srv.Client().Issues.Create(context.Background(), "alice", "app", forgejo.CreateIssueRequest{Title: "bug"})
 	fmt.Println(err != nil, srv.Count("issueCreateIssue"))
 	// Output: true 1
 }

@@ -66,7 +66,7 @@ func TestFaultStatusSequence(t *testing.T) {
 	// A create is never retried: one 503 reaches the caller and the issue
 	// was filed zero times.
 	srv.Inject(Fault{Method: "POST", Path: "/repos/{owner}/{repo}/issues", Statuses: []int{503}})
-	_, _, err = srv.Client().Issues.Create(context.Background(), "alice", "demo", forgejo.CreateIssueOption{Title: "x"})
+	_, _, err = srv.Client().Issues.Create(context.Background(), "alice", "demo", forgejo.CreateIssueRequest{Title: "x"})
 	var apiErr *forgejo.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.Message != "Service Unavailable" {
 		t.Errorf("create under 503: %v", err)
@@ -96,7 +96,7 @@ func TestFaultRetryAfterForms(t *testing.T) {
 	}
 	// The client reads the date form against Date: a 3s wait.
 	srv.Inject(Fault{Operation: "getVersion", Statuses: []int{503}, RetryAfterDate: 3 * time.Second})
-	_, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff)).Misc.GetVersion(context.Background())
+	_, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff())).Misc.GetVersion(context.Background())
 	var apiErr *forgejo.APIError
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("err %v", err)
@@ -114,7 +114,7 @@ func TestFaultReset(t *testing.T) {
 	srv := NewServer(t)
 	srv.AddRepo("alice", "demo")
 	srv.Inject(Fault{Operation: "repoGet", Reset: true})
-	_, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff)).Repos.Get(context.Background(), "alice", "demo")
+	_, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff())).Repos.Get(context.Background(), "alice", "demo")
 	var te *forgejo.TransportError
 	if !errors.As(err, &te) || te.Kind != forgejo.TransportConnection {
 		t.Fatalf("reset: %v", err)
@@ -149,7 +149,7 @@ func TestFaultDelayHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff)).Misc.GetVersion(ctx)
+	_, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff())).Misc.GetVersion(ctx)
 	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v", err)
 	}
@@ -181,7 +181,7 @@ func TestFaultTruncatedAndOversized(t *testing.T) {
 	srv := NewServer(t)
 	srv.AddRepo("alice", "demo")
 	srv.Inject(Fault{Operation: "repoGet", TruncateBody: true})
-	_, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff)).Repos.Get(context.Background(), "alice", "demo")
+	_, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff())).Repos.Get(context.Background(), "alice", "demo")
 	var te *forgejo.TransportError
 	if !errors.As(err, &te) || te.Kind != forgejo.TransportConnection {
 		t.Errorf("truncated: %v", err)

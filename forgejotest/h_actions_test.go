@@ -55,7 +55,7 @@ func TestActionsSecrets(t *testing.T) {
 		{"zeta", 201}, {"alpha_1", 201}, {"ZETA", 204}, {"_x", 201},
 		{"GITEA_TOKEN", 400}, {"github_x", 400}, {"FORGEJO_X", 400}, {"1ABC", 400}, {"a-b", 400},
 	} {
-		resp, err := c.Actions.SetRepoSecret(ctx, owner, "demo", tc.name, forgejo.CreateOrUpdateSecretOption{Data: "v\r\n"})
+		resp, err := c.Actions.SetRepoSecret(ctx, owner, "demo", tc.name, forgejo.CreateOrUpdateSecretRequest{Data: "v\r\n"})
 		got := statusOf(t, err)
 		if got == 0 {
 			got = resp.StatusCode
@@ -79,7 +79,7 @@ func TestActionsSecrets(t *testing.T) {
 	if bytes.Contains(raw, []byte(`"v`)) || bytes.Contains(raw, []byte("data")) {
 		t.Errorf("a secret's value is rendered: %s", raw)
 	}
-	if _, err := c.Actions.SetRepoSecret(ctx, owner, "demo", "EMPTY", forgejo.CreateOrUpdateSecretOption{}); statusOf(t, err) != 422 {
+	if _, err := c.Actions.SetRepoSecret(ctx, owner, "demo", "EMPTY", forgejo.CreateOrUpdateSecretRequest{}); statusOf(t, err) != 422 {
 		t.Errorf("empty data: %v", err)
 	}
 	if resp, err := c.Actions.DeleteRepoSecret(ctx, owner, "demo", "zeta"); err != nil || resp.StatusCode != 204 {
@@ -100,16 +100,16 @@ func TestActionsSecrets(t *testing.T) {
 
 	// The user's own and an organization's are separate scopes; only an
 	// owner of the organization may touch its secrets.
-	if resp, err := other.Actions.SetUserSecret(ctx, "ZETA", forgejo.CreateOrUpdateSecretOption{Data: "x"}); err != nil || resp.StatusCode != 201 {
+	if resp, err := other.Actions.SetUserSecret(ctx, "ZETA", forgejo.CreateOrUpdateSecretRequest{Data: "x"}); err != nil || resp.StatusCode != 201 {
 		t.Errorf("user secret: %v", err)
 	}
-	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgOption{Username: "acme"}); err != nil {
+	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgRequest{Username: "acme"}); err != nil {
 		t.Fatal(err)
 	}
-	if resp, err := c.Actions.SetOrgSecret(ctx, "acme", "ZETA", forgejo.CreateOrUpdateSecretOption{Data: "x"}); err != nil || resp.StatusCode != 201 {
+	if resp, err := c.Actions.SetOrgSecret(ctx, "acme", "ZETA", forgejo.CreateOrUpdateSecretRequest{Data: "x"}); err != nil || resp.StatusCode != 201 {
 		t.Errorf("org secret: %v", err)
 	}
-	if _, err := other.Actions.SetOrgSecret(ctx, "acme", "ZETA", forgejo.CreateOrUpdateSecretOption{Data: "x"}); statusOf(t, err) != 403 {
+	if _, err := other.Actions.SetOrgSecret(ctx, "acme", "ZETA", forgejo.CreateOrUpdateSecretRequest{Data: "x"}); statusOf(t, err) != 403 {
 		t.Errorf("org secret by a non-member: %v", err)
 	}
 	if list, _, err := c.Actions.ListOrgSecrets(ctx, "acme", nil); err != nil || len(list) != 1 {
@@ -140,29 +140,29 @@ func TestActionsVariables(t *testing.T) {
 	srv.AddRepo(owner, "demo")
 	c, ctx := srv.Client(), context.Background()
 
-	if resp, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "env", forgejo.CreateVariableOption{Value: "a\r\nb"}); err != nil || resp.StatusCode != 204 {
+	if resp, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "env", forgejo.CreateVariableRequest{Value: "a\r\nb"}); err != nil || resp.StatusCode != 204 {
 		t.Fatalf("create: %v", err)
 	}
-	if _, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "ENV", forgejo.CreateVariableOption{Value: "x"}); statusOf(t, err) != 409 || messageOf(err) != "variable name ENV already exists" {
+	if _, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "ENV", forgejo.CreateVariableRequest{Value: "x"}); statusOf(t, err) != 409 || messageOf(err) != "variable name ENV already exists" {
 		t.Errorf("create again: %v", err)
 	}
-	if _, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "GITHUB_X", forgejo.CreateVariableOption{Value: "x"}); statusOf(t, err) != 400 {
+	if _, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "GITHUB_X", forgejo.CreateVariableRequest{Value: "x"}); statusOf(t, err) != 400 {
 		t.Errorf("a reserved name: %v", err)
 	}
-	if _, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "ci", forgejo.CreateVariableOption{Value: "x"}); statusOf(t, err) != 400 || messageOf(err) != "env name cannot be ci" {
+	if _, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "ci", forgejo.CreateVariableRequest{Value: "x"}); statusOf(t, err) != 400 || messageOf(err) != "env name cannot be ci" {
 		t.Errorf("CI: %v", err)
 	}
 	v, _, err := c.Actions.GetRepoVariable(ctx, owner, "demo", "Env")
 	if err != nil || v.Name != "ENV" || v.Data != "a\nb" || v.OwnerID != 0 || v.RepoID == 0 {
 		t.Errorf("get: %+v %v", v, err)
 	}
-	if _, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "OTHER", forgejo.CreateVariableOption{Value: "o"}); err != nil {
+	if _, err := c.Actions.CreateRepoVariable(ctx, owner, "demo", "OTHER", forgejo.CreateVariableRequest{Value: "o"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Actions.UpdateRepoVariable(ctx, owner, "demo", "ENV", forgejo.UpdateVariableOption{Name: "other", Value: "x"}); statusOf(t, err) != 500 {
+	if _, err := c.Actions.UpdateRepoVariable(ctx, owner, "demo", "ENV", forgejo.UpdateVariableRequest{Name: "other", Value: "x"}); statusOf(t, err) != 500 {
 		t.Errorf("rename onto another: %v", err)
 	}
-	if resp, err := c.Actions.UpdateRepoVariable(ctx, owner, "demo", "ENV", forgejo.UpdateVariableOption{Name: "renamed", Value: "new"}); err != nil || resp.StatusCode != 204 {
+	if resp, err := c.Actions.UpdateRepoVariable(ctx, owner, "demo", "ENV", forgejo.UpdateVariableRequest{Name: "renamed", Value: "new"}); err != nil || resp.StatusCode != 204 {
 		t.Errorf("update: %v", err)
 	}
 	list, _, err := c.Actions.ListRepoVariables(ctx, owner, "demo", nil)
@@ -179,7 +179,7 @@ func TestActionsVariables(t *testing.T) {
 		t.Errorf("delete again: %v", err)
 	}
 	// A user's variables are their own.
-	if _, err := c.Actions.CreateUserVariable(ctx, "mine", forgejo.CreateVariableOption{Value: "1"}); err != nil {
+	if _, err := c.Actions.CreateUserVariable(ctx, "mine", forgejo.CreateVariableRequest{Value: "1"}); err != nil {
 		t.Fatal(err)
 	}
 	if uv, _, err := c.Actions.GetUserVariable(ctx, "MINE"); err != nil || uv.OwnerID == 0 || uv.RepoID != 0 {
@@ -201,15 +201,15 @@ func TestActionsRunners(t *testing.T) {
 	c, ctx := srv.Client(), context.Background()
 	other := srv.Client(forgejo.WithToken(srv.AddUser("other")))
 
-	global, resp, err := c.Actions.RegisterAdminRunner(ctx, forgejo.RegisterRunnerOptions{Name: "global"})
+	global, resp, err := c.Actions.RegisterAdminRunner(ctx, forgejo.RegisterRunnerRequest{Name: "global"})
 	if err != nil || resp.StatusCode != 201 || global.ID == 0 || len(global.Token) != 40 || global.Uuid == "" {
 		t.Fatalf("register global: %+v %v", global, err)
 	}
-	user, _, err := c.Actions.RegisterUserRunner(ctx, forgejo.RegisterRunnerOptions{Name: "mine", Ephemeral: true})
+	user, _, err := c.Actions.RegisterUserRunner(ctx, forgejo.RegisterRunnerRequest{Name: "mine", Ephemeral: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	repoRunner, _, err := c.Actions.RegisterRepoRunner(ctx, owner, "demo", forgejo.RegisterRunnerOptions{Name: "repo", Description: "d"})
+	repoRunner, _, err := c.Actions.RegisterRepoRunner(ctx, owner, "demo", forgejo.RegisterRunnerRequest{Name: "repo", Description: "d"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ jobs:
 
 func addWorkflow(t *testing.T, c *forgejo.Client, owner, repo, path, content string) {
 	t.Helper()
-	if _, _, err := c.Repos.CreateFile(context.Background(), owner, repo, path, forgejo.CreateFileOptions{Content: base64.StdEncoding.EncodeToString([]byte(content))}); err != nil {
+	if _, _, err := c.Repos.CreateFile(context.Background(), owner, repo, path, forgejo.CreateFileRequest{Content: base64.StdEncoding.EncodeToString([]byte(content))}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -300,32 +300,32 @@ func TestActionsDispatchAndRun(t *testing.T) {
 	c, ctx := srv.Client(), context.Background()
 	addWorkflow(t, c, owner, "demo", ".forgejo/workflows/ci.yml", testWorkflow)
 
-	_, _, err := c.Actions.DispatchWorkflow(ctx, owner, "demo", "missing.yml", forgejo.DispatchWorkflowOption{Ref: "main"})
+	_, _, err := c.Actions.DispatchWorkflow(ctx, owner, "demo", "missing.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
 	if statusOf(t, err) != 500 {
 		t.Errorf("missing workflow: %v", err)
 	}
-	_, _, err = c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "main"})
+	_, _, err = c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
 	if statusOf(t, err) != 400 || messageOf(err) != "input required for 'Where to deploy'" {
 		t.Errorf("missing input: %v", err)
 	}
-	_, _, err = c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "no-such-branch", Inputs: map[string]string{"target": "x"}})
+	_, _, err = c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "no-such-branch", Inputs: map[string]string{"target": "x"}})
 	if statusOf(t, err) != 500 {
 		t.Errorf("missing ref: %v", err)
 	}
-	_, _, err = c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "refs/heads/nope", Inputs: map[string]string{"target": "x"}})
+	_, _, err = c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "refs/heads/nope", Inputs: map[string]string{"target": "x"}})
 	if statusOf(t, err) != 404 {
 		t.Errorf("a full ref that names nothing: %v", err)
 	}
 	other := srv.Client(forgejo.WithToken(srv.AddUser("other")))
-	_, _, err = other.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "main", Inputs: map[string]string{"target": "x"}})
+	_, _, err = other.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main", Inputs: map[string]string{"target": "x"}})
 	if statusOf(t, err) != 403 {
 		t.Errorf("dispatch by a reader: %v", err)
 	}
-	info, resp, err := c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "main", Inputs: map[string]string{"target": "prod"}, ReturnRunInfo: true})
+	info, resp, err := c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main", Inputs: map[string]string{"target": "prod"}, ReturnRunInfo: true})
 	if err != nil || resp.StatusCode != 201 || info.RunNumber != 1 || !slices.Equal(info.Jobs, []string{"build", "test"}) {
 		t.Fatalf("dispatch: %+v %v", info, err)
 	}
-	if info2, resp, err := c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "main", Inputs: map[string]string{"target": "x"}}); err != nil || resp.StatusCode != 204 || info2 != nil {
+	if info2, resp, err := c.Actions.DispatchWorkflow(ctx, owner, "demo", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main", Inputs: map[string]string{"target": "x"}}); err != nil || resp.StatusCode != 204 || info2 != nil {
 		t.Errorf("dispatch without run info: %+v %v", info2, err)
 	}
 
@@ -445,7 +445,7 @@ func TestActionsAccessAndWorkflowDirs(t *testing.T) {
 	c, ctx := srv.Client(), context.Background()
 	other := srv.Client(forgejo.WithToken(srv.AddUser("other")))
 	addWorkflow(t, c, owner, "secret", ".gitea/workflows/old.yml", "jobs:\n  a:\n    runs-on: x\n")
-	if _, resp, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "old.yml", forgejo.DispatchWorkflowOption{Ref: "main"}); err != nil || resp.StatusCode != 204 {
+	if _, resp, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "old.yml", forgejo.DispatchWorkflowRequest{Ref: "main"}); err != nil || resp.StatusCode != 204 {
 		t.Fatalf("dispatch from .gitea/workflows: %v", err)
 	}
 	if _, _, err := other.Actions.ListRuns(ctx, owner, "secret", nil); statusOf(t, err) != 404 {
@@ -455,10 +455,10 @@ func TestActionsAccessAndWorkflowDirs(t *testing.T) {
 		t.Errorf("tasks of a private repository anonymously: %v", err)
 	}
 	addWorkflow(t, c, owner, "secret", ".forgejo/workflows/new.yml", "jobs:\n  b:\n    runs-on: x\n")
-	if _, _, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "old.yml", forgejo.DispatchWorkflowOption{Ref: "main"}); statusOf(t, err) != 500 {
+	if _, _, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "old.yml", forgejo.DispatchWorkflowRequest{Ref: "main"}); statusOf(t, err) != 500 {
 		t.Errorf("old.yml once .forgejo/workflows exists: %v", err)
 	}
-	if _, _, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "new.yml", forgejo.DispatchWorkflowOption{Ref: "main"}); err != nil {
+	if _, _, err := c.Actions.DispatchWorkflow(ctx, owner, "secret", "new.yml", forgejo.DispatchWorkflowRequest{Ref: "main"}); err != nil {
 		t.Errorf("new.yml: %v", err)
 	}
 	jobs, _, err := c.Actions.ListRepoRunnerJobs(ctx, owner, "secret", &forgejo.ActionListRepoRunnerJobsOptions{Labels: []string{"nothing"}})
@@ -497,13 +497,13 @@ func TestActionsForgottenWithTheRepository(t *testing.T) {
 	srv.AddRepo(owner, "gone")
 	c, ctx := srv.Client(), context.Background()
 	addWorkflow(t, c, owner, "gone", ".forgejo/workflows/ci.yml", "jobs:\n  a:\n    runs-on: x\n")
-	info, _, err := c.Actions.DispatchWorkflow(ctx, owner, "gone", "ci.yml", forgejo.DispatchWorkflowOption{Ref: "main", ReturnRunInfo: true})
+	info, _, err := c.Actions.DispatchWorkflow(ctx, owner, "gone", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main", ReturnRunInfo: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	jobs, _, _ := c.Actions.ListRunJobs(ctx, owner, "gone", info.ID)
 	tok := srv.RunActionJob(owner, "gone", jobs[0].ID, "running", "")
-	if _, _, err := c.Actions.RegisterRepoRunner(ctx, owner, "gone", forgejo.RegisterRunnerOptions{Name: "r"}); err != nil {
+	if _, _, err := c.Actions.RegisterRepoRunner(ctx, owner, "gone", forgejo.RegisterRunnerRequest{Name: "r"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Repos.Delete(ctx, owner, "gone"); err != nil {

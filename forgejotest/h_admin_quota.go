@@ -694,36 +694,3 @@ func hQuotaArtifacts(org bool) func(c *call) {
 		}
 	}
 }
-
-// quotaRoutes are the quota rows; accountRoutes adds them.
-func quotaRoutes() []routeSpec {
-	const G, R = "/admin/quota/groups/{quotagroup}", "/admin/quota/rules/{quotarule}"
-	return []routeSpec{
-		{"GET", "/admin/quota/groups", "adminListQuotaGroups", true, adminOnly(hListQuotaGroups)},
-		{"POST", "/admin/quota/groups", "adminCreateQuotaGroup", true, adminOnly(hCreateQuotaGroup)},
-		{"GET", G, "adminGetQuotaGroup", true, adminOnly(hGetQuotaGroup)},
-		{"DELETE", G, "adminDeleteQuotaGroup", true, adminOnly(hDeleteQuotaGroup)},
-		{"PUT", G + "/rules/{quotarule}", "adminAddRuleToQuotaGroup", true, adminOnly(hQuotaGroupRule(true))},
-		{"DELETE", G + "/rules/{quotarule}", "adminRemoveRuleFromQuotaGroup", true, adminOnly(hQuotaGroupRule(false))},
-		{"GET", G + "/users", "adminListUsersInQuotaGroup", true, adminOnly(hQuotaGroupUsers)},
-		{"PUT", G + "/users/{username}", "adminAddUserToQuotaGroup", true, adminOnly(hQuotaGroupUser(true))},
-		{"DELETE", G + "/users/{username}", "adminRemoveUserFromQuotaGroup", true, adminOnly(hQuotaGroupUser(false))},
-		{"GET", "/admin/quota/rules", "adminListQuotaRules", true, adminOnly(hListQuotaRules)},
-		{"POST", "/admin/quota/rules", "adminCreateQuotaRule", true, adminOnly(hCreateQuotaRule)},
-		{"GET", R, "adminGetQuotaRule", true, adminOnly(hGetQuotaRule)},
-		{"PATCH", R, "adminEditQuotaRule", true, adminOnly(hEditQuotaRule)},
-		{"DELETE", R, "adminDeleteQuotaRule", true, adminOnly(hDeleteQuotaRule)},
-		{"GET", "/admin/users/{username}/quota", "adminGetUserQuota", true, adminOnly(hAdminUserQuota)},
-		{"POST", "/admin/users/{username}/quota/groups", "adminSetUserQuotaGroups", true, adminOnly(hSetUserQuotaGroups)},
-		{"GET", "/user/quota", "userGetQuota", true, hGetQuota(false)},
-		{"GET", "/user/quota/check", "userCheckQuota", true, hCheckQuota(false)},
-		{"GET", "/user/quota/artifacts", "userListQuotaArtifacts", true, hQuotaArtifacts(false)},
-		{"GET", "/user/quota/attachments", "userListQuotaAttachments", true, hQuotaAttachments(false)},
-		{"GET", "/user/quota/packages", "userListQuotaPackages", true, hQuotaPackages(false)},
-		{"GET", "/orgs/{org}/quota", "orgGetQuota", true, hGetQuota(true)},
-		{"GET", "/orgs/{org}/quota/check", "orgCheckQuota", true, hCheckQuota(true)},
-		{"GET", "/orgs/{org}/quota/artifacts", "orgListQuotaArtifacts", true, hQuotaArtifacts(true)},
-		{"GET", "/orgs/{org}/quota/attachments", "orgListQuotaAttachments", true, hQuotaAttachments(true)},
-		{"GET", "/orgs/{org}/quota/packages", "orgListQuotaPackages", true, hQuotaPackages(true)},
-	}
-}

@@ -2,14 +2,18 @@ package forgejotest
 
 import (
 	"cmp"
-	"encoding/json"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// Issues: issues, comments, milestones, search, reactions, dependencies,
+// subscriptions, pins, assignees and the timeline. Labels are in
+// h_issues_labels.go, tracked times and stopwatches in h_issues_times.go,
+// issue and comment attachments share the release assets' handlers
+// (h_repos_releases.go).
 
 // ---- issues
 
@@ -511,273 +515,6 @@ func hDeleteComment(c *call) {
 	c.empty(http.StatusNoContent)
 }
 
-// ---- labels
-
-var colorRE = regexp.MustCompile(`^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$`)
-
-// normalizeColor accepts "#rrggbb", "rrggbb", "#rgb" and "rgb", answering
-// 422 "invalid color" otherwise; Forgejo stores six lower-case digits.
-func (c *call) normalizeColor(raw string) (string, bool) {
-	m := colorRE.FindStringSubmatch(strings.TrimSpace(raw))
-	if m == nil {
-		c.fail(http.StatusUnprocessableEntity, "invalid color: "+raw)
-		return "", false
-	}
-	hex := strings.ToLower(m[1])
-	if len(hex) == 3 {
-		hex = string([]byte{hex[0], hex[0], hex[1], hex[1], hex[2], hex[2]})
-	}
-	return hex, true
-}
-
-// sortedLabels orders as the sort parameter says: alphabetically by
-// default, or reversealphabetically, mostissues, leastissues.
-func sortedLabels(r *repo, mode string) []*label {
-	uses := map[*label]int{}
-	for _, is := range r.issues {
-		if is != nil {
-			for _, l := range is.labels {
-				uses[l]++
-			}
-		}
-	}
-	ls := slices.Clone(r.labels)
-	slices.SortFunc(ls, func(a, b *label) int {
-		byName := cmp.Or(strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)), cmp.Compare(a.id, b.id))
-		switch mode {
-		case "reversealphabetically":
-			return -byName
-		case "mostissues":
-			return cmp.Or(cmp.Compare(uses[b], uses[a]), byName)
-		case "leastissues":
-			return cmp.Or(cmp.Compare(uses[a], uses[b]), byName)
-		}
-		return byName
-	})
-	return ls
-}
-
-func hListLabels(c *call) {
-	if r := c.pathRepo(); r != nil {
-		c.json(http.StatusOK, c.v.labels(paginate(c, sortedLabels(r, c.q.Get("sort")), pageTotalOnly)))
-	}
-}
-
-type labelBody struct {
-	Name        *string `json:"name"`
-	Color       *string `json:"color"`
-	Description *string `json:"description"`
-	Exclusive   *bool   `json:"exclusive"`
-	IsArchived  *bool   `json:"is_archived"`
-}
-
-func (c *call) applyLabel(l *label, body labelBody) bool {
-	if body.Color != nil {
-		col, ok := c.normalizeColor(*body.Color)
-		if !ok {
-			return false
-		}
-		l.color = col
-	}
-	if body.Name != nil {
-		l.name = *body.Name
-	}
-	if body.Description != nil {
-		l.description = *body.Description
-	}
-	if body.Exclusive != nil {
-		l.exclusive = *body.Exclusive
-	}
-	if body.IsArchived != nil {
-		l.archived = *body.IsArchived
-	}
-	return true
-}
-
-func hCreateLabel(c *call) {
-	r := c.pathRepo()
-	if r == nil || !c.canWriteRepo(r) {
-		return
-	}
-	var body labelBody
-	if !c.decode(&body) {
-		return
-	}
-	switch {
-	case body.Name == nil || strings.TrimSpace(*body.Name) == "":
-		c.fail(http.StatusUnprocessableEntity, "[Name]: Required")
-		return
-	case body.Color == nil || *body.Color == "":
-		c.fail(http.StatusUnprocessableEntity, "[Color]: Required")
-		return
-	}
-	l := &label{id: c.st.id("label"), repo: r}
-	if !c.applyLabel(l, body) {
-		return
-	}
-	r.labels = append(r.labels, l)
-	c.json(http.StatusCreated, c.v.label(l))
-}
-
-func (c *call) pathLabel(r *repo) *label {
-	id, ok := c.pathInt("id")
-	l := r.labelByID(id)
-	if !ok || l == nil {
-		c.notFound()
-		return nil
-	}
-	return l
-}
-
-func hGetLabel(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	if l := c.pathLabel(r); l != nil {
-		c.json(http.StatusOK, c.v.label(l))
-	}
-}
-
-// editLabel applies a label edit (repository or organization label): the
-// label changes only if the whole body is valid.
-func (c *call) editLabel(l *label) {
-	var body labelBody
-	if !c.decode(&body) {
-		return
-	}
-	cp := *l
-	if !c.applyLabel(&cp, body) {
-		return
-	}
-	*l = cp
-	c.json(http.StatusOK, c.v.label(l))
-}
-
-func hEditLabel(c *call) {
-	r := c.pathRepo()
-	if r == nil || !c.canWriteRepo(r) {
-		return
-	}
-	l := c.pathLabel(r)
-	if l == nil {
-		return
-	}
-	c.editLabel(l)
-}
-
-func hDeleteLabel(c *call) {
-	r := c.pathRepo()
-	if r == nil || !c.canWriteRepo(r) {
-		return
-	}
-	// Forgejo deletes by id without looking the label up first: a label that
-	// is not there (or an id that is no number) is 204 all the same.
-	id, _ := c.pathInt("id")
-	l := r.labelByID(id)
-	if l == nil || l.repo != r {
-		c.empty(http.StatusNoContent)
-		return
-	}
-	r.labels = slices.DeleteFunc(r.labels, func(x *label) bool { return x == l })
-	for _, is := range r.issues {
-		if is != nil {
-			is.labels = slices.DeleteFunc(is.labels, func(x *label) bool { return x == l })
-		}
-	}
-	c.empty(http.StatusNoContent)
-}
-
-func hIssueLabels(c *call) {
-	r := c.pathRepo()
-	if r == nil {
-		return
-	}
-	if is := c.pathIssue(r); is != nil {
-		c.json(http.StatusOK, c.v.labels(is.labels))
-	}
-}
-
-// hSetIssueLabels adds (or, replacing, sets) labels named by id or name;
-// Forgejo answers 200 with the issue's labels.
-func hSetIssueLabels(replace bool) func(c *call) {
-	return func(c *call) {
-		r := c.pathRepo()
-		if r == nil || !c.canWriteRepo(r) {
-			return
-		}
-		is := c.pathIssue(r)
-		if is == nil {
-			return
-		}
-		var body struct {
-			Labels []json.RawMessage `json:"labels"`
-		}
-		if !c.decode(&body) {
-			return
-		}
-		ids, names := rawList(body.Labels)
-		var add []*label
-		for _, id := range ids {
-			if l := r.labelByID(id); l != nil {
-				add = append(add, l)
-			}
-		}
-		for _, n := range names {
-			if l := r.labelByName(n); l != nil {
-				add = append(add, l)
-			}
-		}
-		if replace {
-			is.labels = nil
-		}
-		for _, l := range add {
-			is.addLabel(l)
-		}
-		is.updated = c.now
-		c.json(http.StatusOK, c.v.labels(is.labels))
-		c.s.emitIssue(c, is, "label", "label_updated", nil)
-	}
-}
-
-func hClearIssueLabels(c *call) {
-	r := c.pathRepo()
-	if r == nil || !c.canWriteRepo(r) {
-		return
-	}
-	if is := c.pathIssue(r); is != nil {
-		is.labels, is.updated = nil, c.now
-		c.empty(http.StatusNoContent)
-		c.s.emitIssue(c, is, "label", "label_cleared", nil)
-	}
-}
-
-func hRemoveIssueLabel(c *call) {
-	r := c.pathRepo()
-	if r == nil || !c.canWriteRepo(r) {
-		return
-	}
-	is := c.pathIssue(r)
-	if is == nil {
-		return
-	}
-	ident := c.p["identifier"]
-	var l *label
-	if id, err := strconv.ParseInt(ident, 10, 64); err == nil {
-		l = r.labelByID(id)
-	} else {
-		l = r.labelByName(ident)
-	}
-	if l == nil {
-		c.fail(http.StatusNotFound, "label does not exist [label_id: "+ident+", repo_id: "+strconv.FormatInt(r.id, 10)+"]")
-		return
-	}
-	is.labels = slices.DeleteFunc(is.labels, func(x *label) bool { return x == l })
-	is.updated = c.now
-	c.empty(http.StatusNoContent)
-	c.s.emitIssue(c, is, "label", "label_updated", nil)
-}
-
 // ---- milestones
 
 func hListMilestones(c *call) {
@@ -912,4 +649,600 @@ func hDeleteMilestone(c *call) {
 		}
 	}
 	c.empty(http.StatusNoContent)
+}
+
+// hSearchIssues is /repos/issues/search: issues and pull requests of every
+// repository the caller can read.
+func hSearchIssues(c *call) {
+	state := c.q.Get("state")
+	kind := c.q.Get("type")
+	text := strings.ToLower(c.q.Get("q"))
+	labels := splitList(c.q.Get("labels"))
+	owner := c.q.Get("owner")
+	var out []*issue
+	for _, r := range c.st.reposInOrder {
+		if !canRead(c.user, r) || owner != "" && !strings.EqualFold(r.owner.login, owner) {
+			continue
+		}
+		for _, is := range r.issues {
+			if is == nil || !stateMatches(state, is.closed) {
+				continue
+			}
+			if (kind == "issues" && is.pull != nil) || (kind == "pulls" && is.pull == nil) {
+				continue
+			}
+			if text != "" && !strings.Contains(strings.ToLower(is.title), text) && !strings.Contains(strings.ToLower(is.body), text) {
+				continue
+			}
+			if !issueHasLabels(is, labels) {
+				continue
+			}
+			if c.q.Get("created") == "true" && is.poster != c.user {
+				continue
+			}
+			if c.q.Get("assigned") == "true" && !slices.Contains(is.assignees, c.user) {
+				continue
+			}
+			out = append(out, is)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *issue) int { return cmp.Or(b.updated.Compare(a.updated), cmp.Compare(b.id, a.id)) })
+	page := paginate(c, out, pageLinked)
+	res := make([]*wIssue, 0, len(page))
+	for _, is := range page {
+		res = append(res, c.v.issue(is))
+	}
+	c.json(http.StatusOK, res)
+}
+
+// ---- reactions
+
+var allowedReactions = []string{"+1", "-1", "laugh", "hooray", "confused", "heart", "rocket", "eyes"}
+
+type wReaction struct {
+	User      *wUser `json:"user"`
+	Content   string `json:"content"`
+	CreatedAt string `json:"created_at"`
+}
+
+func (c *call) reactionsOf(comment bool) (*[]*reaction, bool) {
+	r := c.pathRepo()
+	if r == nil {
+		return nil, false
+	}
+	if comment {
+		if cm := c.pathComment(r); cm != nil {
+			return &cm.reactions, true
+		}
+		return nil, false
+	}
+	if is := c.pathIssue(r); is != nil {
+		return &is.reactions, true
+	}
+	return nil, false
+}
+
+func hListReactions(comment bool) func(c *call) {
+	return func(c *call) {
+		rs, ok := c.reactionsOf(comment)
+		if !ok {
+			return
+		}
+		out := []*wReaction{}
+		for _, x := range *rs {
+			out = append(out, &wReaction{User: c.v.user(x.u), Content: x.content, CreatedAt: ts(x.created)})
+		}
+		if !comment {
+			out = paginate(c, out, pageLinked)
+		}
+		c.json(http.StatusOK, out)
+	}
+}
+
+func hReact(add, comment bool) func(c *call) {
+	return func(c *call) {
+		rs, ok := c.reactionsOf(comment)
+		if !ok {
+			return
+		}
+		var body struct {
+			Content string `json:"content"`
+		}
+		if !c.decode(&body) {
+			return
+		}
+		if !slices.Contains(allowedReactions, body.Content) {
+			c.fail(http.StatusForbidden, "'"+body.Content+"' is not an allowed reaction")
+			return
+		}
+		i := slices.IndexFunc(*rs, func(x *reaction) bool { return x.u == c.user && x.content == body.Content })
+		switch {
+		case add && i >= 0:
+			x := (*rs)[i]
+			c.json(http.StatusOK, &wReaction{User: c.v.user(x.u), Content: x.content, CreatedAt: ts(x.created)})
+		case add:
+			x := &reaction{u: c.user, content: body.Content, created: c.now}
+			*rs = append(*rs, x)
+			c.json(http.StatusCreated, &wReaction{User: c.v.user(x.u), Content: x.content, CreatedAt: ts(x.created)})
+		default:
+			if i >= 0 {
+				*rs = slices.Delete(*rs, i, i+1)
+			}
+			c.empty(http.StatusOK)
+		}
+	}
+}
+
+// ---- dependencies: is depends on every issue that blocks it
+
+func (st *state) dependencies(is *issue) []*issue {
+	var out []*issue
+	for _, r := range st.reposInOrder {
+		for _, x := range r.issues {
+			if x != nil && slices.Contains(x.blocks, is) {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
+func hListDeps(blocks bool) func(c *call) {
+	return func(c *call) {
+		_, is := c.pathRepoIssue()
+		if is == nil {
+			return
+		}
+		list := c.st.dependencies(is)
+		if blocks {
+			list = is.blocks
+		}
+		page := paginate(c, list, pageTotalOnly)
+		out := make([]*wIssue, 0, len(page))
+		for _, x := range page {
+			out = append(out, c.v.issue(x))
+		}
+		c.json(http.StatusOK, out)
+	}
+}
+
+func hSetDep(blocks, add bool) func(c *call) {
+	return func(c *call) {
+		r := c.pathRepo()
+		if r == nil {
+			return
+		}
+		is := c.pathIssue(r)
+		if is == nil || !c.canWriteRepo(r) {
+			return
+		}
+		var body struct {
+			Owner string `json:"owner"`
+			Repo  string `json:"repo"`
+			Index int64  `json:"index"`
+		}
+		if !c.decode(&body) {
+			return
+		}
+		or := c.st.repo(cmp.Or(body.Owner, r.owner.login), cmp.Or(body.Repo, r.name))
+		var other *issue
+		if or != nil && canRead(c.user, or) {
+			other = or.issue(body.Index)
+		}
+		if other == nil {
+			c.failErrs(http.StatusNotFound, "The target couldn't be found.")
+			return
+		}
+		blocker, blocked := other, is // is depends on other
+		if blocks {
+			blocker, blocked = is, other
+		}
+		if add {
+			if blocker == blocked {
+				c.fail(http.StatusUnprocessableEntity, "an issue cannot depend on itself")
+				return
+			}
+			if !slices.Contains(blocker.blocks, blocked) {
+				blocker.blocks = append(blocker.blocks, blocked)
+			}
+		} else {
+			blocker.blocks = slices.DeleteFunc(blocker.blocks, func(x *issue) bool { return x == blocked })
+		}
+		if add {
+			c.json(http.StatusCreated, c.v.issue(other))
+		} else {
+			c.json(http.StatusOK, c.v.issue(other))
+		}
+	}
+}
+
+// ---- issue subscriptions
+
+// explicitWatch is u's own choice on is, if they made one.
+func (st *state) explicitWatch(is *issue, u *user) (on, set bool) {
+	on, set = st.more.issueWatch[is][u]
+	return on, set
+}
+
+// subscribed is Forgejo's CheckIssueWatch: an explicit choice wins;
+// otherwise watching the repository or taking part in the issue (its
+// poster, a commenter) subscribes.
+func (st *state) subscribed(is *issue, u *user) bool {
+	if on, set := st.explicitWatch(is, u); set {
+		return on
+	}
+	if slices.Contains(st.watchers(is.repo), u) || is.poster == u {
+		return true
+	}
+	return slices.ContainsFunc(is.comments, func(cm *comment) bool { return cm.poster == u })
+}
+
+// hIssueSubscribers lists the users subscribed explicitly, as Forgejo's
+// GetIssueWatchers (implicit subscribers are not listed).
+func hIssueSubscribers(c *call) {
+	_, is := c.pathRepoIssue()
+	if is == nil {
+		return
+	}
+	var us []*user
+	for _, u := range c.st.usersInOrder {
+		if on, set := c.st.explicitWatch(is, u); set && on {
+			us = append(us, u)
+		}
+	}
+	c.json(http.StatusOK, c.users(paginate(c, us, pageLoneLimitAll)))
+}
+
+func hCheckIssueSubscription(c *call) {
+	r, is := c.pathRepoIssue()
+	if is == nil {
+		return
+	}
+	on := c.st.subscribed(is, c.user)
+	c.json(http.StatusOK, &wWatchInfo{
+		Subscribed: on, Ignored: !on, CreatedAt: ts(is.created),
+		URL:           c.v.api(repoPath(r) + "/issues/" + strconv.FormatInt(is.number, 10) + "/subscriptions"),
+		RepositoryURL: c.v.api(repoPath(r)),
+	})
+}
+
+// hSetIssueSubscription subscribes or unsubscribes a user: only the user
+// themself or a site administrator may. 201 when it changed, 200 when it
+// already was so.
+func hSetIssueSubscription(on bool) func(c *call) {
+	return func(c *call) {
+		_, is := c.pathRepoIssue()
+		if is == nil {
+			return
+		}
+		u := c.st.user(c.p["user"])
+		if u == nil {
+			c.notFound()
+			return
+		}
+		if u != c.user && !c.user.isAdmin {
+			c.fail(http.StatusForbidden, c.user.login+" is not permitted to change subscriptions for "+u.login)
+			return
+		}
+		if c.st.subscribed(is, u) == on {
+			c.empty(http.StatusOK)
+			return
+		}
+		m := &c.st.more
+		if m.issueWatch == nil {
+			m.issueWatch = map[*issue]map[*user]bool{}
+		}
+		if m.issueWatch[is] == nil {
+			m.issueWatch[is] = map[*user]bool{}
+		}
+		m.issueWatch[is][u] = on
+		c.empty(http.StatusCreated)
+	}
+}
+
+// ---- pins
+
+// maxPinned is Forgejo's [repository.issue] MAX_PINNED default: per
+// repository, issues and pull requests counted apart.
+const maxPinned = 3
+
+func (st *state) pinOrder(is *issue) int { return st.more.pins[is] }
+
+// pinned lists r's pinned issues (or pull requests) by pin order.
+func (st *state) pinned(r *repo, pulls bool) []*issue {
+	var out []*issue
+	for _, is := range r.issues {
+		if is != nil && (is.pull != nil) == pulls && st.more.pins[is] > 0 {
+			out = append(out, is)
+		}
+	}
+	slices.SortFunc(out, func(a, b *issue) int { return cmp.Compare(st.more.pins[a], st.more.pins[b]) })
+	return out
+}
+
+// renumber gives the pinned issues the orders 1..n in the order given.
+func (st *state) renumber(list []*issue) {
+	for i, is := range list {
+		st.more.pins[is] = i + 1
+	}
+}
+
+func hPin(on bool) func(c *call) {
+	return func(c *call) {
+		r := c.pathRepo()
+		if r == nil || !c.canAdminRepo(r) {
+			return
+		}
+		is := c.pathIssue(r)
+		if is == nil {
+			return
+		}
+		m := &c.st.more
+		if m.pins == nil {
+			m.pins = map[*issue]int{}
+		}
+		pinned := m.pins[is] > 0
+		switch {
+		case on && !pinned:
+			list := c.st.pinned(r, is.pull != nil)
+			if len(list) >= maxPinned {
+				// Forgejo's PinIssue handler answers this error as a 500.
+				c.internalError("the max number of pinned issues has been readched")
+				return
+			}
+			c.st.renumber(append(list, is))
+			c.st.addEvent(is, "pin", c.user, "", nil, c.now)
+		case !on && pinned:
+			list := slices.DeleteFunc(c.st.pinned(r, is.pull != nil), func(x *issue) bool { return x == is })
+			delete(m.pins, is)
+			c.st.renumber(list)
+			c.st.addEvent(is, "unpin", c.user, "", nil, c.now)
+		}
+		c.empty(http.StatusNoContent)
+	}
+}
+
+// hMovePin moves a pinned issue to a position (clamped to the last); an
+// issue that is not pinned is left alone, 204 all the same.
+func hMovePin(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canAdminRepo(r) {
+		return
+	}
+	is := c.pathIssue(r)
+	if is == nil {
+		return
+	}
+	pos, _ := strconv.Atoi(c.p["position"])
+	if c.st.more.pins[is] == 0 {
+		c.empty(http.StatusNoContent)
+		return
+	}
+	if pos < 1 {
+		c.internalError("The Position can't be lower than 1")
+		return
+	}
+	list := slices.DeleteFunc(c.st.pinned(r, is.pull != nil), func(x *issue) bool { return x == is })
+	pos = min(pos, len(list)+1)
+	c.st.renumber(slices.Insert(list, pos-1, is))
+	c.empty(http.StatusNoContent)
+}
+
+func hListPinned(pulls bool) func(c *call) {
+	return func(c *call) {
+		r := c.pathRepo()
+		if r == nil {
+			return
+		}
+		list := c.st.pinned(r, pulls)
+		if pulls {
+			out := make([]*wPull, 0, len(list))
+			for _, is := range list {
+				out = append(out, c.v.pull(is, false))
+			}
+			c.json(http.StatusOK, out)
+			return
+		}
+		out := make([]*wIssue, 0, len(list))
+		for _, is := range list {
+			out = append(out, c.v.issue(is))
+		}
+		c.json(http.StatusOK, out)
+	}
+}
+
+func hNewPinAllowed(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	c.json(http.StatusOK, struct {
+		Issues       bool `json:"issues"`
+		PullRequests bool `json:"pull_requests"`
+	}{len(c.st.pinned(r, false)) < maxPinned, len(c.st.pinned(r, true)) < maxPinned})
+}
+
+// ---- assignees and reviewers
+
+// granted is who holds an access grant on r, as Forgejo's access table:
+// collaborators and members of teams given r, with their level (the owner
+// of a user's repository has none: ownership is not a grant).
+func granted(r *repo) map[*user]int {
+	out := map[*user]int{}
+	for _, cl := range r.collaborators {
+		out[cl.u] = max(out[cl.u], accessOf(cl.perm))
+	}
+	if o := r.owner.org; o != nil {
+		for _, t := range o.teams {
+			if t.includesAll || slices.Contains(t.repos, r) {
+				for _, u := range t.members {
+					out[u] = max(out[u], accessOf(t.permission))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// byName orders users as Forgejo's GetOrderByName: by login.
+func byName(us []*user) []*user {
+	slices.SortFunc(us, func(a, b *user) int { return strings.Compare(strings.ToLower(a.login), strings.ToLower(b.login)) })
+	return us
+}
+
+// hAssignees lists who may be assigned: whoever holds write access, and
+// the owner of a user's repository.
+func hAssignees(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	var us []*user
+	for u, a := range granted(r) {
+		if a >= accessWrite {
+			us = append(us, u)
+		}
+	}
+	us = byName(us)
+	// As Forgejo's GetRepoAssignees, the owner of a user's repository comes
+	// last, after the others by name.
+	if r.owner.org == nil && !slices.Contains(us, r.owner) {
+		us = append(us, r.owner)
+	}
+	c.json(http.StatusOK, c.users(us))
+}
+
+// hReviewers lists who may be asked for a review, as Forgejo's
+// GetReviewers: in a public repository anyone with a grant, a watcher or a
+// member of the owning organization; in a private one anyone with a grant
+// and the owner of a user's repository.
+func hReviewers(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	set := map[*user]bool{}
+	for u := range granted(r) {
+		set[u] = true
+	}
+	if r.private {
+		if r.owner.org == nil {
+			set[r.owner] = true
+		}
+	} else {
+		for _, u := range c.st.watchers(r) {
+			set[u] = true
+		}
+		if o := r.owner.org; o != nil {
+			for _, u := range o.members {
+				set[u] = true
+			}
+		}
+	}
+	var us []*user
+	for u := range set {
+		if u.org == nil {
+			us = append(us, u)
+		}
+	}
+	c.json(http.StatusOK, c.users(byName(us)))
+}
+
+// ---- the timeline
+
+type wTimelineComment struct {
+	ID              int64         `json:"id"`
+	Type            string        `json:"type"`
+	HTMLURL         string        `json:"html_url"`
+	PullRequestURL  string        `json:"pull_request_url"`
+	IssueURL        string        `json:"issue_url"`
+	User            *wUser        `json:"user"`
+	Body            string        `json:"body"`
+	CreatedAt       string        `json:"created_at"`
+	UpdatedAt       string        `json:"updated_at"`
+	OldProjectID    int64         `json:"old_project_id"`
+	ProjectID       int64         `json:"project_id"`
+	OldMilestone    *wMilestone   `json:"old_milestone"`
+	Milestone       *wMilestone   `json:"milestone"`
+	TrackedTime     *wTrackedTime `json:"tracked_time"`
+	OldTitle        string        `json:"old_title"`
+	NewTitle        string        `json:"new_title"`
+	OldRef          string        `json:"old_ref"`
+	NewRef          string        `json:"new_ref"`
+	ReviewID        int64         `json:"review_id"`
+	Label           *wLabel       `json:"label"`
+	Assignee        *wUser        `json:"assignee"`
+	AssigneeTeam    *struct{}     `json:"assignee_team"`
+	RemovedAssignee bool          `json:"removed_assignee"`
+	ResolveDoer     *wUser        `json:"resolve_doer"`
+	DependentIssue  *wIssue       `json:"dependent_issue"`
+}
+
+// timelineEntry is a comment or an event, merged by id.
+type timelineEntry struct {
+	id      int64
+	updated time.Time
+	w       *wTimelineComment
+}
+
+// hTimeline lists an issue's comments and the events the fake records:
+// closing and reopening through issueEditIssue, pins, deadlines, tracked
+// times and stopwatches. Label, milestone, assignee, title and reference
+// events are not recorded. As Forgejo, it pages only when page is set,
+// X-Total-Count is the length of the page, and an empty timeline is null.
+func hTimeline(c *call) {
+	_, is := c.pathRepoIssue()
+	if is == nil {
+		return
+	}
+	since, ok := c.timeFilter("since")
+	if !ok {
+		return
+	}
+	before, ok := c.timeFilter("before")
+	if !ok {
+		return
+	}
+	issueHTML, prHTML := c.v.html(issuePath(is)), ""
+	if is.pull != nil {
+		issueHTML, prHTML = "", c.v.html(issuePath(is))
+	}
+	entry := func(id int64, kind string, who *user, body string, created, updated time.Time) *wTimelineComment {
+		return &wTimelineComment{
+			ID: id, Type: kind, HTMLURL: c.v.html(issuePath(is) + "#issuecomment-" + strconv.FormatInt(id, 10)),
+			PullRequestURL: prHTML, IssueURL: issueHTML, User: c.v.user(who), Body: body,
+			CreatedAt: ts(created), UpdatedAt: ts(updated),
+		}
+	}
+	var all []timelineEntry
+	for _, cm := range is.comments {
+		all = append(all, timelineEntry{cm.id, cm.updated, entry(cm.id, "comment", cm.poster, cm.body, cm.created, cm.updated)})
+	}
+	for _, ev := range c.st.more.events[is] {
+		body := ev.content
+		if secs, ok := strings.CutPrefix(body, "|"); ok && (ev.kind == "add_time_manual" || ev.kind == "stop_tracking" || ev.kind == "delete_time_manual") {
+			// Stored as "|<seconds>", rendered in the old words, as
+			// Forgejo's ToTimelineComment does.
+			n, _ := strconv.ParseInt(secs, 10, 64)
+			body = secToTime(n)
+		}
+		w := entry(ev.id, ev.kind, ev.doer, body, ev.created, ev.created)
+		if ev.time != nil {
+			w.TrackedTime = c.v.trackedTime(ev.time)
+		}
+		all = append(all, timelineEntry{ev.id, ev.created, w})
+	}
+	slices.SortFunc(all, func(a, b timelineEntry) int { return cmp.Compare(a.id, b.id) })
+	var kept []timelineEntry
+	for _, e := range all {
+		if (since.IsZero() || !e.updated.Before(since)) && (before.IsZero() || !e.updated.After(before)) {
+			kept = append(kept, e)
+		}
+	}
+	var out []*wTimelineComment // null when empty, as Forgejo
+	for _, e := range paginate(c, kept, pageLoneLimitAll) {
+		out = append(out, e.w)
+	}
+	c.header.Set("X-Total-Count", strconv.Itoa(len(out)))
+	c.json(http.StatusOK, out)
 }

@@ -9,46 +9,9 @@ import (
 	"strings"
 )
 
-// The instance's settings, its templates (labels, .gitignore, licenses:
+// The instance's version, its templates (labels, .gitignore, licenses:
 // a small fixed set of the fake's own, in Forgejo's shapes) and markup
-// rendering.
-
-// ---- settings
-
-// defaultAllowedTypes is Forgejo's default [attachment] ALLOWED_TYPES.
-const defaultAllowedTypes = ".avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip"
-
-func hAttachmentSettings(c *call) {
-	c.json(http.StatusOK, struct {
-		Enabled      bool   `json:"enabled"`
-		AllowedTypes string `json:"allowed_types"`
-		MaxSize      int64  `json:"max_size"`
-		MaxFiles     int64  `json:"max_files"`
-	}{true, defaultAllowedTypes, c.s.cfg.maxAttachment >> 20, 5})
-}
-
-// hRepositorySettings: everything the fake models is enabled. It has no
-// mirrors, migrations or LFS of its own, but says what a default Forgejo
-// says.
-func hRepositorySettings(c *call) {
-	c.json(http.StatusOK, struct {
-		MirrorsDisabled      bool `json:"mirrors_disabled"`
-		HTTPGitDisabled      bool `json:"http_git_disabled"`
-		MigrationsDisabled   bool `json:"migrations_disabled"`
-		StarsDisabled        bool `json:"stars_disabled"`
-		TimeTrackingDisabled bool `json:"time_tracking_disabled"`
-		LFSDisabled          bool `json:"lfs_disabled"`
-		ForksDisabled        bool `json:"forks_disabled"`
-	}{})
-}
-
-func hUISettings(c *call) {
-	c.json(http.StatusOK, struct {
-		DefaultTheme     string   `json:"default_theme"`
-		AllowedReactions []string `json:"allowed_reactions"`
-		CustomEmojis     []string `json:"custom_emojis"`
-	}{"forgejo-auto", allowedReactions, []string{"codeberg", "forgejo", "git", "gitea", "gogs"}})
-}
+// rendering; its settings are in h_settings.go.
 
 // ---- templates
 
@@ -357,4 +320,8 @@ func renderInline(s string, linkify bool) string {
 	}
 	text(s[last:])
 	return out.String()
+}
+
+func hVersion(c *call) {
+	c.json(http.StatusOK, map[string]string{"version": c.s.cfg.version})
 }

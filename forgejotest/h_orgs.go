@@ -77,7 +77,7 @@ func (c *call) teams(ts []*team) []*wTeam {
 func (c *call) pathOrg() *user {
 	name := c.p["org"]
 	u := c.st.user(name)
-	if u == nil && c.redirectRenamed(name) { // a renamed organization (h_accounts_social.go)
+	if u == nil && c.redirectRenamed(name) { // a renamed organization (h_users_social.go)
 		return nil
 	}
 	if u == nil || u.org == nil || !c.canSeeOrg(u) {

@@ -325,19 +325,6 @@ func hUnlinkPackage(c *call) {
 	c.empty(http.StatusNoContent)
 }
 
-// packageRoutes are the packages API's rows; accountRoutes adds them.
-func packageRoutes() []routeSpec {
-	const P = "/packages/{owner}/{type}/{name}"
-	return []routeSpec{
-		{"GET", "/packages/{owner}", "listPackages", true, hListPackages},
-		{"GET", P + "/{version}", "getPackage", true, hGetPackage},
-		{"DELETE", P + "/{version}", "deletePackage", true, hDeletePackage},
-		{"GET", P + "/{version}/files", "listPackageFiles", true, hListPackageFiles},
-		{"POST", P + "/-/link/{repo_name}", "linkPackage", true, hLinkPackage},
-		{"POST", P + "/-/unlink", "unlinkPackage", true, hUnlinkPackage},
-	}
-}
-
 // ownsPackages reports whether u has packages (which keep an account from
 // being deleted).
 func (a *accountsState) ownsPackages(u *user) bool {

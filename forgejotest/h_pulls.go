@@ -1,6 +1,7 @@
 package forgejotest
 
 import (
+	"cmp"
 	"maps"
 	"net/http"
 	"slices"
@@ -8,6 +9,10 @@ import (
 	"strings"
 	"time"
 )
+
+// Pull requests: list, create, edit, merge, commits and files, reviews and
+// review requests, diff and patch, the pull request of a commit or of a
+// branch pair.
 
 // pathPull finds {index} and requires a pull request.
 func (c *call) pathPull(r *repo) *issue {
@@ -484,4 +489,460 @@ func splitKeep(s string) []string {
 		ls = ls[:len(ls)-1]
 	}
 	return ls
+}
+
+// hCommitPull is repoGetCommitPullRequest: the pull request whose merge
+// made the commit (a head commit is not enough, as Forgejo's
+// GetPullRequestByMergedCommit looks at merges only).
+func hCommitPull(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	sha := c.p["sha"]
+	for _, is := range r.issues {
+		if is != nil && is.pull != nil && is.pull.merged && is.pull.mergeSHA == sha {
+			c.json(http.StatusOK, c.v.pull(is, false))
+			return
+		}
+	}
+	c.fail(http.StatusNotFound, "pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: 0, head_branch: , base_branch: ]")
+}
+
+// hPullByBaseHead is repoGetPullRequestByBaseHead: the first pull request
+// from head (a branch, or "owner:branch" of this repository) into base,
+// whatever its state.
+func hPullByBaseHead(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	head := c.p["head"]
+	if owner, br, ok := strings.Cut(head, ":"); ok {
+		if name, _, ok := strings.Cut(owner, "/"); ok {
+			owner = name
+		}
+		if !strings.EqualFold(owner, r.owner.login) {
+			c.notFound()
+			return
+		}
+		head = br
+	}
+	for _, is := range r.issues {
+		if is != nil && is.pull != nil && is.pull.base == c.p["base"] && is.pull.head == head {
+			c.json(http.StatusOK, c.v.pull(is, false))
+			return
+		}
+	}
+	c.notFound()
+}
+
+// hCancelAutoMerge is repoCancelScheduledAutoMerge. The fake merges at
+// once and never schedules a merge, so there is never one to cancel: 404
+// for every pull request, as Forgejo answers one without a schedule.
+func hCancelAutoMerge(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.notArchived(r) {
+		return
+	}
+	is := c.pathIssue(r)
+	if is == nil {
+		return
+	}
+	if is.pull == nil {
+		c.notFound()
+		return
+	}
+	c.notFound()
+}
+
+// ---- pull request reviews and review requests
+
+type review struct {
+	id        int64
+	pull      *issue
+	reviewer  *user
+	state     string // PENDING, APPROVED, REQUEST_CHANGES, COMMENT, REQUEST_REVIEW
+	body      string
+	commit    string
+	dismissed bool
+	submitted time.Time
+	updated   time.Time
+}
+
+type wReview struct {
+	ID                int64   `json:"id"`
+	User              *wUser  `json:"user"`
+	Team              *wTeam  `json:"team"`
+	State             string  `json:"state"`
+	Body              string  `json:"body"`
+	CommitID          string  `json:"commit_id"`
+	Stale             bool    `json:"stale"`
+	Official          bool    `json:"official"`
+	Dismissed         bool    `json:"dismissed"`
+	CodeCommentsCount int     `json:"comments_count"`
+	Submitted         *string `json:"submitted_at"`
+	Updated           string  `json:"updated_at"`
+	HTMLURL           string  `json:"html_url"`
+	HTMLPullURL       string  `json:"pull_request_url"`
+}
+
+func (v view) review(rv *review) *wReview {
+	is := rv.pull
+	w := &wReview{
+		ID: rv.id, User: v.user(rv.reviewer), State: rv.state, Body: rv.body, CommitID: rv.commit,
+		Official: canWrite(rv.reviewer, is.repo) && rv.state != "COMMENT" && rv.state != "PENDING", Dismissed: rv.dismissed,
+		Submitted: nts(rv.submitted), Updated: ts(rv.updated),
+		HTMLURL:     v.html(issuePath(is) + "#issuecomment-" + strconv.FormatInt(rv.id, 10)),
+		HTMLPullURL: v.html(issuePath(is)),
+	}
+	if w.Submitted == nil {
+		s := goZeroTime
+		w.Submitted = &s
+	}
+	return w
+}
+
+func (c *call) reviewsOf(is *issue) []*review {
+	var out []*review
+	for _, rv := range c.st.reviews {
+		if rv.pull == is && (rv.state != "PENDING" || rv.reviewer == c.user) {
+			out = append(out, rv)
+		}
+	}
+	return out
+}
+
+func hListReviews(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	is := c.pathPull(r)
+	if is == nil {
+		return
+	}
+	page := paginate(c, c.reviewsOf(is), pageTotalOnly)
+	out := make([]*wReview, 0, len(page))
+	for _, rv := range page {
+		out = append(out, c.v.review(rv))
+	}
+	c.json(http.StatusOK, out)
+}
+
+var reviewEvents = map[string]string{"APPROVED": "APPROVED", "APPROVE": "APPROVED", "REQUEST_CHANGES": "REQUEST_CHANGES", "COMMENT": "COMMENT", "PENDING": "PENDING", "": "PENDING"}
+
+// submitReview checks and applies an event; it answers the error itself.
+func (c *call) submitReview(rv *review, event, body string) bool {
+	state, ok := reviewEvents[strings.ToUpper(event)]
+	if !ok {
+		c.fail(http.StatusUnprocessableEntity, "Unknown review event: "+event)
+		return false
+	}
+	if rv.reviewer == rv.pull.poster && (state == "APPROVED" || state == "REQUEST_CHANGES") {
+		c.fail(http.StatusUnprocessableEntity, map[string]string{"APPROVED": "approve your own pull is not allowed", "REQUEST_CHANGES": "reject your own pull is not allowed"}[state])
+		return false
+	}
+	if (state == "REQUEST_CHANGES" || state == "COMMENT") && strings.TrimSpace(body) == "" {
+		c.fail(http.StatusUnprocessableEntity, "review event "+state+" requires a body")
+		return false
+	}
+	rv.state, rv.body, rv.updated = state, body, c.now
+	if state != "PENDING" {
+		rv.submitted = c.now
+		c.st.removeReviewRequest(rv.pull, rv.reviewer)
+	}
+	return true
+}
+
+func hCreateReview(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	is := c.pathPull(r)
+	if is == nil {
+		return
+	}
+	var body struct {
+		Event    string `json:"event"`
+		Body     string `json:"body"`
+		CommitID string `json:"commit_id"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	rv := &review{pull: is, reviewer: c.user, commit: cmp.Or(body.CommitID, is.pull.headSHA)}
+	if !c.submitReview(rv, body.Event, body.Body) {
+		return
+	}
+	rv.id = c.st.id("review")
+	c.st.reviews = append(c.st.reviews, rv)
+	c.json(http.StatusOK, c.v.review(rv))
+	c.s.emitReview(c, rv)
+}
+
+func (c *call) pathReview(is *issue) *review {
+	id, _ := c.pathInt("id")
+	for _, rv := range c.reviewsOf(is) {
+		if rv.id == id {
+			return rv
+		}
+	}
+	c.failErrs(http.StatusNotFound, "The target couldn't be found.")
+	return nil
+}
+
+func (c *call) reviewRoute() (*repo, *issue, *review) {
+	r := c.pathRepo()
+	if r == nil {
+		return nil, nil, nil
+	}
+	is := c.pathPull(r)
+	if is == nil {
+		return nil, nil, nil
+	}
+	rv := c.pathReview(is)
+	return r, is, rv
+}
+
+func hGetReview(c *call) {
+	if _, _, rv := c.reviewRoute(); rv != nil {
+		c.json(http.StatusOK, c.v.review(rv))
+	}
+}
+
+func hSubmitReview(c *call) {
+	_, _, rv := c.reviewRoute()
+	if rv == nil {
+		return
+	}
+	var body struct {
+		Event string `json:"event"`
+		Body  string `json:"body"`
+	}
+	if !c.decode(&body) {
+		return
+	}
+	if rv.state != "PENDING" {
+		c.fail(http.StatusUnprocessableEntity, "only a pending review can be submitted")
+		return
+	}
+	if strings.ToUpper(body.Event) == "PENDING" || body.Event == "" {
+		c.fail(http.StatusUnprocessableEntity, "Unknown review event: "+body.Event)
+		return
+	}
+	if !c.submitReview(rv, body.Event, body.Body) {
+		return
+	}
+	c.json(http.StatusOK, c.v.review(rv))
+	c.s.emitReview(c, rv)
+}
+
+func hDismissReview(dismiss bool) func(c *call) {
+	return func(c *call) {
+		r, _, rv := c.reviewRoute()
+		if rv == nil {
+			return
+		}
+		if !canAdmin(c.user, r) {
+			c.fail(http.StatusForbidden, "Must be repo admin")
+			return
+		}
+		if rv.state != "APPROVED" && rv.state != "REQUEST_CHANGES" {
+			c.fail(http.StatusForbidden, "not need to dismiss this review because it's type is not Approve or change request")
+			return
+		}
+		rv.dismissed = dismiss
+		c.json(http.StatusOK, c.v.review(rv))
+	}
+}
+
+func hDeleteReview(c *call) {
+	r, _, rv := c.reviewRoute()
+	if rv == nil {
+		return
+	}
+	if rv.reviewer != c.user && !canAdmin(c.user, r) {
+		c.fail(http.StatusForbidden, "Must be repo admin")
+		return
+	}
+	c.st.reviews = slices.DeleteFunc(c.st.reviews, func(x *review) bool { return x == rv })
+	c.empty(http.StatusNoContent)
+}
+
+func (st *state) removeReviewRequest(is *issue, u *user) {
+	is.pull.requested = slices.DeleteFunc(is.pull.requested, func(x *user) bool { return x == u })
+}
+
+func hReviewRequests(add bool) func(c *call) {
+	return func(c *call) {
+		r := c.pathRepo()
+		if r == nil {
+			return
+		}
+		is := c.pathPull(r)
+		if is == nil {
+			return
+		}
+		var body struct {
+			Reviewers []string `json:"reviewers"`
+		}
+		if !c.decode(&body) {
+			return
+		}
+		var us []*user
+		for _, l := range body.Reviewers {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			u := c.st.user(l)
+			if u == nil {
+				// As Gitea 1.27 does (404, not the 422 of other user lists).
+				c.failErrs(http.StatusNotFound, "The target couldn't be found.", "User '"+l+"' not exist")
+				return
+			}
+			if !slices.Contains(us, u) {
+				us = append(us, u)
+			}
+		}
+		var out []*wReview
+		for _, u := range us {
+			if add && u == is.poster {
+				c.fail(http.StatusUnprocessableEntity, "the poster cannot be a reviewer")
+				return
+			}
+		}
+		for _, u := range us {
+			c.st.removeReviewRequest(is, u)
+			if add {
+				is.pull.requested = append(is.pull.requested, u)
+				rv := &review{id: c.st.id("review"), pull: is, reviewer: u, state: "REQUEST_REVIEW", updated: c.now}
+				c.st.reviews = append(c.st.reviews, rv)
+				out = append(out, c.v.review(rv))
+			} else {
+				c.st.reviews = slices.DeleteFunc(c.st.reviews, func(x *review) bool {
+					return x.pull == is && x.reviewer == u && x.state == "REQUEST_REVIEW"
+				})
+			}
+		}
+		if add {
+			if out == nil {
+				out = []*wReview{}
+			}
+			c.json(http.StatusCreated, out)
+			return
+		}
+		c.empty(http.StatusNoContent)
+	}
+}
+
+type wReviewPayload struct {
+	Action      string `json:"action"`
+	Number      int64  `json:"number"`
+	PullRequest *wPull `json:"pull_request"`
+	Repository  *wRepo `json:"repository"`
+	Sender      *wUser `json:"sender"`
+	CommitID    string `json:"commit_id"`
+	Review      any    `json:"review"`
+}
+
+func (s *Server) emitReview(c *call, rv *review) {
+	var t string
+	switch rv.state {
+	case "APPROVED":
+		t = "pull_request_review_approved"
+	case "REQUEST_CHANGES":
+		t = "pull_request_review_rejected"
+	case "COMMENT":
+		t = "pull_request_review_comment"
+	default:
+		return
+	}
+	v := c.payloadView()
+	is := rv.pull
+	s.emit(c, is.repo, eventType(t), "", &wReviewPayload{Action: "reviewed", Number: is.number, PullRequest: v.pull(is, false),
+		Repository: v.repo(is.repo, 0), Sender: c.sender(), CommitID: rv.commit,
+		Review: map[string]string{"type": t, "content": rv.body}})
+}
+
+// ---- diff and patch
+
+func hPullDiff(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	n, err := strconv.ParseInt(c.p["index"], 10, 64)
+	is := r.issue(n)
+	if err != nil || is == nil || is.pull == nil {
+		c.notFound()
+		return
+	}
+	diff := c.pullDiff(r, is)
+	switch c.p["diffType"] {
+	case "diff":
+	case "patch":
+		diff = "From " + is.pull.headSHA + " Mon Sep 17 00:00:00 2001\nFrom: " + is.poster.login + " <" + is.poster.login + "@noreply." + c.v.host + ">\nDate: " +
+			is.created.UTC().Format(time.RFC1123Z) + "\nSubject: [PATCH] " + is.title + "\n\n---\n" + diff
+	default:
+		c.notFound()
+		return
+	}
+	c.status, c.out = http.StatusOK, []byte(diff)
+	c.header.Set("Content-Type", "text/plain; charset=utf-8")
+}
+
+// pullDiff is a unified diff of the files that differ between the head
+// and base branches, or of the pull request's synthetic file when the
+// branches carry no files of their own.
+func (c *call) pullDiff(r *repo, is *issue) string {
+	base, head := pullTrees(r, is)
+	paths := changedPaths(base, head)
+	if len(paths) == 0 {
+		f := pullFile(is)
+		return "diff --git a/" + f + " b/" + f + "\nnew file mode 100644\n--- /dev/null\n+++ b/" + f + "\n@@ -0,0 +1 @@\n+" + is.title + "\n"
+	}
+	var sb strings.Builder
+	for _, p := range paths {
+		old, hadOld := base[p]
+		nw, hasNew := head[p]
+		sb.WriteString("diff --git a/" + p + " b/" + p + "\n")
+		from, to := "a/"+p, "b/"+p
+		switch {
+		case !hadOld:
+			sb.WriteString("new file mode 100644\n")
+			from = "/dev/null"
+		case !hasNew:
+			sb.WriteString("deleted file mode 100644\n")
+			to = "/dev/null"
+		}
+		sb.WriteString("index " + blobSHA(old)[:7] + ".." + blobSHA(nw)[:7] + "\n--- " + from + "\n+++ " + to + "\n")
+		ol, nl := lines(old), lines(nw)
+		sb.WriteString("@@ -" + hunkRange(len(ol)) + " +" + hunkRange(len(nl)) + " @@\n")
+		for _, l := range ol {
+			sb.WriteString("-" + l + "\n")
+		}
+		for _, l := range nl {
+			sb.WriteString("+" + l + "\n")
+		}
+	}
+	return sb.String()
+}
+
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+func hunkRange(n int) string {
+	if n == 0 {
+		return "0,0"
+	}
+	if n == 1 {
+		return "1"
+	}
+	return "1," + strconv.Itoa(n)
 }

@@ -1,26 +1,14 @@
 package forgejotest
 
 import (
-	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 )
 
-func hVersion(c *call) {
-	c.json(http.StatusOK, map[string]string{"version": c.s.cfg.version})
-}
-
-func hAPISettings(c *call) {
-	c.json(http.StatusOK, struct {
-		MaxResponseItems       int `json:"max_response_items"`
-		DefaultPagingNum       int `json:"default_paging_num"`
-		DefaultGitTreesPerPage int `json:"default_git_trees_per_page"`
-		DefaultMaxBlobSize     int `json:"default_max_blob_size"`
-	}{c.s.cfg.maxItems, c.s.cfg.pagingNum, 1000, 10485760})
-}
+// Users: the current user, profiles, follows, stars. Accounts (e-mail
+// addresses, settings, OAuth2 applications, search) are in
+// h_users_accounts.go, SSH keys and access tokens in h_users_keys.go, GPG
+// keys in h_users_gpg.go, blocks, avatars and renames in h_users_social.go.
 
 func hCurrentUser(c *call) { c.json(http.StatusOK, c.v.user(c.user)) }
 
@@ -168,128 +156,4 @@ func hStar(star bool) func(c *call) {
 		}
 		c.empty(http.StatusNoContent)
 	}
-}
-
-func hListUserRepos(current bool) func(c *call) {
-	return func(c *call) {
-		u := c.subject(current)
-		if u == nil {
-			return
-		}
-		var rs []*repo
-		for _, r := range c.st.reposInOrder {
-			if r.owner == u && canRead(c.user, r) {
-				rs = append(rs, r)
-			}
-		}
-		c.json(http.StatusOK, c.repos(paginate(c, rs, pageLinked)))
-	}
-}
-
-var repoNameRE = regexp.MustCompile(`^[-.\w]+$`)
-
-// checkRepoName validates as Forgejo's binding does, answering 422.
-func (c *call) checkRepoName(name string) bool {
-	switch {
-	case strings.TrimSpace(name) == "":
-		c.fail(http.StatusUnprocessableEntity, "[Name]: Required")
-	case !repoNameRE.MatchString(name):
-		c.fail(http.StatusUnprocessableEntity, "[Name]: AlphaDashDot")
-	case len(name) > 100:
-		c.fail(http.StatusUnprocessableEntity, "[Name]: MaxSize")
-	case name == "." || name == ".." || strings.HasSuffix(strings.ToLower(name), ".git") || strings.HasSuffix(strings.ToLower(name), ".wiki"):
-		c.fail(http.StatusUnprocessableEntity, "name is invalid [name: "+name+"]")
-	default:
-		return true
-	}
-	return false
-}
-
-func hCreateRepo(c *call) {
-	var body createRepoBody
-	if !c.decode(&body) || !c.checkRepoName(body.Name) {
-		return
-	}
-	c.createRepo(c.user, body)
-}
-
-// createRepoBody is the body of the three routes that create a repository
-// (the caller's, an organization's, an administrator's for anyone).
-type createRepoBody struct {
-	Name          string `json:"name"`
-	Description   string `json:"description"`
-	Private       bool   `json:"private"`
-	AutoInit      bool   `json:"auto_init"`
-	DefaultBranch string `json:"default_branch"`
-	Readme        string `json:"readme"`
-	Gitignores    string `json:"gitignores"`
-	License       string `json:"license"`
-}
-
-// readmeTemplates are the README templates a Forgejo ships: only "Default",
-// which is "# {Name}\n\n{Description}", no final newline.
-var readmeTemplates = []string{"Default"}
-
-// createRepo makes the repository of a create request and answers 201, in
-// Forgejo's order: an unknown README template is 400 (checked only with
-// auto_init, where an empty one means "Default"), a taken name 409, and an
-// unknown .gitignore or license template 500, with nothing created (Forgejo
-// fails to write the initial commit and rolls the repository back). With
-// auto_init the default branch starts with one commit, "Initial commit",
-// holding README.md, .gitignore (each template of the comma-separated
-// gitignores under a "# ---> NAME" line) and LICENSE (the template with its
-// year and owner filled in); without it readme, gitignores and license are
-// ignored, as Forgejo ignores them.
-func (c *call) createRepo(owner *user, body createRepoBody) {
-	var gitignore, license string
-	if body.AutoInit {
-		if body.Readme == "" {
-			body.Readme = "Default"
-		}
-		if !slices.Contains(readmeTemplates, body.Readme) {
-			c.fail(http.StatusBadRequest, fmt.Sprintf("readme template does not exist, available templates: %v", readmeTemplates))
-			return
-		}
-	}
-	if c.st.repo(owner.login, body.Name) != nil {
-		c.fail(http.StatusConflict, "The repository with the same name already exists.")
-		return
-	}
-	if body.AutoInit {
-		if body.Gitignores != "" {
-			var b strings.Builder
-			for name := range strings.SplitSeq(body.Gitignores, ",") {
-				src, ok := gitignoreTemplates[name]
-				if !ok {
-					c.internalError("initRepository: prepareRepoCommit: GetRepoInitFile[" + name + "]: file does not exist")
-					return
-				}
-				b.WriteString("# ---> " + name + "\n" + src + "\n")
-			}
-			gitignore = b.String()
-		}
-		if body.License != "" {
-			src, ok := licenseTemplates[body.License]
-			if !ok {
-				c.internalError("initRepository: prepareRepoCommit: getLicense[" + body.License + "]: GetRepoInitFile[" + body.License + "]: file does not exist")
-				return
-			}
-			license = strings.NewReplacer("<year>", strconv.Itoa(c.now.Year()), "<owner>", owner.login).Replace(src)
-		}
-	}
-	r := c.st.addRepo(owner, body.Name, body.AutoInit, body.DefaultBranch, c.now)
-	r.description, r.private = body.Description, body.Private
-	if body.AutoInit {
-		for _, cm := range r.commits {
-			cm.files["README.md"] = "# " + body.Name + "\n\n" + body.Description
-			if gitignore != "" {
-				cm.files[".gitignore"] = gitignore
-			}
-			if license != "" {
-				cm.files["LICENSE"] = license
-			}
-		}
-	}
-	c.json(http.StatusCreated, c.v.repo(r, 0))
-	c.s.emitRepo(c, r, "created")
 }

@@ -45,7 +45,7 @@ func TestHandle(t *testing.T) {
 		w.WriteHeader(http.StatusForbidden)
 		fmt.Fprint(w, `{"message":"spam filter","url":"x"}`)
 	})
-	_, _, err = c.Issues.Create(ctx, srv.DefaultUser(), "demo", forgejo.CreateIssueOption{Title: "hi"})
+	_, _, err = c.Issues.Create(ctx, srv.DefaultUser(), "demo", forgejo.CreateIssueRequest{Title: "hi"})
 	var e *forgejo.APIError
 	if !errors.As(err, &e) || e.StatusCode != 403 || e.Message != "spam filter" {
 		t.Errorf("overridden create: %v", err)
@@ -55,14 +55,14 @@ func TestHandle(t *testing.T) {
 		t.Errorf("logged %+v", last)
 	}
 	srv.Handle("issueCreateIssue", nil)
-	if is, _, err := c.Issues.Create(ctx, srv.DefaultUser(), "demo", forgejo.CreateIssueOption{Title: "hi"}); err != nil || is.Number != 1 {
+	if is, _, err := c.Issues.Create(ctx, srv.DefaultUser(), "demo", forgejo.CreateIssueRequest{Title: "hi"}); err != nil || is.Number != 1 {
 		t.Errorf("given back: %v", err)
 	}
 
 	// A fault still comes first.
 	srv.Handle("repoGetEditorConfig", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })
 	srv.Inject(Fault{Operation: "repoGetEditorConfig", Statuses: []int{503, 503, 503}})
-	_, err = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/" + srv.DefaultUser() + "/demo/editorconfig/x", Retry: forgejo.IdempotentOnly}, nil)
+	_, err = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/" + srv.DefaultUser() + "/demo/editorconfig/x", Retry: forgejo.RetryIdempotentOnly}, nil)
 	if !errors.As(err, &e) || e.StatusCode != 503 {
 		t.Errorf("fault first: %v", err)
 	}

@@ -16,7 +16,7 @@ func TestMilestoneByIDOrName(t *testing.T) {
 	me := srv.DefaultUser()
 	srv.AddRepo(me, "app")
 	c := srv.Client()
-	m, _, err := c.Issues.CreateMilestone(ctx, me, "app", forgejo.CreateMilestoneOption{Title: "v1.0"})
+	m, _, err := c.Issues.CreateMilestone(ctx, me, "app", forgejo.CreateMilestoneRequest{Title: "v1.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestMilestoneByIDOrName(t *testing.T) {
 	if err != nil || byID.ID != m.ID {
 		t.Fatalf("by ID: %+v, %v", byID, err)
 	}
-	edited, _, err := c.Issues.EditMilestone(ctx, me, "app", "v1.0", forgejo.EditMilestoneOption{Description: forgejo.Ptr("first")})
+	edited, _, err := c.Issues.EditMilestone(ctx, me, "app", "v1.0", forgejo.EditMilestoneRequest{Description: forgejo.Ptr("first")})
 	if err != nil || edited.ID != m.ID || edited.Description != "first" {
 		t.Fatalf("edit by title: %+v, %v", edited, err)
 	}

@@ -140,7 +140,7 @@ func TestRequestLog(t *testing.T) {
 	}
 	client := srv.Client()
 	ctx := context.Background()
-	if _, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueOption{Title: "new", Body: "text"}); err != nil {
+	if _, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueRequest{Title: "new", Body: "text"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := client.Issues.List(ctx, "alice", "demo", &forgejo.IssueListOptions{State: "all", ListOptions: forgejo.ListOptions{Limit: 5}}); err != nil {
@@ -190,7 +190,7 @@ func TestConcurrentUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueOption{Title: "concurrent"}); err != nil {
+			if _, _, err := client.Issues.Create(ctx, "alice", "demo", forgejo.CreateIssueRequest{Title: "concurrent"}); err != nil {
 				t.Error(err)
 			}
 			if i%3 == 0 {

@@ -3,6 +3,7 @@ package forgejotest
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,6 +134,69 @@ func TestRoutingOverlaps(t *testing.T) {
 		reqs := srv.Requests()
 		if got := reqs[len(reqs)-1].Operation; got != tc.op {
 			t.Errorf("%s %s reached %q, want %s", tc.method, tc.path, got, tc.op)
+		}
+	}
+}
+
+// Every route whose path parameters have values below answers odd requests
+// (no body, an empty object, JSON of the wrong shape, a body that is no
+// JSON; path parameters that name nothing; the owner, another user, nobody)
+// with a status, never a dropped connection.
+func TestRoutesSurviveOddRequests(t *testing.T) {
+	srv := NewServer(t)
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "demo")
+	srv.AddIssues(owner, "demo", 2)
+	srv.AddBranch(owner, "demo", "feature")
+	srv.AddPull(owner, "demo", "feature", "main", "A change")
+	params := map[string][]string{
+		"owner": {owner, "nobody"}, "repo": {"demo", "none"}, "index": {"1", "3", "0", "x"}, "id": {"1", "99", "x"},
+		"user": {owner, "nobody"}, "username": {owner, "nobody"}, "position": {"1", "-1", "x"}, "pageName": {"Home", "a-b.-", "%25zz"},
+		"ref": {"heads/main", "nope"}, "sha": {"main", strings.Repeat("0", 40), "x"}, "filepath": {"README.md", "a/b", ""},
+		"name": {"Default", "x"}, "branch": {"main", "nope"}, "base": {"main"}, "head": {"feature", "x:y"},
+		"archive": {"main.zip", "main.tar.gz", "main.rar", "nope.zip"}, "diffType": {"diff", "patch", "x"},
+	}
+	bodies := []string{"", "{}", `{"title":1,"files":{},"time":"x"}`, "not json", "[]"}
+	hc := srv.HTTPClient()
+	tokens := []string{srv.Token(), srv.AddUser("bob"), ""}
+	for _, rt := range routeTable() {
+		tmpl := compileTemplate(rt.path)
+		if slices.ContainsFunc(tmpl.segs, func(s tmplSeg) bool { return s.kind == segParam && len(params[s.name]) == 0 }) {
+			continue
+		}
+		for variant := range 3 {
+			path := ""
+			for _, seg := range tmpl.segs {
+				switch seg.kind {
+				case segLiteral:
+					path += "/" + seg.lit
+				case segParam:
+					vs := params[seg.name]
+					if len(vs) == 0 {
+						t.Fatalf("%s: no values for {%s}", rt.op, seg.name)
+					}
+					path += "/" + vs[variant%len(vs)]
+				case segMixed:
+					path += "/" + params["sha"][0] + "." + params["diffType"][variant%3]
+				}
+			}
+			for i, body := range bodies {
+				req, err := http.NewRequest(rt.method, srv.URL+"/api/v1"+path, strings.NewReader(body))
+				if err != nil {
+					t.Fatalf("%s %s: %v", rt.method, path, err)
+				}
+				if tok := tokens[(variant+i)%len(tokens)]; tok != "" {
+					req.Header.Set("Authorization", "token "+tok)
+				}
+				resp, err := hc.Do(req)
+				if err != nil {
+					t.Fatalf("%s %s %q: %v", rt.method, path, body, err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode == 0 {
+					t.Errorf("%s %s %q: no status", rt.method, path, body)
+				}
+			}
 		}
 	}
 }

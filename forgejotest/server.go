@@ -254,8 +254,8 @@ func (s *Server) HTTPClient() *http.Client { return s.ts.Client() }
 // NewClient returns a *forgejo.Client for this server, authenticated as the
 // default user and retrying with [FastRetry]; opts are applied after those
 // and override them (forgejo.WithToken(AddUser("bob")) to act as bob).
-func (s *Server) NewClient(opts ...forgejo.Option) (*forgejo.Client, error) {
-	base := []forgejo.Option{
+func (s *Server) NewClient(opts ...forgejo.ClientOption) (*forgejo.Client, error) {
+	base := []forgejo.ClientOption{
 		forgejo.WithBaseURL(s.URL), forgejo.WithToken(s.defToken),
 		forgejo.WithRetryPolicy(FastRetry), forgejo.WithHTTPClient(s.ts.Client()),
 	}
@@ -264,7 +264,7 @@ func (s *Server) NewClient(opts ...forgejo.Option) (*forgejo.Client, error) {
 
 // Client is [Server.NewClient] that fails the test (or panics, for a server
 // from [Start]) on a bad option.
-func (s *Server) Client(opts ...forgejo.Option) *forgejo.Client {
+func (s *Server) Client(opts ...forgejo.ClientOption) *forgejo.Client {
 	c, err := s.NewClient(opts...)
 	if err != nil {
 		s.fatalf("Client: %v", err)
@@ -274,8 +274,8 @@ func (s *Server) Client(opts ...forgejo.Option) *forgejo.Client {
 
 // AnonymousClient is a client without credentials, for public reads and
 // for checking 401s.
-func (s *Server) AnonymousClient(opts ...forgejo.Option) *forgejo.Client {
-	base := []forgejo.Option{
+func (s *Server) AnonymousClient(opts ...forgejo.ClientOption) *forgejo.Client {
+	base := []forgejo.ClientOption{
 		forgejo.WithBaseURL(s.URL), forgejo.WithRetryPolicy(FastRetry), forgejo.WithHTTPClient(s.ts.Client()),
 	}
 	c, err := forgejo.NewClient(append(base, opts...)...)
@@ -609,7 +609,7 @@ func (s *Server) dispatchWith(r *http.Request, res resolution, body []byte, up *
 	switch {
 	case bad:
 		c.fail(http.StatusUnauthorized, "invalid username, password or token")
-	case u != nil && s.st.signInRefusal(u, s.URL) != "": // h_accounts.go
+	case u != nil && s.st.signInRefusal(u, s.URL) != "": // h_users_accounts.go
 		c.json(http.StatusForbidden, map[string]string{"message": s.st.signInRefusal(u, s.URL)})
 	case res.route.auth && u == nil:
 		c.fail(http.StatusUnauthorized, "token is required")
@@ -643,7 +643,7 @@ func (s *Server) authenticate(r *http.Request) (u *user, bad bool) {
 			if u := s.st.tokens[pass]; u != nil && strings.EqualFold(u.login, login) {
 				return u, false
 			}
-			if u := s.st.checkPassword(login, pass); u != nil { // accounts with a password (h_accounts.go)
+			if u := s.st.checkPassword(login, pass); u != nil { // accounts with a password (h_users_accounts.go)
 				return u, false
 			}
 		}

@@ -341,21 +341,21 @@ func TestWriteStatuses(t *testing.T) {
 	bobToken := srv.AddUser("bob")
 	bob := srv.Client(forgejo.WithToken(bobToken))
 
-	repo, resp, err := client.Repos.Create(ctx, forgejo.CreateRepoOption{Name: "proj", AutoInit: true})
+	repo, resp, err := client.Repos.Create(ctx, forgejo.CreateRepoRequest{Name: "proj", AutoInit: true})
 	if err != nil || resp.StatusCode != 201 || repo.FullName != me+"/proj" || repo.Empty || repo.DefaultBranch != "main" {
 		t.Fatalf("create repo: %v %+v", err, repo)
 	}
-	_, _, err = client.Repos.Create(ctx, forgejo.CreateRepoOption{Name: "proj"})
+	_, _, err = client.Repos.Create(ctx, forgejo.CreateRepoRequest{Name: "proj"})
 	var apiErr *forgejo.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 409 {
 		t.Errorf("duplicate repo: %v", err)
 	}
 
-	issue, resp, err := client.Issues.Create(ctx, me, "proj", forgejo.CreateIssueOption{Title: "first"})
+	issue, resp, err := client.Issues.Create(ctx, me, "proj", forgejo.CreateIssueRequest{Title: "first"})
 	if err != nil || resp.StatusCode != 201 || issue.Number != 1 || issue.State != "open" {
 		t.Fatalf("create issue: %v", err)
 	}
-	edited, resp, err := client.Issues.Edit(ctx, me, "proj", 1, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+	edited, resp, err := client.Issues.Edit(ctx, me, "proj", 1, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 	if err != nil || resp.StatusCode != 201 || edited.State != "closed" || edited.ClosedAt.IsZero() {
 		t.Fatalf("edit issue: %v %+v", err, edited)
 	}
@@ -384,7 +384,7 @@ func TestWriteStatuses(t *testing.T) {
 	}
 
 	// bob comments: the owner gets a notification, marked read with 205.
-	if _, resp, err := bob.Issues.CreateComment(ctx, me, "proj", 1, forgejo.CreateIssueCommentOption{Body: "hello"}); err != nil || resp.StatusCode != 201 {
+	if _, resp, err := bob.Issues.CreateComment(ctx, me, "proj", 1, forgejo.CreateIssueCommentRequest{Body: "hello"}); err != nil || resp.StatusCode != 201 {
 		t.Fatalf("comment: %v", err)
 	}
 	r, body := raw(t, srv, "GET", "/api/v1/notifications", srv.Token(), nil)
@@ -424,15 +424,15 @@ func TestPullRequestMerge(t *testing.T) {
 	srv.AddBranch(me, "proj", "feature")
 	client := srv.Client()
 
-	pr, resp, err := client.PullRequests.Create(ctx, me, "proj", forgejo.CreatePullRequestOption{Head: "feature", Base: "main", Title: "Add feature"})
+	pr, resp, err := client.PullRequests.Create(ctx, me, "proj", forgejo.CreatePullRequestRequest{Head: "feature", Base: "main", Title: "Add feature"})
 	if err != nil || resp.StatusCode != 201 || pr.Number != 1 || pr.State != "open" || pr.Merged {
 		t.Fatalf("create pull: %v %+v", err, pr)
 	}
-	if _, _, err := client.PullRequests.Create(ctx, me, "proj", forgejo.CreatePullRequestOption{Head: "feature", Base: "main", Title: "again"}); !isStatus(err, 409) {
+	if _, _, err := client.PullRequests.Create(ctx, me, "proj", forgejo.CreatePullRequestRequest{Head: "feature", Base: "main", Title: "again"}); !isStatus(err, 409) {
 		t.Errorf("duplicate pull: %v", err)
 	}
 	// Issues and pulls share the counter.
-	is, _, err := client.Issues.Create(ctx, me, "proj", forgejo.CreateIssueOption{Title: "an issue"})
+	is, _, err := client.Issues.Create(ctx, me, "proj", forgejo.CreateIssueRequest{Title: "an issue"})
 	if err != nil || is.Number != 2 {
 		t.Fatalf("issue after pull: %v %v", err, is)
 	}
@@ -440,11 +440,11 @@ func TestPullRequestMerge(t *testing.T) {
 	if merged {
 		t.Error("merged before merging")
 	}
-	resp, err = client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge})
+	resp, err = client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestRequest{Style: forgejo.MergeStyleMerge})
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("merge: %v", err)
 	}
-	if _, err := client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge}); !isStatus(err, 405) {
+	if _, err := client.PullRequests.Merge(ctx, me, "proj", 1, forgejo.MergePullRequestRequest{Style: forgejo.MergeStyleMerge}); !isStatus(err, 405) {
 		t.Errorf("second merge: %v", err)
 	}
 	got, _, err := client.PullRequests.Get(ctx, me, "proj", 1)
@@ -477,7 +477,7 @@ func TestClientUsesFastRetry(t *testing.T) {
 	if p := srv.Client().RetryPolicy(); p != FastRetry {
 		t.Errorf("policy %v", p)
 	}
-	if p := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff)).RetryPolicy(); p != forgejo.RetryOff {
+	if p := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff())).RetryPolicy(); p != forgejo.RetryOff() {
 		t.Errorf("caller's policy did not win: %v", p)
 	}
 	anon := srv.AnonymousClient()
@@ -498,7 +498,7 @@ func TestStartAndClose(t *testing.T) {
 	}
 	srv.Close()
 	srv.Close() // idempotent
-	if _, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff)).Repos.Get(context.Background(), "alice", "demo"); err == nil {
+	if _, _, err := srv.Client(forgejo.WithRetryPolicy(forgejo.RetryOff())).Repos.Get(context.Background(), "alice", "demo"); err == nil {
 		t.Error("closed server still answers")
 	}
 }

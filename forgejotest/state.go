@@ -163,8 +163,8 @@ type state struct {
 
 	// Areas that keep their model next to their handlers.
 	actions  actionsState  // h_actions.go
-	accounts accountsState // h_accounts.go
-	more     moreState     // h_repomore.go
+	accounts accountsState // h_users_accounts.go
+	more     moreState     // times, watches, pins, wiki, keys, notes, transfers…: moreState below
 }
 
 func newState() *state {
@@ -395,4 +395,65 @@ func (st *state) upsertNotification(u *user, is *issue, last *comment, now time.
 func fakeSHA(parts ...string) string {
 	sum := sha1.Sum([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(sum[:])
+}
+
+// moreState is this area's part of the model, guarded by Server.mu. Its zero
+// value is ready: every map is made on first write. Data hangs off the
+// shared model by pointer (*repo, *issue, *user), so nothing is added to the
+// shared structs; what belongs to a deleted repository or issue stays here
+// unreachable, and the listings that span repositories skip it (alive).
+type moreState struct {
+	times       []*trackedTime            // every tracked time, in id order (soft-deleted ones too)
+	stopwatches map[*user]*stopwatch      // at most one running per user, as Forgejo
+	issueWatch  map[*issue]map[*user]bool // explicit issue subscriptions (true) and unsubscriptions (false)
+	repoWatch   map[*repo][]*user         // watchers, in watch order
+	watchInit   map[*repo]bool            // repoWatch holds the creator's automatic watch
+	watchSince  map[*repo]map[*user]time.Time
+	events      map[*issue][]*issueEvent // timeline events other than comments
+	pins        map[*issue]int           // pin order, 1-based, per repository and kind
+	wikis       map[*repo]*wiki
+	keys        map[*repo][]*deployKey
+	tagProts    map[*repo][]*tagProtection
+	pushMirrors map[*repo][]*pushMirror
+	notes       map[*repo]map[string]string // git notes, by commit id
+	transfers   map[*repo]*transfer         // pending transfers
+	redirects   map[string]*repo            // old "owner/name" (lower case) of transferred repositories
+	avatars     map[*repo]string            // avatar file names
+}
+
+// alive reports whether is still exists: its repository is not deleted and
+// it was not deleted from it.
+func (st *state) alive(is *issue) bool {
+	if is == nil || is.repo == nil {
+		return false
+	}
+	r := is.repo
+	if st.repo(r.owner.login, r.name) != r {
+		return false
+	}
+	return r.issue(is.number) == is
+}
+
+// issueEvent is a timeline entry that is not a comment: Forgejo stores them
+// as comments of other types, with ids from the same sequence.
+type issueEvent struct {
+	id      int64
+	kind    string // Forgejo's comment type name: pin, add_time_manual, close...
+	doer    *user
+	content string
+	time    *trackedTime
+	created time.Time
+}
+
+// addEvent records a timeline event on is.
+func (st *state) addEvent(is *issue, kind string, doer *user, content string, tt *trackedTime, now time.Time) {
+	if st.more.events == nil {
+		st.more.events = map[*issue][]*issueEvent{}
+	}
+	st.more.events[is] = append(st.more.events[is], &issueEvent{id: st.id("comment"), kind: kind, doer: doer, content: content, time: tt, created: now})
+}
+
+// removeUser drops u from us, keeping the order.
+func removeUser(us []*user, u *user) []*user {
+	return slices.DeleteFunc(us, func(x *user) bool { return x == u })
 }

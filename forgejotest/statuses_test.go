@@ -27,7 +27,7 @@ func TestCombinedStatusOrder(t *testing.T) {
 		{"e", "error", "error"},
 		{"e", "success", "failure"}, // the latest of a context counts
 	} {
-		if _, _, err := c.Repos.CreateStatus(ctx, owner, "demo", "main", forgejo.CreateStatusOption{Context: tc.context, State: forgejo.CommitStatusState(tc.state)}); err != nil {
+		if _, _, err := c.Repos.CreateStatus(ctx, owner, "demo", "main", forgejo.CreateStatusRequest{Context: tc.context, State: forgejo.CommitStatusState(tc.state)}); err != nil {
 			t.Fatal(err)
 		}
 		cs, _, err := c.Repos.GetCombinedStatus(ctx, owner, "demo", "main", nil)

@@ -19,7 +19,7 @@ func TestUploadStreamed(t *testing.T) {
 	srv.AddRepo(srv.DefaultUser(), "demo")
 	ctx := context.Background()
 	c := srv.Client()
-	rel, _, err := c.Repos.CreateRelease(ctx, srv.DefaultUser(), "demo", forgejo.CreateReleaseOption{TagName: "v1"})
+	rel, _, err := c.Repos.CreateRelease(ctx, srv.DefaultUser(), "demo", forgejo.CreateReleaseRequest{TagName: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestUploadBound(t *testing.T) {
 	srv.AddRepo(srv.DefaultUser(), "demo")
 	ctx := context.Background()
 	c := srv.Client()
-	is, _, err := c.Issues.Create(ctx, srv.DefaultUser(), "demo", forgejo.CreateIssueOption{Title: "t"})
+	is, _, err := c.Issues.Create(ctx, srv.DefaultUser(), "demo", forgejo.CreateIssueRequest{Title: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -371,7 +371,7 @@ func (v view) user(u *user) *wUser {
 		w.LastLogin = ts(u.lastLogin)
 	}
 	if !v.payload && v.st != nil {
-		v.st.accounts.decorate(v.viewer, u, w) // profile fields (h_accounts.go)
+		v.st.accounts.decorate(v.viewer, u, w) // profile fields (h_users_accounts.go)
 	}
 	return w
 }

@@ -281,7 +281,7 @@ func TestTwoClientsShareOneQuota(t *testing.T) {
 		c := srv.Client(
 			forgejo.WithPacer(newPacer(t, rdb, name)),
 			forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: 5 * time.Second}),
-			forgejo.WithRetryPolicy(forgejo.RetryOff))
+			forgejo.WithRetryPolicy(forgejo.RetryOff()))
 		for range 3 {
 			wg.Go(func() {
 				for range 5 {

@@ -72,7 +72,7 @@ func runChild() childResult {
 	index, _ := strconv.Atoi(os.Getenv("SIM_INDEX"))
 	count, _ := strconv.Atoi(os.Getenv("SIM_COUNT"))
 	rec := &countFallbacks{}
-	opts := []forgejo.Option{
+	opts := []forgejo.ClientOption{
 		forgejo.WithBaseURL(os.Getenv("SIM_URL")),
 		forgejo.WithToken(os.Getenv("SIM_TOKEN")),
 		forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: 10 * time.Second}),

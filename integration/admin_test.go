@@ -18,7 +18,7 @@ func TestAdminUsers(t *testing.T) {
 	name := unique("u")
 	email := name + "@example.com"
 	const password = "Forgego-IT-new-Passw0rd"
-	u, resp, err := c.Admin.CreateUser(ctx(t), forgejo.CreateUserOption{
+	u, resp, err := c.Admin.CreateUser(ctx(t), forgejo.CreateUserRequest{
 		Username: name, Email: email, Password: password, FullName: "New User", Visibility: "public",
 	})
 	ok(t, "create user", err)
@@ -29,10 +29,10 @@ func TestAdminUsers(t *testing.T) {
 	if u.Login != name || u.Email != email || u.FullName != "New User" || u.IsAdmin || status(resp) != http.StatusCreated {
 		t.Fatalf("created user (%d) = %+v", status(resp), u)
 	}
-	_, _, err = c.Admin.CreateUser(ctx(t), forgejo.CreateUserOption{Username: name, Email: "other-" + email, Password: password})
+	_, _, err = c.Admin.CreateUser(ctx(t), forgejo.CreateUserRequest{Username: name, Email: "other-" + email, Password: password})
 	mustStatus(t, err, http.StatusUnprocessableEntity)
 	// Only site admins may.
-	_, _, err = user2(t).Admin.CreateUser(ctx(t), forgejo.CreateUserOption{Username: unique("x"), Email: unique("x") + "@example.com", Password: password})
+	_, _, err = user2(t).Admin.CreateUser(ctx(t), forgejo.CreateUserRequest{Username: unique("x"), Email: unique("x") + "@example.com", Password: password})
 	mustStatus(t, err, http.StatusForbidden)
 
 	// login_name is the login at an external source: local users have none.
@@ -68,7 +68,7 @@ func TestAdminUsers(t *testing.T) {
 	if ae := mustStatus(t, err, http.StatusForbidden); !strings.Contains(ae.Message, "must change your password") {
 		t.Fatalf("first login: %+v", ae)
 	}
-	edited, _, err := c.Admin.EditUser(ctx(t), name, forgejo.EditUserOption{
+	edited, _, err := c.Admin.EditUser(ctx(t), name, forgejo.EditUserRequest{
 		FullName: forgejo.Ptr("Edited User"), Location: forgejo.Ptr("Paris"), MaxRepoCreation: forgejo.Ptr[int64](5), Restricted: forgejo.Ptr(true),
 		MustChangePassword: forgejo.Ptr(false),
 	})
@@ -81,7 +81,7 @@ func TestAdminUsers(t *testing.T) {
 		t.Fatalf("new user's basic auth = %+v, %v", me, err)
 	}
 
-	k, resp, err := c.Admin.CreateUserKey(ctx(t), name, forgejo.CreateKeyOption{Title: "admin-added", Key: sshKey(t, name)})
+	k, resp, err := c.Admin.CreateUserKey(ctx(t), name, forgejo.CreateKeyRequest{Title: "admin-added", Key: sshKey(t, name)})
 	ok(t, "add key", err)
 	if k.Title != "admin-added" || status(resp) != http.StatusCreated {
 		t.Fatalf("key (%d) = %+v", status(resp), k)
@@ -95,12 +95,12 @@ func TestAdminUsers(t *testing.T) {
 		t.Fatalf("delete key: %d, %v", status(resp), err)
 	}
 
-	r, resp, err := c.Admin.CreateRepo(ctx(t), name, forgejo.CreateRepoOption{Name: "theirs", Private: true})
+	r, resp, err := c.Admin.CreateRepo(ctx(t), name, forgejo.CreateRepoRequest{Name: "theirs", Private: true})
 	ok(t, "create repo for the user", err)
 	if r.Owner == nil || r.Owner.Login != name || !r.Private || status(resp) != http.StatusCreated {
 		t.Fatalf("repo for the user (%d) = %+v", status(resp), r)
 	}
-	org, resp, err := c.Admin.CreateOrg(ctx(t), name, forgejo.CreateOrgOption{Username: name + "-org"})
+	org, resp, err := c.Admin.CreateOrg(ctx(t), name, forgejo.CreateOrgRequest{Username: name + "-org"})
 	ok(t, "create org for the user", err)
 	cleanup(t, "user's org", func(ctx context.Context) (*forgejo.Response, error) { return c.Orgs.Delete(ctx, name+"-org") })
 	if org.Name != name+"-org" || status(resp) != http.StatusCreated {
@@ -128,7 +128,7 @@ func TestAdminUsers(t *testing.T) {
 	}
 
 	renamed := name + "-r"
-	resp, err = c.Admin.RenameUser(ctx(t), name, forgejo.RenameUserOption{NewUsername: renamed})
+	resp, err = c.Admin.RenameUser(ctx(t), name, forgejo.RenameUserRequest{NewUsername: renamed})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("rename user: %d, %v", status(resp), err)
 	}
@@ -164,7 +164,7 @@ func TestAdminCreateUserMustChangePasswordFalse(t *testing.T) {
 	c := admin(t)
 	name := unique("u")
 	const password = "Forgego-IT-new-Passw0rd"
-	_, _, err := c.Admin.CreateUser(ctx(t), forgejo.CreateUserOption{Username: name, Email: name + "@example.com", Password: password, MustChangePassword: forgejo.Ptr(false)})
+	_, _, err := c.Admin.CreateUser(ctx(t), forgejo.CreateUserRequest{Username: name, Email: name + "@example.com", Password: password, MustChangePassword: forgejo.Ptr(false)})
 	ok(t, "create user", err)
 	cleanup(t, "user", func(ctx context.Context) (*forgejo.Response, error) { return c.Admin.DeleteUser(ctx, name, nil) })
 	_, _, err = client(t, "", forgejo.WithBasicAuth(name, password)).Users.GetCurrent(ctx(t))
@@ -208,9 +208,9 @@ func TestAdminSite(t *testing.T) {
 	_, _, err = c.Actions.ListAdminRunners(ctx(t), nil)
 	mustEnvelope(t, err, "runners")
 
-	h, resp, err := c.Admin.CreateHook(ctx(t), forgejo.CreateHookOption{
+	h, resp, err := c.Admin.CreateHook(ctx(t), forgejo.CreateHookRequest{
 		Type: "gitea", Active: true, Events: []string{"push"},
-		Config: forgejo.CreateHookOptionConfig{"url": "http://hooks.invalid/system", "content_type": "json", "is_system_webhook": "true"},
+		Config: forgejo.HookConfig{"url": "http://hooks.invalid/system", "content_type": "json", "is_system_webhook": "true"},
 	})
 	ok(t, "create system hook", err)
 	cleanup(t, "system hook", func(ctx context.Context) (*forgejo.Response, error) { return c.Admin.DeleteHook(ctx, h.ID) })
@@ -225,7 +225,7 @@ func TestAdminSite(t *testing.T) {
 	if err != nil || got.Config["url"] != "http://hooks.invalid/system" {
 		t.Fatalf("get system hook = %+v, %v", got, err)
 	}
-	got, _, err = c.Admin.EditHook(ctx(t), h.ID, forgejo.EditHookOption{Events: []string{"push", "create"}})
+	got, _, err = c.Admin.EditHook(ctx(t), h.ID, forgejo.EditHookRequest{Events: []string{"push", "create"}})
 	if err != nil || len(got.Events) != 2 {
 		t.Fatalf("edit system hook = %+v, %v", got, err)
 	}

@@ -17,12 +17,12 @@ func TestBranches(t *testing.T) {
 	main, _, err := c.Repos.GetBranch(ctx(t), owner, repo, "main")
 	ok(t, "main", err)
 
-	b, resp, err := c.Repos.CreateBranch(ctx(t), owner, repo, forgejo.CreateBranchRepoOption{NewBranchName: "feature/y", OldRefName: "main"})
+	b, resp, err := c.Repos.CreateBranch(ctx(t), owner, repo, forgejo.CreateBranchRepoRequest{NewBranchName: "feature/y", OldRefName: "main"})
 	ok(t, "create branch", err)
 	if b.Name != "feature/y" || b.Commit == nil || b.Commit.ID != main.Commit.ID || status(resp) != http.StatusCreated {
 		t.Fatalf("created branch (%d) = %+v", status(resp), b)
 	}
-	_, _, err = c.Repos.CreateBranch(ctx(t), owner, repo, forgejo.CreateBranchRepoOption{NewBranchName: "feature/y", OldRefName: "main"})
+	_, _, err = c.Repos.CreateBranch(ctx(t), owner, repo, forgejo.CreateBranchRepoRequest{NewBranchName: "feature/y", OldRefName: "main"})
 	mustStatus(t, err, http.StatusConflict)
 	got, _, err := c.Repos.GetBranch(ctx(t), owner, repo, "feature/y")
 	if err != nil || got.Name != "feature/y" {
@@ -33,7 +33,7 @@ func TestBranches(t *testing.T) {
 		t.Fatalf("branches = %d, %v", len(list), err)
 	}
 
-	resp, err = c.Repos.RenameBranch(ctx(t), owner, repo, "feature/y", forgejo.UpdateBranchRepoOption{Name: "feature/z"})
+	resp, err = c.Repos.RenameBranch(ctx(t), owner, repo, "feature/y", forgejo.UpdateBranchRepoRequest{Name: "feature/z"})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("rename branch: %d, %v", status(resp), err)
 	}
@@ -53,20 +53,20 @@ func TestBranches(t *testing.T) {
 	mustStatus(t, err, http.StatusNotFound)
 
 	t.Run("protection", func(t *testing.T) {
-		p, resp, err := c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionOption{
+		p, resp, err := c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionRequest{
 			RuleName: "main", EnablePush: true, RequiredApprovals: 1, EnableStatusCheck: true, StatusCheckContexts: []string{"ci/*"},
 		})
 		ok(t, "create protection", err)
 		if p.RuleName != "main" || !p.EnablePush || p.RequiredApprovals != 1 || status(resp) != http.StatusCreated || len(p.StatusCheckContexts) != 1 {
 			t.Fatalf("protection (%d) = %+v", status(resp), p)
 		}
-		_, _, err = c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionOption{RuleName: "main"})
+		_, _, err = c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionRequest{RuleName: "main"})
 		mustStatus(t, err, http.StatusForbidden) // Gitea: "Branch protection already exist"
 		got, _, err := c.Repos.GetBranchProtection(ctx(t), owner, repo, "main")
 		if err != nil || got.RequiredApprovals != 1 {
 			t.Fatalf("get protection = %+v, %v", got, err)
 		}
-		got, _, err = c.Repos.EditBranchProtection(ctx(t), owner, repo, "main", forgejo.EditBranchProtectionOption{RequiredApprovals: forgejo.Ptr[int64](2), EnableStatusCheck: forgejo.Ptr(false)})
+		got, _, err = c.Repos.EditBranchProtection(ctx(t), owner, repo, "main", forgejo.EditBranchProtectionRequest{RequiredApprovals: forgejo.Ptr[int64](2), EnableStatusCheck: forgejo.Ptr(false)})
 		if err != nil || got.RequiredApprovals != 2 || got.EnableStatusCheck {
 			t.Fatalf("edit protection = %+v, %v", got, err)
 		}
@@ -75,7 +75,7 @@ func TestBranches(t *testing.T) {
 			t.Fatalf("protected main = %+v, %v", b, err)
 		}
 		// Rule names are globs, and globs have slashes.
-		_, _, err = c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionOption{RuleName: "release/*"})
+		_, _, err = c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionRequest{RuleName: "release/*"})
 		ok(t, "create glob protection", err)
 		list, _, err := c.Repos.ListBranchProtections(ctx(t), owner, repo)
 		if err != nil || len(list) != 2 {
@@ -100,15 +100,15 @@ func TestBranches(t *testing.T) {
 	})
 
 	t.Run("tags", func(t *testing.T) {
-		tag, resp, err := c.Repos.CreateTag(ctx(t), owner, repo, forgejo.CreateTagOption{TagName: "v0.1.0", Target: "main"})
+		tag, resp, err := c.Repos.CreateTag(ctx(t), owner, repo, forgejo.CreateTagRequest{TagName: "v0.1.0", Target: "main"})
 		ok(t, "create tag", err)
 		if tag.Name != "v0.1.0" || tag.Commit == nil || tag.Commit.SHA != main.Commit.ID || status(resp) != http.StatusCreated || tag.ZipballURL == "" {
 			t.Fatalf("lightweight tag (%d) = %+v", status(resp), tag)
 		}
-		_, _, err = c.Repos.CreateTag(ctx(t), owner, repo, forgejo.CreateTagOption{TagName: "v0.1.0", Target: "main"})
+		_, _, err = c.Repos.CreateTag(ctx(t), owner, repo, forgejo.CreateTagRequest{TagName: "v0.1.0", Target: "main"})
 		mustStatus(t, err, http.StatusConflict)
 		// A tag name with a slash, through the multi-segment tag path.
-		_, _, err = c.Repos.CreateTag(ctx(t), owner, repo, forgejo.CreateTagOption{TagName: "rel/0.2", Target: "main", Message: "annotated"})
+		_, _, err = c.Repos.CreateTag(ctx(t), owner, repo, forgejo.CreateTagRequest{TagName: "rel/0.2", Target: "main", Message: "annotated"})
 		ok(t, "create rel/0.2", err)
 		got, _, err := c.Repos.GetTag(ctx(t), owner, repo, "rel/0.2")
 		if err != nil || got.Name != "rel/0.2" || strings.TrimSpace(got.Message) != "annotated" {
@@ -129,7 +129,7 @@ func TestBranches(t *testing.T) {
 	})
 
 	t.Run("tag protection", func(t *testing.T) {
-		tp, resp, err := c.Repos.CreateTagProtection(ctx(t), owner, repo, forgejo.CreateTagProtectionOption{NamePattern: "v*", WhitelistUsernames: []string{owner}})
+		tp, resp, err := c.Repos.CreateTagProtection(ctx(t), owner, repo, forgejo.CreateTagProtectionRequest{NamePattern: "v*", WhitelistUsernames: []string{owner}})
 		ok(t, "create tag protection", err)
 		cleanup(t, "tag protection", func(ctx context.Context) (*forgejo.Response, error) {
 			return c.Repos.DeleteTagProtection(ctx, owner, repo, tp.ID)
@@ -141,7 +141,7 @@ func TestBranches(t *testing.T) {
 		if err != nil || got.NamePattern != "v*" {
 			t.Fatalf("get tag protection = %+v, %v", got, err)
 		}
-		got, _, err = c.Repos.EditTagProtection(ctx(t), owner, repo, tp.ID, forgejo.EditTagProtectionOption{NamePattern: forgejo.Ptr("release-*")})
+		got, _, err = c.Repos.EditTagProtection(ctx(t), owner, repo, tp.ID, forgejo.EditTagProtectionRequest{NamePattern: forgejo.Ptr("release-*")})
 		if err != nil || got.NamePattern != "release-*" {
 			t.Fatalf("edit tag protection = %+v, %v", got, err)
 		}
@@ -160,17 +160,17 @@ func TestReleases(t *testing.T) {
 	c := admin(t)
 	owner, repo := need(t).admin, newGitRepo(t, c)
 
-	r1, resp, err := c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseOption{TagName: "v1.0.0", Name: "One", Body: "first", TargetCommitish: "main"})
+	r1, resp, err := c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseRequest{TagName: "v1.0.0", Name: "One", Body: "first", TargetCommitish: "main"})
 	ok(t, "create release", err)
 	if r1.TagName != "v1.0.0" || r1.Name != "One" || r1.Draft || r1.Prerelease || r1.Author == nil || r1.Author.Login != owner || status(resp) != http.StatusCreated {
 		t.Fatalf("release (%d) = %+v", status(resp), r1)
 	}
 	// Creating it twice is a conflict.
-	_, _, err = c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseOption{TagName: "v1.0.0", TargetCommitish: "main"})
+	_, _, err = c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseRequest{TagName: "v1.0.0", TargetCommitish: "main"})
 	mustStatus(t, err, http.StatusConflict)
-	rc, _, err := c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseOption{TagName: "v1.1.0-rc1", Name: "RC", Prerelease: true, TargetCommitish: "main"})
+	rc, _, err := c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseRequest{TagName: "v1.1.0-rc1", Name: "RC", Prerelease: true, TargetCommitish: "main"})
 	ok(t, "create prerelease", err)
-	draft, _, err := c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseOption{TagName: "v2.0.0", Name: "Draft", Draft: true, TargetCommitish: "main"})
+	draft, _, err := c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseRequest{TagName: "v2.0.0", Name: "Draft", Draft: true, TargetCommitish: "main"})
 	ok(t, "create draft", err)
 	if !draft.Draft || !rc.Prerelease {
 		t.Fatalf("draft %+v, prerelease %+v", draft, rc)
@@ -184,7 +184,7 @@ func TestReleases(t *testing.T) {
 	if err != nil || got.ID != r1.ID {
 		t.Fatalf("release by tag = %+v, %v", got, err)
 	}
-	got, _, err = c.Repos.EditRelease(ctx(t), owner, repo, r1.ID, forgejo.EditReleaseOption{Body: forgejo.Ptr("first, edited"), Name: forgejo.Ptr("One!")})
+	got, _, err = c.Repos.EditRelease(ctx(t), owner, repo, r1.ID, forgejo.EditReleaseRequest{Body: forgejo.Ptr("first, edited"), Name: forgejo.Ptr("One!")})
 	if err != nil || got.Body != "first, edited" || got.Name != "One!" || got.TagName != "v1.0.0" {
 		t.Fatalf("edit release = %+v, %v", got, err)
 	}
@@ -239,7 +239,7 @@ func TestReleases(t *testing.T) {
 		if err != nil || got.Uuid != a.Uuid {
 			t.Fatalf("get asset = %+v, %v", got, err)
 		}
-		got, _, err = c.Repos.EditReleaseAsset(ctx(t), owner, repo, r1.ID, a.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("SHA256SUMS")})
+		got, _, err = c.Repos.EditReleaseAsset(ctx(t), owner, repo, r1.ID, a.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("SHA256SUMS")})
 		if err != nil || got.Name != "SHA256SUMS" {
 			t.Fatalf("edit asset = %+v, %v", got, err)
 		}
@@ -276,7 +276,7 @@ func TestReleases(t *testing.T) {
 	})
 
 	t.Run("tag with a slash", func(t *testing.T) {
-		rel, _, err := c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseOption{TagName: "release/3.0", TargetCommitish: "main"})
+		rel, _, err := c.Repos.CreateRelease(ctx(t), owner, repo, forgejo.CreateReleaseRequest{TagName: "release/3.0", TargetCommitish: "main"})
 		ok(t, "create release/3.0", err)
 		_, _, err = c.Repos.GetReleaseByTag(ctx(t), owner, repo, "release/3.0")
 		var ve *forgejo.ValidationError

@@ -18,7 +18,7 @@ func TestContents(t *testing.T) {
 	owner, repo := need(t).admin, newRepo(t, c)
 
 	// The first file of an empty repository makes its first commit.
-	created, resp, err := c.Repos.CreateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.CreateFileOptions{
+	created, resp, err := c.Repos.CreateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.CreateFileRequest{
 		Content: b64("hello\n"), Message: "say hello",
 		Author: &forgejo.Identity{Name: "Ada", Email: "ada@example.com"},
 	})
@@ -42,10 +42,10 @@ func TestContents(t *testing.T) {
 	}
 
 	// Creating it again is refused.
-	_, _, err = c.Repos.CreateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.CreateFileOptions{Content: b64("again\n")})
+	_, _, err = c.Repos.CreateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.CreateFileRequest{Content: b64("again\n")})
 	mustStatus(t, err, http.StatusUnprocessableEntity)
 
-	updated, resp, err := c.Repos.UpdateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.UpdateFileOptions{
+	updated, resp, err := c.Repos.UpdateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.UpdateFileRequest{
 		Content: b64("hello, world\n"), SHA: sha1, Message: "louder",
 	})
 	ok(t, "update file", err)
@@ -71,11 +71,11 @@ func TestContents(t *testing.T) {
 	if onForgejo(t) {
 		updateStatus, deleteStatus = http.StatusConflict, http.StatusBadRequest
 	}
-	_, _, err = c.Repos.UpdateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.UpdateFileOptions{Content: b64("lost update\n"), SHA: sha1})
+	_, _, err = c.Repos.UpdateFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.UpdateFileRequest{Content: b64("lost update\n"), SHA: sha1})
 	if ae := mustStatus(t, err, updateStatus); !strings.Contains(ae.Message, "sha does not match") || !errors.Is(err, forgejo.ErrStaleFile) {
 		t.Fatalf("stale update: %+v", ae)
 	}
-	_, _, err = c.Repos.DeleteFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.DeleteFileOptions{SHA: sha1})
+	_, _, err = c.Repos.DeleteFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.DeleteFileRequest{SHA: sha1})
 	if ae := mustStatus(t, err, deleteStatus); !strings.Contains(ae.Message, "sha does not match") || !errors.Is(err, forgejo.ErrStaleFile) {
 		t.Fatalf("stale delete: %+v", ae)
 	}
@@ -83,7 +83,7 @@ func TestContents(t *testing.T) {
 		t.Fatalf("a refused write changed the file: %q", raw)
 	}
 
-	deleted, resp, err := c.Repos.DeleteFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.DeleteFileOptions{SHA: sha2, Message: "bye"})
+	deleted, resp, err := c.Repos.DeleteFile(ctx(t), owner, repo, "docs/hello.txt", forgejo.DeleteFileRequest{SHA: sha2, Message: "bye"})
 	ok(t, "delete file", err)
 	if status(resp) != http.StatusOK || deleted.Commit == nil || deleted.Commit.Message != "bye\n" || deleted.Content != nil {
 		t.Fatalf("delete (status %d) = %+v", status(resp), deleted)
@@ -199,7 +199,7 @@ func TestApplyDiffPatch(t *testing.T) {
 	patch := "diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,3 @@\n one\n two\n+three\n"
 	// The spec's body is UpdateFileOptions, whose sha the client requires;
 	// Gitea's ApplyDiffPatchFileOptions has no sha and ignores it.
-	fr, _, err := c.Repos.ApplyPatch(ctx(t), owner, repo, forgejo.UpdateFileOptions{Content: patch, Message: "apply a patch", Branch: "main", SHA: base.Commit.SHA})
+	fr, _, err := c.Repos.ApplyPatch(ctx(t), owner, repo, forgejo.UpdateFileRequest{Content: patch, Message: "apply a patch", Branch: "main", SHA: base.Commit.SHA})
 	ok(t, "apply patch", err)
 	if fr.Commit == nil || fr.Commit.Message != "apply a patch\n" {
 		t.Fatalf("apply patch = %+v", fr)

@@ -81,7 +81,7 @@ func TestErrorShapes(t *testing.T) {
 		_, _, err = c.Users.Get(ctx(t), "nobody-"+unique("x"))
 		check(t, err, http.StatusNotFound, "userGet", "")
 		// A router-level miss is text/plain; the status survives.
-		_, err = c.Do(ctx(t), &forgejo.Request{Method: "GET", Path: "/definitely/not/a/route", Operation: "unknownRoute", Retry: forgejo.IdempotentOnly}, nil)
+		_, err = c.Do(ctx(t), &forgejo.Request{Method: "GET", Path: "/definitely/not/a/route", Operation: "unknownRoute", Retry: forgejo.RetryIdempotentOnly}, nil)
 		if ae := check(t, err, http.StatusNotFound, "unknownRoute", "404 page not found"); ae.URL != "" {
 			t.Fatalf("text/plain 404 url = %q", ae.URL)
 		}
@@ -98,7 +98,7 @@ func TestErrorShapes(t *testing.T) {
 
 	t.Run("409", func(t *testing.T) {
 		name := newRepo(t, c)
-		_, _, err := c.Repos.Create(ctx(t), forgejo.CreateRepoOption{Name: name})
+		_, _, err := c.Repos.Create(ctx(t), forgejo.CreateRepoRequest{Name: name})
 		if ae := check(t, err, http.StatusConflict, "createCurrentUserRepo", ""); !strings.Contains(ae.Message, "already exists") {
 			t.Fatalf("409 message = %q", ae.Message)
 		}
@@ -110,7 +110,7 @@ func TestErrorShapes(t *testing.T) {
 		// A binding failure names the field.
 		_, err = c.Do(ctx(t), &forgejo.Request{Method: "POST", Path: "/user/repos", Operation: "createCurrentUserRepo", Body: map[string]any{}}, nil)
 		check(t, err, http.StatusUnprocessableEntity, "createCurrentUserRepo", "[Name]: Required")
-		_, _, err = c.Repos.Create(ctx(t), forgejo.CreateRepoOption{Name: "has space"})
+		_, _, err = c.Repos.Create(ctx(t), forgejo.CreateRepoRequest{Name: "has space"})
 		check(t, err, http.StatusUnprocessableEntity, "createCurrentUserRepo", "[Name]: AlphaDashDot")
 	})
 

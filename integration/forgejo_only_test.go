@@ -43,12 +43,12 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 	ok(t, "fixture", err)
 	uid, rid := me.ID, repo.ID
 	org := newOrg(t, c)
-	pr, _, err := c.PullRequests.Create(ctx(t), o, r, forgejo.CreatePullRequestOption{Head: "feature/x", Base: "main", Title: "for the review routes"})
+	pr, _, err := c.PullRequests.Create(ctx(t), o, r, forgejo.CreatePullRequestRequest{Head: "feature/x", Base: "main", Title: "for the review routes"})
 	ok(t, "pull request", err)
 	cleanup(t, "pull request", func(ctx context.Context) (*forgejo.Response, error) { return c.Issues.Delete(ctx, o, r, pr.Number) })
-	review, _, err := u2.PullRequests.CreateReview(ctx(t), o, r, pr.Number, forgejo.CreatePullReviewOptions{Event: forgejo.ReviewStateComment, Body: "a review"})
+	review, _, err := u2.PullRequests.CreateReview(ctx(t), o, r, pr.Number, forgejo.CreatePullReviewRequest{Event: forgejo.ReviewStateComment, Body: "a review"})
 	ok(t, "review", err)
-	runner := forgejo.RegisterRunnerOptions{Name: "it-runner"}
+	runner := forgejo.RegisterRunnerRequest{Name: "it-runner"}
 	quotaSubject := "size:all"
 	activity := map[string]any{"@context": "https://www.w3.org/ns/activitystreams", "type": "Like"}
 
@@ -77,7 +77,7 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		"activitypubInstanceActorOutbox": func(ctx context.Context) error { _, _, err := c.ActivityPub.GetInstanceOutbox(ctx); return err },
 		"activitypubRepository":          func(ctx context.Context) error { _, _, err := c.ActivityPub.GetRepository(ctx, rid); return err },
 		"activitypubRepositoryInbox": func(ctx context.Context) error {
-			_, err := c.ActivityPub.SendToRepositoryInbox(ctx, rid, forgejo.ForgeLike{"type": "Like"})
+			_, err := c.ActivityPub.SendToRepositoryInbox(ctx, rid, forgejo.ForgeLikeRequest{"type": "Like"})
 			return err
 		},
 		"activitypubRepositoryOutbox": func(ctx context.Context) error {
@@ -104,7 +104,7 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		"adminGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Actions.GetAdminRegistrationToken(ctx); return err },
 		"adminListQuotaGroups":            func(ctx context.Context) error { _, _, err := c.Admin.ListQuotaGroups(ctx); return err },
 		"adminCreateQuotaGroup": func(ctx context.Context) error {
-			_, _, err := c.Admin.CreateQuotaGroup(ctx, forgejo.CreateQuotaGroupOptions{Name: "g"})
+			_, _, err := c.Admin.CreateQuotaGroup(ctx, forgejo.CreateQuotaGroupRequest{Name: "g"})
 			return err
 		},
 		"adminGetQuotaGroup":            func(ctx context.Context) error { _, _, err := c.Admin.GetQuotaGroup(ctx, "g"); return err },
@@ -119,13 +119,13 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		},
 		"adminListQuotaRules": func(ctx context.Context) error { _, _, err := c.Admin.ListQuotaRules(ctx); return err },
 		"adminCreateQuotaRule": func(ctx context.Context) error {
-			_, _, err := c.Admin.CreateQuotaRule(ctx, forgejo.CreateQuotaRuleOptions{Name: "r", Limit: 1, Subjects: []string{quotaSubject}})
+			_, _, err := c.Admin.CreateQuotaRule(ctx, forgejo.CreateQuotaRuleRequest{Name: "r", Limit: 1, Subjects: []string{quotaSubject}})
 			return err
 		},
 		"adminGetQuotaRule":    func(ctx context.Context) error { _, _, err := c.Admin.GetQuotaRule(ctx, "r"); return err },
 		"adminDeleteQuotaRule": func(ctx context.Context) error { _, err := c.Admin.DeleteQuotaRule(ctx, "r"); return err },
 		"adminEditQuotaRule": func(ctx context.Context) error {
-			_, _, err := c.Admin.EditQuotaRule(ctx, "r", forgejo.EditQuotaRuleOptions{Limit: forgejo.Ptr[int64](2)})
+			_, _, err := c.Admin.EditQuotaRule(ctx, "r", forgejo.EditQuotaRuleRequest{Limit: forgejo.Ptr[int64](2)})
 			return err
 		},
 		"adminSearchRunJobs": func(ctx context.Context) error {
@@ -138,17 +138,17 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		},
 		"adminListUserEmails": func(ctx context.Context) error { _, _, err := c.Admin.ListUserEmails(ctx, user); return err },
 		"adminDeleteUserEmails": func(ctx context.Context) error {
-			_, err := c.Admin.DeleteUserEmails(ctx, user, forgejo.DeleteEmailOption{Emails: []string{"nobody@example.com"}})
+			_, err := c.Admin.DeleteUserEmails(ctx, user, forgejo.DeleteEmailRequest{Emails: []string{"nobody@example.com"}})
 			return err
 		},
 		"adminGetUserQuota": func(ctx context.Context) error { _, _, err := c.Admin.GetUserQuota(ctx, user); return err },
 		"adminSetUserQuotaGroups": func(ctx context.Context) error {
-			_, err := c.Admin.SetUserQuotaGroups(ctx, user, forgejo.SetUserQuotaGroupsOptions{Groups: []string{"g"}})
+			_, err := c.Admin.SetUserQuotaGroups(ctx, user, forgejo.SetUserQuotaGroupsRequest{Groups: []string{"g"}})
 			return err
 		},
 		"adminListUserAccessTokens": func(ctx context.Context) error { _, _, err := c.Admin.ListUserTokens(ctx, user, nil); return err },
 		"adminCreateUserAccessToken": func(ctx context.Context) error {
-			_, _, err := c.Admin.CreateUserToken(ctx, user, forgejo.CreateAccessTokenOption{Name: "t", Scopes: []string{"read:user"}})
+			_, _, err := c.Admin.CreateUserToken(ctx, user, forgejo.CreateAccessTokenRequest{Name: "t", Scopes: []string{"read:user"}})
 			return err
 		},
 		"adminDeleteUserAccessToken": func(ctx context.Context) error { _, err := c.Admin.DeleteUserToken(ctx, user, "t"); return err },
@@ -190,7 +190,7 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		"repoConvert":          func(ctx context.Context) error { _, _, err := c.Repos.ConvertMirror(ctx, o, r); return err },
 		"repoListFlags":        func(ctx context.Context) error { _, _, err := c.Repos.ListFlags(ctx, o, r); return err },
 		"repoReplaceAllFlags": func(ctx context.Context) error {
-			_, err := c.Repos.ReplaceFlags(ctx, o, r, forgejo.ReplaceFlagsOption{Flags: []string{"x"}})
+			_, err := c.Repos.ReplaceFlags(ctx, o, r, forgejo.ReplaceFlagsRequest{Flags: []string{"x"}})
 			return err
 		},
 		"repoDeleteAllFlags": func(ctx context.Context) error { _, err := c.Repos.ClearFlags(ctx, o, r); return err },
@@ -202,12 +202,12 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 			return err
 		},
 		"repoSetNote": func(ctx context.Context) error {
-			_, _, err := c.Repos.SetNote(ctx, o, r, fx.mainSHA, forgejo.NoteOptions{Message: "note"})
+			_, _, err := c.Repos.SetNote(ctx, o, r, fx.mainSHA, forgejo.NoteRequest{Message: "note"})
 			return err
 		},
 		"repoRemoveNote": func(ctx context.Context) error { _, err := c.Repos.DeleteNote(ctx, o, r, fx.mainSHA); return err },
 		"repoCreatePullReviewComment": func(ctx context.Context) error {
-			_, _, err := c.PullRequests.CreateReviewComment(ctx, o, r, pr.Number, review.ID, forgejo.CreatePullReviewCommentOptions{Body: "x", Path: "README.md", NewPosition: 1})
+			_, _, err := c.PullRequests.CreateReviewComment(ctx, o, r, pr.Number, review.ID, forgejo.CreatePullReviewCommentRequest{Body: "x", Path: "README.md", NewPosition: 1})
 			return err
 		},
 		"repoGetPullReviewComment": func(ctx context.Context) error {
@@ -233,7 +233,7 @@ func TestForgejoOnlyRoutes(t *testing.T) {
 		},
 		"userGetRunnerRegistrationToken": func(ctx context.Context) error { _, _, err := c.Actions.GetUserRegistrationToken(ctx); return err },
 		"userCurrentActivityPubFollow": func(ctx context.Context) error {
-			_, err := c.Users.FollowRemote(ctx, forgejo.APRemoteFollowOption{Target: "https://example.com/u"})
+			_, err := c.Users.FollowRemote(ctx, forgejo.APRemoteFollowRequest{Target: "https://example.com/u"})
 			return err
 		},
 		"userBlockUser":            func(ctx context.Context) error { _, err := c.Users.Block(ctx, user); return err },

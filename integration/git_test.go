@@ -171,7 +171,7 @@ func TestCommitStatuses(t *testing.T) {
 	fx := shared(t)
 	o, r := fx.owner, fx.repo
 	ctxName := unique("ci")
-	st, resp, err := c.Repos.CreateStatus(ctx(t), o, r, fx.featureSHA, forgejo.CreateStatusOption{
+	st, resp, err := c.Repos.CreateStatus(ctx(t), o, r, fx.featureSHA, forgejo.CreateStatusRequest{
 		State: forgejo.CommitStatusSuccess, Context: ctxName, Description: "all green", TargetURL: "https://ci.example.com/1",
 	})
 	ok(t, "create status", err)

@@ -29,20 +29,20 @@ import (
 // commit: cheap), deletes it when t ends, and returns its name.
 func newRepo(t *testing.T, c *forgejo.Client) string {
 	t.Helper()
-	return newRepoWith(t, c, forgejo.CreateRepoOption{})
+	return newRepoWith(t, c, forgejo.CreateRepoRequest{})
 }
 
 // newGitRepo creates a repository with auto_init: one commit on "main"
 // with a README.
 func newGitRepo(t *testing.T, c *forgejo.Client) string {
 	t.Helper()
-	return newRepoWith(t, c, forgejo.CreateRepoOption{AutoInit: true})
+	return newRepoWith(t, c, forgejo.CreateRepoRequest{AutoInit: true})
 }
 
 // newRepoWith creates a repository owned by the caller with o (Name and
 // DefaultBranch are set here), checks what the server answered, and deletes
 // it when t ends.
-func newRepoWith(t *testing.T, c *forgejo.Client, o forgejo.CreateRepoOption) string {
+func newRepoWith(t *testing.T, c *forgejo.Client, o forgejo.CreateRepoRequest) string {
 	t.Helper()
 	o.Name, o.DefaultBranch = unique("it"), "main"
 	repo, resp, err := c.Repos.Create(ctx(t), o)
@@ -112,7 +112,7 @@ func buildFixture(e *env) (*fixture, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	fx := &fixture{owner: e.admin, repo: unique("fixture"), tag: "v1.0.0"}
-	r, _, err := c.Repos.Create(ctx, forgejo.CreateRepoOption{Name: fx.repo, AutoInit: true, DefaultBranch: "main", Description: "shared fixture"})
+	r, _, err := c.Repos.Create(ctx, forgejo.CreateRepoRequest{Name: fx.repo, AutoInit: true, DefaultBranch: "main", Description: "shared fixture"})
 	if err != nil {
 		return nil, fmt.Errorf("create: %w", err)
 	}
@@ -129,7 +129,7 @@ func buildFixture(e *env) (*fixture, error) {
 	for _, path := range sortedKeys(fixtureFiles) {
 		ops = append(ops, &forgejo.ChangeFileOperation{Operation: "create", Path: path, Content: b64(fixtureFiles[path])})
 	}
-	fr, _, err := c.Repos.ChangeFiles(ctx, fx.owner, fx.repo, forgejo.ChangeFilesOptions{Files: ops, Message: "fixture files"})
+	fr, _, err := c.Repos.ChangeFiles(ctx, fx.owner, fx.repo, forgejo.ChangeFilesRequest{Files: ops, Message: "fixture files"})
 	if err != nil {
 		return nil, fmt.Errorf("change files: %w", err)
 	}
@@ -138,14 +138,14 @@ func buildFixture(e *env) (*fixture, error) {
 	}
 	fx.mainSHA = fr.Commit.SHA
 	// One commit on a new branch with a slash in its name.
-	f, _, err := c.Repos.CreateFile(ctx, fx.owner, fx.repo, "feature.txt", forgejo.CreateFileOptions{
+	f, _, err := c.Repos.CreateFile(ctx, fx.owner, fx.repo, "feature.txt", forgejo.CreateFileRequest{
 		Content: b64("a feature\n"), Message: "add a feature", Branch: "main", NewBranch: "feature/x",
 	})
 	if err != nil {
 		return nil, fmt.Errorf("feature branch: %w", err)
 	}
 	fx.featureSHA = f.Commit.SHA
-	tag, _, err := c.Repos.CreateTag(ctx, fx.owner, fx.repo, forgejo.CreateTagOption{TagName: fx.tag, Target: fx.mainSHA, Message: "release v1.0.0"})
+	tag, _, err := c.Repos.CreateTag(ctx, fx.owner, fx.repo, forgejo.CreateTagRequest{TagName: fx.tag, Target: fx.mainSHA, Message: "release v1.0.0"})
 	if err != nil {
 		return nil, fmt.Errorf("tag: %w", err)
 	}
@@ -177,7 +177,7 @@ func sortedKeys(m map[string]string) []string {
 // and returns the server's answer.
 func putFile(t *testing.T, c *forgejo.Client, owner, repo, path, content, branch string) *forgejo.FileResponse {
 	t.Helper()
-	fr, _, err := c.Repos.CreateFile(ctx(t), owner, repo, path, forgejo.CreateFileOptions{
+	fr, _, err := c.Repos.CreateFile(ctx(t), owner, repo, path, forgejo.CreateFileRequest{
 		Content: b64(content), Message: "add " + path, Branch: branch,
 	})
 	ok(t, "create "+path, err)
@@ -199,7 +199,7 @@ func unb64(t *testing.T, s string) string {
 // newIssue files an issue and returns its number.
 func newIssue(t *testing.T, c *forgejo.Client, owner, repo, title string) int64 {
 	t.Helper()
-	is, _, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueOption{Title: title, Body: "body of " + title})
+	is, _, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueRequest{Title: title, Body: "body of " + title})
 	ok(t, "create issue", err)
 	if is.Title != title || is.Number == 0 || is.State != forgejo.StateOpen {
 		t.Fatalf("created issue = %+v", is)

@@ -52,7 +52,7 @@ func TestWalk120Issues(t *testing.T) {
 	c := admin(t)
 	owner, repo := need(t).admin, newRepo(t, c)
 	for i := 1; i <= 120; i++ {
-		is, resp, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueOption{Title: "issue " + strconv.Itoa(i), Body: "walk me"})
+		is, resp, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueRequest{Title: "issue " + strconv.Itoa(i), Body: "walk me"})
 		if err != nil {
 			t.Fatalf("create issue %d: %v", i, err)
 		}
@@ -152,7 +152,7 @@ func TestWalk120Issues(t *testing.T) {
 func TestIssueReadEdit(t *testing.T) {
 	c := admin(t)
 	owner, repo := need(t).admin, newRepo(t, c)
-	created, _, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueOption{Title: "Crash on start", Body: "details"})
+	created, _, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueRequest{Title: "Crash on start", Body: "details"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestIssueReadEdit(t *testing.T) {
 	if err != nil || got.Title != "Crash on start" || got.Body != "details" || got.State != "open" || got.User == nil || got.User.Login != owner {
 		t.Fatalf("get = %+v, %v", got, err)
 	}
-	edited, resp, err := c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+	edited, resp, err := c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 	if err != nil || edited.State != "closed" || edited.Title != "Crash on start" || edited.ClosedAt.IsZero() {
 		t.Fatalf("edit = %+v, %v", edited, err)
 	}
@@ -168,12 +168,12 @@ func TestIssueReadEdit(t *testing.T) {
 		t.Fatalf("edit answered %d; Forgejo and Gitea answer 201", resp.StatusCode)
 	}
 	// An empty body is a real value, distinct from "not set".
-	edited, _, err = c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueOption{Body: forgejo.Ptr("")})
+	edited, _, err = c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueRequest{Body: forgejo.Ptr("")})
 	if err != nil || edited.Body != "" || edited.State != "closed" {
 		t.Fatalf("edit body = %+v, %v", edited, err)
 	}
 	// Reopen, retitle and assign in one edit.
-	edited, _, err = c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueOption{
+	edited, _, err = c.Issues.Edit(ctx(t), owner, repo, created.Number, forgejo.EditIssueRequest{
 		State: forgejo.Ptr(forgejo.StateOpen), Title: forgejo.Ptr("Crash on start (v2)"), Assignees: []string{owner},
 	})
 	if err != nil || edited.State != "open" || edited.Title != "Crash on start (v2)" || len(edited.Assignees) != 1 || edited.Assignees[0].Login != owner {
@@ -182,7 +182,7 @@ func TestIssueReadEdit(t *testing.T) {
 
 	t.Run("deadline", func(t *testing.T) {
 		due := time.Date(2031, 3, 4, 0, 0, 0, 0, time.UTC)
-		dl, resp, err := c.Issues.SetDeadline(ctx(t), owner, repo, created.Number, forgejo.EditDeadlineOption{DueDate: due})
+		dl, resp, err := c.Issues.SetDeadline(ctx(t), owner, repo, created.Number, forgejo.EditDeadlineRequest{DueDate: due})
 		ok(t, "deadline", err)
 		if dl.DueDate.IsZero() || dl.DueDate.Year() != 2031 || status(resp) != http.StatusCreated {
 			t.Fatalf("deadline = %+v (status %d)", dl, status(resp))
@@ -212,7 +212,7 @@ func TestIssueComments(t *testing.T) {
 
 	var ids []int64
 	for i := 1; i <= 3; i++ {
-		cm, resp, err := c.Issues.CreateComment(ctx(t), owner, repo, n, forgejo.CreateIssueCommentOption{Body: fmt.Sprintf("comment %d", i)})
+		cm, resp, err := c.Issues.CreateComment(ctx(t), owner, repo, n, forgejo.CreateIssueCommentRequest{Body: fmt.Sprintf("comment %d", i)})
 		ok(t, "create comment", err)
 		if cm.Body != fmt.Sprintf("comment %d", i) || cm.User == nil || cm.User.Login != owner || status(resp) != http.StatusCreated || cm.ID == 0 {
 			t.Fatalf("created comment = %+v (status %d)", cm, status(resp))
@@ -220,7 +220,7 @@ func TestIssueComments(t *testing.T) {
 		ids = append(ids, cm.ID)
 	}
 	// user2 may comment on a public repository too.
-	cm2, _, err := u2.Issues.CreateComment(ctx(t), owner, repo, n, forgejo.CreateIssueCommentOption{Body: "from user2"})
+	cm2, _, err := u2.Issues.CreateComment(ctx(t), owner, repo, n, forgejo.CreateIssueCommentRequest{Body: "from user2"})
 	ok(t, "user2 comment", err)
 	if cm2.User == nil || cm2.User.Login != need(t).user2 {
 		t.Fatalf("user2's comment = %+v", cm2)
@@ -240,18 +240,18 @@ func TestIssueComments(t *testing.T) {
 	if err != nil || got.Body != "comment 2" || !strings.Contains(got.IssueURL, "/issues/"+strconv.FormatInt(n, 10)) {
 		t.Fatalf("get comment = %+v, %v", got, err)
 	}
-	edited, _, err := c.Issues.EditComment(ctx(t), owner, repo, ids[1], forgejo.EditIssueCommentOption{Body: "comment 2, edited"})
+	edited, _, err := c.Issues.EditComment(ctx(t), owner, repo, ids[1], forgejo.EditIssueCommentRequest{Body: "comment 2, edited"})
 	if err != nil || edited.Body != "comment 2, edited" || edited.ID != ids[1] {
 		t.Fatalf("edit comment = %+v, %v", edited, err)
 	}
 	// The deprecated, issue-scoped variants reach the same comments.
-	edited, _, err = c.Issues.EditCommentDeprecated(ctx(t), owner, repo, n, ids[2], forgejo.EditIssueCommentOption{Body: "comment 3, edited"})
+	edited, _, err = c.Issues.EditCommentDeprecated(ctx(t), owner, repo, n, ids[2], forgejo.EditIssueCommentRequest{Body: "comment 3, edited"})
 	if err != nil || edited.Body != "comment 3, edited" {
 		t.Fatalf("edit comment (deprecated route) = %+v, %v", edited, err)
 	}
 	// user2 may not edit the admin's comment. Gitea answers 403 with an
 	// empty body (HAZARDS.md): the status alone must survive.
-	_, _, err = u2.Issues.EditComment(ctx(t), owner, repo, ids[0], forgejo.EditIssueCommentOption{Body: "hijack"})
+	_, _, err = u2.Issues.EditComment(ctx(t), owner, repo, ids[0], forgejo.EditIssueCommentRequest{Body: "hijack"})
 	if ae := mustStatus(t, err, http.StatusForbidden); ae.Message != "" || !strings.Contains(ae.Error(), "no message from the server") {
 		t.Fatalf("403 on a foreign comment: %+v (Gitea 1.27 sends an empty body; update HAZARDS.md if that changed)", ae)
 	}
@@ -266,7 +266,7 @@ func TestIssueComments(t *testing.T) {
 	}
 
 	t.Run("reactions", func(t *testing.T) {
-		r, _, err := c.Issues.CreateCommentReaction(ctx(t), owner, repo, ids[0], forgejo.EditReactionOption{Content: "heart"})
+		r, _, err := c.Issues.CreateCommentReaction(ctx(t), owner, repo, ids[0], forgejo.EditReactionRequest{Content: "heart"})
 		if err != nil || r.Content != "heart" || r.User == nil || r.User.Login != owner {
 			t.Fatalf("comment reaction = %+v, %v", r, err)
 		}
@@ -274,13 +274,13 @@ func TestIssueComments(t *testing.T) {
 		if err != nil || len(rs) != 1 || rs[0].Content != "heart" {
 			t.Fatalf("comment reactions = %v, %v", rs, err)
 		}
-		_, err = c.Issues.DeleteCommentReaction(ctx(t), owner, repo, ids[0], forgejo.EditReactionOption{Content: "heart"})
+		_, err = c.Issues.DeleteCommentReaction(ctx(t), owner, repo, ids[0], forgejo.EditReactionRequest{Content: "heart"})
 		ok(t, "delete comment reaction", err)
 		if rs, _, _ = c.Issues.ListCommentReactions(ctx(t), owner, repo, ids[0]); len(rs) != 0 {
 			t.Fatalf("comment reactions after delete = %v", rs)
 		}
 
-		r, _, err = u2.Issues.CreateReaction(ctx(t), owner, repo, n, forgejo.EditReactionOption{Content: "+1"})
+		r, _, err = u2.Issues.CreateReaction(ctx(t), owner, repo, n, forgejo.EditReactionRequest{Content: "+1"})
 		if err != nil || r.Content != "+1" {
 			t.Fatalf("issue reaction = %+v, %v", r, err)
 		}
@@ -288,10 +288,10 @@ func TestIssueComments(t *testing.T) {
 		if err != nil || len(rs) != 1 || rs[0].User == nil || rs[0].User.Login != need(t).user2 {
 			t.Fatalf("issue reactions = %v, %v", rs, err)
 		}
-		_, err = u2.Issues.DeleteReaction(ctx(t), owner, repo, n, forgejo.EditReactionOption{Content: "+1"})
+		_, err = u2.Issues.DeleteReaction(ctx(t), owner, repo, n, forgejo.EditReactionRequest{Content: "+1"})
 		ok(t, "delete issue reaction", err)
 		// A reaction the instance does not allow is refused.
-		_, _, err = c.Issues.CreateReaction(ctx(t), owner, repo, n, forgejo.EditReactionOption{Content: "not-an-emoji"})
+		_, _, err = c.Issues.CreateReaction(ctx(t), owner, repo, n, forgejo.EditReactionRequest{Content: "not-an-emoji"})
 		if err == nil {
 			t.Fatal("an unknown reaction was accepted")
 		}
@@ -334,7 +334,7 @@ func TestLabels(t *testing.T) {
 	owner, repo := need(t).admin, newRepo(t, c)
 	var ids []int64
 	for i := 1; i <= 25; i++ {
-		l, resp, err := c.Issues.CreateLabel(ctx(t), owner, repo, forgejo.CreateLabelOption{
+		l, resp, err := c.Issues.CreateLabel(ctx(t), owner, repo, forgejo.CreateLabelRequest{
 			Name: fmt.Sprintf("label-%02d", i), Color: "#00aabb", Description: "number " + strconv.Itoa(i),
 		})
 		ok(t, "create label", err)
@@ -368,12 +368,12 @@ func TestLabels(t *testing.T) {
 	if err != nil || l.Name != "label-01" || l.Description != "number 1" {
 		t.Fatalf("get label = %+v, %v", l, err)
 	}
-	l, _, err = c.Issues.EditLabel(ctx(t), owner, repo, ids[0], forgejo.EditLabelOption{Name: forgejo.Ptr("bug"), Color: forgejo.Ptr("#ff0000"), Description: forgejo.Ptr("")})
+	l, _, err = c.Issues.EditLabel(ctx(t), owner, repo, ids[0], forgejo.EditLabelRequest{Name: forgejo.Ptr("bug"), Color: forgejo.Ptr("#ff0000"), Description: forgejo.Ptr("")})
 	if err != nil || l.Name != "bug" || l.Description != "" || !strings.EqualFold(strings.TrimPrefix(l.Color, "#"), "ff0000") {
 		t.Fatalf("edit label = %+v, %v", l, err)
 	}
 	// A bad color is refused with 422.
-	_, _, err = c.Issues.CreateLabel(ctx(t), owner, repo, forgejo.CreateLabelOption{Name: "bad", Color: "not-a-color"})
+	_, _, err = c.Issues.CreateLabel(ctx(t), owner, repo, forgejo.CreateLabelRequest{Name: "bad", Color: "not-a-color"})
 	mustStatus(t, err, http.StatusUnprocessableEntity)
 
 	n := newIssue(t, c, owner, repo, "labelled")
@@ -387,25 +387,25 @@ func TestLabels(t *testing.T) {
 		}
 		return names
 	}
-	got, _, err := c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(ids[0], ids[1])})
+	got, _, err := c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsRequest{Labels: forgejo.LabelIDs(ids[0], ids[1])})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("add labels = %v, %v", got, err)
 	}
 	// Adding again is idempotent; names work as well as ids.
-	got, _, err = c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelNames("label-02", "label-03")})
+	got, _, err = c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsRequest{Labels: forgejo.LabelNames("label-02", "label-03")})
 	if err != nil || len(got) != 3 {
 		t.Fatalf("add labels again = %v, %v", got, err)
 	}
 	// But not both in one list: Gitea wants all ids or all names
 	// (HAZARDS.md), although the spec types the list as any.
-	_, _, err = c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: []forgejo.LabelRef{forgejo.LabelID(ids[3]), forgejo.LabelName("label-05")}})
+	_, _, err = c.Issues.AddLabelsToIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsRequest{Labels: []forgejo.LabelRef{forgejo.LabelID(ids[3]), forgejo.LabelName("label-05")}})
 	if ae := mustStatus(t, err, http.StatusBadRequest); !strings.Contains(ae.Message, "array of strings or integers") {
 		t.Fatalf("mixed label list: %+v", ae)
 	}
 	if names := labelNames(); len(names) != 3 || !contains(names, "bug") || !contains(names, "label-03") {
 		t.Fatalf("issue labels = %v", names)
 	}
-	got, _, err = c.Issues.ReplaceLabelsForIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(ids[4], ids[5])})
+	got, _, err = c.Issues.ReplaceLabelsForIssue(ctx(t), owner, repo, n, forgejo.IssueLabelsRequest{Labels: forgejo.LabelIDs(ids[4], ids[5])})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("replace labels = %v, %v", got, err)
 	}
@@ -424,7 +424,7 @@ func TestLabels(t *testing.T) {
 	if err != nil || len(found) != 1 || found[0].Number != n {
 		t.Fatalf("issues labelled label-06 = %v, %v", found, err)
 	}
-	_, err = c.Issues.RemoveLabelsForIssue(ctx(t), owner, repo, n, forgejo.DeleteLabelsOption{})
+	_, err = c.Issues.RemoveLabelsForIssue(ctx(t), owner, repo, n, forgejo.DeleteLabelsRequest{})
 	ok(t, "clear labels", err)
 	if names := labelNames(); len(names) != 0 {
 		t.Fatalf("issue labels after clear = %v", names)
@@ -442,29 +442,29 @@ func TestMilestones(t *testing.T) {
 	c := admin(t)
 	owner, repo := need(t).admin, newRepo(t, c)
 	due := time.Date(2030, 1, 2, 15, 4, 5, 0, time.UTC)
-	m, resp, err := c.Issues.CreateMilestone(ctx(t), owner, repo, forgejo.CreateMilestoneOption{Title: "v1.0", Description: "first", DueOn: due})
+	m, resp, err := c.Issues.CreateMilestone(ctx(t), owner, repo, forgejo.CreateMilestoneRequest{Title: "v1.0", Description: "first", DueOn: due})
 	ok(t, "create milestone", err)
 	if m.Title != "v1.0" || m.State != forgejo.StateOpen || m.DueOn.IsZero() || status(resp) != http.StatusCreated {
 		t.Fatalf("created milestone = %+v (status %d)", m, status(resp))
 	}
-	m2, _, err := c.Issues.CreateMilestone(ctx(t), owner, repo, forgejo.CreateMilestoneOption{Title: "v2.0"})
+	m2, _, err := c.Issues.CreateMilestone(ctx(t), owner, repo, forgejo.CreateMilestoneRequest{Title: "v2.0"})
 	ok(t, "create second milestone", err)
 
 	n1, n2 := newIssue(t, c, owner, repo, "in v1"), newIssue(t, c, owner, repo, "also in v1")
 	for _, n := range []int64{n1, n2} {
-		is, _, err := c.Issues.Edit(ctx(t), owner, repo, n, forgejo.EditIssueOption{Milestone: forgejo.Ptr(m.ID)})
+		is, _, err := c.Issues.Edit(ctx(t), owner, repo, n, forgejo.EditIssueRequest{Milestone: forgejo.Ptr(m.ID)})
 		if err != nil || is.Milestone == nil || is.Milestone.ID != m.ID {
 			t.Fatalf("set milestone = %+v, %v", is, err)
 		}
 	}
-	_, _, err = c.Issues.Edit(ctx(t), owner, repo, n2, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+	_, _, err = c.Issues.Edit(ctx(t), owner, repo, n2, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 	ok(t, "close issue", err)
 
 	got, _, err := c.Issues.GetMilestone(ctx(t), owner, repo, strconv.FormatInt(m.ID, 10))
 	if err != nil || got.OpenIssues != 1 || got.ClosedIssues != 1 || got.Description != "first" {
 		t.Fatalf("milestone counts = %+v, %v", got, err)
 	}
-	got, _, err = c.Issues.EditMilestone(ctx(t), owner, repo, m.Title, forgejo.EditMilestoneOption{State: forgejo.Ptr(forgejo.StateClosed), Title: forgejo.Ptr("v1.0.0")})
+	got, _, err = c.Issues.EditMilestone(ctx(t), owner, repo, m.Title, forgejo.EditMilestoneRequest{State: forgejo.Ptr(forgejo.StateClosed), Title: forgejo.Ptr("v1.0.0")})
 	if err != nil || got.State != forgejo.StateClosed || got.Title != "v1.0.0" || got.ClosedAt.IsZero() {
 		t.Fatalf("edit milestone = %+v, %v", got, err)
 	}
@@ -550,7 +550,7 @@ func TestIssueExtras(t *testing.T) {
 		_, err = c.Issues.StopStopwatch(ctx(t), owner, repo, n)
 		ok(t, "stop stopwatch", err)
 
-		tt, _, err := c.Issues.AddTrackedTime(ctx(t), owner, repo, n, forgejo.AddTimeOption{Time: 3600})
+		tt, _, err := c.Issues.AddTrackedTime(ctx(t), owner, repo, n, forgejo.AddTimeRequest{Time: 3600})
 		if err != nil || tt.Time != 3600 || tt.UserName != owner || tt.ID == 0 {
 			t.Fatalf("add time = %+v, %v", tt, err)
 		}
@@ -577,7 +577,7 @@ func TestIssueExtras(t *testing.T) {
 		if err != nil || len(mine) < len(times) {
 			t.Fatalf("my tracked times = %d, %v", len(mine), err)
 		}
-		_, _, err = c.Issues.AddTrackedTime(ctx(t), owner, repo, n, forgejo.AddTimeOption{Time: 60})
+		_, _, err = c.Issues.AddTrackedTime(ctx(t), owner, repo, n, forgejo.AddTimeRequest{Time: 60})
 		ok(t, "add more time", err)
 		resp, err = c.Issues.DeleteTrackedTime(ctx(t), owner, repo, n, tt.ID)
 		if err != nil || status(resp) != http.StatusNoContent {
@@ -599,7 +599,7 @@ func TestIssueExtras(t *testing.T) {
 
 	t.Run("dependencies", func(t *testing.T) {
 		blocker := newIssue(t, c, owner, repo, "blocker")
-		meta := forgejo.IssueMeta{Owner: owner, Repo: repo, Index: blocker}
+		meta := forgejo.IssueMetaRequest{Owner: owner, Repo: repo, Index: blocker}
 		// The answer is the issue of the URL (the dependent one), not the
 		// blocker named in the body.
 		dep, _, err := c.Issues.AddDependency(ctx(t), owner, repo, n, meta)
@@ -619,12 +619,12 @@ func TestIssueExtras(t *testing.T) {
 		if deps, _, _ = c.Issues.ListDependencies(ctx(t), owner, repo, n, nil); len(deps) != 0 {
 			t.Fatalf("dependencies after removal = %v", deps)
 		}
-		_, _, err = c.Issues.AddBlock(ctx(t), owner, repo, blocker, forgejo.IssueMeta{Owner: owner, Repo: repo, Index: n})
+		_, _, err = c.Issues.AddBlock(ctx(t), owner, repo, blocker, forgejo.IssueMetaRequest{Owner: owner, Repo: repo, Index: n})
 		ok(t, "add blocking", err)
 		if deps, _, _ = c.Issues.ListDependencies(ctx(t), owner, repo, n, nil); len(deps) != 1 {
 			t.Fatalf("dependencies after blocking = %v", deps)
 		}
-		_, _, err = c.Issues.RemoveBlock(ctx(t), owner, repo, blocker, forgejo.IssueMeta{Owner: owner, Repo: repo, Index: n})
+		_, _, err = c.Issues.RemoveBlock(ctx(t), owner, repo, blocker, forgejo.IssueMetaRequest{Owner: owner, Repo: repo, Index: n})
 		ok(t, "remove blocking", err)
 		if blocks, _, _ = c.Issues.ListBlocks(ctx(t), owner, repo, blocker, nil); len(blocks) != 0 {
 			t.Fatalf("blocks after removal = %v", blocks)
@@ -676,7 +676,7 @@ func TestIssueExtras(t *testing.T) {
 		if err != nil || got.Uuid != a.Uuid {
 			t.Fatalf("get attachment = %+v, %v", got, err)
 		}
-		got, _, err = c.Issues.EditAttachment(ctx(t), owner, repo, n, a.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("renamed.txt")})
+		got, _, err = c.Issues.EditAttachment(ctx(t), owner, repo, n, a.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("renamed.txt")})
 		if err != nil || got.Name != "renamed.txt" {
 			t.Fatalf("edit attachment = %+v, %v", got, err)
 		}
@@ -687,7 +687,7 @@ func TestIssueExtras(t *testing.T) {
 		_, _, err = c.Issues.GetAttachment(ctx(t), owner, repo, n, a.ID)
 		mustStatus(t, err, http.StatusNotFound)
 
-		cm, _, err := c.Issues.CreateComment(ctx(t), owner, repo, n, forgejo.CreateIssueCommentOption{Body: "see attachment"})
+		cm, _, err := c.Issues.CreateComment(ctx(t), owner, repo, n, forgejo.CreateIssueCommentRequest{Body: "see attachment"})
 		ok(t, "comment", err)
 		ca, _, err := c.Issues.UploadCommentAttachment(ctx(t), owner, repo, cm.ID, nil,
 			forgejo.Upload{Name: "log.txt", Content: strings.NewReader("log line\n")})
@@ -702,7 +702,7 @@ func TestIssueExtras(t *testing.T) {
 		if err != nil || cget.ID != ca.ID {
 			t.Fatalf("get comment attachment = %+v, %v", cget, err)
 		}
-		cget, _, err = c.Issues.EditCommentAttachment(ctx(t), owner, repo, cm.ID, ca.ID, forgejo.EditAttachmentOptions{Name: forgejo.Ptr("log-1.txt")})
+		cget, _, err = c.Issues.EditCommentAttachment(ctx(t), owner, repo, cm.ID, ca.ID, forgejo.EditAttachmentRequest{Name: forgejo.Ptr("log-1.txt")})
 		if err != nil || cget.Name != "log-1.txt" {
 			t.Fatalf("edit comment attachment = %+v, %v", cget, err)
 		}

@@ -14,7 +14,7 @@ func TestMiscellaneous(t *testing.T) {
 	anon := client(t, "")
 
 	t.Run("markdown", func(t *testing.T) {
-		html, resp, err := c.Misc.RenderMarkdown(ctx(t), forgejo.MarkdownOption{Text: "# Title\n\nSome *emphasis*.", Mode: "markdown"})
+		html, resp, err := c.Misc.RenderMarkdown(ctx(t), forgejo.MarkdownRequest{Text: "# Title\n\nSome *emphasis*.", Mode: "markdown"})
 		ok(t, "markdown", err)
 		if !strings.Contains(html, "<h1") || !strings.Contains(html, "Title</h1>") || !strings.Contains(html, "<em>emphasis</em>") {
 			t.Fatalf("markdown = %q", html)
@@ -26,7 +26,7 @@ func TestMiscellaneous(t *testing.T) {
 		if err != nil || !strings.Contains(raw, "<strong>bold</strong>") || !strings.Contains(raw, "<code>code</code>") {
 			t.Fatalf("raw markdown = %q, %v", raw, err)
 		}
-		markup, _, err := c.Misc.RenderMarkup(ctx(t), forgejo.MarkupOption{Text: "## Sub", Mode: "file", FilePath: "doc.md"})
+		markup, _, err := c.Misc.RenderMarkup(ctx(t), forgejo.MarkupRequest{Text: "## Sub", Mode: "file", FilePath: "doc.md"})
 		if err != nil || !strings.Contains(markup, "Sub</h2>") {
 			t.Fatalf("markup = %q, %v", markup, err)
 		}

@@ -16,7 +16,7 @@ func TestNotifications(t *testing.T) {
 	user := need(t).user2
 	mention := func(title string) int64 {
 		t.Helper()
-		is, _, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueOption{Title: title, Body: "what do you think, @" + user + "?"})
+		is, _, err := c.Issues.Create(ctx(t), owner, repo, forgejo.CreateIssueRequest{Title: title, Body: "what do you think, @" + user + "?"})
 		ok(t, "issue", err)
 		return is.Number
 	}
@@ -85,7 +85,7 @@ func TestNotifications(t *testing.T) {
 	// Everything.
 	mention("third mention")
 	// A comment on the first issue notifies its participant again.
-	_, _, err = c.Issues.CreateComment(ctx(t), owner, repo, n1, forgejo.CreateIssueCommentOption{Body: "ping @" + user})
+	_, _, err = c.Issues.CreateComment(ctx(t), owner, repo, n1, forgejo.CreateIssueCommentRequest{Body: "ping @" + user})
 	ok(t, "comment", err)
 	if count, _, _ = u2.Notifications.GetNewCount(ctx(t)); count.New != 2 {
 		t.Fatalf("new notifications before marking all = %+v", count)

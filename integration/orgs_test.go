@@ -17,7 +17,7 @@ import (
 func newOrg(t *testing.T, c *forgejo.Client) string {
 	t.Helper()
 	name := unique("org")
-	o, resp, err := c.Orgs.Create(ctx(t), forgejo.CreateOrgOption{Username: name, FullName: "Org " + name, Description: "made by the suite", Visibility: "public"})
+	o, resp, err := c.Orgs.Create(ctx(t), forgejo.CreateOrgRequest{Username: name, FullName: "Org " + name, Description: "made by the suite", Visibility: "public"})
 	ok(t, "create org", err)
 	if o.Name != name || o.FullName != "Org "+name || o.Visibility != "public" || status(resp) != http.StatusCreated {
 		t.Fatalf("created org (%d) = %+v", status(resp), o)
@@ -35,7 +35,7 @@ func TestOrganizations(t *testing.T) {
 	if err != nil || got.Name != org || got.Description != "made by the suite" {
 		t.Fatalf("get org = %+v, %v", got, err)
 	}
-	got, _, err = c.Orgs.Edit(ctx(t), org, forgejo.EditOrgOption{Description: forgejo.Ptr("edited"), Location: forgejo.Ptr("Berlin"), Website: forgejo.Ptr("https://example.org")})
+	got, _, err = c.Orgs.Edit(ctx(t), org, forgejo.EditOrgRequest{Description: forgejo.Ptr("edited"), Location: forgejo.Ptr("Berlin"), Website: forgejo.Ptr("https://example.org")})
 	if err != nil || got.Description != "edited" || got.Location != "Berlin" || got.Website != "https://example.org" {
 		t.Fatalf("edit org = %+v, %v", got, err)
 	}
@@ -65,13 +65,13 @@ func TestOrganizations(t *testing.T) {
 	}
 
 	// Repositories: through the organization route and the deprecated one.
-	r, resp, err := c.Repos.CreateInOrg(ctx(t), org, forgejo.CreateRepoOption{Name: "service", Description: "org repo"})
+	r, resp, err := c.Repos.CreateInOrg(ctx(t), org, forgejo.CreateRepoRequest{Name: "service", Description: "org repo"})
 	ok(t, "create org repo", err)
 	cleanup(t, "org repo", func(ctx context.Context) (*forgejo.Response, error) { return c.Repos.Delete(ctx, org, "service") })
 	if r.Owner == nil || r.Owner.Login != org || status(resp) != http.StatusCreated {
 		t.Fatalf("org repo (%d) = %+v", status(resp), r)
 	}
-	_, _, err = c.Repos.CreateInOrgDeprecated(ctx(t), org, forgejo.CreateRepoOption{Name: "legacy"})
+	_, _, err = c.Repos.CreateInOrgDeprecated(ctx(t), org, forgejo.CreateRepoRequest{Name: "legacy"})
 	ok(t, "create org repo (deprecated route)", err)
 	cleanup(t, "org repo", func(ctx context.Context) (*forgejo.Response, error) { return c.Repos.Delete(ctx, org, "legacy") })
 	repos, resp, err := c.Repos.ListByOrg(ctx(t), org, nil)
@@ -121,7 +121,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || len(teams) != 1 || teams[0].Name != "Owners" || teams[0].Permission != "owner" {
 			t.Fatalf("teams = %+v, %v", teams, err)
 		}
-		team, resp, err := c.Orgs.CreateTeam(ctx(t), org, forgejo.CreateTeamOption{
+		team, resp, err := c.Orgs.CreateTeam(ctx(t), org, forgejo.CreateTeamRequest{
 			Name: "devs", Description: "developers", Permission: "write", Units: []string{"repo.code", "repo.issues", "repo.pulls"},
 		})
 		ok(t, "create team", err)
@@ -133,7 +133,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || got.Name != "devs" || got.Description != "developers" {
 			t.Fatalf("get team = %+v, %v", got, err)
 		}
-		got, _, err = c.Orgs.EditTeam(ctx(t), team.ID, forgejo.EditTeamOption{Name: "developers", Description: forgejo.Ptr("all of them")})
+		got, _, err = c.Orgs.EditTeam(ctx(t), team.ID, forgejo.EditTeamRequest{Name: "developers", Description: forgejo.Ptr("all of them")})
 		if err != nil || got.Name != "developers" || got.Description != "all of them" {
 			t.Fatalf("edit team = %+v, %v", got, err)
 		}
@@ -234,7 +234,7 @@ func TestOrganizations(t *testing.T) {
 	})
 
 	t.Run("labels", func(t *testing.T) {
-		l, resp, err := c.Orgs.CreateLabel(ctx(t), org, forgejo.CreateLabelOption{Name: "org-wide", Color: "#123456", Exclusive: false})
+		l, resp, err := c.Orgs.CreateLabel(ctx(t), org, forgejo.CreateLabelRequest{Name: "org-wide", Color: "#123456", Exclusive: false})
 		ok(t, "create org label", err)
 		if l.Name != "org-wide" || status(resp) != http.StatusCreated {
 			t.Fatalf("org label (%d) = %+v", status(resp), l)
@@ -243,7 +243,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || got.Name != "org-wide" {
 			t.Fatalf("get org label = %+v, %v", got, err)
 		}
-		got, _, err = c.Orgs.EditLabel(ctx(t), org, l.ID, forgejo.EditLabelOption{Description: forgejo.Ptr("for every repo")})
+		got, _, err = c.Orgs.EditLabel(ctx(t), org, l.ID, forgejo.EditLabelRequest{Description: forgejo.Ptr("for every repo")})
 		if err != nil || got.Description != "for every repo" {
 			t.Fatalf("edit org label = %+v, %v", got, err)
 		}
@@ -253,7 +253,7 @@ func TestOrganizations(t *testing.T) {
 		}
 		// An org label can label an issue of its repositories.
 		n := newIssue(t, c, org, "service", "labelled with an org label")
-		ls, _, err := c.Issues.AddLabelsToIssue(ctx(t), org, "service", n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(l.ID)})
+		ls, _, err := c.Issues.AddLabelsToIssue(ctx(t), org, "service", n, forgejo.IssueLabelsRequest{Labels: forgejo.LabelIDs(l.ID)})
 		if err != nil || len(ls) != 1 || ls[0].ID != l.ID {
 			t.Fatalf("org label on an issue = %v, %v", ls, err)
 		}
@@ -264,9 +264,9 @@ func TestOrganizations(t *testing.T) {
 	})
 
 	t.Run("hooks", func(t *testing.T) {
-		h, resp, err := c.Orgs.CreateHook(ctx(t), org, forgejo.CreateHookOption{
+		h, resp, err := c.Orgs.CreateHook(ctx(t), org, forgejo.CreateHookRequest{
 			Type: "gitea", Active: true, Events: []string{"repository"},
-			Config: forgejo.CreateHookOptionConfig{"url": "http://hooks.invalid/org", "content_type": "json"},
+			Config: forgejo.HookConfig{"url": "http://hooks.invalid/org", "content_type": "json"},
 		})
 		ok(t, "create org hook", err)
 		if h.ID == 0 || status(resp) != http.StatusCreated {
@@ -280,7 +280,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || got.Config["url"] != "http://hooks.invalid/org" {
 			t.Fatalf("get org hook = %+v, %v", got, err)
 		}
-		got, _, err = c.Orgs.EditHook(ctx(t), org, h.ID, forgejo.EditHookOption{Active: forgejo.Ptr(false)})
+		got, _, err = c.Orgs.EditHook(ctx(t), org, h.ID, forgejo.EditHookRequest{Active: forgejo.Ptr(false)})
 		if err != nil || got.Active {
 			t.Fatalf("edit org hook = %+v, %v", got, err)
 		}
@@ -291,7 +291,7 @@ func TestOrganizations(t *testing.T) {
 	})
 
 	t.Run("actions", func(t *testing.T) {
-		resp, err := c.Actions.SetOrgSecret(ctx(t), org, "ORG_SECRET", forgejo.CreateOrUpdateSecretOption{Data: "x"})
+		resp, err := c.Actions.SetOrgSecret(ctx(t), org, "ORG_SECRET", forgejo.CreateOrUpdateSecretRequest{Data: "x"})
 		if err != nil || status(resp) != http.StatusCreated {
 			t.Fatalf("org secret: %d, %v", status(resp), err)
 		}
@@ -303,13 +303,13 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete org secret: %d, %v", status(resp), err)
 		}
-		_, err = c.Actions.CreateOrgVariable(ctx(t), org, "ORG_VAR", forgejo.CreateVariableOption{Value: "a"})
+		_, err = c.Actions.CreateOrgVariable(ctx(t), org, "ORG_VAR", forgejo.CreateVariableRequest{Value: "a"})
 		ok(t, "org variable", err)
 		v, _, err := c.Actions.GetOrgVariable(ctx(t), org, "ORG_VAR")
 		if err != nil || v.Data != "a" {
 			t.Fatalf("org variable = %+v, %v", v, err)
 		}
-		_, err = c.Actions.UpdateOrgVariable(ctx(t), org, "ORG_VAR", forgejo.UpdateVariableOption{Value: "b", Name: "ORG_VAR2"})
+		_, err = c.Actions.UpdateOrgVariable(ctx(t), org, "ORG_VAR", forgejo.UpdateVariableRequest{Value: "b", Name: "ORG_VAR2"})
 		ok(t, "update org variable", err)
 		vars, _, err := c.Actions.ListOrgVariables(ctx(t), org, nil)
 		if err != nil || len(vars) != 1 || vars[0].Name != "ORG_VAR2" || vars[0].Data != "b" {
@@ -328,7 +328,7 @@ func TestOrganizations(t *testing.T) {
 		if err != nil || len(feed) == 0 {
 			t.Fatalf("org feed = %d, %v", len(feed), err)
 		}
-		resp, err := c.Orgs.SetAvatar(ctx(t), org, forgejo.UpdateUserAvatarOption{Image: pngImage(t)})
+		resp, err := c.Orgs.SetAvatar(ctx(t), org, forgejo.UpdateUserAvatarRequest{Image: pngImage(t)})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("org avatar: %d, %v", status(resp), err)
 		}
@@ -353,11 +353,11 @@ func TestOrganizations(t *testing.T) {
 func TestOrganizationRename(t *testing.T) {
 	c := admin(t)
 	org := unique("org")
-	_, _, err := c.Orgs.Create(ctx(t), forgejo.CreateOrgOption{Username: org})
+	_, _, err := c.Orgs.Create(ctx(t), forgejo.CreateOrgRequest{Username: org})
 	ok(t, "create", err)
 	renamed := org + "-new"
 	cleanup(t, "renamed org", func(ctx context.Context) (*forgejo.Response, error) { return c.Orgs.Delete(ctx, renamed) })
-	resp, err := c.Orgs.Rename(ctx(t), org, forgejo.RenameOrgOption{NewName: renamed})
+	resp, err := c.Orgs.Rename(ctx(t), org, forgejo.RenameOrgRequest{NewName: renamed})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("rename org: %d, %v", status(resp), err)
 	}

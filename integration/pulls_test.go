@@ -19,20 +19,20 @@ func TestPullRequestLifecycle(t *testing.T) {
 	c, u2 := admin(t), user2(t)
 	owner, repo := need(t).admin, newGitRepo(t, c)
 	reviewer := need(t).user2
-	_, err := c.Repos.AddCollaborator(ctx(t), owner, repo, reviewer, forgejo.AddCollaboratorOption{Permission: "write"})
+	_, err := c.Repos.AddCollaborator(ctx(t), owner, repo, reviewer, forgejo.AddCollaboratorRequest{Permission: "write"})
 	ok(t, "add reviewer as collaborator", err)
 
 	// Two branches, one commit each.
-	_, _, err = c.Repos.CreateFile(ctx(t), owner, repo, "pr.txt", forgejo.CreateFileOptions{
+	_, _, err = c.Repos.CreateFile(ctx(t), owner, repo, "pr.txt", forgejo.CreateFileRequest{
 		Content: b64("line one\nline two\n"), Message: "the change", Branch: "main", NewBranch: "feature/pr",
 	})
 	ok(t, "branch feature/pr", err)
-	_, _, err = c.Repos.CreateFile(ctx(t), owner, repo, "other.txt", forgejo.CreateFileOptions{
+	_, _, err = c.Repos.CreateFile(ctx(t), owner, repo, "other.txt", forgejo.CreateFileRequest{
 		Content: b64("other\n"), Message: "another change", Branch: "main", NewBranch: "feature/other",
 	})
 	ok(t, "branch feature/other", err)
 
-	pr, resp, err := c.PullRequests.Create(ctx(t), owner, repo, forgejo.CreatePullRequestOption{
+	pr, resp, err := c.PullRequests.Create(ctx(t), owner, repo, forgejo.CreatePullRequestRequest{
 		Head: "feature/pr", Base: "main", Title: "Add pr.txt", Body: "please merge",
 	})
 	ok(t, "create pull request", err)
@@ -41,16 +41,16 @@ func TestPullRequestLifecycle(t *testing.T) {
 		t.Fatalf("created pull request (%d) = %+v", status(resp), pr)
 	}
 	// The same head and base again is a conflict.
-	_, _, err = c.PullRequests.Create(ctx(t), owner, repo, forgejo.CreatePullRequestOption{Head: "feature/pr", Base: "main", Title: "again"})
+	_, _, err = c.PullRequests.Create(ctx(t), owner, repo, forgejo.CreatePullRequestRequest{Head: "feature/pr", Base: "main", Title: "again"})
 	mustStatus(t, err, http.StatusConflict)
-	other, _, err := c.PullRequests.Create(ctx(t), owner, repo, forgejo.CreatePullRequestOption{Head: "feature/other", Base: "main", Title: "Other"})
+	other, _, err := c.PullRequests.Create(ctx(t), owner, repo, forgejo.CreatePullRequestRequest{Head: "feature/other", Base: "main", Title: "Other"})
 	ok(t, "second pull request", err)
 
 	got, _, err := c.PullRequests.Get(ctx(t), owner, repo, pr.Number)
 	if err != nil || got.Title != "Add pr.txt" || got.Body != "please merge" || !got.Mergeable {
 		t.Fatalf("get pull request = %+v, %v", got, err)
 	}
-	got, _, err = c.PullRequests.Edit(ctx(t), owner, repo, pr.Number, forgejo.EditPullRequestOption{Body: forgejo.Ptr("please merge soon")})
+	got, _, err = c.PullRequests.Edit(ctx(t), owner, repo, pr.Number, forgejo.EditPullRequestRequest{Body: forgejo.Ptr("please merge soon")})
 	if err != nil || got.Body != "please merge soon" {
 		t.Fatalf("edit pull request = %+v, %v", got, err)
 	}
@@ -92,7 +92,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 	}
 
 	t.Run("reviews", func(t *testing.T) {
-		reqs, resp, err := c.PullRequests.RequestReviewers(ctx(t), owner, repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{reviewer}})
+		reqs, resp, err := c.PullRequests.RequestReviewers(ctx(t), owner, repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{reviewer}})
 		ok(t, "request review", err)
 		if len(reqs) != 1 || reqs[0].State != forgejo.ReviewStateRequestReview || reqs[0].User == nil || reqs[0].User.Login != reviewer || status(resp) != http.StatusCreated {
 			t.Fatalf("review requests (%d) = %+v", status(resp), reqs)
@@ -101,12 +101,12 @@ func TestPullRequestLifecycle(t *testing.T) {
 		if len(got.RequestedReviewers) != 1 {
 			t.Fatalf("requested reviewers = %v", logins(got.RequestedReviewers))
 		}
-		resp, err = c.PullRequests.RemoveReviewers(ctx(t), owner, repo, pr.Number, forgejo.PullReviewRequestOptions{Reviewers: []string{reviewer}})
+		resp, err = c.PullRequests.RemoveReviewers(ctx(t), owner, repo, pr.Number, forgejo.PullReviewersRequest{Reviewers: []string{reviewer}})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("cancel review request: %d, %v", status(resp), err)
 		}
 
-		rv, _, err := u2.PullRequests.CreateReview(ctx(t), owner, repo, pr.Number, forgejo.CreatePullReviewOptions{
+		rv, _, err := u2.PullRequests.CreateReview(ctx(t), owner, repo, pr.Number, forgejo.CreatePullReviewRequest{
 			Event: forgejo.ReviewStateApproved, Body: "looks good",
 			Comments: []*forgejo.CreatePullReviewComment{{Path: "pr.txt", Body: "nice line", NewPosition: 1}},
 		})
@@ -126,7 +126,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 		if err != nil || len(comments) != 1 || comments[0].Body != "nice line" || comments[0].Path != "pr.txt" || comments[0].PullRequestReviewID != rv.ID {
 			t.Fatalf("review comments = %+v, %v", comments, err)
 		}
-		dis, _, err := c.PullRequests.DismissReview(ctx(t), owner, repo, pr.Number, rv.ID, forgejo.DismissPullReviewOptions{Message: "stale"})
+		dis, _, err := c.PullRequests.DismissReview(ctx(t), owner, repo, pr.Number, rv.ID, forgejo.DismissPullReviewRequest{Message: "stale"})
 		if err != nil || !dis.Dismissed {
 			t.Fatalf("dismiss = %+v, %v", dis, err)
 		}
@@ -136,16 +136,16 @@ func TestPullRequestLifecycle(t *testing.T) {
 		}
 
 		// A pending review, then submitted as a comment.
-		pending, _, err := u2.PullRequests.CreateReview(ctx(t), owner, repo, pr.Number, forgejo.CreatePullReviewOptions{Body: "thinking"})
+		pending, _, err := u2.PullRequests.CreateReview(ctx(t), owner, repo, pr.Number, forgejo.CreatePullReviewRequest{Body: "thinking"})
 		if err != nil || pending.State != forgejo.ReviewStatePending {
 			t.Fatalf("pending review = %+v, %v", pending, err)
 		}
-		sub, _, err := u2.PullRequests.SubmitReview(ctx(t), owner, repo, pr.Number, pending.ID, forgejo.SubmitPullReviewOptions{Event: forgejo.ReviewStateComment, Body: "thought"})
+		sub, _, err := u2.PullRequests.SubmitReview(ctx(t), owner, repo, pr.Number, pending.ID, forgejo.SubmitPullReviewRequest{Event: forgejo.ReviewStateComment, Body: "thought"})
 		if err != nil || sub.State != forgejo.ReviewStateComment {
 			t.Fatalf("submitted review = %+v, %v", sub, err)
 		}
 		// Another pending one, deleted.
-		pending, _, err = u2.PullRequests.CreateReview(ctx(t), owner, repo, pr.Number, forgejo.CreatePullReviewOptions{Body: "never mind"})
+		pending, _, err = u2.PullRequests.CreateReview(ctx(t), owner, repo, pr.Number, forgejo.CreatePullReviewRequest{Body: "never mind"})
 		ok(t, "second pending review", err)
 		resp, err = u2.PullRequests.DeleteReview(ctx(t), owner, repo, pr.Number, pending.ID)
 		if err != nil || status(resp) != http.StatusNoContent {
@@ -167,7 +167,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 		// Gitea refuses a merge while it checks the pull request with 405
 		// "Please try again later" (HAZARDS.md). Try again, briefly.
 		resp, err := retryLater(t, func() (*forgejo.Response, error) {
-			return c.PullRequests.Merge(ctx(t), owner, repo, pr.Number, forgejo.MergePullRequestOption{
+			return c.PullRequests.Merge(ctx(t), owner, repo, pr.Number, forgejo.MergePullRequestRequest{
 				Style: forgejo.MergeStyleMerge, Title: "Merge the change", DeleteBranchAfterMerge: true,
 			})
 		})
@@ -177,7 +177,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 		// Merging twice is refused: 405 "The PR is already merged" on Gitea,
 		// 405 with an empty message on Forgejo 15 (HAZARDS.md §22): branch
 		// on the status.
-		_, err = c.PullRequests.Merge(ctx(t), owner, repo, pr.Number, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge})
+		_, err = c.PullRequests.Merge(ctx(t), owner, repo, pr.Number, forgejo.MergePullRequestRequest{Style: forgejo.MergeStyleMerge})
 		if ae := mustStatus(t, err, http.StatusMethodNotAllowed); !onForgejo(t) && !strings.Contains(ae.Message, "already merged") {
 			t.Fatalf("second merge: %+v", ae)
 		}
@@ -233,7 +233,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 		// With a required status check missing, "merge when checks
 		// succeed" schedules instead of merging; the schedule can be
 		// cancelled.
-		_, _, err := c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionOption{
+		_, _, err := c.Repos.CreateBranchProtection(ctx(t), owner, repo, forgejo.CreateBranchProtectionRequest{
 			RuleName: "main", EnableStatusCheck: true, StatusCheckContexts: []string{"it/required"},
 		})
 		ok(t, "protect main", err)
@@ -241,7 +241,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 			return c.Repos.DeleteBranchProtection(ctx, owner, repo, "main")
 		})
 		resp, err := retryLater(t, func() (*forgejo.Response, error) {
-			return c.PullRequests.Merge(ctx(t), owner, repo, other.Number, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge, MergeWhenChecksSucceed: true})
+			return c.PullRequests.Merge(ctx(t), owner, repo, other.Number, forgejo.MergePullRequestRequest{Style: forgejo.MergeStyleMerge, MergeWhenChecksSucceed: true})
 		})
 		if err != nil || status(resp) != http.StatusCreated {
 			t.Fatalf("schedule merge: %d, %v", status(resp), err)
@@ -260,7 +260,7 @@ func TestPullRequestLifecycle(t *testing.T) {
 	t.Run("closed unmerged", func(t *testing.T) {
 		// Closed through the issue: the pull request answer is read back
 		// with the reader (the update above started a background check).
-		_, _, err := c.Issues.Edit(ctx(t), owner, repo, other.Number, forgejo.EditIssueOption{State: forgejo.Ptr(forgejo.StateClosed)})
+		_, _, err := c.Issues.Edit(ctx(t), owner, repo, other.Number, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 		ok(t, "close", err)
 		got, _, err := reader.PullRequests.Get(ctx(t), owner, repo, other.Number)
 		ok(t, "get closed", err)

@@ -52,7 +52,7 @@ func pngImage(t *testing.T) string {
 func TestRepository(t *testing.T) {
 	c := admin(t)
 	owner := need(t).admin
-	repo := newRepoWith(t, c, forgejo.CreateRepoOption{AutoInit: true, Description: "made by the suite", Gitignores: "Go", License: "MIT", Readme: "Default"})
+	repo := newRepoWith(t, c, forgejo.CreateRepoRequest{AutoInit: true, Description: "made by the suite", Gitignores: "Go", License: "MIT", Readme: "Default"})
 
 	got, _, err := c.Repos.Get(ctx(t), owner, repo)
 	ok(t, "get", err)
@@ -76,7 +76,7 @@ func TestRepository(t *testing.T) {
 		}
 	}
 
-	edited, _, err := c.Repos.Edit(ctx(t), owner, repo, forgejo.EditRepoOption{
+	edited, _, err := c.Repos.Edit(ctx(t), owner, repo, forgejo.EditRepoRequest{
 		Description: forgejo.Ptr(""), Website: forgejo.Ptr("https://example.com"), HasWiki: forgejo.Ptr(false),
 	})
 	if err != nil || edited.Description != "" || edited.Website != "https://example.com" || edited.HasWiki {
@@ -144,7 +144,7 @@ func TestRepository(t *testing.T) {
 	})
 
 	t.Run("avatar", func(t *testing.T) {
-		resp, err := c.Repos.SetAvatar(ctx(t), owner, repo, forgejo.UpdateRepoAvatarOption{Image: pngImage(t)})
+		resp, err := c.Repos.SetAvatar(ctx(t), owner, repo, forgejo.UpdateRepoAvatarRequest{Image: pngImage(t)})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("update avatar: %d, %v", status(resp), err)
 		}
@@ -166,7 +166,7 @@ func TestRepository(t *testing.T) {
 		// A remote in a reserved or local range is refused, with 401
 		// (HAZARDS.md): not an authentication failure.
 		// Forgejo 15 accepts it (HAZARDS.md §22); it is deleted again.
-		reserved, _, err := c.Repos.CreatePushMirror(ctx(t), owner, repo, forgejo.CreatePushMirrorOption{RemoteAddress: "https://203.0.113.5/x.git", Interval: "8h"})
+		reserved, _, err := c.Repos.CreatePushMirror(ctx(t), owner, repo, forgejo.CreatePushMirrorRequest{RemoteAddress: "https://203.0.113.5/x.git", Interval: "8h"})
 		if onForgejo(t) {
 			if err != nil || reserved.RemoteName == "" {
 				t.Fatalf("push mirror to a reserved address on Forgejo: %+v, %v", reserved, err)
@@ -178,7 +178,7 @@ func TestRepository(t *testing.T) {
 		}
 		// A public address is accepted. Adding does not push; the suite
 		// never syncs it (no network is assumed).
-		m, _, err := c.Repos.CreatePushMirror(ctx(t), owner, repo, forgejo.CreatePushMirrorOption{
+		m, _, err := c.Repos.CreatePushMirror(ctx(t), owner, repo, forgejo.CreatePushMirrorRequest{
 			RemoteAddress: "https://93.184.216.34/forgego-it-mirror.git", Interval: "8h", RemoteUsername: "u", RemotePassword: "p",
 		})
 		ok(t, "add push mirror", err)
@@ -285,7 +285,7 @@ func TestStarsAndWatches(t *testing.T) {
 
 func TestCollaborators(t *testing.T) {
 	c, u2 := admin(t), user2(t)
-	owner, repo := need(t).admin, newRepoWith(t, c, forgejo.CreateRepoOption{Private: true})
+	owner, repo := need(t).admin, newRepoWith(t, c, forgejo.CreateRepoRequest{Private: true})
 	user := need(t).user2
 
 	// Private: user2 cannot see it, and the answer is 404, not 403.
@@ -296,7 +296,7 @@ func TestCollaborators(t *testing.T) {
 	if err != nil || is {
 		t.Fatalf("collaborator before = %v, %v", is, err)
 	}
-	resp, err := c.Repos.AddCollaborator(ctx(t), owner, repo, user, forgejo.AddCollaboratorOption{Permission: "write"})
+	resp, err := c.Repos.AddCollaborator(ctx(t), owner, repo, user, forgejo.AddCollaboratorRequest{Permission: "write"})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("add collaborator: %d, %v", status(resp), err)
 	}
@@ -337,7 +337,7 @@ func TestDeployKeys(t *testing.T) {
 	c := admin(t)
 	owner, repo := need(t).admin, newRepo(t, c)
 	key := sshKey(t, "deploy@forgego")
-	k, resp, err := c.Repos.CreateKey(ctx(t), owner, repo, forgejo.CreateKeyOption{Title: "ci", Key: key, ReadOnly: true})
+	k, resp, err := c.Repos.CreateKey(ctx(t), owner, repo, forgejo.CreateKeyRequest{Title: "ci", Key: key, ReadOnly: true})
 	ok(t, "create deploy key", err)
 	if k.Title != "ci" || !k.ReadOnly || k.Fingerprint == "" || status(resp) != http.StatusCreated || !strings.HasPrefix(k.Key, "ssh-ed25519 ") {
 		t.Fatalf("deploy key = %+v (status %d)", k, status(resp))
@@ -355,7 +355,7 @@ func TestDeployKeys(t *testing.T) {
 		t.Fatalf("get deploy key = %+v, %v", got, err)
 	}
 	// The same key twice is a conflict... or a 422: record which.
-	_, _, err = c.Repos.CreateKey(ctx(t), owner, repo, forgejo.CreateKeyOption{Title: "again", Key: key})
+	_, _, err = c.Repos.CreateKey(ctx(t), owner, repo, forgejo.CreateKeyRequest{Title: "again", Key: key})
 	mustStatus(t, err, http.StatusUnprocessableEntity)
 	resp, err = c.Repos.DeleteKey(ctx(t), owner, repo, k.ID)
 	if err != nil || status(resp) != http.StatusNoContent {
@@ -371,9 +371,9 @@ func TestRepoWebhooks(t *testing.T) {
 	c := admin(t)
 	fx := shared(t)
 	owner, repo := fx.owner, fx.repo
-	h, resp, err := c.Repos.CreateHook(ctx(t), owner, repo, forgejo.CreateHookOption{
+	h, resp, err := c.Repos.CreateHook(ctx(t), owner, repo, forgejo.CreateHookRequest{
 		Type: "gitea", Active: true, Events: []string{"push", "issues"}, BranchFilter: "main",
-		Config: forgejo.CreateHookOptionConfig{"url": "http://hooks.invalid/x", "content_type": "json", "secret": "s3cret-value"},
+		Config: forgejo.HookConfig{"url": "http://hooks.invalid/x", "content_type": "json", "secret": "s3cret-value"},
 	})
 	ok(t, "create hook", err)
 	cleanup(t, "hook", func(ctx context.Context) (*forgejo.Response, error) {
@@ -393,7 +393,7 @@ func TestRepoWebhooks(t *testing.T) {
 	if _, leaked := got.Config["secret"]; leaked {
 		t.Fatalf("the server echoed the hook secret: %v", got.Config)
 	}
-	got, _, err = c.Repos.EditHook(ctx(t), owner, repo, h.ID, forgejo.EditHookOption{Active: forgejo.Ptr(false), Events: []string{"release"}})
+	got, _, err = c.Repos.EditHook(ctx(t), owner, repo, h.ID, forgejo.EditHookRequest{Active: forgejo.Ptr(false), Events: []string{"release"}})
 	if err != nil || got.Active || len(got.Events) != 1 || got.Events[0] != "release" {
 		t.Fatalf("edit hook = %+v, %v", got, err)
 	}
@@ -423,7 +423,7 @@ func TestForksAndTransfers(t *testing.T) {
 
 	t.Run("fork", func(t *testing.T) {
 		name := unique("fork")
-		fork, resp, err := u2.Repos.CreateFork(ctx(t), fx.owner, fx.repo, forgejo.CreateForkOption{Name: name})
+		fork, resp, err := u2.Repos.CreateFork(ctx(t), fx.owner, fx.repo, forgejo.CreateForkRequest{Name: name})
 		ok(t, "fork", err)
 		cleanup(t, "fork", func(ctx context.Context) (*forgejo.Response, error) { return u2.Repos.Delete(ctx, user, name) })
 		if !fork.Fork || fork.Owner == nil || fork.Owner.Login != user || fork.Parent == nil || fork.Parent.FullName != fx.owner+"/"+fx.repo || status(resp) != http.StatusAccepted {
@@ -444,7 +444,7 @@ func TestForksAndTransfers(t *testing.T) {
 	// answer); a plain user's transfer to someone else waits for them.
 	t.Run("transfer by an admin", func(t *testing.T) {
 		name := newRepo(t, c)
-		r, resp, err := c.Repos.Transfer(ctx(t), owner, name, forgejo.TransferRepoOption{NewOwner: user})
+		r, resp, err := c.Repos.Transfer(ctx(t), owner, name, forgejo.TransferRepoRequest{NewOwner: user})
 		ok(t, "transfer", err)
 		cleanup(t, "transferred repository", func(ctx context.Context) (*forgejo.Response, error) { return u2.Repos.Delete(ctx, user, name) })
 		if status(resp) != http.StatusAccepted || r.Owner == nil || r.Owner.Login != user {
@@ -458,7 +458,7 @@ func TestForksAndTransfers(t *testing.T) {
 
 	t.Run("transfer accepted", func(t *testing.T) {
 		name := newRepo(t, u2)
-		r, resp, err := u2.Repos.Transfer(ctx(t), user, name, forgejo.TransferRepoOption{NewOwner: owner})
+		r, resp, err := u2.Repos.Transfer(ctx(t), user, name, forgejo.TransferRepoRequest{NewOwner: owner})
 		ok(t, "transfer", err)
 		if status(resp) != http.StatusCreated || r.Owner == nil || r.Owner.Login != user {
 			t.Fatalf("pending transfer answered %d: %+v", status(resp), r)
@@ -473,7 +473,7 @@ func TestForksAndTransfers(t *testing.T) {
 
 	t.Run("transfer rejected", func(t *testing.T) {
 		name := newRepo(t, u2)
-		_, _, err := u2.Repos.Transfer(ctx(t), user, name, forgejo.TransferRepoOption{NewOwner: owner})
+		_, _, err := u2.Repos.Transfer(ctx(t), user, name, forgejo.TransferRepoRequest{NewOwner: owner})
 		ok(t, "transfer", err)
 		rejected, _, err := c.Repos.RejectTransfer(ctx(t), user, name)
 		ok(t, "reject", err)
@@ -485,11 +485,11 @@ func TestForksAndTransfers(t *testing.T) {
 	})
 
 	t.Run("template", func(t *testing.T) {
-		tmpl := newRepoWith(t, c, forgejo.CreateRepoOption{AutoInit: true, Template: true})
+		tmpl := newRepoWith(t, c, forgejo.CreateRepoRequest{AutoInit: true, Template: true})
 		_, err := c.Repos.ReplaceTopics(ctx(t), owner, tmpl, []string{"tmpl"})
 		ok(t, "topics", err)
 		name := unique("gen")
-		gen, resp, err := c.Repos.Generate(ctx(t), owner, tmpl, forgejo.GenerateRepoOption{Owner: owner, Name: name, GitContent: true, Topics: true, Description: "generated"})
+		gen, resp, err := c.Repos.Generate(ctx(t), owner, tmpl, forgejo.GenerateRepoRequest{Owner: owner, Name: name, GitContent: true, Topics: true, Description: "generated"})
 		ok(t, "generate", err)
 		cleanup(t, "generated repository", func(ctx context.Context) (*forgejo.Response, error) { return c.Repos.Delete(ctx, owner, name) })
 		if gen.Name != name || gen.Description != "generated" || status(resp) != http.StatusCreated {
@@ -514,7 +514,7 @@ func TestRenamedRepositoryRedirect(t *testing.T) {
 	c := admin(t)
 	owner, old := need(t).admin, newRepo(t, c)
 	renamed := old + "-renamed"
-	r, _, err := c.Repos.Edit(ctx(t), owner, old, forgejo.EditRepoOption{Name: forgejo.Ptr(renamed)})
+	r, _, err := c.Repos.Edit(ctx(t), owner, old, forgejo.EditRepoRequest{Name: forgejo.Ptr(renamed)})
 	ok(t, "rename", err)
 	cleanup(t, "renamed repository", func(ctx context.Context) (*forgejo.Response, error) { return c.Repos.Delete(ctx, owner, renamed) })
 	if r.Name != renamed {
@@ -528,7 +528,7 @@ func TestRenamedRepositoryRedirect(t *testing.T) {
 	// A write through the old name must either be done or fail; it must
 	// not report a success it did not have.
 	var bugs []string
-	edited, _, err := c.Repos.Edit(ctx(t), owner, old, forgejo.EditRepoOption{Description: forgejo.Ptr("written through the old name")})
+	edited, _, err := c.Repos.Edit(ctx(t), owner, old, forgejo.EditRepoRequest{Description: forgejo.Ptr("written through the old name")})
 	var redirected *forgejo.APIError
 	if !errors.As(err, &redirected) || redirected.StatusCode/100 != 3 {
 		bugs = append(bugs, fmt.Sprintf("PATCH to the old path: want the 3xx as an *APIError, got %v", err))
@@ -550,20 +550,20 @@ func TestRenamedRepositoryRedirect(t *testing.T) {
 func TestWiki(t *testing.T) {
 	c := admin(t)
 	owner, repo := need(t).admin, newRepo(t, c)
-	p, resp, err := c.Repos.CreateWikiPage(ctx(t), owner, repo, forgejo.CreateWikiPageOptions{
+	p, resp, err := c.Repos.CreateWikiPage(ctx(t), owner, repo, forgejo.CreateWikiPageRequest{
 		Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome\n")), Message: forgejo.Ptr("first page"),
 	})
 	ok(t, "create wiki page", err)
 	if p.Title != "Home" || unb64(t, p.ContentBase64) != "# Welcome\n" || status(resp) != http.StatusCreated {
 		t.Fatalf("wiki page = %+v (status %d)", p, status(resp))
 	}
-	_, _, err = c.Repos.CreateWikiPage(ctx(t), owner, repo, forgejo.CreateWikiPageOptions{
+	_, _, err = c.Repos.CreateWikiPage(ctx(t), owner, repo, forgejo.CreateWikiPageRequest{
 		Title: forgejo.Ptr("Second Page"), ContentBase64: forgejo.Ptr(b64("two\n")),
 	})
 	ok(t, "create second page", err)
 	// An edit without a title renames the page on Gitea (to "unnamed"): keep
 	// the title.
-	p, _, err = c.Repos.EditWikiPage(ctx(t), owner, repo, "Home", forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome back\n")), Message: forgejo.Ptr("edit")})
+	p, _, err = c.Repos.EditWikiPage(ctx(t), owner, repo, "Home", forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("Home"), ContentBase64: forgejo.Ptr(b64("# Welcome back\n")), Message: forgejo.Ptr("edit")})
 	if err != nil || unb64(t, p.ContentBase64) != "# Welcome back\n" {
 		t.Fatalf("edit wiki page = %+v, %v", p, err)
 	}
@@ -631,7 +631,7 @@ func TestRepoActions(t *testing.T) {
 			"on:\n  workflow_dispatch:\n    inputs:\n      who:\n        default: world\njobs:\n  hello:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hello ${{ inputs.who }}\n", "")
 		// Gitea answers 204 without the run even when asked for it; Forgejo
 		// 15 answers 201 with it (HAZARDS.md §22).
-		run, resp, err := c.Actions.DispatchWorkflow(ctx(t), owner, repo, "manual.yml", forgejo.DispatchWorkflowOption{Ref: "main", Inputs: map[string]string{"who": "suite"}, ReturnRunInfo: true})
+		run, resp, err := c.Actions.DispatchWorkflow(ctx(t), owner, repo, "manual.yml", forgejo.DispatchWorkflowRequest{Ref: "main", Inputs: map[string]string{"who": "suite"}, ReturnRunInfo: true})
 		switch {
 		case err != nil:
 			t.Fatalf("dispatch: %v", err)
@@ -673,7 +673,7 @@ func TestRepoActions(t *testing.T) {
 			} `json:"jobs"`
 		}
 		_, err = c.Do(ctx(t), &forgejo.Request{Method: "GET", Path: "/repos/" + owner + "/" + repo + "/actions/runs/" + strconv.FormatInt(id, 10) + "/jobs",
-			Operation: "ListActionRunJobs (Do)", Retry: forgejo.IdempotentOnly}, &jobs)
+			Operation: "ListActionRunJobs (Do)", Retry: forgejo.RetryIdempotentOnly}, &jobs)
 		if err != nil || len(jobs.Jobs) != 1 || jobs.Jobs[0].Name != "hello" || jobs.Jobs[0].Status != "queued" {
 			t.Fatalf("jobs = %+v, %v", jobs, err)
 		}
@@ -689,11 +689,11 @@ func TestRepoActions(t *testing.T) {
 		}
 	})
 
-	resp, err := c.Actions.SetRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN", forgejo.CreateOrUpdateSecretOption{Data: "s3cret"})
+	resp, err := c.Actions.SetRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN", forgejo.CreateOrUpdateSecretRequest{Data: "s3cret"})
 	if err != nil || status(resp) != http.StatusCreated {
 		t.Fatalf("create secret: %d, %v", status(resp), err)
 	}
-	resp, err = c.Actions.SetRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN", forgejo.CreateOrUpdateSecretOption{Data: "n3w"})
+	resp, err = c.Actions.SetRepoSecret(ctx(t), owner, repo, "DEPLOY_TOKEN", forgejo.CreateOrUpdateSecretRequest{Data: "n3w"})
 	if err != nil || status(resp) != http.StatusNoContent {
 		t.Fatalf("update secret: %d, %v", status(resp), err)
 	}
@@ -707,7 +707,7 @@ func TestRepoActions(t *testing.T) {
 	}
 
 	// 201 on Gitea, 204 on Forgejo 15 (HAZARDS.md §22).
-	resp, err = c.Actions.CreateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.CreateVariableOption{Value: "staging"})
+	resp, err = c.Actions.CreateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.CreateVariableRequest{Value: "staging"})
 	if err != nil || (status(resp) != http.StatusCreated && status(resp) != http.StatusNoContent) {
 		t.Fatalf("create variable: %d, %v", status(resp), err)
 	}
@@ -715,13 +715,13 @@ func TestRepoActions(t *testing.T) {
 	if err != nil || v.Data != "staging" || v.Name != "TARGET" {
 		t.Fatalf("variable = %+v, %v", v, err)
 	}
-	_, err = c.Actions.UpdateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.UpdateVariableOption{Value: "production"})
+	_, err = c.Actions.UpdateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.UpdateVariableRequest{Value: "production"})
 	ok(t, "update variable", err)
 	vars, _, err := c.Actions.ListRepoVariables(ctx(t), owner, repo, nil)
 	if err != nil || len(vars) != 1 || vars[0].Data != "production" {
 		t.Fatalf("variables = %v, %v", vars, err)
 	}
-	_, err = c.Actions.CreateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.CreateVariableOption{Value: "again"})
+	_, err = c.Actions.CreateRepoVariable(ctx(t), owner, repo, "TARGET", forgejo.CreateVariableRequest{Value: "again"})
 	mustStatus(t, err, http.StatusConflict)
 	_, err = c.Actions.DeleteRepoVariable(ctx(t), owner, repo, "TARGET")
 	ok(t, "delete variable", err)

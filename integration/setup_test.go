@@ -227,10 +227,10 @@ func reportRun(code int) int {
 
 // client builds a client for the real server with the given token ("" for
 // anonymous). Retries are quick: the server is local.
-func client(t *testing.T, token string, opts ...forgejo.Option) *forgejo.Client {
+func client(t *testing.T, token string, opts ...forgejo.ClientOption) *forgejo.Client {
 	t.Helper()
 	e := need(t)
-	base := []forgejo.Option{
+	base := []forgejo.ClientOption{
 		forgejo.WithBaseURL(e.url),
 		forgejo.WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 3, BaseDelay: 10 * time.Millisecond, MaxDelay: 100 * time.Millisecond}),
 		forgejo.WithObserver(matrix),

@@ -95,7 +95,7 @@ func TestUsers(t *testing.T) {
 	t.Run("settings", func(t *testing.T) {
 		before, _, err := u2.Users.GetSettings(ctx(t))
 		ok(t, "settings", err)
-		after, _, err := u2.Users.EditSettings(ctx(t), forgejo.UserSettingsOptions{
+		after, _, err := u2.Users.EditSettings(ctx(t), forgejo.UserSettingsRequest{
 			FullName: forgejo.Ptr("User Two"), Location: forgejo.Ptr("Lyon"), Description: forgejo.Ptr("integration"), HideEmail: forgejo.Ptr(true),
 		})
 		if err != nil || after.FullName != "User Two" || after.Location != "Lyon" || !after.HideEmail || after.Theme != before.Theme {
@@ -105,7 +105,7 @@ func TestUsers(t *testing.T) {
 		if err != nil || u.FullName != "User Two" || u.Location != "Lyon" {
 			t.Fatalf("user2 after settings = %+v, %v", u, err)
 		}
-		_, _, err = u2.Users.EditSettings(ctx(t), forgejo.UserSettingsOptions{
+		_, _, err = u2.Users.EditSettings(ctx(t), forgejo.UserSettingsRequest{
 			FullName: forgejo.Ptr(before.FullName), Location: forgejo.Ptr(before.Location), Description: forgejo.Ptr(before.Description), HideEmail: forgejo.Ptr(before.HideEmail),
 		})
 		ok(t, "restore settings", err)
@@ -125,10 +125,10 @@ func TestUsers(t *testing.T) {
 		}
 		addr := unique("alt") + "@example.com"
 		// The answer lists all the account's addresses, not only the new one.
-		added, resp, err := u2.Users.AddEmails(ctx(t), forgejo.CreateEmailOption{Emails: []string{addr}})
+		added, resp, err := u2.Users.AddEmails(ctx(t), forgejo.CreateEmailRequest{Emails: []string{addr}})
 		ok(t, "add email", err)
 		cleanup(t, "email", func(ctx context.Context) (*forgejo.Response, error) {
-			return u2.Users.DeleteEmails(ctx, forgejo.DeleteEmailOption{Emails: []string{addr}})
+			return u2.Users.DeleteEmails(ctx, forgejo.DeleteEmailRequest{Emails: []string{addr}})
 		})
 		var got *forgejo.Email
 		for _, m := range added {
@@ -139,9 +139,9 @@ func TestUsers(t *testing.T) {
 		if got == nil || got.Primary || len(added) != len(before)+1 || status(resp) != http.StatusCreated {
 			t.Fatalf("add email (%d) = %d addresses, new one %+v", status(resp), len(added), got)
 		}
-		_, _, err = u2.Users.AddEmails(ctx(t), forgejo.CreateEmailOption{Emails: []string{addr}})
+		_, _, err = u2.Users.AddEmails(ctx(t), forgejo.CreateEmailRequest{Emails: []string{addr}})
 		mustStatus(t, err, http.StatusUnprocessableEntity)
-		resp, err = u2.Users.DeleteEmails(ctx(t), forgejo.DeleteEmailOption{Emails: []string{addr}})
+		resp, err = u2.Users.DeleteEmails(ctx(t), forgejo.DeleteEmailRequest{Emails: []string{addr}})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete email: %d, %v", status(resp), err)
 		}
@@ -152,7 +152,7 @@ func TestUsers(t *testing.T) {
 
 	t.Run("ssh keys", func(t *testing.T) {
 		key := sshKey(t, "user2@forgego")
-		k, resp, err := u2.Users.CreateKey(ctx(t), forgejo.CreateKeyOption{Title: "laptop", Key: key})
+		k, resp, err := u2.Users.CreateKey(ctx(t), forgejo.CreateKeyRequest{Title: "laptop", Key: key})
 		ok(t, "add key", err)
 		cleanup(t, "key", func(ctx context.Context) (*forgejo.Response, error) { return u2.Users.DeleteKey(ctx, k.ID) })
 		if k.Title != "laptop" || k.Fingerprint == "" || status(resp) != http.StatusCreated {
@@ -188,7 +188,7 @@ func TestUsers(t *testing.T) {
 			t.Fatalf("verification token = %q, %v", tok, err)
 		}
 		// A garbage key is refused with 422 and a message.
-		_, _, err = u2.Users.CreateGPGKey(ctx(t), forgejo.CreateGPGKeyOption{ArmoredPublicKey: "not a key"})
+		_, _, err = u2.Users.CreateGPGKey(ctx(t), forgejo.CreateGPGKeyRequest{ArmoredPublicKey: "not a key"})
 		if ae := mustStatus(t, err, http.StatusUnprocessableEntity); ae.Message == "" {
 			t.Fatalf("bad gpg key: %+v", ae)
 		}
@@ -196,13 +196,13 @@ func TestUsers(t *testing.T) {
 		me, _, err := u2.Users.GetCurrent(ctx(t))
 		ok(t, "user2", err)
 		g := newGPG(t, "User Two", me.Email)
-		k, resp, err := u2.Users.CreateGPGKey(ctx(t), forgejo.CreateGPGKeyOption{ArmoredPublicKey: g.public})
+		k, resp, err := u2.Users.CreateGPGKey(ctx(t), forgejo.CreateGPGKeyRequest{ArmoredPublicKey: g.public})
 		ok(t, "add gpg key", err)
 		cleanup(t, "gpg key", func(ctx context.Context) (*forgejo.Response, error) { return u2.Users.DeleteGPGKey(ctx, k.ID) })
 		if k.ID == 0 || !k.CanSign || k.KeyID == "" || status(resp) != http.StatusCreated || len(k.Emails) != 1 || k.Emails[0].Email != me.Email {
 			t.Fatalf("gpg key (%d) = %+v", status(resp), k)
 		}
-		verified, _, err := u2.Users.VerifyGPGKey(ctx(t), forgejo.VerifyGPGKeyOption{KeyID: k.KeyID, ArmoredSignature: g.sign(t, tok)})
+		verified, _, err := u2.Users.VerifyGPGKey(ctx(t), forgejo.VerifyGPGKeyRequest{KeyID: k.KeyID, ArmoredSignature: g.sign(t, tok)})
 		if err != nil || !verified.Verified {
 			t.Fatalf("verify gpg key = %+v, %v", verified, err)
 		}
@@ -245,7 +245,7 @@ func TestUsers(t *testing.T) {
 	})
 
 	t.Run("avatar", func(t *testing.T) {
-		resp, err := u2.Users.SetAvatar(ctx(t), forgejo.UpdateUserAvatarOption{Image: pngImage(t)})
+		resp, err := u2.Users.SetAvatar(ctx(t), forgejo.UpdateUserAvatarRequest{Image: pngImage(t)})
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("update avatar: %d, %v", status(resp), err)
 		}
@@ -256,7 +256,7 @@ func TestUsers(t *testing.T) {
 	})
 
 	t.Run("secrets and variables", func(t *testing.T) {
-		resp, err := u2.Actions.SetUserSecret(ctx(t), "MY_SECRET", forgejo.CreateOrUpdateSecretOption{Data: "v"})
+		resp, err := u2.Actions.SetUserSecret(ctx(t), "MY_SECRET", forgejo.CreateOrUpdateSecretRequest{Data: "v"})
 		if err != nil || status(resp) != http.StatusCreated {
 			t.Fatalf("create user secret: %d, %v", status(resp), err)
 		}
@@ -264,7 +264,7 @@ func TestUsers(t *testing.T) {
 		if err != nil || status(resp) != http.StatusNoContent {
 			t.Fatalf("delete user secret: %d, %v", status(resp), err)
 		}
-		_, err = u2.Actions.CreateUserVariable(ctx(t), "MY_VAR", forgejo.CreateVariableOption{Value: "one"})
+		_, err = u2.Actions.CreateUserVariable(ctx(t), "MY_VAR", forgejo.CreateVariableRequest{Value: "one"})
 		ok(t, "create user variable", err)
 		cleanup(t, "user variable", func(ctx context.Context) (*forgejo.Response, error) {
 			return u2.Actions.DeleteUserVariable(ctx, "MY_VAR")
@@ -273,7 +273,7 @@ func TestUsers(t *testing.T) {
 		if err != nil || v.Data != "one" {
 			t.Fatalf("user variable = %+v, %v", v, err)
 		}
-		_, err = u2.Actions.UpdateUserVariable(ctx(t), "MY_VAR", forgejo.UpdateVariableOption{Value: "two"})
+		_, err = u2.Actions.UpdateUserVariable(ctx(t), "MY_VAR", forgejo.UpdateVariableRequest{Value: "two"})
 		ok(t, "update user variable", err)
 		vars, _, err := u2.Actions.ListUserVariables(ctx(t), nil)
 		if err != nil || len(vars) != 1 || vars[0].Data != "two" {
@@ -304,7 +304,7 @@ func TestAccessTokens(t *testing.T) {
 	}
 	basic := client(t, "", forgejo.WithBasicAuth(e.user2, e.user2Passwd))
 	name := unique("tok")
-	tok, resp, err := basic.Users.CreateToken(ctx(t), e.user2, forgejo.CreateAccessTokenOption{Name: name, Scopes: []string{"read:user", "read:repository"}})
+	tok, resp, err := basic.Users.CreateToken(ctx(t), e.user2, forgejo.CreateAccessTokenRequest{Name: name, Scopes: []string{"read:user", "read:repository"}})
 	ok(t, "create token", err)
 	cleanup(t, "token", func(ctx context.Context) (*forgejo.Response, error) {
 		return basic.Users.DeleteToken(ctx, e.user2, strconv.FormatInt(tok.ID, 10))
@@ -330,7 +330,7 @@ func TestAccessTokens(t *testing.T) {
 		t.Fatalf("current user with the new token = %+v, %v", u, err)
 	}
 	// A write outside the token's scopes: 403 with the server's message.
-	_, _, err = scoped.Repos.Create(ctx(t), forgejo.CreateRepoOption{Name: unique("nope")})
+	_, _, err = scoped.Repos.Create(ctx(t), forgejo.CreateRepoRequest{Name: unique("nope")})
 	if ae := mustStatus(t, err, http.StatusForbidden); !strings.Contains(ae.Message, "scope") {
 		t.Fatalf("write with a read-only token: %+v", ae)
 	}
@@ -347,7 +347,7 @@ func TestAccessTokens(t *testing.T) {
 
 func TestOAuth2Applications(t *testing.T) {
 	u2 := user2(t)
-	app, resp, err := u2.Users.CreateOAuth2App(ctx(t), forgejo.CreateOAuth2ApplicationOptions{
+	app, resp, err := u2.Users.CreateOAuth2App(ctx(t), forgejo.CreateOAuth2ApplicationRequest{
 		Name: forgejo.Ptr("it-app"), RedirectURIs: []string{"https://app.example.com/cb"}, ConfidentialClient: forgejo.Ptr(true),
 	})
 	ok(t, "create app", err)
@@ -361,7 +361,7 @@ func TestOAuth2Applications(t *testing.T) {
 	if err != nil || got.ClientID != app.ClientID || got.ClientSecret != "" {
 		t.Fatalf("get app = %+v, %v (the secret is shown once)", got, err)
 	}
-	got, _, err = u2.Users.EditOAuth2App(ctx(t), app.ID, forgejo.CreateOAuth2ApplicationOptions{
+	got, _, err = u2.Users.EditOAuth2App(ctx(t), app.ID, forgejo.CreateOAuth2ApplicationRequest{
 		Name: forgejo.Ptr("it-app-2"), RedirectURIs: []string{"https://app.example.com/cb2"}, ConfidentialClient: forgejo.Ptr(false),
 	})
 	if err != nil || got.Name != "it-app-2" || got.ConfidentialClient || len(got.RedirectURIs) != 1 || got.RedirectURIs[0] != "https://app.example.com/cb2" {
@@ -381,9 +381,9 @@ func TestOAuth2Applications(t *testing.T) {
 
 func TestUserWebhooks(t *testing.T) {
 	u2 := user2(t)
-	h, resp, err := u2.Users.CreateHook(ctx(t), forgejo.CreateHookOption{
+	h, resp, err := u2.Users.CreateHook(ctx(t), forgejo.CreateHookRequest{
 		Type: "gitea", Active: true, Events: []string{"push"},
-		Config: forgejo.CreateHookOptionConfig{"url": "http://hooks.invalid/user", "content_type": "json"},
+		Config: forgejo.HookConfig{"url": "http://hooks.invalid/user", "content_type": "json"},
 	})
 	ok(t, "create user hook", err)
 	cleanup(t, "user hook", func(ctx context.Context) (*forgejo.Response, error) { return u2.Users.DeleteHook(ctx, h.ID) })
@@ -398,7 +398,7 @@ func TestUserWebhooks(t *testing.T) {
 	if err != nil || got.Config["url"] != "http://hooks.invalid/user" {
 		t.Fatalf("get user hook = %+v, %v", got, err)
 	}
-	got, _, err = u2.Users.EditHook(ctx(t), h.ID, forgejo.EditHookOption{Config: map[string]string{"url": "http://hooks.invalid/user2", "content_type": "form"}})
+	got, _, err = u2.Users.EditHook(ctx(t), h.ID, forgejo.EditHookRequest{Config: map[string]string{"url": "http://hooks.invalid/user2", "content_type": "form"}})
 	if err != nil || got.Config["url"] != "http://hooks.invalid/user2" || got.Config["content_type"] != "form" {
 		t.Fatalf("edit user hook = %+v, %v", got, err)
 	}

@@ -50,7 +50,7 @@
 // the observer is a [forgejo.HeaderObserver], and the client adds what it
 // writes under the rules of per-call headers: never the credential or a
 // header the client manages, never one the call already sets (a traceparent
-// passed with [forgejo.WithHeader] wins), and only to the base URL's origin,
+// passed with [forgejo.Header] wins), and only to the base URL's origin,
 // so a redirect to object storage is followed without them. Note that the
 // global propagator is a no-op until the application sets one.
 //

@@ -91,7 +91,7 @@ type harness struct {
 
 // newHarness starts a server answering with steps in order (repeating the
 // last), an observer on in-memory providers, and a client on both.
-func newHarness(t *testing.T, steps []step, opts ...forgejo.Option) *harness {
+func newHarness(t *testing.T, steps []step, opts ...forgejo.ClientOption) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: &fakeClock{t: time.Unix(1_700_000_000, 0)}}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -129,7 +129,7 @@ func newHarness(t *testing.T, steps []step, opts ...forgejo.Option) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := []forgejo.Option{
+	base := []forgejo.ClientOption{
 		forgejo.WithBaseURL(h.srv.URL),
 		forgejo.WithToken("test-token-0123"),
 		forgejo.WithObserver(obs),
@@ -369,7 +369,7 @@ func TestRetriesExhausted(t *testing.T) {
 
 func TestNeverWriteThatFails(t *testing.T) {
 	h := newHarness(t, []step{{hangUp: true}})
-	_, err := h.client.Do(context.Background(), &forgejo.Request{Method: "POST", Path: "/repos/o/r/issues", Body: map[string]string{"title": "t"}, Retry: forgejo.Never}, nil)
+	_, err := h.client.Do(context.Background(), &forgejo.Request{Method: "POST", Path: "/repos/o/r/issues", Body: map[string]string{"title": "t"}, Retry: forgejo.RetryNever}, nil)
 	var te *forgejo.TransportError
 	if !errors.As(err, &te) || te.Kind != forgejo.TransportConnection {
 		t.Fatalf("err = %v", err)
@@ -565,14 +565,14 @@ func TestNoSecretInAnyExport(t *testing.T) {
 	_, _, _ = c.Issues.Get(ctx, "o", "r", 1)                                                // 503, then 404 echoing it
 	_, _, _ = c.Repos.Get(ctx, "o/"+token, "r")                                             // refused before sending
 	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Query: url.Values{ // the token and a value in the query
-		"q": {queryValue}, "t": {token}}, Retry: forgejo.IdempotentOnly}, nil)
-	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r/issues/1", Query: url.Values{"q": {queryValue}}, Retry: forgejo.IdempotentOnly}, nil,
-		forgejo.WithQuery("access_token", token))
+		"q": {queryValue}, "t": {token}}, Retry: forgejo.RetryIdempotentOnly}, nil)
+	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r/issues/1", Query: url.Values{"q": {queryValue}}, Retry: forgejo.RetryIdempotentOnly}, nil,
+		forgejo.QueryParam("access_token", token))
 	// Caller labels carrying the token, or the call's own password, reach
 	// span names and attributes and metric attributes only masked.
-	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Operation: "sync-" + token, Retry: forgejo.IdempotentOnly}, nil)
-	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Operation: "login " + password, Retry: forgejo.IdempotentOnly}, nil,
-		forgejo.WithQuery("password", password))
+	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Operation: "sync-" + token, Retry: forgejo.RetryIdempotentOnly}, nil)
+	_, _ = c.Do(ctx, &forgejo.Request{Method: "GET", Path: "/repos/o/r", Operation: "login " + password, Retry: forgejo.RetryIdempotentOnly}, nil,
+		forgejo.QueryParam("password", password))
 	_, _ = c.Do(ctx, &forgejo.Request{Method: token, Path: "/repos/o/r", Operation: token}, nil)
 	if hits.Load() < 8 {
 		t.Fatalf("only %d requests", hits.Load())

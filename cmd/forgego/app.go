@@ -392,7 +392,7 @@ func (a *app) connect() (*forgejo.Client, error) {
 		a.closeFn = srv.Close
 		a.verbosef("embedded demo server on %s (at most %d items a page; faults and a rate limit of %d requests per %s injected)\n",
 			srv.URL, demoMaxItems, demoQuota, demoWindow)
-		c, err := srv.NewClient(append(opts, forgejo.WithRetryPolicy(forgejo.DefaultRetryPolicy))...)
+		c, err := srv.NewClient(append(opts, forgejo.WithRetryPolicy(forgejo.DefaultRetryPolicy()))...)
 		if err != nil {
 			return nil, err
 		}
@@ -419,12 +419,12 @@ func (a *app) connect() (*forgejo.Client, error) {
 }
 
 // clientOptions are the options of every client the CLI builds.
-func (a *app) clientOptions() []forgejo.Option {
+func (a *app) clientOptions() []forgejo.ClientOption {
 	obs := &cliObserver{prog: a.progress()}
 	if a.g.verbose {
 		obs.verbose = &verboseObserver{w: a.stderr}
 	}
-	opts := []forgejo.Option{forgejo.WithUserAgent("forgego-cli/" + version()), forgejo.WithObserver(obs)}
+	opts := []forgejo.ClientOption{forgejo.WithUserAgent("forgego-cli/" + version()), forgejo.WithObserver(obs)}
 	if a.g.pace {
 		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
 	}

@@ -155,7 +155,7 @@ func (a *app) apiCmd() *cobra.Command {
 			if paginate && m != http.MethodGet {
 				return usagef("--paginate works with GET only")
 			}
-			var callOpts []forgejo.CallOption
+			var callOpts []forgejo.RequestOption
 			for _, h := range headers {
 				k, v, ok := strings.Cut(h, ":")
 				k = strings.TrimSpace(k)
@@ -165,7 +165,7 @@ func (a *app) apiCmd() *cobra.Command {
 				if apiReservedHeaders[http.CanonicalHeaderKey(k)] {
 					return usagef("-H: %s cannot be set (the client sets it)", http.CanonicalHeaderKey(k))
 				}
-				callOpts = append(callOpts, forgejo.WithHeader(k, strings.TrimSpace(v)))
+				callOpts = append(callOpts, forgejo.Header(k, strings.TrimSpace(v)))
 			}
 			var inputBody []byte
 			if input != "" {
@@ -190,9 +190,9 @@ func (a *app) apiCmd() *cobra.Command {
 				}
 				body[f.key] = f.value
 			}
-			retry := forgejo.Never // a request we know nothing about is not repeated…
+			retry := forgejo.RetryNever // a request we know nothing about is not repeated…
 			if m == http.MethodGet || m == http.MethodHead {
-				retry = forgejo.IdempotentOnly // …unless it is a read
+				retry = forgejo.RetryIdempotentOnly // …unless it is a read
 			}
 			req := &forgejo.Request{Method: m, Path: path, Query: query, Retry: retry, Operation: "api"}
 			if body != nil {
@@ -236,7 +236,7 @@ func (a *app) apiCmd() *cobra.Command {
 // apiPaginate walks every page of a listing with the library's walker and
 // prints one JSON array. The page and limit of PATH's query, if any, are
 // where it starts and the size it asks.
-func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags, silent, include bool, callOpts []forgejo.CallOption) error {
+func (a *app) apiPaginate(c *forgejo.Client, req *forgejo.Request, jf *jsonFlags, silent, include bool, callOpts []forgejo.RequestOption) error {
 	start := forgejo.ListOptions{Limit: pageAsk}
 	if l, err := strconv.Atoi(req.Query.Get("limit")); err == nil && l > 0 {
 		start.Limit = l

@@ -144,7 +144,7 @@ is never repeated: it could have been made already.`,
 			if err != nil {
 				return err
 			}
-			is, _, err := c.Issues.Create(a.ctx, owner, name, forgejo.CreateIssueOption{Title: title, Body: body, Labels: ids, Assignees: assignees})
+			is, _, err := c.Issues.Create(a.ctx, owner, name, forgejo.CreateIssueRequest{Title: title, Body: body, Labels: ids, Assignees: assignees})
 			if err != nil {
 				return err
 			}

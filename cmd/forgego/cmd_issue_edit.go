@@ -196,7 +196,7 @@ func (a *app) issueEditCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var edit forgejo.EditIssueOption
+			var edit forgejo.EditIssueRequest
 			if f.Changed("title") {
 				edit.Title = &title
 			}
@@ -227,7 +227,7 @@ func (a *app) issueEditCmd() *cobra.Command {
 				}
 			}
 			if len(add) > 0 {
-				if _, _, err := c.Issues.AddLabelsToIssue(a.ctx, owner, name, n, forgejo.IssueLabelsOption{Labels: forgejo.LabelIDs(add...)}); err != nil {
+				if _, _, err := c.Issues.AddLabelsToIssue(a.ctx, owner, name, n, forgejo.IssueLabelsRequest{Labels: forgejo.LabelIDs(add...)}); err != nil {
 					return err
 				}
 			}
@@ -277,11 +277,11 @@ func (a *app) issueStateCmd(verb string, state forgejo.StateType) *cobra.Command
 				return err
 			}
 			if comment != "" {
-				if _, _, err := c.Issues.CreateComment(a.ctx, owner, name, n, forgejo.CreateIssueCommentOption{Body: comment}); err != nil {
+				if _, _, err := c.Issues.CreateComment(a.ctx, owner, name, n, forgejo.CreateIssueCommentRequest{Body: comment}); err != nil {
 					return err
 				}
 			}
-			is, _, err := c.Issues.Edit(a.ctx, owner, name, n, forgejo.EditIssueOption{State: &state})
+			is, _, err := c.Issues.Edit(a.ctx, owner, name, n, forgejo.EditIssueRequest{State: &state})
 			if err != nil {
 				return err
 			}
@@ -327,7 +327,7 @@ func (a *app) commentCmd(cmdName, noun, short, example string, argsOf func(*cobr
 			if err != nil {
 				return err
 			}
-			cm, _, err := c.Issues.CreateComment(a.ctx, owner, name, n, forgejo.CreateIssueCommentOption{Body: body})
+			cm, _, err := c.Issues.CreateComment(a.ctx, owner, name, n, forgejo.CreateIssueCommentRequest{Body: body})
 			if err != nil {
 				return err
 			}

@@ -107,7 +107,7 @@ func (a *app) labelCreateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			l, _, err := c.Issues.CreateLabel(a.ctx, owner, name, forgejo.CreateLabelOption{Name: rest[0], Color: col, Description: description})
+			l, _, err := c.Issues.CreateLabel(a.ctx, owner, name, forgejo.CreateLabelRequest{Name: rest[0], Color: col, Description: description})
 			if err != nil {
 				return err
 			}
@@ -134,7 +134,7 @@ func (a *app) labelEditCmd() *cobra.Command {
 				return err
 			}
 			f := cmd.Flags()
-			var edit forgejo.EditLabelOption
+			var edit forgejo.EditLabelRequest
 			if f.Changed("name") {
 				if strings.TrimSpace(newName) == "" {
 					return usagef("--name cannot be empty")

@@ -70,7 +70,7 @@ Forgejo usually sends none, which is reported as unknown, not as zero.`,
 			}
 			// One attempt, never repeated: a 429 is an answer here, and its
 			// headers are what the user asked for.
-			resp, err := c.Do(a.ctx, &forgejo.Request{Method: http.MethodGet, Path: "/version", Retry: forgejo.Never, Operation: "getVersion"}, nil)
+			resp, err := c.Do(a.ctx, &forgejo.Request{Method: http.MethodGet, Path: "/version", Retry: forgejo.RetryNever, Operation: "getVersion"}, nil)
 			var retryAfter *float64
 			if err != nil {
 				var apiErr *forgejo.APIError

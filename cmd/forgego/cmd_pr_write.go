@@ -50,7 +50,7 @@ create is never repeated: it could have been made already.`,
 			if err != nil {
 				return err
 			}
-			pr, _, err := c.PullRequests.Create(a.ctx, owner, name, forgejo.CreatePullRequestOption{
+			pr, _, err := c.PullRequests.Create(a.ctx, owner, name, forgejo.CreatePullRequestRequest{
 				Head: head, Base: base, Title: title, Body: body, Labels: ids, Assignees: assignees,
 			})
 			if err != nil {
@@ -110,7 +110,7 @@ func (a *app) prMergeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = c.PullRequests.Merge(a.ctx, owner, name, n, forgejo.MergePullRequestOption{
+			_, err = c.PullRequests.Merge(a.ctx, owner, name, n, forgejo.MergePullRequestRequest{
 				Style: style, Title: subject, Message: body, DeleteBranchAfterMerge: deleteBranch,
 			})
 			if err != nil {
@@ -146,7 +146,7 @@ func (a *app) prStateCmd(verb string, state forgejo.StateType) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			pr, _, err := c.PullRequests.Edit(a.ctx, owner, name, n, forgejo.EditPullRequestOption{State: &state})
+			pr, _, err := c.PullRequests.Edit(a.ctx, owner, name, n, forgejo.EditPullRequestRequest{State: &state})
 			if err != nil {
 				return err
 			}

@@ -91,7 +91,7 @@ assets. The repository is -R's, else the git remote's.`,
 			if err != nil {
 				return err
 			}
-			rel, _, err := c.Repos.CreateRelease(a.ctx, owner, name, forgejo.CreateReleaseOption{
+			rel, _, err := c.Repos.CreateRelease(a.ctx, owner, name, forgejo.CreateReleaseRequest{
 				TagName: args[0], Name: title, Body: notes, Draft: draft, Prerelease: prerelease, TargetCommitish: target,
 			})
 			if err != nil {

@@ -65,7 +65,7 @@ nothing; forgego then says which name it does not know.`,
 			if err != nil {
 				return err
 			}
-			opt := forgejo.CreateRepoOption{Name: name, Private: private, Description: description,
+			opt := forgejo.CreateRepoRequest{Name: name, Private: private, Description: description,
 				Gitignores: gitignore, License: license, DefaultBranch: defaultBranch}
 			if addReadme || gitignore != "" || license != "" {
 				// Forgejo writes .gitignore and LICENSE only into the
@@ -195,7 +195,7 @@ func (a *app) repoForkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, _, err := c.Repos.CreateFork(a.ctx, owner, name, forgejo.CreateForkOption{Organization: org, Name: forkName})
+			r, _, err := c.Repos.CreateFork(a.ctx, owner, name, forgejo.CreateForkRequest{Organization: org, Name: forkName})
 			if err != nil {
 				return err
 			}

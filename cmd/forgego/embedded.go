@@ -206,7 +206,7 @@ func seedDemo(srv *forgejotest.Server, now time.Time, clock *shiftClock, window 
 	}
 	ctx := context.Background()
 	for _, r := range demoReleases {
-		rel, _, err := c.Repos.CreateRelease(ctx, owner, "demo", forgejo.CreateReleaseOption{
+		rel, _, err := c.Repos.CreateRelease(ctx, owner, "demo", forgejo.CreateReleaseRequest{
 			TagName: r.tag, Name: r.title, Body: r.notes, Prerelease: r.prerelease, TargetCommitish: "main",
 		})
 		if err != nil {

@@ -280,11 +280,11 @@ func TestPRListMerged(t *testing.T) {
 	}
 	c := srv.Client(forgejo.WithToken(srv.AddUser("alice")))
 	ctx := t.Context()
-	if _, err := c.PullRequests.Merge(ctx, "alice", "proj", 2, forgejo.MergePullRequestOption{Style: forgejo.MergeStyleMerge}); err != nil {
+	if _, err := c.PullRequests.Merge(ctx, "alice", "proj", 2, forgejo.MergePullRequestRequest{Style: forgejo.MergeStyleMerge}); err != nil {
 		t.Fatal(err)
 	}
 	closed := forgejo.StateClosed
-	if _, _, err := c.PullRequests.Edit(ctx, "alice", "proj", 3, forgejo.EditPullRequestOption{State: &closed}); err != nil {
+	if _, _, err := c.PullRequests.Edit(ctx, "alice", "proj", 3, forgejo.EditPullRequestRequest{State: &closed}); err != nil {
 		t.Fatal(err)
 	}
 	r := cli(t, env, "pr", "list", "-R", "alice/proj", "--state", "merged", "--jq", ".[].number")

@@ -166,7 +166,6 @@ func (a *app) emit(j *jsonFlags, v any) error {
 	if doc == nil && reflect.ValueOf(v).Kind() == reflect.Slice {
 		doc = []any{} // an empty list is [], as gh prints it, whatever the server said
 	}
-	doc = nullTimes(doc)
 	if len(j.fields) > 0 {
 		doc = selectFields(doc, j.fields)
 	}
@@ -186,28 +185,6 @@ func (a *app) emit(j *jsonFlags, v any) error {
 		return a.runJQ(j, doc)
 	}
 	return a.printJSON(doc)
-}
-
-// zeroTime is how a time the model holds unset marshals; the API says null.
-const zeroTime = "0001-01-01T00:00:00Z"
-
-// nullTimes turns unset times back into the null the API sent.
-func nullTimes(doc any) any {
-	switch d := doc.(type) {
-	case []any:
-		for i := range d {
-			d[i] = nullTimes(d[i])
-		}
-	case map[string]any:
-		for k, v := range d {
-			d[k] = nullTimes(v)
-		}
-	case string:
-		if d == zeroTime {
-			return nil
-		}
-	}
-	return doc
 }
 
 // runJQ prints what --jq makes of doc: a string as it is, anything else as

@@ -79,7 +79,7 @@ func TestRepoCreateInitialized(t *testing.T) {
 		t.Errorf("README.md on main: %q %v", got, err)
 	}
 	// A pull request against the new default branch.
-	if _, _, err := c.Repos.CreateFile(ctx, me, "notes", "todo.txt", forgejo.CreateFileOptions{
+	if _, _, err := c.Repos.CreateFile(ctx, me, "notes", "todo.txt", forgejo.CreateFileRequest{
 		Content: base64.StdEncoding.EncodeToString([]byte("write more\n")), NewBranch: "feature"}); err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ package api
 // then params, a pointer to the operation's query parameters when it has any
 // (an options type named <stem><Method>Options, IssueListOptions, or
 // *ListOptions when it only pages), then the request body by value, and last
-// opts ...CallOption, the per-call options (Sudo, WithOTP, WithHeader, ...).
+// opts ...RequestOption, the per-call options (Sudo, OTP, Header, ...).
 // Iterators take the same arguments and apply opts to every page.
 //
 // N12 The operationId stays findable. Every method's doc comment ends with

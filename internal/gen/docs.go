@@ -115,6 +115,10 @@ func typeDoc(name, raw string) string {
 	lw := strings.ToLower(w)
 	second, _, _ := strings.Cut(a, " ")
 	switch {
+	case lw == "are" && strings.HasPrefix(strings.ToLower(a), "options "):
+		// "CreatePullReviewOptions are options to create a pull review":
+		// one type is not "are".
+		return name + " holds the " + a
 	case thirdPerson[lw]:
 		return name + " " + lowerFirst(rest)
 	case conjugate[lw] != "":
@@ -127,9 +131,30 @@ func typeDoc(name, raw string) string {
 		return name + " holds " + lowerFirst(rest)
 	case lw == "options" || lw == "form" || strings.ToLower(second) == "options":
 		return name + " holds the " + lowerFirst(rest)
+	case pluralNoun(lw), endsWithAny(strings.ToLower(strings.TrimSuffix(rest, ".")), " options", " option", " info", " information"):
+		// "SearchResults results of a search", "CreateUserOption create
+		// user options": "X is the results" and "X is the create user
+		// options" do not read; a type holds them.
+		return name + " holds the " + lowerFirst(rest)
 	default:
 		return name + " is the " + lowerFirst(rest)
 	}
+}
+
+// pluralNoun reports whether a description's first word is a plural noun
+// ("results", "details"), which "X is the …" cannot introduce. Verbs in the
+// third person ("names", "reports") are in thirdPerson and never get here.
+func pluralNoun(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !endsWithAny(w, "ss", "us", "is")
+}
+
+func endsWithAny(s string, suffixes ...string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 func isIdentLike(w string) bool {

@@ -22,7 +22,7 @@ func emitIndex(m *models, ops []*opInfo) string {
 	b.WriteString("Methods marked † also have a streaming form, `Open…`, returning an `io.ReadCloser`.\n")
 	b.WriteString("Params is the type of the method's query parameters (nil sends none) and body the type of the\n")
 	b.WriteString("request body, passed by value; a method written by hand says so, and its doc comment has both.\n")
-	b.WriteString("Retry is the operation's eligibility: `IdempotentOnly` (a read), `Never` or `AlwaysRetry`.\n\n")
+	b.WriteString("Retry is the operation's eligibility: `RetryIdempotentOnly` (a read), `RetryNever` or `RetryAlways`.\n\n")
 	b.WriteString("| operationId | Go method | HTTP | route | params | body | retry |\n|---|---|---|---|---|---|---|\n")
 	for _, o := range sortedOps(ops) {
 		mark := ""

@@ -143,7 +143,7 @@ func params(m *models, o *opInfo) string {
 	if o.body != nil {
 		ps = append(ps, p{"body", m.bodyType(o.body)})
 	}
-	ps = append(ps, p{"opts", "...CallOption"})
+	ps = append(ps, p{"opts", "...RequestOption"})
 	var parts []string
 	for i, x := range ps {
 		if i+1 < len(ps) && ps[i+1].typ == x.typ {
@@ -214,11 +214,11 @@ func retryLine(o *opInfo) string {
 func retryName(r api.Retry) string {
 	switch r {
 	case api.Always:
-		return "AlwaysRetry"
+		return "RetryAlways"
 	case api.Never:
-		return "Never"
+		return "RetryNever"
 	}
-	return "IdempotentOnly"
+	return "RetryIdempotentOnly"
 }
 
 func retryReason(row api.Op) string {
@@ -476,7 +476,7 @@ func emitIter(b *strings.Builder, m *models, o *opInfo) {
 	if o.iterField != "" {
 		what = "entry of " + o.iterField
 	}
-	doc := fmt.Sprintf("%sIter walks every %s of [%s], page after page from params' page on; see [All]. A page is fetched only once the previous one has been consumed. params is copied, never modified; opts apply to every page.",
+	doc := fmt.Sprintf("%sIter walks every %s of [%s], page after page from params' page on; see [All]. Pages are fetched one at a time, each once the previous one has been consumed, unless the client was made with [WithWalkConcurrency], which fetches later pages ahead; items still come once each, in order. params is copied, never modified; opts apply to every page.",
 		o.method, what, qualified(o))
 	b.WriteString(comment("", doc))
 	fmt.Fprintf(b, "func (%s) %sIter(%s) iter.Seq2[%s, error] {\n", recv(o), o.method, params(m, o), elem)

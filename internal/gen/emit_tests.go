@@ -216,7 +216,7 @@ func emitCase(b *strings.Builder, m *models, o *opInfo) {
 	// call and stream take the per-call options, so that gnRunCase can
 	// make the call conditional (a 304 gives the zero result).
 	withOpts := strings.Join(append(append([]string{"ctx"}, cs.args...), "opts..."), ", ")
-	fmt.Fprintf(b, "\tcall: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {\n")
+	fmt.Fprintf(b, "\tcall: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {\n")
 	writeSetup(b, cs)
 	wrap := "gnResult"
 	if o.result == rNone {
@@ -230,7 +230,7 @@ func emitCase(b *strings.Builder, m *models, o *opInfo) {
 		b.WriteString("\t\treturn n, gnSamePage(params.Page, err)\n\t},\n")
 	}
 	if o.row.Stream {
-		b.WriteString("\tstream: func(ctx context.Context, c *Client, opts ...CallOption) (any, *Response, error) {\n")
+		b.WriteString("\tstream: func(ctx context.Context, c *Client, opts ...RequestOption) (any, *Response, error) {\n")
 		writeSetup(b, cs)
 		fmt.Fprintf(b, "\t\treturn gnReadAll(c.%s.%s(%s))\n\t},\n", o.service, streamName(o.method), withOpts)
 	}

@@ -165,11 +165,11 @@ func emitVersions(ops []*opInfo) string {
 	fmt.Fprintf(&b, "- query parameters added: %d; query parameters that gained enum values: %d\n", len(versions.querySince), len(versions.queryEnumSince))
 	b.WriteString("\n| where | what | since |\n|---|---|---|\n")
 	for _, k := range sortedKeys(versions.fieldSince) {
-		fmt.Fprintf(&b, "| model `%s` | field | %s |\n", k, versions.fieldSince[k])
+		fmt.Fprintf(&b, "| model `%s` | field | %s |\n", goFieldKey(k), versions.fieldSince[k])
 	}
 	for _, k := range sortedKeys(versions.enumSince) {
 		for _, a := range versions.enumSince[k] {
-			fmt.Fprintf(&b, "| model `%s` | values %s | %s |\n", k, "`"+strings.Join(a.values, "`, `")+"`", a.version)
+			fmt.Fprintf(&b, "| model `%s` | values %s | %s |\n", goFieldKey(k), "`"+strings.Join(a.values, "`, `")+"`", a.version)
 		}
 	}
 	for _, k := range sortedKeys(versions.querySince) {
@@ -269,4 +269,11 @@ func updateReadmeReleases(readme string, ops []*opInfo) (string, error) {
 		return "", fmt.Errorf("README.md: no %q ... %q section", releasesStart, releasesEnd)
 	}
 	return readme[:i] + releasesStart + "\n\n" + releaseTable(ops) + readme[j:], nil
+}
+
+// goFieldKey renders "Definition.wire_name" with the definition's Go name,
+// the type a reader looks for (CreateFileRequest, not CreateFileOptions).
+func goFieldKey(k string) string {
+	def, rest, _ := strings.Cut(k, ".")
+	return goTypeName(def) + "." + rest
 }

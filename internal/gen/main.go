@@ -115,8 +115,12 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	modelsSrc := emitModels(m)
+	if err := checkNullWhenZero(); err != nil {
+		return nil, err
+	}
 	src := map[string]string{
-		"models_gen.go":       emitModels(m),
+		"models_gen.go":       modelsSrc,
 		"secrets_gen.go":      emitSecrets(secrets),
 		"secrets_gen_test.go": emitSecretSamples(secrets),
 		"operations_gen.go":   emitTable(ops),

@@ -50,7 +50,7 @@ func coverageTable(ops []*opInfo) string {
 	}
 	var b strings.Builder
 	b.WriteString(coverageStart + "\n\n")
-	b.WriteString("| service | operations | GET | POST | PUT | PATCH | DELETE | AlwaysRetry | paginated | hand-written |\n")
+	b.WriteString("| service | operations | GET | POST | PUT | PATCH | DELETE | RetryAlways | paginated | hand-written |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	line := func(name string, r *row) {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n",

@@ -73,7 +73,8 @@ const (
 type typeDef struct {
 	specName string // definition name, or owner.property for inline objects
 	name     string // Go name
-	doc      string // the spec's description (raw)
+	doc      string // the spec's description (raw), or the curated typeDocs text
+	curated  bool   // doc is from typeDocs: a whole sentence, written for the spec's name
 	cat      category
 	target   *gtype // catAlias, catSlice, catMap
 	shape    shape
@@ -397,23 +398,133 @@ func checkSpecEnums(s *Spec) error {
 	return nil
 }
 
-// typeRenames are definitions whose Go name differs from the spec's, with
-// the reason.
+// typeRenames are definitions whose Go name is not the one the naming rules
+// below give them, with the reason. The generator fails on an entry that
+// names no definition, and on two definitions that end with one Go name.
 var typeRenames = map[string]string{
-	// errors.go already has APIError: the error value a failed call returns,
-	// which parses this body.
-	"APIError": "APIErrorBody",
+	// The body of the review-request operations: the mechanical name,
+	// PullReviewRequestRequest, says "request" twice; it holds the reviewers
+	// and team reviewers to request or to withdraw.
+	"PullReviewRequestOptions": "PullReviewersRequest",
+	// Parts of request bodies, never sent on their own: "Options" is the
+	// suffix of query structs (docs/RENAMES.md), so they are named for what
+	// they hold.
+	"CommitDateOptions":      "CommitDates",
+	"RepoTargetOption":       "RepoTarget",
+	"CreateHookOptionConfig": "HookConfig",
+}
+
+// The naming rules of models (docs/RENAMES.md, "The vocabulary"):
+//
+//   - A definition sent as a JSON request body (the schema of a body
+//     parameter) and received in no response ends in Request: its Option or
+//     Options suffix is replaced (CreateIssueOption becomes
+//     CreateIssueRequest, EditAttachmentOptions EditAttachmentRequest), and a
+//     name without one gets Request appended (IssueMeta becomes
+//     IssueMetaRequest).
+//   - A definition that is both sent and received keeps the spec's name: it
+//     is the resource, not a request for one (the pinned spec has none).
+//   - Every other definition keeps the spec's name, unless typeRenames says
+//     otherwise.
+//
+// goNames holds every definition's Go name; buildModels fills it
+// (modelNames) before any type is built.
+var goNames map[string]string
+
+// modelNames computes the Go name of every definition of s by the rules
+// above, and fails on a collision: two definitions with one Go name, or a
+// Go name that the package declares by hand (the Request of Client.Do, for
+// one) — checkCollisions finds the second kind too, after the fact.
+func modelNames(s *Spec) (map[string]string, error) {
+	_, resp, _ := bodyUse(s)
+	direct := map[string]bool{}
+	for _, op := range s.Ops {
+		for _, p := range op.Parameters {
+			if p.In == "body" {
+				if name := p.Schema.refName(); name != "" {
+					direct[name] = true
+				}
+			}
+		}
+	}
+	names := map[string]string{}
+	owner := map[string]string{}
+	for _, name := range sortedKeys(s.Definitions) {
+		goName := name
+		if direct[name] && !resp[name] {
+			stem := strings.TrimSuffix(strings.TrimSuffix(name, "Options"), "Option")
+			goName = stem + "Request"
+		}
+		if n, ok := typeRenames[name]; ok {
+			goName = n
+		}
+		if reservedNames[goName] {
+			return nil, fmt.Errorf("definition %s would be named %s, which the package declares by hand: add it to typeRenames", name, goName)
+		}
+		if other, dup := owner[goName]; dup {
+			return nil, fmt.Errorf("definitions %s and %s would both be named %s: add one to typeRenames", other, name, goName)
+		}
+		owner[goName], names[name] = name, goName
+	}
+	for name := range typeRenames {
+		if s.Definitions[name] == nil {
+			return nil, fmt.Errorf("typeRenames names %s, which the spec does not define", name)
+		}
+	}
+	return names, nil
+}
+
+// reservedNames are hand-written names of the package that a model could
+// take: Request is what Client.Do sends, Option and RequestOption are
+// options.
+var reservedNames = map[string]bool{"Request": true, "ClientOption": true, "RequestOption": true, "Response": true}
+
+// usedDefinitions are the definitions some operation uses: reachable from
+// a body parameter or from a successful (2xx) response. The error bodies
+// the spec declares (APIError, APINotFound, ...) are reachable only from
+// error responses, which a call turns into an *APIError (errors.go) rather
+// than decoding them into a model, so they are not generated.
+func usedDefinitions(s *Spec) map[string]bool {
+	used := map[string]bool{}
+	var walk func(sc *Schema)
+	walk = func(sc *Schema) {
+		if sc == nil {
+			return
+		}
+		if name := sc.refName(); name != "" {
+			if !used[name] {
+				used[name] = true
+				walk(s.Definitions[name])
+			}
+			return
+		}
+		walk(sc.Items)
+		walk(sc.AdditionalProperties)
+		for _, p := range sc.Properties {
+			walk(p)
+		}
+	}
+	for _, op := range s.Ops {
+		for _, p := range op.Parameters {
+			if p.In == "body" {
+				walk(p.Schema)
+			}
+		}
+		for code, r := range op.Responses {
+			if !strings.HasPrefix(code, "2") {
+				continue
+			}
+			if r.Ref != "" {
+				r = s.Responses[r.Ref[strings.LastIndex(r.Ref, "/")+1:]]
+			}
+			walk(r.Schema)
+		}
+	}
+	return used
 }
 
 // typeDocs are doc comments for definitions the spec leaves undescribed.
 var typeDocs = map[string]string{
-	"APIForbiddenError":              "APIForbiddenError is the body of a 403 answer.",
-	"APIInternalServerError":         "APIInternalServerError is the body of a 500 answer.",
-	"APIInvalidTopicsError":          "APIInvalidTopicsError is the body of a 422 answer to a topic list the instance refuses; InvalidTopics names the offending topics.",
-	"APINotFound":                    "APINotFound is the body of a 404 answer; Errors carries details such as a user redirect that does not exist.",
-	"APIRepoArchivedError":           "APIRepoArchivedError is the body of the answer to a write on an archived repository.",
-	"APIUnauthorizedError":           "APIUnauthorizedError is the body of a 401 answer.",
-	"APIValidationError":             "APIValidationError is the body of a 422 answer.",
 	"APRemoteFollowOption":           "APRemoteFollowOption names a remote ActivityPub actor to follow.",
 	"ActionVariable":                 "ActionVariable is a variable of Forgejo Actions, as the API returns it.",
 	"Activity":                       "Activity is one entry of an activity feed.",
@@ -435,7 +546,7 @@ type models struct {
 }
 
 func goTypeName(def string) string {
-	if n, ok := typeRenames[def]; ok {
+	if n, ok := goNames[def]; ok {
 		return n
 	}
 	return def
@@ -445,6 +556,12 @@ func goTypeName(def string) string {
 // in the spec calls for.
 func buildModels(s *Spec) (*models, error) {
 	m := &models{spec: s, types: map[string]*typeDef{}, byDef: map[string]*typeDef{}}
+	names, err := modelNames(s)
+	if err != nil {
+		return nil, err
+	}
+	goNames = names
+	used := usedDefinitions(s)
 	req, resp, edit := bodyUse(s)
 	for _, name := range sortedKeys(enumTypes) {
 		td := &typeDef{specName: "enum " + name, name: name, cat: catAlias, target: tString, enum: enumTypes[name],
@@ -454,8 +571,11 @@ func buildModels(s *Spec) (*models, error) {
 		}
 	}
 	for _, name := range sortedKeys(s.Definitions) {
+		if !used[name] {
+			continue // no operation sends or returns it
+		}
 		def := s.Definitions[name]
-		td := &typeDef{specName: name, name: goTypeName(name), doc: firstNonEmpty(typeDocs[name], def.Description, def.Title)}
+		td := &typeDef{specName: name, name: goTypeName(name), doc: firstNonEmpty(typeDocs[name], def.Description, def.Title), curated: typeDocs[name] != ""}
 		switch {
 		case edit[name]:
 			td.shape = shapeEdit

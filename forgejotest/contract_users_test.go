@@ -7,199 +7,15 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
 	"image/png"
+	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 )
-
-// accountsArea is this area's part of the contract scenario: what bots and
-// automation do to accounts and what a site administrator does.
-func (s *scenario) accountsArea() {
-	s.adminAccounts()
-	s.accountKeys()
-	s.accountEmails()
-	s.accountSettingsAndApps()
-	s.adminSite()
-	s.accountAvatarsAndOrgs()
-	s.packagesArea()
-}
-
-// packagesArea: the scenario cannot publish a package on both targets (the
-// fake has no registry; see Server.AddPackage), so it checks the empty
-// listing and the refusals.
-func (s *scenario) packagesArea() {
-	c2 := s.tg.c2
-	u2 := s.tg.user2
-	ps, resp, err := c2.Packages.List(s.ctx, u2, nil)
-	s.must(err, "list packages")
-	total, _ := resp.TotalCount()
-	s.note("packages of user2: %d (total %d)", len(ps), total)
-	_, _, err = s.tg.anon.Packages.List(s.ctx, u2, nil)
-	e := s.apiErr(err, "packages anonymously")
-	s.note("packages anonymously: %d %q", e.StatusCode, e.Message)
-	check := func(what string, err error, title string) {
-		s.t.Helper()
-		e := s.apiErr(err, what)
-		s.note("%s: %d", what, e.StatusCode)
-		// Differs on purpose: Forgejo's ctx.Error sends the error alone,
-		// Gitea 1.27 prefixes it with the step that failed.
-		if want := map[bool]string{true: "package does not exist", false: title + ": package does not exist"}[s.tg.fake]; e.Message != want {
-			s.t.Errorf("%s on %s: %q", what, s.tg.name, e.Message)
-		}
-	}
-	_, _, err = c2.Packages.Get(s.ctx, u2, "generic", "nope", "1.0")
-	check("a missing package", err, "GetVersionByNameAndVersion")
-	_, _, err = c2.Packages.ListFiles(s.ctx, u2, "generic", "nope", "1.0")
-	check("its files", err, "GetVersionByNameAndVersion")
-	_, err = c2.Packages.Delete(s.ctx, u2, "generic", "nope", "1.0")
-	check("deleting it", err, "GetVersionByNameAndVersion")
-	_, err = c2.Packages.Link(s.ctx, u2, "generic", "nope", "some-repo")
-	check("linking it", err, "GetPackageByName")
-	_, err = c2.Packages.Unlink(s.ctx, u2, "generic", "nope")
-	check("unlinking it", err, "GetPackageByName")
-}
-
-// uniq is a name no earlier run used, for things that outlive a failed run.
-func uniq(prefix string) string { return fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano()%1e10) }
-
-// send sends body as JSON with c and returns the error.
-func (s *scenario) send(c *forgejo.Client, method, path string, body any) *forgejo.APIError {
-	s.t.Helper()
-	var out json.RawMessage
-	_, err := c.Do(s.ctx, &forgejo.Request{Method: method, Path: path, Body: body}, &out)
-	return s.apiErr(err, method+" "+path)
-}
-
-// clientFor builds a client for the target with extra options.
-func (s *scenario) clientFor(opts ...forgejo.Option) *forgejo.Client {
-	s.t.Helper()
-	c, err := forgejo.NewClient(append([]forgejo.Option{forgejo.WithBaseURL(s.tg.url), forgejo.WithHTTPClient(s.tg.httpc),
-		forgejo.WithRetryPolicy(FastRetry)}, opts...)...)
-	s.must(err, "client")
-	return c
-}
-
-func (s *scenario) adminAccounts() {
-	c1, c2 := s.tg.c1, s.tg.c2
-	bot, pw := uniq("bot"), "Bot-contract-Passw0rd"
-	hide := func(msg string) string { return strings.ReplaceAll(msg, bot, "BOT") }
-
-	e := s.send(c2, "POST", "/admin/users", map[string]any{"username": bot, "email": bot + "@example.org", "password": pw})
-	s.note("admin create user as user2: %d %q", e.StatusCode, e.Message)
-	mcp := false
-	u, resp, err := c1.Admin.CreateUser(s.ctx, forgejo.CreateUserOption{Username: bot, Email: bot + "@example.org", Password: pw,
-		FullName: "Contract Bot", MustChangePassword: &mcp})
-	s.must(err, "admin create user")
-	s.note("admin create user: %d login ok %v, email ok %v, full name %q, admin %v, active %v",
-		resp.StatusCode, u.Login == bot, u.Email == bot+"@example.org", u.FullName, u.IsAdmin, u.Active)
-	// A new account must change its password first: it may not use the
-	// API until then (the flag defaults to true).
-	_, _, err = c1.Admin.CreateUser(s.ctx, forgejo.CreateUserOption{Username: "mcp-" + bot, Email: "mcp-" + bot + "@example.org", Password: pw})
-	s.must(err, "create a user who must change their password")
-	_, _, err = s.clientFor(forgejo.WithBasicAuth("mcp-"+bot, pw)).Users.GetCurrent(s.ctx)
-	// The refusal is a bare {"message"}, without the swagger url.
-	var refused *forgejo.APIError
-	if !errors.As(err, &refused) {
-		s.t.Fatalf("must change password: %v", err)
-	}
-	s.note("a user who must change their password: %d %q, url %q", refused.StatusCode, strings.ReplaceAll(refused.Message, s.tg.url, "ROOT"), refused.URL)
-	_, err = c1.Admin.DeleteUser(s.ctx, "mcp-"+bot, nil)
-	s.must(err, "delete them")
-	e = s.send(c1, "POST", "/admin/users", map[string]any{"username": bot, "email": "other-" + bot + "@example.org", "password": pw})
-	s.note("create them again: %d %q", e.StatusCode, hide(e.Message))
-	e = s.send(c1, "POST", "/admin/users", map[string]any{"username": "other-" + bot, "email": bot + "@example.org", "password": pw})
-	s.note("another with their address: %d %q", e.StatusCode, hide(e.Message))
-	e = s.send(c1, "POST", "/admin/users", map[string]any{"username": "bad name!", "email": "x@example.org", "password": pw})
-	s.note("a bad username: %d %q", e.StatusCode, e.Message)
-	e = s.send(c1, "POST", "/admin/users", map[string]any{"username": "short-" + bot, "email": "short-" + bot + "@example.org", "password": "abc"})
-	s.note("a short password: %d %q", e.StatusCode, e.Message)
-
-	listed := false
-	for x, err := range c1.Admin.ListUsersIter(s.ctx, nil) {
-		s.must(err, "admin list users")
-		listed = listed || x.Login == bot
-	}
-	found, _, err := c2.Users.Search(s.ctx, &forgejo.UserSearchOptions{Query: bot})
-	s.must(err, "user search")
-	s.note("admin lists the bot %v; user2's search finds %d", listed, len(found))
-	_, err = c2.Admin.RunCronTask(s.ctx, "repo_health_check")
-	e = s.apiErr(err, "cron as user2")
-	s.note("run a cron task as user2: %d %q", e.StatusCode, e.Message)
-
-	ed, resp, err := c1.Admin.EditUser(s.ctx, bot, forgejo.EditUserOption{FullName: forgejo.Ptr("Bot Two"), Location: forgejo.Ptr("Mars"),
-		Website: forgejo.Ptr("https://example.org/bot"), Description: forgejo.Ptr("beep")})
-	s.must(err, "admin edit user")
-	pub, _, err := c2.Users.Get(s.ctx, bot)
-	s.must(err, "get the bot")
-	s.note("admin edit: %d %q %q %q %q; user2 sees %q %q", resp.StatusCode, ed.FullName, ed.Location, ed.Website, ed.Description, pub.Location, pub.Description)
-	// Differs on purpose: Forgejo wants source_id and login_name together,
-	// Gitea 1.27 takes login_name alone.
-	var out json.RawMessage
-	_, err = c1.Do(s.ctx, &forgejo.Request{Method: "PATCH", Path: "/admin/users/" + bot, Body: map[string]any{"login_name": "x"}}, &out)
-	if s.tg.fake == (err == nil) {
-		s.t.Errorf("admin edit with login_name alone on %s: %v", s.tg.name, err)
-	}
-
-	s.tokens(bot, pw, hide)
-
-	// A repository of theirs keeps them from being deleted.
-	r, resp, err := c1.Admin.CreateRepo(s.ctx, bot, forgejo.CreateRepoOption{Name: "bot-repo", AutoInit: true})
-	s.must(err, "admin create repo")
-	s.note("admin create repo for the bot: %d owner ok %v, empty %v", resp.StatusCode, r.Owner != nil && r.Owner.Login == bot, r.Empty)
-	_, err = c2.Admin.DeleteUser(s.ctx, bot, nil)
-	e = s.apiErr(err, "delete as user2")
-	s.note("delete as user2: %d", e.StatusCode)
-	_, err = c1.Admin.DeleteUser(s.ctx, bot, nil)
-	e = s.apiErr(err, "delete with a repository")
-	s.note("delete with a repository: %d, owns repositories %v", e.StatusCode, strings.Contains(e.Message, "still has ownership of repositories"))
-	_, err = c1.Admin.DeleteUser(s.ctx, s.tg.user1, nil)
-	e = s.apiErr(err, "delete yourself")
-	s.note("delete yourself: %d %q", e.StatusCode, e.Message)
-
-	// Rename, then purge.
-	renamed := bot + "-r"
-	resp, err = c1.Admin.RenameUser(s.ctx, bot, forgejo.RenameUserOption{NewUsername: renamed})
-	s.must(err, "rename")
-	_, _, errOld := c1.Users.Get(s.ctx, bot)
-	_, _, errNew := c1.Users.Get(s.ctx, renamed)
-	moved, _, errRepo := c1.Repos.Get(s.ctx, renamed, "bot-repo")
-	s.note("rename: %d, old name found %v, new name found %v, repository follows %v", resp.StatusCode, errOld == nil, errNew == nil,
-		errRepo == nil && moved.Owner.Login == renamed)
-	_, err = c1.Admin.RenameUser(s.ctx, renamed, forgejo.RenameUserOption{NewUsername: s.tg.user2})
-	e = s.apiErr(err, "rename to a taken name")
-	s.note("rename to a taken name: %d", e.StatusCode)
-	// Differs on purpose: Forgejo words the refusal with its translation,
-	// Gitea 1.27 sends the error.
-	if want := map[bool]string{true: "The username is already taken.", false: "user already exists [name: " + s.tg.user2 + "]"}[s.tg.fake]; e.Message != want {
-		s.t.Errorf("rename to a taken name on %s: %q", s.tg.name, e.Message)
-	}
-	// What they filed elsewhere stays, by the Ghost user.
-	ghostRepo := uniq("ghost")
-	_, _, err = c1.Repos.Create(s.ctx, forgejo.CreateRepoOption{Name: ghostRepo, AutoInit: true})
-	s.must(err, "a repository for the bot's issue")
-	_, _, err = s.clientFor(forgejo.WithBasicAuth(renamed, pw)).Issues.Create(s.ctx, s.tg.user1, ghostRepo, forgejo.CreateIssueOption{Title: "by the bot"})
-	s.must(err, "the bot files an issue")
-	resp, err = c1.Admin.DeleteUser(s.ctx, renamed, &forgejo.AdminDeleteUserOptions{Purge: forgejo.Ptr(true)})
-	s.must(err, "purge")
-	_, _, err = c1.Users.Get(s.ctx, renamed)
-	e = s.apiErr(err, "deleted user")
-	_, _, errRepo = c1.Repos.Get(s.ctx, renamed, "bot-repo")
-	s.note("purge: %d, then the user %d, the repository gone %v", resp.StatusCode, e.StatusCode, errRepo != nil)
-	is, _, err := c1.Issues.Get(s.ctx, s.tg.user1, ghostRepo, 1)
-	s.must(err, "the bot's issue")
-	g := is.User
-	s.note("their issue's poster: id %d login %q email %q avatar ok %v html ok %v created %s", g.ID, g.Login, g.Email,
-		g.AvatarURL == s.tg.url+"/assets/img/avatar_default.png", g.HTMLURL == s.tg.url+"/Ghost", g.Created.UTC().Format(time.RFC3339))
-	_, err = c1.Repos.Delete(s.ctx, s.tg.user1, ghostRepo)
-	s.must(err, "delete the ghost repository")
-}
 
 // tokens: a password mints tokens, a token does not; a minted token
 // authenticates until it is deleted.
@@ -209,7 +25,7 @@ func (s *scenario) tokens(bot, pw string, hide func(string) string) {
 	s.must(err, "basic auth")
 	s.note("basic auth with the password: login ok %v", me.Login == bot)
 
-	tok, resp, err := basic.Users.CreateToken(s.ctx, bot, forgejo.CreateAccessTokenOption{Name: "ci",
+	tok, resp, err := basic.Users.CreateToken(s.ctx, bot, forgejo.CreateAccessTokenRequest{Name: "ci",
 		Scopes: []string{"read:repository", "write:repository", "read:user"}})
 	s.must(err, "create token")
 	s.note("create token: %d name %q scopes %v, sha1 length %d, last eight ok %v", resp.StatusCode, tok.Name, tok.Scopes,
@@ -219,7 +35,7 @@ func (s *scenario) tokens(bot, pw string, hide func(string) string) {
 	s.must(err, "the new token")
 	s.note("the new token authenticates: %v", me.Login == bot)
 
-	all, _, err := basic.Users.CreateToken(s.ctx, bot, forgejo.CreateAccessTokenOption{Name: "everything", Scopes: []string{"all"}})
+	all, _, err := basic.Users.CreateToken(s.ctx, bot, forgejo.CreateAccessTokenRequest{Name: "everything", Scopes: []string{"all"}})
 	s.must(err, "token with all")
 	s.note("token with scope all: %v", all.Scopes)
 	for _, tc := range []struct {
@@ -322,20 +138,20 @@ func (s *scenario) accountKeys() {
 	s.note("a key without a title: %d %q", e.StatusCode, e.Message)
 
 	line, fp := sshKey("contract@example")
-	k, resp, err := c2.Users.CreateKey(s.ctx, forgejo.CreateKeyOption{Title: "contract", Key: line})
+	k, resp, err := c2.Users.CreateKey(s.ctx, forgejo.CreateKeyRequest{Title: "contract", Key: line})
 	s.must(err, "add a key")
 	s.note("add a key: %d fingerprint ok %v title %q type %q owner ok %v, key kept %v, url ok %v", resp.StatusCode, k.Fingerprint == fp,
 		k.Title, k.KeyType, k.User != nil && k.User.Login == s.tg.user2, k.Key == line || k.Key+" contract@example" == line,
 		strings.HasSuffix(k.URL, fmt.Sprintf("/api/v1/user/keys/%d", k.ID)))
-	_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyOption{Title: "again", Key: line})
+	_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyRequest{Title: "again", Key: line})
 	e = s.apiErr(err, "the same key")
 	s.note("the same key: %d %q", e.StatusCode, e.Message)
 	other, _ := sshKey("")
-	_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyOption{Title: "contract", Key: other})
+	_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyRequest{Title: "contract", Key: other})
 	e = s.apiErr(err, "the same title")
 	s.note("the same title: %d %q", e.StatusCode, e.Message)
 	for _, junk := range []string{"ssh-ed25519 bm90IGEga2V5", "ssh-rsa AAAAC3NzaC1lZDI1NTE5AAAAIA==", "not base64 at all!"} {
-		_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyOption{Title: "junk", Key: junk})
+		_, _, err = c2.Users.CreateKey(s.ctx, forgejo.CreateKeyRequest{Title: "junk", Key: junk})
 		e = s.apiErr(err, "junk")
 		s.note("junk key %q: %d %q", junk, e.StatusCode, e.Message)
 	}
@@ -347,7 +163,7 @@ func (s *scenario) accountKeys() {
 	s.note("found by fingerprint %d, owner shown %v; by id, owner shown to an admin %v", len(seen), len(seen) == 1 && seen[0].User != nil, byID.User != nil)
 	resp, err = c1.Users.DeleteKey(s.ctx, k.ID)
 	s.must(err, "admin deletes user2's key")
-	k2, resp2, err := c1.Admin.CreateUserKey(s.ctx, s.tg.user2, forgejo.CreateKeyOption{Title: "by admin", Key: other})
+	k2, resp2, err := c1.Admin.CreateUserKey(s.ctx, s.tg.user2, forgejo.CreateKeyRequest{Title: "by admin", Key: other})
 	s.must(err, "admin adds a key")
 	mine, _, err := c2.Users.ListMyKeys(s.ctx, nil)
 	s.must(err, "user2's keys")
@@ -373,7 +189,7 @@ func (s *scenario) accountEmails() {
 	}
 	addr := uniq("contract") + "@example.org"
 	hide := func(msg string) string { return strings.ReplaceAll(msg, addr, "ADDR") }
-	after, resp, err := c2.Users.AddEmails(s.ctx, forgejo.CreateEmailOption{Emails: []string{addr}})
+	after, resp, err := c2.Users.AddEmails(s.ctx, forgejo.CreateEmailRequest{Emails: []string{addr}})
 	s.must(err, "add an email")
 	var added *forgejo.Email
 	for _, e := range after {
@@ -402,9 +218,9 @@ func (s *scenario) accountEmails() {
 		listed = listed || e.Email == addr
 	}
 	s.note("admin search finds %v; admin list has it %v", whose, listed)
-	resp, err = c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailOption{Emails: []string{addr}})
+	resp, err = c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailRequest{Emails: []string{addr}})
 	s.must(err, "delete an email")
-	_, err = c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailOption{Emails: []string{addr}})
+	_, err = c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailRequest{Emails: []string{addr}})
 	e := s.apiErr(err, "delete it again")
 	s.note("delete it: %d; again: %d %q", resp.StatusCode, e.StatusCode, hide(e.Message))
 	if s.tg.fake {
@@ -427,16 +243,16 @@ func (s *scenario) accountSettingsAndApps() {
 	if want := map[bool]string{true: "forgejo-auto", false: "gitea-auto"}[s.tg.fake]; set.Theme != want || set.EnableRepoUnitHints != s.tg.fake {
 		s.t.Errorf("default theme and unit hints on %s: %q %v", s.tg.name, set.Theme, set.EnableRepoUnitHints)
 	}
-	ed, resp, err := c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{Location: forgejo.Ptr("Contract City"), Description: forgejo.Ptr("about me"),
+	ed, resp, err := c2.Users.EditSettings(s.ctx, forgejo.UserSettingsRequest{Location: forgejo.Ptr("Contract City"), Description: forgejo.Ptr("about me"),
 		HideActivity: forgejo.Ptr(true)})
 	s.must(err, "edit settings")
 	u, _, err := c1.Users.Get(s.ctx, s.tg.user2)
 	s.must(err, "user2")
 	s.note("edit settings: %d %q %q hide_activity %v; the profile shows %q %q", resp.StatusCode, ed.Location, ed.Description, ed.HideActivity, u.Location, u.Description)
-	_, _, err = c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{Location: &set.Location, Description: &set.Description, HideActivity: &set.HideActivity})
+	_, _, err = c2.Users.EditSettings(s.ctx, forgejo.UserSettingsRequest{Location: &set.Location, Description: &set.Description, HideActivity: &set.HideActivity})
 	s.must(err, "restore settings")
 
-	app, resp, err := c2.Users.CreateOAuth2App(s.ctx, forgejo.CreateOAuth2ApplicationOptions{Name: forgejo.Ptr("contract app"),
+	app, resp, err := c2.Users.CreateOAuth2App(s.ctx, forgejo.CreateOAuth2ApplicationRequest{Name: forgejo.Ptr("contract app"),
 		RedirectURIs: []string{"https://example.org/cb"}, ConfidentialClient: forgejo.Ptr(true)})
 	s.must(err, "create oauth2 app")
 	s.note("oauth2 app: %d %q %v confidential %v, secret sent %v, client id length %d", resp.StatusCode, app.Name, app.RedirectURIs,
@@ -451,7 +267,7 @@ func (s *scenario) accountSettingsAndApps() {
 	_, _, err = c1.Users.GetOAuth2App(s.ctx, app.ID)
 	e = s.apiErr(err, "another's app")
 	s.note("listed without its secret %v; got %q secret %q; user1 gets it: %d", listed, got.Name, got.ClientSecret, e.StatusCode)
-	up, resp, err := c2.Users.EditOAuth2App(s.ctx, app.ID, forgejo.CreateOAuth2ApplicationOptions{Name: forgejo.Ptr("renamed app"),
+	up, resp, err := c2.Users.EditOAuth2App(s.ctx, app.ID, forgejo.CreateOAuth2ApplicationRequest{Name: forgejo.Ptr("renamed app"),
 		RedirectURIs: []string{"https://example.org/a", "https://example.org/b"}})
 	s.must(err, "edit app")
 	s.note("edit app: %d %q %v confidential %v, new secret %v, same client %v", resp.StatusCode, up.Name, up.RedirectURIs, up.ConfidentialClient,
@@ -479,94 +295,10 @@ func (s *scenario) accountSettingsAndApps() {
 	s.note("a missing gpg key: %d; deleting it: %d", e.StatusCode, resp.StatusCode)
 	// Differs on purpose: Forgejo trims the key id's zeros and answers a
 	// 404 for what is left empty; Gitea 1.27 goes on to a 422.
-	_, _, err = c2.Users.VerifyGPGKey(s.ctx, forgejo.VerifyGPGKeyOption{KeyID: "0000"})
+	_, _, err = c2.Users.VerifyGPGKey(s.ctx, forgejo.VerifyGPGKeyRequest{KeyID: "0000"})
 	if e := s.apiErr(err, "verify key 0"); e.StatusCode != map[bool]int{true: 404, false: 422}[s.tg.fake] {
 		s.t.Errorf("verify key 0000 on %s: %+v", s.tg.name, e)
 	}
-}
-
-func (s *scenario) adminSite() {
-	c1 := s.tg.c1
-	tasks, _, err := c1.Admin.ListCronTasks(s.ctx, nil)
-	s.must(err, "cron list")
-	find := func(ts []*forgejo.Cron, name string) *forgejo.Cron {
-		for _, t := range ts {
-			if t.Name == name {
-				return t
-			}
-		}
-		return nil
-	}
-	health, mirrors := find(tasks, "repo_health_check"), find(tasks, "update_mirrors")
-	if health == nil || mirrors == nil {
-		s.t.Fatalf("cron tasks on %s: %+v", s.tg.name, tasks)
-	}
-	s.note("cron: repo_health_check %q, update_mirrors %q", health.Schedule, mirrors.Schedule)
-	resp, err := c1.Admin.RunCronTask(s.ctx, "repo_health_check")
-	s.must(err, "run cron")
-	// The run may be asynchronous: wait for it to count.
-	var runs int64
-	for range 50 {
-		tasks, _, err = c1.Admin.ListCronTasks(s.ctx, nil)
-		s.must(err, "cron list")
-		if runs = find(tasks, "repo_health_check").ExecTimes; runs > health.ExecTimes {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	_, err = c1.Admin.RunCronTask(s.ctx, "no_such_task")
-	e := s.apiErr(err, "missing task")
-	s.note("run repo_health_check: %d, one more run %v; a missing task: %d", resp.StatusCode, runs == health.ExecTimes+1, e.StatusCode)
-
-	h, resp, err := c1.Admin.CreateHook(s.ctx, forgejo.CreateHookOption{Type: forgejo.HookTypeGitea, Active: true,
-		Config: forgejo.CreateHookOptionConfig{"url": "http://127.0.0.1:9/system", "content_type": "json"}, Events: []string{"push"}})
-	s.must(err, "admin hook")
-	s.note("system hook: %d type %s active %v events %v", resp.StatusCode, h.Type, h.Active, h.Events)
-	ed, _, err := c1.Admin.EditHook(s.ctx, h.ID, forgejo.EditHookOption{Active: forgejo.Ptr(false)})
-	s.must(err, "edit system hook")
-	got, _, err := c1.Admin.GetHook(s.ctx, h.ID)
-	s.must(err, "get system hook")
-	hooks, _, err := c1.Admin.ListHooks(s.ctx, nil)
-	s.must(err, "list system hooks")
-	_, _, err = s.tg.c2.Admin.ListHooks(s.ctx, nil)
-	e = s.apiErr(err, "system hooks as user2")
-	s.note("edit: active %v, get: active %v; user2 lists them: %d", ed.Active, got.Active, e.StatusCode)
-	// Differs on purpose: Forgejo lists the hooks /admin/hooks creates;
-	// Gitea 1.27 makes them "default" hooks and lists system ones only.
-	if listed := slices.ContainsFunc(hooks, func(x *forgejo.Hook) bool { return x.ID == h.ID }); listed != s.tg.fake {
-		s.t.Errorf("system hook listed on %s: %v", s.tg.name, listed)
-	}
-	resp, err = c1.Admin.DeleteHook(s.ctx, h.ID)
-	s.must(err, "delete system hook")
-	_, _, err = c1.Admin.GetHook(s.ctx, h.ID)
-	e = s.apiErr(err, "deleted system hook")
-	s.note("delete system hook: %d, then %d", resp.StatusCode, e.StatusCode)
-
-	names, resp, err := c1.Admin.ListUnadoptedRepos(s.ctx, nil)
-	s.must(err, "unadopted")
-	_, err = c1.Admin.AdoptRepo(s.ctx, s.tg.user1, s.repo)
-	e = s.apiErr(err, "adopt an adopted repository")
-	_, err = c1.Admin.DeleteUnadoptedRepo(s.ctx, s.tg.user1, "no-such-dir-contract")
-	e2 := s.apiErr(err, "delete a missing directory")
-	s.note("unadopted: %d, %d found; adopt a repository that exists: %d; delete a directory that does not: %d", resp.StatusCode, len(names), e.StatusCode, e2.StatusCode)
-
-	// Heatmaps count what the user did; hidden activity is hidden from
-	// others.
-	hm, resp, err := s.tg.anon.Users.ListHeatmap(s.ctx, s.tg.user2)
-	s.must(err, "heatmap")
-	var sum int64
-	for _, h := range hm {
-		sum += h.Contributions
-	}
-	_, _, err = s.tg.c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{HideActivity: forgejo.Ptr(true)})
-	s.must(err, "hide activity")
-	hidden, _, err := s.tg.anon.Users.ListHeatmap(s.ctx, s.tg.user2)
-	s.must(err, "hidden heatmap")
-	own, _, err := s.tg.c2.Users.ListHeatmap(s.ctx, s.tg.user2)
-	s.must(err, "own heatmap")
-	_, _, err = s.tg.c2.Users.EditSettings(s.ctx, forgejo.UserSettingsOptions{HideActivity: forgejo.Ptr(false)})
-	s.must(err, "show activity")
-	s.note("user2's heatmap: %d, contributions %v; hidden: %d buckets for anyone, %v for themself", resp.StatusCode, sum > 0, len(hidden), len(own) == len(hm))
 }
 
 // pngImage is a small PNG of one colour.
@@ -586,7 +318,7 @@ func (s *scenario) accountAvatarsAndOrgs() {
 	c1, c2 := s.tg.c1, s.tg.c2
 	me, _, err := c2.Users.GetCurrent(s.ctx)
 	s.must(err, "user2")
-	resp, err := c2.Users.SetAvatar(s.ctx, forgejo.UpdateUserAvatarOption{Image: pngImage(8)})
+	resp, err := c2.Users.SetAvatar(s.ctx, forgejo.UpdateUserAvatarRequest{Image: pngImage(8)})
 	s.must(err, "set avatar")
 	with, _, err := c2.Users.GetCurrent(s.ctx)
 	s.must(err, "user2")
@@ -599,7 +331,7 @@ func (s *scenario) accountAvatarsAndOrgs() {
 	s.note("delete avatar: %d, url changed again %v", resp.StatusCode, without.AvatarURL != with.AvatarURL)
 
 	name := uniq("acct-org")
-	o, resp, err := c1.Admin.CreateOrg(s.ctx, s.tg.user2, forgejo.CreateOrgOption{Username: name, FullName: "Accounts Org"})
+	o, resp, err := c1.Admin.CreateOrg(s.ctx, s.tg.user2, forgejo.CreateOrgRequest{Username: name, FullName: "Accounts Org"})
 	s.must(err, "admin create org")
 	owner, _, err := c2.Orgs.IsMember(s.ctx, name, s.tg.user2)
 	s.must(err, "user2 is a member")
@@ -609,23 +341,23 @@ func (s *scenario) accountAvatarsAndOrgs() {
 		listed = listed || x.Name == name
 	}
 	s.note("admin create org for user2: %d %q, user2 a member %v, admin lists it %v", resp.StatusCode, o.FullName, owner, listed)
-	_, err = c1.Orgs.Rename(s.ctx, name, forgejo.RenameOrgOption{NewName: s.tg.user1})
+	_, err = c1.Orgs.Rename(s.ctx, name, forgejo.RenameOrgRequest{NewName: s.tg.user1})
 	e = s.apiErr(err, "rename org to a taken name")
 	s.note("rename org to a taken name: %d %q", e.StatusCode, strings.ReplaceAll(e.Message, s.tg.user1, "USER1"))
 	newName := name + "-r"
-	resp, err = c2.Orgs.Rename(s.ctx, name, forgejo.RenameOrgOption{NewName: newName})
+	resp, err = c2.Orgs.Rename(s.ctx, name, forgejo.RenameOrgRequest{NewName: newName})
 	s.must(err, "rename org")
 	_, _, errOld := c1.Orgs.Get(s.ctx, name)
 	got, _, errNew := c1.Orgs.Get(s.ctx, newName)
 	s.note("rename org: %d, old found %v, new found %v", resp.StatusCode, errOld == nil, errNew == nil && got.Name == newName)
-	resp, err = c2.Orgs.SetAvatar(s.ctx, newName, forgejo.UpdateUserAvatarOption{Image: pngImage(4)})
+	resp, err = c2.Orgs.SetAvatar(s.ctx, newName, forgejo.UpdateUserAvatarRequest{Image: pngImage(4)})
 	s.must(err, "org avatar")
 	after, _, err := c1.Orgs.Get(s.ctx, newName)
 	s.must(err, "org")
 	resp2, err := c2.Orgs.DeleteAvatar(s.ctx, newName)
 	s.must(err, "delete org avatar")
 	s.note("org avatar: %d, url changed %v; delete: %d", resp.StatusCode, after.AvatarURL != got.AvatarURL, resp2.StatusCode)
-	r, resp, err := c1.Admin.CreateRepo(s.ctx, newName, forgejo.CreateRepoOption{Name: "admin-made"})
+	r, resp, err := c1.Admin.CreateRepo(s.ctx, newName, forgejo.CreateRepoRequest{Name: "admin-made"})
 	s.must(err, "admin create org repo")
 	s.note("admin create repo for the org: %d owner ok %v", resp.StatusCode, r.Owner != nil && r.Owner.Login == newName)
 	_, err = c1.Repos.Delete(s.ctx, newName, "admin-made")
@@ -659,7 +391,7 @@ func (s *scenario) forgejoOnlyAccounts() {
 	}
 	_, err = c1.Users.Unblock(s.ctx, s.tg.user2)
 	s.must(err, "unblock")
-	tok, _, err := c1.Admin.CreateUserToken(s.ctx, s.tg.user2, forgejo.CreateAccessTokenOption{Name: "by-admin", Scopes: []string{"read:user"}})
+	tok, _, err := c1.Admin.CreateUserToken(s.ctx, s.tg.user2, forgejo.CreateAccessTokenRequest{Name: "by-admin", Scopes: []string{"read:user"}})
 	s.must(err, "admin creates a token")
 	ts, _, err := c1.Admin.ListUserTokens(s.ctx, s.tg.user2, nil)
 	s.must(err, "admin lists tokens")
@@ -672,9 +404,9 @@ func (s *scenario) forgejoOnlyAccounts() {
 	// Quotas, through the typed client. (CreateQuotaRuleOptions.Limit is
 	// omitempty in the client: a limit of 0 cannot be sent, and Forgejo
 	// then answers "[Limit]: Required".)
-	rule, _, err := c1.Admin.CreateQuotaRule(s.ctx, forgejo.CreateQuotaRuleOptions{Name: "contract-1g", Limit: 1 << 30, Subjects: []string{"size:repos:all"}})
+	rule, _, err := c1.Admin.CreateQuotaRule(s.ctx, forgejo.CreateQuotaRuleRequest{Name: "contract-1g", Limit: 1 << 30, Subjects: []string{"size:repos:all"}})
 	s.must(err, "quota rule")
-	g, _, err := c1.Admin.CreateQuotaGroup(s.ctx, forgejo.CreateQuotaGroupOptions{Name: "contract", Rules: []*forgejo.CreateQuotaRuleOptions{{Name: rule.Name}}})
+	g, _, err := c1.Admin.CreateQuotaGroup(s.ctx, forgejo.CreateQuotaGroupRequest{Name: "contract", Rules: []*forgejo.CreateQuotaRuleRequest{{Name: rule.Name}}})
 	s.must(err, "quota group")
 	_, err = c1.Admin.AddQuotaGroupUser(s.ctx, g.Name, s.tg.user2)
 	s.must(err, "quota group user")
@@ -689,4 +421,103 @@ func (s *scenario) forgejoOnlyAccounts() {
 	s.must(err, "delete quota group")
 	_, err = c1.Admin.DeleteQuotaRule(s.ctx, rule.Name)
 	s.must(err, "delete quota rule")
+}
+
+func (s *scenario) stars() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	for _, c := range []*forgejo.Client{c1, c2, c2} { // starring twice is fine
+		resp, err := c.Users.Star(s.ctx, s.owner, s.repo)
+		s.must(err, "star")
+		s.note("star: %d", resp.StatusCode)
+	}
+	starred, _, err := c2.Users.IsStarred(s.ctx, s.owner, s.repo)
+	s.must(err, "check star")
+	repo, _, err := c1.Repos.Get(s.ctx, s.owner, s.repo)
+	s.must(err, "get repository")
+	users, resp, err := c1.Repos.ListStargazers(s.ctx, s.owner, s.repo, &forgejo.ListOptions{Page: 1, Limit: 1})
+	s.must(err, "stargazers")
+	total, _ := resp.TotalCount()
+	s.note("after starring: user2 starred %v, stars_count %d, stargazers page 1 limit 1: %d (total %d, Link sent %v)",
+		starred, repo.StarsCount, len(users), total, resp.Header.Get("Link") != "")
+
+	// Differs on purpose: Codeberg ignores a lone limit on stargazers and
+	// returns all of them; the fake does the same, Gitea 1.27 applies it.
+	n, _ := s.count("/repos/"+s.owner+"/"+s.repo+"/stargazers", url.Values{"limit": {"1"}}, c1)
+	if want := map[bool]int{true: 2, false: 1}[s.tg.fake]; n != want {
+		s.t.Errorf("stargazers?limit=1 on %s: %d, want %d", s.tg.name, n, want)
+	}
+
+	for range 2 {
+		resp, err := c2.Users.Unstar(s.ctx, s.owner, s.repo)
+		s.must(err, "unstar")
+		s.note("unstar: %d", resp.StatusCode)
+	}
+	starred, _, err = c2.Users.IsStarred(s.ctx, s.owner, s.repo)
+	s.must(err, "check star")
+	repo, _, err = c1.Repos.Get(s.ctx, s.owner, s.repo)
+	s.must(err, "get repository")
+	s.note("after unstarring: user2 starred %v, stars_count %d", starred, repo.StarsCount)
+}
+
+func (s *scenario) follows() {
+	c1, c2 := s.tg.c1, s.tg.c2
+	u1, u2 := s.tg.user1, s.tg.user2
+	for range 2 {
+		resp, err := c2.Users.Follow(s.ctx, u1)
+		s.must(err, "follow")
+		s.note("follow: %d", resp.StatusCode)
+	}
+	f21, _, err := c2.Users.IsFollowedByMe(s.ctx, u1)
+	s.must(err, "check following")
+	f12, _, err := c1.Users.IsFollowedByMe(s.ctx, u2)
+	s.must(err, "check following")
+	other, _, err := c1.Users.IsFollowing(s.ctx, u2, u1)
+	s.must(err, "check another's following")
+	followers, _, err := c1.Users.ListFollowers(s.ctx, u1, nil)
+	s.must(err, "followers")
+	s.note("user2 follows user1 %v, user1 follows user2 %v, seen by user1 %v, user1's followers include user2 %v",
+		f21, f12, other, slices.ContainsFunc(followers, func(u *forgejo.User) bool { return u.Login == u2 }))
+	_, _, err = s.tg.anon.Users.ListFollowers(s.ctx, u1, nil)
+	e := s.apiErr(err, "followers anonymously")
+	s.note("followers anonymously: %d %q", e.StatusCode, e.Message)
+	_, err = c2.Users.Follow(s.ctx, "nobody-contract-xyz")
+	e = s.apiErr(err, "follow a missing user")
+	s.note("follow a missing user: %d %q", e.StatusCode, e.Message)
+	resp, err := c2.Users.Unfollow(s.ctx, u1)
+	s.must(err, "unfollow")
+	f21, _, err = c2.Users.IsFollowedByMe(s.ctx, u1)
+	s.must(err, "check following")
+	s.note("unfollow: %d, still following %v", resp.StatusCode, f21)
+}
+
+func (s *scenario) userHooks() {
+	c := s.tg.c1
+	h, resp, err := c.Users.CreateHook(s.ctx, forgejo.CreateHookRequest{Type: forgejo.HookTypeGitea, Active: true,
+		Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/user", "content_type": "json"}, Events: []string{"repository"}})
+	s.must(err, "user hook")
+	s.note("user hook: %d type %s active %v events %v", resp.StatusCode, h.Type, h.Active, sorted(h.Events))
+	_, _, err = c.Users.CreateHook(s.ctx, forgejo.CreateHookRequest{Type: "nope", Config: forgejo.HookConfig{"url": "http://127.0.0.1:9/", "content_type": "json"}})
+	e := s.apiErr(err, "bad user hook")
+	s.note("bad user hook type: %d", e.StatusCode)
+	hs, resp, err := c.Users.ListHooks(s.ctx, nil)
+	s.must(err, "list user hooks")
+	found := false
+	for _, x := range hs {
+		found = found || x.ID == h.ID
+	}
+	s.note("user hooks list it %v, total sent %v", found, resp.Header.Get("X-Total-Count") != "")
+	g, _, err := c.Users.GetHook(s.ctx, h.ID)
+	s.must(err, "get a user hook")
+	s.note("get user hook: same %v", g.ID == h.ID)
+	ed, resp, err := c.Users.EditHook(s.ctx, h.ID, forgejo.EditHookRequest{Active: forgejo.Ptr(false), Events: []string{"push"}})
+	s.must(err, "edit a user hook")
+	s.note("edit user hook: %d active %v events %v", resp.StatusCode, ed.Active, sorted(ed.Events))
+	_, _, err = s.tg.c2.Users.GetHook(s.ctx, h.ID)
+	e = s.apiErr(err, "another user's hook")
+	s.note("user2 gets user1's hook: %d", e.StatusCode)
+	resp, err = c.Users.DeleteHook(s.ctx, h.ID)
+	s.must(err, "delete a user hook")
+	_, _, err = c.Users.GetHook(s.ctx, h.ID)
+	e = s.apiErr(err, "deleted user hook")
+	s.note("delete user hook: %d, then %d", resp.StatusCode, e.StatusCode)
 }

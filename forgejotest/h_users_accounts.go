@@ -12,7 +12,7 @@ import (
 
 // Accounts and administration: what bots and automation do to accounts.
 // SSH keys, e-mail addresses, access tokens, settings, OAuth2 applications,
-// blocking and avatars live here (h_accounts*.go); the site administrator's
+// blocking and avatars live here (h_users_*.go); the site administrator's
 // routes in h_admin.go.
 
 // accountsState is this area's part of the model, guarded by Server.mu. The
@@ -21,7 +21,7 @@ import (
 type accountsState struct {
 	profiles map[*user]*profile
 	keys     []*publicKey   // every user's SSH keys, in creation order
-	gpgKeys  []*gpgKey      // every user's GPG keys (h_accounts_gpg.go)
+	gpgKeys  []*gpgKey      // every user's GPG keys (h_users_gpg.go)
 	tokens   []*accessToken // tokens created through the API, in creation order
 	apps     []*oauthApp    // OAuth2 applications, in creation order
 	blocks   []*blockRec    // in creation order
@@ -192,15 +192,6 @@ func (c *call) siteAdmin() bool {
 	return true
 }
 
-// adminOnly wraps an administration handler with reqSiteAdmin.
-func adminOnly(h func(c *call)) func(c *call) {
-	return func(c *call) {
-		if c.siteAdmin() {
-			h(c)
-		}
-	}
-}
-
 // basicAuth reports whether the request authenticated with Basic
 // credentials, as reqBasicOrRevProxyAuth wants.
 func (c *call) basicAuth() bool {
@@ -233,137 +224,6 @@ func (c *call) callerScopes() []string {
 func allows(scopes []string, level, cat string) bool {
 	return slices.Contains(scopes, "all") || slices.Contains(scopes, "write:"+cat) ||
 		(level == "read" && slices.Contains(scopes, "read:"+cat))
-}
-
-// scoped is tokenRequiresScopes for one route: a token without the scope
-// of its category (read for GET, write otherwise) is refused first.
-func scoped(method, cat string, h func(c *call)) func(c *call) {
-	level := "write"
-	if method == "GET" {
-		level = "read"
-	}
-	return func(c *call) {
-		if sc := c.callerScopes(); sc != nil && !allows(sc, level, cat) {
-			c.fail(http.StatusForbidden, "token does not have at least one of required scope(s): ["+level+":"+cat+"]")
-			return
-		}
-		h(c)
-	}
-}
-
-// routeCategory is the token scope category of a route, by its group.
-func routeCategory(path string) string {
-	switch {
-	case strings.HasPrefix(path, "/admin/"):
-		return "admin"
-	case strings.HasPrefix(path, "/orgs/"):
-		return "organization"
-	case strings.HasPrefix(path, "/packages/"):
-		return "package"
-	}
-	return "user"
-}
-
-// accountRoutes are this area's rows of the route table. Tokens made
-// through the API carry scopes, and this area enforces them (the other
-// areas do not look at scopes).
-func accountRoutes() []routeSpec {
-	rows := slices.Concat(accountRows(), packageRoutes(), quotaRoutes())
-	for i := range rows {
-		rows[i].h = scoped(rows[i].method, routeCategory(rows[i].path), rows[i].h)
-	}
-	return rows
-}
-
-func accountRows() []routeSpec {
-	const (
-		pub  = false
-		auth = true
-	)
-	return []routeSpec{
-		// SSH keys
-		{"GET", "/user/keys", "userCurrentListKeys", auth, hListKeys(true)},
-		{"POST", "/user/keys", "userCurrentPostKey", auth, hCreateKey(false)},
-		{"GET", "/user/keys/{id}", "userCurrentGetKey", auth, hGetKey},
-		{"DELETE", "/user/keys/{id}", "userCurrentDeleteKey", auth, hDeleteKey(false)},
-		{"GET", "/users/{username}/keys", "userListKeys", auth, hListKeys(false)},
-
-		// GPG keys (h_accounts_gpg.go: parsed, signatures not verified)
-		{"GET", "/user/gpg_keys", "userCurrentListGPGKeys", auth, hListGPGKeys(true)},
-		{"POST", "/user/gpg_keys", "userCurrentPostGPGKey", auth, hCreateGPGKey},
-		{"GET", "/user/gpg_keys/{id}", "userCurrentGetGPGKey", auth, hGetGPGKey},
-		{"DELETE", "/user/gpg_keys/{id}", "userCurrentDeleteGPGKey", auth, hDeleteGPGKey},
-		{"GET", "/users/{username}/gpg_keys", "userListGPGKeys", auth, hListGPGKeys(false)},
-		{"GET", "/user/gpg_key_token", "getVerificationToken", auth, hGPGToken},
-		{"POST", "/user/gpg_key_verify", "userVerifyGPGKey", auth, hVerifyGPGKey},
-
-		// e-mail addresses
-		{"GET", "/user/emails", "userListEmails", auth, hListEmails(false)},
-		{"POST", "/user/emails", "userAddEmail", auth, hAddEmails},
-		{"DELETE", "/user/emails", "userDeleteEmail", auth, hDeleteEmails(false)},
-
-		// access tokens: the self-or-admin and Basic checks are the handlers'
-		{"GET", "/users/{username}/tokens", "userGetTokens", pub, hListTokens(false)},
-		{"POST", "/users/{username}/tokens", "userCreateToken", pub, hCreateToken(false)},
-		{"DELETE", "/users/{username}/tokens/{token}", "userDeleteAccessToken", pub, hDeleteToken(false)},
-
-		// settings, search
-		{"GET", "/user/settings", "getUserSettings", auth, hGetSettings},
-		{"PATCH", "/user/settings", "updateUserSettings", auth, hEditSettings},
-		{"GET", "/users/search", "userSearch", pub, hSearchUsers},
-		{"GET", "/users/{username}/heatmap", "userGetHeatmapData", pub, hHeatmap},
-
-		// OAuth2 applications
-		{"GET", "/user/applications/oauth2", "userGetOAuth2Applications", auth, hListApps},
-		{"POST", "/user/applications/oauth2", "userCreateOAuth2Application", auth, hCreateApp},
-		{"GET", "/user/applications/oauth2/{id}", "userGetOAuth2Application", auth, hGetApp},
-		{"PATCH", "/user/applications/oauth2/{id}", "userUpdateOAuth2Application", auth, hEditApp},
-		{"DELETE", "/user/applications/oauth2/{id}", "userDeleteOAuth2Application", auth, hDeleteApp},
-
-		// blocking (Forgejo only)
-		{"PUT", "/user/block/{username}", "userBlockUser", auth, hBlock(false, true)},
-		{"PUT", "/user/unblock/{username}", "userUnblockUser", auth, hBlock(false, false)},
-		{"GET", "/user/list_blocked", "userListBlockedUsers", auth, hListBlocked(false)},
-		{"PUT", "/orgs/{org}/block/{username}", "orgBlockUser", auth, hBlock(true, true)},
-		{"PUT", "/orgs/{org}/unblock/{username}", "orgUnblockUser", auth, hBlock(true, false)},
-		{"GET", "/orgs/{org}/list_blocked", "orgListBlockedUsers", auth, hListBlocked(true)},
-
-		// avatars, renaming an organization
-		{"POST", "/user/avatar", "userUpdateAvatar", auth, hSetAvatar(false)},
-		{"DELETE", "/user/avatar", "userDeleteAvatar", auth, hDeleteAvatar(false)},
-		{"POST", "/orgs/{org}/avatar", "orgUpdateAvatar", auth, hSetAvatar(true)},
-		{"DELETE", "/orgs/{org}/avatar", "orgDeleteAvatar", auth, hDeleteAvatar(true)},
-		{"POST", "/orgs/{org}/rename", "renameOrg", auth, hRenameOrg},
-
-		// site administration (h_admin.go)
-		{"GET", "/admin/users", "adminSearchUsers", auth, adminOnly(hAdminListUsers)},
-		{"POST", "/admin/users", "adminCreateUser", auth, adminOnly(hAdminCreateUser)},
-		{"PATCH", "/admin/users/{username}", "adminEditUser", auth, adminOnly(hAdminEditUser)},
-		{"DELETE", "/admin/users/{username}", "adminDeleteUser", auth, adminOnly(hAdminDeleteUser)},
-		{"POST", "/admin/users/{username}/rename", "adminRenameUser", auth, adminOnly(hAdminRenameUser)},
-		{"POST", "/admin/users/{username}/orgs", "adminCreateOrg", auth, adminOnly(hAdminCreateOrg)},
-		{"POST", "/admin/users/{username}/repos", "adminCreateRepo", auth, adminOnly(hAdminCreateRepo)},
-		{"POST", "/admin/users/{username}/keys", "adminCreatePublicKey", auth, adminOnly(hCreateKey(true))},
-		{"DELETE", "/admin/users/{username}/keys/{id}", "adminDeleteUserPublicKey", auth, adminOnly(hDeleteKey(true))},
-		{"GET", "/admin/users/{username}/emails", "adminListUserEmails", auth, adminOnly(hListEmails(true))},
-		{"DELETE", "/admin/users/{username}/emails", "adminDeleteUserEmails", auth, adminOnly(hDeleteEmails(true))},
-		{"GET", "/admin/users/{username}/tokens", "adminListUserAccessTokens", auth, adminOnly(hListTokens(true))},
-		{"POST", "/admin/users/{username}/tokens", "adminCreateUserAccessToken", auth, adminOnly(hCreateToken(true))},
-		{"DELETE", "/admin/users/{username}/tokens/{token}", "adminDeleteUserAccessToken", auth, adminOnly(hDeleteToken(true))},
-		{"GET", "/admin/orgs", "adminGetAllOrgs", auth, adminOnly(hAdminListOrgs)},
-		{"GET", "/admin/emails", "adminGetAllEmails", auth, adminOnly(hAdminEmails(false))},
-		{"GET", "/admin/emails/search", "adminSearchEmails", auth, adminOnly(hAdminEmails(true))},
-		{"GET", "/admin/hooks", "adminListHooks", auth, adminOnly(hListHooks("admin"))},
-		{"POST", "/admin/hooks", "adminCreateHook", auth, adminOnly(hCreateHook("admin"))},
-		{"GET", "/admin/hooks/{id}", "adminGetHook", auth, adminOnly(hGetHook("admin"))},
-		{"PATCH", "/admin/hooks/{id}", "adminEditHook", auth, adminOnly(hEditHook("admin"))},
-		{"DELETE", "/admin/hooks/{id}", "adminDeleteHook", auth, adminOnly(hDeleteHook("admin"))},
-		{"GET", "/admin/cron", "adminCronList", auth, adminOnly(hCronList)},
-		{"POST", "/admin/cron/{task}", "adminCronRun", auth, adminOnly(hCronRun)},
-		{"GET", "/admin/unadopted", "adminUnadoptedList", auth, adminOnly(hUnadopted)},
-		{"POST", "/admin/unadopted/{owner}/{repo}", "adminAdoptRepository", auth, adminOnly(hAdopt)},
-		{"DELETE", "/admin/unadopted/{owner}/{repo}", "adminDeleteUnadoptedRepository", auth, adminOnly(hAdopt)},
-	}
 }
 
 // ---- e-mail addresses

@@ -742,3 +742,90 @@ func hCommitDiff(c *call) {
 	c.status, c.out = http.StatusOK, []byte(diff)
 	c.header.Set("Content-Type", "text/plain; charset=utf-8")
 }
+
+// ---- git notes
+
+// notesOf is r's notes, by commit id.
+func (m *moreState) notesOf(r *repo) map[string]string {
+	if m.notes == nil {
+		m.notes = map[*repo]map[string]string{}
+	}
+	if m.notes[r] == nil {
+		m.notes[r] = map[string]string{}
+	}
+	return m.notes[r]
+}
+
+// note answers the note on a commit (a ref or a commit id), with the
+// commit; verification and files default to on.
+func (c *call) note(r *repo, ref string) {
+	sha, ok := r.commitOf(ref)
+	cm := r.commits[sha]
+	if !ok || cm == nil {
+		c.failErrs(http.StatusNotFound, "The target couldn't be found.", "object does not exist [id: "+ref+", rel_path: ]")
+		return
+	}
+	msg, ok := c.st.more.notesOf(r)[sha]
+	if !ok {
+		c.failErrs(http.StatusNotFound, ref)
+		return
+	}
+	var parent map[string]string
+	if p := r.commits[cm.parent]; p != nil {
+		parent = p.files
+	}
+	w := c.v.gitCommit(r, cm, parent, c.q.Get("files") != "false")
+	if c.q.Get("verification") == "false" {
+		w.Commit.Verification = nil
+	}
+	c.json(http.StatusOK, struct {
+		Message string   `json:"message"`
+		Commit  *wCommit `json:"commit"`
+	}{msg, w})
+}
+
+func hGetNote(c *call) {
+	if r := c.pathRepo(); r != nil {
+		c.note(r, c.p["sha"])
+	}
+}
+
+// hSetNote writes (or replaces) the note on a commit and answers it; the
+// message is stored as git stores it, ending in a newline.
+func hSetNote(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	var b struct {
+		Message string `json:"message"`
+	}
+	if !c.decode(&b) {
+		return
+	}
+	sha, ok := r.commitOf(c.p["sha"])
+	if !ok {
+		c.failErrs(http.StatusNotFound, c.p["sha"])
+		return
+	}
+	if !strings.HasSuffix(b.Message, "\n") {
+		b.Message += "\n"
+	}
+	c.st.more.notesOf(r)[sha] = b.Message
+	c.note(r, sha)
+}
+
+func hRemoveNote(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	sha, ok := r.commitOf(c.p["sha"])
+	notes := c.st.more.notesOf(r)
+	if _, has := notes[sha]; !ok || !has {
+		c.failErrs(http.StatusNotFound, c.p["sha"])
+		return
+	}
+	delete(notes, sha)
+	c.empty(http.StatusNoContent)
+}

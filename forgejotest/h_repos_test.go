@@ -16,86 +16,6 @@ import (
 	forgejo "codeberg.org/forgego/forgejo"
 )
 
-// A stopwatch books the time it ran, measured by the server's clock;
-// starting one on another issue stops the running one first.
-func TestStopwatchBooksTime(t *testing.T) {
-	clk := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	srv := NewServer(t, WithClock(clk))
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	a := srv.AddIssue(owner, "demo", IssueSpec{Title: "a"})
-	b := srv.AddIssue(owner, "demo", IssueSpec{Title: "b"})
-	ctx, c := context.Background(), srv.Client()
-
-	if _, err := c.Issues.StartStopwatch(ctx, owner, "demo", a); err != nil {
-		t.Fatal(err)
-	}
-	clk.Advance(90 * time.Second)
-	ws, _, err := c.Users.ListStopwatches(ctx, nil)
-	if err != nil || len(ws) != 1 || ws[0].Seconds != 90 || ws[0].Duration != "1 minute" || ws[0].IssueIndex != a {
-		t.Fatalf("stopwatches after 90s: %+v, %v", ws, err)
-	}
-	clk.Advance(3600 * time.Second)
-	if _, err := c.Issues.StartStopwatch(ctx, owner, "demo", b); err != nil {
-		t.Fatal(err)
-	}
-	times, _, err := c.Issues.ListTrackedTimes(ctx, owner, "demo", a, nil)
-	if err != nil || len(times) != 1 || times[0].Time != 3690 {
-		t.Fatalf("issue a's times after starting on b: %+v, %v", times, err)
-	}
-	ws, _, _ = c.Users.ListStopwatches(ctx, nil)
-	if len(ws) != 1 || ws[0].IssueIndex != b {
-		t.Fatalf("one stopwatch, on b: %+v", ws)
-	}
-	if got := secToTime(2*3600 + 60 + 5); got != "2 hours 1 minute" {
-		t.Errorf("secToTime: %q", got)
-	}
-}
-
-// Who may track time: the poster and writers; a reader who lists times
-// sees their own, and asking for someone else's is 403.
-func TestTrackedTimePermissions(t *testing.T) {
-	srv := NewServer(t)
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	tokB := srv.AddUser("bob")
-	srv.AddUser("carol")
-	n := srv.AddIssue(owner, "demo", IssueSpec{Title: "by owner"})
-	mine := srv.AddIssue(owner, "demo", IssueSpec{Title: "by bob", Author: "bob"})
-	ctx, c, bob := context.Background(), srv.Client(), srv.Client(forgejo.WithToken(tokB))
-
-	_, _, err := bob.Issues.AddTrackedTime(ctx, owner, "demo", n, forgejo.AddTimeOption{Time: 60})
-	if statusOf(t, err) != http.StatusForbidden {
-		t.Errorf("a reader on another's issue: %v", err)
-	}
-	if _, _, err := bob.Issues.AddTrackedTime(ctx, owner, "demo", mine, forgejo.AddTimeOption{Time: 60}); err != nil {
-		t.Errorf("the poster: %v", err)
-	}
-	if _, _, err := c.Issues.AddTrackedTime(ctx, owner, "demo", mine, forgejo.AddTimeOption{Time: 30, UserName: "carol"}); err != nil {
-		t.Errorf("the owner books for carol: %v", err)
-	}
-	times, _, err := bob.Issues.ListTrackedTimes(ctx, owner, "demo", mine, nil)
-	if err != nil || len(times) != 1 || times[0].UserName != "bob" {
-		t.Errorf("bob sees his own: %+v, %v", times, err)
-	}
-	_, _, err = bob.Issues.ListTrackedTimes(ctx, owner, "demo", mine, &forgejo.IssueListTrackedTimesOptions{User: "carol"})
-	if statusOf(t, err) != http.StatusForbidden {
-		t.Errorf("bob asks for carol's: %v", err)
-	}
-	all, resp, err := c.Repos.ListTrackedTimes(ctx, owner, "demo", &forgejo.RepoListTrackedTimesOptions{ListOptions: forgejo.ListOptions{Page: 1, Limit: 1}})
-	total, _ := resp.TotalCount()
-	if err != nil || len(all) != 1 || total != 2 {
-		t.Errorf("the owner pages all times: %d (total %d), %v", len(all), total, err)
-	}
-	// A deleted issue's times are gone from the listings across repositories.
-	if _, err := c.Issues.Delete(ctx, owner, "demo", mine); err != nil {
-		t.Fatal(err)
-	}
-	if left, _, _ := bob.Users.ListTrackedTimes(ctx, nil); len(left) != 0 {
-		t.Errorf("bob's times after the issue went: %+v", left)
-	}
-}
-
 func TestWikiNames(t *testing.T) {
 	for _, tc := range []struct{ title, web, file string }{
 		{"Home", "Home", "Home.md"},
@@ -119,7 +39,7 @@ func TestWikiListing(t *testing.T) {
 	srv.AddRepo(owner, "demo")
 	ctx, c := context.Background(), srv.Client()
 	for _, title := range []string{"A", "B", "C"} {
-		if _, _, err := c.Repos.CreateWikiPage(ctx, owner, "demo", forgejo.CreateWikiPageOptions{Title: forgejo.Ptr(title), ContentBase64: forgejo.Ptr(b64(title))}); err != nil {
+		if _, _, err := c.Repos.CreateWikiPage(ctx, owner, "demo", forgejo.CreateWikiPageRequest{Title: forgejo.Ptr(title), ContentBase64: forgejo.Ptr(b64(title))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -128,7 +48,7 @@ func TestWikiListing(t *testing.T) {
 	if err != nil || len(pages) != 2 || total != 3 {
 		t.Errorf("limit 1: %d pages (total %d), %v", len(pages), total, err)
 	}
-	_, _, err = c.Repos.CreateWikiPage(ctx, owner, "demo", forgejo.CreateWikiPageOptions{Title: forgejo.Ptr("_pages"), ContentBase64: forgejo.Ptr(b64("x"))})
+	_, _, err = c.Repos.CreateWikiPage(ctx, owner, "demo", forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("_pages"), ContentBase64: forgejo.Ptr(b64("x"))})
 	if statusOf(t, err) != http.StatusBadRequest {
 		t.Errorf("a reserved name: %v", err)
 	}
@@ -170,34 +90,6 @@ func TestParseAuthorizedKey(t *testing.T) {
 	}
 }
 
-// Three pins per repository and kind; a fourth is Forgejo's 500.
-func TestPinLimit(t *testing.T) {
-	srv := NewServer(t)
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	ctx, c := context.Background(), srv.Client()
-	for _, n := range srv.AddIssues(owner, "demo", 3) {
-		if _, err := c.Issues.Pin(ctx, owner, "demo", n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	allowed, _, err := c.Repos.GetNewPinAllowed(ctx, owner, "demo")
-	if err != nil || allowed.Issues || !allowed.PullRequests {
-		t.Errorf("pins allowed with three pinned: %+v, %v", allowed, err)
-	}
-	n := srv.AddIssue(owner, "demo", IssueSpec{Title: "fourth"})
-	if _, err := c.Issues.Pin(ctx, owner, "demo", n); statusOf(t, err) != http.StatusInternalServerError {
-		t.Errorf("a fourth pin: %v", err)
-	}
-	if _, err := c.Issues.MovePin(ctx, owner, "demo", 1, 9); err != nil {
-		t.Fatal(err)
-	}
-	ps, _, _ := c.Issues.ListPinned(ctx, owner, "demo")
-	if len(ps) != 3 || ps[2].Number != 1 || ps[2].PinOrder != 3 {
-		t.Errorf("moved past the end: %+v", ps)
-	}
-}
-
 // An organization's repository starts unwatched; a user's is watched by
 // its owner, and watchers_count follows the watchers.
 func TestWatchers(t *testing.T) {
@@ -221,35 +113,14 @@ func TestWatchers(t *testing.T) {
 	if err != nil || len(theirs) != 1 {
 		t.Errorf("bob's subscriptions seen by the owner: %d, %v", len(theirs), err)
 	}
-	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgOption{Username: "acme"}); err != nil {
+	if _, _, err := c.Orgs.Create(ctx, forgejo.CreateOrgRequest{Username: "acme"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Repos.CreateInOrg(ctx, "acme", forgejo.CreateRepoOption{Name: "tool"}); err != nil {
+	if _, _, err := c.Repos.CreateInOrg(ctx, "acme", forgejo.CreateRepoRequest{Name: "tool"}); err != nil {
 		t.Fatal(err)
 	}
 	if r, _, _ := c.Repos.Get(ctx, "acme", "tool"); r.WatchersCount != 0 {
 		t.Errorf("an organization's repository: watchers_count %d", r.WatchersCount)
-	}
-}
-
-func TestTimelinePaging(t *testing.T) {
-	srv := NewServer(t)
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	n := srv.AddIssue(owner, "demo", IssueSpec{Title: "x", Comments: []CommentSpec{{Body: "one"}, {Body: "two"}, {Body: "three"}}})
-	ctx, c := context.Background(), srv.Client()
-	if _, err := c.Issues.Pin(ctx, owner, "demo", n); err != nil {
-		t.Fatal(err)
-	}
-	all, resp, err := c.Issues.ListTimeline(ctx, owner, "demo", n, nil)
-	total, _ := resp.TotalCount()
-	if err != nil || len(all) != 4 || total != 4 || all[3].Type != "pin" || all[0].Body != "one" {
-		t.Fatalf("timeline: %d (total %d), %v", len(all), total, err)
-	}
-	page, resp, err := c.Issues.ListTimeline(ctx, owner, "demo", n, &forgejo.IssueListTimelineOptions{ListOptions: forgejo.ListOptions{Page: 2, Limit: 3}})
-	total, _ = resp.TotalCount()
-	if err != nil || len(page) != 1 || total != 1 {
-		t.Errorf("page 2 of 3: %d (total header %d, the page's length), %v", len(page), total, err)
 	}
 }
 
@@ -263,7 +134,7 @@ func TestGitDataMore(t *testing.T) {
 	srv.AddPull(owner, "demo", "feature", "main", "A change")
 	ctx, c := context.Background(), srv.Client()
 	for _, f := range []string{"main.go", "util.go", "docs/x.go", "web/app.js", "config.yaml"} {
-		if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", f, forgejo.CreateFileOptions{Content: b64("package x\n")}); err != nil {
+		if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", f, forgejo.CreateFileRequest{Content: b64("package x\n")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -283,33 +154,13 @@ func TestGitDataMore(t *testing.T) {
 		t.Errorf("languages (docs, data and prose left out): %v, %v", langs, err)
 	}
 	for range 60 {
-		if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", "n/"+strings.Repeat("x", 1+len(names))+time.Now().Format("150405.000000000"), forgejo.CreateFileOptions{Content: b64("x")}); err != nil {
+		if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", "n/"+strings.Repeat("x", 1+len(names))+time.Now().Format("150405.000000000"), forgejo.CreateFileRequest{Content: b64("x")}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	cs, resp, err := c.Repos.ListCommits(ctx, owner, "demo", &forgejo.RepoListCommitsOptions{ListOptions: forgejo.ListOptions{Limit: 100}})
 	if err != nil || len(cs) != 50 || resp.Header.Get("X-PerPage") != "50" || resp.Header.Get("X-HasMore") != "true" {
 		t.Errorf("a page of 100 asked: %d, per page %q, has more %q, %v", len(cs), resp.Header.Get("X-PerPage"), resp.Header.Get("X-HasMore"), err)
-	}
-}
-
-func TestRenderMarkdown(t *testing.T) {
-	for _, tc := range []struct {
-		src  string
-		hard bool
-		want string
-	}{
-		{"a *b* **c** `d`", false, `<p dir="auto">a <em>b</em> <strong>c</strong> <code>d</code></p>` + "\n"},
-		{"don't <script>", false, `<p dir="auto">don&#39;t &lt;script&gt;</p>` + "\n"},
-		{"see https://x.org", true, `<p dir="auto">see <a href="https://x.org" rel="nofollow">https://x.org</a></p>` + "\n"},
-		{"see https://x.org", false, `<p dir="auto">see https://x.org</p>` + "\n"},
-		{"```\n<a>\n```", false, "<pre><code>&lt;a&gt;\n</code></pre>\n"},
-		{"### Three ###", false, "<h3>Three</h3>\n"},
-		{"* x\n* y", false, "<ul dir=\"auto\">\n<li>x</li>\n<li>y</li>\n</ul>\n"},
-	} {
-		if got := renderMarkdown(tc.src, tc.hard); got != tc.want {
-			t.Errorf("%q: %q, want %q", tc.src, got, tc.want)
-		}
 	}
 }
 
@@ -322,11 +173,11 @@ func TestDeployKeyShared(t *testing.T) {
 	srv.AddRepo(owner, "two")
 	ctx, c := context.Background(), srv.Client()
 	key := sshEd25519("shared")
-	k1, _, err := c.Repos.CreateKey(ctx, owner, "one", forgejo.CreateKeyOption{Title: "k", Key: key, ReadOnly: true})
+	k1, _, err := c.Repos.CreateKey(ctx, owner, "one", forgejo.CreateKeyRequest{Title: "k", Key: key, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k2, _, err := c.Repos.CreateKey(ctx, owner, "two", forgejo.CreateKeyOption{Title: "k", Key: key})
+	k2, _, err := c.Repos.CreateKey(ctx, owner, "two", forgejo.CreateKeyRequest{Title: "k", Key: key})
 	if err != nil || k1.KeyID != k2.KeyID || k1.ID == k2.ID {
 		t.Errorf("the same key twice: %+v %+v, %v", k1, k2, err)
 	}
@@ -351,7 +202,7 @@ func TestRenameDefaultBranch(t *testing.T) {
 	srv.AddBranch(owner, "demo", "feature")
 	n := srv.AddPull(owner, "demo", "feature", "main", "A change")
 	ctx, c := context.Background(), srv.Client()
-	if _, err := c.Repos.RenameBranch(ctx, owner, "demo", "main", forgejo.UpdateBranchRepoOption{Name: "trunk"}); err != nil {
+	if _, err := c.Repos.RenameBranch(ctx, owner, "demo", "main", forgejo.UpdateBranchRepoRequest{Name: "trunk"}); err != nil {
 		t.Fatal(err)
 	}
 	r, _, _ := c.Repos.Get(ctx, owner, "demo")
@@ -370,7 +221,7 @@ func TestTransferRedirect(t *testing.T) {
 	tokB := srv.AddUser("bob")
 	ctx, c, bob := context.Background(), srv.Client(), srv.Client(forgejo.WithToken(tokB))
 	// The owner is no site administrator: the transfer waits for bob.
-	r, resp, err := c.Repos.Transfer(ctx, owner, "demo", forgejo.TransferRepoOption{NewOwner: "bob"})
+	r, resp, err := c.Repos.Transfer(ctx, owner, "demo", forgejo.TransferRepoRequest{NewOwner: "bob"})
 	if err != nil || resp.StatusCode != http.StatusCreated || r.Owner.Login != owner {
 		t.Fatalf("start: %d %+v, %v", resp.StatusCode, r, err)
 	}
@@ -397,7 +248,7 @@ func TestNotesAndTemplates(t *testing.T) {
 	owner := srv.DefaultUser()
 	srv.AddRepo(owner, "demo")
 	ctx, c := context.Background(), srv.Client()
-	n, _, err := c.Repos.SetNote(ctx, owner, "demo", "main", forgejo.NoteOptions{Message: "looked at"})
+	n, _, err := c.Repos.SetNote(ctx, owner, "demo", "main", forgejo.NoteRequest{Message: "looked at"})
 	if err != nil || n.Message != "looked at\n" || n.Commit == nil {
 		t.Fatalf("set: %+v, %v", n, err)
 	}
@@ -411,10 +262,10 @@ func TestNotesAndTemplates(t *testing.T) {
 		t.Errorf("remove again: %v", err)
 	}
 	tpl := "---\nname: Feature\ndescription: Ask for one\nlabels: enhancement, ui\n---\nWhat?\n"
-	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/feature.md", forgejo.CreateFileOptions{Content: b64(tpl)}); err != nil {
+	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/feature.md", forgejo.CreateFileRequest{Content: b64(tpl)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/config.yml", forgejo.CreateFileOptions{Content: b64("blank_issues_enabled: maybe\n")}); err != nil {
+	if _, _, err := c.Repos.CreateFile(ctx, owner, "demo", ".forgejo/issue_template/config.yml", forgejo.CreateFileRequest{Content: b64("blank_issues_enabled: maybe\n")}); err != nil {
 		t.Fatal(err)
 	}
 	ts, _, err := c.Repos.ListIssueTemplates(ctx, owner, "demo")
@@ -448,7 +299,7 @@ func TestMirrorAddresses(t *testing.T) {
 	owner := srv.DefaultUser()
 	srv.AddRepo(owner, "demo")
 	ctx, c := context.Background(), srv.Client()
-	m, _, err := c.Repos.CreatePushMirror(ctx, owner, "demo", forgejo.CreatePushMirrorOption{
+	m, _, err := c.Repos.CreatePushMirror(ctx, owner, "demo", forgejo.CreatePushMirrorRequest{
 		RemoteAddress: "https://codeberg.org/x/y.git", RemoteUsername: "bot", RemotePassword: "secret", Interval: "0"})
 	if err != nil || m.RemoteAddress != "https://bot@codeberg.org/x/y.git" || m.Interval != "0s" {
 		t.Errorf("the password is not kept: %+v, %v", m, err)
@@ -494,65 +345,5 @@ func TestCommitDiffHunks(t *testing.T) {
 	got = commitDiff(map[string]string{"e": ""}, map[string]string{"e": "x"})
 	if !strings.HasSuffix(got, "@@ -0,0 +1 @@\n+x\n\\ No newline at end of file\n") {
 		t.Errorf("from empty: %q", got)
-	}
-}
-
-// Every route of this area answers odd requests (no body, an empty object,
-// JSON of the wrong shape, a body that is no JSON; path parameters that
-// name nothing; the owner, another user, nobody) with a status, never a
-// dropped connection.
-func TestRepoMoreRoutesSurviveOddRequests(t *testing.T) {
-	srv := NewServer(t)
-	owner := srv.DefaultUser()
-	srv.AddRepo(owner, "demo")
-	srv.AddIssues(owner, "demo", 2)
-	srv.AddBranch(owner, "demo", "feature")
-	srv.AddPull(owner, "demo", "feature", "main", "A change")
-	params := map[string][]string{
-		"owner": {owner, "nobody"}, "repo": {"demo", "none"}, "index": {"1", "3", "0", "x"}, "id": {"1", "99", "x"},
-		"user": {owner, "nobody"}, "username": {owner, "nobody"}, "position": {"1", "-1", "x"}, "pageName": {"Home", "a-b.-", "%25zz"},
-		"ref": {"heads/main", "nope"}, "sha": {"main", strings.Repeat("0", 40), "x"}, "filepath": {"README.md", "a/b", ""},
-		"name": {"Default", "x"}, "branch": {"main", "nope"}, "base": {"main"}, "head": {"feature", "x:y"},
-		"archive": {"main.zip", "main.tar.gz", "main.rar", "nope.zip"}, "diffType": {"diff", "patch", "x"},
-	}
-	bodies := []string{"", "{}", `{"title":1,"files":{},"time":"x"}`, "not json", "[]"}
-	hc := srv.HTTPClient()
-	tokens := []string{srv.Token(), srv.AddUser("bob"), ""}
-	for _, rt := range repoMoreRoutes() {
-		tmpl := compileTemplate(rt.path)
-		for variant := range 3 {
-			path := ""
-			for _, seg := range tmpl.segs {
-				switch seg.kind {
-				case segLiteral:
-					path += "/" + seg.lit
-				case segParam:
-					vs := params[seg.name]
-					if len(vs) == 0 {
-						t.Fatalf("%s: no values for {%s}", rt.op, seg.name)
-					}
-					path += "/" + vs[variant%len(vs)]
-				case segMixed:
-					path += "/" + params["sha"][0] + "." + params["diffType"][variant%3]
-				}
-			}
-			for i, body := range bodies {
-				req, err := http.NewRequest(rt.method, srv.URL+"/api/v1"+path, strings.NewReader(body))
-				if err != nil {
-					t.Fatalf("%s %s: %v", rt.method, path, err)
-				}
-				if tok := tokens[(variant+i)%len(tokens)]; tok != "" {
-					req.Header.Set("Authorization", "token "+tok)
-				}
-				resp, err := hc.Do(req)
-				if err != nil {
-					t.Fatalf("%s %s %q: %v", rt.method, path, body, err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode == 0 {
-					t.Errorf("%s %s %q: no status", rt.method, path, body)
-				}
-			}
-		}
 	}
 }

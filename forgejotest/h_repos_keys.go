@@ -110,7 +110,7 @@ func hCreateDeployKey(c *call) {
 		c.fail(http.StatusUnprocessableEntity, "[Key]: Required")
 		return
 	}
-	// The same check as an account's key (h_accounts_keys.go), as
+	// The same check as an account's key (h_users_keys.go), as
 	// Forgejo's CheckPublicKeyString serves both.
 	content, fp, msg := checkSSHKey(body.Key)
 	if msg != "" {

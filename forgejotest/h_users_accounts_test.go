@@ -136,7 +136,7 @@ func TestTokensAndScopes(t *testing.T) {
 	ctx := context.Background()
 	admin := srv.Client()
 	f := false
-	if _, _, err := admin.Admin.CreateUser(ctx, forgejo.CreateUserOption{Username: "bot", Email: "bot@example.org",
+	if _, _, err := admin.Admin.CreateUser(ctx, forgejo.CreateUserRequest{Username: "bot", Email: "bot@example.org",
 		Password: "bot-Passw0rd", MustChangePassword: &f}); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestTokensAndScopes(t *testing.T) {
 		t.Errorf("deleted token: %d", st)
 	}
 	// The administrator's token routes (Forgejo 16) need no password.
-	at, _, err := admin.Admin.CreateUserToken(ctx, "bot", forgejo.CreateAccessTokenOption{Name: "by-admin", Scopes: []string{"all"}})
+	at, _, err := admin.Admin.CreateUserToken(ctx, "bot", forgejo.CreateAccessTokenRequest{Name: "by-admin", Scopes: []string{"all"}})
 	if err != nil || !slices.Equal(at.Scopes, []string{"all"}) {
 		t.Fatalf("admin token: %v %+v", err, at)
 	}
@@ -268,7 +268,7 @@ func TestBlocking(t *testing.T) {
 	if bl, _, _ := me.Users.ListBlockedUsers(ctx, nil); len(bl) != 0 {
 		t.Errorf("after unblocking: %+v", bl)
 	}
-	if _, _, err := me.Orgs.Create(ctx, forgejo.CreateOrgOption{Username: "acme"}); err != nil {
+	if _, _, err := me.Orgs.Create(ctx, forgejo.CreateOrgRequest{Username: "acme"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := me.Orgs.BlockUser(ctx, "acme", "bob"); err != nil {
@@ -366,7 +366,7 @@ func TestAvatars(t *testing.T) {
 	ctx := context.Background()
 	bob := srv.Client(forgejo.WithToken(tok))
 	before, _, _ := srv.Client().Users.Get(ctx, "bob")
-	if _, err := bob.Users.SetAvatar(ctx, forgejo.UpdateUserAvatarOption{Image: pngImage(2)}); err != nil {
+	if _, err := bob.Users.SetAvatar(ctx, forgejo.UpdateUserAvatarRequest{Image: pngImage(2)}); err != nil {
 		t.Fatal(err)
 	}
 	after, _, _ := srv.Client().Users.Get(ctx, "bob")
@@ -382,18 +382,18 @@ func TestAdminUserEmails(t *testing.T) {
 	srv.SetAdmin(srv.DefaultUser(), true)
 	ctx := context.Background()
 	bob := srv.Client(forgejo.WithToken(srv.AddUser("bob")))
-	if _, _, err := bob.Users.AddEmails(ctx, forgejo.CreateEmailOption{Emails: []string{"b@example.org", "c@example.org"}}); err != nil {
+	if _, _, err := bob.Users.AddEmails(ctx, forgejo.CreateEmailRequest{Emails: []string{"b@example.org", "c@example.org"}}); err != nil {
 		t.Fatal(err)
 	}
 	admin := srv.Client()
-	if _, err := admin.Admin.DeleteUserEmails(ctx, "bob", forgejo.DeleteEmailOption{Emails: []string{"c@example.org"}}); err != nil {
+	if _, err := admin.Admin.DeleteUserEmails(ctx, "bob", forgejo.DeleteEmailRequest{Emails: []string{"c@example.org"}}); err != nil {
 		t.Fatal(err)
 	}
 	es, _, err := admin.Admin.ListUserEmails(ctx, "bob")
 	if err != nil || len(es) != 2 || !es[0].Primary || es[1].Email != "b@example.org" || es[1].Username != "bob" {
 		t.Errorf("bob's addresses: %v %+v", err, es)
 	}
-	_, err = bob.Users.DeleteEmails(ctx, forgejo.DeleteEmailOption{Emails: []string{es[0].Email}})
+	_, err = bob.Users.DeleteEmails(ctx, forgejo.DeleteEmailRequest{Emails: []string{es[0].Email}})
 	var ae *forgejo.APIError
 	if !errors.As(err, &ae) || ae.StatusCode != 500 {
 		t.Errorf("delete the primary address: %v", err)
@@ -543,10 +543,10 @@ func TestRouteScopes(t *testing.T) {
 	srv.SetAdmin(srv.DefaultUser(), true)
 	ctx := context.Background()
 	me := srv.DefaultUser()
-	if _, _, err := srv.Client().Orgs.Create(ctx, forgejo.CreateOrgOption{Username: "acme"}); err != nil {
+	if _, _, err := srv.Client().Orgs.Create(ctx, forgejo.CreateOrgRequest{Username: "acme"}); err != nil {
 		t.Fatal(err)
 	}
-	tok, _, err := srv.Client().Admin.CreateUserToken(ctx, me, forgejo.CreateAccessTokenOption{Name: "user-only", Scopes: []string{"write:user"}})
+	tok, _, err := srv.Client().Admin.CreateUserToken(ctx, me, forgejo.CreateAccessTokenRequest{Name: "user-only", Scopes: []string{"write:user"}})
 	if err != nil {
 		t.Fatal(err)
 	}

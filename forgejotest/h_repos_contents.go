@@ -559,3 +559,279 @@ func hDeleteTag(c *call) {
 }
 
 var _ = strconv.Itoa
+
+type wFilesResponse struct {
+	Files        []*wContents   `json:"files"`
+	Commit       *wFileCommit   `json:"commit"`
+	Verification *wVerification `json:"verification"`
+}
+
+// hChangeFiles is repoChangeFiles: create, update and delete files in one
+// commit. Every change is checked before anything is written; the errors
+// are those of the one-file routes, except that a stale sha is 409 for a
+// delete too (the multi-file route shares the update's handler) and that a
+// missing sha is not checked. A deleted file's entry in files is null.
+func hChangeFiles(c *call) {
+	r := c.pathRepo()
+	if r == nil || !c.canWriteRepo(r) {
+		return
+	}
+	var b struct {
+		fileBody
+		Files []struct {
+			Operation string `json:"operation"`
+			Path      string `json:"path"`
+			Content   string `json:"content"`
+			FromPath  string `json:"from_path"`
+			SHA       string `json:"sha"`
+		} `json:"files"`
+	}
+	if !c.decode(&b) {
+		return
+	}
+	if len(b.Files) == 0 {
+		c.fail(http.StatusUnprocessableEntity, "[Files]: Required")
+		return
+	}
+	type change struct {
+		op, path, from, content string
+	}
+	var changes []change
+	for _, f := range b.Files {
+		content, ok := decodeContent(f.Content)
+		if !ok {
+			c.fail(http.StatusUnprocessableEntity, "illegal base64 data")
+			return
+		}
+		switch f.Operation {
+		case "create", "update", "delete":
+		default:
+			c.fail(http.StatusUnprocessableEntity, "[Files.Operation]: In")
+			return
+		}
+		p := strings.Trim(f.Path, "/")
+		changes = append(changes, change{f.Operation, p, cmp.Or(strings.Trim(f.FromPath, "/"), p), content})
+	}
+	br, ok := c.fileTarget(r, b.fileBody)
+	if !ok {
+		return
+	}
+	files := r.files(br)
+	for i, ch := range changes {
+		old, exists := files[ch.from]
+		sha := b.Files[i].SHA
+		switch {
+		case ch.op == "create" && exists:
+			c.fail(http.StatusUnprocessableEntity, "repository file already exists [path: "+ch.path+"]")
+			return
+		case ch.op != "create" && !exists:
+			c.failErrs(http.StatusNotFound, "repository file does not exist [path: "+ch.from+"]")
+			return
+		case ch.op != "create" && sha != "" && blobSHA(old) != sha:
+			c.fail(http.StatusConflict, "sha does not match [given: "+sha+", expected: "+blobSHA(old)+"]")
+			return
+		}
+	}
+	msg := b.Message
+	if msg == "" {
+		// Forgejo's changeFilesCommitMessage: one line per operation.
+		var lines []string
+		for _, op := range []struct{ op, verb string }{{"create", "Add"}, {"update", "Update"}, {"delete", "Delete"}} {
+			var ps []string
+			for _, ch := range changes {
+				if ch.op == op.op {
+					ps = append(ps, ch.path)
+				}
+			}
+			if len(ps) > 0 {
+				lines = append(lines, op.verb+" "+strings.Join(ps, ", "))
+			}
+		}
+		msg = strings.Join(lines, "\n")
+	}
+	before := br.sha
+	var added, removed, modified []string
+	cm := r.commitFiles(br, commitMessage(msg, "", ""), c.user, c.now, func(fs map[string]string) {
+		for _, ch := range changes {
+			switch {
+			case ch.op == "delete":
+				delete(fs, ch.path)
+				removed = append(removed, ch.path)
+			case ch.op == "create":
+				fs[ch.path] = ch.content
+				added = append(added, ch.path)
+			case ch.from != ch.path:
+				delete(fs, ch.from)
+				fs[ch.path] = ch.content
+				added, removed = append(added, ch.path), append(removed, ch.from)
+			default:
+				fs[ch.path] = ch.content
+				modified = append(modified, ch.path)
+			}
+		}
+	})
+	c.s.emitPush(c, r, br, before, cm, added, removed, modified)
+	out := &wFilesResponse{Verification: &wVerification{Reason: "gpg.error.not_signed_commit"}}
+	for _, ch := range changes {
+		if ch.op == "delete" {
+			out.Files = append(out.Files, nil)
+			continue
+		}
+		out.Files = append(out.Files, c.fileResponse(r, br, cm, ch.path, true).Content)
+	}
+	out.Commit = c.fileResponse(r, br, cm, "", false).Commit
+	c.json(http.StatusCreated, out)
+}
+
+// ---- issue templates and the issue config
+
+// templateDirs are where Forgejo looks for issue templates, in order.
+var templateDirs = []string{
+	".forgejo/ISSUE_TEMPLATE", ".forgejo/issue_template", ".gitea/ISSUE_TEMPLATE", ".gitea/issue_template",
+	".github/ISSUE_TEMPLATE", ".github/issue_template", ".gitlab/ISSUE_TEMPLATE", ".gitlab/issue_template",
+}
+
+type wIssueTemplate struct {
+	Name     string   `json:"name"`
+	Title    string   `json:"title"`
+	About    string   `json:"about"`
+	Labels   []string `json:"labels"`
+	Ref      string   `json:"ref"`
+	Content  string   `json:"content"`
+	Body     []any    `json:"body"`
+	FileName string   `json:"file_name"`
+}
+
+// frontMatter splits a Markdown template into its "key: value" header
+// and its content. Values are plain or quoted strings, or [a, b] lists;
+// anything richer is not read.
+func frontMatter(src string) (map[string]string, string, bool) {
+	rest, ok := strings.CutPrefix(src, "---\n")
+	if !ok {
+		return nil, "", false
+	}
+	head, body, ok := strings.Cut(rest, "\n---")
+	if !ok {
+		return nil, "", false
+	}
+	body = strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")
+	kv := map[string]string{}
+	for _, l := range strings.Split(head, "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok || strings.HasPrefix(l, " ") {
+			continue
+		}
+		kv[strings.TrimSpace(k)] = strings.Trim(strings.TrimSpace(v), `"'`)
+	}
+	return kv, body, true
+}
+
+func splitYAMLList(v string) []string {
+	v = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(v), "["), "]")
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.Trim(strings.TrimSpace(s), `"'`); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// hIssueTemplates lists the Markdown issue templates of the default
+// branch (YAML issue forms are not read by the fake); a template without a
+// name or about is left out, as Forgejo leaves out invalid ones. A ref
+// naming a branch or a tag is given in full (refs/heads/main).
+func hIssueTemplates(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	var out []*wIssueTemplate // null when there is none, as Forgejo
+	b := r.branch(r.defaultBranch)
+	if b == nil || r.empty {
+		c.json(http.StatusOK, out)
+		return
+	}
+	files := r.files(b)
+	for _, dir := range templateDirs {
+		for _, e := range dirEntries(files, dir) {
+			if e.dir || !strings.HasSuffix(strings.ToLower(e.name), ".md") {
+				continue
+			}
+			kv, body, ok := frontMatter(files[e.path])
+			about := cmp.Or(kv["about"], kv["description"])
+			if !ok || kv["name"] == "" || about == "" {
+				continue
+			}
+			ref := kv["ref"]
+			switch {
+			case ref == "" || strings.HasPrefix(ref, "refs/"):
+			case r.branch(ref) != nil:
+				ref = "refs/heads/" + ref
+			case r.tag(ref) != nil:
+				ref = "refs/tags/" + ref
+			}
+			out = append(out, &wIssueTemplate{
+				Name: kv["name"], Title: kv["title"], About: about, Labels: splitYAMLList(kv["labels"]), Ref: ref,
+				Content: body, FileName: e.path,
+			})
+		}
+	}
+	c.json(http.StatusOK, out)
+}
+
+// issueConfig reads blank_issues_enabled from the first config.yaml or
+// config.yml of the template directories; contact links are not read.
+func issueConfig(r *repo) (blank bool, err string) {
+	blank = true
+	b := r.branch(r.defaultBranch)
+	if b == nil || r.empty {
+		return blank, ""
+	}
+	files := r.files(b)
+	for _, dir := range templateDirs {
+		for _, name := range []string{"config.yaml", "config.yml"} {
+			src, ok := files[dir+"/"+name]
+			if !ok {
+				continue
+			}
+			for _, l := range strings.Split(src, "\n") {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(l), "blank_issues_enabled:"); ok {
+					switch strings.TrimSpace(v) {
+					case "true":
+					case "false":
+						blank = false
+					default:
+						return true, "config.yaml: blank_issues_enabled must be a boolean"
+					}
+				}
+			}
+			return blank, ""
+		}
+	}
+	return blank, ""
+}
+
+func hIssueConfig(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	blank, _ := issueConfig(r)
+	c.json(http.StatusOK, struct {
+		BlankIssuesEnabled bool  `json:"blank_issues_enabled"`
+		ContactLinks       []any `json:"contact_links"`
+	}{blank, []any{}})
+}
+
+func hValidateIssueConfig(c *call) {
+	r := c.pathRepo()
+	if r == nil {
+		return
+	}
+	_, msg := issueConfig(r)
+	c.json(http.StatusOK, struct {
+		Valid   bool   `json:"valid"`
+		Message string `json:"message"`
+	}{msg == "", msg})
+}
