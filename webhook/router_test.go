@@ -80,3 +80,13 @@ func TestRouterDispatch(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDefaultWorkerRetryPolicyIsFresh: changing the returned policy
+// changes no other Worker's default.
+func TestDefaultWorkerRetryPolicyIsFresh(t *testing.T) {
+	p := DefaultWorkerRetryPolicy()
+	p.MaxAttempts = 1
+	if DefaultWorkerRetryPolicy().MaxAttempts != 5 {
+		t.Error("the default changed")
+	}
+}

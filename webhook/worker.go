@@ -15,15 +15,19 @@ import (
 	forgejo "codeberg.org/forgego/forgejo"
 )
 
-// DefaultWorkerRetryPolicy is how a [Worker] made without [WithRetryPolicy]
-// retries an event function that failed: 5 attempts in all, waiting 1 s,
-// 2 s, 4 s and 8 s (before full jitter) between them, at most 5 minutes;
-// then the delivery is a dead letter.
-var DefaultWorkerRetryPolicy = forgejo.RetryPolicy{
-	MaxAttempts: 5,
-	BaseDelay:   time.Second,
-	MaxDelay:    5 * time.Minute,
-	Jitter:      forgejo.JitterFull,
+// DefaultWorkerRetryPolicy returns how a [Worker] made without
+// [WithRetryPolicy] retries an event function that failed: 5 attempts in
+// all, waiting 1 s, 2 s, 4 s and 8 s (before full jitter) between them, at
+// most 5 minutes; then the delivery is a dead letter. Like
+// forgejo.DefaultRetryPolicy, it is a function, so that nothing can change
+// the default of every Worker: each call returns a fresh value to adjust.
+func DefaultWorkerRetryPolicy() forgejo.RetryPolicy {
+	return forgejo.RetryPolicy{
+		MaxAttempts: 5,
+		BaseDelay:   time.Second,
+		MaxDelay:    5 * time.Minute,
+		Jitter:      forgejo.JitterFull,
+	}
 }
 
 // DefaultVisibilityTimeout is how long a [Worker] made without
@@ -207,7 +211,7 @@ func NewWorker(q WorkQueue, r *Router, opts ...WorkerOption) (*Worker, error) {
 		return nil, errors.New("webhook: NewWorker with a nil queue or Router")
 	}
 	w := &Worker{q: q, router: r, concurrency: 1, visibility: DefaultVisibilityTimeout, drain: DefaultDrainTimeout,
-		policy: DefaultWorkerRetryPolicy, clock: forgejo.SystemClock()}
+		policy: DefaultWorkerRetryPolicy(), clock: forgejo.SystemClock()}
 	for _, o := range opts {
 		o(w)
 	}

@@ -152,7 +152,7 @@ func (a *app) webhookWorkCmd() *cobra.Command {
 	queueNameFlag(cmd, &name)
 	cmd.Flags().StringVar(&command, "exec", "", "the `CMD` to run for each delivery, with sh -c")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 1, "how many CMDs run at once (`N`)")
-	cmd.Flags().IntVar(&attempts, "max-attempts", webhook.DefaultWorkerRetryPolicy.MaxAttempts, "attempts of a delivery (`K`) before it is a dead letter")
+	cmd.Flags().IntVar(&attempts, "max-attempts", webhook.DefaultWorkerRetryPolicy().MaxAttempts, "attempts of a delivery (`K`) before it is a dead letter")
 	cmd.Flags().DurationVar(&claimAfter, "claim-after", time.Minute, "the visibility timeout (`D`): after it, another worker takes over a delivery whose worker died")
 	return cmd
 }
@@ -180,7 +180,7 @@ func (a *app) work(queueURL, name, command string, concurrency, attempts int, cl
 		c.WaitDelay = 5 * time.Second
 		return c.Run()
 	})
-	policy := webhook.DefaultWorkerRetryPolicy
+	policy := webhook.DefaultWorkerRetryPolicy()
 	policy.MaxAttempts = attempts
 	w, err := webhook.NewWorker(q, rt, webhook.WithWorkerGuard(g), webhook.WithConcurrency(concurrency), webhook.WithVisibilityTimeout(claimAfter),
 		webhook.WithRetryPolicy(policy), webhook.WithWorkerErrorFunc(func(_ *webhook.StoredDelivery, err error) {
