@@ -294,6 +294,14 @@ func (k *clFakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
+// Timer moves the time on by d as Sleep does and fires at once.
+func (k *clFakeClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	_ = k.Sleep(context.Background(), d)
+	c := make(chan time.Time, 1)
+	c <- k.Now()
+	return c, func() {}
+}
+
 func TestWithClock(t *testing.T) {
 	srv := rtNewServer(t, rtStep{status: 503}, rtStep{status: 200, body: `{"version":"1"}`})
 	k := &clFakeClock{t: time.Unix(1_800_000_000, 0)}

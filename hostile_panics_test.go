@@ -40,6 +40,14 @@ func (c *pnClock) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
+// Timer moves the time on by d as Sleep does and fires at once.
+func (c *pnClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	_ = c.Sleep(context.Background(), d)
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch, func() {}
+}
+
 func (c *pnClock) waited() []time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -344,6 +344,11 @@ type hsNoClock struct{}
 
 func (hsNoClock) Now() time.Time                                   { return time.Unix(1_800_000_000, 0) }
 func (hsNoClock) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+func (hsNoClock) Timer(time.Duration) (<-chan time.Time, func()) {
+	c := make(chan time.Time, 1)
+	c <- time.Unix(1_800_000_000, 0)
+	return c, func() {}
+}
 
 // hsSecrets are the credentials the echo tests use: a hex token, a token
 // with every character net/http or JSON would escape, and a short basic-auth

@@ -202,13 +202,40 @@ func WithObserver(o Observer) ClientOption {
 	}
 }
 
-// Clock is where the client reads the time and waits: the backoff between
-// attempts, pacing waits, and the attempt durations it reports. The default
-// is the real clock. A test can pass a fake one so that retries and pacing
-// run without sleeping; Sleep must return ctx's error as soon as ctx is done.
+// Clock is the time source of every module of forgego: where a [Client]
+// reads the time and waits (the backoff between attempts, pacing waits,
+// the attempt durations it reports; [WithClock]), where a webhook Worker
+// and MemoryQueue measure leases, retry times and the shutdown bound, and
+// what a forgejotest server reads its time from. The default everywhere is
+// the real clock. A test passes a fake one whose time it advances
+// (forgejotest.FakeClock is one), so that retries, pacing and leases run
+// without sleeping.
 type Clock interface {
+	// Now is the current time.
 	Now() time.Time
+	// Sleep waits for d, and must return ctx's error as soon as ctx is
+	// done.
 	Sleep(ctx context.Context, d time.Duration) error
+	// Timer returns a channel that receives once d has passed, and a
+	// function that releases the timer if it has not fired: a wait that
+	// can be selected on together with other events.
+	Timer(d time.Duration) (<-chan time.Time, func())
+}
+
+// SystemClock returns the real clock: time.Now, and timers of package
+// time. It is the default wherever a [Clock] is taken; a fake clock of a
+// test may embed it for the methods it does not fake.
+func SystemClock() Clock { return systemClock{} }
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Sleep(ctx context.Context, d time.Duration) error { return sleepContext(ctx, d) }
+
+func (systemClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
 }
 
 // WithClock replaces the real clock (see [Clock]). Per-attempt timeouts

@@ -45,14 +45,22 @@ func (k *simClock) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
+// Timer moves the time on by d as Sleep does and fires at once.
+func (k *simClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	_ = k.Sleep(context.Background(), d)
+	c := make(chan time.Time, 1)
+	c <- k.Now()
+	return c, func() {}
+}
+
 // simWalk walks every issue of a repository of simIssues issues, one per
 // page, and returns what it saw, the elapsed time on clock, and how many
 // 429s the server answered.
-func simWalk(t testing.TB, clock forgejo.Clock, serverNow func() time.Time, opts ...forgejo.ClientOption) (items int, elapsed time.Duration, tooMany int) {
+func simWalk(t testing.TB, clock forgejo.Clock, serverClock forgejo.Clock, opts ...forgejo.ClientOption) (items int, elapsed time.Duration, tooMany int) {
 	t.Helper()
 	srvOpts := []forgejotest.Option{forgejotest.WithRateLimit(simQuota, simWindow)}
-	if serverNow != nil {
-		srvOpts = append(srvOpts, forgejotest.WithClock(serverNow))
+	if serverClock != nil {
+		srvOpts = append(srvOpts, forgejotest.WithClock(serverClock))
 	}
 	srv := forgejotest.NewServer(t, srvOpts...)
 	srv.AddRepo(srv.DefaultUser(), "sim")
@@ -104,7 +112,7 @@ func TestPacingSimulation(t *testing.T) {
 
 	t.Run("pacing on: no 429, within 10% of the minimum", func(t *testing.T) {
 		clock := &simClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
-		items, elapsed, tooMany := simWalk(t, clock, clock.Now, forgejo.WithRateLimitPacing(forgejo.Pacing{}))
+		items, elapsed, tooMany := simWalk(t, clock, clock, forgejo.WithRateLimitPacing(forgejo.Pacing{}))
 		if items != simIssues {
 			t.Fatalf("walked %d issues, want %d", items, simIssues)
 		}
@@ -121,7 +129,7 @@ func TestPacingSimulation(t *testing.T) {
 
 	t.Run("pacing off: the 429s are retried as the seed says", func(t *testing.T) {
 		clock := &simClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
-		items, _, tooMany := simWalk(t, clock, clock.Now)
+		items, _, tooMany := simWalk(t, clock, clock)
 		if items != simIssues {
 			t.Fatalf("walked %d issues, want %d", items, simIssues)
 		}

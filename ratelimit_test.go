@@ -253,6 +253,14 @@ func (k *rlClock) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
+// Timer moves the time on by d as Sleep does and fires at once.
+func (k *rlClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	_ = k.Sleep(context.Background(), d)
+	c := make(chan time.Time, 1)
+	c <- k.Now()
+	return c, func() {}
+}
+
 func TestPacingWaitsForTheReset(t *testing.T) {
 	// The instance says 2 requests are left, then 1, then 0, with 5 s to
 	// the reset (measured against the fake clock).

@@ -27,7 +27,7 @@ import (
 
 // The durable path: deliveries POSTed over loopback HTTP by several
 // concurrent senders to an httptest server running
-// webhook.NewHandler(p, webhook.WithQueue(q)), which verifies, parses,
+// webhook.NewHandler(p, nil, webhook.WithQueue(q)), which verifies, parses,
 // stores and answers 202; a webhook.Worker in the same process drains q
 // (a no-op function for every event type), as a single-process receiver
 // does. Each operation is one delivery, timed from when it was due to be
@@ -134,12 +134,16 @@ func benchDurable(b *testing.B, q webhook.Queue, ds []hookDelivery, load durable
 	}
 	var handlerErrs atomic.Int64
 	var firstErr atomic.Value
-	h := webhook.NewHandler(p, webhook.WithQueue(q), webhook.WithErrorFunc(func(_ *http.Request, err error) {
+	h, err := webhook.NewHandler(p, nil, webhook.WithQueue(q), webhook.WithErrorFunc(func(_ *http.Request, err error) {
 		handlerErrs.Add(1)
 		firstErr.CompareAndSwap(nil, err)
 	}))
+	if err != nil {
+		b.Fatal(err)
+	}
 	var ran atomic.Int64
-	h.HandleDefault(func(context.Context, webhook.Event) error { ran.Add(1); return nil })
+	r := webhook.NewRouter()
+	r.HandleDefault(func(context.Context, webhook.Event) error { ran.Add(1); return nil })
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
@@ -148,7 +152,10 @@ func benchDurable(b *testing.B, q webhook.Queue, ds []hookDelivery, load durable
 	workerDone := make(chan error, 1)
 	wq, drains := q.(webhook.WorkQueue)
 	if drains {
-		w := webhook.NewWorker(wq, h, webhook.WithConcurrency(2), webhook.WithConsumerName("bench"))
+		w, err := webhook.NewWorker(wq, r, webhook.WithConcurrency(2), webhook.WithConsumerName("bench"))
+		if err != nil {
+			b.Fatal(err)
+		}
 		go func() { workerDone <- w.Run(workerCtx) }()
 	} else {
 		workerDone <- nil

@@ -16,7 +16,7 @@ import (
 // an unknown template fails the create without leaving a repository.
 func TestCreateRepoInitFiles(t *testing.T) {
 	day := time.Date(2031, 5, 6, 7, 8, 9, 0, time.UTC)
-	srv := NewServer(t, WithClock(func() time.Time { return day }))
+	srv := NewServer(t, WithClock(NewFakeClock(day)))
 	ctx := context.Background()
 	me := srv.DefaultUser()
 	c := srv.Client()

@@ -32,8 +32,12 @@ func newReceiver(t *testing.T, secret string) *receiver {
 		t.Fatal(err)
 	}
 	rc := &receiver{}
-	h := webhook.NewHandler(p, webhook.WithErrorFunc(func(_ *http.Request, err error) { t.Errorf("the handler refused a delivery: %v", err) }))
-	h.HandleDefault(func(_ context.Context, e webhook.Event) error {
+	r := webhook.NewRouter()
+	h, err := webhook.NewHandler(p, r, webhook.WithErrorFunc(func(_ *http.Request, err error) { t.Errorf("the handler refused a delivery: %v", err) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.HandleDefault(func(_ context.Context, e webhook.Event) error {
 		rc.mu.Lock()
 		defer rc.mu.Unlock()
 		rc.events = append(rc.events, e)

@@ -88,7 +88,8 @@
 // [WithRateLimit] emulates Codeberg's edge rate limiter: its
 // ratelimit-policy and ratelimit headers on every response, failed requests
 // consuming quota, and a real 429 with Retry-After once the quota is spent.
-// [WithClock] makes time deterministic.
+// [WithClock] makes time deterministic: give the server and the client one
+// [FakeClock] and move it.
 //
 // # Assertions
 //

@@ -29,16 +29,21 @@ func TestSlowReceiverLosesEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var opts []webhook.HandlerOption
+			r := webhook.NewRouter()
 			q := webhook.NewMemoryQueue(10)
+			var h *webhook.Handler
 			if durable {
-				opts = append(opts, webhook.WithQueue(q))
+				h, err = webhook.NewHandler(p, nil, webhook.WithQueue(q))
+			} else {
+				h, err = webhook.NewHandler(p, r)
 			}
-			h := webhook.NewHandler(p, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
 			// The work takes longer than Forgejo waits: it finishes only
 			// once the test saw the delivery's outcome recorded.
 			recorded, done := make(chan struct{}), make(chan string, 1)
-			webhook.On(h, webhook.EventIssues, func(ctx context.Context, e *webhook.IssuesEvent) error {
+			webhook.On(r, webhook.EventIssues, func(ctx context.Context, e *webhook.IssuesEvent) error {
 				select {
 				case <-recorded:
 					done <- e.Issue.Title
@@ -57,7 +62,10 @@ func TestSlowReceiverLosesEvents(t *testing.T) {
 			}
 			var stop func()
 			if durable {
-				w := webhook.NewWorker(q, h)
+				w, err := webhook.NewWorker(q, r)
+				if err != nil {
+					t.Fatal(err)
+				}
 				wctx, cancel := context.WithCancel(ctx)
 				ran := make(chan error, 1)
 				go func() { ran <- w.Run(wctx) }()
@@ -132,9 +140,13 @@ func TestGETHookDelivery(t *testing.T) {
 	me := srv.DefaultUser()
 	srv.AddRepo(me, "app")
 	p, _ := webhook.NewParser(webhook.WithSecret("s"))
-	h := webhook.NewHandler(p)
+	r := webhook.NewRouter()
+	h, err := webhook.NewHandler(p, r)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := make(chan *webhook.IssuesEvent, 1)
-	webhook.On(h, webhook.EventIssues, func(_ context.Context, e *webhook.IssuesEvent) error { got <- e; return nil })
+	webhook.On(r, webhook.EventIssues, func(_ context.Context, e *webhook.IssuesEvent) error { got <- e; return nil })
 	bot := httptest.NewServer(h)
 	defer bot.Close()
 	if _, _, err := srv.Client().Repos.CreateHook(ctx, me, "app", forgejo.CreateHookRequest{

@@ -52,9 +52,10 @@ func Example_program() {
 
 	// The bot: verifies each delivery with the hook's secret.
 	p, _ := webhook.NewParser(webhook.WithSecret("s3cret"))
-	h := webhook.NewHandler(p)
+	r := webhook.NewRouter()
+	h, _ := webhook.NewHandler(p, r)
 	var got []string
-	h.HandleDefault(func(_ context.Context, e webhook.Event) error {
+	r.HandleDefault(func(_ context.Context, e webhook.Event) error {
 		got = append(got, string(e.EventType()))
 		return nil
 	})

@@ -78,7 +78,7 @@ func TestFaultStatusSequence(t *testing.T) {
 
 func TestFaultRetryAfterForms(t *testing.T) {
 	at := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
-	srv := NewServer(t, WithClock(func() time.Time { return at }))
+	srv := NewServer(t, WithClock(NewFakeClock(at)))
 	srv.Inject(Fault{Operation: "getVersion", Statuses: []int{429}, RetryAfter: "7"})
 	srv.Inject(Fault{Operation: "getVersion", Statuses: []int{503}, RetryAfterDate: 3 * time.Second,
 		Header: http.Header{"X-Extra": {"yes"}}, Body: "upstream down"})

@@ -13,7 +13,7 @@ import (
 // starting one on another issue stops the running one first.
 func TestStopwatchBooksTime(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	srv := NewServer(t, WithClock(clk.Now))
+	srv := NewServer(t, WithClock(clk))
 	owner := srv.DefaultUser()
 	srv.AddRepo(owner, "demo")
 	a := srv.AddIssue(owner, "demo", IssueSpec{Title: "a"})

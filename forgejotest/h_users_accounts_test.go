@@ -517,7 +517,7 @@ func TestQuotas(t *testing.T) {
 // year.
 func TestHeatmap(t *testing.T) {
 	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
-	srv := NewServer(t, WithClock(func() time.Time { return now }))
+	srv := NewServer(t, WithClock(NewFakeClock(now)))
 	srv.AddRepo("bob", "r") // created now: one action
 	srv.AddIssue("bob", "r", IssueSpec{Title: "a", Created: now.Add(-time.Minute)})
 	srv.AddIssue("bob", "r", IssueSpec{Title: "b", Created: now.Add(-20 * time.Minute)})

@@ -22,6 +22,19 @@ func (c *fakeClock) Now() time.Time {
 	return c.t
 }
 
+// Sleep and Timer move the time on by d and end at once.
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.Advance(d)
+	return ctx.Err()
+}
+
+func (c *fakeClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	c.Advance(d)
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch, func() {}
+}
+
 func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
@@ -30,7 +43,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 func TestRateLimitQuotaAndReset(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)}
-	srv := NewServer(t, WithRateLimit(3, 10*time.Second), WithClock(clock.Now))
+	srv := NewServer(t, WithRateLimit(3, 10*time.Second), WithClock(clock))
 	srv.AddRepo("alice", "demo")
 
 	type want struct {
@@ -75,7 +88,7 @@ func TestRateLimitQuotaAndReset(t *testing.T) {
 
 func TestRateLimitWithClient(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)}
-	srv := NewServer(t, WithRateLimit(2, time.Minute), WithClock(clock.Now))
+	srv := NewServer(t, WithRateLimit(2, time.Minute), WithClock(clock))
 	client := srv.Client()
 	ctx := context.Background()
 	for range 2 {

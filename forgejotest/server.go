@@ -85,13 +85,15 @@ func WithDefaultPagingNum(n int) Option {
 	}
 }
 
-// WithClock makes the server read time from now instead of time.Now: for
-// timestamps, the rate-limit windows and Retry-After dates. Delay faults
-// still wait in real time.
-func WithClock(now func() time.Time) Option {
-	return func(c *config) {
-		if now != nil {
-			c.clock = now
+// WithClock makes the server read time from c instead of the system
+// clock: for timestamps, the rate-limit windows and Retry-After dates
+// (only its Now is read). [FakeClock] is one whose time a test sets;
+// give the same clock to the client ([forgejo.WithClock]) and the server
+// to move both. Delay faults still wait in real time.
+func WithClock(c forgejo.Clock) Option {
+	return func(cfg *config) {
+		if c != nil {
+			cfg.clock = c.Now
 		}
 	}
 }

@@ -487,7 +487,7 @@ func TestClientUsesFastRetry(t *testing.T) {
 }
 
 func TestStartAndClose(t *testing.T) {
-	srv, err := Start(WithClock(func() time.Time { return time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC) }))
+	srv, err := Start(WithClock(NewFakeClock(time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC))))
 	if err != nil {
 		t.Fatal(err)
 	}

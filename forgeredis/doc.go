@@ -8,8 +8,12 @@
 //	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 //	q, err := forgeredis.NewQueue(rdb, "hooks")
 //	guard, err := forgeredis.NewGuard(rdb, "hooks")
-//	h := webhook.NewHandler(parser, webhook.WithQueue(q), webhook.WithGuard(guard))
-//	// receivers: http.Handle("POST /hook", h); workers: webhook.NewWorker(q, h).Run(ctx)
+//	// receivers: verify, store, answer 202
+//	h, err := webhook.NewHandler(parser, nil, webhook.WithQueue(q))
+//	http.Handle("POST /hook", h)
+//	// workers: run the functions of a webhook.Router, each delivery ID once
+//	w, err := webhook.NewWorker(q, router, webhook.WithWorkerGuard(guard))
+//	err = w.Run(ctx)
 //
 // # The quota
 //
@@ -50,19 +54,19 @@
 //
 // # When Redis is down
 //
-// Every Redis call is bounded by a short timeout ([WithTimeout], 200 ms by
+// Every Redis call is bounded by a short timeout ([WithPacerTimeout], 200 ms by
 // default), whatever the Redis client's own settings. When Redis does not
 // answer in time, or answers with an error, Reserve returns an error
 // wrapping [ErrUnavailable]: the client paces that request with its own
 // local pacing (which has followed every response all along), reports it
 // to an observer implementing [forgejo.PacerObserver], and never fails the
-// call for it. For a cooldown after a failure ([WithCooldown], 1 s) Reserve
+// call for it. For a cooldown after a failure ([WithPacerCooldown], 1 s) Reserve
 // fails at once without asking Redis, so a hanging Redis costs one timeout
 // per cooldown rather than one per request.
 //
 // # Keys
 //
-// The key is [DefaultKeyPrefix] (or [WithKeyPrefix]'s) followed by the
+// The key is [DefaultPacerPrefix] (or [WithPacerPrefix]'s) followed by the
 // name given to [NewPacer]. Use one name per quota, the same in every process
 // that shares it: per token and instance. Never put the token in the name:
 // key names are seen by anyone who can list keys and show up in Redis's

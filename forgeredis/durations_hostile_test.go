@@ -158,7 +158,7 @@ func TestHostileRedisReplies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rdb := redis.NewClient(&redis.Options{Addr: fakeRedis(t, tc.reply), MaxRetries: -1})
 			t.Cleanup(func() { rdb.Close() })
-			p := newPacer(t, rdb, "hostile", WithTimeout(2*time.Second))
+			p := newPacer(t, rdb, "hostile", WithPacerTimeout(2*time.Second))
 			d, err := p.Reserve(bg, forgejo.CallContext{}, time.Now())
 			switch {
 			case tc.want == errReply:
@@ -195,6 +195,14 @@ func (k *dhClock) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
+// Timer moves the time on by d as Sleep does and fires at once.
+func (k *dhClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	_ = k.Sleep(context.Background(), d)
+	c := make(chan time.Time, 1)
+	c <- k.Now()
+	return c, func() {}
+}
+
 // TestHostileRedisRepliesThroughTheClient: a client paced by the Pacer
 // waits exactly one MaxWait on a huge reply, and on a reply that is no
 // number paces locally (no snapshot yet: no wait) and reports it; it never
@@ -211,7 +219,7 @@ func TestHostileRedisRepliesThroughTheClient(t *testing.T) {
 			k := &dhClock{now: time.Unix(1_800_000_000, 0)}
 			rec := &fallbacks{}
 			c := srv.Client(forgejo.WithClock(k), forgejo.WithObserver(rec),
-				forgejo.WithPacer(newPacer(t, rdb, "hostile", WithTimeout(2*time.Second))),
+				forgejo.WithPacer(newPacer(t, rdb, "hostile", WithPacerTimeout(2*time.Second))),
 				forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: maxWait}))
 			if _, _, err := c.Issues.Get(bg, "alice", "demo", 1); err != nil {
 				t.Fatal(err)

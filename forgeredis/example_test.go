@@ -20,7 +20,7 @@ func Example() {
 
 	// Name the quota (one per token and instance), never with the token.
 	pacer, err := forgeredis.NewPacer(rdb, "codeberg.org/ci-bot",
-		forgeredis.WithTimeout(200*time.Millisecond))
+		forgeredis.WithPacerTimeout(200*time.Millisecond))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -56,7 +56,10 @@ func TestFleetHelper(t *testing.T) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	h := webhook.NewHandler(p, webhook.WithQueue(q), webhook.WithGuard(g))
+	h, err := webhook.NewHandler(p, nil, webhook.WithQueue(q))
+	if err != nil {
+		t.Fatal(err)
+	}
 	switch role {
 	case "receiver":
 		l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -68,12 +71,16 @@ func TestFleetHelper(t *testing.T) {
 		go func() { <-ctx.Done(); srv.Close() }()
 		srv.Serve(l)
 	case "worker":
-		webhook.On(h, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
+		r := webhook.NewRouter()
+		webhook.On(r, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
 			time.Sleep(10 * time.Millisecond) // the work
 			return rdb.HIncrBy(ctx, fleetDone, e.DeliveryID(), 1).Err()
 		})
-		w := webhook.NewWorker(q, h, webhook.WithConcurrency(4), webhook.WithVisibilityTimeout(2*time.Second),
+		w, err := webhook.NewWorker(q, r, webhook.WithWorkerGuard(g), webhook.WithConcurrency(4), webhook.WithVisibilityTimeout(2*time.Second),
 			webhook.WithConsumerName(os.Getenv("FORGEGO_FLEET_NAME")), webhook.WithDrainTimeout(5*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
 		fmt.Println("READY")
 		if err := w.Run(ctx); err != nil {
 			t.Fatal(err)

@@ -15,17 +15,17 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// DefaultKeyPrefix is put before the name given to [NewPacer] to make the key
+// DefaultPacerPrefix is put before the name given to [NewPacer] to make the key
 // of the shared state.
-const DefaultKeyPrefix = "forgego:quota:"
+const DefaultPacerPrefix = "forgego:quota:"
 
-// DefaultTimeout bounds every Redis call of a Pacer unless [WithTimeout]
+// DefaultPacerTimeout bounds every Redis call of a Pacer unless [WithPacerTimeout]
 // says otherwise.
-const DefaultTimeout = 200 * time.Millisecond
+const DefaultPacerTimeout = 200 * time.Millisecond
 
-// DefaultCooldown is how long a Pacer leaves Redis alone after a failure
-// unless [WithCooldown] says otherwise.
-const DefaultCooldown = time.Second
+// DefaultPacerCooldown is how long a Pacer leaves Redis alone after a failure
+// unless [WithPacerCooldown] says otherwise.
+const DefaultPacerCooldown = time.Second
 
 // resetGranule is the precision of the reset the instances send: Codeberg
 // and Forgejo send whole seconds, rounded up.
@@ -44,34 +44,38 @@ var ErrUnavailable = errors.New("forgeredis: shared pacing store unavailable")
 // Pacer paces the requests of every client that uses it, in any number of
 // processes, against one quota kept in Redis. It implements
 // [forgejo.Pacer]; install it with [forgejo.WithPacer] together with
-// [forgejo.WithRateLimitPacing]. It is safe for concurrent use.
+// [forgejo.WithRateLimitPacing]. It is safe for concurrent use. Its errors
+// never contain the Redis password (of a [*redis.Client], a
+// [*redis.ClusterClient] or a [*redis.Ring]: the client types
+// [redis.NewUniversalClient] returns).
 type Pacer struct {
 	rdb      redis.UniversalClient
 	key      string
 	timeout  time.Duration
 	cooldown time.Duration
+	password func() string // a func, so that no rendering of the value shows it
 
 	mu        sync.Mutex
 	downUntil time.Time // no Redis call before this (after a failure)
 	lastErr   error
 }
 
-// Option configures a [Pacer].
-type Option func(*Pacer) error
+// PacerOption configures a [Pacer].
+type PacerOption func(*Pacer) error
 
-// WithKeyPrefix replaces [DefaultKeyPrefix]: the key of the shared state is
+// WithPacerPrefix replaces [DefaultPacerPrefix]: the key of the shared state is
 // prefix + name. Never put the token in it (see [NewPacer]).
-func WithKeyPrefix(prefix string) Option {
+func WithPacerPrefix(prefix string) PacerOption {
 	return func(p *Pacer) error {
 		p.key = prefix
 		return nil
 	}
 }
 
-// WithTimeout bounds every Redis call (default [DefaultTimeout]). When
+// WithPacerTimeout bounds every Redis call (default [DefaultPacerTimeout]). When
 // Redis has not answered by then, Reserve returns an error and the client
 // paces that request locally.
-func WithTimeout(d time.Duration) Option {
+func WithPacerTimeout(d time.Duration) PacerOption {
 	return func(p *Pacer) error {
 		if d <= 0 {
 			return fmt.Errorf("forgeredis: timeout %v must be positive", d)
@@ -81,11 +85,11 @@ func WithTimeout(d time.Duration) Option {
 	}
 }
 
-// WithCooldown sets how long the Pacer leaves Redis alone after a failed
-// call (default [DefaultCooldown]): meanwhile Reserve fails at once, so a
+// WithPacerCooldown sets how long the Pacer leaves Redis alone after a failed
+// call (default [DefaultPacerCooldown]): meanwhile Reserve fails at once, so a
 // Redis that hangs costs one timeout per cooldown, not one per request.
 // Zero retries Redis on every request.
-func WithCooldown(d time.Duration) Option {
+func WithPacerCooldown(d time.Duration) PacerOption {
 	return func(p *Pacer) error {
 		if d < 0 {
 			return fmt.Errorf("forgeredis: cooldown %v must not be negative", d)
@@ -96,7 +100,7 @@ func WithCooldown(d time.Duration) Option {
 }
 
 // NewPacer returns a Pacer that keeps its state in rdb under the key
-// [DefaultKeyPrefix] + name.
+// [DefaultPacerPrefix] + name.
 //
 // Every process that shares a quota must use the same name, and processes
 // with different quotas different names: Codeberg counts per token (or per
@@ -105,7 +109,7 @@ func WithCooldown(d time.Duration) Option {
 // itself: keys are visible to anyone who can list Redis's keys (and appear
 // in its logs and monitoring). NewPacer refuses a name holding a run of 40
 // hexadecimal digits, the shape of a Forgejo token.
-func NewPacer(rdb redis.UniversalClient, name string, opts ...Option) (*Pacer, error) {
+func NewPacer(rdb redis.UniversalClient, name string, opts ...PacerOption) (*Pacer, error) {
 	if rdb == nil {
 		return nil, errors.New("forgeredis: nil Redis client")
 	}
@@ -115,7 +119,7 @@ func NewPacer(rdb redis.UniversalClient, name string, opts ...Option) (*Pacer, e
 	if looksLikeToken(name) {
 		return nil, errors.New("forgeredis: the name looks like an access token; name the quota instead (see NewPacer)")
 	}
-	p := &Pacer{rdb: rdb, key: DefaultKeyPrefix, timeout: DefaultTimeout, cooldown: DefaultCooldown}
+	p := &Pacer{rdb: rdb, key: DefaultPacerPrefix, timeout: DefaultPacerTimeout, cooldown: DefaultPacerCooldown, password: passwordOf(rdb)}
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -281,6 +285,7 @@ func (p *Pacer) available() error {
 }
 
 func (p *Pacer) failed(err error) error {
+	err = scrub(err, p.password())
 	p.mu.Lock()
 	p.lastErr = err
 	p.downUntil = time.Now().Add(p.cooldown)

@@ -47,10 +47,10 @@ func TestNewRefusesBadNames(t *testing.T) {
 	if _, err := NewPacer(nil, "x"); err == nil {
 		t.Error("NewPacer(nil) accepted")
 	}
-	if _, err := NewPacer(rdb, "x", WithTimeout(0)); err == nil {
-		t.Error("WithTimeout(0) accepted")
+	if _, err := NewPacer(rdb, "x", WithPacerTimeout(0)); err == nil {
+		t.Error("WithPacerTimeout(0) accepted")
 	}
-	p, err := NewPacer(rdb, "codeberg.org/bot", WithKeyPrefix("app:"))
+	p, err := NewPacer(rdb, "codeberg.org/bot", WithPacerPrefix("app:"))
 	if err != nil || p.Key() != "app:codeberg.org/bot" {
 		t.Fatalf("key %q, %v", p.Key(), err)
 	}
@@ -189,7 +189,7 @@ func TestRedisDownFailsFast(t *testing.T) {
 	own := startOwnRedis(t)
 	rdb := redis.NewClient(&redis.Options{Addr: own.addr})
 	t.Cleanup(func() { rdb.Close() })
-	p := newPacer(t, rdb, uniqueName(t, nil), WithTimeout(100*time.Millisecond), WithCooldown(300*time.Millisecond))
+	p := newPacer(t, rdb, uniqueName(t, nil), WithPacerTimeout(100*time.Millisecond), WithPacerCooldown(300*time.Millisecond))
 	reserve(t, p)
 	own.kill()
 	start := time.Now()
@@ -202,7 +202,7 @@ func TestRedisDownFailsFast(t *testing.T) {
 
 	hung := redis.NewClient(&redis.Options{Addr: blackhole(t), ReadTimeout: time.Minute, WriteTimeout: time.Minute, DialTimeout: time.Minute})
 	t.Cleanup(func() { hung.Close() })
-	ph := newPacer(t, hung, "hung", WithTimeout(100*time.Millisecond), WithCooldown(300*time.Millisecond))
+	ph := newPacer(t, hung, "hung", WithPacerTimeout(100*time.Millisecond), WithPacerCooldown(300*time.Millisecond))
 	start = time.Now()
 	_, err := ph.Reserve(bg, forgejo.CallContext{}, time.Now())
 	if el := time.Since(start); !errors.Is(err, ErrUnavailable) || el < 90*time.Millisecond || el > 150*time.Millisecond {
@@ -246,7 +246,7 @@ func TestClientFallsBackWhenRedisHangs(t *testing.T) {
 	t.Cleanup(func() { hung.Close() })
 	rec := &fallbacks{}
 	c := srv.Client(
-		forgejo.WithPacer(newPacer(t, hung, "hung", WithTimeout(50*time.Millisecond))),
+		forgejo.WithPacer(newPacer(t, hung, "hung", WithPacerTimeout(50*time.Millisecond))),
 		forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: 5 * time.Second}),
 		forgejo.WithObserver(rec))
 	start := time.Now()

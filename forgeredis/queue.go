@@ -3,7 +3,6 @@ package forgeredis
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -29,8 +28,8 @@ const DefaultQueueCapacity = 100000
 // before it looks again for expired leases and due retries.
 const DefaultPollInterval = time.Second
 
-// DefaultQueueTimeout bounds every Redis call of a [Queue] and a [Guard]
-// (the blocking read gets it on top of the poll interval): well under
+// DefaultQueueTimeout bounds every Redis call of a [Queue] (the blocking
+// read gets it on top of the poll interval) and of a [Guard]: well under
 // Forgejo's DELIVER_TIMEOUT (5 s), so that a receiver whose Redis hangs
 // answers 500 before Forgejo gives up on it.
 const DefaultQueueTimeout = 2 * time.Second
@@ -70,7 +69,9 @@ const groupName = "workers"
 // Durability is Redis's: an Enqueue that returned nil is in Redis's memory
 // and, with appendonly yes, in its AOF; appendfsync always loses no
 // acknowledged XADD when the Redis host dies, everysec up to a second of
-// them. Errors never contain the Redis password.
+// them. Errors never contain the Redis password (of a [*redis.Client], a
+// [*redis.ClusterClient] or a [*redis.Ring]: the client types
+// [redis.NewUniversalClient] returns).
 type Queue struct {
 	rdb      redis.UniversalClient
 	keys     []string // stream, delayed, retry, dead, deadidx
@@ -92,7 +93,7 @@ type Queue struct {
 // something it runs every time.
 const sweepInterval = 100 * time.Millisecond
 
-// QueueOption configures a [Queue] or a [Guard].
+// QueueOption configures a [Queue].
 type QueueOption func(*queueConfig)
 
 type queueConfig struct {
@@ -100,11 +101,9 @@ type queueConfig struct {
 	capacity int
 	poll     time.Duration
 	timeout  time.Duration
-	ttl      time.Duration
 }
 
-// WithQueuePrefix replaces [DefaultQueuePrefix] (or, for a Guard,
-// [DefaultGuardPrefix]).
+// WithQueuePrefix replaces [DefaultQueuePrefix].
 func WithQueuePrefix(p string) QueueOption { return func(c *queueConfig) { c.prefix = p } }
 
 // WithCapacity sets the bound of a Queue ([DefaultQueueCapacity] when n <= 0).
@@ -118,13 +117,9 @@ func WithPollInterval(d time.Duration) QueueOption { return func(c *queueConfig)
 // WithQueueTimeout bounds every Redis call ([DefaultQueueTimeout]).
 func WithQueueTimeout(d time.Duration) QueueOption { return func(c *queueConfig) { c.timeout = d } }
 
-// WithGuardTTL sets how long a [Guard] remembers a delivery ID
-// ([DefaultGuardTTL]).
-func WithGuardTTL(d time.Duration) QueueOption { return func(c *queueConfig) { c.ttl = d } }
-
-func newConfig(prefix string, opts []QueueOption) queueConfig {
-	c := queueConfig{prefix: prefix, capacity: DefaultQueueCapacity, poll: DefaultPollInterval,
-		timeout: DefaultQueueTimeout, ttl: DefaultGuardTTL}
+func newConfig(opts []QueueOption) queueConfig {
+	c := queueConfig{prefix: DefaultQueuePrefix, capacity: DefaultQueueCapacity, poll: DefaultPollInterval,
+		timeout: DefaultQueueTimeout}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -136,9 +131,6 @@ func newConfig(prefix string, opts []QueueOption) queueConfig {
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultQueueTimeout
-	}
-	if c.ttl <= 0 {
-		c.ttl = DefaultGuardTTL
 	}
 	return c
 }
@@ -153,55 +145,25 @@ func NewQueue(rdb redis.UniversalClient, name string, opts ...QueueOption) (*Que
 	if name == "" || strings.ContainsAny(name, "{}") {
 		return nil, errors.New("forgeredis: a queue name must be non-empty and without braces")
 	}
-	c := newConfig(DefaultQueuePrefix, opts)
+	c := newConfig(opts)
 	base := c.prefix + "{" + name + "}:"
 	q := &Queue{rdb: rdb, capacity: c.capacity, poll: c.poll, timeout: c.timeout, password: passwordOf(rdb), cursor: "0-0",
 		keys: []string{base + "stream", base + "delayed", base + "retry", base + "dead", base + "deadidx"}}
 	return q, nil
 }
 
-// passwordOf is the password rdb authenticates with, to be kept out of
-// error texts.
-func passwordOf(rdb redis.UniversalClient) func() string {
-	pw := ""
-	if c, ok := rdb.(*redis.Client); ok {
-		pw = c.Options().Password
-	}
-	return func() string { return pw }
-}
-
 // wrap makes err an error of this package without the password.
 func (q *Queue) wrap(op string, err error) error { return wrapErr(op, err, q.password()) }
 
-func wrapErr(op string, err error, password string) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("forgeredis: %s: %w", op, err)
-	}
-	if password != "" && strings.Contains(err.Error(), password) {
-		return &scrubbed{op: op, text: strings.ReplaceAll(err.Error(), password, "***")}
-	}
-	return fmt.Errorf("forgeredis: %s: %w", op, err)
-}
-
-// scrubbed is an error whose text held the password: only the scrubbed
-// text is kept, never the original error.
-type scrubbed struct{ op, text string }
-
-func (s *scrubbed) Error() string { return "forgeredis: " + s.op + ": " + s.text }
-
 // Field names of a stored entry.
 const (
-	fID, fType, fFamily, fCT, fBody, fSame, fPayload, fHeader, fSigned, fReceived, fAttempts = "id", "type", "family", "ct", "body", "body_is_payload", "payload", "header", "signed", "received", "attempts"
-	// fHeaderBin is the headers in the binary form of encodeHeader; entries
-	// stored before it carry fHeader (JSON, values base64), still read.
+	fID, fType, fFamily, fCT, fBody, fSame, fPayload, fSigned, fReceived, fAttempts = "id", "type", "family", "ct", "body", "body_is_payload", "payload", "signed", "received", "attempts"
+	// fHeaderBin is the headers in the binary form of encodeHeader.
 	fHeaderBin   = "hdr"
 	fReason, fAt = "reason", "dead_at"
 )
 
-func encode(d *webhook.StoredDelivery, attempts int) ([]any, error) {
+func encode(d *webhook.StoredDelivery, attempts int) []any {
 	h := encodeHeader(d.Header)
 	signed := "0"
 	if d.Signed {
@@ -215,7 +177,7 @@ func encode(d *webhook.StoredDelivery, attempts int) ([]any, error) {
 	} else {
 		args = append(args, fBody, d.Body)
 	}
-	return args, nil
+	return args
 }
 
 // decodeEntry reads an entry encode wrote (kept by the scripts, which
@@ -247,22 +209,15 @@ func decodeEntry(v map[string]any) (*webhook.StoredDelivery, int, error) {
 	} else {
 		d.Body = []byte(s(fBody))
 	}
-	bin, isBin := v[fHeaderBin].(string)
-	if _, ok := v[fHeader].(string); !isBin && !ok {
-		missing = append(missing, fHeaderBin)
-	}
+	bin := s(fHeaderBin)
 	if len(missing) > 0 {
 		return nil, 0, fmt.Errorf("missing %s", strings.Join(missing, ", "))
 	}
-	if isBin {
-		h, err := decodeHeader([]byte(bin))
-		if err != nil {
-			return nil, 0, errors.New(fHeaderBin + ": truncated or malformed")
-		}
-		d.Header = h
-	} else if err := decodeJSONHeader(d, v[fHeader].(string)); err != nil {
-		return nil, 0, err
+	h, err := decodeHeader([]byte(bin))
+	if err != nil {
+		return nil, 0, errors.New(fHeaderBin + ": truncated or malformed")
 	}
+	d.Header = h
 	switch signed {
 	case "0", "1":
 		d.Signed = signed == "1"
@@ -392,180 +347,6 @@ func decodeHeader(b []byte) (http.Header, error) {
 	return h, nil
 }
 
-// decodeJSONHeader reads the headers of an entry stored in the earlier
-// form (JSON, each value base64).
-func decodeJSONHeader(d *webhook.StoredDelivery, raw string) error {
-	var hb map[string][][]byte
-	if err := json.Unmarshal([]byte(raw), &hb); err != nil {
-		return errors.New(fHeader + ": not the JSON of a header") // json's errors quote the bytes
-	}
-	if hb != nil {
-		d.Header = make(map[string][]string, len(hb))
-		for k, vs := range hb {
-			d.Header[k] = make([]string, len(vs))
-			for i, v := range vs {
-				d.Header[k][i] = string(v)
-			}
-		}
-	}
-	return nil
-}
-
-// The scripts. Keys: 1 stream, 2 delayed, 3 retry, 4 dead, 5 deadidx.
-
-var enqueueScript = redis.NewScript(`
-local n = redis.call('XLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('XLEN', KEYS[4])
-if n >= tonumber(ARGV[1]) then return {0, n} end
-redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
-return {1, n}
-`)
-
-// receiveScript is Receive's round: it moves the due retries into the
-// stream (on Redis's clock), then takes over one expired lease
-// (XAUTOCLAIM from the cursor, with its delivery count from XPENDING), or
-// else reads one new entry (XREADGROUP, which does not block in a
-// script). ARGV 1 consumer, 2 visibility (ms), 3 XAUTOCLAIM cursor.
-// Reply: {kind, cursor[, entry ID, fields, delivery count]} with the kinds
-// of receivedNew and its siblings; {-1, error} without the group.
-var receiveScript = redis.NewScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 100)
-for _, id in ipairs(due) do
-  local packed = redis.call('HGET', KEYS[3], id)
-  if packed then
-    redis.call('XADD', KEYS[1], '*', unpack(cmsgpack.unpack(packed)))
-    redis.call('HDEL', KEYS[3], id)
-  end
-  redis.call('ZREM', KEYS[2], id)
-end
-local c = redis.pcall('XAUTOCLAIM', KEYS[1], 'workers', ARGV[1], ARGV[2], ARGV[3], 'COUNT', 1)
-if type(c) == 'table' and c.err then return {-1, c.err} end
-local cursor = c[1]
-local m = c[2][1]
-if m then
-  if not m[2] then
-    -- deleted while leased (Redis 6.2 still lists it): nothing to run
-    redis.call('XACK', KEYS[1], 'workers', m[1])
-    return {0, cursor}
-  end
-  local p = redis.call('XPENDING', KEYS[1], 'workers', m[1], m[1], 1)
-  return {2, cursor, m[1], m[2], p[1][4]}
-end
-local r = redis.call('XREADGROUP', 'GROUP', 'workers', ARGV[1], 'COUNT', 1, 'STREAMS', KEYS[1], '>')
-if r and r[1] and r[1][2][1] then
-  local e = r[1][2][1]
-  return {1, cursor, e[1], e[2], 1}
-end
-return {0, cursor}
-`)
-
-// leaseCheck is the start of Retry's and DeadLetter's scripts: ARGV 1
-// entry ID, 2 consumer, 3 delivery count, 4 visibility (ms). It leaves
-// the entry's fields in f, or returns 0 (lease lost).
-const leaseCheck = `
-local p = redis.call('XPENDING', KEYS[1], 'workers', ARGV[1], ARGV[1], 1)
-if #p == 0 then return 0 end
-if p[1][2] ~= ARGV[2] or tonumber(p[1][4]) ~= tonumber(ARGV[3]) or tonumber(p[1][3]) >= tonumber(ARGV[4]) then return 0 end
-local e = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
-if #e == 0 then return 0 end
-local f = e[1][2]
-local function set(name, value)
-  for i = 1, #f, 2 do if f[i] == name then f[i+1] = value; return end end
-  f[#f+1] = name; f[#f+1] = value
-end
-local function get(name)
-  for i = 1, #f, 2 do if f[i] == name then return f[i+1] end end
-  return nil
-end
-redis.call('XACK', KEYS[1], 'workers', ARGV[1])
-redis.call('XDEL', KEYS[1], ARGV[1])
-`
-
-// retryScript: ARGV 5 attempts so far, 6 delay (ms).
-var retryScript = redis.NewScript(leaseCheck + `
-set('attempts', ARGV[5])
-local delay = tonumber(ARGV[6])
-if delay <= 0 then
-  redis.call('XADD', KEYS[1], '*', unpack(f))
-  return 1
-end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[3], ARGV[1], cmsgpack.pack(f))
-redis.call('ZADD', KEYS[2], now + delay, ARGV[1])
-return 1
-`)
-
-// deadScript: ARGV 5 attempts, 6 reason.
-var deadScript = redis.NewScript(leaseCheck + `
-set('attempts', ARGV[5])
-set('reason', ARGV[6])
-local t = redis.call('TIME')
-set('dead_at', t[1] .. string.format('%06d', tonumber(t[2])))
-local id = redis.call('XADD', KEYS[4], '*', unpack(f))
-redis.call('HSET', KEYS[5], get('id') or ('entry:' .. ARGV[1]), id)
-return 1
-`)
-
-// extendScript: the lease check's ARGV; the entry's idle time starts again
-// at 0 (XCLAIM to the same consumer; JUSTID leaves its delivery count).
-var extendScript = redis.NewScript(`
-local p = redis.call('XPENDING', KEYS[1], 'workers', ARGV[1], ARGV[1], 1)
-if #p == 0 then return 0 end
-if p[1][2] ~= ARGV[2] or tonumber(p[1][4]) ~= tonumber(ARGV[3]) or tonumber(p[1][3]) >= tonumber(ARGV[4]) then return 0 end
-redis.call('XCLAIM', KEYS[1], 'workers', ARGV[2], 0, ARGV[1], 'JUSTID')
-return 1
-`)
-
-// ackScript: ARGV 1 entry ID.
-var ackScript = redis.NewScript(`
-if redis.call('XACK', KEYS[1], 'workers', ARGV[1]) == 0 then return 0 end
-redis.call('XDEL', KEYS[1], ARGV[1])
-return 1
-`)
-
-// findDeadScript finds the dead letter Requeue is asked for: ARGV 1 the
-// delivery ID (looked up in the index, whose entry is dropped when its
-// dead letter is gone) or, when ARGV 2 is "1", a dead-letter entry ID.
-// Reply: {entry ID, fields}, or {} when there is none.
-var findDeadScript = redis.NewScript(`
-local did = redis.call('HGET', KEYS[5], ARGV[1])
-if did then
-  local e = redis.call('XRANGE', KEYS[4], did, did)
-  if #e > 0 then return {did, e[1][2]} end
-  redis.call('HDEL', KEYS[5], ARGV[1])
-end
-if ARGV[2] == '1' then
-  local e = redis.call('XRANGE', KEYS[4], ARGV[1], ARGV[1])
-  if #e > 0 then return {ARGV[1], e[1][2]} end
-end
-return {}
-`)
-
-// requeueScript moves a dead letter back into the stream, attempts at 0:
-// ARGV 1 its entry ID (read by findDeadScript; a stream entry never
-// changes, so it is the entry that was read), 2 its delivery ID, whose
-// index entry is dropped if it names this dead letter. 0 when it is gone
-// (requeued meanwhile).
-var requeueScript = redis.NewScript(`
-local e = redis.call('XRANGE', KEYS[4], ARGV[1], ARGV[1])
-if #e == 0 then return 0 end
-local f, out = e[1][2], {}
-for i = 1, #f, 2 do
-  local k = f[i]
-  if k == 'attempts' then
-    out[#out+1] = k; out[#out+1] = '0'
-  elseif k ~= 'reason' and k ~= 'dead_at' then
-    out[#out+1] = k; out[#out+1] = f[i+1]
-  end
-end
-redis.call('XADD', KEYS[1], '*', unpack(out))
-redis.call('XDEL', KEYS[4], ARGV[1])
-if redis.call('HGET', KEYS[5], ARGV[2]) == ARGV[1] then redis.call('HDEL', KEYS[5], ARGV[2]) end
-return 1
-`)
-
 func (q *Queue) op(ctx context.Context, extra time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, q.timeout+extra)
 }
@@ -577,10 +358,7 @@ func (q *Queue) Enqueue(ctx context.Context, d *webhook.StoredDelivery) error {
 	if d == nil {
 		return errors.New("forgeredis: Enqueue of nil")
 	}
-	args, err := encode(d, 0)
-	if err != nil {
-		return fmt.Errorf("forgeredis: encoding delivery: %w", err)
-	}
+	args := encode(d, 0)
 	ctx, cancel := q.op(ctx, 0)
 	defer cancel()
 	res, err := enqueueScript.Run(ctx, q.rdb, q.keys, append([]any{q.capacity}, args...)...).Int64Slice()
@@ -682,7 +460,7 @@ func (q *Queue) receiveOnce(ctx context.Context, consumer string, visibility tim
 // nil, nil when nothing was ready.
 func (q *Queue) sweep(ctx context.Context, consumer string, visibility time.Duration, start string) (*webhook.Lease, error) {
 	octx, cancel := q.op(ctx, 0)
-	res, err := receiveScript.Run(octx, q.rdb, q.keys, consumer, visibility.Milliseconds(), start).Slice()
+	res, err := receiveScript.Run(octx, q.rdb, q.keys, groupName, consumer, visibility.Milliseconds(), start).Slice()
 	cancel()
 	if err != nil {
 		return nil, err
@@ -778,7 +556,7 @@ func (q *Queue) Ack(ctx context.Context, l *webhook.Lease) error {
 	}
 	ctx, cancel := q.op(ctx, 0)
 	defer cancel()
-	n, err := ackScript.Run(ctx, q.rdb, q.keys, id).Int()
+	n, err := ackScript.Run(ctx, q.rdb, q.keys, groupName, id).Int()
 	if err != nil {
 		return q.wrap("ack", err)
 	}
@@ -798,7 +576,7 @@ func (q *Queue) Extend(ctx context.Context, l *webhook.Lease, visibility time.Du
 	ctx, cancel := q.op(ctx, 0)
 	defer cancel()
 	start := time.Now()
-	n, err := extendScript.Run(ctx, q.rdb, q.keys, id, l.Consumer, count, vis).Int()
+	n, err := extendScript.Run(ctx, q.rdb, q.keys, groupName, id, l.Consumer, count, vis).Int()
 	if err != nil {
 		return q.wrap("extend", err)
 	}
@@ -823,7 +601,7 @@ func (q *Queue) Retry(ctx context.Context, l *webhook.Lease, after time.Duration
 	}
 	ctx, cancel := q.op(ctx, 0)
 	defer cancel()
-	n, err := retryScript.Run(ctx, q.rdb, q.keys, id, l.Consumer, count, vis, l.Attempt, ms).Int()
+	n, err := retryScript.Run(ctx, q.rdb, q.keys, groupName, id, l.Consumer, count, vis, l.Attempt, ms).Int()
 	if err != nil {
 		return q.wrap("retry", err)
 	}
@@ -841,7 +619,7 @@ func (q *Queue) DeadLetter(ctx context.Context, l *webhook.Lease, reason string)
 	}
 	ctx, cancel := q.op(ctx, 0)
 	defer cancel()
-	n, err := deadScript.Run(ctx, q.rdb, q.keys, id, l.Consumer, count, vis, l.Attempt, reason).Int()
+	n, err := deadScript.Run(ctx, q.rdb, q.keys, groupName, id, l.Consumer, count, vis, l.Attempt, reason).Int()
 	if err != nil {
 		return q.wrap("dead-letter", err)
 	}

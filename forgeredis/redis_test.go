@@ -55,12 +55,12 @@ func uniqueName(t *testing.T, rdb *redis.Client) string {
 	rand.Read(b)
 	name := "test/" + t.Name() + "/" + hex.EncodeToString(b)
 	if rdb != nil {
-		t.Cleanup(func() { rdb.Del(context.Background(), DefaultKeyPrefix+name) })
+		t.Cleanup(func() { rdb.Del(context.Background(), DefaultPacerPrefix+name) })
 	}
 	return name
 }
 
-func newPacer(t *testing.T, rdb redis.UniversalClient, name string, opts ...Option) *Pacer {
+func newPacer(t *testing.T, rdb redis.UniversalClient, name string, opts ...PacerOption) *Pacer {
 	t.Helper()
 	p, err := NewPacer(rdb, name, opts...)
 	if err != nil {

@@ -92,7 +92,11 @@ func TestRedisCrashWithAOF(t *testing.T) {
 	var receivers []string
 	for i := 0; i < 2; i++ {
 		q, _ := NewQueue(client(), "crash", WithQueueTimeout(time.Second))
-		srv := httptest.NewServer(webhook.NewHandler(p, webhook.WithQueue(q)))
+		h, err := webhook.NewHandler(p, nil, webhook.WithQueue(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
 		t.Cleanup(srv.Close)
 		receivers = append(receivers, srv.URL)
 	}
@@ -102,12 +106,15 @@ func TestRedisCrashWithAOF(t *testing.T) {
 		rdb := client()
 		q, _ := NewQueue(rdb, "crash", WithPollInterval(100*time.Millisecond), WithQueueTimeout(time.Second))
 		g, _ := NewGuard(rdb, "crash")
-		h := webhook.NewHandler(p, webhook.WithQueue(q), webhook.WithGuard(g))
-		webhook.On(h, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
+		r := webhook.NewRouter()
+		webhook.On(r, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
 			return rdb.HIncrBy(ctx, fleetDone, e.DeliveryID(), 1).Err()
 		})
-		w := webhook.NewWorker(q, h, webhook.WithConcurrency(4), webhook.WithVisibilityTimeout(time.Second),
+		w, err := webhook.NewWorker(q, r, webhook.WithWorkerGuard(g), webhook.WithConcurrency(4), webhook.WithVisibilityTimeout(time.Second),
 			webhook.WithRetryPolicy(webhookFastPolicy))
+		if err != nil {
+			t.Fatal(err)
+		}
 		wwg.Add(1)
 		go func() { defer wwg.Done(); w.Run(ctx) }()
 	}

@@ -122,18 +122,26 @@ func (r simRun) String() string {
 		float64(r.wall)/float64(r.min), r.fallbacks, r.perWindow)
 }
 
+// firstReadClock is the system clock, remembering its first reading.
+type firstReadClock struct {
+	forgejo.Clock
+	once  sync.Once
+	first time.Time
+}
+
+func (c *firstReadClock) Now() time.Time {
+	now := time.Now()
+	c.once.Do(func() { c.first = now })
+	return now
+}
+
 // simulate runs the fleet once. redisAddr "" paces locally only; kill, if
 // not nil, is called after killAfter.
 func simulate(t *testing.T, redisAddr string, kill func(), killAfter time.Duration) simRun {
 	t.Helper()
-	var startOnce sync.Once
-	var windowsStart time.Time // forgejotest counts windows from its first reading of the clock
-	clock := func() time.Time {
-		now := time.Now()
-		startOnce.Do(func() { windowsStart = now })
-		return now
-	}
+	clock := &firstReadClock{Clock: forgejo.SystemClock()} // forgejotest counts windows from its first reading of the clock
 	srv := forgejotest.NewServer(t, forgejotest.WithClock(clock), forgejotest.WithRateLimit(simQuota, simWindow))
+	windowsStart := clock.first
 	srv.AddRepo("alice", "demo")
 	srv.AddIssues("alice", "demo", simTotal)
 	name := uniqueName(t, nil)

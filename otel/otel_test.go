@@ -51,6 +51,14 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
+// Timer moves the time on by d as Sleep does and fires at once.
+func (c *fakeClock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	_ = c.Sleep(context.Background(), d)
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch, func() {}
+}
+
 func (c *fakeClock) advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

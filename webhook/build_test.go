@@ -45,8 +45,9 @@ func TestBuildAuthorizationAndRequest(t *testing.T) {
 		t.Errorf("header order: %v", out.Header[:2])
 	}
 	var got *WikiEvent
-	h := NewHandler(mustParser(t, WithSecret("s")))
-	On(h, EventWiki, func(_ context.Context, e *WikiEvent) error { got = e; return nil })
+	rt := NewRouter()
+	h := must(NewHandler(mustParser(t, WithSecret("s")), rt))
+	On(rt, EventWiki, func(_ context.Context, e *WikiEvent) error { got = e; return nil })
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	req, err := out.NewRequest(context.Background(), srv.URL)

@@ -101,7 +101,7 @@ func (c capture) contentType() string {
 	return "json"
 }
 
-func mustParser(t testing.TB, opts ...Option) *Parser {
+func mustParser(t testing.TB, opts ...ParserOption) *Parser {
 	t.Helper()
 	p, err := NewParser(opts...)
 	if err != nil {

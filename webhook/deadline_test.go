@@ -145,7 +145,8 @@ func TestHandlerReadDeadline(t *testing.T) {
 	for name, send := range vectors {
 		t.Run(name, func(t *testing.T) {
 			returned := make(chan struct{}, 1)
-			h := NewHandler(mustParser(t, WithSecret(testSecret)), WithReadTimeout(5*time.Millisecond))
+			rt := NewRouter()
+			h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt, WithReadTimeout(5*time.Millisecond)))
 			// A plain http.Server, closed without waiting: after a body left
 			// unread, net/http lingers half a second before it closes the
 			// connection, which httptest.Server.Close would wait for.
@@ -221,15 +222,16 @@ func (l deadlineListener) Accept() (net.Conn, error) {
 // deadline would make the server cancel the request's context), and the
 // default deadline is DefaultReadTimeout.
 func TestHandlerReadDeadlineLifted(t *testing.T) {
-	if h := NewHandler(mustParser(t, AllowUnsigned())); h.readTimeout != DefaultReadTimeout || DefaultReadTimeout != 5*time.Second {
+	if h := must(NewHandler(mustParser(t, AllowUnsigned()), NewRouter())); h.readTimeout != DefaultReadTimeout || DefaultReadTimeout != 5*time.Second {
 		t.Errorf("default read timeout %v", h.readTimeout)
 	}
 	o := Build(EventPush, []byte(`{"ref":"refs/heads/main"}`), BuildOptions{Secret: testSecret})
 	conns := make(chan *deadlineConn, 1)
-	h := NewHandler(mustParser(t, WithSecret(testSecret)))
+	rt := NewRouter()
+	h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt))
 	var seen time.Time
 	var sets int
-	h.HandleDefault(func(context.Context, Event) error {
+	rt.HandleDefault(func(context.Context, Event) error {
 		c := <-conns
 		c.mu.Lock()
 		seen, sets = c.last, c.nonZero
@@ -259,7 +261,8 @@ func TestHandlerContextEndsRead(t *testing.T) {
 	o := Build(EventPush, []byte(`{"ref":"refs/heads/main"}`), BuildOptions{Secret: testSecret})
 	for name, sent := range map[string]int{"stalls before the body": 0, "stalls after half the body": len(o.Body) / 2} {
 		t.Run(name, func(t *testing.T) {
-			h := NewHandler(mustParser(t, WithSecret(testSecret)), WithReadTimeout(time.Minute))
+			rt := NewRouter()
+			h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt, WithReadTimeout(time.Minute)))
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)

@@ -9,10 +9,11 @@ import (
 )
 
 // DeliveryGuard remembers which delivery IDs were processed, so that a
-// [Handler] given one with [WithGuard] dispatches each delivery ID at most
-// once (successfully). Back it with your own store (a database table with a
-// unique key, Redis SETNX) when several processes receive the same hook or
-// when it must survive restarts; [NewMemoryGuard] is the in-process default.
+// [Handler] given one with [WithGuard], or a [Worker] given one with
+// [WithWorkerGuard], runs each delivery ID at most once (successfully).
+// Back it with your own store (a database table with a unique key, Redis
+// SETNX) when several processes receive the same hook or when it must
+// survive restarts; [NewMemoryGuard] is the in-process default.
 //
 // What it protects against: the same request arriving twice (a proxy or
 // load balancer retrying, a queue redelivering a message, a request replayed
@@ -37,7 +38,8 @@ type DeliveryGuard interface {
 	// true.
 	Claim(ctx context.Context, id string) (first bool, err error)
 	// Release forgets id, so that a later delivery with it is processed:
-	// the Handler calls it when the event function failed or panicked.
+	// the Handler or Worker calls it when the event function failed or
+	// panicked.
 	Release(ctx context.Context, id string) error
 }
 

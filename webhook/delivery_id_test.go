@@ -86,8 +86,9 @@ func TestDeliveryGuardKey(t *testing.T) {
 	for name, v := range vectors {
 		t.Run(name, func(t *testing.T) {
 			var calls atomic.Int32
-			h := NewHandler(mustParser(t, WithSecret(testSecret)), WithGuard(NewMemoryGuard(0)))
-			h.HandleDefault(func(context.Context, Event) error { calls.Add(1); return nil })
+			rt := NewRouter()
+			h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt, WithGuard(NewMemoryGuard(0))))
+			rt.HandleDefault(func(context.Context, Event) error { calls.Add(1); return nil })
 			send := func(hdr http.Header, body []byte) int {
 				c := capture{body: body, header: hdr}
 				for k, vs := range hdr {

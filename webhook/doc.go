@@ -9,15 +9,18 @@
 // # Receiving
 //
 // A [Parser] holds the hook's secret (or several, while rotating one) and a
-// body bound. A [Handler] serves HTTP with it:
+// body bound; a [Router] holds the event functions. A [Handler] serves HTTP
+// with the two:
 //
 //	p, err := webhook.NewParser(webhook.WithSecret(os.Getenv("HOOK_SECRET")))
 //	if err != nil { ... }
-//	h := webhook.NewHandler(p, webhook.WithGuard(webhook.NewMemoryGuard(0)))
-//	webhook.On(h, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
+//	r := webhook.NewRouter()
+//	webhook.On(r, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
 //		log.Printf("%s pushed %d commits to %s", e.Sender.Login, len(e.Commits), e.Branch())
 //		return nil
 //	})
+//	h, err := webhook.NewHandler(p, r, webhook.WithGuard(webhook.NewMemoryGuard(0)))
+//	if err != nil { ... }
 //	http.Handle("POST /forgejo-hook", h)
 //
 // The handler answers 2xx only once the event's function returned nil, and
@@ -31,13 +34,15 @@
 //
 // Forgejo never retries a delivery, and gives up on one not answered
 // within DELIVER_TIMEOUT (5 s by default). For work that takes longer, or
-// that must survive a restart, give the Handler a queue:
+// that must survive a restart, give the Handler a queue instead of a
+// Router, and the Router to a [Worker]:
 //
-//	h := webhook.NewHandler(p, webhook.WithQueue(q), webhook.WithGuard(g))
-//	// register functions as before, then in the receivers:
+//	// in the receivers:
+//	h, err := webhook.NewHandler(p, nil, webhook.WithQueue(q))
 //	http.Handle("POST /forgejo-hook", h) // verify, store, answer 202
 //	// and in the workers (the same process or others):
-//	err := webhook.NewWorker(q, h).Run(ctx)
+//	w, err := webhook.NewWorker(q, r, webhook.WithWorkerGuard(g))
+//	err = w.Run(ctx)
 //
 // The Handler then stores each verified delivery ([Queue.Enqueue]) and
 // answers 2xx only once it is stored (503 when the queue is full, 500 when

@@ -18,15 +18,19 @@ func ExampleHandler() {
 	if err != nil {
 		panic(err)
 	}
-	h := webhook.NewHandler(parser, webhook.WithGuard(webhook.NewMemoryGuard(0)))
-	webhook.On(h, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
+	r := webhook.NewRouter()
+	webhook.On(r, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error {
 		fmt.Printf("push to %s of %s: %d commit(s)\n", e.Branch(), e.Repository.FullName, len(e.Commits))
 		return nil
 	})
-	webhook.On(h, webhook.EventPullRequest, func(ctx context.Context, e *webhook.PullRequestEvent) error {
+	webhook.On(r, webhook.EventPullRequest, func(ctx context.Context, e *webhook.PullRequestEvent) error {
 		fmt.Printf("pull request #%d %s\n", e.Number, e.Action)
 		return nil
 	})
+	h, err := webhook.NewHandler(parser, r, webhook.WithGuard(webhook.NewMemoryGuard(0)))
+	if err != nil {
+		panic(err)
+	}
 
 	srv := httptest.NewServer(h) // in a program: http.Handle("POST /hook", h)
 	defer srv.Close()
@@ -106,9 +110,14 @@ func ExampleWorker() {
 		panic(err)
 	}
 	q := webhook.NewMemoryQueue(1000)
-	h := webhook.NewHandler(parser, webhook.WithQueue(q), webhook.WithGuard(webhook.NewMemoryGuard(0)))
+	// The receivers store; the Router is the workers'.
+	h, err := webhook.NewHandler(parser, nil, webhook.WithQueue(q))
+	if err != nil {
+		panic(err)
+	}
+	r := webhook.NewRouter()
 	done := make(chan string, 1)
-	webhook.On(h, webhook.EventIssues, func(ctx context.Context, e *webhook.IssuesEvent) error {
+	webhook.On(r, webhook.EventIssues, func(ctx context.Context, e *webhook.IssuesEvent) error {
 		if e.Action == webhook.IssueOpened {
 			done <- fmt.Sprintf("issue #%d opened: %s", e.Number, e.Issue.Title)
 		}
@@ -128,7 +137,10 @@ func ExampleWorker() {
 	fmt.Println("answered", resp.StatusCode, "with", q.Len(), "stored")
 
 	ctx, stop := context.WithCancel(context.Background())
-	w := webhook.NewWorker(q, h, webhook.WithConcurrency(4))
+	w, err := webhook.NewWorker(q, r, webhook.WithConcurrency(4), webhook.WithWorkerGuard(webhook.NewMemoryGuard(0)))
+	if err != nil {
+		panic(err)
+	}
 	ran := make(chan error)
 	go func() { ran <- w.Run(ctx) }()
 	fmt.Println(<-done)

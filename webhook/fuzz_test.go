@@ -113,7 +113,8 @@ func FuzzSecretEcho(f *testing.F) {
 				return ""
 			}
 			var out strings.Builder
-			values := []any{p, NewHandler(p)}
+			rt := NewRouter()
+			values := []any{p, must(NewHandler(p, rt))}
 			ev, err := p.Parse(body, h)
 			if err != nil {
 				out.WriteString(err.Error())

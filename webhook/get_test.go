@@ -88,9 +88,10 @@ func TestGETHooks(t *testing.T) {
 				t.Errorf("err %v, want %v", err, tc.kind)
 			}
 			var got int
-			h := NewHandler(p)
+			rt := NewRouter()
+			h := must(NewHandler(p, rt))
 			HandleNothing := func(context.Context, Event) error { return nil }
-			h.HandleDefault(HandleNothing)
+			rt.HandleDefault(HandleNothing)
 			tc.req.Body = http.NoBody
 			if tc.name == "a body too" {
 				tc.req.Body = io.NopCloser(strings.NewReader("x"))
@@ -137,7 +138,7 @@ func TestCapturesAsGET(t *testing.T) {
 // through the durable mode.
 func TestGETOverHTTP(t *testing.T) {
 	q := NewMemoryQueue(4)
-	h := NewHandler(mustParser(t, WithSecret(testSecret)), WithQueue(q))
+	h := must(NewHandler(mustParser(t, WithSecret(testSecret)), nil, WithQueue(q)))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	r := getRequest(EventPush, pushPayload, testSecret, "env=prod")

@@ -5,37 +5,32 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"runtime/debug"
-	"strings"
-	"sync"
 	"time"
 )
 
 // Handler is an http.Handler receiving Forgejo deliveries: it verifies and
-// parses each with its [Parser], then calls the function registered for the
-// event type and answers:
+// parses each with its [Parser], then either runs the function its
+// [Router] has for the event type, or, made with [WithQueue], stores the
+// delivery for a [Worker]. Running the function, it answers:
 //
 //   - 200 after the function returned nil;
 //   - 500 when the function returned an error or panicked (the error goes to
 //     the [WithErrorFunc] function, not to Forgejo);
 //   - 200 without calling anything for an event type with no function and no
-//     [Handler.HandleDefault], and, with a [WithGuard], for a delivery ID
+//     [Router.HandleDefault], and, with a [WithGuard], for a delivery ID
 //     already processed;
 //   - 401, 413, 415, 405, 408 or 400 for a rejected delivery (see
 //     [Error.StatusCode]), with nothing dispatched; 408 when the body did
 //     not arrive within the read deadline ([WithReadTimeout]).
 //
-// With [WithQueue] it stores instead of calling: 202 once stored, 503 or
-// 500 when the queue is full or failed; a [Worker] runs the functions.
+// With [WithQueue] it stores instead: 202 once stored, 503 or 500 when the
+// queue is full or failed; a [Worker] runs the functions.
 //
 // Forgejo records the status and the response body in the hook's delivery
 // history and does not retry failed deliveries by itself (they can be
 // replayed from the hook's settings page). It waits for the answer only
 // DELIVER_TIMEOUT seconds (5 by default), so event functions that take long
 // belong behind [WithQueue].
-//
-// Register functions before serving; registering while serving is safe but
-// races with deliveries in flight.
 type Handler struct {
 	parser      *Parser
 	guard       DeliveryGuard
@@ -45,17 +40,18 @@ type Handler struct {
 	onError     func(*http.Request, error)
 	readTimeout time.Duration
 
-	mu    sync.RWMutex
-	funcs map[EventType]func(context.Context, Event) error
-	def   func(context.Context, Event) error
+	router *Router
 }
 
 // HandlerOption configures a [Handler].
 type HandlerOption func(*Handler)
 
-// WithGuard makes the Handler dispatch each delivery ID at most once; see
-// [DeliveryGuard] (which also says what a delivery without an ID is keyed
-// on). A duplicate is answered 200 with nothing dispatched.
+// WithGuard makes the Handler run each delivery ID at most once as it
+// receives it; see [DeliveryGuard] (which also says what a delivery without
+// an ID is keyed on). A duplicate is answered 200 with nothing dispatched.
+// It is for a Handler that runs the functions itself: with [WithQueue] the
+// functions run in a [Worker], whose guard is [WithWorkerGuard], and
+// NewHandler refuses the two together.
 func WithGuard(g DeliveryGuard) HandlerOption {
 	return func(h *Handler) { h.guard = g }
 }
@@ -69,22 +65,24 @@ func WithGuard(g DeliveryGuard) HandlerOption {
 // type are stored, whether a function is registered for it or not: the
 // workers, maybe in another process, decide.
 //
-// The functions registered on the Handler are then run by a [Worker]
-// (NewWorker(q, h)), with the Handler's guard ([WithGuard]), which no
-// longer applies when receiving; [Worker] states the at-least-once
-// contract.
+// The Handler then has no [Router]: the functions are registered on the
+// Router given to a [Worker] (NewWorker(q, router)), which runs them with
+// its own guard ([WithWorkerGuard]); [Worker] states the at-least-once
+// contract. NewHandler refuses WithQueue together with a Router or a
+// [WithGuard].
 func WithQueue(q Queue) HandlerOption {
 	return func(h *Handler) { h.queue = q }
 }
 
-// WithReplayDedup keys the guard ([WithGuard]) on the SHA-256 of the
+// WithReplayDedup keys the Handler's guard ([WithGuard]) on the SHA-256 of the
 // payload (the bytes the signature covers) instead of the delivery ID, so
 // that a replay from the hook's settings page in Forgejo's web UI, which
 // sends the same payload under a new delivery ID, is a duplicate too. Off
 // by default: a person replaying a delivery usually means it to run again.
 // Two events never have the same payload (every payload names its
 // repository, sender and objects at that moment, a push its commits), so
-// nothing but a replay or a resend is taken for a duplicate.
+// nothing but a replay or a resend is taken for a duplicate. A [Worker]'s
+// guard has its own: [WithWorkerReplayDedup].
 func WithReplayDedup() HandlerOption {
 	return func(h *Handler) { h.replayDedup = true }
 }
@@ -122,56 +120,31 @@ func WithReadTimeout(d time.Duration) HandlerOption {
 	return func(h *Handler) { h.readTimeout = d }
 }
 
-// NewHandler returns a Handler verifying and parsing with p.
-func NewHandler(p *Parser, opts ...HandlerOption) *Handler {
+// NewHandler returns a Handler verifying and parsing with p and running the
+// functions of r. With [WithQueue] it stores the deliveries instead, and r
+// must be nil (the functions run in a [Worker]). It returns an error for a
+// nil p, for a nil r without a queue, for a queue together with r, with
+// [WithGuard] or with [WithReplayDedup], and for WithReplayDedup without
+// WithGuard.
+func NewHandler(p *Parser, r *Router, opts ...HandlerOption) (*Handler, error) {
 	if p == nil {
-		panic("webhook: NewHandler with a nil Parser")
+		return nil, errors.New("webhook: NewHandler with a nil Parser")
 	}
-	h := &Handler{parser: p, funcs: make(map[EventType]func(context.Context, Event) error), readTimeout: DefaultReadTimeout, now: time.Now}
+	h := &Handler{parser: p, router: r, readTimeout: DefaultReadTimeout, now: time.Now}
 	for _, o := range opts {
 		o(h)
 	}
-	return h
-}
-
-// HandleFunc registers fn for the event type t, replacing any function
-// registered for it before. fn receives the event as its payload type (see
-// the EventType constants); [On] does the type assertion for you.
-func (h *Handler) HandleFunc(t EventType, fn func(ctx context.Context, e Event) error) {
-	if fn == nil {
-		panic("webhook: HandleFunc with a nil function")
+	switch {
+	case h.queue == nil && r == nil:
+		return nil, errors.New("webhook: NewHandler with a nil Router and no queue: nothing would run the functions")
+	case h.queue != nil && r != nil:
+		return nil, errors.New("webhook: NewHandler with both a Router and WithQueue: a Handler with a queue runs no functions; give the Router to NewWorker")
+	case h.queue != nil && (h.guard != nil || h.replayDedup):
+		return nil, errors.New("webhook: NewHandler with WithGuard or WithReplayDedup and WithQueue: queued deliveries are deduplicated where they run; give NewWorker WithWorkerGuard (and WithWorkerReplayDedup)")
+	case h.replayDedup && h.guard == nil:
+		return nil, errors.New("webhook: NewHandler with WithReplayDedup and no WithGuard: there is no guard to key")
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.funcs[t] = fn
-}
-
-// HandleDefault registers fn for every event type that has no function of
-// its own, including types this package does not know ([*UnknownEvent]).
-func (h *Handler) HandleDefault(fn func(ctx context.Context, e Event) error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.def = fn
-}
-
-// On registers a typed function for the event type t on h:
-//
-//	webhook.On(h, webhook.EventPush, func(ctx context.Context, e *webhook.PushEvent) error { ... })
-//
-// E must be the payload type t parses into (or [Event] itself); On panics if
-// it is not, so a mismatch shows at start-up, not at the first delivery.
-// Register the same function for several types that share a payload type
-// (issues and issue_label, say) with several calls.
-func On[E Event](h *Handler, t EventType, fn func(ctx context.Context, e E) error) {
-	if fn == nil {
-		panic("webhook: On with a nil function")
-	}
-	if _, ok := newEvent(t).(E); !ok {
-		panic(fmt.Sprintf("webhook: On(%q): the payload type of %s is %T, not the function's %T", t, t, newEvent(t), *new(E)))
-	}
-	h.HandleFunc(t, func(ctx context.Context, e Event) error {
-		return fn(ctx, e.(E))
-	})
+	return h, nil
 }
 
 // ServeHTTP implements http.Handler.
@@ -196,13 +169,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	fn := h.lookup(ev.EventType())
+	fn := h.router.lookup(ev.EventType())
 	if fn == nil {
 		reply(w, http.StatusOK, "ignored: no function for event type "+string(ev.EventType()))
 		return
 	}
 
-	id := h.eventKey(ev)
+	id := eventKey(ev, h.replayDedup)
 	ctx := r.Context()
 	if h.guard != nil {
 		first, err := h.guard.Claim(ctx, id)
@@ -217,7 +190,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	if err := h.call(ctx, fn, ev); err != nil {
+	if err := call(ctx, fn, ev); err != nil {
 		if h.guard != nil {
 			if rerr := h.guard.Release(context.WithoutCancel(ctx), id); rerr != nil {
 				h.report(r, fmt.Errorf("webhook: delivery guard: releasing delivery %s: %w", id, rerr))
@@ -246,33 +219,6 @@ func (h *Handler) store(w http.ResponseWriter, r *http.Request, ev Event) {
 	reply(w, http.StatusAccepted, "stored")
 }
 
-// lookup returns the function registered for t, or the default one.
-func (h *Handler) lookup(t EventType) func(context.Context, Event) error {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if fn, ok := h.funcs[t]; ok {
-		return fn
-	}
-	return h.def
-}
-
-// key is what the guard records a delivery under: its ID (or its payload's
-// digest when it has none), or with [WithReplayDedup] always the digest.
-func (h *Handler) key(d *StoredDelivery) string {
-	if h.replayDedup && !strings.HasPrefix(d.ID, "sha256:") {
-		return payloadKey(d.Payload)
-	}
-	return d.ID
-}
-
-// eventKey is [Handler.key] for a parsed event.
-func (h *Handler) eventKey(ev Event) string {
-	if h.replayDedup {
-		return payloadKey(ev.Payload())
-	}
-	return guardKey(ev)
-}
-
 // parse reads and parses the delivery under the read deadline.
 func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (Event, error) {
 	if h.readTimeout <= 0 {
@@ -297,28 +243,6 @@ func (h *Handler) parse(w http.ResponseWriter, r *http.Request) (Event, error) {
 		_ = rc.SetReadDeadline(time.Time{})
 	}
 	return ev, err
-}
-
-// panicError is what a panicking event function is reported as.
-type panicError struct {
-	value any
-	stack []byte
-}
-
-func (p panicError) Error() string { return fmt.Sprintf("panic: %v\n%s", p.value, p.stack) }
-
-// call runs fn, turning a panic into an error so that the guard is released
-// and Forgejo gets a 500 rather than a dropped connection.
-func (h *Handler) call(ctx context.Context, fn func(context.Context, Event) error, ev Event) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			err = panicError{v, debug.Stack()}
-		}
-	}()
-	return fn(ctx, ev)
 }
 
 func (h *Handler) report(r *http.Request, err error) {

@@ -40,7 +40,7 @@ func post(t *testing.T, client *http.Client, url string, c capture, body []byte)
 
 // registerAll registers a typed function for every known event type,
 // recording what was dispatched.
-func registerAll(h *Handler, got *sync.Map) {
+func registerAll(rt *Router, got *sync.Map) {
 	rec := func(e Event) error {
 		got.Store(e.DeliveryID(), e)
 		return nil
@@ -48,31 +48,31 @@ func registerAll(h *Handler, got *sync.Map) {
 	for _, typ := range EventTypes() {
 		switch newEvent(typ).(type) {
 		case *PushEvent:
-			On(h, typ, func(_ context.Context, e *PushEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *PushEvent) error { return rec(e) })
 		case *CreateEvent:
-			On(h, typ, func(_ context.Context, e *CreateEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *CreateEvent) error { return rec(e) })
 		case *DeleteEvent:
-			On(h, typ, func(_ context.Context, e *DeleteEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *DeleteEvent) error { return rec(e) })
 		case *ForkEvent:
-			On(h, typ, func(_ context.Context, e *ForkEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *ForkEvent) error { return rec(e) })
 		case *IssuesEvent:
-			On(h, typ, func(_ context.Context, e *IssuesEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *IssuesEvent) error { return rec(e) })
 		case *IssueCommentEvent:
-			On(h, typ, func(_ context.Context, e *IssueCommentEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *IssueCommentEvent) error { return rec(e) })
 		case *PullRequestEvent:
-			On(h, typ, func(_ context.Context, e *PullRequestEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *PullRequestEvent) error { return rec(e) })
 		case *PullRequestReviewEvent:
-			On(h, typ, func(_ context.Context, e *PullRequestReviewEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *PullRequestReviewEvent) error { return rec(e) })
 		case *ReleaseEvent:
-			On(h, typ, func(_ context.Context, e *ReleaseEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *ReleaseEvent) error { return rec(e) })
 		case *RepositoryEvent:
-			On(h, typ, func(_ context.Context, e *RepositoryEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *RepositoryEvent) error { return rec(e) })
 		case *WikiEvent:
-			On(h, typ, func(_ context.Context, e *WikiEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *WikiEvent) error { return rec(e) })
 		case *PackageEvent:
-			On(h, typ, func(_ context.Context, e *PackageEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *PackageEvent) error { return rec(e) })
 		case *ActionRunEvent:
-			On(h, typ, func(_ context.Context, e *ActionRunEvent) error { return rec(e) })
+			On(rt, typ, func(_ context.Context, e *ActionRunEvent) error { return rec(e) })
 		default:
 			panic(fmt.Sprintf("no payload type for %s", typ))
 		}
@@ -83,8 +83,9 @@ func registerAll(h *Handler, got *sync.Map) {
 // to a Handler with a typed function per event type.
 func TestHandlerServesEveryCapture(t *testing.T) {
 	var got sync.Map
-	h := NewHandler(mustParser(t, WithSecret(testSecret)))
-	registerAll(h, &got)
+	rt := NewRouter()
+	h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt))
+	registerAll(rt, &got)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	cs := loadCaptures(t)
@@ -108,12 +109,13 @@ func TestHandlerServesEveryCapture(t *testing.T) {
 
 func TestHandlerTwoFunctions(t *testing.T) {
 	var pushes, issues atomic.Int32
-	h := NewHandler(mustParser(t, WithSecret(testSecret)))
-	On(h, EventPush, func(_ context.Context, e *PushEvent) error {
+	rt := NewRouter()
+	h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt))
+	On(rt, EventPush, func(_ context.Context, e *PushEvent) error {
 		pushes.Add(1)
 		return nil
 	})
-	On(h, EventIssues, func(_ context.Context, e *IssuesEvent) error {
+	On(rt, EventIssues, func(_ context.Context, e *IssuesEvent) error {
 		issues.Add(1)
 		return nil
 	})
@@ -141,7 +143,7 @@ func TestHandlerTwoFunctions(t *testing.T) {
 
 	// HandleDefault takes the rest, unknown types included.
 	var other atomic.Int32
-	h.HandleDefault(func(_ context.Context, e Event) error {
+	rt.HandleDefault(func(_ context.Context, e Event) error {
 		other.Add(1)
 		return nil
 	})
@@ -156,12 +158,13 @@ func TestHandlerRejects(t *testing.T) {
 	var reported []error
 	var mu sync.Mutex
 	p := mustParser(t, WithSecret(testSecret), WithMaxBodyBytes(4000))
-	h := NewHandler(p, WithErrorFunc(func(_ *http.Request, err error) {
+	rt := NewRouter()
+	h := must(NewHandler(p, rt, WithErrorFunc(func(_ *http.Request, err error) {
 		mu.Lock()
 		reported = append(reported, err)
 		mu.Unlock()
-	}))
-	h.HandleDefault(func(context.Context, Event) error {
+	})))
+	rt.HandleDefault(func(context.Context, Event) error {
 		calls.Add(1)
 		return nil
 	})
@@ -285,13 +288,14 @@ func TestHandlerFunctionErrorsAndGuard(t *testing.T) {
 	c := loadCapture(t, "testdata/093-pull_request-opened.json")
 	var reported []error
 	guard := NewMemoryGuard(0)
-	h := NewHandler(mustParser(t, WithSecret(testSecret)), WithGuard(guard), WithErrorFunc(func(_ *http.Request, err error) {
+	rt := NewRouter()
+	h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt, WithGuard(guard), WithErrorFunc(func(_ *http.Request, err error) {
 		reported = append(reported, err)
-	}))
+	})))
 	var calls int
 	failWith := errors.New("database down")
 	var mode string
-	On(h, EventPullRequest, func(ctx context.Context, e *PullRequestEvent) error {
+	On(rt, EventPullRequest, func(ctx context.Context, e *PullRequestEvent) error {
 		calls++
 		switch mode {
 		case "fail":
@@ -352,29 +356,31 @@ func (failingGuard) Release(context.Context, string) error { return nil }
 
 func TestHandlerGuardFailure(t *testing.T) {
 	c := loadCapture(t, "testdata/003-push-none.json")
-	h := NewHandler(mustParser(t, WithSecret(testSecret)), WithGuard(failingGuard{}))
+	rt := NewRouter()
+	h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt, WithGuard(failingGuard{})))
 	called := false
-	On(h, EventPush, func(context.Context, *PushEvent) error { called = true; return nil })
+	On(rt, EventPush, func(context.Context, *PushEvent) error { called = true; return nil })
 	if rec := serve(h, c); rec.Code != 500 || called {
 		t.Errorf("guard failure: %d, called %v", rec.Code, called)
 	}
 }
 
 func TestOnTypeMismatchPanics(t *testing.T) {
-	h := NewHandler(mustParser(t, WithSecret("s")))
+	rt := NewRouter()
 	defer func() {
 		if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "*webhook.IssuesEvent") {
 			t.Errorf("recovered %v", v)
 		}
 	}()
-	On(h, EventIssueLabel, func(context.Context, *PullRequestEvent) error { return nil })
+	On(rt, EventIssueLabel, func(context.Context, *PullRequestEvent) error { return nil })
 }
 
 func TestOnAcceptsEventInterface(t *testing.T) {
-	h := NewHandler(mustParser(t, WithSecret(testSecret)))
+	rt := NewRouter()
+	h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt))
 	var got EventType
-	On(h, "anything_new", func(_ context.Context, e Event) error { got = e.EventType(); return nil })
-	On(h, EventFork, func(_ context.Context, e Event) error { got = e.EventType(); return nil })
+	On(rt, "anything_new", func(_ context.Context, e Event) error { got = e.EventType(); return nil })
+	On(rt, EventFork, func(_ context.Context, e Event) error { got = e.EventType(); return nil })
 	out := Build("anything_new", []byte(`{}`), BuildOptions{Secret: testSecret})
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(out.Body))
@@ -383,4 +389,12 @@ func TestOnAcceptsEventInterface(t *testing.T) {
 	if rec.Code != 200 || got != "anything_new" {
 		t.Errorf("%d %q", rec.Code, got)
 	}
+}
+
+// must returns v, and panics on err: for constructors in tests.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

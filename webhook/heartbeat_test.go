@@ -50,7 +50,7 @@ func TestWorkerHeartbeat(t *testing.T) {
 	for _, extend := range []bool{true, false} {
 		r := newWorkerRig(t)
 		release, started := make(chan struct{}), make(chan struct{}, 1)
-		On(r.h, EventPush, func(ctx context.Context, e *PushEvent) error {
+		On(r.rt, EventPush, func(ctx context.Context, e *PushEvent) error {
 			started <- struct{}{}
 			<-release
 			return nil
@@ -61,7 +61,7 @@ func TestWorkerHeartbeat(t *testing.T) {
 		if extend {
 			q = eq
 		}
-		w := NewWorker(q, r.h, WithWorkerClock(r.clock), WithVisibilityTimeout(3*time.Second), WithConsumerName("a"))
+		w := must(NewWorker(q, r.rt, WithWorkerClock(r.clock), WithVisibilityTimeout(3*time.Second), WithConsumerName("a")))
 		stop := run(w)
 		<-started
 		for range 30 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
 )
 
 // DefaultQueueCapacity is the number of deliveries a [MemoryQueue] made
@@ -23,7 +25,7 @@ const DefaultQueueCapacity = 10000
 // It is bounded: the deliveries it holds, dead letters included, never
 // exceed its capacity, and Enqueue at the bound fails with [ErrQueueFull]
 // (so the Handler answers 503 and Forgejo records the failure) rather than
-// dropping anything. Leases expire on its [Clock]. It is safe for
+// dropping anything. Leases expire on its clock ([WithQueueClock]). It is safe for
 // concurrent use.
 //
 // It keeps the deliveries themselves, not an encoding of them, so every
@@ -32,7 +34,7 @@ const DefaultQueueCapacity = 10000
 type MemoryQueue struct {
 	mu       sync.Mutex
 	capacity int
-	clock    Clock
+	clock    forgejo.Clock
 	seq      uint64
 	live     []*memEntry // oldest first
 	dead     []DeadLetter
@@ -54,9 +56,14 @@ type memEntry struct {
 type MemoryQueueOption func(*MemoryQueue)
 
 // WithQueueClock sets the clock leases and retry times are measured on
-// (tests pass a fake one); the default is the system clock.
-func WithQueueClock(c Clock) MemoryQueueOption {
-	return func(q *MemoryQueue) { q.clock = c }
+// (tests pass a fake one); the default, and what a nil c keeps, is the
+// system clock.
+func WithQueueClock(c forgejo.Clock) MemoryQueueOption {
+	return func(q *MemoryQueue) {
+		if c != nil {
+			q.clock = c
+		}
+	}
 }
 
 // NewMemoryQueue returns a MemoryQueue holding up to capacity deliveries,
@@ -65,7 +72,7 @@ func NewMemoryQueue(capacity int, opts ...MemoryQueueOption) *MemoryQueue {
 	if capacity <= 0 {
 		capacity = DefaultQueueCapacity
 	}
-	q := &MemoryQueue{capacity: capacity, clock: systemClock{}, wake: make(chan struct{})}
+	q := &MemoryQueue{capacity: capacity, clock: forgejo.SystemClock(), wake: make(chan struct{})}
 	for _, o := range opts {
 		o(q)
 	}

@@ -24,14 +24,14 @@ import (
 // URL-encoded JSON, up to three times its size).
 const DefaultMaxBodyBytes int64 = 10 << 20
 
-// Option configures a [Parser].
-type Option func(*Parser) error
+// ParserOption configures a [Parser].
+type ParserOption func(*Parser) error
 
 // WithSecret adds secrets a delivery's signature may match: the secret
 // configured on the hook in Forgejo. Give several to rotate a secret without
 // losing deliveries: accept the old and the new one, change the hook, then
 // drop the old one. An empty secret is a configuration error.
-func WithSecret(secrets ...string) Option {
+func WithSecret(secrets ...string) ParserOption {
 	return func(p *Parser) error {
 		for _, s := range secrets {
 			if s == "" {
@@ -51,7 +51,7 @@ func WithSecret(secrets ...string) Option {
 // middleware). With secrets, unsigned deliveries are accepted and signed
 // ones must still match, which lets you add a secret to a running hook.
 // [Delivery.Signed] tells the two apart.
-func AllowUnsigned() Option {
+func AllowUnsigned() ParserOption {
 	return func(p *Parser) error {
 		p.allowUnsigned = true
 		return nil
@@ -61,7 +61,7 @@ func AllowUnsigned() Option {
 // WithMaxBodyBytes bounds the request body (the raw bytes, URL-encoded for
 // a form hook); a larger one is rejected with ErrTooLarge before it is read
 // past the bound. The default is [DefaultMaxBodyBytes]; n must be positive.
-func WithMaxBodyBytes(n int64) Option {
+func WithMaxBodyBytes(n int64) ParserOption {
 	return func(p *Parser) error {
 		if n <= 0 {
 			return fmt.Errorf("webhook: WithMaxBodyBytes(%d): the bound must be positive", n)
@@ -84,7 +84,7 @@ type Parser struct {
 
 // NewParser returns a Parser. It needs at least one [WithSecret], or an
 // explicit [AllowUnsigned].
-func NewParser(opts ...Option) (*Parser, error) {
+func NewParser(opts ...ParserOption) (*Parser, error) {
 	p := &Parser{maxBody: DefaultMaxBodyBytes}
 	for _, o := range opts {
 		if err := o(p); err != nil {

@@ -349,23 +349,3 @@ type DeadLetter struct {
 	// says about them is not to be trusted).
 	Err error
 }
-
-// Clock is the time source of a [MemoryQueue] and a [Worker]: leases,
-// retry times and the shutdown bound. The default is the system clock;
-// tests pass a fake one whose time they advance.
-type Clock interface {
-	Now() time.Time
-	// Timer returns a channel that receives once d has passed, and a
-	// function that releases the timer if it has not fired.
-	Timer(d time.Duration) (<-chan time.Time, func())
-}
-
-// systemClock is the real clock.
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
-
-func (systemClock) Timer(d time.Duration) (<-chan time.Time, func()) {
-	t := time.NewTimer(d)
-	return t.C, func() { t.Stop() }
-}

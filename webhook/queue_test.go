@@ -36,6 +36,18 @@ func (c *fakeClock) Now() time.Time {
 	return c.now
 }
 
+// Sleep waits until the time was advanced by d, or ctx is done.
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	t, stop := c.Timer(d)
+	defer stop()
+	select {
+	case <-t:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 func (c *fakeClock) Timer(d time.Duration) (<-chan time.Time, func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -176,9 +188,8 @@ func TestDurableHandoff(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var reported []error
-			h := NewHandler(p, WithQueue(tc.q), WithErrorFunc(func(_ *http.Request, err error) { reported = append(reported, err) }))
-			called := 0
-			On(h, EventPush, func(context.Context, *PushEvent) error { called++; return nil })
+			h := must(NewHandler(p, nil, WithQueue(tc.q), WithErrorFunc(func(_ *http.Request, err error) { reported = append(reported, err) })))
+			called := 0 // a Handler with a queue has no functions to call
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, signedRequest(EventPush, pushPayload, "7A1CF7D2-3E5B-4F35-9C83-1C1E2B6F5A10", BuildOptions{}))
 			if rec.Code != tc.status || called != 0 {
@@ -197,7 +208,7 @@ func TestStoredDelivery(t *testing.T) {
 	p := mustParser(t, WithSecret(testSecret))
 	clock := newFakeClock()
 	q := &countingQueue{}
-	h := NewHandler(p, WithQueue(q))
+	h := must(NewHandler(p, nil, WithQueue(q)))
 	h.now = clock.Now
 	for _, form := range []bool{false, true} {
 		req := signedRequest(EventPush, pushPayload, "{7A1CF7D2-3E5B-4F35-9C83-1C1E2B6F5A10}", BuildOptions{Form: form, Authorization: "Bearer hook-credential"})
@@ -256,7 +267,7 @@ func TestStoredDelivery(t *testing.T) {
 func TestDurableNothingUnverifiedStored(t *testing.T) {
 	p := mustParser(t, WithSecret(testSecret), WithMaxBodyBytes(4096))
 	q := &countingQueue{}
-	h := NewHandler(p, WithQueue(q))
+	h := must(NewHandler(p, nil, WithQueue(q)))
 	good := func() *http.Request {
 		return signedRequest(EventPush, pushPayload, "d1", BuildOptions{})
 	}
@@ -456,23 +467,25 @@ func TestMemoryQueueDeadLetterIDs(t *testing.T) {
 	}
 }
 
-// workerRig is a queue on a fake clock, a Handler with a guard, and the
-// queue operations as they complete.
+// workerRig is a queue on a fake clock, a Handler storing in it, the
+// workers' Router and guard, and the queue operations as they complete.
 type workerRig struct {
 	clock *fakeClock
 	mq    *MemoryQueue
 	q     *opsQueue
 	h     *Handler
 	p     *Parser
+	rt    *Router
+	guard DeliveryGuard
 }
 
-func newWorkerRig(t *testing.T, opts ...HandlerOption) *workerRig {
+func newWorkerRig(t *testing.T) *workerRig {
 	t.Helper()
-	r := &workerRig{clock: newFakeClock()}
+	r := &workerRig{clock: newFakeClock(), rt: NewRouter(), guard: NewMemoryGuard(0)}
 	r.mq = NewMemoryQueue(100, WithQueueClock(r.clock))
 	r.q = &opsQueue{WorkQueue: r.mq, ops: make(chan string, 100)}
 	r.p = mustParser(t, WithSecret(testSecret))
-	r.h = NewHandler(r.p, append([]HandlerOption{WithQueue(r.q), WithGuard(NewMemoryGuard(0))}, opts...)...)
+	r.h = must(NewHandler(r.p, nil, WithQueue(r.q)))
 	return r
 }
 
@@ -487,8 +500,8 @@ func (r *workerRig) receive(t *testing.T, typ EventType, payload, id string) {
 }
 
 func (r *workerRig) worker(opts ...WorkerOption) *Worker {
-	return NewWorker(r.q, r.h, append([]WorkerOption{WithWorkerClock(r.clock),
-		WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: 10 * time.Second, Jitter: forgejo.JitterNone})}, opts...)...)
+	return must(NewWorker(r.q, r.rt, append([]WorkerOption{WithWorkerClock(r.clock), WithWorkerGuard(r.guard),
+		WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: 10 * time.Second, Jitter: forgejo.JitterNone})}, opts...)...))
 }
 
 // run starts w; stop cancels it and returns Run's error.
@@ -512,7 +525,7 @@ func TestWorkerSurvivesDeath(t *testing.T) {
 	var mu sync.Mutex
 	var ran []string
 	dead := true
-	On(r.h, EventPush, func(ctx context.Context, e *PushEvent) error {
+	On(r.rt, EventPush, func(ctx context.Context, e *PushEvent) error {
 		mu.Lock()
 		hang := dead
 		mu.Unlock()
@@ -566,7 +579,7 @@ func TestWorkerRetriesThenDeadLetters(t *testing.T) {
 	var mu sync.Mutex
 	var calls []time.Time
 	fail := true
-	On(r.h, EventPush, func(ctx context.Context, e *PushEvent) error {
+	On(r.rt, EventPush, func(ctx context.Context, e *PushEvent) error {
 		mu.Lock()
 		defer mu.Unlock()
 		calls = append(calls, r.clock.Now())
@@ -647,7 +660,7 @@ func TestWorkerDeadLettersAtOnce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newWorkerRig(t)
 			called := 0
-			r.h.HandleDefault(func(context.Context, Event) error { called++; return nil })
+			r.rt.HandleDefault(func(context.Context, Event) error { called++; return nil })
 			if err := r.mq.Enqueue(ctx, tc.d); err != nil {
 				t.Fatal(err)
 			}
@@ -665,7 +678,7 @@ func TestWorkerDeadLettersAtOnce(t *testing.T) {
 	// Reverification passes for what the receiver stored.
 	r := newWorkerRig(t)
 	ran := make(chan string, 1)
-	On(r.h, EventPush, func(_ context.Context, e *PushEvent) error { ran <- e.DeliveryID(); return nil })
+	On(r.rt, EventPush, func(_ context.Context, e *PushEvent) error { ran <- e.DeliveryID(); return nil })
 	r.receive(t, EventPush, pushPayload, "ok")
 	stop := run(r.worker(WithReverify(r.p)))
 	if id := <-ran; id != "ok" {
@@ -677,7 +690,7 @@ func TestWorkerDeadLettersAtOnce(t *testing.T) {
 	// A delivery leased more than MaxAttempts times (every worker died) is
 	// a dead letter before it runs again, and its guard claim is released.
 	r = newWorkerRig(t)
-	r.h.HandleDefault(func(context.Context, Event) error { t.Error("ran"); return nil })
+	r.rt.HandleDefault(func(context.Context, Event) error { t.Error("ran"); return nil })
 	r.receive(t, EventPush, pushPayload, "poison")
 	for range 3 {
 		if _, err := r.mq.Receive(ctx, "dies", time.Second); err != nil {
@@ -685,7 +698,7 @@ func TestWorkerDeadLettersAtOnce(t *testing.T) {
 		}
 		r.clock.Advance(time.Second)
 	}
-	_, _ = r.h.guard.Claim(ctx, "poison")
+	_, _ = r.guard.Claim(ctx, "poison")
 	stop = run(r.worker())
 	if op := <-r.q.ops; op != "dead poison" {
 		t.Fatal(op)
@@ -694,7 +707,7 @@ func TestWorkerDeadLettersAtOnce(t *testing.T) {
 	if dls, _ := r.mq.DeadLetters(ctx, 0); len(dls) != 1 || !strings.Contains(dls[0].Reason, "attempts exhausted: leased 4 times") {
 		t.Errorf("%+v", dls)
 	}
-	if first, _ := r.h.guard.Claim(ctx, "poison"); !first {
+	if first, _ := r.guard.Claim(ctx, "poison"); !first {
 		t.Error("the guard still holds the dead letter's ID")
 	}
 }
@@ -706,7 +719,7 @@ func TestWorkerShutdownDrains(t *testing.T) {
 	r := newWorkerRig(t)
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	cancelled := make(chan error, 1)
-	On(r.h, EventPush, func(ctx context.Context, e *PushEvent) error {
+	On(r.rt, EventPush, func(ctx context.Context, e *PushEvent) error {
 		started <- struct{}{}
 		select {
 		case <-release:
@@ -740,7 +753,7 @@ func TestWorkerShutdownDrains(t *testing.T) {
 
 	// The bound: the function's context is cancelled and Run returns.
 	started2 := make(chan struct{}, 1)
-	On(r.h, EventPush, func(ctx context.Context, e *PushEvent) error {
+	On(r.rt, EventPush, func(ctx context.Context, e *PushEvent) error {
 		started2 <- struct{}{}
 		<-ctx.Done()
 		cancelled <- ctx.Err()
@@ -766,29 +779,29 @@ func TestWorkerShutdownDrains(t *testing.T) {
 
 // TestWorkerGuard: a delivery stored twice (two receivers behind a load
 // balancer that retried) runs once; Forgejo's replay (same payload, new ID)
-// runs again unless WithReplayDedup.
+// runs again unless WithWorkerReplayDedup.
 func TestWorkerGuard(t *testing.T) {
 	const issue = `{"action":"opened","number":1,"issue":{"number":1}}`
 	for _, tc := range []struct {
 		name string
-		opts []HandlerOption
+		opts []WorkerOption
 		ids  []string
 		runs int
 	}{
 		{"stored twice", nil, []string{"d1", "d1"}, 1},
 		{"stored twice, other forms of one UUID", nil, []string{"7a1cf7d2-3e5b-4f35-9c83-1c1e2b6f5a10", "{7A1CF7D2-3E5B-4F35-9C83-1C1E2B6F5A10}", "urn:uuid:7a1cf7d2-3e5b-4f35-9c83-1c1e2b6f5a10"}, 1},
 		{"replayed from the web UI", nil, []string{"d1", "d2"}, 2},
-		{"replayed, WithReplayDedup", []HandlerOption{WithReplayDedup()}, []string{"d1", "d2", "d1"}, 1},
+		{"replayed, WithWorkerReplayDedup", []WorkerOption{WithWorkerReplayDedup()}, []string{"d1", "d2", "d1"}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newWorkerRig(t, tc.opts...)
+			r := newWorkerRig(t)
 			var mu sync.Mutex
 			runs := 0
-			On(r.h, EventIssues, func(context.Context, *IssuesEvent) error { mu.Lock(); runs++; mu.Unlock(); return nil })
+			On(r.rt, EventIssues, func(context.Context, *IssuesEvent) error { mu.Lock(); runs++; mu.Unlock(); return nil })
 			for _, id := range tc.ids {
 				r.receive(t, EventIssues, issue, id)
 			}
-			stop := run(r.worker(WithConcurrency(2)))
+			stop := run(r.worker(append([]WorkerOption{WithConcurrency(2)}, tc.opts...)...))
 			for range tc.ids {
 				if op := <-r.q.ops; !strings.HasPrefix(op, "ack ") {
 					t.Fatal(op)
@@ -801,9 +814,10 @@ func TestWorkerGuard(t *testing.T) {
 		})
 	}
 	// The synchronous Handler dedupes a replay with WithReplayDedup too.
-	h := NewHandler(mustParser(t, WithSecret(testSecret)), WithGuard(NewMemoryGuard(0)), WithReplayDedup())
+	rt := NewRouter()
+	h := must(NewHandler(mustParser(t, WithSecret(testSecret)), rt, WithGuard(NewMemoryGuard(0)), WithReplayDedup()))
 	runs := 0
-	On(h, EventIssues, func(context.Context, *IssuesEvent) error { runs++; return nil })
+	On(rt, EventIssues, func(context.Context, *IssuesEvent) error { runs++; return nil })
 	for _, id := range []string{"d1", "d2"} {
 		h.ServeHTTP(httptest.NewRecorder(), signedRequest(EventIssues, issue, id, BuildOptions{}))
 	}
@@ -830,9 +844,9 @@ func (g *flakyReleaseGuard) Release(ctx context.Context, id string) error {
 // lease is left to expire instead, and the reclaimed lease runs.
 func TestWorkerGuardReleaseFails(t *testing.T) {
 	r := newWorkerRig(t)
-	r.h = NewHandler(r.p, WithQueue(r.q), WithGuard(&flakyReleaseGuard{MemoryGuard: NewMemoryGuard(0)}))
+	r.guard = &flakyReleaseGuard{MemoryGuard: NewMemoryGuard(0)}
 	var runs atomic.Int32
-	On(r.h, EventPush, func(context.Context, *PushEvent) error {
+	On(r.rt, EventPush, func(context.Context, *PushEvent) error {
 		if runs.Add(1) == 1 {
 			return errors.New("boom")
 		}
@@ -863,7 +877,7 @@ func TestWorkerGuardReleaseFails(t *testing.T) {
 func TestWorkerConcurrency(t *testing.T) {
 	r := newWorkerRig(t)
 	in, release := make(chan string, 10), make(chan struct{})
-	On(r.h, EventPush, func(_ context.Context, e *PushEvent) error {
+	On(r.rt, EventPush, func(_ context.Context, e *PushEvent) error {
 		in <- e.DeliveryID()
 		<-release
 		return nil
@@ -899,7 +913,7 @@ func TestCapturesThroughQueue(t *testing.T) {
 	cs := loadCaptures(t)
 	p := mustParser(t, WithSecret(testSecret))
 	q := &countingQueue{}
-	h := NewHandler(p, WithQueue(q))
+	h := must(NewHandler(p, nil, WithQueue(q)))
 	n := 0
 	for _, c := range cs {
 		direct, err := p.Parse(c.body, c.header)

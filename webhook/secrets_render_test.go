@@ -180,13 +180,15 @@ var renderPayloads = map[EventType]string{
 func secretRenderers(t *testing.T) map[string][]any {
 	t.Helper()
 	p := mustParser(t, WithSecret("other-secret", renderSecret))
-	h := NewHandler(p, WithGuard(NewMemoryGuard(0)))
+	rt := NewRouter()
+	h := must(NewHandler(p, rt, WithGuard(NewMemoryGuard(0))))
 	bo := BuildOptions{Secret: renderSecret, Authorization: renderAuth, DeliveryID: "d"}
 	out := Build(EventPush, []byte(renderPayloads[EventPush]), bo)
 	hf := HeaderField{"Authorization", renderAuth}
 	r := map[string][]any{
 		"Parser":       {p, *p},
 		"Handler":      {h},
+		"Router":       {rt},
 		"BuildOptions": {bo, &bo},
 		"Outgoing":     {out, *out},
 		"HeaderField":  {hf, &hf, []HeaderField{hf}},
@@ -208,7 +210,7 @@ func secretRenderers(t *testing.T) map[string][]any {
 	r["Lease"] = []any{lease, *lease}
 	r["DeadLetter"] = []any{dl, &dl}
 	r["MemoryQueue"] = []any{q}
-	r["Worker"] = []any{NewWorker(q, h)}
+	r["Worker"] = []any{must(NewWorker(q, rt))}
 	for typ, payload := range renderPayloads {
 		ev := renderDelivery(t, typ, payload)
 		name := strings.TrimPrefix(fmt.Sprintf("%T", ev), "*webhook.")

@@ -15,15 +15,19 @@ import (
 	forgejo "codeberg.org/forgego/forgejo"
 )
 
-// DefaultWorkerRetryPolicy is how a [Worker] made without [WithRetryPolicy]
-// retries an event function that failed: 5 attempts in all, waiting 1 s,
-// 2 s, 4 s and 8 s (before full jitter) between them, at most 5 minutes;
-// then the delivery is a dead letter.
-var DefaultWorkerRetryPolicy = forgejo.RetryPolicy{
-	MaxAttempts: 5,
-	BaseDelay:   time.Second,
-	MaxDelay:    5 * time.Minute,
-	Jitter:      forgejo.JitterFull,
+// DefaultWorkerRetryPolicy returns how a [Worker] made without
+// [WithRetryPolicy] retries an event function that failed: 5 attempts in
+// all, waiting 1 s, 2 s, 4 s and 8 s (before full jitter) between them, at
+// most 5 minutes; then the delivery is a dead letter. Like
+// forgejo.DefaultRetryPolicy(), it is a function, so that nothing can change
+// the default of every Worker: each call returns a fresh value to adjust.
+func DefaultWorkerRetryPolicy() forgejo.RetryPolicy {
+	return forgejo.RetryPolicy{
+		MaxAttempts: 5,
+		BaseDelay:   time.Second,
+		MaxDelay:    5 * time.Minute,
+		Jitter:      forgejo.JitterFull,
+	}
 }
 
 // DefaultVisibilityTimeout is how long a [Worker] made without
@@ -38,14 +42,14 @@ const DefaultDrainTimeout = 30 * time.Second
 // maxReason bounds a dead letter's reason.
 const maxReason = 1024
 
-// Worker runs the event functions of a [Handler] for the deliveries of a
+// Worker runs the event functions of a [Router] for the deliveries of a
 // [WorkQueue], at least once each:
 //
 //   - It leases a delivery ([WorkQueue.Receive]), re-creates its event from
 //     the stored bytes ([StoredDelivery.Event]; the stored verification
 //     result stands, unless [WithReverify]) and calls the function the
-//     Handler has for its event type ([On], [Handler.HandleFunc],
-//     [Handler.HandleDefault]), a panic recovered as an error.
+//     Router has for its event type ([On], [Router.HandleFunc],
+//     [Router.HandleDefault]), a panic recovered as an error.
 //   - nil: the delivery is acknowledged ([WorkQueue.Ack]). No function for
 //     the event type: acknowledged without calling anything.
 //   - An error or a panic: retried ([WorkQueue.Retry]) after the retry
@@ -60,13 +64,13 @@ const maxReason = 1024
 //     delivery over. Leases count as attempts, so a delivery that kills
 //     every worker that runs it ends as a dead letter too.
 //
-// The Handler's guard ([WithGuard]) is applied here: a delivery ID the
+// With a guard ([WithWorkerGuard]), a delivery ID the
 // guard has already seen (stored twice: two receivers behind a load
 // balancer that retried, a front end that resent) is acknowledged without
 // running; a failed function releases its ID for the retry. Forgejo's
 // replay from the web UI sends the same payload under a new ID and runs
-// again, as the person replaying means it to, unless the Handler was made
-// with [WithReplayDedup]. Two exceptions favour at-least-once over
+// again, as the person replaying means it to, unless the Worker was made
+// with [WithWorkerReplayDedup]. Two exceptions favour at-least-once over
 // at-most-once: a Reclaimed lease runs even when the guard holds its ID
 // (the claim may be the dead worker's own), and a delivery whose Ack
 // failed runs again after its lease expires. On a queue that is a
@@ -82,13 +86,15 @@ const maxReason = 1024
 // work; each runs up to [WithConcurrency] functions at once.
 type Worker struct {
 	q           WorkQueue
-	h           *Handler
+	router      *Router
+	guard       DeliveryGuard
+	replayDedup bool
 	concurrency int
 	visibility  time.Duration
 	drain       time.Duration
 	policy      forgejo.RetryPolicy
 	consumer    string
-	clock       Clock
+	clock       forgejo.Clock
 	reverify    *Parser
 	onError     func(*StoredDelivery, error)
 	randN       func(int64) int64
@@ -134,10 +140,27 @@ func WithDrainTimeout(d time.Duration) WorkerOption {
 // the number of attempts in all (1: the first failure is a dead letter),
 // and the wait before attempt n+1 is p.Backoff(n) (BaseDelay doubling up
 // to MaxDelay, jittered by Jitter). RespectRetryAfter plays no part. The
-// default is [DefaultWorkerRetryPolicy]. NewWorker panics on a policy that
-// does not validate.
+// default is [DefaultWorkerRetryPolicy]. NewWorker returns the error of a
+// policy that does not validate.
 func WithRetryPolicy(p forgejo.RetryPolicy) WorkerOption {
 	return func(w *Worker) { w.policy = p }
+}
+
+// WithWorkerGuard makes the worker run each delivery ID at most once
+// (successfully); see [Worker] for what it catches and the two exceptions,
+// and [DeliveryGuard] for what a delivery without an ID is keyed on. Give
+// every worker of a queue the same guard (one shared store, such as
+// forgeredis.Guard, for workers in several processes).
+func WithWorkerGuard(g DeliveryGuard) WorkerOption {
+	return func(w *Worker) { w.guard = g }
+}
+
+// WithWorkerReplayDedup keys the worker's guard ([WithWorkerGuard]) on the
+// SHA-256 of the payload instead of the delivery ID, so that Forgejo's
+// replay of a delivery (the same payload under a new delivery ID) is a
+// duplicate too; as [WithReplayDedup] does for a [Handler].
+func WithWorkerReplayDedup() WorkerOption {
+	return func(w *Worker) { w.replayDedup = true }
 }
 
 // WithConsumerName names the worker to the queue (a Redis consumer
@@ -153,8 +176,13 @@ func WithConsumerName(name string) WorkerOption {
 
 // WithWorkerClock sets the clock of the shutdown bound and of the pause
 // after a failed Receive (tests pass a fake one).
-func WithWorkerClock(c Clock) WorkerOption {
-	return func(w *Worker) { w.clock = c }
+// A nil c keeps the system clock.
+func WithWorkerClock(c forgejo.Clock) WorkerOption {
+	return func(w *Worker) {
+		if c != nil {
+			w.clock = c
+		}
+	}
 }
 
 // WithReverify makes the worker verify every stored delivery again with p
@@ -174,19 +202,24 @@ func WithWorkerErrorFunc(fn func(d *StoredDelivery, err error)) WorkerOption {
 	return func(w *Worker) { w.onError = fn }
 }
 
-// NewWorker returns a Worker running h's functions for the deliveries of
-// q.
-func NewWorker(q WorkQueue, h *Handler, opts ...WorkerOption) *Worker {
-	if q == nil || h == nil {
-		panic("webhook: NewWorker with a nil queue or Handler")
+// NewWorker returns a Worker running r's functions for the deliveries of
+// q. It returns an error for a nil q or r, for a retry policy
+// ([WithRetryPolicy]) that does not validate, and for
+// [WithWorkerReplayDedup] without [WithWorkerGuard].
+func NewWorker(q WorkQueue, r *Router, opts ...WorkerOption) (*Worker, error) {
+	if q == nil || r == nil {
+		return nil, errors.New("webhook: NewWorker with a nil queue or Router")
 	}
-	w := &Worker{q: q, h: h, concurrency: 1, visibility: DefaultVisibilityTimeout, drain: DefaultDrainTimeout,
-		policy: DefaultWorkerRetryPolicy, clock: systemClock{}}
+	w := &Worker{q: q, router: r, concurrency: 1, visibility: DefaultVisibilityTimeout, drain: DefaultDrainTimeout,
+		policy: DefaultWorkerRetryPolicy(), clock: forgejo.SystemClock()}
 	for _, o := range opts {
 		o(w)
 	}
 	if err := w.policy.Validate(); err != nil {
-		panic("webhook: NewWorker: " + err.Error())
+		return nil, fmt.Errorf("webhook: NewWorker: %w", err)
+	}
+	if w.replayDedup && w.guard == nil {
+		return nil, errors.New("webhook: NewWorker with WithWorkerReplayDedup and no WithWorkerGuard: there is no guard to key")
 	}
 	if w.consumer == "" {
 		host, _ := os.Hostname()
@@ -194,7 +227,7 @@ func NewWorker(q WorkQueue, h *Handler, opts ...WorkerOption) *Worker {
 		_, _ = rand.Read(b[:])
 		w.consumer = host + "-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
 	}
-	return w
+	return w, nil
 }
 
 // Consumer is the name the worker gives the queue.
@@ -282,13 +315,13 @@ func (w *Worker) process(ctx context.Context, l *Lease) {
 		w.deadLetter(ctx, l, "not runnable: "+err.Error())
 		return
 	}
-	fn := w.h.lookup(ev.EventType())
+	fn := w.router.lookup(ev.EventType())
 	if fn == nil {
 		w.ack(ctx, l)
 		return
 	}
-	if g := w.h.guard; g != nil {
-		first, err := g.Claim(ctx, w.h.key(d))
+	if g := w.guard; g != nil {
+		first, err := g.Claim(ctx, storedKey(d, w.replayDedup))
 		if err != nil {
 			w.fail(ctx, l, fmt.Errorf("delivery guard: claiming: %w", err))
 			return
@@ -299,7 +332,7 @@ func (w *Worker) process(ctx context.Context, l *Lease) {
 		}
 	}
 	stopHeartbeat := w.heartbeat(ctx, l)
-	err = w.h.call(ctx, fn, ev)
+	err = call(ctx, fn, ev)
 	stopHeartbeat()
 	if err != nil {
 		err = fmt.Errorf("%s function failed: %w", ev.EventType(), err)
@@ -406,8 +439,8 @@ func (w *Worker) ack(ctx context.Context, l *Lease) {
 // release forgets d's key in the guard, so that its next attempt (or its
 // requeue) runs; false when the guard failed to.
 func (w *Worker) release(ctx context.Context, d *StoredDelivery) bool {
-	if g := w.h.guard; g != nil {
-		if err := g.Release(w.opCtx(ctx), w.h.key(d)); err != nil {
+	if g := w.guard; g != nil {
+		if err := g.Release(w.opCtx(ctx), storedKey(d, w.replayDedup)); err != nil {
 			w.report(d, fmt.Errorf("webhook: delivery guard: releasing delivery %s: %w", clean(d.ID), err))
 			return false
 		}

@@ -46,7 +46,7 @@ func Start() (*forgejotest.Server, error) {
 		forgejotest.WithDefaultUser("forgego"),
 		forgejotest.WithMaxResponseItems(MaxItems),
 		forgejotest.WithRateLimit(Quota, Window),
-		forgejotest.WithClock(clock.Now),
+		forgejotest.WithClock(clock),
 	)
 	if err != nil {
 		return nil, err
@@ -76,6 +76,23 @@ type Clock struct{ d atomic.Int64 }
 
 func (c *Clock) Now() time.Time        { return time.Now().Add(time.Duration(c.d.Load())) }
 func (c *Clock) Shift(d time.Duration) { c.d.Add(int64(d)) }
+
+// Sleep and Timer wait in real time (the server only reads Now).
+func (c *Clock) Sleep(ctx context.Context, d time.Duration) error {
+	t, stop := c.Timer(d)
+	defer stop()
+	select {
+	case <-t:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (c *Clock) Timer(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
+}
 
 // windowSkipper moves the clock to the next rate-limit window whenever an
 // answer says the window's requests are spent (ratelimit: r=0), before the

@@ -123,7 +123,7 @@ func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Comm
 func serveRun(so *ServeOptions) error {
 	f, addr, seed, quota, window := so.F, so.Addr, so.Seed, so.Quota, so.Window
 	clock := &demo.Clock{}
-	opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock.Now), forgejotest.WithDefaultUser("forgego")}
+	opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock), forgejotest.WithDefaultUser("forgego")}
 	if quota > 0 {
 		opts = append(opts, forgejotest.WithRateLimit(quota, window))
 	}

@@ -81,11 +81,14 @@ func (a *app) listenQueue(secret, addr, queueURL, name string) error {
 		return err
 	}
 	var mu sync.Mutex
-	h := webhook.NewHandler(p, webhook.WithQueue(q), webhook.WithErrorFunc(func(r *http.Request, err error) {
+	h, err := webhook.NewHandler(p, nil, webhook.WithQueue(q), webhook.WithErrorFunc(func(r *http.Request, err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		fmt.Fprintf(a.stderr, "delivery from %s: %s\n", r.RemoteAddr, oneLine(err.Error()))
 	}))
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -149,7 +152,7 @@ func (a *app) webhookWorkCmd() *cobra.Command {
 	queueNameFlag(cmd, &name)
 	cmd.Flags().StringVar(&command, "exec", "", "the `CMD` to run for each delivery, with sh -c")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 1, "how many CMDs run at once (`N`)")
-	cmd.Flags().IntVar(&attempts, "max-attempts", webhook.DefaultWorkerRetryPolicy.MaxAttempts, "attempts of a delivery (`K`) before it is a dead letter")
+	cmd.Flags().IntVar(&attempts, "max-attempts", webhook.DefaultWorkerRetryPolicy().MaxAttempts, "attempts of a delivery (`K`) before it is a dead letter")
 	cmd.Flags().DurationVar(&claimAfter, "claim-after", time.Minute, "the visibility timeout (`D`): after it, another worker takes over a delivery whose worker died")
 	return cmd
 }
@@ -160,15 +163,11 @@ func (a *app) work(queueURL, name, command string, concurrency, attempts int, cl
 		return err
 	}
 	defer rdb.Close()
-	p, err := webhook.NewParser(webhook.AllowUnsigned()) // not used: the stored verification stands
-	if err != nil {
-		return err
-	}
-	h := webhook.NewHandler(p, webhook.WithGuard(g))
+	rt := webhook.NewRouter()
 	var mu sync.Mutex // one CMD's output at a time
 	out := &lockedWriter{mu: &mu, w: a.stdout}
 	errOut := &lockedWriter{mu: &mu, w: a.stderr}
-	h.HandleDefault(func(ctx context.Context, ev webhook.Event) error {
+	rt.HandleDefault(func(ctx context.Context, ev webhook.Event) error {
 		var s struct {
 			Action string `json:"action"`
 		}
@@ -181,12 +180,15 @@ func (a *app) work(queueURL, name, command string, concurrency, attempts int, cl
 		c.WaitDelay = 5 * time.Second
 		return c.Run()
 	})
-	policy := webhook.DefaultWorkerRetryPolicy
+	policy := webhook.DefaultWorkerRetryPolicy()
 	policy.MaxAttempts = attempts
-	w := webhook.NewWorker(q, h, webhook.WithConcurrency(concurrency), webhook.WithVisibilityTimeout(claimAfter),
+	w, err := webhook.NewWorker(q, rt, webhook.WithWorkerGuard(g), webhook.WithConcurrency(concurrency), webhook.WithVisibilityTimeout(claimAfter),
 		webhook.WithRetryPolicy(policy), webhook.WithWorkerErrorFunc(func(_ *webhook.StoredDelivery, err error) {
 			fmt.Fprintf(errOut, "%s\n", oneLine(err.Error()))
 		}))
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(a.stderr, "working on queue %s as %s, %d at once (Ctrl-C to stop)\n", name, w.Consumer(), concurrency)
 	if err := w.Run(a.ctx); err != nil {
 		return err

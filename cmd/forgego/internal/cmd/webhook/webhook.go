@@ -101,7 +101,8 @@ func (a *app) listen(secret, addr, forward string) error {
 		return err
 	}
 	var mu sync.Mutex // one delivery printed at a time
-	h := webhook.NewHandler(p, webhook.WithErrorFunc(func(r *http.Request, err error) {
+	rt := webhook.NewRouter()
+	h, err := webhook.NewHandler(p, rt, webhook.WithErrorFunc(func(r *http.Request, err error) {
 		var we *webhook.Error
 		if errors.As(err, &we) {
 			mu.Lock()
@@ -110,8 +111,11 @@ func (a *app) listen(secret, addr, forward string) error {
 		}
 		// A failed forward is reported where it happens.
 	}))
+	if err != nil {
+		return err
+	}
 	fwd := &http.Client{Timeout: forwardTimeout}
-	h.HandleDefault(func(ctx context.Context, ev webhook.Event) error {
+	rt.HandleDefault(func(ctx context.Context, ev webhook.Event) error {
 		mu.Lock()
 		defer mu.Unlock()
 		if err := a.printDelivery(ev); err != nil {
