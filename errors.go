@@ -52,6 +52,20 @@ type CallContext struct {
 // String renders the context as the prefix of error messages.
 func (c CallContext) String() string {
 	var b strings.Builder
+	c.writeLabel(&b)
+	if c.Attempt > 1 {
+		b.WriteString(" attempt ")
+		b.WriteString(strconv.Itoa(c.Attempt))
+	}
+	b.WriteString(" after ")
+	b.WriteString(strconv.FormatInt(c.Duration.Milliseconds(), 10))
+	b.WriteString("ms")
+	return b.String()
+}
+
+// writeLabel writes what names the call, whichever attempt: the operation,
+// the method, the URL and the request ID.
+func (c CallContext) writeLabel(b *strings.Builder) {
 	b.WriteString(c.Operation)
 	b.WriteByte(' ')
 	b.WriteString(c.Method)
@@ -62,14 +76,14 @@ func (c CallContext) String() string {
 		b.WriteString(bound(c.RequestID))
 		b.WriteByte(']')
 	}
-	if c.Attempt > 1 {
-		b.WriteString(" attempt ")
-		b.WriteString(strconv.Itoa(c.Attempt))
-	}
-	b.WriteString(" after ")
-	b.WriteString(strconv.FormatInt(c.Duration.Milliseconds(), 10))
-	b.WriteString("ms")
-	return b.String()
+}
+
+// callFailure is an error whose message is its call's context followed by
+// what went wrong; failure is that second part alone, so that a
+// [*RetriesExhaustedError] names the call once.
+type callFailure interface {
+	error
+	failure() string
 }
 
 // APIError is a non-2xx answer from the instance. Forgejo's Message is often
@@ -109,10 +123,12 @@ func (e *APIError) RetryAfter() (d time.Duration, ok bool) {
 
 // Error renders the call, the status, the server's message and details,
 // and the Retry-After hint, each bounded.
-func (e *APIError) Error() string {
+func (e *APIError) Error() string { return e.Call.String() + " " + e.failure() }
+
+// failure is the message without the call's context.
+func (e *APIError) failure() string {
 	var b strings.Builder
-	b.WriteString(e.Call.String())
-	b.WriteString(" responded ")
+	b.WriteString("responded ")
 	b.WriteString(strconv.Itoa(e.StatusCode))
 	b.WriteString(": ")
 	if e.Message != "" {
@@ -191,12 +207,15 @@ type TransportError struct {
 }
 
 // Error renders the call, the kind and the cause, bounded.
-func (e *TransportError) Error() string {
+func (e *TransportError) Error() string { return e.Call.String() + " " + e.failure() }
+
+// failure is the message without the call's context.
+func (e *TransportError) failure() string {
 	detail := "no detail"
 	if e.Err != nil {
 		detail = bound(e.Err.Error())
 	}
-	return e.Call.String() + " transport failure: " + e.Kind.String() + " (" + detail + ")"
+	return "transport failure: " + e.Kind.String() + " (" + detail + ")"
 }
 
 // Unwrap returns the cause.
@@ -217,12 +236,15 @@ type DecodeError struct {
 }
 
 // Error renders the call, the JSON path, the cause and the snippet.
-func (e *DecodeError) Error() string {
+func (e *DecodeError) Error() string { return e.Call.String() + " " + e.failure() }
+
+// failure is the message without the call's context.
+func (e *DecodeError) failure() string {
 	cause := "invalid body"
 	if e.Err != nil {
 		cause = bound(e.Err.Error())
 	}
-	return e.Call.String() + " could not decode " + bound(e.Path) + ": " + cause + "; body was " + bound(e.Snippet)
+	return "could not decode " + bound(e.Path) + ": " + cause + "; body was " + bound(e.Snippet)
 }
 
 // Unwrap returns the JSON error.
@@ -250,13 +272,25 @@ type RetriesExhaustedError struct {
 	Last     error
 }
 
-// Error renders the call, the attempts made and the last failure.
+// Error names the call once, then the attempts made, how long the last
+// took, and the last failure: "repoGet GET https://…/repos/a/b: gave up
+// after 3 attempts (the last took 12ms): responded 503: …".
 func (e *RetriesExhaustedError) Error() string {
 	last := "unknown"
-	if e.Last != nil {
+	if cf, ok := e.Last.(callFailure); ok {
+		last = bound(cf.failure())
+	} else if e.Last != nil {
 		last = bound(e.Last.Error())
 	}
-	return e.Call.String() + " gave up after " + strconv.Itoa(e.Attempts) + " attempts; last failure: " + last
+	var b strings.Builder
+	e.Call.writeLabel(&b)
+	b.WriteString(": gave up after ")
+	b.WriteString(strconv.Itoa(e.Attempts))
+	b.WriteString(" attempts (the last took ")
+	b.WriteString(strconv.FormatInt(e.Call.Duration.Milliseconds(), 10))
+	b.WriteString("ms): ")
+	b.WriteString(last)
+	return b.String()
 }
 
 // Unwrap returns Last, so errors.As finds the final *APIError or

@@ -196,9 +196,10 @@ func (c *Client) callOnce(ctx context.Context, r *request, out any) (resp *Respo
 			resp.Attempts = n
 			return resp, nil
 		}
-		if resp != nil {
-			resp.Attempts = n
+		if resp == nil {
+			resp = newResponse(nil) // no answer arrived: the attempt still counts
 		}
+		resp.Attempts = n
 		c.notifyError(ctx, call, err)
 		canRetry := retryable(err)
 		c.limits.recordOutcome(false, canRetry)

@@ -84,12 +84,15 @@ type AuthError struct {
 }
 
 // Error renders the call and the cause.
-func (e *AuthError) Error() string {
+func (e *AuthError) Error() string { return e.Call.String() + " " + e.failure() }
+
+// failure is the message without the call's context.
+func (e *AuthError) failure() string {
 	cause := "no detail"
 	if e.Err != nil {
 		cause = bound(e.Err.Error())
 	}
-	return e.Call.String() + " could not get a token: " + cause
+	return "could not get a token: " + cause
 }
 
 // Unwrap returns the cause.
