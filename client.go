@@ -56,8 +56,9 @@ type Client struct {
 	// rateLimitObserver is observer, when it also implements
 	// RateLimitObserver.
 	rateLimitObserver RateLimitObserver
-	limits            *limits // rate-limit snapshot, pacing and retry budget
-	pacer             Pacer   // shared pacing (WithPacer); nil when local only
+	limits            *limits      // rate-limit snapshot and pacing
+	budget            *retryTokens // the retry budget; nil when off
+	pacer             Pacer        // shared pacing (WithPacer); nil when local only
 	tokenSource       TokenSource
 	pacerObserver     PacerObserver
 	walkConcurrency   int // pages in flight per walk (WithWalkConcurrency, pagination.go)
@@ -205,7 +206,8 @@ func NewClient(opts ...Option) (*Client, error) {
 	if po, ok := c.observer.(PacerObserver); ok {
 		c.pacerObserver = po
 	}
-	c.limits = newLimits(cfg.pacing, cfg.budget)
+	c.limits = newLimits(cfg.pacing)
+	c.budget = newRetryTokens(cfg.budget)
 	c.common.client = c
 	c.Actions = (*ActionsService)(&c.common)
 	c.ActivityPub = (*ActivityPubService)(&c.common)

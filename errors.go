@@ -1,9 +1,10 @@
 package forgejo
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -367,64 +368,6 @@ func bound(s string) string {
 	return s
 }
 
-// errorBody is what the instance's error responses carry; every field is
-// read leniently.
-type errorBody struct {
-	Message json.RawMessage `json:"message"`
-	URL     json.RawMessage `json:"url"`
-	Errors  json.RawMessage `json:"errors"`
-}
-
-// parseErrorBody reads an error body. It is total: a blank, non-JSON,
-// truncated or oddly shaped body yields empty fields, never an error, so an
-// unreadable body can never mask the status. A text/plain body becomes the
-// message.
-func parseErrorBody(body []byte, contentType string) (message, url string, details []string) {
-	trimmed := strings.TrimSpace(string(body))
-	if trimmed == "" {
-		return "", "", nil
-	}
-	var eb errorBody
-	if trimmed[0] == '{' && json.Unmarshal(body, &eb) == nil {
-		message = jsonString(eb.Message)
-		url = jsonString(eb.URL)
-		var raw []json.RawMessage
-		if json.Unmarshal(eb.Errors, &raw) == nil {
-			for _, r := range raw {
-				if s := jsonString(r); s != "" {
-					details = append(details, s)
-				}
-			}
-		}
-		return message, url, details
-	}
-	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/plain") && utf8.ValidString(trimmed) {
-		return bound(trimmed), "", nil
-	}
-	return "", "", nil
-}
-
-// jsonString returns a JSON string's trimmed value, or "" for any other kind.
-func jsonString(raw json.RawMessage) string {
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return strings.TrimSpace(s)
-}
-
-// decodePath renders where encoding/json failed as a JSON path.
-func decodePath(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return "$." + te.Field
-	}
-	return "$"
-}
-
 // Status sentinels, for errors.Is: errors.Is(err, ErrNotFound) holds when
 // err is, or wraps, an [*APIError] with status 404, including the last
 // failure of a [*RetriesExhaustedError]. Use [StatusCode] for any other
@@ -478,4 +421,18 @@ func StatusCode(err error) int {
 		return ae.StatusCode
 	}
 	return 0
+}
+
+// transportError classifies a send or read failure. The cause's URL, which
+// net/http puts in *url.Error, is replaced with the redacted one, and a
+// cause whose text quotes a secret (net/http quotes malformed status lines,
+// header lines and Location values verbatim) is replaced by its scrubbed
+// text.
+func (c *Client) transportError(ctx context.Context, red redactor, call CallContext, err error) *TransportError {
+	kind, temporary := classifyTransport(ctx, err)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = &url.Error{Op: ue.Op, URL: call.URL, Err: ue.Err}
+	}
+	return &TransportError{Call: call, Kind: kind, Err: red.scrubError(err), temporary: temporary}
 }

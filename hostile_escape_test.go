@@ -11,7 +11,7 @@ import (
 // Issue 19 §9: a Client.Do path with a malformed percent-escape is the
 // caller's mistake, found before anything is sent: a *ValidationError on
 // Field "path", never a (retryable) transport error, never retried. The
-// rule lives in checkRawPath (pipeline.go) with checkEscapes and
+// rule lives in checkRawPath (do.go) with checkEscapes and
 // checkDotSegments (redact.go).
 
 // heRefused are paths Client.Do must refuse before sending.
