@@ -62,7 +62,7 @@ type Client struct {
 	tokenSource       TokenSource
 	pacerObserver     PacerObserver
 	walkConcurrency   int // pages in flight per walk (WithWalkConcurrency, pagination.go)
-	// secrets is what every rendered text is scrubbed of (secrets.go),
+	// secrets is what every rendered text is scrubbed of (redact.go),
 	// behind a closure for the reason cred is.
 	secretsFn func() *secret.Set
 	versions  *versionState // the server's version, learnt once (version_check.go)

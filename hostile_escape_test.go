@@ -12,7 +12,7 @@ import (
 // caller's mistake, found before anything is sent: a *ValidationError on
 // Field "path", never a (retryable) transport error, never retried. The
 // rule lives in checkRawPath (do.go) with checkEscapes and
-// checkDotSegments (redact.go).
+// checkDotSegments (urls.go).
 
 // heRefused are paths Client.Do must refuse before sending.
 var heRefused = []string{
