@@ -29,3 +29,44 @@ type Operation struct {
 
 	wrapped bool // the listing may arrive wrapped (docs/HAZARDS.md §11)
 }
+
+// PagingKind is how an operation pages, as the operations table says.
+type PagingKind int
+
+const (
+	// PagingNone: the operation takes no paging parameters.
+	PagingNone PagingKind = iota
+	// PagingPageLimit: page and limit, always sent together.
+	PagingPageLimit
+	// PagingPageOnly: page alone; the instance picks the size
+	// (repoGetWikiPageRevisions).
+	PagingPageOnly
+	// PagingPagePerPage: page and per_page (GetTree ignores limit).
+	PagingPagePerPage
+)
+
+// String names the kind as the operations table does.
+func (k PagingKind) String() string {
+	switch k {
+	case PagingPageLimit:
+		return "page+limit"
+	case PagingPageOnly:
+		return "page"
+	case PagingPagePerPage:
+		return "page+per_page"
+	default:
+		return "none"
+	}
+}
+
+// OperationForm is how a run of older releases serves an operation: under
+// another operationId (adminDeleteQuotaRule was adminDEleteQuotaRule in
+// 11.0 and 13.0) or at another path (adminGetRunnerRegistrationToken was
+// GET /admin/runners/registration-token before 15.0).
+type OperationForm struct {
+	// ID, Method and Path are the operationId, HTTP method and path
+	// template those releases' specs give it.
+	ID, Method, Path string
+	// Since and Until are the first and last release of the run.
+	Since, Until string
+}

@@ -14,18 +14,6 @@ import (
 // (internal/api/versions) into the Since, Until and Earlier fields of the
 // operations table; docs/VERSIONS.md is the same knowledge as a table.
 
-// OperationForm is how a run of older releases serves an operation: under
-// another operationId (adminDeleteQuotaRule was adminDEleteQuotaRule in
-// 11.0 and 13.0) or at another path (adminGetRunnerRegistrationToken was
-// GET /admin/runners/registration-token before 15.0).
-type OperationForm struct {
-	// ID, Method and Path are the operationId, HTTP method and path
-	// template those releases' specs give it.
-	ID, Method, Path string
-	// Since and Until are the first and last release of the run.
-	Since, Until string
-}
-
 // ErrUnsupportedOperation matches every [*UnsupportedOperationError] with
 // errors.Is.
 var ErrUnsupportedOperation = errors.New("forgejo: the server's release does not serve this operation")
