@@ -68,40 +68,6 @@ type Upload struct {
 	MaxBytes int64
 }
 
-// UploadError is a streamed [Upload] whose Content failed while the request
-// was being sent: it ended before its declared size, held more, or its
-// Read failed. The request was cut off before its body was complete, so
-// the instance received no whole file. It reaches the caller as the cause
-// of a *TransportError (errors.As finds it), which is never retried.
-type UploadError struct {
-	// Field is the form field of the file, such as "attachment".
-	Field string
-	// Size is the declared length; Read is how much of Content had been
-	// read when the failure was found.
-	Size, Read int64
-	// Err is ErrUploadTooShort, ErrUploadTooLong, or Content's read error.
-	Err error
-}
-
-// The causes of an [UploadError] whose Content did not hold its size.
-var (
-	ErrUploadTooShort = errors.New("content ended before its declared size")
-	ErrUploadTooLong  = errors.New("content is longer than its declared size")
-)
-
-// Error renders the field, the sizes and the cause.
-func (e *UploadError) Error() string {
-	cause := "no detail"
-	if e.Err != nil {
-		cause = bound(e.Err.Error())
-	}
-	return "upload " + e.Field + ": " + cause + " (declared " + strconv.FormatInt(e.Size, 10) +
-		" bytes, read " + strconv.FormatInt(e.Read, 10) + ")"
-}
-
-// Unwrap returns the cause.
-func (e *UploadError) Unwrap() error { return e.Err }
-
 // isUploadFailure reports whether a transport failure was the caller's
 // streamed content failing (retry.go: never retried).
 func isUploadFailure(err error) bool {
