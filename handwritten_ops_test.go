@@ -159,7 +159,7 @@ func TestGnCreateReleaseAttachment(t *testing.T) {
 		obs := &gnOps{}
 		c := gnClient(t, srv.URL, obs)
 		a, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{Name: "v1.zip"},
-			&Upload{Name: "build.zip", Content: strings.NewReader("PK")})
+			Upload{Name: "build.zip", Content: strings.NewReader("PK")})
 		if err != nil || a.Name != "log.txt" {
 			t.Fatalf("%+v %v", a, err)
 		}
@@ -174,25 +174,34 @@ func TestGnCreateReleaseAttachment(t *testing.T) {
 	t.Run("external URL", func(t *testing.T) {
 		srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
 		c := gnClient(t, srv.URL, nil)
-		if _, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{ExternalURL: "https://example.org/a.zip"}, nil); err != nil {
+		obs := &gnOps{}
+		c = gnClient(t, srv.URL, obs)
+		if _, _, err := c.Repos.LinkReleaseAsset(ctx, "o", "r", 5, "mirror", "https://example.org/a.zip"); err != nil {
 			t.Fatal(err)
 		}
 		u := seen()[0]
-		if u.fields["external_url"] != "https://example.org/a.zip" || u.file.field != "" {
-			t.Errorf("fields %v, file %+v", u.fields, u.file)
+		if u.path != "/api/v1/repos/o/r/releases/5/assets" || u.query != "name=mirror" || u.fields["external_url"] != "https://example.org/a.zip" || u.file.field != "" {
+			t.Errorf("request %s?%s, fields %v, file %+v", u.path, u.query, u.fields, u.file)
+		}
+		if obs.ops[0] != "repoCreateReleaseAttachment" {
+			t.Errorf("operations %v", obs.ops)
 		}
 	})
-	t.Run("both or neither", func(t *testing.T) {
+	t.Run("missing file, name or URL", func(t *testing.T) {
 		srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
 		c := gnClient(t, srv.URL, nil)
 		var ve *ValidationError
-		_, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, nil, nil)
+		_, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, nil, Upload{})
 		if !errors.As(err, &ve) || ve.Field != "attachment" {
-			t.Errorf("neither: %v", err)
+			t.Errorf("no file: %v", err)
 		}
-		_, _, err = c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{ExternalURL: "https://x"}, &Upload{Name: "a", Content: strings.NewReader("x")})
-		if !errors.As(err, &ve) || ve.Field != "external_url" {
-			t.Errorf("both: %v", err)
+		_, _, err = c.Repos.LinkReleaseAsset(ctx, "o", "r", 5, "", "https://x")
+		if !errors.As(err, &ve) || ve.Field != "name" {
+			t.Errorf("no name: %v", err)
+		}
+		_, _, err = c.Repos.LinkReleaseAsset(ctx, "o", "r", 5, "a", " ")
+		if !errors.As(err, &ve) || ve.Field != "url" {
+			t.Errorf("no URL: %v", err)
 		}
 		if len(seen()) != 0 {
 			t.Error("a rejected call was sent")

@@ -65,10 +65,10 @@ var nmCases = []struct {
 	{"Repos.UploadReleaseAsset (hand-written, *Attachment)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
 		up := nmUpload
 		up.Content = strings.NewReader("x")
-		return gnResult(c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, nil, &up, o...))
+		return gnResult(c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, nil, up, o...))
 	}},
-	{"Repos.UploadReleaseAsset external URL (hand-written)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
-		return gnResult(c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, &RepoUploadReleaseAssetOptions{ExternalURL: "https://x.example/a"}, nil, o...))
+	{"Repos.LinkReleaseAsset (hand-written)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
+		return gnResult(c.Repos.LinkReleaseAsset(ctx, "o", "r", 1, "a", "https://x.example/a", o...))
 	}},
 	{"Misc.GetSigningKey (hand-written, string)", func(ctx context.Context, c *Client, o ...CallOption) (any, *Response, error) {
 		return gnResult(c.Misc.GetSigningKey(ctx, o...))

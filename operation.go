@@ -70,3 +70,10 @@ type OperationForm struct {
 	// Since and Until are the first and last release of the run.
 	Since, Until string
 }
+
+// secondForms are the hand-written methods that serve an operation of the
+// table beside its own method, in another shape: Service.Name to the
+// operation. [Client.Serves] knows them by name too.
+var secondForms = map[string]*Operation{
+	"Repos.LinkReleaseAsset": &opRepoCreateReleaseAttachment, // the external_url form of UploadReleaseAsset
+}

@@ -65,6 +65,9 @@ func (c *Client) Serves(ctx context.Context, operation string) (bool, error) {
 
 // lookupOperation finds a table row by operationId or "Service.Method".
 func lookupOperation(name string) *Operation {
+	if op, ok := secondForms[name]; ok {
+		return op
+	}
 	svc, method, dotted := strings.Cut(name, ".")
 	for _, op := range operations {
 		if op.ID == name || (dotted && op.Service == svc && op.Name == method) {

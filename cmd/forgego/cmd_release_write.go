@@ -37,7 +37,7 @@ func (a *app) uploadAssets(c *forgejo.Client, owner, name string, id int64, file
 			f.Close()
 			return err
 		}
-		as, _, err := c.Repos.UploadReleaseAsset(a.ctx, owner, name, id, nil, &forgejo.Upload{Name: filepath.Base(path), Content: f, Size: st.Size()})
+		as, _, err := c.Repos.UploadReleaseAsset(a.ctx, owner, name, id, nil, forgejo.Upload{Name: filepath.Base(path), Content: f, Size: st.Size()})
 		f.Close()
 		if err != nil {
 			return err
