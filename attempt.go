@@ -127,7 +127,7 @@ func (c *Client) recordAnswer(ctx context.Context, red redactor, call *CallConte
 	call.RequestID = red.scrub(hresp.Header.Get("X-Request-Id"))
 	resp := newResponse(hresp)
 	resp.requestID = call.RequestID
-	resp.client = c // a walk reads its concurrency and pacing from here (issue 13)
+	resp.client = c // a walk reads its concurrency and pacing from the client that answered
 	if rl, ok := parseRateLimit(hresp.Header, now); ok {
 		red.scrubRateLimit(rl)
 		resp.rateLimit = rl

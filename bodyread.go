@@ -123,7 +123,7 @@ func readBody(resp *http.Response, limit int64, pad int, truncate, pooled bool) 
 		*held = data
 	case resp.ContentLength < 0:
 		// Unknown length: pooled chunks and one exact allocation, not a
-		// buffer doubled up to twice the body (bodyread.go, issue 13).
+		// buffer doubled up to twice the body (readUnsized).
 		data, err = readUnsized(body)
 	default:
 		buf := bytes.NewBuffer(make([]byte, 0, min(resp.ContentLength, keep)+1))

@@ -77,7 +77,7 @@ func decodeJSONWith(data []byte, out any, wrapped, private bool) error {
 			return errNullObject
 		}
 	}
-	// The generated reflection-free decoders first (jsonscan.go, issue 13);
+	// The generated reflection-free decoders first (jsonscan.go);
 	// encoding/json remains for other types and gives every error.
 	if decodeFast(data, out, wrapped, private) {
 		return nil

@@ -133,7 +133,7 @@ func checkRawPath(method, p string) error {
 		return &ValidationError{Field: "path", Message: "must be relative to the API root"}
 	}
 	if err := checkEscapes("path", p); err != nil {
-		return err // the caller's mistake: refused before sending, never retried (issue 19 §9)
+		return err // the caller's mistake: refused before sending, never retried
 	}
 	if err := checkDotSegments("path", p); err != nil {
 		return err

@@ -239,3 +239,41 @@ func TestErrorsInOnePlace(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentsCiteNoTracker reads the // comments of the package's
+// hand-written files, tests included, and fails on a citation a reader of
+// the repository cannot resolve: an issue number, a section of an issue,
+// a naming rule without the file that states it, or the observation
+// records and tools kept outside the repository. A comment states the fact
+// itself. A section of a file in the repository ("HAZARDS.md §11") or of an
+// RFC ("RFC 8288 §3") resolves. Examples are not judged: their output
+// comments are what they print.
+func TestCommentsCiteNoTracker(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := regexp.MustCompile(`\b[Ii]ssues? #?\d+|\(N\d+\)|codeberg4s|observations|§`)
+	resolvable := regexp.MustCompile(`(\.md|RFC \d+)( §[\d.]+)((,| and) §[\d.]+)*`)
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_gen.go") || strings.HasSuffix(name, "_gen_test.go") || strings.HasPrefix(name, "example") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for _, group := range f.Comments {
+			text := strings.Join(strings.Fields(group.Text()), " ")
+			if m := bad.FindString(resolvable.ReplaceAllString(text, "$1")); m != "" {
+				t.Errorf("%s: the comment cites %q: %q", fset.Position(group.Pos()), m, text)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked %d files", checked)
+	}
+}

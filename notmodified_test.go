@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// This file holds the tables of issue 19 §5 and §6: a conditional call
+// This file holds the tables of the conditional calls: a conditional call
 // answered 304 Not Modified returns a nil error, the zero result and a
 // *Response whose NotModified reports true, from every operation, and a
 // stream never returns a nil reader with a nil error. The generated

@@ -66,7 +66,7 @@ type limits struct {
 	nextSlot time.Time // Spread: when the next request may go
 
 	// inflight counts the paced requests let through and not yet answered
-	// (concurrent walks, issue 13): a snapshot's remaining budget does not
+	// (a concurrent walk's pages): a snapshot's remaining budget does not
 	// know of the ones sent after it.
 	inflight int
 	overlap  bool // requests have overlapped since the client was last idle

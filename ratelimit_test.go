@@ -22,8 +22,9 @@ func rlHeader(kv ...string) http.Header {
 	return h
 }
 
-// TestRateLimitVectors are the reference's RL vectors (ratelimit-retry-
-// standards §7.3) plus our own.
+// TestRateLimitVectors are rate-limit header vectors: the IETF draft's
+// RateLimit and RateLimit-Policy fields, the X-RateLimit-* family, and our
+// own.
 func TestRateLimitVectors(t *testing.T) {
 	type want struct {
 		ok        bool

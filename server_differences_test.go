@@ -45,8 +45,8 @@ func fixedServer(t *testing.T, status int, ctype, body string) (*Client, func() 
 
 const ldJSON = `application/ld+json; profile="https://www.w3.org/ns/activitystreams"`
 
-// The instance actor as Forgejo 15.0.3 serves it (the shape recorded in
-// the Forgejo 15 observations: @context an array, the actor's members).
+// The instance actor as Forgejo 15.0.3 serves it: @context an array, and
+// the actor's members.
 const instanceActorBody = `{"@context":["https://www.w3.org/ns/activitystreams","https://w3id.org/security/v1"],` +
 	`"id":"http://127.0.0.1:3000/api/v1/activitypub/actor","type":"Application","preferredUsername":"ghost",` +
 	`"inbox":"http://127.0.0.1:3000/api/v1/activitypub/actor/inbox","outbox":"http://127.0.0.1:3000/api/v1/activitypub/actor/outbox",` +
