@@ -177,11 +177,11 @@ func TestRateLimitDetails(t *testing.T) {
 }
 
 func TestResponseAndClientSurfaceRateLimit(t *testing.T) {
-	srv := rtNewServer(t,
-		rtStep{status: 200, body: `{"version":"1"}`, header: map[string]string{"Ratelimit-Policy": `"baseline";q=2000;w=600`, "Ratelimit": `"baseline";r=1996;t=600`}},
-		rtStep{status: 200, body: `{"version":"1"}`})
+	srv := tsNewServer(t,
+		tsStep{status: 200, body: `{"version":"1"}`, header: map[string]string{"Ratelimit-Policy": `"baseline";q=2000;w=600`, "Ratelimit": `"baseline";r=1996;t=600`}},
+		tsStep{status: 200, body: `{"version":"1"}`})
 	rec := &rlRecorder{}
-	c, _ := rtClient(t, srv.URL, WithObserver(rec))
+	c, _ := tsClient(t, srv.URL, WithObserver(rec))
 	if _, ok := c.RateLimit(); ok {
 		t.Fatal("a new client knows no rate limit")
 	}
@@ -257,15 +257,15 @@ func (k *rlClock) Sleep(ctx context.Context, d time.Duration) error {
 func TestPacingWaitsForTheReset(t *testing.T) {
 	// The instance says 2 requests are left, then 1, then 0, with 5 s to
 	// the reset (measured against the fake clock).
-	steps := []rtStep{
+	steps := []tsStep{
 		{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=1;t=5`}},
 		{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=0;t=5`}},
 		{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=9;t=5`}},
 	}
-	srv := rtNewServer(t, steps...)
+	srv := tsNewServer(t, steps...)
 	k := &rlClock{now: rlNow}
 	rec := &rlRecorder{}
-	c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{}), WithObserver(rec))
+	c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{}), WithObserver(rec))
 	c.now, c.sleep = k.Now, k.Sleep
 	for i := range 3 {
 		if _, _, err := c.Misc.GetVersion(context.Background()); err != nil {
@@ -284,11 +284,11 @@ func TestPacingWaitsForTheReset(t *testing.T) {
 }
 
 func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
-	spent := rtStep{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=0;t=600`}}
+	spent := tsStep{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=0;t=600`}}
 	t.Run("off by default: the seed's behaviour", func(t *testing.T) {
-		srv := rtNewServer(t, spent)
+		srv := tsNewServer(t, spent)
 		k := &rlClock{now: rlNow}
-		c, _ := rtClient(t, srv.URL)
+		c, _ := tsClient(t, srv.URL)
 		c.now, c.sleep = k.Now, k.Sleep
 		for range 3 {
 			_, _, _ = c.Misc.GetVersion(context.Background())
@@ -298,9 +298,9 @@ func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
 		}
 	})
 	t.Run("bounded by MaxWait", func(t *testing.T) {
-		srv := rtNewServer(t, spent)
+		srv := tsNewServer(t, spent)
 		k := &rlClock{now: rlNow}
-		c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{MaxWait: 3 * time.Second}))
+		c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{MaxWait: 3 * time.Second}))
 		c.now, c.sleep = k.Now, k.Sleep
 		_, _, _ = c.Misc.GetVersion(context.Background())
 		_, _, _ = c.Misc.GetVersion(context.Background())
@@ -309,8 +309,8 @@ func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
 		}
 	})
 	t.Run("bounded by ctx", func(t *testing.T) {
-		srv := rtNewServer(t, spent)
-		c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{}))
+		srv := tsNewServer(t, spent)
+		c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{}))
 		c.sleep = sleepContext // real sleep, ended by ctx
 		_, _, _ = c.Misc.GetVersion(context.Background())
 		ctx, cancel := context.WithCancel(context.Background())
@@ -322,9 +322,9 @@ func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
 		}
 	})
 	t.Run("no headers, no waiting", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 200, body: `{}`})
+		srv := tsNewServer(t, tsStep{status: 200, body: `{}`})
 		k := &rlClock{now: rlNow}
-		c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{}))
+		c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{}))
 		c.now, c.sleep = k.Now, k.Sleep
 		for range 5 {
 			_, _, _ = c.Misc.GetVersion(context.Background())
@@ -350,9 +350,9 @@ func (o rlCancelOnWait) OnRateLimitWait(context.Context, CallContext, time.Durat
 }
 
 func TestPacingSpread(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=4;t=10`}})
+	srv := tsNewServer(t, tsStep{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=4;t=10`}})
 	k := &rlClock{now: rlNow}
-	c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{Spread: true}))
+	c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{Spread: true}))
 	c.now, c.sleep = k.Now, k.Sleep
 	_, _, _ = c.Misc.GetVersion(context.Background()) // learns r=4, reset in 10 s
 	for range 3 {

@@ -79,8 +79,8 @@ func TestResponseNeverNilAndSafe(t *testing.T) {
 // The status sentinels match through retries.
 func TestStatusSentinels(t *testing.T) {
 	for _, code := range []int{400, 401, 403, 404, 409, 422, 423, 429, 503} {
-		srv := rtNewServer(t, rtStep{status: code})
-		c, _ := rtClient(t, srv.URL)
+		srv := tsNewServer(t, tsStep{status: code})
+		c, _ := tsClient(t, srv.URL)
 		_, _, err := c.Repos.Get(context.Background(), "o", "r")
 		for sentinel, want := range map[error]int{ErrBadRequest: 400, ErrUnauthorized: 401, ErrForbidden: 403, ErrNotFound: 404,
 			ErrConflict: 409, ErrUnprocessable: 422, ErrLocked: 423, ErrRateLimited: 429} {

@@ -7,8 +7,8 @@ import (
 )
 
 func TestRetryBudget(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 503})
-	c, k := rtClient(t, srv.URL, WithRetryBudget(RetryBudget{MaxTokens: 4, TokenRatio: 0.5}))
+	srv := tsNewServer(t, tsStep{status: 503})
+	c, k := tsClient(t, srv.URL, WithRetryBudget(RetryBudget{MaxTokens: 4, TokenRatio: 0.5}))
 	// Call 1: attempt 1 fails (4→3, 3 > 2: retry), attempt 2 fails (3→2,
 	// 2 is not > 2: stop). Exhausted after 2 attempts, not 3.
 	_, _, err := c.Misc.GetVersion(context.Background())

@@ -3,33 +3,15 @@ package forgejo
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
-// closingServer accepts every request and closes its connection without an
-// answer: every attempt fails in transport.
-func closingServer(t *testing.T) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		conn, _, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			t.Errorf("hijack: %v", err)
-			return
-		}
-		_ = conn.Close()
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // TestAttemptsWhenEveryAttemptFailsInTransport: the Response of a call
 // whose every attempt failed in transport still says how many were made.
 func TestAttemptsWhenEveryAttemptFailsInTransport(t *testing.T) {
-	srv := closingServer(t)
-	c, clock := rtClient(t, srv.URL)
+	srv := tsClosingServer(t)
+	c, clock := tsClient(t, srv.URL)
 	_, resp, err := c.Repos.Get(context.Background(), "a", "b")
 	var re *RetriesExhaustedError
 	if !errors.As(err, &re) {
@@ -50,8 +32,8 @@ func TestAttemptsWhenEveryAttemptFailsInTransport(t *testing.T) {
 // names the call (operation, method, URL) once, then the attempts, then
 // the last failure without its own copy of the call.
 func TestRetriesExhaustedNamesCallOnce(t *testing.T) {
-	srv := closingServer(t)
-	c, _ := rtClient(t, srv.URL)
+	srv := tsClosingServer(t)
+	c, _ := tsClient(t, srv.URL)
 	_, _, err := c.Repos.Get(context.Background(), "a", "b")
 	if err == nil {
 		t.Fatal("err = nil")
@@ -75,8 +57,8 @@ func TestRetriesExhaustedNamesCallOnce(t *testing.T) {
 // TestRetriesExhaustedKeepsRequestID: the request ID of the last answer
 // stays in the call's label; an API failure keeps its status and message.
 func TestRetriesExhaustedKeepsRequestID(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 503, header: map[string]string{"X-Request-Id": "rid-7"}, body: `{"message":"down"}`})
-	c, _ := rtClient(t, srv.URL)
+	srv := tsNewServer(t, tsStep{status: 503, header: map[string]string{"X-Request-Id": "rid-7"}, body: `{"message":"down"}`})
+	c, _ := tsClient(t, srv.URL)
 	_, _, err := c.Repos.Get(context.Background(), "a", "b")
 	want := "repoGet GET " + srv.URL + "/api/v1/repos/a/b [request-id rid-7]: gave up after 3 attempts (the last took "
 	if msg := err.Error(); !strings.HasPrefix(msg, want) || !strings.HasSuffix(msg, "ms): responded 503: down") {

@@ -129,7 +129,7 @@ func TestStreamErrorStatusRetriedBeforeTheBody(t *testing.T) {
 		w.Write([]byte("content"))
 	}))
 	defer srv.Close()
-	c, _ := rtClient(t, srv.URL)
+	c, _ := tsClient(t, srv.URL)
 	body, resp, err := c.Repos.OpenRawFile(context.Background(), "o", "r", "f", nil)
 	if err != nil {
 		t.Fatal(err)
