@@ -173,9 +173,8 @@ func TestGnCreateReleaseAttachment(t *testing.T) {
 	})
 	t.Run("external URL", func(t *testing.T) {
 		srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
-		c := gnClient(t, srv.URL, nil)
 		obs := &gnOps{}
-		c = gnClient(t, srv.URL, obs)
+		c := gnClient(t, srv.URL, obs)
 		if _, _, err := c.Repos.LinkReleaseAsset(ctx, "o", "r", 5, "mirror", "https://example.org/a.zip"); err != nil {
 			t.Fatal(err)
 		}
