@@ -7,24 +7,30 @@ import (
 	"testing"
 )
 
-// TestAttemptsWhenEveryAttemptFailsInTransport: the Response of a call
-// whose every attempt failed in transport still says how many were made.
-func TestAttemptsWhenEveryAttemptFailsInTransport(t *testing.T) {
-	srv := tsClosingServer(t)
-	c, clock := tsClient(t, srv.URL)
-	_, resp, err := c.Repos.Get(context.Background(), "a", "b")
-	var re *RetriesExhaustedError
-	if !errors.As(err, &re) {
-		t.Fatalf("err = %v, want *RetriesExhaustedError", err)
+// The status sentinels match through retries.
+func TestStatusSentinels(t *testing.T) {
+	for _, code := range []int{400, 401, 403, 404, 409, 422, 423, 429, 503} {
+		srv := tsNewServer(t, tsStep{status: code})
+		c, _ := tsClient(t, srv.URL)
+		_, _, err := c.Repos.Get(context.Background(), "o", "r")
+		for sentinel, want := range map[error]int{ErrBadRequest: 400, ErrUnauthorized: 401, ErrForbidden: 403, ErrNotFound: 404,
+			ErrConflict: 409, ErrUnprocessable: 422, ErrLocked: 423, ErrRateLimited: 429} {
+			if got := errors.Is(err, sentinel); got != (code == want) {
+				t.Errorf("status %d: errors.Is(err, %v) = %v", code, sentinel, got)
+			}
+		}
+		if StatusCode(err) != code {
+			t.Errorf("StatusCode = %d, want %d", StatusCode(err), code)
+		}
+		if code == 429 || code == 503 {
+			var re *RetriesExhaustedError
+			if !errors.As(err, &re) {
+				t.Errorf("status %d: %v is not a RetriesExhaustedError; the sentinel must match through it", code, err)
+			}
+		}
 	}
-	if re.Attempts != 3 {
-		t.Fatalf("RetriesExhaustedError.Attempts = %d, want 3", re.Attempts)
-	}
-	if resp == nil || resp.Attempts != re.Attempts {
-		t.Fatalf("Response.Attempts = %v, want %d", resp, re.Attempts)
-	}
-	if got := len(clock.waits()); got != 2 {
-		t.Fatalf("backoff waits = %d, want 2", got)
+	if StatusCode(nil) != 0 || StatusCode(errors.New("x")) != 0 {
+		t.Error("StatusCode of a non-API error is not 0")
 	}
 }
 
