@@ -192,20 +192,12 @@ func NewClient(opts ...Option) (*Client, error) {
 	if cfg.clock != nil {
 		c.now, c.sleep = cfg.clock.Now, cfg.clock.Sleep
 	}
-	if ro, ok := c.observer.(RetryObserver); ok {
-		c.retryObserver = ro
-	}
-	if ro, ok := c.observer.(RateLimitObserver); ok {
-		c.rateLimitObserver = ro
-	}
+	c.discoverObservers()
 	if cfg.pacer != nil && cfg.pacing == nil {
 		cfg.pacing = &Pacing{MaxWait: DefaultPacingMaxWait} // the fallback, and the bound on every wait
 	}
 	c.pacer = cfg.pacer
 	c.tokenSource = cfg.tokenSource
-	if po, ok := c.observer.(PacerObserver); ok {
-		c.pacerObserver = po
-	}
 	c.limits = newLimits(cfg.pacing)
 	c.budget = newRetryTokens(cfg.budget)
 	c.common.client = c

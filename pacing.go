@@ -44,14 +44,6 @@ func WithRateLimitPacing(p Pacing) Option {
 	}
 }
 
-// RateLimitObserver is an optional extension of [Observer]: an observer
-// that also implements it is told of every rate-limit snapshot a response
-// carries, and of every pacing wait.
-type RateLimitObserver interface {
-	OnRateLimit(ctx context.Context, call CallContext, rl RateLimit)
-	OnRateLimitWait(ctx context.Context, call CallContext, wait time.Duration)
-}
-
 // limits is the client's shared rate-limit state.
 type limits struct {
 	mu     sync.Mutex
@@ -208,20 +200,4 @@ func (l *limits) walkPermits(n int, now time.Time) int {
 		return n
 	}
 	return int(min(max(l.est, 0), int64(n)))
-}
-
-func (c *Client) notifyRateLimit(ctx context.Context, call CallContext, rl RateLimit) {
-	if c.rateLimitObserver == nil {
-		return
-	}
-	defer func() { _ = recover() }()
-	c.rateLimitObserver.OnRateLimit(ctx, call, rl)
-}
-
-func (c *Client) notifyRateLimitWait(ctx context.Context, call CallContext, wait time.Duration) {
-	if c.rateLimitObserver == nil {
-		return
-	}
-	defer func() { _ = recover() }()
-	c.rateLimitObserver.OnRateLimitWait(ctx, call, wait)
 }
