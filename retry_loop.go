@@ -25,7 +25,7 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 // send labels the call, builds its URL once, and runs its attempts
 // (roundTrips) between a ContextObserver's start and end of the call. Its
 // *Response is nil when the call was refused before sending or canceled
-// before its first answer.
+// while waiting for its pacing slot.
 func (c *Client) send(ctx context.Context, r *request, out any) (*Response, error) {
 	c.admit(ctx, r) // version_check.go: may refuse (r.err) or re-target r.path
 	red := c.redactor(r)
