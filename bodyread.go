@@ -1,7 +1,10 @@
 package forgejo
 
 import (
+	"bytes"
+	"errors"
 	"io"
+	"net/http"
 	"slices"
 	"sync"
 )
@@ -88,4 +91,56 @@ func readInto(buf []byte, r io.Reader, size int64) ([]byte, error) {
 			return buf, err
 		}
 	}
+}
+
+// errResponseTooLarge marks a body past its configured bound.
+var errResponseTooLarge = errors.New("response body exceeds the configured limit")
+
+// maxErrorBody bounds how much of an error body is read for its message;
+// the rest is discarded, so an oversized error body never masks the status.
+const maxErrorBody = 64 << 10
+
+// readBody reads at most limit bytes. Past the bound it fails, unless
+// truncate is set (error bodies), where it keeps the prefix plus pad more
+// bytes, so that the caller can scrub across the cut before cutting. The
+// body is always closed. With pooled set, data lives in a pooled buffer
+// that the caller hands back with releaseBody once nothing refers to it
+// (held is nil otherwise).
+func readBody(resp *http.Response, limit int64, pad int, truncate, pooled bool) (data []byte, held *[]byte, err error) {
+	defer resp.Body.Close()
+	if resp.ContentLength > limit && !truncate {
+		return nil, nil, errResponseTooLarge
+	}
+	keep := limit
+	if truncate {
+		keep += int64(pad)
+	}
+	body := io.LimitReader(resp.Body, keep+1)
+	switch {
+	case pooled:
+		held = bodyBuffers.Get().(*[]byte)
+		data, err = readInto((*held)[:0], body, resp.ContentLength)
+		*held = data
+	case resp.ContentLength < 0:
+		// Unknown length: pooled chunks and one exact allocation, not a
+		// buffer doubled up to twice the body (readUnsized).
+		data, err = readUnsized(body)
+	default:
+		buf := bytes.NewBuffer(make([]byte, 0, min(resp.ContentLength, keep)+1))
+		_, err = buf.ReadFrom(body)
+		data = buf.Bytes()
+	}
+	if int64(len(data)) > limit {
+		if !truncate {
+			releaseBody(held)
+			return nil, nil, errResponseTooLarge
+		}
+		data = data[:min(int64(len(data)), keep)]
+		err = nil
+	}
+	if err != nil && !truncate {
+		releaseBody(held)
+		return nil, nil, err
+	}
+	return data, held, nil
 }

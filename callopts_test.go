@@ -43,8 +43,8 @@ func TestCallOptionsOnTheWire(t *testing.T) {
 }
 
 func TestCallOptionsRejected(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 200, body: `{}`})
-	c, _ := rtClient(t, srv.URL)
+	srv := tsNewServer(t, tsStep{status: 200, body: `{}`})
+	c, _ := tsClient(t, srv.URL)
 	for name, opt := range map[string]RequestOption{
 		"Authorization":       Header("Authorization", "token other"),
 		"authorization lower": Header("authorization", "token other"),

@@ -56,12 +56,13 @@ type Client struct {
 	// rateLimitObserver is observer, when it also implements
 	// RateLimitObserver.
 	rateLimitObserver RateLimitObserver
-	limits            *limits // rate-limit snapshot, pacing and retry budget
-	pacer             Pacer   // shared pacing (WithPacer); nil when local only
+	limits            *limits      // rate-limit snapshot and pacing
+	budget            *retryTokens // the retry budget; nil when off
+	pacer             Pacer        // shared pacing (WithPacer); nil when local only
 	tokenSource       TokenSource
 	pacerObserver     PacerObserver
 	walkConcurrency   int // pages in flight per walk (WithWalkConcurrency, pagination.go)
-	// secrets is what every rendered text is scrubbed of (secrets.go),
+	// secrets is what every rendered text is scrubbed of (redact.go),
 	// behind a closure for the reason cred is.
 	secretsFn func() *secret.Set
 	versions  *versionState // the server's version, learnt once (version_check.go)
@@ -191,21 +192,14 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 	if cfg.clock != nil {
 		c.now, c.sleep = cfg.clock.Now, cfg.clock.Sleep
 	}
-	if ro, ok := c.observer.(RetryObserver); ok {
-		c.retryObserver = ro
-	}
-	if ro, ok := c.observer.(RateLimitObserver); ok {
-		c.rateLimitObserver = ro
-	}
+	c.discoverObservers()
 	if cfg.pacer != nil && cfg.pacing == nil {
 		cfg.pacing = &Pacing{MaxWait: DefaultPacingMaxWait} // the fallback, and the bound on every wait
 	}
 	c.pacer = cfg.pacer
 	c.tokenSource = cfg.tokenSource
-	if po, ok := c.observer.(PacerObserver); ok {
-		c.pacerObserver = po
-	}
-	c.limits = newLimits(cfg.pacing, cfg.budget)
+	c.limits = newLimits(cfg.pacing)
+	c.budget = newRetryTokens(cfg.budget)
 	c.common.client = c
 	c.Actions = (*ActionsService)(&c.common)
 	c.ActivityPub = (*ActivityPubService)(&c.common)

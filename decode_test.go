@@ -760,8 +760,8 @@ func TestDecodeListEnvelopeOnlyWhereMarked(t *testing.T) {
 // array member would otherwise end a walk short with a nil error.
 func TestDecodeObjectWhereListExpectedIsDecodeError(t *testing.T) {
 	for _, body := range []string{`{"message":"maintenance","errors":[]}`, `{"data":[{"id":1}]}`} {
-		srv := rtNewServer(t, rtStep{status: 200, body: body, header: map[string]string{"Link": `<http://x/?page=2>; rel="next"`}})
-		c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
+		srv := tsNewServer(t, tsStep{status: 200, body: body, header: map[string]string{"Link": `<http://x/?page=2>; rel="next"`}})
+		c, _ := tsClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 		var n int
 		var err error
 		for _, e := range c.Repos.ListForksIter(context.Background(), "o", "r", nil) {
@@ -781,8 +781,8 @@ func TestDecodeObjectWhereListExpectedIsDecodeError(t *testing.T) {
 // A 200 null where an object was expected is not a zero-valued model.
 func TestDecodeNullObjectIsDecodeError(t *testing.T) {
 	for _, body := range []string{`null`, ` null `, "null\n"} {
-		srv := rtNewServer(t, rtStep{status: 200, body: body})
-		c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
+		srv := tsNewServer(t, tsStep{status: 200, body: body})
+		c, _ := tsClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 		repo, _, err := c.Repos.Get(context.Background(), "o", "r")
 		var de *DecodeError
 		if !errors.As(err, &de) || repo != nil {
@@ -809,8 +809,8 @@ func TestDecodeWrappedListingsFromTheTable(t *testing.T) {
 	if !slices.Equal(wrapped, want) {
 		t.Fatalf("wrapped listings = %v, want %v", wrapped, want)
 	}
-	srv := rtNewServer(t, rtStep{status: 200, body: `{"runners":[{"id":1},{"id":2}],"total_count":2}`})
-	c, _ := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
+	srv := tsNewServer(t, tsStep{status: 200, body: `{"runners":[{"id":1},{"id":2}],"total_count":2}`})
+	c, _ := tsClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 	runners, _, err := c.Actions.ListRepoRunners(context.Background(), "o", "r", nil)
 	if err != nil || len(runners) != 2 {
 		t.Fatalf("ListRepoRunners: %d runners, err %v; want 2 from Gitea's envelope", len(runners), err)

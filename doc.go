@@ -57,13 +57,37 @@
 //
 // # Errors
 //
-// Errors are values to inspect with [errors.As]: [*APIError] (the instance
-// answered with a non-2xx status), [*TransportError] (no usable response),
-// [*DecodeError] (a 2xx body did not fit the model), [*ValidationError] (an
-// argument was rejected before anything was sent), [*RetriesExhaustedError]
-// (the retry budget ran out) and [*WalkTruncatedError] (a page walk reached
-// [MaxPages]). No error string, log line or observer event carries a
-// credential.
+// Errors are values to inspect with [errors.As] and [errors.Is]. No error
+// string, log line or observer event carries a credential. The types:
+//
+//   - [*APIError]: the instance answered with a non-2xx status.
+//   - [*TransportError]: no usable response arrived; its [TransportKind] says why.
+//   - [*DecodeError]: a 2xx body did not fit the model.
+//   - [*ValidationError]: an argument or option was rejected before anything was sent.
+//   - [*RetriesExhaustedError]: the call was repeated and its last attempt failed too.
+//   - [*AuthError]: the [TokenSource] supplied no usable token; nothing was sent.
+//   - [*UploadError]: a streamed [Upload]'s content did not hold its declared size.
+//   - [*UnsupportedOperationError]: [WithVersionCheck] refused an operation the server's release does not serve.
+//   - [*PanicError]: a [TokenSource] or a [Pacer] panicked, recovered.
+//   - [*WalkTruncatedError]: a page walk stopped with pages still offered.
+//
+// The sentinels, for [errors.Is]:
+//
+//   - [ErrBadRequest]: an [*APIError] with status 400.
+//   - [ErrUnauthorized]: status 401.
+//   - [ErrForbidden]: status 403.
+//   - [ErrNotFound]: status 404.
+//   - [ErrConflict]: status 409.
+//   - [ErrUnprocessable]: status 422.
+//   - [ErrLocked]: status 423.
+//   - [ErrRateLimited]: status 429.
+//   - [ErrStaleFile]: a file update or delete refused because the file changed since it was read.
+//   - [ErrNoSigningKey]: the instance has no signing key.
+//   - [ErrUnsupportedOperation]: matches every [*UnsupportedOperationError].
+//   - [ErrUploadTooShort]: an [*UploadError]'s content ended before its declared size.
+//   - [ErrUploadTooLong]: an [*UploadError]'s content held more than its declared size.
+//
+// [StatusCode] returns the status of the [*APIError] an error is or wraps.
 //
 // # Retries
 //

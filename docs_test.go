@@ -156,3 +156,124 @@ func TestDocsHaveNoContributorText(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsInOnePlace: every exported error type (a type with an Error
+// method) and sentinel (a variable named Err…) of the package is declared
+// in errors.go, with its methods, and the package documentation lists each
+// of them.
+func TestErrorsInOnePlace(t *testing.T) {
+	bp, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	var names []string
+	errorTypes := map[string]bool{} // exported types with an Error method
+	for _, name := range bp.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == "Error" {
+				typ := fd.Recv.List[0].Type
+				if st, ok := typ.(*ast.StarExpr); ok {
+					typ = st.X
+				}
+				if id, ok := typ.(*ast.Ident); ok && id.IsExported() {
+					errorTypes[id.Name] = true
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		name := filepath.Base(fset.File(f.Pos()).Name())
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.IsExported() {
+				typ := fd.Recv.List[0].Type
+				if st, ok := typ.(*ast.StarExpr); ok {
+					typ = st.X
+				}
+				if id, ok := typ.(*ast.Ident); ok && errorTypes[id.Name] && name != "errors.go" {
+					t.Errorf("method %s.%s of an error type is declared in %s, not errors.go", id.Name, fd.Name.Name, name)
+				}
+			}
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if errorTypes[s.Name.Name] {
+						names = append(names, "*"+s.Name.Name)
+						if name != "errors.go" {
+							t.Errorf("error type %s is declared in %s, not errors.go", s.Name.Name, name)
+						}
+					}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if gd.Tok == token.VAR && n.IsExported() && strings.HasPrefix(n.Name, "Err") {
+							names = append(names, n.Name)
+							if name != "errors.go" {
+								t.Errorf("sentinel %s is declared in %s, not errors.go", n.Name, name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(names) < 23 {
+		t.Fatalf("found %d errors: %v", len(names), names)
+	}
+	p, err := doc.NewFromFiles(fset, files, bp.ImportPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if !strings.Contains(p.Doc, "\n  - ["+n+"]: ") {
+			t.Errorf("the package documentation's error list does not have a line for [%s]", n)
+		}
+	}
+}
+
+// TestCommentsCiteNoTracker reads the // comments of the package's
+// hand-written files, tests included, and fails on a citation a reader of
+// the repository cannot resolve: an issue number, a section of an issue,
+// a naming rule without the file that states it, or the observation
+// records and tools kept outside the repository. A comment states the fact
+// itself. A section of a file in the repository ("HAZARDS.md §11") or of an
+// RFC ("RFC 8288 §3") resolves. Examples are not judged: their output
+// comments are what they print.
+func TestCommentsCiteNoTracker(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := regexp.MustCompile(`\b[Ii]ssues? #?\d+|\(N\d+\)|codeberg4s|observations|§`)
+	resolvable := regexp.MustCompile(`(\.md|RFC \d+)( §[\d.]+)((,| and) §[\d.]+)*`)
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_gen.go") || strings.HasSuffix(name, "_gen_test.go") || strings.HasPrefix(name, "example") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for _, group := range f.Comments {
+			text := strings.Join(strings.Fields(group.Text()), " ")
+			if m := bad.FindString(resolvable.ReplaceAllString(text, "$1")); m != "" {
+				t.Errorf("%s: the comment cites %q: %q", fset.Position(group.Pos()), m, text)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked %d files", checked)
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"codeberg.org/forgego/forgejo/internal/durations"
 )
 
-// Issue 19, class A: a huge wait from outside the process must become a
+// A huge wait from outside the process must become a
 // bounded wait (MaxWait), never no wait, never a negative one, never a
 // panic. The rule lives in internal/durations (saturating conversion) and
 // its users: parseReset, parseIETFRateLimit and parseRateLimitDictionary

@@ -1,15 +1,21 @@
 package forgejo
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
+
+// This file holds every error the package returns: the types, with their
+// methods, and the sentinels for errors.Is, each listed in the package
+// documentation (TestErrorsInOnePlace). The Error texts are bounded
+// (MaxFragment) and name their call through CallContext.
 
 // Bounds on what an error string may carry.
 const (
@@ -52,6 +58,20 @@ type CallContext struct {
 // String renders the context as the prefix of error messages.
 func (c CallContext) String() string {
 	var b strings.Builder
+	c.writeLabel(&b)
+	if c.Attempt > 1 {
+		b.WriteString(" attempt ")
+		b.WriteString(strconv.Itoa(c.Attempt))
+	}
+	b.WriteString(" after ")
+	b.WriteString(strconv.FormatInt(c.Duration.Milliseconds(), 10))
+	b.WriteString("ms")
+	return b.String()
+}
+
+// writeLabel writes what names the call, whichever attempt: the operation,
+// the method, the URL and the request ID.
+func (c CallContext) writeLabel(b *strings.Builder) {
 	b.WriteString(c.Operation)
 	b.WriteByte(' ')
 	b.WriteString(c.Method)
@@ -62,14 +82,14 @@ func (c CallContext) String() string {
 		b.WriteString(bound(c.RequestID))
 		b.WriteByte(']')
 	}
-	if c.Attempt > 1 {
-		b.WriteString(" attempt ")
-		b.WriteString(strconv.Itoa(c.Attempt))
-	}
-	b.WriteString(" after ")
-	b.WriteString(strconv.FormatInt(c.Duration.Milliseconds(), 10))
-	b.WriteString("ms")
-	return b.String()
+}
+
+// callFailure is an error whose message is its call's context followed by
+// what went wrong; failure is that second part alone, so that a
+// [*RetriesExhaustedError] names the call once.
+type callFailure interface {
+	error
+	failure() string
 }
 
 // APIError is a non-2xx answer from the instance. Forgejo's Message is often
@@ -109,10 +129,12 @@ func (e *APIError) RetryAfter() (d time.Duration, ok bool) {
 
 // Error renders the call, the status, the server's message and details,
 // and the Retry-After hint, each bounded.
-func (e *APIError) Error() string {
+func (e *APIError) Error() string { return e.Call.String() + " " + e.failure() }
+
+// failure is the message without the call's context.
+func (e *APIError) failure() string {
 	var b strings.Builder
-	b.WriteString(e.Call.String())
-	b.WriteString(" responded ")
+	b.WriteString("responded ")
 	b.WriteString(strconv.Itoa(e.StatusCode))
 	b.WriteString(": ")
 	if e.Message != "" {
@@ -140,6 +162,80 @@ func (e *APIError) Error() string {
 	}
 	return b.String()
 }
+
+// Is makes errors.Is(err, ErrNotFound) and its siblings match an APIError
+// of that status.
+func (e *APIError) Is(target error) bool {
+	if e == nil {
+		return false
+	}
+	if match, ok := differenceMatch(target, e); ok {
+		return match // ErrStaleFile, ErrNoSigningKey (server_differences.go)
+	}
+	s, ok := target.(statusSentinel)
+	return ok && int(s) == e.StatusCode
+}
+
+// Status sentinels, for errors.Is: errors.Is(err, ErrNotFound) holds when
+// err is, or wraps, an [*APIError] with status 404, including the last
+// failure of a [*RetriesExhaustedError]. Use [StatusCode] for any other
+// status.
+var (
+	// ErrBadRequest matches a 400: the request was invalid.
+	ErrBadRequest error = statusSentinel(400)
+	// ErrUnauthorized matches a 401: no credential, or a bad one.
+	ErrUnauthorized error = statusSentinel(401)
+	// ErrForbidden matches a 403: the credential lacks a scope or a
+	// permission.
+	ErrForbidden error = statusSentinel(403)
+	// ErrNotFound matches a 404: missing, or private to these credentials.
+	ErrNotFound error = statusSentinel(404)
+	// ErrConflict matches a 409: a name taken, or (on Forgejo) a stale
+	// file sha.
+	ErrConflict error = statusSentinel(409)
+	// ErrUnprocessable matches a 422: a validation failure (and, on Gitea,
+	// a stale file sha).
+	ErrUnprocessable error = statusSentinel(422)
+	// ErrLocked matches a 423: a locked or archived resource.
+	ErrLocked error = statusSentinel(423)
+	// ErrRateLimited matches a 429: the rate limit is spent;
+	// [APIError.RetryAfter] says for how long.
+	ErrRateLimited error = statusSentinel(429)
+)
+
+// statusSentinel is the type of the status sentinels.
+type statusSentinel int
+
+func (s statusSentinel) Error() string {
+	return "forgejo: status " + strconv.Itoa(int(s))
+}
+
+// StatusCode returns the HTTP status of the [*APIError] err is or wraps
+// (through [*RetriesExhaustedError] too), and 0 when err carries none: a
+// transport failure, a rejected argument, nil.
+func StatusCode(err error) int {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.StatusCode
+	}
+	return 0
+}
+
+// ErrStaleFile matches, with errors.Is, the refusal of a file update or
+// delete whose sha is no longer the file's: "the file changed under you".
+// Forgejo answers 409 to the update and 400 to the delete, Gitea 422 to
+// both, all with "sha does not match [given: ..., expected: ...]". It
+// matches an [*APIError] of Repos.UpdateFile with 409, or with 422 and that
+// message, and of Repos.DeleteFile with 409, or with 400 or 422 and that
+// message. Read the file again and retry with its new sha.
+var ErrStaleFile = errors.New("forgejo: the file's sha is stale (it changed since it was read)")
+
+// ErrNoSigningKey is what Misc.GetSigningKey, Misc.GetSSHSigningKey and
+// Repos.GetSigningKey return when the instance has no signing key: Forgejo
+// answers 200 with an empty body, Gitea (and Forgejo for the SSH key)
+// 404. errors.Is(err, ErrNoSigningKey) is true for both; the 404 also
+// stays an [*APIError] (errors.Is(err, ErrNotFound) holds).
+var ErrNoSigningKey = errors.New("forgejo: the instance has no signing key")
 
 // TransportKind classifies a [TransportError].
 type TransportKind int
@@ -191,16 +287,33 @@ type TransportError struct {
 }
 
 // Error renders the call, the kind and the cause, bounded.
-func (e *TransportError) Error() string {
+func (e *TransportError) Error() string { return e.Call.String() + " " + e.failure() }
+
+// failure is the message without the call's context.
+func (e *TransportError) failure() string {
 	detail := "no detail"
 	if e.Err != nil {
 		detail = bound(e.Err.Error())
 	}
-	return e.Call.String() + " transport failure: " + e.Kind.String() + " (" + detail + ")"
+	return "transport failure: " + e.Kind.String() + " (" + detail + ")"
 }
 
 // Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// transportError classifies a send or read failure. The cause's URL, which
+// net/http puts in *url.Error, is replaced with the redacted one, and a
+// cause whose text quotes a secret (net/http quotes malformed status lines,
+// header lines and Location values verbatim) is replaced by its scrubbed
+// text.
+func (c *Client) transportError(ctx context.Context, red redactor, call CallContext, err error) *TransportError {
+	kind, temporary := classifyTransport(ctx, err)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = &url.Error{Op: ue.Op, URL: call.URL, Err: ue.Err}
+	}
+	return &TransportError{Call: call, Kind: kind, Err: red.scrubError(err), temporary: temporary}
+}
 
 // DecodeError means a 2xx body did not fit the model: a different Forgejo
 // version, a proxy that rewrote the body, or a field of an unexpected type.
@@ -217,12 +330,15 @@ type DecodeError struct {
 }
 
 // Error renders the call, the JSON path, the cause and the snippet.
-func (e *DecodeError) Error() string {
+func (e *DecodeError) Error() string { return e.Call.String() + " " + e.failure() }
+
+// failure is the message without the call's context.
+func (e *DecodeError) failure() string {
 	cause := "invalid body"
 	if e.Err != nil {
 		cause = bound(e.Err.Error())
 	}
-	return e.Call.String() + " could not decode " + bound(e.Path) + ": " + cause + "; body was " + bound(e.Snippet)
+	return "could not decode " + bound(e.Path) + ": " + cause + "; body was " + bound(e.Snippet)
 }
 
 // Unwrap returns the JSON error.
@@ -250,18 +366,127 @@ type RetriesExhaustedError struct {
 	Last     error
 }
 
-// Error renders the call, the attempts made and the last failure.
+// Error names the call once, then the attempts made, how long the last
+// took, and the last failure: "repoGet GET https://…/repos/a/b: gave up
+// after 3 attempts (the last took 12ms): responded 503: …".
 func (e *RetriesExhaustedError) Error() string {
 	last := "unknown"
-	if e.Last != nil {
+	if cf, ok := e.Last.(callFailure); ok {
+		last = bound(cf.failure())
+	} else if e.Last != nil {
 		last = bound(e.Last.Error())
 	}
-	return e.Call.String() + " gave up after " + strconv.Itoa(e.Attempts) + " attempts; last failure: " + last
+	var b strings.Builder
+	e.Call.writeLabel(&b)
+	b.WriteString(": gave up after ")
+	b.WriteString(strconv.Itoa(e.Attempts))
+	b.WriteString(" attempts (the last took ")
+	b.WriteString(strconv.FormatInt(e.Call.Duration.Milliseconds(), 10))
+	b.WriteString("ms): ")
+	b.WriteString(last)
+	return b.String()
 }
 
 // Unwrap returns Last, so errors.As finds the final *APIError or
 // *TransportError through this type.
 func (e *RetriesExhaustedError) Unwrap() error { return e.Last }
+
+// AuthError means the client's [TokenSource] could not supply a usable
+// token, so nothing was sent. Err is the source's error, with any token
+// masked.
+type AuthError struct {
+	Call CallContext
+	Err  error
+}
+
+// Error renders the call and the cause.
+func (e *AuthError) Error() string { return e.Call.String() + " " + e.failure() }
+
+// failure is the message without the call's context.
+func (e *AuthError) failure() string {
+	cause := "no detail"
+	if e.Err != nil {
+		cause = bound(e.Err.Error())
+	}
+	return "could not get a token: " + cause
+}
+
+// Unwrap returns the cause.
+func (e *AuthError) Unwrap() error { return e.Err }
+
+// UploadError is a streamed [Upload] whose Content failed while the request
+// was being sent: it ended before its declared size, held more, or its
+// Read failed. The request was cut off before its body was complete, so
+// the instance received no whole file. It reaches the caller as the cause
+// of a *TransportError (errors.As finds it), which is never retried.
+type UploadError struct {
+	// Field is the form field of the file, such as "attachment".
+	Field string
+	// Size is the declared length; Read is how much of Content had been
+	// read when the failure was found.
+	Size, Read int64
+	// Err is ErrUploadTooShort, ErrUploadTooLong, or Content's read error.
+	Err error
+}
+
+// The causes of an [UploadError] whose Content did not hold its size.
+var (
+	ErrUploadTooShort = errors.New("content ended before its declared size")
+	ErrUploadTooLong  = errors.New("content is longer than its declared size")
+)
+
+// Error renders the field, the sizes and the cause.
+func (e *UploadError) Error() string {
+	cause := "no detail"
+	if e.Err != nil {
+		cause = bound(e.Err.Error())
+	}
+	return "upload " + e.Field + ": " + cause + " (declared " + strconv.FormatInt(e.Size, 10) +
+		" bytes, read " + strconv.FormatInt(e.Read, 10) + ")"
+}
+
+// Unwrap returns the cause.
+func (e *UploadError) Unwrap() error { return e.Err }
+
+// UnsupportedOperationError is the error of a call refused before sending
+// because the server's Forgejo release does not serve the operation. Only
+// a client built with [WithVersionCheck] returns it.
+type UnsupportedOperationError struct {
+	// Operation is the operationId; Method the Go method, such as
+	// "Actions.GetCurrentRun".
+	Operation, Method string
+	// Since is the first release that serves the operation; Until the last,
+	// "" while the newest release still serves it.
+	Since, Until string
+	// ServerVersion is what the server's /version reported, such as
+	// "15.0.3+gitea-1.22.0".
+	ServerVersion string
+}
+
+// Error says which operation was refused, the releases that serve it and the
+// server's version.
+func (e *UnsupportedOperationError) Error() string {
+	var b strings.Builder
+	b.WriteString("forgejo: ")
+	b.WriteString(e.Operation)
+	if e.Method != "" {
+		b.WriteString(" (" + e.Method + ")")
+	}
+	if e.Until != "" {
+		b.WriteString(" is served by Forgejo " + e.Since + " to " + e.Until)
+	} else {
+		b.WriteString(" is served by Forgejo " + e.Since + " and later")
+	}
+	b.WriteString("; the server runs " + bound(e.ServerVersion) + ", so it was not sent")
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrUnsupportedOperation) match.
+func (e *UnsupportedOperationError) Is(target error) bool { return target == ErrUnsupportedOperation }
+
+// ErrUnsupportedOperation matches every [*UnsupportedOperationError] with
+// errors.Is.
+var ErrUnsupportedOperation = errors.New("forgejo: the server's release does not serve this operation")
 
 // PanicError is a panic in code the client calls out to (a [TokenSource],
 // a [Pacer]), recovered so that the call fails like any other, after the
@@ -331,117 +556,4 @@ func bound(s string) string {
 		n++
 	}
 	return s
-}
-
-// errorBody is what the instance's error responses carry; every field is
-// read leniently.
-type errorBody struct {
-	Message json.RawMessage `json:"message"`
-	URL     json.RawMessage `json:"url"`
-	Errors  json.RawMessage `json:"errors"`
-}
-
-// parseErrorBody reads an error body. It is total: a blank, non-JSON,
-// truncated or oddly shaped body yields empty fields, never an error, so an
-// unreadable body can never mask the status. A text/plain body becomes the
-// message.
-func parseErrorBody(body []byte, contentType string) (message, url string, details []string) {
-	trimmed := strings.TrimSpace(string(body))
-	if trimmed == "" {
-		return "", "", nil
-	}
-	var eb errorBody
-	if trimmed[0] == '{' && json.Unmarshal(body, &eb) == nil {
-		message = jsonString(eb.Message)
-		url = jsonString(eb.URL)
-		var raw []json.RawMessage
-		if json.Unmarshal(eb.Errors, &raw) == nil {
-			for _, r := range raw {
-				if s := jsonString(r); s != "" {
-					details = append(details, s)
-				}
-			}
-		}
-		return message, url, details
-	}
-	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/plain") && utf8.ValidString(trimmed) {
-		return bound(trimmed), "", nil
-	}
-	return "", "", nil
-}
-
-// jsonString returns a JSON string's trimmed value, or "" for any other kind.
-func jsonString(raw json.RawMessage) string {
-	if len(raw) == 0 || raw[0] != '"' {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return ""
-	}
-	return strings.TrimSpace(s)
-}
-
-// decodePath renders where encoding/json failed as a JSON path.
-func decodePath(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return "$." + te.Field
-	}
-	return "$"
-}
-
-// Status sentinels, for errors.Is: errors.Is(err, ErrNotFound) holds when
-// err is, or wraps, an [*APIError] with status 404, including the last
-// failure of a [*RetriesExhaustedError]. Use [StatusCode] for any other
-// status.
-var (
-	// ErrBadRequest matches a 400: the request was invalid.
-	ErrBadRequest error = statusSentinel(400)
-	// ErrUnauthorized matches a 401: no credential, or a bad one.
-	ErrUnauthorized error = statusSentinel(401)
-	// ErrForbidden matches a 403: the credential lacks a scope or a
-	// permission.
-	ErrForbidden error = statusSentinel(403)
-	// ErrNotFound matches a 404: missing, or private to these credentials.
-	ErrNotFound error = statusSentinel(404)
-	// ErrConflict matches a 409: a name taken, or (on Forgejo) a stale
-	// file sha.
-	ErrConflict error = statusSentinel(409)
-	// ErrUnprocessable matches a 422: a validation failure (and, on Gitea,
-	// a stale file sha).
-	ErrUnprocessable error = statusSentinel(422)
-	// ErrLocked matches a 423: a locked or archived resource.
-	ErrLocked error = statusSentinel(423)
-	// ErrRateLimited matches a 429: the rate limit is spent;
-	// [APIError.RetryAfter] says for how long.
-	ErrRateLimited error = statusSentinel(429)
-)
-
-// statusSentinel is the type of the status sentinels.
-type statusSentinel int
-
-func (s statusSentinel) Error() string {
-	return "forgejo: status " + strconv.Itoa(int(s))
-}
-
-// Is makes errors.Is(err, ErrNotFound) and its siblings match an APIError
-// of that status.
-func (e *APIError) Is(target error) bool {
-	if m, ok := target.(interface{ matchAPIError(*APIError) bool }); ok {
-		return e != nil && m.matchAPIError(e) // server_differences.go: ErrStaleFile, ErrNoSigningKey
-	}
-	s, ok := target.(statusSentinel)
-	return ok && e != nil && int(s) == e.StatusCode
-}
-
-// StatusCode returns the HTTP status of the [*APIError] err is or wraps
-// (through [*RetriesExhaustedError] too), and 0 when err carries none: a
-// transport failure, a rejected argument, nil.
-func StatusCode(err error) int {
-	var ae *APIError
-	if errors.As(err, &ae) {
-		return ae.StatusCode
-	}
-	return 0
 }

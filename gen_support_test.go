@@ -9,7 +9,6 @@ import (
 	"io"
 	"iter"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
@@ -97,34 +96,6 @@ func gnSamePage(page int, err error) error {
 	return err
 }
 
-// gnSeen is what the test server received.
-type gnSeen struct {
-	method, path, query, ctype string
-	body                       []byte
-}
-
-// gnServer answers every request with status and body, recording what it
-// received.
-func gnServer(t *testing.T, status int, ctype, body string) (*httptest.Server, *[]gnSeen, *sync.Mutex) {
-	t.Helper()
-	var mu sync.Mutex
-	var seen []gnSeen
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, _ := io.ReadAll(r.Body)
-		path, query, _ := strings.Cut(r.RequestURI, "?")
-		mu.Lock()
-		seen = append(seen, gnSeen{r.Method, path, query, r.Header.Get("Content-Type"), data})
-		mu.Unlock()
-		if ctype != "" {
-			w.Header().Set("Content-Type", ctype)
-		}
-		w.WriteHeader(status)
-		_, _ = io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &seen, &mu
-}
-
 // gnOps records the operation of every attempt.
 type gnOps struct {
 	mu  sync.Mutex
@@ -136,8 +107,10 @@ func (o *gnOps) OnRequest(_ context.Context, call CallContext) {
 	o.ops = append(o.ops, call.Operation)
 	o.mu.Unlock()
 }
+
 func (o *gnOps) OnResponse(context.Context, CallContext, int) {}
-func (o *gnOps) OnError(context.Context, CallContext, error)  {}
+
+func (o *gnOps) OnError(context.Context, CallContext, error) {}
 
 func gnClient(t *testing.T, url string, obs Observer) *Client {
 	t.Helper()
@@ -219,7 +192,7 @@ func gnRunCase(t *testing.T, tc gnCase) {
 	}
 	if tc.withheld {
 		const secret = "gn-secret-material-0123456789"
-		srv, _, _ := gnServer(t, tc.status, "application/json", `{"sha1":"`+secret+`", [`)
+		srv, _ := tsReplyServer(t, tc.status, "application/json", `{"sha1":"`+secret+`", [`)
 		_, _, err := tc.call(ctx, gnClient(t, srv.URL, nil))
 		var de *DecodeError
 		if !errors.As(err, &de) || strings.Contains(err.Error(), secret) || strings.Contains(de.Snippet, secret) {
@@ -227,17 +200,15 @@ func gnRunCase(t *testing.T, tc gnCase) {
 		}
 	}
 	if tc.iter != nil {
-		srv, seen, mu := gnServer(t, tc.status, "application/json", tc.respBody)
+		srv, seen := tsReplyServer(t, tc.status, "application/json", tc.respBody)
 		n, err := tc.iter(ctx, gnClient(t, srv.URL, nil))
 		if err != nil || n != 1 {
 			t.Errorf("iterator: %d items, err %v; want 1 item", n, err)
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if len(*seen) != 1 {
-			t.Fatalf("iterator sent %d requests, want 1", len(*seen))
+		if len(seen()) != 1 {
+			t.Fatalf("iterator sent %d requests, want 1", len(seen()))
 		}
-		gnCheckRequest(t, tc, (*seen)[0])
+		gnCheckRequest(t, tc, seen()[0])
 	}
 }
 
@@ -246,7 +217,7 @@ func gnRunCase(t *testing.T, tc gnCase) {
 // streaming form reads nothing from a reader it can close).
 func gnCheckNotModified(t *testing.T, tc gnCase, call gnCallFunc) {
 	t.Helper()
-	srv, seen, mu := gnServer(t, http.StatusNotModified, "", "")
+	srv, seen := tsReplyServer(t, http.StatusNotModified, "", "")
 	v, resp, err := call(context.Background(), gnClient(t, srv.URL, nil), IfNoneMatch(`"gn-etag"`))
 	if err != nil {
 		t.Fatalf("conditional call answered 304: %v", err)
@@ -257,12 +228,10 @@ func gnCheckNotModified(t *testing.T, tc gnCase, call gnCallFunc) {
 	if resp == nil || !resp.NotModified {
 		t.Errorf("conditional call answered 304: NotModified is false")
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(*seen) != 1 {
-		t.Fatalf("conditional call sent %d requests, want 1", len(*seen))
+	if len(seen()) != 1 {
+		t.Fatalf("conditional call sent %d requests, want 1", len(seen()))
 	}
-	gnCheckRequest(t, tc, (*seen)[0])
+	gnCheckRequest(t, tc, seen()[0])
 }
 
 // gnCheckStream runs the streaming form, when the operation has one, and
@@ -282,18 +251,16 @@ func gnCheckStream(t *testing.T, tc gnCase, ctype string) {
 // and checks the request it produced.
 func gnCall(t *testing.T, tc gnCase, status int, ctype, body string, call gnCallFunc) (any, *Response) {
 	t.Helper()
-	srv, seen, mu := gnServer(t, status, ctype, body)
+	srv, seen := tsReplyServer(t, status, ctype, body)
 	obs := &gnOps{}
 	v, resp, err := call(context.Background(), gnClient(t, srv.URL, obs))
 	if err != nil {
 		t.Fatalf("status %d: %v", status, err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(*seen) != 1 {
-		t.Fatalf("sent %d requests, want 1", len(*seen))
+	if len(seen()) != 1 {
+		t.Fatalf("sent %d requests, want 1", len(seen()))
 	}
-	gnCheckRequest(t, tc, (*seen)[0])
+	gnCheckRequest(t, tc, seen()[0])
 	obs.mu.Lock()
 	defer obs.mu.Unlock()
 	if len(obs.ops) != 1 || obs.ops[0] != tc.op {
@@ -302,7 +269,7 @@ func gnCall(t *testing.T, tc gnCase, status int, ctype, body string, call gnCall
 	return v, resp
 }
 
-func gnCheckRequest(t *testing.T, tc gnCase, got gnSeen) {
+func gnCheckRequest(t *testing.T, tc gnCase, got tsSeen) {
 	t.Helper()
 	if got.method != tc.method || got.path != tc.path || got.query != tc.query {
 		t.Errorf("request %s %s?%s\nwant    %s %s?%s", got.method, got.path, got.query, tc.method, tc.path, tc.query)
@@ -317,7 +284,7 @@ func gnCheckRequest(t *testing.T, tc gnCase, got gnSeen) {
 		}
 	case tc.reqType == "application/json":
 		var g, w any
-		if err := json.Unmarshal(got.body, &g); err != nil {
+		if err := json.Unmarshal([]byte(got.body), &g); err != nil {
 			t.Fatalf("body %s: %v", got.body, err)
 		}
 		if err := json.Unmarshal([]byte(tc.reqBody), &w); err != nil {
@@ -327,7 +294,7 @@ func gnCheckRequest(t *testing.T, tc gnCase, got gnSeen) {
 			t.Errorf("body %s\nwant %s", got.body, tc.reqBody)
 		}
 	default:
-		if string(got.body) != tc.reqBody {
+		if got.body != tc.reqBody {
 			t.Errorf("body %q, want %q", got.body, tc.reqBody)
 		}
 	}

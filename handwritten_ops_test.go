@@ -159,7 +159,7 @@ func TestGnCreateReleaseAttachment(t *testing.T) {
 		obs := &gnOps{}
 		c := gnClient(t, srv.URL, obs)
 		a, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{Name: "v1.zip"},
-			&Upload{Name: "build.zip", Content: strings.NewReader("PK")})
+			Upload{Name: "build.zip", Content: strings.NewReader("PK")})
 		if err != nil || a.Name != "log.txt" {
 			t.Fatalf("%+v %v", a, err)
 		}
@@ -173,26 +173,34 @@ func TestGnCreateReleaseAttachment(t *testing.T) {
 	})
 	t.Run("external URL", func(t *testing.T) {
 		srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
-		c := gnClient(t, srv.URL, nil)
-		if _, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{ExternalURL: "https://example.org/a.zip"}, nil); err != nil {
+		obs := &gnOps{}
+		c := gnClient(t, srv.URL, obs)
+		if _, _, err := c.Repos.LinkReleaseAsset(ctx, "o", "r", 5, "mirror", "https://example.org/a.zip"); err != nil {
 			t.Fatal(err)
 		}
 		u := seen()[0]
-		if u.fields["external_url"] != "https://example.org/a.zip" || u.file.field != "" {
-			t.Errorf("fields %v, file %+v", u.fields, u.file)
+		if u.path != "/api/v1/repos/o/r/releases/5/assets" || u.query != "name=mirror" || u.fields["external_url"] != "https://example.org/a.zip" || u.file.field != "" {
+			t.Errorf("request %s?%s, fields %v, file %+v", u.path, u.query, u.fields, u.file)
+		}
+		if obs.ops[0] != "repoCreateReleaseAttachment" {
+			t.Errorf("operations %v", obs.ops)
 		}
 	})
-	t.Run("both or neither", func(t *testing.T) {
+	t.Run("missing file, name or URL", func(t *testing.T) {
 		srv, seen := gnUploadServer(t, http.StatusCreated, gnAttachmentJSON)
 		c := gnClient(t, srv.URL, nil)
 		var ve *ValidationError
-		_, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, nil, nil)
+		_, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, nil, Upload{})
 		if !errors.As(err, &ve) || ve.Field != "attachment" {
-			t.Errorf("neither: %v", err)
+			t.Errorf("no file: %v", err)
 		}
-		_, _, err = c.Repos.UploadReleaseAsset(ctx, "o", "r", 5, &RepoUploadReleaseAssetOptions{ExternalURL: "https://x"}, &Upload{Name: "a", Content: strings.NewReader("x")})
-		if !errors.As(err, &ve) || ve.Field != "external_url" {
-			t.Errorf("both: %v", err)
+		_, _, err = c.Repos.LinkReleaseAsset(ctx, "o", "r", 5, "", "https://x")
+		if !errors.As(err, &ve) || ve.Field != "name" {
+			t.Errorf("no name: %v", err)
+		}
+		_, _, err = c.Repos.LinkReleaseAsset(ctx, "o", "r", 5, "a", " ")
+		if !errors.As(err, &ve) || ve.Field != "url" {
+			t.Errorf("no URL: %v", err)
 		}
 		if len(seen()) != 0 {
 			t.Error("a rejected call was sent")
@@ -211,15 +219,13 @@ func TestGnGetContents(t *testing.T) {
 	}
 	ctx := context.Background()
 	t.Run("file", func(t *testing.T) {
-		srv, seen, mu := gnServer(t, 200, "application/json", string(file))
+		srv, seen := tsReplyServer(t, 200, "application/json", string(file))
 		obs := &gnOps{}
 		v, _, err := gnClient(t, srv.URL, obs).Repos.GetContents(ctx, "o", "r", "docs/read me.md", &RepoGetContentsOptions{Ref: "release/v1"})
 		if err != nil || v.IsDir() || v.File == nil || v.File.Name != "README.md" || v.File.Encoding != "base64" || v.Dir != nil {
 			t.Fatalf("%+v %v", v, err)
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		s := (*seen)[0]
+		s := seen()[0]
 		if s.method != "GET" || s.path != "/api/v1/repos/o/r/contents/docs/read%20me.md" || s.query != "ref=release%2Fv1" {
 			t.Errorf("request %s %s?%s", s.method, s.path, s.query)
 		}
@@ -228,21 +234,21 @@ func TestGnGetContents(t *testing.T) {
 		}
 	})
 	t.Run("directory", func(t *testing.T) {
-		srv, _, _ := gnServer(t, 200, "application/json", string(dir))
+		srv, _ := tsReplyServer(t, 200, "application/json", string(dir))
 		v, _, err := gnClient(t, srv.URL, nil).Repos.GetContents(ctx, "o", "r", "docs", nil)
 		if err != nil || !v.IsDir() || v.File != nil || len(v.Dir) == 0 || v.Dir[0].Name == "" {
 			t.Fatalf("%+v %v", v, err)
 		}
 	})
 	t.Run("empty directory", func(t *testing.T) {
-		srv, _, _ := gnServer(t, 200, "application/json", " []")
+		srv, _ := tsReplyServer(t, 200, "application/json", " []")
 		v, _, err := gnClient(t, srv.URL, nil).Repos.GetContents(ctx, "o", "r", "empty", nil)
 		if err != nil || !v.IsDir() || len(v.Dir) != 0 {
 			t.Fatalf("%+v %v", v, err)
 		}
 	})
 	t.Run("neither shape", func(t *testing.T) {
-		srv, _, _ := gnServer(t, 200, "application/json", `"README.md"`)
+		srv, _ := tsReplyServer(t, 200, "application/json", `"README.md"`)
 		_, _, err := gnClient(t, srv.URL, nil).Repos.GetContents(ctx, "o", "r", "x", nil)
 		var de *DecodeError
 		if !errors.As(err, &de) {
@@ -250,7 +256,7 @@ func TestGnGetContents(t *testing.T) {
 		}
 	})
 	t.Run("path safety", func(t *testing.T) {
-		srv, seen, mu := gnServer(t, 200, "application/json", "{}")
+		srv, seen := tsReplyServer(t, 200, "application/json", "{}")
 		for _, p := range []string{"", "a//b", "../etc", "/abs", "a/./b"} {
 			_, _, err := gnClient(t, srv.URL, nil).Repos.GetContents(ctx, "o", "r", p, nil)
 			var ve *ValidationError
@@ -258,27 +264,23 @@ func TestGnGetContents(t *testing.T) {
 				t.Errorf("%q: err = %v", p, err)
 			}
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if len(*seen) != 0 {
-			t.Errorf("%d requests sent", len(*seen))
+		if len(seen()) != 0 {
+			t.Errorf("%d requests sent", len(seen()))
 		}
 	})
 }
 
 func TestGnGetArchive(t *testing.T) {
 	ctx := context.Background()
-	srv, seen, mu := gnServer(t, 200, "application/zip", "PK\x03\x04archive")
+	srv, seen := tsReplyServer(t, 200, "application/zip", "PK\x03\x04archive")
 	obs := &gnOps{}
 	data, _, err := gnClient(t, srv.URL, obs).Repos.GetArchive(ctx, "o", "r", "feature/new ui", ArchiveTarGz)
 	if err != nil || string(data) != "PK\x03\x04archive" {
 		t.Fatalf("%q %v", data, err)
 	}
-	mu.Lock()
-	if s := (*seen)[0]; s.method != "GET" || s.path != "/api/v1/repos/o/r/archive/feature/new%20ui.tar.gz" || s.query != "" {
+	if s := seen()[0]; s.method != "GET" || s.path != "/api/v1/repos/o/r/archive/feature/new%20ui.tar.gz" || s.query != "" {
 		t.Errorf("request %s %s?%s", s.method, s.path, s.query)
 	}
-	mu.Unlock()
 	if obs.ops[0] != "repoGetArchive" {
 		t.Errorf("operations %v", obs.ops)
 	}
@@ -309,14 +311,12 @@ func TestGnUpdateTopics(t *testing.T) {
 		topics []string
 		want   string
 	}{{nil, `{"topics":[]}`}, {[]string{"go", "forgejo"}, `{"topics":["go","forgejo"]}`}} {
-		srv, seen, mu := gnServer(t, http.StatusNoContent, "", "")
+		srv, seen := tsReplyServer(t, http.StatusNoContent, "", "")
 		obs := &gnOps{}
 		if _, err := gnClient(t, srv.URL, obs).Repos.ReplaceTopics(context.Background(), "o", "r", tc.topics); err != nil {
 			t.Fatal(err)
 		}
-		mu.Lock()
-		s := (*seen)[0]
-		mu.Unlock()
+		s := seen()[0]
 		if s.method != "PUT" || s.path != "/api/v1/repos/o/r/topics" || string(s.body) != tc.want || s.ctype != "application/json" {
 			t.Errorf("request %s %s %s %q", s.method, s.path, s.body, s.ctype)
 		}
@@ -348,7 +348,7 @@ func TestGnPullRequestEffectiveState(t *testing.T) {
 }
 
 func TestGnRequiredArgumentsAreCheckedBeforeSending(t *testing.T) {
-	srv, seen, mu := gnServer(t, 200, "application/json", "{}")
+	srv, seen := tsReplyServer(t, 200, "application/json", "{}")
 	c := gnClient(t, srv.URL, nil)
 	ctx := context.Background()
 	for field, call := range map[string]func() error{
@@ -372,15 +372,13 @@ func TestGnRequiredArgumentsAreCheckedBeforeSending(t *testing.T) {
 			t.Errorf("%s: err = %v, want a *ValidationError on %s", field, err, field)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(*seen) != 0 {
-		t.Errorf("%d requests sent", len(*seen))
+	if len(seen()) != 0 {
+		t.Errorf("%d requests sent", len(seen()))
 	}
 }
 
 func TestGnOpenEnumsKeepUnknownValues(t *testing.T) {
-	srv, _, _ := gnServer(t, 200, "application/json",
+	srv, _ := tsReplyServer(t, 200, "application/json",
 		`{"id":1,"subject":{"type":"Discussion","state":"triaged","title":"t"},"repository":null}`)
 	n, _, err := gnClient(t, srv.URL, nil).Notifications.GetThread(context.Background(), 1)
 	if err != nil {

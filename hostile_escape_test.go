@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// Issue 19 §9: a Client.Do path with a malformed percent-escape is the
+// A Client.Do path with a malformed percent-escape is the
 // caller's mistake, found before anything is sent: a *ValidationError on
 // Field "path", never a (retryable) transport error, never retried. The
-// rule lives in checkRawPath (pipeline.go) with checkEscapes and
-// checkDotSegments (redact.go).
+// rule lives in checkRawPath (do.go) with checkEscapes and
+// checkDotSegments (urls.go).
 
 // heRefused are paths Client.Do must refuse before sending.
 var heRefused = []string{

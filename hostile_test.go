@@ -25,7 +25,7 @@ import (
 	"unicode/utf8"
 )
 
-// Hostile servers on 127.0.0.1 (issue 9): each test here attacks one
+// Hostile servers on 127.0.0.1: each test here attacks one
 // promise — no credential leaves its origin or its string, no write
 // repeats, no walk under-reports — with a table of vectors.
 

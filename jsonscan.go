@@ -32,7 +32,7 @@ import (
 // time.Time.UnmarshalJSON on the raw token; 10 000 levels of nesting at
 // most.
 //
-// It reports failure only as a bool: on failure decodeJSON (pipeline.go)
+// It reports failure only as a bool: on failure decodeJSON (decode.go)
 // runs encoding/json on the same body, so that the error, its JSON path
 // and its type are exactly what they have always been, and anything this
 // file would reject wrongly still decodes. Failures are rare (a body that

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// Issue 19 §10: the RFC 8187 extended form of rel (rel*=UTF-8''next, RFC
+// The RFC 8187 extended form of rel (rel*=UTF-8''next, RFC
 // 8288 §3 and Appendix B.2, where it replaces rel) is read; a malformed
 // extended value that mentions next offers a next page it cannot follow,
 // so that a walk fails with a *WalkTruncatedError instead of ending with a

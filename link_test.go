@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// lkIssues is the Codeberg issue listing URL the measured Link headers of
-// §6.5 point at.
+// lkIssues is the Codeberg issue listing URL the Link headers measured on
+// codeberg.org point at.
 const lkIssues = "https://codeberg.org/api/v1/repos/forgejo/forgejo/issues"
 
 // lkCase is one parseLinks vector. The table is package-level so that
@@ -20,7 +20,7 @@ type lkCase struct {
 }
 
 var lkCases = []lkCase{
-	// Real Codeberg shapes (§6.5).
+	// Shapes measured on codeberg.org.
 	{
 		name: "codeberg first page: next and last",
 		in:   []string{`<` + lkIssues + `?limit=2&page=2>; rel="next",<` + lkIssues + `?limit=2&page=795>; rel="last"`},
@@ -162,7 +162,7 @@ var lkCases = []lkCase{
 	{name: "one blank line", in: []string{""}, want: pageLinks{}},
 	{name: "whitespace only", in: []string{"  \t "}, want: pageLinks{}},
 	// A next that is offered but cannot be read is still offered (with no
-	// page), so that a walk fails instead of ending short (issue 9 §12).
+	// page), so that a walk fails instead of ending short.
 	{name: "no angle brackets", in: []string{`https://h/x?page=2; rel="next"`}, want: pageLinks{nextOffered: true}},
 	{name: "empty target", in: []string{`<>; rel="next"`}, want: pageLinks{nextOffered: true}},
 	{name: "blank target", in: []string{`<   >; rel="next"`}, want: pageLinks{nextOffered: true}},

@@ -203,7 +203,8 @@ func TestNamingRules(t *testing.T) {
 		}
 	}
 
-	// Every Open… method is the streaming form of a Stream row (N10).
+	// Every Open… method is the streaming form of a Stream row (rule N10 of
+	// internal/api/naming.go).
 	streams := map[string]bool{}
 	for _, row := range api.Operations {
 		if row.Stream {

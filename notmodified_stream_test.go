@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// Issue 19 §6: a stream call never returns a nil reader with a nil error.
+// A stream call never returns a nil reader with a nil error.
 // A 304 to a conditional Open… call gives an empty reader to close, with
 // NotModified true; every failure gives a nil reader and its error.
 

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// This file holds the tables of issue 19 §5 and §6: a conditional call
+// This file holds the tables of the conditional calls: a conditional call
 // answered 304 Not Modified returns a nil error, the zero result and a
 // *Response whose NotModified reports true, from every operation, and a
 // stream never returns a nil reader with a nil error. The generated
@@ -65,10 +65,10 @@ var nmCases = []struct {
 	{"Repos.UploadReleaseAsset (hand-written, *Attachment)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		up := nmUpload
 		up.Content = strings.NewReader("x")
-		return gnResult(c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, nil, &up, o...))
+		return gnResult(c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, nil, up, o...))
 	}},
-	{"Repos.UploadReleaseAsset external URL (hand-written)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
-		return gnResult(c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, &RepoUploadReleaseAssetOptions{ExternalURL: "https://x.example/a"}, nil, o...))
+	{"Repos.LinkReleaseAsset (hand-written)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
+		return gnResult(c.Repos.LinkReleaseAsset(ctx, "o", "r", 1, "a", "https://x.example/a", o...))
 	}},
 	{"Misc.GetSigningKey (hand-written, string)", func(ctx context.Context, c *Client, o ...RequestOption) (any, *Response, error) {
 		return gnResult(c.Misc.GetSigningKey(ctx, o...))

@@ -5,40 +5,8 @@ import (
 	"errors"
 )
 
-// ContextObserver is an optional extension of [Observer] for tracing: an
-// observer that also implements it is told when a call starts and when it
-// ends, and the ctx StartCall returns is the one the whole call runs with:
-// every later observer event, every pacing and backoff wait, and every
-// attempt's *http.Request, so that a span StartCall puts in it is the parent
-// of whatever the transport records.
-//
-// StartCall runs once per call that is sent, before the first attempt (and
-// before any pacing wait); call carries Operation, Method, Route and URL,
-// with Attempt 0. A request that fails validation is never sent and opens
-// no call: the observer sees only its final OnError, with Attempt 0.
-//
-// The ctx StartCall returns must be derived from the one it was given by
-// adding values (context.WithValue, trace.ContextWithSpan): a ctx whose
-// cancellation differs (another Done channel) is ignored, as is nil, so an
-// observer can never detach a call from its caller's deadline.
-//
-// EndCall runs exactly once for every StartCall, after the last observer
-// event of the call, on success and failure alike. call describes the
-// whole call: Attempt is the attempt it ended on (Response.Attempts; a call
-// canceled while pacing before attempt n ends on n), RequestID the last one
-// the instance sent, Duration the whole call on the client's clock (waits
-// included), Final true. status is the last response's status
-// code, or 0 when the last attempt got none; err is what the caller
-// receives, nil on success (a 404 answering a yes/no question and a 304
-// answering a conditional call are successes).
-//
-// A panic in either method is recovered and dropped, as for every observer
-// callback; after a panicking StartCall the call runs with the caller's ctx
-// and EndCall still runs.
-type ContextObserver interface {
-	StartCall(ctx context.Context, call CallContext) context.Context
-	EndCall(ctx context.Context, call CallContext, status int, err error)
-}
+// This file is what a ContextObserver (observer.go) sees of a call: its
+// start, the ctx the call then runs with, and its end.
 
 // startCall gives a ContextObserver the start of a call. It returns the ctx
 // the call runs with and the function the pipeline calls with the call's

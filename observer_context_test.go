@@ -87,27 +87,27 @@ func allTrue(bs []bool) bool {
 func TestContextObserverWrapsTheCall(t *testing.T) {
 	cases := []struct {
 		name   string
-		steps  []rtStep
+		steps  []tsStep
 		want   string
 		status int
 	}{
-		{"success", []rtStep{{status: 200, body: rtIssueJSON}},
+		{"success", []tsStep{{status: 200, body: rtIssueJSON}},
 			"start#0 repoGet GET /repos/{owner}/{repo} request#1 response#1:200 end#1:200:<nil>", 200},
-		{"503 then 200", []rtStep{{status: 503}, {status: 200, body: rtIssueJSON}},
+		{"503 then 200", []tsStep{{status: 503}, {status: 200, body: rtIssueJSON}},
 			"start#0 repoGet GET /repos/{owner}/{repo} request#1 response#1:503 error#1 retry#1:250ms request#2 response#2:200 end#2:200:<nil>", 200},
-		{"404", []rtStep{{status: 404, header: map[string]string{"X-Request-Id": "rid-9"}}},
+		{"404", []tsStep{{status: 404, header: map[string]string{"X-Request-Id": "rid-9"}}},
 			"start#0 repoGet GET /repos/{owner}/{repo} request#1 response#1:404 error#1 final:*forgejo.APIError end#1:404:*forgejo.APIError", 404},
-		{"exhausted", []rtStep{{status: 503}},
+		{"exhausted", []tsStep{{status: 503}},
 			"start#0 repoGet GET /repos/{owner}/{repo} request#1 response#1:503 error#1 retry#1:250ms request#2 response#2:503 error#2 retry#2:500ms request#3 response#3:503 error#3 final:*forgejo.RetriesExhaustedError end#3:503:*forgejo.RetriesExhaustedError", 503},
-		{"decode error after a 200", []rtStep{{status: 200, body: `[`}},
+		{"decode error after a 200", []tsStep{{status: 200, body: `[`}},
 			"start#0 repoGet GET /repos/{owner}/{repo} request#1 response#1:200 error#1 final:*forgejo.DecodeError end#1:200:*forgejo.DecodeError", 200},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := rtNewServer(t, tc.steps...)
+			srv := tsNewServer(t, tc.steps...)
 			obs := &ocObserver{}
 			tr := &ocTransport{}
-			c, _ := rtClient(t, srv.URL, WithObserver(obs), WithHTTPClient(&http.Client{Transport: tr}))
+			c, _ := tsClient(t, srv.URL, WithObserver(obs), WithHTTPClient(&http.Client{Transport: tr}))
 			tick := time.Unix(0, 0)
 			c.now = func() time.Time { tick = tick.Add(time.Millisecond); return tick }
 			_, _, err := c.Repos.Get(context.Background(), "o", "r")
@@ -133,7 +133,7 @@ func TestContextObserverWrapsTheCall(t *testing.T) {
 
 func TestContextObserverTransportFailure(t *testing.T) {
 	obs := &ocObserver{}
-	c, _ := rtClient(t, "http://127.0.0.1:1", WithObserver(obs), WithRetryPolicy(RetryOff()))
+	c, _ := tsClient(t, "http://127.0.0.1:1", WithObserver(obs), WithRetryPolicy(RetryOff()))
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
 	var te *TransportError
 	if !errors.As(err, &te) {
@@ -147,7 +147,7 @@ func TestContextObserverTransportFailure(t *testing.T) {
 
 func TestContextObserverNotCalledForValidationFailures(t *testing.T) {
 	obs := &ocObserver{}
-	c, _ := rtClient(t, "http://127.0.0.1:1", WithObserver(obs))
+	c, _ := tsClient(t, "http://127.0.0.1:1", WithObserver(obs))
 	_, _, _ = c.Repos.Get(context.Background(), "o/x", "r")
 	if got := strings.Join(obs.events, " "); got != "final:*forgejo.ValidationError" {
 		t.Fatalf("events = %s", got)
@@ -155,7 +155,7 @@ func TestContextObserverNotCalledForValidationFailures(t *testing.T) {
 }
 
 func TestContextObserverCannotDetachOrBreakTheCall(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 200, body: rtIssueJSON})
+	srv := tsNewServer(t, tsStep{status: 200, body: rtIssueJSON})
 	type parentKey struct{}
 	parent := context.WithValue(context.Background(), parentKey{}, "parent")
 	cases := map[string]func(context.Context) context.Context{
@@ -171,7 +171,7 @@ func TestContextObserverCannotDetachOrBreakTheCall(t *testing.T) {
 	for name, start := range cases {
 		t.Run(name, func(t *testing.T) {
 			obs := &ocObserver{start: start}
-			c, _ := rtClient(t, srv.URL, WithObserver(obs))
+			c, _ := tsClient(t, srv.URL, WithObserver(obs))
 			cctx, cancel := context.WithCancel(parent)
 			defer cancel()
 			if _, _, err := c.Repos.Get(cctx, "o", "r"); err != nil {
@@ -196,8 +196,8 @@ func (*ocPanicker) StartCall(ctx context.Context, _ CallContext) context.Context
 func (*ocPanicker) EndCall(context.Context, CallContext, int, error)             { panic("boom") }
 
 func TestPanickingEndCallNeverFailsTheCall(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 200, body: rtIssueJSON})
-	c, _ := rtClient(t, srv.URL, WithObserver(&ocPanicker{}))
+	srv := tsNewServer(t, tsStep{status: 200, body: rtIssueJSON})
+	c, _ := tsClient(t, srv.URL, WithObserver(&ocPanicker{}))
 	if _, _, err := c.Repos.Get(context.Background(), "o", "r"); err != nil {
 		t.Fatal(err)
 	}

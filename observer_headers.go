@@ -6,34 +6,10 @@ import (
 	"net/textproto"
 )
 
-// HeaderObserver is an optional extension of [Observer] for trace
-// propagation: an observer that also implements it may add headers to
-// every attempt's request (a W3C traceparent, say), retries included,
-// without wrapping the client's transport.
-//
-// InjectHeaders runs once per attempt, after OnRequest and just before the
-// request is sent, with the attempt's ctx (the one a [ContextObserver]'s
-// StartCall returned, so the call's span is in it) and the attempt's
-// CallContext. It writes into h, a header of its own that starts empty
-// (http.Header's Set, or an OpenTelemetry propagation.HeaderCarrier over
-// it); the pipeline then copies what it wrote into the request under the
-// rules of per-call headers ([Header]):
-//
-//   - A name that is not a valid header name, the credential
-//     (Authorization, Proxy-Authorization, Cookie, Cookie2, the one-time
-//     password headers), Referer and what the client manages itself (Host,
-//     Content-Type, Content-Length, Transfer-Encoding, Connection) are
-//     dropped, as is a value with a control character.
-//   - A header the request already has (a per-call header, Accept,
-//     User-Agent) is kept: the observer only adds.
-//   - Like the credential, what it adds is sent only to the base URL's
-//     origin: a redirect to another origin is followed without it.
-//
-// A panic in InjectHeaders is recovered and dropped with everything it
-// wrote; the attempt is sent without its headers.
-type HeaderObserver interface {
-	InjectHeaders(ctx context.Context, call CallContext, h http.Header)
-}
+// This file is which headers a HeaderObserver (observer.go) may add to an
+// attempt: canonical names, none the pipeline owns, no credential, no
+// control character; and which the redirect rule strips off the base URL's
+// origin.
 
 // observerHeaders asks the client's HeaderObserver, if it has one, for the
 // attempt's headers, and returns those it may add: canonical names, none

@@ -52,27 +52,27 @@ func (r *obRecorder) OnRetry(_ context.Context, call CallContext, _ error, wait 
 func TestObserverEventOrder(t *testing.T) {
 	cases := []struct {
 		name  string
-		steps []rtStep
+		steps []tsStep
 		want  []string
 	}{
-		{"success", []rtStep{{status: 200, body: rtIssueJSON}},
+		{"success", []tsStep{{status: 200, body: rtIssueJSON}},
 			[]string{"request#1", "response#1:200"}},
-		{"single 404: attempt error then final", []rtStep{{status: 404}},
+		{"single 404: attempt error then final", []tsStep{{status: 404}},
 			[]string{"request#1", "response#1:404", "error#1", "final:*forgejo.APIError"}},
-		{"three 503s: four OnError", []rtStep{{status: 503}},
+		{"three 503s: four OnError", []tsStep{{status: 503}},
 			[]string{"request#1", "response#1:503", "error#1", "retry#1:250ms",
 				"request#2", "response#2:503", "error#2", "retry#2:500ms",
 				"request#3", "response#3:503", "error#3", "final:*forgejo.RetriesExhaustedError"}},
-		{"503 then 200", []rtStep{{status: 503}, {status: 200, body: rtIssueJSON}},
+		{"503 then 200", []tsStep{{status: 503}, {status: 200, body: rtIssueJSON}},
 			[]string{"request#1", "response#1:503", "error#1", "retry#1:250ms", "request#2", "response#2:200"}},
-		{"2xx that fails to decode still reports the response", []rtStep{{status: 200, body: `[`}},
+		{"2xx that fails to decode still reports the response", []tsStep{{status: 200, body: `[`}},
 			[]string{"request#1", "response#1:200", "error#1", "final:*forgejo.DecodeError"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := rtNewServer(t, tc.steps...)
+			srv := tsNewServer(t, tc.steps...)
 			rec := &obRecorder{}
-			c, _ := rtClient(t, srv.URL, WithObserver(rec))
+			c, _ := tsClient(t, srv.URL, WithObserver(rec))
 			_, _, _ = c.Repos.Get(context.Background(), "o", "r")
 			if strings.Join(rec.events, " ") != strings.Join(tc.want, " ") {
 				t.Fatalf("events:\n got %v\nwant %v", rec.events, tc.want)
@@ -88,7 +88,7 @@ func TestObserverEventOrder(t *testing.T) {
 
 func TestObserverSeesTransportAndValidationFailures(t *testing.T) {
 	rec := &obRecorder{}
-	c, _ := rtClient(t, "http://127.0.0.1:1", WithObserver(rec), WithRetryPolicy(RetryOff()))
+	c, _ := tsClient(t, "http://127.0.0.1:1", WithObserver(rec), WithRetryPolicy(RetryOff()))
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
 	if err == nil {
 		t.Fatal("want a transport error")
@@ -97,7 +97,7 @@ func TestObserverSeesTransportAndValidationFailures(t *testing.T) {
 		t.Fatalf("events = %s (no response arrived, so no OnResponse)", got)
 	}
 	rec2 := &obRecorder{}
-	c2, _ := rtClient(t, "http://127.0.0.1:1", WithObserver(rec2))
+	c2, _ := tsClient(t, "http://127.0.0.1:1", WithObserver(rec2))
 	_, _, err = c2.Repos.Get(context.Background(), "o/x", "r")
 	if got := strings.Join(rec2.events, " "); got != "final:*forgejo.ValidationError" || rec2.errs[0] != err {
 		t.Fatalf("events = %s", got)
@@ -105,9 +105,9 @@ func TestObserverSeesTransportAndValidationFailures(t *testing.T) {
 }
 
 func TestObserverCallContextCarriesRequestIDAndDuration(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 404, header: map[string]string{"X-Request-Id": "req-42"}})
+	srv := tsNewServer(t, tsStep{status: 404, header: map[string]string{"X-Request-Id": "req-42"}})
 	rec := &obRecorder{}
-	c, _ := rtClient(t, srv.URL, WithObserver(rec))
+	c, _ := tsClient(t, srv.URL, WithObserver(rec))
 	tick := time.Unix(0, 0)
 	c.now = func() time.Time { tick = tick.Add(7 * time.Millisecond); return tick }
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
@@ -135,8 +135,8 @@ func (obPanicker) OnError(context.Context, CallContext, error)                { 
 func (obPanicker) OnRetry(context.Context, CallContext, error, time.Duration) { panic("boom") }
 
 func TestPanickingObserverNeverFailsTheCall(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 503}, rtStep{status: 200, body: `{"version":"1.2.3"}`})
-	c, _ := rtClient(t, srv.URL, WithObserver(obPanicker{}))
+	srv := tsNewServer(t, tsStep{status: 503}, tsStep{status: 200, body: `{"version":"1.2.3"}`})
+	c, _ := tsClient(t, srv.URL, WithObserver(obPanicker{}))
 	v, resp, err := c.Misc.GetVersion(context.Background())
 	if err != nil || v.Version != "1.2.3" || resp.Attempts != 2 {
 		t.Fatalf("v = %+v err = %v", v, err)
@@ -161,10 +161,10 @@ func TestNoObserverAllocatesNothingForIt(t *testing.T) {
 }
 
 func TestSlogObserver(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 503}, rtStep{status: 404, body: `{"message":"GetUserByName","errors":["user redirect does not exist"]}`})
+	srv := tsNewServer(t, tsStep{status: 503}, tsStep{status: 404, body: `{"message":"GetUserByName","errors":["user redirect does not exist"]}`})
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, _ := rtClient(t, srv.URL, WithObserver(NewSlogObserver(logger)))
+	c, _ := tsClient(t, srv.URL, WithObserver(NewSlogObserver(logger)))
 	_, _, _ = c.Repos.Get(context.Background(), "o", "r")
 
 	type line struct {

@@ -139,7 +139,7 @@ func WithPageSize(n int) ClientOption {
 // without it, the client sends through http.DefaultTransport as it is at
 // each call (so a test tool that swaps http.DefaultTransport sees every
 // request), with the same redirect rule and attempt timeout.
-// the library never closes it or its transport. Configure TLS, proxies and
+// The library never closes it or its transport. Configure TLS, proxies and
 // connection pooling there. The client keeps a shallow copy of hc (sharing
 // its Transport and Jar) whose CheckRedirect also refuses redirects that
 // would turn a write into a GET; changes made to hc's fields after NewClient

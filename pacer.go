@@ -36,13 +36,6 @@ type Pacer interface {
 	Observe(ctx context.Context, call CallContext, now time.Time, status int, rl *RateLimit, retryAfter time.Duration)
 }
 
-// PacerObserver is an optional extension of [Observer]: an observer that
-// also implements it is told when a [Pacer] could not decide and the
-// client paced the request locally instead.
-type PacerObserver interface {
-	OnPacerFallback(ctx context.Context, call CallContext, err error)
-}
-
 // WithPacer paces every request with p instead of the client's own pacing,
 // falling back to the client's own when p fails (see [Pacer]). Combine it
 // with [WithRateLimitPacing] to set the MaxWait of every wait and the local
@@ -90,12 +83,4 @@ func (c *Client) observePacer(ctx context.Context, call CallContext, hresp *http
 	retryAfter, _ := parseRetryAfter(hresp.Header)
 	defer func() { _ = recover() }() // a panicking pacer never fails the call
 	c.pacer.Observe(ctx, call, c.now(), hresp.StatusCode, rl, retryAfter)
-}
-
-func (c *Client) notifyPacerFallback(ctx context.Context, call CallContext, err error) {
-	if c.pacerObserver == nil {
-		return
-	}
-	defer func() { _ = recover() }()
-	c.pacerObserver.OnPacerFallback(ctx, call, err)
 }

@@ -44,41 +44,6 @@ func WithRateLimitPacing(p Pacing) ClientOption {
 	}
 }
 
-// RetryBudget configures [WithRetryBudget], in the spirit of gRPC retry
-// throttling: the budget starts full at MaxTokens; every failed attempt
-// whose failure is retryable costs one token; every success gives back
-// TokenRatio; retries are allowed only while more than half the tokens
-// remain. Many concurrent calls therefore cannot multiply a 429 or 503 storm:
-// once failures dominate, calls fail after their first attempt until
-// successes refill the budget.
-type RetryBudget struct {
-	MaxTokens  float64
-	TokenRatio float64
-}
-
-// WithRetryBudget shares one retry budget among every call of the client.
-// Off by default.
-func WithRetryBudget(b RetryBudget) ClientOption {
-	return func(c *config) error {
-		if b.MaxTokens <= 0 || b.MaxTokens > 1000 {
-			return &ValidationError{Field: "retryBudget.MaxTokens", Message: "must be in (0, 1000]"}
-		}
-		if b.TokenRatio <= 0 || b.TokenRatio > 1 {
-			return &ValidationError{Field: "retryBudget.TokenRatio", Message: "must be in (0, 1]"}
-		}
-		c.budget = &b
-		return nil
-	}
-}
-
-// RateLimitObserver is an optional extension of [Observer]: an observer
-// that also implements it is told of every rate-limit snapshot a response
-// carries, and of every pacing wait.
-type RateLimitObserver interface {
-	OnRateLimit(ctx context.Context, call CallContext, rl RateLimit)
-	OnRateLimitWait(ctx context.Context, call CallContext, wait time.Duration)
-}
-
 // limits is the client's shared rate-limit state.
 type limits struct {
 	mu     sync.Mutex
@@ -92,22 +57,15 @@ type limits struct {
 	hasReset bool
 	nextSlot time.Time // Spread: when the next request may go
 
-	budget *RetryBudget
-	tokens float64
-
 	// inflight counts the paced requests let through and not yet answered
-	// (concurrent walks, issue 13): a snapshot's remaining budget does not
+	// (a concurrent walk's pages): a snapshot's remaining budget does not
 	// know of the ones sent after it.
 	inflight int
 	overlap  bool // requests have overlapped since the client was last idle
 }
 
-func newLimits(p *Pacing, b *RetryBudget) *limits {
-	l := &limits{pacing: p, budget: b}
-	if b != nil {
-		l.tokens = b.MaxTokens
-	}
-	return l
+func newLimits(p *Pacing) *limits {
+	return &limits{pacing: p}
 }
 
 // RateLimit returns the most recent rate-limit snapshot any response gave
@@ -190,32 +148,6 @@ func (l *limits) reserve(now time.Time) time.Duration {
 	return at.Sub(now)
 }
 
-// allowRetry reports whether the retry budget permits one more retry.
-func (l *limits) allowRetry() bool {
-	if l.budget == nil {
-		return true
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.tokens > l.budget.MaxTokens/2
-}
-
-// recordOutcome feeds the retry budget: a retryable failure costs a token,
-// a success gives back TokenRatio.
-func (l *limits) recordOutcome(success, retryableFailure bool) {
-	if l.budget == nil {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	switch {
-	case success:
-		l.tokens = min(l.tokens+l.budget.TokenRatio, l.budget.MaxTokens)
-	case retryableFailure:
-		l.tokens = max(l.tokens-1, 0)
-	}
-}
-
 // pace waits, when pacing is on, until the request budget allows another
 // request. It returns ctx's error if the caller gives up meanwhile.
 func (c *Client) pace(ctx context.Context, call CallContext) error {
@@ -268,20 +200,4 @@ func (l *limits) walkPermits(n int, now time.Time) int {
 		return n
 	}
 	return int(min(max(l.est, 0), int64(n)))
-}
-
-func (c *Client) notifyRateLimit(ctx context.Context, call CallContext, rl RateLimit) {
-	if c.rateLimitObserver == nil {
-		return
-	}
-	defer func() { _ = recover() }()
-	c.rateLimitObserver.OnRateLimit(ctx, call, rl)
-}
-
-func (c *Client) notifyRateLimitWait(ctx context.Context, call CallContext, wait time.Duration) {
-	if c.rateLimitObserver == nil {
-		return
-	}
-	defer func() { _ = recover() }()
-	c.rateLimitObserver.OnRateLimitWait(ctx, call, wait)
 }

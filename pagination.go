@@ -24,35 +24,6 @@ type ListOptions struct {
 	Limit int
 }
 
-// PagingKind is how an operation pages, as the operations table says.
-type PagingKind int
-
-const (
-	// PagingNone: the operation takes no paging parameters.
-	PagingNone PagingKind = iota
-	// PagingPageLimit: page and limit, always sent together.
-	PagingPageLimit
-	// PagingPageOnly: page alone; the instance picks the size
-	// (repoGetWikiPageRevisions).
-	PagingPageOnly
-	// PagingPagePerPage: page and per_page (GetTree ignores limit).
-	PagingPagePerPage
-)
-
-// String names the kind as the operations table does.
-func (k PagingKind) String() string {
-	switch k {
-	case PagingPageLimit:
-		return "page+limit"
-	case PagingPageOnly:
-		return "page"
-	case PagingPagePerPage:
-		return "page+per_page"
-	default:
-		return "none"
-	}
-}
-
 // appendPaging renders the paging query of one page after the operation's
 // own filters: page and limit together, always, in that order, because
 // Forgejo ignores a lone limit and returns everything (862 forks in one

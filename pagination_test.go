@@ -1007,3 +1007,26 @@ func TestWalkContextCanceled(t *testing.T) {
 		}
 	})
 }
+
+// Page sizes past Codeberg's 50 reach the server as asked: the instance
+// clamps, not the client.
+func TestPageSizesReachTheServer(t *testing.T) {
+	for _, n := range []int{100, 1000} {
+		var got string
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got = r.URL.Query().Get("limit")
+			w.Write([]byte(`[]`))
+		}))
+		c, err := NewClient(WithBaseURL(srv.URL), WithPageSize(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.Issues.List(context.Background(), "o", "r", nil); err != nil || got != strconv.Itoa(n) {
+			t.Errorf("WithPageSize(%d): the server saw limit=%q (err %v)", n, got, err)
+		}
+		if _, _, err := c.Issues.List(context.Background(), "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: n}}); err != nil || got != strconv.Itoa(n) {
+			t.Errorf("Limit %d: the server saw limit=%q (err %v)", n, got, err)
+		}
+		srv.Close()
+	}
+}

@@ -22,8 +22,9 @@ func rlHeader(kv ...string) http.Header {
 	return h
 }
 
-// TestRateLimitVectors are the reference's RL vectors (ratelimit-retry-
-// standards §7.3) plus our own.
+// TestRateLimitVectors are rate-limit header vectors: the IETF draft's
+// RateLimit and RateLimit-Policy fields, the X-RateLimit-* family, and our
+// own.
 func TestRateLimitVectors(t *testing.T) {
 	type want struct {
 		ok        bool
@@ -176,11 +177,11 @@ func TestRateLimitDetails(t *testing.T) {
 }
 
 func TestResponseAndClientSurfaceRateLimit(t *testing.T) {
-	srv := rtNewServer(t,
-		rtStep{status: 200, body: `{"version":"1"}`, header: map[string]string{"Ratelimit-Policy": `"baseline";q=2000;w=600`, "Ratelimit": `"baseline";r=1996;t=600`}},
-		rtStep{status: 200, body: `{"version":"1"}`})
+	srv := tsNewServer(t,
+		tsStep{status: 200, body: `{"version":"1"}`, header: map[string]string{"Ratelimit-Policy": `"baseline";q=2000;w=600`, "Ratelimit": `"baseline";r=1996;t=600`}},
+		tsStep{status: 200, body: `{"version":"1"}`})
 	rec := &rlRecorder{}
-	c, _ := rtClient(t, srv.URL, WithObserver(rec))
+	c, _ := tsClient(t, srv.URL, WithObserver(rec))
 	if _, ok := c.RateLimit(); ok {
 		t.Fatal("a new client knows no rate limit")
 	}
@@ -264,15 +265,15 @@ func (k *rlClock) Timer(d time.Duration) (<-chan time.Time, func()) {
 func TestPacingWaitsForTheReset(t *testing.T) {
 	// The instance says 2 requests are left, then 1, then 0, with 5 s to
 	// the reset (measured against the fake clock).
-	steps := []rtStep{
+	steps := []tsStep{
 		{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=1;t=5`}},
 		{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=0;t=5`}},
 		{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=9;t=5`}},
 	}
-	srv := rtNewServer(t, steps...)
+	srv := tsNewServer(t, steps...)
 	k := &rlClock{now: rlNow}
 	rec := &rlRecorder{}
-	c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{}), WithObserver(rec))
+	c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{}), WithObserver(rec))
 	c.now, c.sleep = k.Now, k.Sleep
 	for i := range 3 {
 		if _, _, err := c.Misc.GetVersion(context.Background()); err != nil {
@@ -291,11 +292,11 @@ func TestPacingWaitsForTheReset(t *testing.T) {
 }
 
 func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
-	spent := rtStep{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=0;t=600`}}
+	spent := tsStep{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=0;t=600`}}
 	t.Run("off by default: the seed's behaviour", func(t *testing.T) {
-		srv := rtNewServer(t, spent)
+		srv := tsNewServer(t, spent)
 		k := &rlClock{now: rlNow}
-		c, _ := rtClient(t, srv.URL)
+		c, _ := tsClient(t, srv.URL)
 		c.now, c.sleep = k.Now, k.Sleep
 		for range 3 {
 			_, _, _ = c.Misc.GetVersion(context.Background())
@@ -305,9 +306,9 @@ func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
 		}
 	})
 	t.Run("bounded by MaxWait", func(t *testing.T) {
-		srv := rtNewServer(t, spent)
+		srv := tsNewServer(t, spent)
 		k := &rlClock{now: rlNow}
-		c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{MaxWait: 3 * time.Second}))
+		c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{MaxWait: 3 * time.Second}))
 		c.now, c.sleep = k.Now, k.Sleep
 		_, _, _ = c.Misc.GetVersion(context.Background())
 		_, _, _ = c.Misc.GetVersion(context.Background())
@@ -316,8 +317,8 @@ func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
 		}
 	})
 	t.Run("bounded by ctx", func(t *testing.T) {
-		srv := rtNewServer(t, spent)
-		c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{}))
+		srv := tsNewServer(t, spent)
+		c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{}))
 		c.sleep = sleepContext // real sleep, ended by ctx
 		_, _, _ = c.Misc.GetVersion(context.Background())
 		ctx, cancel := context.WithCancel(context.Background())
@@ -329,9 +330,9 @@ func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
 		}
 	})
 	t.Run("no headers, no waiting", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 200, body: `{}`})
+		srv := tsNewServer(t, tsStep{status: 200, body: `{}`})
 		k := &rlClock{now: rlNow}
-		c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{}))
+		c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{}))
 		c.now, c.sleep = k.Now, k.Sleep
 		for range 5 {
 			_, _, _ = c.Misc.GetVersion(context.Background())
@@ -344,18 +345,22 @@ func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
 
 type rlCancelOnWait struct{ cancel context.CancelFunc }
 
-func (rlCancelOnWait) OnRequest(context.Context, CallContext)              {}
-func (rlCancelOnWait) OnResponse(context.Context, CallContext, int)        {}
-func (rlCancelOnWait) OnError(context.Context, CallContext, error)         {}
+func (rlCancelOnWait) OnRequest(context.Context, CallContext) {}
+
+func (rlCancelOnWait) OnResponse(context.Context, CallContext, int) {}
+
+func (rlCancelOnWait) OnError(context.Context, CallContext, error) {}
+
 func (rlCancelOnWait) OnRateLimit(context.Context, CallContext, RateLimit) {}
+
 func (o rlCancelOnWait) OnRateLimitWait(context.Context, CallContext, time.Duration) {
 	o.cancel()
 }
 
 func TestPacingSpread(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=4;t=10`}})
+	srv := tsNewServer(t, tsStep{status: 200, body: `{}`, header: map[string]string{"RateLimit": `"b";r=4;t=10`}})
 	k := &rlClock{now: rlNow}
-	c, _ := rtClient(t, srv.URL, WithRateLimitPacing(Pacing{Spread: true}))
+	c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{Spread: true}))
 	c.now, c.sleep = k.Now, k.Sleep
 	_, _, _ = c.Misc.GetVersion(context.Background()) // learns r=4, reset in 10 s
 	for range 3 {
@@ -365,56 +370,6 @@ func TestPacingSpread(t *testing.T) {
 	// 10 s / 4 = 2.5 s apart: the first goes at once, the next two wait.
 	if !slices.Equal(k.sleeps, []time.Duration{2500 * time.Millisecond, 2500 * time.Millisecond}) {
 		t.Fatalf("sleeps = %v", k.sleeps)
-	}
-}
-
-func TestRetryBudget(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 503})
-	c, k := rtClient(t, srv.URL, WithRetryBudget(RetryBudget{MaxTokens: 4, TokenRatio: 0.5}))
-	// Call 1: attempt 1 fails (4→3, 3 > 2: retry), attempt 2 fails (3→2,
-	// 2 is not > 2: stop). Exhausted after 2 attempts, not 3.
-	_, _, err := c.Misc.GetVersion(context.Background())
-	var re *RetriesExhaustedError
-	if !errors.As(err, &re) || re.Attempts != 2 {
-		t.Fatalf("err = %v", err)
-	}
-	// Call 2: the budget is at half: one attempt, the failure comes back bare.
-	hits := srv.hits.Load()
-	_, _, err = c.Misc.GetVersion(context.Background())
-	var ae *APIError
-	if !errors.As(err, &ae) || errors.As(err, &re) || srv.hits.Load()-hits != 1 {
-		t.Fatalf("err = %v, attempts = %d", err, srv.hits.Load()-hits)
-	}
-	if len(k.waits()) != 1 {
-		t.Fatalf("waits = %v", k.waits())
-	}
-	for _, bad := range []RetryBudget{{}, {MaxTokens: 10}, {MaxTokens: 2000, TokenRatio: 0.1}, {MaxTokens: 10, TokenRatio: 2}} {
-		if _, err := NewClient(WithRetryBudget(bad)); err == nil {
-			t.Errorf("budget %+v accepted", bad)
-		}
-	}
-}
-
-func TestRetryBudgetRefillsOnSuccess(t *testing.T) {
-	l := newLimits(nil, &RetryBudget{MaxTokens: 4, TokenRatio: 0.5})
-	l.recordOutcome(false, true)
-	l.recordOutcome(false, true)
-	if l.allowRetry() {
-		t.Fatal("at half the budget, no retry")
-	}
-	l.recordOutcome(true, false)
-	if !l.allowRetry() {
-		t.Fatal("a success refills the budget")
-	}
-	for range 10 {
-		l.recordOutcome(true, false)
-	}
-	if l.tokens != 4 {
-		t.Fatalf("tokens = %v, want capped at 4", l.tokens)
-	}
-	l.recordOutcome(false, false) // a non-retryable failure costs nothing
-	if l.tokens != 4 {
-		t.Fatalf("tokens = %v", l.tokens)
 	}
 }
 

@@ -1,287 +1,157 @@
 package forgejo
 
 import (
-	"strconv"
+	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"codeberg.org/forgego/forgejo/internal/secret"
 )
 
-// This file holds path safety (percent-encoding and validating path
-// parameters) and redaction (masking sensitive query values). URLs are built
-// and redacted here and nowhere else.
+// This file is the one place that masks secrets in text the library
+// renders. Any text that can carry bytes from the server (error messages,
+// transport causes, header values, decode snippets, rendered URLs) passes
+// through redactor.scrub in full before it is stored, and is cut to its
+// bound only afterwards, so a secret placed to straddle a cut cannot leak
+// its prefix. The masking itself is internal/secret's Set, which the
+// command-line tool's output uses too.
 
-// redactedMask replaces every secret the library renders: the same mask
-// as every type that holds one renders (internal/secret).
-const redactedMask = secret.Mask
-
-// sensitiveQuery is the set of query parameter names whose values are
-// masked wherever a URL is rendered (compared case-insensitively). The
-// library never sends a credential in the query; this guards parameters a
-// caller adds through Client.Do.
-var sensitiveQuery = [...]string{"token", "access_token", "private_token", "password", "sudo"}
-
-func isSensitiveQuery(name string) bool {
-	for _, s := range sensitiveQuery {
-		if strings.EqualFold(name, s) {
-			return true
-		}
-	}
-	return false
+// newSecretSet returns a set of secrets that masks, besides the forms
+// secret.Set lists, the percent-encoding this library's URL builder
+// writes (escapeTo).
+func newSecretSet(secrets ...string) *secret.Set {
+	return secret.NewSet([]func(string) string{percentEncoded}, secrets...)
 }
 
-// pathArg is one path parameter: its name in the template (for errors), its
-// value, and whether it may span several segments (branch names, file
-// paths).
-type pathArg struct {
-	name  string
-	value string
-	multi bool
-	// slash lets a single segment carry "/", sent encoded as %2F (tag
-	// names, branch-protection rule names, refs, template names).
-	slash bool
-}
-
-// seg is a single-segment path parameter: owner, repo, username, org…
-func seg(name, value string) pathArg { return pathArg{name: name, value: value} }
-
-// segSlash is a single-segment path parameter whose value may contain
-// slashes, sent inside the one segment as %2F: a release tag "v1/rc", a
-// branch-protection rule "release/*", a ref "feature/x" in a route that
-// takes it as one segment.
-func segSlash(name, value string) pathArg { return pathArg{name: name, value: value, slash: true} }
-
-// segs is a multi-segment path parameter, sent as several segments: a
-// branch name like "renovate/x" or a file path like "docs/a.md".
-func segs(name, value string) pathArg { return pathArg{name: name, value: value, multi: true} }
-
-// num is an integer path parameter (an index or id).
-func num(name string, value int64) pathArg {
-	return pathArg{name: name, value: strconv.FormatInt(value, 10)}
-}
-
-// expandPath fills a spec path template ("/repos/{owner}/{repo}") with args
-// in order, validating and percent-encoding each. It rejects values that
-// could forge another path before any request is sent.
-func expandPath(tmpl string, args ...pathArg) (string, error) {
+// percentEncoded is s as escapeTo encodes it in a path or a query.
+func percentEncoded(s string) string {
 	var b strings.Builder
-	b.Grow(len(tmpl) + 32)
-	next := 0
-	for i := 0; i < len(tmpl); {
-		c := tmpl[i]
-		if c != '{' {
-			b.WriteByte(c)
-			i++
-			continue
-		}
-		end := strings.IndexByte(tmpl[i:], '}')
-		if end < 0 || next >= len(args) || args[next].name != tmpl[i+1:i+end] {
-			return "", &ValidationError{Field: "path", Message: "template " + tmpl + " does not match its arguments"}
-		}
-		a := args[next]
-		next++
-		i += end + 1
-		if err := writeParam(&b, a); err != nil {
-			return "", err
-		}
-	}
-	if next != len(args) {
-		return "", &ValidationError{Field: "path", Message: "template " + tmpl + " does not match its arguments"}
-	}
-	return b.String(), nil
-}
-
-func writeParam(b *strings.Builder, a pathArg) error {
-	v := strings.TrimSpace(a.value)
-	if v == "" {
-		return &ValidationError{Field: a.name, Message: "must not be blank"}
-	}
-	if hasControl(v) {
-		return &ValidationError{Field: a.name, Message: "must not contain a control character"}
-	}
-	if !a.multi && !a.slash && strings.Contains(v, "/") {
-		return &ValidationError{Field: a.name, Message: "must not contain a slash"}
-	}
-	if err := checkDotSegments(a.name, v); err != nil {
-		return err
-	}
-	if !a.multi {
-		escapeTo(b, v)
-		return nil
-	}
-	if strings.HasPrefix(v, "/") || strings.HasSuffix(v, "/") {
-		return &ValidationError{Field: a.name, Message: "must not start or end with a slash"}
-	}
-	for i, part := range strings.Split(v, "/") {
-		if part == "" {
-			return &ValidationError{Field: a.name, Message: "must not contain an empty segment"}
-		}
-		if i > 0 {
-			b.WriteByte('/')
-		}
-		escapeTo(b, part)
-	}
-	return nil
-}
-
-// checkDotSegments is the path-safety rule for any text that becomes part
-// of a request path: no "." or ".." component, however the text is split
-// and decoded on the way. A proxy or server may percent-decode the path
-// (%2F becoming "/", %2E becoming "."), even more than once, and treat "\"
-// as a separator before cleaning it; any of those readings must leave the
-// request on its operation's route. So the value is split on "/" and "\"
-// as given and after each of up to three percent-decodings (the
-// non-standard %uXXXX included: lenientUnescape), and every component is
-// checked. Text sent as an already encoded path must also pass
-// checkEscapes.
-func checkDotSegments(field, v string) error {
-	for range 4 {
-		for rest := v; rest != ""; {
-			part := rest
-			if i := strings.IndexAny(rest, `/\`); i >= 0 {
-				part, rest = rest[:i], rest[i+1:]
-			} else {
-				rest = ""
-			}
-			if p := strings.TrimSpace(part); p == "." || p == ".." {
-				return &ValidationError{Field: field, Message: "must not contain a '.' or '..' segment, even percent-encoded"}
-			}
-		}
-		dec := lenientUnescape(v)
-		if dec == v {
-			return nil
-		}
-		v = dec
-	}
-	return nil
-}
-
-// checkEscapes is the rule for text that is sent as an already encoded
-// path (Client.Do): every '%' starts an escape of two hex digits (RFC 3986
-// pct-encoded). Anything else (a trailing '%', "%2", "%zz", "%%", IIS's
-// "%u002e") is refused as the caller's mistake before anything is sent: a
-// URL parser rejects it, and a forgiving server might decode it into a
-// dot segment.
-func checkEscapes(field, p string) error {
-	for i := 0; i < len(p); i++ {
-		if p[i] != '%' {
-			continue
-		}
-		if i+2 >= len(p) || !isHex(p[i+1]) || !isHex(p[i+2]) {
-			return &ValidationError{Field: field, Message: "must not contain a malformed percent-escape ('%' not followed by two hex digits)"}
-		}
-		i += 2
-	}
-	return nil
-}
-
-// lenientUnescape decodes every valid %XX sequence of s, and the
-// non-standard %uXXXX some servers (IIS) decode, and keeps the rest, as a
-// forgiving server would.
-func lenientUnescape(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		if s[i] == '%' && i+5 < len(s) && (s[i+1] == 'u' || s[i+1] == 'U') && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
-			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
-			b.WriteRune(r)
-			i += 5
-			continue
-		}
-		b.WriteByte(s[i])
-	}
+	escapeTo(&b, s)
 	return b.String()
 }
 
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+// redactor masks the client's secrets and one call's own in text bound for
+// an error, an event or a log line.
+type redactor struct {
+	set  *secret.Set
+	call *secret.Set // the call's own secrets; nil when it has none
 }
 
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
+// redactor returns the redactor for one call: the client's secrets, and
+// the call's own: a one-time password, the tokens its attempts send (added
+// as they are drawn, tokensource.go) and the value of every query
+// parameter that buildURL masks in a rendered URL (a password passed with
+// QueryParam or Client.Do), so that a value secret in one channel is secret
+// in all.
+func (c *Client) redactor(r *request) redactor {
+	red := redactor{set: c.secretsFn()}
+	if r == nil {
+		return red
 	}
-	return c - '0'
+	var own []string
+	for _, q := range r.query {
+		if isSensitiveQuery(q.name) && q.value != "" {
+			own = append(own, q.value)
+		}
+	}
+	if r.extra != nil {
+		own = append(own, r.extra.secrets...)
+		for _, q := range r.extra.query {
+			if isSensitiveQuery(q.name) && q.value != "" {
+				own = append(own, q.value)
+			}
+		}
+	}
+	if len(own) > 0 || c.tokenSource != nil || r.extra != nil && r.extra.tokenSource != nil {
+		red.call = newSecretSet(own...)
+	}
+	return red
 }
 
-// escapeTo percent-encodes s per RFC 3986 over its UTF-8 bytes: only
-// A–Z a–z 0–9 - . _ ~ stay literal, everything else becomes %XX. Used for
-// path segments and query names and values alike.
-func escapeTo(b *strings.Builder, s string) {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if unreserved(c) {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
+// pad is how many bytes past a bound must be scrubbed before cutting there:
+// the longest form of any secret.
+func (red redactor) pad() int {
+	return max(red.set.Longest(), red.call.Longest())
 }
 
-func unreserved(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
+// scrub masks every form of every secret in s, whole and in runs of secret.RunLen
+// bytes or more (secret.RunLen). This is the one function that masks
+// secrets in the library; callers
+// bound the result afterwards.
+func (red redactor) scrub(s string) string {
+	if s == "" {
+		return s
+	}
+	s = red.set.Scrub(s)
+	if red.call != nil {
+		s = red.call.Scrub(s)
+	}
+	return s
 }
 
-// queryParam is one query parameter; a request's query is an ordered list
-// because order is part of what tests and logs show, and keys may repeat.
-type queryParam struct {
-	name, value string
+// scrubBytes is scrub for a byte slice; it returns b itself when nothing
+// was masked.
+func (red redactor) scrubBytes(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	s := red.scrub(string(b))
+	if len(s) == len(b) && s == string(b) {
+		return b
+	}
+	return []byte(s)
 }
 
-// buildURL renders the URL to send and its redacted twin (identical unless
-// a sensitive query parameter is present). path is already encoded.
-func buildURL(base, path string, query []queryParam) (send, redacted string) {
-	var b strings.Builder
-	b.Grow(len(base) + len(path) + 16*len(query))
-	b.WriteString(base)
-	b.WriteString(path)
-	prefix := b.Len()
-	sensitive := false
-	for i, q := range query {
-		if i == 0 {
-			b.WriteByte('?')
-		} else {
-			b.WriteByte('&')
-		}
-		escapeTo(&b, q.name)
-		b.WriteByte('=')
-		escapeTo(&b, q.value)
-		if isSensitiveQuery(q.name) {
-			sensitive = true
-		}
+// snippet returns at most MaxFragment characters from the start of body,
+// scrubbed before it is cut, with invalid UTF-8 replaced.
+func (red redactor) snippet(body []byte) string {
+	maxBytes := MaxFragment*utf8.UTFMax + red.pad()
+	if len(body) > maxBytes {
+		body = body[:maxBytes]
 	}
-	send = b.String()
-	if !sensitive {
-		return send, send
+	return bound(red.scrub(strings.ToValidUTF8(string(body), "\uFFFD")))
+}
+
+// scrubbedError stands in for a cause whose text carried a secret: it
+// renders the scrubbed text and still answers errors.Is for the cause's
+// chain (context.Canceled, io.EOF, …), but hides the cause itself, whose
+// own Error would print the secret.
+type scrubbedError struct {
+	text  string
+	cause error
+}
+
+func (e *scrubbedError) Error() string { return e.text }
+
+// Is reports whether the hidden cause's chain matches target.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.cause, target) }
+
+// scrubError returns err unchanged when its text carries no secret, and a
+// scrubbedError otherwise.
+func (red redactor) scrubError(err error) error {
+	if err == nil {
+		return nil
 	}
-	var r strings.Builder
-	r.WriteString(send[:prefix])
-	for i, q := range query {
-		if i == 0 {
-			r.WriteByte('?')
-		} else {
-			r.WriteByte('&')
-		}
-		escapeTo(&r, q.name)
-		r.WriteByte('=')
-		if isSensitiveQuery(q.name) {
-			r.WriteString(redactedMask)
-		} else {
-			escapeTo(&r, q.value)
-		}
+	if pe, ok := err.(*PanicError); ok {
+		// Keep the type, for errors.As: scrub the text it carries.
+		return &PanicError{Where: pe.Where, Value: red.scrub(pe.Value), Stack: pe.Stack}
 	}
-	return send, r.String()
+	text := err.Error()
+	if s := red.scrub(text); s != text {
+		return &scrubbedError{text: s, cause: err}
+	}
+	return err
+}
+
+// scrubRateLimit masks secrets in the server-chosen texts of a rate-limit
+// snapshot: names and partition keys.
+func (red redactor) scrubRateLimit(rl *RateLimit) {
+	for i := range rl.Policies {
+		rl.Policies[i].Name = red.scrub(rl.Policies[i].Name)
+		rl.Policies[i].PartitionKey = red.scrubBytes(rl.Policies[i].PartitionKey)
+	}
+	for i := range rl.Limits {
+		rl.Limits[i].Name = red.scrub(rl.Limits[i].Name)
+		rl.Limits[i].PartitionKey = red.scrubBytes(rl.Limits[i].PartitionKey)
+	}
 }

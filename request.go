@@ -1,15 +1,63 @@
 package forgejo
 
 import (
-	"bytes"
+	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 )
 
-// This file holds the request-building helpers the generated operations use
-// beyond those of pipeline.go: the other query parameter kinds, argument
-// checks made before anything is sent, text bodies, and the response
-// envelopes some listings wrap their items in.
+// This file is the request: one call's inputs as an operation method builds
+// them (the path with its arguments, the query, the body, the result kind,
+// the per-call options), and the builders the generated operations use,
+// each checking its argument before anything is sent. The attempt's
+// *http.Request is built from it in httprequest.go.
+
+// request is one call's inputs, built by an operation method.
+type request struct {
+	op       *Operation
+	path     string // encoded, starting with "/"
+	query    []queryParam
+	body     []byte
+	stream   *bodyStream // a body streamed from the caller's reader instead (uploads.go); sent once
+	bodyType string      // Content-Type of body or stream
+	result   resultKind
+	extra    *callOptions // per-call options; nil when none
+	err      error        // a validation failure while building: nothing is sent
+	args     []pathArg    // the path's arguments, for re-targeting (version_check.go)
+	argBuf   [3]pathArg   // args' storage for the usual few, saving an allocation
+	root     bool         // path is below the instance root, not the API's (OpenAttachment)
+}
+
+// newRequest starts a request for op, expanding its path template with args.
+func newRequest(op *Operation, args ...pathArg) *request {
+	r := &request{op: op}
+	r.args = append(r.argBuf[:0], args...)
+	r.path, r.err = expandPath(op.Path, args...)
+	return r
+}
+
+// addQuery appends a query parameter; empty values are not sent, since an
+// unset filter and an empty one mean the same to Forgejo.
+func (r *request) addQuery(name, value string) {
+	if value != "" {
+		r.query = append(r.query, queryParam{name, value})
+	}
+}
+
+// addQueryTime appends a timestamp query parameter (RFC 3339) when set.
+func (r *request) addQueryTime(name string, value time.Time) {
+	if !value.IsZero() {
+		r.query = append(r.query, queryParam{name, value.Format(time.RFC3339)})
+	}
+}
+
+// addQueryList appends a comma-joined list when non-empty.
+func (r *request) addQueryList(name string, values []string) {
+	if len(values) > 0 {
+		r.query = append(r.query, queryParam{name, strings.Join(values, ",")})
+	}
+}
 
 // addQueryInt appends an integer query parameter when non-zero: for every
 // integer filter of the API, zero means "no filter".
@@ -72,34 +120,6 @@ func (r *request) textBody(s string) {
 	r.body, r.bodyType = []byte(s), "text/plain; charset=utf-8"
 }
 
-// okDataEnvelope is the {"ok": true, "data": [...]} wrapper of the search
-// listings (/repos/search, /users/search, team search).
-type okDataEnvelope[T any] struct {
-	OK   bool `json:"ok"`
-	Data []T  `json:"data"`
-}
-
-// topicsEnvelope is the {"topics": [...]} wrapper of the topic listings.
-type topicsEnvelope[T any] struct {
-	Topics []T `json:"topics"`
-}
-
-// maybeEmpty decodes into v unless the body is empty, which some
-// operations answer with 204 instead of an object; empty reports which
-// happened.
-type maybeEmpty struct {
-	v     any
-	empty bool
-}
-
-func (m *maybeEmpty) decodeJSON(data []byte) error {
-	if len(bytes.TrimSpace(data)) == 0 {
-		m.empty = true
-		return nil
-	}
-	return decodeJSON(data, m.v, false)
-}
-
 // enumStrings converts a list of a named string type (an enumeration's
 // values) to the strings sent.
 func enumStrings[S ~string](values []S) []string {
@@ -111,4 +131,31 @@ func enumStrings[S ~string](values []S) []string {
 		out[i] = string(v)
 	}
 	return out
+}
+
+// paging appends page and limit (or the operation's variant) last.
+func (r *request) paging(c *Client, opts ListOptions) {
+	if r.err != nil {
+		return
+	}
+	r.query, r.err = c.appendPaging(r.query, r.op.Paging, opts)
+}
+
+// jsonBody sets a JSON request body, encoded once for every attempt.
+func (r *request) jsonBody(v any) {
+	if r.err != nil {
+		return
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		r.err = &ValidationError{Field: "body", Message: "cannot be encoded as JSON: " + err.Error()}
+		return
+	}
+	r.body, r.bodyType = data, "application/json"
+}
+
+// conditional reports whether the call carries If-None-Match or
+// If-Modified-Since, so that a 304 is its answer rather than an error.
+func (r *request) conditional() bool {
+	return r.extra != nil && (r.extra.headers.Get("If-None-Match") != "" || r.extra.headers.Get("If-Modified-Since") != "")
 }

@@ -2,11 +2,9 @@ package forgejo
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -74,54 +72,4 @@ func TestResponseNeverNilAndSafe(t *testing.T) {
 	_, _ = nilResp.TotalCount()
 	_, _ = nilResp.RateLimit()
 	_ = nilResp.RequestID()
-}
-
-// The status sentinels match through retries.
-func TestStatusSentinels(t *testing.T) {
-	for _, code := range []int{400, 401, 403, 404, 409, 422, 423, 429, 503} {
-		srv := rtNewServer(t, rtStep{status: code})
-		c, _ := rtClient(t, srv.URL)
-		_, _, err := c.Repos.Get(context.Background(), "o", "r")
-		for sentinel, want := range map[error]int{ErrBadRequest: 400, ErrUnauthorized: 401, ErrForbidden: 403, ErrNotFound: 404,
-			ErrConflict: 409, ErrUnprocessable: 422, ErrLocked: 423, ErrRateLimited: 429} {
-			if got := errors.Is(err, sentinel); got != (code == want) {
-				t.Errorf("status %d: errors.Is(err, %v) = %v", code, sentinel, got)
-			}
-		}
-		if StatusCode(err) != code {
-			t.Errorf("StatusCode = %d, want %d", StatusCode(err), code)
-		}
-		if code == 429 || code == 503 {
-			var re *RetriesExhaustedError
-			if !errors.As(err, &re) {
-				t.Errorf("status %d: %v is not a RetriesExhaustedError; the sentinel must match through it", code, err)
-			}
-		}
-	}
-	if StatusCode(nil) != 0 || StatusCode(errors.New("x")) != 0 {
-		t.Error("StatusCode of a non-API error is not 0")
-	}
-}
-
-// Page sizes past Codeberg's 50 reach the server as asked: the instance
-// clamps, not the client.
-func TestPageSizesReachTheServer(t *testing.T) {
-	for _, n := range []int{100, 1000} {
-		var got string
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			got = r.URL.Query().Get("limit")
-			w.Write([]byte(`[]`))
-		}))
-		c, err := NewClient(WithBaseURL(srv.URL), WithPageSize(n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := c.Issues.List(context.Background(), "o", "r", nil); err != nil || got != strconv.Itoa(n) {
-			t.Errorf("WithPageSize(%d): the server saw limit=%q (err %v)", n, got, err)
-		}
-		if _, _, err := c.Issues.List(context.Background(), "o", "r", &IssueListOptions{ListOptions: ListOptions{Limit: n}}); err != nil || got != strconv.Itoa(n) {
-			t.Errorf("Limit %d: the server saw limit=%q (err %v)", n, got, err)
-		}
-		srv.Close()
-	}
 }

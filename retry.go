@@ -19,7 +19,7 @@ import (
 
 // This file is the retry engine: the policy, the eligibility of operations,
 // which failures are worth repeating, the delay between attempts and the
-// reading of Retry-After. The loop that applies them is in pipeline.go.
+// reading of Retry-After. The loop that applies them is in retry_loop.go.
 //
 // A failed attempt is repeated only when three questions, asked in this
 // order, all say yes: may this operation be repeated at all (its

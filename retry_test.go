@@ -9,93 +9,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
-
-// rtStep is one scripted answer of rtServer.
-type rtStep struct {
-	status int
-	header map[string]string
-	body   string
-}
-
-// rtServer answers with steps in order, repeating the last one, and counts
-// requests.
-type rtServer struct {
-	*httptest.Server
-	mu      sync.Mutex
-	steps   []rtStep
-	hits    atomic.Int32
-	methods []string
-}
-
-func rtNewServer(t *testing.T, steps ...rtStep) *rtServer {
-	t.Helper()
-	s := &rtServer{steps: steps}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := int(s.hits.Add(1))
-		s.mu.Lock()
-		s.methods = append(s.methods, r.Method)
-		step := s.steps[min(n, len(s.steps))-1]
-		s.mu.Unlock()
-		for k, v := range step.header {
-			if v == "" {
-				w.Header()[k] = nil // suppress a header net/http would add (Date)
-				continue
-			}
-			w.Header().Set(k, v)
-		}
-		if step.body != "" && w.Header().Get("Content-Type") == "" {
-			w.Header().Set("Content-Type", "application/json")
-		}
-		w.WriteHeader(step.status)
-		_, _ = w.Write([]byte(step.body))
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-// rtClock records the backoff waits the engine asks for, without sleeping.
-type rtClock struct {
-	mu     sync.Mutex
-	sleeps []time.Duration
-	bounds []int64 // arguments randN received
-}
-
-func (k *rtClock) sleep(ctx context.Context, d time.Duration) error {
-	k.mu.Lock()
-	k.sleeps = append(k.sleeps, d)
-	k.mu.Unlock()
-	return ctx.Err()
-}
-
-func (k *rtClock) waits() []time.Duration {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return append([]time.Duration(nil), k.sleeps...)
-}
-
-// rtClient builds a client on srv whose sleeps are recorded and whose full
-// jitter always draws the top of its range, so waits are deterministic.
-func rtClient(t *testing.T, url string, opts ...ClientOption) (*Client, *rtClock) {
-	t.Helper()
-	c, err := NewClient(append([]ClientOption{WithBaseURL(url)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := &rtClock{}
-	c.sleep = k.sleep
-	c.randN = func(n int64) int64 {
-		k.mu.Lock()
-		k.bounds = append(k.bounds, n)
-		k.mu.Unlock()
-		return n - 1
-	}
-	return c, k
-}
 
 const rtIssueJSON = `{"id":1,"number":1,"title":"t"}`
 
@@ -132,54 +49,54 @@ func TestRetryEligibilityByStatus(t *testing.T) {
 		}
 	}
 
-	ok := rtStep{status: 200, body: rtIssueJSON}
-	noContent := rtStep{status: 204}
-	fail := func(code int) rtStep { return rtStep{status: code, body: `{"message":"m"}`} }
+	ok := tsStep{status: 200, body: rtIssueJSON}
+	noContent := tsStep{status: 204}
+	fail := func(code int) tsStep { return tsStep{status: code, body: `{"message":"m"}`} }
 
 	cases := []struct {
 		name      string
 		call      call
-		steps     []rtStep
+		steps     []tsStep
 		wantHits  int
 		wantErr   int // status of the *APIError found by errors.As; 0 = success
 		exhausted bool
 	}{
 		// RetryIdempotentOnly GET: every retryable status is repeated.
-		{"get 429 then ok", get, []rtStep{fail(429), ok}, 2, 0, false},
-		{"get 500 then ok", get, []rtStep{fail(500), ok}, 2, 0, false},
-		{"get 502 then ok", get, []rtStep{fail(502), ok}, 2, 0, false},
-		{"get 503 then ok", get, []rtStep{fail(503), ok}, 2, 0, false},
-		{"get 504 then ok", get, []rtStep{fail(504), ok}, 2, 0, false},
-		{"get 503 x3 exhausts", get, []rtStep{fail(503)}, 3, 503, true},
-		{"get 501 not retried", get, []rtStep{fail(501), ok}, 1, 501, false},
-		{"get 505 not retried", get, []rtStep{fail(505), ok}, 1, 505, false},
-		{"get 404 not retried", get, []rtStep{fail(404), ok}, 1, 404, false},
-		{"get 400 not retried", get, []rtStep{fail(400), ok}, 1, 400, false},
-		{"get 422 not retried", get, []rtStep{fail(422), ok}, 1, 422, false},
-		{"get 409 not retried", get, []rtStep{fail(409), ok}, 1, 409, false},
-		{"get 301 unusable, not retried", get, []rtStep{{status: 304}, ok}, 1, 304, false},
-		{"get 503 then 404 is a bare 404", get, []rtStep{fail(503), fail(404)}, 2, 404, false},
+		{"get 429 then ok", get, []tsStep{fail(429), ok}, 2, 0, false},
+		{"get 500 then ok", get, []tsStep{fail(500), ok}, 2, 0, false},
+		{"get 502 then ok", get, []tsStep{fail(502), ok}, 2, 0, false},
+		{"get 503 then ok", get, []tsStep{fail(503), ok}, 2, 0, false},
+		{"get 504 then ok", get, []tsStep{fail(504), ok}, 2, 0, false},
+		{"get 503 x3 exhausts", get, []tsStep{fail(503)}, 3, 503, true},
+		{"get 501 not retried", get, []tsStep{fail(501), ok}, 1, 501, false},
+		{"get 505 not retried", get, []tsStep{fail(505), ok}, 1, 505, false},
+		{"get 404 not retried", get, []tsStep{fail(404), ok}, 1, 404, false},
+		{"get 400 not retried", get, []tsStep{fail(400), ok}, 1, 400, false},
+		{"get 422 not retried", get, []tsStep{fail(422), ok}, 1, 422, false},
+		{"get 409 not retried", get, []tsStep{fail(409), ok}, 1, 409, false},
+		{"get 301 unusable, not retried", get, []tsStep{{status: 304}, ok}, 1, 304, false},
+		{"get 503 then 404 is a bare 404", get, []tsStep{fail(503), fail(404)}, 2, 404, false},
 		// Never: a create or a partial update is never repeated.
-		{"create 503 not retried", create, []rtStep{fail(503), ok}, 1, 503, false},
-		{"create 429 not retried", create, []rtStep{fail(429), ok}, 1, 429, false},
-		{"edit 502 not retried", edit, []rtStep{fail(502), ok}, 1, 502, false},
+		{"create 503 not retried", create, []tsStep{fail(503), ok}, 1, 503, false},
+		{"create 429 not retried", create, []tsStep{fail(429), ok}, 1, 429, false},
+		{"edit 502 not retried", edit, []tsStep{fail(502), ok}, 1, 502, false},
 		// RetryAlways: whole-state mutations are repeated.
-		{"put topics 503 then 204", putTopics, []rtStep{fail(503), noContent}, 2, 0, false},
-		{"put topics 429 x3 exhausts", putTopics, []rtStep{fail(429)}, 3, 429, true},
-		{"put topics 404 not retried", putTopics, []rtStep{fail(404)}, 1, 404, false},
-		{"read thread 500 then 205", readThread, []rtStep{fail(500), {status: 205, body: `{"id":7}`}}, 2, 0, false},
-		{"read thread 501 not retried", readThread, []rtStep{fail(501)}, 1, 501, false},
+		{"put topics 503 then 204", putTopics, []tsStep{fail(503), noContent}, 2, 0, false},
+		{"put topics 429 x3 exhausts", putTopics, []tsStep{fail(429)}, 3, 429, true},
+		{"put topics 404 not retried", putTopics, []tsStep{fail(404)}, 1, 404, false},
+		{"read thread 500 then 205", readThread, []tsStep{fail(500), {status: 205, body: `{"id":7}`}}, 2, 0, false},
+		{"read thread 501 not retried", readThread, []tsStep{fail(501)}, 1, 501, false},
 		// Do states its eligibility explicitly; RetryIdempotentOnly never repeats a POST.
-		{"do POST idempotent-only not retried", doPost(RetryIdempotentOnly), []rtStep{fail(503), noContent}, 1, 503, false},
-		{"do POST never not retried", doPost(RetryNever), []rtStep{fail(503), noContent}, 1, 503, false},
-		{"do POST always retried", doPost(RetryAlways), []rtStep{fail(503), noContent}, 2, 0, false},
-		{"do GET idempotent-only retried", doGet(RetryIdempotentOnly), []rtStep{fail(503), noContent}, 2, 0, false},
-		{"do GET zero eligibility is Never", doGet(RetryEligibility(0)), []rtStep{fail(503), noContent}, 1, 503, false},
+		{"do POST idempotent-only not retried", doPost(RetryIdempotentOnly), []tsStep{fail(503), noContent}, 1, 503, false},
+		{"do POST never not retried", doPost(RetryNever), []tsStep{fail(503), noContent}, 1, 503, false},
+		{"do POST always retried", doPost(RetryAlways), []tsStep{fail(503), noContent}, 2, 0, false},
+		{"do GET idempotent-only retried", doGet(RetryIdempotentOnly), []tsStep{fail(503), noContent}, 2, 0, false},
+		{"do GET zero eligibility is Never", doGet(RetryEligibility(0)), []tsStep{fail(503), noContent}, 1, 503, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := rtNewServer(t, tc.steps...)
-			c, _ := rtClient(t, srv.URL)
+			srv := tsNewServer(t, tc.steps...)
+			c, _ := tsClient(t, srv.URL)
 			resp, err := tc.call(context.Background(), c)
 			if got := int(srv.hits.Load()); got != tc.wantHits {
 				t.Fatalf("requests = %d, want %d", got, tc.wantHits)
@@ -220,8 +137,8 @@ func TestRetryEligibilityByStatus(t *testing.T) {
 
 func TestRetryBackoffSchedule(t *testing.T) {
 	t.Run("default policy waits 250ms then 500ms before jitter", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 503})
-		c, k := rtClient(t, srv.URL) // randN returns n-1: the top of [0, d]
+		srv := tsNewServer(t, tsStep{status: 503})
+		c, k := tsClient(t, srv.URL) // randN returns n-1: the top of [0, d]
 		_, _, err := c.Repos.Get(context.Background(), "o", "r")
 		var re *RetriesExhaustedError
 		if !errors.As(err, &re) || re.Attempts != 3 {
@@ -237,8 +154,8 @@ func TestRetryBackoffSchedule(t *testing.T) {
 		}
 	})
 	t.Run("full jitter uses the random draw", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 503})
-		c, k := rtClient(t, srv.URL)
+		srv := tsNewServer(t, tsStep{status: 503})
+		c, k := tsClient(t, srv.URL)
 		c.randN = func(n int64) int64 { return n / 4 }
 		_, _, _ = c.Repos.Get(context.Background(), "o", "r")
 		want := []time.Duration{time.Duration((int64(250*time.Millisecond) + 1) / 4), time.Duration((int64(500*time.Millisecond) + 1) / 4)}
@@ -247,8 +164,8 @@ func TestRetryBackoffSchedule(t *testing.T) {
 		}
 	})
 	t.Run("no jitter: 1s 2s 2s 2s with a 2s cap", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 502})
-		c, k := rtClient(t, srv.URL, WithRetryPolicy(RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 2 * time.Second, Jitter: JitterNone}))
+		srv := tsNewServer(t, tsStep{status: 502})
+		c, k := tsClient(t, srv.URL, WithRetryPolicy(RetryPolicy{MaxAttempts: 5, BaseDelay: time.Second, MaxDelay: 2 * time.Second, Jitter: JitterNone}))
 		_, _, _ = c.Repos.Get(context.Background(), "o", "r")
 		want := []time.Duration{time.Second, 2 * time.Second, 2 * time.Second, 2 * time.Second}
 		if got := k.waits(); !slices.Equal(got, want) {
@@ -259,8 +176,8 @@ func TestRetryBackoffSchedule(t *testing.T) {
 		}
 	})
 	t.Run("RetryOff makes one attempt and never sleeps", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 503})
-		c, k := rtClient(t, srv.URL, WithRetryPolicy(RetryOff()))
+		srv := tsNewServer(t, tsStep{status: 503})
+		c, k := tsClient(t, srv.URL, WithRetryPolicy(RetryOff()))
 		_, _, err := c.Repos.Get(context.Background(), "o", "r")
 		var ae *APIError
 		if !errors.As(err, &ae) || err != error(ae) || srv.hits.Load() != 1 || len(k.waits()) != 0 {
@@ -327,10 +244,10 @@ func TestRetryAfter(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := rtNewServer(t, rtStep{status: 429, header: tc.header}, rtStep{status: 200, body: rtIssueJSON})
+			srv := tsNewServer(t, tsStep{status: 429, header: tc.header}, tsStep{status: 200, body: rtIssueJSON})
 			p := DefaultRetryPolicy()
 			p.RespectRetryAfter = tc.respect
-			c, k := rtClient(t, srv.URL, WithRetryPolicy(p))
+			c, k := tsClient(t, srv.URL, WithRetryPolicy(p))
 			c.randN = func(n int64) int64 { return n - 1 }
 			if _, _, err := c.Repos.Get(context.Background(), "o", "r"); err != nil {
 				t.Fatalf("err = %v", err)
@@ -339,8 +256,8 @@ func TestRetryAfter(t *testing.T) {
 				t.Fatalf("waits = %v, want [%v]", got, tc.want)
 			}
 			// The hint is exposed on the error whatever the policy.
-			srv2 := rtNewServer(t, rtStep{status: 429, header: tc.header})
-			c2, _ := rtClient(t, srv2.URL, WithRetryPolicy(RetryOff()))
+			srv2 := tsNewServer(t, tsStep{status: 429, header: tc.header})
+			c2, _ := tsClient(t, srv2.URL, WithRetryPolicy(RetryOff()))
 			_, _, err := c2.Repos.Get(context.Background(), "o", "r")
 			var ae *APIError
 			if !errors.As(err, &ae) {
@@ -399,7 +316,7 @@ func trimASCII(s string) string {
 }
 
 func TestCancellationDuringBackoff(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 503})
+	srv := tsNewServer(t, tsStep{status: 503})
 	c, err := NewClient(WithBaseURL(srv.URL), WithRetryPolicy(RetryPolicy{MaxAttempts: 5, BaseDelay: time.Hour, MaxDelay: time.Hour, Jitter: JitterNone}))
 	if err != nil {
 		t.Fatal(err)
@@ -421,14 +338,17 @@ func TestCancellationDuringBackoff(t *testing.T) {
 
 type rtCancelOnRetry struct{ cancel context.CancelFunc }
 
-func (rtCancelOnRetry) OnRequest(context.Context, CallContext)                       {}
-func (rtCancelOnRetry) OnResponse(context.Context, CallContext, int)                 {}
-func (rtCancelOnRetry) OnError(context.Context, CallContext, error)                  {}
+func (rtCancelOnRetry) OnRequest(context.Context, CallContext) {}
+
+func (rtCancelOnRetry) OnResponse(context.Context, CallContext, int) {}
+
+func (rtCancelOnRetry) OnError(context.Context, CallContext, error) {}
+
 func (o rtCancelOnRetry) OnRetry(context.Context, CallContext, error, time.Duration) { o.cancel() }
 
 func TestCanceledContextIsNotRetried(t *testing.T) {
-	srv := rtNewServer(t, rtStep{status: 200, body: rtIssueJSON})
-	c, k := rtClient(t, srv.URL)
+	srv := tsNewServer(t, tsStep{status: 200, body: rtIssueJSON})
+	c, k := tsClient(t, srv.URL)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, _, err := c.Repos.Get(ctx, "o", "r")
@@ -473,7 +393,7 @@ func TestTransportFailuresRetried(t *testing.T) {
 	t.Cleanup(func() { _ = ln.Close() })
 	url := "http://" + ln.Addr().String()
 
-	c, k := rtClient(t, url)
+	c, k := tsClient(t, url)
 	_, _, err = c.Repos.Get(context.Background(), "o", "r")
 	var re *RetriesExhaustedError
 	var te *TransportError
@@ -486,7 +406,7 @@ func TestTransportFailuresRetried(t *testing.T) {
 
 	// The same failure on a create is never repeated.
 	before := accepted.Load()
-	c2, _ := rtClient(t, url)
+	c2, _ := tsClient(t, url)
 	_, _, err = c2.Issues.Create(context.Background(), "o", "r", CreateIssueRequest{Title: "x"})
 	if !errors.As(err, &te) || errors.As(err, &re) {
 		t.Fatalf("err = %v, want a bare TransportError", err)
@@ -503,7 +423,7 @@ func TestConnectionRefusedIsRetryable(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close() // nothing listens: connection refused
-	c, k := rtClient(t, "http://"+addr)
+	c, k := tsClient(t, "http://"+addr)
 	_, _, err = c.Misc.GetVersion(context.Background())
 	var te *TransportError
 	if !errors.As(err, &te) || te.Kind != TransportConnection || len(k.waits()) != 2 {
@@ -517,7 +437,7 @@ func TestNonRetryableTransportFailures(t *testing.T) {
 		srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
 		srv.StartTLS()
 		defer srv.Close()
-		c, k := rtClient(t, srv.URL) // default transport: the test CA is not trusted
+		c, k := tsClient(t, srv.URL) // default transport: the test CA is not trusted
 		_, _, err := c.Misc.GetVersion(context.Background())
 		var te *TransportError
 		if !errors.As(err, &te) || te.Kind != TransportTLS || len(k.waits()) != 0 {
@@ -525,8 +445,8 @@ func TestNonRetryableTransportFailures(t *testing.T) {
 		}
 	})
 	t.Run("response too large", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 200, body: `{"version":"` + string(make([]byte, 0)) + "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" + `"}`})
-		c, k := rtClient(t, srv.URL, WithMaxResponseBytes(20))
+		srv := tsNewServer(t, tsStep{status: 200, body: `{"version":"` + string(make([]byte, 0)) + "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" + `"}`})
+		c, k := tsClient(t, srv.URL, WithMaxResponseBytes(20))
 		_, _, err := c.Misc.GetVersion(context.Background())
 		var te *TransportError
 		if !errors.As(err, &te) || te.Kind != TransportResponseTooLarge || srv.hits.Load() != 1 || len(k.waits()) != 0 {
@@ -534,8 +454,8 @@ func TestNonRetryableTransportFailures(t *testing.T) {
 		}
 	})
 	t.Run("decode failure", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 200, body: `{"version": 12}`})
-		c, _ := rtClient(t, srv.URL)
+		srv := tsNewServer(t, tsStep{status: 200, body: `{"version": 12}`})
+		c, _ := tsClient(t, srv.URL)
 		_, _, err := c.Misc.GetVersion(context.Background())
 		var de *DecodeError
 		if !errors.As(err, &de) || de.Path != "$.version" || srv.hits.Load() != 1 {
@@ -543,8 +463,8 @@ func TestNonRetryableTransportFailures(t *testing.T) {
 		}
 	})
 	t.Run("validation failure sends nothing", func(t *testing.T) {
-		srv := rtNewServer(t, rtStep{status: 200, body: rtIssueJSON})
-		c, _ := rtClient(t, srv.URL)
+		srv := tsNewServer(t, tsStep{status: 200, body: rtIssueJSON})
+		c, _ := tsClient(t, srv.URL)
 		_, _, err := c.Issues.Create(context.Background(), "o", "r", CreateIssueRequest{Title: "  "})
 		var ve *ValidationError
 		if !errors.As(err, &ve) || ve.Field != "title" || srv.hits.Load() != 0 {

@@ -10,55 +10,30 @@ import (
 // a stale file sha, "no signing key", the event of a dispatched run, and
 // the default of a listing filter.
 
-// ErrStaleFile matches, with errors.Is, the refusal of a file update or
-// delete whose sha is no longer the file's: "the file changed under you".
-// Forgejo answers 409 to the update and 400 to the delete, Gitea 422 to
-// both, all with "sha does not match [given: ..., expected: ...]". It
-// matches an [*APIError] of Repos.UpdateFile with 409, or with 422 and that
-// message, and of Repos.DeleteFile with 409, or with 400 or 422 and that
-// message. Read the file again and retry with its new sha.
-var ErrStaleFile error = &callSentinel{
-	msg: "forgejo: the file's sha is stale (it changed since it was read)",
-	match: func(e *APIError) bool {
+// differenceMatch reports whether the APIError e is what the sentinel
+// target (ErrStaleFile, ErrNoSigningKey) stands for, judged by the
+// operation and its answer rather than by status alone; ok is false when
+// target is neither. APIError.Is asks it.
+func differenceMatch(target error, e *APIError) (match, ok bool) {
+	switch target {
+	case ErrStaleFile:
 		sha := strings.Contains(strings.ToLower(e.Message), "sha does not match")
 		switch e.Call.Operation {
 		case opRepoUpdateFile.ID:
-			return e.StatusCode == 409 || (e.StatusCode == 422 && sha)
+			return e.StatusCode == 409 || (e.StatusCode == 422 && sha), true
 		case opRepoDeleteFile.ID:
-			return e.StatusCode == 409 || ((e.StatusCode == 400 || e.StatusCode == 422) && sha)
+			return e.StatusCode == 409 || ((e.StatusCode == 400 || e.StatusCode == 422) && sha), true
 		}
-		return false
-	},
-}
-
-// ErrNoSigningKey is what Misc.GetSigningKey, Misc.GetSSHSigningKey and
-// Repos.GetSigningKey return when the instance has no signing key: Forgejo
-// answers 200 with an empty body, Gitea (and Forgejo for the SSH key)
-// 404. errors.Is(err, ErrNoSigningKey) is true for both; the 404 also
-// stays an [*APIError] (errors.Is(err, ErrNotFound) holds).
-var ErrNoSigningKey error = &callSentinel{
-	msg: "forgejo: the instance has no signing key",
-	match: func(e *APIError) bool {
+		return false, true
+	case ErrNoSigningKey:
 		switch e.Call.Operation {
 		case opGetSigningKey.ID, opGetSSHSigningKey.ID, opRepoSigningKey.ID:
-			return e.StatusCode == 404
+			return e.StatusCode == 404, true
 		}
-		return false
-	},
+		return false, true
+	}
+	return false, false
 }
-
-// callSentinel is an error that errors.Is matches against an APIError by
-// its operation and answer, rather than by status alone.
-type callSentinel struct {
-	msg   string
-	match func(*APIError) bool
-}
-
-func (s *callSentinel) Error() string { return s.msg }
-
-// matchAPIError is what APIError.Is asks of a sentinel that is not a
-// status.
-func (s *callSentinel) matchAPIError(e *APIError) bool { return s.match(e) }
 
 // EventName returns the event that started the run: TriggerEvent when
 // the server filled it, else Event. Forgejo 15 leaves Event empty for a

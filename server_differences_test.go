@@ -4,49 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 )
 
-// fixedServer answers every request with status, content type and body,
-// and records method, path, query and body.
-type seenReq struct{ method, path, query, ctype, body string }
-
-func fixedServer(t *testing.T, status int, ctype, body string) (*Client, func() []seenReq) {
+// fixedServer is a client, without retries, on a tsReplyServer.
+func fixedServer(t *testing.T, status int, ctype, body string) (*Client, func() []tsSeen) {
 	t.Helper()
-	var mu sync.Mutex
-	var seen []seenReq
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		seen = append(seen, seenReq{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), string(data)})
-		mu.Unlock()
-		if ctype != "" {
-			w.Header().Set("Content-Type", ctype)
-		}
-		w.WriteHeader(status)
-		_, _ = io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
+	srv, seen := tsReplyServer(t, status, ctype, body)
 	c, err := NewClient(WithBaseURL(srv.URL), WithRetryPolicy(RetryPolicy{MaxAttempts: 1, BaseDelay: 1, MaxDelay: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, func() []seenReq {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]seenReq(nil), seen...)
-	}
+	return c, seen
 }
 
 const ldJSON = `application/ld+json; profile="https://www.w3.org/ns/activitystreams"`
 
-// The instance actor as Forgejo 15.0.3 serves it (the shape recorded in
-// the Forgejo 15 observations: @context an array, the actor's members).
+// The instance actor as Forgejo 15.0.3 serves it: @context an array, and
+// the actor's members.
 const instanceActorBody = `{"@context":["https://www.w3.org/ns/activitystreams","https://w3id.org/security/v1"],` +
 	`"id":"http://127.0.0.1:3000/api/v1/activitypub/actor","type":"Application","preferredUsername":"ghost",` +
 	`"inbox":"http://127.0.0.1:3000/api/v1/activitypub/actor/inbox","outbox":"http://127.0.0.1:3000/api/v1/activitypub/actor/outbox",` +

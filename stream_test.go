@@ -129,7 +129,7 @@ func TestStreamErrorStatusRetriedBeforeTheBody(t *testing.T) {
 		w.Write([]byte("content"))
 	}))
 	defer srv.Close()
-	c, _ := rtClient(t, srv.URL)
+	c, _ := tsClient(t, srv.URL)
 	body, resp, err := c.Repos.OpenRawFile(context.Background(), "o", "r", "f", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestConditionalNotModified(t *testing.T) {
 	if err != nil || data != nil || !resp.NotModified || resp.StatusCode != 304 {
 		t.Fatalf("conditional read: %q, err %v, NotModified %v, status %d", data, err, resp.NotModified, resp.StatusCode)
 	}
-	// A stream answered 304 is an empty reader, never nil (issue 19 §6).
+	// A stream answered 304 is an empty reader, never nil.
 	body, resp, err := c.Repos.OpenRawFile(ctx, "o", "r", "f", nil, IfModifiedSince(rlNow))
 	if err != nil || body == nil || !resp.NotModified {
 		t.Fatalf("conditional stream: %v, err %v, %+v", body, err, resp)

@@ -75,26 +75,6 @@ func WithTokenSource(ts TokenSource) ClientOption {
 	}
 }
 
-// AuthError means the client's [TokenSource] could not supply a usable
-// token, so nothing was sent. Err is the source's error, with any token
-// masked.
-type AuthError struct {
-	Call CallContext
-	Err  error
-}
-
-// Error renders the call and the cause.
-func (e *AuthError) Error() string {
-	cause := "no detail"
-	if e.Err != nil {
-		cause = bound(e.Err.Error())
-	}
-	return e.Call.String() + " could not get a token: " + cause
-}
-
-// Unwrap returns the cause.
-func (e *AuthError) Unwrap() error { return e.Err }
-
 // authorization returns the Authorization header value for one attempt:
 // the call's own token or token source (UseToken,
 // UseTokenSource) when it has one, else the client's. A source's

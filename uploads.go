@@ -68,40 +68,6 @@ type Upload struct {
 	MaxBytes int64
 }
 
-// UploadError is a streamed [Upload] whose Content failed while the request
-// was being sent: it ended before its declared size, held more, or its
-// Read failed. The request was cut off before its body was complete, so
-// the instance received no whole file. It reaches the caller as the cause
-// of a *TransportError (errors.As finds it), which is never retried.
-type UploadError struct {
-	// Field is the form field of the file, such as "attachment".
-	Field string
-	// Size is the declared length; Read is how much of Content had been
-	// read when the failure was found.
-	Size, Read int64
-	// Err is ErrUploadTooShort, ErrUploadTooLong, or Content's read error.
-	Err error
-}
-
-// The causes of an [UploadError] whose Content did not hold its size.
-var (
-	ErrUploadTooShort = errors.New("content ended before its declared size")
-	ErrUploadTooLong  = errors.New("content is longer than its declared size")
-)
-
-// Error renders the field, the sizes and the cause.
-func (e *UploadError) Error() string {
-	cause := "no detail"
-	if e.Err != nil {
-		cause = bound(e.Err.Error())
-	}
-	return "upload " + e.Field + ": " + cause + " (declared " + strconv.FormatInt(e.Size, 10) +
-		" bytes, read " + strconv.FormatInt(e.Read, 10) + ")"
-}
-
-// Unwrap returns the cause.
-func (e *UploadError) Unwrap() error { return e.Err }
-
 // isUploadFailure reports whether a transport failure was the caller's
 // streamed content failing (retry.go: never retried).
 func isUploadFailure(err error) bool {
@@ -429,57 +395,56 @@ func (c *Client) upload(ctx context.Context, req *request, params *IssueUploadAt
 	req.addQuery("name", p.Name)
 	req.addQueryTime("updated_at", p.UpdatedAt)
 	req.multipartBody("attachment", &file)
-	req.with(opts)
-	v := new(Attachment)
-	resp, err := c.call(ctx, req, v)
-	req.stream.detach()
-	if noResult(resp, err) {
-		return nil, resp, err
-	}
-	return v, resp, nil
+	return c.sendAttachment(ctx, req, opts)
 }
 
-// RepoUploadReleaseAssetOptions holds the parameters of
-// [ReposService.UploadReleaseAsset] other than the file. Only fields that
-// are set are sent.
+// RepoUploadReleaseAssetOptions holds the query parameters of
+// [ReposService.UploadReleaseAsset]. Only fields that are set are sent.
 type RepoUploadReleaseAssetOptions struct {
 	// Name of the asset; empty means the upload's file name.
 	Name string
-	// ExternalURL links an asset hosted elsewhere instead of uploading one:
-	// set it and pass a nil file.
-	ExternalURL string
 }
 
-// UploadReleaseAsset adds an asset to release id: file uploaded, or, with a
-// nil file, a link to params.ExternalURL. Exactly one of the two must be
-// given.
+// UploadReleaseAsset uploads file as an asset of release id. To add an
+// asset hosted elsewhere, use [ReposService.LinkReleaseAsset].
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/releases/{id}/assets
 // (repoCreateReleaseAttachment). Retry: RetryNever (uploads a new asset; a repeat
 // uploads a second one).
-func (s *ReposService) UploadReleaseAsset(ctx context.Context, owner, repo string, id int64, params *RepoUploadReleaseAssetOptions, file *Upload, opts ...RequestOption) (*Attachment, *Response, error) {
+func (s *ReposService) UploadReleaseAsset(ctx context.Context, owner, repo string, id int64, params *RepoUploadReleaseAssetOptions, file Upload, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoCreateReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id))
-	o := deref(params)
-	req.addQuery("name", o.Name)
-	switch {
-	case file == nil && isBlank(o.ExternalURL):
-		if req.err == nil {
-			req.err = &ValidationError{Field: "attachment", Message: "needs a file or an external URL"}
-		}
-	case file != nil && o.ExternalURL != "":
-		if req.err == nil {
-			req.err = &ValidationError{Field: "external_url", Message: "must not be set together with a file"}
-		}
-	case file != nil:
-		req.multipartBody("attachment", file)
-	default:
-		req.multipartBody("attachment", nil, formField{"external_url", o.ExternalURL})
-	}
+	req.addQuery("name", deref(params).Name)
+	req.multipartBody("attachment", &file)
+	return s.client.sendAttachment(ctx, req, opts)
+}
+
+// LinkReleaseAsset adds to release id an asset hosted elsewhere, named
+// name, whose download link is url; nothing is uploaded. name is required.
+// Forgejo serves such assets; Gitea refuses them (500 "http: no such
+// file").
+//
+// Served by every supported release (Forgejo 11.0 and later).
+//
+// POST /repos/{owner}/{repo}/releases/{id}/assets
+// (repoCreateReleaseAttachment, with the external_url form field). Retry:
+// RetryNever (adds a new asset; a repeat adds a second one).
+func (s *ReposService) LinkReleaseAsset(ctx context.Context, owner, repo string, id int64, name, url string, opts ...RequestOption) (*Attachment, *Response, error) {
+	req := newRequest(&opRepoCreateReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id))
+	req.requireText("name", name)
+	req.requireText("url", url)
+	req.addQuery("name", name)
+	req.multipartBody("attachment", nil, formField{"external_url", url})
+	return s.client.sendAttachment(ctx, req, opts)
+}
+
+// sendAttachment sends an attachment request built with its body and
+// decodes the attachment, detaching a streamed body when the call returns.
+func (c *Client) sendAttachment(ctx context.Context, req *request, opts []RequestOption) (*Attachment, *Response, error) {
 	req.with(opts)
 	v := new(Attachment)
-	resp, err := s.client.call(ctx, req, v)
+	resp, err := c.call(ctx, req, v)
 	req.stream.detach()
 	if noResult(resp, err) {
 		return nil, resp, err

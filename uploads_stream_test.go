@@ -249,7 +249,7 @@ func TestUploadStreamHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 			file := tc.file
-			a, _, err := c.Repos.UploadReleaseAsset(context.Background(), "o", "r", 1, nil, &file)
+			a, _, err := c.Repos.UploadReleaseAsset(context.Background(), "o", "r", 1, nil, file)
 			got := seen()
 			if tc.success {
 				if err != nil || a == nil {
@@ -345,7 +345,7 @@ func TestUploadStreamDetaches(t *testing.T) {
 		t.Fatal(err)
 	}
 	content := &usReader{left: 64 << 20}
-	_, _, err = c.Repos.UploadReleaseAsset(context.Background(), "o", "r", 1, nil, &Upload{Name: "a", Content: opaque{content}, Size: 64 << 20})
+	_, _, err = c.Repos.UploadReleaseAsset(context.Background(), "o", "r", 1, nil, Upload{Name: "a", Content: opaque{content}, Size: 64 << 20})
 	if err == nil {
 		t.Fatal("success")
 	}

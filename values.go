@@ -6,7 +6,7 @@ import "strings"
 // nil means "leave as it is" and a pointer to the zero value means "set to
 // zero":
 //
-//	client.Issues.Edit(ctx, owner, repo, 7, forgejo.EditIssueRequest{State: forgejo.Ptr(StateClosed)})
+//	client.Issues.Edit(ctx, owner, repo, 7, forgejo.EditIssueRequest{State: forgejo.Ptr(forgejo.StateClosed)})
 func Ptr[T any](v T) *T { return &v }
 
 // deref returns *p, or the zero value for nil, so that nil options mean

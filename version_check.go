@@ -2,7 +2,6 @@ package forgejo
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,58 +12,6 @@ import (
 // knowledge is generated from the API spec of every supported release
 // (internal/api/versions) into the Since, Until and Earlier fields of the
 // operations table; docs/VERSIONS.md is the same knowledge as a table.
-
-// OperationForm is how a run of older releases serves an operation: under
-// another operationId (adminDeleteQuotaRule was adminDEleteQuotaRule in
-// 11.0 and 13.0) or at another path (adminGetRunnerRegistrationToken was
-// GET /admin/runners/registration-token before 15.0).
-type OperationForm struct {
-	// ID, Method and Path are the operationId, HTTP method and path
-	// template those releases' specs give it.
-	ID, Method, Path string
-	// Since and Until are the first and last release of the run.
-	Since, Until string
-}
-
-// ErrUnsupportedOperation matches every [*UnsupportedOperationError] with
-// errors.Is.
-var ErrUnsupportedOperation = errors.New("forgejo: the server's release does not serve this operation")
-
-// UnsupportedOperationError is the error of a call refused before sending
-// because the server's Forgejo release does not serve the operation. Only
-// a client built with [WithVersionCheck] returns it.
-type UnsupportedOperationError struct {
-	// Operation is the operationId; Method the Go method, such as
-	// "Actions.GetCurrentRun".
-	Operation, Method string
-	// Since is the first release that serves the operation; Until the last,
-	// "" while the newest release still serves it.
-	Since, Until string
-	// ServerVersion is what the server's /version reported, such as
-	// "15.0.3+gitea-1.22.0".
-	ServerVersion string
-}
-
-// Error says which operation was refused, the releases that serve it and the
-// server's version.
-func (e *UnsupportedOperationError) Error() string {
-	var b strings.Builder
-	b.WriteString("forgejo: ")
-	b.WriteString(e.Operation)
-	if e.Method != "" {
-		b.WriteString(" (" + e.Method + ")")
-	}
-	if e.Until != "" {
-		b.WriteString(" is served by Forgejo " + e.Since + " to " + e.Until)
-	} else {
-		b.WriteString(" is served by Forgejo " + e.Since + " and later")
-	}
-	b.WriteString("; the server runs " + bound(e.ServerVersion) + ", so it was not sent")
-	return b.String()
-}
-
-// Is makes errors.Is(err, ErrUnsupportedOperation) match.
-func (e *UnsupportedOperationError) Is(target error) bool { return target == ErrUnsupportedOperation }
 
 // WithVersionCheck makes the client learn the server's version, once, at
 // the first call that needs it (GET /version, cached for the client's
@@ -118,6 +65,9 @@ func (c *Client) Serves(ctx context.Context, operation string) (bool, error) {
 
 // lookupOperation finds a table row by operationId or "Service.Method".
 func lookupOperation(name string) *Operation {
+	if op, ok := secondForms[name]; ok {
+		return op
+	}
 	svc, method, dotted := strings.Cut(name, ".")
 	for _, op := range operations {
 		if op.ID == name || (dotted && op.Service == svc && op.Name == method) {

@@ -95,7 +95,7 @@ func BenchmarkUploadReleaseAsset(b *testing.B) {
 					file.MaxBytes = mode.size
 				}
 				start := time.Now()
-				if _, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, nil, &file); err != nil {
+				if _, _, err := c.Repos.UploadReleaseAsset(ctx, "o", "r", 1, nil, file); err != nil {
 					b.Fatal(err)
 				}
 				elapsed := time.Since(start)

@@ -202,7 +202,7 @@ func (s *scenario) attachments() {
 	rel, _, err := c.Repos.CreateRelease(s.ctx, s.owner, s.repo, forgejo.CreateReleaseRequest{TagName: "v9.0.0", Name: "Assets"})
 	s.must(err, "release")
 	f := upload("app.tar.gz", "binary")
-	ra, resp, err := c.Repos.UploadReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, nil, &f)
+	ra, resp, err := c.Repos.UploadReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, nil, f)
 	s.must(err, "upload a release asset")
 	s.note("release upload: %d %s", resp.StatusCode, s.attNote(ra))
 	ras, resp, err := c.Repos.ListReleaseAssets(s.ctx, s.owner, s.repo, rel.ID)

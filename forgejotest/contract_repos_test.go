@@ -461,7 +461,7 @@ func (s *scenario) bigAsset() {
 	s.must(err, "release")
 	const size = 51 << 20
 	a, resp, err := c.Repos.UploadReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, nil,
-		&forgejo.Upload{Name: "big.bin", Content: io.LimitReader(zeros{}, size), Size: size})
+		forgejo.Upload{Name: "big.bin", Content: io.LimitReader(zeros{}, size), Size: size})
 	s.must(err, "upload a 51 MiB asset")
 	s.note("51 MiB release asset: %d name %s size %d", resp.StatusCode, a.Name, a.Size)
 	got, _, err := c.Repos.GetReleaseAsset(s.ctx, s.owner, s.repo, rel.ID, a.ID)

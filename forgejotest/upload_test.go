@@ -25,7 +25,7 @@ func TestUploadStreamed(t *testing.T) {
 	}
 	const size = 51 << 20
 	a, resp, err := c.Repos.UploadReleaseAsset(ctx, srv.DefaultUser(), "demo", rel.ID, nil,
-		&forgejo.Upload{Name: "big.bin", Content: io.LimitReader(zeros{}, size), Size: size})
+		forgejo.Upload{Name: "big.bin", Content: io.LimitReader(zeros{}, size), Size: size})
 	if err != nil || resp.StatusCode != 201 || a.Size != size || a.Name != "big.bin" {
 		t.Fatalf("51 MiB asset: %v %+v", err, a)
 	}

@@ -207,7 +207,7 @@ func TestReleases(t *testing.T) {
 
 	t.Run("assets", func(t *testing.T) {
 		a, resp, err := c.Repos.UploadReleaseAsset(ctx(t), owner, repo, r1.ID, &forgejo.RepoUploadReleaseAssetOptions{Name: "checksums.txt"},
-			&forgejo.Upload{Name: "sums.txt", Content: strings.NewReader("abc  file\n")})
+			forgejo.Upload{Name: "sums.txt", Content: strings.NewReader("abc  file\n")})
 		ok(t, "upload asset", err)
 		if a.Name != "checksums.txt" || a.Size != 10 || status(resp) != http.StatusCreated {
 			t.Fatalf("asset (%d) = %+v", status(resp), a)
@@ -216,7 +216,7 @@ func TestReleases(t *testing.T) {
 		// and answers 500 "http: no such file" (HAZARDS.md); Forgejo answers
 		// 201 with type "external" (the asset is deleted again, so the counts
 		// below hold on both).
-		ext, _, err := c.Repos.UploadReleaseAsset(ctx(t), owner, repo, r1.ID, &forgejo.RepoUploadReleaseAssetOptions{Name: "mirror", ExternalURL: "https://example.com/file.tgz"}, nil)
+		ext, _, err := c.Repos.LinkReleaseAsset(ctx(t), owner, repo, r1.ID, "mirror", "https://example.com/file.tgz")
 		if onForgejo(t) {
 			if err != nil || ext.Name != "mirror" || ext.Type != "external" || ext.BrowserDownloadURL != "https://example.com/file.tgz" {
 				t.Fatalf("external asset on Forgejo = %+v, %v", ext, err)
@@ -227,7 +227,7 @@ func TestReleases(t *testing.T) {
 			t.Fatalf("external asset on Gitea: %+v", ae)
 		}
 		b, _, err := c.Repos.UploadReleaseAsset(ctx(t), owner, repo, r1.ID, nil,
-			&forgejo.Upload{Name: "notes.md", Content: strings.NewReader("# notes\n"), ContentType: "text/markdown"})
+			forgejo.Upload{Name: "notes.md", Content: strings.NewReader("# notes\n"), ContentType: "text/markdown"})
 		if err != nil || b.Name != "notes.md" {
 			t.Fatalf("second asset = %+v, %v", b, err)
 		}

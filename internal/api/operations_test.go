@@ -458,8 +458,8 @@ func checkNote(t *testing.T, id, note string) {
 	}
 }
 
-// TestMeasuredQuirks pins the quirks measured against codeberg.org (see
-// /work/shared/fixtures/codeberg/INDEX.md and the behaviour digest §6.5), so
+// TestMeasuredQuirks pins the quirks measured against codeberg.org (the
+// captured bodies are in testdata/codeberg, listed in its INDEX.md), so
 // that a regeneration of the draft cannot silently drop them.
 func TestMeasuredQuirks(t *testing.T) {
 	table := opsByID(t)

@@ -198,8 +198,8 @@ func OneLine(s string) string {
 //	GET http://127.0.0.1:1/api/v1/version: connection failed: dial tcp 127.0.0.1:1: connect: connection refused (gave up after 3 attempts)
 //
 // The library's own messages carry the operation, the attempt and its
-// duration, and repeat the URL inside a retried failure and inside the
-// transport's cause: right for logs, too much for a terminal.
+// duration, and repeat the URL inside the transport's cause: right for
+// logs, too much for a terminal.
 func Describe(err error) string {
 	var pe *PrefixedError
 	if errors.As(err, &pe) {

@@ -216,7 +216,7 @@ func Seed(srv *forgejotest.Server, now time.Time, clock *Clock, window time.Dura
 			return fmt.Errorf("seeding the release %s: %w", r.tag, err)
 		}
 		for _, as := range r.assets {
-			if _, _, err := c.Repos.UploadReleaseAsset(ctx, owner, "demo", rel.ID, nil, &forgejo.Upload{Name: as[0], Content: strings.NewReader(as[1])}); err != nil {
+			if _, _, err := c.Repos.UploadReleaseAsset(ctx, owner, "demo", rel.ID, nil, forgejo.Upload{Name: as[0], Content: strings.NewReader(as[1])}); err != nil {
 				return fmt.Errorf("seeding the asset %s: %w", as[0], err)
 			}
 		}

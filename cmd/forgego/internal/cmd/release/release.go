@@ -64,7 +64,7 @@ func uploadAssets(ctx context.Context, f *cmdutil.Factory, c *forgejo.Client, r 
 			fh.Close()
 			return err
 		}
-		as, _, err := c.Repos.UploadReleaseAsset(ctx, r.Owner, r.Name, id, nil, &forgejo.Upload{Name: filepath.Base(path), Content: fh, Size: st.Size()})
+		as, _, err := c.Repos.UploadReleaseAsset(ctx, r.Owner, r.Name, id, nil, forgejo.Upload{Name: filepath.Base(path), Content: fh, Size: st.Size()})
 		fh.Close()
 		if err != nil {
 			return err
