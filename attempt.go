@@ -11,7 +11,7 @@ import (
 // This file is one attempt: build the http.Request (httprequest.go), send
 // it, read the answer within its bound (bodyread.go), map the status
 // (status.go), decode (decode.go), and record the answer for the caller,
-// the rate-limit state and the observer.
+// the rate-limit state and the hooks.
 
 // pacedAttempt is attempt, ending what pace began (the attempt is no longer
 // in flight, pacing.go) on every exit path, a panic's included: a slot
@@ -120,7 +120,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 // recordAnswer is what every answer that arrived goes through, streamed
 // or read: the attempt's duration and scrubbed request ID, the Response
 // with its paging headers, the rate-limit snapshot (to the client's limits,
-// the Pacer and the observer) and the observer's OnResponse.
+// the Pacer and the RateLimit hook) and the Response hook.
 func (c *Client) recordAnswer(ctx context.Context, red redactor, call *CallContext, start time.Time, hresp *http.Response) *Response {
 	now := c.now()
 	call.Duration = now.Sub(start)

@@ -51,17 +51,13 @@ type Client struct {
 	maxResponseBytes int64
 	maxDownloadBytes int64
 	attemptTimeout   time.Duration
-	observer         Observer
-	retryObserver    RetryObserver // observer, when it also implements RetryObserver
-	// rateLimitObserver is observer, when it also implements
-	// RateLimitObserver.
-	rateLimitObserver RateLimitObserver
-	limits            *limits      // rate-limit snapshot and pacing
-	budget            *retryTokens // the retry budget; nil when off
-	pacer             Pacer        // shared pacing (WithPacer); nil when local only
-	tokenSource       TokenSource
-	pacerObserver     PacerObserver
-	walkConcurrency   int // pages in flight per walk (WithWalkConcurrency, pagination.go)
+	hooks            Hooks        // WithHooks, chained (hooks.go)
+	hookPanics       *hookPanics  // which hooks have panicked, reported once each
+	limits           *limits      // rate-limit snapshot and pacing
+	budget           *retryTokens // the retry budget; nil when off
+	pacer            Pacer        // shared pacing (WithPacer); nil when local only
+	tokenSource      TokenSource
+	walkConcurrency  int // pages in flight per walk (WithWalkConcurrency, pagination.go)
 	// secrets is what every rendered text is scrubbed of (redact.go),
 	// behind a closure for the reason cred is.
 	secretsFn func() *secret.Set
@@ -168,7 +164,7 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 		maxResponseBytes: cfg.maxResponseBytes,
 		maxDownloadBytes: cfg.maxDownloadBytes,
 		attemptTimeout:   cfg.attemptTimeout,
-		observer:         cfg.observer,
+		hookPanics:       &hookPanics{},
 		walkConcurrency:  cfg.walkConcurrency,
 		sleep:            sleepContext,
 		randN:            rand.Int64N,
@@ -192,7 +188,7 @@ func NewClient(opts ...ClientOption) (*Client, error) {
 	if cfg.clock != nil {
 		c.now, c.sleep = cfg.clock.Now, cfg.clock.Sleep
 	}
-	c.discoverObservers()
+	c.hooks = c.chainHooks(cfg.hooks)
 	if cfg.pacer != nil && cfg.pacing == nil {
 		cfg.pacing = &Pacing{MaxWait: DefaultPacingMaxWait} // the fallback, and the bound on every wait
 	}
@@ -298,7 +294,7 @@ func (cr *credential) String() string {
 //     [IfModifiedSince], [OTP]) follow the same rule as the credential:
 //     they go to the base URL's origin only. A header such as X-Api-Key is
 //     as much a credential as Authorization, and the library cannot tell
-//     which ones are. So do the headers a [HeaderObserver] adds.
+//     which ones are. So do the headers the InjectHeaders hook ([Hooks]) adds.
 //
 // A CheckRedirect of the caller's runs after these rules.
 func withSafeRedirects(hc *http.Client, base string) *http.Client {
@@ -334,7 +330,7 @@ func withSafeRedirects(hc *http.Client, base string) *http.Client {
 }
 
 // perCallHeadersKey carries the names of a request's per-call headers and
-// of those its HeaderObserver added in its context, so that the redirect
+// of those its InjectHeaders hook added in its context, so that the redirect
 // rule can remove them (newHTTPRequest sets it).
 type perCallHeadersKey struct{}
 

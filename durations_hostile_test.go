@@ -191,7 +191,7 @@ func TestHostileRetryAfterBounded(t *testing.T) {
 // TestHostilePacerWait: a Pacer's wait is bounded by MaxWait; a negative
 // one is outside the contract (zero means "send now"), the mark of a wait
 // that wrapped: the client paces that request locally and tells the
-// PacerObserver, as when the Pacer fails.
+// PacerFallback hook, as when the Pacer fails.
 func TestHostilePacerWait(t *testing.T) {
 	const local = 10 * time.Second // what the local snapshot asks for
 	cases := []struct {
@@ -216,7 +216,7 @@ func TestHostilePacerWait(t *testing.T) {
 			// Pacer lets the first request go, then answers tc.wait.
 			p := &fakePacer{waits: []time.Duration{0, tc.wait}}
 			rec := &fallbackRecorder{}
-			waits := dhWaits(t, 2, []http.Header{rlHeader("RateLimit", `"b";r=0;t=10`), {}}, WithPacer(p), WithObserver(rec))
+			waits := dhWaits(t, 2, []http.Header{rlHeader("RateLimit", `"b";r=0;t=10`), {}}, WithPacer(p), withObserver(rec))
 			var got time.Duration
 			if len(waits) > 0 {
 				got = waits[0]

@@ -284,7 +284,7 @@ func ExampleRetriesExhaustedError() {
 	// requests: 3 response attempts: 3
 }
 
-func ExampleNewSlogObserver() {
+func ExampleNewSlogHooks() {
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
@@ -314,7 +314,7 @@ func ExampleNewSlogObserver() {
 	})
 	client, err := forgejo.NewClient(
 		forgejo.WithBaseURL(srv.URL),
-		forgejo.WithObserver(forgejo.NewSlogObserver(slog.New(handler))),
+		forgejo.WithHooks(forgejo.NewSlogHooks(slog.New(handler))),
 		forgejo.WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, Jitter: forgejo.JitterNone}),
 	)
 	if err != nil {
@@ -403,4 +403,51 @@ func ExamplePtr() {
 	// Output:
 	// server received: PATCH /api/v1/repos/forgejo/forgejo/issues/7 {"body":"","state":"closed"}
 	// #7 "Crash on empty config" is closed
+}
+
+func ExampleWithHooks() {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, `{"version":"11.0.3+gitea-1.22.0"}`)
+	}))
+	defer srv.Close()
+
+	// Set only the hooks you need; the others cost nothing.
+	hooks := forgejo.Hooks{
+		Response: func(_ context.Context, call forgejo.CallContext, status int) {
+			fmt.Println(call.Operation, "attempt", call.Attempt, "status", status)
+		},
+		Retry: func(_ context.Context, call forgejo.CallContext, err error, _ time.Duration) {
+			fmt.Println("retrying after attempt", call.Attempt)
+		},
+		EndCall: func(_ context.Context, call forgejo.CallContext, status int, err error) {
+			fmt.Println("call ended after", call.Attempt, "attempts with", status, err)
+		},
+		// A panicking hook never fails the call; its first panic is
+		// reported here (or, without HookPanic, to slog.Default()).
+		HookPanic: func(hook string, value any) { fmt.Println("hook", hook, "panicked:", value) },
+	}
+	client, err := forgejo.NewClient(
+		forgejo.WithBaseURL(srv.URL),
+		forgejo.WithHooks(hooks),
+		forgejo.WithHooks(forgejo.Hooks{Request: func(context.Context, forgejo.CallContext) { panic("oops") }}),
+		forgejo.WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, Jitter: forgejo.JitterNone}),
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, _, err := client.Misc.GetVersion(context.Background()); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// hook Request panicked: oops
+	// getVersion attempt 1 status 503
+	// retrying after attempt 1
+	// getVersion attempt 2 status 200
+	// call ended after 2 attempts with 200 <nil>
 }

@@ -112,12 +112,12 @@ func (o *gnOps) OnResponse(context.Context, CallContext, int) {}
 
 func (o *gnOps) OnError(context.Context, CallContext, error) {}
 
-func gnClient(t *testing.T, url string, obs Observer) *Client {
+func gnClient(t *testing.T, url string, obs tObserver) *Client {
 	t.Helper()
 	// A transport of the test's own: these tests run in parallel, and
 	// httptest.Server.Close closes http.DefaultTransport's idle
 	// connections, which a parallel test may be picking up.
-	c, err := NewClient(WithBaseURL(url), WithRetryPolicy(RetryOff()), WithObserver(obs), WithHTTPClient(testHTTPClient()))
+	c, err := NewClient(WithBaseURL(url), WithRetryPolicy(RetryOff()), withObserver(obs), WithHTTPClient(testHTTPClient()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestHostileDoMalformedEscape(t *testing.T) {
 	rec := &hsRecorder{}
 	k := &clFakeClock{t: time.Unix(1_800_000_000, 0)}
 	obs := &gnOps{}
-	c, err := NewClient(WithBaseURL("https://forge.example"), WithHTTPClient(&http.Client{Transport: rec}), WithClock(k), WithObserver(obs),
+	c, err := NewClient(WithBaseURL("https://forge.example"), WithHTTPClient(&http.Client{Transport: rec}), WithClock(k), withObserver(obs),
 		WithRetryPolicy(RetryPolicy{MaxAttempts: 4, BaseDelay: time.Second, MaxDelay: time.Second, Jitter: JitterNone}))
 	if err != nil {
 		t.Fatal(err)

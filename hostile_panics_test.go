@@ -206,12 +206,12 @@ func TestHostilePanics(t *testing.T) {
 	}
 
 	// A Pacer that panics: the client paces locally, tells the
-	// PacerObserver with a *PanicError, and the call succeeds.
+	// PacerFallback hook with a *PanicError, and the call succeeds.
 	for _, pv := range pnPanics(token) {
 		vectors++
 		name := "pacer: " + pv.name
 		obs := &pnPacerObs{}
-		c, clock := newClient(WithToken(token), WithPacer(pnPacer{pv.do}), WithObserver(obs))
+		c, clock := newClient(WithToken(token), WithPacer(pnPacer{pv.do}), withObserver(obs))
 		ok := true
 		for i := 0; i < 10; i++ {
 			err := pnGet(c)
@@ -223,7 +223,7 @@ func TestHostilePanics(t *testing.T) {
 		}
 		var pe *PanicError
 		if got := obs.last(); !errors.As(got, &pe) || strings.Contains(got.Error(), token) {
-			t.Errorf("%s: the PacerObserver got %v, want a *PanicError without the token", name, got)
+			t.Errorf("%s: the PacerFallback hook got %v, want a *PanicError without the token", name, got)
 			ok = false
 		}
 		if len(clock.waited()) > 0 {
@@ -240,7 +240,7 @@ func TestHostilePanics(t *testing.T) {
 	for _, pv := range pnPanics(token) {
 		vectors++
 		name := "observer: " + pv.name
-		c, clock := newClient(WithToken(token), WithObserver(pnObserver{pv.do}))
+		c, clock := newClient(WithToken(token), withObserver(pnObserver{pv.do}))
 		ok := true
 		for i := 0; i < 10; i++ {
 			err := pnGet(c)

@@ -153,7 +153,7 @@ func TestHostileRedirectPerCallHeaders(t *testing.T) {
 	t.Logf("%d per-call header redirect vectors, %d failing", vectors, failing)
 }
 
-// pcObserver is hsCapture's observers plus a ContextObserver, so that the
+// pcObserver is hsCapture's observers plus StartCall and EndCall, so that the
 // start and end of a call are captured too.
 type pcObserver struct {
 	hsMulti
@@ -175,7 +175,7 @@ func pcEchoCall(t testing.TB, srv *hsRaw, auth ClientOption, answer string, req 
 	srv.setAnswer(func(int64, *http.Request) (string, bool) { return answer, false })
 	capt := &hsCapture{}
 	obs := pcObserver{hsMulti: capt.observers().(hsMulti), capt: capt}
-	c, err := NewClient(WithBaseURL(srv.url()), auth, WithObserver(obs),
+	c, err := NewClient(WithBaseURL(srv.url()), auth, withObserver(obs),
 		WithRetryPolicy(RetryPolicy{MaxAttempts: 2, Jitter: JitterNone}), WithClock(hsNoClock{}))
 	if err != nil {
 		t.Fatal(err)

@@ -121,8 +121,8 @@ func (c *hsCapture) OnRateLimitWait(_ context.Context, call CallContext, wait ti
 }
 
 // observers returns the capture and a slog observer writing JSON into it.
-func (c *hsCapture) observers() Observer {
-	return hsMulti{c, NewSlogObserver(slog.New(slog.NewJSONHandler(&hsLockedWriter{c}, &slog.HandlerOptions{Level: slog.LevelDebug})))}
+func (c *hsCapture) observers() tObserver {
+	return hsMulti{c, slogObserver(slog.New(slog.NewJSONHandler(&hsLockedWriter{c}, &slog.HandlerOptions{Level: slog.LevelDebug})))}
 }
 
 type hsLockedWriter struct{ c *hsCapture }
@@ -134,7 +134,7 @@ func (w *hsLockedWriter) Write(p []byte) (int, error) {
 }
 
 // hsMulti fans events out to several observers.
-type hsMulti []Observer
+type hsMulti []tObserver
 
 func (m hsMulti) OnRequest(ctx context.Context, call CallContext) {
 	for _, o := range m {
@@ -153,21 +153,21 @@ func (m hsMulti) OnError(ctx context.Context, call CallContext, err error) {
 }
 func (m hsMulti) OnRetry(ctx context.Context, call CallContext, err error, wait time.Duration) {
 	for _, o := range m {
-		if r, ok := o.(RetryObserver); ok {
+		if r, ok := o.(tRetryObserver); ok {
 			r.OnRetry(ctx, call, err, wait)
 		}
 	}
 }
 func (m hsMulti) OnRateLimit(ctx context.Context, call CallContext, rl RateLimit) {
 	for _, o := range m {
-		if r, ok := o.(RateLimitObserver); ok {
+		if r, ok := o.(tRateLimitObserver); ok {
 			r.OnRateLimit(ctx, call, rl)
 		}
 	}
 }
 func (m hsMulti) OnRateLimitWait(ctx context.Context, call CallContext, wait time.Duration) {
 	for _, o := range m {
-		if r, ok := o.(RateLimitObserver); ok {
+		if r, ok := o.(tRateLimitObserver); ok {
 			r.OnRateLimitWait(ctx, call, wait)
 		}
 	}
@@ -326,7 +326,7 @@ func hsEchoCall(t testing.TB, srv *hsRaw, auth ClientOption, answer string) *hsC
 	t.Helper()
 	srv.setAnswer(func(int64, *http.Request) (string, bool) { return answer, false })
 	capt := &hsCapture{}
-	c, err := NewClient(WithBaseURL(srv.url()), auth, WithObserver(capt.observers()),
+	c, err := NewClient(WithBaseURL(srv.url()), auth, withObserver(capt.observers()),
 		WithRetryPolicy(RetryPolicy{MaxAttempts: 2, Jitter: JitterNone}), WithClock(hsNoClock{}))
 	if err != nil {
 		t.Fatal(err)
@@ -402,7 +402,7 @@ func TestHostileCallerQueryCarriesToken(t *testing.T) {
 			return hsHTTP("500 Internal Server Error", "", ""), false
 		})
 		capt := &hsCapture{}
-		c, err := NewClient(WithBaseURL(srv.url()), sec.auth, WithObserver(capt.observers()), WithRetryPolicy(RetryOff()))
+		c, err := NewClient(WithBaseURL(srv.url()), sec.auth, withObserver(capt.observers()), WithRetryPolicy(RetryOff()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -421,7 +421,7 @@ func TestHostileOTPEchoIsMasked(t *testing.T) {
 		return hsHTTP("401 Unauthorized", "X-Request-Id: "+r.Header.Get("X-Forgejo-OTP")+"\r\nContent-Type: text/plain\r\n", "bad otp "+r.Header.Get("X-Forgejo-OTP")), false
 	})
 	capt := &hsCapture{}
-	c, err := NewClient(WithBaseURL(srv.url()), WithBasicAuth("alice", "correct horse"), WithObserver(capt.observers()), WithRetryPolicy(RetryOff()))
+	c, err := NewClient(WithBaseURL(srv.url()), WithBasicAuth("alice", "correct horse"), withObserver(capt.observers()), WithRetryPolicy(RetryOff()))
 	if err != nil {
 		t.Fatal(err)
 	}

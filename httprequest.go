@@ -10,7 +10,7 @@ import (
 
 // This file builds one attempt's *http.Request from a request: the body,
 // the headers the pipeline owns, the per-call headers, the credential and
-// what a HeaderObserver adds.
+// what the InjectHeaders hook adds.
 
 // noReplayBody is the body of a request that must not be repeated but has
 // none of its own (a GET, HEAD or OPTIONS sent through Client.Do with
@@ -37,8 +37,8 @@ func replayedByTransport(method string) bool {
 
 // newHTTPRequest builds one attempt's request: the method, the URL, the
 // body, the headers the pipeline owns, the per-call headers, the
-// credential, which nothing can override, and last what a HeaderObserver
-// adds (observer_headers.go), which never replaces a header.
+// credential, which nothing can override, and last what the InjectHeaders
+// hook adds (hooks.go), which never replaces a header.
 func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, sendURL string, call CallContext) (*http.Request, error) {
 	var body io.Reader
 	switch {
@@ -55,7 +55,7 @@ func (c *Client) newHTTPRequest(ctx context.Context, r *request, red redactor, s
 	if r.extra != nil {
 		perCall = r.extra.headers
 	}
-	observed := c.observerHeaders(ctx, call)
+	observed := c.hookHeaders(ctx, call)
 	if stripped := redirectStripped(perCall, observed); len(stripped) > 0 {
 		// The redirect rule strips these off the base URL's origin
 		// (withSafeRedirects).

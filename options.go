@@ -25,7 +25,7 @@ type config struct {
 	maxResponseBytes int64
 	maxDownloadBytes int64
 	attemptTimeout   time.Duration
-	observer         Observer
+	hooks            []Hooks // WithHooks (hooks.go)
 	pacing           *Pacing
 	pacer            Pacer
 	tokenSource      TokenSource
@@ -189,15 +189,6 @@ func WithAttemptTimeout(d time.Duration) ClientOption {
 			return &ValidationError{Field: "attemptTimeout", Message: "must not be negative"}
 		}
 		c.attemptTimeout = d
-		return nil
-	}
-}
-
-// WithObserver reports every attempt and every final failure to o. See
-// [Observer]; [NewSlogObserver] logs through log/slog.
-func WithObserver(o Observer) ClientOption {
-	return func(c *config) error {
-		c.observer = o
 		return nil
 	}
 }

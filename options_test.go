@@ -198,7 +198,7 @@ func TestOptionNewClientDoesNoIO(t *testing.T) {
 		io.WriteString(w, `{"version":"11.0.3+gitea-1.22.0"}`)
 	}))
 	defer srv.Close()
-	c, err := NewClient(WithBaseURL(srv.URL), WithToken(rdHex(t, 20)), WithObserver(&rdRecorder{}))
+	c, err := NewClient(WithBaseURL(srv.URL), WithToken(rdHex(t, 20)), withObserver(&rdRecorder{}))
 	if err != nil {
 		t.Fatal(err)
 	}

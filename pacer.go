@@ -25,7 +25,7 @@ type Pacer interface {
 	// It returns how long the request must wait before it is sent (zero:
 	// send now), which the client bounds by the pacing MaxWait. An error
 	// means the pacer cannot decide, its store being unreachable say: the
-	// client then paces this request locally, tells a [PacerObserver], and
+	// client then paces this request locally, tells the PacerFallback hook ([Hooks]), and
 	// never fails the call for it. A negative wait is treated as such an
 	// error (the mark of a huge wait that wrapped, not "send now"), and so
 	// is a panic (a [*PanicError]).

@@ -97,7 +97,7 @@ func TestPacerFailureFallsBackToLocalPacing(t *testing.T) {
 	p := &fakePacer{err: errors.New("store unreachable")}
 	rec := &fallbackRecorder{}
 	k := &rlClock{now: rlNow}
-	c, err := NewClient(WithBaseURL(srv.URL), WithClock(k), WithPacer(p), WithObserver(rec))
+	c, err := NewClient(WithBaseURL(srv.URL), WithClock(k), WithPacer(p), withObserver(rec))
 	if err != nil {
 		t.Fatal(err)
 	}

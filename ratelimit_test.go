@@ -181,7 +181,7 @@ func TestResponseAndClientSurfaceRateLimit(t *testing.T) {
 		tsStep{status: 200, body: `{"version":"1"}`, header: map[string]string{"Ratelimit-Policy": `"baseline";q=2000;w=600`, "Ratelimit": `"baseline";r=1996;t=600`}},
 		tsStep{status: 200, body: `{"version":"1"}`})
 	rec := &rlRecorder{}
-	c, _ := tsClient(t, srv.URL, WithObserver(rec))
+	c, _ := tsClient(t, srv.URL, withObserver(rec))
 	if _, ok := c.RateLimit(); ok {
 		t.Fatal("a new client knows no rate limit")
 	}
@@ -273,7 +273,7 @@ func TestPacingWaitsForTheReset(t *testing.T) {
 	srv := tsNewServer(t, steps...)
 	k := &rlClock{now: rlNow}
 	rec := &rlRecorder{}
-	c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{}), WithObserver(rec))
+	c, _ := tsClient(t, srv.URL, WithRateLimitPacing(Pacing{}), withObserver(rec))
 	c.now, c.sleep = k.Now, k.Sleep
 	for i := range 3 {
 		if _, _, err := c.Misc.GetVersion(context.Background()); err != nil {
@@ -322,8 +322,7 @@ func TestPacingIsBoundedAndOffByDefault(t *testing.T) {
 		c.sleep = sleepContext // real sleep, ended by ctx
 		_, _, _ = c.Misc.GetVersion(context.Background())
 		ctx, cancel := context.WithCancel(context.Background())
-		c.observer = rlCancelOnWait{cancel: cancel}
-		c.rateLimitObserver = rlCancelOnWait{cancel: cancel}
+		c.hooks = hooksFor(rlCancelOnWait{cancel: cancel})
 		_, _, err := c.Misc.GetVersion(ctx)
 		if !errors.Is(err, context.Canceled) || srv.hits.Load() != 1 {
 			t.Fatalf("err = %v hits = %d", err, srv.hits.Load())

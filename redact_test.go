@@ -87,13 +87,13 @@ func rdNewClient(t *testing.T, opts ...ClientOption) *Client {
 	return c
 }
 
-// rdRecorder is an Observer and RetryObserver that renders every event it
+// rdRecorder is a recorder (Retry included) that renders every event it
 // sees, then forwards it to next (when set).
 type rdRecorder struct {
 	mu    sync.Mutex
 	lines []string
 	urls  []string
-	next  Observer
+	next  tObserver
 }
 
 func (r *rdRecorder) add(line, u string) {
@@ -126,7 +126,7 @@ func (r *rdRecorder) OnError(ctx context.Context, call CallContext, err error) {
 
 func (r *rdRecorder) OnRetry(ctx context.Context, call CallContext, err error, wait time.Duration) {
 	r.add("retry "+call.String()+" url="+call.URL+" wait="+wait.String()+" "+strings.Join(rdErrStrings(err), " | "), call.URL)
-	if ro, ok := r.next.(RetryObserver); ok {
+	if ro, ok := r.next.(tRetryObserver); ok {
 		ro.OnRetry(ctx, call, err, wait)
 	}
 }
@@ -211,9 +211,9 @@ func rdSecretSearch(t *testing.T, auth ClientOption, echo, wantAuth string, need
 	srv, slog1 := rdEchoServer(t, echo)
 	var logBuf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	rec := &rdRecorder{next: NewSlogObserver(logger)}
-	c := rdNewClient(t, auth, WithBaseURL(srv.URL), WithObserver(rec))
-	dead := rdNewClient(t, auth, WithBaseURL(rdClosedURL()), WithObserver(rec))
+	rec := &rdRecorder{next: slogObserver(logger)}
+	c := rdNewClient(t, auth, WithBaseURL(srv.URL), withObserver(rec))
+	dead := rdNewClient(t, auth, WithBaseURL(rdClosedURL()), withObserver(rec))
 
 	var outputs []string
 	add := func(label string, s ...string) {
@@ -400,7 +400,7 @@ func TestRedactEchoedAuthorizationHeader(t *testing.T) {
 			}))
 			defer srv.Close()
 			rec := &rdRecorder{}
-			c := rdNewClient(t, tc.auth, WithBaseURL(srv.URL), WithObserver(rec))
+			c := rdNewClient(t, tc.auth, WithBaseURL(srv.URL), withObserver(rec))
 			_, _, err := c.Users.GetCurrent(context.Background())
 			var ae *APIError
 			if !errors.As(err, &ae) || ae.StatusCode != 401 || !strings.Contains(ae.Message, "***") {
@@ -425,7 +425,7 @@ func TestRedactDecodeCauseDoesNotEchoCredential(t *testing.T) {
 	}))
 	defer srv.Close()
 	rec := &rdRecorder{}
-	c := rdNewClient(t, WithToken(tok), WithBaseURL(srv.URL), WithObserver(rec))
+	c := rdNewClient(t, WithToken(tok), WithBaseURL(srv.URL), withObserver(rec))
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
 	var de *DecodeError
 	if !errors.As(err, &de) {

@@ -23,7 +23,7 @@ func (c *Client) call(ctx context.Context, r *request, out any) (*Response, erro
 }
 
 // send labels the call, builds its URL once, and runs its attempts
-// (roundTrips) between a ContextObserver's start and end of the call. Its
+// (roundTrips) between the StartCall and EndCall hooks. Its
 // *Response is nil when the call was refused before sending or canceled
 // while waiting for its pacing slot.
 func (c *Client) send(ctx context.Context, r *request, out any) (*Response, error) {
@@ -49,8 +49,8 @@ func (c *Client) send(ctx context.Context, r *request, out any) (*Response, erro
 	}
 	sendURL, redacted := buildURL(base, r.path, query)
 	call := CallContext{Operation: opID, Method: method, Route: route, URL: red.scrub(redacted)}
-	// Hook for a ContextObserver (observer_context.go): the ctx it returns is
-	// the one every attempt, wait and later observer event uses; it sees the
+	// The StartCall and EndCall hooks (hooks.go): the ctx StartCall returns
+	// is the one every attempt, wait and later hook uses; EndCall sees the
 	// end of the call, also when a panic passes through.
 	ctx, end := c.startCall(ctx, call)
 	var resp *Response

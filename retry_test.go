@@ -324,8 +324,7 @@ func TestCancellationDuringBackoff(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	// The real sleep is in use: cancelling as the wait begins must end it at
 	// once rather than after an hour.
-	c.observer = rtCancelOnRetry{cancel}
-	c.retryObserver = rtCancelOnRetry{cancel}
+	c.hooks = hooksFor(rtCancelOnRetry{cancel})
 	_, _, err = c.Repos.Get(ctx, "o", "r")
 	var te *TransportError
 	if !errors.As(err, &te) || te.Kind != TransportCanceled || !errors.Is(err, context.Canceled) {

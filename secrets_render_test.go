@@ -35,6 +35,7 @@ var notSecret = map[string]string{
 	"VerifyGPGKeyRequest":        "a signature of a public token",
 	"EditDeadlineRequest":        "a date",
 	"TokenSourceFunc":            "a function",
+	"Hooks":                      "functions; what they are handed is redacted already",
 	"Commit.SHA1":                "a commit ID",
 	"CommitMeta.SHA1":            "a commit ID",
 	"ExternalTracker":            "URLs",

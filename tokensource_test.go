@@ -30,7 +30,7 @@ func TestTokenSourceRefreshAndRedaction(t *testing.T) {
 	}))
 	defer srv.Close()
 	capt := &hsCapture{}
-	c, err := NewClient(WithBaseURL(srv.URL), WithTokenSource(ts), WithObserver(capt.observers()), WithClock(hsNoClock{}))
+	c, err := NewClient(WithBaseURL(srv.URL), WithTokenSource(ts), withObserver(capt.observers()), WithClock(hsNoClock{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func TestURLSensitiveQueryParams(t *testing.T) {
 			}))
 			defer srv.Close()
 			rec := &rdRecorder{}
-			c := rdNewClient(t, WithBaseURL(srv.URL), WithObserver(rec))
+			c := rdNewClient(t, WithBaseURL(srv.URL), withObserver(rec))
 			_, err := c.Do(context.Background(), &Request{
 				Method: "GET", Path: "/repos/o/r/issues", Retry: RetryIdempotentOnly,
 				Query: url.Values{name: {secretA, secretB}, "q": {"visible"}, "state": {"open"}},
@@ -120,7 +120,7 @@ func rdCountingServer(t *testing.T) (*httptest.Server, func() (n int, escaped, d
 func TestPathRejectsForgedSegments(t *testing.T) {
 	srv, seen := rdCountingServer(t)
 	rec := &rdRecorder{}
-	c := rdNewClient(t, WithBaseURL(srv.URL), WithObserver(rec))
+	c := rdNewClient(t, WithBaseURL(srv.URL), withObserver(rec))
 	ctx := context.Background()
 	calls := map[string]func(owner, repo string) error{
 		"Repos.Get": func(o, r string) error { _, _, err := c.Repos.Get(ctx, o, r); return err },

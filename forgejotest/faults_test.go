@@ -12,15 +12,12 @@ import (
 	forgejo "codeberg.org/forgego/forgejo"
 )
 
-// recorder is an Observer that keeps retry waits.
+// recorder keeps retry waits (its OnRetry is a Retry hook).
 type recorder struct {
 	mu    sync.Mutex
 	waits []time.Duration
 }
 
-func (r *recorder) OnRequest(context.Context, forgejo.CallContext)       {}
-func (r *recorder) OnResponse(context.Context, forgejo.CallContext, int) {}
-func (r *recorder) OnError(context.Context, forgejo.CallContext, error)  {}
 func (r *recorder) OnRetry(_ context.Context, _ forgejo.CallContext, _ error, wait time.Duration) {
 	r.mu.Lock()
 	r.waits = append(r.waits, wait)
@@ -37,7 +34,7 @@ func TestFaultStatusSequence(t *testing.T) {
 	}
 	rec := &recorder{}
 	// Retry-After 1s, clamped by the policy's MaxDelay to 20ms.
-	client := srv.Client(forgejo.WithObserver(rec), forgejo.WithRetryPolicy(forgejo.RetryPolicy{
+	client := srv.Client(forgejo.WithHooks(forgejo.Hooks{Retry: rec.OnRetry}), forgejo.WithRetryPolicy(forgejo.RetryPolicy{
 		MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond, Jitter: forgejo.JitterNone, RespectRetryAfter: true,
 	}))
 	issues, resp, err := client.Issues.List(context.Background(), "alice", "demo", nil)

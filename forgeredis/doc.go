@@ -59,7 +59,7 @@
 // answer in time, or answers with an error, Reserve returns an error
 // wrapping [ErrUnavailable]: the client paces that request with its own
 // local pacing (which has followed every response all along), reports it
-// to an observer implementing [forgejo.PacerObserver], and never fails the
+// to the PacerFallback hook ([forgejo.Hooks]), and never fails the
 // call for it. For a cooldown after a failure ([WithPacerCooldown], 1 s) Reserve
 // fails at once without asking Redis, so a hanging Redis costs one timeout
 // per cooldown rather than one per request.

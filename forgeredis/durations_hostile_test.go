@@ -218,7 +218,7 @@ func TestHostileRedisRepliesThroughTheClient(t *testing.T) {
 			t.Cleanup(func() { rdb.Close() })
 			k := &dhClock{now: time.Unix(1_800_000_000, 0)}
 			rec := &fallbacks{}
-			c := srv.Client(forgejo.WithClock(k), forgejo.WithObserver(rec),
+			c := srv.Client(forgejo.WithClock(k), forgejo.WithHooks(forgejo.Hooks{PacerFallback: rec.OnPacerFallback}),
 				forgejo.WithPacer(newPacer(t, rdb, "hostile", WithPacerTimeout(2*time.Second))),
 				forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: maxWait}))
 			if _, _, err := c.Issues.Get(bg, "alice", "demo", 1); err != nil {

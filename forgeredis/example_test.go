@@ -39,20 +39,9 @@ func Example() {
 	// Output: key: forgego:quota:codeberg.org/ci-bot
 }
 
-// fallbackLogger is told when Redis could not decide and a request was
-// paced locally.
-type fallbackLogger struct{}
-
-func (fallbackLogger) OnRequest(context.Context, forgejo.CallContext)       {}
-func (fallbackLogger) OnResponse(context.Context, forgejo.CallContext, int) {}
-func (fallbackLogger) OnError(context.Context, forgejo.CallContext, error)  {}
-func (fallbackLogger) OnPacerFallback(_ context.Context, call forgejo.CallContext, err error) {
-	log.Printf("%s paced locally: %v", call.Operation, err)
-}
-
-// An observer implementing forgejo.PacerObserver hears of every request
-// paced locally because Redis was unreachable.
-func ExampleNewPacer_observer() {
+// A PacerFallback hook hears of every request paced locally because Redis
+// was unreachable.
+func ExampleNewPacer_hooks() {
 	rdb := redis.NewClient(&redis.Options{Addr: os.Getenv("REDIS_ADDR")})
 	defer rdb.Close()
 	pacer, err := forgeredis.NewPacer(rdb, "codeberg.org/ci-bot")
@@ -63,7 +52,11 @@ func ExampleNewPacer_observer() {
 		forgejo.WithBaseURL("https://codeberg.org"),
 		forgejo.WithPacer(pacer),
 		forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: 11 * time.Minute}),
-		forgejo.WithObserver(fallbackLogger{}),
+		forgejo.WithHooks(forgejo.Hooks{
+			PacerFallback: func(_ context.Context, call forgejo.CallContext, err error) {
+				log.Printf("%s paced locally: %v", call.Operation, err)
+			},
+		}),
 	)
 	fmt.Println(err)
 	// Output: <nil>

@@ -221,9 +221,6 @@ type fallbacks struct {
 	errs []error
 }
 
-func (*fallbacks) OnRequest(context.Context, forgejo.CallContext)       {}
-func (*fallbacks) OnResponse(context.Context, forgejo.CallContext, int) {}
-func (*fallbacks) OnError(context.Context, forgejo.CallContext, error)  {}
 func (f *fallbacks) OnPacerFallback(_ context.Context, _ forgejo.CallContext, err error) {
 	f.mu.Lock()
 	f.errs = append(f.errs, err)
@@ -237,7 +234,7 @@ func (f *fallbacks) count() int {
 }
 
 // With Redis hanging, a client's calls still succeed, paced locally, and
-// the observer hears of it; none waits much longer than the timeout.
+// the PacerFallback hook hears of it; none waits much longer than the timeout.
 func TestClientFallsBackWhenRedisHangs(t *testing.T) {
 	srv := forgejotest.NewServer(t, forgejotest.WithRateLimit(3, time.Second))
 	srv.AddRepo("alice", "demo")
@@ -248,7 +245,7 @@ func TestClientFallsBackWhenRedisHangs(t *testing.T) {
 	c := srv.Client(
 		forgejo.WithPacer(newPacer(t, hung, "hung", WithPacerTimeout(50*time.Millisecond))),
 		forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: 5 * time.Second}),
-		forgejo.WithObserver(rec))
+		forgejo.WithHooks(forgejo.Hooks{PacerFallback: rec.OnPacerFallback}))
 	start := time.Now()
 	for i := range 6 {
 		if _, _, err := c.Issues.Get(bg, "alice", "demo", 1); err != nil {

@@ -53,9 +53,6 @@ func TestHelperProcess(t *testing.T) {
 
 type countFallbacks struct{ n atomic.Int64 }
 
-func (*countFallbacks) OnRequest(context.Context, forgejo.CallContext)       {}
-func (*countFallbacks) OnResponse(context.Context, forgejo.CallContext, int) {}
-func (*countFallbacks) OnError(context.Context, forgejo.CallContext, error)  {}
 func (c *countFallbacks) OnPacerFallback(context.Context, forgejo.CallContext, error) {
 	c.n.Add(1)
 }
@@ -80,7 +77,7 @@ func runChild() childResult {
 		// Retry-After) make sure the walk finishes all the same.
 		forgejo.WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 20, BaseDelay: 100 * time.Millisecond,
 			MaxDelay: 5 * time.Second, RespectRetryAfter: true}),
-		forgejo.WithObserver(rec),
+		forgejo.WithHooks(forgejo.Hooks{PacerFallback: rec.OnPacerFallback}),
 	}
 	if addr := os.Getenv("SIM_REDIS"); addr != "" {
 		rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})

@@ -105,7 +105,7 @@ func shared(t *testing.T) *fixture {
 
 func buildFixture(e *env) (*fixture, error) {
 	c, err := forgejo.NewClient(forgejo.WithBaseURL(e.url), forgejo.WithToken(e.adminToken),
-		forgejo.WithObserver(matrix), forgejo.WithHTTPClient(&http.Client{Transport: transport}))
+		forgejo.WithHooks(matrix.hooks()), forgejo.WithHTTPClient(&http.Client{Transport: transport}))
 	if err != nil {
 		return nil, err
 	}

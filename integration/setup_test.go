@@ -233,7 +233,7 @@ func client(t *testing.T, token string, opts ...forgejo.ClientOption) *forgejo.C
 	base := []forgejo.ClientOption{
 		forgejo.WithBaseURL(e.url),
 		forgejo.WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 3, BaseDelay: 10 * time.Millisecond, MaxDelay: 100 * time.Millisecond}),
-		forgejo.WithObserver(matrix),
+		forgejo.WithHooks(matrix.hooks()),
 		forgejo.WithHTTPClient(&http.Client{Transport: transport}),
 	}
 	if token != "" {
@@ -349,7 +349,7 @@ func (m *missTransport) missed(call forgejo.CallContext) bool {
 	return m.misses[call.Method+" "+u.EscapedPath()]
 }
 
-// routeMatrix is an Observer that records, per operation, how the real
+// routeMatrix records, through its hooks,, per operation, how the real
 // server answered. It is the source of docs/ROUTES.md.
 type routeMatrix struct {
 	mu  sync.Mutex
@@ -375,7 +375,10 @@ func (m *routeMatrix) stats(op string) *routeStats {
 	return s
 }
 
-func (m *routeMatrix) OnRequest(context.Context, forgejo.CallContext) {}
+// hooks are the matrix's client hooks.
+func (m *routeMatrix) hooks() forgejo.Hooks {
+	return forgejo.Hooks{Response: m.OnResponse, Error: m.OnError}
+}
 
 func (m *routeMatrix) OnResponse(_ context.Context, call forgejo.CallContext, status int) {
 	miss := (status == http.StatusNotFound || status == http.StatusMethodNotAllowed) && transport.missed(call)

@@ -13,9 +13,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
-// ExampleNewObserver traces a call. A real program passes its own
+// ExampleNewHooks traces a call. A real program passes its own
 // TracerProvider and MeterProvider, or none to use the global ones.
-func ExampleNewObserver() {
+func ExampleNewHooks() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"version":"15.0.0"}`))
@@ -25,11 +25,11 @@ func ExampleNewObserver() {
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 
-	obs, err := forgejootel.NewObserver(forgejootel.WithTracerProvider(tp))
+	hooks, err := forgejootel.NewHooks(forgejootel.WithTracerProvider(tp))
 	if err != nil {
 		log.Fatal(err)
 	}
-	client, err := forgejo.NewClient(forgejo.WithBaseURL(srv.URL), forgejo.WithObserver(obs))
+	client, err := forgejo.NewClient(forgejo.WithBaseURL(srv.URL), forgejo.WithHooks(hooks))
 	if err != nil {
 		log.Fatal(err)
 	}

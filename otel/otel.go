@@ -1,9 +1,9 @@
-// Package forgejootel turns the observer events of a [forgejo.Client] into
-// OpenTelemetry traces and metrics.
+// Package forgejootel turns the hook events of a [forgejo.Client]
+// ([forgejo.Hooks]) into OpenTelemetry traces and metrics.
 //
-//	obs, err := forgejootel.NewObserver()
+//	hooks, err := forgejootel.NewHooks()
 //	...
-//	client, err := forgejo.NewClient(forgejo.WithToken(token), forgejo.WithObserver(obs))
+//	client, err := forgejo.NewClient(forgejo.WithToken(token), forgejo.WithHooks(hooks))
 //
 // # Traces
 //
@@ -11,7 +11,7 @@
 // "{METHOD} {url.template}" as the HTTP client semantic conventions ask
 // ("GET /repos/{owner}/{repo}/issues"). It covers the whole call, retries,
 // backoff and pacing waits included, and it is in the ctx every attempt's
-// *http.Request carries (through [forgejo.ContextObserver]): a transport
+// *http.Request carries (through the StartCall hook): a transport
 // instrumented with OpenTelemetry records its spans, one per attempt, as
 // children of the call's span, so the two make one tree.
 //
@@ -47,7 +47,7 @@
 // replaces it): with propagation.TraceContext, a traceparent whose trace ID
 // is the call span's and whose parent is the call span, so the instance's
 // own spans (or a proxy's) join the trace. No transport wrapping is needed:
-// the observer is a [forgejo.HeaderObserver], and the client adds what it
+// the hooks set InjectHeaders ([forgejo.Hooks]), and the client adds what it
 // writes under the rules of per-call headers: never the credential or a
 // header the client manages, never one the call already sets (a traceparent
 // passed with [forgejo.Header] wins), and only to the base URL's origin,
@@ -66,7 +66,7 @@
 // under two instrumentation scopes (this one, [ScopeName], and otelhttp's),
 // so a query that does not filter by scope counts every request twice; and
 // otelhttp's span and metrics carry url.full or the raw path unless told
-// otherwise. Use one or the other for requests; this observer alone gives
+// otherwise. Use one or the other for requests; these hooks alone give
 // the call span, the per-attempt events and both duration metrics.
 //
 // # Metrics
@@ -95,7 +95,7 @@
 // masked) or an error message; error.type is a status code or one of a
 // fixed set of words: "validation", "decode", "connection", "timeout",
 // "tls", "dns", "canceled", "response_too_large", "transport", "_OTHER".
-// Everything the client hands the observer is redacted already.
+// Everything the client hands the hooks is redacted already.
 //
 // Time: span timestamps come from the tracer; durations recorded as
 // attributes and metrics come from the client's clock ([forgejo.WithClock]).
@@ -142,7 +142,7 @@ const (
 	RateLimitWaitEvent = "forgejo.ratelimit.wait"
 )
 
-// Option configures [NewObserver].
+// Option configures [NewHooks].
 type Option func(*config)
 
 type config struct {
@@ -175,7 +175,7 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 // WithPropagator sets how the call's span context travels to the
 // instance; the default is the global propagator
 // (otel.GetTextMapPropagator), read on every attempt, so one configured
-// after NewObserver still applies; nil keeps it. Pass
+// after NewHooks still applies; nil keeps it. Pass
 // propagation.NewCompositeTextMapPropagator() (none) to send nothing.
 func WithPropagator(p propagation.TextMapPropagator) Option {
 	return func(c *config) {
@@ -195,11 +195,9 @@ func WithURLFull() Option {
 	return func(c *config) { c.urlFull = true }
 }
 
-// Observer is a [forgejo.Observer] that records traces and metrics; it is
-// also a [forgejo.ContextObserver], a [forgejo.RetryObserver] and a
-// [forgejo.RateLimitObserver]. Pass it to [forgejo.WithObserver]. One
-// Observer may serve any number of clients and goroutines.
-type Observer struct {
+// observer records traces and metrics from a client's hooks (NewHooks).
+// One may serve any number of clients and goroutines.
+type observer struct {
 	tracer  trace.Tracer
 	prop    propagation.TextMapPropagator // nil: otel.GetTextMapPropagator()
 	urlFull bool
@@ -211,23 +209,16 @@ type Observer struct {
 	remaining       metric.Int64Gauge
 }
 
-var (
-	_ forgejo.Observer          = (*Observer)(nil)
-	_ forgejo.ContextObserver   = (*Observer)(nil)
-	_ forgejo.RetryObserver     = (*Observer)(nil)
-	_ forgejo.RateLimitObserver = (*Observer)(nil)
-	_ forgejo.HeaderObserver    = (*Observer)(nil)
-)
-
-// NewObserver returns an observer recording to the given providers (the
-// global ones by default). It fails only when an instrument cannot be
-// created.
-func NewObserver(opts ...Option) (*Observer, error) {
+// NewHooks returns the [forgejo.Hooks] that record traces and metrics to
+// the given providers (the global ones by default); pass them to
+// [forgejo.WithHooks]. They may serve any number of clients and
+// goroutines. It fails only when an instrument cannot be created.
+func NewHooks(opts ...Option) (forgejo.Hooks, error) {
 	cfg := config{tp: otel.GetTracerProvider(), mp: otel.GetMeterProvider()}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	o := &Observer{tracer: cfg.tp.Tracer(ScopeName), prop: cfg.prop, urlFull: cfg.urlFull}
+	o := &observer{tracer: cfg.tp.Tracer(ScopeName), prop: cfg.prop, urlFull: cfg.urlFull}
 	m := cfg.mp.Meter(ScopeName)
 	var errs [5]error
 	o.requestDuration, errs[0] = m.Float64Histogram("http.client.request.duration",
@@ -249,9 +240,19 @@ func NewObserver(opts ...Option) (*Observer, error) {
 		metric.WithDescription("Requests left in the rate-limit window, as the last response said."),
 		metric.WithUnit("{request}"))
 	if err := errors.Join(errs[:]...); err != nil {
-		return nil, err
+		return forgejo.Hooks{}, err
 	}
-	return o, nil
+	return forgejo.Hooks{
+		Request:       o.onRequest,
+		Response:      o.onResponse,
+		Error:         o.onError,
+		Retry:         o.onRetry,
+		RateLimit:     o.onRateLimit,
+		RateLimitWait: o.onRateLimitWait,
+		StartCall:     o.startCall,
+		EndCall:       o.endCall,
+		InjectHeaders: o.injectHeaders,
+	}, nil
 }
 
 // callState is one call's running record. The client runs every callback
@@ -307,7 +308,7 @@ func server(rawURL string) []attribute.KeyValue {
 	return out
 }
 
-func (o *Observer) begin(ctx context.Context, call forgejo.CallContext) (context.Context, *callState) {
+func (o *observer) begin(ctx context.Context, call forgejo.CallContext) (context.Context, *callState) {
 	st := &callState{}
 	st.attrs = append(st.attrs, semconv.HTTPRequestMethodKey.String(call.Method))
 	st.attrs = append(st.attrs, server(call.URL)...)
@@ -323,20 +324,20 @@ func (o *Observer) begin(ctx context.Context, call forgejo.CallContext) (context
 	return context.WithValue(ctx, stateKey{}, st), st
 }
 
-// StartCall opens the call's span; the ctx it returns carries the span to
+// startCall opens the call's span; the ctx it returns carries the span to
 // the transport.
-func (o *Observer) StartCall(ctx context.Context, call forgejo.CallContext) context.Context {
+func (o *observer) startCall(ctx context.Context, call forgejo.CallContext) context.Context {
 	ctx, _ = o.begin(ctx, call)
 	return ctx
 }
 
-// InjectHeaders writes the call's span context into the attempt's
+// injectHeaders writes the call's span context into the attempt's
 // headers with the propagator (W3C traceparent and tracestate with
 // propagation.TraceContext), so that the instance, or a proxy in front of
 // it, continues the trace. The client calls it on every attempt, retries
 // included, and keeps only headers it may send (see
-// [forgejo.HeaderObserver]).
-func (o *Observer) InjectHeaders(ctx context.Context, _ forgejo.CallContext, h http.Header) {
+// the InjectHeaders field of [forgejo.Hooks]).
+func (o *observer) injectHeaders(ctx context.Context, _ forgejo.CallContext, h http.Header) {
 	p := o.prop
 	if p == nil {
 		p = otel.GetTextMapPropagator()
@@ -344,8 +345,8 @@ func (o *Observer) InjectHeaders(ctx context.Context, _ forgejo.CallContext, h h
 	p.Inject(ctx, propagation.HeaderCarrier(h))
 }
 
-// OnRequest notes the start of an attempt.
-func (o *Observer) OnRequest(ctx context.Context, call forgejo.CallContext) {
+// onRequest notes the start of an attempt.
+func (o *observer) onRequest(ctx context.Context, call forgejo.CallContext) {
 	st := state(ctx, call)
 	if st == nil {
 		return
@@ -354,8 +355,8 @@ func (o *Observer) OnRequest(ctx context.Context, call forgejo.CallContext) {
 	st.pending, st.status, st.duration = true, 0, 0
 }
 
-// OnResponse notes the attempt's status.
-func (o *Observer) OnResponse(ctx context.Context, call forgejo.CallContext, status int) {
+// onResponse notes the attempt's status.
+func (o *observer) onResponse(ctx context.Context, call forgejo.CallContext, status int) {
 	st := state(ctx, call)
 	if st == nil {
 		return
@@ -366,15 +367,15 @@ func (o *Observer) OnResponse(ctx context.Context, call forgejo.CallContext, sta
 	}
 }
 
-// OnError records a failed attempt, or notes the call's final error.
-func (o *Observer) OnError(ctx context.Context, call forgejo.CallContext, err error) {
+// onError records a failed attempt, or notes the call's final error.
+func (o *observer) onError(ctx context.Context, call forgejo.CallContext, err error) {
 	st := state(ctx, call)
 	if st == nil {
 		if call.Final {
 			// Never sent (a validation failure): a span of its own, ended
 			// at once.
 			ctx, _ = o.begin(ctx, call)
-			o.EndCall(ctx, call, 0, err)
+			o.endCall(ctx, call, 0, err)
 		}
 		return
 	}
@@ -386,7 +387,7 @@ func (o *Observer) OnError(ctx context.Context, call forgejo.CallContext, err er
 }
 
 // recordAttempt adds the attempt's event and measurement.
-func (o *Observer) recordAttempt(ctx context.Context, st *callState, attempt int, err error) {
+func (o *observer) recordAttempt(ctx context.Context, st *callState, attempt int, err error) {
 	st.pending = false
 	ev := make([]attribute.KeyValue, 0, 6)
 	ev = append(ev, AttemptKey.Int(attempt))
@@ -413,8 +414,8 @@ func (o *Observer) recordAttempt(ctx context.Context, st *callState, attempt int
 	o.requestDuration.Record(ctx, st.duration.Seconds(), metric.WithAttributes(m...))
 }
 
-// OnRetry records a backoff.
-func (o *Observer) OnRetry(ctx context.Context, call forgejo.CallContext, err error, wait time.Duration) {
+// onRetry records a backoff.
+func (o *observer) onRetry(ctx context.Context, call forgejo.CallContext, err error, wait time.Duration) {
 	st := state(ctx, call)
 	if st == nil {
 		return
@@ -427,16 +428,16 @@ func (o *Observer) OnRetry(ctx context.Context, call forgejo.CallContext, err er
 	o.retries.Add(ctx, 1, metric.WithAttributes(m...))
 }
 
-// OnRateLimit records the announced budget.
-func (o *Observer) OnRateLimit(ctx context.Context, call forgejo.CallContext, rl forgejo.RateLimit) {
+// onRateLimit records the announced budget.
+func (o *observer) onRateLimit(ctx context.Context, call forgejo.CallContext, rl forgejo.RateLimit) {
 	if st := state(ctx, call); st != nil {
 		st.remaining, st.hasBudget = rl.Remaining, true
 	}
 	o.remaining.Record(ctx, rl.Remaining, metric.WithAttributes(server(call.URL)...))
 }
 
-// OnRateLimitWait records a pacing wait.
-func (o *Observer) OnRateLimitWait(ctx context.Context, call forgejo.CallContext, wait time.Duration) {
+// onRateLimitWait records a pacing wait.
+func (o *observer) onRateLimitWait(ctx context.Context, call forgejo.CallContext, wait time.Duration) {
 	st := state(ctx, call)
 	if st == nil {
 		return
@@ -446,8 +447,8 @@ func (o *Observer) OnRateLimitWait(ctx context.Context, call forgejo.CallContext
 	o.pacingWait.Record(ctx, wait.Seconds(), metric.WithAttributes(st.attrs...))
 }
 
-// EndCall closes the call's span and records the call's measurement.
-func (o *Observer) EndCall(ctx context.Context, call forgejo.CallContext, status int, err error) {
+// endCall closes the call's span and records the call's measurement.
+func (o *observer) endCall(ctx context.Context, call forgejo.CallContext, status int, err error) {
 	st, _ := ctx.Value(stateKey{}).(*callState)
 	if st == nil {
 		return

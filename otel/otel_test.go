@@ -90,7 +90,7 @@ type harness struct {
 }
 
 // newHarness starts a server answering with steps in order (repeating the
-// last), an observer on in-memory providers, and a client on both.
+// last), hooks on in-memory providers, and a client on both.
 func newHarness(t *testing.T, steps []step, opts ...forgejo.ClientOption) *harness {
 	t.Helper()
 	h := &harness{t: t, clock: &fakeClock{t: time.Unix(1_700_000_000, 0)}}
@@ -125,14 +125,14 @@ func newHarness(t *testing.T, steps []step, opts ...forgejo.ClientOption) *harne
 	h.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(h.spans))
 	h.reader = sdkmetric.NewManualReader()
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(h.reader))
-	obs, err := forgejootel.NewObserver(forgejootel.WithTracerProvider(h.tp), forgejootel.WithMeterProvider(mp))
+	hooks, err := forgejootel.NewHooks(forgejootel.WithTracerProvider(h.tp), forgejootel.WithMeterProvider(mp))
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := []forgejo.ClientOption{
 		forgejo.WithBaseURL(h.srv.URL),
 		forgejo.WithToken("test-token-0123"),
-		forgejo.WithObserver(obs),
+		forgejo.WithHooks(hooks),
 		forgejo.WithClock(h.clock),
 		forgejo.WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 3, BaseDelay: 250 * time.Millisecond, MaxDelay: 8 * time.Second, Jitter: forgejo.JitterNone}),
 	}
@@ -549,12 +549,12 @@ func TestNoSecretInAnyExport(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	reader := sdkmetric.NewManualReader()
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
-	obs, err := forgejootel.NewObserver(forgejootel.WithTracerProvider(tp), forgejootel.WithMeterProvider(mp))
+	hooks, err := forgejootel.NewHooks(forgejootel.WithTracerProvider(tp), forgejootel.WithMeterProvider(mp))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr := tracingTransport{tracer: tp.Tracer("t")}
-	c, err := forgejo.NewClient(forgejo.WithBaseURL(srv.URL), forgejo.WithToken(token), forgejo.WithObserver(obs),
+	c, err := forgejo.NewClient(forgejo.WithBaseURL(srv.URL), forgejo.WithToken(token), forgejo.WithHooks(hooks),
 		forgejo.WithClock(clock), forgejo.WithHTTPClient(&http.Client{Transport: tr}))
 	if err != nil {
 		t.Fatal(err)

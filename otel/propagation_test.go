@@ -28,7 +28,7 @@ func setGlobalPropagator(t *testing.T, p propagation.TextMapPropagator) {
 }
 
 // propHarness is a server that answers 503 to the first fails requests and
-// records every request's traceparent, and a client whose observer records
+// records every request's traceparent, and a client whose hooks record
 // spans in memory.
 type propHarness struct {
 	mu      sync.Mutex
@@ -55,12 +55,12 @@ func newPropHarness(t *testing.T, fails int, opts ...forgejootel.Option) *propHa
 	}))
 	t.Cleanup(srv.Close)
 	h.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(h.spans))
-	obs, err := forgejootel.NewObserver(append([]forgejootel.Option{forgejootel.WithTracerProvider(h.tp)}, opts...)...)
+	hooks, err := forgejootel.NewHooks(append([]forgejootel.Option{forgejootel.WithTracerProvider(h.tp)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.client, err = forgejo.NewClient(forgejo.WithBaseURL(srv.URL), forgejo.WithToken("test-token-0123"),
-		forgejo.WithObserver(obs), forgejo.WithClock(&fakeClock{t: time.Unix(1_700_000_000, 0)}),
+		forgejo.WithHooks(hooks), forgejo.WithClock(&fakeClock{t: time.Unix(1_700_000_000, 0)}),
 		forgejo.WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 4, BaseDelay: time.Second, MaxDelay: time.Second, Jitter: forgejo.JitterNone}))
 	if err != nil {
 		t.Fatal(err)

@@ -208,11 +208,10 @@ func (a *app) clientFor(host string) (*forgejo.Client, error) {
 
 // clientOptions are the options of every client the CLI builds.
 func (a *app) clientOptions() []forgejo.ClientOption {
-	obs := &cliObserver{prog: a.progress()}
+	opts := []forgejo.ClientOption{forgejo.WithUserAgent("forgego-cli/" + cmdutil.Version()), forgejo.WithHooks(progressHooks(a.progress()))}
 	if a.f.IOStreams.Verbose {
-		obs.verbose = &verboseObserver{w: a.stderr}
+		opts = append(opts, forgejo.WithHooks(verboseHooks(a.stderr)))
 	}
-	opts := []forgejo.ClientOption{forgejo.WithUserAgent("forgego-cli/" + cmdutil.Version()), forgejo.WithObserver(obs)}
 	if a.g.Pace {
 		opts = append(opts, forgejo.WithRateLimitPacing(forgejo.Pacing{MaxWait: time.Minute}))
 	}

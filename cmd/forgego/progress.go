@@ -180,51 +180,17 @@ func waitReason(err error) string {
 	return "retry in %s"
 }
 
-// cliObserver feeds the progress display and, with -v, the verbose log.
-type cliObserver struct {
-	prog    *progress
-	verbose *verboseObserver // nil without -v
-}
-
-var (
-	_ forgejo.Observer          = (*cliObserver)(nil)
-	_ forgejo.RetryObserver     = (*cliObserver)(nil)
-	_ forgejo.RateLimitObserver = (*cliObserver)(nil)
-)
-
-func (o *cliObserver) OnRequest(ctx context.Context, call forgejo.CallContext) {
-	o.prog.resume()
-	if o.verbose != nil {
-		o.verbose.OnRequest(ctx, call)
-	}
-}
-
-func (o *cliObserver) OnResponse(ctx context.Context, call forgejo.CallContext, status int) {
-	if o.verbose != nil {
-		o.verbose.OnResponse(ctx, call, status)
-	}
-}
-
-func (o *cliObserver) OnError(ctx context.Context, call forgejo.CallContext, err error) {
-	if o.verbose != nil {
-		o.verbose.OnError(ctx, call, err)
-	}
-}
-
-func (o *cliObserver) OnRetry(ctx context.Context, call forgejo.CallContext, err error, wait time.Duration) {
-	o.prog.waiting(waitReason(err), wait)
-	if o.verbose != nil {
-		o.verbose.OnRetry(ctx, call, err, wait)
-	}
-}
-
-func (o *cliObserver) OnRateLimit(ctx context.Context, call forgejo.CallContext, rl forgejo.RateLimit) {
-}
-
-func (o *cliObserver) OnRateLimitWait(ctx context.Context, call forgejo.CallContext, wait time.Duration) {
-	o.prog.waiting("rate limit spent: waiting %s for the reset", wait)
-	if o.verbose != nil {
-		o.verbose.OnRateLimitWait(ctx, call, wait)
+// progressHooks feed the progress display: a request resumes it, a backoff
+// or a pacing wait shows why and for how long.
+func progressHooks(prog *progress) forgejo.Hooks {
+	return forgejo.Hooks{
+		Request: func(context.Context, forgejo.CallContext) { prog.resume() },
+		Retry: func(_ context.Context, _ forgejo.CallContext, err error, wait time.Duration) {
+			prog.waiting(waitReason(err), wait)
+		},
+		RateLimitWait: func(_ context.Context, _ forgejo.CallContext, wait time.Duration) {
+			prog.waiting("rate limit spent: waiting %s for the reset", wait)
+		},
 	}
 }
 

@@ -13,16 +13,28 @@ import (
 	forgejo "codeberg.org/forgego/forgejo"
 )
 
-// verboseObserver prints, for -v, every request, its answer, every retry
-// with its reason and wait, and every pacing wait. It implements
-// forgejo.Observer, forgejo.RetryObserver and forgejo.RateLimitObserver;
-// everything it receives is already redacted.
-type verboseObserver struct {
+// verboseHooks print to w, for -v, every request, its answer, every retry
+// with its reason and wait, and every pacing wait; everything they receive
+// is already redacted. The rate-limit budget is shown only when it makes
+// the client wait, or on request (forgego ratelimit).
+func verboseHooks(w io.Writer) forgejo.Hooks {
+	o := &verbose{w: w}
+	return forgejo.Hooks{
+		Request:       o.request,
+		Response:      o.response,
+		Error:         o.fail,
+		Retry:         o.retry,
+		RateLimitWait: o.rateLimitWait,
+	}
+}
+
+// verbose is the writer the verbose hooks share.
+type verbose struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
-func (o *verboseObserver) printf(format string, args ...any) {
+func (o *verbose) printf(format string, args ...any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	fmt.Fprintf(o.w, format, args...)
@@ -41,7 +53,7 @@ func shortURL(raw string) string {
 	return s
 }
 
-func (o *verboseObserver) OnRequest(_ context.Context, call forgejo.CallContext) {
+func (o *verbose) request(_ context.Context, call forgejo.CallContext) {
 	attempt := ""
 	if call.Attempt > 1 {
 		attempt = fmt.Sprintf(" (attempt %d)", call.Attempt)
@@ -49,27 +61,23 @@ func (o *verboseObserver) OnRequest(_ context.Context, call forgejo.CallContext)
 	o.printf("> %s %s%s\n", call.Method, shortURL(call.URL), attempt)
 }
 
-func (o *verboseObserver) OnResponse(_ context.Context, call forgejo.CallContext, status int) {
+func (o *verbose) response(_ context.Context, call forgejo.CallContext, status int) {
 	o.printf("< %d %s in %.1fms\n", status, http.StatusText(status), float64(call.Duration.Microseconds())/1000)
 }
 
-func (o *verboseObserver) OnError(_ context.Context, call forgejo.CallContext, err error) {
+func (o *verbose) fail(_ context.Context, call forgejo.CallContext, err error) {
 	var te *forgejo.TransportError
 	if !call.Final && errors.As(err, &te) {
 		o.printf("! no response: %s\n", te.Kind)
 	}
 }
 
-func (o *verboseObserver) OnRetry(_ context.Context, call forgejo.CallContext, err error, wait time.Duration) {
+func (o *verbose) retry(_ context.Context, call forgejo.CallContext, err error, wait time.Duration) {
 	o.printf("~ %s attempt %d failed (%s); retrying in %s\n", call.Operation, call.Attempt, reason(err), wait.Round(time.Millisecond))
 }
 
-// OnRateLimit is silent: the budget is shown only when it makes the client
-// wait (OnRateLimitWait) or on request (forgego ratelimit).
-func (o *verboseObserver) OnRateLimit(context.Context, forgejo.CallContext, forgejo.RateLimit) {}
-
-// OnRateLimitWait shows a pacing wait (--pace).
-func (o *verboseObserver) OnRateLimitWait(_ context.Context, call forgejo.CallContext, wait time.Duration) {
+// rateLimitWait shows a pacing wait (--pace).
+func (o *verbose) rateLimitWait(_ context.Context, call forgejo.CallContext, wait time.Duration) {
 	o.printf("~ %s: the rate-limit budget is spent; waiting %s for the reset\n", call.Operation, wait.Round(time.Millisecond))
 }
 

@@ -55,7 +55,7 @@ func run(dir string) error {
 	client, err := forgejo.NewClient(
 		forgejo.WithBaseURL(srv.URL), // an instance root: /api/v1 is appended
 		forgejo.WithRetryPolicy(forgejo.RetryPolicy{MaxAttempts: 3, BaseDelay: 100 * time.Millisecond, MaxDelay: 2 * time.Second, RespectRetryAfter: true}),
-		forgejo.WithObserver(forgejo.NewSlogObserver(logger)),
+		forgejo.WithHooks(forgejo.NewSlogHooks(logger)),
 	)
 	if err != nil {
 		return err

@@ -72,7 +72,7 @@ func TestObserverEventOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := tsNewServer(t, tc.steps...)
 			rec := &obRecorder{}
-			c, _ := tsClient(t, srv.URL, WithObserver(rec))
+			c, _ := tsClient(t, srv.URL, withObserver(rec))
 			_, _, _ = c.Repos.Get(context.Background(), "o", "r")
 			if strings.Join(rec.events, " ") != strings.Join(tc.want, " ") {
 				t.Fatalf("events:\n got %v\nwant %v", rec.events, tc.want)
@@ -88,7 +88,7 @@ func TestObserverEventOrder(t *testing.T) {
 
 func TestObserverSeesTransportAndValidationFailures(t *testing.T) {
 	rec := &obRecorder{}
-	c, _ := tsClient(t, "http://127.0.0.1:1", WithObserver(rec), WithRetryPolicy(RetryOff()))
+	c, _ := tsClient(t, "http://127.0.0.1:1", withObserver(rec), WithRetryPolicy(RetryOff()))
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
 	if err == nil {
 		t.Fatal("want a transport error")
@@ -97,7 +97,7 @@ func TestObserverSeesTransportAndValidationFailures(t *testing.T) {
 		t.Fatalf("events = %s (no response arrived, so no OnResponse)", got)
 	}
 	rec2 := &obRecorder{}
-	c2, _ := tsClient(t, "http://127.0.0.1:1", WithObserver(rec2))
+	c2, _ := tsClient(t, "http://127.0.0.1:1", withObserver(rec2))
 	_, _, err = c2.Repos.Get(context.Background(), "o/x", "r")
 	if got := strings.Join(rec2.events, " "); got != "final:*forgejo.ValidationError" || rec2.errs[0] != err {
 		t.Fatalf("events = %s", got)
@@ -107,7 +107,7 @@ func TestObserverSeesTransportAndValidationFailures(t *testing.T) {
 func TestObserverCallContextCarriesRequestIDAndDuration(t *testing.T) {
 	srv := tsNewServer(t, tsStep{status: 404, header: map[string]string{"X-Request-Id": "req-42"}})
 	rec := &obRecorder{}
-	c, _ := tsClient(t, srv.URL, WithObserver(rec))
+	c, _ := tsClient(t, srv.URL, withObserver(rec))
 	tick := time.Unix(0, 0)
 	c.now = func() time.Time { tick = tick.Add(7 * time.Millisecond); return tick }
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
@@ -136,7 +136,7 @@ func (obPanicker) OnRetry(context.Context, CallContext, error, time.Duration) { 
 
 func TestPanickingObserverNeverFailsTheCall(t *testing.T) {
 	srv := tsNewServer(t, tsStep{status: 503}, tsStep{status: 200, body: `{"version":"1.2.3"}`})
-	c, _ := tsClient(t, srv.URL, WithObserver(obPanicker{}))
+	c, _ := tsClient(t, srv.URL, withObserver(obPanicker{}))
 	v, resp, err := c.Misc.GetVersion(context.Background())
 	if err != nil || v.Version != "1.2.3" || resp.Attempts != 2 {
 		t.Fatalf("v = %+v err = %v", v, err)
@@ -164,7 +164,7 @@ func TestSlogObserver(t *testing.T) {
 	srv := tsNewServer(t, tsStep{status: 503}, tsStep{status: 404, body: `{"message":"GetUserByName","errors":["user redirect does not exist"]}`})
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, _ := tsClient(t, srv.URL, WithObserver(NewSlogObserver(logger)))
+	c, _ := tsClient(t, srv.URL, withObserver(slogObserver(logger)))
 	_, _, _ = c.Repos.Get(context.Background(), "o", "r")
 
 	type line struct {

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Tests of HeaderObserver (observer_headers.go): what an observer adds to
+// Tests of the InjectHeaders hook (hooks.go): what an observer adds to
 // every attempt obeys the rules of per-call headers.
 
 // hoObserver injects the headers inject returns; it records the ctx value
@@ -43,11 +43,11 @@ func (o *hoObserver) InjectHeaders(ctx context.Context, call CallContext, h http
 	o.inject(call, h)
 }
 
-// TestHeaderObserverReservedHeaders: an observer adds headers, but never
+// TestInjectHeadersReservedHeaders: the hook adds headers, but never
 // the credential, never one the client manages, never one already set,
 // never an invalid name or a value that would split the header; and none of
 // that fails the call.
-func TestHeaderObserverReservedHeaders(t *testing.T) {
+func TestInjectHeadersReservedHeaders(t *testing.T) {
 	const token = "tok-0123456789abcdef"
 	cases := []struct {
 		name       string
@@ -94,7 +94,7 @@ func TestHeaderObserverReservedHeaders(t *testing.T) {
 			}))
 			defer srv.Close()
 			obs := &hoObserver{inject: func(_ CallContext, h http.Header) { tc.set(h) }}
-			c, err := NewClient(WithBaseURL(srv.URL), WithToken(token), WithUserAgent("forgego-test"), WithObserver(obs), WithRetryPolicy(RetryOff()))
+			c, err := NewClient(WithBaseURL(srv.URL), WithToken(token), WithUserAgent("forgego-test"), withObserver(obs), WithRetryPolicy(RetryOff()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,10 +136,10 @@ func TestHeaderObserverReservedHeaders(t *testing.T) {
 	}
 }
 
-// TestHeaderObserverEveryAttempt: the observer is asked on every attempt,
+// TestInjectHeadersEveryAttempt: the hook is asked on every attempt,
 // retries included, with the attempt's number and the ctx its StartCall
 // returned, and each attempt carries what it wrote for that attempt.
-func TestHeaderObserverEveryAttempt(t *testing.T) {
+func TestInjectHeadersEveryAttempt(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -156,7 +156,7 @@ func TestHeaderObserverEveryAttempt(t *testing.T) {
 	}))
 	defer srv.Close()
 	obs := &hoObserver{inject: func(call CallContext, h http.Header) { h.Set("X-Attempt", strconv.Itoa(call.Attempt)) }}
-	c, err := NewClient(WithBaseURL(srv.URL), WithObserver(obs),
+	c, err := NewClient(WithBaseURL(srv.URL), withObserver(obs),
 		WithRetryPolicy(RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}))
 	if err != nil {
 		t.Fatal(err)
@@ -170,10 +170,10 @@ func TestHeaderObserverEveryAttempt(t *testing.T) {
 	}
 }
 
-// TestHeaderObserverRedirects: what the observer adds goes to the base
+// TestInjectHeadersRedirects: what the hook adds goes to the base
 // URL's origin only, like the credential and the per-call headers, alone or
 // beside per-call headers; a same-origin redirect keeps it.
-func TestHeaderObserverRedirects(t *testing.T) {
+func TestInjectHeadersRedirects(t *testing.T) {
 	const trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 	targets := []struct {
 		name     string
@@ -217,7 +217,7 @@ func TestHeaderObserverRedirects(t *testing.T) {
 					h.Set("Traceparent", trace)
 					h.Set("Baggage", "tenant=a")
 				}}
-				c, err := NewClient(WithBaseURL(home.URL), WithObserver(obs), WithRetryPolicy(RetryOff()))
+				c, err := NewClient(WithBaseURL(home.URL), withObserver(obs), WithRetryPolicy(RetryOff()))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -12,7 +12,7 @@ import (
 
 type ocKey struct{}
 
-// ocObserver is an obRecorder that is also a ContextObserver: StartCall
+// ocObserver is an obRecorder with StartCall and EndCall as well: StartCall
 // puts a marker in ctx, and every event records whether its ctx holds it.
 type ocObserver struct {
 	obRecorder
@@ -84,7 +84,7 @@ func allTrue(bs []bool) bool {
 	return len(bs) > 0
 }
 
-func TestContextObserverWrapsTheCall(t *testing.T) {
+func TestStartEndCallWrapsTheCall(t *testing.T) {
 	cases := []struct {
 		name   string
 		steps  []tsStep
@@ -107,7 +107,7 @@ func TestContextObserverWrapsTheCall(t *testing.T) {
 			srv := tsNewServer(t, tc.steps...)
 			obs := &ocObserver{}
 			tr := &ocTransport{}
-			c, _ := tsClient(t, srv.URL, WithObserver(obs), WithHTTPClient(&http.Client{Transport: tr}))
+			c, _ := tsClient(t, srv.URL, withObserver(obs), WithHTTPClient(&http.Client{Transport: tr}))
 			tick := time.Unix(0, 0)
 			c.now = func() time.Time { tick = tick.Add(time.Millisecond); return tick }
 			_, _, err := c.Repos.Get(context.Background(), "o", "r")
@@ -131,9 +131,9 @@ func TestContextObserverWrapsTheCall(t *testing.T) {
 	}
 }
 
-func TestContextObserverTransportFailure(t *testing.T) {
+func TestStartEndCallTransportFailure(t *testing.T) {
 	obs := &ocObserver{}
-	c, _ := tsClient(t, "http://127.0.0.1:1", WithObserver(obs), WithRetryPolicy(RetryOff()))
+	c, _ := tsClient(t, "http://127.0.0.1:1", withObserver(obs), WithRetryPolicy(RetryOff()))
 	_, _, err := c.Repos.Get(context.Background(), "o", "r")
 	var te *TransportError
 	if !errors.As(err, &te) {
@@ -145,16 +145,16 @@ func TestContextObserverTransportFailure(t *testing.T) {
 	}
 }
 
-func TestContextObserverNotCalledForValidationFailures(t *testing.T) {
+func TestStartEndCallNotCalledForValidationFailures(t *testing.T) {
 	obs := &ocObserver{}
-	c, _ := tsClient(t, "http://127.0.0.1:1", WithObserver(obs))
+	c, _ := tsClient(t, "http://127.0.0.1:1", withObserver(obs))
 	_, _, _ = c.Repos.Get(context.Background(), "o/x", "r")
 	if got := strings.Join(obs.events, " "); got != "final:*forgejo.ValidationError" {
 		t.Fatalf("events = %s", got)
 	}
 }
 
-func TestContextObserverCannotDetachOrBreakTheCall(t *testing.T) {
+func TestStartEndCallCannotDetachOrBreakTheCall(t *testing.T) {
 	srv := tsNewServer(t, tsStep{status: 200, body: rtIssueJSON})
 	type parentKey struct{}
 	parent := context.WithValue(context.Background(), parentKey{}, "parent")
@@ -171,7 +171,7 @@ func TestContextObserverCannotDetachOrBreakTheCall(t *testing.T) {
 	for name, start := range cases {
 		t.Run(name, func(t *testing.T) {
 			obs := &ocObserver{start: start}
-			c, _ := tsClient(t, srv.URL, WithObserver(obs))
+			c, _ := tsClient(t, srv.URL, withObserver(obs))
 			cctx, cancel := context.WithCancel(parent)
 			defer cancel()
 			if _, _, err := c.Repos.Get(cctx, "o", "r"); err != nil {
@@ -197,7 +197,7 @@ func (*ocPanicker) EndCall(context.Context, CallContext, int, error)            
 
 func TestPanickingEndCallNeverFailsTheCall(t *testing.T) {
 	srv := tsNewServer(t, tsStep{status: 200, body: rtIssueJSON})
-	c, _ := tsClient(t, srv.URL, WithObserver(&ocPanicker{}))
+	c, _ := tsClient(t, srv.URL, withObserver(&ocPanicker{}))
 	if _, _, err := c.Repos.Get(context.Background(), "o", "r"); err != nil {
 		t.Fatal(err)
 	}
