@@ -58,7 +58,7 @@
 // # Errors
 //
 // Errors are values to inspect with [errors.As] and [errors.Is]. No error
-// string, log line or observer event carries a credential. The types:
+// string, log line or hook event carries a credential. The types:
 //
 //   - [*APIError]: the instance answered with a non-2xx status.
 //   - [*TransportError]: no usable response arrived; its [TransportKind] says why.
@@ -111,6 +111,19 @@
 // [HookType], [AccessMode] for team and collaborator permissions, ...). The types are open: a value a newer
 // instance sends decodes unchanged, so compare with the constants and keep a
 // default case.
+//
+// # Observing calls
+//
+// [Hooks] is one struct of optional funcs, set with [WithHooks]: Request,
+// Response and Error for every attempt, Retry before each backoff,
+// RateLimit, RateLimitWait and PacerFallback for pacing, StartCall and
+// EndCall around a whole call (tracing), InjectHeaders for trace
+// propagation. A nil field costs nothing; several WithHooks combine.
+// Everything a hook is handed is redacted already, and a panicking hook
+// never fails a call: it is recovered and reported once, to
+// Hooks.HookPanic or slog.Default(). [NewSlogHooks] logs through
+// log/slog; the forgejootel module records OpenTelemetry traces and
+// metrics.
 //
 // More on retries, errors, pagination and observability:
 // https://codeberg.org/forgego/forgejo/src/branch/main/docs
