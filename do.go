@@ -19,7 +19,7 @@ import (
 
 // Request is a call to an endpoint the library does not cover, for
 // [Client.Do]. It goes through the same pipeline as every operation: auth,
-// retry, bounds, status mapping, redaction and observers.
+// retry, bounds, status mapping, redaction and hooks.
 type Request struct {
 	// Method is the HTTP method, such as "GET".
 	Method string
@@ -35,7 +35,7 @@ type Request struct {
 	// Retry is stated explicitly: whether this call may be repeated. The
 	// zero value is Never.
 	Retry RetryEligibility
-	// Operation labels the call in errors and observer events; default
+	// Operation labels the call in errors and hook events; default
 	// "Do".
 	Operation string
 }

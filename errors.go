@@ -26,7 +26,7 @@ const (
 	MaxDetails = 8
 )
 
-// CallContext says which call an error or observer event belongs to. It is
+// CallContext says which call an error or hook event belongs to. It is
 // built once per attempt and is already redacted: it never holds a
 // credential.
 type CallContext struct {
@@ -50,8 +50,8 @@ type CallContext struct {
 	// Duration is how long this attempt took (send and read), not the whole
 	// retried call.
 	Duration time.Duration
-	// Final is true only on the observer event that reports the error the
-	// caller receives.
+	// Final is true only on the Error hook event that reports the error
+	// the caller receives.
 	Final bool
 }
 

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// This file holds the observer model: Hooks, a struct of optional funcs
+// This file holds the observer model, in one file: Hooks, a struct of optional funcs
 // (one per event), WithHooks, how several are chained (Client.chainHooks),
 // the notify helpers the pipeline calls, how a hook's panic is recovered and
 // reported (Client.hookPanicked), what the StartCall and EndCall hooks see of

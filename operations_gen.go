@@ -5,7 +5,7 @@ package forgejo
 // The operations table: one Operation per operation of the pinned spec, with
 // the Go method that calls it, its retry eligibility and the reason, and how it
 // pages. Every method passes its Operation to the pipeline, which labels errors
-// and observer events with its ID.
+// and hook events with its ID.
 var (
 	opActionRun = Operation{ID: "ActionRun", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
 		Service: "Actions", Name: "GetRun", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,

@@ -30,7 +30,7 @@ func (c *Client) send(ctx context.Context, r *request, out any) (*Response, erro
 	c.admit(ctx, r) // version_check.go: may refuse (r.err) or re-target r.path
 	red := c.redactor(r)
 	// Every caller-supplied label (Client.Do's Operation, Method and Path)
-	// reaches errors, observers, spans and metrics: scrubbed and bounded
+	// reaches errors, hooks, spans and metrics: scrubbed and bounded
 	// here, once, like any text from the server.
 	opID, method := bound(red.scrub(r.op.ID)), bound(red.scrub(r.op.Method))
 	route := bound(red.scrub(r.op.Path)) // Client.Do's route is the caller's path

@@ -10,7 +10,7 @@ import (
 // This file builds every URL the client sends: path parameters expanded,
 // percent-encoded and checked for safety (checkDotSegments, checkEscapes),
 // and the query appended, with the values of sensitive query names masked
-// in the rendering that errors and observers see (buildURL). The masking of
+// in the rendering that errors and hooks see (buildURL). The masking of
 // the client's secrets in any text is the redactor's (redact.go).
 
 // redactedMask replaces every secret the library renders: the same mask

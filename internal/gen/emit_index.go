@@ -18,7 +18,7 @@ func emitIndex(m *models, ops []*opInfo) string {
 	fmt.Fprintf(&b, "Every operation of the pinned Forgejo API spec (%d), by operationId, with the Go method that\n", len(ops))
 	b.WriteString("calls it. The operationId is the name Forgejo's API reference (`/api/swagger`) uses; it is also\n")
 	b.WriteString("the last line of each method's doc comment, `Operation.ID` in `forgejo.Operations()`, and\n")
-	b.WriteString("`CallContext.Operation` in errors and observer events.\n\n")
+	b.WriteString("`CallContext.Operation` in errors and hook events.\n\n")
 	b.WriteString("Methods marked † also have a streaming form, `Open…`, returning an `io.ReadCloser`.\n")
 	b.WriteString("Params is the type of the method's query parameters (nil sends none) and body the type of the\n")
 	b.WriteString("request body, passed by value; a method written by hand says so, and its doc comment has both.\n")

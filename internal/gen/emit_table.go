@@ -15,7 +15,7 @@ func emitTable(ops []*opInfo) string {
 	b.WriteString("package forgejo\n\n")
 	b.WriteString(comment("", "The operations table: one Operation per operation of the pinned spec, "+
 		"with the Go method that calls it, its retry eligibility and the reason, and how it pages. "+
-		"Every method passes its Operation to the pipeline, which labels errors and observer events with its ID."))
+		"Every method passes its Operation to the pipeline, which labels errors and hook events with its ID."))
 	b.WriteString("var (\n")
 	sorted := sortedOps(ops)
 	for _, o := range sorted {
