@@ -54,6 +54,12 @@
 // Every one of the table's operations reaches its handler or a 501 naming
 // it; a path that is no operation at all is a plain 404.
 //
+// [WithRelease] makes it answer as a given Forgejo release (11.0, 13.0, 14.0,
+// 15.0 or 16.0: [Releases]): a route that release lacks answers as its
+// router does, 404 "404 page not found" or an empty 405 when the path is
+// served for another method, and /version reports it; by default it serves
+// the pinned spec (the newest development build).
+//
 // # Webhooks
 //
 // Hooks created through the API receive deliveries when the fake's state

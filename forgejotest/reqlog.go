@@ -27,7 +27,8 @@ type RecordedRequest struct {
 	// (too large), what had been read then.
 	BodySize int64
 	// Operation is the operationId the request addressed, or "" when the
-	// path matches no known operation.
+	// path matches no known operation. With [WithRelease] it names an
+	// operation that release does not serve too (answered 404 or 405).
 	Operation string
 	// Status is the status answered; 0 when nothing was answered (a
 	// connection reset, a client that gave up during a delay) or while the

@@ -1,6 +1,7 @@
 package forgejotest
 
 import (
+	"cmp"
 	"net/url"
 	"regexp"
 	"slices"
@@ -156,6 +157,11 @@ type knownOp struct {
 	id     string
 	method string
 	tmpl   template
+	// Of a release's operation (releaseOps): moved, served at an older
+	// path than the pinned one; rename, that path's variables to the
+	// pinned template's.
+	moved  bool
+	rename map[string]string
 }
 
 var (
@@ -176,7 +182,8 @@ func libraryOps() []knownOp {
 // resolution is what a request path means.
 type resolution struct {
 	route   *route            // the fake's handler, nil if not implemented
-	op      string            // operationId, "" if unknown
+	op      string            // operationId, "" if unknown (or not served by the release)
+	named   string            // with a release: the operation the path names in the pinned spec
 	params  map[string]string // path parameters
 	allowed []string          // methods known for this path, when the method did not match
 }
@@ -184,18 +191,29 @@ type resolution struct {
 // resolve finds the operation of the client's table that a request means,
 // with Forgejo's precedence (static segments over parameters), then the
 // fake's handler for it. Routing by the table itself is what guarantees that
-// every operation of the API reaches its handler or a 501 naming it.
+// every operation of the API reaches its handler or a 501 naming it. With
+// [WithRelease], only the operations that release serves are routed.
 func (s *Server) resolve(method, escapedPath string) resolution {
 	parts, ok := pathParts(escapedPath)
 	if !ok {
 		return resolution{}
 	}
+	if s.ops == nil {
+		return s.resolveIn(libraryOps(), method, parts)
+	}
+	res := s.resolveIn(s.ops, method, parts)
+	if res.op == "" {
+		res.named = s.resolveIn(libraryOps(), method, parts).op
+	}
+	return res
+}
+
+func (s *Server) resolveIn(ops []knownOp, method string, parts []string) resolution {
 	var (
 		best      *knownOp
 		params    map[string]string
 		otherMeth []string
 	)
-	ops := libraryOps()
 	for i := range ops {
 		k := &ops[i]
 		p, ok := k.tmpl.match(parts)
@@ -206,11 +224,18 @@ func (s *Server) resolve(method, escapedPath string) resolution {
 			otherMeth = append(otherMeth, k.method)
 			continue
 		}
-		if best == nil || moreSpecific(k.tmpl, best.tmpl) {
+		if best == nil || moreSpecific(k.tmpl, best.tmpl) || (best.moved && !k.moved && !moreSpecific(best.tmpl, k.tmpl)) {
 			best, params = k, p
 		}
 	}
 	if best != nil {
+		if best.rename != nil {
+			renamed := make(map[string]string, len(params))
+			for k, v := range params {
+				renamed[cmp.Or(best.rename[k], k)] = v
+			}
+			params = renamed
+		}
 		return resolution{route: s.byOp[best.id], op: best.id, params: params}
 	}
 	slices.Sort(otherMeth)

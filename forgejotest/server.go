@@ -59,6 +59,8 @@ type config struct {
 	rlWindow    time.Duration
 	version     string
 	defaultUser string
+	release     string // WithRelease's line, "" for the pinned spec
+	err         error  // an option's misuse, Start's error
 
 	deliveryTimeout time.Duration
 	maxAttachment   int64
@@ -165,6 +167,7 @@ type Server struct {
 	cfg    config
 	routes []*route
 	byOp   map[string]*route
+	ops    []knownOp // WithRelease's operations, nil for the pinned spec's
 	host   string
 
 	mu       sync.Mutex
@@ -204,12 +207,18 @@ func Start(opts ...Option) (*Server, error) {
 			o(&cfg)
 		}
 	}
+	if cfg.err != nil {
+		return nil, cfg.err
+	}
 	addr := cmp.Or(cfg.listenAddr, "127.0.0.1:0")
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}
 	s := &Server{cfg: cfg, st: newState()}
+	if cfg.release != "" {
+		s.ops = releaseOps(cfg.release)
+	}
 	s.deliveriesInit()
 	s.routes = buildRoutes()
 	s.byOp = map[string]*route{}
@@ -418,7 +427,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	entry := &RecordedRequest{
 		Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Query: r.URL.Query(),
-		Body: body, BodySize: bodySize, Operation: res.op, Time: now,
+		Body: body, BodySize: bodySize, Operation: cmp.Or(res.op, res.named), Time: now,
 	}
 	s.log = append(s.log, entry)
 	var rlHeaders http.Header
@@ -428,7 +437,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var step *faultStep
 	if !limited && isAPI {
-		step = s.takeFault(r.Method, apiPath, res.op)
+		step = s.takeFault(r.Method, apiPath, cmp.Or(res.op, res.named))
 	}
 	s.mu.Unlock()
 
