@@ -152,6 +152,7 @@ func TestFakeServeUsage(t *testing.T) {
 		{[]string{"fake", "serve", "--seed", "full"}, `forgego: --seed must be demo or empty, not "full"`},
 		{[]string{"fake", "serve", "--rate-limit", "10"}, `forgego: --rate-limit "10" is not Q/W`},
 		{[]string{"fake", "serve", "--rate-limit", "10/1ms"}, `forgego: --rate-limit "10/1ms": the window must be`},
+		{[]string{"fake", "serve", "--release", "12"}, `forgego: --release "12" is not a known Forgejo release: 11.0, 13.0, 14.0, 15.0, 16.0`},
 		{[]string{"fake"}, "forgego: forgego fake needs a command: serve"},
 	} {
 		r := cli(t, nil, tc.args...)
@@ -159,6 +160,67 @@ func TestFakeServeUsage(t *testing.T) {
 		if !strings.HasPrefix(r.stderr, tc.want) || r.stdout != "" {
 			t.Errorf("%v: %q", tc.args, r.stderr)
 		}
+	}
+}
+
+// TestFakeServeRelease: with --release 15.0.3 it answers as Forgejo 15.0.3
+// does: 16.0's routes are the router's 404, DeleteActionRun (its path
+// served for GET) an empty 405, /version says 15.0.3.
+func TestFakeServeRelease(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "fake", "serve", "--release", "15.0.3")
+	cmd.Env = append(os.Environ(), "FORGEGO_TEST_AS_MAIN=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	vars := map[string]string{}
+	sc := bufio.NewScanner(stdout)
+	for len(vars) < 3 && sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), "=")
+		vars[k] = v
+	}
+	base, token := vars["FORGEJO_URL"], vars["FORGEJO_TOKEN"]
+	if base == "" || token == "" {
+		t.Fatalf("variables %v; stderr %s", vars, stderr.String())
+	}
+	call := func(method, path string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, base+"/api/v1"+path, nil)
+		req.Header.Set("Authorization", "token "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp, string(data)
+	}
+	if resp, body := call("GET", "/version"); resp.StatusCode != 200 || !strings.Contains(body, `"15.0.3+gitea-1.22.0"`) {
+		t.Errorf("/version: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := call("GET", "/repos/forgego/svc/actions/runs/1/jobs"); resp.StatusCode != 404 || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" || body != "404 page not found\n" {
+		t.Errorf("ListActionRunJobs: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if resp, body := call("DELETE", "/repos/forgego/svc/actions/runs/1"); resp.StatusCode != 405 || body != "" || resp.Header.Get("Allow") != "GET" {
+		t.Errorf("DeleteActionRun: %d %q Allow %q", resp.StatusCode, body, resp.Header.Get("Allow"))
+	}
+	if resp, body := call("GET", "/user"); resp.StatusCode != 200 || !strings.Contains(body, `"login":"forgego"`) {
+		t.Errorf("/user: %d %s", resp.StatusCode, body)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v; stderr %s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "(seed empty, no rate limit, as Forgejo 15.0.3)") {
+		t.Errorf("stderr %q", stderr.String())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -52,6 +53,12 @@ the administrator. --rate-limit Q/W answers as Codeberg's edge does past Q
 requests a W window (ratelimit headers, then 429 with Retry-After); W is a
 duration such as 60s or 1m, or seconds.
 
+--release VERSION answers as that Forgejo release does (11.0, 13.0, 14.0,
+15.0 or 16.0; "15", "15.0" or "15.0.3"): a route it lacks answers as its
+router does (404 "404 page not found", or an empty 405 where the path is
+served for another method), and /version reports it. Without it the fake
+serves the newest development spec.
+
 Pages are clamped at 50 items, with X-Total-Count and Link, as a default
 Forgejo. Operations the fake does not implement answer 501 naming the
 operation.`
@@ -64,20 +71,26 @@ type ServeOptions struct {
 	Seed   string // demo or empty
 	Quota  int    // 0: no rate limit
 	Window time.Duration
+	// Release is --release: the Forgejo release to answer as, "" for the
+	// newest development spec.
+	Release string
 }
 
 // NewCmdServe is 'fake serve'; runF, when not nil, runs instead of the
 // server.
 func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
 	var (
-		addr, seed, rate string
-		allowRemote      bool
+		addr, seed, rate, release string
+		allowRemote               bool
 	)
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--seed demo|empty] [--rate-limit Q/W]",
+		Use:   "serve [--addr HOST:PORT] [--seed demo|empty] [--rate-limit Q/W] [--release VERSION]",
 		Short: "Serve a fake Forgejo on 127.0.0.1 until stopped (SIGTERM or Ctrl-C)",
 		Long:  fakeServeLong,
 		Example: `  forgego fake serve --addr 127.0.0.1:3000 --seed demo
+
+  # Answer as Forgejo 15 LTS does: 16.0's routes are 404s.
+  forgego fake serve --release 15.0.3
 
   # In a shell script: start it, wait for its variables, use them, stop it.
   forgego fake serve > fake.env & fake=$!
@@ -105,7 +118,10 @@ func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Comm
 			if err != nil {
 				return err
 			}
-			so := &ServeOptions{F: f, Ctx: cmd.Context(), Addr: addr, Seed: seed, Quota: quota, Window: window}
+			if release != "" && !knownRelease(release) {
+				return cmdutil.Usagef("--release %q is not a known Forgejo release: %s (or MAJOR, or MAJOR.MINOR.PATCH, such as 15 or 15.0.3)", release, strings.Join(forgejotest.Releases(), ", "))
+			}
+			so := &ServeOptions{F: f, Ctx: cmd.Context(), Addr: addr, Seed: seed, Quota: quota, Window: window, Release: release}
 			if runF != nil {
 				return runF(so)
 			}
@@ -115,7 +131,9 @@ func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Comm
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "listen on `HOST:PORT` (port 0: a free one)")
 	cmd.Flags().StringVar(&seed, "seed", "empty", "the data it starts with: `demo` (the embedded demo's) or empty")
 	cmd.Flags().StringVar(&rate, "rate-limit", "", "answer 429 past `Q/W`: Q requests per window W (such as 100/1m)")
+	cmd.Flags().StringVar(&release, "release", "", "answer as Forgejo release `VERSION` does (such as 15.0.3; default: the newest development spec)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow an --addr that is not a loopback address")
+	_ = cmd.RegisterFlagCompletionFunc("release", cobra.FixedCompletions(forgejotest.Releases(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("seed", cobra.FixedCompletions([]string{"demo", "empty"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -126,6 +144,9 @@ func serveRun(so *ServeOptions) error {
 	opts := []forgejotest.Option{forgejotest.WithListenAddr(addr), forgejotest.WithClock(clock), forgejotest.WithDefaultUser("forgego")}
 	if quota > 0 {
 		opts = append(opts, forgejotest.WithRateLimit(quota, window))
+	}
+	if so.Release != "" {
+		opts = append(opts, forgejotest.WithRelease(so.Release))
 	}
 	srv, err := forgejotest.Start(opts...)
 	if err != nil {
@@ -147,11 +168,34 @@ func serveRun(so *ServeOptions) error {
 	if quota > 0 {
 		desc = fmt.Sprintf("at most %d requests per %s", quota, window)
 	}
+	if so.Release != "" {
+		desc += ", as Forgejo " + so.Release
+	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "forgejotest serving on %s (seed %s, %s); SIGTERM or Ctrl-C stops it\n", srv.URL, seed, desc)
 	<-ctx.Done()
 	srv.Close()
 	fmt.Fprintf(f.IOStreams.ErrOut, "forgejotest stopped (%d requests served)\n", len(srv.Requests()))
 	return nil
+}
+
+// knownRelease reports whether v is a release forgejotest.WithRelease
+// takes: MAJOR, MAJOR.MINOR or MAJOR.MINOR.PATCH of one of its release
+// lines.
+func knownRelease(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	line := parts[0] + ".0"
+	if len(parts) > 1 {
+		line = parts[0] + "." + parts[1]
+	}
+	return slices.Contains(forgejotest.Releases(), line)
 }
 
 // parseRate reads --rate-limit Q/W; "" is no limit.
