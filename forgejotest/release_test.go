@@ -95,6 +95,11 @@ func TestRelease15AnswersAsForgejo15(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("anonymous on a missing route: %d", resp.StatusCode)
 	}
+	// A handler of the test's own does not bring the route back.
+	srv.Handle("getActionsRun", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+	if resp, body := releaseCall(t, srv, "GET", "/actions/run"); resp.StatusCode != http.StatusNotFound || body != "404 page not found\n" {
+		t.Errorf("a Handle'd operation 15.0 lacks: %d %q", resp.StatusCode, body)
+	}
 	// Still logged under the operation the path names.
 	if n := srv.Count("ListActionRunJobs"); n != 1 {
 		t.Errorf("Count(ListActionRunJobs) = %d", n)
