@@ -51,6 +51,7 @@ var notSecret = map[string]string{
 	"GeneralUISettings":          "names",
 	"NodeInfoUsage":              "counts",
 	"Permission":                 "booleans",
+	"ScopeRequirement":           "the names of the scopes an operation requires, no token",
 	"RepositoryMeta":             "IDs and names",
 	"ActionVariable":             "an Actions variable, which Forgejo shows to anyone who can read the repository's settings",
 	"CreateVariableRequest":      "an Actions variable",
