@@ -61,6 +61,7 @@
 // string, log line or hook event carries a credential. The types:
 //
 //   - [*APIError]: the instance answered with a non-2xx status.
+//   - [*ScopeError]: a 403 refusing a token that lacks a scope; it names the scopes and wraps its [*APIError].
 //   - [*TransportError]: no usable response arrived; its [TransportKind] says why.
 //   - [*DecodeError]: a 2xx body did not fit the model.
 //   - [*ValidationError]: an argument or option was rejected before anything was sent.
@@ -83,6 +84,7 @@
 //   - [ErrRateLimited]: status 429.
 //   - [ErrStaleFile]: a file update or delete refused because the file changed since it was read.
 //   - [ErrNoSigningKey]: the instance has no signing key.
+//   - [ErrTokenScope]: matches every [*ScopeError].
 //   - [ErrUnsupportedOperation]: matches every [*UnsupportedOperationError].
 //   - [ErrUploadTooShort]: an [*UploadError]'s content ended before its declared size.
 //   - [ErrUploadTooLong]: an [*UploadError]'s content held more than its declared size.
