@@ -91,6 +91,14 @@
 //
 // [StatusCode] returns the status of the [*APIError] an error is or wraps.
 //
+// A token that lacks a scope is refused with a [*ScopeError] naming the
+// scopes the server asked for; every scope it lists is required, although
+// the message says "at least one of", and where two checks are nested it
+// names only the first that fails. [Operation.Scope] (and each method's doc)
+// states what an operation requires, as measured on Forgejo 15.0.3. A token
+// is checked even on routes anonymous callers may read, so a narrow token can
+// lose reads an anonymous call has.
+//
 // # Retries
 //
 // Each operation states its own [RetryEligibility] in its doc comment: reads
