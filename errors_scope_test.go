@@ -86,8 +86,9 @@ func TestScopeErrorFromAnswer(t *testing.T) {
 			`{"message":"token does not have at least one of required scope(s): [read:user]","url":"http://127.0.0.1:3000/api/swagger"}`, []TokenScope{ScopeReadUser}},
 		{"forgejo two", "application/json;charset=utf-8", 403,
 			`{"message":"token does not have at least one of required scope(s): [read:user read:organization]","url":"http://127.0.0.1:3000/api/swagger"}`, []TokenScope{ScopeReadUser, ScopeReadOrganization}},
+		// Gitea 1.27.3's answer to POST /user/repos with a read:user,read:repository token.
 		{"gitea", "application/json;charset=utf-8", 403,
-			`{"message":"token does not have at least one of required scope(s), required=[write:user], token scope=read:user","url":"http://127.0.0.1:3000/api/swagger"}`, []TokenScope{ScopeWriteUser}},
+			`{"message":"token does not have at least one of required scope(s), required=[write:user], token scope=read:repository,read:user","url":"http://127.0.0.1:3000/api/swagger"}`, []TokenScope{ScopeWriteUser}},
 		{"public-only", "application/json;charset=utf-8", 403,
 			`{"message":"token scope is limited to public orgs","url":"http://127.0.0.1:3000/api/swagger"}`, nil},
 		{"permission", "application/json;charset=utf-8", 403,
