@@ -12,6 +12,9 @@ import (
 //go:embed forgejo-15-token-scopes.tsv
 var TokenScopesTSV []byte
 
+// TokenScopesSHA256 is TokenScopesTSV's hash, recorded in PROVENANCE.md.
+const TokenScopesSHA256 = "c8a0a93d6aef8b0d6aaec0b9dc0bbbdf5edb3dfcd9e6bd17f47dde01b114e783"
+
 // ScopeRow is one row of TokenScopesTSV.
 type ScopeRow struct {
 	ID, Method, Path string
