@@ -21,7 +21,8 @@ type ActionListArtifactsOptions struct {
 // Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/actions/artifacts (ListActionArtifacts). Retry:
+// GET /repos/{owner}/{repo}/actions/artifacts (ListActionArtifacts). Token
+// scope: not measured (the operation is newer than Forgejo 15.0). Retry:
 // RetryIdempotentOnly (a read).
 func (s *ActionsService) ListArtifacts(ctx context.Context, owner, repo string, params *ActionListArtifactsOptions, opts ...RequestOption) ([]*ActionArtifact, *Response, error) {
 	req := newRequest(&opListActionArtifacts, seg("owner", owner), seg("repo", repo))
@@ -60,7 +61,8 @@ func (s *ActionsService) ListArtifactsIter(ctx context.Context, owner, repo stri
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
-// (DeleteActionArtifact). Retry: RetryAlways (artifact ids are never reused;
+// (DeleteActionArtifact). Token scope: not measured (the operation is newer
+// than Forgejo 15.0). Retry: RetryAlways (artifact ids are never reused;
 // deleting twice leaves it deleted).
 func (s *ActionsService) DeleteArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
@@ -75,7 +77,8 @@ func (s *ActionsService) DeleteArtifact(ctx context.Context, owner, repo string,
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
-// (GetActionArtifact). Retry: RetryIdempotentOnly (a read).
+// (GetActionArtifact). Token scope: not measured (the operation is newer than
+// Forgejo 15.0). Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...RequestOption) (*ActionArtifact, *Response, error) {
 	req := newRequest(&opGetActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
 	req.with(opts)
@@ -96,7 +99,8 @@ func (s *ActionsService) GetArtifact(ctx context.Context, owner, repo string, ar
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip
-// (DownloadActionArtifact). Retry: RetryIdempotentOnly (a read).
+// (DownloadActionArtifact). Token scope: not measured (the operation is newer
+// than Forgejo 15.0). Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) DownloadArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...RequestOption) ([]byte, *Response, error) {
 	req := newRequest(&opDownloadActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
 	req.with(opts)
@@ -117,7 +121,8 @@ func (s *ActionsService) DownloadArtifact(ctx context.Context, owner, repo strin
 // returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip
-// (DownloadActionArtifact). Retry: RetryIdempotentOnly (a read).
+// (DownloadActionArtifact). Token scope: not measured (the operation is newer
+// than Forgejo 15.0). Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) OpenArtifact(ctx context.Context, owner, repo string, artifactID int64, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opDownloadActionArtifact, seg("owner", owner), seg("repo", repo), num("artifact_id", artifactID))
 	req.with(opts)
@@ -145,7 +150,8 @@ type ActionGetJobLogsOptions struct {
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs (repoGetActionJobLogs).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: not measured (the operation is newer than Forgejo 15.0). Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActionsService) GetJobLogs(ctx context.Context, owner, repo string, jobID int64, params *ActionGetJobLogsOptions, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRepoGetActionJobLogs, seg("owner", owner), seg("repo", repo), num("job_id", jobID))
 	p := deref(params)
@@ -168,7 +174,8 @@ func (s *ActionsService) GetJobLogs(ctx context.Context, owner, repo string, job
 // returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs (repoGetActionJobLogs).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: not measured (the operation is newer than Forgejo 15.0). Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActionsService) OpenJobLogs(ctx context.Context, owner, repo string, jobID int64, params *ActionGetJobLogsOptions, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoGetActionJobLogs, seg("owner", owner), seg("repo", repo), num("job_id", jobID))
 	p := deref(params)
@@ -191,8 +198,8 @@ type ActionListRepoRunnersOptions struct {
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/actions/runners (getRepoRunners). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/actions/runners (getRepoRunners). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListRepoRunners(ctx context.Context, owner, repo string, params *ActionListRepoRunnersOptions, opts ...RequestOption) ([]*ActionRunner, *Response, error) {
 	req := newRequest(&opGetRepoRunners, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -229,9 +236,9 @@ func (s *ActionsService) ListRepoRunnersIter(ctx context.Context, owner, repo st
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /repos/{owner}/{repo}/actions/runners (registerRepoRunner). Retry:
-// RetryNever (registers a runner and mints its token; a repeat registers a
-// second one).
+// POST /repos/{owner}/{repo}/actions/runners (registerRepoRunner). Token scope:
+// write:repository. Retry: RetryNever (registers a runner and mints its token;
+// a repeat registers a second one).
 func (s *ActionsService) RegisterRepoRunner(ctx context.Context, owner, repo string, body RegisterRunnerRequest, opts ...RequestOption) (*RegisterRunnerResponse, *Response, error) {
 	req := newRequest(&opRegisterRepoRunner, seg("owner", owner), seg("repo", repo))
 	req.requireText("name", body.Name)
@@ -258,8 +265,8 @@ type ActionListRepoRunnerJobsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/actions/runners/jobs (repoSearchRunJobs). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/actions/runners/jobs (repoSearchRunJobs). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListRepoRunnerJobs(ctx context.Context, owner, repo string, params *ActionListRepoRunnerJobsOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opRepoSearchRunJobs, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -283,8 +290,9 @@ func (s *ActionsService) ListRepoRunnerJobs(ctx context.Context, owner, repo str
 // or `/repos/{owner}/{repo}/actions/runners` instead.
 //
 // GET /repos/{owner}/{repo}/actions/runners/registration-token
-// (repoGetRunnerRegistrationToken). Retry: RetryIdempotentOnly (a read; nothing
-// changes, though the body is a credential).
+// (repoGetRunnerRegistrationToken). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *ActionsService) GetRepoRegistrationToken(ctx context.Context, owner, repo string, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opRepoGetRunnerRegistrationToken, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -303,8 +311,8 @@ func (s *ActionsService) GetRepoRegistrationToken(ctx context.Context, owner, re
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /repos/{owner}/{repo}/actions/runners/{runner_id} (deleteRepoRunner).
-// Retry: RetryAlways (runner ids are never reused; deleting twice leaves it
-// deleted).
+// Token scope: write:repository. Retry: RetryAlways (runner ids are never
+// reused; deleting twice leaves it deleted).
 func (s *ActionsService) DeleteRepoRunner(ctx context.Context, owner, repo, runnerID string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteRepoRunner, seg("owner", owner), seg("repo", repo), seg("runner_id", runnerID))
 	req.with(opts)
@@ -317,8 +325,8 @@ func (s *ActionsService) DeleteRepoRunner(ctx context.Context, owner, repo, runn
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/actions/runners/{runner_id} (getRepoRunner). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/actions/runners/{runner_id} (getRepoRunner). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetRepoRunner(ctx context.Context, owner, repo, runnerID string, opts ...RequestOption) (*ActionRunner, *Response, error) {
 	req := newRequest(&opGetRepoRunner, seg("owner", owner), seg("repo", repo), seg("runner_id", runnerID))
 	req.with(opts)
@@ -362,8 +370,8 @@ type ActionListRunsOptions struct {
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/actions/runs (ListActionRuns). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/actions/runs (ListActionRuns). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListRuns(ctx context.Context, owner, repo string, params *ActionListRunsOptions, opts ...RequestOption) (*ListActionRunResponse, *Response, error) {
 	req := newRequest(&opListActionRuns, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -411,7 +419,8 @@ func (s *ActionsService) ListRunsIter(ctx context.Context, owner, repo string, p
 // Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// DELETE /repos/{owner}/{repo}/actions/runs/{run_id} (DeleteActionRun). Retry:
+// DELETE /repos/{owner}/{repo}/actions/runs/{run_id} (DeleteActionRun). Token
+// scope: not measured (the operation is newer than Forgejo 15.0). Retry:
 // RetryAlways (run ids are never reused; deleting twice leaves it deleted).
 func (s *ActionsService) DeleteRun(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
@@ -425,8 +434,8 @@ func (s *ActionsService) DeleteRun(ctx context.Context, owner, repo string, runI
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/actions/runs/{run_id} (ActionRun). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/actions/runs/{run_id} (ActionRun). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetRun(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) (*ActionRun, *Response, error) {
 	req := newRequest(&opActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
@@ -452,7 +461,8 @@ type ActionListRunArtifactsOptions struct {
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts
-// (ListActionRunArtifacts). Retry: RetryIdempotentOnly (a read).
+// (ListActionRunArtifacts). Token scope: not measured (the operation is newer
+// than Forgejo 15.0). Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListRunArtifacts(ctx context.Context, owner, repo string, runID int64, params *ActionListRunArtifactsOptions, opts ...RequestOption) ([]*ActionArtifact, *Response, error) {
 	req := newRequest(&opListActionRunArtifacts, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	p := deref(params)
@@ -493,8 +503,9 @@ func (s *ActionsService) ListRunArtifactsIter(ctx context.Context, owner, repo s
 // before sending ([UnsupportedOperationError]).
 //
 // POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel (CancelActionRun).
-// Retry: RetryNever (changes a run's state by POST; a POST that changes state
-// is never repeated).
+// Token scope: not measured (the operation is newer than Forgejo 15.0). Retry:
+// RetryNever (changes a run's state by POST; a POST that changes state is never
+// repeated).
 func (s *ActionsService) CancelRun(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opCancelActionRun, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
@@ -508,7 +519,8 @@ func (s *ActionsService) CancelRun(ctx context.Context, owner, repo string, runI
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs (ListActionRunJobs).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: not measured (the operation is newer than Forgejo 15.0). Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActionsService) ListRunJobs(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opListActionRunJobs, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
@@ -530,7 +542,8 @@ func (s *ActionsService) ListRunJobs(ctx context.Context, owner, repo string, ru
 // before sending ([UnsupportedOperationError]).
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs (repoGetActionRunLogs).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: not measured (the operation is newer than Forgejo 15.0). Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActionsService) GetRunLogs(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) ([]byte, *Response, error) {
 	req := newRequest(&opRepoGetActionRunLogs, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
@@ -551,7 +564,8 @@ func (s *ActionsService) GetRunLogs(ctx context.Context, owner, repo string, run
 // returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/actions/runs/{run_id}/logs (repoGetActionRunLogs).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: not measured (the operation is newer than Forgejo 15.0). Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActionsService) OpenRunLogs(ctx context.Context, owner, repo string, runID int64, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoGetActionRunLogs, seg("owner", owner), seg("repo", repo), num("run_id", runID))
 	req.with(opts)
@@ -562,8 +576,8 @@ func (s *ActionsService) OpenRunLogs(ctx context.Context, owner, repo string, ru
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/actions/secrets (repoListActionsSecrets). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/actions/secrets (repoListActionsSecrets). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListRepoSecrets(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Secret, *Response, error) {
 	req := newRequest(&opRepoListActionsSecrets, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -593,8 +607,8 @@ func (s *ActionsService) ListRepoSecretsIter(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/actions/secrets/{secretname} (deleteRepoSecret).
-// Retry: RetryNever (by name: a secret of that name may be re-created between
-// attempts).
+// Token scope: write:repository. Retry: RetryNever (by name: a secret of that
+// name may be re-created between attempts).
 func (s *ActionsService) DeleteRepoSecret(ctx context.Context, owner, repo, secretname string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteRepoSecret, seg("owner", owner), seg("repo", repo), seg("secretname", secretname))
 	req.with(opts)
@@ -607,8 +621,8 @@ func (s *ActionsService) DeleteRepoSecret(ctx context.Context, owner, repo, secr
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/actions/secrets/{secretname} (updateRepoSecret).
-// Retry: RetryAlways (sets the named secret to the whole given value; a repeat
-// writes the same value).
+// Token scope: write:repository. Retry: RetryAlways (sets the named secret to
+// the whole given value; a repeat writes the same value).
 func (s *ActionsService) SetRepoSecret(ctx context.Context, owner, repo, secretname string, body CreateOrUpdateSecretRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateRepoSecret, seg("owner", owner), seg("repo", repo), seg("secretname", secretname))
 	req.jsonBody(body)
@@ -635,8 +649,8 @@ type ActionListTasksOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/actions/tasks (ListActionTasks). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/actions/tasks (ListActionTasks). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListTasks(ctx context.Context, owner, repo string, params *ActionListTasksOptions, opts ...RequestOption) (*ActionTaskResponse, *Response, error) {
 	req := newRequest(&opListActionTasks, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -674,8 +688,8 @@ func (s *ActionsService) ListTasksIter(ctx context.Context, owner, repo string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/actions/variables (getRepoVariablesList). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/actions/variables (getRepoVariablesList). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListRepoVariables(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*ActionVariable, *Response, error) {
 	req := newRequest(&opGetRepoVariablesList, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -705,8 +719,8 @@ func (s *ActionsService) ListRepoVariablesIter(ctx context.Context, owner, repo 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/actions/variables/{variablename}
-// (deleteRepoVariable). Retry: RetryNever (by name: a variable of that name may
-// be re-created between attempts).
+// (deleteRepoVariable). Token scope: write:repository. Retry: RetryNever (by
+// name: a variable of that name may be re-created between attempts).
 func (s *ActionsService) DeleteRepoVariable(ctx context.Context, owner, repo, variablename string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
 	req.with(opts)
@@ -719,7 +733,7 @@ func (s *ActionsService) DeleteRepoVariable(ctx context.Context, owner, repo, va
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/actions/variables/{variablename} (getRepoVariable).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, variablename string, opts ...RequestOption) (*ActionVariable, *Response, error) {
 	req := newRequest(&opGetRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
 	req.with(opts)
@@ -739,8 +753,8 @@ func (s *ActionsService) GetRepoVariable(ctx context.Context, owner, repo, varia
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/actions/variables/{variablename}
-// (createRepoVariable). Retry: RetryNever (creates a variable; a repeat is
-// refused as the name is taken).
+// (createRepoVariable). Token scope: write:repository. Retry: RetryNever
+// (creates a variable; a repeat is refused as the name is taken).
 func (s *ActionsService) CreateRepoVariable(ctx context.Context, owner, repo, variablename string, body CreateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opCreateRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
 	req.jsonBody(body)
@@ -754,8 +768,8 @@ func (s *ActionsService) CreateRepoVariable(ctx context.Context, owner, repo, va
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/actions/variables/{variablename}
-// (updateRepoVariable). Retry: RetryNever (the body may rename the variable; a
-// repeat would address a name that is gone).
+// (updateRepoVariable). Token scope: write:repository. Retry: RetryNever (the
+// body may rename the variable; a repeat would address a name that is gone).
 func (s *ActionsService) UpdateRepoVariable(ctx context.Context, owner, repo, variablename string, body UpdateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateRepoVariable, seg("owner", owner), seg("repo", repo), seg("variablename", variablename))
 	req.jsonBody(body)
@@ -774,8 +788,8 @@ func (s *ActionsService) UpdateRepoVariable(ctx context.Context, owner, repo, va
 // URL, only the variable's name differs.
 //
 // POST /repos/{owner}/{repo}/actions/workflows/{workflowfilename}/dispatches
-// (DispatchWorkflow). Retry: RetryNever (starts a workflow run; a repeat starts
-// another).
+// (DispatchWorkflow). Token scope: write:repository. Retry: RetryNever (starts
+// a workflow run; a repeat starts another).
 func (s *ActionsService) DispatchWorkflow(ctx context.Context, owner, repo, workflowfilename string, body DispatchWorkflowRequest, opts ...RequestOption) (*DispatchWorkflowRun, *Response, error) {
 	req := newRequest(&opDispatchWorkflow, seg("owner", owner), seg("repo", repo), seg("workflowfilename", workflowfilename))
 	req.requireText("ref", body.Ref)
@@ -807,8 +821,8 @@ type ActionListUserRunnersOptions struct {
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /user/actions/runners (getUserRunners). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/actions/runners (getUserRunners). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActionsService) ListUserRunners(ctx context.Context, params *ActionListUserRunnersOptions, opts ...RequestOption) ([]*ActionRunner, *Response, error) {
 	req := newRequest(&opGetUserRunners)
 	p := deref(params)
@@ -845,8 +859,9 @@ func (s *ActionsService) ListUserRunnersIter(ctx context.Context, params *Action
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /user/actions/runners (registerUserRunner). Retry: RetryNever (registers
-// a runner and mints its token; a repeat registers a second one).
+// POST /user/actions/runners (registerUserRunner). Token scope: write:user.
+// Retry: RetryNever (registers a runner and mints its token; a repeat registers
+// a second one).
 func (s *ActionsService) RegisterUserRunner(ctx context.Context, body RegisterRunnerRequest, opts ...RequestOption) (*RegisterRunnerResponse, *Response, error) {
 	req := newRequest(&opRegisterUserRunner)
 	req.requireText("name", body.Name)
@@ -873,8 +888,8 @@ type ActionListUserRunnerJobsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/actions/runners/jobs (userSearchRunJobs). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/actions/runners/jobs (userSearchRunJobs). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListUserRunnerJobs(ctx context.Context, params *ActionListUserRunnerJobsOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opUserSearchRunJobs)
 	p := deref(params)
@@ -898,8 +913,9 @@ func (s *ActionsService) ListUserRunnerJobs(ctx context.Context, params *ActionL
 // or `/user/actions/runners` instead.
 //
 // GET /user/actions/runners/registration-token
-// (userGetRunnerRegistrationToken). Retry: RetryIdempotentOnly (a read; nothing
-// changes, though the body is a credential).
+// (userGetRunnerRegistrationToken). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *ActionsService) GetUserRegistrationToken(ctx context.Context, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opUserGetRunnerRegistrationToken)
 	req.with(opts)
@@ -917,8 +933,9 @@ func (s *ActionsService) GetUserRegistrationToken(ctx context.Context, opts ...R
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// DELETE /user/actions/runners/{runner_id} (deleteUserRunner). Retry:
-// RetryAlways (runner ids are never reused; deleting twice leaves it deleted).
+// DELETE /user/actions/runners/{runner_id} (deleteUserRunner). Token scope:
+// write:user. Retry: RetryAlways (runner ids are never reused; deleting twice
+// leaves it deleted).
 func (s *ActionsService) DeleteUserRunner(ctx context.Context, runnerID string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteUserRunner, seg("runner_id", runnerID))
 	req.with(opts)
@@ -931,8 +948,8 @@ func (s *ActionsService) DeleteUserRunner(ctx context.Context, runnerID string, 
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /user/actions/runners/{runner_id} (getUserRunner). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/actions/runners/{runner_id} (getUserRunner). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetUserRunner(ctx context.Context, runnerID string, opts ...RequestOption) (*ActionRunner, *Response, error) {
 	req := newRequest(&opGetUserRunner, seg("runner_id", runnerID))
 	req.with(opts)
@@ -948,9 +965,9 @@ func (s *ActionsService) GetUserRunner(ctx context.Context, runnerID string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/actions/secrets/{secretname} (deleteUserSecret). Retry:
-// RetryNever (by name: a secret of that name may be re-created between
-// attempts).
+// DELETE /user/actions/secrets/{secretname} (deleteUserSecret). Token scope:
+// write:user. Retry: RetryNever (by name: a secret of that name may be
+// re-created between attempts).
 func (s *ActionsService) DeleteUserSecret(ctx context.Context, secretname string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteUserSecret, seg("secretname", secretname))
 	req.with(opts)
@@ -962,9 +979,9 @@ func (s *ActionsService) DeleteUserSecret(ctx context.Context, secretname string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/actions/secrets/{secretname} (updateUserSecret). Retry: RetryAlways
-// (sets the named secret to the whole given value; a repeat writes the same
-// value).
+// PUT /user/actions/secrets/{secretname} (updateUserSecret). Token scope:
+// write:user. Retry: RetryAlways (sets the named secret to the whole given
+// value; a repeat writes the same value).
 func (s *ActionsService) SetUserSecret(ctx context.Context, secretname string, body CreateOrUpdateSecretRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateUserSecret, seg("secretname", secretname))
 	req.jsonBody(body)
@@ -978,8 +995,8 @@ func (s *ActionsService) SetUserSecret(ctx context.Context, secretname string, b
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/actions/variables (getUserVariablesList). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/actions/variables (getUserVariablesList). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListUserVariables(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*ActionVariable, *Response, error) {
 	req := newRequest(&opGetUserVariablesList)
 	req.paging(s.client, deref(params))
@@ -1009,9 +1026,9 @@ func (s *ActionsService) ListUserVariablesIter(ctx context.Context, params *List
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/actions/variables/{variablename} (deleteUserVariable). Retry:
-// RetryNever (by name: a variable of that name may be re-created between
-// attempts).
+// DELETE /user/actions/variables/{variablename} (deleteUserVariable). Token
+// scope: write:user. Retry: RetryNever (by name: a variable of that name may be
+// re-created between attempts).
 func (s *ActionsService) DeleteUserVariable(ctx context.Context, variablename string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteUserVariable, seg("variablename", variablename))
 	req.with(opts)
@@ -1023,8 +1040,8 @@ func (s *ActionsService) DeleteUserVariable(ctx context.Context, variablename st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/actions/variables/{variablename} (getUserVariable). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/actions/variables/{variablename} (getUserVariable). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetUserVariable(ctx context.Context, variablename string, opts ...RequestOption) (*ActionVariable, *Response, error) {
 	req := newRequest(&opGetUserVariable, seg("variablename", variablename))
 	req.with(opts)
@@ -1043,8 +1060,9 @@ func (s *ActionsService) GetUserVariable(ctx context.Context, variablename strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/actions/variables/{variablename} (createUserVariable). Retry:
-// RetryNever (creates a variable; a repeat is refused as the name is taken).
+// POST /user/actions/variables/{variablename} (createUserVariable). Token
+// scope: write:user. Retry: RetryNever (creates a variable; a repeat is refused
+// as the name is taken).
 func (s *ActionsService) CreateUserVariable(ctx context.Context, variablename string, body CreateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opCreateUserVariable, seg("variablename", variablename))
 	req.jsonBody(body)
@@ -1058,9 +1076,9 @@ func (s *ActionsService) CreateUserVariable(ctx context.Context, variablename st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/actions/variables/{variablename} (updateUserVariable). Retry:
-// RetryNever (the body may rename the variable; a repeat would address a name
-// that is gone).
+// PUT /user/actions/variables/{variablename} (updateUserVariable). Token scope:
+// write:user. Retry: RetryNever (the body may rename the variable; a repeat
+// would address a name that is gone).
 func (s *ActionsService) UpdateUserVariable(ctx context.Context, variablename string, body UpdateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateUserVariable, seg("variablename", variablename))
 	req.jsonBody(body)
@@ -1083,8 +1101,8 @@ type ActionListOrgRunnersOptions struct {
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /orgs/{org}/actions/runners (getOrgRunners). Retry: RetryIdempotentOnly
-// (a read).
+// GET /orgs/{org}/actions/runners (getOrgRunners). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListOrgRunners(ctx context.Context, org string, params *ActionListOrgRunnersOptions, opts ...RequestOption) ([]*ActionRunner, *Response, error) {
 	req := newRequest(&opGetOrgRunners, seg("org", org))
 	p := deref(params)
@@ -1120,8 +1138,9 @@ func (s *ActionsService) ListOrgRunnersIter(ctx context.Context, org string, par
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /orgs/{org}/actions/runners (registerOrgRunner). Retry: RetryNever
-// (registers a runner and mints its token; a repeat registers a second one).
+// POST /orgs/{org}/actions/runners (registerOrgRunner). Token scope:
+// write:organization. Retry: RetryNever (registers a runner and mints its
+// token; a repeat registers a second one).
 func (s *ActionsService) RegisterOrgRunner(ctx context.Context, org string, body RegisterRunnerRequest, opts ...RequestOption) (*RegisterRunnerResponse, *Response, error) {
 	req := newRequest(&opRegisterOrgRunner, seg("org", org))
 	req.requireText("name", body.Name)
@@ -1148,8 +1167,8 @@ type ActionListOrgRunnerJobsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/actions/runners/jobs (orgSearchRunJobs). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/actions/runners/jobs (orgSearchRunJobs). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListOrgRunnerJobs(ctx context.Context, org string, params *ActionListOrgRunnerJobsOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opOrgSearchRunJobs, seg("org", org))
 	p := deref(params)
@@ -1173,8 +1192,9 @@ func (s *ActionsService) ListOrgRunnerJobs(ctx context.Context, org string, para
 // or `/orgs/{org}/actions/runners` instead.
 //
 // GET /orgs/{org}/actions/runners/registration-token
-// (orgGetRunnerRegistrationToken). Retry: RetryIdempotentOnly (a read; nothing
-// changes, though the body is a credential).
+// (orgGetRunnerRegistrationToken). Token scope: read:organization. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *ActionsService) GetOrgRegistrationToken(ctx context.Context, org string, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opOrgGetRunnerRegistrationToken, seg("org", org))
 	req.with(opts)
@@ -1192,8 +1212,9 @@ func (s *ActionsService) GetOrgRegistrationToken(ctx context.Context, org string
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// DELETE /orgs/{org}/actions/runners/{runner_id} (deleteOrgRunner). Retry:
-// RetryAlways (runner ids are never reused; deleting twice leaves it deleted).
+// DELETE /orgs/{org}/actions/runners/{runner_id} (deleteOrgRunner). Token
+// scope: write:organization. Retry: RetryAlways (runner ids are never reused;
+// deleting twice leaves it deleted).
 func (s *ActionsService) DeleteOrgRunner(ctx context.Context, org, runnerID string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteOrgRunner, seg("org", org), seg("runner_id", runnerID))
 	req.with(opts)
@@ -1206,8 +1227,8 @@ func (s *ActionsService) DeleteOrgRunner(ctx context.Context, org, runnerID stri
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /orgs/{org}/actions/runners/{runner_id} (getOrgRunner). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/actions/runners/{runner_id} (getOrgRunner). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetOrgRunner(ctx context.Context, org, runnerID string, opts ...RequestOption) (*ActionRunner, *Response, error) {
 	req := newRequest(&opGetOrgRunner, seg("org", org), seg("runner_id", runnerID))
 	req.with(opts)
@@ -1223,8 +1244,8 @@ func (s *ActionsService) GetOrgRunner(ctx context.Context, org, runnerID string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/actions/secrets (orgListActionsSecrets). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/actions/secrets (orgListActionsSecrets). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListOrgSecrets(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*Secret, *Response, error) {
 	req := newRequest(&opOrgListActionsSecrets, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -1252,9 +1273,9 @@ func (s *ActionsService) ListOrgSecretsIter(ctx context.Context, org string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/actions/secrets/{secretname} (deleteOrgSecret). Retry:
-// RetryNever (by name: a secret of that name may be re-created between
-// attempts).
+// DELETE /orgs/{org}/actions/secrets/{secretname} (deleteOrgSecret). Token
+// scope: write:organization. Retry: RetryNever (by name: a secret of that name
+// may be re-created between attempts).
 func (s *ActionsService) DeleteOrgSecret(ctx context.Context, org, secretname string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteOrgSecret, seg("org", org), seg("secretname", secretname))
 	req.with(opts)
@@ -1266,9 +1287,9 @@ func (s *ActionsService) DeleteOrgSecret(ctx context.Context, org, secretname st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /orgs/{org}/actions/secrets/{secretname} (updateOrgSecret). Retry:
-// RetryAlways (sets the named secret to the whole given value; a repeat writes
-// the same value).
+// PUT /orgs/{org}/actions/secrets/{secretname} (updateOrgSecret). Token scope:
+// write:organization. Retry: RetryAlways (sets the named secret to the whole
+// given value; a repeat writes the same value).
 func (s *ActionsService) SetOrgSecret(ctx context.Context, org, secretname string, body CreateOrUpdateSecretRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateOrgSecret, seg("org", org), seg("secretname", secretname))
 	req.jsonBody(body)
@@ -1281,8 +1302,8 @@ func (s *ActionsService) SetOrgSecret(ctx context.Context, org, secretname strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/actions/variables (getOrgVariablesList). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/actions/variables (getOrgVariablesList). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListOrgVariables(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*ActionVariable, *Response, error) {
 	req := newRequest(&opGetOrgVariablesList, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -1312,8 +1333,8 @@ func (s *ActionsService) ListOrgVariablesIter(ctx context.Context, org string, p
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /orgs/{org}/actions/variables/{variablename} (deleteOrgVariable).
-// Retry: RetryNever (by name: a variable of that name may be re-created between
-// attempts).
+// Token scope: write:organization. Retry: RetryNever (by name: a variable of
+// that name may be re-created between attempts).
 func (s *ActionsService) DeleteOrgVariable(ctx context.Context, org, variablename string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteOrgVariable, seg("org", org), seg("variablename", variablename))
 	req.with(opts)
@@ -1325,8 +1346,8 @@ func (s *ActionsService) DeleteOrgVariable(ctx context.Context, org, variablenam
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/actions/variables/{variablename} (getOrgVariable). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/actions/variables/{variablename} (getOrgVariable). Token
+// scope: read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename string, opts ...RequestOption) (*ActionVariable, *Response, error) {
 	req := newRequest(&opGetOrgVariable, seg("org", org), seg("variablename", variablename))
 	req.with(opts)
@@ -1345,8 +1366,9 @@ func (s *ActionsService) GetOrgVariable(ctx context.Context, org, variablename s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/actions/variables/{variablename} (createOrgVariable). Retry:
-// RetryNever (creates a variable; a repeat is refused as the name is taken).
+// POST /orgs/{org}/actions/variables/{variablename} (createOrgVariable). Token
+// scope: write:organization. Retry: RetryNever (creates a variable; a repeat is
+// refused as the name is taken).
 func (s *ActionsService) CreateOrgVariable(ctx context.Context, org, variablename string, body CreateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opCreateOrgVariable, seg("org", org), seg("variablename", variablename))
 	req.jsonBody(body)
@@ -1359,9 +1381,9 @@ func (s *ActionsService) CreateOrgVariable(ctx context.Context, org, variablenam
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /orgs/{org}/actions/variables/{variablename} (updateOrgVariable). Retry:
-// RetryNever (the body may rename the variable; a repeat would address a name
-// that is gone).
+// PUT /orgs/{org}/actions/variables/{variablename} (updateOrgVariable). Token
+// scope: write:organization. Retry: RetryNever (the body may rename the
+// variable; a repeat would address a name that is gone).
 func (s *ActionsService) UpdateOrgVariable(ctx context.Context, org, variablename string, body UpdateVariableRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUpdateOrgVariable, seg("org", org), seg("variablename", variablename))
 	req.jsonBody(body)
@@ -1385,8 +1407,8 @@ type ActionListAdminRunnersOptions struct {
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /admin/actions/runners (getAdminRunners). Retry: RetryIdempotentOnly (a
-// read).
+// GET /admin/actions/runners (getAdminRunners). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActionsService) ListAdminRunners(ctx context.Context, params *ActionListAdminRunnersOptions, opts ...RequestOption) ([]*ActionRunner, *Response, error) {
 	req := newRequest(&opGetAdminRunners)
 	p := deref(params)
@@ -1423,8 +1445,9 @@ func (s *ActionsService) ListAdminRunnersIter(ctx context.Context, params *Actio
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /admin/actions/runners (registerAdminRunner). Retry: RetryNever
-// (registers a runner and mints its token; a repeat registers a second one).
+// POST /admin/actions/runners (registerAdminRunner). Token scope: write:admin.
+// Retry: RetryNever (registers a runner and mints its token; a repeat registers
+// a second one).
 func (s *ActionsService) RegisterAdminRunner(ctx context.Context, body RegisterRunnerRequest, opts ...RequestOption) (*RegisterRunnerResponse, *Response, error) {
 	req := newRequest(&opRegisterAdminRunner)
 	req.requireText("name", body.Name)
@@ -1451,8 +1474,8 @@ type ActionListAdminRunnerJobsOptions struct {
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /admin/actions/runners/jobs (adminGetActionRunJobs). Retry:
-// RetryIdempotentOnly (a read).
+// GET /admin/actions/runners/jobs (adminGetActionRunJobs). Token scope:
+// read:admin. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) ListAdminRunnerJobs(ctx context.Context, params *ActionListAdminRunnerJobsOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opAdminGetActionRunJobs)
 	p := deref(params)
@@ -1480,8 +1503,9 @@ func (s *ActionsService) ListAdminRunnerJobs(ctx context.Context, params *Action
 // or `/admin/actions/runners` instead.
 //
 // GET /admin/actions/runners/registration-token
-// (adminGetRunnerRegistrationToken). Retry: RetryIdempotentOnly (a read;
-// nothing changes, though the body is a credential).
+// (adminGetRunnerRegistrationToken). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *ActionsService) GetAdminRegistrationToken(ctx context.Context, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opAdminGetRunnerRegistrationToken)
 	req.with(opts)
@@ -1500,8 +1524,9 @@ func (s *ActionsService) GetAdminRegistrationToken(ctx context.Context, opts ...
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// DELETE /admin/actions/runners/{runner_id} (deleteAdminRunner). Retry:
-// RetryAlways (runner ids are never reused; deleting twice leaves it deleted).
+// DELETE /admin/actions/runners/{runner_id} (deleteAdminRunner). Token scope:
+// write:admin. Retry: RetryAlways (runner ids are never reused; deleting twice
+// leaves it deleted).
 func (s *ActionsService) DeleteAdminRunner(ctx context.Context, runnerID string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeleteAdminRunner, seg("runner_id", runnerID))
 	req.with(opts)
@@ -1515,8 +1540,8 @@ func (s *ActionsService) DeleteAdminRunner(ctx context.Context, runnerID string,
 // Forgejo 15.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /admin/actions/runners/{runner_id} (getAdminRunner). Retry:
-// RetryIdempotentOnly (a read).
+// GET /admin/actions/runners/{runner_id} (getAdminRunner). Token scope:
+// read:admin. Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetAdminRunner(ctx context.Context, runnerID string, opts ...RequestOption) (*ActionRunner, *Response, error) {
 	req := newRequest(&opGetAdminRunner, seg("runner_id", runnerID))
 	req.with(opts)
@@ -1544,8 +1569,8 @@ type ActionListAdminRunnerJobsDeprecatedOptions struct {
 // Deprecated: This operation has been deprecated in Forgejo 15. Use
 // `/admin/actions/runners/jobs` instead.
 //
-// GET /admin/runners/jobs (adminSearchRunJobs). Retry: RetryIdempotentOnly (a
-// read).
+// GET /admin/runners/jobs (adminSearchRunJobs). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActionsService) ListAdminRunnerJobsDeprecated(ctx context.Context, params *ActionListAdminRunnerJobsDeprecatedOptions, opts ...RequestOption) ([]*ActionRunJob, *Response, error) {
 	req := newRequest(&opAdminSearchRunJobs)
 	p := deref(params)
@@ -1571,9 +1596,9 @@ func (s *ActionsService) ListAdminRunnerJobsDeprecated(ctx context.Context, para
 // Deprecated: This operation has been deprecated in Forgejo 15. Use the web UI
 // or `/admin/actions/runners` instead.
 //
-// GET /admin/runners/registration-token (adminGetRegistrationToken). Retry:
-// RetryIdempotentOnly (a read; nothing changes, though the body is a
-// credential).
+// GET /admin/runners/registration-token (adminGetRegistrationToken). Token
+// scope: read:admin. Retry: RetryIdempotentOnly (a read; nothing changes,
+// though the body is a credential).
 func (s *ActionsService) GetAdminRegistrationTokenDeprecated(ctx context.Context, opts ...RequestOption) (*RegistrationToken, *Response, error) {
 	req := newRequest(&opAdminGetRegistrationToken)
 	req.with(opts)
@@ -1596,7 +1621,8 @@ func (s *ActionsService) GetAdminRegistrationTokenDeprecated(ctx context.Context
 // Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /actions/run (getActionsRun). Retry: RetryIdempotentOnly (a read).
+// GET /actions/run (getActionsRun). Token scope: not measured (the operation is
+// newer than Forgejo 15.0). Retry: RetryIdempotentOnly (a read).
 func (s *ActionsService) GetCurrentRun(ctx context.Context, opts ...RequestOption) (*ActionRun, *Response, error) {
 	req := newRequest(&opGetActionsRun)
 	req.with(opts)

@@ -171,8 +171,9 @@ func (l LDContext) MarshalJSON() ([]byte, error) {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /activitypub/actor/inbox (activitypubInstanceActorInbox). Retry:
-// RetryNever (delivers an activity to the inbox; a repeat delivers it again).
+// POST /activitypub/actor/inbox (activitypubInstanceActorInbox). Token scope:
+// write:activitypub. Retry: RetryNever (delivers an activity to the inbox; a
+// repeat delivers it again).
 func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, activity any, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opActivitypubInstanceActorInbox)
 	req.activityBody(activity)
@@ -188,8 +189,9 @@ func (s *ActivityPubService) SendToInstanceInbox(ctx context.Context, activity a
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /activitypub/user-id/{user-id}/inbox (activitypubPersonInbox). Retry:
-// RetryNever (delivers an activity to the inbox; a repeat delivers it again).
+// POST /activitypub/user-id/{user-id}/inbox (activitypubPersonInbox). Token
+// scope: write:activitypub. Retry: RetryNever (delivers an activity to the
+// inbox; a repeat delivers it again).
 func (s *ActivityPubService) SendToPersonInbox(ctx context.Context, userID int64, activity any, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opActivitypubPersonInbox, num("user-id", userID))
 	req.activityBody(activity)

@@ -15,8 +15,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /activitypub/actor (activitypubInstanceActor). Retry: RetryIdempotentOnly
-// (a read).
+// GET /activitypub/actor (activitypubInstanceActor). Token scope:
+// read:activitypub. Retry: RetryIdempotentOnly (a read).
 func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubInstanceActor)
 	req.with(opts)
@@ -38,8 +38,8 @@ func (s *ActivityPubService) GetInstanceActor(ctx context.Context, opts ...Reque
 // Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /activitypub/actor/outbox (activitypubInstanceActorOutbox). Retry:
-// RetryIdempotentOnly (a read).
+// GET /activitypub/actor/outbox (activitypubInstanceActorOutbox). Token scope:
+// read:activitypub. Retry: RetryIdempotentOnly (a read).
 func (s *ActivityPubService) GetInstanceOutbox(ctx context.Context, opts ...RequestOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubInstanceActorOutbox)
 	req.with(opts)
@@ -60,8 +60,8 @@ func (s *ActivityPubService) GetInstanceOutbox(ctx context.Context, opts ...Requ
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /activitypub/repository-id/{repository-id} (activitypubRepository).
-// Retry: RetryIdempotentOnly (a read).
+// GET /activitypub/repository-id/{repository-id} (activitypubRepository). Token
+// scope: read:activitypub. Retry: RetryIdempotentOnly (a read).
 func (s *ActivityPubService) GetRepository(ctx context.Context, repositoryID int64, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubRepository, num("repository-id", repositoryID))
 	req.with(opts)
@@ -78,8 +78,9 @@ func (s *ActivityPubService) GetRepository(ctx context.Context, repositoryID int
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /activitypub/repository-id/{repository-id}/inbox
-// (activitypubRepositoryInbox). Retry: RetryNever (delivers a Like activity to
-// the inbox; a repeat delivers it again).
+// (activitypubRepositoryInbox). Token scope: write:activitypub. Retry:
+// RetryNever (delivers a Like activity to the inbox; a repeat delivers it
+// again).
 func (s *ActivityPubService) SendToRepositoryInbox(ctx context.Context, repositoryID int64, body ForgeLikeRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opActivitypubRepositoryInbox, num("repository-id", repositoryID))
 	req.jsonBody(body)
@@ -99,7 +100,8 @@ func (s *ActivityPubService) SendToRepositoryInbox(ctx context.Context, reposito
 // before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/repository-id/{repository-id}/outbox
-// (activitypubRepositoryOutbox). Retry: RetryIdempotentOnly (a read).
+// (activitypubRepositoryOutbox). Token scope: read:activitypub. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActivityPubService) GetRepositoryOutbox(ctx context.Context, repositoryID int64, opts ...RequestOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubRepositoryOutbox, num("repository-id", repositoryID))
 	req.with(opts)
@@ -120,8 +122,8 @@ func (s *ActivityPubService) GetRepositoryOutbox(ctx context.Context, repository
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /activitypub/user-id/{user-id} (activitypubPerson). Retry:
-// RetryIdempotentOnly (a read).
+// GET /activitypub/user-id/{user-id} (activitypubPerson). Token scope:
+// read:activitypub. Retry: RetryIdempotentOnly (a read).
 func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPerson, num("user-id", userID))
 	req.with(opts)
@@ -144,7 +146,8 @@ func (s *ActivityPubService) GetPerson(ctx context.Context, userID int64, opts .
 // before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/user-id/{user-id}/activities/{activity-id}
-// (activitypubPersonActivityNote). Retry: RetryIdempotentOnly (a read).
+// (activitypubPersonActivityNote). Token scope: read:activitypub. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, activityID int64, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPersonActivityNote, num("user-id", userID), num("activity-id", activityID))
 	req.with(opts)
@@ -167,7 +170,8 @@ func (s *ActivityPubService) GetPersonActivityNote(ctx context.Context, userID, 
 // before sending ([UnsupportedOperationError]).
 //
 // GET /activitypub/user-id/{user-id}/activities/{activity-id}/activity
-// (activitypubPersonActivity). Retry: RetryIdempotentOnly (a read).
+// (activitypubPersonActivity). Token scope: read:activitypub. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, activityID int64, opts ...RequestOption) (*ActivityPub, *Response, error) {
 	req := newRequest(&opActivitypubPersonActivity, num("user-id", userID), num("activity-id", activityID))
 	req.with(opts)
@@ -184,8 +188,8 @@ func (s *ActivityPubService) GetPersonActivity(ctx context.Context, userID, acti
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /activitypub/user-id/{user-id}/outbox (activitypubPersonFeed). Retry:
-// RetryIdempotentOnly (a read).
+// GET /activitypub/user-id/{user-id}/outbox (activitypubPersonFeed). Token
+// scope: read:activitypub. Retry: RetryIdempotentOnly (a read).
 func (s *ActivityPubService) GetPersonOutbox(ctx context.Context, userID int64, opts ...RequestOption) (ForgeOutbox, *Response, error) {
 	req := newRequest(&opActivitypubPersonFeed, num("user-id", userID))
 	req.with(opts)

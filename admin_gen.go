@@ -11,7 +11,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/cron (adminCronList). Retry: RetryIdempotentOnly (a read).
+// GET /admin/cron (adminCronList). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *AdminService) ListCronTasks(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Cron, *Response, error) {
 	req := newRequest(&opAdminCronList)
 	req.paging(s.client, deref(params))
@@ -39,8 +40,8 @@ func (s *AdminService) ListCronTasksIter(ctx context.Context, params *ListOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/cron/{task} (adminCronRun). Retry: RetryNever (starts a run of
-// the cron task; a repeat runs it again).
+// POST /admin/cron/{task} (adminCronRun). Token scope: write:admin. Retry:
+// RetryNever (starts a run of the cron task; a repeat runs it again).
 func (s *AdminService) RunCronTask(ctx context.Context, task string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminCronRun, seg("task", task))
 	req.with(opts)
@@ -52,7 +53,8 @@ func (s *AdminService) RunCronTask(ctx context.Context, task string, opts ...Req
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/emails (adminGetAllEmails). Retry: RetryIdempotentOnly (a read).
+// GET /admin/emails (adminGetAllEmails). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *AdminService) ListEmails(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminGetAllEmails)
 	req.paging(s.client, deref(params))
@@ -88,8 +90,8 @@ type AdminSearchEmailsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/emails/search (adminSearchEmails). Retry: RetryIdempotentOnly (a
-// read).
+// GET /admin/emails/search (adminSearchEmails). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *AdminService) SearchEmails(ctx context.Context, params *AdminSearchEmailsOptions, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminSearchEmails)
 	p := deref(params)
@@ -125,8 +127,9 @@ func (s *AdminService) SearchEmailsIter(ctx context.Context, params *AdminSearch
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/hooks (adminListHooks). Retry: RetryIdempotentOnly (a read;
-// nothing changes, though the body is a credential).
+// GET /admin/hooks (adminListHooks). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *AdminService) ListHooks(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opAdminListHooks)
 	req.paging(s.client, deref(params))
@@ -158,8 +161,8 @@ func (s *AdminService) ListHooksIter(ctx context.Context, params *ListOptions, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/hooks (adminCreateHook). Retry: RetryNever (creates a webhook; a
-// repeat creates a second one).
+// POST /admin/hooks (adminCreateHook). Token scope: write:admin. Retry:
+// RetryNever (creates a webhook; a repeat creates a second one).
 func (s *AdminService) CreateHook(ctx context.Context, body CreateHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminCreateHook)
 	req.requireText("type", string(body.Type))
@@ -178,8 +181,8 @@ func (s *AdminService) CreateHook(ctx context.Context, body CreateHookRequest, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /admin/hooks/{id} (adminDeleteHook). Retry: RetryAlways (webhook ids
-// are never reused; deleting twice leaves it deleted).
+// DELETE /admin/hooks/{id} (adminDeleteHook). Token scope: write:admin. Retry:
+// RetryAlways (webhook ids are never reused; deleting twice leaves it deleted).
 func (s *AdminService) DeleteHook(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteHook, num("id", id))
 	req.with(opts)
@@ -194,8 +197,9 @@ func (s *AdminService) DeleteHook(ctx context.Context, id int64, opts ...Request
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/hooks/{id} (adminGetHook). Retry: RetryIdempotentOnly (a read;
-// nothing changes, though the body is a credential).
+// GET /admin/hooks/{id} (adminGetHook). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *AdminService) GetHook(ctx context.Context, id int64, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminGetHook, num("id", id))
 	req.with(opts)
@@ -215,8 +219,9 @@ func (s *AdminService) GetHook(ctx context.Context, id int64, opts ...RequestOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /admin/hooks/{id} (adminEditHook). Retry: RetryNever (partial update:
-// only set fields change, on whatever the hook has become).
+// PATCH /admin/hooks/{id} (adminEditHook). Token scope: write:admin. Retry:
+// RetryNever (partial update: only set fields change, on whatever the hook has
+// become).
 func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opAdminEditHook, num("id", id))
 	req.jsonBody(body)
@@ -234,7 +239,8 @@ func (s *AdminService) EditHook(ctx context.Context, id int64, body EditHookRequ
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/orgs (adminGetAllOrgs). Retry: RetryIdempotentOnly (a read).
+// GET /admin/orgs (adminGetAllOrgs). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *AdminService) ListOrgs(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opAdminGetAllOrgs)
 	req.paging(s.client, deref(params))
@@ -262,8 +268,8 @@ func (s *AdminService) ListOrgsIter(ctx context.Context, params *ListOptions, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/quota/groups (adminListQuotaGroups). Retry: RetryIdempotentOnly (a
-// read).
+// GET /admin/quota/groups (adminListQuotaGroups). Token scope: read:admin.
+// Retry: RetryIdempotentOnly (a read).
 func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...RequestOption) ([]*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminListQuotaGroups)
 	req.with(opts)
@@ -279,8 +285,8 @@ func (s *AdminService) ListQuotaGroups(ctx context.Context, opts ...RequestOptio
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/quota/groups (adminCreateQuotaGroup). Retry: RetryNever (creates
-// a quota group).
+// POST /admin/quota/groups (adminCreateQuotaGroup). Token scope: write:admin.
+// Retry: RetryNever (creates a quota group).
 func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGroupRequest, opts ...RequestOption) (*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminCreateQuotaGroup)
 	req.jsonBody(body)
@@ -297,9 +303,9 @@ func (s *AdminService) CreateQuotaGroup(ctx context.Context, body CreateQuotaGro
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /admin/quota/groups/{quotagroup} (adminDeleteQuotaGroup). Retry:
-// RetryNever (by name: a group of that name may be re-created between
-// attempts).
+// DELETE /admin/quota/groups/{quotagroup} (adminDeleteQuotaGroup). Token scope:
+// write:admin. Retry: RetryNever (by name: a group of that name may be
+// re-created between attempts).
 func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteQuotaGroup, seg("quotagroup", quotagroup))
 	req.with(opts)
@@ -311,8 +317,8 @@ func (s *AdminService) DeleteQuotaGroup(ctx context.Context, quotagroup string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/quota/groups/{quotagroup} (adminGetQuotaGroup). Retry:
-// RetryIdempotentOnly (a read).
+// GET /admin/quota/groups/{quotagroup} (adminGetQuotaGroup). Token scope:
+// read:admin. Retry: RetryIdempotentOnly (a read).
 func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string, opts ...RequestOption) (*QuotaGroup, *Response, error) {
 	req := newRequest(&opAdminGetQuotaGroup, seg("quotagroup", quotagroup))
 	req.with(opts)
@@ -329,8 +335,8 @@ func (s *AdminService) GetQuotaGroup(ctx context.Context, quotagroup string, opt
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /admin/quota/groups/{quotagroup}/rules/{quotarule}
-// (adminRemoveRuleFromQuotaGroup). Retry: RetryAlways (takes one named rule out
-// of one named group; a repeat leaves it out).
+// (adminRemoveRuleFromQuotaGroup). Token scope: write:admin. Retry: RetryAlways
+// (takes one named rule out of one named group; a repeat leaves it out).
 func (s *AdminService) RemoveQuotaGroupRule(ctx context.Context, quotagroup, quotarule string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminRemoveRuleFromQuotaGroup, seg("quotagroup", quotagroup), seg("quotarule", quotarule))
 	req.with(opts)
@@ -343,8 +349,8 @@ func (s *AdminService) RemoveQuotaGroupRule(ctx context.Context, quotagroup, quo
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /admin/quota/groups/{quotagroup}/rules/{quotarule}
-// (adminAddRuleToQuotaGroup). Retry: RetryAlways (puts one named rule in one
-// named group; a repeat leaves it in).
+// (adminAddRuleToQuotaGroup). Token scope: write:admin. Retry: RetryAlways
+// (puts one named rule in one named group; a repeat leaves it in).
 func (s *AdminService) AddQuotaGroupRule(ctx context.Context, quotagroup, quotarule string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminAddRuleToQuotaGroup, seg("quotagroup", quotagroup), seg("quotarule", quotarule))
 	req.with(opts)
@@ -357,7 +363,7 @@ func (s *AdminService) AddQuotaGroupRule(ctx context.Context, quotagroup, quotar
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /admin/quota/groups/{quotagroup}/users (adminListUsersInQuotaGroup).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:admin. Retry: RetryIdempotentOnly (a read).
 func (s *AdminService) ListQuotaGroupUsers(ctx context.Context, quotagroup string, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opAdminListUsersInQuotaGroup, seg("quotagroup", quotagroup))
 	req.with(opts)
@@ -374,8 +380,8 @@ func (s *AdminService) ListQuotaGroupUsers(ctx context.Context, quotagroup strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /admin/quota/groups/{quotagroup}/users/{username}
-// (adminRemoveUserFromQuotaGroup). Retry: RetryAlways (takes one user out of
-// one quota group; a repeat leaves them out).
+// (adminRemoveUserFromQuotaGroup). Token scope: write:admin. Retry: RetryAlways
+// (takes one user out of one quota group; a repeat leaves them out).
 func (s *AdminService) RemoveQuotaGroupUser(ctx context.Context, quotagroup, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminRemoveUserFromQuotaGroup, seg("quotagroup", quotagroup), seg("username", username))
 	req.with(opts)
@@ -388,8 +394,8 @@ func (s *AdminService) RemoveQuotaGroupUser(ctx context.Context, quotagroup, use
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /admin/quota/groups/{quotagroup}/users/{username}
-// (adminAddUserToQuotaGroup). Retry: RetryAlways (puts one user in one quota
-// group; a repeat leaves them in).
+// (adminAddUserToQuotaGroup). Token scope: write:admin. Retry: RetryAlways
+// (puts one user in one quota group; a repeat leaves them in).
 func (s *AdminService) AddQuotaGroupUser(ctx context.Context, quotagroup, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminAddUserToQuotaGroup, seg("quotagroup", quotagroup), seg("username", username))
 	req.with(opts)
@@ -401,8 +407,8 @@ func (s *AdminService) AddQuotaGroupUser(ctx context.Context, quotagroup, userna
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/quota/rules (adminListQuotaRules). Retry: RetryIdempotentOnly (a
-// read).
+// GET /admin/quota/rules (adminListQuotaRules). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...RequestOption) ([]*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminListQuotaRules)
 	req.with(opts)
@@ -418,8 +424,8 @@ func (s *AdminService) ListQuotaRules(ctx context.Context, opts ...RequestOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/quota/rules (adminCreateQuotaRule). Retry: RetryNever (creates a
-// quota rule).
+// POST /admin/quota/rules (adminCreateQuotaRule). Token scope: write:admin.
+// Retry: RetryNever (creates a quota rule).
 func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRuleRequest, opts ...RequestOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminCreateQuotaRule)
 	req.jsonBody(body)
@@ -437,8 +443,9 @@ func (s *AdminService) CreateQuotaRule(ctx context.Context, body CreateQuotaRule
 // Served by every supported release (Forgejo 11.0 and later). Forgejo
 // 11.0–13.0 serves the same route under the operationId adminDEleteQuotaRule.
 //
-// DELETE /admin/quota/rules/{quotarule} (adminDeleteQuotaRule). Retry:
-// RetryNever (by name: a rule of that name may be re-created between attempts).
+// DELETE /admin/quota/rules/{quotarule} (adminDeleteQuotaRule). Token scope:
+// write:admin. Retry: RetryNever (by name: a rule of that name may be
+// re-created between attempts).
 func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteQuotaRule, seg("quotarule", quotarule))
 	req.with(opts)
@@ -450,8 +457,8 @@ func (s *AdminService) DeleteQuotaRule(ctx context.Context, quotarule string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/quota/rules/{quotarule} (adminGetQuotaRule). Retry:
-// RetryIdempotentOnly (a read).
+// GET /admin/quota/rules/{quotarule} (adminGetQuotaRule). Token scope:
+// read:admin. Retry: RetryIdempotentOnly (a read).
 func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string, opts ...RequestOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminGetQuotaRule, seg("quotarule", quotarule))
 	req.with(opts)
@@ -467,8 +474,8 @@ func (s *AdminService) GetQuotaRule(ctx context.Context, quotarule string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /admin/quota/rules/{quotarule} (adminEditQuotaRule). Retry: RetryNever
-// (partial update of a quota rule).
+// PATCH /admin/quota/rules/{quotarule} (adminEditQuotaRule). Token scope:
+// write:admin. Retry: RetryNever (partial update of a quota rule).
 func (s *AdminService) EditQuotaRule(ctx context.Context, quotarule string, body EditQuotaRuleRequest, opts ...RequestOption) (*QuotaRuleInfo, *Response, error) {
 	req := newRequest(&opAdminEditQuotaRule, seg("quotarule", quotarule))
 	req.jsonBody(body)
@@ -493,8 +500,8 @@ type AdminListUnadoptedReposOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/unadopted (adminUnadoptedList). Retry: RetryIdempotentOnly (a
-// read).
+// GET /admin/unadopted (adminUnadoptedList). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *AdminService) ListUnadoptedRepos(ctx context.Context, params *AdminListUnadoptedReposOptions, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opAdminUnadoptedList)
 	p := deref(params)
@@ -529,8 +536,8 @@ func (s *AdminService) ListUnadoptedReposIter(ctx context.Context, params *Admin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /admin/unadopted/{owner}/{repo} (adminDeleteUnadoptedRepository).
-// Retry: RetryNever (deletes files by owner/name; a repository may appear there
-// between attempts).
+// Token scope: write:admin. Retry: RetryNever (deletes files by owner/name; a
+// repository may appear there between attempts).
 func (s *AdminService) DeleteUnadoptedRepo(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUnadoptedRepository, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -542,8 +549,9 @@ func (s *AdminService) DeleteUnadoptedRepo(ctx context.Context, owner, repo stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/unadopted/{owner}/{repo} (adminAdoptRepository). Retry:
-// RetryNever (creates a repository record from unadopted files).
+// POST /admin/unadopted/{owner}/{repo} (adminAdoptRepository). Token scope:
+// write:admin. Retry: RetryNever (creates a repository record from unadopted
+// files).
 func (s *AdminService) AdoptRepo(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminAdoptRepository, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -571,7 +579,8 @@ type AdminListUsersOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/users (adminSearchUsers). Retry: RetryIdempotentOnly (a read).
+// GET /admin/users (adminSearchUsers). Token scope: read:admin. Retry:
+// RetryIdempotentOnly (a read).
 func (s *AdminService) ListUsers(ctx context.Context, params *AdminListUsersOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opAdminSearchUsers)
 	p := deref(params)
@@ -607,8 +616,8 @@ func (s *AdminService) ListUsersIter(ctx context.Context, params *AdminListUsers
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users (adminCreateUser). Retry: RetryNever (creates a user
-// account).
+// POST /admin/users (adminCreateUser). Token scope: write:admin. Retry:
+// RetryNever (creates a user account).
 func (s *AdminService) CreateUser(ctx context.Context, body CreateUserRequest, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opAdminCreateUser)
 	req.requireText("email", body.Email)
@@ -634,8 +643,9 @@ type AdminDeleteUserOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /admin/users/{username} (adminDeleteUser). Retry: RetryNever (by
-// username: the name may be registered again between attempts).
+// DELETE /admin/users/{username} (adminDeleteUser). Token scope: write:admin.
+// Retry: RetryNever (by username: the name may be registered again between
+// attempts).
 func (s *AdminService) DeleteUser(ctx context.Context, username string, params *AdminDeleteUserOptions, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUser, seg("username", username))
 	p := deref(params)
@@ -649,8 +659,8 @@ func (s *AdminService) DeleteUser(ctx context.Context, username string, params *
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /admin/users/{username} (adminEditUser). Retry: RetryNever (partial
-// update of a user account).
+// PATCH /admin/users/{username} (adminEditUser). Token scope: write:admin.
+// Retry: RetryNever (partial update of a user account).
 func (s *AdminService) EditUser(ctx context.Context, username string, body EditUserRequest, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opAdminEditUser, seg("username", username))
 	req.jsonBody(body)
@@ -668,9 +678,9 @@ func (s *AdminService) EditUser(ctx context.Context, username string, body EditU
 // Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// DELETE /admin/users/{username}/emails (adminDeleteUserEmails). Retry:
-// RetryAlways (removes the named addresses from one account; a repeat leaves
-// them removed).
+// DELETE /admin/users/{username}/emails (adminDeleteUserEmails). Token scope:
+// write:admin. Retry: RetryAlways (removes the named addresses from one
+// account; a repeat leaves them removed).
 func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, body DeleteEmailRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserEmails, seg("username", username))
 	req.jsonBody(body)
@@ -684,8 +694,8 @@ func (s *AdminService) DeleteUserEmails(ctx context.Context, username string, bo
 // Forgejo 14.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /admin/users/{username}/emails (adminListUserEmails). Retry:
-// RetryIdempotentOnly (a read).
+// GET /admin/users/{username}/emails (adminListUserEmails). Token scope:
+// read:admin. Retry: RetryIdempotentOnly (a read).
 func (s *AdminService) ListUserEmails(ctx context.Context, username string, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opAdminListUserEmails, seg("username", username))
 	req.with(opts)
@@ -701,8 +711,8 @@ func (s *AdminService) ListUserEmails(ctx context.Context, username string, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/keys (adminCreatePublicKey). Retry: RetryNever
-// (adds an SSH key to the account).
+// POST /admin/users/{username}/keys (adminCreatePublicKey). Token scope:
+// write:admin. Retry: RetryNever (adds an SSH key to the account).
 func (s *AdminService) CreateUserKey(ctx context.Context, username string, body CreateKeyRequest, opts ...RequestOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opAdminCreatePublicKey, seg("username", username))
 	req.requireText("key", body.Key)
@@ -721,8 +731,9 @@ func (s *AdminService) CreateUserKey(ctx context.Context, username string, body 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /admin/users/{username}/keys/{id} (adminDeleteUserPublicKey). Retry:
-// RetryAlways (key ids are never reused; deleting twice leaves it deleted).
+// DELETE /admin/users/{username}/keys/{id} (adminDeleteUserPublicKey). Token
+// scope: write:admin. Retry: RetryAlways (key ids are never reused; deleting
+// twice leaves it deleted).
 func (s *AdminService) DeleteUserKey(ctx context.Context, username string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserPublicKey, seg("username", username), num("id", id))
 	req.with(opts)
@@ -734,8 +745,8 @@ func (s *AdminService) DeleteUserKey(ctx context.Context, username string, id in
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/orgs (adminCreateOrg). Retry: RetryNever
-// (creates an organization).
+// POST /admin/users/{username}/orgs (adminCreateOrg). Token scope: write:admin.
+// Retry: RetryNever (creates an organization).
 func (s *AdminService) CreateOrg(ctx context.Context, username string, body CreateOrgRequest, opts ...RequestOption) (*Organization, *Response, error) {
 	req := newRequest(&opAdminCreateOrg, seg("username", username))
 	req.requireText("username", body.Username)
@@ -753,8 +764,8 @@ func (s *AdminService) CreateOrg(ctx context.Context, username string, body Crea
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /admin/users/{username}/quota (adminGetUserQuota). Retry:
-// RetryIdempotentOnly (a read).
+// GET /admin/users/{username}/quota (adminGetUserQuota). Token scope:
+// read:admin. Retry: RetryIdempotentOnly (a read).
 func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts ...RequestOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opAdminGetUserQuota, seg("username", username))
 	req.with(opts)
@@ -770,9 +781,9 @@ func (s *AdminService) GetUserQuota(ctx context.Context, username string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/quota/groups (adminSetUserQuotaGroups). Retry:
-// RetryAlways (states the user's whole quota-group list; a repeat sets the same
-// list).
+// POST /admin/users/{username}/quota/groups (adminSetUserQuotaGroups). Token
+// scope: write:admin. Retry: RetryAlways (states the user's whole quota-group
+// list; a repeat sets the same list).
 func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, body SetUserQuotaGroupsRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminSetUserQuotaGroups, seg("username", username))
 	req.jsonBody(body)
@@ -785,9 +796,9 @@ func (s *AdminService) SetUserQuotaGroups(ctx context.Context, username string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/rename (adminRenameUser). Retry: RetryNever
-// (addressed by the old name, which is free after success and could be taken
-// again).
+// POST /admin/users/{username}/rename (adminRenameUser). Token scope:
+// write:admin. Retry: RetryNever (addressed by the old name, which is free
+// after success and could be taken again).
 func (s *AdminService) RenameUser(ctx context.Context, username string, body RenameUserRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminRenameUser, seg("username", username))
 	req.requireText("new_username", body.NewUsername)
@@ -801,8 +812,8 @@ func (s *AdminService) RenameUser(ctx context.Context, username string, body Ren
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /admin/users/{username}/repos (adminCreateRepo). Retry: RetryNever
-// (creates a repository).
+// POST /admin/users/{username}/repos (adminCreateRepo). Token scope:
+// write:admin. Retry: RetryNever (creates a repository).
 func (s *AdminService) CreateRepo(ctx context.Context, username string, body CreateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opAdminCreateRepo, seg("username", username))
 	req.requireText("name", body.Name)
@@ -821,7 +832,8 @@ func (s *AdminService) CreateRepo(ctx context.Context, username string, body Cre
 // Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /admin/users/{username}/tokens (adminListUserAccessTokens). Retry:
+// GET /admin/users/{username}/tokens (adminListUserAccessTokens). Token scope:
+// not measured (the operation is newer than Forgejo 15.0). Retry:
 // RetryIdempotentOnly (a read).
 func (s *AdminService) ListUserTokens(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*AccessToken, *Response, error) {
 	req := newRequest(&opAdminListUserAccessTokens, seg("username", username))
@@ -853,7 +865,8 @@ func (s *AdminService) ListUserTokensIter(ctx context.Context, username string, 
 // Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /admin/users/{username}/tokens (adminCreateUserAccessToken). Retry:
+// POST /admin/users/{username}/tokens (adminCreateUserAccessToken). Token
+// scope: not measured (the operation is newer than Forgejo 15.0). Retry:
 // RetryNever (mints a token; a repeat would mint a second, unknowable
 // credential).
 func (s *AdminService) CreateUserToken(ctx context.Context, username string, body CreateAccessTokenRequest, opts ...RequestOption) (*AccessToken, *Response, error) {
@@ -876,8 +889,9 @@ func (s *AdminService) CreateUserToken(ctx context.Context, username string, bod
 // before sending ([UnsupportedOperationError]).
 //
 // DELETE /admin/users/{username}/tokens/{token} (adminDeleteUserAccessToken).
-// Retry: RetryNever (the path takes an id or a name, and a token of that name
-// may be re-created).
+// Token scope: not measured (the operation is newer than Forgejo 15.0). Retry:
+// RetryNever (the path takes an id or a name, and a token of that name may be
+// re-created).
 func (s *AdminService) DeleteUserToken(ctx context.Context, username, token string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opAdminDeleteUserAccessToken, seg("username", username), seg("token", token))
 	req.with(opts)

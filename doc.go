@@ -61,6 +61,7 @@
 // string, log line or hook event carries a credential. The types:
 //
 //   - [*APIError]: the instance answered with a non-2xx status.
+//   - [*ScopeError]: a 403 refusing a token that lacks a scope; it names the scopes and wraps its [*APIError].
 //   - [*TransportError]: no usable response arrived; its [TransportKind] says why.
 //   - [*DecodeError]: a 2xx body did not fit the model.
 //   - [*ValidationError]: an argument or option was rejected before anything was sent.
@@ -83,11 +84,20 @@
 //   - [ErrRateLimited]: status 429.
 //   - [ErrStaleFile]: a file update or delete refused because the file changed since it was read.
 //   - [ErrNoSigningKey]: the instance has no signing key.
+//   - [ErrTokenScope]: matches every [*ScopeError].
 //   - [ErrUnsupportedOperation]: matches every [*UnsupportedOperationError].
 //   - [ErrUploadTooShort]: an [*UploadError]'s content ended before its declared size.
 //   - [ErrUploadTooLong]: an [*UploadError]'s content held more than its declared size.
 //
 // [StatusCode] returns the status of the [*APIError] an error is or wraps.
+//
+// A token that lacks a scope is refused with a [*ScopeError] naming the
+// scopes the server asked for; every scope it lists is required, although
+// the message says "at least one of", and where two checks are nested it
+// names only the first that fails. [Operation.Scope] (and each method's doc)
+// states what an operation requires, as measured on Forgejo 15.0.3. A token
+// is checked even on routes anonymous callers may read, so a narrow token can
+// lose reads an anonymous call has.
 //
 // # Retries
 //

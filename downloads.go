@@ -34,8 +34,8 @@ const (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...RequestOption) ([]byte, *Response, error) {
 	req := archiveRequest(owner, repo, ref, format, opts)
 	req.result = resultBytes
@@ -54,8 +54,8 @@ func (s *ReposService) GetArchive(ctx context.Context, owner, repo, ref string, 
 // answered 304 Not Modified returns an empty reader, still to be closed,
 // with Response.NotModified true; an error returns a nil reader.
 //
-// GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/archive/{archive} (repoGetArchive). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) OpenArchive(ctx context.Context, owner, repo, ref string, format ArchiveFormat, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	return s.client.stream(ctx, archiveRequest(owner, repo, ref, format, opts))
 }

@@ -95,7 +95,8 @@ type callFailure interface {
 // APIError is a non-2xx answer from the instance. Forgejo's Message is often
 // a Go symbol ("GetUserByName"); the human sentence, when there is one, is the
 // first of Errors. Branch on StatusCode: 404 means missing or private to
-// these credentials, 401 a missing or bad token, 403 a missing scope, 400 and
+// these credentials, 401 a missing or bad token, 403 a missing scope (then
+// wrapped in a [*ScopeError] that names it) or permission, 400 and
 // 422 both mean an invalid request (Gitea also answers a stale file sha with
 // 422), 409 a conflict (a stale file sha on Forgejo, a name taken), 423 a
 // locked or archived resource.
@@ -236,6 +237,57 @@ var ErrStaleFile = errors.New("forgejo: the file's sha is stale (it changed sinc
 // 404. errors.Is(err, ErrNoSigningKey) is true for both; the 404 also
 // stays an [*APIError] (errors.Is(err, ErrNotFound) holds).
 var ErrNoSigningKey = errors.New("forgejo: the instance has no signing key")
+
+// ScopeError is the refusal of an access token that lacks a scope the
+// operation requires: a 403 whose message is the server's scope refusal,
+// "token does not have at least one of required scope(s): [read:user]"
+// (Forgejo; Gitea words it "…scope(s), required=[read:user], token
+// scope=…"). errors.Is(err, ErrTokenScope) holds for it, and errors.As finds
+// both the *ScopeError and its [*APIError], so errors.Is(err, ErrForbidden)
+// and [StatusCode] hold as for any 403. Every other 403 (a permission, a
+// public-only token on a private organization) stays a plain *APIError.
+//
+// Required is what the server named, which is not always all that the
+// operation needs: when two checks are nested, the refusal names only the
+// first that fails. [Operation.Scope] states the whole requirement.
+type ScopeError struct {
+	// Required are the scopes the refusal names. The message says "at
+	// least one of", but every scope listed is required.
+	Required []TokenScope
+	// API is the answer itself.
+	API *APIError
+}
+
+// Error renders the answer as its [*APIError] does.
+func (e *ScopeError) Error() string {
+	if e == nil || e.API == nil {
+		return "forgejo: token scope refused"
+	}
+	return e.API.Error()
+}
+
+// failure is the message without the call's context.
+func (e *ScopeError) failure() string {
+	if e == nil || e.API == nil {
+		return "token scope refused"
+	}
+	return e.API.failure()
+}
+
+// Unwrap returns the answer, so that errors.As(err, &apiErr) finds it.
+func (e *ScopeError) Unwrap() error {
+	if e == nil || e.API == nil {
+		return nil
+	}
+	return e.API
+}
+
+// Is makes errors.Is(err, ErrTokenScope) match every ScopeError.
+func (e *ScopeError) Is(target error) bool { return target == ErrTokenScope }
+
+// ErrTokenScope matches, with errors.Is, every [*ScopeError]: the access
+// token lacks a scope the operation requires.
+var ErrTokenScope = errors.New("forgejo: the token lacks a scope the operation requires")
 
 // TransportKind classifies a [TransportError].
 type TransportKind int

@@ -13,8 +13,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/assignees (repoGetAssignees). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListAssignees(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoGetAssignees, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -30,8 +30,8 @@ func (s *IssuesService) ListAssignees(ctx context.Context, owner, repo string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues/pinned (repoListPinnedIssues). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues/pinned (repoListPinnedIssues). Token scope:
+// read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListPinned(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opRepoListPinnedIssues, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -91,8 +91,8 @@ type IssueSearchOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/issues/search (issueSearchIssues). Retry: RetryIdempotentOnly (a
-// read).
+// GET /repos/issues/search (issueSearchIssues). Token scope: read:issue. Retry:
+// RetryIdempotentOnly (a read).
 func (s *IssuesService) Search(ctx context.Context, params *IssueSearchOptions, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueSearchIssues)
 	p := deref(params)
@@ -175,8 +175,8 @@ type IssueListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues (issueListIssues). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues (issueListIssues). Token scope: read:issue.
+// Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) List(ctx context.Context, owner, repo string, params *IssueListOptions, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListIssues, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -221,8 +221,8 @@ func (s *IssuesService) ListIter(ctx context.Context, owner, repo string, params
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/issues (issueCreateIssue). Retry: RetryNever
-// (creates an issue; a repeat files it twice).
+// POST /repos/{owner}/{repo}/issues (issueCreateIssue). Token scope:
+// write:issue. Retry: RetryNever (creates an issue; a repeat files it twice).
 func (s *IssuesService) Create(ctx context.Context, owner, repo string, body CreateIssueRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssue, seg("owner", owner), seg("repo", repo))
 	req.requireText("title", body.Title)
@@ -250,8 +250,8 @@ type IssueListRepoCommentsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues/comments (issueGetRepoComments). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues/comments (issueGetRepoComments). Token
+// scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListRepoComments(ctx context.Context, owner, repo string, params *IssueListRepoCommentsOptions, opts ...RequestOption) ([]*Comment, *Response, error) {
 	req := newRequest(&opIssueGetRepoComments, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -286,9 +286,9 @@ func (s *IssuesService) ListRepoCommentsIter(ctx context.Context, owner, repo st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/issues/comments/{id} (issueDeleteComment).
-// Retry: RetryAlways (comment ids are never reused; deleting twice leaves it
-// deleted).
+// DELETE /repos/{owner}/{repo}/issues/comments/{id} (issueDeleteComment). Token
+// scope: write:issue. Retry: RetryAlways (comment ids are never reused;
+// deleting twice leaves it deleted).
 func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteComment, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -302,8 +302,8 @@ func (s *IssuesService) DeleteComment(ctx context.Context, owner, repo string, i
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues/comments/{id} (issueGetComment). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues/comments/{id} (issueGetComment). Token
+// scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueGetComment, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -325,8 +325,8 @@ func (s *IssuesService) GetComment(ctx context.Context, owner, repo string, id i
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/issues/comments/{id} (issueEditComment). Retry:
-// RetryNever (partial update of a comment).
+// PATCH /repos/{owner}/{repo}/issues/comments/{id} (issueEditComment). Token
+// scope: write:issue. Retry: RetryNever (partial update of a comment).
 func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id int64, body EditIssueCommentRequest, opts ...RequestOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueEditComment, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
@@ -348,7 +348,8 @@ func (s *IssuesService) EditComment(ctx context.Context, owner, repo string, id 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/assets
-// (issueListIssueCommentAttachments). Retry: RetryIdempotentOnly (a read).
+// (issueListIssueCommentAttachments). Token scope: read:issue. Retry:
+// RetryIdempotentOnly (a read).
 func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opIssueListIssueCommentAttachments, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -365,8 +366,9 @@ func (s *IssuesService) ListCommentAttachments(ctx context.Context, owner, repo 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
-// (issueDeleteIssueCommentAttachment). Retry: RetryAlways (attachment ids are
-// never reused; deleting twice leaves it deleted).
+// (issueDeleteIssueCommentAttachment). Token scope: write:issue. Retry:
+// RetryAlways (attachment ids are never reused; deleting twice leaves it
+// deleted).
 func (s *IssuesService) DeleteCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.with(opts)
@@ -379,7 +381,8 @@ func (s *IssuesService) DeleteCommentAttachment(ctx context.Context, owner, repo
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
-// (issueGetIssueCommentAttachment). Retry: RetryIdempotentOnly (a read).
+// (issueGetIssueCommentAttachment). Token scope: read:issue. Retry:
+// RetryIdempotentOnly (a read).
 func (s *IssuesService) GetCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueGetIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.with(opts)
@@ -396,8 +399,8 @@ func (s *IssuesService) GetCommentAttachment(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}
-// (issueEditIssueCommentAttachment). Retry: RetryNever (partial update of an
-// attachment).
+// (issueEditIssueCommentAttachment). Token scope: write:issue. Retry:
+// RetryNever (partial update of an attachment).
 func (s *IssuesService) EditCommentAttachment(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentRequest, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueEditIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.jsonBody(body)
@@ -415,8 +418,9 @@ func (s *IssuesService) EditCommentAttachment(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/comments/{id}/reactions
-// (issueDeleteCommentReaction). Retry: RetryAlways (removes the token's one
-// reaction of that content; the spec answers 200 either way).
+// (issueDeleteCommentReaction). Token scope: write:issue. Retry: RetryAlways
+// (removes the token's one reaction of that content; the spec answers 200
+// either way).
 func (s *IssuesService) DeleteCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteCommentReaction, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
@@ -430,7 +434,8 @@ func (s *IssuesService) DeleteCommentReaction(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/comments/{id}/reactions
-// (issueGetCommentReactions). Retry: RetryIdempotentOnly (a read).
+// (issueGetCommentReactions). Token scope: read:issue. Retry:
+// RetryIdempotentOnly (a read).
 func (s *IssuesService) ListCommentReactions(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) ([]*Reaction, *Response, error) {
 	req := newRequest(&opIssueGetCommentReactions, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -447,8 +452,9 @@ func (s *IssuesService) ListCommentReactions(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/comments/{id}/reactions
-// (issuePostCommentReaction). Retry: RetryNever (creates a reaction; a POST
-// that changes state is never repeated (a repeat would answer 200)).
+// (issuePostCommentReaction). Token scope: write:issue. Retry: RetryNever
+// (creates a reaction; a POST that changes state is never repeated (a repeat
+// would answer 200)).
 func (s *IssuesService) CreateCommentReaction(ctx context.Context, owner, repo string, id int64, body EditReactionRequest, opts ...RequestOption) (*Reaction, *Response, error) {
 	req := newRequest(&opIssuePostCommentReaction, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
@@ -465,8 +471,9 @@ func (s *IssuesService) CreateCommentReaction(ctx context.Context, owner, repo s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/issues/{index} (issueDelete). Retry: RetryAlways
-// (issue numbers come from a per-repo counter and are never reused).
+// DELETE /repos/{owner}/{repo}/issues/{index} (issueDelete). Token scope:
+// write:issue. Retry: RetryAlways (issue numbers come from a per-repo counter
+// and are never reused).
 func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDelete, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -478,8 +485,8 @@ func (s *IssuesService) Delete(ctx context.Context, owner, repo string, index in
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues/{index} (issueGetIssue). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues/{index} (issueGetIssue). Token scope:
+// read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueGetIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -496,9 +503,9 @@ func (s *IssuesService) Get(ctx context.Context, owner, repo string, index int64
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/issues/{index} (issueEditIssue). Retry:
-// RetryNever (partial update: only set fields change, on whatever the issue has
-// become).
+// PATCH /repos/{owner}/{repo}/issues/{index} (issueEditIssue). Token scope:
+// write:issue. Retry: RetryNever (partial update: only set fields change, on
+// whatever the issue has become).
 func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int64, body EditIssueRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueEditIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -516,7 +523,7 @@ func (s *IssuesService) Edit(ctx context.Context, owner, repo string, index int6
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/assets (issueListIssueAttachments).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opIssueListIssueAttachments, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -533,8 +540,8 @@ func (s *IssuesService) ListAttachments(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
-// (issueDeleteIssueAttachment). Retry: RetryAlways (attachment ids are never
-// reused; deleting twice leaves it deleted).
+// (issueDeleteIssueAttachment). Token scope: write:issue. Retry: RetryAlways
+// (attachment ids are never reused; deleting twice leaves it deleted).
 func (s *IssuesService) DeleteAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
 	req.with(opts)
@@ -547,7 +554,8 @@ func (s *IssuesService) DeleteAttachment(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
-// (issueGetIssueAttachment). Retry: RetryIdempotentOnly (a read).
+// (issueGetIssueAttachment). Token scope: read:issue. Retry:
+// RetryIdempotentOnly (a read).
 func (s *IssuesService) GetAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueGetIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
 	req.with(opts)
@@ -564,8 +572,8 @@ func (s *IssuesService) GetAttachment(ctx context.Context, owner, repo string, i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}
-// (issueEditIssueAttachment). Retry: RetryNever (partial update of an
-// attachment).
+// (issueEditIssueAttachment). Token scope: write:issue. Retry: RetryNever
+// (partial update of an attachment).
 func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, index, attachmentID int64, body EditAttachmentRequest, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueEditIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index), num("attachment_id", attachmentID))
 	req.jsonBody(body)
@@ -583,8 +591,8 @@ func (s *IssuesService) EditAttachment(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/blocks
-// (issueRemoveIssueBlocking). Retry: RetryAlways (severs one named edge between
-// two issues; a repeat leaves it severed).
+// (issueRemoveIssueBlocking). Token scope: write:issue. Retry: RetryAlways
+// (severs one named edge between two issues; a repeat leaves it severed).
 func (s *IssuesService) RemoveBlock(ctx context.Context, owner, repo string, index int64, body IssueMetaRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueRemoveIssueBlocking, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -604,8 +612,8 @@ func (s *IssuesService) RemoveBlock(ctx context.Context, owner, repo string, ind
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues/{index}/blocks (issueListBlocks). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues/{index}/blocks (issueListBlocks). Token
+// scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListBlocks(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListBlocks, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
@@ -634,8 +642,8 @@ func (s *IssuesService) ListBlocksIter(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/blocks (issueCreateIssueBlocking).
-// Retry: RetryNever (creates a dependency edge; a POST that changes state is
-// never repeated).
+// Token scope: write:issue. Retry: RetryNever (creates a dependency edge; a
+// POST that changes state is never repeated).
 func (s *IssuesService) AddBlock(ctx context.Context, owner, repo string, index int64, body IssueMetaRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssueBlocking, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -661,8 +669,8 @@ type IssueListCommentsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues/{index}/comments (issueGetComments). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues/{index}/comments (issueGetComments). Token
+// scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, index int64, params *IssueListCommentsOptions, opts ...RequestOption) ([]*Comment, *Response, error) {
 	req := newRequest(&opIssueGetComments, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
@@ -682,7 +690,8 @@ func (s *IssuesService) ListComments(ctx context.Context, owner, repo string, in
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/comments (issueCreateComment).
-// Retry: RetryNever (creates a comment; a repeat posts it twice).
+// Token scope: write:issue. Retry: RetryNever (creates a comment; a repeat
+// posts it twice).
 func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, index int64, body CreateIssueCommentRequest, opts ...RequestOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueCreateComment, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -702,8 +711,8 @@ func (s *IssuesService) CreateComment(ctx context.Context, owner, repo string, i
 // Deprecated: The spec marks this operation deprecated.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/comments/{id}
-// (issueDeleteCommentDeprecated). Retry: RetryAlways (comment ids are never
-// reused; deleting twice leaves it deleted).
+// (issueDeleteCommentDeprecated). Token scope: write:issue. Retry: RetryAlways
+// (comment ids are never reused; deleting twice leaves it deleted).
 func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteCommentDeprecated, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
@@ -720,8 +729,8 @@ func (s *IssuesService) DeleteCommentDeprecated(ctx context.Context, owner, repo
 // Deprecated: The spec marks this operation deprecated.
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/comments/{id}
-// (issueEditCommentDeprecated). Retry: RetryNever (partial update of a
-// comment).
+// (issueEditCommentDeprecated). Token scope: write:issue. Retry: RetryNever
+// (partial update of a comment).
 func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo string, index, id int64, body EditIssueCommentRequest, opts ...RequestOption) (*Comment, *Response, error) {
 	req := newRequest(&opIssueEditCommentDeprecated, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
@@ -745,8 +754,8 @@ func (s *IssuesService) EditCommentDeprecated(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/deadline (issueEditIssueDeadline).
-// Retry: RetryNever (sets the deadline by POST; a POST that changes state is
-// never repeated).
+// Token scope: write:issue. Retry: RetryNever (sets the deadline by POST; a
+// POST that changes state is never repeated).
 func (s *IssuesService) SetDeadline(ctx context.Context, owner, repo string, index int64, body EditDeadlineRequest, opts ...RequestOption) (*IssueDeadline, *Response, error) {
 	req := newRequest(&opIssueEditIssueDeadline, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -764,8 +773,8 @@ func (s *IssuesService) SetDeadline(ctx context.Context, owner, repo string, ind
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/dependencies
-// (issueRemoveIssueDependencies). Retry: RetryAlways (severs one named edge
-// between two issues; a repeat leaves it severed).
+// (issueRemoveIssueDependencies). Token scope: write:issue. Retry: RetryAlways
+// (severs one named edge between two issues; a repeat leaves it severed).
 func (s *IssuesService) RemoveDependency(ctx context.Context, owner, repo string, index int64, body IssueMetaRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueRemoveIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -787,7 +796,8 @@ func (s *IssuesService) RemoveDependency(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/dependencies
-// (issueListIssueDependencies). Retry: RetryIdempotentOnly (a read).
+// (issueListIssueDependencies). Token scope: read:issue. Retry:
+// RetryIdempotentOnly (a read).
 func (s *IssuesService) ListDependencies(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*Issue, *Response, error) {
 	req := newRequest(&opIssueListIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
@@ -817,8 +827,8 @@ func (s *IssuesService) ListDependenciesIter(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/dependencies
-// (issueCreateIssueDependencies). Retry: RetryNever (creates a dependency edge;
-// a POST that changes state is never repeated).
+// (issueCreateIssueDependencies). Token scope: write:issue. Retry: RetryNever
+// (creates a dependency edge; a POST that changes state is never repeated).
 func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, index int64, body IssueMetaRequest, opts ...RequestOption) (*Issue, *Response, error) {
 	req := newRequest(&opIssueCreateIssueDependencies, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -835,8 +845,9 @@ func (s *IssuesService) AddDependency(ctx context.Context, owner, repo string, i
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/issues/{index}/labels (issueClearLabels). Retry:
-// RetryAlways (states the end state, no labels; a repeat changes nothing).
+// DELETE /repos/{owner}/{repo}/issues/{index}/labels (issueClearLabels). Token
+// scope: write:issue. Retry: RetryAlways (states the end state, no labels; a
+// repeat changes nothing).
 func (s *IssuesService) RemoveLabelsForIssue(ctx context.Context, owner, repo string, index int64, body DeleteLabelsRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueClearLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -849,8 +860,8 @@ func (s *IssuesService) RemoveLabelsForIssue(ctx context.Context, owner, repo st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues/{index}/labels (issueGetLabels). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues/{index}/labels (issueGetLabels). Token
+// scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListLabelsByIssue(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueGetLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -866,9 +877,9 @@ func (s *IssuesService) ListLabelsByIssue(ctx context.Context, owner, repo strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/issues/{index}/labels (issueAddLabel). Retry:
-// RetryNever (adds labels by POST, a delta on the set; ReplaceLabelsForIssue
-// states the whole set).
+// POST /repos/{owner}/{repo}/issues/{index}/labels (issueAddLabel). Token
+// scope: write:issue. Retry: RetryNever (adds labels by POST, a delta on the
+// set; ReplaceLabelsForIssue states the whole set).
 func (s *IssuesService) AddLabelsToIssue(ctx context.Context, owner, repo string, index int64, body IssueLabelsRequest, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueAddLabel, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -885,8 +896,9 @@ func (s *IssuesService) AddLabelsToIssue(ctx context.Context, owner, repo string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/issues/{index}/labels (issueReplaceLabels). Retry:
-// RetryAlways (states the issue's whole label set; a repeat sets the same set).
+// PUT /repos/{owner}/{repo}/issues/{index}/labels (issueReplaceLabels). Token
+// scope: write:issue. Retry: RetryAlways (states the issue's whole label set; a
+// repeat sets the same set).
 func (s *IssuesService) ReplaceLabelsForIssue(ctx context.Context, owner, repo string, index int64, body IssueLabelsRequest, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueReplaceLabels, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -909,8 +921,8 @@ func (s *IssuesService) ReplaceLabelsForIssue(ctx context.Context, owner, repo s
 // same URL, only the variable's name differs.
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/labels/{identifier}
-// (issueRemoveLabel). Retry: RetryAlways (takes one label off one issue; a
-// repeat leaves it off).
+// (issueRemoveLabel). Token scope: write:issue. Retry: RetryAlways (takes one
+// label off one issue; a repeat leaves it off).
 func (s *IssuesService) RemoveLabelForIssue(ctx context.Context, owner, repo string, index int64, identifier string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueRemoveLabel, seg("owner", owner), seg("repo", repo), num("index", index), seg("identifier", identifier))
 	req.with(opts)
@@ -922,9 +934,9 @@ func (s *IssuesService) RemoveLabelForIssue(ctx context.Context, owner, repo str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/issues/{index}/pin (unpinIssue). Retry:
-// RetryAlways (unpinned is a yes/no state of one issue; a repeat leaves it
-// unpinned).
+// DELETE /repos/{owner}/{repo}/issues/{index}/pin (unpinIssue). Token scope:
+// write:issue. Retry: RetryAlways (unpinned is a yes/no state of one issue; a
+// repeat leaves it unpinned).
 func (s *IssuesService) Unpin(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUnpinIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -936,9 +948,9 @@ func (s *IssuesService) Unpin(ctx context.Context, owner, repo string, index int
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/issues/{index}/pin (pinIssue). Retry: RetryNever
-// (appends the issue to the pinned list by POST; a POST that changes state is
-// never repeated).
+// POST /repos/{owner}/{repo}/issues/{index}/pin (pinIssue). Token scope:
+// write:issue. Retry: RetryNever (appends the issue to the pinned list by POST;
+// a POST that changes state is never repeated).
 func (s *IssuesService) Pin(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opPinIssue, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -951,8 +963,8 @@ func (s *IssuesService) Pin(ctx context.Context, owner, repo string, index int64
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/issues/{index}/pin/{position} (moveIssuePin).
-// Retry: RetryAlways (moves one pinned issue to a stated position; a repeat
-// leaves it there).
+// Token scope: write:issue. Retry: RetryAlways (moves one pinned issue to a
+// stated position; a repeat leaves it there).
 func (s *IssuesService) MovePin(ctx context.Context, owner, repo string, index, position int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opMoveIssuePin, seg("owner", owner), seg("repo", repo), num("index", index), num("position", position))
 	req.with(opts)
@@ -965,8 +977,9 @@ func (s *IssuesService) MovePin(ctx context.Context, owner, repo string, index, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/reactions
-// (issueDeleteIssueReaction). Retry: RetryAlways (removes the token's one
-// reaction of that content; the spec answers 200 either way).
+// (issueDeleteIssueReaction). Token scope: write:issue. Retry: RetryAlways
+// (removes the token's one reaction of that content; the spec answers 200
+// either way).
 func (s *IssuesService) DeleteReaction(ctx context.Context, owner, repo string, index int64, body EditReactionRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteIssueReaction, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -980,7 +993,7 @@ func (s *IssuesService) DeleteReaction(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/reactions (issueGetIssueReactions).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListReactions(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*Reaction, *Response, error) {
 	req := newRequest(&opIssueGetIssueReactions, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
@@ -1009,8 +1022,8 @@ func (s *IssuesService) ListReactionsIter(ctx context.Context, owner, repo strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/reactions (issuePostIssueReaction).
-// Retry: RetryNever (creates a reaction; a POST that changes state is never
-// repeated (a repeat would answer 200)).
+// Token scope: write:issue. Retry: RetryNever (creates a reaction; a POST that
+// changes state is never repeated (a repeat would answer 200)).
 func (s *IssuesService) CreateReaction(ctx context.Context, owner, repo string, index int64, body EditReactionRequest, opts ...RequestOption) (*Reaction, *Response, error) {
 	req := newRequest(&opIssuePostIssueReaction, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -1028,8 +1041,8 @@ func (s *IssuesService) CreateReaction(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/stopwatch/delete
-// (issueDeleteStopWatch). Retry: RetryAlways (cancels the token's one stopwatch
-// on the issue; a repeat changes nothing (409)).
+// (issueDeleteStopWatch). Token scope: write:issue. Retry: RetryAlways (cancels
+// the token's one stopwatch on the issue; a repeat changes nothing (409)).
 func (s *IssuesService) DeleteStopwatch(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -1042,8 +1055,8 @@ func (s *IssuesService) DeleteStopwatch(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/stopwatch/start
-// (issueStartStopWatch). Retry: RetryNever (a repeat after a lost success
-// answers 409 for a stopwatch that is running).
+// (issueStartStopWatch). Token scope: write:issue. Retry: RetryNever (a repeat
+// after a lost success answers 409 for a stopwatch that is running).
 func (s *IssuesService) StartStopwatch(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueStartStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -1056,8 +1069,8 @@ func (s *IssuesService) StartStopwatch(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/stopwatch/stop
-// (issueStopStopWatch). Retry: RetryNever (stopping files a tracked-time entry;
-// a repeat cannot be told from a second stop).
+// (issueStopStopWatch). Token scope: write:issue. Retry: RetryNever (stopping
+// files a tracked-time entry; a repeat cannot be told from a second stop).
 func (s *IssuesService) StopStopwatch(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueStopStopWatch, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -1070,7 +1083,7 @@ func (s *IssuesService) StopStopwatch(ctx context.Context, owner, repo string, i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/subscriptions (issueSubscriptions).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListSubscribers(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opIssueSubscriptions, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
@@ -1099,7 +1112,8 @@ func (s *IssuesService) ListSubscribersIter(ctx context.Context, owner, repo str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/subscriptions/check
-// (issueCheckSubscription). Retry: RetryIdempotentOnly (a read).
+// (issueCheckSubscription). Token scope: read:issue. Retry: RetryIdempotentOnly
+// (a read).
 func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opIssueCheckSubscription, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -1116,8 +1130,9 @@ func (s *IssuesService) GetSubscription(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}
-// (issueDeleteSubscription). Retry: RetryAlways (unsubscribes one named user
-// from one issue; the spec answers 200 if already out).
+// (issueDeleteSubscription). Token scope: write:issue. Retry: RetryAlways
+// (unsubscribes one named user from one issue; the spec answers 200 if already
+// out).
 func (s *IssuesService) Unsubscribe(ctx context.Context, owner, repo string, index int64, user string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteSubscription, seg("owner", owner), seg("repo", repo), num("index", index), seg("user", user))
 	req.with(opts)
@@ -1130,8 +1145,8 @@ func (s *IssuesService) Unsubscribe(ctx context.Context, owner, repo string, ind
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}
-// (issueAddSubscription). Retry: RetryAlways (subscribes one named user to one
-// issue; the spec answers 200 if already in).
+// (issueAddSubscription). Token scope: write:issue. Retry: RetryAlways
+// (subscribes one named user to one issue; the spec answers 200 if already in).
 func (s *IssuesService) Subscribe(ctx context.Context, owner, repo string, index int64, user string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueAddSubscription, seg("owner", owner), seg("repo", repo), num("index", index), seg("user", user))
 	req.with(opts)
@@ -1154,7 +1169,8 @@ type IssueListTimelineOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issues/{index}/timeline
-// (issueGetCommentsAndTimeline). Retry: RetryIdempotentOnly (a read).
+// (issueGetCommentsAndTimeline). Token scope: read:issue. Retry:
+// RetryIdempotentOnly (a read).
 func (s *IssuesService) ListTimeline(ctx context.Context, owner, repo string, index int64, params *IssueListTimelineOptions, opts ...RequestOption) ([]*TimelineComment, *Response, error) {
 	req := newRequest(&opIssueGetCommentsAndTimeline, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
@@ -1188,9 +1204,9 @@ func (s *IssuesService) ListTimelineIter(ctx context.Context, owner, repo string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/issues/{index}/times (issueResetTime). Retry:
-// RetryAlways (states the end state, no tracked time on the issue; a repeat
-// changes nothing).
+// DELETE /repos/{owner}/{repo}/issues/{index}/times (issueResetTime). Token
+// scope: write:issue. Retry: RetryAlways (states the end state, no tracked time
+// on the issue; a repeat changes nothing).
 func (s *IssuesService) ClearTrackedTimes(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueResetTime, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -1216,8 +1232,8 @@ type IssueListTrackedTimesOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issues/{index}/times (issueTrackedTimes). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issues/{index}/times (issueTrackedTimes). Token
+// scope: read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListTrackedTimes(ctx context.Context, owner, repo string, index int64, params *IssueListTrackedTimesOptions, opts ...RequestOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opIssueTrackedTimes, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
@@ -1253,8 +1269,9 @@ func (s *IssuesService) ListTrackedTimesIter(ctx context.Context, owner, repo st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/issues/{index}/times (issueAddTime). Retry:
-// RetryNever (files a tracked-time entry; a repeat doubles the time recorded).
+// POST /repos/{owner}/{repo}/issues/{index}/times (issueAddTime). Token scope:
+// write:issue. Retry: RetryNever (files a tracked-time entry; a repeat doubles
+// the time recorded).
 func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, index int64, body AddTimeRequest, opts ...RequestOption) (*TrackedTime, *Response, error) {
 	req := newRequest(&opIssueAddTime, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -1272,8 +1289,8 @@ func (s *IssuesService) AddTrackedTime(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/issues/{index}/times/{id} (issueDeleteTime).
-// Retry: RetryAlways (tracked-time ids are never reused; deleting twice leaves
-// it deleted).
+// Token scope: write:issue. Retry: RetryAlways (tracked-time ids are never
+// reused; deleting twice leaves it deleted).
 func (s *IssuesService) DeleteTrackedTime(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteTime, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
@@ -1299,8 +1316,8 @@ type IssueListLabelsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/labels (issueListLabels). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/labels (issueListLabels). Token scope: read:issue.
+// Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListLabels(ctx context.Context, owner, repo string, params *IssueListLabelsOptions, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opIssueListLabels, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -1333,8 +1350,9 @@ func (s *IssuesService) ListLabelsIter(ctx context.Context, owner, repo string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Retry: RetryNever
-// (creates a label; duplicate names are allowed, so a repeat makes two).
+// POST /repos/{owner}/{repo}/labels (issueCreateLabel). Token scope:
+// write:issue. Retry: RetryNever (creates a label; duplicate names are allowed,
+// so a repeat makes two).
 func (s *IssuesService) CreateLabel(ctx context.Context, owner, repo string, body CreateLabelRequest, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opIssueCreateLabel, seg("owner", owner), seg("repo", repo))
 	req.requireText("color", body.Color)
@@ -1353,8 +1371,9 @@ func (s *IssuesService) CreateLabel(ctx context.Context, owner, repo string, bod
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Retry:
-// RetryAlways (label ids are never reused; deleting twice leaves it deleted).
+// DELETE /repos/{owner}/{repo}/labels/{id} (issueDeleteLabel). Token scope:
+// write:issue. Retry: RetryAlways (label ids are never reused; deleting twice
+// leaves it deleted).
 func (s *IssuesService) DeleteLabel(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteLabel, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -1366,8 +1385,8 @@ func (s *IssuesService) DeleteLabel(ctx context.Context, owner, repo string, id 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/labels/{id} (issueGetLabel). Token scope:
+// read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) GetLabel(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opIssueGetLabel, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -1383,8 +1402,8 @@ func (s *IssuesService) GetLabel(ctx context.Context, owner, repo string, id int
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Retry: RetryNever
-// (partial update of a label).
+// PATCH /repos/{owner}/{repo}/labels/{id} (issueEditLabel). Token scope:
+// write:issue. Retry: RetryNever (partial update of a label).
 func (s *IssuesService) EditLabel(ctx context.Context, owner, repo string, id int64, body EditLabelRequest, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opIssueEditLabel, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
@@ -1419,8 +1438,8 @@ type IssueListMilestonesOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/milestones (issueGetMilestonesList). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/milestones (issueGetMilestonesList). Token scope:
+// read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) ListMilestones(ctx context.Context, owner, repo string, params *IssueListMilestonesOptions, opts ...RequestOption) ([]*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestonesList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -1454,8 +1473,8 @@ func (s *IssuesService) ListMilestonesIter(ctx context.Context, owner, repo stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/milestones (issueCreateMilestone). Retry:
-// RetryNever (creates a milestone).
+// POST /repos/{owner}/{repo}/milestones (issueCreateMilestone). Token scope:
+// write:issue. Retry: RetryNever (creates a milestone).
 func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string, body CreateMilestoneRequest, opts ...RequestOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueCreateMilestone, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -1475,9 +1494,9 @@ func (s *IssuesService) CreateMilestone(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/milestones/{id} (issueDeleteMilestone). Retry:
-// RetryAlways (milestone ids are never reused; the path is typed integer, so
-// never a title).
+// DELETE /repos/{owner}/{repo}/milestones/{id} (issueDeleteMilestone). Token
+// scope: write:issue. Retry: RetryAlways (milestone ids are never reused; the
+// path is typed integer, so never a title).
 func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo, idOrName string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opIssueDeleteMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.with(opts)
@@ -1492,8 +1511,8 @@ func (s *IssuesService) DeleteMilestone(ctx context.Context, owner, repo, idOrNa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/milestones/{id} (issueGetMilestone). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/milestones/{id} (issueGetMilestone). Token scope:
+// read:issue. Retry: RetryIdempotentOnly (a read).
 func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo, idOrName string, opts ...RequestOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueGetMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.with(opts)
@@ -1512,8 +1531,8 @@ func (s *IssuesService) GetMilestone(ctx context.Context, owner, repo, idOrName 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/milestones/{id} (issueEditMilestone). Retry:
-// RetryNever (partial update of a milestone).
+// PATCH /repos/{owner}/{repo}/milestones/{id} (issueEditMilestone). Token
+// scope: write:issue. Retry: RetryNever (partial update of a milestone).
 func (s *IssuesService) EditMilestone(ctx context.Context, owner, repo, idOrName string, body EditMilestoneRequest, opts ...RequestOption) (*Milestone, *Response, error) {
 	req := newRequest(&opIssueEditMilestone, seg("owner", owner), seg("repo", repo), seg("id", idOrName))
 	req.jsonBody(body)

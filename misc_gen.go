@@ -10,7 +10,7 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /gitignore/templates (listGitignoresTemplates). Retry:
+// GET /gitignore/templates (listGitignoresTemplates). Token scope: none. Retry:
 // RetryIdempotentOnly (a read).
 func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opListGitignoresTemplates)
@@ -27,8 +27,8 @@ func (s *MiscService) ListGitignoreTemplates(ctx context.Context, opts ...Reques
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /gitignore/templates/{name} (getGitignoreTemplateInfo). Retry:
-// RetryIdempotentOnly (a read).
+// GET /gitignore/templates/{name} (getGitignoreTemplateInfo). Token scope:
+// none. Retry: RetryIdempotentOnly (a read).
 func (s *MiscService) GetGitignoreTemplate(ctx context.Context, name string, opts ...RequestOption) (*GitignoreTemplateInfo, *Response, error) {
 	req := newRequest(&opGetGitignoreTemplateInfo, segSlash("name", name))
 	req.with(opts)
@@ -44,8 +44,8 @@ func (s *MiscService) GetGitignoreTemplate(ctx context.Context, name string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /label/templates (listLabelTemplates). Retry: RetryIdempotentOnly (a
-// read).
+// GET /label/templates (listLabelTemplates). Token scope: none. Retry:
+// RetryIdempotentOnly (a read).
 func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opListLabelTemplates)
 	req.with(opts)
@@ -61,7 +61,7 @@ func (s *MiscService) ListLabelTemplates(ctx context.Context, opts ...RequestOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /label/templates/{name} (getLabelTemplateInfo). Retry:
+// GET /label/templates/{name} (getLabelTemplateInfo). Token scope: none. Retry:
 // RetryIdempotentOnly (a read).
 func (s *MiscService) ListLabelTemplateLabels(ctx context.Context, name string, opts ...RequestOption) ([]*LabelTemplate, *Response, error) {
 	req := newRequest(&opGetLabelTemplateInfo, segSlash("name", name))
@@ -78,7 +78,8 @@ func (s *MiscService) ListLabelTemplateLabels(ctx context.Context, name string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /licenses (listLicenseTemplates). Retry: RetryIdempotentOnly (a read).
+// GET /licenses (listLicenseTemplates). Token scope: none. Retry:
+// RetryIdempotentOnly (a read).
 func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...RequestOption) ([]*LicensesTemplateListEntry, *Response, error) {
 	req := newRequest(&opListLicenseTemplates)
 	req.with(opts)
@@ -94,8 +95,8 @@ func (s *MiscService) ListLicenseTemplates(ctx context.Context, opts ...RequestO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /licenses/{name} (getLicenseTemplateInfo). Retry: RetryIdempotentOnly (a
-// read).
+// GET /licenses/{name} (getLicenseTemplateInfo). Token scope: none. Retry:
+// RetryIdempotentOnly (a read).
 func (s *MiscService) GetLicenseTemplate(ctx context.Context, name string, opts ...RequestOption) (*LicenseTemplateInfo, *Response, error) {
 	req := newRequest(&opGetLicenseTemplateInfo, segSlash("name", name))
 	req.with(opts)
@@ -113,8 +114,8 @@ func (s *MiscService) GetLicenseTemplate(ctx context.Context, name string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /markdown (renderMarkdown). Retry: RetryAlways (a pure function of the
-// input; a repeat renders the same HTML).
+// POST /markdown (renderMarkdown). Token scope: none. Retry: RetryAlways (a
+// pure function of the input; a repeat renders the same HTML).
 func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownRequest, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkdown)
 	req.jsonBody(body)
@@ -134,8 +135,8 @@ func (s *MiscService) RenderMarkdown(ctx context.Context, body MarkdownRequest, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /markdown/raw (renderMarkdownRaw). Retry: RetryAlways (a pure function
-// of the input; a repeat renders the same HTML).
+// POST /markdown/raw (renderMarkdownRaw). Token scope: none. Retry: RetryAlways
+// (a pure function of the input; a repeat renders the same HTML).
 func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkdownRaw)
 	req.textBody(body)
@@ -155,8 +156,8 @@ func (s *MiscService) RenderMarkdownRaw(ctx context.Context, body string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /markup (renderMarkup). Retry: RetryAlways (a pure function of the
-// input; a repeat renders the same HTML).
+// POST /markup (renderMarkup). Token scope: none. Retry: RetryAlways (a pure
+// function of the input; a repeat renders the same HTML).
 func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupRequest, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRenderMarkup)
 	req.jsonBody(body)
@@ -174,7 +175,8 @@ func (s *MiscService) RenderMarkup(ctx context.Context, body MarkupRequest, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /nodeinfo (getNodeInfo). Retry: RetryIdempotentOnly (a read).
+// GET /nodeinfo (getNodeInfo). Token scope: none. Retry: RetryIdempotentOnly (a
+// read).
 func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...RequestOption) (*NodeInfo, *Response, error) {
 	req := newRequest(&opGetNodeInfo)
 	req.with(opts)
@@ -193,7 +195,8 @@ func (s *MiscService) GetNodeInfo(ctx context.Context, opts ...RequestOption) (*
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /version (getVersion). Retry: RetryIdempotentOnly (a read).
+// GET /version (getVersion). Token scope: none. Retry: RetryIdempotentOnly (a
+// read).
 func (s *MiscService) GetVersion(ctx context.Context, opts ...RequestOption) (*ServerVersion, *Response, error) {
 	req := newRequest(&opGetVersion)
 	req.with(opts)

@@ -35,7 +35,8 @@ type NotificationListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /notifications (notifyGetList). Retry: RetryIdempotentOnly (a read).
+// GET /notifications (notifyGetList). Token scope: read:notification. Retry:
+// RetryIdempotentOnly (a read).
 func (s *NotificationsService) List(ctx context.Context, params *NotificationListOptions, opts ...RequestOption) ([]*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetList)
 	p := deref(params)
@@ -75,8 +76,9 @@ func (s *NotificationsService) ListIter(ctx context.Context, params *Notificatio
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /notifications (notifyReadList). Retry: RetryAlways (marks every thread
-// read, no query sent: a stated end state, so repeats converge).
+// PUT /notifications (notifyReadList). Token scope: write:notification. Retry:
+// RetryAlways (marks every thread read, no query sent: a stated end state, so
+// repeats converge).
 func (s *NotificationsService) MarkRead(ctx context.Context, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opNotifyReadList)
 	req.with(opts)
@@ -88,8 +90,8 @@ func (s *NotificationsService) MarkRead(ctx context.Context, opts ...RequestOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /notifications/new (notifyNewAvailable). Retry: RetryIdempotentOnly (a
-// read).
+// GET /notifications/new (notifyNewAvailable). Token scope: read:notification.
+// Retry: RetryIdempotentOnly (a read).
 func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...RequestOption) (*NotificationCount, *Response, error) {
 	req := newRequest(&opNotifyNewAvailable)
 	req.with(opts)
@@ -105,8 +107,8 @@ func (s *NotificationsService) GetNewCount(ctx context.Context, opts ...RequestO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /notifications/threads/{id} (notifyGetThread). Retry: RetryIdempotentOnly
-// (a read).
+// GET /notifications/threads/{id} (notifyGetThread). Token scope:
+// read:notification. Retry: RetryIdempotentOnly (a read).
 func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...RequestOption) (*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetThread, num("id", id))
 	req.with(opts)
@@ -125,9 +127,9 @@ func (s *NotificationsService) GetThread(ctx context.Context, id int64, opts ...
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /notifications/threads/{id} (notifyReadThread). Retry: RetryAlways
-// (marks one thread read, no query sent: a stated end state, so repeats
-// converge).
+// PATCH /notifications/threads/{id} (notifyReadThread). Token scope:
+// write:notification. Retry: RetryAlways (marks one thread read, no query sent:
+// a stated end state, so repeats converge).
 func (s *NotificationsService) MarkThreadRead(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opNotifyReadThread, num("id", id))
 	req.with(opts)
@@ -162,8 +164,8 @@ type NotificationListByRepoOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/notifications (notifyGetRepoList). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/notifications (notifyGetRepoList). Token scope:
+// read:notification. Retry: RetryIdempotentOnly (a read).
 func (s *NotificationsService) ListByRepo(ctx context.Context, owner, repo string, params *NotificationListByRepoOptions, opts ...RequestOption) ([]*NotificationThread, *Response, error) {
 	req := newRequest(&opNotifyGetRepoList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -203,9 +205,9 @@ func (s *NotificationsService) ListByRepoIter(ctx context.Context, owner, repo s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/notifications (notifyReadRepoList). Retry:
-// RetryAlways (marks the repo's threads read, no query sent: a stated end
-// state, so repeats converge).
+// PUT /repos/{owner}/{repo}/notifications (notifyReadRepoList). Token scope:
+// write:notification. Retry: RetryAlways (marks the repo's threads read, no
+// query sent: a stated end state, so repeats converge).
 func (s *NotificationsService) MarkRepoRead(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opNotifyReadRepoList, seg("owner", owner), seg("repo", repo))
 	req.with(opts)

@@ -26,6 +26,10 @@ type Operation struct {
 	// path. [WithVersionCheck] and [Client.Serves] judge by them.
 	Since, Until string
 	Earlier      []OperationForm
+	// Scope is the token scope the operation requires, measured on Forgejo
+	// 15.0.3 ([ScopeUnknown] for an operation newer than that). A token
+	// without it is refused with a [*ScopeError].
+	Scope ScopeRequirement
 
 	wrapped bool // the listing may arrive wrapped (docs/HAZARDS.md §11)
 }

@@ -225,7 +225,7 @@ func TestGnTableMatchesTheCuratedTable(t *testing.T) {
 
 // TestGnDocCommentsStateRetry reads the package's sources: every method of
 // the table, generated or hand-written, ends its doc comment with
-// "METHOD /path (operationId). Retry: Eligibility (reason)."
+// "METHOD /path (operationId). Token scope: … Retry: Eligibility (reason)."
 func TestGnDocCommentsStateRetry(t *testing.T) {
 	fset := token.NewFileSet()
 	files, err := filepath.Glob("*.go")
@@ -265,9 +265,29 @@ func TestGnDocCommentsStateRetry(t *testing.T) {
 			t.Errorf("%s: %s.%s has no doc comment", op.ID, op.Service, op.Name)
 			continue
 		}
-		want := fmt.Sprintf("%s %s (%s). Retry: %s (%s).", op.Method, op.Path, op.ID, op.Retry, op.RetryReason)
+		want := fmt.Sprintf("%s %s (%s). %s Retry: %s (%s).", op.Method, op.Path, op.ID, scopeSentence(op.Scope), op.Retry, op.RetryReason)
 		if !strings.HasSuffix(doc, want) {
 			t.Errorf("%s: the doc comment of %s.%s does not end with %q:\n%s", op.ID, op.Service, op.Name, want, doc)
 		}
 	}
+}
+
+// scopeSentence is the token-scope sentence a method's doc comment states.
+func scopeSentence(r ScopeRequirement) string {
+	var s []string
+	for _, sc := range r.Scopes {
+		s = append(s, string(sc))
+	}
+	switch r.Rule {
+	case ScopeNone:
+		return "Token scope: none."
+	case ScopeAllOf:
+		if len(s) == 1 {
+			return "Token scope: " + s[0] + "."
+		}
+		return "Token scopes: " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1] + ", all of them."
+	case ScopeByOwner:
+		return "Token scope: " + s[0] + " for a user's repository, " + s[1] + " for an organization's."
+	}
+	return "Token scope: not measured (the operation is newer than Forgejo 15.0)."
 }

@@ -9,1522 +9,2028 @@ package forgejo
 var (
 	opActionRun = Operation{ID: "ActionRun", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
 		Service: "Actions", Name: "GetRun", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opCancelActionRun = Operation{ID: "CancelActionRun", Method: "POST", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/cancel",
 		Service: "Actions", Name: "CancelRun", Retry: RetryNever, RetryReason: "changes a run's state by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opDeleteActionArtifact = Operation{ID: "DeleteActionArtifact", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
 		Service: "Actions", Name: "DeleteArtifact", Retry: RetryAlways, RetryReason: "artifact ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opDeleteActionRun = Operation{ID: "DeleteActionRun", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}",
 		Service: "Actions", Name: "DeleteRun", Retry: RetryAlways, RetryReason: "run ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opDispatchWorkflow = Operation{ID: "DispatchWorkflow", Method: "POST", Path: "/repos/{owner}/{repo}/actions/workflows/{workflowfilename}/dispatches",
 		Service: "Actions", Name: "DispatchWorkflow", Retry: RetryNever, RetryReason: "starts a workflow run; a repeat starts another", Paging: PagingNone,
-		Since: "11.0", Earlier: []OperationForm{{ID: "DispatchWorkflow", Method: "POST", Path: "/repos/{owner}/{repo}/actions/workflows/{workflowname}/dispatches", Since: "11.0", Until: "11.0"}}}
+		Since: "11.0", Earlier: []OperationForm{{ID: "DispatchWorkflow", Method: "POST", Path: "/repos/{owner}/{repo}/actions/workflows/{workflowname}/dispatches", Since: "11.0", Until: "11.0"}},
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opDownloadActionArtifact = Operation{ID: "DownloadActionArtifact", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip",
 		Service: "Actions", Name: "DownloadArtifact", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opGetActionArtifact = Operation{ID: "GetActionArtifact", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}",
 		Service: "Actions", Name: "GetArtifact", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opGetAnnotatedTag = Operation{ID: "GetAnnotatedTag", Method: "GET", Path: "/repos/{owner}/{repo}/git/tags/{sha}",
 		Service: "Repos", Name: "GetAnnotatedTag", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opGetBlob = Operation{ID: "GetBlob", Method: "GET", Path: "/repos/{owner}/{repo}/git/blobs/{sha}",
 		Service: "Repos", Name: "GetBlob", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opGetBlobs = Operation{ID: "GetBlobs", Method: "GET", Path: "/repos/{owner}/{repo}/git/blobs",
 		Service: "Repos", Name: "ListBlobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opGetTree = Operation{ID: "GetTree", Method: "GET", Path: "/repos/{owner}/{repo}/git/trees/{sha}",
 		Service: "Repos", Name: "GetTree", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPagePerPage,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opListActionArtifacts = Operation{ID: "ListActionArtifacts", Method: "GET", Path: "/repos/{owner}/{repo}/actions/artifacts",
 		Service: "Actions", Name: "ListArtifacts", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opListActionRunArtifacts = Operation{ID: "ListActionRunArtifacts", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
 		Service: "Actions", Name: "ListRunArtifacts", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opListActionRunJobs = Operation{ID: "ListActionRunJobs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
 		Service: "Actions", Name: "ListRunJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone, wrapped: true,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opListActionRuns = Operation{ID: "ListActionRuns", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs",
 		Service: "Actions", Name: "ListRuns", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opListActionTasks = Operation{ID: "ListActionTasks", Method: "GET", Path: "/repos/{owner}/{repo}/actions/tasks",
 		Service: "Actions", Name: "ListTasks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opAcceptRepoTransfer = Operation{ID: "acceptRepoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer/accept",
 		Service: "Repos", Name: "AcceptTransfer", Retry: RetryNever, RetryReason: "completes a transfer; afterwards owner/name may address something else", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opActivitypubInstanceActor = Operation{ID: "activitypubInstanceActor", Method: "GET", Path: "/activitypub/actor",
 		Service: "ActivityPub", Name: "GetInstanceActor", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadActivityPub}}}
 	opActivitypubInstanceActorInbox = Operation{ID: "activitypubInstanceActorInbox", Method: "POST", Path: "/activitypub/actor/inbox",
 		Service: "ActivityPub", Name: "SendToInstanceInbox", Retry: RetryNever, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteActivityPub}}}
 	opActivitypubInstanceActorOutbox = Operation{ID: "activitypubInstanceActorOutbox", Method: "GET", Path: "/activitypub/actor/outbox",
 		Service: "ActivityPub", Name: "GetInstanceOutbox", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "14.0"}
+		Since: "14.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadActivityPub}}}
 	opActivitypubPerson = Operation{ID: "activitypubPerson", Method: "GET", Path: "/activitypub/user-id/{user-id}",
 		Service: "ActivityPub", Name: "GetPerson", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadActivityPub}}}
 	opActivitypubPersonActivity = Operation{ID: "activitypubPersonActivity", Method: "GET", Path: "/activitypub/user-id/{user-id}/activities/{activity-id}/activity",
 		Service: "ActivityPub", Name: "GetPersonActivity", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadActivityPub}}}
 	opActivitypubPersonActivityNote = Operation{ID: "activitypubPersonActivityNote", Method: "GET", Path: "/activitypub/user-id/{user-id}/activities/{activity-id}",
 		Service: "ActivityPub", Name: "GetPersonActivityNote", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadActivityPub}}}
 	opActivitypubPersonFeed = Operation{ID: "activitypubPersonFeed", Method: "GET", Path: "/activitypub/user-id/{user-id}/outbox",
 		Service: "ActivityPub", Name: "GetPersonOutbox", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadActivityPub}}}
 	opActivitypubPersonInbox = Operation{ID: "activitypubPersonInbox", Method: "POST", Path: "/activitypub/user-id/{user-id}/inbox",
 		Service: "ActivityPub", Name: "SendToPersonInbox", Retry: RetryNever, RetryReason: "delivers an activity to the inbox; a repeat delivers it again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteActivityPub}}}
 	opActivitypubRepository = Operation{ID: "activitypubRepository", Method: "GET", Path: "/activitypub/repository-id/{repository-id}",
 		Service: "ActivityPub", Name: "GetRepository", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadActivityPub}}}
 	opActivitypubRepositoryInbox = Operation{ID: "activitypubRepositoryInbox", Method: "POST", Path: "/activitypub/repository-id/{repository-id}/inbox",
 		Service: "ActivityPub", Name: "SendToRepositoryInbox", Retry: RetryNever, RetryReason: "delivers a Like activity to the inbox; a repeat delivers it again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteActivityPub}}}
 	opActivitypubRepositoryOutbox = Operation{ID: "activitypubRepositoryOutbox", Method: "GET", Path: "/activitypub/repository-id/{repository-id}/outbox",
 		Service: "ActivityPub", Name: "GetRepositoryOutbox", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "14.0"}
+		Since: "14.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadActivityPub}}}
 	opAdminAddRuleToQuotaGroup = Operation{ID: "adminAddRuleToQuotaGroup", Method: "PUT", Path: "/admin/quota/groups/{quotagroup}/rules/{quotarule}",
 		Service: "Admin", Name: "AddQuotaGroupRule", Retry: RetryAlways, RetryReason: "puts one named rule in one named group; a repeat leaves it in", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminAddUserToQuotaGroup = Operation{ID: "adminAddUserToQuotaGroup", Method: "PUT", Path: "/admin/quota/groups/{quotagroup}/users/{username}",
 		Service: "Admin", Name: "AddQuotaGroupUser", Retry: RetryAlways, RetryReason: "puts one user in one quota group; a repeat leaves them in", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminAdoptRepository = Operation{ID: "adminAdoptRepository", Method: "POST", Path: "/admin/unadopted/{owner}/{repo}",
 		Service: "Admin", Name: "AdoptRepo", Retry: RetryNever, RetryReason: "creates a repository record from unadopted files", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminCreateHook = Operation{ID: "adminCreateHook", Method: "POST", Path: "/admin/hooks",
 		Service: "Admin", Name: "CreateHook", Retry: RetryNever, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminCreateOrg = Operation{ID: "adminCreateOrg", Method: "POST", Path: "/admin/users/{username}/orgs",
 		Service: "Admin", Name: "CreateOrg", Retry: RetryNever, RetryReason: "creates an organization", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminCreatePublicKey = Operation{ID: "adminCreatePublicKey", Method: "POST", Path: "/admin/users/{username}/keys",
 		Service: "Admin", Name: "CreateUserKey", Retry: RetryNever, RetryReason: "adds an SSH key to the account", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminCreateQuotaGroup = Operation{ID: "adminCreateQuotaGroup", Method: "POST", Path: "/admin/quota/groups",
 		Service: "Admin", Name: "CreateQuotaGroup", Retry: RetryNever, RetryReason: "creates a quota group", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminCreateQuotaRule = Operation{ID: "adminCreateQuotaRule", Method: "POST", Path: "/admin/quota/rules",
 		Service: "Admin", Name: "CreateQuotaRule", Retry: RetryNever, RetryReason: "creates a quota rule", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminCreateRepo = Operation{ID: "adminCreateRepo", Method: "POST", Path: "/admin/users/{username}/repos",
 		Service: "Admin", Name: "CreateRepo", Retry: RetryNever, RetryReason: "creates a repository", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminCreateUser = Operation{ID: "adminCreateUser", Method: "POST", Path: "/admin/users",
 		Service: "Admin", Name: "CreateUser", Retry: RetryNever, RetryReason: "creates a user account", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminCreateUserAccessToken = Operation{ID: "adminCreateUserAccessToken", Method: "POST", Path: "/admin/users/{username}/tokens",
 		Service: "Admin", Name: "CreateUserToken", Retry: RetryNever, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opAdminCronList = Operation{ID: "adminCronList", Method: "GET", Path: "/admin/cron",
 		Service: "Admin", Name: "ListCronTasks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminCronRun = Operation{ID: "adminCronRun", Method: "POST", Path: "/admin/cron/{task}",
 		Service: "Admin", Name: "RunCronTask", Retry: RetryNever, RetryReason: "starts a run of the cron task; a repeat runs it again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminDeleteHook = Operation{ID: "adminDeleteHook", Method: "DELETE", Path: "/admin/hooks/{id}",
 		Service: "Admin", Name: "DeleteHook", Retry: RetryAlways, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminDeleteQuotaGroup = Operation{ID: "adminDeleteQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}",
 		Service: "Admin", Name: "DeleteQuotaGroup", Retry: RetryNever, RetryReason: "by name: a group of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminDeleteQuotaRule = Operation{ID: "adminDeleteQuotaRule", Method: "DELETE", Path: "/admin/quota/rules/{quotarule}",
 		Service: "Admin", Name: "DeleteQuotaRule", Retry: RetryNever, RetryReason: "by name: a rule of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0", Earlier: []OperationForm{{ID: "adminDEleteQuotaRule", Method: "DELETE", Path: "/admin/quota/rules/{quotarule}", Since: "11.0", Until: "13.0"}}}
+		Since: "11.0", Earlier: []OperationForm{{ID: "adminDEleteQuotaRule", Method: "DELETE", Path: "/admin/quota/rules/{quotarule}", Since: "11.0", Until: "13.0"}},
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminDeleteUnadoptedRepository = Operation{ID: "adminDeleteUnadoptedRepository", Method: "DELETE", Path: "/admin/unadopted/{owner}/{repo}",
 		Service: "Admin", Name: "DeleteUnadoptedRepo", Retry: RetryNever, RetryReason: "deletes files by owner/name; a repository may appear there between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminDeleteUser = Operation{ID: "adminDeleteUser", Method: "DELETE", Path: "/admin/users/{username}",
 		Service: "Admin", Name: "DeleteUser", Retry: RetryNever, RetryReason: "by username: the name may be registered again between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminDeleteUserAccessToken = Operation{ID: "adminDeleteUserAccessToken", Method: "DELETE", Path: "/admin/users/{username}/tokens/{token}",
 		Service: "Admin", Name: "DeleteUserToken", Retry: RetryNever, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opAdminDeleteUserEmails = Operation{ID: "adminDeleteUserEmails", Method: "DELETE", Path: "/admin/users/{username}/emails",
 		Service: "Admin", Name: "DeleteUserEmails", Retry: RetryAlways, RetryReason: "removes the named addresses from one account; a repeat leaves them removed", Paging: PagingNone,
-		Since: "14.0"}
+		Since: "14.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminDeleteUserPublicKey = Operation{ID: "adminDeleteUserPublicKey", Method: "DELETE", Path: "/admin/users/{username}/keys/{id}",
 		Service: "Admin", Name: "DeleteUserKey", Retry: RetryAlways, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminEditHook = Operation{ID: "adminEditHook", Method: "PATCH", Path: "/admin/hooks/{id}",
 		Service: "Admin", Name: "EditHook", Retry: RetryNever, RetryReason: "partial update: only set fields change, on whatever the hook has become", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminEditQuotaRule = Operation{ID: "adminEditQuotaRule", Method: "PATCH", Path: "/admin/quota/rules/{quotarule}",
 		Service: "Admin", Name: "EditQuotaRule", Retry: RetryNever, RetryReason: "partial update of a quota rule", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminEditUser = Operation{ID: "adminEditUser", Method: "PATCH", Path: "/admin/users/{username}",
 		Service: "Admin", Name: "EditUser", Retry: RetryNever, RetryReason: "partial update of a user account", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminGetActionRunJobs = Operation{ID: "adminGetActionRunJobs", Method: "GET", Path: "/admin/actions/runners/jobs",
 		Service: "Actions", Name: "ListAdminRunnerJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminGetAllEmails = Operation{ID: "adminGetAllEmails", Method: "GET", Path: "/admin/emails",
 		Service: "Admin", Name: "ListEmails", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminGetAllOrgs = Operation{ID: "adminGetAllOrgs", Method: "GET", Path: "/admin/orgs",
 		Service: "Admin", Name: "ListOrgs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminGetHook = Operation{ID: "adminGetHook", Method: "GET", Path: "/admin/hooks/{id}",
 		Service: "Admin", Name: "GetHook", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminGetQuotaGroup = Operation{ID: "adminGetQuotaGroup", Method: "GET", Path: "/admin/quota/groups/{quotagroup}",
 		Service: "Admin", Name: "GetQuotaGroup", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminGetQuotaRule = Operation{ID: "adminGetQuotaRule", Method: "GET", Path: "/admin/quota/rules/{quotarule}",
 		Service: "Admin", Name: "GetQuotaRule", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminGetRegistrationToken = Operation{ID: "adminGetRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token",
 		Service: "Actions", Name: "GetAdminRegistrationTokenDeprecated", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0", Earlier: []OperationForm{{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token", Since: "11.0", Until: "14.0"}}}
+		Since: "11.0", Earlier: []OperationForm{{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token", Since: "11.0", Until: "14.0"}},
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminGetRunnerRegistrationToken = Operation{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/actions/runners/registration-token",
 		Service: "Actions", Name: "GetAdminRegistrationToken", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0", Earlier: []OperationForm{{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token", Since: "11.0", Until: "14.0"}}}
+		Since: "11.0", Earlier: []OperationForm{{ID: "adminGetRunnerRegistrationToken", Method: "GET", Path: "/admin/runners/registration-token", Since: "11.0", Until: "14.0"}},
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminGetUserQuota = Operation{ID: "adminGetUserQuota", Method: "GET", Path: "/admin/users/{username}/quota",
 		Service: "Admin", Name: "GetUserQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminListHooks = Operation{ID: "adminListHooks", Method: "GET", Path: "/admin/hooks",
 		Service: "Admin", Name: "ListHooks", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminListQuotaGroups = Operation{ID: "adminListQuotaGroups", Method: "GET", Path: "/admin/quota/groups",
 		Service: "Admin", Name: "ListQuotaGroups", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminListQuotaRules = Operation{ID: "adminListQuotaRules", Method: "GET", Path: "/admin/quota/rules",
 		Service: "Admin", Name: "ListQuotaRules", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminListUserAccessTokens = Operation{ID: "adminListUserAccessTokens", Method: "GET", Path: "/admin/users/{username}/tokens",
 		Service: "Admin", Name: "ListUserTokens", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opAdminListUserEmails = Operation{ID: "adminListUserEmails", Method: "GET", Path: "/admin/users/{username}/emails",
 		Service: "Admin", Name: "ListUserEmails", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "14.0"}
+		Since: "14.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminListUsersInQuotaGroup = Operation{ID: "adminListUsersInQuotaGroup", Method: "GET", Path: "/admin/quota/groups/{quotagroup}/users",
 		Service: "Admin", Name: "ListQuotaGroupUsers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminRemoveRuleFromQuotaGroup = Operation{ID: "adminRemoveRuleFromQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}/rules/{quotarule}",
 		Service: "Admin", Name: "RemoveQuotaGroupRule", Retry: RetryAlways, RetryReason: "takes one named rule out of one named group; a repeat leaves it out", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminRemoveUserFromQuotaGroup = Operation{ID: "adminRemoveUserFromQuotaGroup", Method: "DELETE", Path: "/admin/quota/groups/{quotagroup}/users/{username}",
 		Service: "Admin", Name: "RemoveQuotaGroupUser", Retry: RetryAlways, RetryReason: "takes one user out of one quota group; a repeat leaves them out", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminRenameUser = Operation{ID: "adminRenameUser", Method: "POST", Path: "/admin/users/{username}/rename",
 		Service: "Admin", Name: "RenameUser", Retry: RetryNever, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminSearchEmails = Operation{ID: "adminSearchEmails", Method: "GET", Path: "/admin/emails/search",
 		Service: "Admin", Name: "SearchEmails", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminSearchRunJobs = Operation{ID: "adminSearchRunJobs", Method: "GET", Path: "/admin/runners/jobs",
 		Service: "Actions", Name: "ListAdminRunnerJobsDeprecated", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminSearchUsers = Operation{ID: "adminSearchUsers", Method: "GET", Path: "/admin/users",
 		Service: "Admin", Name: "ListUsers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opAdminSetUserQuotaGroups = Operation{ID: "adminSetUserQuotaGroups", Method: "POST", Path: "/admin/users/{username}/quota/groups",
 		Service: "Admin", Name: "SetUserQuotaGroups", Retry: RetryAlways, RetryReason: "states the user's whole quota-group list; a repeat sets the same list", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opAdminUnadoptedList = Operation{ID: "adminUnadoptedList", Method: "GET", Path: "/admin/unadopted",
 		Service: "Admin", Name: "ListUnadoptedRepos", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opCreateCurrentUserRepo = Operation{ID: "createCurrentUserRepo", Method: "POST", Path: "/user/repos",
 		Service: "Repos", Name: "Create", Retry: RetryNever, RetryReason: "creates a repository", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository, ScopeWriteUser}}}
 	opCreateFork = Operation{ID: "createFork", Method: "POST", Path: "/repos/{owner}/{repo}/forks",
 		Service: "Repos", Name: "CreateFork", Retry: RetryNever, RetryReason: "creates a fork", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opCreateOrgRepo = Operation{ID: "createOrgRepo", Method: "POST", Path: "/orgs/{org}/repos",
 		Service: "Repos", Name: "CreateInOrg", Retry: RetryNever, RetryReason: "creates a repository", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opCreateOrgRepoDeprecated = Operation{ID: "createOrgRepoDeprecated", Method: "POST", Path: "/org/{org}/repos",
 		Service: "Repos", Name: "CreateInOrgDeprecated", Retry: RetryNever, RetryReason: "creates a repository", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization, ScopeWriteRepository}}}
 	opCreateOrgVariable = Operation{ID: "createOrgVariable", Method: "POST", Path: "/orgs/{org}/actions/variables/{variablename}",
 		Service: "Actions", Name: "CreateOrgVariable", Retry: RetryNever, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opCreateRepoVariable = Operation{ID: "createRepoVariable", Method: "POST", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
 		Service: "Actions", Name: "CreateRepoVariable", Retry: RetryNever, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opCreateUserVariable = Operation{ID: "createUserVariable", Method: "POST", Path: "/user/actions/variables/{variablename}",
 		Service: "Actions", Name: "CreateUserVariable", Retry: RetryNever, RetryReason: "creates a variable; a repeat is refused as the name is taken", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opDeleteAdminRunner = Operation{ID: "deleteAdminRunner", Method: "DELETE", Path: "/admin/actions/runners/{runner_id}",
 		Service: "Actions", Name: "DeleteAdminRunner", Retry: RetryAlways, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opDeleteOrgRunner = Operation{ID: "deleteOrgRunner", Method: "DELETE", Path: "/orgs/{org}/actions/runners/{runner_id}",
 		Service: "Actions", Name: "DeleteOrgRunner", Retry: RetryAlways, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opDeleteOrgSecret = Operation{ID: "deleteOrgSecret", Method: "DELETE", Path: "/orgs/{org}/actions/secrets/{secretname}",
 		Service: "Actions", Name: "DeleteOrgSecret", Retry: RetryNever, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opDeleteOrgVariable = Operation{ID: "deleteOrgVariable", Method: "DELETE", Path: "/orgs/{org}/actions/variables/{variablename}",
 		Service: "Actions", Name: "DeleteOrgVariable", Retry: RetryNever, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opDeletePackage = Operation{ID: "deletePackage", Method: "DELETE", Path: "/packages/{owner}/{type}/{name}/{version}",
 		Service: "Packages", Name: "Delete", Retry: RetryNever, RetryReason: "by owner/type/name/version: that version may be published again between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWritePackage}}}
 	opDeleteRepoRunner = Operation{ID: "deleteRepoRunner", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/runners/{runner_id}",
 		Service: "Actions", Name: "DeleteRepoRunner", Retry: RetryAlways, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opDeleteRepoSecret = Operation{ID: "deleteRepoSecret", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/secrets/{secretname}",
 		Service: "Actions", Name: "DeleteRepoSecret", Retry: RetryNever, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opDeleteRepoVariable = Operation{ID: "deleteRepoVariable", Method: "DELETE", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
 		Service: "Actions", Name: "DeleteRepoVariable", Retry: RetryNever, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opDeleteUserRunner = Operation{ID: "deleteUserRunner", Method: "DELETE", Path: "/user/actions/runners/{runner_id}",
 		Service: "Actions", Name: "DeleteUserRunner", Retry: RetryAlways, RetryReason: "runner ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opDeleteUserSecret = Operation{ID: "deleteUserSecret", Method: "DELETE", Path: "/user/actions/secrets/{secretname}",
 		Service: "Actions", Name: "DeleteUserSecret", Retry: RetryNever, RetryReason: "by name: a secret of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opDeleteUserVariable = Operation{ID: "deleteUserVariable", Method: "DELETE", Path: "/user/actions/variables/{variablename}",
 		Service: "Actions", Name: "DeleteUserVariable", Retry: RetryNever, RetryReason: "by name: a variable of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opGenerateRepo = Operation{ID: "generateRepo", Method: "POST", Path: "/repos/{template_owner}/{template_repo}/generate",
 		Service: "Repos", Name: "Generate", Retry: RetryNever, RetryReason: "creates a repository from a template", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opGetActionsRun = Operation{ID: "getActionsRun", Method: "GET", Path: "/actions/run",
 		Service: "Actions", Name: "GetCurrentRun", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opGetAdminRunner = Operation{ID: "getAdminRunner", Method: "GET", Path: "/admin/actions/runners/{runner_id}",
 		Service: "Actions", Name: "GetAdminRunner", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opGetAdminRunners = Operation{ID: "getAdminRunners", Method: "GET", Path: "/admin/actions/runners",
 		Service: "Actions", Name: "ListAdminRunners", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin}}}
 	opGetGeneralAPISettings = Operation{ID: "getGeneralAPISettings", Method: "GET", Path: "/settings/api",
 		Service: "Settings", Name: "GetAPI", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetGeneralAttachmentSettings = Operation{ID: "getGeneralAttachmentSettings", Method: "GET", Path: "/settings/attachment",
 		Service: "Settings", Name: "GetAttachment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetGeneralRepositorySettings = Operation{ID: "getGeneralRepositorySettings", Method: "GET", Path: "/settings/repository",
 		Service: "Settings", Name: "GetRepository", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetGeneralUISettings = Operation{ID: "getGeneralUISettings", Method: "GET", Path: "/settings/ui",
 		Service: "Settings", Name: "GetUI", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetGitignoreTemplateInfo = Operation{ID: "getGitignoreTemplateInfo", Method: "GET", Path: "/gitignore/templates/{name}",
 		Service: "Misc", Name: "GetGitignoreTemplate", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetLabelTemplateInfo = Operation{ID: "getLabelTemplateInfo", Method: "GET", Path: "/label/templates/{name}",
 		Service: "Misc", Name: "ListLabelTemplateLabels", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetLicenseTemplateInfo = Operation{ID: "getLicenseTemplateInfo", Method: "GET", Path: "/licenses/{name}",
 		Service: "Misc", Name: "GetLicenseTemplate", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetNodeInfo = Operation{ID: "getNodeInfo", Method: "GET", Path: "/nodeinfo",
 		Service: "Misc", Name: "GetNodeInfo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetOrgRunner = Operation{ID: "getOrgRunner", Method: "GET", Path: "/orgs/{org}/actions/runners/{runner_id}",
 		Service: "Actions", Name: "GetOrgRunner", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opGetOrgRunners = Operation{ID: "getOrgRunners", Method: "GET", Path: "/orgs/{org}/actions/runners",
 		Service: "Actions", Name: "ListOrgRunners", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opGetOrgVariable = Operation{ID: "getOrgVariable", Method: "GET", Path: "/orgs/{org}/actions/variables/{variablename}",
 		Service: "Actions", Name: "GetOrgVariable", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opGetOrgVariablesList = Operation{ID: "getOrgVariablesList", Method: "GET", Path: "/orgs/{org}/actions/variables",
 		Service: "Actions", Name: "ListOrgVariables", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opGetPackage = Operation{ID: "getPackage", Method: "GET", Path: "/packages/{owner}/{type}/{name}/{version}",
 		Service: "Packages", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadPackage}}}
 	opGetRepoRunner = Operation{ID: "getRepoRunner", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/{runner_id}",
 		Service: "Actions", Name: "GetRepoRunner", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opGetRepoRunners = Operation{ID: "getRepoRunners", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners",
 		Service: "Actions", Name: "ListRepoRunners", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opGetRepoVariable = Operation{ID: "getRepoVariable", Method: "GET", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
 		Service: "Actions", Name: "GetRepoVariable", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opGetRepoVariablesList = Operation{ID: "getRepoVariablesList", Method: "GET", Path: "/repos/{owner}/{repo}/actions/variables",
 		Service: "Actions", Name: "ListRepoVariables", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opGetSSHSigningKey = Operation{ID: "getSSHSigningKey", Method: "GET", Path: "/signing-key.ssh",
 		Service: "Misc", Name: "GetSSHSigningKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetSigningKey = Operation{ID: "getSigningKey", Method: "GET", Path: "/signing-key.gpg",
 		Service: "Misc", Name: "GetSigningKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opGetUserRunner = Operation{ID: "getUserRunner", Method: "GET", Path: "/user/actions/runners/{runner_id}",
 		Service: "Actions", Name: "GetUserRunner", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opGetUserRunners = Operation{ID: "getUserRunners", Method: "GET", Path: "/user/actions/runners",
 		Service: "Actions", Name: "ListUserRunners", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit, wrapped: true,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opGetUserSettings = Operation{ID: "getUserSettings", Method: "GET", Path: "/user/settings",
 		Service: "Users", Name: "GetSettings", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opGetUserVariable = Operation{ID: "getUserVariable", Method: "GET", Path: "/user/actions/variables/{variablename}",
 		Service: "Actions", Name: "GetUserVariable", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opGetUserVariablesList = Operation{ID: "getUserVariablesList", Method: "GET", Path: "/user/actions/variables",
 		Service: "Actions", Name: "ListUserVariables", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opGetVerificationToken = Operation{ID: "getVerificationToken", Method: "GET", Path: "/user/gpg_key_token",
 		Service: "Users", Name: "GetGPGKeyToken", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opGetVersion = Operation{ID: "getVersion", Method: "GET", Path: "/version",
 		Service: "Misc", Name: "GetVersion", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opIssueAddLabel = Operation{ID: "issueAddLabel", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
 		Service: "Issues", Name: "AddLabelsToIssue", Retry: RetryNever, RetryReason: "adds labels by POST, a delta on the set; ReplaceLabelsForIssue states the whole set", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueAddSubscription = Operation{ID: "issueAddSubscription", Method: "PUT", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}",
 		Service: "Issues", Name: "Subscribe", Retry: RetryAlways, RetryReason: "subscribes one named user to one issue; the spec answers 200 if already in", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueAddTime = Operation{ID: "issueAddTime", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/times",
 		Service: "Issues", Name: "AddTrackedTime", Retry: RetryNever, RetryReason: "files a tracked-time entry; a repeat doubles the time recorded", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCheckSubscription = Operation{ID: "issueCheckSubscription", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/check",
 		Service: "Issues", Name: "GetSubscription", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueClearLabels = Operation{ID: "issueClearLabels", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
 		Service: "Issues", Name: "RemoveLabelsForIssue", Retry: RetryAlways, RetryReason: "states the end state, no labels; a repeat changes nothing", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCreateComment = Operation{ID: "issueCreateComment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/comments",
 		Service: "Issues", Name: "CreateComment", Retry: RetryNever, RetryReason: "creates a comment; a repeat posts it twice", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCreateIssue = Operation{ID: "issueCreateIssue", Method: "POST", Path: "/repos/{owner}/{repo}/issues",
 		Service: "Issues", Name: "Create", Retry: RetryNever, RetryReason: "creates an issue; a repeat files it twice", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCreateIssueAttachment = Operation{ID: "issueCreateIssueAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/assets",
 		Service: "Issues", Name: "UploadAttachment", Retry: RetryNever, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCreateIssueBlocking = Operation{ID: "issueCreateIssueBlocking", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
 		Service: "Issues", Name: "AddBlock", Retry: RetryNever, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCreateIssueCommentAttachment = Operation{ID: "issueCreateIssueCommentAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets",
 		Service: "Issues", Name: "UploadCommentAttachment", Retry: RetryNever, RetryReason: "uploads a new attachment; a repeat uploads a second one", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCreateIssueDependencies = Operation{ID: "issueCreateIssueDependencies", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
 		Service: "Issues", Name: "AddDependency", Retry: RetryNever, RetryReason: "creates a dependency edge; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCreateLabel = Operation{ID: "issueCreateLabel", Method: "POST", Path: "/repos/{owner}/{repo}/labels",
 		Service: "Issues", Name: "CreateLabel", Retry: RetryNever, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueCreateMilestone = Operation{ID: "issueCreateMilestone", Method: "POST", Path: "/repos/{owner}/{repo}/milestones",
 		Service: "Issues", Name: "CreateMilestone", Retry: RetryNever, RetryReason: "creates a milestone", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDelete = Operation{ID: "issueDelete", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}",
 		Service: "Issues", Name: "Delete", Retry: RetryAlways, RetryReason: "issue numbers come from a per-repo counter and are never reused", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteComment = Operation{ID: "issueDeleteComment", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/comments/{id}",
 		Service: "Issues", Name: "DeleteComment", Retry: RetryAlways, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteCommentDeprecated = Operation{ID: "issueDeleteCommentDeprecated", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/comments/{id}",
 		Service: "Issues", Name: "DeleteCommentDeprecated", Retry: RetryAlways, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteCommentReaction = Operation{ID: "issueDeleteCommentReaction", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
 		Service: "Issues", Name: "DeleteCommentReaction", Retry: RetryAlways, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteIssueAttachment = Operation{ID: "issueDeleteIssueAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
 		Service: "Issues", Name: "DeleteAttachment", Retry: RetryAlways, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteIssueCommentAttachment = Operation{ID: "issueDeleteIssueCommentAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
 		Service: "Issues", Name: "DeleteCommentAttachment", Retry: RetryAlways, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteIssueReaction = Operation{ID: "issueDeleteIssueReaction", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
 		Service: "Issues", Name: "DeleteReaction", Retry: RetryAlways, RetryReason: "removes the token's one reaction of that content; the spec answers 200 either way", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteLabel = Operation{ID: "issueDeleteLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/labels/{id}",
 		Service: "Issues", Name: "DeleteLabel", Retry: RetryAlways, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteMilestone = Operation{ID: "issueDeleteMilestone", Method: "DELETE", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "DeleteMilestone", Retry: RetryAlways, RetryReason: "milestone ids are never reused; the path is typed integer, so never a title", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteStopWatch = Operation{ID: "issueDeleteStopWatch", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/delete",
 		Service: "Issues", Name: "DeleteStopwatch", Retry: RetryAlways, RetryReason: "cancels the token's one stopwatch on the issue; a repeat changes nothing (409)", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteSubscription = Operation{ID: "issueDeleteSubscription", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}",
 		Service: "Issues", Name: "Unsubscribe", Retry: RetryAlways, RetryReason: "unsubscribes one named user from one issue; the spec answers 200 if already out", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueDeleteTime = Operation{ID: "issueDeleteTime", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/times/{id}",
 		Service: "Issues", Name: "DeleteTrackedTime", Retry: RetryAlways, RetryReason: "tracked-time ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueEditComment = Operation{ID: "issueEditComment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/comments/{id}",
 		Service: "Issues", Name: "EditComment", Retry: RetryNever, RetryReason: "partial update of a comment", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueEditCommentDeprecated = Operation{ID: "issueEditCommentDeprecated", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/comments/{id}",
 		Service: "Issues", Name: "EditCommentDeprecated", Retry: RetryNever, RetryReason: "partial update of a comment", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueEditIssue = Operation{ID: "issueEditIssue", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}",
 		Service: "Issues", Name: "Edit", Retry: RetryNever, RetryReason: "partial update: only set fields change, on whatever the issue has become", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueEditIssueAttachment = Operation{ID: "issueEditIssueAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
 		Service: "Issues", Name: "EditAttachment", Retry: RetryNever, RetryReason: "partial update of an attachment", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueEditIssueCommentAttachment = Operation{ID: "issueEditIssueCommentAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
 		Service: "Issues", Name: "EditCommentAttachment", Retry: RetryNever, RetryReason: "partial update of an attachment", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueEditIssueDeadline = Operation{ID: "issueEditIssueDeadline", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/deadline",
 		Service: "Issues", Name: "SetDeadline", Retry: RetryNever, RetryReason: "sets the deadline by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueEditLabel = Operation{ID: "issueEditLabel", Method: "PATCH", Path: "/repos/{owner}/{repo}/labels/{id}",
 		Service: "Issues", Name: "EditLabel", Retry: RetryNever, RetryReason: "partial update of a label", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueEditMilestone = Operation{ID: "issueEditMilestone", Method: "PATCH", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "EditMilestone", Retry: RetryNever, RetryReason: "partial update of a milestone", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueGetComment = Operation{ID: "issueGetComment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}",
 		Service: "Issues", Name: "GetComment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetCommentReactions = Operation{ID: "issueGetCommentReactions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
 		Service: "Issues", Name: "ListCommentReactions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetComments = Operation{ID: "issueGetComments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/comments",
 		Service: "Issues", Name: "ListComments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetCommentsAndTimeline = Operation{ID: "issueGetCommentsAndTimeline", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/timeline",
 		Service: "Issues", Name: "ListTimeline", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetIssue = Operation{ID: "issueGetIssue", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}",
 		Service: "Issues", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetIssueAttachment = Operation{ID: "issueGetIssueAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}",
 		Service: "Issues", Name: "GetAttachment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetIssueCommentAttachment = Operation{ID: "issueGetIssueCommentAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}",
 		Service: "Issues", Name: "GetCommentAttachment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetIssueReactions = Operation{ID: "issueGetIssueReactions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
 		Service: "Issues", Name: "ListReactions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetLabel = Operation{ID: "issueGetLabel", Method: "GET", Path: "/repos/{owner}/{repo}/labels/{id}",
 		Service: "Issues", Name: "GetLabel", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetLabels = Operation{ID: "issueGetLabels", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
 		Service: "Issues", Name: "ListLabelsByIssue", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetMilestone = Operation{ID: "issueGetMilestone", Method: "GET", Path: "/repos/{owner}/{repo}/milestones/{id}",
 		Service: "Issues", Name: "GetMilestone", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetMilestonesList = Operation{ID: "issueGetMilestonesList", Method: "GET", Path: "/repos/{owner}/{repo}/milestones",
 		Service: "Issues", Name: "ListMilestones", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueGetRepoComments = Operation{ID: "issueGetRepoComments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments",
 		Service: "Issues", Name: "ListRepoComments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueListBlocks = Operation{ID: "issueListBlocks", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
 		Service: "Issues", Name: "ListBlocks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueListIssueAttachments = Operation{ID: "issueListIssueAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/assets",
 		Service: "Issues", Name: "ListAttachments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueListIssueCommentAttachments = Operation{ID: "issueListIssueCommentAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/issues/comments/{id}/assets",
 		Service: "Issues", Name: "ListCommentAttachments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueListIssueDependencies = Operation{ID: "issueListIssueDependencies", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
 		Service: "Issues", Name: "ListDependencies", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueListIssues = Operation{ID: "issueListIssues", Method: "GET", Path: "/repos/{owner}/{repo}/issues",
 		Service: "Issues", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueListLabels = Operation{ID: "issueListLabels", Method: "GET", Path: "/repos/{owner}/{repo}/labels",
 		Service: "Issues", Name: "ListLabels", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssuePostCommentReaction = Operation{ID: "issuePostCommentReaction", Method: "POST", Path: "/repos/{owner}/{repo}/issues/comments/{id}/reactions",
 		Service: "Issues", Name: "CreateCommentReaction", Retry: RetryNever, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssuePostIssueReaction = Operation{ID: "issuePostIssueReaction", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/reactions",
 		Service: "Issues", Name: "CreateReaction", Retry: RetryNever, RetryReason: "creates a reaction; a POST that changes state is never repeated (a repeat would answer 200)", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueRemoveIssueBlocking = Operation{ID: "issueRemoveIssueBlocking", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/blocks",
 		Service: "Issues", Name: "RemoveBlock", Retry: RetryAlways, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueRemoveIssueDependencies = Operation{ID: "issueRemoveIssueDependencies", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/dependencies",
 		Service: "Issues", Name: "RemoveDependency", Retry: RetryAlways, RetryReason: "severs one named edge between two issues; a repeat leaves it severed", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueRemoveLabel = Operation{ID: "issueRemoveLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels/{identifier}",
 		Service: "Issues", Name: "RemoveLabelForIssue", Retry: RetryAlways, RetryReason: "takes one label off one issue; a repeat leaves it off", Paging: PagingNone,
-		Since: "11.0", Earlier: []OperationForm{{ID: "issueRemoveLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels/{id}", Since: "11.0", Until: "11.0"}}}
+		Since: "11.0", Earlier: []OperationForm{{ID: "issueRemoveLabel", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/labels/{id}", Since: "11.0", Until: "11.0"}},
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueReplaceLabels = Operation{ID: "issueReplaceLabels", Method: "PUT", Path: "/repos/{owner}/{repo}/issues/{index}/labels",
 		Service: "Issues", Name: "ReplaceLabelsForIssue", Retry: RetryAlways, RetryReason: "states the issue's whole label set; a repeat sets the same set", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueResetTime = Operation{ID: "issueResetTime", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/times",
 		Service: "Issues", Name: "ClearTrackedTimes", Retry: RetryAlways, RetryReason: "states the end state, no tracked time on the issue; a repeat changes nothing", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueSearchIssues = Operation{ID: "issueSearchIssues", Method: "GET", Path: "/repos/issues/search",
 		Service: "Issues", Name: "Search", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueStartStopWatch = Operation{ID: "issueStartStopWatch", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/start",
 		Service: "Issues", Name: "StartStopwatch", Retry: RetryNever, RetryReason: "a repeat after a lost success answers 409 for a stopwatch that is running", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueStopStopWatch = Operation{ID: "issueStopStopWatch", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/stopwatch/stop",
 		Service: "Issues", Name: "StopStopwatch", Retry: RetryNever, RetryReason: "stopping files a tracked-time entry; a repeat cannot be told from a second stop", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opIssueSubscriptions = Operation{ID: "issueSubscriptions", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/subscriptions",
 		Service: "Issues", Name: "ListSubscribers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opIssueTrackedTimes = Operation{ID: "issueTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/issues/{index}/times",
 		Service: "Issues", Name: "ListTrackedTimes", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opLinkPackage = Operation{ID: "linkPackage", Method: "POST", Path: "/packages/{owner}/{type}/{name}/-/link/{repo_name}",
 		Service: "Packages", Name: "Link", Retry: RetryAlways, RetryReason: "states which repository the package is linked to; a repeat leaves the same link", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWritePackage}}}
 	opListForks = Operation{ID: "listForks", Method: "GET", Path: "/repos/{owner}/{repo}/forks",
 		Service: "Repos", Name: "ListForks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opListGitignoresTemplates = Operation{ID: "listGitignoresTemplates", Method: "GET", Path: "/gitignore/templates",
 		Service: "Misc", Name: "ListGitignoreTemplates", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opListLabelTemplates = Operation{ID: "listLabelTemplates", Method: "GET", Path: "/label/templates",
 		Service: "Misc", Name: "ListLabelTemplates", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opListLicenseTemplates = Operation{ID: "listLicenseTemplates", Method: "GET", Path: "/licenses",
 		Service: "Misc", Name: "ListLicenseTemplates", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opListPackageFiles = Operation{ID: "listPackageFiles", Method: "GET", Path: "/packages/{owner}/{type}/{name}/{version}/files",
 		Service: "Packages", Name: "ListFiles", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadPackage}}}
 	opListPackages = Operation{ID: "listPackages", Method: "GET", Path: "/packages/{owner}",
 		Service: "Packages", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadPackage}}}
 	opMoveIssuePin = Operation{ID: "moveIssuePin", Method: "PATCH", Path: "/repos/{owner}/{repo}/issues/{index}/pin/{position}",
 		Service: "Issues", Name: "MovePin", Retry: RetryAlways, RetryReason: "moves one pinned issue to a stated position; a repeat leaves it there", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opNotifyGetList = Operation{ID: "notifyGetList", Method: "GET", Path: "/notifications",
 		Service: "Notifications", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadNotification}}}
 	opNotifyGetRepoList = Operation{ID: "notifyGetRepoList", Method: "GET", Path: "/repos/{owner}/{repo}/notifications",
 		Service: "Notifications", Name: "ListByRepo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadNotification}}}
 	opNotifyGetThread = Operation{ID: "notifyGetThread", Method: "GET", Path: "/notifications/threads/{id}",
 		Service: "Notifications", Name: "GetThread", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadNotification}}}
 	opNotifyNewAvailable = Operation{ID: "notifyNewAvailable", Method: "GET", Path: "/notifications/new",
 		Service: "Notifications", Name: "GetNewCount", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadNotification}}}
 	opNotifyReadList = Operation{ID: "notifyReadList", Method: "PUT", Path: "/notifications",
 		Service: "Notifications", Name: "MarkRead", Retry: RetryAlways, RetryReason: "marks every thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteNotification}}}
 	opNotifyReadRepoList = Operation{ID: "notifyReadRepoList", Method: "PUT", Path: "/repos/{owner}/{repo}/notifications",
 		Service: "Notifications", Name: "MarkRepoRead", Retry: RetryAlways, RetryReason: "marks the repo's threads read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteNotification}}}
 	opNotifyReadThread = Operation{ID: "notifyReadThread", Method: "PATCH", Path: "/notifications/threads/{id}",
 		Service: "Notifications", Name: "MarkThreadRead", Retry: RetryAlways, RetryReason: "marks one thread read, no query sent: a stated end state, so repeats converge", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteNotification}}}
 	opOrgAddTeamMember = Operation{ID: "orgAddTeamMember", Method: "PUT", Path: "/teams/{id}/members/{username}",
 		Service: "Orgs", Name: "AddTeamMember", Retry: RetryAlways, RetryReason: "puts one user in one team; a repeat leaves them in", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgAddTeamRepository = Operation{ID: "orgAddTeamRepository", Method: "PUT", Path: "/teams/{id}/repos/{org}/{repo}",
 		Service: "Orgs", Name: "AddTeamRepo", Retry: RetryAlways, RetryReason: "puts one repository in one team; a repeat leaves it in", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgBlockUser = Operation{ID: "orgBlockUser", Method: "PUT", Path: "/orgs/{org}/block/{username}",
 		Service: "Orgs", Name: "BlockUser", Retry: RetryAlways, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgCheckQuota = Operation{ID: "orgCheckQuota", Method: "GET", Path: "/orgs/{org}/quota/check",
 		Service: "Orgs", Name: "CheckQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgConcealMember = Operation{ID: "orgConcealMember", Method: "DELETE", Path: "/orgs/{org}/public_members/{username}",
 		Service: "Orgs", Name: "ConcealMembership", Retry: RetryAlways, RetryReason: "concealed membership is a yes/no state; a repeat leaves it concealed", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgCreate = Operation{ID: "orgCreate", Method: "POST", Path: "/orgs",
 		Service: "Orgs", Name: "Create", Retry: RetryNever, RetryReason: "creates an organization", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgCreateHook = Operation{ID: "orgCreateHook", Method: "POST", Path: "/orgs/{org}/hooks",
 		Service: "Orgs", Name: "CreateHook", Retry: RetryNever, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgCreateLabel = Operation{ID: "orgCreateLabel", Method: "POST", Path: "/orgs/{org}/labels",
 		Service: "Orgs", Name: "CreateLabel", Retry: RetryNever, RetryReason: "creates a label; duplicate names are allowed, so a repeat makes two", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgCreateTeam = Operation{ID: "orgCreateTeam", Method: "POST", Path: "/orgs/{org}/teams",
 		Service: "Orgs", Name: "CreateTeam", Retry: RetryNever, RetryReason: "creates a team", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgDelete = Operation{ID: "orgDelete", Method: "DELETE", Path: "/orgs/{org}",
 		Service: "Orgs", Name: "Delete", Retry: RetryNever, RetryReason: "by name: an organization of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgDeleteAvatar = Operation{ID: "orgDeleteAvatar", Method: "DELETE", Path: "/orgs/{org}/avatar",
 		Service: "Orgs", Name: "DeleteAvatar", Retry: RetryAlways, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgDeleteHook = Operation{ID: "orgDeleteHook", Method: "DELETE", Path: "/orgs/{org}/hooks/{id}",
 		Service: "Orgs", Name: "DeleteHook", Retry: RetryAlways, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgDeleteLabel = Operation{ID: "orgDeleteLabel", Method: "DELETE", Path: "/orgs/{org}/labels/{id}",
 		Service: "Orgs", Name: "DeleteLabel", Retry: RetryAlways, RetryReason: "label ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgDeleteMember = Operation{ID: "orgDeleteMember", Method: "DELETE", Path: "/orgs/{org}/members/{username}",
 		Service: "Orgs", Name: "RemoveMember", Retry: RetryAlways, RetryReason: "takes one user out of the organization; a repeat leaves them out", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgDeleteTeam = Operation{ID: "orgDeleteTeam", Method: "DELETE", Path: "/teams/{id}",
 		Service: "Orgs", Name: "DeleteTeam", Retry: RetryAlways, RetryReason: "team ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgEdit = Operation{ID: "orgEdit", Method: "PATCH", Path: "/orgs/{org}",
 		Service: "Orgs", Name: "Edit", Retry: RetryNever, RetryReason: "partial update of an organization", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgEditHook = Operation{ID: "orgEditHook", Method: "PATCH", Path: "/orgs/{org}/hooks/{id}",
 		Service: "Orgs", Name: "EditHook", Retry: RetryNever, RetryReason: "partial update of a webhook", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgEditLabel = Operation{ID: "orgEditLabel", Method: "PATCH", Path: "/orgs/{org}/labels/{id}",
 		Service: "Orgs", Name: "EditLabel", Retry: RetryNever, RetryReason: "partial update of a label", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgEditTeam = Operation{ID: "orgEditTeam", Method: "PATCH", Path: "/teams/{id}",
 		Service: "Orgs", Name: "EditTeam", Retry: RetryNever, RetryReason: "partial update of a team", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgGet = Operation{ID: "orgGet", Method: "GET", Path: "/orgs/{org}",
 		Service: "Orgs", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgGetAll = Operation{ID: "orgGetAll", Method: "GET", Path: "/orgs",
 		Service: "Orgs", Name: "ListAll", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opOrgGetHook = Operation{ID: "orgGetHook", Method: "GET", Path: "/orgs/{org}/hooks/{id}",
 		Service: "Orgs", Name: "GetHook", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgGetLabel = Operation{ID: "orgGetLabel", Method: "GET", Path: "/orgs/{org}/labels/{id}",
 		Service: "Orgs", Name: "GetLabel", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgGetQuota = Operation{ID: "orgGetQuota", Method: "GET", Path: "/orgs/{org}/quota",
 		Service: "Orgs", Name: "GetQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgGetRunnerRegistrationToken = Operation{ID: "orgGetRunnerRegistrationToken", Method: "GET", Path: "/orgs/{org}/actions/runners/registration-token",
 		Service: "Actions", Name: "GetOrgRegistrationToken", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgGetTeam = Operation{ID: "orgGetTeam", Method: "GET", Path: "/teams/{id}",
 		Service: "Orgs", Name: "GetTeam", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgGetUserPermissions = Operation{ID: "orgGetUserPermissions", Method: "GET", Path: "/users/{username}/orgs/{org}/permissions",
 		Service: "Orgs", Name: "GetUserPermissions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization, ScopeReadUser}}}
 	opOrgIsMember = Operation{ID: "orgIsMember", Method: "GET", Path: "/orgs/{org}/members/{username}",
 		Service: "Orgs", Name: "IsMember", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgIsPublicMember = Operation{ID: "orgIsPublicMember", Method: "GET", Path: "/orgs/{org}/public_members/{username}",
 		Service: "Orgs", Name: "IsPublicMember", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListActionsSecrets = Operation{ID: "orgListActionsSecrets", Method: "GET", Path: "/orgs/{org}/actions/secrets",
 		Service: "Actions", Name: "ListOrgSecrets", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListActivityFeeds = Operation{ID: "orgListActivityFeeds", Method: "GET", Path: "/orgs/{org}/activities/feeds",
 		Service: "Orgs", Name: "ListActivityFeeds", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListBlockedUsers = Operation{ID: "orgListBlockedUsers", Method: "GET", Path: "/orgs/{org}/list_blocked",
 		Service: "Orgs", Name: "ListBlockedUsers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListCurrentUserOrgs = Operation{ID: "orgListCurrentUserOrgs", Method: "GET", Path: "/user/orgs",
 		Service: "Orgs", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization, ScopeReadUser}}}
 	opOrgListHooks = Operation{ID: "orgListHooks", Method: "GET", Path: "/orgs/{org}/hooks",
 		Service: "Orgs", Name: "ListHooks", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListLabels = Operation{ID: "orgListLabels", Method: "GET", Path: "/orgs/{org}/labels",
 		Service: "Orgs", Name: "ListLabels", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListMembers = Operation{ID: "orgListMembers", Method: "GET", Path: "/orgs/{org}/members",
 		Service: "Orgs", Name: "ListMembers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListPublicMembers = Operation{ID: "orgListPublicMembers", Method: "GET", Path: "/orgs/{org}/public_members",
 		Service: "Orgs", Name: "ListPublicMembers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListQuotaArtifacts = Operation{ID: "orgListQuotaArtifacts", Method: "GET", Path: "/orgs/{org}/quota/artifacts",
 		Service: "Orgs", Name: "ListQuotaArtifacts", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListQuotaAttachments = Operation{ID: "orgListQuotaAttachments", Method: "GET", Path: "/orgs/{org}/quota/attachments",
 		Service: "Orgs", Name: "ListQuotaAttachments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListQuotaPackages = Operation{ID: "orgListQuotaPackages", Method: "GET", Path: "/orgs/{org}/quota/packages",
 		Service: "Orgs", Name: "ListQuotaPackages", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListRepos = Operation{ID: "orgListRepos", Method: "GET", Path: "/orgs/{org}/repos",
 		Service: "Repos", Name: "ListByOrg", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListTeamActivityFeeds = Operation{ID: "orgListTeamActivityFeeds", Method: "GET", Path: "/teams/{id}/activities/feeds",
 		Service: "Orgs", Name: "ListTeamActivityFeeds", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListTeamMember = Operation{ID: "orgListTeamMember", Method: "GET", Path: "/teams/{id}/members/{username}",
 		Service: "Orgs", Name: "GetTeamMember", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListTeamMembers = Operation{ID: "orgListTeamMembers", Method: "GET", Path: "/teams/{id}/members",
 		Service: "Orgs", Name: "ListTeamMembers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListTeamRepo = Operation{ID: "orgListTeamRepo", Method: "GET", Path: "/teams/{id}/repos/{org}/{repo}",
 		Service: "Orgs", Name: "GetTeamRepo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListTeamRepos = Operation{ID: "orgListTeamRepos", Method: "GET", Path: "/teams/{id}/repos",
 		Service: "Orgs", Name: "ListTeamRepos", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListTeams = Operation{ID: "orgListTeams", Method: "GET", Path: "/orgs/{org}/teams",
 		Service: "Orgs", Name: "ListTeams", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgListUserOrgs = Operation{ID: "orgListUserOrgs", Method: "GET", Path: "/users/{username}/orgs",
 		Service: "Orgs", Name: "ListByUser", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization, ScopeReadUser}}}
 	opOrgPublicizeMember = Operation{ID: "orgPublicizeMember", Method: "PUT", Path: "/orgs/{org}/public_members/{username}",
 		Service: "Orgs", Name: "PublicizeMembership", Retry: RetryAlways, RetryReason: "public membership is a yes/no state; a repeat leaves it public", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgRemoveTeamMember = Operation{ID: "orgRemoveTeamMember", Method: "DELETE", Path: "/teams/{id}/members/{username}",
 		Service: "Orgs", Name: "RemoveTeamMember", Retry: RetryAlways, RetryReason: "takes one user out of one team; a repeat leaves them out", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgRemoveTeamRepository = Operation{ID: "orgRemoveTeamRepository", Method: "DELETE", Path: "/teams/{id}/repos/{org}/{repo}",
 		Service: "Orgs", Name: "RemoveTeamRepo", Retry: RetryAlways, RetryReason: "takes one repository out of one team; a repeat leaves it out", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgSearchRunJobs = Operation{ID: "orgSearchRunJobs", Method: "GET", Path: "/orgs/{org}/actions/runners/jobs",
 		Service: "Actions", Name: "ListOrgRunnerJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opOrgUnblockUser = Operation{ID: "orgUnblockUser", Method: "PUT", Path: "/orgs/{org}/unblock/{username}",
 		Service: "Orgs", Name: "UnblockUser", Retry: RetryAlways, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opOrgUpdateAvatar = Operation{ID: "orgUpdateAvatar", Method: "POST", Path: "/orgs/{org}/avatar",
 		Service: "Orgs", Name: "SetAvatar", Retry: RetryNever, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opPinIssue = Operation{ID: "pinIssue", Method: "POST", Path: "/repos/{owner}/{repo}/issues/{index}/pin",
 		Service: "Issues", Name: "Pin", Retry: RetryNever, RetryReason: "appends the issue to the pinned list by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opRegisterAdminRunner = Operation{ID: "registerAdminRunner", Method: "POST", Path: "/admin/actions/runners",
 		Service: "Actions", Name: "RegisterAdminRunner", Retry: RetryNever, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin}}}
 	opRegisterOrgRunner = Operation{ID: "registerOrgRunner", Method: "POST", Path: "/orgs/{org}/actions/runners",
 		Service: "Actions", Name: "RegisterOrgRunner", Retry: RetryNever, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opRegisterRepoRunner = Operation{ID: "registerRepoRunner", Method: "POST", Path: "/repos/{owner}/{repo}/actions/runners",
 		Service: "Actions", Name: "RegisterRepoRunner", Retry: RetryNever, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRegisterUserRunner = Operation{ID: "registerUserRunner", Method: "POST", Path: "/user/actions/runners",
 		Service: "Actions", Name: "RegisterUserRunner", Retry: RetryNever, RetryReason: "registers a runner and mints its token; a repeat registers a second one", Paging: PagingNone,
-		Since: "15.0"}
+		Since: "15.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opRejectRepoTransfer = Operation{ID: "rejectRepoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer/reject",
 		Service: "Repos", Name: "RejectTransfer", Retry: RetryNever, RetryReason: "resolves a pending transfer; a repeat is refused", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRenameOrg = Operation{ID: "renameOrg", Method: "POST", Path: "/orgs/{org}/rename",
 		Service: "Orgs", Name: "Rename", Retry: RetryNever, RetryReason: "addressed by the old name, which is free after success and could be taken again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opRenderMarkdown = Operation{ID: "renderMarkdown", Method: "POST", Path: "/markdown",
 		Service: "Misc", Name: "RenderMarkdown", Retry: RetryAlways, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opRenderMarkdownRaw = Operation{ID: "renderMarkdownRaw", Method: "POST", Path: "/markdown/raw",
 		Service: "Misc", Name: "RenderMarkdownRaw", Retry: RetryAlways, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opRenderMarkup = Operation{ID: "renderMarkup", Method: "POST", Path: "/markup",
 		Service: "Misc", Name: "RenderMarkup", Retry: RetryAlways, RetryReason: "a pure function of the input; a repeat renders the same HTML", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeNone}}
 	opRepoAddCollaborator = Operation{ID: "repoAddCollaborator", Method: "PUT", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
 		Service: "Repos", Name: "AddCollaborator", Retry: RetryAlways, RetryReason: "states one user's whole permission; a repeat sets the same permission", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoAddFlag = Operation{ID: "repoAddFlag", Method: "PUT", Path: "/repos/{owner}/{repo}/flags/{flag}",
 		Service: "Repos", Name: "AddFlag", Retry: RetryAlways, RetryReason: "puts one named flag on; a repeat leaves it on", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin, ScopeWriteRepository}}}
 	opRepoAddPushMirror = Operation{ID: "repoAddPushMirror", Method: "POST", Path: "/repos/{owner}/{repo}/push_mirrors",
 		Service: "Repos", Name: "CreatePushMirror", Retry: RetryNever, RetryReason: "creates a push mirror; a repeat creates a second one to the same remote", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoAddTeam = Operation{ID: "repoAddTeam", Method: "PUT", Path: "/repos/{owner}/{repo}/teams/{team}",
 		Service: "Repos", Name: "AddTeam", Retry: RetryAlways, RetryReason: "grants one named team access; a repeat leaves it granted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoAddTopic = Operation{ID: "repoAddTopic", Method: "PUT", Path: "/repos/{owner}/{repo}/topics/{topic}",
 		Service: "Repos", Name: "AddTopic", Retry: RetryAlways, RetryReason: "puts one named topic on; a repeat leaves it on", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoApplyDiffPatch = Operation{ID: "repoApplyDiffPatch", Method: "POST", Path: "/repos/{owner}/{repo}/diffpatch",
 		Service: "Repos", Name: "ApplyPatch", Retry: RetryNever, RetryReason: "applies a patch as a new commit; a repeat applies it again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCancelScheduledAutoMerge = Operation{ID: "repoCancelScheduledAutoMerge", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
 		Service: "PullRequests", Name: "CancelAutoMerge", Retry: RetryAlways, RetryReason: "a pull has at most one scheduled auto-merge; cancelled stays cancelled", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoChangeFiles = Operation{ID: "repoChangeFiles", Method: "POST", Path: "/repos/{owner}/{repo}/contents",
 		Service: "Repos", Name: "ChangeFiles", Retry: RetryNever, RetryReason: "makes a commit; a repeat would commit again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCheckCollaborator = Operation{ID: "repoCheckCollaborator", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
 		Service: "Repos", Name: "IsCollaborator", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoCheckFlag = Operation{ID: "repoCheckFlag", Method: "GET", Path: "/repos/{owner}/{repo}/flags/{flag}",
 		Service: "Repos", Name: "IsFlagSet", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin, ScopeReadRepository}}}
 	opRepoCheckTeam = Operation{ID: "repoCheckTeam", Method: "GET", Path: "/repos/{owner}/{repo}/teams/{team}",
 		Service: "Repos", Name: "GetTeam", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoCompareDiff = Operation{ID: "repoCompareDiff", Method: "GET", Path: "/repos/{owner}/{repo}/compare/{basehead}",
 		Service: "Repos", Name: "CompareCommits", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoConvert = Operation{ID: "repoConvert", Method: "POST", Path: "/repos/{owner}/{repo}/convert",
 		Service: "Repos", Name: "ConvertMirror", Retry: RetryNever, RetryReason: "one-way conversion of a mirror; a repeat is an error at best", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateBranch = Operation{ID: "repoCreateBranch", Method: "POST", Path: "/repos/{owner}/{repo}/branches",
 		Service: "Repos", Name: "CreateBranch", Retry: RetryNever, RetryReason: "creates a branch", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateBranchProtection = Operation{ID: "repoCreateBranchProtection", Method: "POST", Path: "/repos/{owner}/{repo}/branch_protections",
 		Service: "Repos", Name: "CreateBranchProtection", Retry: RetryNever, RetryReason: "creates a rule; a repeat is refused for a rule that now exists", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateFile = Operation{ID: "repoCreateFile", Method: "POST", Path: "/repos/{owner}/{repo}/contents/{filepath}",
 		Service: "Repos", Name: "CreateFile", Retry: RetryNever, RetryReason: "makes a commit; a repeat is refused as the file exists", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateHook = Operation{ID: "repoCreateHook", Method: "POST", Path: "/repos/{owner}/{repo}/hooks",
 		Service: "Repos", Name: "CreateHook", Retry: RetryNever, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateKey = Operation{ID: "repoCreateKey", Method: "POST", Path: "/repos/{owner}/{repo}/keys",
 		Service: "Repos", Name: "CreateKey", Retry: RetryNever, RetryReason: "adds a deploy key", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreatePullRequest = Operation{ID: "repoCreatePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls",
 		Service: "PullRequests", Name: "Create", Retry: RetryNever, RetryReason: "creates a pull request", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreatePullReview = Operation{ID: "repoCreatePullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews",
 		Service: "PullRequests", Name: "CreateReview", Retry: RetryNever, RetryReason: "creates a review", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreatePullReviewComment = Operation{ID: "repoCreatePullReviewComment", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments",
 		Service: "PullRequests", Name: "CreateReviewComment", Retry: RetryNever, RetryReason: "creates a review comment", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreatePullReviewRequests = Operation{ID: "repoCreatePullReviewRequests", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/requested_reviewers",
 		Service: "PullRequests", Name: "RequestReviewers", Retry: RetryNever, RetryReason: "requests reviews and notifies the reviewers; a repeat notifies again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateRelease = Operation{ID: "repoCreateRelease", Method: "POST", Path: "/repos/{owner}/{repo}/releases",
 		Service: "Repos", Name: "CreateRelease", Retry: RetryNever, RetryReason: "creates a release", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateReleaseAttachment = Operation{ID: "repoCreateReleaseAttachment", Method: "POST", Path: "/repos/{owner}/{repo}/releases/{id}/assets",
 		Service: "Repos", Name: "UploadReleaseAsset", Retry: RetryNever, RetryReason: "uploads a new asset; a repeat uploads a second one", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateStatus = Operation{ID: "repoCreateStatus", Method: "POST", Path: "/repos/{owner}/{repo}/statuses/{sha}",
 		Service: "Repos", Name: "CreateStatus", Retry: RetryNever, RetryReason: "appends a commit status; a repeat appends another", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateTag = Operation{ID: "repoCreateTag", Method: "POST", Path: "/repos/{owner}/{repo}/tags",
 		Service: "Repos", Name: "CreateTag", Retry: RetryNever, RetryReason: "creates a tag", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateTagProtection = Operation{ID: "repoCreateTagProtection", Method: "POST", Path: "/repos/{owner}/{repo}/tag_protections",
 		Service: "Repos", Name: "CreateTagProtection", Retry: RetryNever, RetryReason: "creates a rule; a repeat is refused for a rule that now exists", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoCreateWikiPage = Operation{ID: "repoCreateWikiPage", Method: "POST", Path: "/repos/{owner}/{repo}/wiki/new",
 		Service: "Repos", Name: "CreateWikiPage", Retry: RetryNever, RetryReason: "creates a page in a new wiki commit", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDelete = Operation{ID: "repoDelete", Method: "DELETE", Path: "/repos/{owner}/{repo}",
 		Service: "Repos", Name: "Delete", Retry: RetryNever, RetryReason: "by owner/name: a repository of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeByOwner, Scopes: []TokenScope{ScopeWriteUser, ScopeWriteOrganization}}}
 	opRepoDeleteAllFlags = Operation{ID: "repoDeleteAllFlags", Method: "DELETE", Path: "/repos/{owner}/{repo}/flags",
 		Service: "Repos", Name: "ClearFlags", Retry: RetryAlways, RetryReason: "states the end state, no flags; a repeat changes nothing", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin, ScopeWriteRepository}}}
 	opRepoDeleteAvatar = Operation{ID: "repoDeleteAvatar", Method: "DELETE", Path: "/repos/{owner}/{repo}/avatar",
 		Service: "Repos", Name: "DeleteAvatar", Retry: RetryAlways, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteBranch = Operation{ID: "repoDeleteBranch", Method: "DELETE", Path: "/repos/{owner}/{repo}/branches/{branch}",
 		Service: "Repos", Name: "DeleteBranch", Retry: RetryNever, RetryReason: "by name: a branch of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteBranchProtection = Operation{ID: "repoDeleteBranchProtection", Method: "DELETE", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
 		Service: "Repos", Name: "DeleteBranchProtection", Retry: RetryNever, RetryReason: "by rule name: a rule of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteCollaborator = Operation{ID: "repoDeleteCollaborator", Method: "DELETE", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}",
 		Service: "Repos", Name: "RemoveCollaborator", Retry: RetryAlways, RetryReason: "removes one user's access; a repeat leaves it removed", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteFile = Operation{ID: "repoDeleteFile", Method: "DELETE", Path: "/repos/{owner}/{repo}/contents/{filepath}",
 		Service: "Repos", Name: "DeleteFile", Retry: RetryNever, RetryReason: "makes a commit; the sha guard refuses a repeat, which is never sent", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteFlag = Operation{ID: "repoDeleteFlag", Method: "DELETE", Path: "/repos/{owner}/{repo}/flags/{flag}",
 		Service: "Repos", Name: "RemoveFlag", Retry: RetryAlways, RetryReason: "takes one named flag off; a repeat leaves it off", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin, ScopeWriteRepository}}}
 	opRepoDeleteGitHook = Operation{ID: "repoDeleteGitHook", Method: "DELETE", Path: "/repos/{owner}/{repo}/hooks/git/{id}",
 		Service: "Repos", Name: "DeleteGitHook", Retry: RetryAlways, RetryReason: "git hooks are fixed named slots; clearing one twice leaves it cleared", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteHook = Operation{ID: "repoDeleteHook", Method: "DELETE", Path: "/repos/{owner}/{repo}/hooks/{id}",
 		Service: "Repos", Name: "DeleteHook", Retry: RetryAlways, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteKey = Operation{ID: "repoDeleteKey", Method: "DELETE", Path: "/repos/{owner}/{repo}/keys/{id}",
 		Service: "Repos", Name: "DeleteKey", Retry: RetryAlways, RetryReason: "deploy key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeletePullReview = Operation{ID: "repoDeletePullReview", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
 		Service: "PullRequests", Name: "DeleteReview", Retry: RetryAlways, RetryReason: "review ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeletePullReviewComment = Operation{ID: "repoDeletePullReviewComment", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}",
 		Service: "PullRequests", Name: "DeleteReviewComment", Retry: RetryAlways, RetryReason: "comment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeletePullReviewRequests = Operation{ID: "repoDeletePullReviewRequests", Method: "DELETE", Path: "/repos/{owner}/{repo}/pulls/{index}/requested_reviewers",
 		Service: "PullRequests", Name: "RemoveReviewers", Retry: RetryAlways, RetryReason: "withdraws the named review requests; a repeat leaves them withdrawn", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeletePushMirror = Operation{ID: "repoDeletePushMirror", Method: "DELETE", Path: "/repos/{owner}/{repo}/push_mirrors/{name}",
 		Service: "Repos", Name: "DeletePushMirror", Retry: RetryAlways, RetryReason: "remote names are generated per mirror and never handed out again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteRelease = Operation{ID: "repoDeleteRelease", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/{id}",
 		Service: "Repos", Name: "DeleteRelease", Retry: RetryAlways, RetryReason: "release ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteReleaseAttachment = Operation{ID: "repoDeleteReleaseAttachment", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
 		Service: "Repos", Name: "DeleteReleaseAsset", Retry: RetryAlways, RetryReason: "attachment ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteReleaseByTag = Operation{ID: "repoDeleteReleaseByTag", Method: "DELETE", Path: "/repos/{owner}/{repo}/releases/tags/{tag}",
 		Service: "Repos", Name: "DeleteReleaseByTag", Retry: RetryNever, RetryReason: "by tag name: a release for that tag may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteTag = Operation{ID: "repoDeleteTag", Method: "DELETE", Path: "/repos/{owner}/{repo}/tags/{tag}",
 		Service: "Repos", Name: "DeleteTag", Retry: RetryNever, RetryReason: "by name: a tag of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteTagProtection = Operation{ID: "repoDeleteTagProtection", Method: "DELETE", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
 		Service: "Repos", Name: "DeleteTagProtection", Retry: RetryAlways, RetryReason: "tag protection ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteTeam = Operation{ID: "repoDeleteTeam", Method: "DELETE", Path: "/repos/{owner}/{repo}/teams/{team}",
 		Service: "Repos", Name: "RemoveTeam", Retry: RetryAlways, RetryReason: "removes one team's access; a repeat leaves it removed", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteTopic = Operation{ID: "repoDeleteTopic", Method: "DELETE", Path: "/repos/{owner}/{repo}/topics/{topic}",
 		Service: "Repos", Name: "RemoveTopic", Retry: RetryAlways, RetryReason: "takes one named topic off; a repeat leaves it off", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDeleteWikiPage = Operation{ID: "repoDeleteWikiPage", Method: "DELETE", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
 		Service: "Repos", Name: "DeleteWikiPage", Retry: RetryNever, RetryReason: "by page name: a page of that name may be re-created between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDismissPullReview = Operation{ID: "repoDismissPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals",
 		Service: "PullRequests", Name: "DismissReview", Retry: RetryNever, RetryReason: "dismisses a review with a message; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoDownloadCommitDiffOrPatch = Operation{ID: "repoDownloadCommitDiffOrPatch", Method: "GET", Path: "/repos/{owner}/{repo}/git/commits/{sha}.{diffType}",
 		Service: "Repos", Name: "GetCommitDiff", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoDownloadPullDiffOrPatch = Operation{ID: "repoDownloadPullDiffOrPatch", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}.{diffType}",
 		Service: "PullRequests", Name: "GetDiff", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoEdit = Operation{ID: "repoEdit", Method: "PATCH", Path: "/repos/{owner}/{repo}",
 		Service: "Repos", Name: "Edit", Retry: RetryNever, RetryReason: "partial update: only set fields change, on whatever the repository has become", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoEditBranchProtection = Operation{ID: "repoEditBranchProtection", Method: "PATCH", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
 		Service: "Repos", Name: "EditBranchProtection", Retry: RetryNever, RetryReason: "partial update of who may push; not repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoEditGitHook = Operation{ID: "repoEditGitHook", Method: "PATCH", Path: "/repos/{owner}/{repo}/hooks/git/{id}",
 		Service: "Repos", Name: "EditGitHook", Retry: RetryNever, RetryReason: "installs server-side hook code; PATCHes are not repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoEditHook = Operation{ID: "repoEditHook", Method: "PATCH", Path: "/repos/{owner}/{repo}/hooks/{id}",
 		Service: "Repos", Name: "EditHook", Retry: RetryNever, RetryReason: "partial update of a webhook", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoEditPullRequest = Operation{ID: "repoEditPullRequest", Method: "PATCH", Path: "/repos/{owner}/{repo}/pulls/{index}",
 		Service: "PullRequests", Name: "Edit", Retry: RetryNever, RetryReason: "partial update: only set fields change, on whatever the pull has become", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoEditRelease = Operation{ID: "repoEditRelease", Method: "PATCH", Path: "/repos/{owner}/{repo}/releases/{id}",
 		Service: "Repos", Name: "EditRelease", Retry: RetryNever, RetryReason: "partial update of a release", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoEditReleaseAttachment = Operation{ID: "repoEditReleaseAttachment", Method: "PATCH", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
 		Service: "Repos", Name: "EditReleaseAsset", Retry: RetryNever, RetryReason: "partial update of an asset", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoEditTagProtection = Operation{ID: "repoEditTagProtection", Method: "PATCH", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
 		Service: "Repos", Name: "EditTagProtection", Retry: RetryNever, RetryReason: "partial update of a tag protection", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoEditWikiPage = Operation{ID: "repoEditWikiPage", Method: "PATCH", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
 		Service: "Repos", Name: "EditWikiPage", Retry: RetryNever, RetryReason: "commits new content and may rename the page; a repeat commits again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoGet = Operation{ID: "repoGet", Method: "GET", Path: "/repos/{owner}/{repo}",
 		Service: "Repos", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetActionJobLogs = Operation{ID: "repoGetActionJobLogs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
 		Service: "Actions", Name: "GetJobLogs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opRepoGetActionRunLogs = Operation{ID: "repoGetActionRunLogs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/logs",
 		Service: "Actions", Name: "GetRunLogs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opRepoGetAllCommits = Operation{ID: "repoGetAllCommits", Method: "GET", Path: "/repos/{owner}/{repo}/commits",
 		Service: "Repos", Name: "ListCommits", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetArchive = Operation{ID: "repoGetArchive", Method: "GET", Path: "/repos/{owner}/{repo}/archive/{archive}",
 		Service: "Repos", Name: "GetArchive", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetAssignees = Operation{ID: "repoGetAssignees", Method: "GET", Path: "/repos/{owner}/{repo}/assignees",
 		Service: "Issues", Name: "ListAssignees", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetBranch = Operation{ID: "repoGetBranch", Method: "GET", Path: "/repos/{owner}/{repo}/branches/{branch}",
 		Service: "Repos", Name: "GetBranch", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetBranchProtection = Operation{ID: "repoGetBranchProtection", Method: "GET", Path: "/repos/{owner}/{repo}/branch_protections/{name}",
 		Service: "Repos", Name: "GetBranchProtection", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetByID = Operation{ID: "repoGetByID", Method: "GET", Path: "/repositories/{id}",
 		Service: "Repos", Name: "GetByID", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetCombinedStatusByRef = Operation{ID: "repoGetCombinedStatusByRef", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{ref}/status",
 		Service: "Repos", Name: "GetCombinedStatus", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetCommitPullRequest = Operation{ID: "repoGetCommitPullRequest", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{sha}/pull",
 		Service: "PullRequests", Name: "GetByCommit", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetContents = Operation{ID: "repoGetContents", Method: "GET", Path: "/repos/{owner}/{repo}/contents/{filepath}",
 		Service: "Repos", Name: "GetContents", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetContentsList = Operation{ID: "repoGetContentsList", Method: "GET", Path: "/repos/{owner}/{repo}/contents",
 		Service: "Repos", Name: "ListContents", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetEditorConfig = Operation{ID: "repoGetEditorConfig", Method: "GET", Path: "/repos/{owner}/{repo}/editorconfig/{filepath}",
 		Service: "Repos", Name: "GetEditorConfig", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetGitHook = Operation{ID: "repoGetGitHook", Method: "GET", Path: "/repos/{owner}/{repo}/hooks/git/{id}",
 		Service: "Repos", Name: "GetGitHook", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetHook = Operation{ID: "repoGetHook", Method: "GET", Path: "/repos/{owner}/{repo}/hooks/{id}",
 		Service: "Repos", Name: "GetHook", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetIssueConfig = Operation{ID: "repoGetIssueConfig", Method: "GET", Path: "/repos/{owner}/{repo}/issue_config",
 		Service: "Repos", Name: "GetIssueConfig", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetIssueTemplates = Operation{ID: "repoGetIssueTemplates", Method: "GET", Path: "/repos/{owner}/{repo}/issue_templates",
 		Service: "Repos", Name: "ListIssueTemplates", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetKey = Operation{ID: "repoGetKey", Method: "GET", Path: "/repos/{owner}/{repo}/keys/{id}",
 		Service: "Repos", Name: "GetKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetLanguages = Operation{ID: "repoGetLanguages", Method: "GET", Path: "/repos/{owner}/{repo}/languages",
 		Service: "Repos", Name: "ListLanguages", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetLatestRelease = Operation{ID: "repoGetLatestRelease", Method: "GET", Path: "/repos/{owner}/{repo}/releases/latest",
 		Service: "Repos", Name: "GetLatestRelease", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetNote = Operation{ID: "repoGetNote", Method: "GET", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
 		Service: "Repos", Name: "GetNote", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetPullRequest = Operation{ID: "repoGetPullRequest", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}",
 		Service: "PullRequests", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetPullRequestByBaseHead = Operation{ID: "repoGetPullRequestByBaseHead", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{base}/{head}",
 		Service: "PullRequests", Name: "GetByBaseHead", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetPullRequestCommits = Operation{ID: "repoGetPullRequestCommits", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/commits",
 		Service: "PullRequests", Name: "ListCommits", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetPullRequestFiles = Operation{ID: "repoGetPullRequestFiles", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/files",
 		Service: "PullRequests", Name: "ListFiles", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetPullReview = Operation{ID: "repoGetPullReview", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
 		Service: "PullRequests", Name: "GetReview", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetPullReviewComment = Operation{ID: "repoGetPullReviewComment", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}",
 		Service: "PullRequests", Name: "GetReviewComment", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetPullReviewComments = Operation{ID: "repoGetPullReviewComments", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments",
 		Service: "PullRequests", Name: "ListReviewComments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetPushMirrorByRemoteName = Operation{ID: "repoGetPushMirrorByRemoteName", Method: "GET", Path: "/repos/{owner}/{repo}/push_mirrors/{name}",
 		Service: "Repos", Name: "GetPushMirror", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetRawFile = Operation{ID: "repoGetRawFile", Method: "GET", Path: "/repos/{owner}/{repo}/raw/{filepath}",
 		Service: "Repos", Name: "GetRawFile", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetRawFileOrLFS = Operation{ID: "repoGetRawFileOrLFS", Method: "GET", Path: "/repos/{owner}/{repo}/media/{filepath}",
 		Service: "Repos", Name: "GetMedia", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetRelease = Operation{ID: "repoGetRelease", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}",
 		Service: "Repos", Name: "GetRelease", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetReleaseAttachment = Operation{ID: "repoGetReleaseAttachment", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}",
 		Service: "Repos", Name: "GetReleaseAsset", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetReleaseByTag = Operation{ID: "repoGetReleaseByTag", Method: "GET", Path: "/repos/{owner}/{repo}/releases/tags/{tag}",
 		Service: "Repos", Name: "GetReleaseByTag", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetRepoPermissions = Operation{ID: "repoGetRepoPermissions", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators/{collaborator}/permission",
 		Service: "Repos", Name: "GetPermissionLevel", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetReviewers = Operation{ID: "repoGetReviewers", Method: "GET", Path: "/repos/{owner}/{repo}/reviewers",
 		Service: "Repos", Name: "ListReviewers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetRunnerRegistrationToken = Operation{ID: "repoGetRunnerRegistrationToken", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/registration-token",
 		Service: "Actions", Name: "GetRepoRegistrationToken", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetSingleCommit = Operation{ID: "repoGetSingleCommit", Method: "GET", Path: "/repos/{owner}/{repo}/git/commits/{sha}",
 		Service: "Repos", Name: "GetCommit", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetTag = Operation{ID: "repoGetTag", Method: "GET", Path: "/repos/{owner}/{repo}/tags/{tag}",
 		Service: "Repos", Name: "GetTag", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetTagProtection = Operation{ID: "repoGetTagProtection", Method: "GET", Path: "/repos/{owner}/{repo}/tag_protections/{id}",
 		Service: "Repos", Name: "GetTagProtection", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetWikiPage = Operation{ID: "repoGetWikiPage", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/page/{pageName}",
 		Service: "Repos", Name: "GetWikiPage", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetWikiPageRevisions = Operation{ID: "repoGetWikiPageRevisions", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/revisions/{pageName}",
 		Service: "Repos", Name: "ListWikiPageRevisions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageOnly,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoGetWikiPages = Operation{ID: "repoGetWikiPages", Method: "GET", Path: "/repos/{owner}/{repo}/wiki/pages",
 		Service: "Repos", Name: "ListWikiPages", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListActionsSecrets = Operation{ID: "repoListActionsSecrets", Method: "GET", Path: "/repos/{owner}/{repo}/actions/secrets",
 		Service: "Actions", Name: "ListRepoSecrets", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListActivityFeeds = Operation{ID: "repoListActivityFeeds", Method: "GET", Path: "/repos/{owner}/{repo}/activities/feeds",
 		Service: "Repos", Name: "ListActivityFeeds", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListAllGitRefs = Operation{ID: "repoListAllGitRefs", Method: "GET", Path: "/repos/{owner}/{repo}/git/refs",
 		Service: "Repos", Name: "ListRefs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListBranchProtection = Operation{ID: "repoListBranchProtection", Method: "GET", Path: "/repos/{owner}/{repo}/branch_protections",
 		Service: "Repos", Name: "ListBranchProtections", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListBranches = Operation{ID: "repoListBranches", Method: "GET", Path: "/repos/{owner}/{repo}/branches",
 		Service: "Repos", Name: "ListBranches", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListCollaborators = Operation{ID: "repoListCollaborators", Method: "GET", Path: "/repos/{owner}/{repo}/collaborators",
 		Service: "Repos", Name: "ListCollaborators", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListFlags = Operation{ID: "repoListFlags", Method: "GET", Path: "/repos/{owner}/{repo}/flags",
 		Service: "Repos", Name: "ListFlags", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadAdmin, ScopeReadRepository}}}
 	opRepoListGitHooks = Operation{ID: "repoListGitHooks", Method: "GET", Path: "/repos/{owner}/{repo}/hooks/git",
 		Service: "Repos", Name: "ListGitHooks", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListGitRefs = Operation{ID: "repoListGitRefs", Method: "GET", Path: "/repos/{owner}/{repo}/git/refs/{ref}",
 		Service: "Repos", Name: "ListMatchingRefs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListHooks = Operation{ID: "repoListHooks", Method: "GET", Path: "/repos/{owner}/{repo}/hooks",
 		Service: "Repos", Name: "ListHooks", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListKeys = Operation{ID: "repoListKeys", Method: "GET", Path: "/repos/{owner}/{repo}/keys",
 		Service: "Repos", Name: "ListKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListPinnedIssues = Operation{ID: "repoListPinnedIssues", Method: "GET", Path: "/repos/{owner}/{repo}/issues/pinned",
 		Service: "Issues", Name: "ListPinned", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadIssue}}}
 	opRepoListPinnedPullRequests = Operation{ID: "repoListPinnedPullRequests", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/pinned",
 		Service: "PullRequests", Name: "ListPinned", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListPullRequests = Operation{ID: "repoListPullRequests", Method: "GET", Path: "/repos/{owner}/{repo}/pulls",
 		Service: "PullRequests", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListPullReviews = Operation{ID: "repoListPullReviews", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews",
 		Service: "PullRequests", Name: "ListReviews", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListPushMirrors = Operation{ID: "repoListPushMirrors", Method: "GET", Path: "/repos/{owner}/{repo}/push_mirrors",
 		Service: "Repos", Name: "ListPushMirrors", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListReleaseAttachments = Operation{ID: "repoListReleaseAttachments", Method: "GET", Path: "/repos/{owner}/{repo}/releases/{id}/assets",
 		Service: "Repos", Name: "ListReleaseAssets", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListReleases = Operation{ID: "repoListReleases", Method: "GET", Path: "/repos/{owner}/{repo}/releases",
 		Service: "Repos", Name: "ListReleases", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListStargazers = Operation{ID: "repoListStargazers", Method: "GET", Path: "/repos/{owner}/{repo}/stargazers",
 		Service: "Repos", Name: "ListStargazers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListStatuses = Operation{ID: "repoListStatuses", Method: "GET", Path: "/repos/{owner}/{repo}/statuses/{sha}",
 		Service: "Repos", Name: "ListStatusesBySHA", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListStatusesByRef = Operation{ID: "repoListStatusesByRef", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{ref}/statuses",
 		Service: "Repos", Name: "ListStatuses", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListSubscribers = Operation{ID: "repoListSubscribers", Method: "GET", Path: "/repos/{owner}/{repo}/subscribers",
 		Service: "Repos", Name: "ListSubscribers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListTagProtection = Operation{ID: "repoListTagProtection", Method: "GET", Path: "/repos/{owner}/{repo}/tag_protections",
 		Service: "Repos", Name: "ListTagProtections", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListTags = Operation{ID: "repoListTags", Method: "GET", Path: "/repos/{owner}/{repo}/tags",
 		Service: "Repos", Name: "ListTags", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListTeams = Operation{ID: "repoListTeams", Method: "GET", Path: "/repos/{owner}/{repo}/teams",
 		Service: "Repos", Name: "ListTeams", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoListTopics = Operation{ID: "repoListTopics", Method: "GET", Path: "/repos/{owner}/{repo}/topics",
 		Service: "Repos", Name: "ListTopics", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoMergePullRequest = Operation{ID: "repoMergePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
 		Service: "PullRequests", Name: "Merge", Retry: RetryNever, RetryReason: "merges; a repeat is refused or merges what the pull has become", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoMigrate = Operation{ID: "repoMigrate", Method: "POST", Path: "/repos/migrate",
 		Service: "Repos", Name: "Migrate", Retry: RetryNever, RetryReason: "creates a repository by migration", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoMirrorSync = Operation{ID: "repoMirrorSync", Method: "POST", Path: "/repos/{owner}/{repo}/mirror-sync",
 		Service: "Repos", Name: "SyncMirror", Retry: RetryNever, RetryReason: "queues a fetch from upstream; a repeat queues another", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoNewPinAllowed = Operation{ID: "repoNewPinAllowed", Method: "GET", Path: "/repos/{owner}/{repo}/new_pin_allowed",
 		Service: "Repos", Name: "GetNewPinAllowed", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoPullRequestIsMerged = Operation{ID: "repoPullRequestIsMerged", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{index}/merge",
 		Service: "PullRequests", Name: "IsMerged", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoPushMirrorSync = Operation{ID: "repoPushMirrorSync", Method: "POST", Path: "/repos/{owner}/{repo}/push_mirrors-sync",
 		Service: "Repos", Name: "SyncPushMirrors", Retry: RetryNever, RetryReason: "queues a push to every mirror; a repeat queues them again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoRemoveNote = Operation{ID: "repoRemoveNote", Method: "DELETE", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
 		Service: "Repos", Name: "DeleteNote", Retry: RetryNever, RetryReason: "sha may be a ref, which can move to another commit between attempts", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoReplaceAllFlags = Operation{ID: "repoReplaceAllFlags", Method: "PUT", Path: "/repos/{owner}/{repo}/flags",
 		Service: "Repos", Name: "ReplaceFlags", Retry: RetryAlways, RetryReason: "states the repository's whole flag list; a repeat sets the same list", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteAdmin, ScopeWriteRepository}}}
 	opRepoSearch = Operation{ID: "repoSearch", Method: "GET", Path: "/repos/search",
 		Service: "Repos", Name: "Search", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoSearchRunJobs = Operation{ID: "repoSearchRunJobs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runners/jobs",
 		Service: "Actions", Name: "ListRepoRunnerJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoSetNote = Operation{ID: "repoSetNote", Method: "POST", Path: "/repos/{owner}/{repo}/git/notes/{sha}",
 		Service: "Repos", Name: "SetNote", Retry: RetryNever, RetryReason: "sha may be a ref that moves between attempts; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoSigningKey = Operation{ID: "repoSigningKey", Method: "GET", Path: "/repos/{owner}/{repo}/signing-key.gpg",
 		Service: "Repos", Name: "GetSigningKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoSubmitPullReview = Operation{ID: "repoSubmitPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}",
 		Service: "PullRequests", Name: "SubmitReview", Retry: RetryNever, RetryReason: "submits a pending review; a repeat is refused or posts again", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoSyncForkBranch = Operation{ID: "repoSyncForkBranch", Method: "POST", Path: "/repos/{owner}/{repo}/sync_fork/{branch}",
 		Service: "Repos", Name: "SyncForkBranch", Retry: RetryNever, RetryReason: "fast-forwards a fork branch by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoSyncForkBranchInfo = Operation{ID: "repoSyncForkBranchInfo", Method: "GET", Path: "/repos/{owner}/{repo}/sync_fork/{branch}",
 		Service: "Repos", Name: "GetForkBranchSyncInfo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoSyncForkDefault = Operation{ID: "repoSyncForkDefault", Method: "POST", Path: "/repos/{owner}/{repo}/sync_fork",
 		Service: "Repos", Name: "SyncFork", Retry: RetryNever, RetryReason: "fast-forwards the fork by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoSyncForkDefaultInfo = Operation{ID: "repoSyncForkDefaultInfo", Method: "GET", Path: "/repos/{owner}/{repo}/sync_fork",
 		Service: "Repos", Name: "GetForkSyncInfo", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "13.0"}
+		Since: "13.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoTestHook = Operation{ID: "repoTestHook", Method: "POST", Path: "/repos/{owner}/{repo}/hooks/{id}/tests",
 		Service: "Repos", Name: "TestHook", Retry: RetryNever, RetryReason: "sends a test delivery; a repeat sends another", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoTrackedTimes = Operation{ID: "repoTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/times",
 		Service: "Repos", Name: "ListTrackedTimes", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opRepoTransfer = Operation{ID: "repoTransfer", Method: "POST", Path: "/repos/{owner}/{repo}/transfer",
 		Service: "Repos", Name: "Transfer", Retry: RetryNever, RetryReason: "starts an ownership transfer; afterwards owner/name may address something else", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoUnDismissPullReview = Operation{ID: "repoUnDismissPullReview", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals",
 		Service: "PullRequests", Name: "UndismissReview", Retry: RetryNever, RetryReason: "changes a review's state by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoUpdateAvatar = Operation{ID: "repoUpdateAvatar", Method: "POST", Path: "/repos/{owner}/{repo}/avatar",
 		Service: "Repos", Name: "SetAvatar", Retry: RetryNever, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoUpdateBranch = Operation{ID: "repoUpdateBranch", Method: "PATCH", Path: "/repos/{owner}/{repo}/branches/{branch}",
 		Service: "Repos", Name: "RenameBranch", Retry: RetryNever, RetryReason: "renames the branch; a repeat would address a name that is gone", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoUpdateFile = Operation{ID: "repoUpdateFile", Method: "PUT", Path: "/repos/{owner}/{repo}/contents/{filepath}",
 		Service: "Repos", Name: "UpdateFile", Retry: RetryNever, RetryReason: "makes a commit; the sha guard refuses a repeat, which is never sent", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoUpdatePullRequest = Operation{ID: "repoUpdatePullRequest", Method: "POST", Path: "/repos/{owner}/{repo}/pulls/{index}/update",
 		Service: "PullRequests", Name: "UpdateBranch", Retry: RetryNever, RetryReason: "merges or rebases the base into the head branch; a repeat may add commits", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoUpdateTopics = Operation{ID: "repoUpdateTopics", Method: "PUT", Path: "/repos/{owner}/{repo}/topics",
 		Service: "Repos", Name: "ReplaceTopics", Retry: RetryAlways, RetryReason: "states the repository's whole topic list; a repeat sets the same list", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opRepoValidateIssueConfig = Operation{ID: "repoValidateIssueConfig", Method: "GET", Path: "/repos/{owner}/{repo}/issue_config/validate",
 		Service: "Repos", Name: "ValidateIssueConfig", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opTeamSearch = Operation{ID: "teamSearch", Method: "GET", Path: "/orgs/{org}/teams/search",
 		Service: "Orgs", Name: "SearchTeams", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization}}}
 	opTopicSearch = Operation{ID: "topicSearch", Method: "GET", Path: "/topics/search",
 		Service: "Repos", Name: "SearchTopics", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opUnlinkPackage = Operation{ID: "unlinkPackage", Method: "POST", Path: "/packages/{owner}/{type}/{name}/-/unlink",
 		Service: "Packages", Name: "Unlink", Retry: RetryAlways, RetryReason: "states the end state, no linked repository; a repeat changes nothing", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWritePackage}}}
 	opUnpinIssue = Operation{ID: "unpinIssue", Method: "DELETE", Path: "/repos/{owner}/{repo}/issues/{index}/pin",
 		Service: "Issues", Name: "Unpin", Retry: RetryAlways, RetryReason: "unpinned is a yes/no state of one issue; a repeat leaves it unpinned", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteIssue}}}
 	opUpdateOrgSecret = Operation{ID: "updateOrgSecret", Method: "PUT", Path: "/orgs/{org}/actions/secrets/{secretname}",
 		Service: "Actions", Name: "SetOrgSecret", Retry: RetryAlways, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opUpdateOrgVariable = Operation{ID: "updateOrgVariable", Method: "PUT", Path: "/orgs/{org}/actions/variables/{variablename}",
 		Service: "Actions", Name: "UpdateOrgVariable", Retry: RetryNever, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteOrganization}}}
 	opUpdateRepoSecret = Operation{ID: "updateRepoSecret", Method: "PUT", Path: "/repos/{owner}/{repo}/actions/secrets/{secretname}",
 		Service: "Actions", Name: "SetRepoSecret", Retry: RetryAlways, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opUpdateRepoVariable = Operation{ID: "updateRepoVariable", Method: "PUT", Path: "/repos/{owner}/{repo}/actions/variables/{variablename}",
 		Service: "Actions", Name: "UpdateRepoVariable", Retry: RetryNever, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opUpdateUserSecret = Operation{ID: "updateUserSecret", Method: "PUT", Path: "/user/actions/secrets/{secretname}",
 		Service: "Actions", Name: "SetUserSecret", Retry: RetryAlways, RetryReason: "sets the named secret to the whole given value; a repeat writes the same value", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUpdateUserSettings = Operation{ID: "updateUserSettings", Method: "PATCH", Path: "/user/settings",
 		Service: "Users", Name: "EditSettings", Retry: RetryNever, RetryReason: "partial update of the account's settings", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUpdateUserVariable = Operation{ID: "updateUserVariable", Method: "PUT", Path: "/user/actions/variables/{variablename}",
 		Service: "Actions", Name: "UpdateUserVariable", Retry: RetryNever, RetryReason: "the body may rename the variable; a repeat would address a name that is gone", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserAddEmail = Operation{ID: "userAddEmail", Method: "POST", Path: "/user/emails",
 		Service: "Users", Name: "AddEmails", Retry: RetryNever, RetryReason: "adds addresses; a repeat is refused as they are in use", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserBlockUser = Operation{ID: "userBlockUser", Method: "PUT", Path: "/user/block/{username}",
 		Service: "Users", Name: "Block", Retry: RetryAlways, RetryReason: "blocked is a yes/no state for one user; a repeat leaves them blocked", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCheckFollowing = Operation{ID: "userCheckFollowing", Method: "GET", Path: "/users/{username}/following/{target}",
 		Service: "Users", Name: "IsFollowing", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCheckQuota = Operation{ID: "userCheckQuota", Method: "GET", Path: "/user/quota/check",
 		Service: "Users", Name: "CheckQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCreateHook = Operation{ID: "userCreateHook", Method: "POST", Path: "/user/hooks",
 		Service: "Users", Name: "CreateHook", Retry: RetryNever, RetryReason: "creates a webhook; a repeat creates a second one", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCreateOAuth2Application = Operation{ID: "userCreateOAuth2Application", Method: "POST", Path: "/user/applications/oauth2",
 		Service: "Users", Name: "CreateOAuth2App", Retry: RetryNever, RetryReason: "creates an application and mints its client secret", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCreateToken = Operation{ID: "userCreateToken", Method: "POST", Path: "/users/{username}/tokens",
 		Service: "Users", Name: "CreateToken", Retry: RetryNever, RetryReason: "mints a token; a repeat would mint a second, unknowable credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCurrentActivityPubFollow = Operation{ID: "userCurrentActivityPubFollow", Method: "POST", Path: "/user/activitypub/follow",
 		Service: "Users", Name: "FollowRemote", Retry: RetryNever, RetryReason: "sends a federated Follow to a remote instance; a repeat sends another", Paging: PagingNone,
-		Since: "16.0"}
+		Since: "16.0",
+		Scope: ScopeRequirement{Rule: ScopeUnknown}}
 	opUserCurrentCheckFollowing = Operation{ID: "userCurrentCheckFollowing", Method: "GET", Path: "/user/following/{username}",
 		Service: "Users", Name: "IsFollowedByMe", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCurrentCheckStarring = Operation{ID: "userCurrentCheckStarring", Method: "GET", Path: "/user/starred/{owner}/{repo}",
 		Service: "Users", Name: "IsStarred", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository, ScopeReadUser}}}
 	opUserCurrentCheckSubscription = Operation{ID: "userCurrentCheckSubscription", Method: "GET", Path: "/repos/{owner}/{repo}/subscription",
 		Service: "Repos", Name: "GetSubscription", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opUserCurrentDeleteFollow = Operation{ID: "userCurrentDeleteFollow", Method: "DELETE", Path: "/user/following/{username}",
 		Service: "Users", Name: "Unfollow", Retry: RetryAlways, RetryReason: "not following is a yes/no state; a repeat leaves it so", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCurrentDeleteGPGKey = Operation{ID: "userCurrentDeleteGPGKey", Method: "DELETE", Path: "/user/gpg_keys/{id}",
 		Service: "Users", Name: "DeleteGPGKey", Retry: RetryAlways, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCurrentDeleteKey = Operation{ID: "userCurrentDeleteKey", Method: "DELETE", Path: "/user/keys/{id}",
 		Service: "Users", Name: "DeleteKey", Retry: RetryAlways, RetryReason: "key ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCurrentDeleteStar = Operation{ID: "userCurrentDeleteStar", Method: "DELETE", Path: "/user/starred/{owner}/{repo}",
 		Service: "Users", Name: "Unstar", Retry: RetryAlways, RetryReason: "not starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository, ScopeWriteUser}}}
 	opUserCurrentDeleteSubscription = Operation{ID: "userCurrentDeleteSubscription", Method: "DELETE", Path: "/repos/{owner}/{repo}/subscription",
 		Service: "Repos", Name: "Unwatch", Retry: RetryAlways, RetryReason: "unwatched is a yes/no state of one repo; a repeat leaves it unwatched", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opUserCurrentGetGPGKey = Operation{ID: "userCurrentGetGPGKey", Method: "GET", Path: "/user/gpg_keys/{id}",
 		Service: "Users", Name: "GetGPGKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCurrentGetKey = Operation{ID: "userCurrentGetKey", Method: "GET", Path: "/user/keys/{id}",
 		Service: "Users", Name: "GetKey", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCurrentListFollowers = Operation{ID: "userCurrentListFollowers", Method: "GET", Path: "/user/followers",
 		Service: "Users", Name: "ListMyFollowers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCurrentListFollowing = Operation{ID: "userCurrentListFollowing", Method: "GET", Path: "/user/following",
 		Service: "Users", Name: "ListMyFollowing", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCurrentListGPGKeys = Operation{ID: "userCurrentListGPGKeys", Method: "GET", Path: "/user/gpg_keys",
 		Service: "Users", Name: "ListMyGPGKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCurrentListKeys = Operation{ID: "userCurrentListKeys", Method: "GET", Path: "/user/keys",
 		Service: "Users", Name: "ListMyKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCurrentListRepos = Operation{ID: "userCurrentListRepos", Method: "GET", Path: "/user/repos",
 		Service: "Repos", Name: "List", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository, ScopeReadUser}}}
 	opUserCurrentListStarred = Operation{ID: "userCurrentListStarred", Method: "GET", Path: "/user/starred",
 		Service: "Users", Name: "ListMyStarred", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository, ScopeReadUser}}}
 	opUserCurrentListSubscriptions = Operation{ID: "userCurrentListSubscriptions", Method: "GET", Path: "/user/subscriptions",
 		Service: "Users", Name: "ListMySubscriptions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserCurrentPostGPGKey = Operation{ID: "userCurrentPostGPGKey", Method: "POST", Path: "/user/gpg_keys",
 		Service: "Users", Name: "CreateGPGKey", Retry: RetryNever, RetryReason: "adds a GPG key", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCurrentPostKey = Operation{ID: "userCurrentPostKey", Method: "POST", Path: "/user/keys",
 		Service: "Users", Name: "CreateKey", Retry: RetryNever, RetryReason: "adds an SSH key", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCurrentPutFollow = Operation{ID: "userCurrentPutFollow", Method: "PUT", Path: "/user/following/{username}",
 		Service: "Users", Name: "Follow", Retry: RetryAlways, RetryReason: "following is a yes/no state; a repeat leaves it so", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserCurrentPutStar = Operation{ID: "userCurrentPutStar", Method: "PUT", Path: "/user/starred/{owner}/{repo}",
 		Service: "Users", Name: "Star", Retry: RetryAlways, RetryReason: "starred is a yes/no state of one repo; a repeat leaves it so", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository, ScopeWriteUser}}}
 	opUserCurrentPutSubscription = Operation{ID: "userCurrentPutSubscription", Method: "PUT", Path: "/repos/{owner}/{repo}/subscription",
 		Service: "Repos", Name: "Watch", Retry: RetryAlways, RetryReason: "watched is a yes/no state of one repo; a repeat leaves it watched", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}}
 	opUserCurrentTrackedTimes = Operation{ID: "userCurrentTrackedTimes", Method: "GET", Path: "/user/times",
 		Service: "Users", Name: "ListTrackedTimes", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserDeleteAccessToken = Operation{ID: "userDeleteAccessToken", Method: "DELETE", Path: "/users/{username}/tokens/{token}",
 		Service: "Users", Name: "DeleteToken", Retry: RetryNever, RetryReason: "the path takes an id or a name, and a token of that name may be re-created", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserDeleteAvatar = Operation{ID: "userDeleteAvatar", Method: "DELETE", Path: "/user/avatar",
 		Service: "Users", Name: "DeleteAvatar", Retry: RetryAlways, RetryReason: "resets the avatar to the default; a repeat changes nothing", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserDeleteEmail = Operation{ID: "userDeleteEmail", Method: "DELETE", Path: "/user/emails",
 		Service: "Users", Name: "DeleteEmails", Retry: RetryAlways, RetryReason: "removes the named addresses from the account; a repeat leaves them removed", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserDeleteHook = Operation{ID: "userDeleteHook", Method: "DELETE", Path: "/user/hooks/{id}",
 		Service: "Users", Name: "DeleteHook", Retry: RetryAlways, RetryReason: "webhook ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserDeleteOAuth2Application = Operation{ID: "userDeleteOAuth2Application", Method: "DELETE", Path: "/user/applications/oauth2/{id}",
 		Service: "Users", Name: "DeleteOAuth2App", Retry: RetryAlways, RetryReason: "application ids are never reused; deleting twice leaves it deleted", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserEditHook = Operation{ID: "userEditHook", Method: "PATCH", Path: "/user/hooks/{id}",
 		Service: "Users", Name: "EditHook", Retry: RetryNever, RetryReason: "partial update of a webhook", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserGet = Operation{ID: "userGet", Method: "GET", Path: "/users/{username}",
 		Service: "Users", Name: "Get", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetCurrent = Operation{ID: "userGetCurrent", Method: "GET", Path: "/user",
 		Service: "Users", Name: "GetCurrent", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetHeatmapData = Operation{ID: "userGetHeatmapData", Method: "GET", Path: "/users/{username}/heatmap",
 		Service: "Users", Name: "ListHeatmap", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetHook = Operation{ID: "userGetHook", Method: "GET", Path: "/user/hooks/{id}",
 		Service: "Users", Name: "GetHook", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetOAuth2Application = Operation{ID: "userGetOAuth2Application", Method: "GET", Path: "/user/applications/oauth2/{id}",
 		Service: "Users", Name: "GetOAuth2App", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetOAuth2Applications = Operation{ID: "userGetOAuth2Applications", Method: "GET", Path: "/user/applications/oauth2",
 		Service: "Users", Name: "ListOAuth2Apps", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetQuota = Operation{ID: "userGetQuota", Method: "GET", Path: "/user/quota",
 		Service: "Users", Name: "GetQuota", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetRunnerRegistrationToken = Operation{ID: "userGetRunnerRegistrationToken", Method: "GET", Path: "/user/actions/runners/registration-token",
 		Service: "Actions", Name: "GetUserRegistrationToken", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetStopWatches = Operation{ID: "userGetStopWatches", Method: "GET", Path: "/user/stopwatches",
 		Service: "Users", Name: "ListStopwatches", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserGetTokens = Operation{ID: "userGetTokens", Method: "GET", Path: "/users/{username}/tokens",
 		Service: "Users", Name: "ListTokens", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListActivityFeeds = Operation{ID: "userListActivityFeeds", Method: "GET", Path: "/users/{username}/activities/feeds",
 		Service: "Users", Name: "ListActivityFeeds", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListBlockedUsers = Operation{ID: "userListBlockedUsers", Method: "GET", Path: "/user/list_blocked",
 		Service: "Users", Name: "ListBlockedUsers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListEmails = Operation{ID: "userListEmails", Method: "GET", Path: "/user/emails",
 		Service: "Users", Name: "ListEmails", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListFollowers = Operation{ID: "userListFollowers", Method: "GET", Path: "/users/{username}/followers",
 		Service: "Users", Name: "ListFollowers", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListFollowing = Operation{ID: "userListFollowing", Method: "GET", Path: "/users/{username}/following",
 		Service: "Users", Name: "ListFollowing", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListGPGKeys = Operation{ID: "userListGPGKeys", Method: "GET", Path: "/users/{username}/gpg_keys",
 		Service: "Users", Name: "ListGPGKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListHooks = Operation{ID: "userListHooks", Method: "GET", Path: "/user/hooks",
 		Service: "Users", Name: "ListHooks", Retry: RetryIdempotentOnly, RetryReason: "a read; nothing changes, though the body is a credential", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListKeys = Operation{ID: "userListKeys", Method: "GET", Path: "/users/{username}/keys",
 		Service: "Users", Name: "ListKeys", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListQuotaArtifacts = Operation{ID: "userListQuotaArtifacts", Method: "GET", Path: "/user/quota/artifacts",
 		Service: "Users", Name: "ListQuotaArtifacts", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListQuotaAttachments = Operation{ID: "userListQuotaAttachments", Method: "GET", Path: "/user/quota/attachments",
 		Service: "Users", Name: "ListQuotaAttachments", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListQuotaPackages = Operation{ID: "userListQuotaPackages", Method: "GET", Path: "/user/quota/packages",
 		Service: "Users", Name: "ListQuotaPackages", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListRepos = Operation{ID: "userListRepos", Method: "GET", Path: "/users/{username}/repos",
 		Service: "Repos", Name: "ListByUser", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository, ScopeReadUser}}}
 	opUserListStarred = Operation{ID: "userListStarred", Method: "GET", Path: "/users/{username}/starred",
 		Service: "Users", Name: "ListStarred", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListSubscriptions = Operation{ID: "userListSubscriptions", Method: "GET", Path: "/users/{username}/subscriptions",
 		Service: "Users", Name: "ListSubscriptions", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserListTeams = Operation{ID: "userListTeams", Method: "GET", Path: "/user/teams",
 		Service: "Users", Name: "ListTeams", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserSearch = Operation{ID: "userSearch", Method: "GET", Path: "/users/search",
 		Service: "Users", Name: "Search", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingPageLimit,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserSearchRunJobs = Operation{ID: "userSearchRunJobs", Method: "GET", Path: "/user/actions/runners/jobs",
 		Service: "Actions", Name: "ListUserRunnerJobs", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadUser}}}
 	opUserTrackedTimes = Operation{ID: "userTrackedTimes", Method: "GET", Path: "/repos/{owner}/{repo}/times/{user}",
 		Service: "Repos", Name: "ListUserTrackedTimes", Retry: RetryIdempotentOnly, RetryReason: "a read", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}}
 	opUserUnblockUser = Operation{ID: "userUnblockUser", Method: "PUT", Path: "/user/unblock/{username}",
 		Service: "Users", Name: "Unblock", Retry: RetryAlways, RetryReason: "unblocked is a yes/no state for one user; a repeat leaves them unblocked", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserUpdateAvatar = Operation{ID: "userUpdateAvatar", Method: "POST", Path: "/user/avatar",
 		Service: "Users", Name: "SetAvatar", Retry: RetryNever, RetryReason: "uploads an avatar by POST; a POST that changes state is never repeated", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserUpdateOAuth2Application = Operation{ID: "userUpdateOAuth2Application", Method: "PATCH", Path: "/user/applications/oauth2/{id}",
 		Service: "Users", Name: "EditOAuth2App", Retry: RetryNever, RetryReason: "regenerates the client secret; a repeat would mint another", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 	opUserVerifyGPGKey = Operation{ID: "userVerifyGPGKey", Method: "POST", Path: "/user/gpg_key_verify",
 		Service: "Users", Name: "VerifyGPGKey", Retry: RetryNever, RetryReason: "verifies a key against a signed token; a one-shot action", Paging: PagingNone,
-		Since: "11.0"}
+		Since: "11.0",
+		Scope: ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteUser}}}
 )
 
 // knownReleases are the Forgejo release lines whose specs the operations
@@ -2044,8 +2550,8 @@ var operations = []*Operation{
 
 // Operations returns the table of every operation the client covers, sorted by
 // ID, in a fresh slice the caller may keep: operationId, HTTP method, path
-// template, Go service and method, retry eligibility with its reason, and
-// paging.
+// template, Go service and method, retry eligibility with its reason, paging,
+// the releases that serve it and the token scope it requires.
 func Operations() []Operation {
 	out := make([]Operation, len(operations))
 	for i, op := range operations {

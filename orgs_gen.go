@@ -12,7 +12,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs (orgGetAll). Retry: RetryIdempotentOnly (a read).
+// GET /orgs (orgGetAll). Token scope: none. Retry: RetryIdempotentOnly (a
+// read).
 func (s *OrgsService) ListAll(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgGetAll)
 	req.paging(s.client, deref(params))
@@ -40,7 +41,8 @@ func (s *OrgsService) ListAllIter(ctx context.Context, params *ListOptions, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs (orgCreate). Retry: RetryNever (creates an organization).
+// POST /orgs (orgCreate). Token scope: write:organization. Retry: RetryNever
+// (creates an organization).
 func (s *OrgsService) Create(ctx context.Context, body CreateOrgRequest, opts ...RequestOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgCreate)
 	req.requireText("username", body.Username)
@@ -58,8 +60,9 @@ func (s *OrgsService) Create(ctx context.Context, body CreateOrgRequest, opts ..
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org} (orgDelete). Retry: RetryNever (by name: an organization
-// of that name may be re-created between attempts).
+// DELETE /orgs/{org} (orgDelete). Token scope: write:organization. Retry:
+// RetryNever (by name: an organization of that name may be re-created between
+// attempts).
 func (s *OrgsService) Delete(ctx context.Context, org string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDelete, seg("org", org))
 	req.with(opts)
@@ -71,7 +74,8 @@ func (s *OrgsService) Delete(ctx context.Context, org string, opts ...RequestOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org} (orgGet). Retry: RetryIdempotentOnly (a read).
+// GET /orgs/{org} (orgGet). Token scope: read:organization. Retry:
+// RetryIdempotentOnly (a read).
 func (s *OrgsService) Get(ctx context.Context, org string, opts ...RequestOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgGet, seg("org", org))
 	req.with(opts)
@@ -87,8 +91,8 @@ func (s *OrgsService) Get(ctx context.Context, org string, opts ...RequestOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /orgs/{org} (orgEdit). Retry: RetryNever (partial update of an
-// organization).
+// PATCH /orgs/{org} (orgEdit). Token scope: write:organization. Retry:
+// RetryNever (partial update of an organization).
 func (s *OrgsService) Edit(ctx context.Context, org string, body EditOrgRequest, opts ...RequestOption) (*Organization, *Response, error) {
 	req := newRequest(&opOrgEdit, seg("org", org))
 	req.jsonBody(body)
@@ -114,8 +118,8 @@ type OrgListActivityFeedsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/activities/feeds (orgListActivityFeeds). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/activities/feeds (orgListActivityFeeds). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListActivityFeeds(ctx context.Context, org string, params *OrgListActivityFeedsOptions, opts ...RequestOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opOrgListActivityFeeds, seg("org", org))
 	p := deref(params)
@@ -150,8 +154,9 @@ func (s *OrgsService) ListActivityFeedsIter(ctx context.Context, org string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/avatar (orgDeleteAvatar). Retry: RetryAlways (resets the
-// avatar to the default; a repeat changes nothing).
+// DELETE /orgs/{org}/avatar (orgDeleteAvatar). Token scope: write:organization.
+// Retry: RetryAlways (resets the avatar to the default; a repeat changes
+// nothing).
 func (s *OrgsService) DeleteAvatar(ctx context.Context, org string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteAvatar, seg("org", org))
 	req.with(opts)
@@ -163,8 +168,9 @@ func (s *OrgsService) DeleteAvatar(ctx context.Context, org string, opts ...Requ
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/avatar (orgUpdateAvatar). Retry: RetryNever (uploads an
-// avatar by POST; a POST that changes state is never repeated).
+// POST /orgs/{org}/avatar (orgUpdateAvatar). Token scope: write:organization.
+// Retry: RetryNever (uploads an avatar by POST; a POST that changes state is
+// never repeated).
 func (s *OrgsService) SetAvatar(ctx context.Context, org string, body UpdateUserAvatarRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgUpdateAvatar, seg("org", org))
 	req.jsonBody(body)
@@ -177,8 +183,9 @@ func (s *OrgsService) SetAvatar(ctx context.Context, org string, body UpdateUser
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /orgs/{org}/block/{username} (orgBlockUser). Retry: RetryAlways (blocked
-// is a yes/no state for one user; a repeat leaves them blocked).
+// PUT /orgs/{org}/block/{username} (orgBlockUser). Token scope:
+// write:organization. Retry: RetryAlways (blocked is a yes/no state for one
+// user; a repeat leaves them blocked).
 func (s *OrgsService) BlockUser(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgBlockUser, seg("org", org), seg("username", username))
 	req.with(opts)
@@ -193,8 +200,9 @@ func (s *OrgsService) BlockUser(ctx context.Context, org, username string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/hooks (orgListHooks). Retry: RetryIdempotentOnly (a read;
-// nothing changes, though the body is a credential).
+// GET /orgs/{org}/hooks (orgListHooks). Token scope: read:organization. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *OrgsService) ListHooks(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opOrgListHooks, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -226,8 +234,8 @@ func (s *OrgsService) ListHooksIter(ctx context.Context, org string, params *Lis
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/hooks (orgCreateHook). Retry: RetryNever (creates a webhook;
-// a repeat creates a second one).
+// POST /orgs/{org}/hooks (orgCreateHook). Token scope: write:organization.
+// Retry: RetryNever (creates a webhook; a repeat creates a second one).
 func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgCreateHook, seg("org", org))
 	req.requireText("type", string(body.Type))
@@ -246,8 +254,9 @@ func (s *OrgsService) CreateHook(ctx context.Context, org string, body CreateHoo
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/hooks/{id} (orgDeleteHook). Retry: RetryAlways (webhook
-// ids are never reused; deleting twice leaves it deleted).
+// DELETE /orgs/{org}/hooks/{id} (orgDeleteHook). Token scope:
+// write:organization. Retry: RetryAlways (webhook ids are never reused;
+// deleting twice leaves it deleted).
 func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteHook, seg("org", org), num("id", id))
 	req.with(opts)
@@ -262,8 +271,9 @@ func (s *OrgsService) DeleteHook(ctx context.Context, org string, id int64, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/hooks/{id} (orgGetHook). Retry: RetryIdempotentOnly (a read;
-// nothing changes, though the body is a credential).
+// GET /orgs/{org}/hooks/{id} (orgGetHook). Token scope: read:organization.
+// Retry: RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *OrgsService) GetHook(ctx context.Context, org string, id int64, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgGetHook, seg("org", org), num("id", id))
 	req.with(opts)
@@ -283,8 +293,8 @@ func (s *OrgsService) GetHook(ctx context.Context, org string, id int64, opts ..
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /orgs/{org}/hooks/{id} (orgEditHook). Retry: RetryNever (partial update
-// of a webhook).
+// PATCH /orgs/{org}/hooks/{id} (orgEditHook). Token scope: write:organization.
+// Retry: RetryNever (partial update of a webhook).
 func (s *OrgsService) EditHook(ctx context.Context, org string, id int64, body EditHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opOrgEditHook, seg("org", org), num("id", id))
 	req.jsonBody(body)
@@ -316,7 +326,8 @@ type OrgListLabelsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/labels (orgListLabels). Retry: RetryIdempotentOnly (a read).
+// GET /orgs/{org}/labels (orgListLabels). Token scope: read:organization.
+// Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListLabels(ctx context.Context, org string, params *OrgListLabelsOptions, opts ...RequestOption) ([]*Label, *Response, error) {
 	req := newRequest(&opOrgListLabels, seg("org", org))
 	p := deref(params)
@@ -349,8 +360,9 @@ func (s *OrgsService) ListLabelsIter(ctx context.Context, org string, params *Or
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/labels (orgCreateLabel). Retry: RetryNever (creates a label;
-// duplicate names are allowed, so a repeat makes two).
+// POST /orgs/{org}/labels (orgCreateLabel). Token scope: write:organization.
+// Retry: RetryNever (creates a label; duplicate names are allowed, so a repeat
+// makes two).
 func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLabelRequest, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgCreateLabel, seg("org", org))
 	req.requireText("color", body.Color)
@@ -369,8 +381,9 @@ func (s *OrgsService) CreateLabel(ctx context.Context, org string, body CreateLa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/labels/{id} (orgDeleteLabel). Retry: RetryAlways (label
-// ids are never reused; deleting twice leaves it deleted).
+// DELETE /orgs/{org}/labels/{id} (orgDeleteLabel). Token scope:
+// write:organization. Retry: RetryAlways (label ids are never reused; deleting
+// twice leaves it deleted).
 func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteLabel, seg("org", org), num("id", id))
 	req.with(opts)
@@ -382,8 +395,8 @@ func (s *OrgsService) DeleteLabel(ctx context.Context, org string, id int64, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/labels/{id} (orgGetLabel). Retry: RetryIdempotentOnly (a
-// read).
+// GET /orgs/{org}/labels/{id} (orgGetLabel). Token scope: read:organization.
+// Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgGetLabel, seg("org", org), num("id", id))
 	req.with(opts)
@@ -399,8 +412,8 @@ func (s *OrgsService) GetLabel(ctx context.Context, org string, id int64, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /orgs/{org}/labels/{id} (orgEditLabel). Retry: RetryNever (partial
-// update of a label).
+// PATCH /orgs/{org}/labels/{id} (orgEditLabel). Token scope:
+// write:organization. Retry: RetryNever (partial update of a label).
 func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body EditLabelRequest, opts ...RequestOption) (*Label, *Response, error) {
 	req := newRequest(&opOrgEditLabel, seg("org", org), num("id", id))
 	req.jsonBody(body)
@@ -417,8 +430,8 @@ func (s *OrgsService) EditLabel(ctx context.Context, org string, id int64, body 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/list_blocked (orgListBlockedUsers). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/list_blocked (orgListBlockedUsers). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListBlockedUsers(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*BlockedUser, *Response, error) {
 	req := newRequest(&opOrgListBlockedUsers, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -446,8 +459,8 @@ func (s *OrgsService) ListBlockedUsersIter(ctx context.Context, org string, para
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/members (orgListMembers). Retry: RetryIdempotentOnly (a
-// read).
+// GET /orgs/{org}/members (orgListMembers). Token scope: read:organization.
+// Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListMembers(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListMembers, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -475,8 +488,9 @@ func (s *OrgsService) ListMembersIter(ctx context.Context, org string, params *L
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/members/{username} (orgDeleteMember). Retry: RetryAlways
-// (takes one user out of the organization; a repeat leaves them out).
+// DELETE /orgs/{org}/members/{username} (orgDeleteMember). Token scope:
+// write:organization. Retry: RetryAlways (takes one user out of the
+// organization; a repeat leaves them out).
 func (s *OrgsService) RemoveMember(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteMember, seg("org", org), seg("username", username))
 	req.with(opts)
@@ -492,8 +506,8 @@ func (s *OrgsService) RemoveMember(ctx context.Context, org, username string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/members/{username} (orgIsMember). Retry: RetryIdempotentOnly
-// (a read).
+// GET /orgs/{org}/members/{username} (orgIsMember). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) IsMember(ctx context.Context, org, username string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opOrgIsMember, seg("org", org), seg("username", username))
 	req.with(opts)
@@ -510,8 +524,8 @@ func (s *OrgsService) IsMember(ctx context.Context, org, username string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/public_members (orgListPublicMembers). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/public_members (orgListPublicMembers). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListPublicMembers(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListPublicMembers, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -540,9 +554,9 @@ func (s *OrgsService) ListPublicMembersIter(ctx context.Context, org string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /orgs/{org}/public_members/{username} (orgConcealMember). Retry:
-// RetryAlways (concealed membership is a yes/no state; a repeat leaves it
-// concealed).
+// DELETE /orgs/{org}/public_members/{username} (orgConcealMember). Token scope:
+// write:organization. Retry: RetryAlways (concealed membership is a yes/no
+// state; a repeat leaves it concealed).
 func (s *OrgsService) ConcealMembership(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgConcealMember, seg("org", org), seg("username", username))
 	req.with(opts)
@@ -557,8 +571,8 @@ func (s *OrgsService) ConcealMembership(ctx context.Context, org, username strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/public_members/{username} (orgIsPublicMember). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/public_members/{username} (orgIsPublicMember). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opOrgIsPublicMember, seg("org", org), seg("username", username))
 	req.with(opts)
@@ -575,8 +589,9 @@ func (s *OrgsService) IsPublicMember(ctx context.Context, org, username string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /orgs/{org}/public_members/{username} (orgPublicizeMember). Retry:
-// RetryAlways (public membership is a yes/no state; a repeat leaves it public).
+// PUT /orgs/{org}/public_members/{username} (orgPublicizeMember). Token scope:
+// write:organization. Retry: RetryAlways (public membership is a yes/no state;
+// a repeat leaves it public).
 func (s *OrgsService) PublicizeMembership(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgPublicizeMember, seg("org", org), seg("username", username))
 	req.with(opts)
@@ -588,7 +603,8 @@ func (s *OrgsService) PublicizeMembership(ctx context.Context, org, username str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/quota (orgGetQuota). Retry: RetryIdempotentOnly (a read).
+// GET /orgs/{org}/quota (orgGetQuota). Token scope: read:organization. Retry:
+// RetryIdempotentOnly (a read).
 func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...RequestOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opOrgGetQuota, seg("org", org))
 	req.with(opts)
@@ -604,8 +620,8 @@ func (s *OrgsService) GetQuota(ctx context.Context, org string, opts ...RequestO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/quota/artifacts (orgListQuotaArtifacts). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/quota/artifacts (orgListQuotaArtifacts). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListQuotaArtifacts(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedArtifact, *Response, error) {
 	req := newRequest(&opOrgListQuotaArtifacts, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -635,8 +651,8 @@ func (s *OrgsService) ListQuotaArtifactsIter(ctx context.Context, org string, pa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/quota/attachments (orgListQuotaAttachments). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/quota/attachments (orgListQuotaAttachments). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListQuotaAttachments(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedAttachment, *Response, error) {
 	req := newRequest(&opOrgListQuotaAttachments, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -675,8 +691,8 @@ type OrgCheckQuotaOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/quota/check (orgCheckQuota). Retry: RetryIdempotentOnly (a
-// read).
+// GET /orgs/{org}/quota/check (orgCheckQuota). Token scope: read:organization.
+// Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgCheckQuotaOptions, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opOrgCheckQuota, seg("org", org))
 	p := deref(params)
@@ -695,8 +711,8 @@ func (s *OrgsService) CheckQuota(ctx context.Context, org string, params *OrgChe
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/quota/packages (orgListQuotaPackages). Retry:
-// RetryIdempotentOnly (a read).
+// GET /orgs/{org}/quota/packages (orgListQuotaPackages). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListQuotaPackages(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedPackage, *Response, error) {
 	req := newRequest(&opOrgListQuotaPackages, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -725,8 +741,9 @@ func (s *OrgsService) ListQuotaPackagesIter(ctx context.Context, org string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/rename (renameOrg). Retry: RetryNever (addressed by the old
-// name, which is free after success and could be taken again).
+// POST /orgs/{org}/rename (renameOrg). Token scope: write:organization. Retry:
+// RetryNever (addressed by the old name, which is free after success and could
+// be taken again).
 func (s *OrgsService) Rename(ctx context.Context, org string, body RenameOrgRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRenameOrg, seg("org", org))
 	req.requireText("new_name", body.NewName)
@@ -740,7 +757,8 @@ func (s *OrgsService) Rename(ctx context.Context, org string, body RenameOrgRequ
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/teams (orgListTeams). Retry: RetryIdempotentOnly (a read).
+// GET /orgs/{org}/teams (orgListTeams). Token scope: read:organization. Retry:
+// RetryIdempotentOnly (a read).
 func (s *OrgsService) ListTeams(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*Team, *Response, error) {
 	req := newRequest(&opOrgListTeams, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -768,7 +786,8 @@ func (s *OrgsService) ListTeamsIter(ctx context.Context, org string, params *Lis
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/teams (orgCreateTeam). Retry: RetryNever (creates a team).
+// POST /orgs/{org}/teams (orgCreateTeam). Token scope: write:organization.
+// Retry: RetryNever (creates a team).
 func (s *OrgsService) CreateTeam(ctx context.Context, org string, body CreateTeamRequest, opts ...RequestOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgCreateTeam, seg("org", org))
 	req.requireText("name", body.Name)
@@ -800,8 +819,8 @@ type OrgSearchTeamsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/teams/search (teamSearch). Retry: RetryIdempotentOnly (a
-// read).
+// GET /orgs/{org}/teams/search (teamSearch). Token scope: read:organization.
+// Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) SearchTeams(ctx context.Context, org string, params *OrgSearchTeamsOptions, opts ...RequestOption) ([]*Team, *Response, error) {
 	req := newRequest(&opTeamSearch, seg("org", org))
 	p := deref(params)
@@ -835,8 +854,9 @@ func (s *OrgsService) SearchTeamsIter(ctx context.Context, org string, params *O
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /orgs/{org}/unblock/{username} (orgUnblockUser). Retry: RetryAlways
-// (unblocked is a yes/no state for one user; a repeat leaves them unblocked).
+// PUT /orgs/{org}/unblock/{username} (orgUnblockUser). Token scope:
+// write:organization. Retry: RetryAlways (unblocked is a yes/no state for one
+// user; a repeat leaves them unblocked).
 func (s *OrgsService) UnblockUser(ctx context.Context, org, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgUnblockUser, seg("org", org), seg("username", username))
 	req.with(opts)
@@ -848,8 +868,8 @@ func (s *OrgsService) UnblockUser(ctx context.Context, org, username string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /teams/{id} (orgDeleteTeam). Retry: RetryAlways (team ids are never
-// reused; deleting twice leaves it deleted).
+// DELETE /teams/{id} (orgDeleteTeam). Token scope: write:organization. Retry:
+// RetryAlways (team ids are never reused; deleting twice leaves it deleted).
 func (s *OrgsService) DeleteTeam(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgDeleteTeam, num("id", id))
 	req.with(opts)
@@ -861,7 +881,8 @@ func (s *OrgsService) DeleteTeam(ctx context.Context, id int64, opts ...RequestO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id} (orgGetTeam). Retry: RetryIdempotentOnly (a read).
+// GET /teams/{id} (orgGetTeam). Token scope: read:organization. Retry:
+// RetryIdempotentOnly (a read).
 func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...RequestOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgGetTeam, num("id", id))
 	req.with(opts)
@@ -877,8 +898,8 @@ func (s *OrgsService) GetTeam(ctx context.Context, id int64, opts ...RequestOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /teams/{id} (orgEditTeam). Retry: RetryNever (partial update of a
-// team).
+// PATCH /teams/{id} (orgEditTeam). Token scope: write:organization. Retry:
+// RetryNever (partial update of a team).
 func (s *OrgsService) EditTeam(ctx context.Context, id int64, body EditTeamRequest, opts ...RequestOption) (*Team, *Response, error) {
 	req := newRequest(&opOrgEditTeam, num("id", id))
 	req.requireText("name", body.Name)
@@ -905,8 +926,8 @@ type OrgListTeamActivityFeedsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/activities/feeds (orgListTeamActivityFeeds). Retry:
-// RetryIdempotentOnly (a read).
+// GET /teams/{id}/activities/feeds (orgListTeamActivityFeeds). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListTeamActivityFeeds(ctx context.Context, id int64, params *OrgListTeamActivityFeedsOptions, opts ...RequestOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opOrgListTeamActivityFeeds, num("id", id))
 	p := deref(params)
@@ -940,8 +961,8 @@ func (s *OrgsService) ListTeamActivityFeedsIter(ctx context.Context, id int64, p
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/members (orgListTeamMembers). Retry: RetryIdempotentOnly (a
-// read).
+// GET /teams/{id}/members (orgListTeamMembers). Token scope: read:organization.
+// Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListTeamMembers(ctx context.Context, id int64, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opOrgListTeamMembers, num("id", id))
 	req.paging(s.client, deref(params))
@@ -969,8 +990,9 @@ func (s *OrgsService) ListTeamMembersIter(ctx context.Context, id int64, params 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /teams/{id}/members/{username} (orgRemoveTeamMember). Retry:
-// RetryAlways (takes one user out of one team; a repeat leaves them out).
+// DELETE /teams/{id}/members/{username} (orgRemoveTeamMember). Token scope:
+// write:organization. Retry: RetryAlways (takes one user out of one team; a
+// repeat leaves them out).
 func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgRemoveTeamMember, num("id", id), seg("username", username))
 	req.with(opts)
@@ -982,8 +1004,8 @@ func (s *OrgsService) RemoveTeamMember(ctx context.Context, id int64, username s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/members/{username} (orgListTeamMember). Retry:
-// RetryIdempotentOnly (a read).
+// GET /teams/{id}/members/{username} (orgListTeamMember). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) GetTeamMember(ctx context.Context, id int64, username string, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opOrgListTeamMember, num("id", id), seg("username", username))
 	req.with(opts)
@@ -999,8 +1021,9 @@ func (s *OrgsService) GetTeamMember(ctx context.Context, id int64, username stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /teams/{id}/members/{username} (orgAddTeamMember). Retry: RetryAlways
-// (puts one user in one team; a repeat leaves them in).
+// PUT /teams/{id}/members/{username} (orgAddTeamMember). Token scope:
+// write:organization. Retry: RetryAlways (puts one user in one team; a repeat
+// leaves them in).
 func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgAddTeamMember, num("id", id), seg("username", username))
 	req.with(opts)
@@ -1012,8 +1035,8 @@ func (s *OrgsService) AddTeamMember(ctx context.Context, id int64, username stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/repos (orgListTeamRepos). Retry: RetryIdempotentOnly (a
-// read).
+// GET /teams/{id}/repos (orgListTeamRepos). Token scope: read:organization.
+// Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListTeamRepos(ctx context.Context, id int64, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opOrgListTeamRepos, num("id", id))
 	req.paging(s.client, deref(params))
@@ -1044,8 +1067,9 @@ func (s *OrgsService) ListTeamReposIter(ctx context.Context, id int64, params *L
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /teams/{id}/repos/{org}/{repo} (orgRemoveTeamRepository). Retry:
-// RetryAlways (takes one repository out of one team; a repeat leaves it out).
+// DELETE /teams/{id}/repos/{org}/{repo} (orgRemoveTeamRepository). Token scope:
+// write:organization. Retry: RetryAlways (takes one repository out of one team;
+// a repeat leaves it out).
 func (s *OrgsService) RemoveTeamRepo(ctx context.Context, id int64, org, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgRemoveTeamRepository, num("id", id), seg("org", org), seg("repo", repo))
 	req.with(opts)
@@ -1057,8 +1081,8 @@ func (s *OrgsService) RemoveTeamRepo(ctx context.Context, id int64, org, repo st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /teams/{id}/repos/{org}/{repo} (orgListTeamRepo). Retry:
-// RetryIdempotentOnly (a read).
+// GET /teams/{id}/repos/{org}/{repo} (orgListTeamRepo). Token scope:
+// read:organization. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) GetTeamRepo(ctx context.Context, id int64, org, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opOrgListTeamRepo, num("id", id), seg("org", org), seg("repo", repo))
 	req.with(opts)
@@ -1074,8 +1098,9 @@ func (s *OrgsService) GetTeamRepo(ctx context.Context, id int64, org, repo strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /teams/{id}/repos/{org}/{repo} (orgAddTeamRepository). Retry: RetryAlways
-// (puts one repository in one team; a repeat leaves it in).
+// PUT /teams/{id}/repos/{org}/{repo} (orgAddTeamRepository). Token scope:
+// write:organization. Retry: RetryAlways (puts one repository in one team; a
+// repeat leaves it in).
 func (s *OrgsService) AddTeamRepo(ctx context.Context, id int64, org, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opOrgAddTeamRepository, num("id", id), seg("org", org), seg("repo", repo))
 	req.with(opts)
@@ -1090,7 +1115,8 @@ func (s *OrgsService) AddTeamRepo(ctx context.Context, id int64, org, repo strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/orgs (orgListCurrentUserOrgs). Retry: RetryIdempotentOnly (a read).
+// GET /user/orgs (orgListCurrentUserOrgs). Token scopes: read:organization and
+// read:user, all of them. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) List(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgListCurrentUserOrgs)
 	req.paging(s.client, deref(params))
@@ -1121,8 +1147,8 @@ func (s *OrgsService) ListIter(ctx context.Context, params *ListOptions, opts ..
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/orgs (orgListUserOrgs). Retry: RetryIdempotentOnly (a
-// read).
+// GET /users/{username}/orgs (orgListUserOrgs). Token scopes: read:organization
+// and read:user, all of them. Retry: RetryIdempotentOnly (a read).
 func (s *OrgsService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*Organization, *Response, error) {
 	req := newRequest(&opOrgListUserOrgs, seg("username", username))
 	req.paging(s.client, deref(params))
@@ -1150,7 +1176,8 @@ func (s *OrgsService) ListByUserIter(ctx context.Context, username string, param
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions). Retry:
+// GET /users/{username}/orgs/{org}/permissions (orgGetUserPermissions). Token
+// scopes: read:organization and read:user, all of them. Retry:
 // RetryIdempotentOnly (a read).
 func (s *OrgsService) GetUserPermissions(ctx context.Context, username, org string, opts ...RequestOption) (*OrganizationPermissions, *Response, error) {
 	req := newRequest(&opOrgGetUserPermissions, seg("username", username), seg("org", org))

@@ -23,7 +23,8 @@ type PackageListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /packages/{owner} (listPackages). Retry: RetryIdempotentOnly (a read).
+// GET /packages/{owner} (listPackages). Token scope: read:package. Retry:
+// RetryIdempotentOnly (a read).
 func (s *PackagesService) List(ctx context.Context, owner string, params *PackageListOptions, opts ...RequestOption) ([]*Package, *Response, error) {
 	req := newRequest(&opListPackages, seg("owner", owner))
 	p := deref(params)
@@ -57,9 +58,9 @@ func (s *PackagesService) ListIter(ctx context.Context, owner string, params *Pa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /packages/{owner}/{type}/{name}/-/link/{repo_name} (linkPackage). Retry:
-// RetryAlways (states which repository the package is linked to; a repeat
-// leaves the same link).
+// POST /packages/{owner}/{type}/{name}/-/link/{repo_name} (linkPackage). Token
+// scope: write:package. Retry: RetryAlways (states which repository the package
+// is linked to; a repeat leaves the same link).
 func (s *PackagesService) Link(ctx context.Context, owner, typ, name, repoName string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opLinkPackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("repo_name", repoName))
 	req.with(opts)
@@ -71,9 +72,9 @@ func (s *PackagesService) Link(ctx context.Context, owner, typ, name, repoName s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /packages/{owner}/{type}/{name}/-/unlink (unlinkPackage). Retry:
-// RetryAlways (states the end state, no linked repository; a repeat changes
-// nothing).
+// POST /packages/{owner}/{type}/{name}/-/unlink (unlinkPackage). Token scope:
+// write:package. Retry: RetryAlways (states the end state, no linked
+// repository; a repeat changes nothing).
 func (s *PackagesService) Unlink(ctx context.Context, owner, typ, name string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUnlinkPackage, seg("owner", owner), seg("type", typ), segSlash("name", name))
 	req.with(opts)
@@ -85,9 +86,9 @@ func (s *PackagesService) Unlink(ctx context.Context, owner, typ, name string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /packages/{owner}/{type}/{name}/{version} (deletePackage). Retry:
-// RetryNever (by owner/type/name/version: that version may be published again
-// between attempts).
+// DELETE /packages/{owner}/{type}/{name}/{version} (deletePackage). Token
+// scope: write:package. Retry: RetryNever (by owner/type/name/version: that
+// version may be published again between attempts).
 func (s *PackagesService) Delete(ctx context.Context, owner, typ, name, version string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opDeletePackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	req.with(opts)
@@ -99,8 +100,8 @@ func (s *PackagesService) Delete(ctx context.Context, owner, typ, name, version 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /packages/{owner}/{type}/{name}/{version} (getPackage). Retry:
-// RetryIdempotentOnly (a read).
+// GET /packages/{owner}/{type}/{name}/{version} (getPackage). Token scope:
+// read:package. Retry: RetryIdempotentOnly (a read).
 func (s *PackagesService) Get(ctx context.Context, owner, typ, name, version string, opts ...RequestOption) (*Package, *Response, error) {
 	req := newRequest(&opGetPackage, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	req.with(opts)
@@ -116,8 +117,8 @@ func (s *PackagesService) Get(ctx context.Context, owner, typ, name, version str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /packages/{owner}/{type}/{name}/{version}/files (listPackageFiles).
-// Retry: RetryIdempotentOnly (a read).
+// GET /packages/{owner}/{type}/{name}/{version}/files (listPackageFiles). Token
+// scope: read:package. Retry: RetryIdempotentOnly (a read).
 func (s *PackagesService) ListFiles(ctx context.Context, owner, typ, name, version string, opts ...RequestOption) ([]*PackageFile, *Response, error) {
 	req := newRequest(&opListPackageFiles, seg("owner", owner), seg("type", typ), segSlash("name", name), seg("version", version))
 	req.with(opts)

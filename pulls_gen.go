@@ -13,7 +13,7 @@ import (
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/commits/{sha}/pull (repoGetCommitPullRequest).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) GetByCommit(ctx context.Context, owner, repo, sha string, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoGetCommitPullRequest, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.with(opts)
@@ -54,8 +54,8 @@ type PullRequestListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/pulls (repoListPullRequests). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/pulls (repoListPullRequests). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) List(ctx context.Context, owner, repo string, params *PullRequestListOptions, opts ...RequestOption) ([]*PullRequest, *Response, error) {
 	req := newRequest(&opRepoListPullRequests, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -94,8 +94,8 @@ func (s *PullRequestsService) ListIter(ctx context.Context, owner, repo string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/pulls (repoCreatePullRequest). Retry: RetryNever
-// (creates a pull request).
+// POST /repos/{owner}/{repo}/pulls (repoCreatePullRequest). Token scope:
+// write:repository. Retry: RetryNever (creates a pull request).
 func (s *PullRequestsService) Create(ctx context.Context, owner, repo string, body CreatePullRequestRequest, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoCreatePullRequest, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -112,8 +112,8 @@ func (s *PullRequestsService) Create(ctx context.Context, owner, repo string, bo
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/pulls/pinned (repoListPinnedPullRequests). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/pulls/pinned (repoListPinnedPullRequests). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) ListPinned(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*PullRequest, *Response, error) {
 	req := newRequest(&opRepoListPinnedPullRequests, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -130,7 +130,7 @@ func (s *PullRequestsService) ListPinned(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{base}/{head} (repoGetPullRequestByBaseHead).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) GetByBaseHead(ctx context.Context, owner, repo, base, head string, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoGetPullRequestByBaseHead, seg("owner", owner), seg("repo", repo), segSlash("base", base), segs("head", head))
 	req.with(opts)
@@ -146,8 +146,8 @@ func (s *PullRequestsService) GetByBaseHead(ctx context.Context, owner, repo, ba
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/pulls/{index} (repoGetPullRequest). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/pulls/{index} (repoGetPullRequest). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) Get(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoGetPullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -164,9 +164,9 @@ func (s *PullRequestsService) Get(ctx context.Context, owner, repo string, index
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/pulls/{index} (repoEditPullRequest). Retry:
-// RetryNever (partial update: only set fields change, on whatever the pull has
-// become).
+// PATCH /repos/{owner}/{repo}/pulls/{index} (repoEditPullRequest). Token scope:
+// write:repository. Retry: RetryNever (partial update: only set fields change,
+// on whatever the pull has become).
 func (s *PullRequestsService) Edit(ctx context.Context, owner, repo string, index int64, body EditPullRequestRequest, opts ...RequestOption) (*PullRequest, *Response, error) {
 	req := newRequest(&opRepoEditPullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -195,7 +195,8 @@ type PullRequestGetDiffOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
-// (repoDownloadPullDiffOrPatch). Retry: RetryIdempotentOnly (a read).
+// (repoDownloadPullDiffOrPatch). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, index int64, diffType DiffType, params *PullRequestGetDiffOptions, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", string(diffType)))
 	p := deref(params)
@@ -218,7 +219,8 @@ func (s *PullRequestsService) GetDiff(ctx context.Context, owner, repo string, i
 // a nil reader.
 //
 // GET /repos/{owner}/{repo}/pulls/{index}.{diffType}
-// (repoDownloadPullDiffOrPatch). Retry: RetryIdempotentOnly (a read).
+// (repoDownloadPullDiffOrPatch). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *PullRequestsService) OpenDiff(ctx context.Context, owner, repo string, index int64, diffType DiffType, params *PullRequestGetDiffOptions, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoDownloadPullDiffOrPatch, seg("owner", owner), seg("repo", repo), num("index", index), seg("diffType", string(diffType)))
 	p := deref(params)
@@ -247,7 +249,7 @@ type PullRequestListCommitsOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/commits (repoGetPullRequestCommits).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) ListCommits(ctx context.Context, owner, repo string, index int64, params *PullRequestListCommitsOptions, opts ...RequestOption) ([]*Commit, *Response, error) {
 	req := newRequest(&opRepoGetPullRequestCommits, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
@@ -296,7 +298,7 @@ type PullRequestListFilesOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/files (repoGetPullRequestFiles).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) ListFiles(ctx context.Context, owner, repo string, index int64, params *PullRequestListFilesOptions, opts ...RequestOption) ([]*ChangedFile, *Response, error) {
 	req := newRequest(&opRepoGetPullRequestFiles, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)
@@ -331,8 +333,9 @@ func (s *PullRequestsService) ListFilesIter(ctx context.Context, owner, repo str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/pulls/{index}/merge
-// (repoCancelScheduledAutoMerge). Retry: RetryAlways (a pull has at most one
-// scheduled auto-merge; cancelled stays cancelled).
+// (repoCancelScheduledAutoMerge). Token scope: write:repository. Retry:
+// RetryAlways (a pull has at most one scheduled auto-merge; cancelled stays
+// cancelled).
 func (s *PullRequestsService) CancelAutoMerge(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoCancelScheduledAutoMerge, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -349,7 +352,7 @@ func (s *PullRequestsService) CancelAutoMerge(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/merge (repoPullRequestIsMerged).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) IsMerged(ctx context.Context, owner, repo string, index int64, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opRepoPullRequestIsMerged, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.with(opts)
@@ -366,8 +369,9 @@ func (s *PullRequestsService) IsMerged(ctx context.Context, owner, repo string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/pulls/{index}/merge (repoMergePullRequest). Retry:
-// RetryNever (merges; a repeat is refused or merges what the pull has become).
+// POST /repos/{owner}/{repo}/pulls/{index}/merge (repoMergePullRequest). Token
+// scope: write:repository. Retry: RetryNever (merges; a repeat is refused or
+// merges what the pull has become).
 func (s *PullRequestsService) Merge(ctx context.Context, owner, repo string, index int64, body MergePullRequestRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoMergePullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.requireText("Do", string(body.Style))
@@ -382,8 +386,9 @@ func (s *PullRequestsService) Merge(ctx context.Context, owner, repo string, ind
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/pulls/{index}/requested_reviewers
-// (repoDeletePullReviewRequests). Retry: RetryAlways (withdraws the named
-// review requests; a repeat leaves them withdrawn).
+// (repoDeletePullReviewRequests). Token scope: write:repository. Retry:
+// RetryAlways (withdraws the named review requests; a repeat leaves them
+// withdrawn).
 func (s *PullRequestsService) RemoveReviewers(ctx context.Context, owner, repo string, index int64, body PullReviewersRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePullReviewRequests, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -397,8 +402,9 @@ func (s *PullRequestsService) RemoveReviewers(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/requested_reviewers
-// (repoCreatePullReviewRequests). Retry: RetryNever (requests reviews and
-// notifies the reviewers; a repeat notifies again).
+// (repoCreatePullReviewRequests). Token scope: write:repository. Retry:
+// RetryNever (requests reviews and notifies the reviewers; a repeat notifies
+// again).
 func (s *PullRequestsService) RequestReviewers(ctx context.Context, owner, repo string, index int64, body PullReviewersRequest, opts ...RequestOption) ([]*PullReview, *Response, error) {
 	req := newRequest(&opRepoCreatePullReviewRequests, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -418,8 +424,8 @@ func (s *PullRequestsService) RequestReviewers(ctx context.Context, owner, repo 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/pulls/{index}/reviews (repoListPullReviews). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/pulls/{index}/reviews (repoListPullReviews). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) ListReviews(ctx context.Context, owner, repo string, index int64, params *ListOptions, opts ...RequestOption) ([]*PullReview, *Response, error) {
 	req := newRequest(&opRepoListPullReviews, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.paging(s.client, deref(params))
@@ -448,7 +454,7 @@ func (s *PullRequestsService) ListReviewsIter(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews (repoCreatePullReview).
-// Retry: RetryNever (creates a review).
+// Token scope: write:repository. Retry: RetryNever (creates a review).
 func (s *PullRequestsService) CreateReview(ctx context.Context, owner, repo string, index int64, body CreatePullReviewRequest, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoCreatePullReview, seg("owner", owner), seg("repo", repo), num("index", index))
 	req.jsonBody(body)
@@ -466,8 +472,8 @@ func (s *PullRequestsService) CreateReview(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}
-// (repoDeletePullReview). Retry: RetryAlways (review ids are never reused;
-// deleting twice leaves it deleted).
+// (repoDeletePullReview). Token scope: write:repository. Retry: RetryAlways
+// (review ids are never reused; deleting twice leaves it deleted).
 func (s *PullRequestsService) DeleteReview(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
@@ -480,7 +486,7 @@ func (s *PullRequestsService) DeleteReview(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id} (repoGetPullReview).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *PullRequestsService) GetReview(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoGetPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
@@ -497,8 +503,8 @@ func (s *PullRequestsService) GetReview(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id} (repoSubmitPullReview).
-// Retry: RetryNever (submits a pending review; a repeat is refused or posts
-// again).
+// Token scope: write:repository. Retry: RetryNever (submits a pending review; a
+// repeat is refused or posts again).
 func (s *PullRequestsService) SubmitReview(ctx context.Context, owner, repo string, index, id int64, body SubmitPullReviewRequest, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoSubmitPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
@@ -516,7 +522,8 @@ func (s *PullRequestsService) SubmitReview(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments
-// (repoGetPullReviewComments). Retry: RetryIdempotentOnly (a read).
+// (repoGetPullReviewComments). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *PullRequestsService) ListReviewComments(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) ([]*PullReviewComment, *Response, error) {
 	req := newRequest(&opRepoGetPullReviewComments, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
@@ -533,7 +540,8 @@ func (s *PullRequestsService) ListReviewComments(ctx context.Context, owner, rep
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments
-// (repoCreatePullReviewComment). Retry: RetryNever (creates a review comment).
+// (repoCreatePullReviewComment). Token scope: write:repository. Retry:
+// RetryNever (creates a review comment).
 func (s *PullRequestsService) CreateReviewComment(ctx context.Context, owner, repo string, index, id int64, body CreatePullReviewCommentRequest, opts ...RequestOption) (*PullReviewComment, *Response, error) {
 	req := newRequest(&opRepoCreatePullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
@@ -551,8 +559,8 @@ func (s *PullRequestsService) CreateReviewComment(ctx context.Context, owner, re
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}
-// (repoDeletePullReviewComment). Retry: RetryAlways (comment ids are never
-// reused; deleting twice leaves it deleted).
+// (repoDeletePullReviewComment). Token scope: write:repository. Retry:
+// RetryAlways (comment ids are never reused; deleting twice leaves it deleted).
 func (s *PullRequestsService) DeleteReviewComment(ctx context.Context, owner, repo string, index, id, comment int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id), num("comment", comment))
 	req.with(opts)
@@ -565,7 +573,8 @@ func (s *PullRequestsService) DeleteReviewComment(ctx context.Context, owner, re
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments/{comment}
-// (repoGetPullReviewComment). Retry: RetryIdempotentOnly (a read).
+// (repoGetPullReviewComment). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *PullRequestsService) GetReviewComment(ctx context.Context, owner, repo string, index, id, comment int64, opts ...RequestOption) (*PullReviewComment, *Response, error) {
 	req := newRequest(&opRepoGetPullReviewComment, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id), num("comment", comment))
 	req.with(opts)
@@ -582,8 +591,9 @@ func (s *PullRequestsService) GetReviewComment(ctx context.Context, owner, repo 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals
-// (repoDismissPullReview). Retry: RetryNever (dismisses a review with a
-// message; a POST that changes state is never repeated).
+// (repoDismissPullReview). Token scope: write:repository. Retry: RetryNever
+// (dismisses a review with a message; a POST that changes state is never
+// repeated).
 func (s *PullRequestsService) DismissReview(ctx context.Context, owner, repo string, index, id int64, body DismissPullReviewRequest, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoDismissPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.jsonBody(body)
@@ -601,8 +611,9 @@ func (s *PullRequestsService) DismissReview(ctx context.Context, owner, repo str
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals
-// (repoUnDismissPullReview). Retry: RetryNever (changes a review's state by
-// POST; a POST that changes state is never repeated).
+// (repoUnDismissPullReview). Token scope: write:repository. Retry: RetryNever
+// (changes a review's state by POST; a POST that changes state is never
+// repeated).
 func (s *PullRequestsService) UndismissReview(ctx context.Context, owner, repo string, index, id int64, opts ...RequestOption) (*PullReview, *Response, error) {
 	req := newRequest(&opRepoUnDismissPullReview, seg("owner", owner), seg("repo", repo), num("index", index), num("id", id))
 	req.with(opts)
@@ -626,8 +637,8 @@ type PullRequestUpdateBranchOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/pulls/{index}/update (repoUpdatePullRequest).
-// Retry: RetryNever (merges or rebases the base into the head branch; a repeat
-// may add commits).
+// Token scope: write:repository. Retry: RetryNever (merges or rebases the base
+// into the head branch; a repeat may add commits).
 func (s *PullRequestsService) UpdateBranch(ctx context.Context, owner, repo string, index int64, params *PullRequestUpdateBranchOptions, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoUpdatePullRequest, seg("owner", owner), seg("repo", repo), num("index", index))
 	p := deref(params)

@@ -69,8 +69,8 @@ type RepoGetContentsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/contents/{filepath} (repoGetContents). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/contents/{filepath} (repoGetContents). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetContents(ctx context.Context, owner, repo, filepath string, params *RepoGetContentsOptions, opts ...RequestOption) (*Contents, *Response, error) {
 	req := newRequest(&opRepoGetContents, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.addQuery("ref", deref(params).Ref)

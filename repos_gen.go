@@ -13,8 +13,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/migrate (repoMigrate). Retry: RetryNever (creates a repository by
-// migration).
+// POST /repos/migrate (repoMigrate). Token scope: write:repository. Retry:
+// RetryNever (creates a repository by migration).
 func (s *ReposService) Migrate(ctx context.Context, body MigrateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoMigrate)
 	req.requireText("clone_addr", body.CloneAddr)
@@ -84,7 +84,8 @@ type RepoSearchOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/search (repoSearch). Retry: RetryIdempotentOnly (a read).
+// GET /repos/search (repoSearch). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) Search(ctx context.Context, params *RepoSearchOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opRepoSearch)
 	p := deref(params)
@@ -131,8 +132,10 @@ func (s *ReposService) SearchIter(ctx context.Context, params *RepoSearchOptions
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo} (repoDelete). Retry: RetryNever (by owner/name:
-// a repository of that name may be re-created between attempts).
+// DELETE /repos/{owner}/{repo} (repoDelete). Token scope: write:user for a
+// user's repository, write:organization for an organization's. Retry:
+// RetryNever (by owner/name: a repository of that name may be re-created
+// between attempts).
 func (s *ReposService) Delete(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDelete, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -144,7 +147,8 @@ func (s *ReposService) Delete(ctx context.Context, owner, repo string, opts ...R
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo} (repoGet). Retry: RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo} (repoGet). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoGet, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -161,8 +165,9 @@ func (s *ReposService) Get(ctx context.Context, owner, repo string, opts ...Requ
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo} (repoEdit). Retry: RetryNever (partial update:
-// only set fields change, on whatever the repository has become).
+// PATCH /repos/{owner}/{repo} (repoEdit). Token scope: write:repository. Retry:
+// RetryNever (partial update: only set fields change, on whatever the
+// repository has become).
 func (s *ReposService) Edit(ctx context.Context, owner, repo string, body EditRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoEdit, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -188,8 +193,8 @@ type RepoListActivityFeedsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/activities/feeds (repoListActivityFeeds). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/activities/feeds (repoListActivityFeeds). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListActivityFeeds(ctx context.Context, owner, repo string, params *RepoListActivityFeedsOptions, opts ...RequestOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opRepoListActivityFeeds, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -223,8 +228,9 @@ func (s *ReposService) ListActivityFeedsIter(ctx context.Context, owner, repo st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/avatar (repoDeleteAvatar). Retry: RetryAlways
-// (resets the avatar to the default; a repeat changes nothing).
+// DELETE /repos/{owner}/{repo}/avatar (repoDeleteAvatar). Token scope:
+// write:repository. Retry: RetryAlways (resets the avatar to the default; a
+// repeat changes nothing).
 func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteAvatar, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -236,8 +242,9 @@ func (s *ReposService) DeleteAvatar(ctx context.Context, owner, repo string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/avatar (repoUpdateAvatar). Retry: RetryNever
-// (uploads an avatar by POST; a POST that changes state is never repeated).
+// POST /repos/{owner}/{repo}/avatar (repoUpdateAvatar). Token scope:
+// write:repository. Retry: RetryNever (uploads an avatar by POST; a POST that
+// changes state is never repeated).
 func (s *ReposService) SetAvatar(ctx context.Context, owner, repo string, body UpdateRepoAvatarRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoUpdateAvatar, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -251,7 +258,7 @@ func (s *ReposService) SetAvatar(ctx context.Context, owner, repo string, body U
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branch_protections (repoListBranchProtection).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoListBranchProtection, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -268,8 +275,8 @@ func (s *ReposService) ListBranchProtections(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/branch_protections (repoCreateBranchProtection).
-// Retry: RetryNever (creates a rule; a repeat is refused for a rule that now
-// exists).
+// Token scope: write:repository. Retry: RetryNever (creates a rule; a repeat is
+// refused for a rule that now exists).
 func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo string, body CreateBranchProtectionRequest, opts ...RequestOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoCreateBranchProtection, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -288,8 +295,9 @@ func (s *ReposService) CreateBranchProtection(ctx context.Context, owner, repo s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/branch_protections/{name}
-// (repoDeleteBranchProtection). Retry: RetryNever (by rule name: a rule of that
-// name may be re-created between attempts).
+// (repoDeleteBranchProtection). Token scope: write:repository. Retry:
+// RetryNever (by rule name: a rule of that name may be re-created between
+// attempts).
 func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, name string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.with(opts)
@@ -302,7 +310,8 @@ func (s *ReposService) DeleteBranchProtection(ctx context.Context, owner, repo, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/branch_protections/{name}
-// (repoGetBranchProtection). Retry: RetryIdempotentOnly (a read).
+// (repoGetBranchProtection). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, name string, opts ...RequestOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoGetBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.with(opts)
@@ -320,8 +329,8 @@ func (s *ReposService) GetBranchProtection(ctx context.Context, owner, repo, nam
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/branch_protections/{name}
-// (repoEditBranchProtection). Retry: RetryNever (partial update of who may
-// push; not repeated).
+// (repoEditBranchProtection). Token scope: write:repository. Retry: RetryNever
+// (partial update of who may push; not repeated).
 func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, name string, body EditBranchProtectionRequest, opts ...RequestOption) (*BranchProtection, *Response, error) {
 	req := newRequest(&opRepoEditBranchProtection, seg("owner", owner), seg("repo", repo), segSlash("name", name))
 	req.jsonBody(body)
@@ -338,8 +347,8 @@ func (s *ReposService) EditBranchProtection(ctx context.Context, owner, repo, na
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/branches (repoListBranches). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/branches (repoListBranches). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListBranches(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Branch, *Response, error) {
 	req := newRequest(&opRepoListBranches, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -367,8 +376,8 @@ func (s *ReposService) ListBranchesIter(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/branches (repoCreateBranch). Retry: RetryNever
-// (creates a branch).
+// POST /repos/{owner}/{repo}/branches (repoCreateBranch). Token scope:
+// write:repository. Retry: RetryNever (creates a branch).
 func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, body CreateBranchRepoRequest, opts ...RequestOption) (*Branch, *Response, error) {
 	req := newRequest(&opRepoCreateBranch, seg("owner", owner), seg("repo", repo))
 	req.requireText("new_branch_name", body.NewBranchName)
@@ -386,9 +395,9 @@ func (s *ReposService) CreateBranch(ctx context.Context, owner, repo string, bod
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/branches/{branch} (repoDeleteBranch). Retry:
-// RetryNever (by name: a branch of that name may be re-created between
-// attempts).
+// DELETE /repos/{owner}/{repo}/branches/{branch} (repoDeleteBranch). Token
+// scope: write:repository. Retry: RetryNever (by name: a branch of that name
+// may be re-created between attempts).
 func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
 	req.with(opts)
@@ -401,8 +410,8 @@ func (s *ReposService) DeleteBranch(ctx context.Context, owner, repo, branch str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/branches/{branch} (repoGetBranch). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/branches/{branch} (repoGetBranch). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string, opts ...RequestOption) (*Branch, *Response, error) {
 	req := newRequest(&opRepoGetBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
 	req.with(opts)
@@ -418,8 +427,9 @@ func (s *ReposService) GetBranch(ctx context.Context, owner, repo, branch string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/branches/{branch} (repoUpdateBranch). Retry:
-// RetryNever (renames the branch; a repeat would address a name that is gone).
+// PATCH /repos/{owner}/{repo}/branches/{branch} (repoUpdateBranch). Token
+// scope: write:repository. Retry: RetryNever (renames the branch; a repeat
+// would address a name that is gone).
 func (s *ReposService) RenameBranch(ctx context.Context, owner, repo, branch string, body UpdateBranchRepoRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoUpdateBranch, seg("owner", owner), seg("repo", repo), segs("branch", branch))
 	req.requireText("name", body.Name)
@@ -433,8 +443,8 @@ func (s *ReposService) RenameBranch(ctx context.Context, owner, repo, branch str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/collaborators (repoListCollaborators). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/collaborators (repoListCollaborators). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListCollaborators(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListCollaborators, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -464,8 +474,8 @@ func (s *ReposService) ListCollaboratorsIter(ctx context.Context, owner, repo st
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/collaborators/{collaborator}
-// (repoDeleteCollaborator). Retry: RetryAlways (removes one user's access; a
-// repeat leaves it removed).
+// (repoDeleteCollaborator). Token scope: write:repository. Retry: RetryAlways
+// (removes one user's access; a repeat leaves it removed).
 func (s *ReposService) RemoveCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.with(opts)
@@ -484,7 +494,8 @@ func (s *ReposService) RemoveCollaborator(ctx context.Context, owner, repo, coll
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}
-// (repoCheckCollaborator). Retry: RetryIdempotentOnly (a read).
+// (repoCheckCollaborator). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collaborator string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opRepoCheckCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.with(opts)
@@ -502,8 +513,8 @@ func (s *ReposService) IsCollaborator(ctx context.Context, owner, repo, collabor
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PUT /repos/{owner}/{repo}/collaborators/{collaborator} (repoAddCollaborator).
-// Retry: RetryAlways (states one user's whole permission; a repeat sets the
-// same permission).
+// Token scope: write:repository. Retry: RetryAlways (states one user's whole
+// permission; a repeat sets the same permission).
 func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collaborator string, body AddCollaboratorRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoAddCollaborator, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.jsonBody(body)
@@ -517,7 +528,8 @@ func (s *ReposService) AddCollaborator(ctx context.Context, owner, repo, collabo
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/collaborators/{collaborator}/permission
-// (repoGetRepoPermissions). Retry: RetryIdempotentOnly (a read).
+// (repoGetRepoPermissions). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) GetPermissionLevel(ctx context.Context, owner, repo, collaborator string, opts ...RequestOption) (*RepoCollaboratorPermission, *Response, error) {
 	req := newRequest(&opRepoGetRepoPermissions, seg("owner", owner), seg("repo", repo), seg("collaborator", collaborator))
 	req.with(opts)
@@ -554,8 +566,8 @@ type RepoListCommitsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/commits (repoGetAllCommits). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/commits (repoGetAllCommits). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListCommits(ctx context.Context, owner, repo string, params *RepoListCommitsOptions, opts ...RequestOption) ([]*Commit, *Response, error) {
 	req := newRequest(&opRepoGetAllCommits, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -597,7 +609,7 @@ func (s *ReposService) ListCommitsIter(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/commits/{ref}/status (repoGetCombinedStatusByRef).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetCombinedStatus(ctx context.Context, owner, repo, ref string, params *ListOptions, opts ...RequestOption) (*CombinedStatus, *Response, error) {
 	req := newRequest(&opRepoGetCombinedStatusByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	req.paging(s.client, deref(params))
@@ -642,7 +654,7 @@ type RepoListStatusesOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/commits/{ref}/statuses (repoListStatusesByRef).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListStatuses(ctx context.Context, owner, repo, ref string, params *RepoListStatusesOptions, opts ...RequestOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatusesByRef, seg("owner", owner), seg("repo", repo), segSlash("ref", ref))
 	p := deref(params)
@@ -676,8 +688,8 @@ func (s *ReposService) ListStatusesIter(ctx context.Context, owner, repo, ref st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/compare/{basehead} (repoCompareDiff). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/compare/{basehead} (repoCompareDiff). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) CompareCommits(ctx context.Context, owner, repo, basehead string, opts ...RequestOption) (*Compare, *Response, error) {
 	req := newRequest(&opRepoCompareDiff, seg("owner", owner), seg("repo", repo), segs("basehead", basehead))
 	req.with(opts)
@@ -701,8 +713,8 @@ type RepoListContentsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/contents (repoGetContentsList). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/contents (repoGetContentsList). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListContents(ctx context.Context, owner, repo string, params *RepoListContentsOptions, opts ...RequestOption) ([]*ContentsResponse, *Response, error) {
 	req := newRequest(&opRepoGetContentsList, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -720,8 +732,9 @@ func (s *ReposService) ListContents(ctx context.Context, owner, repo string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/contents (repoChangeFiles). Retry: RetryNever
-// (makes a commit; a repeat would commit again).
+// POST /repos/{owner}/{repo}/contents (repoChangeFiles). Token scope:
+// write:repository. Retry: RetryNever (makes a commit; a repeat would commit
+// again).
 func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body ChangeFilesRequest, opts ...RequestOption) (*FilesResponse, *Response, error) {
 	req := newRequest(&opRepoChangeFiles, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -742,9 +755,9 @@ func (s *ReposService) ChangeFiles(ctx context.Context, owner, repo string, body
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/contents/{filepath} (repoDeleteFile). Retry:
-// RetryNever (makes a commit; the sha guard refuses a repeat, which is never
-// sent).
+// DELETE /repos/{owner}/{repo}/contents/{filepath} (repoDeleteFile). Token
+// scope: write:repository. Retry: RetryNever (makes a commit; the sha guard
+// refuses a repeat, which is never sent).
 func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath string, body DeleteFileRequest, opts ...RequestOption) (*FileDeleteResponse, *Response, error) {
 	req := newRequest(&opRepoDeleteFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.requireText("sha", body.SHA)
@@ -762,8 +775,9 @@ func (s *ReposService) DeleteFile(ctx context.Context, owner, repo, filepath str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/contents/{filepath} (repoCreateFile). Retry:
-// RetryNever (makes a commit; a repeat is refused as the file exists).
+// POST /repos/{owner}/{repo}/contents/{filepath} (repoCreateFile). Token scope:
+// write:repository. Retry: RetryNever (makes a commit; a repeat is refused as
+// the file exists).
 func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath string, body CreateFileRequest, opts ...RequestOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoCreateFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.jsonBody(body)
@@ -784,9 +798,9 @@ func (s *ReposService) CreateFile(ctx context.Context, owner, repo, filepath str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/contents/{filepath} (repoUpdateFile). Retry:
-// RetryNever (makes a commit; the sha guard refuses a repeat, which is never
-// sent).
+// PUT /repos/{owner}/{repo}/contents/{filepath} (repoUpdateFile). Token scope:
+// write:repository. Retry: RetryNever (makes a commit; the sha guard refuses a
+// repeat, which is never sent).
 func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath string, body UpdateFileRequest, opts ...RequestOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoUpdateFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	req.requireText("sha", body.SHA)
@@ -805,8 +819,9 @@ func (s *ReposService) UpdateFile(ctx context.Context, owner, repo, filepath str
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /repos/{owner}/{repo}/convert (repoConvert). Retry: RetryNever (one-way
-// conversion of a mirror; a repeat is an error at best).
+// POST /repos/{owner}/{repo}/convert (repoConvert). Token scope:
+// write:repository. Retry: RetryNever (one-way conversion of a mirror; a repeat
+// is an error at best).
 func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoConvert, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -822,8 +837,9 @@ func (s *ReposService) ConvertMirror(ctx context.Context, owner, repo string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/diffpatch (repoApplyDiffPatch). Retry: RetryNever
-// (applies a patch as a new commit; a repeat applies it again).
+// POST /repos/{owner}/{repo}/diffpatch (repoApplyDiffPatch). Token scope:
+// write:repository. Retry: RetryNever (applies a patch as a new commit; a
+// repeat applies it again).
 func (s *ReposService) ApplyPatch(ctx context.Context, owner, repo string, body UpdateFileRequest, opts ...RequestOption) (*FileResponse, *Response, error) {
 	req := newRequest(&opRepoApplyDiffPatch, seg("owner", owner), seg("repo", repo))
 	req.requireText("sha", body.SHA)
@@ -850,7 +866,7 @@ type RepoGetEditorConfigOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/editorconfig/{filepath} (repoGetEditorConfig).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepath string, params *RepoGetEditorConfigOptions, opts ...RequestOption) (map[string]string, *Response, error) {
 	req := newRequest(&opRepoGetEditorConfig, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
@@ -868,8 +884,9 @@ func (s *ReposService) GetEditorConfig(ctx context.Context, owner, repo, filepat
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/flags (repoDeleteAllFlags). Retry: RetryAlways
-// (states the end state, no flags; a repeat changes nothing).
+// DELETE /repos/{owner}/{repo}/flags (repoDeleteAllFlags). Token scopes:
+// write:admin and write:repository, all of them. Retry: RetryAlways (states the
+// end state, no flags; a repeat changes nothing).
 func (s *ReposService) ClearFlags(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteAllFlags, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -881,8 +898,8 @@ func (s *ReposService) ClearFlags(ctx context.Context, owner, repo string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/flags (repoListFlags). Retry: RetryIdempotentOnly
-// (a read).
+// GET /repos/{owner}/{repo}/flags (repoListFlags). Token scopes: read:admin and
+// read:repository, all of them. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListFlags(ctx context.Context, owner, repo string, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opRepoListFlags, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -898,8 +915,9 @@ func (s *ReposService) ListFlags(ctx context.Context, owner, repo string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/flags (repoReplaceAllFlags). Retry: RetryAlways
-// (states the repository's whole flag list; a repeat sets the same list).
+// PUT /repos/{owner}/{repo}/flags (repoReplaceAllFlags). Token scopes:
+// write:admin and write:repository, all of them. Retry: RetryAlways (states the
+// repository's whole flag list; a repeat sets the same list).
 func (s *ReposService) ReplaceFlags(ctx context.Context, owner, repo string, body ReplaceFlagsRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoReplaceAllFlags, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -912,8 +930,9 @@ func (s *ReposService) ReplaceFlags(ctx context.Context, owner, repo string, bod
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/flags/{flag} (repoDeleteFlag). Retry:
-// RetryAlways (takes one named flag off; a repeat leaves it off).
+// DELETE /repos/{owner}/{repo}/flags/{flag} (repoDeleteFlag). Token scopes:
+// write:admin and write:repository, all of them. Retry: RetryAlways (takes one
+// named flag off; a repeat leaves it off).
 func (s *ReposService) RemoveFlag(ctx context.Context, owner, repo, flag string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
 	req.with(opts)
@@ -928,8 +947,9 @@ func (s *ReposService) RemoveFlag(ctx context.Context, owner, repo, flag string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/flags/{flag} (repoCheckFlag). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/flags/{flag} (repoCheckFlag). Token scopes:
+// read:admin and read:repository, all of them. Retry: RetryIdempotentOnly (a
+// read).
 func (s *ReposService) IsFlagSet(ctx context.Context, owner, repo, flag string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opRepoCheckFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
 	req.with(opts)
@@ -946,8 +966,9 @@ func (s *ReposService) IsFlagSet(ctx context.Context, owner, repo, flag string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/flags/{flag} (repoAddFlag). Retry: RetryAlways
-// (puts one named flag on; a repeat leaves it on).
+// PUT /repos/{owner}/{repo}/flags/{flag} (repoAddFlag). Token scopes:
+// write:admin and write:repository, all of them. Retry: RetryAlways (puts one
+// named flag on; a repeat leaves it on).
 func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoAddFlag, seg("owner", owner), seg("repo", repo), seg("flag", flag))
 	req.with(opts)
@@ -962,8 +983,8 @@ func (s *ReposService) AddFlag(ctx context.Context, owner, repo, flag string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/forks (listForks). Retry: RetryIdempotentOnly (a
-// read).
+// GET /repos/{owner}/{repo}/forks (listForks). Token scope: read:repository.
+// Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListForks(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opListForks, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -991,8 +1012,8 @@ func (s *ReposService) ListForksIter(ctx context.Context, owner, repo string, pa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/forks (createFork). Retry: RetryNever (creates a
-// fork).
+// POST /repos/{owner}/{repo}/forks (createFork). Token scope: write:repository.
+// Retry: RetryNever (creates a fork).
 func (s *ReposService) CreateFork(ctx context.Context, owner, repo string, body CreateForkRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateFork, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -1018,8 +1039,8 @@ type RepoListBlobsOptions struct {
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/git/blobs (GetBlobs). Retry: RetryIdempotentOnly (a
-// read).
+// GET /repos/{owner}/{repo}/git/blobs (GetBlobs). Token scope: read:repository.
+// Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params *RepoListBlobsOptions, opts ...RequestOption) ([]*GitBlob, *Response, error) {
 	req := newRequest(&opGetBlobs, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -1038,8 +1059,8 @@ func (s *ReposService) ListBlobs(ctx context.Context, owner, repo string, params
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/blobs/{sha} (GetBlob). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/git/blobs/{sha} (GetBlob). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetBlob(ctx context.Context, owner, repo, sha string, opts ...RequestOption) (*GitBlob, *Response, error) {
 	req := newRequest(&opGetBlob, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.with(opts)
@@ -1069,8 +1090,8 @@ type RepoGetCommitOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/commits/{sha} (repoGetSingleCommit). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/git/commits/{sha} (repoGetSingleCommit). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, params *RepoGetCommitOptions, opts ...RequestOption) (*Commit, *Response, error) {
 	req := newRequest(&opRepoGetSingleCommit, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
@@ -1094,7 +1115,8 @@ func (s *ReposService) GetCommit(ctx context.Context, owner, repo, sha string, p
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
-// (repoDownloadCommitDiffOrPatch). Retry: RetryIdempotentOnly (a read).
+// (repoDownloadCommitDiffOrPatch). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", string(diffType)))
 	req.with(opts)
@@ -1115,7 +1137,8 @@ func (s *ReposService) GetCommitDiff(ctx context.Context, owner, repo, sha strin
 // returns a nil reader.
 //
 // GET /repos/{owner}/{repo}/git/commits/{sha}.{diffType}
-// (repoDownloadCommitDiffOrPatch). Retry: RetryIdempotentOnly (a read).
+// (repoDownloadCommitDiffOrPatch). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha string, diffType DiffType, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoDownloadCommitDiffOrPatch, seg("owner", owner), seg("repo", repo), seg("sha", sha), seg("diffType", string(diffType)))
 	req.with(opts)
@@ -1126,9 +1149,9 @@ func (s *ReposService) OpenCommitDiff(ctx context.Context, owner, repo, sha stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/git/notes/{sha} (repoRemoveNote). Retry:
-// RetryNever (sha may be a ref, which can move to another commit between
-// attempts).
+// DELETE /repos/{owner}/{repo}/git/notes/{sha} (repoRemoveNote). Token scope:
+// write:repository. Retry: RetryNever (sha may be a ref, which can move to
+// another commit between attempts).
 func (s *ReposService) DeleteNote(ctx context.Context, owner, repo, sha string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoRemoveNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.with(opts)
@@ -1151,8 +1174,8 @@ type RepoGetNoteOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/notes/{sha} (repoGetNote). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/git/notes/{sha} (repoGetNote). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, params *RepoGetNoteOptions, opts ...RequestOption) (*Note, *Response, error) {
 	req := newRequest(&opRepoGetNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
@@ -1171,9 +1194,9 @@ func (s *ReposService) GetNote(ctx context.Context, owner, repo, sha string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/git/notes/{sha} (repoSetNote). Retry: RetryNever
-// (sha may be a ref that moves between attempts; a POST that changes state is
-// never repeated).
+// POST /repos/{owner}/{repo}/git/notes/{sha} (repoSetNote). Token scope:
+// write:repository. Retry: RetryNever (sha may be a ref that moves between
+// attempts; a POST that changes state is never repeated).
 func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, body NoteRequest, opts ...RequestOption) (*Note, *Response, error) {
 	req := newRequest(&opRepoSetNote, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.jsonBody(body)
@@ -1190,8 +1213,8 @@ func (s *ReposService) SetNote(ctx context.Context, owner, repo, sha string, bod
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/refs (repoListAllGitRefs). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/git/refs (repoListAllGitRefs). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*Reference, *Response, error) {
 	req := newRequest(&opRepoListAllGitRefs, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1207,8 +1230,8 @@ func (s *ReposService) ListRefs(ctx context.Context, owner, repo string, opts ..
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/refs/{ref} (repoListGitRefs). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/git/refs/{ref} (repoListGitRefs). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListMatchingRefs(ctx context.Context, owner, repo, ref string, opts ...RequestOption) ([]*Reference, *Response, error) {
 	req := newRequest(&opRepoListGitRefs, seg("owner", owner), seg("repo", repo), segs("ref", ref))
 	req.with(opts)
@@ -1225,8 +1248,8 @@ func (s *ReposService) ListMatchingRefs(ctx context.Context, owner, repo, ref st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/tags/{sha} (GetAnnotatedTag). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/git/tags/{sha} (GetAnnotatedTag). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetAnnotatedTag(ctx context.Context, owner, repo, sha string, opts ...RequestOption) (*AnnotatedTag, *Response, error) {
 	req := newRequest(&opGetAnnotatedTag, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.with(opts)
@@ -1254,8 +1277,8 @@ type RepoGetTreeOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/git/trees/{sha} (GetTree). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/git/trees/{sha} (GetTree). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetTree(ctx context.Context, owner, repo, sha string, params *RepoGetTreeOptions, opts ...RequestOption) (*GitTreeResponse, *Response, error) {
 	req := newRequest(&opGetTree, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
@@ -1295,8 +1318,9 @@ func (s *ReposService) GetTreeIter(ctx context.Context, owner, repo, sha string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/hooks (repoListHooks). Retry: RetryIdempotentOnly
-// (a read; nothing changes, though the body is a credential).
+// GET /repos/{owner}/{repo}/hooks (repoListHooks). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read; nothing changes, though
+// the body is a credential).
 func (s *ReposService) ListHooks(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opRepoListHooks, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -1328,8 +1352,9 @@ func (s *ReposService) ListHooksIter(ctx context.Context, owner, repo string, pa
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/hooks (repoCreateHook). Retry: RetryNever (creates
-// a webhook; a repeat creates a second one).
+// POST /repos/{owner}/{repo}/hooks (repoCreateHook). Token scope:
+// write:repository. Retry: RetryNever (creates a webhook; a repeat creates a
+// second one).
 func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body CreateHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoCreateHook, seg("owner", owner), seg("repo", repo))
 	req.requireText("type", string(body.Type))
@@ -1348,8 +1373,8 @@ func (s *ReposService) CreateHook(ctx context.Context, owner, repo string, body 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/hooks/git (repoListGitHooks). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/hooks/git (repoListGitHooks). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*GitHook, *Response, error) {
 	req := newRequest(&opRepoListGitHooks, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1365,9 +1390,9 @@ func (s *ReposService) ListGitHooks(ctx context.Context, owner, repo string, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/hooks/git/{id} (repoDeleteGitHook). Retry:
-// RetryAlways (git hooks are fixed named slots; clearing one twice leaves it
-// cleared).
+// DELETE /repos/{owner}/{repo}/hooks/git/{id} (repoDeleteGitHook). Token scope:
+// write:repository. Retry: RetryAlways (git hooks are fixed named slots;
+// clearing one twice leaves it cleared).
 func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
 	req.with(opts)
@@ -1379,8 +1404,8 @@ func (s *ReposService) DeleteGitHook(ctx context.Context, owner, repo, id string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/hooks/git/{id} (repoGetGitHook). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/hooks/git/{id} (repoGetGitHook). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string, opts ...RequestOption) (*GitHook, *Response, error) {
 	req := newRequest(&opRepoGetGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
 	req.with(opts)
@@ -1396,8 +1421,9 @@ func (s *ReposService) GetGitHook(ctx context.Context, owner, repo, id string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/hooks/git/{id} (repoEditGitHook). Retry:
-// RetryNever (installs server-side hook code; PATCHes are not repeated).
+// PATCH /repos/{owner}/{repo}/hooks/git/{id} (repoEditGitHook). Token scope:
+// write:repository. Retry: RetryNever (installs server-side hook code; PATCHes
+// are not repeated).
 func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, body EditGitHookRequest, opts ...RequestOption) (*GitHook, *Response, error) {
 	req := newRequest(&opRepoEditGitHook, seg("owner", owner), seg("repo", repo), seg("id", id))
 	req.jsonBody(body)
@@ -1414,8 +1440,9 @@ func (s *ReposService) EditGitHook(ctx context.Context, owner, repo, id string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/hooks/{id} (repoDeleteHook). Retry: RetryAlways
-// (webhook ids are never reused; deleting twice leaves it deleted).
+// DELETE /repos/{owner}/{repo}/hooks/{id} (repoDeleteHook). Token scope:
+// write:repository. Retry: RetryAlways (webhook ids are never reused; deleting
+// twice leaves it deleted).
 func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -1430,9 +1457,9 @@ func (s *ReposService) DeleteHook(ctx context.Context, owner, repo string, id in
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/hooks/{id} (repoGetHook). Retry:
-// RetryIdempotentOnly (a read; nothing changes, though the body is a
-// credential).
+// GET /repos/{owner}/{repo}/hooks/{id} (repoGetHook). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read; nothing changes, though
+// the body is a credential).
 func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoGetHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -1452,8 +1479,8 @@ func (s *ReposService) GetHook(ctx context.Context, owner, repo string, id int64
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/hooks/{id} (repoEditHook). Retry: RetryNever
-// (partial update of a webhook).
+// PATCH /repos/{owner}/{repo}/hooks/{id} (repoEditHook). Token scope:
+// write:repository. Retry: RetryNever (partial update of a webhook).
 func (s *ReposService) EditHook(ctx context.Context, owner, repo string, id int64, body EditHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opRepoEditHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
@@ -1479,8 +1506,9 @@ type RepoTestHookOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/hooks/{id}/tests (repoTestHook). Retry: RetryNever
-// (sends a test delivery; a repeat sends another).
+// POST /repos/{owner}/{repo}/hooks/{id}/tests (repoTestHook). Token scope:
+// write:repository. Retry: RetryNever (sends a test delivery; a repeat sends
+// another).
 func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int64, params *RepoTestHookOptions, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoTestHook, seg("owner", owner), seg("repo", repo), num("id", id))
 	p := deref(params)
@@ -1494,8 +1522,8 @@ func (s *ReposService) TestHook(ctx context.Context, owner, repo string, id int6
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issue_config (repoGetIssueConfig). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issue_config (repoGetIssueConfig). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string, opts ...RequestOption) (*IssueConfig, *Response, error) {
 	req := newRequest(&opRepoGetIssueConfig, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1512,7 +1540,7 @@ func (s *ReposService) GetIssueConfig(ctx context.Context, owner, repo string, o
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/issue_config/validate (repoValidateIssueConfig).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo string, opts ...RequestOption) (*IssueConfigValidation, *Response, error) {
 	req := newRequest(&opRepoValidateIssueConfig, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1528,8 +1556,8 @@ func (s *ReposService) ValidateIssueConfig(ctx context.Context, owner, repo stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/issue_templates (repoGetIssueTemplates). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/issue_templates (repoGetIssueTemplates). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListIssueTemplates(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*IssueTemplate, *Response, error) {
 	req := newRequest(&opRepoGetIssueTemplates, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1555,8 +1583,8 @@ type RepoListKeysOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/keys (repoListKeys). Retry: RetryIdempotentOnly (a
-// read).
+// GET /repos/{owner}/{repo}/keys (repoListKeys). Token scope: read:repository.
+// Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListKeys(ctx context.Context, owner, repo string, params *RepoListKeysOptions, opts ...RequestOption) ([]*DeployKey, *Response, error) {
 	req := newRequest(&opRepoListKeys, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -1590,8 +1618,8 @@ func (s *ReposService) ListKeysIter(ctx context.Context, owner, repo string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/keys (repoCreateKey). Retry: RetryNever (adds a
-// deploy key).
+// POST /repos/{owner}/{repo}/keys (repoCreateKey). Token scope:
+// write:repository. Retry: RetryNever (adds a deploy key).
 func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body CreateKeyRequest, opts ...RequestOption) (*DeployKey, *Response, error) {
 	req := newRequest(&opRepoCreateKey, seg("owner", owner), seg("repo", repo))
 	req.requireText("key", body.Key)
@@ -1610,8 +1638,9 @@ func (s *ReposService) CreateKey(ctx context.Context, owner, repo string, body C
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/keys/{id} (repoDeleteKey). Retry: RetryAlways
-// (deploy key ids are never reused; deleting twice leaves it deleted).
+// DELETE /repos/{owner}/{repo}/keys/{id} (repoDeleteKey). Token scope:
+// write:repository. Retry: RetryAlways (deploy key ids are never reused;
+// deleting twice leaves it deleted).
 func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteKey, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -1623,8 +1652,8 @@ func (s *ReposService) DeleteKey(ctx context.Context, owner, repo string, id int
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/keys/{id} (repoGetKey). Retry: RetryIdempotentOnly
-// (a read).
+// GET /repos/{owner}/{repo}/keys/{id} (repoGetKey). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*DeployKey, *Response, error) {
 	req := newRequest(&opRepoGetKey, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -1640,8 +1669,8 @@ func (s *ReposService) GetKey(ctx context.Context, owner, repo string, id int64,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/languages (repoGetLanguages). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/languages (repoGetLanguages). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListLanguages(ctx context.Context, owner, repo string, opts ...RequestOption) (map[string]int64, *Response, error) {
 	req := newRequest(&opRepoGetLanguages, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1668,8 +1697,8 @@ type RepoGetMediaOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetMedia(ctx context.Context, owner, repo, filepath string, params *RepoGetMediaOptions, opts ...RequestOption) ([]byte, *Response, error) {
 	req := newRequest(&opRepoGetRawFileOrLFS, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
@@ -1691,8 +1720,8 @@ func (s *ReposService) GetMedia(ctx context.Context, owner, repo, filepath strin
 // reader, still to be closed, with Response.NotModified true; an error returns
 // a nil reader.
 //
-// GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/media/{filepath} (repoGetRawFileOrLFS). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) OpenMedia(ctx context.Context, owner, repo, filepath string, params *RepoGetMediaOptions, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoGetRawFileOrLFS, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
@@ -1705,8 +1734,9 @@ func (s *ReposService) OpenMedia(ctx context.Context, owner, repo, filepath stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/mirror-sync (repoMirrorSync). Retry: RetryNever
-// (queues a fetch from upstream; a repeat queues another).
+// POST /repos/{owner}/{repo}/mirror-sync (repoMirrorSync). Token scope:
+// write:repository. Retry: RetryNever (queues a fetch from upstream; a repeat
+// queues another).
 func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoMirrorSync, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1718,8 +1748,8 @@ func (s *ReposService) SyncMirror(ctx context.Context, owner, repo string, opts 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/new_pin_allowed (repoNewPinAllowed). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/new_pin_allowed (repoNewPinAllowed). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetNewPinAllowed(ctx context.Context, owner, repo string, opts ...RequestOption) (*NewIssuePinsAllowed, *Response, error) {
 	req := newRequest(&opRepoNewPinAllowed, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1735,8 +1765,8 @@ func (s *ReposService) GetNewPinAllowed(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/push_mirrors (repoListPushMirrors). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/push_mirrors (repoListPushMirrors). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListPushMirrors(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*PushMirror, *Response, error) {
 	req := newRequest(&opRepoListPushMirrors, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -1764,9 +1794,9 @@ func (s *ReposService) ListPushMirrorsIter(ctx context.Context, owner, repo stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/push_mirrors (repoAddPushMirror). Retry:
-// RetryNever (creates a push mirror; a repeat creates a second one to the same
-// remote).
+// POST /repos/{owner}/{repo}/push_mirrors (repoAddPushMirror). Token scope:
+// write:repository. Retry: RetryNever (creates a push mirror; a repeat creates
+// a second one to the same remote).
 func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string, body CreatePushMirrorRequest, opts ...RequestOption) (*PushMirror, *Response, error) {
 	req := newRequest(&opRepoAddPushMirror, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -1783,8 +1813,9 @@ func (s *ReposService) CreatePushMirror(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/push_mirrors-sync (repoPushMirrorSync). Retry:
-// RetryNever (queues a push to every mirror; a repeat queues them again).
+// POST /repos/{owner}/{repo}/push_mirrors-sync (repoPushMirrorSync). Token
+// scope: write:repository. Retry: RetryNever (queues a push to every mirror; a
+// repeat queues them again).
 func (s *ReposService) SyncPushMirrors(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoPushMirrorSync, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1797,8 +1828,8 @@ func (s *ReposService) SyncPushMirrors(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/push_mirrors/{name} (repoDeletePushMirror).
-// Retry: RetryAlways (remote names are generated per mirror and never handed
-// out again).
+// Token scope: write:repository. Retry: RetryAlways (remote names are generated
+// per mirror and never handed out again).
 func (s *ReposService) DeletePushMirror(ctx context.Context, owner, repo, name string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeletePushMirror, seg("owner", owner), seg("repo", repo), seg("name", name))
 	req.with(opts)
@@ -1811,7 +1842,8 @@ func (s *ReposService) DeletePushMirror(ctx context.Context, owner, repo, name s
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/push_mirrors/{name}
-// (repoGetPushMirrorByRemoteName). Retry: RetryIdempotentOnly (a read).
+// (repoGetPushMirrorByRemoteName). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) GetPushMirror(ctx context.Context, owner, repo, name string, opts ...RequestOption) (*PushMirror, *Response, error) {
 	req := newRequest(&opRepoGetPushMirrorByRemoteName, seg("owner", owner), seg("repo", repo), seg("name", name))
 	req.with(opts)
@@ -1838,8 +1870,8 @@ type RepoGetRawFileOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath string, params *RepoGetRawFileOptions, opts ...RequestOption) ([]byte, *Response, error) {
 	req := newRequest(&opRepoGetRawFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
@@ -1861,8 +1893,8 @@ func (s *ReposService) GetRawFile(ctx context.Context, owner, repo, filepath str
 // reader, still to be closed, with Response.NotModified true; an error returns
 // a nil reader.
 //
-// GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/raw/{filepath} (repoGetRawFile). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) OpenRawFile(ctx context.Context, owner, repo, filepath string, params *RepoGetRawFileOptions, opts ...RequestOption) (io.ReadCloser, *Response, error) {
 	req := newRequest(&opRepoGetRawFile, seg("owner", owner), seg("repo", repo), segs("filepath", filepath))
 	p := deref(params)
@@ -1888,8 +1920,8 @@ type RepoListReleasesOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/releases (repoListReleases). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/releases (repoListReleases). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListReleases(ctx context.Context, owner, repo string, params *RepoListReleasesOptions, opts ...RequestOption) ([]*Release, *Response, error) {
 	req := newRequest(&opRepoListReleases, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -1924,8 +1956,8 @@ func (s *ReposService) ListReleasesIter(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/releases (repoCreateRelease). Retry: RetryNever
-// (creates a release).
+// POST /repos/{owner}/{repo}/releases (repoCreateRelease). Token scope:
+// write:repository. Retry: RetryNever (creates a release).
 func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, body CreateReleaseRequest, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoCreateRelease, seg("owner", owner), seg("repo", repo))
 	req.requireText("tag_name", body.TagName)
@@ -1944,8 +1976,8 @@ func (s *ReposService) CreateRelease(ctx context.Context, owner, repo string, bo
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/releases/latest (repoGetLatestRelease). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/releases/latest (repoGetLatestRelease). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetLatestRelease, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -1962,8 +1994,8 @@ func (s *ReposService) GetLatestRelease(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/releases/tags/{tag} (repoDeleteReleaseByTag).
-// Retry: RetryNever (by tag name: a release for that tag may be re-created
-// between attempts).
+// Token scope: write:repository. Retry: RetryNever (by tag name: a release for
+// that tag may be re-created between attempts).
 func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteReleaseByTag, seg("owner", owner), seg("repo", repo), segSlash("tag", tag))
 	req.with(opts)
@@ -1975,8 +2007,8 @@ func (s *ReposService) DeleteReleaseByTag(ctx context.Context, owner, repo, tag 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/releases/tags/{tag} (repoGetReleaseByTag). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/releases/tags/{tag} (repoGetReleaseByTag). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag string, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetReleaseByTag, seg("owner", owner), seg("repo", repo), segSlash("tag", tag))
 	req.with(opts)
@@ -1992,8 +2024,9 @@ func (s *ReposService) GetReleaseByTag(ctx context.Context, owner, repo, tag str
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/releases/{id} (repoDeleteRelease). Retry:
-// RetryAlways (release ids are never reused; deleting twice leaves it deleted).
+// DELETE /repos/{owner}/{repo}/releases/{id} (repoDeleteRelease). Token scope:
+// write:repository. Retry: RetryAlways (release ids are never reused; deleting
+// twice leaves it deleted).
 func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteRelease, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -2005,8 +2038,8 @@ func (s *ReposService) DeleteRelease(ctx context.Context, owner, repo string, id
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/releases/{id} (repoGetRelease). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/releases/{id} (repoGetRelease). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoGetRelease, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -2022,8 +2055,8 @@ func (s *ReposService) GetRelease(ctx context.Context, owner, repo string, id in
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/releases/{id} (repoEditRelease). Retry:
-// RetryNever (partial update of a release).
+// PATCH /repos/{owner}/{repo}/releases/{id} (repoEditRelease). Token scope:
+// write:repository. Retry: RetryNever (partial update of a release).
 func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id int64, body EditReleaseRequest, opts ...RequestOption) (*Release, *Response, error) {
 	req := newRequest(&opRepoEditRelease, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
@@ -2041,7 +2074,7 @@ func (s *ReposService) EditRelease(ctx context.Context, owner, repo string, id i
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/{id}/assets (repoListReleaseAttachments).
-// Retry: RetryIdempotentOnly (a read).
+// Token scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) ([]*Attachment, *Response, error) {
 	req := newRequest(&opRepoListReleaseAttachments, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -2058,8 +2091,9 @@ func (s *ReposService) ListReleaseAssets(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
-// (repoDeleteReleaseAttachment). Retry: RetryAlways (attachment ids are never
-// reused; deleting twice leaves it deleted).
+// (repoDeleteReleaseAttachment). Token scope: write:repository. Retry:
+// RetryAlways (attachment ids are never reused; deleting twice leaves it
+// deleted).
 func (s *ReposService) DeleteReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.with(opts)
@@ -2072,7 +2106,8 @@ func (s *ReposService) DeleteReleaseAsset(ctx context.Context, owner, repo strin
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
-// (repoGetReleaseAttachment). Retry: RetryIdempotentOnly (a read).
+// (repoGetReleaseAttachment). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) GetReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoGetReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.with(opts)
@@ -2089,7 +2124,8 @@ func (s *ReposService) GetReleaseAsset(ctx context.Context, owner, repo string, 
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}
-// (repoEditReleaseAttachment). Retry: RetryNever (partial update of an asset).
+// (repoEditReleaseAttachment). Token scope: write:repository. Retry: RetryNever
+// (partial update of an asset).
 func (s *ReposService) EditReleaseAsset(ctx context.Context, owner, repo string, id, attachmentID int64, body EditAttachmentRequest, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoEditReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id), num("attachment_id", attachmentID))
 	req.jsonBody(body)
@@ -2106,8 +2142,8 @@ func (s *ReposService) EditReleaseAsset(ctx context.Context, owner, repo string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/reviewers (repoGetReviewers). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/reviewers (repoGetReviewers). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoGetReviewers, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2126,8 +2162,8 @@ func (s *ReposService) ListReviewers(ctx context.Context, owner, repo string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/stargazers (repoListStargazers). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/stargazers (repoListStargazers). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListStargazers(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListStargazers, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -2166,8 +2202,8 @@ type RepoListStatusesBySHAOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/statuses/{sha} (repoListStatuses). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/statuses/{sha} (repoListStatuses). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListStatusesBySHA(ctx context.Context, owner, repo, sha string, params *RepoListStatusesBySHAOptions, opts ...RequestOption) ([]*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoListStatuses, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	p := deref(params)
@@ -2202,8 +2238,9 @@ func (s *ReposService) ListStatusesBySHAIter(ctx context.Context, owner, repo, s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/statuses/{sha} (repoCreateStatus). Retry:
-// RetryNever (appends a commit status; a repeat appends another).
+// POST /repos/{owner}/{repo}/statuses/{sha} (repoCreateStatus). Token scope:
+// write:repository. Retry: RetryNever (appends a commit status; a repeat
+// appends another).
 func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string, body CreateStatusRequest, opts ...RequestOption) (*CommitStatus, *Response, error) {
 	req := newRequest(&opRepoCreateStatus, seg("owner", owner), seg("repo", repo), seg("sha", sha))
 	req.jsonBody(body)
@@ -2220,8 +2257,8 @@ func (s *ReposService) CreateStatus(ctx context.Context, owner, repo, sha string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/subscribers (repoListSubscribers). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/subscribers (repoListSubscribers). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListSubscribers(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opRepoListSubscribers, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -2250,8 +2287,8 @@ func (s *ReposService) ListSubscribersIter(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/subscription (userCurrentDeleteSubscription).
-// Retry: RetryAlways (unwatched is a yes/no state of one repo; a repeat leaves
-// it unwatched).
+// Token scope: write:repository. Retry: RetryAlways (unwatched is a yes/no
+// state of one repo; a repeat leaves it unwatched).
 func (s *ReposService) Unwatch(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteSubscription, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2265,8 +2302,8 @@ func (s *ReposService) Unwatch(ctx context.Context, owner, repo string, opts ...
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/subscription (userCurrentCheckSubscription). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/subscription (userCurrentCheckSubscription). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetSubscription(ctx context.Context, owner, repo string, opts ...RequestOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opUserCurrentCheckSubscription, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2282,9 +2319,9 @@ func (s *ReposService) GetSubscription(ctx context.Context, owner, repo string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/subscription (userCurrentPutSubscription). Retry:
-// RetryAlways (watched is a yes/no state of one repo; a repeat leaves it
-// watched).
+// PUT /repos/{owner}/{repo}/subscription (userCurrentPutSubscription). Token
+// scope: write:repository. Retry: RetryAlways (watched is a yes/no state of one
+// repo; a repeat leaves it watched).
 func (s *ReposService) Watch(ctx context.Context, owner, repo string, opts ...RequestOption) (*WatchInfo, *Response, error) {
 	req := newRequest(&opUserCurrentPutSubscription, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2302,8 +2339,8 @@ func (s *ReposService) Watch(ctx context.Context, owner, repo string, opts ...Re
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/sync_fork (repoSyncForkDefaultInfo). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/sync_fork (repoSyncForkDefaultInfo). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, opts ...RequestOption) (*SyncForkInfo, *Response, error) {
 	req := newRequest(&opRepoSyncForkDefaultInfo, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2320,9 +2357,9 @@ func (s *ReposService) GetForkSyncInfo(ctx context.Context, owner, repo string, 
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /repos/{owner}/{repo}/sync_fork (repoSyncForkDefault). Retry: RetryNever
-// (fast-forwards the fork by POST; a POST that changes state is never
-// repeated).
+// POST /repos/{owner}/{repo}/sync_fork (repoSyncForkDefault). Token scope:
+// write:repository. Retry: RetryNever (fast-forwards the fork by POST; a POST
+// that changes state is never repeated).
 func (s *ReposService) SyncFork(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoSyncForkDefault, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2336,8 +2373,8 @@ func (s *ReposService) SyncFork(ctx context.Context, owner, repo string, opts ..
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// GET /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranchInfo). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranchInfo). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetForkBranchSyncInfo(ctx context.Context, owner, repo, branch string, opts ...RequestOption) (*SyncForkInfo, *Response, error) {
 	req := newRequest(&opRepoSyncForkBranchInfo, seg("owner", owner), seg("repo", repo), segSlash("branch", branch))
 	req.with(opts)
@@ -2354,9 +2391,9 @@ func (s *ReposService) GetForkBranchSyncInfo(ctx context.Context, owner, repo, b
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranch). Retry:
-// RetryNever (fast-forwards a fork branch by POST; a POST that changes state is
-// never repeated).
+// POST /repos/{owner}/{repo}/sync_fork/{branch} (repoSyncForkBranch). Token
+// scope: write:repository. Retry: RetryNever (fast-forwards a fork branch by
+// POST; a POST that changes state is never repeated).
 func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoSyncForkBranch, seg("owner", owner), seg("repo", repo), segSlash("branch", branch))
 	req.with(opts)
@@ -2368,8 +2405,8 @@ func (s *ReposService) SyncForkBranch(ctx context.Context, owner, repo, branch s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/tag_protections (repoListTagProtection). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/tag_protections (repoListTagProtection). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*TagProtection, *Response, error) {
 	req := newRequest(&opRepoListTagProtection, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2385,8 +2422,9 @@ func (s *ReposService) ListTagProtections(ctx context.Context, owner, repo strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/tag_protections (repoCreateTagProtection). Retry:
-// RetryNever (creates a rule; a repeat is refused for a rule that now exists).
+// POST /repos/{owner}/{repo}/tag_protections (repoCreateTagProtection). Token
+// scope: write:repository. Retry: RetryNever (creates a rule; a repeat is
+// refused for a rule that now exists).
 func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo string, body CreateTagProtectionRequest, opts ...RequestOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoCreateTagProtection, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -2404,8 +2442,8 @@ func (s *ReposService) CreateTagProtection(ctx context.Context, owner, repo stri
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // DELETE /repos/{owner}/{repo}/tag_protections/{id} (repoDeleteTagProtection).
-// Retry: RetryAlways (tag protection ids are never reused; deleting twice
-// leaves it deleted).
+// Token scope: write:repository. Retry: RetryAlways (tag protection ids are
+// never reused; deleting twice leaves it deleted).
 func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -2417,8 +2455,8 @@ func (s *ReposService) DeleteTagProtection(ctx context.Context, owner, repo stri
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/tag_protections/{id} (repoGetTagProtection). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/tag_protections/{id} (repoGetTagProtection). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string, id int64, opts ...RequestOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoGetTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.with(opts)
@@ -2436,7 +2474,8 @@ func (s *ReposService) GetTagProtection(ctx context.Context, owner, repo string,
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // PATCH /repos/{owner}/{repo}/tag_protections/{id} (repoEditTagProtection).
-// Retry: RetryNever (partial update of a tag protection).
+// Token scope: write:repository. Retry: RetryNever (partial update of a tag
+// protection).
 func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string, id int64, body EditTagProtectionRequest, opts ...RequestOption) (*TagProtection, *Response, error) {
 	req := newRequest(&opRepoEditTagProtection, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.jsonBody(body)
@@ -2453,8 +2492,8 @@ func (s *ReposService) EditTagProtection(ctx context.Context, owner, repo string
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/tags (repoListTags). Retry: RetryIdempotentOnly (a
-// read).
+// GET /repos/{owner}/{repo}/tags (repoListTags). Token scope: read:repository.
+// Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListTags(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*Tag, *Response, error) {
 	req := newRequest(&opRepoListTags, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -2482,8 +2521,8 @@ func (s *ReposService) ListTagsIter(ctx context.Context, owner, repo string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/tags (repoCreateTag). Retry: RetryNever (creates a
-// tag).
+// POST /repos/{owner}/{repo}/tags (repoCreateTag). Token scope:
+// write:repository. Retry: RetryNever (creates a tag).
 func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body CreateTagRequest, opts ...RequestOption) (*Tag, *Response, error) {
 	req := newRequest(&opRepoCreateTag, seg("owner", owner), seg("repo", repo))
 	req.requireText("tag_name", body.TagName)
@@ -2501,8 +2540,9 @@ func (s *ReposService) CreateTag(ctx context.Context, owner, repo string, body C
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/tags/{tag} (repoDeleteTag). Retry: RetryNever
-// (by name: a tag of that name may be re-created between attempts).
+// DELETE /repos/{owner}/{repo}/tags/{tag} (repoDeleteTag). Token scope:
+// write:repository. Retry: RetryNever (by name: a tag of that name may be
+// re-created between attempts).
 func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTag, seg("owner", owner), seg("repo", repo), segs("tag", tag))
 	req.with(opts)
@@ -2514,8 +2554,8 @@ func (s *ReposService) DeleteTag(ctx context.Context, owner, repo, tag string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/tags/{tag} (repoGetTag). Retry: RetryIdempotentOnly
-// (a read).
+// GET /repos/{owner}/{repo}/tags/{tag} (repoGetTag). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string, opts ...RequestOption) (*Tag, *Response, error) {
 	req := newRequest(&opRepoGetTag, seg("owner", owner), seg("repo", repo), segs("tag", tag))
 	req.with(opts)
@@ -2531,8 +2571,8 @@ func (s *ReposService) GetTag(ctx context.Context, owner, repo, tag string, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/teams (repoListTeams). Retry: RetryIdempotentOnly
-// (a read).
+// GET /repos/{owner}/{repo}/teams (repoListTeams). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts ...RequestOption) ([]*Team, *Response, error) {
 	req := newRequest(&opRepoListTeams, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2548,8 +2588,9 @@ func (s *ReposService) ListTeams(ctx context.Context, owner, repo string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/teams/{team} (repoDeleteTeam). Retry:
-// RetryAlways (removes one team's access; a repeat leaves it removed).
+// DELETE /repos/{owner}/{repo}/teams/{team} (repoDeleteTeam). Token scope:
+// write:repository. Retry: RetryAlways (removes one team's access; a repeat
+// leaves it removed).
 func (s *ReposService) RemoveTeam(ctx context.Context, owner, repo, team string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
 	req.with(opts)
@@ -2563,8 +2604,8 @@ func (s *ReposService) RemoveTeam(ctx context.Context, owner, repo, team string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/teams/{team} (repoCheckTeam). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/teams/{team} (repoCheckTeam). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetTeam(ctx context.Context, owner, repo, team string, opts ...RequestOption) (*Team, *Response, error) {
 	req := newRequest(&opRepoCheckTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
 	req.with(opts)
@@ -2580,8 +2621,9 @@ func (s *ReposService) GetTeam(ctx context.Context, owner, repo, team string, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/teams/{team} (repoAddTeam). Retry: RetryAlways
-// (grants one named team access; a repeat leaves it granted).
+// PUT /repos/{owner}/{repo}/teams/{team} (repoAddTeam). Token scope:
+// write:repository. Retry: RetryAlways (grants one named team access; a repeat
+// leaves it granted).
 func (s *ReposService) AddTeam(ctx context.Context, owner, repo, team string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoAddTeam, seg("owner", owner), seg("repo", repo), seg("team", team))
 	req.with(opts)
@@ -2607,8 +2649,8 @@ type RepoListTrackedTimesOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/times (repoTrackedTimes). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/times (repoTrackedTimes). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListTrackedTimes(ctx context.Context, owner, repo string, params *RepoListTrackedTimesOptions, opts ...RequestOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opRepoTrackedTimes, seg("owner", owner), seg("repo", repo))
 	p := deref(params)
@@ -2646,8 +2688,8 @@ func (s *ReposService) ListTrackedTimesIter(ctx context.Context, owner, repo str
 //
 // Deprecated: The spec marks this operation deprecated.
 //
-// GET /repos/{owner}/{repo}/times/{user} (userTrackedTimes). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/times/{user} (userTrackedTimes). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListUserTrackedTimes(ctx context.Context, owner, repo, user string, opts ...RequestOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opUserTrackedTimes, seg("owner", owner), seg("repo", repo), seg("user", user))
 	req.with(opts)
@@ -2668,8 +2710,8 @@ func (s *ReposService) ListUserTrackedTimes(ctx context.Context, owner, repo, us
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/topics (repoListTopics). Retry: RetryIdempotentOnly
-// (a read).
+// GET /repos/{owner}/{repo}/topics (repoListTopics). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListTopics(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]string, *Response, error) {
 	req := newRequest(&opRepoListTopics, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -2697,8 +2739,9 @@ func (s *ReposService) ListTopicsIter(ctx context.Context, owner, repo string, p
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/topics/{topic} (repoDeleteTopic). Retry:
-// RetryAlways (takes one named topic off; a repeat leaves it off).
+// DELETE /repos/{owner}/{repo}/topics/{topic} (repoDeleteTopic). Token scope:
+// write:repository. Retry: RetryAlways (takes one named topic off; a repeat
+// leaves it off).
 func (s *ReposService) RemoveTopic(ctx context.Context, owner, repo, topic string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteTopic, seg("owner", owner), seg("repo", repo), seg("topic", topic))
 	req.with(opts)
@@ -2710,8 +2753,9 @@ func (s *ReposService) RemoveTopic(ctx context.Context, owner, repo, topic strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/topics/{topic} (repoAddTopic). Retry: RetryAlways
-// (puts one named topic on; a repeat leaves it on).
+// PUT /repos/{owner}/{repo}/topics/{topic} (repoAddTopic). Token scope:
+// write:repository. Retry: RetryAlways (puts one named topic on; a repeat
+// leaves it on).
 func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoAddTopic, seg("owner", owner), seg("repo", repo), seg("topic", topic))
 	req.with(opts)
@@ -2723,8 +2767,9 @@ func (s *ReposService) AddTopic(ctx context.Context, owner, repo, topic string, 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/transfer (repoTransfer). Retry: RetryNever (starts
-// an ownership transfer; afterwards owner/name may address something else).
+// POST /repos/{owner}/{repo}/transfer (repoTransfer). Token scope:
+// write:repository. Retry: RetryNever (starts an ownership transfer; afterwards
+// owner/name may address something else).
 func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body TransferRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoTransfer, seg("owner", owner), seg("repo", repo))
 	req.requireText("new_owner", body.NewOwner)
@@ -2742,9 +2787,9 @@ func (s *ReposService) Transfer(ctx context.Context, owner, repo string, body Tr
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/transfer/accept (acceptRepoTransfer). Retry:
-// RetryNever (completes a transfer; afterwards owner/name may address something
-// else).
+// POST /repos/{owner}/{repo}/transfer/accept (acceptRepoTransfer). Token scope:
+// write:repository. Retry: RetryNever (completes a transfer; afterwards
+// owner/name may address something else).
 func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opAcceptRepoTransfer, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2760,8 +2805,9 @@ func (s *ReposService) AcceptTransfer(ctx context.Context, owner, repo string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/transfer/reject (rejectRepoTransfer). Retry:
-// RetryNever (resolves a pending transfer; a repeat is refused).
+// POST /repos/{owner}/{repo}/transfer/reject (rejectRepoTransfer). Token scope:
+// write:repository. Retry: RetryNever (resolves a pending transfer; a repeat is
+// refused).
 func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRejectRepoTransfer, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -2777,8 +2823,8 @@ func (s *ReposService) RejectTransfer(ctx context.Context, owner, repo string, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/wiki/new (repoCreateWikiPage). Retry: RetryNever
-// (creates a page in a new wiki commit).
+// POST /repos/{owner}/{repo}/wiki/new (repoCreateWikiPage). Token scope:
+// write:repository. Retry: RetryNever (creates a page in a new wiki commit).
 func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, body CreateWikiPageRequest, opts ...RequestOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoCreateWikiPage, seg("owner", owner), seg("repo", repo))
 	req.jsonBody(body)
@@ -2795,9 +2841,9 @@ func (s *ReposService) CreateWikiPage(ctx context.Context, owner, repo string, b
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /repos/{owner}/{repo}/wiki/page/{pageName} (repoDeleteWikiPage).
-// Retry: RetryNever (by page name: a page of that name may be re-created
-// between attempts).
+// DELETE /repos/{owner}/{repo}/wiki/page/{pageName} (repoDeleteWikiPage). Token
+// scope: write:repository. Retry: RetryNever (by page name: a page of that name
+// may be re-created between attempts).
 func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoDeleteWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.with(opts)
@@ -2809,8 +2855,8 @@ func (s *ReposService) DeleteWikiPage(ctx context.Context, owner, repo, pageName
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/wiki/page/{pageName} (repoGetWikiPage). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/wiki/page/{pageName} (repoGetWikiPage). Token
+// scope: read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName string, opts ...RequestOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoGetWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.with(opts)
@@ -2826,9 +2872,9 @@ func (s *ReposService) GetWikiPage(ctx context.Context, owner, repo, pageName st
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /repos/{owner}/{repo}/wiki/page/{pageName} (repoEditWikiPage). Retry:
-// RetryNever (commits new content and may rename the page; a repeat commits
-// again).
+// PATCH /repos/{owner}/{repo}/wiki/page/{pageName} (repoEditWikiPage). Token
+// scope: write:repository. Retry: RetryNever (commits new content and may
+// rename the page; a repeat commits again).
 func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName string, body CreateWikiPageRequest, opts ...RequestOption) (*WikiPage, *Response, error) {
 	req := newRequest(&opRepoEditWikiPage, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.jsonBody(body)
@@ -2845,8 +2891,8 @@ func (s *ReposService) EditWikiPage(ctx context.Context, owner, repo, pageName s
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/wiki/pages (repoGetWikiPages). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/wiki/pages (repoGetWikiPages). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListWikiPages(ctx context.Context, owner, repo string, params *ListOptions, opts ...RequestOption) ([]*WikiPageMetaData, *Response, error) {
 	req := newRequest(&opRepoGetWikiPages, seg("owner", owner), seg("repo", repo))
 	req.paging(s.client, deref(params))
@@ -2878,7 +2924,8 @@ func (s *ReposService) ListWikiPagesIter(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // GET /repos/{owner}/{repo}/wiki/revisions/{pageName}
-// (repoGetWikiPageRevisions). Retry: RetryIdempotentOnly (a read).
+// (repoGetWikiPageRevisions). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) ListWikiPageRevisions(ctx context.Context, owner, repo, pageName string, params *ListOptions, opts ...RequestOption) (*WikiCommitList, *Response, error) {
 	req := newRequest(&opRepoGetWikiPageRevisions, seg("owner", owner), seg("repo", repo), seg("pageName", pageName))
 	req.paging(s.client, deref(params))
@@ -2911,8 +2958,9 @@ func (s *ReposService) ListWikiPageRevisionsIter(ctx context.Context, owner, rep
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{template_owner}/{template_repo}/generate (generateRepo). Retry:
-// RetryNever (creates a repository from a template).
+// POST /repos/{template_owner}/{template_repo}/generate (generateRepo). Token
+// scope: write:repository. Retry: RetryNever (creates a repository from a
+// template).
 func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo string, body GenerateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opGenerateRepo, seg("template_owner", templateOwner), seg("template_repo", templateRepo))
 	req.requireText("name", body.Name)
@@ -2931,7 +2979,8 @@ func (s *ReposService) Generate(ctx context.Context, templateOwner, templateRepo
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repositories/{id} (repoGetByID). Retry: RetryIdempotentOnly (a read).
+// GET /repositories/{id} (repoGetByID). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) GetByID(ctx context.Context, id int64, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opRepoGetByID, num("id", id))
 	req.with(opts)
@@ -2959,7 +3008,8 @@ type RepoSearchTopicsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /topics/search (topicSearch). Retry: RetryIdempotentOnly (a read).
+// GET /topics/search (topicSearch). Token scope: read:repository. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) SearchTopics(ctx context.Context, params *RepoSearchTopicsOptions, opts ...RequestOption) ([]*TopicResponse, *Response, error) {
 	req := newRequest(&opTopicSearch)
 	p := deref(params)
@@ -2995,8 +3045,8 @@ func (s *ReposService) SearchTopicsIter(ctx context.Context, params *RepoSearchT
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/repos (createCurrentUserRepo). Retry: RetryNever (creates a
-// repository).
+// POST /user/repos (createCurrentUserRepo). Token scopes: write:repository and
+// write:user, all of them. Retry: RetryNever (creates a repository).
 func (s *ReposService) Create(ctx context.Context, body CreateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateCurrentUserRepo)
 	req.requireText("name", body.Name)
@@ -3025,7 +3075,8 @@ type RepoListOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/repos (userCurrentListRepos). Retry: RetryIdempotentOnly (a read).
+// GET /user/repos (userCurrentListRepos). Token scopes: read:repository and
+// read:user, all of them. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) List(ctx context.Context, params *RepoListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListRepos)
 	p := deref(params)
@@ -3058,8 +3109,8 @@ func (s *ReposService) ListIter(ctx context.Context, params *RepoListOptions, op
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/repos (userListRepos). Retry: RetryIdempotentOnly (a
-// read).
+// GET /users/{username}/repos (userListRepos). Token scopes: read:repository
+// and read:user, all of them. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) ListByUser(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListRepos, seg("username", username))
 	req.paging(s.client, deref(params))
@@ -3089,8 +3140,9 @@ func (s *ReposService) ListByUserIter(ctx context.Context, username string, para
 //
 // Deprecated: The spec marks this operation deprecated.
 //
-// POST /org/{org}/repos (createOrgRepoDeprecated). Retry: RetryNever (creates a
-// repository).
+// POST /org/{org}/repos (createOrgRepoDeprecated). Token scopes:
+// write:organization and write:repository, all of them. Retry: RetryNever
+// (creates a repository).
 func (s *ReposService) CreateInOrgDeprecated(ctx context.Context, org string, body CreateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateOrgRepoDeprecated, seg("org", org))
 	req.requireText("name", body.Name)
@@ -3108,7 +3160,8 @@ func (s *ReposService) CreateInOrgDeprecated(ctx context.Context, org string, bo
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /orgs/{org}/repos (orgListRepos). Retry: RetryIdempotentOnly (a read).
+// GET /orgs/{org}/repos (orgListRepos). Token scope: read:organization. Retry:
+// RetryIdempotentOnly (a read).
 func (s *ReposService) ListByOrg(ctx context.Context, org string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opOrgListRepos, seg("org", org))
 	req.paging(s.client, deref(params))
@@ -3136,8 +3189,8 @@ func (s *ReposService) ListByOrgIter(ctx context.Context, org string, params *Li
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /orgs/{org}/repos (createOrgRepo). Retry: RetryNever (creates a
-// repository).
+// POST /orgs/{org}/repos (createOrgRepo). Token scope: write:organization.
+// Retry: RetryNever (creates a repository).
 func (s *ReposService) CreateInOrg(ctx context.Context, org string, body CreateRepoRequest, opts ...RequestOption) (*Repository, *Response, error) {
 	req := newRequest(&opCreateOrgRepo, seg("org", org))
 	req.requireText("name", body.Name)

@@ -7,8 +7,9 @@ import "context"
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /repos/{owner}/{repo}/topics (repoUpdateTopics). Retry: RetryAlways
-// (states the repository's whole topic list; a repeat sets the same list).
+// PUT /repos/{owner}/{repo}/topics (repoUpdateTopics). Token scope:
+// write:repository. Retry: RetryAlways (states the repository's whole topic
+// list; a repeat sets the same list).
 func (s *ReposService) ReplaceTopics(ctx context.Context, owner, repo string, topics []string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opRepoUpdateTopics, seg("owner", owner), seg("repo", repo))
 	if topics == nil {

@@ -51,6 +51,8 @@ var notSecret = map[string]string{
 	"GeneralUISettings":          "names",
 	"NodeInfoUsage":              "counts",
 	"Permission":                 "booleans",
+	"ScopeRequirement":           "the names of the scopes an operation requires, no token",
+	"ScopeError":                 "the names of the scopes refused, and the *APIError, whose texts the client scrubbed",
 	"RepositoryMeta":             "IDs and names",
 	"ActionVariable":             "an Actions variable, which Forgejo shows to anyone who can read the repository's settings",
 	"CreateVariableRequest":      "an Actions variable",

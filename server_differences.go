@@ -80,7 +80,8 @@ func (c *Client) signingKey(ctx context.Context, req *request, opts []RequestOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /signing-key.gpg (getSigningKey). Retry: RetryIdempotentOnly (a read).
+// GET /signing-key.gpg (getSigningKey). Token scope: none. Retry:
+// RetryIdempotentOnly (a read).
 func (s *MiscService) GetSigningKey(ctx context.Context, opts ...RequestOption) (string, *Response, error) {
 	return s.client.signingKey(ctx, newRequest(&opGetSigningKey), opts)
 }
@@ -93,7 +94,8 @@ func (s *MiscService) GetSigningKey(ctx context.Context, opts ...RequestOption) 
 // Forgejo 13.0 and later: with [WithVersionCheck], an older server refuses
 // it before sending ([UnsupportedOperationError]).
 //
-// GET /signing-key.ssh (getSSHSigningKey). Retry: RetryIdempotentOnly (a read).
+// GET /signing-key.ssh (getSSHSigningKey). Token scope: none. Retry:
+// RetryIdempotentOnly (a read).
 func (s *MiscService) GetSSHSigningKey(ctx context.Context, opts ...RequestOption) (string, *Response, error) {
 	return s.client.signingKey(ctx, newRequest(&opGetSSHSigningKey), opts)
 }
@@ -105,8 +107,8 @@ func (s *MiscService) GetSSHSigningKey(ctx context.Context, opts ...RequestOptio
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /repos/{owner}/{repo}/signing-key.gpg (repoSigningKey). Retry:
-// RetryIdempotentOnly (a read).
+// GET /repos/{owner}/{repo}/signing-key.gpg (repoSigningKey). Token scope:
+// read:repository. Retry: RetryIdempotentOnly (a read).
 func (s *ReposService) GetSigningKey(ctx context.Context, owner, repo string, opts ...RequestOption) (string, *Response, error) {
 	return s.client.signingKey(ctx, newRequest(&opRepoSigningKey, seg("owner", owner), seg("repo", repo)), opts)
 }

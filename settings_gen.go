@@ -11,8 +11,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /settings/api (getGeneralAPISettings). Retry: RetryIdempotentOnly (a
-// read).
+// GET /settings/api (getGeneralAPISettings). Token scope: none. Retry:
+// RetryIdempotentOnly (a read).
 func (s *SettingsService) GetAPI(ctx context.Context, opts ...RequestOption) (*GeneralAPISettings, *Response, error) {
 	req := newRequest(&opGetGeneralAPISettings)
 	req.with(opts)
@@ -28,8 +28,8 @@ func (s *SettingsService) GetAPI(ctx context.Context, opts ...RequestOption) (*G
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /settings/attachment (getGeneralAttachmentSettings). Retry:
-// RetryIdempotentOnly (a read).
+// GET /settings/attachment (getGeneralAttachmentSettings). Token scope: none.
+// Retry: RetryIdempotentOnly (a read).
 func (s *SettingsService) GetAttachment(ctx context.Context, opts ...RequestOption) (*GeneralAttachmentSettings, *Response, error) {
 	req := newRequest(&opGetGeneralAttachmentSettings)
 	req.with(opts)
@@ -45,8 +45,8 @@ func (s *SettingsService) GetAttachment(ctx context.Context, opts ...RequestOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /settings/repository (getGeneralRepositorySettings). Retry:
-// RetryIdempotentOnly (a read).
+// GET /settings/repository (getGeneralRepositorySettings). Token scope: none.
+// Retry: RetryIdempotentOnly (a read).
 func (s *SettingsService) GetRepository(ctx context.Context, opts ...RequestOption) (*GeneralRepoSettings, *Response, error) {
 	req := newRequest(&opGetGeneralRepositorySettings)
 	req.with(opts)
@@ -62,7 +62,8 @@ func (s *SettingsService) GetRepository(ctx context.Context, opts ...RequestOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /settings/ui (getGeneralUISettings). Retry: RetryIdempotentOnly (a read).
+// GET /settings/ui (getGeneralUISettings). Token scope: none. Retry:
+// RetryIdempotentOnly (a read).
 func (s *SettingsService) GetUI(ctx context.Context, opts ...RequestOption) (*GeneralUISettings, *Response, error) {
 	req := newRequest(&opGetGeneralUISettings)
 	req.with(opts)

@@ -371,8 +371,8 @@ type IssueUploadAttachmentOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/{index}/assets
-// (issueCreateIssueAttachment). Retry: RetryNever (uploads a new attachment; a
-// repeat uploads a second one).
+// (issueCreateIssueAttachment). Token scope: write:issue. Retry: RetryNever
+// (uploads a new attachment; a repeat uploads a second one).
 func (s *IssuesService) UploadAttachment(ctx context.Context, owner, repo string, index int64, params *IssueUploadAttachmentOptions, file Upload, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueCreateIssueAttachment, seg("owner", owner), seg("repo", repo), num("index", index))
 	return s.client.upload(ctx, req, params, file, opts)
@@ -383,8 +383,8 @@ func (s *IssuesService) UploadAttachment(ctx context.Context, owner, repo string
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/issues/comments/{id}/assets
-// (issueCreateIssueCommentAttachment). Retry: RetryNever (uploads a new
-// attachment; a repeat uploads a second one).
+// (issueCreateIssueCommentAttachment). Token scope: write:issue. Retry:
+// RetryNever (uploads a new attachment; a repeat uploads a second one).
 func (s *IssuesService) UploadCommentAttachment(ctx context.Context, owner, repo string, id int64, params *IssueUploadAttachmentOptions, file Upload, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opIssueCreateIssueCommentAttachment, seg("owner", owner), seg("repo", repo), num("id", id))
 	return s.client.upload(ctx, req, params, file, opts)
@@ -411,8 +411,8 @@ type RepoUploadReleaseAssetOptions struct {
 // Served by every supported release (Forgejo 11.0 and later).
 //
 // POST /repos/{owner}/{repo}/releases/{id}/assets
-// (repoCreateReleaseAttachment). Retry: RetryNever (uploads a new asset; a repeat
-// uploads a second one).
+// (repoCreateReleaseAttachment). Token scope: write:repository. Retry:
+// RetryNever (uploads a new asset; a repeat uploads a second one).
 func (s *ReposService) UploadReleaseAsset(ctx context.Context, owner, repo string, id int64, params *RepoUploadReleaseAssetOptions, file Upload, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoCreateReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id))
 	req.addQuery("name", deref(params).Name)
@@ -427,8 +427,8 @@ func (s *ReposService) UploadReleaseAsset(ctx context.Context, owner, repo strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /repos/{owner}/{repo}/releases/{id}/assets
-// (repoCreateReleaseAttachment, with the external_url form field). Retry:
+// POST /repos/{owner}/{repo}/releases/{id}/assets (repoCreateReleaseAttachment,
+// with the external_url form field). Token scope: write:repository. Retry:
 // RetryNever (adds a new asset; a repeat adds a second one).
 func (s *ReposService) LinkReleaseAsset(ctx context.Context, owner, repo string, id int64, name, url string, opts ...RequestOption) (*Attachment, *Response, error) {
 	req := newRequest(&opRepoCreateReleaseAttachment, seg("owner", owner), seg("repo", repo), num("id", id))

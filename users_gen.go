@@ -13,7 +13,8 @@ import (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user (userGetCurrent). Retry: RetryIdempotentOnly (a read).
+// GET /user (userGetCurrent). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) GetCurrent(ctx context.Context, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opUserGetCurrent)
 	req.with(opts)
@@ -30,9 +31,9 @@ func (s *UsersService) GetCurrent(ctx context.Context, opts ...RequestOption) (*
 // Forgejo 16.0 and later: with [WithVersionCheck], an older server refuses it
 // before sending ([UnsupportedOperationError]).
 //
-// POST /user/activitypub/follow (userCurrentActivityPubFollow). Retry:
-// RetryNever (sends a federated Follow to a remote instance; a repeat sends
-// another).
+// POST /user/activitypub/follow (userCurrentActivityPubFollow). Token scope:
+// not measured (the operation is newer than Forgejo 15.0). Retry: RetryNever
+// (sends a federated Follow to a remote instance; a repeat sends another).
 func (s *UsersService) FollowRemote(ctx context.Context, body APRemoteFollowRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentActivityPubFollow)
 	req.jsonBody(body)
@@ -48,9 +49,9 @@ func (s *UsersService) FollowRemote(ctx context.Context, body APRemoteFollowRequ
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/applications/oauth2 (userGetOAuth2Applications). Retry:
-// RetryIdempotentOnly (a read; nothing changes, though the body is a
-// credential).
+// GET /user/applications/oauth2 (userGetOAuth2Applications). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read; nothing changes, though the
+// body is a credential).
 func (s *UsersService) ListOAuth2Apps(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserGetOAuth2Applications)
 	req.paging(s.client, deref(params))
@@ -81,8 +82,9 @@ func (s *UsersService) ListOAuth2AppsIter(ctx context.Context, params *ListOptio
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/applications/oauth2 (userCreateOAuth2Application). Retry:
-// RetryNever (creates an application and mints its client secret).
+// POST /user/applications/oauth2 (userCreateOAuth2Application). Token scope:
+// write:user. Retry: RetryNever (creates an application and mints its client
+// secret).
 func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2ApplicationRequest, opts ...RequestOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserCreateOAuth2Application)
 	req.jsonBody(body)
@@ -100,9 +102,9 @@ func (s *UsersService) CreateOAuth2App(ctx context.Context, body CreateOAuth2App
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/applications/oauth2/{id} (userDeleteOAuth2Application). Retry:
-// RetryAlways (application ids are never reused; deleting twice leaves it
-// deleted).
+// DELETE /user/applications/oauth2/{id} (userDeleteOAuth2Application). Token
+// scope: write:user. Retry: RetryAlways (application ids are never reused;
+// deleting twice leaves it deleted).
 func (s *UsersService) DeleteOAuth2App(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteOAuth2Application, num("id", id))
 	req.with(opts)
@@ -116,9 +118,9 @@ func (s *UsersService) DeleteOAuth2App(ctx context.Context, id int64, opts ...Re
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/applications/oauth2/{id} (userGetOAuth2Application). Retry:
-// RetryIdempotentOnly (a read; nothing changes, though the body is a
-// credential).
+// GET /user/applications/oauth2/{id} (userGetOAuth2Application). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read; nothing changes, though the
+// body is a credential).
 func (s *UsersService) GetOAuth2App(ctx context.Context, id int64, opts ...RequestOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserGetOAuth2Application, num("id", id))
 	req.with(opts)
@@ -138,8 +140,9 @@ func (s *UsersService) GetOAuth2App(ctx context.Context, id int64, opts ...Reque
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /user/applications/oauth2/{id} (userUpdateOAuth2Application). Retry:
-// RetryNever (regenerates the client secret; a repeat would mint another).
+// PATCH /user/applications/oauth2/{id} (userUpdateOAuth2Application). Token
+// scope: write:user. Retry: RetryNever (regenerates the client secret; a repeat
+// would mint another).
 func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateOAuth2ApplicationRequest, opts ...RequestOption) (*OAuth2Application, *Response, error) {
 	req := newRequest(&opUserUpdateOAuth2Application, num("id", id))
 	req.jsonBody(body)
@@ -158,8 +161,8 @@ func (s *UsersService) EditOAuth2App(ctx context.Context, id int64, body CreateO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/avatar (userDeleteAvatar). Retry: RetryAlways (resets the avatar
-// to the default; a repeat changes nothing).
+// DELETE /user/avatar (userDeleteAvatar). Token scope: write:user. Retry:
+// RetryAlways (resets the avatar to the default; a repeat changes nothing).
 func (s *UsersService) DeleteAvatar(ctx context.Context, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteAvatar)
 	req.with(opts)
@@ -171,8 +174,9 @@ func (s *UsersService) DeleteAvatar(ctx context.Context, opts ...RequestOption) 
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/avatar (userUpdateAvatar). Retry: RetryNever (uploads an avatar by
-// POST; a POST that changes state is never repeated).
+// POST /user/avatar (userUpdateAvatar). Token scope: write:user. Retry:
+// RetryNever (uploads an avatar by POST; a POST that changes state is never
+// repeated).
 func (s *UsersService) SetAvatar(ctx context.Context, body UpdateUserAvatarRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserUpdateAvatar)
 	req.jsonBody(body)
@@ -185,8 +189,9 @@ func (s *UsersService) SetAvatar(ctx context.Context, body UpdateUserAvatarReque
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/block/{username} (userBlockUser). Retry: RetryAlways (blocked is a
-// yes/no state for one user; a repeat leaves them blocked).
+// PUT /user/block/{username} (userBlockUser). Token scope: write:user. Retry:
+// RetryAlways (blocked is a yes/no state for one user; a repeat leaves them
+// blocked).
 func (s *UsersService) Block(ctx context.Context, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserBlockUser, seg("username", username))
 	req.with(opts)
@@ -198,8 +203,9 @@ func (s *UsersService) Block(ctx context.Context, username string, opts ...Reque
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/emails (userDeleteEmail). Retry: RetryAlways (removes the named
-// addresses from the account; a repeat leaves them removed).
+// DELETE /user/emails (userDeleteEmail). Token scope: write:user. Retry:
+// RetryAlways (removes the named addresses from the account; a repeat leaves
+// them removed).
 func (s *UsersService) DeleteEmails(ctx context.Context, body DeleteEmailRequest, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteEmail)
 	req.jsonBody(body)
@@ -212,7 +218,8 @@ func (s *UsersService) DeleteEmails(ctx context.Context, body DeleteEmailRequest
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/emails (userListEmails). Retry: RetryIdempotentOnly (a read).
+// GET /user/emails (userListEmails). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListEmails(ctx context.Context, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opUserListEmails)
 	req.with(opts)
@@ -228,8 +235,8 @@ func (s *UsersService) ListEmails(ctx context.Context, opts ...RequestOption) ([
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/emails (userAddEmail). Retry: RetryNever (adds addresses; a repeat
-// is refused as they are in use).
+// POST /user/emails (userAddEmail). Token scope: write:user. Retry: RetryNever
+// (adds addresses; a repeat is refused as they are in use).
 func (s *UsersService) AddEmails(ctx context.Context, body CreateEmailRequest, opts ...RequestOption) ([]*Email, *Response, error) {
 	req := newRequest(&opUserAddEmail)
 	req.jsonBody(body)
@@ -246,8 +253,8 @@ func (s *UsersService) AddEmails(ctx context.Context, body CreateEmailRequest, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/followers (userCurrentListFollowers). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/followers (userCurrentListFollowers). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListMyFollowers(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserCurrentListFollowers)
 	req.paging(s.client, deref(params))
@@ -275,8 +282,8 @@ func (s *UsersService) ListMyFollowersIter(ctx context.Context, params *ListOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/following (userCurrentListFollowing). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/following (userCurrentListFollowing). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListMyFollowing(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserCurrentListFollowing)
 	req.paging(s.client, deref(params))
@@ -304,8 +311,9 @@ func (s *UsersService) ListMyFollowingIter(ctx context.Context, params *ListOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/following/{username} (userCurrentDeleteFollow). Retry:
-// RetryAlways (not following is a yes/no state; a repeat leaves it so).
+// DELETE /user/following/{username} (userCurrentDeleteFollow). Token scope:
+// write:user. Retry: RetryAlways (not following is a yes/no state; a repeat
+// leaves it so).
 func (s *UsersService) Unfollow(ctx context.Context, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteFollow, seg("username", username))
 	req.with(opts)
@@ -320,8 +328,8 @@ func (s *UsersService) Unfollow(ctx context.Context, username string, opts ...Re
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/following/{username} (userCurrentCheckFollowing). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/following/{username} (userCurrentCheckFollowing). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) IsFollowedByMe(ctx context.Context, username string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opUserCurrentCheckFollowing, seg("username", username))
 	req.with(opts)
@@ -338,8 +346,9 @@ func (s *UsersService) IsFollowedByMe(ctx context.Context, username string, opts
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/following/{username} (userCurrentPutFollow). Retry: RetryAlways
-// (following is a yes/no state; a repeat leaves it so).
+// PUT /user/following/{username} (userCurrentPutFollow). Token scope:
+// write:user. Retry: RetryAlways (following is a yes/no state; a repeat leaves
+// it so).
 func (s *UsersService) Follow(ctx context.Context, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentPutFollow, seg("username", username))
 	req.with(opts)
@@ -353,8 +362,8 @@ func (s *UsersService) Follow(ctx context.Context, username string, opts ...Requ
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/gpg_key_token (getVerificationToken). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/gpg_key_token (getVerificationToken). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) GetGPGKeyToken(ctx context.Context, opts ...RequestOption) (string, *Response, error) {
 	req := newRequest(&opGetVerificationToken)
 	req.with(opts)
@@ -371,8 +380,8 @@ func (s *UsersService) GetGPGKeyToken(ctx context.Context, opts ...RequestOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/gpg_key_verify (userVerifyGPGKey). Retry: RetryNever (verifies a
-// key against a signed token; a one-shot action).
+// POST /user/gpg_key_verify (userVerifyGPGKey). Token scope: write:user. Retry:
+// RetryNever (verifies a key against a signed token; a one-shot action).
 func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyRequest, opts ...RequestOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserVerifyGPGKey)
 	req.requireText("key_id", body.KeyID)
@@ -390,8 +399,8 @@ func (s *UsersService) VerifyGPGKey(ctx context.Context, body VerifyGPGKeyReques
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/gpg_keys (userCurrentListGPGKeys). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/gpg_keys (userCurrentListGPGKeys). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListMyGPGKeys(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentListGPGKeys)
 	req.paging(s.client, deref(params))
@@ -419,8 +428,8 @@ func (s *UsersService) ListMyGPGKeysIter(ctx context.Context, params *ListOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/gpg_keys (userCurrentPostGPGKey). Retry: RetryNever (adds a GPG
-// key).
+// POST /user/gpg_keys (userCurrentPostGPGKey). Token scope: write:user. Retry:
+// RetryNever (adds a GPG key).
 func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyRequest, opts ...RequestOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentPostGPGKey)
 	req.requireText("armored_public_key", body.ArmoredPublicKey)
@@ -438,8 +447,9 @@ func (s *UsersService) CreateGPGKey(ctx context.Context, body CreateGPGKeyReques
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/gpg_keys/{id} (userCurrentDeleteGPGKey). Retry: RetryAlways (key
-// ids are never reused; deleting twice leaves it deleted).
+// DELETE /user/gpg_keys/{id} (userCurrentDeleteGPGKey). Token scope:
+// write:user. Retry: RetryAlways (key ids are never reused; deleting twice
+// leaves it deleted).
 func (s *UsersService) DeleteGPGKey(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteGPGKey, num("id", id))
 	req.with(opts)
@@ -451,8 +461,8 @@ func (s *UsersService) DeleteGPGKey(ctx context.Context, id int64, opts ...Reque
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/gpg_keys/{id} (userCurrentGetGPGKey). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/gpg_keys/{id} (userCurrentGetGPGKey). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) GetGPGKey(ctx context.Context, id int64, opts ...RequestOption) (*GPGKey, *Response, error) {
 	req := newRequest(&opUserCurrentGetGPGKey, num("id", id))
 	req.with(opts)
@@ -471,8 +481,9 @@ func (s *UsersService) GetGPGKey(ctx context.Context, id int64, opts ...RequestO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/hooks (userListHooks). Retry: RetryIdempotentOnly (a read; nothing
-// changes, though the body is a credential).
+// GET /user/hooks (userListHooks). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *UsersService) ListHooks(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Hook, *Response, error) {
 	req := newRequest(&opUserListHooks)
 	req.paging(s.client, deref(params))
@@ -504,8 +515,8 @@ func (s *UsersService) ListHooksIter(ctx context.Context, params *ListOptions, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/hooks (userCreateHook). Retry: RetryNever (creates a webhook; a
-// repeat creates a second one).
+// POST /user/hooks (userCreateHook). Token scope: write:user. Retry: RetryNever
+// (creates a webhook; a repeat creates a second one).
 func (s *UsersService) CreateHook(ctx context.Context, body CreateHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserCreateHook)
 	req.requireText("type", string(body.Type))
@@ -524,8 +535,8 @@ func (s *UsersService) CreateHook(ctx context.Context, body CreateHookRequest, o
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/hooks/{id} (userDeleteHook). Retry: RetryAlways (webhook ids are
-// never reused; deleting twice leaves it deleted).
+// DELETE /user/hooks/{id} (userDeleteHook). Token scope: write:user. Retry:
+// RetryAlways (webhook ids are never reused; deleting twice leaves it deleted).
 func (s *UsersService) DeleteHook(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteHook, num("id", id))
 	req.with(opts)
@@ -540,8 +551,9 @@ func (s *UsersService) DeleteHook(ctx context.Context, id int64, opts ...Request
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/hooks/{id} (userGetHook). Retry: RetryIdempotentOnly (a read;
-// nothing changes, though the body is a credential).
+// GET /user/hooks/{id} (userGetHook). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read; nothing changes, though the body is a
+// credential).
 func (s *UsersService) GetHook(ctx context.Context, id int64, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserGetHook, num("id", id))
 	req.with(opts)
@@ -561,8 +573,8 @@ func (s *UsersService) GetHook(ctx context.Context, id int64, opts ...RequestOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /user/hooks/{id} (userEditHook). Retry: RetryNever (partial update of a
-// webhook).
+// PATCH /user/hooks/{id} (userEditHook). Token scope: write:user. Retry:
+// RetryNever (partial update of a webhook).
 func (s *UsersService) EditHook(ctx context.Context, id int64, body EditHookRequest, opts ...RequestOption) (*Hook, *Response, error) {
 	req := newRequest(&opUserEditHook, num("id", id))
 	req.jsonBody(body)
@@ -588,7 +600,8 @@ type UserListMyKeysOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/keys (userCurrentListKeys). Retry: RetryIdempotentOnly (a read).
+// GET /user/keys (userCurrentListKeys). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListMyKeys(ctx context.Context, params *UserListMyKeysOptions, opts ...RequestOption) ([]*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentListKeys)
 	p := deref(params)
@@ -621,7 +634,8 @@ func (s *UsersService) ListMyKeysIter(ctx context.Context, params *UserListMyKey
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /user/keys (userCurrentPostKey). Retry: RetryNever (adds an SSH key).
+// POST /user/keys (userCurrentPostKey). Token scope: write:user. Retry:
+// RetryNever (adds an SSH key).
 func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyRequest, opts ...RequestOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentPostKey)
 	req.requireText("key", body.Key)
@@ -640,8 +654,9 @@ func (s *UsersService) CreateKey(ctx context.Context, body CreateKeyRequest, opt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/keys/{id} (userCurrentDeleteKey). Retry: RetryAlways (key ids
-// are never reused; deleting twice leaves it deleted).
+// DELETE /user/keys/{id} (userCurrentDeleteKey). Token scope: write:user.
+// Retry: RetryAlways (key ids are never reused; deleting twice leaves it
+// deleted).
 func (s *UsersService) DeleteKey(ctx context.Context, id int64, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteKey, num("id", id))
 	req.with(opts)
@@ -653,7 +668,8 @@ func (s *UsersService) DeleteKey(ctx context.Context, id int64, opts ...RequestO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/keys/{id} (userCurrentGetKey). Retry: RetryIdempotentOnly (a read).
+// GET /user/keys/{id} (userCurrentGetKey). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...RequestOption) (*PublicKey, *Response, error) {
 	req := newRequest(&opUserCurrentGetKey, num("id", id))
 	req.with(opts)
@@ -669,8 +685,8 @@ func (s *UsersService) GetKey(ctx context.Context, id int64, opts ...RequestOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/list_blocked (userListBlockedUsers). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/list_blocked (userListBlockedUsers). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListBlockedUsers(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*BlockedUser, *Response, error) {
 	req := newRequest(&opUserListBlockedUsers)
 	req.paging(s.client, deref(params))
@@ -699,7 +715,8 @@ func (s *UsersService) ListBlockedUsersIter(ctx context.Context, params *ListOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota (userGetQuota). Retry: RetryIdempotentOnly (a read).
+// GET /user/quota (userGetQuota). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) GetQuota(ctx context.Context, opts ...RequestOption) (*QuotaInfo, *Response, error) {
 	req := newRequest(&opUserGetQuota)
 	req.with(opts)
@@ -716,8 +733,8 @@ func (s *UsersService) GetQuota(ctx context.Context, opts ...RequestOption) (*Qu
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota/artifacts (userListQuotaArtifacts). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/quota/artifacts (userListQuotaArtifacts). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListQuotaArtifacts(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedArtifact, *Response, error) {
 	req := newRequest(&opUserListQuotaArtifacts)
 	req.paging(s.client, deref(params))
@@ -747,8 +764,8 @@ func (s *UsersService) ListQuotaArtifactsIter(ctx context.Context, params *ListO
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota/attachments (userListQuotaAttachments). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/quota/attachments (userListQuotaAttachments). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListQuotaAttachments(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedAttachment, *Response, error) {
 	req := newRequest(&opUserListQuotaAttachments)
 	req.paging(s.client, deref(params))
@@ -788,7 +805,8 @@ type UserCheckQuotaOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota/check (userCheckQuota). Retry: RetryIdempotentOnly (a read).
+// GET /user/quota/check (userCheckQuota). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOptions, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opUserCheckQuota)
 	p := deref(params)
@@ -808,8 +826,8 @@ func (s *UsersService) CheckQuota(ctx context.Context, params *UserCheckQuotaOpt
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/quota/packages (userListQuotaPackages). Retry: RetryIdempotentOnly
-// (a read).
+// GET /user/quota/packages (userListQuotaPackages). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListQuotaPackages(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*QuotaUsedPackage, *Response, error) {
 	req := newRequest(&opUserListQuotaPackages)
 	req.paging(s.client, deref(params))
@@ -838,7 +856,8 @@ func (s *UsersService) ListQuotaPackagesIter(ctx context.Context, params *ListOp
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/settings (getUserSettings). Retry: RetryIdempotentOnly (a read).
+// GET /user/settings (getUserSettings). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) GetSettings(ctx context.Context, opts ...RequestOption) (*UserSettings, *Response, error) {
 	req := newRequest(&opGetUserSettings)
 	req.with(opts)
@@ -854,8 +873,8 @@ func (s *UsersService) GetSettings(ctx context.Context, opts ...RequestOption) (
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PATCH /user/settings (updateUserSettings). Retry: RetryNever (partial update
-// of the account's settings).
+// PATCH /user/settings (updateUserSettings). Token scope: write:user. Retry:
+// RetryNever (partial update of the account's settings).
 func (s *UsersService) EditSettings(ctx context.Context, body UserSettingsRequest, opts ...RequestOption) (*UserSettings, *Response, error) {
 	req := newRequest(&opUpdateUserSettings)
 	req.jsonBody(body)
@@ -872,8 +891,8 @@ func (s *UsersService) EditSettings(ctx context.Context, body UserSettingsReques
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/starred (userCurrentListStarred). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/starred (userCurrentListStarred). Token scopes: read:repository and
+// read:user, all of them. Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListMyStarred(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListStarred)
 	req.paging(s.client, deref(params))
@@ -901,9 +920,9 @@ func (s *UsersService) ListMyStarredIter(ctx context.Context, params *ListOption
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /user/starred/{owner}/{repo} (userCurrentDeleteStar). Retry:
-// RetryAlways (not starred is a yes/no state of one repo; a repeat leaves it
-// so).
+// DELETE /user/starred/{owner}/{repo} (userCurrentDeleteStar). Token scopes:
+// write:repository and write:user, all of them. Retry: RetryAlways (not starred
+// is a yes/no state of one repo; a repeat leaves it so).
 func (s *UsersService) Unstar(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentDeleteStar, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -918,8 +937,9 @@ func (s *UsersService) Unstar(ctx context.Context, owner, repo string, opts ...R
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/starred/{owner}/{repo} (userCurrentCheckStarring). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/starred/{owner}/{repo} (userCurrentCheckStarring). Token scopes:
+// read:repository and read:user, all of them. Retry: RetryIdempotentOnly (a
+// read).
 func (s *UsersService) IsStarred(ctx context.Context, owner, repo string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opUserCurrentCheckStarring, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -936,8 +956,9 @@ func (s *UsersService) IsStarred(ctx context.Context, owner, repo string, opts .
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/starred/{owner}/{repo} (userCurrentPutStar). Retry: RetryAlways
-// (starred is a yes/no state of one repo; a repeat leaves it so).
+// PUT /user/starred/{owner}/{repo} (userCurrentPutStar). Token scopes:
+// write:repository and write:user, all of them. Retry: RetryAlways (starred is
+// a yes/no state of one repo; a repeat leaves it so).
 func (s *UsersService) Star(ctx context.Context, owner, repo string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserCurrentPutStar, seg("owner", owner), seg("repo", repo))
 	req.with(opts)
@@ -949,8 +970,8 @@ func (s *UsersService) Star(ctx context.Context, owner, repo string, opts ...Req
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/stopwatches (userGetStopWatches). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/stopwatches (userGetStopWatches). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListStopwatches(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*StopWatch, *Response, error) {
 	req := newRequest(&opUserGetStopWatches)
 	req.paging(s.client, deref(params))
@@ -978,8 +999,8 @@ func (s *UsersService) ListStopwatchesIter(ctx context.Context, params *ListOpti
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/subscriptions (userCurrentListSubscriptions). Retry:
-// RetryIdempotentOnly (a read).
+// GET /user/subscriptions (userCurrentListSubscriptions). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListMySubscriptions(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserCurrentListSubscriptions)
 	req.paging(s.client, deref(params))
@@ -1008,7 +1029,8 @@ func (s *UsersService) ListMySubscriptionsIter(ctx context.Context, params *List
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/teams (userListTeams). Retry: RetryIdempotentOnly (a read).
+// GET /user/teams (userListTeams). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListTeams(ctx context.Context, params *ListOptions, opts ...RequestOption) ([]*Team, *Response, error) {
 	req := newRequest(&opUserListTeams)
 	req.paging(s.client, deref(params))
@@ -1048,8 +1070,8 @@ type UserListTrackedTimesOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /user/times (userCurrentTrackedTimes). Retry: RetryIdempotentOnly (a
-// read).
+// GET /user/times (userCurrentTrackedTimes). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListTrackedTimes(ctx context.Context, params *UserListTrackedTimesOptions, opts ...RequestOption) ([]*TrackedTime, *Response, error) {
 	req := newRequest(&opUserCurrentTrackedTimes)
 	p := deref(params)
@@ -1084,8 +1106,9 @@ func (s *UsersService) ListTrackedTimesIter(ctx context.Context, params *UserLis
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// PUT /user/unblock/{username} (userUnblockUser). Retry: RetryAlways (unblocked
-// is a yes/no state for one user; a repeat leaves them unblocked).
+// PUT /user/unblock/{username} (userUnblockUser). Token scope: write:user.
+// Retry: RetryAlways (unblocked is a yes/no state for one user; a repeat leaves
+// them unblocked).
 func (s *UsersService) Unblock(ctx context.Context, username string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserUnblockUser, seg("username", username))
 	req.with(opts)
@@ -1115,7 +1138,8 @@ type UserSearchOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/search (userSearch). Retry: RetryIdempotentOnly (a read).
+// GET /users/search (userSearch). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) Search(ctx context.Context, params *UserSearchOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserSearch)
 	p := deref(params)
@@ -1150,7 +1174,8 @@ func (s *UsersService) SearchIter(ctx context.Context, params *UserSearchOptions
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username} (userGet). Retry: RetryIdempotentOnly (a read).
+// GET /users/{username} (userGet). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) Get(ctx context.Context, username string, opts ...RequestOption) (*User, *Response, error) {
 	req := newRequest(&opUserGet, seg("username", username))
 	req.with(opts)
@@ -1177,8 +1202,8 @@ type UserListActivityFeedsOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/activities/feeds (userListActivityFeeds). Retry:
-// RetryIdempotentOnly (a read).
+// GET /users/{username}/activities/feeds (userListActivityFeeds). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListActivityFeeds(ctx context.Context, username string, params *UserListActivityFeedsOptions, opts ...RequestOption) ([]*Activity, *Response, error) {
 	req := newRequest(&opUserListActivityFeeds, seg("username", username))
 	p := deref(params)
@@ -1213,8 +1238,8 @@ func (s *UsersService) ListActivityFeedsIter(ctx context.Context, username strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/followers (userListFollowers). Retry:
-// RetryIdempotentOnly (a read).
+// GET /users/{username}/followers (userListFollowers). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListFollowers(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserListFollowers, seg("username", username))
 	req.paging(s.client, deref(params))
@@ -1242,8 +1267,8 @@ func (s *UsersService) ListFollowersIter(ctx context.Context, username string, p
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/following (userListFollowing). Retry:
-// RetryIdempotentOnly (a read).
+// GET /users/{username}/following (userListFollowing). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListFollowing(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*User, *Response, error) {
 	req := newRequest(&opUserListFollowing, seg("username", username))
 	req.paging(s.client, deref(params))
@@ -1274,8 +1299,8 @@ func (s *UsersService) ListFollowingIter(ctx context.Context, username string, p
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/following/{target} (userCheckFollowing). Retry:
-// RetryIdempotentOnly (a read).
+// GET /users/{username}/following/{target} (userCheckFollowing). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) IsFollowing(ctx context.Context, username, target string, opts ...RequestOption) (bool, *Response, error) {
 	req := newRequest(&opUserCheckFollowing, seg("username", username), seg("target", target))
 	req.with(opts)
@@ -1292,8 +1317,8 @@ func (s *UsersService) IsFollowing(ctx context.Context, username, target string,
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/gpg_keys (userListGPGKeys). Retry: RetryIdempotentOnly
-// (a read).
+// GET /users/{username}/gpg_keys (userListGPGKeys). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListGPGKeys(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*GPGKey, *Response, error) {
 	req := newRequest(&opUserListGPGKeys, seg("username", username))
 	req.paging(s.client, deref(params))
@@ -1321,8 +1346,8 @@ func (s *UsersService) ListGPGKeysIter(ctx context.Context, username string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/heatmap (userGetHeatmapData). Retry:
-// RetryIdempotentOnly (a read).
+// GET /users/{username}/heatmap (userGetHeatmapData). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListHeatmap(ctx context.Context, username string, opts ...RequestOption) ([]*UserHeatmapData, *Response, error) {
 	req := newRequest(&opUserGetHeatmapData, seg("username", username))
 	req.with(opts)
@@ -1346,8 +1371,8 @@ type UserListKeysOptions struct {
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/keys (userListKeys). Retry: RetryIdempotentOnly (a
-// read).
+// GET /users/{username}/keys (userListKeys). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListKeys(ctx context.Context, username string, params *UserListKeysOptions, opts ...RequestOption) ([]*PublicKey, *Response, error) {
 	req := newRequest(&opUserListKeys, seg("username", username))
 	p := deref(params)
@@ -1380,8 +1405,8 @@ func (s *UsersService) ListKeysIter(ctx context.Context, username string, params
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/starred (userListStarred). Retry: RetryIdempotentOnly
-// (a read).
+// GET /users/{username}/starred (userListStarred). Token scope: read:user.
+// Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListStarred(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListStarred, seg("username", username))
 	req.paging(s.client, deref(params))
@@ -1409,8 +1434,8 @@ func (s *UsersService) ListStarredIter(ctx context.Context, username string, par
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/subscriptions (userListSubscriptions). Retry:
-// RetryIdempotentOnly (a read).
+// GET /users/{username}/subscriptions (userListSubscriptions). Token scope:
+// read:user. Retry: RetryIdempotentOnly (a read).
 func (s *UsersService) ListSubscriptions(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*Repository, *Response, error) {
 	req := newRequest(&opUserListSubscriptions, seg("username", username))
 	req.paging(s.client, deref(params))
@@ -1439,8 +1464,8 @@ func (s *UsersService) ListSubscriptionsIter(ctx context.Context, username strin
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// GET /users/{username}/tokens (userGetTokens). Retry: RetryIdempotentOnly (a
-// read).
+// GET /users/{username}/tokens (userGetTokens). Token scope: read:user. Retry:
+// RetryIdempotentOnly (a read).
 func (s *UsersService) ListTokens(ctx context.Context, username string, params *ListOptions, opts ...RequestOption) ([]*AccessToken, *Response, error) {
 	req := newRequest(&opUserGetTokens, seg("username", username))
 	req.paging(s.client, deref(params))
@@ -1470,8 +1495,9 @@ func (s *UsersService) ListTokensIter(ctx context.Context, username string, para
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// POST /users/{username}/tokens (userCreateToken). Retry: RetryNever (mints a
-// token; a repeat would mint a second, unknowable credential).
+// POST /users/{username}/tokens (userCreateToken). Token scope: write:user.
+// Retry: RetryNever (mints a token; a repeat would mint a second, unknowable
+// credential).
 func (s *UsersService) CreateToken(ctx context.Context, username string, body CreateAccessTokenRequest, opts ...RequestOption) (*AccessToken, *Response, error) {
 	req := newRequest(&opUserCreateToken, seg("username", username))
 	req.requireText("name", body.Name)
@@ -1490,9 +1516,9 @@ func (s *UsersService) CreateToken(ctx context.Context, username string, body Cr
 //
 // Served by every supported release (Forgejo 11.0 and later).
 //
-// DELETE /users/{username}/tokens/{token} (userDeleteAccessToken). Retry:
-// RetryNever (the path takes an id or a name, and a token of that name may be
-// re-created).
+// DELETE /users/{username}/tokens/{token} (userDeleteAccessToken). Token scope:
+// write:user. Retry: RetryNever (the path takes an id or a name, and a token of
+// that name may be re-created).
 func (s *UsersService) DeleteToken(ctx context.Context, username, token string, opts ...RequestOption) (*Response, error) {
 	req := newRequest(&opUserDeleteAccessToken, seg("username", username), seg("token", token))
 	req.with(opts)

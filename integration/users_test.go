@@ -5,9 +5,11 @@ package integration
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -329,11 +331,28 @@ func TestAccessTokens(t *testing.T) {
 	if err != nil || u.Login != e.user2 {
 		t.Fatalf("current user with the new token = %+v, %v", u, err)
 	}
-	// A write outside the token's scopes: 403 with the server's message.
+	// A write outside the token's scopes: 403 with the server's message,
+	// a *ScopeError naming write scopes the operation requires.
 	_, _, err = scoped.Repos.Create(ctx(t), forgejo.CreateRepoRequest{Name: unique("nope")})
 	if ae := mustStatus(t, err, http.StatusForbidden); !strings.Contains(ae.Message, "scope") {
 		t.Fatalf("write with a read-only token: %+v", ae)
 	}
+	var scopeErr *forgejo.ScopeError
+	if !errors.As(err, &scopeErr) || !errors.Is(err, forgejo.ErrTokenScope) || len(scopeErr.Required) == 0 {
+		t.Fatalf("write with a read-only token: %T %v, want a *ScopeError", err, err)
+	}
+	var needs []forgejo.TokenScope
+	for _, op := range forgejo.Operations() {
+		if op.Service == "Repos" && op.Name == "Create" {
+			needs = op.Scope.Scopes
+		}
+	}
+	for _, s := range scopeErr.Required {
+		if !slices.Contains(needs, s) {
+			t.Errorf("the refusal names %s; Repos.Create requires %v", s, needs)
+		}
+	}
+	t.Logf("scope refusal: %q, Required %v", scopeErr.API.Message, scopeErr.Required)
 
 	resp, err = basic.Users.DeleteToken(ctx(t), e.user2, name)
 	if err != nil || status(resp) != http.StatusNoContent {

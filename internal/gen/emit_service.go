@@ -206,9 +206,10 @@ func results(m *models, o *opInfo) (list, zero, typ string) {
 	return "(" + typ + ", *Response, error)", zero, typ
 }
 
-// retryLine is the last line of every method's doc comment.
+// retryLine is the last line of every method's doc comment: the route, the
+// token scope and the retry eligibility.
 func retryLine(o *opInfo) string {
-	return fmt.Sprintf("%s %s (%s). Retry: %s (%s).", o.spec.Verb, o.spec.Path, o.row.ID, retryName(o.row.Retry), retryReason(o.row))
+	return fmt.Sprintf("%s %s (%s). %s Retry: %s (%s).", o.spec.Verb, o.spec.Path, o.row.ID, scopeDoc(o), retryName(o.row.Retry), retryReason(o.row))
 }
 
 func retryName(r api.Retry) string {

@@ -23,9 +23,9 @@ func emitTable(ops []*opInfo) string {
 		if o.row.Quirks&api.WrappedList != 0 {
 			wrapped = ", wrapped: true"
 		}
-		fmt.Fprintf(&b, "\t%s = Operation{ID: %q, Method: %q, Path: %q,\n\t\tService: %q, Name: %q, Retry: %s, RetryReason: %q, Paging: %s%s%s}\n",
+		fmt.Fprintf(&b, "\t%s = Operation{ID: %q, Method: %q, Path: %q,\n\t\tService: %q, Name: %q, Retry: %s, RetryReason: %q, Paging: %s%s%s,\n\t\tScope: %s}\n",
 			o.varName, o.row.ID, o.spec.Verb, o.spec.Path, o.service, o.method,
-			retryName(o.row.Retry), retryReason(o.row), pagingName(o.row.Paging), wrapped, tableVersions(o))
+			retryName(o.row.Retry), retryReason(o.row), pagingName(o.row.Paging), wrapped, tableVersions(o), scopeLiteral(o))
 	}
 	b.WriteString(")\n\n")
 	b.WriteString(emitKnownReleases())
@@ -36,7 +36,7 @@ func emitTable(ops []*opInfo) string {
 	b.WriteString("}\n\n")
 	b.WriteString(comment("", "Operations returns the table of every operation the client covers, sorted by ID, "+
 		"in a fresh slice the caller may keep: operationId, HTTP method, path template, Go service and method, "+
-		"retry eligibility with its reason, and paging."))
+		"retry eligibility with its reason, paging, the releases that serve it and the token scope it requires."))
 	b.WriteString(`func Operations() []Operation {
 	out := make([]Operation, len(operations))
 	for i, op := range operations {

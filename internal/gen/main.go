@@ -111,6 +111,9 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := loadScopes(ops); err != nil { // scopes.go
+		return nil, err
+	}
 	secrets, err := collectSecrets(m) // emit_secrets.go
 	if err != nil {
 		return nil, err

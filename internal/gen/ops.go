@@ -174,6 +174,7 @@ type opInfo struct {
 	iterElem    *gtype // paged: the item type
 	iterField   string // paged object response: the field holding the items
 	successCode string
+	scope       scopeReq // the token scope, from api.TokenScopesTSV (scopes.go)
 }
 
 var pathVar = regexp.MustCompile(`\{([^}]+)\}`)
