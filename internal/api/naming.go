@@ -37,7 +37,7 @@ package api
 // are for things that get an identity of their own (an issue, a key, a
 // webhook); Add and Remove attach and detach existing things (a collaborator,
 // a label on an issue, a topic, a team member); Clear removes them all;
-// Replace states the whole list. An issue's labels follow go-github (N13):
+// Replace states the whole list. An issue's labels follow go-github (rule N13 below):
 // RemoveLabelsForIssue clears them.
 //
 // N8 Scopes. When one noun exists at several scopes, every form names its

@@ -274,10 +274,11 @@ func comment(indent, text string) string {
 	return b.String()
 }
 
-// Citations in a row's Note are for the table's readers: the records of
-// measurements kept outside the repository ("forgejo-15-observations #4") and
-// the source file a hand-written part lives in ("(activitypub.go)"). A
-// method's doc comment states the behaviour without them.
+// Citations in a row's Note are for the table's readers: the name of the
+// record of a measurement on a real Forgejo, which users of the library do
+// not have, and the source file a hand-written part lives in
+// ("(activitypub.go)"). A method's doc comment states the behaviour
+// without them; these patterns find the record's name.
 var (
 	noteCitedApart  = regexp.MustCompile(`;\s*forgejo-15-observations(?: #\d+)?`)
 	noteCitedWhole  = regexp.MustCompile(`\s*\(forgejo-15-observations(?: #\d+)?\)`)

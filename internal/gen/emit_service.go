@@ -285,8 +285,9 @@ func methodDoc(o *opInfo) string {
 	if o.bodyText {
 		notes = append(notes, "The body is sent verbatim as text/plain.")
 	}
-	// Notes that compare with codeberg4s, or repeat what the 204 sentence
-	// above says, are for the table's readers, not the method's.
+	// Notes that compare this client's retry choice with the Scala client
+	// the project started from, or repeat what the 204 sentence above says,
+	// are for the table's readers, not the method's.
 	if n := o.row.Note; n != "" && !strings.Contains(n, "codeberg4s") && !(o.maybeEmpty && strings.Contains(n, "204")) && o.row.Quirks&api.MarkRead == 0 {
 		notes = append(notes, sentence(publicNote(n)))
 	}
