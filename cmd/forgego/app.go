@@ -17,6 +17,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// The streams: a.stdout and a.stderr are iostreams Writers, the one
+// place where what the program prints is shown under the display rule and
+// masked (internal/iostreams). Nothing else writes to the process's
+// standard output and error, except 'auth token' and 'fake serve'
+// (IOStreams.RawOut), whose job is to print a token, and 'api' writing a
+// body to a pipe (masked by hand).
+
 // globals are the flags every command accepts.
 type globals struct {
 	root.Flags
@@ -282,7 +289,7 @@ func (a *app) verbosef(format string, args ...any) { a.f.IOStreams.Verbosef(form
 // terminal and -v is off (-v tells the story line by line instead).
 func (a *app) progress() *progress {
 	if a.prog == nil {
-		a.prog = newProgress(a.stderr, !a.f.IOStreams.Verbose && (a.f.IOStreams.ForceProgress || isTerminal(a.stderr)))
+		a.prog = newProgress(a.stderr, !a.f.IOStreams.Verbose && (a.f.IOStreams.ForceProgress || iostreams.IsTerminal(a.stderr)))
 	}
 	return a.prog
 }

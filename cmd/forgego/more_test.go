@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/iostreams"
 	"context"
 	"encoding/json"
 	"errors"
@@ -267,7 +268,7 @@ func TestProgress(t *testing.T) {
 	off.set("x")
 	off.waiting("y %s", time.Second)
 	off.done()
-	if buf.Len() != 0 || isTerminal(&buf) {
+	if buf.Len() != 0 || iostreams.IsTerminal(&buf) {
 		t.Errorf("disabled progress wrote %q", buf.String())
 	}
 }

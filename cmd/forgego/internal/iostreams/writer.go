@@ -116,9 +116,6 @@ func (w *Writer) WriteControl(seq, text string) error {
 	return w.err
 }
 
-// Underlying returns the stream w writes to.
-func (w *Writer) Underlying() io.Writer { return w.out }
-
 // IsTerminal reports whether w (or the stream a Writer writes to) is a
 // terminal.
 func IsTerminal(w io.Writer) bool {
