@@ -233,6 +233,8 @@ type scenario struct {
 	tg    *target
 	ctx   context.Context
 	lines []string // the current area's
+	tr    *transcript
+	path  string // the current area, "gaps/attachments"
 	owner string
 	repo  string
 	org   string
@@ -296,28 +298,9 @@ func (s *scenario) count(path string, query url.Values, c *forgejo.Client) (int,
 
 func runScenario(t *testing.T, tg *target) *transcript {
 	s := &scenario{t: t, tg: tg, ctx: context.Background(), owner: tg.user1,
-		repo: fmt.Sprintf("contract-%d", time.Now().UnixNano())}
-	tr := &transcript{lines: map[string][]string{}, missing: map[string][]string{}}
-	area := func(name string, step func()) {
-		tr.areas = append(tr.areas, name)
-		t.Run(name, func(t *testing.T) {
-			s.t, s.lines = t, nil
-			defer func() {
-				tr.lines[name] = s.lines
-				if r := recover(); r != nil {
-					m, ok := r.(routeMissing)
-					if !ok {
-						panic(r)
-					}
-					s.note("route missing: %s", m.what)
-					tr.lines[name] = s.lines
-					tr.missing[name] = append(tr.missing[name], m.what)
-					t.Logf("route missing on %s, the rest of the area not run: %s", tg.name, m.what)
-				}
-			}()
-			step()
-		})
-	}
+		repo: fmt.Sprintf("contract-%d", time.Now().UnixNano()),
+		tr:   &transcript{lines: map[string][]string{}, missing: map[string][]string{}}}
+	area := s.area
 	area("settings", s.settings)
 	area("repository", s.repository)
 	area("issues", s.issues)
@@ -344,7 +327,38 @@ func runScenario(t *testing.T, tg *target) *transcript {
 	// collaborations, which the areas before rely on.
 	area("accounts", s.accountsArea)
 	area("cleanup", s.cleanup)
-	return tr
+	return s.tr
+}
+
+// area runs step as a subtest of the current one, with a transcript of its
+// own: a failure ends the area, not the run, and a call that meets a
+// missing route ends it with the observation "route missing: …". An area
+// may hold areas (gaps, outcomes, …): its steps are areas of their own.
+func (s *scenario) area(name string, step func()) {
+	full := name
+	if s.path != "" {
+		full = s.path + "/" + name
+	}
+	parentT, parentLines, parentPath := s.t, s.lines, s.path
+	s.tr.areas = append(s.tr.areas, full)
+	parentT.Run(name, func(t *testing.T) {
+		s.t, s.lines, s.path = t, nil, full
+		defer func() {
+			r := recover()
+			m, missing := r.(routeMissing)
+			if missing {
+				s.note("route missing: %s", m.what)
+				s.tr.missing[full] = append(s.tr.missing[full], m.what)
+				t.Logf("route missing on %s, the rest of the area not run: %s", s.tg.name, m.what)
+			}
+			s.tr.lines[full] = s.lines
+			s.t, s.lines, s.path = parentT, parentLines, parentPath
+			if r != nil && !missing {
+				panic(r)
+			}
+		}()
+		step()
+	})
 }
 
 func (s *scenario) paging() {
@@ -438,13 +452,13 @@ func (s *scenario) cleanup() {
 // request files. It runs after reviews(): user2 is a collaborator with
 // write access and s.org exists.
 func (s *scenario) gaps() {
-	s.branchProtections()
-	s.attachments()
-	s.userHooks()
-	s.publicMembers()
-	s.teamSearch()
-	s.commentReactions()
-	s.reviewRequestsAndFiles()
+	s.area("branchProtections", s.branchProtections)
+	s.area("attachments", s.attachments)
+	s.area("userHooks", s.userHooks)
+	s.area("publicMembers", s.publicMembers)
+	s.area("teamSearch", s.teamSearch)
+	s.area("commentReactions", s.commentReactions)
+	s.area("reviewRequestsAndFiles", s.reviewRequestsAndFiles)
 }
 
 // outcomes is the contract for the outcomes a real program's scenario found
@@ -452,50 +466,50 @@ func (s *scenario) gaps() {
 // that is not there, forking into an organization, a 51 MiB release asset.
 // It runs after gaps(): s.org exists and user2 is a write collaborator.
 func (s *scenario) outcomes() {
-	s.teamUnits()
-	s.missingLabelDelete()
-	s.forkIntoOrg()
-	s.bigAsset()
-	s.compare()
-	s.statuses()
-	s.topicSearch()
-	s.singleCommit()
+	s.area("teamUnits", s.teamUnits)
+	s.area("missingLabelDelete", s.missingLabelDelete)
+	s.area("forkIntoOrg", s.forkIntoOrg)
+	s.area("bigAsset", s.bigAsset)
+	s.area("compare", s.compare)
+	s.area("statuses", s.statuses)
+	s.area("topicSearch", s.topicSearch)
+	s.area("singleCommit", s.singleCommit)
 }
 
 // repoMoreArea is the contract for time tracking, subscriptions and
 // watches, pins, assignees and reviewers, the timeline, the wiki, deploy
 // keys, tag protections, git data, settings, templates and markup.
 func (s *scenario) repoMoreArea() {
-	s.timeTracking()
-	s.subscriptionsAndWatches()
-	s.pinsAndPeople()
-	s.timeline()
-	s.wiki()
-	s.deployKeys()
-	s.tagProtections()
-	s.gitData()
-	s.instanceTemplates()
-	s.markup()
-	s.repoExtras()
-	s.pushMirrors()
-	s.notesAndTemplates()
-	s.transfers()
-	s.archives()
-	s.editorConfig()
-	s.avatarAndAutoMerge()
-	s.commitDiffs()
+	s.area("timeTracking", s.timeTracking)
+	s.area("subscriptionsAndWatches", s.subscriptionsAndWatches)
+	s.area("pinsAndPeople", s.pinsAndPeople)
+	s.area("timeline", s.timeline)
+	s.area("wiki", s.wiki)
+	s.area("deployKeys", s.deployKeys)
+	s.area("tagProtections", s.tagProtections)
+	s.area("gitData", s.gitData)
+	s.area("instanceTemplates", s.instanceTemplates)
+	s.area("markup", s.markup)
+	s.area("repoExtras", s.repoExtras)
+	s.area("pushMirrors", s.pushMirrors)
+	s.area("notesAndTemplates", s.notesAndTemplates)
+	s.area("transfers", s.transfers)
+	s.area("archives", s.archives)
+	s.area("editorConfig", s.editorConfig)
+	s.area("avatarAndAutoMerge", s.avatarAndAutoMerge)
+	s.area("commitDiffs", s.commitDiffs)
 }
 
 // accountsArea is this area's part of the contract scenario: what bots and
 // automation do to accounts and what a site administrator does.
 func (s *scenario) accountsArea() {
-	s.adminAccounts()
-	s.accountKeys()
-	s.accountEmails()
-	s.accountSettingsAndApps()
-	s.adminSite()
-	s.accountAvatarsAndOrgs()
-	s.packagesArea()
+	s.area("adminAccounts", s.adminAccounts)
+	s.area("accountKeys", s.accountKeys)
+	s.area("accountEmails", s.accountEmails)
+	s.area("accountSettingsAndApps", s.accountSettingsAndApps)
+	s.area("adminSite", s.adminSite)
+	s.area("accountAvatarsAndOrgs", s.accountAvatarsAndOrgs)
+	s.area("packagesArea", s.packagesArea)
 }
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
@@ -616,7 +630,7 @@ func TestContractMissingRouteEndsOnlyItsArea(t *testing.T) {
 	if last := tr.lines["actions"][len(tr.lines["actions"])-1]; !strings.HasPrefix(last, "route missing: ") {
 		t.Errorf("actions area's last line: %q", last)
 	}
-	for _, area := range []string{"accounts", "cleanup"} {
+	for _, area := range []string{"repoMore/wiki", "accounts/accountKeys", "cleanup"} {
 		if len(tr.lines[area]) == 0 {
 			t.Errorf("area %s after the miss did not run", area)
 		}
