@@ -183,7 +183,7 @@ func TestScopesNestedOrder(t *testing.T) {
 	both := srv.AddToken(me, forgejo.ScopeReadUser, forgejo.ScopeReadRepository)
 	for _, tc := range []struct {
 		method, path, token string
-		want               string // "" passes the scope checks
+		want                string // "" passes the scope checks
 	}{
 		{"GET", "/user/repos", repo, refusal("read:user")},
 		{"GET", "/user/repos", usr, refusal("read:repository")},
@@ -529,13 +529,17 @@ func TestAddTokenRefusals(t *testing.T) {
 	defer srv.Close()
 	srv.AddRepo(srv.DefaultUser(), "demo")
 	for name, f := range map[string]func(){
-		"no scope":         func() { srv.AddToken(srv.DefaultUser()) },
-		"unknown scope":    func() { srv.AddToken(srv.DefaultUser(), "read:everything") },
-		"unknown user":     func() { srv.AddToken("nobody", forgejo.ScopeAll) },
-		"user scope":       func() { srv.AddRepositoryToken(srv.DefaultUser(), []string{srv.DefaultUser() + "/demo"}, forgejo.ScopeReadUser) },
-		"no repository":    func() { srv.AddRepositoryToken(srv.DefaultUser(), nil, forgejo.ScopeReadRepository) },
-		"missing repo":     func() { srv.AddRepositoryToken(srv.DefaultUser(), []string{"x/y"}, forgejo.ScopeReadRepository) },
-		"with public-only": func() { srv.AddRepositoryToken(srv.DefaultUser(), []string{srv.DefaultUser() + "/demo"}, forgejo.ScopePublicOnly, forgejo.ScopeReadRepository) },
+		"no scope":      func() { srv.AddToken(srv.DefaultUser()) },
+		"unknown scope": func() { srv.AddToken(srv.DefaultUser(), "read:everything") },
+		"unknown user":  func() { srv.AddToken("nobody", forgejo.ScopeAll) },
+		"user scope": func() {
+			srv.AddRepositoryToken(srv.DefaultUser(), []string{srv.DefaultUser() + "/demo"}, forgejo.ScopeReadUser)
+		},
+		"no repository": func() { srv.AddRepositoryToken(srv.DefaultUser(), nil, forgejo.ScopeReadRepository) },
+		"missing repo":  func() { srv.AddRepositoryToken(srv.DefaultUser(), []string{"x/y"}, forgejo.ScopeReadRepository) },
+		"with public-only": func() {
+			srv.AddRepositoryToken(srv.DefaultUser(), []string{srv.DefaultUser() + "/demo"}, forgejo.ScopePublicOnly, forgejo.ScopeReadRepository)
+		},
 	} {
 		func() {
 			defer func() {
