@@ -359,6 +359,10 @@ func normalizeScopes(in []string) ([]string, string) {
 		case s == "public-only":
 			publicOnly = true
 			continue
+		case s == "sudo":
+			// Accepted and dropped, as Forgejo 15 does: alone it leaves
+			// no scope, refused "access token must have a scope".
+			continue
 		}
 		mode, cat, ok := strings.Cut(s, ":")
 		if !ok || !slices.Contains(scopeCategories, cat) || (mode != "read" && mode != "write") {
