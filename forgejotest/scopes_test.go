@@ -555,3 +555,42 @@ func TestAddTokenRefusals(t *testing.T) {
 		t.Errorf("token %q", tok)
 	}
 }
+
+// The repository flags routes (which the fake does not implement) check
+// repository, then admin once the repository is found: a missing
+// repository answers the handler's 404 to a token lacking the admin half.
+func TestScopesFlagsAfterLookup(t *testing.T) {
+	srv := NewServer(t)
+	me := srv.DefaultUser()
+	srv.AddRepo(me, "demo")
+	admin := srv.AddToken(me, forgejo.ScopeReadAdmin)
+	repo := srv.AddToken(me, forgejo.ScopeReadRepository)
+	both := srv.AddToken(me, forgejo.ScopeReadAdmin, forgejo.ScopeReadRepository)
+	rt := &route{method: "GET", op: "repoListFlags", auth: true, h: func(c *call) {
+		if c.pathRepo() != nil {
+			c.empty(http.StatusNoContent)
+		}
+	}}
+	for _, tc := range []struct {
+		repo, token string
+		status      int
+		msg         string
+	}{
+		{"demo", admin, 403, refusal("read:repository")},
+		{"missing", admin, 403, refusal("read:repository")},
+		{"demo", repo, 403, refusal("read:admin")},
+		{"missing", repo, 404, "The target couldn't be found."},
+		{"demo", both, 204, ""},
+	} {
+		req, err := http.NewRequest("GET", srv.URL+"/api/v1/repos/"+me+"/"+tc.repo+"/flags", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "token "+tc.token)
+		res := resolution{route: rt, op: rt.op, params: map[string]string{"owner": me, "repo": tc.repo}}
+		resp := srv.dispatch(req, res, nil, srv.now())
+		if resp.status != tc.status || message(resp.body) != tc.msg {
+			t.Errorf("%s: %d %s, want %d %q", tc.repo, resp.status, resp.body, tc.status, tc.msg)
+		}
+	}
+}
