@@ -497,6 +497,20 @@ func TestPublicOnlyToken(t *testing.T) {
 			t.Errorf("GET %s: %d %s, want %d %q", tc.path, st, body, tc.status, tc.msg)
 		}
 	}
+	// A user who is not public.
+	srv.SetAdmin(me, true)
+	srv.AddUser("hermit")
+	vis, login, source := "private", "hermit", int64(0)
+	if _, _, err := srv.Client().Admin.EditUser(ctx, "hermit", forgejo.EditUserRequest{Visibility: &vis, LoginName: &login, SourceID: &source}); err != nil {
+		t.Fatal(err)
+	}
+	utok := "token " + srv.AddToken(me, forgejo.ScopePublicOnly, forgejo.ScopeReadUser)
+	if st, _, body := rawCall(t, srv, "GET", "/users/hermit", utok, nil); st != 403 || message(body) != "token scope is limited to public users" {
+		t.Errorf("a private user: %d %s", st, body)
+	}
+	if st, _, body := rawCall(t, srv, "GET", "/users/"+me, utok, nil); st != 200 {
+		t.Errorf("a public user: %d %s", st, body)
+	}
 	// public-only alone grants no category.
 	if st, _, body := rawCall(t, srv, "GET", "/repos/"+me+"/open", "token "+srv.AddToken(me, forgejo.ScopePublicOnly), nil); st != 403 ||
 		message(body) != refusal("read:repository") {
