@@ -247,10 +247,17 @@ reads a category may still be refused its writes. A token that cannot read
 GET /user (no read:user scope, as every token restricted to repositories) is
 still a working token: its user is the one stored at login, unchecked.
 
-The exit status is 1 when a token is refused (401, or any failure but a scope
-refusal) or no instance is logged in to.
+The exit status is 4 when a stored token does not work (401, or any failure
+but a scope refusal) or no instance is logged in to.
 
 ` + Precedence,
+		Example: `  $ forgego auth status
+  https://codeberg.org (default)
+    logged in as alice
+    token scopes: read:user, write:issue, write:repository (as listed by the instance)
+  https://git.example.org
+    logged in as bot (not checked: GET /user needs read:user)
+    token scopes: refused read:user, read:organization, read:notification, read:package, read:admin; allowed read:repository, read:issue (one read probed per category; writes not tried)`,
 		Args: cmdutil.NoArgs,
 		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			if a.f.Embedded() {
