@@ -171,7 +171,7 @@ func TestContract(t *testing.T) {
 	if fake == nil || real == nil {
 		return
 	}
-	agree := 0
+	agree, differ := 0, 0
 	for _, area := range fake.areas {
 		f, g := fake.lines[area], real.lines[area]
 		same := true
@@ -191,12 +191,14 @@ func TestContract(t *testing.T) {
 		}
 		if same {
 			agree += len(f)
+		} else {
+			differ++
 		}
 		if ms := real.missing[area]; len(ms) > 0 {
 			t.Logf("%s: route missing on %s: %s", area, server.name, strings.Join(ms, "; "))
 		}
 	}
-	t.Logf("fake and %s agree on %d observations", server.name, agree)
+	t.Logf("fake and %s agree on %d observations; %d of %d areas differ", server.name, agree, differ, len(fake.areas))
 	if testing.Verbose() {
 		var all []string
 		for _, area := range fake.areas {
