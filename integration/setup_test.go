@@ -1,8 +1,10 @@
 // Package integration runs forgego against a real Gitea server (Forgejo's
-// upstream, same /api/v1 family). It needs the variables that
-// scripts/gitea.sh start writes (FORGEGO_IT_URL, FORGEGO_IT_ADMIN_TOKEN, …);
-// without them every test is skipped, saying so. .ci/run starts the server
-// and runs this suite on every submission.
+// upstream, same /api/v1 family), or a real Forgejo: the tests ask which
+// one it is (onForgejo, from /version) where the two answer differently,
+// and none skips for it. It needs the variables that scripts/gitea.sh start
+// writes (FORGEGO_IT_URL, FORGEGO_IT_ADMIN_TOKEN, …; set them by hand for a
+// Forgejo, see CONTRIBUTING.md); without them every test is skipped, saying
+// so. .ci/run starts a Gitea and runs this suite on every submission.
 //
 // The run also writes the route matrix, docs/ROUTES.md: for every operation
 // of the client, whether this run exercised it and how it went. Only a full
