@@ -42,3 +42,17 @@ func ExampleScopeError() {
 	// ErrTokenScope: true ErrForbidden: true status: 403
 	// GET /user requires read:user
 }
+
+// Before calling, a program can check that its token's scopes pass what an
+// operation requires, and name the scopes to add.
+func ExampleScopeRequirement_SatisfiedBy() {
+	token := []forgejo.TokenScope{forgejo.ScopeWriteRepository, forgejo.ScopeWriteIssue}
+	for _, op := range forgejo.Operations() {
+		if op.Service == "Repos" && (op.Name == "Get" || op.Name == "List") {
+			fmt.Println(op.Name, op.Scope, op.Scope.SatisfiedBy(token...), op.Scope.Missing(token...))
+		}
+	}
+	// Output:
+	// Get read:repository true []
+	// List read:repository,read:user false [read:user]
+}

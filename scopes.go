@@ -106,3 +106,63 @@ func (r ScopeRequirement) String() string {
 	}
 	return b.String()
 }
+
+// SatisfiedBy reports whether an access token carrying scopes passes the
+// requirement, judged as Forgejo judges it: a write scope includes its read
+// scope, [ScopeAll] holds every write scope, and [ScopePublicOnly] grants
+// nothing by itself. [ScopeNone] and [ScopeUnknown] are satisfied by any
+// token (nothing measured refuses them). A [ScopeByOwner] requirement is
+// satisfied only by a token that passes whoever owns the repository; call
+// [ScopeRequirement.ForOwner] first when the owner is known.
+func (r ScopeRequirement) SatisfiedBy(scopes ...TokenScope) bool {
+	return len(r.Missing(scopes...)) == 0
+}
+
+// Missing lists, in the requirement's order, the scopes a token carrying
+// scopes would have to gain to pass the requirement; nil when it passes
+// (see [ScopeRequirement.SatisfiedBy] for how scopes are judged).
+func (r ScopeRequirement) Missing(scopes ...TokenScope) []TokenScope {
+	if r.Rule != ScopeAllOf && r.Rule != ScopeByOwner {
+		return nil
+	}
+	var out []TokenScope
+	for _, need := range r.Scopes {
+		if !grants(scopes, need) {
+			out = append(out, need)
+		}
+	}
+	return out
+}
+
+// ForOwner resolves a [ScopeByOwner] requirement for a repository owned by
+// an organization (org true) or by a user: the result is [ScopeAllOf] the
+// one scope that applies. Any other requirement is returned unchanged.
+func (r ScopeRequirement) ForOwner(org bool) ScopeRequirement {
+	if r.Rule != ScopeByOwner || len(r.Scopes) != 2 {
+		return r
+	}
+	i := 0
+	if org {
+		i = 1
+	}
+	return ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{r.Scopes[i]}}
+}
+
+// grants reports whether a token carrying have passes a check for need.
+func grants(have []TokenScope, need TokenScope) bool {
+	level, category, ok := strings.Cut(string(need), ":")
+	if !ok {
+		return false
+	}
+	for _, h := range have {
+		switch h {
+		case ScopeAll, need:
+			return true
+		case TokenScope("write:" + category):
+			if level == "read" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -99,3 +99,54 @@ func TestScopeRequirementString(t *testing.T) {
 		}
 	}
 }
+
+// SatisfiedBy judges a token as Forgejo does: write holds read, all holds
+// every write scope, public-only and misc grant nothing a route checks, and
+// every scope of a two-scope requirement is needed.
+func TestScopeRequirementSatisfiedBy(t *testing.T) {
+	one := ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadRepository}}
+	wr := ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeWriteRepository}}
+	two := ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{ScopeReadOrganization, ScopeReadUser}}
+	owner := ScopeRequirement{Rule: ScopeByOwner, Scopes: []TokenScope{ScopeWriteUser, ScopeWriteOrganization}}
+	for _, tc := range []struct {
+		name   string
+		r      ScopeRequirement
+		scopes []TokenScope
+		want   bool
+	}{
+		{"read with read", one, []TokenScope{ScopeReadRepository}, true},
+		{"read with write", one, []TokenScope{ScopeWriteRepository}, true},
+		{"read with all", one, []TokenScope{ScopeAll}, true},
+		{"read with another category", one, []TokenScope{ScopeWriteIssue, ScopeReadUser}, false},
+		{"read with misc", one, []TokenScope{ScopeWriteMisc}, false},
+		{"read with public-only alone", one, []TokenScope{ScopePublicOnly}, false},
+		{"read with public-only and the scope", one, []TokenScope{ScopePublicOnly, ScopeReadRepository}, true},
+		{"read with no token scope", one, nil, false},
+		{"write with read", wr, []TokenScope{ScopeReadRepository}, false},
+		{"write with write", wr, []TokenScope{ScopeWriteRepository}, true},
+		{"two with one", two, []TokenScope{ScopeReadUser}, false},
+		{"two with the other", two, []TokenScope{ScopeWriteOrganization}, false},
+		{"two with both", two, []TokenScope{ScopeWriteOrganization, ScopeReadUser}, true},
+		{"none with nothing", ScopeRequirement{Rule: ScopeNone}, nil, true},
+		{"unknown with nothing", ScopeRequirement{}, nil, true},
+		{"by owner with one", owner, []TokenScope{ScopeWriteUser}, false},
+		{"by owner with both", owner, []TokenScope{ScopeWriteUser, ScopeWriteOrganization}, true},
+		{"by owner, a user's, with write:user", owner.ForOwner(false), []TokenScope{ScopeWriteUser}, true},
+		{"by owner, an org's, with write:user", owner.ForOwner(true), []TokenScope{ScopeWriteUser}, false},
+		{"by owner, an org's, with write:repository", owner.ForOwner(true), []TokenScope{ScopeWriteRepository}, false},
+		{"a malformed scope", ScopeRequirement{Rule: ScopeAllOf, Scopes: []TokenScope{"sudo"}}, []TokenScope{ScopeAll}, false},
+	} {
+		if got := tc.r.SatisfiedBy(tc.scopes...); got != tc.want {
+			t.Errorf("%s: %s satisfied by %v: %v, want %v", tc.name, tc.r, tc.scopes, got, tc.want)
+		}
+	}
+	if got := two.Missing(ScopeReadUser); len(got) != 1 || got[0] != ScopeReadOrganization {
+		t.Errorf("Missing: %v", got)
+	}
+	if got := owner.ForOwner(true); got.Rule != ScopeAllOf || got.String() != "write:organization" {
+		t.Errorf("ForOwner(true): %+v", got)
+	}
+	if got := one.ForOwner(true); got.String() != one.String() {
+		t.Errorf("ForOwner on all-of: %+v", got)
+	}
+}

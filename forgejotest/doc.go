@@ -109,7 +109,7 @@
 // fingerprints), e-mail addresses, settings, OAuth2 applications, blocks,
 // avatars and access tokens: a token created through the API (with Basic
 // authentication, as Forgejo wants) authenticates, carries its scopes and
-// stops working once deleted; the scopes are enforced on these routes only.
+// stops working once deleted (see Token scopes, below).
 // Site administrators create, edit, rename (the old name redirects), and
 // delete users, create their organizations, repositories and keys, list
 // e-mail addresses, manage system hooks (stored, not delivered to), cron
@@ -120,6 +120,23 @@
 // subkeys, expiry) but no signature is verified: a key is added when one of
 // its addresses is the account's, and a signature over the verification
 // token is refused as a wrong one.
+//
+// # Token scopes
+//
+// Every route checks the scopes of an access token as Forgejo 15 does, from
+// the requirement the client library records for its operation
+// (forgejo.Operation.Scope, measured on Forgejo 15.0.3): a token lacking
+// one is refused 403 "token does not have at least one of required
+// scope(s): [read:user]" before the handler runs, even on routes anonymous
+// callers may read, and where two checks are nested only the first that
+// fails is named. [Server.AddToken] mints a token with given scopes, and
+// [Server.AddRepositoryToken] a repository-restricted one; a token created
+// through POST /users/{username}/tokens is held to its scopes too. The
+// tokens of [Server.Token] and [Server.AddUser] carry every scope, and a
+// password or no credential meets no scope check. A handler installed with
+// [Server.Handle], and an operation the fake does not implement, check
+// nothing. Operations newer than the measurement get their route group's
+// scope (repository, admin or user).
 //
 // # Differences from a real Forgejo
 //

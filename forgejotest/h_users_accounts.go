@@ -3,7 +3,6 @@ package forgejotest
 import (
 	"cmp"
 	"crypto/rand"
-	"encoding/base64"
 	"net/http"
 	"slices"
 	"strings"
@@ -197,33 +196,6 @@ func (c *call) siteAdmin() bool {
 func (c *call) basicAuth() bool {
 	scheme, _, _ := strings.Cut(strings.TrimSpace(c.r.Header.Get("Authorization")), " ")
 	return c.user != nil && strings.EqualFold(scheme, "basic")
-}
-
-// callerScopes are the scopes of the token the request authenticated
-// with, or nil when it is unrestricted: a password, or a token the fake
-// made itself (Server.Token, AddUser), which acts as "all".
-func (c *call) callerScopes() []string {
-	scheme, cred, _ := strings.Cut(strings.TrimSpace(c.r.Header.Get("Authorization")), " ")
-	cred = strings.TrimSpace(cred)
-	if strings.EqualFold(scheme, "basic") {
-		raw, err := base64.StdEncoding.DecodeString(cred)
-		if err != nil {
-			return nil
-		}
-		_, cred, _ = strings.Cut(string(raw), ":")
-	}
-	for _, t := range c.st.accounts.tokens {
-		if t.sha == cred && c.st.tokens[cred] == c.user {
-			return t.scopes
-		}
-	}
-	return nil
-}
-
-// allows reports whether scopes grant level ("read" or "write") on cat.
-func allows(scopes []string, level, cat string) bool {
-	return slices.Contains(scopes, "all") || slices.Contains(scopes, "write:"+cat) ||
-		(level == "read" && slices.Contains(scopes, "read:"+cat))
 }
 
 // ---- e-mail addresses

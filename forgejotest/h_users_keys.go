@@ -315,19 +315,21 @@ type accessToken struct {
 	name    string
 	sha     string
 	scopes  []string // normalized
+	repos   []*repo  // a repository-restricted token's (scopes.go), nil for any
 	created time.Time
 }
 
 type wAccessToken struct {
-	ID             int64    `json:"id"`
-	Name           string   `json:"name"`
-	SHA1           string   `json:"sha1"`
-	TokenLastEight string   `json:"token_last_eight"`
-	Scopes         []string `json:"scopes"`
+	ID             int64        `json:"id"`
+	Name           string       `json:"name"`
+	SHA1           string       `json:"sha1"`
+	TokenLastEight string       `json:"token_last_eight"`
+	Scopes         []string     `json:"scopes"`
+	Repositories   []*wRepoMeta `json:"repositories"`
 }
 
 func (t *accessToken) render(withSecret bool) *wAccessToken {
-	w := &wAccessToken{ID: t.id, Name: t.name, TokenLastEight: t.sha[len(t.sha)-8:], Scopes: slices.Clone(t.scopes)}
+	w := &wAccessToken{ID: t.id, Name: t.name, TokenLastEight: t.sha[len(t.sha)-8:], Scopes: slices.Clone(t.scopes), Repositories: renderTokenRepos(t.repos)}
 	if withSecret {
 		w.SHA1 = t.sha
 	}
@@ -356,6 +358,10 @@ func normalizeScopes(in []string) ([]string, string) {
 			continue
 		case s == "public-only":
 			publicOnly = true
+			continue
+		case s == "sudo":
+			// Accepted and dropped, as Forgejo 15 does: alone it leaves
+			// no scope, refused "access token must have a scope".
 			continue
 		}
 		mode, cat, ok := strings.Cut(s, ":")
@@ -444,8 +450,9 @@ func hCreateToken(admin bool) func(c *call) {
 			return
 		}
 		var b struct {
-			Name   string   `json:"name"`
-			Scopes []string `json:"scopes"`
+			Name         string        `json:"name"`
+			Scopes       []string      `json:"scopes"`
+			Repositories *[]repoTarget `json:"repositories"`
 		}
 		if !c.decode(&b) {
 			return
@@ -469,8 +476,12 @@ func hCreateToken(admin bool) func(c *call) {
 			c.fail(http.StatusBadRequest, "access token must have a scope")
 			return
 		}
+		repos, ok := c.tokenRepositories(u, b.Repositories, scopes)
+		if !ok {
+			return
+		}
 		// The token is a real one: it authenticates from now on.
-		t := &accessToken{id: c.st.id("token"), owner: u, name: b.Name, sha: c.st.newToken(u), scopes: scopes, created: c.now}
+		t := &accessToken{id: c.st.id("token"), owner: u, name: b.Name, sha: c.st.newToken(u), scopes: scopes, repos: repos, created: c.now}
 		c.st.accounts.tokens = append(c.st.accounts.tokens, t)
 		c.json(http.StatusCreated, t.render(true))
 	}

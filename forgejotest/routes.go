@@ -30,17 +30,6 @@ func routeTable() []routeSpec {
 		adminRoutes(), actionsRoutes(), packagesRoutes(), notificationsRoutes(), miscRoutes(), settingsRoutes())
 }
 
-// tokenScoped marks rows whose token scopes are enforced: tokens made
-// through the API carry scopes, and the routes of accounts, administration,
-// packages and quotas check them (scoped, below); the other
-// routes do not look at scopes.
-func tokenScoped(rows []routeSpec) []routeSpec {
-	for i := range rows {
-		rows[i].h = scoped(rows[i].method, routeCategory(rows[i].path), rows[i].h)
-	}
-	return rows
-}
-
 // reposRoutes are ReposService's operations. Handlers: h_repos.go (repositories,
 // topics, forks, collaborators, watches, transfers), h_repos_branches.go,
 // h_repos_contents.go (files, the tree, tags, issue templates), h_repos_compare.go,
@@ -395,7 +384,7 @@ func orgsRoutes() []routeSpec {
 		{"PATCH", "/orgs/{org}/labels/{id}", "orgEditLabel", auth, hEditOrgLabel},
 		{"DELETE", "/orgs/{org}/labels/{id}", "orgDeleteLabel", auth, hDeleteOrgLabel},
 	}
-	return append(rows, tokenScoped([]routeSpec{
+	return append(rows, []routeSpec{
 		// blocking (Forgejo only)
 		{"PUT", "/orgs/{org}/block/{username}", "orgBlockUser", auth, hBlock(true, true)},
 		{"PUT", "/orgs/{org}/unblock/{username}", "orgUnblockUser", auth, hBlock(true, false)},
@@ -412,7 +401,7 @@ func orgsRoutes() []routeSpec {
 		{"GET", "/orgs/{org}/quota/artifacts", "orgListQuotaArtifacts", auth, hQuotaArtifacts(true)},
 		{"GET", "/orgs/{org}/quota/attachments", "orgListQuotaAttachments", auth, hQuotaAttachments(true)},
 		{"GET", "/orgs/{org}/quota/packages", "orgListQuotaPackages", auth, hQuotaPackages(true)},
-	})...)
+	}...)
 }
 
 // usersRoutes are UsersService's operations. Handlers: h_users.go, h_users_*.go
@@ -460,7 +449,7 @@ func usersRoutes() []routeSpec {
 		{"GET", "/user/subscriptions", "userCurrentListSubscriptions", auth, hListWatched(true)},
 		{"GET", "/users/{username}/subscriptions", "userListSubscriptions", pub, hListWatched(false)},
 	}
-	return append(rows, tokenScoped([]routeSpec{
+	return append(rows, []routeSpec{
 		// SSH keys
 		{"GET", "/user/keys", "userCurrentListKeys", auth, hListKeys(true)},
 		{"POST", "/user/keys", "userCurrentPostKey", auth, hCreateKey(false)},
@@ -515,7 +504,7 @@ func usersRoutes() []routeSpec {
 		{"GET", "/user/quota/artifacts", "userListQuotaArtifacts", auth, hQuotaArtifacts(false)},
 		{"GET", "/user/quota/attachments", "userListQuotaAttachments", auth, hQuotaAttachments(false)},
 		{"GET", "/user/quota/packages", "userListQuotaPackages", auth, hQuotaPackages(false)},
-	})...)
+	}...)
 }
 
 // adminRoutes are AdminService's operations, all for site administrators
@@ -524,7 +513,7 @@ func usersRoutes() []routeSpec {
 // h_repos_hooks.go, unadopted repositories h_users_social.go.
 func adminRoutes() []routeSpec {
 	const auth = true
-	return tokenScoped([]routeSpec{
+	return []routeSpec{
 		// site administration (h_admin.go)
 		{"GET", "/admin/users", "adminSearchUsers", auth, adminOnly(hAdminListUsers)},
 		{"POST", "/admin/users", "adminCreateUser", auth, adminOnly(hAdminCreateUser)},
@@ -571,7 +560,7 @@ func adminRoutes() []routeSpec {
 		{"DELETE", "/admin/quota/rules/{quotarule}", "adminDeleteQuotaRule", auth, adminOnly(hDeleteQuotaRule)},
 		{"GET", "/admin/users/{username}/quota", "adminGetUserQuota", auth, adminOnly(hAdminUserQuota)},
 		{"POST", "/admin/users/{username}/quota/groups", "adminSetUserQuotaGroups", auth, adminOnly(hSetUserQuotaGroups)},
-	})
+	}
 }
 
 // actionsRoutes are ActionsService's operations. Handlers: h_actions.go
@@ -665,14 +654,14 @@ func actionsRoutes() []routeSpec {
 // packagesRoutes are PackagesService's operations. Handlers: h_packages.go.
 func packagesRoutes() []routeSpec {
 	const auth = true
-	return tokenScoped([]routeSpec{
+	return []routeSpec{
 		{"GET", "/packages/{owner}", "listPackages", auth, hListPackages},
 		{"GET", "/packages/{owner}/{type}/{name}/{version}", "getPackage", auth, hGetPackage},
 		{"DELETE", "/packages/{owner}/{type}/{name}/{version}", "deletePackage", auth, hDeletePackage},
 		{"GET", "/packages/{owner}/{type}/{name}/{version}/files", "listPackageFiles", auth, hListPackageFiles},
 		{"POST", "/packages/{owner}/{type}/{name}/-/link/{repo_name}", "linkPackage", auth, hLinkPackage},
 		{"POST", "/packages/{owner}/{type}/{name}/-/unlink", "unlinkPackage", auth, hUnlinkPackage},
-	})
+	}
 }
 
 // notificationsRoutes are NotificationsService's operations. Handlers:
@@ -855,33 +844,4 @@ func adminOnly(h func(c *call)) func(c *call) {
 			h(c)
 		}
 	}
-}
-
-// scoped is tokenRequiresScopes for one route: a token without the scope
-// of its category (read for GET, write otherwise) is refused first.
-func scoped(method, cat string, h func(c *call)) func(c *call) {
-	level := "write"
-	if method == "GET" {
-		level = "read"
-	}
-	return func(c *call) {
-		if sc := c.callerScopes(); sc != nil && !allows(sc, level, cat) {
-			c.fail(http.StatusForbidden, "token does not have at least one of required scope(s): ["+level+":"+cat+"]")
-			return
-		}
-		h(c)
-	}
-}
-
-// routeCategory is the token scope category of a route, by its group.
-func routeCategory(path string) string {
-	switch {
-	case strings.HasPrefix(path, "/admin/"):
-		return "admin"
-	case strings.HasPrefix(path, "/orgs/"):
-		return "organization"
-	case strings.HasPrefix(path, "/packages/"):
-		return "package"
-	}
-	return "user"
 }

@@ -615,6 +615,7 @@ func (s *Server) dispatchWith(r *http.Request, res resolution, body []byte, up *
 	u, bad := s.authenticate(r)
 	c.user = u
 	c.v = view{root: s.URL, host: s.host, viewer: u, st: s.st}
+	defer c.bindToken()() // scopes.go
 	switch {
 	case bad:
 		c.fail(http.StatusUnauthorized, "invalid username, password or token")
@@ -622,6 +623,7 @@ func (s *Server) dispatchWith(r *http.Request, res resolution, body []byte, up *
 		c.json(http.StatusForbidden, map[string]string{"message": s.st.signInRefusal(u, s.URL)})
 	case res.route.auth && u == nil:
 		c.fail(http.StatusUnauthorized, "token is required")
+	case c.scopeRefused(res.op): // scopes.go
 	default:
 		res.route.h(c)
 	}

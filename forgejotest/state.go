@@ -22,6 +22,9 @@ type user struct {
 	starred   []*repo // in star order
 	org       *org    // non-nil for an organization
 	hooks     []*hook // user or organization hooks
+	// grant is, during a call made with a minted access token, that token,
+	// which narrows what the call reaches (scopes.go); nil otherwise.
+	grant *accessToken
 }
 
 type repo struct {

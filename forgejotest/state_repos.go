@@ -113,10 +113,11 @@ func accessName(a int) string {
 	return [...]string{"none", "read", "write", "admin", "owner"}[a]
 }
 
-// access is what u may do in r: site administrators and the owner (or an
+// userAccess is what u may do in r, whatever the token (access narrows
+// it by the call's token): site administrators and the owner (or an
 // owner of the owning organization) everything; teams and collaborators
 // what they were given; anyone may read a public repository.
-func access(u *user, r *repo) int {
+func userAccess(u *user, r *repo) int {
 	a := accessNone
 	if !r.private {
 		a = accessRead
