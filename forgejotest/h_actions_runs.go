@@ -48,6 +48,9 @@ type actionJob struct {
 	tasks   []*actionTask // one per attempt
 	started time.Time
 	stopped time.Time
+	queued  time.Time // when it last started waiting for a runner
+	sim     *jobSim   // the attached runner playing it, nil if none
+	manual  bool      // played by hand (RunActionJob): no runner takes it
 }
 
 type actionTask struct {
@@ -56,7 +59,8 @@ type actionTask struct {
 	attempt int64
 	status  string
 	log     string
-	token   string // the automatic token, valid while the task runs
+	token   string      // the automatic token, valid while the task runs
+	steps   []*taskStep // a runner's steps, none when played by hand
 	created time.Time
 	updated time.Time
 	started time.Time
@@ -134,7 +138,7 @@ func (run *actionRun) settle(now time.Time) {
 				continue
 			}
 			if ok {
-				j.status = "waiting"
+				j.status, j.queued = "waiting", now
 			} else {
 				j.status, j.stopped = "skipped", now
 			}
@@ -425,17 +429,25 @@ func hCancelRun(c *call) {
 	if run == nil {
 		return
 	}
+	prior := run.status
 	for _, j := range run.jobs {
+		j.sim = nil // a runner stops a cancelled job
 		if statusDone(j.status) {
 			continue
 		}
 		j.status, j.stopped = "cancelled", c.now
 		if t := j.latest(); t != nil && !statusDone(t.status) {
 			t.status, t.stopped, t.updated = "cancelled", c.now, c.now
+			for _, st := range t.steps {
+				if st.end < 0 {
+					st.end, st.stopped, st.status = len(t.log), c.now, "cancelled"
+				}
+			}
 			delete(c.st.tokens, t.token)
 		}
 	}
 	run.settle(c.now)
+	c.s.runChanged(run, prior, c.now)
 	c.empty(http.StatusNoContent)
 }
 
@@ -456,7 +468,8 @@ func hListRunJobs(c *call) {
 }
 
 // hJobLogs answers a job's log as text: its latest attempt's, or
-// ?attempt=N's.
+// ?attempt=N's; with ?step=N only what step N (1-based, as attempt) wrote.
+// It honours Range as Go's http.ServeContent does (see serveContent).
 func hJobLogs(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -487,8 +500,15 @@ func hJobLogs(c *call) {
 		}
 		t = job.tasks[n-1]
 	}
-	c.status, c.out = http.StatusOK, []byte(t.log)
-	c.header.Set("Content-Type", "text/plain; charset=utf-8")
+	text := t.log
+	if n := c.formInt("step"); c.q.Has("step") {
+		var ok bool
+		if text, ok = t.stepLog(n); !ok {
+			c.fail(http.StatusNotFound, "step "+c.q.Get("step")+" of job "+strconv.FormatInt(id, 10)+": resource does not exist")
+			return
+		}
+	}
+	c.serveContent("text/plain; charset=utf-8", t.updated, text)
 }
 
 // hRunLogs answers a ZIP with one file per job that has started, its
@@ -751,7 +771,7 @@ func hDispatchWorkflow(c *call) {
 	var keys []string
 	for _, wj := range wf.jobs {
 		j := &actionJob{id: c.st.id("action_job"), run: run, key: wj.key, name: cmp.Or(wj.name, wj.key),
-			needs: wj.needs, runsOn: wj.runsOn, status: "waiting"}
+			needs: wj.needs, runsOn: wj.runsOn, status: "waiting", queued: c.now}
 		if len(j.needs) > 0 {
 			j.status = "blocked"
 		}
