@@ -16,8 +16,10 @@ import (
 // carrying the parsed body, Retry-After and, for a 3xx, Location. (Only a
 // GET or HEAD follows redirects, within the base URL's origin for its
 // credential; a 3xx that arrives is one that was not followed.) Every text
-// is scrubbed whole and bounded afterwards.
-func (c *Client) statusError(red redactor, call CallContext, resp *http.Response, body []byte) error {
+// is scrubbed whole and bounded afterwards. The router's 404 to an
+// operation some release lacks is an *UnsupportedOperationError
+// (releaseMissing, version_check.go).
+func (c *Client) statusError(op *Operation, red redactor, call CallContext, resp *http.Response, body []byte) error {
 	msg, u, details := parseErrorBody(red.scrubBytes(body), resp.Header.Get("Content-Type"))
 	e := &APIError{Call: call, StatusCode: resp.StatusCode, Message: bound(red.scrub(msg)), URL: bound(red.scrub(u))}
 	for _, d := range details {
@@ -30,6 +32,11 @@ func (c *Client) statusError(red redactor, call CallContext, resp *http.Response
 	if resp.StatusCode == http.StatusForbidden {
 		if required := parseScopeRefusal(e.Message); required != nil {
 			return &ScopeError{Required: required, API: e}
+		}
+	}
+	if resp.StatusCode == http.StatusNotFound {
+		if ue := c.releaseMissing(op, e, resp.Header.Get("Content-Type")); ue != nil {
+			return ue
 		}
 	}
 	return e
