@@ -58,6 +58,7 @@ type RunnerJob struct {
 	SHA         string
 	Inputs      map[string]string // the dispatch's inputs, with the defaults
 	Attempt     int64             // 1 for the first attempt
+	Runner      string            // the name of the runner taking it
 }
 
 // JobScript is what a job does: how long it waits for the runner, then its
@@ -100,8 +101,12 @@ const DefaultRunnerName = "forgejotest-runner"
 // once, three steps ("Set up job" 1s, "Run <name>" 3s with three lines,
 // "Complete job" 1s), success, no artifacts.
 func DefaultJobScript(job RunnerJob) JobScript {
+	name := job.Runner
+	if name == "" {
+		name = DefaultRunnerName
+	}
 	return JobScript{Steps: []StepScript{
-		{Name: "Set up job", Duration: time.Second, Lines: []string{"runner " + DefaultRunnerName + " picked up job " + job.Name}},
+		{Name: "Set up job", Duration: time.Second, Lines: []string{"runner " + name + " picked up job " + job.Name}},
 		{Name: "Run " + job.Name, Duration: 3 * time.Second, Lines: []string{
 			job.Name + ": step 1 of 3", job.Name + ": step 2 of 3", job.Name + ": step 3 of 3"}},
 		{Name: "Complete job", Duration: time.Second, Lines: []string{"Job succeeded"}},
@@ -286,7 +291,12 @@ func (s *Server) assignRunners() {
 				if sr.r.Script != nil {
 					script = sr.r.Script
 				}
-				sc := script(j.runnerJob(int64(len(j.tasks)) + 1))
+				rj := j.runnerJob(int64(len(j.tasks)) + 1)
+				rj.Runner = sr.r.Name
+				if rj.Runner == "" {
+					rj.Runner = DefaultRunnerName
+				}
+				sc := script(rj)
 				j.sim = &jobSim{runner: sr, events: timeline(since, sc), arts: sc.Artifacts}
 				break
 			}
