@@ -525,3 +525,54 @@ func TestFakeClockWaiters(t *testing.T) {
 		t.Errorf("now +%v, want +12s", got)
 	}
 }
+
+// TestPushStartsRuns: a push to a branch starts the workflows of the
+// pushed commit that name push and let the branch through; the runner
+// plays them like dispatched ones.
+func TestPushStartsRuns(t *testing.T) {
+	clock := NewFakeClock(runnerT0)
+	srv := NewServer(t, WithClock(clock))
+	srv.AttachRunner(&Runner{})
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "demo")
+	c, ctx := srv.Client(), context.Background()
+	put := func(path, content, branch, newBranch, msg string) {
+		t.Helper()
+		_, _, err := c.Repos.CreateFile(ctx, owner, "demo", path, forgejo.CreateFileRequest{
+			Content: b64(content), Branch: branch, NewBranch: newBranch, Message: msg})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(".forgejo/workflows/main.yml", "on:\n  push:\n    branches: [main]\njobs:\n  a:\n    runs-on: docker\n", "", "", "Add main's CI\n\nlong text")
+	put(".forgejo/workflows/any.yml", "on: [push, pull_request]\njobs:\n  b:\n    runs-on: docker\n", "", "", "Add any")
+	put(".forgejo/workflows/tags.yml", "on:\n  push:\n    tags: ['v*']\njobs:\n  c:\n    runs-on: docker\n", "", "", "Add tags")
+	put("NOTES.md", "hi", "main", "dev", "On dev")
+	clock.Advance(time.Minute)
+	list, _, err := c.Actions.ListRuns(ctx, owner, "demo", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range slices.Backward(list.WorkflowRuns) {
+		got = append(got, r.WorkflowID+" "+r.Prettyref+" "+r.Event+"/"+r.TriggerEvent+" "+string(r.Status)+" "+r.Title)
+	}
+	want := []string{
+		"main.yml main push/push success Add main's CI",
+		"any.yml main push/push success Add any",
+		"main.yml main push/push success Add any",
+		"any.yml main push/push success Add tags",
+		"main.yml main push/push success Add tags",
+		"any.yml dev push/push success On dev",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("runs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if list.WorkflowRuns[0].EventPayload == "" || !strings.Contains(list.WorkflowRuns[0].EventPayload, `"ref":"refs/heads/dev"`) {
+		t.Errorf("payload %s", list.WorkflowRuns[0].EventPayload)
+	}
+	pushes, _, _ := c.Actions.ListRuns(ctx, owner, "demo", &forgejo.ActionListRunsOptions{Event: []string{"push"}})
+	if pushes.TotalCount != 6 {
+		t.Errorf("event=push lists %d", pushes.TotalCount)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"net/http"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -258,13 +259,21 @@ func (v view) actionRun(run *actionRun, now time.Time) *wActionRun {
 	return &wActionRun{
 		ID: run.id, Title: run.title, Repository: v.repo(run.repo, 0), Status: run.status,
 		// Forgejo 15.0.3 leaves event empty for a dispatched run and fills
-		// trigger_event (observed); the listing still filters on it.
-		Event: "", TriggerEvent: run.event,
+		// trigger_event (observed); the listing still filters on it. A run
+		// from a push has both, as Forgejo's notifier fills them.
+		Event: renderedEvent(run.event), TriggerEvent: run.event,
 		WorkflowID: run.workflowID, IndexInRepo: run.index, CommitSHA: run.sha, Prettyref: prettyRef(run.ref),
 		TriggerUser: v.user(run.trigger), EventPayload: run.payload, HTMLURL: v.runURL(run),
 		Created: ts(run.created), Updated: ts(run.updated), Started: stamp(run.started), Stopped: stamp(run.stopped),
 		Duration: int64(d),
 	}
+}
+
+func renderedEvent(event string) string {
+	if event == "workflow_dispatch" {
+		return ""
+	}
+	return event
 }
 
 func (j *actionJob) latest() *actionTask {
@@ -751,6 +760,28 @@ func hDispatchWorkflow(c *call) {
 		}
 		inputs[in.key] = v
 	}
+	// The payload renders the repository and the sender for nobody in
+	// particular, as Forgejo's (no permissions, no private e-mail).
+	anon := c.v
+	anon.viewer = nil
+	p, _ := json.Marshal(map[string]any{"inputs": inputs, "ref": ref, "repository": anon.repo(r, 0),
+		"sender": anon.user(c.user), "workflow": dir + "/" + name})
+	run := c.newRun(r, dir, name, wf, cmp.Or(wf.runName, wf.name, dir+"/"+name), ref, sha, "workflow_dispatch", string(p))
+	var keys []string
+	for _, j := range run.jobs {
+		keys = append(keys, j.key)
+	}
+	if b.ReturnRunInfo {
+		c.json(http.StatusCreated, map[string]any{"id": run.id, "run_number": run.index, "jobs": keys})
+		return
+	}
+	c.empty(http.StatusNoContent)
+}
+
+// newRun makes a run of the workflow file dir/name (read as wf) on ref at
+// sha, triggered by event for c's user: waiting, with a job per entry of
+// its jobs: (blocked while it needs others).
+func (c *call) newRun(r *repo, dir, name string, wf *workflowFile, title, ref, sha, event, payload string) *actionRun {
 	a := &c.st.actions
 	if a.nextIndex == nil {
 		a.nextIndex = map[int64]int64{}
@@ -758,17 +789,9 @@ func hDispatchWorkflow(c *call) {
 	a.nextIndex[r.id]++
 	run := &actionRun{
 		id: c.st.id("action_run"), index: a.nextIndex[r.id], repo: r, workflowID: name, workflowDir: dir,
-		title: cmp.Or(wf.runName, wf.name, dir+"/"+name), ref: ref, sha: sha, trigger: c.user,
-		event: "workflow_dispatch", status: "waiting", created: c.now, updated: c.now,
+		title: title, ref: ref, sha: sha, trigger: c.user, event: event, payload: payload,
+		status: "waiting", created: c.now, updated: c.now,
 	}
-	// The payload renders the repository and the sender for nobody in
-	// particular, as Forgejo's (no permissions, no private e-mail).
-	anon := c.v
-	anon.viewer = nil
-	p, _ := json.Marshal(map[string]any{"inputs": inputs, "ref": ref, "repository": anon.repo(r, 0),
-		"sender": anon.user(c.user), "workflow": dir + "/" + name})
-	run.payload = string(p)
-	var keys []string
 	for _, wj := range wf.jobs {
 		j := &actionJob{id: c.st.id("action_job"), run: run, key: wj.key, name: cmp.Or(wj.name, wj.key),
 			needs: wj.needs, runsOn: wj.runsOn, status: "waiting", queued: c.now}
@@ -776,15 +799,10 @@ func hDispatchWorkflow(c *call) {
 			j.status = "blocked"
 		}
 		run.jobs = append(run.jobs, j)
-		keys = append(keys, wj.key)
 	}
 	run.settle(c.now)
 	a.runs = append(a.runs, run)
-	if b.ReturnRunInfo {
-		c.json(http.StatusCreated, map[string]any{"id": run.id, "run_number": run.index, "jobs": keys})
-		return
-	}
-	c.empty(http.StatusNoContent)
+	return run
 }
 
 // ---- a workflow file, read as far as dispatching needs: a YAML subset
@@ -794,6 +812,25 @@ type workflowFile struct {
 	name, runName string
 	inputs        []workflowInput
 	jobs          []workflowJob // sorted by id
+	push          *pushFilter   // on: push, nil when a push does not start it
+}
+
+// pushFilter is on: push's branch filters (glob patterns); tagsOnly when
+// it names tags and no branches, so that a branch push does not start it.
+type pushFilter struct {
+	branches, branchesIgnore []string
+	tagsOnly                 bool
+}
+
+// matches reports whether a push to branch starts the workflow.
+func (f *pushFilter) matches(branch string) bool {
+	if f == nil || f.tagsOnly {
+		return false
+	}
+	if len(f.branches) > 0 {
+		return slices.ContainsFunc(f.branches, func(p string) bool { ok, _ := path.Match(p, branch); return ok })
+	}
+	return !slices.ContainsFunc(f.branchesIgnore, func(p string) bool { ok, _ := path.Match(p, branch); return ok })
 }
 
 type workflowInput struct {
@@ -900,6 +937,13 @@ func parseWorkflow(content string) (*workflowFile, error) {
 		wf.runName = unquote(n.val)
 	}
 	if on := root.child("on"); on != nil {
+		if slices.Contains(on.list(), "push") {
+			wf.push = &pushFilter{}
+		}
+		if p := on.child("push"); p != nil {
+			wf.push = &pushFilter{branches: p.child("branches").list(), branchesIgnore: p.child("branches-ignore").list()}
+			wf.push.tagsOnly = len(wf.push.branches) == 0 && len(wf.push.branchesIgnore) == 0 && p.child("tags") != nil
+		}
 		if d := on.child("workflow_dispatch"); d != nil {
 			if ins := d.child("inputs"); ins != nil {
 				for _, in := range ins.kids {
