@@ -1,6 +1,8 @@
 package forgejotest
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -180,6 +182,25 @@ func TestRunnerMovesRunOnTheClock(t *testing.T) {
 	data, _, err := f.c.Actions.DownloadArtifact(ctx, f.owner, "demo", arts[0].ID)
 	if err != nil || string(data) != "PK-binary-for-prod" {
 		t.Errorf("artifact: %q %v", data, err)
+	}
+	// The run's logs: one entry per job, named as the spec says.
+	zipped, _, err := f.c.Actions.GetRunLogs(ctx, f.owner, "demo", runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(zipped), int64(len(zipped)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []string
+	for _, zf := range zr.File {
+		rc, _ := zf.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		entries = append(entries, zf.Name+": "+itoa(int64(strings.Count(string(b), "\n"))))
+	}
+	if want := []string{"build-" + itoa(build) + "-attempt-1.log: 3", "Unit tests-" + itoa(tests) + "-attempt-1.log: 2"}; !slices.Equal(entries, want) {
+		t.Errorf("run logs %v, want %v", entries, want)
 	}
 	// Later moves change nothing.
 	f.clock.Advance(time.Hour)

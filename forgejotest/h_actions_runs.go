@@ -521,7 +521,7 @@ func hJobLogs(c *call) {
 }
 
 // hRunLogs answers a ZIP with one file per job that has started, its
-// latest attempt's log, named after the job.
+// latest attempt's log, named as the spec says.
 func hRunLogs(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -533,12 +533,14 @@ func hRunLogs(c *call) {
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for i, j := range run.jobs {
+	for _, j := range run.jobs {
 		t := j.latest()
 		if t == nil {
 			continue
 		}
-		f, err := zw.CreateHeader(&zip.FileHeader{Name: strconv.Itoa(i) + "-" + j.name + ".log", Method: zip.Deflate, Modified: t.updated})
+		// The spec's naming: {job-name}-{job-id}-attempt-{N}.log.
+		name := j.name + "-" + strconv.FormatInt(j.id, 10) + "-attempt-" + strconv.FormatInt(t.attempt, 10) + ".log"
+		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: t.updated})
 		if err == nil {
 			_, err = f.Write([]byte(t.log))
 		}
