@@ -27,7 +27,7 @@ import (
 // runner has taken they take it over (the rest of its script is dropped).
 
 // Runner is a simulated runner: which jobs it takes (Labels) and what each
-// does (Script).
+// does (Script). Do not change it once attached.
 type Runner struct {
 	// Name is the runner's name (default "forgejotest-runner"); the
 	// default script writes it in the job's first line.
@@ -127,7 +127,11 @@ func (s *Server) AttachRunner(r *Runner) {
 	a.sims = append(a.sims, &simRunner{r: r, attached: s.now()})
 	if fc := s.cfg.fakeClock; fc != nil && !a.observing {
 		a.observing = true
-		cancel := fc.observe(s.AdvanceRuns)
+		cancel := fc.observe(func() {
+			if s.dq.ctx.Err() == nil { // not closed
+				s.AdvanceRuns()
+			}
+		})
 		if s.tb != nil {
 			s.tb.Cleanup(cancel)
 		}
