@@ -174,7 +174,7 @@ func (s *Server) AppendActionJobLog(owner, repoName string, jobID int64, text st
 			return
 		}
 		job.sim, job.manual = nil, true
-		t.log += text
+		t.log.WriteString(text)
 		t.updated = now
 	})
 	if problem != "" {
@@ -336,18 +336,18 @@ func (s *Server) applySim(j *actionJob) {
 		s.runChanged(j.run, prior, at)
 	case simStepStart:
 		if t := j.latest(); t != nil {
-			t.steps = append(t.steps, &taskStep{name: e.text, status: "running", start: len(t.log), end: -1, started: at})
+			t.steps = append(t.steps, &taskStep{name: e.text, status: "running", start: t.log.Len(), end: -1, started: at})
 			t.updated = at
 		}
 	case simLine:
 		if t := j.latest(); t != nil {
-			t.log += at.UTC().Format(LogTimeFormat) + " " + e.text + "\n"
+			t.log.WriteString(at.UTC().Format(LogTimeFormat) + " " + e.text + "\n")
 			t.updated = at
 		}
 	case simStepEnd:
 		if t := j.latest(); t != nil && e.step < len(t.steps) {
 			st := t.steps[e.step]
-			st.end, st.stopped, st.status = len(t.log), at, "success"
+			st.end, st.stopped, st.status = t.log.Len(), at, "success"
 			if e.fail {
 				st.status = "failure"
 			}
@@ -394,7 +394,7 @@ func (s *Server) endJob(j *actionJob, status string, now time.Time) {
 		t.status, t.stopped, t.updated = status, now, now
 		for _, st := range t.steps {
 			if st.end < 0 {
-				st.end, st.stopped, st.status = len(t.log), now, status
+				st.end, st.stopped, st.status = t.log.Len(), now, status
 			}
 		}
 		delete(s.st.tokens, t.token)
@@ -472,9 +472,9 @@ func (t *actionTask) stepLog(n int) (string, bool) {
 	st := t.steps[n-1]
 	end := st.end
 	if end < 0 {
-		end = len(t.log)
+		end = t.log.Len()
 	}
-	return t.log[st.start:end], true
+	return t.log.String()[st.start:end], true
 }
 
 // synced brings the runs up to the request's time before h answers, and

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"io"
 	"net/http"
 	"path"
 	"slices"
@@ -59,9 +60,9 @@ type actionTask struct {
 	job     *actionJob
 	attempt int64
 	status  string
-	log     string
-	token   string      // the automatic token, valid while the task runs
-	steps   []*taskStep // a runner's steps, none when played by hand
+	log     strings.Builder // grows by appends: a long log costs no copies
+	token   string          // the automatic token, valid while the task runs
+	steps   []*taskStep     // a runner's steps, none when played by hand
 	created time.Time
 	updated time.Time
 	started time.Time
@@ -449,7 +450,7 @@ func hCancelRun(c *call) {
 			t.status, t.stopped, t.updated = "cancelled", c.now, c.now
 			for _, st := range t.steps {
 				if st.end < 0 {
-					st.end, st.stopped, st.status = len(t.log), c.now, "cancelled"
+					st.end, st.stopped, st.status = t.log.Len(), c.now, "cancelled"
 				}
 			}
 			delete(c.st.tokens, t.token)
@@ -509,7 +510,7 @@ func hJobLogs(c *call) {
 		}
 		t = job.tasks[n-1]
 	}
-	text := t.log
+	text := t.log.String()
 	if n := c.formInt("step"); c.q.Has("step") {
 		var ok bool
 		if text, ok = t.stepLog(n); !ok {
@@ -542,7 +543,7 @@ func hRunLogs(c *call) {
 		name := j.name + "-" + strconv.FormatInt(j.id, 10) + "-attempt-" + strconv.FormatInt(t.attempt, 10) + ".log"
 		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: t.updated})
 		if err == nil {
-			_, err = f.Write([]byte(t.log))
+			_, err = io.WriteString(f, t.log.String())
 		}
 		if err != nil {
 			c.internalError(err.Error())

@@ -44,7 +44,9 @@ func (s *Server) RunActionJob(owner, repoName string, jobID int64, status, log s
 		if t == nil || statusDone(t.status) {
 			t = s.startTask(job, now)
 		}
-		t.status, t.log, t.updated = status, log, now
+		t.status, t.updated = status, now
+		t.log.Reset()
+		t.log.WriteString(log)
 		job.status = status
 		if t.token == "" {
 			t.token = randomHex(20)
