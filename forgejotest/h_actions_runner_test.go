@@ -597,3 +597,46 @@ func TestPushStartsRuns(t *testing.T) {
 		t.Errorf("event=push lists %d", pushes.TotalCount)
 	}
 }
+
+// BenchmarkJobLogTail: reading the last 64 KiB of a 50 MB job log with
+// Range costs about the 64 KiB answered, not the log's size (compare
+// B/op with the log).
+func BenchmarkJobLogTail(b *testing.B) {
+	srv := NewServer(b)
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "demo")
+	c := srv.Client()
+	if _, _, err := c.Repos.CreateFile(context.Background(), owner, "demo", ".forgejo/workflows/ci.yml",
+		forgejo.CreateFileRequest{Content: b64("on: workflow_dispatch\njobs:\n  a:\n    runs-on: docker\n")}); err != nil {
+		b.Fatal(err)
+	}
+	run, _, err := c.Actions.DispatchWorkflow(context.Background(), owner, "demo", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main", ReturnRunInfo: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs, _, _ := c.Actions.ListRunJobs(context.Background(), owner, "demo", run.ID)
+	job := jobs[0].ID
+	srv.RunActionJob(owner, "demo", job, "running", "")
+	chunk := strings.Repeat(strings.Repeat("x", 99)+"\n", 10_000) // 1 MB
+	for range 50 {
+		srv.AppendActionJobLog(owner, "demo", job, chunk)
+	}
+	size := 50 * len(chunk)
+	req, _ := http.NewRequest("GET", srv.URL+"/api/v1/repos/"+owner+"/demo/actions/jobs/"+itoa(job)+"/logs", nil)
+	req.Header.Set("Authorization", "token "+srv.Token())
+	req.Header.Set("Range", "bytes="+itoa(int64(size-64<<10))+"-")
+	hc := srv.HTTPClient()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		resp, err := hc.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 206 || n != 64<<10 {
+			b.Fatalf("%d, %d bytes", resp.StatusCode, n)
+		}
+	}
+}
