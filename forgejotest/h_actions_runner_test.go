@@ -640,3 +640,39 @@ func BenchmarkJobLogTail(b *testing.B) {
 		}
 	}
 }
+
+// TestRunnerListed: an attached runner is one of the instance's runners,
+// online with its labels: idle, then active while it runs a job.
+func TestRunnerListed(t *testing.T) {
+	f := newRunnerFixture(t)
+	f.srv.SetAdmin(f.owner, true)
+	f.srv.AttachRunner(&Runner{Name: "ci-1", Labels: []string{"docker", "linux"}})
+	ctx := context.Background()
+	status := func() string {
+		t.Helper()
+		list, _, err := f.c.Actions.ListAdminRunners(ctx, nil)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("runners %v %v", list, err)
+		}
+		rn := list[0]
+		if rn.Name != "ci-1" || !slices.Equal(rn.Labels, []string{"docker", "linux"}) || rn.Version == "" || rn.RepoID != 0 || rn.OwnerID != 0 {
+			t.Errorf("runner %+v", rn)
+		}
+		return string(rn.Status)
+	}
+	if got := status(); got != "idle" {
+		t.Errorf("before: %s", got)
+	}
+	runID := f.dispatch()
+	if got := status(); got != "active" {
+		t.Errorf("running: %s (%s)", got, f.state(runID))
+	}
+	f.clock.Advance(time.Hour)
+	if got := status(); got != "idle" {
+		t.Errorf("after: %s (%s)", got, f.state(runID))
+	}
+	visible := true
+	if list, _, err := f.c.Actions.ListRepoRunners(ctx, f.owner, "demo", &forgejo.ActionListRepoRunnersOptions{Visible: &visible}); err != nil || len(list) != 1 {
+		t.Errorf("visible from the repository: %v %v", list, err)
+	}
+}
