@@ -510,8 +510,8 @@ func synced(h func(*call)) func(*call) {
 // Forgejo 16 serves a job's log: 200 with Accept-Ranges: bytes; a
 // satisfiable Range (bytes=N-, bytes=N-M, bytes=-K) 206 with Content-Range
 // (several ranges: multipart/byteranges); a Range past the end (N >= the
-// size, so also any Range of an empty log) 416 with Content-Range:
-// bytes */SIZE and a plain-text reason. No Last-Modified or ETag is sent,
+// size) 416 with Content-Range: bytes */SIZE and a plain-text reason; but
+// an empty log answers 200 and nothing, Range or not. No Last-Modified or ETag is sent,
 // so no conditional request applies.
 func (c *call) serveContent(contentType string, _ time.Time, text string) {
 	rec := httptest.NewRecorder()

@@ -263,6 +263,16 @@ func TestJobLogRange(t *testing.T) {
 			t.Errorf("Range %s: %d %q %q, want %s %q", tc.rng, code, h.Get("Content-Range"), body, tc.status, tc.contentRange)
 		}
 	}
+	// A started job with nothing written yet: 200 empty, with a Range too
+	// (http.ServeContent ignores a Range on empty content).
+	tests := f.jobID(runID, "Unit tests")
+	f.srv.RunActionJob(f.owner, "demo", tests, "running", "")
+	if code, _, body := f.logOf(tests, ""); code != 200 || body != "" {
+		t.Errorf("empty log: %d %q", code, body)
+	}
+	if code, h, _ := f.logOf(tests, "", "Range", "bytes=0-"); code != 200 || h.Get("Content-Range") != "" {
+		t.Errorf("empty log from 0: %d %q", code, h.Get("Content-Range"))
+	}
 	// Range applies to a step's own text.
 	step2 := stamped(14*time.Second, "packaged")
 	if code, h, body := f.logOf(build, "?step=2", "Range", "bytes=5-"); code != 206 || body != step2[5:] ||
