@@ -506,11 +506,13 @@ func (e *UploadError) Unwrap() error { return e.Err }
 // helpers ([ActionsService.FollowJobLog], [ActionsService.WaitJob],
 // [ActionsService.DownloadArtifactTo]…) whenever the client already knows
 // the server's release. A call that was sent, to an operation that some
-// supported release lacks, and that the server's router answered 404 "404
-// page not found" (its answer for a route it does not have, as Forgejo 15
-// answers the routes 16.0 added) is this error too, whatever the options:
-// then API is that answer, so errors.Is(err, ErrNotFound) and
-// errors.As(err, &apiErr) hold as for any 404.
+// supported release lacks, and that the server's router refused (404
+// text/plain "404 page not found", its answer for a route it does not
+// have, as Forgejo 15 answers the routes 16.0 added; or an empty 405 with
+// Allow, for a path it serves for another method only) is this error too,
+// whatever the options: then API is that answer, which errors.As(err,
+// &apiErr) and [StatusCode] read (and errors.Is(err, ErrNotFound) for the
+// 404).
 type UnsupportedOperationError struct {
 	// Operation is the operationId; Method the Go method, such as
 	// "Actions.GetCurrentRun".
@@ -521,8 +523,8 @@ type UnsupportedOperationError struct {
 	// ServerVersion is what the server's /version reported, such as
 	// "15.0.3+gitea-1.22.0"; empty when the client did not know it.
 	ServerVersion string
-	// API is the router's 404 when the call was sent; nil when it was
-	// refused before sending.
+	// API is the router's refusal (404 or 405) when the call was sent;
+	// nil when it was refused before sending.
 	API *APIError
 }
 
@@ -543,7 +545,7 @@ func (e *UnsupportedOperationError) Error() string {
 	switch {
 	case e.API != nil:
 		b.WriteString("; the server has no such route (")
-		b.WriteString(e.API.Call.Method + " " + bound(e.API.Call.URL) + " answered 404")
+		b.WriteString(e.API.Call.Method + " " + bound(e.API.Call.URL) + " answered " + strconv.Itoa(e.API.StatusCode))
 		if e.ServerVersion != "" {
 			b.WriteString("; it runs " + bound(e.ServerVersion))
 		}
@@ -557,7 +559,7 @@ func (e *UnsupportedOperationError) Error() string {
 // Is makes errors.Is(err, ErrUnsupportedOperation) match.
 func (e *UnsupportedOperationError) Is(target error) bool { return target == ErrUnsupportedOperation }
 
-// Unwrap returns the router's 404 when the call was sent, so that
+// Unwrap returns the router's refusal when the call was sent, so that
 // errors.Is(err, ErrNotFound) and [StatusCode] read it; nil otherwise.
 func (e *UnsupportedOperationError) Unwrap() error {
 	if e == nil || e.API == nil {

@@ -2,6 +2,7 @@ package forgejo
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -193,19 +194,31 @@ func (c *Client) admit(ctx context.Context, r *request) {
 // answer (text/plain) for a route they do not have.
 const routerNotFound = "404 page not found"
 
-// releaseMissing maps the router's 404 (text/plain "404 page not found",
-// not a handler's JSON 404) to an operation that some supported release
-// does not serve to the *UnsupportedOperationError naming the releases that
-// do, whether or not the version check is on: a server answers so for a
-// route its release lacks (Forgejo 15 for the routes 16.0 added). An
-// operation every release serves keeps its plain *APIError.
-func (c *Client) releaseMissing(op *Operation, e *APIError, contentType string) error {
-	if op == nil || op.Since == "" || e.Message != routerNotFound ||
-		!strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "text/plain") {
-		return nil
+// releaseMissing maps the router's refusal of a route it does not have,
+// for an operation that some supported release does not serve, to the
+// *UnsupportedOperationError naming the releases that do, whether or not
+// the version check is on: a server answers so for a route its release
+// lacks (Forgejo 15 for the routes 16.0 added). The router's refusal is a
+// 404 text/plain "404 page not found" (not a handler's JSON 404), or a 405
+// with an empty body and an Allow header (the path is served for another
+// method: DeleteActionRun on Forgejo 15). An operation every release
+// serves keeps its plain *APIError.
+func (c *Client) releaseMissing(op *Operation, e *APIError, header http.Header, bodyLen int) error {
+	if op == nil || op.Since == "" || (op.Since == knownReleases[0] && op.Until == "") {
+		return nil // every supported release serves it: the refusal is something else
 	}
-	if op.Since == knownReleases[0] && op.Until == "" {
-		return nil // every supported release serves it: the 404 is something else
+	switch e.StatusCode {
+	case http.StatusNotFound:
+		ct := strings.ToLower(strings.TrimSpace(header.Get("Content-Type")))
+		if e.Message != routerNotFound || !strings.HasPrefix(ct, "text/plain") {
+			return nil
+		}
+	case http.StatusMethodNotAllowed:
+		if bodyLen != 0 || header.Get("Allow") == "" {
+			return nil
+		}
+	default:
+		return nil
 	}
 	ue := &UnsupportedOperationError{Operation: op.ID, Method: op.Service + "." + op.Name, Since: op.Since, Until: op.Until, API: e}
 	if c.versions != nil {
