@@ -27,6 +27,8 @@ type actionsState struct {
 	artifacts []*actionArtifact // every run, in creation order
 	nextIndex map[int64]int64   // per repository id: the last run number
 	bot       *user             // who an automatic task token authenticates as
+	sims      []*simRunner      // attached simulated runners (h_actions_runner.go)
+	observing bool              // the FakeClock's moves advance the runs
 }
 
 // actionsScope is whom something belongs to, as Forgejo's (ownerID, repoID)
@@ -57,6 +59,7 @@ type actionRunner struct {
 	ephemeral   bool
 	scope       actionsScope
 	token       string
+	sim         *simRunner // an attached simulated runner (h_actions_runner.go)
 }
 
 type wSecret struct {
@@ -85,6 +88,9 @@ type wRunner struct {
 }
 
 func (rn *actionRunner) wire() *wRunner {
+	if rn.sim != nil {
+		return rn.sim.wire(rn)
+	}
 	// A registered runner that never connected: no version, no labels,
 	// offline.
 	return &wRunner{ID: rn.id, UUID: rn.uuid, Name: rn.name, OwnerID: rn.scope.ownerID, RepoID: rn.scope.repoID,
