@@ -100,7 +100,7 @@ func (c *Client) attempt(ctx context.Context, r *request, red redactor, sendURL 
 			resp.NotModified = true
 			return resp, nil
 		}
-		return resp, c.statusError(red, *call, hresp, data)
+		return resp, c.statusError(r.op, red, *call, hresp, data)
 	}
 	if err := c.decode(r, data, out); err != nil {
 		snip := red.snippet(data)

@@ -31,6 +31,10 @@ type callOptions struct {
 	auth        string
 	tokenSource TokenSource
 	err         error
+	// knownRelease refuses the call before sending when the client already
+	// knows the server's release lacks the operation, even without
+	// WithVersionCheck (version_check.go).
+	knownRelease bool
 }
 
 // reservedHeaders are the headers a RequestOption may not set: the credential

@@ -68,9 +68,11 @@
 //   - [*RetriesExhaustedError]: the call was repeated and its last attempt failed too.
 //   - [*AuthError]: the [TokenSource] supplied no usable token; nothing was sent.
 //   - [*UploadError]: a streamed [Upload]'s content did not hold its declared size.
-//   - [*UnsupportedOperationError]: [WithVersionCheck] refused an operation the server's release does not serve.
+//   - [*UnsupportedOperationError]: the server's release does not serve the operation (refused before sending, or the router's 404).
 //   - [*PanicError]: a [TokenSource] or a [Pacer] panicked, recovered.
 //   - [*WalkTruncatedError]: a page walk stopped with pages still offered.
+//   - [*RunQueuedError]: a workflow run stayed waiting for a runner past its limit or its context.
+//   - [*RunNotFoundError]: a dispatched workflow's run could not be found where the server did not name it.
 //
 // The sentinels, for [errors.Is]:
 //
@@ -88,6 +90,8 @@
 //   - [ErrUnsupportedOperation]: matches every [*UnsupportedOperationError].
 //   - [ErrUploadTooShort]: an [*UploadError]'s content ended before its declared size.
 //   - [ErrUploadTooLong]: an [*UploadError]'s content held more than its declared size.
+//   - [ErrRunQueued]: matches every [*RunQueuedError].
+//   - [ErrRunNotFound]: matches every [*RunNotFoundError].
 //
 // [StatusCode] returns the status of the [*APIError] an error is or wraps.
 //

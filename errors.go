@@ -500,9 +500,19 @@ func (e *UploadError) Error() string {
 // Unwrap returns the cause.
 func (e *UploadError) Unwrap() error { return e.Err }
 
-// UnsupportedOperationError is the error of a call refused before sending
-// because the server's Forgejo release does not serve the operation. Only
-// a client built with [WithVersionCheck] returns it.
+// UnsupportedOperationError is the error of a call to an operation the
+// server's Forgejo release does not serve. A client built with
+// [WithVersionCheck] refuses such a call before sending; so do the Actions
+// helpers ([ActionsService.FollowJobLog], [ActionsService.WaitJob],
+// [ActionsService.DownloadArtifactTo]…) whenever the client already knows
+// the server's release. A call that was sent, to an operation that some
+// supported release lacks, and that the server's router refused (404
+// text/plain "404 page not found", its answer for a route it does not
+// have, as Forgejo 15 answers the routes 16.0 added; or an empty 405 with
+// Allow, for a path it serves for another method only) is this error too,
+// whatever the options: then API is that answer, which errors.As(err,
+// &apiErr) and [StatusCode] read (and errors.Is(err, ErrNotFound) for the
+// 404).
 type UnsupportedOperationError struct {
 	// Operation is the operationId; Method the Go method, such as
 	// "Actions.GetCurrentRun".
@@ -511,8 +521,11 @@ type UnsupportedOperationError struct {
 	// "" while the newest release still serves it.
 	Since, Until string
 	// ServerVersion is what the server's /version reported, such as
-	// "15.0.3+gitea-1.22.0".
+	// "15.0.3+gitea-1.22.0"; empty when the client did not know it.
 	ServerVersion string
+	// API is the router's refusal (404 or 405) when the call was sent;
+	// nil when it was refused before sending.
+	API *APIError
 }
 
 // Error says which operation was refused, the releases that serve it and the
@@ -529,16 +542,112 @@ func (e *UnsupportedOperationError) Error() string {
 	} else {
 		b.WriteString(" is served by Forgejo " + e.Since + " and later")
 	}
-	b.WriteString("; the server runs " + bound(e.ServerVersion) + ", so it was not sent")
+	switch {
+	case e.API != nil:
+		b.WriteString("; the server has no such route (")
+		b.WriteString(e.API.Call.Method + " " + bound(e.API.Call.URL) + " answered " + strconv.Itoa(e.API.StatusCode))
+		if e.ServerVersion != "" {
+			b.WriteString("; it runs " + bound(e.ServerVersion))
+		}
+		b.WriteString(")")
+	default:
+		b.WriteString("; the server runs " + bound(e.ServerVersion) + ", so it was not sent")
+	}
 	return b.String()
 }
 
 // Is makes errors.Is(err, ErrUnsupportedOperation) match.
 func (e *UnsupportedOperationError) Is(target error) bool { return target == ErrUnsupportedOperation }
 
+// Unwrap returns the router's refusal when the call was sent, so that
+// errors.Is(err, ErrNotFound) and [StatusCode] read it; nil otherwise.
+func (e *UnsupportedOperationError) Unwrap() error {
+	if e == nil || e.API == nil {
+		return nil
+	}
+	return e.API
+}
+
 // ErrUnsupportedOperation matches every [*UnsupportedOperationError] with
 // errors.Is.
 var ErrUnsupportedOperation = errors.New("forgejo: the server's release does not serve this operation")
+
+// RunQueuedError means a workflow run (or one of its jobs) stayed
+// "waiting": no runner picked it up. [ActionsService.WaitRun] and
+// [ActionsService.WaitJob] return it when their QueueLimit passes with the
+// run still waiting, and when the caller's context ends while it is still
+// waiting; then Err is the context's error, so that errors.Is(err,
+// context.DeadlineExceeded) (or context.Canceled) holds as well as
+// errors.Is(err, ErrRunQueued).
+type RunQueuedError struct {
+	// Run is the run as last read.
+	Run *ActionRun
+	// Job is the job as last read, for [ActionsService.WaitJob]; nil for
+	// WaitRun.
+	Job *ActionRunJob
+	// Waited is how long the wait observed the run waiting, measured on
+	// the client's clock from the first poll that found it so.
+	Waited time.Duration
+	// Err is the context's error when the context ended the wait; nil when
+	// the QueueLimit did.
+	Err error
+}
+
+// Error says which run waited, for how long, and why the wait stopped.
+func (e *RunQueuedError) Error() string {
+	var b strings.Builder
+	b.WriteString("forgejo: ")
+	switch {
+	case e.Job != nil:
+		b.WriteString("job " + strconv.FormatInt(e.Job.ID, 10))
+		if e.Job.Name != "" {
+			b.WriteString(" (" + bound(e.Job.Name) + ")")
+		}
+	case e.Run != nil:
+		b.WriteString("run " + strconv.FormatInt(e.Run.ID, 10))
+	default:
+		b.WriteString("run")
+	}
+	b.WriteString(" is still waiting for a runner after " + e.Waited.String())
+	if e.Err != nil {
+		b.WriteString(" (" + bound(e.Err.Error()) + ")")
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrRunQueued) match.
+func (e *RunQueuedError) Is(target error) bool { return target == ErrRunQueued }
+
+// Unwrap returns the context's error, when the context ended the wait.
+func (e *RunQueuedError) Unwrap() error { return e.Err }
+
+// ErrRunQueued matches every [*RunQueuedError] with errors.Is: a run that no
+// runner picked up.
+var ErrRunQueued = errors.New("forgejo: the run is still waiting for a runner")
+
+// RunNotFoundError means [ActionsService.RunWorkflow] dispatched a
+// workflow, the server did not say which run it started (Gitea, and
+// Forgejo before 11.0, answer 204 with no body), and no listed run matched
+// within the bounded number of lookups. The dispatch itself succeeded: a
+// run may well exist, and a later listing may show it.
+type RunNotFoundError struct {
+	// Owner, Repo and Workflow name the dispatch; Ref is its ref.
+	Owner, Repo, Workflow, Ref string
+	// Attempts is how many listings were read.
+	Attempts int
+}
+
+// Error names the dispatch and how many listings were read.
+func (e *RunNotFoundError) Error() string {
+	return "forgejo: dispatched " + bound(e.Workflow) + " on " + bound(e.Ref) + " in " + bound(e.Owner) + "/" + bound(e.Repo) +
+		" but found no run it started after " + strconv.Itoa(e.Attempts) + " listings"
+}
+
+// Is makes errors.Is(err, ErrRunNotFound) match.
+func (e *RunNotFoundError) Is(target error) bool { return target == ErrRunNotFound }
+
+// ErrRunNotFound matches every [*RunNotFoundError] with errors.Is.
+var ErrRunNotFound = errors.New("forgejo: the dispatched run was not found")
 
 // PanicError is a panic in code the client calls out to (a [TokenSource],
 // a [Pacer]), recovered so that the call fails like any other, after the

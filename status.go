@@ -1,6 +1,7 @@
 package forgejo
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -16,8 +17,10 @@ import (
 // carrying the parsed body, Retry-After and, for a 3xx, Location. (Only a
 // GET or HEAD follows redirects, within the base URL's origin for its
 // credential; a 3xx that arrives is one that was not followed.) Every text
-// is scrubbed whole and bounded afterwards.
-func (c *Client) statusError(red redactor, call CallContext, resp *http.Response, body []byte) error {
+// is scrubbed whole and bounded afterwards. The router's 404 (or 405) to
+// an operation some release lacks is an *UnsupportedOperationError
+// (releaseMissing, version_check.go).
+func (c *Client) statusError(op *Operation, red redactor, call CallContext, resp *http.Response, body []byte) error {
 	msg, u, details := parseErrorBody(red.scrubBytes(body), resp.Header.Get("Content-Type"))
 	e := &APIError{Call: call, StatusCode: resp.StatusCode, Message: bound(red.scrub(msg)), URL: bound(red.scrub(u))}
 	for _, d := range details {
@@ -31,6 +34,9 @@ func (c *Client) statusError(red redactor, call CallContext, resp *http.Response
 		if required := parseScopeRefusal(e.Message); required != nil {
 			return &ScopeError{Required: required, API: e}
 		}
+	}
+	if ue := c.releaseMissing(op, e, resp.Header, len(bytes.TrimSpace(body))); ue != nil {
+		return ue
 	}
 	return e
 }

@@ -2,6 +2,7 @@ package forgejo
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,6 +120,25 @@ func (s *versionState) learn(ctx context.Context, c *Client) (serverVersion, err
 	return s.sv, nil
 }
 
+// peek returns the version learnt so far, without asking the server: the
+// zero serverVersion (unknown) when it has not been learnt.
+func (s *versionState) peek() serverVersion {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sv
+}
+
+// knownRelease is the per-call option of the Actions helpers (WaitJob,
+// FollowJobLog, DownloadArtifactTo…): their 16.0-only calls are refused
+// before sending when the client already knows the server's release (from
+// [Client.Serves], or an earlier call with [WithVersionCheck]) and it
+// lacks the operation, whether or not the version check is on. Where the
+// release is not known the call is sent, and the router's 404 is mapped to
+// the same *UnsupportedOperationError (releaseMissing).
+func knownRelease() RequestOption {
+	return func(o *callOptions) { o.knownRelease = true }
+}
+
 func parseServerVersion(raw string) serverVersion {
 	sv := serverVersion{raw: raw}
 	if info, ok := ParseVersion(raw); ok && info.Forgejo {
@@ -132,11 +152,22 @@ func parseServerVersion(raw string) serverVersion {
 // serve, and re-targets one whose path moved. It never refuses when the
 // version is unknown or cannot be learnt.
 func (c *Client) admit(ctx context.Context, r *request) {
-	if r.err != nil || c.versions == nil || !c.versions.check || r.op.Since == "" || r.op == &opGetVersion {
+	if r.err != nil || c.versions == nil || r.op.Since == "" || r.op == &opGetVersion {
 		return
 	}
-	sv, err := c.versions.learn(ctx, c)
-	if err != nil || !sv.known {
+	var sv serverVersion
+	switch {
+	case c.versions.check:
+		var err error
+		if sv, err = c.versions.learn(ctx, c); err != nil {
+			return
+		}
+	case r.extra != nil && r.extra.knownRelease:
+		sv = c.versions.peek() // what the client knows already; nothing is fetched
+	default:
+		return
+	}
+	if !sv.known {
 		return
 	}
 	served, form := r.op.availability(sv.major, sv.minor)
@@ -157,6 +188,43 @@ func (c *Client) admit(ctx context.Context, r *request) {
 		}
 		r.path, r.err = expandPath(form.Path, args...)
 	}
+}
+
+// routerNotFound is the body of the router's 404, Forgejo's and Gitea's
+// answer (text/plain) for a route they do not have.
+const routerNotFound = "404 page not found"
+
+// releaseMissing maps the router's refusal of a route it does not have,
+// for an operation that some supported release does not serve, to the
+// *UnsupportedOperationError naming the releases that do, whether or not
+// the version check is on: a server answers so for a route its release
+// lacks (Forgejo 15 for the routes 16.0 added). The router's refusal is a
+// 404 text/plain "404 page not found" (not a handler's JSON 404), or a 405
+// with an empty body and an Allow header (the path is served for another
+// method: DeleteActionRun on Forgejo 15). An operation every release
+// serves keeps its plain *APIError.
+func (c *Client) releaseMissing(op *Operation, e *APIError, header http.Header, bodyLen int) error {
+	if op == nil || op.Since == "" || (op.Since == knownReleases[0] && op.Until == "") {
+		return nil // every supported release serves it: the refusal is something else
+	}
+	switch e.StatusCode {
+	case http.StatusNotFound:
+		ct := strings.ToLower(strings.TrimSpace(header.Get("Content-Type")))
+		if e.Message != routerNotFound || !strings.HasPrefix(ct, "text/plain") {
+			return nil
+		}
+	case http.StatusMethodNotAllowed:
+		if bodyLen != 0 || header.Get("Allow") == "" {
+			return nil
+		}
+	default:
+		return nil
+	}
+	ue := &UnsupportedOperationError{Operation: op.ID, Method: op.Service + "." + op.Name, Since: op.Since, Until: op.Until, API: e}
+	if c.versions != nil {
+		ue.ServerVersion = c.versions.peek().raw
+	}
+	return ue
 }
 
 // availability reports whether a server of release major.minor serves the
