@@ -211,15 +211,7 @@ func downloadRun(opts *DownloadOptions) error {
 	for _, a := range picked {
 		dst := filepath.Join(dir, a.Name+".zip")
 		n, err := shared.WriteFile(dst, a.Name, opts.Clobber, -1, func(w io.Writer) (int64, error) {
-			body, resp, err := c.Actions.OpenArtifact(ctx, r.Owner, r.Name, a.ID)
-			if err != nil {
-				return 0, err
-			}
-			defer body.Close()
-			n, err := io.Copy(w, body)
-			if want := resp.ContentLength; err == nil && want >= 0 && n != want {
-				err = fmt.Errorf("got %d of %d bytes", n, want)
-			}
+			n, _, err := c.Actions.DownloadArtifactTo(ctx, r.Owner, r.Name, a.ID, w)
 			return n, err
 		})
 		if err != nil {
