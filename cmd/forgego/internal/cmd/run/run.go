@@ -4,6 +4,7 @@
 package run
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -35,11 +36,25 @@ var Fields = append(cmdutil.Fields(&forgejo.ActionRun{},
 
 // viewFields are run view's: a run's fields and its jobs.
 var viewFields = append(slices.Clone(Fields), cmdutil.Field{Name: "jobs", Get: func(item any) any {
-	if d, ok := item.(*runDoc); ok {
-		return d.Jobs
+	if d, ok := item.(*runDoc); ok && d.Jobs != nil {
+		return plain(d.Jobs)
 	}
 	return nil
 }})
+
+// plain is v as encoding/json reads it back (maps, slices, strings,
+// float64s): what --jq and --template work on.
+func plain(v any) any {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if json.Unmarshal(data, &out) != nil {
+		return nil
+	}
+	return out
+}
 
 // runDoc is what run view prints as JSON: the run and its jobs (nil where
 // the server has no jobs route).

@@ -121,11 +121,14 @@ func nameOf(content string) string {
 			continue
 		}
 		v := strings.TrimSpace(rest)
-		if i := strings.Index(v, " #"); i >= 0 && !strings.HasPrefix(v, `"`) && !strings.HasPrefix(v, "'") {
-			v = strings.TrimSpace(v[:i])
+		if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+			if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
+				return v[1 : end+1]
+			}
+			return v
 		}
-		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
-			v = v[1 : len(v)-1]
+		if i := strings.Index(v, " #"); i >= 0 {
+			v = strings.TrimSpace(v[:i])
 		}
 		return v
 	}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/forgejotest"
+)
+
+// The Forgejo Actions commands (run, workflow, secret, variable) against
+// the fake, whose runs a test moves by playing the runner's part
+// (RunActionJob).
+
+const ciWorkflow = `name: CI
+on:
+  workflow_dispatch:
+    inputs:
+      target:
+        description: Where to deploy
+        required: true
+jobs:
+  build:
+    runs-on: docker
+    steps:
+      - run: make
+  test:
+    name: Unit tests
+    runs-on: [docker, linux]
+    needs: build
+`
+
+const lintWorkflow = `name: "Lint"  # quoted
+on: [push, workflow_dispatch]
+jobs:
+  lint:
+    runs-on: docker
+`
+
+// actionsRepo seeds alice/proj with two workflows in .forgejo/workflows
+// and a README beside them that is no workflow.
+func actionsRepo(t *testing.T, srv *forgejotest.Server) *forgejo.Client {
+	t.Helper()
+	c := srv.Client(forgejo.WithToken(srv.AddUser("alice")))
+	for path, content := range map[string]string{
+		".forgejo/workflows/ci.yml":    ciWorkflow,
+		".forgejo/workflows/lint.yaml": lintWorkflow,
+		".forgejo/workflows/README.md": "not a workflow\n",
+	} {
+		if _, _, err := c.Repos.CreateFile(context.Background(), "alice", "proj", path, forgejo.CreateFileRequest{Content: base64.StdEncoding.EncodeToString([]byte(content))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+// jobsOf returns the ids of a run's jobs, in the workflow's order.
+func jobsOf(t *testing.T, c *forgejo.Client, runID int64) []int64 {
+	t.Helper()
+	jobs, _, err := c.Actions.ListRunJobs(context.Background(), "alice", "proj", runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, j := range jobs {
+		ids = append(ids, j.ID)
+	}
+	return ids
+}
+
+func zipOf(t *testing.T, name, content string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	w, _ := zw.Create(name)
+	w.Write([]byte(content))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestActionsTranscript is a session of the Actions commands: dispatch,
+// list, view with the logs of a failing job, --exit-status, download,
+// cancel, delete, then secrets and variables; compared with
+// testdata/actions_transcript.txt (go test -run TestActionsTranscript
+// -update after a deliberate change).
+func TestActionsTranscript(t *testing.T) {
+	clock := forgejotest.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	srv, env := setup(t, forgejotest.WithClock(clock))
+	c := actionsRepo(t, srv)
+	env["FORGEJO_TOKEN"] = srv.AddUser("alice")
+	tmp := t.TempDir()
+	notes := filepath.Join(tmp, "target.txt")
+	os.WriteFile(notes, []byte("staging\n"), 0o644)
+	const secretValue = "s3cr3t-deploy-key-value"
+
+	var run1Jobs []int64
+	steps := []struct {
+		before func()
+		stdin  string
+		args   []string
+	}{
+		{nil, "", []string{"workflow", "list", "-R", "alice/proj"}},
+		{nil, "", []string{"workflow", "list", "-R", "alice/proj", "--json", "file,name,path"}},
+		{nil, "", []string{"workflow", "view", "ci.yml", "-R", "alice/proj", "--yaml"}},
+		{nil, "", []string{"workflow", "view", "nope", "-R", "alice/proj"}},
+		{nil, "", []string{"workflow", "run", "ci.yml", "-R", "alice/proj"}},
+		{nil, "", []string{"workflow", "run", "ci.yml", "-R", "alice/proj", "-f", "target=prod"}},
+		{nil, "", []string{"workflow", "run", "CI", "-R", "alice/proj", "-F", "target=@" + notes, "--json", "id,status,event,workflow_id,prettyref"}},
+		{nil, "", []string{"workflow", "run", "lint", "-R", "alice/proj", "--ref", "main", "-f", "a", "-f", "b=1"}},
+		{nil, "", []string{"workflow", "view", "CI", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "list", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "list", "-R", "alice/proj", "--status", "nope"}},
+		{func() {
+			clock.Advance(10 * time.Second)
+			run1Jobs = jobsOf(t, c, 1)
+			srv.RunActionJob("alice", "proj", run1Jobs[0], "running", "make\n")
+			clock.Advance(42 * time.Second)
+			srv.RunActionJob("alice", "proj", run1Jobs[0], "success", "make\nok\n")
+			srv.RunActionJob("alice", "proj", run1Jobs[1], "running", "go test ./...\n")
+			clock.Advance(7 * time.Second)
+			srv.RunActionJob("alice", "proj", run1Jobs[1], "failure", "go test ./...\n--- FAIL: TestDeploy\nFAIL")
+			srv.AddActionArtifact("alice", "proj", 1, "dist", zipOf(t, "app", "binary"))
+			srv.AddActionArtifact("alice", "proj", 1, "coverage", zipOf(t, "cover.out", "mode: set"))
+		}, "", []string{"run", "list", "-R", "alice/proj", "--status", "failure", "--json", "id,status,event,workflow_id,title,duration"}},
+		{nil, "", []string{"run", "view", "1", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "view", "1", "-R", "alice/proj", "--log"}},
+		{nil, "", []string{"run", "view", "1", "-R", "alice/proj", "--log-failed"}},
+		{nil, "", []string{"run", "view", "1", "-R", "alice/proj", "--exit-status"}},
+		{nil, "", []string{"run", "view", "2", "-R", "alice/proj", "--exit-status", "--log"}},
+		{nil, "", []string{"run", "view", "1", "-R", "alice/proj", "--json", "id,status,jobs", "--jq", `.jobs[] | "\(.name) \(.status)"`}},
+		{nil, "", []string{"run", "view", "99", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "download", "1", "-R", "alice/proj", "-D", tmp, "-n", "dist"}},
+		{nil, "", []string{"run", "download", "1", "-R", "alice/proj", "-D", tmp}},
+		{nil, "", []string{"run", "download", "1", "-R", "alice/proj", "-D", tmp, "--clobber", "-p", "cov*"}},
+		{nil, "", []string{"run", "download", "1", "-R", "alice/proj", "-D", tmp, "-n", "missing"}},
+		{nil, "", []string{"run", "cancel", "1", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "cancel", "2", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "delete", "1", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "view", "1", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "list", "-R", "alice/proj", "-L", "1"}},
+		{nil, secretValue + "\n", []string{"secret", "set", "DEPLOY_KEY", "-R", "alice/proj"}},
+		{nil, secretValue + "2\n", []string{"secret", "set", "DEPLOY_KEY", "-R", "alice/proj"}},
+		{nil, "", []string{"secret", "set", "TOKEN", "-R", "alice/proj", "--body", "another-value"}},
+		{nil, "", []string{"secret", "set", "EMPTY", "-R", "alice/proj"}},
+		{nil, "", []string{"secret", "set", "-R", "alice/proj", "DEPLOY_KEY", secretValue}},
+		{nil, "", []string{"secret", "list", "-R", "alice/proj"}},
+		{nil, "", []string{"secret", "list", "-R", "alice/proj", "--json", "name"}},
+		{nil, "", []string{"secret", "list", "--user"}},
+		{nil, "", []string{"secret", "delete", "TOKEN", "-R", "alice/proj"}},
+		{nil, "", []string{"secret", "delete", "TOKEN", "-R", "alice/proj"}},
+		{nil, "", []string{"variable", "set", "DEPLOY_ENV", "-R", "alice/proj", "--body", "staging"}},
+		{nil, "production\n", []string{"variable", "set", "DEPLOY_ENV", "-R", "alice/proj"}},
+		{nil, "", []string{"variable", "set", "REGION", "--user", "--body", "eu"}},
+		{nil, "", []string{"variable", "get", "DEPLOY_ENV", "-R", "alice/proj"}},
+		{nil, "", []string{"variable", "list", "-R", "alice/proj"}},
+		{nil, "", []string{"variable", "list", "--user", "--json", "name,value"}},
+		{nil, "", []string{"variable", "delete", "DEPLOY_ENV", "-R", "alice/proj"}},
+		{nil, "", []string{"variable", "get", "DEPLOY_ENV", "-R", "alice/proj"}},
+		{nil, "", []string{"variable", "list", "-R", "alice/proj", "--org", "acme"}},
+	}
+	var b strings.Builder
+	for _, st := range steps {
+		if st.before != nil {
+			st.before()
+		}
+		r := cliWith(t, env, func(a *app) { a.stdin = strings.NewReader(st.stdin) }, st.args...)
+		fmt.Fprintf(&b, "$ forgego %s\nexit %d\n", quoteArgs(st.args), r.code)
+		for _, s := range []struct{ name, text string }{{"stdout", r.stdout}, {"stderr", r.stderr}} {
+			if s.text == "" {
+				continue
+			}
+			fmt.Fprintf(&b, "--- %s\n%s", s.name, s.text)
+			if !strings.HasSuffix(s.text, "\n") {
+				b.WriteString("\n")
+			}
+		}
+		b.WriteString("\n")
+		if out := r.stdout + r.stderr; strings.Contains(out, srv.Token()) || strings.Contains(out, secretValue) {
+			t.Errorf("%v printed the token or the secret:\n%s", st.args, out)
+		}
+	}
+	for _, f := range []string{"dist.zip", "coverage.zip"} {
+		if data, err := os.ReadFile(filepath.Join(tmp, f)); err != nil || !bytes.HasPrefix(data, []byte("PK")) {
+			t.Errorf("%s: %v %q", f, err, data)
+		}
+	}
+	compareGolden(t, "actions_transcript.txt", normalize(b.String(), srv.URL, tmp))
+}
+
+// compareGolden compares got with testdata/name, or rewrites it with -update.
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update)", err, t.Name())
+	}
+	if got == string(want) {
+		return
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(gl), len(wl)) {
+		g, w := "", ""
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Fatalf("%s differs at line %d:\ngot  %q\nwant %q\n(run go test -run %s -update after a deliberate change)", name, i+1, g, w, t.Name())
+		}
+	}
+}
