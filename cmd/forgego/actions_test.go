@@ -228,3 +228,111 @@ func compareGolden(t *testing.T, name, got string) {
 		}
 	}
 }
+
+// On Forgejo 15 LTS, which lists and dispatches runs but serves jobs, logs,
+// artifacts, cancel and delete only from 16: the commands that need them
+// fail with one line naming the release that serves them (exit 1), and run
+// view shows the run without its jobs.
+func TestActionsOnForgejo15(t *testing.T) {
+	srv, env := setup(t, forgejotest.WithRelease("15"))
+	actionsRepo(t, srv)
+	env["FORGEJO_TOKEN"] = srv.AddUser("alice")
+	cli(t, env, "workflow", "run", "ci.yml", "-R", "alice/proj", "-f", "target=x").want(t, 0)
+
+	r := cli(t, env, "run", "view", "1", "-R", "alice/proj")
+	r.want(t, 0)
+	if !strings.Contains(r.stdout, "  status        waiting\n") || strings.Contains(r.stdout, "JOBS") ||
+		!strings.Contains(r.stderr, "no jobs shown: ") || !strings.Contains(r.stderr, "Forgejo 16.0 or later") {
+		t.Errorf("run view on 15:\nstdout %s\nstderr %s", r.stdout, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"run", "view", "1", "-R", "alice/proj", "--log"},
+		{"run", "view", "1", "-R", "alice/proj", "--log-failed"},
+		{"run", "cancel", "1", "-R", "alice/proj"},
+		{"run", "download", "1", "-R", "alice/proj", "-D", t.TempDir()},
+		{"run", "delete", "1", "-R", "alice/proj"},
+	} {
+		r := cli(t, env, args...)
+		r.want(t, 1)
+		if r.stdout != "" || len(lines(r.stderr)) != 1 || !strings.HasPrefix(r.stderr, "forgego: the server does not serve Actions.") ||
+			!strings.Contains(r.stderr, "it needs Forgejo 16.0 or later") {
+			t.Errorf("%v: want one line naming Forgejo 16, got stdout %q stderr %q", args, r.stdout, r.stderr)
+		}
+	}
+	// What 15 serves works: the listing, secrets, variables.
+	cli(t, env, "run", "list", "-R", "alice/proj").want(t, 0)
+	cli(t, env, "secret", "set", "K", "-R", "alice/proj", "--body", "value").want(t, 0)
+	cli(t, env, "variable", "list", "-R", "alice/proj").want(t, 0)
+}
+
+// sleepSignal is a fake clock that says when the client starts to wait:
+// the test then moves the run and the time, with no real sleep.
+type sleepSignal struct {
+	*forgejotest.FakeClock
+	sleeping chan time.Duration
+}
+
+// Sleep sets its timer before it signals, so that the time the test moves
+// next is after the timer was set.
+func (c *sleepSignal) Sleep(ctx context.Context, d time.Duration) error {
+	t, stop := c.Timer(d)
+	defer stop()
+	c.sleeping <- d
+	select {
+	case <-t:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// run watch on a pipe prints a line per change, polling on the client's
+// clock at --interval; --exit-status makes a failed run exit 1.
+func TestRunWatchPiped(t *testing.T) {
+	fake := forgejotest.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := &sleepSignal{FakeClock: fake, sleeping: make(chan time.Duration)}
+	srv, env := setup(t, forgejotest.WithClock(fake))
+	c := actionsRepo(t, srv)
+	env["FORGEJO_TOKEN"] = srv.AddUser("alice")
+	cli(t, env, "workflow", "run", "ci.yml", "-R", "alice/proj", "-f", "target=x").want(t, 0)
+	jobs := jobsOf(t, c, 1)
+
+	done := make(chan result, 1)
+	go func() {
+		done <- cliWith(t, env, func(a *app) { a.clock = clock }, "run", "watch", "1", "-R", "alice/proj", "--interval", "5", "--exit-status")
+	}()
+	// Each step: the watch waits; the runner moves; the time passes.
+	moves := []func(){
+		func() {}, // nothing changes: no line
+		func() { srv.RunActionJob("alice", "proj", jobs[0], "running", "make\n") },
+		func() { srv.RunActionJob("alice", "proj", jobs[0], "success", "make\nok\n") },
+		func() { srv.RunActionJob("alice", "proj", jobs[1], "running", "") },
+		func() { srv.RunActionJob("alice", "proj", jobs[1], "failure", "FAIL\n") },
+	}
+	for i, move := range moves {
+		select {
+		case d := <-clock.sleeping:
+			if d != 5*time.Second {
+				t.Errorf("step %d: waits %s, want the --interval, 5s", i, d)
+			}
+		case r := <-done:
+			t.Fatalf("watch ended early at step %d: %+v", i, r)
+		}
+		move()
+		fake.Advance(5 * time.Second)
+	}
+	r := <-done
+	r.want(t, 1)
+	// Between its jobs the run waits again (Forgejo's aggregate status).
+	want := "run 1: waiting\njob 1 build: waiting\njob 2 Unit tests: blocked\n" +
+		"run 1: running\njob 1 build: running\n" +
+		"run 1: waiting\njob 1 build: success\njob 2 Unit tests: waiting\n" +
+		"run 1: running\njob 2 Unit tests: running\n" +
+		"run 1: failure\njob 2 Unit tests: failure\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	if r.stderr != "run 1 ended: failure (15s)\n" {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}

@@ -23,6 +23,8 @@ func describeUnsupported(ue *forgejo.UnsupportedOperationError) string {
 		served = "Forgejo " + ue.Since + " to " + ue.Until
 	}
 	server := "the server"
+	// The version is known when the client asked for it (WithVersionCheck);
+	// a 404 from the router tells only that the route is missing.
 	if ue.ServerVersion != "" {
 		server += " runs " + ue.ServerVersion + ", which"
 	}
