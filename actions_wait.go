@@ -63,7 +63,6 @@ func newPollBackoff(first, maxInterval time.Duration) pollBackoff {
 func (b *pollBackoff) next(changed bool) time.Duration {
 	if changed {
 		b.cur = b.first
-		return b.cur
 	}
 	d := b.cur
 	b.cur = min(b.cur+b.cur/2, b.max)
@@ -155,7 +154,7 @@ func (s *ActionsService) WaitRun(ctx context.Context, owner, repo string, runID 
 		}
 		waited = q.observe(actionWaiting(run.Status), s.client.now())
 		state := runState(run, jobs)
-		changed := state != prev
+		changed := prev != "" && state != prev // the first poll is no change
 		prev = state
 		if o.OnUpdate != nil && (changed || !updated) {
 			updated = true
@@ -233,7 +232,7 @@ func (s *ActionsService) WaitJob(ctx context.Context, owner, repo string, runID,
 		last = job
 		waited = q.observe(actionWaiting(job.Status), s.client.now())
 		state := runState(&ActionRun{}, jobs)
-		changed := state != prev
+		changed := prev != "" && state != prev
 		prev = state
 		if o.OnUpdate != nil && (changed || !updated) {
 			updated = true

@@ -416,6 +416,7 @@ func nilIfEmpty(s []string) []string {
 }
 
 func (s *Server) emitPush(c *call, r *repo, b *branch, before string, cm *commit, added, removed, modified []string) {
+	s.startPushRuns(c, r, b, cm, c.pushPayload(r, b, before, cm, added, removed, modified)) // h_actions_push.go
 	if hooksFor(r, webhook.EventPush, b.name) == nil {
 		return
 	}

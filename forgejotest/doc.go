@@ -80,11 +80,16 @@
 // Secrets (write-only), variables, runners and registration tokens per
 // repository, user, organization and instance; workflow dispatch reads the
 // workflow file from .forgejo/workflows (or .gitea/workflows) at the ref and
-// makes a run with its jobs. The file is read as far as that needs (name,
-// run-name, workflow_dispatch inputs, jobs with name, runs-on and needs);
-// expressions and matrices are not evaluated. There is no runner:
-// [Server.RunActionJob] plays one (tasks, logs, the automatic token),
-// [Server.AddActionArtifact] gives a run an artifact.
+// makes a run with its jobs; a push to a branch starts the workflows that
+// name push. The file is read as far as that needs (name, run-name, on:
+// push with its branch filters, workflow_dispatch inputs, jobs with name,
+// runs-on and needs); expressions and matrices are not evaluated. Runs move
+// when a simulated [Runner] is attached ([Server.AttachRunner]): scripted
+// steps, log lines, failures and artifacts, on the server's clock, with
+// the action_run_* webhooks when a run ends; job logs answer Range and
+// ?step=N as Forgejo 16 does. Without one, jobs wait, and
+// [Server.RunActionJob] plays a runner by hand (tasks, logs, the automatic
+// token); [Server.AddActionArtifact] gives a run an artifact.
 //
 // # Faults and rate limits
 //
@@ -95,7 +100,8 @@
 // ratelimit-policy and ratelimit headers on every response, failed requests
 // consuming quota, and a real 429 with Retry-After once the quota is spent.
 // [WithClock] makes time deterministic: give the server and the client one
-// [FakeClock] and move it.
+// [FakeClock] and move it; [FakeClock.AutoAdvance] moves it whenever the
+// client sleeps on it, so a polling client runs to its end at once.
 //
 // # Assertions
 //

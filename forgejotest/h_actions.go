@@ -27,6 +27,8 @@ type actionsState struct {
 	artifacts []*actionArtifact // every run, in creation order
 	nextIndex map[int64]int64   // per repository id: the last run number
 	bot       *user             // who an automatic task token authenticates as
+	sims      []*simRunner      // attached simulated runners (h_actions_runner.go)
+	observing bool              // the FakeClock's moves advance the runs
 }
 
 // actionsScope is whom something belongs to, as Forgejo's (ownerID, repoID)

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"io"
 	"net/http"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +50,9 @@ type actionJob struct {
 	tasks   []*actionTask // one per attempt
 	started time.Time
 	stopped time.Time
+	queued  time.Time // when it last started waiting for a runner
+	sim     *jobSim   // the attached runner playing it, nil if none
+	manual  bool      // played by hand (RunActionJob): no runner takes it
 }
 
 type actionTask struct {
@@ -55,8 +60,9 @@ type actionTask struct {
 	job     *actionJob
 	attempt int64
 	status  string
-	log     string
-	token   string // the automatic token, valid while the task runs
+	log     strings.Builder // grows by appends: a long log costs no copies
+	token   string          // the automatic token, valid while the task runs
+	steps   []*taskStep     // a runner's steps, none when played by hand
 	created time.Time
 	updated time.Time
 	started time.Time
@@ -134,7 +140,7 @@ func (run *actionRun) settle(now time.Time) {
 				continue
 			}
 			if ok {
-				j.status = "waiting"
+				j.status, j.queued = "waiting", now
 			} else {
 				j.status, j.stopped = "skipped", now
 			}
@@ -254,13 +260,21 @@ func (v view) actionRun(run *actionRun, now time.Time) *wActionRun {
 	return &wActionRun{
 		ID: run.id, Title: run.title, Repository: v.repo(run.repo, 0), Status: run.status,
 		// Forgejo 15.0.3 leaves event empty for a dispatched run and fills
-		// trigger_event (observed); the listing still filters on it.
-		Event: "", TriggerEvent: run.event,
+		// trigger_event (observed); the listing still filters on it. A run
+		// from a push has both, as Forgejo's notifier fills them.
+		Event: renderedEvent(run.event), TriggerEvent: run.event,
 		WorkflowID: run.workflowID, IndexInRepo: run.index, CommitSHA: run.sha, Prettyref: prettyRef(run.ref),
 		TriggerUser: v.user(run.trigger), EventPayload: run.payload, HTMLURL: v.runURL(run),
 		Created: ts(run.created), Updated: ts(run.updated), Started: stamp(run.started), Stopped: stamp(run.stopped),
 		Duration: int64(d),
 	}
+}
+
+func renderedEvent(event string) string {
+	if event == "workflow_dispatch" {
+		return ""
+	}
+	return event
 }
 
 func (j *actionJob) latest() *actionTask {
@@ -425,17 +439,25 @@ func hCancelRun(c *call) {
 	if run == nil {
 		return
 	}
+	prior := run.status
 	for _, j := range run.jobs {
+		j.sim = nil // a runner stops a cancelled job
 		if statusDone(j.status) {
 			continue
 		}
 		j.status, j.stopped = "cancelled", c.now
 		if t := j.latest(); t != nil && !statusDone(t.status) {
 			t.status, t.stopped, t.updated = "cancelled", c.now, c.now
+			for _, st := range t.steps {
+				if st.end < 0 {
+					st.end, st.stopped, st.status = t.log.Len(), c.now, "cancelled"
+				}
+			}
 			delete(c.st.tokens, t.token)
 		}
 	}
 	run.settle(c.now)
+	c.s.runChanged(run, prior, c.now)
 	c.empty(http.StatusNoContent)
 }
 
@@ -456,7 +478,8 @@ func hListRunJobs(c *call) {
 }
 
 // hJobLogs answers a job's log as text: its latest attempt's, or
-// ?attempt=N's.
+// ?attempt=N's; with ?step=N only what step N (1-based, as attempt) wrote.
+// It honours Range as Go's http.ServeContent does (see serveContent).
 func hJobLogs(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -487,12 +510,19 @@ func hJobLogs(c *call) {
 		}
 		t = job.tasks[n-1]
 	}
-	c.status, c.out = http.StatusOK, []byte(t.log)
-	c.header.Set("Content-Type", "text/plain; charset=utf-8")
+	text := t.log.String()
+	if n := c.formInt("step"); c.q.Has("step") {
+		var ok bool
+		if text, ok = t.stepLog(n); !ok {
+			c.fail(http.StatusNotFound, "step "+c.q.Get("step")+" of job "+strconv.FormatInt(id, 10)+": resource does not exist")
+			return
+		}
+	}
+	c.serveContent("text/plain; charset=utf-8", t.updated, text)
 }
 
 // hRunLogs answers a ZIP with one file per job that has started, its
-// latest attempt's log, named after the job.
+// latest attempt's log, named as the spec says.
 func hRunLogs(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -504,14 +534,16 @@ func hRunLogs(c *call) {
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for i, j := range run.jobs {
+	for _, j := range run.jobs {
 		t := j.latest()
 		if t == nil {
 			continue
 		}
-		f, err := zw.CreateHeader(&zip.FileHeader{Name: strconv.Itoa(i) + "-" + j.name + ".log", Method: zip.Deflate, Modified: t.updated})
+		// The spec's naming: {job-name}-{job-id}-attempt-{N}.log.
+		name := j.name + "-" + strconv.FormatInt(j.id, 10) + "-attempt-" + strconv.FormatInt(t.attempt, 10) + ".log"
+		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: t.updated})
 		if err == nil {
-			_, err = f.Write([]byte(t.log))
+			_, err = io.WriteString(f, t.log.String())
 		}
 		if err != nil {
 			c.internalError(err.Error())
@@ -731,6 +763,28 @@ func hDispatchWorkflow(c *call) {
 		}
 		inputs[in.key] = v
 	}
+	// The payload renders the repository and the sender for nobody in
+	// particular, as Forgejo's (no permissions, no private e-mail).
+	anon := c.v
+	anon.viewer = nil
+	p, _ := json.Marshal(map[string]any{"inputs": inputs, "ref": ref, "repository": anon.repo(r, 0),
+		"sender": anon.user(c.user), "workflow": dir + "/" + name})
+	run := c.newRun(r, dir, name, wf, cmp.Or(wf.runName, wf.name, dir+"/"+name), ref, sha, "workflow_dispatch", string(p))
+	var keys []string
+	for _, j := range run.jobs {
+		keys = append(keys, j.key)
+	}
+	if b.ReturnRunInfo {
+		c.json(http.StatusCreated, map[string]any{"id": run.id, "run_number": run.index, "jobs": keys})
+		return
+	}
+	c.empty(http.StatusNoContent)
+}
+
+// newRun makes a run of the workflow file dir/name (read as wf) on ref at
+// sha, triggered by event for c's user: waiting, with a job per entry of
+// its jobs: (blocked while it needs others).
+func (c *call) newRun(r *repo, dir, name string, wf *workflowFile, title, ref, sha, event, payload string) *actionRun {
 	a := &c.st.actions
 	if a.nextIndex == nil {
 		a.nextIndex = map[int64]int64{}
@@ -738,33 +792,20 @@ func hDispatchWorkflow(c *call) {
 	a.nextIndex[r.id]++
 	run := &actionRun{
 		id: c.st.id("action_run"), index: a.nextIndex[r.id], repo: r, workflowID: name, workflowDir: dir,
-		title: cmp.Or(wf.runName, wf.name, dir+"/"+name), ref: ref, sha: sha, trigger: c.user,
-		event: "workflow_dispatch", status: "waiting", created: c.now, updated: c.now,
+		title: title, ref: ref, sha: sha, trigger: c.user, event: event, payload: payload,
+		status: "waiting", created: c.now, updated: c.now,
 	}
-	// The payload renders the repository and the sender for nobody in
-	// particular, as Forgejo's (no permissions, no private e-mail).
-	anon := c.v
-	anon.viewer = nil
-	p, _ := json.Marshal(map[string]any{"inputs": inputs, "ref": ref, "repository": anon.repo(r, 0),
-		"sender": anon.user(c.user), "workflow": dir + "/" + name})
-	run.payload = string(p)
-	var keys []string
 	for _, wj := range wf.jobs {
 		j := &actionJob{id: c.st.id("action_job"), run: run, key: wj.key, name: cmp.Or(wj.name, wj.key),
-			needs: wj.needs, runsOn: wj.runsOn, status: "waiting"}
+			needs: wj.needs, runsOn: wj.runsOn, status: "waiting", queued: c.now}
 		if len(j.needs) > 0 {
 			j.status = "blocked"
 		}
 		run.jobs = append(run.jobs, j)
-		keys = append(keys, wj.key)
 	}
 	run.settle(c.now)
 	a.runs = append(a.runs, run)
-	if b.ReturnRunInfo {
-		c.json(http.StatusCreated, map[string]any{"id": run.id, "run_number": run.index, "jobs": keys})
-		return
-	}
-	c.empty(http.StatusNoContent)
+	return run
 }
 
 // ---- a workflow file, read as far as dispatching needs: a YAML subset
@@ -774,6 +815,25 @@ type workflowFile struct {
 	name, runName string
 	inputs        []workflowInput
 	jobs          []workflowJob // sorted by id
+	push          *pushFilter   // on: push, nil when a push does not start it
+}
+
+// pushFilter is on: push's branch filters (glob patterns); tagsOnly when
+// it names tags and no branches, so that a branch push does not start it.
+type pushFilter struct {
+	branches, branchesIgnore []string
+	tagsOnly                 bool
+}
+
+// matches reports whether a push to branch starts the workflow.
+func (f *pushFilter) matches(branch string) bool {
+	if f == nil || f.tagsOnly {
+		return false
+	}
+	if len(f.branches) > 0 {
+		return slices.ContainsFunc(f.branches, func(p string) bool { ok, _ := path.Match(p, branch); return ok })
+	}
+	return !slices.ContainsFunc(f.branchesIgnore, func(p string) bool { ok, _ := path.Match(p, branch); return ok })
 }
 
 type workflowInput struct {
@@ -880,6 +940,13 @@ func parseWorkflow(content string) (*workflowFile, error) {
 		wf.runName = unquote(n.val)
 	}
 	if on := root.child("on"); on != nil {
+		if slices.Contains(on.list(), "push") {
+			wf.push = &pushFilter{}
+		}
+		if p := on.child("push"); p != nil {
+			wf.push = &pushFilter{branches: p.child("branches").list(), branchesIgnore: p.child("branches-ignore").list()}
+			wf.push.tagsOnly = len(wf.push.branches) == 0 && len(wf.push.branchesIgnore) == 0 && p.child("tags") != nil
+		}
 		if d := on.child("workflow_dispatch"); d != nil {
 			if ins := d.child("inputs"); ins != nil {
 				for _, in := range ins.kids {

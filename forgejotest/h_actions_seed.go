@@ -25,6 +25,7 @@ func (s *Server) RunActionJob(owner, repoName string, jobID int64, status, log s
 	}
 	var problem string
 	s.withRepo(owner, repoName, func(r *repo, now time.Time) {
+		s.advanceRunsLocked(now)
 		job := s.st.actions.jobIn(r, jobID)
 		switch {
 		case job == nil:
@@ -37,17 +38,15 @@ func (s *Server) RunActionJob(owner, repoName string, jobID int64, status, log s
 			problem = "the job waits on jobs it needs"
 			return
 		}
+		job.sim, job.manual = nil, true // played by hand from now on
+		prior := job.run.status
 		t := job.latest()
 		if t == nil || statusDone(t.status) {
-			t = &actionTask{id: s.st.id("action_task"), job: job, attempt: int64(len(job.tasks)) + 1,
-				created: now, started: now}
-			job.tasks = append(job.tasks, t)
-			job.started, job.stopped = now, time.Time{}
-			if job.run.started.IsZero() || statusDone(job.run.status) {
-				job.run.started, job.run.stopped = now, time.Time{}
-			}
+			t = s.startTask(job, now)
 		}
-		t.status, t.log, t.updated = status, log, now
+		t.status, t.updated = status, now
+		t.log.Reset()
+		t.log.WriteString(log)
 		job.status = status
 		if t.token == "" {
 			t.token = randomHex(20)
@@ -60,6 +59,7 @@ func (s *Server) RunActionJob(owner, repoName string, jobID int64, status, log s
 			token = t.token
 		}
 		job.run.settle(now)
+		s.runChanged(job.run, prior, now)
 	})
 	if problem != "" {
 		s.fatalf("RunActionJob %s/%s job %d: %s", owner, repoName, jobID, problem)

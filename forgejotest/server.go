@@ -62,6 +62,7 @@ type config struct {
 	release     string // WithRelease's line, "" for the pinned spec
 	err         error  // an option's misuse, Start's error
 
+	fakeClock       *FakeClock // WithClock's, when a FakeClock
 	deliveryTimeout time.Duration
 	maxAttachment   int64
 	listenAddr      string
@@ -96,6 +97,7 @@ func WithClock(c forgejo.Clock) Option {
 	return func(cfg *config) {
 		if c != nil {
 			cfg.clock = c.Now
+			cfg.fakeClock, _ = c.(*FakeClock) // its moves drive attached runners
 		}
 	}
 }

@@ -59,6 +59,15 @@ router does (404 "404 page not found", or an empty 405 where the path is
 served for another method), and /version reports it. Without it the fake
 serves the newest development spec.
 
+--runner attaches a simulated Forgejo runner: a dispatched workflow's jobs
+are picked up at once and run three steps in about five seconds ("Set up
+job", "Run NAME" writing three log lines, "Complete job"), their logs
+growing as they run, and succeed; a job named with --runner-fail-job NAME
+(its name: or its id in the workflow; repeatable) fails in its second step.
+--runner-labels L1,L2 makes it take only jobs whose runs-on labels are all
+among them; a job no runner takes stays waiting, as on a Forgejo without
+runners. Registered webhooks get the action_run_* deliveries when runs end.
+
 Pages are clamped at 50 items, with X-Total-Count and Link, as a default
 Forgejo. Operations the fake does not implement answer 501 naming the
 operation.`
@@ -74,6 +83,12 @@ type ServeOptions struct {
 	// Release is --release: the Forgejo release to answer as, "" for the
 	// newest development spec.
 	Release string
+	// Runner is --runner: attach a simulated runner, which takes the jobs
+	// whose runs-on labels are all among RunnerLabels (none: every job)
+	// and fails those named in RunnerFail.
+	Runner       bool
+	RunnerLabels []string
+	RunnerFail   []string
 }
 
 // NewCmdServe is 'fake serve'; runF, when not nil, runs instead of the
@@ -81,16 +96,20 @@ type ServeOptions struct {
 func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
 	var (
 		addr, seed, rate, release string
-		allowRemote               bool
+		allowRemote, runner       bool
+		runnerLabels, runnerFail  []string
 	)
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--seed demo|empty] [--rate-limit Q/W] [--release VERSION]",
+		Use:   "serve [--addr HOST:PORT] [--seed demo|empty] [--rate-limit Q/W] [--release VERSION] [--runner [--runner-labels L,...] [--runner-fail-job NAME]...]",
 		Short: "Serve a fake Forgejo on 127.0.0.1 until stopped (SIGTERM or Ctrl-C)",
 		Long:  fakeServeLong,
 		Example: `  forgego fake serve --addr 127.0.0.1:3000 --seed demo
 
   # Answer as Forgejo 15 LTS does: 16.0's routes are 404s.
   forgego fake serve --release 15.0.3
+
+  # Workflow runs that move: every job succeeds but the one named test.
+  forgego fake serve --runner --runner-fail-job test
 
   # In a shell script: start it, wait for its variables, use them, stop it.
   forgego fake serve > fake.env & fake=$!
@@ -121,7 +140,16 @@ func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Comm
 			if release != "" && !knownRelease(release) {
 				return cmdutil.Usagef("--release %q is not a known Forgejo release: %s (or MAJOR, or MAJOR.MINOR.PATCH, such as 15 or 15.0.3)", release, strings.Join(forgejotest.Releases(), ", "))
 			}
-			so := &ServeOptions{F: f, Ctx: cmd.Context(), Addr: addr, Seed: seed, Quota: quota, Window: window, Release: release}
+			if !runner && (len(runnerLabels) > 0 || len(runnerFail) > 0) {
+				return cmdutil.Usagef("--runner-labels and --runner-fail-job describe the runner: add --runner")
+			}
+			for _, l := range runnerLabels {
+				if strings.TrimSpace(l) == "" {
+					return cmdutil.Usagef("--runner-labels: a label is empty")
+				}
+			}
+			so := &ServeOptions{F: f, Ctx: cmd.Context(), Addr: addr, Seed: seed, Quota: quota, Window: window, Release: release,
+				Runner: runner, RunnerLabels: runnerLabels, RunnerFail: runnerFail}
 			if runF != nil {
 				return runF(so)
 			}
@@ -133,6 +161,9 @@ func NewCmdServe(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Comm
 	cmd.Flags().StringVar(&rate, "rate-limit", "", "answer 429 past `Q/W`: Q requests per window W (such as 100/1m)")
 	cmd.Flags().StringVar(&release, "release", "", "answer as Forgejo release `VERSION` does (such as 15.0.3; default: the newest development spec)")
 	cmd.Flags().BoolVar(&allowRemote, "allow-remote", false, "allow an --addr that is not a loopback address")
+	cmd.Flags().BoolVar(&runner, "runner", false, "attach a simulated runner: workflow runs move and their jobs succeed")
+	cmd.Flags().StringSliceVar(&runnerLabels, "runner-labels", nil, "the runner takes only jobs whose runs-on `LABELS` are all among these (default: every job)")
+	cmd.Flags().StringArrayVar(&runnerFail, "runner-fail-job", nil, "the job `NAME` (its name or its id in the workflow) fails in its second step (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("release", cobra.FixedCompletions(forgejotest.Releases(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("seed", cobra.FixedCompletions([]string{"demo", "empty"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -154,6 +185,9 @@ func serveRun(so *ServeOptions) error {
 	}
 	defer srv.Close()
 	srv.SetAdmin(srv.DefaultUser(), true)
+	if so.Runner {
+		srv.AttachRunner(Runner(so.RunnerLabels, so.RunnerFail))
+	}
 	if seed == "demo" {
 		if err := demo.Seed(srv, time.Now(), clock, window); err != nil {
 			return err
@@ -161,6 +195,22 @@ func serveRun(so *ServeOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(so.Ctx, syscall.SIGTERM)
 	defer stop()
+	if so.Runner {
+		// On the real clock the runs move when asked about; this also
+		// sends the webhooks of runs that end while nobody asks.
+		go func() {
+			t := time.NewTicker(100 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					srv.AdvanceRuns()
+				}
+			}
+		}()
+	}
 	// Unmasked, on purpose: the token is what this prints for.
 	f.IOStreams.Flush()
 	fmt.Fprintf(f.IOStreams.RawOut, "FORGEJO_URL=%s\nFORGEJO_TOKEN=%s\nFORGEJO_USER=%s\n", srv.URL, srv.Token(), srv.DefaultUser())
@@ -170,6 +220,9 @@ func serveRun(so *ServeOptions) error {
 	}
 	if so.Release != "" {
 		desc += ", as Forgejo " + so.Release
+	}
+	if so.Runner {
+		desc += ", with a simulated runner"
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "forgejotest serving on %s (seed %s, %s); SIGTERM or Ctrl-C stops it\n", srv.URL, seed, desc)
 	<-ctx.Done()
@@ -216,4 +269,20 @@ func parseRate(s string) (int, time.Duration, error) {
 		return 0, 0, cmdutil.Usagef("--rate-limit %q: the window must be a duration of at least 1s, such as 60s or 1m", s)
 	}
 	return n, d, nil
+}
+
+// Runner is --runner's simulated runner: it takes the jobs whose runs-on
+// labels are all among labels (none: every job); each runs
+// forgejotest.DefaultJobScript (three steps, five seconds), and a job whose
+// name or workflow id is in fail fails in its second step.
+func Runner(labels, fail []string) *forgejotest.Runner {
+	return &forgejotest.Runner{Labels: labels, Script: func(j forgejotest.RunnerJob) forgejotest.JobScript {
+		sc := forgejotest.DefaultJobScript(j)
+		if (slices.Contains(fail, j.Name) || slices.Contains(fail, j.Key)) && len(sc.Steps) > 1 {
+			st := &sc.Steps[1]
+			st.Fail = true
+			st.Lines = append(st.Lines, j.Name+": failed (--runner-fail-job)")
+		}
+		return sc
+	}}
 }

@@ -1,11 +1,16 @@
 package fake
 
 import (
+	"context"
+	"encoding/base64"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
+	"codeberg.org/forgego/forgejo/forgejotest"
 )
 
 func TestNewCmdServe(t *testing.T) {
@@ -38,5 +43,62 @@ func TestNewCmdServe(t *testing.T) {
 		if err := cmdutil.ExecuteTest(NewCmdServe(f, func(*ServeOptions) error { return nil }), strings.Fields(args)...); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", args, err, want)
 		}
+	}
+}
+
+// TestServeRunnerFlags: --runner and its details parse; the details alone
+// are refused.
+func TestServeRunnerFlags(t *testing.T) {
+	f, _, _ := cmdutil.TestFactory("")
+	var got *ServeOptions
+	err := cmdutil.ExecuteTest(NewCmdServe(f, func(o *ServeOptions) error { got = o; return nil }),
+		"--runner", "--runner-labels", "docker,linux", "--runner-fail-job", "test", "--runner-fail-job", "Unit tests")
+	if err != nil || !got.Runner || !slices.Equal(got.RunnerLabels, []string{"docker", "linux"}) || !slices.Equal(got.RunnerFail, []string{"test", "Unit tests"}) {
+		t.Fatalf("%v %+v", err, got)
+	}
+	for args, want := range map[string]string{
+		"--runner-fail-job x":           "add --runner",
+		"--runner-labels a":             "add --runner",
+		"--runner --runner-labels a,,b": "a label is empty",
+	} {
+		if err := cmdutil.ExecuteTest(NewCmdServe(f, func(*ServeOptions) error { return nil }), strings.Fields(args)...); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", args, err, want)
+		}
+	}
+}
+
+// TestRunner: --runner's runner plays a dispatched run to its end; the job
+// named in --runner-fail-job fails, the others pass, and a job whose
+// labels it lacks stays waiting.
+func TestRunner(t *testing.T) {
+	clock := forgejotest.NewFakeClock(time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC))
+	srv := forgejotest.NewServer(t, forgejotest.WithClock(clock))
+	srv.AttachRunner(Runner([]string{"docker"}, []string{"lint"}))
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "app")
+	c, ctx := srv.Client(), context.Background()
+	wf := "on: workflow_dispatch\njobs:\n  build:\n    runs-on: docker\n  lint:\n    runs-on: docker\n  mac:\n    runs-on: macos\n"
+	if _, _, err := c.Repos.CreateFile(ctx, owner, "app", ".forgejo/workflows/ci.yml", forgejo.CreateFileRequest{Content: base64.StdEncoding.EncodeToString([]byte(wf))}); err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := c.Actions.RunWorkflow(ctx, owner, "app", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Minute)
+	jobs, _, err := c.Actions.ListRunJobs(ctx, owner, "app", run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, j := range jobs {
+		got = append(got, j.Name+":"+string(j.Status))
+	}
+	if want := []string{"build:success", "lint:failure", "mac:waiting"}; !slices.Equal(got, want) {
+		t.Errorf("jobs %v, want %v", got, want)
+	}
+	lint, _, _ := c.Actions.GetJobLogs(ctx, owner, "app", jobs[1].ID, nil)
+	if !strings.Contains(lint, "lint: failed (--runner-fail-job)\n") || strings.Contains(lint, "Job succeeded") {
+		t.Errorf("lint's log:\n%s", lint)
 	}
 }
