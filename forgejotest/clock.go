@@ -128,9 +128,12 @@ var _ forgejo.Clock = (*FakeClock)(nil)
 //     long as its context lasts, so a call such as WaitRun runs to its end
 //     in simulated time.
 //
-// Either way the time moves only while every goroutine using the clock is
-// asleep on it or busy elsewhere, so what the client observes follows from
-// the times alone.
+// With one goroutine waiting on the clock, what it observes follows from
+// the times alone. With several (a WaitRun and a FollowJobLog side by
+// side), AutoAdvance may move the time while one of them is between two
+// sleeps, so which moment its next request sees can vary from run to run;
+// for an exact sequence, step with BlockUntil(ctx, n), n the number of
+// waiting goroutines, and AdvanceToNext.
 
 // Pending reports how many timers are waiting: goroutines asleep in
 // [FakeClock.Sleep] and [FakeClock.Timer]s neither fired nor stopped.
