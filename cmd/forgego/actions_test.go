@@ -46,16 +46,18 @@ jobs:
 `
 
 // actionsRepo seeds alice/proj with two workflows in .forgejo/workflows
-// and a README beside them that is no workflow.
+// and a README beside them that is no workflow. The push of lint.yaml, a
+// push workflow, starts run 1 (its job waits: no runner); the dispatches
+// of a test are runs 2 and on.
 func actionsRepo(t *testing.T, srv *forgejotest.Server) *forgejo.Client {
 	t.Helper()
 	c := srv.Client(forgejo.WithToken(srv.AddUser("alice")))
-	for path, content := range map[string]string{
-		".forgejo/workflows/ci.yml":    ciWorkflow,
-		".forgejo/workflows/lint.yaml": lintWorkflow,
-		".forgejo/workflows/README.md": "not a workflow\n",
+	for _, f := range []struct{ path, content string }{
+		{".forgejo/workflows/ci.yml", ciWorkflow},
+		{".forgejo/workflows/README.md", "not a workflow\n"},
+		{".forgejo/workflows/lint.yaml", lintWorkflow}, // its push starts run 1
 	} {
-		if _, _, err := c.Repos.CreateFile(context.Background(), "alice", "proj", path, forgejo.CreateFileRequest{Content: base64.StdEncoding.EncodeToString([]byte(content))}); err != nil {
+		if _, _, err := c.Repos.CreateFile(context.Background(), "alice", "proj", f.path, forgejo.CreateFileRequest{Content: base64.StdEncoding.EncodeToString([]byte(f.content))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -103,7 +105,7 @@ func TestActionsTranscript(t *testing.T) {
 	os.WriteFile(notes, []byte("staging\n"), 0o644)
 	const secretValue = "s3cr3t-deploy-key-value"
 
-	var run1Jobs []int64
+	var run2Jobs []int64
 	steps := []struct {
 		before func()
 		stdin  string
@@ -122,31 +124,31 @@ func TestActionsTranscript(t *testing.T) {
 		{nil, "", []string{"run", "list", "-R", "alice/proj", "--status", "nope"}},
 		{func() {
 			clock.Advance(10 * time.Second)
-			run1Jobs = jobsOf(t, c, 1)
-			srv.RunActionJob("alice", "proj", run1Jobs[0], "running", "make\n")
+			run2Jobs = jobsOf(t, c, 2)
+			srv.RunActionJob("alice", "proj", run2Jobs[0], "running", "make\n")
 			clock.Advance(42 * time.Second)
-			srv.RunActionJob("alice", "proj", run1Jobs[0], "success", "make\nok\n")
-			srv.RunActionJob("alice", "proj", run1Jobs[1], "running", "go test ./...\n")
+			srv.RunActionJob("alice", "proj", run2Jobs[0], "success", "make\nok\n")
+			srv.RunActionJob("alice", "proj", run2Jobs[1], "running", "go test ./...\n")
 			clock.Advance(7 * time.Second)
-			srv.RunActionJob("alice", "proj", run1Jobs[1], "failure", "go test ./...\n--- FAIL: TestDeploy\nFAIL")
-			srv.AddActionArtifact("alice", "proj", 1, "dist", zipOf(t, "app", "binary"))
-			srv.AddActionArtifact("alice", "proj", 1, "coverage", zipOf(t, "cover.out", "mode: set"))
+			srv.RunActionJob("alice", "proj", run2Jobs[1], "failure", "go test ./...\n--- FAIL: TestDeploy\nFAIL")
+			srv.AddActionArtifact("alice", "proj", 2, "dist", zipOf(t, "app", "binary"))
+			srv.AddActionArtifact("alice", "proj", 2, "coverage", zipOf(t, "cover.out", "mode: set"))
 		}, "", []string{"run", "list", "-R", "alice/proj", "--status", "failure", "--json", "id,status,event,workflow_id,title,duration"}},
-		{nil, "", []string{"run", "view", "1", "-R", "alice/proj"}},
-		{nil, "", []string{"run", "view", "1", "-R", "alice/proj", "--log"}},
-		{nil, "", []string{"run", "view", "1", "-R", "alice/proj", "--log-failed"}},
-		{nil, "", []string{"run", "view", "1", "-R", "alice/proj", "--exit-status"}},
-		{nil, "", []string{"run", "view", "2", "-R", "alice/proj", "--exit-status", "--log"}},
-		{nil, "", []string{"run", "view", "1", "-R", "alice/proj", "--json", "id,status,jobs", "--jq", `.jobs[] | "\(.name) \(.status)"`}},
-		{nil, "", []string{"run", "view", "99", "-R", "alice/proj"}},
-		{nil, "", []string{"run", "download", "1", "-R", "alice/proj", "-D", tmp, "-n", "dist"}},
-		{nil, "", []string{"run", "download", "1", "-R", "alice/proj", "-D", tmp}},
-		{nil, "", []string{"run", "download", "1", "-R", "alice/proj", "-D", tmp, "--clobber", "-p", "cov*"}},
-		{nil, "", []string{"run", "download", "1", "-R", "alice/proj", "-D", tmp, "-n", "missing"}},
-		{nil, "", []string{"run", "cancel", "1", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "view", "2", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "view", "2", "-R", "alice/proj", "--log"}},
+		{nil, "", []string{"run", "view", "2", "-R", "alice/proj", "--log-failed"}},
+		{nil, "", []string{"run", "view", "2", "-R", "alice/proj", "--exit-status"}},
+		{nil, "", []string{"run", "view", "3", "-R", "alice/proj", "--exit-status", "--log"}},
+		{nil, "", []string{"run", "view", "2", "-R", "alice/proj", "--json", "id,status,jobs", "--jq", `.jobs[] | "\(.name) \(.status)"`}},
+		{nil, "", []string{"run", "view", "100", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "download", "2", "-R", "alice/proj", "-D", tmp, "-n", "dist"}},
+		{nil, "", []string{"run", "download", "2", "-R", "alice/proj", "-D", tmp}},
+		{nil, "", []string{"run", "download", "2", "-R", "alice/proj", "-D", tmp, "--clobber", "-p", "cov*"}},
+		{nil, "", []string{"run", "download", "2", "-R", "alice/proj", "-D", tmp, "-n", "missing"}},
 		{nil, "", []string{"run", "cancel", "2", "-R", "alice/proj"}},
-		{nil, "", []string{"run", "delete", "1", "-R", "alice/proj"}},
-		{nil, "", []string{"run", "view", "1", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "cancel", "3", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "delete", "2", "-R", "alice/proj"}},
+		{nil, "", []string{"run", "view", "2", "-R", "alice/proj"}},
 		{nil, "", []string{"run", "list", "-R", "alice/proj", "-L", "1"}},
 		{nil, secretValue + "\n", []string{"secret", "set", "DEPLOY_KEY", "-R", "alice/proj"}},
 		{nil, secretValue + "2\n", []string{"secret", "set", "DEPLOY_KEY", "-R", "alice/proj"}},
@@ -239,18 +241,18 @@ func TestActionsOnForgejo15(t *testing.T) {
 	env["FORGEJO_TOKEN"] = srv.AddUser("alice")
 	cli(t, env, "workflow", "run", "ci.yml", "-R", "alice/proj", "-f", "target=x").want(t, 0)
 
-	r := cli(t, env, "run", "view", "1", "-R", "alice/proj")
+	r := cli(t, env, "run", "view", "2", "-R", "alice/proj")
 	r.want(t, 0)
 	if !strings.Contains(r.stdout, "  status        waiting\n") || strings.Contains(r.stdout, "JOBS") ||
 		!strings.Contains(r.stderr, "no jobs shown: ") || !strings.Contains(r.stderr, "Forgejo 16.0 or later") {
 		t.Errorf("run view on 15:\nstdout %s\nstderr %s", r.stdout, r.stderr)
 	}
 	for _, args := range [][]string{
-		{"run", "view", "1", "-R", "alice/proj", "--log"},
-		{"run", "view", "1", "-R", "alice/proj", "--log-failed"},
-		{"run", "cancel", "1", "-R", "alice/proj"},
-		{"run", "download", "1", "-R", "alice/proj", "-D", t.TempDir()},
-		{"run", "delete", "1", "-R", "alice/proj"},
+		{"run", "view", "2", "-R", "alice/proj", "--log"},
+		{"run", "view", "2", "-R", "alice/proj", "--log-failed"},
+		{"run", "cancel", "2", "-R", "alice/proj"},
+		{"run", "download", "2", "-R", "alice/proj", "-D", t.TempDir()},
+		{"run", "delete", "2", "-R", "alice/proj"},
 	} {
 		r := cli(t, env, args...)
 		r.want(t, 1)
@@ -295,11 +297,11 @@ func TestRunWatchPiped(t *testing.T) {
 	c := actionsRepo(t, srv)
 	env["FORGEJO_TOKEN"] = srv.AddUser("alice")
 	cli(t, env, "workflow", "run", "ci.yml", "-R", "alice/proj", "-f", "target=x").want(t, 0)
-	jobs := jobsOf(t, c, 1)
+	jobs := jobsOf(t, c, 2)
 
 	done := make(chan result, 1)
 	go func() {
-		done <- cliWith(t, env, func(a *app) { a.clock = clock }, "run", "watch", "1", "-R", "alice/proj", "--interval", "5", "--exit-status")
+		done <- cliWith(t, env, func(a *app) { a.clock = clock }, "run", "watch", "2", "-R", "alice/proj", "--interval", "5", "--exit-status")
 	}()
 	// Each step: the watch waits; the runner moves; the time passes.
 	moves := []func(){
@@ -324,15 +326,15 @@ func TestRunWatchPiped(t *testing.T) {
 	r := <-done
 	r.want(t, 1)
 	// Between its jobs the run waits again (Forgejo's aggregate status).
-	want := "run 1: waiting\njob 1 build: waiting\njob 2 Unit tests: blocked\n" +
-		"run 1: running\njob 1 build: running\n" +
-		"run 1: waiting\njob 1 build: success\njob 2 Unit tests: waiting\n" +
-		"run 1: running\njob 2 Unit tests: running\n" +
-		"run 1: failure\njob 2 Unit tests: failure\n"
+	want := "run 2: waiting\njob 2 build: waiting\njob 3 Unit tests: blocked\n" +
+		"run 2: running\njob 2 build: running\n" +
+		"run 2: waiting\njob 2 build: success\njob 3 Unit tests: waiting\n" +
+		"run 2: running\njob 3 Unit tests: running\n" +
+		"run 2: failure\njob 3 Unit tests: failure\n"
 	if r.stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
 	}
-	if r.stderr != "run 1 ended: failure (15s)\n" {
+	if r.stderr != "run 2 ended: failure (15s)\n" {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }
