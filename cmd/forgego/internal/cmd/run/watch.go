@@ -152,7 +152,7 @@ func (d *liveDisplay) update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJo
 			fmt.Fprintf(&b, "  %-10s %s (job %s)\n", j.Status, oneLine(j.Name), strconv.FormatInt(j.ID, 10))
 		}
 	}
-	seq := "\r"
+	seq := ""
 	if d.drawn > 0 {
 		seq = fmt.Sprintf("\x1b[%dA\r\x1b[J", d.drawn)
 	}
