@@ -5,7 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -336,5 +340,40 @@ func TestRunWatchPiped(t *testing.T) {
 	}
 	if r.stderr != "run 2 ended: failure (15s)\n" {
 		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+// secret set never shows the value: not with -v, and not when a server
+// echoes it back in an error (it is masked from the moment it is read).
+func TestSecretSetNeverShown(t *testing.T) {
+	const value = "correct-horse-battery-staple"
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		msg, _ := json.Marshal("bad data: " + string(body) + " / " + value[:10] + "\x1b[0m" + value[10:])
+		fmt.Fprintf(w, `{"message":%s}`, msg)
+	}))
+	defer echo.Close()
+	srv, env := setup(t)
+	env["FORGEJO_TOKEN"] = srv.AddUser("alice")
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		code int
+	}{
+		{env, []string{"secret", "set", "K", "-R", "alice/proj", "-v"}, 0},
+		{map[string]string{"FORGEJO_URL": echo.URL, "FORGEJO_TOKEN": hostileToken}, []string{"secret", "set", "K", "-R", "o/r", "-v"}, 1},
+		{map[string]string{"FORGEJO_URL": echo.URL, "FORGEJO_TOKEN": hostileToken}, []string{"secret", "set", "K", "--org", "acme"}, 1},
+	} {
+		r := cliWith(t, tc.env, func(a *app) { a.stdin = strings.NewReader(value + "\n") }, tc.args...)
+		r.want(t, tc.code)
+		out := r.stdout + r.stderr
+		if strings.Contains(shown(out), value) || strings.Contains(out, value[:12]) {
+			t.Errorf("%v: the value is shown:\n%s", tc.args, out)
+		}
+		if l := lines(r.stderr); tc.code == 1 && (len(l) == 0 || !strings.HasPrefix(l[len(l)-1], "forgego: PUT ") || !strings.Contains(l[len(l)-1], `{"data":"***"}`)) {
+			t.Errorf("%v: want the failure in one line, the echoed value masked:\n%s", tc.args, out)
+		}
 	}
 }
