@@ -12,12 +12,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/forgejotest"
+	"github.com/creack/pty"
 )
 
 // The Forgejo Actions commands (run, workflow, secret, variable) against
@@ -375,5 +377,62 @@ func TestSecretSetNeverShown(t *testing.T) {
 		if l := lines(r.stderr); tc.code == 1 && (len(l) == 0 || !strings.HasPrefix(l[len(l)-1], "forgego: PUT ") || !strings.Contains(l[len(l)-1], `{"data":"***"}`)) {
 			t.Errorf("%v: want the failure in one line, the echoed value masked:\n%s", tc.args, out)
 		}
+	}
+}
+
+// run watch on a terminal redraws the run and its jobs in place: the
+// cursor goes up over the block drawn last (the program's own sequence,
+// through WriteControl), and nothing else but the display rule's output
+// reaches the terminal. The fake's simulated runner plays the jobs as the
+// fake clock moves.
+func TestRunWatchTerminal(t *testing.T) {
+	fake := forgejotest.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := &sleepSignal{FakeClock: fake, sleeping: make(chan time.Duration)}
+	srv, env := setup(t, forgejotest.WithClock(fake))
+	actionsRepo(t, srv)
+	env["FORGEJO_TOKEN"] = srv.AddUser("alice")
+	srv.AttachRunner(&forgejotest.Runner{Name: "sim\x1b[2J"})
+	cli(t, env, "workflow", "run", "ci.yml", "-R", "alice/proj", "-f", "target=x").want(t, 0)
+
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	var got bytes.Buffer
+	copied := make(chan struct{})
+	go func() { defer close(copied); io.Copy(&got, ptmx) }()
+	done := make(chan int, 1)
+	go func() {
+		a := newApp(context.Background(), tty, tty, func(k string) string { return env[k] })
+		a.dir, a.clock = t.TempDir(), clock
+		done <- a.execute([]string{"run", "watch", "2", "-R", "alice/proj", "-i", "1"})
+	}()
+	code := -1
+	for code < 0 {
+		select {
+		case <-clock.sleeping:
+			fake.Advance(time.Second)
+		case code = <-done:
+		}
+	}
+	tty.Close()
+	<-copied
+	out := strings.ReplaceAll(got.String(), "\r\n", "\n")
+	if code != 0 {
+		t.Fatalf("exit %d\n%q", code, out)
+	}
+	redraws := regexp.MustCompile("\x1b\\[[0-9]+A\r\x1b\\[J")
+	if n := len(redraws.FindAllString(out, -1)); n != 2 { // running, build done, all done
+		t.Errorf("%d redraws, want one per change:\n%q", n, out)
+	}
+	if bad := unsafeOutput(redraws.ReplaceAllString(out, "")); bad != "" {
+		t.Errorf("unsafe output: %s", bad)
+	}
+	// What the screen shows at the end: the last block, then the summary.
+	last := out[strings.LastIndex(out, "\x1b[J")+3:]
+	want := "CI · run 2 in alice/proj\n  success    10s\n  success    build (job 2)\n  success    Unit tests (job 3)\nrun 2 ended: success (10s)\n"
+	if last != want {
+		t.Errorf("last screen:\n%q\nwant\n%q", last, want)
 	}
 }
