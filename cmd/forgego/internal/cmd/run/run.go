@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -159,3 +160,15 @@ func (p *prefixWriter) end() {
 // oneLine keeps a name on its line: a line end or a tab in it would break
 // the log's "NAME<tab>line" columns.
 func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(s) }
+
+// runTitle is a run's title, else its workflow's file, else "run ID" (Gitea
+// sends neither field of Forgejo's model).
+func runTitle(r *forgejo.ActionRun) string {
+	switch {
+	case r.Title != "":
+		return r.Title
+	case r.WorkflowID != "":
+		return r.WorkflowID
+	}
+	return "run " + strconv.FormatInt(r.ID, 10)
+}

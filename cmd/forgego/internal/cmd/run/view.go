@@ -134,11 +134,7 @@ func pickJob(jobs []*forgejo.ActionRunJob, id int64) []*forgejo.ActionRunJob {
 // printRun is the view for people.
 func printRun(f *cmdutil.Factory, repo cmdutil.Repo, run *forgejo.ActionRun, jobs []*forgejo.ActionRunJob, jobsErr error) error {
 	out := f.IOStreams.Out
-	title := run.Title
-	if title == "" {
-		title = run.WorkflowID
-	}
-	fmt.Fprintf(out, "%s\n\n", title)
+	fmt.Fprintf(out, "%s\n\n", runTitle(run))
 	rows := [][]string{
 		{"  run", fmt.Sprintf("%d (#%d in %s)", run.ID, run.IndexInRepo, repo.FullName())},
 		{"  status", string(run.Status)},

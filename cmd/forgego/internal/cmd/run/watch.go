@@ -141,11 +141,7 @@ func (d *liveDisplay) update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJo
 		return
 	}
 	var b strings.Builder
-	title := run.Title
-	if title == "" {
-		title = run.WorkflowID
-	}
-	fmt.Fprintf(&b, "%s · run %d in %s\n", oneLine(title), run.ID, d.repo.FullName())
+	fmt.Fprintf(&b, "%s · run %d in %s\n", oneLine(runTitle(run)), run.ID, d.repo.FullName())
 	fmt.Fprintf(&b, "  %-10s %s\n", run.Status, elapsed(run.Duration))
 	for _, j := range jobs {
 		if j != nil {
