@@ -14,6 +14,11 @@ import (
 // MemoryQueue. Sleep and Timer wait until the time was moved past their
 // end (Sleep also until its context is done); a wait of d <= 0 ends at
 // once. It is safe for concurrent use.
+//
+// A client given the same clock sleeps on it between polls and retries;
+// [FakeClock.BlockUntil] waits until it does, [FakeClock.AdvanceToNext]
+// wakes it, and [FakeClock.AutoAdvance] does both in the background, so
+// that a call such as WaitRun lives through simulated minutes at once.
 type FakeClock struct {
 	mu     sync.Mutex
 	now    time.Time
@@ -128,9 +133,12 @@ var _ forgejo.Clock = (*FakeClock)(nil)
 //     long as its context lasts, so a call such as WaitRun runs to its end
 //     in simulated time.
 //
-// Either way the time moves only while every goroutine using the clock is
-// asleep on it or busy elsewhere, so what the client observes follows from
-// the times alone.
+// With one goroutine waiting on the clock, what it observes follows from
+// the times alone. With several (a WaitRun and a FollowJobLog side by
+// side), AutoAdvance may move the time while one of them is between two
+// sleeps, so which moment its next request sees can vary from run to run;
+// for an exact sequence, step with BlockUntil(ctx, n), n the number of
+// waiting goroutines, and AdvanceToNext.
 
 // Pending reports how many timers are waiting: goroutines asleep in
 // [FakeClock.Sleep] and [FakeClock.Timer]s neither fired nor stopped.

@@ -59,6 +59,7 @@ type actionRunner struct {
 	ephemeral   bool
 	scope       actionsScope
 	token       string
+	sim         *simRunner // an attached simulated runner (h_actions_runner.go)
 }
 
 type wSecret struct {
@@ -87,6 +88,9 @@ type wRunner struct {
 }
 
 func (rn *actionRunner) wire() *wRunner {
+	if rn.sim != nil {
+		return rn.sim.wire(rn)
+	}
 	// A registered runner that never connected: no version, no labels,
 	// offline.
 	return &wRunner{ID: rn.id, UUID: rn.uuid, Name: rn.name, OwnerID: rn.scope.ownerID, RepoID: rn.scope.repoID,

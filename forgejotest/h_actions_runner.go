@@ -1,6 +1,7 @@
 package forgejotest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -27,7 +28,8 @@ import (
 // runner has taken they take it over (the rest of its script is dropped).
 
 // Runner is a simulated runner: which jobs it takes (Labels) and what each
-// does (Script). Do not change it once attached.
+// does (Script). It runs any number of jobs at once (a real runner's
+// capacity is not modelled). Do not change it once attached.
 type Runner struct {
 	// Name is the runner's name (default "forgejotest-runner"); the
 	// default script writes it in the job's first line.
@@ -114,7 +116,9 @@ func DefaultJobScript(job RunnerJob) JobScript {
 }
 
 // AttachRunner attaches a simulated runner (see [Runner]). Jobs already
-// waiting that it serves start waiting for it now. Runners are asked in
+// waiting that it serves start waiting for it now. It is listed among the
+// instance's runners (getAdminRunners, and every scope's visible ones):
+// online, with its labels, "active" while it runs a job, else "idle". Runners are asked in
 // the order they were attached; the first that serves a job takes it. It
 // may be called at any time, also on a server from [Start].
 func (s *Server) AttachRunner(r *Runner) {
@@ -124,7 +128,10 @@ func (s *Server) AttachRunner(r *Runner) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := &s.st.actions
-	a.sims = append(a.sims, &simRunner{r: r, attached: s.now()})
+	sr := &simRunner{r: r, attached: s.now()}
+	a.sims = append(a.sims, sr)
+	a.runners = append(a.runners, &actionRunner{id: s.st.id("runner"), uuid: uuidFrom(randomHex(16)),
+		name: cmp.Or(r.Name, DefaultRunnerName), description: "simulated by forgejotest", token: randomHex(20), sim: sr})
 	if fc := s.cfg.fakeClock; fc != nil && !a.observing {
 		a.observing = true
 		cancel := fc.observe(func() {
@@ -187,6 +194,18 @@ func (s *Server) AppendActionJobLog(owner, repoName string, jobID int64, text st
 type simRunner struct {
 	r        *Runner
 	attached time.Time
+	taken    []*actionJob // the jobs it picked up (some since ended)
+}
+
+// wire renders the attached runner as the runners API lists it.
+func (sr *simRunner) wire(rn *actionRunner) *wRunner {
+	status := "idle"
+	sr.taken = slices.DeleteFunc(sr.taken, func(j *actionJob) bool { return j.sim == nil || j.sim.runner != sr })
+	if len(sr.taken) > 0 {
+		status = "active"
+	}
+	return &wRunner{ID: rn.id, UUID: rn.uuid, Name: rn.name, Version: "forgejotest", Description: rn.description,
+		Labels: append([]string{}, sr.r.Labels...), Status: status}
 }
 
 // serves reports whether the runner takes a job asking for runsOn.
@@ -332,6 +351,7 @@ func (s *Server) applySim(j *actionJob) {
 		prior := j.run.status
 		t := s.startTask(j, at)
 		t.status, j.status = "running", "running"
+		js.runner.taken = append(js.runner.taken, j)
 		j.run.settle(at)
 		s.runChanged(j.run, prior, at)
 	case simStepStart:
@@ -491,8 +511,8 @@ func synced(h func(*call)) func(*call) {
 // Forgejo 16 serves a job's log: 200 with Accept-Ranges: bytes; a
 // satisfiable Range (bytes=N-, bytes=N-M, bytes=-K) 206 with Content-Range
 // (several ranges: multipart/byteranges); a Range past the end (N >= the
-// size, so also any Range of an empty log) 416 with Content-Range:
-// bytes */SIZE and a plain-text reason. No Last-Modified or ETag is sent,
+// size) 416 with Content-Range: bytes */SIZE and a plain-text reason; but
+// an empty log answers 200 and nothing, Range or not. No Last-Modified or ETag is sent,
 // so no conditional request applies.
 func (c *call) serveContent(contentType string, _ time.Time, text string) {
 	rec := httptest.NewRecorder()

@@ -263,6 +263,16 @@ func TestJobLogRange(t *testing.T) {
 			t.Errorf("Range %s: %d %q %q, want %s %q", tc.rng, code, h.Get("Content-Range"), body, tc.status, tc.contentRange)
 		}
 	}
+	// A started job with nothing written yet: 200 empty, with a Range too
+	// (http.ServeContent ignores a Range on empty content).
+	tests := f.jobID(runID, "Unit tests")
+	f.srv.RunActionJob(f.owner, "demo", tests, "running", "")
+	if code, _, body := f.logOf(tests, ""); code != 200 || body != "" {
+		t.Errorf("empty log: %d %q", code, body)
+	}
+	if code, h, _ := f.logOf(tests, "", "Range", "bytes=0-"); code != 200 || h.Get("Content-Range") != "" {
+		t.Errorf("empty log from 0: %d %q", code, h.Get("Content-Range"))
+	}
 	// Range applies to a step's own text.
 	step2 := stamped(14*time.Second, "packaged")
 	if code, h, body := f.logOf(build, "?step=2", "Range", "bytes=5-"); code != 206 || body != step2[5:] ||
@@ -638,5 +648,41 @@ func BenchmarkJobLogTail(b *testing.B) {
 		if resp.StatusCode != 206 || n != 64<<10 {
 			b.Fatalf("%d, %d bytes", resp.StatusCode, n)
 		}
+	}
+}
+
+// TestRunnerListed: an attached runner is one of the instance's runners,
+// online with its labels: idle, then active while it runs a job.
+func TestRunnerListed(t *testing.T) {
+	f := newRunnerFixture(t)
+	f.srv.SetAdmin(f.owner, true)
+	f.srv.AttachRunner(&Runner{Name: "ci-1", Labels: []string{"docker", "linux"}})
+	ctx := context.Background()
+	status := func() string {
+		t.Helper()
+		list, _, err := f.c.Actions.ListAdminRunners(ctx, nil)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("runners %v %v", list, err)
+		}
+		rn := list[0]
+		if rn.Name != "ci-1" || !slices.Equal(rn.Labels, []string{"docker", "linux"}) || rn.Version == "" || rn.RepoID != 0 || rn.OwnerID != 0 {
+			t.Errorf("runner %+v", rn)
+		}
+		return string(rn.Status)
+	}
+	if got := status(); got != "idle" {
+		t.Errorf("before: %s", got)
+	}
+	runID := f.dispatch()
+	if got := status(); got != "active" {
+		t.Errorf("running: %s (%s)", got, f.state(runID))
+	}
+	f.clock.Advance(time.Hour)
+	if got := status(); got != "idle" {
+		t.Errorf("after: %s (%s)", got, f.state(runID))
+	}
+	visible := true
+	if list, _, err := f.c.Actions.ListRepoRunners(ctx, f.owner, "demo", &forgejo.ActionListRepoRunnersOptions{Visible: &visible}); err != nil || len(list) != 1 {
+		t.Errorf("visible from the repository: %v %v", list, err)
 	}
 }
