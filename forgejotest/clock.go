@@ -14,6 +14,11 @@ import (
 // MemoryQueue. Sleep and Timer wait until the time was moved past their
 // end (Sleep also until its context is done); a wait of d <= 0 ends at
 // once. It is safe for concurrent use.
+//
+// A client given the same clock sleeps on it between polls and retries;
+// [FakeClock.BlockUntil] waits until it does, [FakeClock.AdvanceToNext]
+// wakes it, and [FakeClock.AutoAdvance] does both in the background, so
+// that a call such as WaitRun lives through simulated minutes at once.
 type FakeClock struct {
 	mu     sync.Mutex
 	now    time.Time

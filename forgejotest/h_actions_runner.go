@@ -28,7 +28,8 @@ import (
 // runner has taken they take it over (the rest of its script is dropped).
 
 // Runner is a simulated runner: which jobs it takes (Labels) and what each
-// does (Script). Do not change it once attached.
+// does (Script). It runs any number of jobs at once (a real runner's
+// capacity is not modelled). Do not change it once attached.
 type Runner struct {
 	// Name is the runner's name (default "forgejotest-runner"); the
 	// default script writes it in the job's first line.
