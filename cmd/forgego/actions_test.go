@@ -439,3 +439,22 @@ func TestRunWatchTerminal(t *testing.T) {
 		t.Errorf("last screen:\n%q\nwant\n%q", last, want)
 	}
 }
+
+// secret set does not read the value from a terminal, where what is typed
+// is shown: it asks for a pipe, a file or --body.
+func TestSecretSetRefusesTerminal(t *testing.T) {
+	srv, env := setup(t)
+	env["FORGEJO_TOKEN"] = srv.AddUser("alice")
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	srv.ResetRequests()
+	r := cliWith(t, env, func(a *app) { a.stdin = tty }, "secret", "set", "K", "-R", "alice/proj")
+	r.want(t, 2)
+	if !strings.Contains(r.stderr, "standard input, which is a terminal: pipe it in") || len(srv.Requests()) != 0 {
+		t.Errorf("stderr %q, %d requests", r.stderr, len(srv.Requests()))
+	}
+}
