@@ -215,8 +215,11 @@ func Describe(err error) string {
 		ae *forgejo.APIError
 		te *forgejo.TransportError
 		de *forgejo.DecodeError
+		uo *forgejo.UnsupportedOperationError
 	)
 	switch {
+	case errors.As(err, &uo):
+		return describeUnsupported(uo) + suffix
 	case errors.As(err, &ae):
 		var b strings.Builder
 		b.WriteString(CallName(ae.Call))
