@@ -355,14 +355,19 @@ func (is *issue) addLabel(l *label) {
 }
 
 // notify tells the people involved in an issue that actor did something to
-// it: the repository's owner (who watches it), the poster and every earlier
-// commenter, never the actor. One thread per user and issue, as Forgejo keeps
-// them: a new event marks it unread again.
+// it: the repository's owner (who watches it), the poster and everyone who
+// reviewed it, never the actor. A commenter is not among them: Forgejo's
+// participants are the poster and the reviewers (its query joins reviews), so
+// on Forgejo 15 someone who only commented hears nothing of the replies,
+// where Gitea tells every commenter. One thread per user and issue, as
+// Forgejo keeps them: a new event marks it unread again.
 func (st *state) notify(is *issue, actor *user, last *comment, now time.Time) {
 	seen := map[*user]bool{actor: true}
 	targets := []*user{is.repo.owner, is.poster}
-	for _, c := range is.comments {
-		targets = append(targets, c.poster)
+	for _, rv := range st.reviews {
+		if rv.pull == is && rv.state != "REQUEST_REVIEW" && rv.state != "PENDING" {
+			targets = append(targets, rv.reviewer)
+		}
 	}
 	for _, u := range targets {
 		if u == nil || seen[u] {
