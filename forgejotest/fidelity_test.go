@@ -50,6 +50,31 @@ var fidelityRows = []fidelityRow{
 			t.Errorf("a reviewer has %d threads, want 1: %s", got, body)
 		}
 	}},
+	{"purging a user deletes the issues they opened elsewhere; deleting keeps them by Ghost", func(t *testing.T, srv *Server) {
+		me := srv.DefaultUser()
+		srv.SetAdmin(me, true)
+		srv.AddRepo(me, "proj")
+		srv.AddUser("bob")
+		srv.AddUser("carol")
+		srv.AddIssue(me, "proj", IssueSpec{Title: "by bob", Author: "bob"})
+		srv.AddIssue(me, "proj", IssueSpec{Title: "by carol", Author: "carol"})
+		r, body := raw(t, srv, "DELETE", "/api/v1/admin/users/bob?purge=true", srv.Token(), nil)
+		wantStatus(t, r, body, http.StatusNoContent)
+		r, body = raw(t, srv, "GET", "/api/v1/repos/"+me+"/proj/issues/1", srv.Token(), nil)
+		wantStatus(t, r, body, http.StatusNotFound)
+		r, body = raw(t, srv, "DELETE", "/api/v1/admin/users/carol", srv.Token(), nil)
+		wantStatus(t, r, body, http.StatusNoContent)
+		r, body = raw(t, srv, "GET", "/api/v1/repos/"+me+"/proj/issues/2", srv.Token(), nil)
+		wantStatus(t, r, body, http.StatusOK)
+		if is := decodeJSON[struct {
+			User struct {
+				ID    int64
+				Login string
+			}
+		}](t, body); is.User.ID != -1 || is.User.Login != "Ghost" {
+			t.Errorf("a deleted user's issue: poster %+v, want Ghost (-1)", is.User)
+		}
+	}},
 }
 
 func TestFidelity(t *testing.T) {
@@ -59,4 +84,3 @@ func TestFidelity(t *testing.T) {
 		})
 	}
 }
-

@@ -344,11 +344,7 @@ func hDeleteIssue(c *call) {
 	if is == nil {
 		return
 	}
-	r.issues[is.number-1] = nil
-	for _, cm := range is.comments {
-		delete(c.st.comments, cm.id)
-	}
-	c.st.notifications = slices.DeleteFunc(c.st.notifications, func(n *notification) bool { return n.issue == is })
+	c.st.deleteIssue(is)
 	c.empty(http.StatusNoContent)
 }
 

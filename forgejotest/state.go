@@ -354,6 +354,16 @@ func (is *issue) addLabel(l *label) {
 	}
 }
 
+// deleteIssue removes an issue (or pull request) with its comments and
+// notification threads; its number stays taken.
+func (st *state) deleteIssue(is *issue) {
+	is.repo.issues[is.number-1] = nil
+	for _, cm := range is.comments {
+		delete(st.comments, cm.id)
+	}
+	st.notifications = slices.DeleteFunc(st.notifications, func(n *notification) bool { return n.issue == is })
+}
+
 // notify tells the people involved in an issue that actor did something to
 // it: the repository's owner (who watches it), the poster and everyone who
 // reviewed it, never the actor. A commenter is not among them: Forgejo's
