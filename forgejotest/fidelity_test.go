@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -82,5 +83,27 @@ func TestFidelity(t *testing.T) {
 		t.Run(row.name, func(t *testing.T) {
 			row.run(t, NewServer(t))
 		})
+	}
+}
+
+// The diffstat of a commit's .patch is git format-patch's: the text below
+// is what git 2.39 wrote for the same change, a long name cut, a graph
+// scaled to the mail width.
+func TestPatchDiffStatIsGits(t *testing.T) {
+	long := "a/very/long/path/name/that/goes/on/and/on/for/quite/a/while/indeed/file.txt"
+	var seq strings.Builder
+	for i := 1; i <= 200; i++ {
+		seq.WriteString(strconv.Itoa(i) + "\n")
+	}
+	got := diffStat(map[string]string{"b.txt": "x\ny\n", "old.txt": "gone\n"},
+		map[string]string{"b.txt": "x\nz\n", long: seq.String()})
+	const want = " .../and/on/for/quite/a/while/indeed/file.txt  | 200 ++++++++++++++++++\n" +
+		" b.txt                                         |   2 +-\n" +
+		" old.txt                                       |   1 -\n" +
+		" 3 files changed, 201 insertions(+), 2 deletions(-)\n" +
+		" create mode 100644 a/very/long/path/name/that/goes/on/and/on/for/quite/a/while/indeed/file.txt\n" +
+		" delete mode 100644 old.txt\n"
+	if got != want {
+		t.Errorf("diffstat:\n%s\nwant (git format-patch):\n%s", got, want)
 	}
 }
