@@ -625,10 +625,18 @@ func hChangeFiles(c *call) {
 			c.fail(http.StatusUnprocessableEntity, "repository file already exists [path: "+ch.path+"]")
 			return
 		case ch.op != "create" && !exists:
-			c.failErrs(http.StatusNotFound, "repository file does not exist [path: "+ch.from+"]")
+			// Forgejo 15's change files looks the path up in the tree and
+			// hands the git error on: a 500 (Gitea 1.27 a 404 "repository
+			// file does not exist"). The message is git's ErrNotExist.
+			c.internalError("object does not exist [id: , rel_path: " + ch.from + "]")
 			return
 		case ch.op != "create" && sha != "" && blobSHA(old) != sha:
 			c.fail(http.StatusConflict, "sha does not match [given: "+sha+", expected: "+blobSHA(old)+"]")
+			return
+		case ch.op != "create" && sha == "":
+			// An update or delete must say which blob it replaces: 422 on
+			// Forgejo 15 (Gitea 1.27 takes it without).
+			c.fail(http.StatusUnprocessableEntity, "a SHA or commit ID must be proved when updating a file")
 			return
 		}
 	}
