@@ -448,9 +448,14 @@ func hArchive(c *call) {
 		_ = tw.Close()
 		_ = gz.Close()
 	}
-	c.header.Set("Content-Type", "application/octet-stream")
+	// Forgejo 15 serves an archive with the type of its format and names
+	// it twice, quoted and RFC 5987-encoded (Gitea 1.27:
+	// application/octet-stream, the bare name).
+	ctype := map[string]string{".zip": "application/zip", ".tar.gz": "application/gzip"}[format]
+	c.header.Set("Content-Type", cmp.Or(ctype, "application/octet-stream"))
 	refName := strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(ref, "refs/heads/"), "refs/tags/"), "/", "-")
-	c.header.Set("Content-Disposition", "attachment; filename="+r.name+"-"+refName+format)
+	fname := r.name + "-" + refName + format
+	c.header.Set("Content-Disposition", `attachment; filename="`+strings.ReplaceAll(fname, `"`, `\"`)+`"; filename*=UTF-8''`+url.PathEscape(fname))
 	c.status, c.out = http.StatusOK, buf.Bytes()
 }
 
