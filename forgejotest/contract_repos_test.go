@@ -178,7 +178,14 @@ func (s *scenario) contents() {
 			}
 			es = append(es, fmt.Sprintf("%s:%s:%s:%d:%s", e.Path, e.Type, e.Mode, e.Size, sha))
 		}
-		s.note("tree recursive %v page %d per %d: %v truncated %v page %d total %d", tc.rec, tc.page, tc.per, es, tr.Truncated, tr.Page, tr.TotalCount)
+		s.note("tree recursive %v page %d per %d: %v page %d total %d", tc.rec, tc.page, tc.per, es, tr.Page, tr.TotalCount)
+		// Differs on purpose: Forgejo 15 calls the last page truncated
+		// too when the tree has more entries than a page; Gitea 1.27 only
+		// while entries follow.
+		truncated := tc.per > 0 && tc.page < 2 || s.tg.fake && tc.per > 0
+		if tr.Truncated != truncated {
+			s.t.Errorf("tree recursive %v page %d per %d on %s: truncated %v, want %v", tc.rec, tc.page, tc.per, s.tg.name, tr.Truncated, truncated)
+		}
 	}
 }
 

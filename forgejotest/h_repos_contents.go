@@ -371,7 +371,10 @@ func (c *call) changeFile(op string) {
 }
 
 // hGetTree answers the git tree of a commit, a branch or a tree id, with
-// Forgejo's paging (per_page up to 1000, truncated while entries follow).
+// Forgejo's paging (per_page up to 1000). Forgejo 15 calls a page
+// truncated whenever the tree has more entries than a page holds, the last
+// page too (Gitea 1.27: only while entries follow); a page past the end is
+// not.
 func hGetTree(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -412,7 +415,7 @@ func hGetTree(c *call) {
 	start := min((page-1)*perPage, len(entries))
 	end := min(start+perPage, len(entries))
 	out := &wTree{SHA: sha, URL: c.v.api(repoPath(r) + "/git/trees/" + sha), Tree: []*wGitEntry{},
-		Truncated: end < len(entries), Page: page, TotalCount: len(entries)}
+		Truncated: start < len(entries) && len(entries) > perPage, Page: page, TotalCount: len(entries)}
 	for _, e := range entries[start:end] {
 		p := e.path
 		if dir != "" {
