@@ -453,7 +453,9 @@ func (v view) tag(r *repo, t *tag) *wTag {
 	full := r.owner.login + "/" + r.name
 	id, msg, when := t.sha, t.message, t.when
 	if cm := r.commits[t.sha]; cm != nil && t.message == "" {
-		msg, when = cm.message, cm.when
+		// A lightweight tag's message is its commit's, without the
+		// trailing newline on Forgejo 15 (Gitea 1.27 keeps it).
+		msg, when = strings.TrimRight(cm.message, "\n"), cm.when
 	}
 	if t.message != "" {
 		id = fakeSHA("tag", full, t.name, t.message)
