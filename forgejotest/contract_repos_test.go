@@ -1066,7 +1066,11 @@ func (s *scenario) transfers() {
 	s.note("transfer again while pending: %d", s.status(err))
 	_, _, err = c2.Repos.AcceptTransfer(s.ctx, s.tg.user2, name)
 	e = s.apiErr(err, "user2 accepts")
-	s.note("user2 accepts their own transfer: %d %q", e.StatusCode, e.Message)
+	s.note("user2 accepts their own transfer: %d", e.StatusCode)
+	// Differs on purpose: Forgejo 15 formats a nil error as the message.
+	if want := map[bool]string{true: "%!s(<nil>)", false: "permission denied"}[s.tg.fake]; e.Message != want {
+		s.t.Errorf("user2 accepts their own transfer on %s: %q, want %q", s.tg.name, e.Message, want)
+	}
 	r, resp, err = c1.Repos.RejectTransfer(s.ctx, s.tg.user2, name)
 	s.must(err, "reject")
 	s.note("user1 rejects: %d, user2's %v", resp.StatusCode, r.Owner.Login == s.tg.user2)
