@@ -58,7 +58,12 @@ func (s *scenario) tokens(bot, pw string, hide func(string) string) {
 		s.t.Errorf("scope refusal on %s: %q", s.tg.name, e.Message)
 	}
 	e = s.send(s.clientFor(forgejo.WithToken(all.SHA1)), "POST", "/users/"+bot+"/tokens", map[string]any{"name": "minted", "scopes": []string{"read:user"}})
-	s.note("a token with scope all mints a token: %d %q", e.StatusCode, e.Message)
+	s.note("a token with scope all mints a token: %d", e.StatusCode)
+	// Differs on purpose: Forgejo 15 refuses the method, Gitea 1.27 asks
+	// for authentication.
+	if want := map[bool]string{true: "auth method not allowed", false: "auth required"}[s.tg.fake]; e.Message != want {
+		s.t.Errorf("a token mints a token on %s: %q, want %q", s.tg.name, e.Message, want)
+	}
 	set, _, err := byToken.Users.GetSettings(s.ctx)
 	s.must(err, "read:user reads settings")
 	e = s.send(byToken, "PATCH", "/user/settings", map[string]any{"location": "nowhere"})
