@@ -59,7 +59,7 @@ type profile struct {
 	hideEmail     bool
 	hideActivity  bool
 	hidePronouns  bool
-	noUnitHints   bool
+	unitHints     bool   // enable_repo_unit_hints: false for a new user on Forgejo 15, whose CreateUser leaves it unset
 	avatar        string // hash of an uploaded avatar, "" for the default
 }
 
@@ -391,7 +391,7 @@ func (c *call) settings(u *user) *wUserSettings {
 	return &wUserSettings{
 		FullName: u.fullName, Website: p.website, Description: p.description, Location: p.location,
 		Pronouns: p.pronouns, Language: p.language, Theme: cmp.Or(p.theme, defaultTheme), DiffViewStyle: p.diffStyle,
-		HideEmail: p.hideEmail, HidePronouns: p.hidePronouns, HideActivity: p.hideActivity, EnableRepoUnitHints: !p.noUnitHints,
+		HideEmail: p.hideEmail, HidePronouns: p.hidePronouns, HideActivity: p.hideActivity, EnableRepoUnitHints: p.unitHints,
 	}
 }
 
@@ -449,7 +449,7 @@ func hEditSettings(c *call) {
 	setB(&p.hidePronouns, b.HidePronouns)
 	setB(&p.hideActivity, b.HideActivity)
 	if b.EnableRepoUnitHints != nil {
-		p.noUnitHints = !*b.EnableRepoUnitHints
+		p.unitHints = *b.EnableRepoUnitHints
 	}
 	c.json(http.StatusOK, c.settings(c.user))
 }
