@@ -1218,11 +1218,11 @@ func (s *scenario) commitDiffs() {
 	resp, body = s.raw("GET", "/repos/"+s.owner+"/"+s.repo+"/git/commits/"+fr.Commit.SHA+".patch", "")
 	_, patch, _ := strings.Cut(string(body), "\n---\n")
 	s.note("commit patch: %d, subject %v", resp.StatusCode, strings.Contains(string(body), "Subject: [PATCH] diff change\n"))
-	// Forgejo 15's patch is git format-patch output: the diffstat and
-	// summary, then the diff.
+	// The patch is git format-patch output on both (Forgejo 15, Gitea
+	// 1.27): the diffstat and summary, then the diff.
 	const stat = " d/gone.txt | 1 -\n d/long.txt | 5 +++--\n d/new.txt  | 1 +\n d/tail.txt | 3 ++-\n" +
 		" 4 files changed, 6 insertions(+), 4 deletions(-)\n delete mode 100644 d/gone.txt\n create mode 100644 d/new.txt\n\ndiff --git a/d/gone.txt "
-	if s.tg.fake && !strings.HasPrefix(patch, stat) {
-		s.t.Errorf("the fake's patch: %q", body)
+	if !strings.HasPrefix(patch, stat) {
+		s.t.Errorf("the patch on %s: %q", s.tg.name, body)
 	}
 }
