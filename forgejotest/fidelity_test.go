@@ -76,6 +76,26 @@ var fidelityRows = []fidelityRow{
 			t.Errorf("a deleted user's issue: poster %+v, want Ghost (-1)", is.User)
 		}
 	}},
+	{"notifications go to watchers and subscribers, not to who unsubscribed", func(t *testing.T, srv *Server) {
+		me := srv.DefaultUser()
+		bob, carol := srv.AddUser("bob"), srv.AddUser("carol")
+		srv.AddRepo(me, "proj")
+		srv.AddIssue(me, "proj", IssueSpec{Title: "first"})
+		is := "/api/v1/repos/" + me + "/proj/issues/1"
+		r, body := raw(t, srv, "PUT", is+"/subscriptions/carol", carol, nil)
+		wantStatus(t, r, body, http.StatusCreated)
+		r, body = raw(t, srv, "DELETE", is+"/subscriptions/"+me, srv.Token(), nil)
+		wantStatus(t, r, body, http.StatusCreated)
+		r, body = raw(t, srv, "POST", is+"/comments", bob, map[string]string{"body": "hello"})
+		wantStatus(t, r, body, http.StatusCreated)
+		for who, want := range map[string]int{carol: 1, srv.Token(): 0} {
+			r, body = raw(t, srv, "GET", "/api/v1/notifications", who, nil)
+			wantStatus(t, r, body, http.StatusOK)
+			if got := len(decodeJSON[[]json.RawMessage](t, body)); got != want {
+				t.Errorf("threads %d, want %d: %s", got, want, body)
+			}
+		}
+	}},
 }
 
 func TestFidelity(t *testing.T) {
