@@ -127,3 +127,17 @@ func TestPatchDiffStatIsGits(t *testing.T) {
 		t.Errorf("diffstat:\n%s\nwant (git format-patch):\n%s", got, want)
 	}
 }
+
+// Issue search matches word by word: Forgejo 15 found "Issue 21" for
+// "Issue 1" where Gitea 1.27 looks for the text whole.
+func TestIssueSearchWords(t *testing.T) {
+	is := &issue{title: "Issue 21", body: "body", comments: []*comment{{body: "a Reply here"}}}
+	for q, want := range map[string]bool{
+		"issue 1": true, "issue 3": false, "reply": true, "-reply": false, "issue -3": true,
+		`"issue 21"`: true, `"issue 1"`: false, "+issue +body": true, "": true,
+	} {
+		if got := matchesKeyword(is, q); got != want {
+			t.Errorf("matchesKeyword(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
