@@ -26,7 +26,7 @@ func (s *ActionsService) DownloadArtifactTo(ctx context.Context, owner, repo str
 	if w == nil {
 		return 0, newResponse(nil), &ValidationError{Field: "w", Message: "must not be nil"}
 	}
-	body, resp, err := s.OpenArtifact(ctx, owner, repo, artifactID, append(opts[:len(opts):len(opts)], knownRelease())...)
+	body, resp, err := s.OpenArtifact(ctx, owner, repo, artifactID, withKnownRelease(opts)...)
 	if err != nil {
 		return 0, resp, err
 	}
@@ -51,7 +51,7 @@ func (s *ActionsService) FindRunArtifact(ctx context.Context, owner, repo string
 		return nil, &ValidationError{Field: "name", Message: "must not be blank"}
 	}
 	params := &ActionListRunArtifactsOptions{Name: name}
-	for a, err := range s.ListRunArtifactsIter(ctx, owner, repo, runID, params, append(opts[:len(opts):len(opts)], knownRelease())...) {
+	for a, err := range s.ListRunArtifactsIter(ctx, owner, repo, runID, params, withKnownRelease(opts)...) {
 		if err != nil {
 			return nil, err
 		}

@@ -22,8 +22,8 @@ const (
 	findRunSkew      = time.Minute
 )
 
-// RunWorkflow dispatches a workflow (a file of .forgejo/workflows, such as
-// "build.yml") on body.Ref and returns the run it started. It asks for the
+// RunWorkflow dispatches a workflow (a file of .forgejo/workflows or
+// .gitea/workflows, such as "build.yml") on body.Ref and returns the run it started. It asks for the
 // run in the answer (body.ReturnRunInfo is set whatever the caller put
 // there), and reads the whole run with [ActionsService.GetRun] when the
 // server names it, as every supported Forgejo release does.
@@ -51,13 +51,13 @@ func (s *ActionsService) RunWorkflow(ctx context.Context, owner, repo, workflow 
 		return nil, resp, err
 	}
 	if info != nil && info.ID > 0 {
-		run, _, err := s.GetRun(ctx, owner, repo, info.ID, opts...)
+		run, _, err := s.GetRun(ctx, owner, repo, info.ID, withKnownRelease(opts)...)
 		if err != nil {
 			return &ActionRun{ID: info.ID, IndexInRepo: info.RunNumber, WorkflowID: workflow}, resp, err
 		}
 		return run, resp, nil
 	}
-	run, err := s.findDispatchedRun(ctx, owner, repo, workflow, body.Ref, start.Add(-findRunSkew), opts)
+	run, err := s.findDispatchedRun(ctx, owner, repo, workflow, body.Ref, start.Add(-findRunSkew), withKnownRelease(opts))
 	return run, resp, err
 }
 

@@ -3,6 +3,8 @@ package forgejo_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -110,5 +112,43 @@ func TestFollowJobLogWhileTheRunnerWrites(t *testing.T) {
 	}
 	if ranged == 0 || whole > 1 {
 		t.Fatalf("log reads: %d whole, %d ranged", whole, ranged)
+	}
+}
+
+// With forgejotest's own FakeClock moved in the background (AutoAdvance),
+// as a program's test would use it: the runner keeps the job queued for
+// two minutes; a wait with a one-minute queue limit reports it queued, a
+// wait without one sees it through.
+func TestWaitRunOnAutoAdvancingFakeClock(t *testing.T) {
+	clk := forgejotest.NewFakeClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	srv := forgejotest.NewServer(t, forgejotest.WithClock(clk))
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "app")
+	c := srv.Client(forgejo.WithClock(clk))
+	ctx := context.Background()
+	_, _, err := c.Repos.CreateFile(ctx, owner, "app", ".forgejo/workflows/ci.yml",
+		forgejo.CreateFileRequest{Content: base64.StdEncoding.EncodeToString([]byte(ciWorkflow))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.AttachRunner(&forgejotest.Runner{Script: func(job forgejotest.RunnerJob) forgejotest.JobScript {
+		s := forgejotest.DefaultJobScript(job)
+		s.QueueFor = 2 * time.Minute
+		return s
+	}})
+	stop := clk.AutoAdvance(ctx, 0)
+	defer stop()
+	run, _, err := c.Actions.RunWorkflow(ctx, owner, "app", "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Actions.WaitRun(ctx, owner, "app", run.ID, &forgejo.WaitRunOptions{QueueLimit: time.Minute})
+	var q *forgejo.RunQueuedError
+	if !errors.As(err, &q) || q.Waited < time.Minute || q.Waited >= 2*time.Minute {
+		t.Fatalf("err = %v, want queued for a minute", err)
+	}
+	got, err := c.Actions.WaitRun(ctx, owner, "app", run.ID, nil)
+	if err != nil || got.Status != forgejo.ActionStatusSuccess || !clk.Now().After(run.Created.Add(2*time.Minute)) {
+		t.Fatalf("run %+v, %v at %s", got, err, clk.Now())
 	}
 }

@@ -137,7 +137,7 @@ func (s *ActionsService) WaitRun(ctx context.Context, owner, repo string, runID 
 		updated bool
 	)
 	for {
-		run, _, err := s.GetRun(ctx, owner, repo, runID)
+		run, _, err := s.GetRun(ctx, owner, repo, runID, knownRelease())
 		if err != nil {
 			return last, s.waitEnded(ctx, err, last, nil, q.waiting, waited)
 		}

@@ -118,6 +118,18 @@
 // page size silently. [WalkPages], [All] and [Collect] walk any listing; each
 // generated listing also has an Iter variant returning an [iter.Seq2].
 //
+// # Actions
+//
+// Beside the Actions operations, [ActionsService] has the tasks a bot or a
+// CI integration performs: [ActionsService.RunWorkflow] dispatches a
+// workflow and returns the run it started, [ActionsService.WaitRun] (and
+// [ActionsService.WaitJob]) waits for it to end without hanging on a queue
+// no runner serves ([*RunQueuedError]), [ActionsService.FollowJobLog] streams
+// a job's log as it grows, and [ActionsService.FindRunArtifact] with
+// [ActionsService.DownloadArtifactTo] fetches what it built. Jobs, logs and
+// artifacts are Forgejo 16.0's: on Forgejo 15 these fail at once with an
+// [*UnsupportedOperationError] naming 16.0.
+//
 // # Enumerations
 //
 // Fields the spec enumerates have named string types with constants

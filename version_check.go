@@ -139,6 +139,12 @@ func knownRelease() RequestOption {
 	return func(o *callOptions) { o.knownRelease = true }
 }
 
+// withKnownRelease is opts and knownRelease, without touching the
+// caller's slice.
+func withKnownRelease(opts []RequestOption) []RequestOption {
+	return append(opts[:len(opts):len(opts)], knownRelease())
+}
+
 func parseServerVersion(raw string) serverVersion {
 	sv := serverVersion{raw: raw}
 	if info, ok := ParseVersion(raw); ok && info.Forgejo {

@@ -104,23 +104,38 @@ func (s *scenario) instanceTemplates() {
 
 func (s *scenario) markup() {
 	c := s.tg.c1
-	for _, tc := range []struct{ mode, text string }{
-		{"", "Hello **world**, _you_ and `code` <b>x</b> & \"quotes\""},
-		{"markdown", "# Title here\n\nSome text\nnext line"},
-		{"comment", "line one\nline two"},
-		{"markdown", "- one\n- two\n\n1. first\n2. second"},
-		{"markdown", "See [the docs](https://example.com/docs) or https://example.org"},
-		{"markdown", "> quoted\n\n---\n\n## Sub *title*"},
-		{"comment", "## Heading\n\nsee <i>it</i> and <u>that</u>"},
-		{"markdown", ""},
+	// Differs on purpose where onForgejo is set: Forgejo 15 gives a heading
+	// an id and dir="auto", and breaks a document's line with <br>; Gitea
+	// 1.27 sends a bare <hN> and keeps the newline.
+	for _, tc := range []struct{ mode, text, onForgejo, onGitea string }{
+		{"", "Hello **world**, _you_ and `code` <b>x</b> & \"quotes\"", "", ""},
+		{"markdown", "# Title here\n\nSome text\nnext line",
+			`<h1 id="user-content-title-here" dir="auto">Title here</h1>` + "\n" + `<p dir="auto">Some text<br>` + "\nnext line</p>\n",
+			"<h1>Title here</h1>\n<p dir=\"auto\">Some text\nnext line</p>\n"},
+		{"comment", "line one\nline two", "", ""},
+		{"markdown", "- one\n- two\n\n1. first\n2. second", "", ""},
+		{"markdown", "See [the docs](https://example.com/docs) or https://example.org", "", ""},
+		{"markdown", "> quoted\n\n---\n\n## Sub *title*",
+			"<blockquote>\n<p dir=\"auto\">quoted</p>\n</blockquote>\n<hr>\n" + `<h2 id="user-content-sub-title" dir="auto">Sub <em>title</em></h2>` + "\n",
+			"<blockquote>\n<p dir=\"auto\">quoted</p>\n</blockquote>\n<hr>\n<h2>Sub <em>title</em></h2>\n"},
+		{"comment", "## Heading\n\nsee <i>it</i> and <u>that</u>",
+			`<h2 id="user-content-heading" dir="auto">Heading</h2>` + "\n" + `<p dir="auto">see <i>it</i> and <u>that</u></p>` + "\n",
+			"<h2>Heading</h2>\n<p dir=\"auto\">see <i>it</i> and <u>that</u></p>\n"},
+		{"markdown", "", "", ""},
 	} {
 		out, resp, err := c.Misc.RenderMarkdown(s.ctx, forgejo.MarkdownRequest{Mode: tc.mode, Text: tc.text})
 		s.must(err, "render")
-		s.note("markdown %q %q: %d %q", tc.mode, tc.text, resp.StatusCode, out)
+		if tc.onForgejo == "" {
+			s.note("markdown %q %q: %d %q", tc.mode, tc.text, resp.StatusCode, out)
+		} else if want := map[bool]string{true: tc.onForgejo, false: tc.onGitea}[s.tg.fake]; string(out) != want {
+			s.t.Errorf("markdown %q %q on %s: %q, want %q", tc.mode, tc.text, s.tg.name, out, want)
+		}
 	}
 	out, _, err := c.Misc.RenderMarkdownRaw(s.ctx, "*raw* text\nsecond")
 	s.must(err, "render raw")
-	s.note("markdown raw: %q", out)
+	if want := map[bool]string{true: "<p dir=\"auto\"><em>raw</em> text<br>\nsecond</p>\n", false: "<p dir=\"auto\"><em>raw</em> text\nsecond</p>\n"}[s.tg.fake]; string(out) != want {
+		s.t.Errorf("markdown raw on %s: %q, want %q", s.tg.name, out, want)
+	}
 	out, _, err = c.Misc.RenderMarkup(s.ctx, forgejo.MarkupRequest{Mode: "markdown", Text: "**markup**"})
 	s.must(err, "render markup")
 	s.note("markup: %q", out)

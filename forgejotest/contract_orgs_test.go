@@ -96,7 +96,11 @@ func (s *scenario) orgsAndTeams() {
 
 	_, err = c2.Orgs.DeleteTeam(s.ctx, t.ID)
 	e = s.apiErr(err, "user2 deletes the team")
-	s.note("user2 deletes the team: %d", e.StatusCode)
+	// Differs on purpose: on a /teams/{id} route Forgejo 15 answers a
+	// member who is no owner 404, Gitea 1.27 403.
+	if want := map[bool]int{true: 404, false: 403}[s.tg.fake]; e.StatusCode != want {
+		s.t.Errorf("user2 deletes the team on %s: %d, want %d", s.tg.name, e.StatusCode, want)
+	}
 	resp, err = c1.Orgs.DeleteTeam(s.ctx, t.ID)
 	s.must(err, "delete team")
 	s.note("delete team: %d", resp.StatusCode)

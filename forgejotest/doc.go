@@ -163,7 +163,12 @@
 // Forgejo: a stale file sha answers 409 on update and 400 on delete, a
 // missing organization 404 "GetOrgByName", a removed reaction 200 (Gitea
 // 1.27: 204), attachments carry their type, a fork into an organization
-// that does not exist is 422 (Gitea 1.27: 404), compare sends its "files".
+// that does not exist is 422 (Gitea 1.27: 404), compare sends its "files",
+// a commenter is not notified of replies (Forgejo's participants are the
+// poster and the reviewers), purging a user deletes the issues they opened
+// elsewhere, deleting a missing e-mail address or blocking yourself is 204,
+// anyone may list a user's packages, changing a missing file is 500 and
+// one without a sha 422, archives are application/zip and application/gzip.
 // Where both agree the fake does too: a team below admin without units is
 // 500 "units permission should not be empty" (the message for site
 // administrators only, as any 500 of a server in production mode), deleting

@@ -254,7 +254,8 @@ func hAdminEditUser(c *call) {
 
 // hAdminDeleteUser deletes an individual: not an organization, not the
 // caller, not the last administrator, and (unless ?purge=true, which
-// deletes them) owning no repositories and in no organization.
+// deletes them, and the issues they opened elsewhere) owning no repositories
+// and in no organization.
 func hAdminDeleteUser(c *call) {
 	u := c.pathUser("username")
 	if u == nil {
@@ -287,6 +288,19 @@ func hAdminDeleteUser(c *call) {
 	case c.st.lastAdmin(u):
 		c.fail(http.StatusUnprocessableEntity, fmt.Sprintf("can not delete the last admin user [uid: %d]", u.id))
 		return
+	}
+	if purge {
+		// Forgejo 15 purges what the user opened in other people's
+		// repositories too: their issue answers 404 afterwards. Gitea 1.27
+		// keeps it, posted by the Ghost user, as both do for a deletion
+		// without purge.
+		for _, r := range c.st.reposInOrder {
+			for _, is := range r.issues {
+				if is != nil && is.poster == u {
+					c.st.deleteIssue(is)
+				}
+			}
+		}
 	}
 	c.st.deleteAccount(u)
 	c.empty(http.StatusNoContent)

@@ -73,7 +73,7 @@ func hListIssues(c *call) {
 		if !issueHasLabels(is, labels) || !issueInMilestones(is, milestones) {
 			continue
 		}
-		if text != "" && !strings.Contains(strings.ToLower(is.title), text) && !strings.Contains(strings.ToLower(is.body), text) {
+		if !matchesKeyword(is, text) {
 			continue
 		}
 		if createdBy != "" && !strings.EqualFold(is.poster.login, createdBy) {
@@ -344,11 +344,7 @@ func hDeleteIssue(c *call) {
 	if is == nil {
 		return
 	}
-	r.issues[is.number-1] = nil
-	for _, cm := range is.comments {
-		delete(c.st.comments, cm.id)
-	}
-	c.st.notifications = slices.DeleteFunc(c.st.notifications, func(n *notification) bool { return n.issue == is })
+	c.st.deleteIssue(is)
 	c.empty(http.StatusNoContent)
 }
 
@@ -651,6 +647,42 @@ func hDeleteMilestone(c *call) {
 	c.empty(http.StatusNoContent)
 }
 
+// matchesKeyword is Forgejo 15's issue search (its database indexer) for a
+// lower-cased q: q is split into words ("…" keeps a phrase whole), and an
+// issue matches when each word is in its title, its body or one of its
+// comments; a word with a leading - must be in none of them, a leading +
+// changes nothing. "Issue 1" finds "Issue 21" too. Gitea 1.27 looks for q
+// whole.
+func matchesKeyword(is *issue, q string) bool {
+	in := func(word string) bool {
+		if strings.Contains(strings.ToLower(is.title), word) || strings.Contains(strings.ToLower(is.body), word) {
+			return true
+		}
+		return slices.ContainsFunc(is.comments, func(cm *comment) bool { return strings.Contains(strings.ToLower(cm.body), word) })
+	}
+	for _, word := range searchWords(q) {
+		not := strings.HasPrefix(word, "-")
+		word = strings.TrimLeft(word, "+-")
+		if word != "" && in(word) == not {
+			return false
+		}
+	}
+	return true
+}
+
+// searchWords splits q at spaces, keeping "quoted phrases" whole.
+func searchWords(q string) []string {
+	var words []string
+	for i, part := range strings.Split(q, `"`) {
+		if i%2 == 1 {
+			words = append(words, part)
+			continue
+		}
+		words = append(words, strings.Fields(part)...)
+	}
+	return words
+}
+
 // hSearchIssues is /repos/issues/search: issues and pull requests of every
 // repository the caller can read.
 func hSearchIssues(c *call) {
@@ -671,7 +703,7 @@ func hSearchIssues(c *call) {
 			if (kind == "issues" && is.pull != nil) || (kind == "pulls" && is.pull == nil) {
 				continue
 			}
-			if text != "" && !strings.Contains(strings.ToLower(is.title), text) && !strings.Contains(strings.ToLower(is.body), text) {
+			if !matchesKeyword(is, text) {
 				continue
 			}
 			if !issueHasLabels(is, labels) {

@@ -34,11 +34,12 @@ func rawList(raw []json.RawMessage) (ids []int64, names []string) {
 var colorRE = regexp.MustCompile(`^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$`)
 
 // normalizeColor accepts "#rrggbb", "rrggbb", "#rgb" and "rgb", answering
-// 422 "invalid color" otherwise; Forgejo stores six lower-case digits.
+// 422 "bad color code: …" otherwise (Forgejo 15's words; Gitea 1.27 says
+// "invalid color"); Forgejo stores six lower-case digits.
 func (c *call) normalizeColor(raw string) (string, bool) {
 	m := colorRE.FindStringSubmatch(strings.TrimSpace(raw))
 	if m == nil {
-		c.fail(http.StatusUnprocessableEntity, "invalid color: "+raw)
+		c.fail(http.StatusUnprocessableEntity, "bad color code: "+raw)
 		return "", false
 	}
 	hex := strings.ToLower(m[1])

@@ -25,7 +25,7 @@ func TestStopwatchBooksTime(t *testing.T) {
 	}
 	clk.Advance(90 * time.Second)
 	ws, _, err := c.Users.ListStopwatches(ctx, nil)
-	if err != nil || len(ws) != 1 || ws[0].Seconds != 90 || ws[0].Duration != "1 minute" || ws[0].IssueIndex != a {
+	if err != nil || len(ws) != 1 || ws[0].Seconds != 90 || ws[0].Duration != "1 minute 30 seconds" || ws[0].IssueIndex != a {
 		t.Fatalf("stopwatches after 90s: %+v, %v", ws, err)
 	}
 	clk.Advance(3600 * time.Second)
@@ -40,8 +40,11 @@ func TestStopwatchBooksTime(t *testing.T) {
 	if len(ws) != 1 || ws[0].IssueIndex != b {
 		t.Fatalf("one stopwatch, on b: %+v", ws)
 	}
-	if got := secToTime(2*3600 + 60 + 5); got != "2 hours 1 minute" {
-		t.Errorf("secToTime: %q", got)
+	for sec, want := range map[int64]string{90: "1 minute 30 seconds", 2*3600 + 60 + 5: "2 hours 1 minute", 59: "59 seconds",
+		3*86400 + 4*3600: "3 days 4 hours", 9 * 86400: "1 week 2 days", 400 * 86400: "1 year 1 month"} {
+		if got := secToTime(sec); got != want {
+			t.Errorf("secToTime(%d) = %q, want %q", sec, got, want)
+		}
 	}
 }
 

@@ -66,10 +66,19 @@ func (c *call) trackedTimes(tts []*trackedTime) []*wTrackedTime {
 	return out
 }
 
-// secToTime renders a duration as Forgejo's util.SecToTime: hours and
-// minutes in words, seconds dropped ("1 hour 2 minutes"; "" under a
-// minute).
+// secToTime renders a duration as Forgejo 15's util.SecToTime: the two
+// largest units that matter, in words ("1 minute 30 seconds", "2 hours 1
+// minute", "3 days 4 hours"; years then months, months then weeks, weeks
+// then days). Gitea 1.27 shows hours and minutes only ("1 minute").
 func secToTime(sec int64) string {
+	days := sec / (60 * 60 * 24)
+	years := days / 365
+	days -= years * 365
+	months := days * 12 / 365
+	days -= months * 365 / 12
+	weeks := days / 7
+	days -= weeks * 7
+	hours, minutes, seconds := (sec/3600)%24, (sec/60)%60, sec%60
 	var parts []string
 	add := func(n int64, unit string) {
 		switch {
@@ -79,8 +88,26 @@ func secToTime(sec int64) string {
 			parts = append(parts, strconv.FormatInt(n, 10)+" "+unit+"s")
 		}
 	}
-	add(sec/3600, "hour")
-	add((sec/60)%60, "minute")
+	switch {
+	case years > 0:
+		add(years, "year")
+		add(months, "month")
+	case months > 0:
+		add(months, "month")
+		add(weeks, "week")
+	case weeks > 0:
+		add(weeks, "week")
+		add(days, "day")
+	case days > 0:
+		add(days, "day")
+		add(hours, "hour")
+	case hours > 0:
+		add(hours, "hour")
+		add(minutes, "minute")
+	default:
+		add(minutes, "minute")
+		add(seconds, "second")
+	}
 	return strings.Join(parts, " ")
 }
 

@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The instance's version, its templates (labels, .gitignore, licenses:
@@ -167,8 +169,11 @@ func (c *call) html(s string) {
 
 // renderMarkdown is a small Markdown renderer that writes what the API's
 // renderer (goldmark, then the sanitizer) writes for the common cases, as
-// checked against Gitea 1.27 (the contract scenario): paragraphs and lists
-// with dir="auto", ATX headings (without ids in this API), bullet and
+// checked against Gitea 1.27 and Forgejo 15 (the contract scenario):
+// paragraphs and lists with dir="auto", ATX headings with Forgejo 15's
+// id="user-content-…" and dir="auto" (Gitea 1.27 sends a bare <hN>), a
+// line break within a paragraph as <br/> in a comment and as <br> in a
+// document (Forgejo 15; Gitea 1.27 keeps a document's newline), bullet and
 // numbered lists, block quotes, thematic breaks, inline code, strong,
 // emphasis, links, the sanitizer's inline tags (<b>, <i>...), bare URLs
 // linked in comments only, text escaped as the sanitizer escapes it. Its
@@ -181,11 +186,12 @@ func renderMarkdown(src string, hardBreaks bool) string {
 	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
 	var out strings.Builder
 	var para []string
+	ids := map[string]int{} // heading ids given, for the -1, -2 of repeats
 	flush := func() {
 		if len(para) == 0 {
 			return
 		}
-		sep := "\n"
+		sep := "<br>\n"
 		if hardBreaks {
 			sep = "<br/>\n"
 		}
@@ -223,7 +229,15 @@ func renderMarkdown(src string, hardBreaks bool) string {
 			m := headingRE.FindStringSubmatch(trim)
 			text := strings.TrimSpace(strings.TrimRight(m[2], "#"))
 			lvl := string(rune('0' + len(m[1])))
-			out.WriteString("<h" + lvl + ">" + renderInline(text, hardBreaks) + "</h" + lvl + ">\n")
+			inner := renderInline(text, hardBreaks)
+			id := headingID(inner)
+			if n := ids[id]; n > 0 {
+				ids[id]++
+				id += "-" + strconv.Itoa(n)
+			} else {
+				ids[id] = 1
+			}
+			out.WriteString("<h" + lvl + ` id="user-content-` + id + `" dir="auto">` + inner + "</h" + lvl + ">\n")
 		case hrRE.MatchString(trim):
 			flush()
 			out.WriteString("<hr>\n")
@@ -257,7 +271,29 @@ func renderMarkdown(src string, hardBreaks bool) string {
 	return out.String()
 }
 
+// headingID is the id goldmark gives a heading, as Forgejo cleans it: the
+// heading's text lower-cased, its letters and digits kept, every run of
+// anything else between them one "-".
+func headingID(inner string) string {
+	text := html.UnescapeString(tagRE.ReplaceAllString(inner, ""))
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.TrimSpace(text) {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
 var (
+	tagRE     = regexp.MustCompile(`<[^>]*>`)
 	headingRE = regexp.MustCompile(`^(#{1,6})(?:\s+(.*))?$`)
 	hrRE      = regexp.MustCompile(`^(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$`)
 	bulletRE  = regexp.MustCompile(`^\s{0,3}[-*+]\s+(.*)$`)

@@ -99,6 +99,18 @@ func (c *call) isOrgOwner(u *user) bool {
 	return true
 }
 
+// isTeamOrgOwner is reqOrgOwnership on a /teams/{id} route: the team's
+// organization must be the caller's. Forgejo 15 answers a member who is
+// no owner 404 there, not the 403 of the /orgs/{org} routes (its check
+// has a team and no organization in context).
+func (c *call) isTeamOrgOwner(t *team) bool {
+	if !t.org.org.isOwner(c.user) && !c.user.isAdmin {
+		c.notFound()
+		return false
+	}
+	return true
+}
+
 var orgNameRE = regexp.MustCompile(`^[\w][-.\w]*$`)
 
 type orgBody struct {
@@ -576,7 +588,7 @@ func hGetTeam(c *call) {
 
 func hEditTeam(c *call) {
 	t := c.pathTeam()
-	if t == nil || !c.isOrgOwner(t.org) {
+	if t == nil || !c.isTeamOrgOwner(t) {
 		return
 	}
 	var b teamBody
@@ -596,7 +608,7 @@ func hEditTeam(c *call) {
 
 func hDeleteTeam(c *call) {
 	t := c.pathTeam()
-	if t == nil || !c.isOrgOwner(t.org) {
+	if t == nil || !c.isTeamOrgOwner(t) {
 		return
 	}
 	if t.permission == "owner" {
@@ -643,7 +655,7 @@ func hTeamMember(c *call) {
 func hSetTeamMember(add bool) func(c *call) {
 	return func(c *call) {
 		t := c.pathTeam()
-		if t == nil || !c.isOrgOwner(t.org) {
+		if t == nil || !c.isTeamOrgOwner(t) {
 			return
 		}
 		u := c.pathUser("username")

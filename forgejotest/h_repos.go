@@ -791,7 +791,10 @@ func hAnswerTransfer(accept bool) func(c *call) {
 		}
 		may := c.user.isAdmin || c.user == t.recipient || t.recipient.org != nil && t.recipient.org.isOwner(c.user)
 		if !may {
-			c.fail(http.StatusForbidden, "permission denied")
+			// Forgejo 15 passes no error to its 403 and formats the nil:
+			// the message is "%!s(<nil>)" (Gitea 1.27: "permission
+			// denied").
+			c.fail(http.StatusForbidden, "%!s(<nil>)")
 			return
 		}
 		delete(c.st.more.transfers, r)

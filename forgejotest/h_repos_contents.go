@@ -371,7 +371,10 @@ func (c *call) changeFile(op string) {
 }
 
 // hGetTree answers the git tree of a commit, a branch or a tree id, with
-// Forgejo's paging (per_page up to 1000, truncated while entries follow).
+// Forgejo's paging (per_page up to 1000). Forgejo 15 calls a page
+// truncated whenever the tree has more entries than a page holds, the last
+// page too (Gitea 1.27: only while entries follow); a page past the end is
+// not.
 func hGetTree(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -412,7 +415,7 @@ func hGetTree(c *call) {
 	start := min((page-1)*perPage, len(entries))
 	end := min(start+perPage, len(entries))
 	out := &wTree{SHA: sha, URL: c.v.api(repoPath(r) + "/git/trees/" + sha), Tree: []*wGitEntry{},
-		Truncated: end < len(entries), Page: page, TotalCount: len(entries)}
+		Truncated: start < len(entries) && len(entries) > perPage, Page: page, TotalCount: len(entries)}
 	for _, e := range entries[start:end] {
 		p := e.path
 		if dir != "" {
@@ -450,7 +453,9 @@ func (v view) tag(r *repo, t *tag) *wTag {
 	full := r.owner.login + "/" + r.name
 	id, msg, when := t.sha, t.message, t.when
 	if cm := r.commits[t.sha]; cm != nil && t.message == "" {
-		msg, when = cm.message, cm.when
+		// A lightweight tag's message is its commit's, without the
+		// trailing newline on Forgejo 15 (Gitea 1.27 keeps it).
+		msg, when = strings.TrimRight(cm.message, "\n"), cm.when
 	}
 	if t.message != "" {
 		id = fakeSHA("tag", full, t.name, t.message)
@@ -625,10 +630,18 @@ func hChangeFiles(c *call) {
 			c.fail(http.StatusUnprocessableEntity, "repository file already exists [path: "+ch.path+"]")
 			return
 		case ch.op != "create" && !exists:
-			c.failErrs(http.StatusNotFound, "repository file does not exist [path: "+ch.from+"]")
+			// Forgejo 15's change files looks the path up in the tree and
+			// hands the git error on: a 500 (Gitea 1.27 a 404 "repository
+			// file does not exist"). The message is git's ErrNotExist.
+			c.internalError("object does not exist [id: , rel_path: " + ch.from + "]")
 			return
 		case ch.op != "create" && sha != "" && blobSHA(old) != sha:
 			c.fail(http.StatusConflict, "sha does not match [given: "+sha+", expected: "+blobSHA(old)+"]")
+			return
+		case ch.op != "create" && sha == "":
+			// An update or delete must say which blob it replaces: 422 on
+			// Forgejo 15 (Gitea 1.27 takes it without).
+			c.fail(http.StatusUnprocessableEntity, "a SHA or commit ID must be proved when updating a file")
 			return
 		}
 	}

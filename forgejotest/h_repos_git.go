@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
@@ -447,9 +448,14 @@ func hArchive(c *call) {
 		_ = tw.Close()
 		_ = gz.Close()
 	}
-	c.header.Set("Content-Type", "application/octet-stream")
+	// Forgejo 15 serves an archive with the type of its format and names
+	// it twice, quoted and RFC 5987-encoded (Gitea 1.27:
+	// application/octet-stream, the bare name).
+	ctype := map[string]string{".zip": "application/zip", ".tar.gz": "application/gzip"}[format]
+	c.header.Set("Content-Type", cmp.Or(ctype, "application/octet-stream"))
 	refName := strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(ref, "refs/heads/"), "refs/tags/"), "/", "-")
-	c.header.Set("Content-Disposition", "attachment; filename="+r.name+"-"+refName+format)
+	fname := r.name + "-" + refName + format
+	c.header.Set("Content-Disposition", `attachment; filename="`+strings.ReplaceAll(fname, `"`, `\"`)+`"; filename*=UTF-8''`+url.PathEscape(fname))
 	c.status, c.out = http.StatusOK, buf.Bytes()
 }
 
@@ -705,10 +711,120 @@ func commitDiff(parent, files map[string]string) string {
 	return sb.String()
 }
 
+// diffStat is what git format-patch writes between its "---" and the diff
+// (its default --stat --summary, at the mail width of 72 columns): a line
+// per changed file in path order with the count and a +/- graph, the
+// totals, then a create or delete line per added or removed file.
+func diffStat(parent, files map[string]string) string {
+	type row struct {
+		name     string
+		add, del int
+	}
+	var rows []row
+	var summary strings.Builder
+	maxLen, maxChange, adds, dels := 0, 0, 0, 0
+	for _, p := range changedPaths(parent, files) {
+		old, had := parent[p]
+		nw, has := files[p]
+		var sb strings.Builder
+		unifiedHunks(&sb, old, nw)
+		r := row{name: p}
+		for _, line := range strings.SplitAfter(sb.String(), "\n") {
+			switch {
+			case strings.HasPrefix(line, "+"):
+				r.add++
+			case strings.HasPrefix(line, "-"):
+				r.del++
+			}
+		}
+		rows = append(rows, r)
+		maxLen, maxChange = max(maxLen, len(p)), max(maxChange, r.add+r.del)
+		adds, dels = adds+r.add, dels+r.del
+		switch {
+		case !had:
+			summary.WriteString(" create mode 100644 " + p + "\n")
+		case !has:
+			summary.WriteString(" delete mode 100644 " + p + "\n")
+		}
+	}
+	if len(rows) == 0 {
+		return " 0 files changed\n"
+	}
+	// git's show_stats: the name gets what it needs, the graph what is
+	// left of the width, at least 6 and at most 3/8 of it when both do
+	// not fit.
+	const width = 72
+	numWidth := len(strconv.Itoa(maxChange))
+	graphWidth, nameWidth := maxChange, maxLen
+	if nameWidth+numWidth+6+graphWidth > width {
+		if graphWidth > width*3/8-numWidth-6 {
+			graphWidth = max(width*3/8-numWidth-6, 6)
+		}
+		if nameWidth > width-numWidth-6-graphWidth {
+			nameWidth = width - numWidth - 6 - graphWidth
+		} else {
+			graphWidth = width - numWidth - 6 - nameWidth
+		}
+	}
+	scale := func(n int) int {
+		if n == 0 {
+			return 0
+		}
+		return 1 + n*(graphWidth-1)/maxChange
+	}
+	var sb strings.Builder
+	for _, r := range rows {
+		name, prefix := r.name, ""
+		if len(name) > nameWidth {
+			prefix = "..."
+			name = name[len(name)-max(nameWidth-3, 0):]
+			if i := strings.IndexByte(name, '/'); i >= 0 {
+				name = name[i:]
+			}
+		}
+		add, del := r.add, r.del
+		if graphWidth < maxChange {
+			total := scale(add + del)
+			if total < 2 && add > 0 && del > 0 {
+				total = 2
+			}
+			if add < del {
+				add = scale(add)
+				del = total - add
+			} else {
+				del = scale(del)
+				add = total - del
+			}
+		}
+		sep := ""
+		if r.add+r.del > 0 {
+			sep = " "
+		}
+		fmt.Fprintf(&sb, " %s%-*s | %*d%s%s%s\n", prefix, nameWidth-len(prefix), name, numWidth, r.add+r.del, sep,
+			strings.Repeat("+", add), strings.Repeat("-", del))
+	}
+	plural := func(n int, one, many string) string {
+		if n == 1 {
+			return fmt.Sprintf(one, n)
+		}
+		return fmt.Sprintf(many, n)
+	}
+	sb.WriteString(plural(len(rows), " %d file changed", " %d files changed"))
+	if adds > 0 || dels == 0 {
+		sb.WriteString(plural(adds, ", %d insertion(+)", ", %d insertions(+)"))
+	}
+	if dels > 0 || adds == 0 {
+		sb.WriteString(plural(dels, ", %d deletion(-)", ", %d deletions(-)"))
+	}
+	sb.WriteString("\n" + summary.String())
+	return sb.String()
+}
+
 // hCommitDiff is repoDownloadCommitDiffOrPatch: a commit against its
 // parent as git diff writes it (renames are shown as a deletion and an
-// addition, not as git diff -M would), or as a patch: the diff under
-// git format-patch's mail header, without its diffstat.
+// addition, not as git diff -M would), or as a patch: what git
+// format-patch --no-signature writes, the mail header, the message, the
+// diffstat and the diff.
 func hCommitDiff(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -731,10 +847,12 @@ func hCommitDiff(c *call) {
 		subject, rest, _ := strings.Cut(strings.TrimRight(cm.message, "\n"), "\n")
 		body := ""
 		if rest = strings.TrimSpace(rest); rest != "" {
-			body = "\n" + rest + "\n"
+			body = rest + "\n"
 		}
+		// git's mail date: RFC 2822, the day of the month unpadded.
 		diff = "From " + cm.sha + " Mon Sep 17 00:00:00 2001\nFrom: " + cm.author.login + " <" + cm.author.login + "@noreply." + c.v.host + ">\nDate: " +
-			cm.when.UTC().Format(time.RFC1123Z) + "\nSubject: [PATCH] " + subject + "\n" + body + "\n---\n" + diff
+			cm.when.UTC().Format("Mon, 2 Jan 2006 15:04:05 -0700") + "\nSubject: [PATCH] " + subject + "\n\n" + body + "---\n" +
+			diffStat(parent, cm.files) + "\n" + diff
 	default:
 		c.notFound()
 		return

@@ -142,6 +142,7 @@ func hCreateHook(scope string) func(c *call) {
 			h.authorization = *b.Authorization
 		}
 		h.id = c.st.id("hook")
+		h.defaultHook = scope == "admin"
 		*hs = append(*hs, h)
 		c.json(http.StatusCreated, c.v.hook(h))
 	}
@@ -153,7 +154,14 @@ func hListHooks(scope string) func(c *call) {
 		if !ok {
 			return
 		}
-		page := paginate(c, *hs, pageLinked)
+		listed := *hs
+		if scope == "admin" {
+			// Forgejo 15 lists the site's system hooks only, and the
+			// hooks /admin/hooks creates are default hooks: created 201,
+			// found by id, never listed (as on Gitea 1.27).
+			listed = slices.DeleteFunc(slices.Clone(listed), func(h *hook) bool { return h.defaultHook })
+		}
+		page := paginate(c, listed, pageLinked)
 		out := make([]*wHook, 0, len(page))
 		for _, h := range page {
 			out = append(out, c.v.hook(h))

@@ -70,10 +70,12 @@ func hCreateStatus(c *call) {
 		return
 	}
 	// The state is not validated (Forgejo 15 and Gitea 1.27 store any); a
-	// commit that is not there is a 500 from GetCommit.
+	// commit that is not there is a 404 whose message is the sha on
+	// Forgejo 15 (Gitea 1.27: a 500 "GetCommit[sha]: object does not
+	// exist …").
 	sha, ok := r.commitOf(c.p["sha"])
 	if !ok {
-		c.internalError("GetCommit[" + c.p["sha"] + "]: object does not exist [id: " + c.p["sha"] + ", rel_path: ]")
+		c.fail(http.StatusNotFound, c.p["sha"])
 		return
 	}
 	st := &commitStatus{id: c.st.id("status"), sha: sha, state: b.State, context: b.Context, description: b.Description,
@@ -148,9 +150,10 @@ func hCombinedStatus(c *call) {
 			state = st.state
 		}
 	}
-	out := &wCombinedStatus{State: state, SHA: sha, TotalCount: total, Repository: c.v.repo(r, 0),
-		CommitURL: c.v.api(repoPath(r) + "/commits/" + sha)}
-	out.URL = out.CommitURL + "/status"
+	// Forgejo 15 leaves url and commit_url empty (its ToCombinedStatus
+	// sets neither); Gitea 1.27 points them at the commit and its
+	// /status.
+	out := &wCombinedStatus{State: state, SHA: sha, TotalCount: total, Repository: c.v.repo(r, 0)}
 	for _, st := range paginate(c, sts, pageTotalOnly) {
 		out.Statuses = append(out.Statuses, c.v.commitStatus(r, st))
 	}

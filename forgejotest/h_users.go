@@ -3,6 +3,7 @@ package forgejotest
 import (
 	"net/http"
 	"slices"
+	"strings"
 )
 
 // Users: the current user, profiles, follows, stars. Accounts (e-mail
@@ -156,4 +157,17 @@ func hStar(star bool) func(c *call) {
 		}
 		c.empty(http.StatusNoContent)
 	}
+}
+
+// badCredentials is the 401 message for credentials that name nobody.
+// Forgejo 15 says which token it could not find, echoing it as sent
+// ("access token does not exist [sha: …]"); clients must keep it out of
+// their logs. Other credentials get the generic refusal.
+func badCredentials(r *http.Request) string {
+	scheme, cred, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	switch strings.ToLower(scheme) {
+	case "token", "bearer":
+		return "access token does not exist [sha: " + strings.TrimSpace(cred) + "]"
+	}
+	return "invalid username, password or token"
 }

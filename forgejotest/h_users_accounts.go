@@ -58,7 +58,7 @@ type profile struct {
 	hideEmail     bool
 	hideActivity  bool
 	hidePronouns  bool
-	noUnitHints   bool
+	unitHints     bool   // enable_repo_unit_hints: false for a new user on Forgejo 15, whose CreateUser leaves it unset
 	avatar        string // hash of an uploaded avatar, "" for the default
 }
 
@@ -238,7 +238,11 @@ func (c *call) emailSubject(admin bool) *user {
 func hListEmails(admin bool) func(c *call) {
 	return func(c *call) {
 		if u := c.emailSubject(admin); u != nil {
-			c.json(http.StatusOK, c.st.emailsOf(u, admin))
+			// Forgejo 15 names nobody on either route: the administrator's
+			// listing of a user's addresses carries "user_id":0 and
+			// "username":"" as the user's own does (only the site-wide
+			// /admin/emails names the owner).
+			c.json(http.StatusOK, c.st.emailsOf(u, false))
 		}
 	}
 }
@@ -294,10 +298,9 @@ func hDeleteEmails(admin bool) func(c *call) {
 				c.internalError("DeleteEmailAddresses: the primary email address of a user cannot be deleted [email: " + e + "]")
 				return
 			}
-			if !slices.ContainsFunc(p.extra, func(x string) bool { return strings.EqualFold(x, e) }) {
-				c.fail(http.StatusNotFound, "Email address does not exist [email: "+e+"]")
-				return
-			}
+			// An address that is not there (never added, or deleted
+			// already) is no error on Forgejo 15: 204, as if deleted.
+			// Gitea 1.27 answers 404 "Email address does not exist".
 		}
 		for _, e := range b.Emails {
 			p.extra = slices.DeleteFunc(p.extra, func(x string) bool { return strings.EqualFold(x, e) })
@@ -360,7 +363,7 @@ func (c *call) settings(u *user) *wUserSettings {
 	return &wUserSettings{
 		FullName: u.fullName, Website: p.website, Description: p.description, Location: p.location,
 		Pronouns: p.pronouns, Language: p.language, Theme: cmp.Or(p.theme, defaultTheme), DiffViewStyle: p.diffStyle,
-		HideEmail: p.hideEmail, HidePronouns: p.hidePronouns, HideActivity: p.hideActivity, EnableRepoUnitHints: !p.noUnitHints,
+		HideEmail: p.hideEmail, HidePronouns: p.hidePronouns, HideActivity: p.hideActivity, EnableRepoUnitHints: p.unitHints,
 	}
 }
 
@@ -418,7 +421,7 @@ func hEditSettings(c *call) {
 	setB(&p.hidePronouns, b.HidePronouns)
 	setB(&p.hideActivity, b.HideActivity)
 	if b.EnableRepoUnitHints != nil {
-		p.noUnitHints = !*b.EnableRepoUnitHints
+		p.unitHints = *b.EnableRepoUnitHints
 	}
 	c.json(http.StatusOK, c.settings(c.user))
 }

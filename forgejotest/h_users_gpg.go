@@ -407,7 +407,9 @@ func hDeleteGPGKey(c *call) {
 	c.empty(http.StatusNoContent)
 }
 
-// hVerifyGPGKey: a key id of zeros (or none) is a 404; a key of the
+// hVerifyGPGKey: a request without armored_signature fails the binding
+// first (422 "[Signature]: Required", whatever the key id, as Forgejo 15
+// answers); then a key id of zeros (or none) is a 404; a key of the
 // caller's cannot have its signature checked by the fake, which refuses it
 // as a wrong one; any other key id is the 500 Forgejo answers
 // (ErrGPGKeyNotExist reaches the handler's default case).
@@ -417,6 +419,10 @@ func hVerifyGPGKey(c *call) {
 		Signature string `json:"armored_signature"`
 	}
 	if !c.decode(&b) {
+		return
+	}
+	if b.Signature == "" {
+		c.fail(http.StatusUnprocessableEntity, "[Signature]: Required")
 		return
 	}
 	id := strings.TrimLeft(b.KeyID, "0")

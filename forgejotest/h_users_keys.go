@@ -411,9 +411,10 @@ func (c *call) tokenSubject(admin, needBasic bool) *user {
 	}
 	// Forgejo 15 lists tokens for a token-authenticated caller (observed;
 	// Gitea 1.27 answers 401 "auth required"), but creating and deleting
-	// want a password.
+	// want a password: a token gets 401 "auth method not allowed" (Gitea
+	// 1.27: "auth required").
 	if needBasic && !c.basicAuth() {
-		c.fail(http.StatusUnauthorized, "auth required")
+		c.fail(http.StatusUnauthorized, "auth method not allowed")
 		return nil
 	}
 	return u

@@ -39,10 +39,10 @@ func (a *accountsState) blocked(blocker, blockee *user) bool {
 }
 
 // hBlock blocks (or unblocks) {username} for the caller or, with org, for
-// {org} (its owners only). Both are idempotent 204s. Blocking undoes what
-// Forgejo's BlockUser undoes that the fake models: the follows between the
-// two, and the blocked user's collaborations on the blocker's
-// repositories. The fake does not stop a blocked user from following,
+// {org} (its owners only). Both are idempotent 204s, for oneself too.
+// Blocking undoes what Forgejo's BlockUser undoes that the fake models: the
+// follows between the two, and the blocked user's collaborations on the
+// blocker's repositories. The fake does not stop a blocked user from following,
 // commenting or starring afterwards.
 func hBlock(org, block bool) func(c *call) {
 	return func(c *call) {
@@ -61,11 +61,10 @@ func hBlock(org, block bool) func(c *call) {
 			return
 		}
 		if target == c.user {
-			if block {
-				c.fail(http.StatusBadRequest, "You cannot block yourself.")
-			} else {
-				c.fail(http.StatusBadRequest, "You cannot unblock yourself.")
-			}
+			// Forgejo 15 takes blocking yourself as done already: 204, and
+			// the block list stays empty (its BlockUser returns early for
+			// one's own id). Unblocking yourself is the same no-op.
+			c.empty(http.StatusNoContent)
 			return
 		}
 		a := &c.st.accounts

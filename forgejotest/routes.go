@@ -654,9 +654,11 @@ func actionsRoutes() []routeSpec {
 
 // packagesRoutes are PackagesService's operations. Handlers: h_packages.go.
 func packagesRoutes() []routeSpec {
-	const auth = true
+	const pub, auth = false, true
 	return []routeSpec{
-		{"GET", "/packages/{owner}", "listPackages", auth, hListPackages},
+		// Anyone may list a user's packages on Forgejo 15 (Gitea 1.27 wants
+		// a token: 401 "token is required").
+		{"GET", "/packages/{owner}", "listPackages", pub, hListPackages},
 		{"GET", "/packages/{owner}/{type}/{name}/{version}", "getPackage", auth, hGetPackage},
 		{"DELETE", "/packages/{owner}/{type}/{name}/{version}", "deletePackage", auth, hDeletePackage},
 		{"GET", "/packages/{owner}/{type}/{name}/{version}/files", "listPackageFiles", auth, hListPackageFiles},

@@ -623,7 +623,7 @@ func (s *Server) dispatchWith(r *http.Request, res resolution, body []byte, up *
 	defer c.bindToken()() // scopes.go
 	switch {
 	case bad:
-		c.fail(http.StatusUnauthorized, "invalid username, password or token")
+		c.fail(http.StatusUnauthorized, badCredentials(r)) // h_users.go
 	case u != nil && s.st.signInRefusal(u, s.URL) != "": // h_users_accounts.go
 		c.json(http.StatusForbidden, map[string]string{"message": s.st.signInRefusal(u, s.URL)})
 	case res.route.auth && u == nil:

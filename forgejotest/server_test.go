@@ -278,7 +278,7 @@ func TestErrorShapes(t *testing.T) {
 	resp, body = raw(t, srv, "GET", "/api/v1/user", "", nil)
 	check("token required", resp, body, 401, js, `{"message":"token is required","url":"`+sw+`"}`)
 	resp, body = raw(t, srv, "GET", "/api/v1/version", "not-a-token", nil)
-	check("bad token", resp, body, 401, js, `{"message":"invalid username, password or token","url":"`+sw+`"}`)
+	check("bad token", resp, body, 401, js, `{"message":"access token does not exist [sha: not-a-token]","url":"`+sw+`"}`)
 	resp, body = raw(t, srv, "GET", "/api/v1/repos/alice/nope", "", nil)
 	check("missing repo", resp, body, 404, js, `{"message":"The target couldn't be found.","url":"`+sw+`","errors":[]}`)
 	resp, body = raw(t, srv, "GET", "/api/v1/repos/nobody/nope", "", nil)

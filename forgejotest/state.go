@@ -1,6 +1,7 @@
 package forgejotest
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/sha1"
 	"encoding/hex"
@@ -357,18 +358,41 @@ func (is *issue) addLabel(l *label) {
 	}
 }
 
+// deleteIssue removes an issue (or pull request) with its comments and
+// notification threads; its number stays taken.
+func (st *state) deleteIssue(is *issue) {
+	is.repo.issues[is.number-1] = nil
+	for _, cm := range is.comments {
+		delete(st.comments, cm.id)
+	}
+	st.notifications = slices.DeleteFunc(st.notifications, func(n *notification) bool { return n.issue == is })
+}
+
 // notify tells the people involved in an issue that actor did something to
-// it: the repository's owner (who watches it), the poster and every earlier
-// commenter, never the actor. One thread per user and issue, as Forgejo keeps
+// it, as Forgejo's CreateOrUpdateIssueNotifications picks them: the
+// repository's watchers, those subscribed to the issue, and its
+// participants (the poster and everyone who reviewed it), less whoever
+// unsubscribed from the issue, never the actor. A commenter is not a
+// participant: Forgejo's participant query joins reviews, so on Forgejo 15
+// someone who only commented hears nothing of the replies, where Gitea
+// tells every commenter. One thread per user and issue, as Forgejo keeps
 // them: a new event marks it unread again.
 func (st *state) notify(is *issue, actor *user, last *comment, now time.Time) {
 	seen := map[*user]bool{actor: true}
-	targets := []*user{is.repo.owner, is.poster}
-	for _, c := range is.comments {
-		targets = append(targets, c.poster)
+	targets := append(slices.Clone(st.watchers(is.repo)), is.poster)
+	for u, on := range st.more.issueWatch[is] {
+		if on {
+			targets = append(targets, u)
+		}
 	}
+	for _, rv := range st.reviews {
+		if rv.pull == is && rv.state != "REQUEST_REVIEW" && rv.state != "PENDING" {
+			targets = append(targets, rv.reviewer)
+		}
+	}
+	slices.SortStableFunc(targets, func(a, b *user) int { return cmp.Compare(a.id, b.id) })
 	for _, u := range targets {
-		if u == nil || seen[u] {
+		if on, set := st.explicitWatch(is, u); u == nil || seen[u] || u.org != nil || set && !on {
 			continue
 		}
 		seen[u] = true

@@ -72,6 +72,10 @@ type hook struct {
 	active        bool
 	created       time.Time
 	updated       time.Time
+	// defaultHook marks a hook of the site's made through POST
+	// /admin/hooks: a default hook (a template for new repositories), not
+	// a system hook, so GET /admin/hooks does not list it.
+	defaultHook bool
 }
 
 type collaborator struct {

@@ -49,9 +49,10 @@ type app struct {
 	forceProgress bool
 	prog          *progress
 
-	stdin     io.Reader // auth login --with-token
-	rawStdout io.Writer // as given: auth token's, and api's non-JSON body to a pipe (masked by hand)
-	dir       string    // where git is asked for the remotes ("" = the working directory)
+	stdin     io.Reader     // auth login --with-token
+	rawStdout io.Writer     // as given: auth token's, and api's non-JSON body to a pipe (masked by hand)
+	dir       string        // where git is asked for the remotes ("" = the working directory)
+	clock     forgejo.Clock // the client's clock when set (tests: a fake clock drives run watch)
 
 	// The factory's caches: built once, read only through f.
 	client           *forgejo.Client
@@ -159,7 +160,9 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	case cmdutil.ExitUsage:
 		cmdutil.PrintUsageError(a.stderr, cmd, err)
 	default:
-		fmt.Fprintf(a.stderr, "forgego: %s\n", cmdutil.Describe(err))
+		if !errors.Is(err, cmdutil.ErrSilent) {
+			fmt.Fprintf(a.stderr, "forgego: %s\n", cmdutil.Describe(err))
+		}
 	}
 	return code
 }
@@ -216,6 +219,9 @@ func (a *app) clientFor(host string) (*forgejo.Client, error) {
 // clientOptions are the options of every client the CLI builds.
 func (a *app) clientOptions() []forgejo.ClientOption {
 	opts := []forgejo.ClientOption{forgejo.WithUserAgent("forgego-cli/" + cmdutil.Version()), forgejo.WithHooks(progressHooks(a.progress()))}
+	if a.clock != nil {
+		opts = append(opts, forgejo.WithClock(a.clock))
+	}
 	if a.f.IOStreams.Verbose {
 		opts = append(opts, forgejo.WithHooks(verboseHooks(a.stderr)))
 	}

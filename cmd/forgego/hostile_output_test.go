@@ -71,22 +71,35 @@ func hostileServer(t *testing.T, p string) *httptest.Server {
 		`,"assets":[{"id":1,"name":` + P + `,"size":10,"download_count":1,"browser_download_url":"https://x.example/a"}]}`
 	repo := `{"id":1,"name":"r","full_name":` + P + `,"description":` + P + `,"website":` + P + `,"owner":` + user +
 		`,"default_branch":` + P + `,"topics":[` + P + `],"html_url":` + P + `,"clone_url":` + P + `,"language":` + P + `}`
+	run := `{"id":1,"index_in_repo":1,"title":` + P + `,"status":"failure","event":` + P + `,"trigger_event":` + P + `,"workflow_id":` + P +
+		`,"prettyref":` + P + `,"commit_sha":` + P + `,"html_url":` + P + `,"trigger_user":` + user + `,"created":"2025-01-01T00:00:00Z","duration":1000000000}`
+	job := `{"id":1,"name":` + P + `,"status":"failure","runs_on":[` + P + `],"needs":[` + P + `],"task_id":1,"attempt":1}`
 	routes := map[string]string{
-		"/api/v1/repos/o/r/issues":            "[" + issue + "]",
-		"/api/v1/repos/o/r/issues/1":          issue,
-		"/api/v1/repos/o/r/issues/1/comments": "[" + comment + "]",
-		"/api/v1/repos/o/r/pulls":             "[" + pull + "]",
-		"/api/v1/repos/o/r/pulls/1":           pull,
-		"/api/v1/repos/o/r/labels":            "[" + label + "]",
-		"/api/v1/repos/o/r/releases":          "[" + release + "]",
-		"/api/v1/repos/o/r/releases/tags/v1":  release,
-		"/api/v1/repos/o/r/releases/latest":   release,
-		"/api/v1/repos/o/r":                   repo,
-		"/api/v1/users/o/repos":               "[" + repo + "]",
-		"/api/v1/repos/o/r/topics":            `{"topics":[` + P + `]}`,
-		"/api/v1/version":                     `{"version":` + P + `}`,
+		"/api/v1/repos/o/r/actions/runs":        `{"total_count":1,"workflow_runs":[` + run + `]}`,
+		"/api/v1/repos/o/r/actions/runs/1":      run,
+		"/api/v1/repos/o/r/actions/runs/1/jobs": "[" + job + "]",
+		"/api/v1/repos/o/r/actions/variables":   `[{"name":` + P + `,"data":` + P + `}]`,
+		"/api/v1/repos/o/r/actions/secrets":     `[{"name":` + P + `,"created_at":"2025-01-01T00:00:00Z"}]`,
+		"/api/v1/repos/o/r/issues":              "[" + issue + "]",
+		"/api/v1/repos/o/r/issues/1":            issue,
+		"/api/v1/repos/o/r/issues/1/comments":   "[" + comment + "]",
+		"/api/v1/repos/o/r/pulls":               "[" + pull + "]",
+		"/api/v1/repos/o/r/pulls/1":             pull,
+		"/api/v1/repos/o/r/labels":              "[" + label + "]",
+		"/api/v1/repos/o/r/releases":            "[" + release + "]",
+		"/api/v1/repos/o/r/releases/tags/v1":    release,
+		"/api/v1/repos/o/r/releases/latest":     release,
+		"/api/v1/repos/o/r":                     repo,
+		"/api/v1/users/o/repos":                 "[" + repo + "]",
+		"/api/v1/repos/o/r/topics":              `{"topics":[` + P + `]}`,
+		"/api/v1/version":                       `{"version":` + P + `}`,
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v1/repos/o/r/actions/jobs/1/logs" {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = io.WriteString(w, p+"\n\x9b2J raw "+p+"\nno newline at the end "+p)
+			return
+		}
 		if r.URL.Path == "/api/v1/repos/o/r/pulls/1.diff" || r.URL.Path == "/api/v1/repos/o/r/pulls/1.patch" {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			_, _ = io.WriteString(w, "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-"+p+"\n+\x9b2J raw "+p+"\n")
@@ -121,6 +134,14 @@ var hostileCommands = []struct {
 	{"release-view", []string{"release", "view", "o/r", "v1"}},
 	{"repo-view", []string{"repo", "view", "o/r"}},
 	{"repo-list", []string{"repo", "list", "o"}},
+	{"run-list", []string{"run", "list", "o/r"}},
+	{"run-view", []string{"run", "view", "o/r", "1"}},
+	{"run-view-log", []string{"run", "view", "o/r", "1", "--log"}},
+	{"run-view-json", []string{"run", "view", "o/r", "1", "--json", "title,jobs", "--jq", ".jobs[].name, .title"}},
+	{"run-watch", []string{"run", "watch", "o/r", "1"}},
+	{"variable-list", []string{"variable", "list", "-R", "o/r"}},
+	{"secret-list", []string{"secret", "list", "-R", "o/r"}},
+	{"run-error-404", []string{"run", "view", "o/r", "99"}},
 	{"error-404", []string{"issue", "view", "o/r", "99"}},
 	{"verbose", []string{"issue", "list", "o/r", "-v"}},
 	{"json-fields", []string{"issue", "list", "o/r", "--json", "title,body,labels,user,milestone"}},

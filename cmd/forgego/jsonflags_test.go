@@ -22,6 +22,8 @@ func TestEveryDataCommandHasJSONFlags(t *testing.T) {
 		"release list", "release view", "release create",
 		"repo view", "repo list", "repo create", "repo fork",
 		"ratelimit", "version",
+		"run list", "run view", "workflow list", "workflow view", "workflow run",
+		"secret list", "variable list", "variable get",
 	}
 	root := newApp(context.Background(), io.Discard, io.Discard, func(string) string { return "" }).rootCmd()
 	var got []string

@@ -216,8 +216,11 @@ func Describe(err error) string {
 		ae *forgejo.APIError
 		te *forgejo.TransportError
 		de *forgejo.DecodeError
+		uo *forgejo.UnsupportedOperationError
 	)
 	switch {
+	case errors.As(err, &uo):
+		return describeUnsupported(uo) + suffix
 	case errors.As(err, &se) && se.API != nil && len(se.Required) > 0:
 		// The server's wording ("at least one of required scope(s)")
 		// misleads: every scope it lists is required. Say which to add.

@@ -16,7 +16,11 @@ import (
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/pr"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/release"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/repo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/run"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/secret"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/variable"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/webhook"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/workflow"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -75,9 +79,13 @@ func NewCmdRoot(f *cmdutil.Factory, g *Flags, more ...*cobra.Command) *cobra.Com
 	pf.BoolVar(&g.Embedded, "embedded", false, "run against an in-process demo server (no network, no token)")
 	pf.BoolVar(&g.Pace, "pace", false, "when the rate-limit budget is spent, wait for the reset instead of sending requests the instance would refuse")
 
-	root.AddGroup(&cobra.Group{ID: "core", Title: "Commands:"}, &cobra.Group{ID: "more", Title: "More commands:"})
+	root.AddGroup(&cobra.Group{ID: "core", Title: "Commands:"}, &cobra.Group{ID: "actions", Title: "Forgejo Actions commands:"}, &cobra.Group{ID: "more", Title: "More commands:"})
 	for _, c := range []*cobra.Command{issue.NewCmdIssue(f), pr.NewCmdPR(f), label.NewCmdLabel(f), release.NewCmdRelease(f), repo.NewCmdRepo(f)} {
 		c.GroupID = "core"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{run.NewCmdRun(f), workflow.NewCmdWorkflow(f), secret.NewCmdSecret(f), variable.NewCmdVariable(f)} {
+		c.GroupID = "actions"
 		root.AddCommand(c)
 	}
 	for _, c := range append([]*cobra.Command{api.NewCmdAPI(f, nil), auth.NewCmdAuth(f), fake.NewCmdFake(f), misc.NewCmdRateLimit(f, nil), misc.NewCmdVersion(f, nil), webhook.NewCmdWebhook(f)}, more...) {

@@ -186,7 +186,7 @@ func viewRun(opts *ViewOptions) error {
 		assets := [][]string{}
 		for _, as := range r.Assets {
 			if as != nil {
-				assets = append(assets, []string{"  " + as.Name, byteSize(as.Size), strconv.FormatInt(as.DownloadCount, 10) + " downloads"})
+				assets = append(assets, []string{"  " + as.Name, shared.ByteSize(as.Size), strconv.FormatInt(as.DownloadCount, 10) + " downloads"})
 			}
 		}
 		return cmdutil.Table(f.IOStreams, assets)

@@ -87,17 +87,3 @@ func checkFiles(files []string) error {
 	}
 	return nil
 }
-
-// byteSize renders a size for people: 512 B, 1.5 KiB, 12.0 MiB.
-func byteSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}

@@ -2,16 +2,14 @@ package release
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
+	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/shared"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -239,10 +237,8 @@ is sent with a download only when the asset is on the instance's own host.`,
 			if len(args) > 1 {
 				return cmdutil.Usagef("release download takes one TAG (or none: the latest release)")
 			}
-			for _, p := range opts.Patterns {
-				if _, err := path.Match(p, ""); err != nil {
-					return cmdutil.Usagef("--pattern %q is not a glob such as '*.tar.gz'", p)
-				}
+			if err := shared.CheckGlobs(opts.Patterns); err != nil {
+				return cmdutil.Usagef("%v", err)
 			}
 			if st, err := os.Stat(opts.Dir); err != nil || !st.IsDir() {
 				return cmdutil.Usagef("--dir %s: no such directory", opts.Dir)
@@ -285,7 +281,7 @@ func downloadRun(opts *DownloadOptions) error {
 	}
 	var picked []*forgejo.Attachment
 	for _, as := range rel.Assets {
-		if as != nil && matchesAny(opts.Patterns, as.Name) {
+		if as != nil && shared.MatchesAny(opts.Patterns, as.Name) {
 			picked = append(picked, as)
 		}
 	}
@@ -296,11 +292,8 @@ func downloadRun(opts *DownloadOptions) error {
 		return fmt.Errorf("the release %s has no assets", rel.TagName)
 	}
 	for _, as := range picked {
-		if !safeFileName(as.Name) {
-			return fmt.Errorf("the asset name %q is not a plain file name: refused, it would be written outside %s", as.Name, dir)
-		}
-		if _, err := os.Lstat(filepath.Join(dir, as.Name)); err == nil && !opts.Clobber {
-			return fmt.Errorf("%s exists: not overwritten without --clobber", filepath.Join(dir, as.Name))
+		if err := shared.CheckTarget(dir, as.Name, "asset", opts.Clobber); err != nil {
+			return err
 		}
 	}
 	for _, as := range picked {
@@ -313,59 +306,14 @@ func downloadRun(opts *DownloadOptions) error {
 	return nil
 }
 
-func matchesAny(patterns []string, name string) bool {
-	if len(patterns) == 0 {
-		return true
-	}
-	for _, p := range patterns {
-		if ok, _ := path.Match(p, name); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// safeFileName reports whether an asset name, which the instance chose, is
-// a plain file name: no directory part on any system, not . or .., not
-// hidden tricks such as a drive letter or a NUL.
-func safeFileName(name string) bool {
-	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\\:\x00") &&
-		filepath.IsLocal(name) && filepath.Base(name) == name
-}
-
 // downloadAsset fetches an asset's file (its browser_download_url, through
-// the client: retried, paced, the token only to the instance) into dst:
-// into a temporary file beside it, renamed over dst when complete (with
-// clobber), or linked to dst, which fails if dst appeared meanwhile
-// (without).
+// the client: retried, paced, the token only to the instance) into dst,
+// whole or not at all (shared.WriteFile).
 func downloadAsset(ctx context.Context, c *forgejo.Client, as *forgejo.Attachment, dst string, clobber bool) (int64, error) {
 	body, resp, err := c.OpenAttachment(ctx, as)
 	if err != nil {
 		return 0, fmt.Errorf("the asset %s: %w", as.Name, err)
 	}
 	defer body.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".forgego-download-*")
-	if err != nil {
-		return 0, err
-	}
-	defer os.Remove(tmp.Name()) // after a rename or a link, only the temporary name goes
-	n, err := io.Copy(tmp, body)
-	if want := resp.ContentLength; err == nil && want >= 0 && n != want {
-		err = fmt.Errorf("got %d of %d bytes", n, want)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return 0, fmt.Errorf("downloading %s: %w", as.Name, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return 0, err
-	}
-	if clobber {
-		err = os.Rename(tmp.Name(), dst)
-	} else if err = os.Link(tmp.Name(), dst); errors.Is(err, fs.ErrExist) {
-		err = fmt.Errorf("%s exists: not overwritten without --clobber", dst)
-	}
-	return n, err
+	return shared.WriteFile(dst, as.Name, clobber, resp.ContentLength, func(w io.Writer) (int64, error) { return io.Copy(w, body) })
 }
