@@ -259,6 +259,22 @@ func (s *scenario) must(err error, what string) {
 	}
 }
 
+// missingRoute reports whether err is the router's miss (the server lacks
+// the route), and records it as the observation "route missing: …" when
+// it is: for a call the area can go on without, where must would end it.
+func (s *scenario) missingRoute(err error, what string) bool {
+	s.t.Helper()
+	if !isRouterMiss(err) {
+		return false
+	}
+	var e *forgejo.APIError
+	errors.As(err, &e)
+	m := fmt.Sprintf("%s (%s: %d)", what, e.Call.Operation, e.StatusCode)
+	s.note("route missing: %s", m)
+	s.tr.missing[s.path] = append(s.tr.missing[s.path], m)
+	return true
+}
+
 // apiErr returns the *APIError inside err, failing the test when there is
 // none.
 func (s *scenario) apiErr(err error, what string) *forgejo.APIError {
@@ -641,5 +657,25 @@ func TestContractMissingRouteEndsOnlyItsArea(t *testing.T) {
 		if len(tr.lines[area]) == 0 {
 			t.Errorf("area %s after the miss did not run", area)
 		}
+	}
+}
+
+// The whole scenario against the fake as Forgejo 11.0, the oldest release
+// it answers as: every area passes, and the routes 11.0 lacks are recorded
+// where the scenario meets them, ending an area (must) or not (missingRoute).
+func TestContractOnRelease11(t *testing.T) {
+	tr := runScenario(t, fakeTarget(t, WithRelease("11.0")))
+	for area, want := range map[string]string{
+		"actions":                        "getRepoRunners",
+		"accounts/accountEmails":         "adminListUserEmails",
+		"accounts/accountAvatarsAndOrgs": "adminCreateUserAccessToken",
+		"repoMore/archives":              "GetBlobs",
+	} {
+		if ms := tr.missing[area]; len(ms) != 1 || !strings.Contains(ms[0], want) {
+			t.Errorf("%s: missing %q, want %s", area, ms, want)
+		}
+	}
+	if n := len(tr.lines["repoMore/archives"]); n < 2 {
+		t.Errorf("archives stopped at the missing route: %d lines", n)
 	}
 }
