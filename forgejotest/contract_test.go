@@ -67,9 +67,7 @@ type target struct {
 	name string // "fake", "gitea" or "forgejo"
 	// fake is true where the scenario holds the target to the fake's
 	// Forgejo answers: the fake itself, and a real Forgejo.
-	fake bool
-	// real is a real server (Gitea or Forgejo), not the in-process fake.
-	real         bool
+	fake         bool
 	version      string // what /version answers
 	release      string // the release the fake answers as for a real Forgejo ("15.0.3"), "" for the pinned spec
 	url          string // instance root
@@ -112,7 +110,7 @@ func serverTarget(t *testing.T) (*target, string) {
 		return c
 	}
 	tg := &target{
-		name: "gitea", real: true, url: strings.TrimRight(env["FORGEGO_IT_URL"], "/"),
+		name: "gitea", url: strings.TrimRight(env["FORGEGO_IT_URL"], "/"),
 		user1: env["FORGEGO_IT_ADMIN"], user2: env["FORGEGO_IT_USER2"],
 		c1: mk(forgejo.WithToken(env["FORGEGO_IT_ADMIN_TOKEN"])), c2: mk(forgejo.WithToken(env["FORGEGO_IT_USER2_TOKEN"])),
 		anon: mk(), httpc: http.DefaultClient,
