@@ -148,7 +148,7 @@ func TestContract(t *testing.T) {
 	if server != nil && server.release != "" {
 		fakeOpts = append(fakeOpts, WithRelease(server.release))
 	}
-	var fake, real *transcript
+	var fake, onServer *transcript
 	t.Run("fake", func(t *testing.T) {
 		fake = runScenario(t, fakeTarget(t, fakeOpts...))
 	})
@@ -164,14 +164,14 @@ func TestContract(t *testing.T) {
 			t.Skip(reason)
 		}
 		t.Logf("%s %s; the fake answers as %s", server.name, server.version, map[bool]string{true: "release " + server.release, false: "the pinned spec"}[server.release != ""])
-		real = runScenario(t, server)
+		onServer = runScenario(t, server)
 	})
-	if fake == nil || real == nil {
+	if fake == nil || onServer == nil {
 		return
 	}
 	agree, differ := 0, 0
 	for _, area := range fake.areas {
-		f, g := fake.lines[area], real.lines[area]
+		f, g := fake.lines[area], onServer.lines[area]
 		same := true
 		for i := range max(len(f), len(g)) {
 			var a, b string
@@ -192,7 +192,7 @@ func TestContract(t *testing.T) {
 		} else {
 			differ++
 		}
-		if ms := real.missing[area]; len(ms) > 0 {
+		if ms := onServer.missing[area]; len(ms) > 0 {
 			t.Logf("%s: route missing on %s: %s", area, server.name, strings.Join(ms, "; "))
 		}
 	}
