@@ -19,42 +19,69 @@ import (
 )
 
 // The contract suite: ONE scenario, run against the fake and against a real
-// Gitea (the server of the integration suite, scripts/gitea.sh) when
-// FORGEGO_IT_URL and its companions are set. Each run writes a transcript of
-// what it observed; when both ran, the transcripts must be identical. Where
-// the fake differs on purpose (it follows Forgejo and Codeberg, which Gitea
-// does not always), the scenario branches explicitly on target.fake and says
-// why; such observations stay out of the transcript.
+// server (the integration suite's: scripts/gitea.sh starts a Gitea, and any
+// Forgejo will do) when the server's variables are set. Each run writes a
+// transcript of what it observed, area by area; where both ran, each area's
+// transcripts must be identical, and each area reports its own differences.
+//
+// The real server's kind comes from its /version: a Forgejo names the Gitea
+// level it is compatible with ("15.0.3+gitea-1.22.0"), a Gitea does not
+// ("1.27.3"). Where the fake answers as Forgejo and Gitea differs, the
+// scenario branches on target.fake and says why; such observations stay out
+// of the transcript. A real Forgejo takes the fake's side of every such
+// branch: it is held to the fake's Forgejo answers. Against a Forgejo of a
+// release the fake can answer as (Releases), the fake runs as that release
+// (WithRelease), so that an operation newer than the server is missing from
+// both.
 //
 // The scenario's steps live with their service, in contract_<service>_test.go
 // (contract_repos_test.go, contract_issues_test.go, …); runScenario below
 // runs them in an order that matters (each step may rely on what the ones
-// before it made), through the area functions after it.
+// before it made), each area in its own subtest: a failure stops its area,
+// not the areas after it. A call the scenario needs to succeed that meets
+// the router's miss (404 text/plain "404 page not found", or an empty 405:
+// the server lacks the route) ends its area with the observation "route
+// missing: …", not a failure: the transcripts then say which side lacks it.
+//
+// The variables, all needed (scripts/gitea.sh start writes them for its
+// server; set them by hand for another, with two users' all-scope tokens,
+// user1 a site administrator):
+//
+//	FORGEGO_IT_URL               the instance root, such as http://127.0.0.1:3000
+//	FORGEGO_IT_ADMIN             user1's login (a site administrator)
+//	FORGEGO_IT_ADMIN_TOKEN       user1's token, scope all
+//	FORGEGO_IT_USER2             user2's login (not an administrator)
+//	FORGEGO_IT_USER2_TOKEN       user2's token, scope all
+//	FORGEGO_CONTRACT_REQUIRE=1   fail, not skip, when they are not set (.ci/run)
 //
 // To run it against Gitea:
 //
 //	. "$(scripts/gitea.sh start)" && go test -run Contract -v ./forgejotest/ ; scripts/gitea.sh stop
 //
-// Without the server's variables the gitea half skips, unless
+// Without the server's variables the server half skips, unless
 // FORGEGO_CONTRACT_REQUIRE=1 (as .ci/run sets it), where it fails: a CI
 // that forgets the server must not pass.
 
 // target is a server the scenario runs against.
 type target struct {
-	name         string
+	name string // "fake", "gitea" or "forgejo"
+	// fake is true where the scenario holds the target to the fake's
+	// Forgejo answers: the fake itself, and a real Forgejo.
 	fake         bool
+	version      string // what /version answers
+	release      string // the release the fake answers as for a real Forgejo ("15.0.3"), "" for the pinned spec
 	url          string // instance root
 	user1, user2 string
 	c1, c2, anon *forgejo.Client
 	httpc        *http.Client
 }
 
-func fakeTarget(t *testing.T) *target {
+func fakeTarget(t *testing.T, opts ...Option) *target {
 	// The same limits as scripts/gitea.sh sets (MAX_RESPONSE_ITEMS 20,
 	// DEFAULT_PAGING_NUM 10), so that the clamp compares like with like;
 	// Codeberg's own values are the fake's defaults (50 and 30). The same
 	// logins, and user1 a site admin, as on the Gitea server.
-	srv := NewServer(t, WithMaxResponseItems(20), WithDefaultPagingNum(10), WithDefaultUser("forgego-admin"))
+	srv := NewServer(t, append([]Option{WithMaxResponseItems(20), WithDefaultPagingNum(10), WithDefaultUser("forgego-admin")}, opts...)...)
 	srv.SetAdmin("forgego-admin", true)
 	tok2 := srv.AddUser("forgego-user2")
 	return &target{
@@ -64,7 +91,9 @@ func fakeTarget(t *testing.T) *target {
 	}
 }
 
-func giteaTarget(t *testing.T) (*target, string) {
+// serverTarget is the real server the variables name, its kind read from
+// /version; nil and the reason when they are not set.
+func serverTarget(t *testing.T) (*target, string) {
 	env := map[string]string{}
 	for _, k := range []string{"FORGEGO_IT_URL", "FORGEGO_IT_ADMIN", "FORGEGO_IT_ADMIN_TOKEN", "FORGEGO_IT_USER2", "FORGEGO_IT_USER2_TOKEN"} {
 		v := os.Getenv(k)
@@ -80,49 +109,122 @@ func giteaTarget(t *testing.T) (*target, string) {
 		}
 		return c
 	}
-	return &target{
+	tg := &target{
 		name: "gitea", url: strings.TrimRight(env["FORGEGO_IT_URL"], "/"),
 		user1: env["FORGEGO_IT_ADMIN"], user2: env["FORGEGO_IT_USER2"],
 		c1: mk(forgejo.WithToken(env["FORGEGO_IT_ADMIN_TOKEN"])), c2: mk(forgejo.WithToken(env["FORGEGO_IT_USER2_TOKEN"])),
 		anon: mk(), httpc: http.DefaultClient,
-	}, ""
+	}
+	v, _, err := tg.anon.Misc.GetVersion(context.Background())
+	if err != nil {
+		t.Fatalf("the server's version (%s): %v", tg.url, err)
+	}
+	tg.version = v.Version
+	tg.name, tg.fake, tg.release = serverKind(v.Version)
+	return tg, ""
+}
+
+// serverKind reads a real server's version: its name, whether the scenario
+// holds it to the fake's Forgejo answers, and the release the fake answers
+// as for it (WithRelease's argument). That is "" for a Gitea, and for a
+// Forgejo whose release line the fake does not know or is the newest one
+// (the fake then answers as the pinned spec, that line's build).
+func serverKind(version string) (name string, forgejoLike bool, release string) {
+	info, ok := forgejo.ParseVersion(version)
+	if !ok || !info.Forgejo {
+		return "gitea", false, ""
+	}
+	lines := Releases()
+	line := fmt.Sprintf("%d.%d", info.Major, info.Minor)
+	if slices.Contains(lines[:len(lines)-1], line) {
+		release = fmt.Sprintf("%d.%d.%d", info.Major, info.Minor, info.Patch)
+	}
+	return "forgejo", true, release
 }
 
 func TestContract(t *testing.T) {
-	transcripts := map[string][]string{}
+	server, reason := serverTarget(t)
+	var fakeOpts []Option
+	if server != nil && server.release != "" {
+		fakeOpts = append(fakeOpts, WithRelease(server.release))
+	}
+	var fake, onServer *transcript
 	t.Run("fake", func(t *testing.T) {
-		transcripts["fake"] = runScenario(t, fakeTarget(t))
+		fake = runScenario(t, fakeTarget(t, fakeOpts...))
 	})
-	t.Run("gitea", func(t *testing.T) {
-		tg, reason := giteaTarget(t)
-		if tg == nil {
+	name := "server"
+	if server != nil {
+		name = server.name
+	}
+	t.Run(name, func(t *testing.T) {
+		if server == nil {
 			if os.Getenv("FORGEGO_CONTRACT_REQUIRE") == "1" {
 				t.Fatal(reason + " (FORGEGO_CONTRACT_REQUIRE=1: the contract suite must run against the server)")
 			}
 			t.Skip(reason)
 		}
-		transcripts["gitea"] = runScenario(t, tg)
+		t.Logf("%s %s; the fake answers as %s", server.name, server.version, map[bool]string{true: "release " + server.release, false: "the pinned spec"}[server.release != ""])
+		onServer = runScenario(t, server)
 	})
-	fake, gitea := transcripts["fake"], transcripts["gitea"]
-	if fake == nil || gitea == nil || t.Failed() {
+	if fake == nil || onServer == nil {
 		return
 	}
-	for i := range max(len(fake), len(gitea)) {
-		var f, g string
-		if i < len(fake) {
-			f = fake[i]
+	agree, differ := 0, 0
+	for _, area := range fake.areas {
+		f, g := fake.lines[area], onServer.lines[area]
+		same := true
+		for i := range max(len(f), len(g)) {
+			var a, b string
+			if i < len(f) {
+				a = f[i]
+			}
+			if i < len(g) {
+				b = g[i]
+			}
+			if a != b {
+				t.Errorf("%s: transcripts differ at line %d:\n fake:  %s\n %s: %s", area, i+1, a, server.name, b)
+				same = false
+				break
+			}
 		}
-		if i < len(gitea) {
-			g = gitea[i]
+		if same {
+			agree += len(f)
+		} else {
+			differ++
 		}
-		if f != g {
-			t.Errorf("transcripts differ at line %d:\n fake:  %s\n gitea: %s", i+1, f, g)
+		if ms := onServer.missing[area]; len(ms) > 0 {
+			t.Logf("%s: route missing on %s: %s", area, server.name, strings.Join(ms, "; "))
 		}
 	}
-	t.Logf("fake and gitea agree on %d observations", len(fake))
+	t.Logf("fake and %s agree on %d observations; %d of %d areas differ", server.name, agree, differ, len(fake.areas))
 	if testing.Verbose() {
-		t.Logf("transcript:\n%s", strings.Join(fake, "\n"))
+		var all []string
+		for _, area := range fake.areas {
+			all = append(all, fake.lines[area]...)
+		}
+		t.Logf("transcript:\n%s", strings.Join(all, "\n"))
 	}
+}
+
+// transcript is what one run observed, area by area.
+type transcript struct {
+	areas   []string            // in the order they ran
+	lines   map[string][]string // per area
+	missing map[string][]string // per area: the calls that met a missing route
+}
+
+// routeMissing ends an area at a call that met the router's miss.
+type routeMissing struct{ what string }
+
+// isRouterMiss reports whether err is the router's answer to a route it
+// does not have: 404 text/plain "404 page not found", or an empty 405.
+func isRouterMiss(err error) bool {
+	var e *forgejo.APIError
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.StatusCode == http.StatusNotFound && e.Message == "404 page not found" ||
+		e.StatusCode == http.StatusMethodNotAllowed && e.Message == ""
 }
 
 // scenario carries one run.
@@ -130,7 +232,9 @@ type scenario struct {
 	t     *testing.T
 	tg    *target
 	ctx   context.Context
-	lines []string
+	lines []string // the current area's
+	tr    *transcript
+	path  string // the current area, "gaps/attachments"
 	owner string
 	repo  string
 	org   string
@@ -143,9 +247,30 @@ func (s *scenario) note(format string, args ...any) {
 
 func (s *scenario) must(err error, what string) {
 	s.t.Helper()
+	if isRouterMiss(err) {
+		var e *forgejo.APIError
+		errors.As(err, &e)
+		panic(routeMissing{what: fmt.Sprintf("%s (%s: %d)", what, e.Call.Operation, e.StatusCode)})
+	}
 	if err != nil {
 		s.t.Fatalf("%s: %v", what, err)
 	}
+}
+
+// missingRoute reports whether err is the router's miss (the server lacks
+// the route), and records it as the observation "route missing: …" when
+// it is: for a call the area can go on without, where must would end it.
+func (s *scenario) missingRoute(err error, what string) bool {
+	s.t.Helper()
+	if !isRouterMiss(err) {
+		return false
+	}
+	var e *forgejo.APIError
+	errors.As(err, &e)
+	m := fmt.Sprintf("%s (%s: %d)", what, e.Call.Operation, e.StatusCode)
+	s.note("route missing: %s", m)
+	s.tr.missing[s.path] = append(s.tr.missing[s.path], m)
+	return true
 }
 
 // apiErr returns the *APIError inside err, failing the test when there is
@@ -187,36 +312,69 @@ func (s *scenario) count(path string, query url.Values, c *forgejo.Client) (int,
 	return len(items), resp
 }
 
-func runScenario(t *testing.T, tg *target) []string {
+func runScenario(t *testing.T, tg *target) *transcript {
 	s := &scenario{t: t, tg: tg, ctx: context.Background(), owner: tg.user1,
-		repo: fmt.Sprintf("contract-%d", time.Now().UnixNano())}
-	s.settings()
-	s.repository()
-	s.issues()
-	s.paging()
-	s.editing()
-	s.topics()
-	s.stars()
-	s.follows()
-	s.commentsAndNotifications()
-	s.labelsAndMilestones()
-	s.errorShapes()
-	s.contents()
-	s.tags()
-	s.releases()
-	s.orgsAndTeams()
-	s.hooks()
-	s.collaboratorsAndMore()
-	s.reviews()
-	s.gaps()
-	s.outcomes()
-	s.actionsArea()
-	s.repoMoreArea()
+		repo: fmt.Sprintf("contract-%d", time.Now().UnixNano()),
+		tr:   &transcript{lines: map[string][]string{}, missing: map[string][]string{}}}
+	area := s.area
+	area("settings", s.settings)
+	area("repository", s.repository)
+	area("issues", s.issues)
+	area("paging", s.paging)
+	area("editing", s.editing)
+	area("topics", s.topics)
+	area("stars", s.stars)
+	area("follows", s.follows)
+	area("commentsAndNotifications", s.commentsAndNotifications)
+	area("labelsAndMilestones", s.labelsAndMilestones)
+	area("errorShapes", s.errorShapes)
+	area("contents", s.contents)
+	area("tags", s.tags)
+	area("releases", s.releases)
+	area("orgsAndTeams", s.orgsAndTeams)
+	area("hooks", s.hooks)
+	area("collaboratorsAndMore", s.collaboratorsAndMore)
+	area("reviews", s.reviews)
+	area("gaps", s.gaps)
+	area("outcomes", s.outcomes)
+	area("actions", s.actionsArea)
+	area("repoMore", s.repoMoreArea)
 	// Last: its blocking (fake only; Gitea has none) undoes user2's
 	// collaborations, which the areas before rely on.
-	s.accountsArea()
-	s.cleanup()
-	return s.lines
+	area("accounts", s.accountsArea)
+	area("cleanup", s.cleanup)
+	return s.tr
+}
+
+// area runs step as a subtest of the current one, with a transcript of its
+// own: a failure ends the area, not the run, and a call that meets a
+// missing route ends it with the observation "route missing: …". An area
+// may hold areas (gaps, outcomes, …): its steps are areas of their own.
+func (s *scenario) area(name string, step func()) {
+	full := name
+	if s.path != "" {
+		full = s.path + "/" + name
+	}
+	parentT, parentLines, parentPath := s.t, s.lines, s.path
+	s.tr.areas = append(s.tr.areas, full)
+	parentT.Run(name, func(t *testing.T) {
+		s.t, s.lines, s.path = t, nil, full
+		defer func() {
+			r := recover()
+			m, missing := r.(routeMissing)
+			if missing {
+				s.note("route missing: %s", m.what)
+				s.tr.missing[full] = append(s.tr.missing[full], m.what)
+				t.Logf("route missing on %s, the rest of the area not run: %s", s.tg.name, m.what)
+			}
+			s.tr.lines[full] = s.lines
+			s.t, s.lines, s.path = parentT, parentLines, parentPath
+			if r != nil && !missing {
+				panic(r)
+			}
+		}()
+		step()
+	})
 }
 
 func (s *scenario) paging() {
@@ -315,13 +473,13 @@ func (s *scenario) cleanup() {
 // request files. It runs after reviews(): user2 is a collaborator with
 // write access and s.org exists.
 func (s *scenario) gaps() {
-	s.branchProtections()
-	s.attachments()
-	s.userHooks()
-	s.publicMembers()
-	s.teamSearch()
-	s.commentReactions()
-	s.reviewRequestsAndFiles()
+	s.area("branchProtections", s.branchProtections)
+	s.area("attachments", s.attachments)
+	s.area("userHooks", s.userHooks)
+	s.area("publicMembers", s.publicMembers)
+	s.area("teamSearch", s.teamSearch)
+	s.area("commentReactions", s.commentReactions)
+	s.area("reviewRequestsAndFiles", s.reviewRequestsAndFiles)
 }
 
 // outcomes is the contract for the outcomes a real program's scenario found
@@ -329,50 +487,50 @@ func (s *scenario) gaps() {
 // that is not there, forking into an organization, a 51 MiB release asset.
 // It runs after gaps(): s.org exists and user2 is a write collaborator.
 func (s *scenario) outcomes() {
-	s.teamUnits()
-	s.missingLabelDelete()
-	s.forkIntoOrg()
-	s.bigAsset()
-	s.compare()
-	s.statuses()
-	s.topicSearch()
-	s.singleCommit()
+	s.area("teamUnits", s.teamUnits)
+	s.area("missingLabelDelete", s.missingLabelDelete)
+	s.area("forkIntoOrg", s.forkIntoOrg)
+	s.area("bigAsset", s.bigAsset)
+	s.area("compare", s.compare)
+	s.area("statuses", s.statuses)
+	s.area("topicSearch", s.topicSearch)
+	s.area("singleCommit", s.singleCommit)
 }
 
 // repoMoreArea is the contract for time tracking, subscriptions and
 // watches, pins, assignees and reviewers, the timeline, the wiki, deploy
 // keys, tag protections, git data, settings, templates and markup.
 func (s *scenario) repoMoreArea() {
-	s.timeTracking()
-	s.subscriptionsAndWatches()
-	s.pinsAndPeople()
-	s.timeline()
-	s.wiki()
-	s.deployKeys()
-	s.tagProtections()
-	s.gitData()
-	s.instanceTemplates()
-	s.markup()
-	s.repoExtras()
-	s.pushMirrors()
-	s.notesAndTemplates()
-	s.transfers()
-	s.archives()
-	s.editorConfig()
-	s.avatarAndAutoMerge()
-	s.commitDiffs()
+	s.area("timeTracking", s.timeTracking)
+	s.area("subscriptionsAndWatches", s.subscriptionsAndWatches)
+	s.area("pinsAndPeople", s.pinsAndPeople)
+	s.area("timeline", s.timeline)
+	s.area("wiki", s.wiki)
+	s.area("deployKeys", s.deployKeys)
+	s.area("tagProtections", s.tagProtections)
+	s.area("gitData", s.gitData)
+	s.area("instanceTemplates", s.instanceTemplates)
+	s.area("markup", s.markup)
+	s.area("repoExtras", s.repoExtras)
+	s.area("pushMirrors", s.pushMirrors)
+	s.area("notesAndTemplates", s.notesAndTemplates)
+	s.area("transfers", s.transfers)
+	s.area("archives", s.archives)
+	s.area("editorConfig", s.editorConfig)
+	s.area("avatarAndAutoMerge", s.avatarAndAutoMerge)
+	s.area("commitDiffs", s.commitDiffs)
 }
 
 // accountsArea is this area's part of the contract scenario: what bots and
 // automation do to accounts and what a site administrator does.
 func (s *scenario) accountsArea() {
-	s.adminAccounts()
-	s.accountKeys()
-	s.accountEmails()
-	s.accountSettingsAndApps()
-	s.adminSite()
-	s.accountAvatarsAndOrgs()
-	s.packagesArea()
+	s.area("adminAccounts", s.adminAccounts)
+	s.area("accountKeys", s.accountKeys)
+	s.area("accountEmails", s.accountEmails)
+	s.area("accountSettingsAndApps", s.accountSettingsAndApps)
+	s.area("adminSite", s.adminSite)
+	s.area("accountAvatarsAndOrgs", s.accountAvatarsAndOrgs)
+	s.area("packagesArea", s.packagesArea)
 }
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
@@ -452,4 +610,70 @@ func (s *scenario) newIssue(title string) int64 {
 	is, _, err := s.tg.c1.Issues.Create(s.ctx, s.owner, s.repo, forgejo.CreateIssueRequest{Title: title})
 	s.must(err, "create "+title)
 	return is.Number
+}
+
+// The real server's kind, and the release the fake answers as for it, come
+// from its version string.
+func TestContractServerKind(t *testing.T) {
+	for v, want := range map[string]struct {
+		name    string
+		fake    bool
+		release string
+	}{
+		"1.27.3":                                 {"gitea", false, ""},
+		"15.0.3+gitea-1.22.0":                    {"forgejo", true, "15.0.3"},
+		"11.0.15+gitea-1.22.0":                   {"forgejo", true, "11.0.15"},
+		"16.0.0-dev-539-4695780d41+gitea-1.22.0": {"forgejo", true, ""},
+		"12.0.1+gitea-1.22.0":                    {"forgejo", true, ""},
+		"garbage":                                {"gitea", false, ""},
+	} {
+		name, fake, release := serverKind(v)
+		if name != want.name || fake != want.fake || release != want.release {
+			t.Errorf("%q: %s %v %q, want %+v", v, name, fake, release, want)
+		}
+		if release != "" {
+			if _, _, err := parseRelease(release); err != nil {
+				t.Errorf("%q: WithRelease(%q) refused: %v", v, release, err)
+			}
+		}
+	}
+}
+
+// An area that meets a missing route ends there with the observation
+// "route missing: …" and no failure; the areas after it run. The fake as
+// Forgejo 15.0 lacks an operation the actions area needs (ListRunJobs).
+func TestContractMissingRouteEndsOnlyItsArea(t *testing.T) {
+	tr := runScenario(t, fakeTarget(t, WithRelease("15.0.3")))
+	ms := tr.missing["actions"]
+	if len(ms) != 1 || !strings.Contains(ms[0], "ListActionRunJobs") {
+		t.Fatalf("actions area's missing routes: %q", ms)
+	}
+	if last := tr.lines["actions"][len(tr.lines["actions"])-1]; !strings.HasPrefix(last, "route missing: ") {
+		t.Errorf("actions area's last line: %q", last)
+	}
+	for _, area := range []string{"repoMore/wiki", "accounts/accountKeys", "cleanup"} {
+		if len(tr.lines[area]) == 0 {
+			t.Errorf("area %s after the miss did not run", area)
+		}
+	}
+}
+
+// The whole scenario against the fake as Forgejo 11.0, the oldest release
+// it answers as: every area passes, and the routes 11.0 lacks are recorded
+// where the scenario meets them, ending an area (must) or not (missingRoute).
+func TestContractOnRelease11(t *testing.T) {
+	tr := runScenario(t, fakeTarget(t, WithRelease("11.0")))
+	for area, want := range map[string]string{
+		"actions":                        "getRepoRunners",
+		"accounts/accountEmails":         "adminListUserEmails",
+		"accounts/accountAvatarsAndOrgs": "adminCreateUserAccessToken",
+		"repoMore/archives":              "GetBlobs",
+	} {
+		if ms := tr.missing[area]; len(ms) != 1 || !strings.Contains(ms[0], want) {
+			t.Errorf("%s: missing %q, want %s", area, ms, want)
+		}
+	}
+	if n := len(tr.lines["repoMore/archives"]); n < 2 {
+		t.Errorf("archives stopped at the missing route: %d lines", n)
+	}
 }

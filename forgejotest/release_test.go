@@ -268,4 +268,34 @@ func TestReleasesMatchLibrary(t *testing.T) {
 			t.Errorf("release %d: forgejotest %v, library %s %s", i, releases[i], r.Version, r.Served)
 		}
 	}
+	// The default server serves the pinned spec, the newest release: its
+	// /version must say so, or a version-checking client refuses the
+	// operations that release added.
+	if newest := releases[len(releases)-1].served; DefaultVersion != newest {
+		t.Errorf("DefaultVersion %q, the pinned spec's build %q", DefaultVersion, newest)
+	}
+}
+
+// A default server reports the build whose spec it serves, so a client with
+// the version check is let through to an operation only the newest release
+// serves, and reaches the handler.
+func TestDefaultVersionLetsCheckedClientThrough(t *testing.T) {
+	srv := NewServer(t)
+	ctx := context.Background()
+	owner := srv.DefaultUser()
+	srv.AddRepo(owner, "demo")
+	checked := srv.Client(forgejo.WithVersionCheck())
+	for _, id := range []string{"ListActionRunJobs", "DeleteActionRun"} {
+		if ok, err := checked.Serves(ctx, id); !ok || err != nil {
+			t.Errorf("Serves(%s) on the default server: %v %v", id, ok, err)
+		}
+	}
+	_, _, err := checked.Actions.ListRunJobs(ctx, owner, "demo", 1)
+	var unsup *forgejo.UnsupportedOperationError
+	if errors.As(err, &unsup) {
+		t.Fatalf("refused before sending: %v", err)
+	}
+	if srv.Count("ListActionRunJobs") != 1 {
+		t.Errorf("ListActionRunJobs not sent: %v", err)
+	}
 }

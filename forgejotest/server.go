@@ -26,9 +26,12 @@ const (
 	// DefaultUser is the login of the user the server starts with; its token
 	// is [Server.Token] and [Server.Client] authenticates as it.
 	DefaultUser = "forgejotest"
-	// DefaultVersion is what /version answers: a Forgejo-style version
-	// string, as Codeberg's "16.0.0-dev-668-1bdb1938+gitea-1.22.0".
-	DefaultVersion = "11.0.1+gitea-1.22.0"
+	// DefaultVersion is what /version answers without [WithRelease] or
+	// [WithVersion]: the version of the development build whose spec the
+	// server serves, so that a client with [forgejo.WithVersionCheck] is
+	// let through to every operation the server answers. [WithRelease]
+	// reports an older release instead.
+	DefaultVersion = "16.0.0-dev-539-4695780d41+gitea-1.22.0"
 	// DefaultMaxResponseItems is max_response_items, the page size every
 	// listing is clamped to (Codeberg's value).
 	DefaultMaxResponseItems = 50

@@ -1,8 +1,10 @@
 // Package integration runs forgego against a real Gitea server (Forgejo's
-// upstream, same /api/v1 family). It needs the variables that
-// scripts/gitea.sh start writes (FORGEGO_IT_URL, FORGEGO_IT_ADMIN_TOKEN, …);
-// without them every test is skipped, saying so. .ci/run starts the server
-// and runs this suite on every submission.
+// upstream, same /api/v1 family), or a real Forgejo: the tests ask which
+// one it is (onForgejo, from /version) where the two answer differently,
+// and none skips for it. It needs the variables that scripts/gitea.sh start
+// writes (FORGEGO_IT_URL, FORGEGO_IT_ADMIN_TOKEN, …; set them by hand for a
+// Forgejo, see CONTRIBUTING.md); without them every test is skipped, saying
+// so. .ci/run starts a Gitea and runs this suite on every submission.
 //
 // The run also writes the route matrix, docs/ROUTES.md: for every operation
 // of the client, whether this run exercised it and how it went. Only a full
@@ -480,6 +482,20 @@ func serverVersion() string {
 	return v.Version
 }
 
+// serverKind names the server under test from its version string: a
+// Forgejo reports its own version with the Gitea level it is compatible
+// with ("15.0.3+gitea-1.22.0"), a Gitea its bare version ("1.27.3").
+func serverKind(version string) string {
+	info, ok := forgejo.ParseVersion(version)
+	switch {
+	case !ok:
+		return "a real server of unknown kind (version " + version + ")"
+	case info.Forgejo:
+		return "a real Forgejo (Forgejo " + version + ")"
+	}
+	return "a real Gitea (`scripts/gitea.sh`, Gitea " + version + ")"
+}
+
 func routesPath() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "docs", "ROUTES.md")
@@ -497,16 +513,22 @@ func (m *routeMatrix) write(path string) (map[string]int, error) {
 	}
 	var b strings.Builder
 	b.WriteString("# Route matrix\n\n")
-	b.WriteString("Written by the integration suite (`integration/`) from what it did against a real Gitea\n")
-	b.WriteString("(`scripts/gitea.sh`, Gitea " + serverVersion() + "). Regenerate with\n")
-	b.WriteString("`. \"$(scripts/gitea.sh start)\" && go test ./integration/` (a full run: `-run` does not write it).\n\n")
+	version := serverVersion()
+	b.WriteString("Written by the integration suite (`integration/`) from what it did against " + serverKind(version) + ".\n")
+	b.WriteString("Regenerate with `. \"$(scripts/gitea.sh start)\" && go test ./integration/` (a real Gitea, as .ci/run does;\n")
+	b.WriteString("a full run: `-run` does not write it).\n\n")
 	b.WriteString("- **exercised-ok**: the server answered at least one call of the operation with success.\n")
 	b.WriteString("- **exercised-failing**: every call failed; the statuses (or `decode`) are listed. Each is a refusal of this\n")
 	b.WriteString("  server's setup (no signing key, git hooks disabled, no runner) or a Gitea body the client's Forgejo model\n")
 	b.WriteString("  cannot decode; see docs/HAZARDS.md.\n")
 	b.WriteString("- **not-on-this-server**: the route does not exist here: a router-level `text/plain` \"404 page not found\",\n")
-	b.WriteString("  or an empty 405 with `Allow` (the path exists with other methods). Forgejo-only operations: quota, flags,\n")
-	b.WriteString("  blocking, ActivityPub, runner registration, sync_fork, notes writing, review comments by id….\n")
+	if info, _ := forgejo.ParseVersion(version); info.Forgejo {
+		b.WriteString("  or an empty 405 with `Allow` (the path exists with other methods): operations newer than this release,\n")
+		b.WriteString("  and those behind a setting that is off here (quota, repository flags, federation).\n")
+	} else {
+		b.WriteString("  or an empty 405 with `Allow` (the path exists with other methods). Forgejo-only operations: quota, flags,\n")
+		b.WriteString("  blocking, ActivityPub, runner registration, sync_fork, notes writing, review comments by id….\n")
+	}
 	b.WriteString("- **not-yet-exercised**: no test calls it yet.\n\n")
 	b.WriteString("| state | operations |\n|---|---:|\n")
 	for _, st := range []string{"exercised-ok", "exercised-failing", "not-on-this-server", "not-yet-exercised"} {

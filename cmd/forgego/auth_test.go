@@ -78,7 +78,7 @@ func TestAuthLoginStatusTokenLogout(t *testing.T) {
 	// Status checks the token and never shows it.
 	r = cli(t, env, "auth", "status")
 	r.want(t, 0)
-	if r.stdout != srv.URL+" (default)\n  logged in as "+srv.DefaultUser()+"\n" {
+	if r.stdout != srv.URL+" (default)\n  logged in as "+srv.DefaultUser()+"\n  token scopes: no read refused (one probed per category; writes not tried)\n" {
 		t.Errorf("status %q", r.stdout)
 	}
 

@@ -212,6 +212,7 @@ func Describe(err error) string {
 		err = re.Last
 	}
 	var (
+		se *forgejo.ScopeError
 		ae *forgejo.APIError
 		te *forgejo.TransportError
 		de *forgejo.DecodeError
@@ -220,6 +221,11 @@ func Describe(err error) string {
 	switch {
 	case errors.As(err, &uo):
 		return describeUnsupported(uo) + suffix
+	case errors.As(err, &se) && se.API != nil && len(se.Required) > 0:
+		// The server's wording ("at least one of required scope(s)")
+		// misleads: every scope it lists is required. Say which to add.
+		return OneLine(fmt.Sprintf("%s: %d %s: %s", CallName(se.API.Call), se.API.StatusCode,
+			http.StatusText(se.API.StatusCode), ScopeHint(se.Required)) + suffix)
 	case errors.As(err, &ae):
 		var b strings.Builder
 		b.WriteString(CallName(ae.Call))
@@ -285,4 +291,21 @@ func hintFor(status int) string {
 		return " (log in with 'forgego auth login --with-token', or set FORGEJO_TOKEN)"
 	}
 	return ""
+}
+
+// ScopeHint is what to do about a token scope refusal that named scopes:
+//
+//	the token lacks the read:user scope: use a token that has it (the instance's settings, Applications)
+//
+// A token's scopes cannot be changed once it is made, so the advice is a
+// new token, not an edit.
+func ScopeHint(required []forgejo.TokenScope) string {
+	names := make([]string, len(required))
+	for i, s := range required {
+		names[i] = string(s)
+	}
+	if len(names) == 1 {
+		return "the token lacks the " + names[0] + " scope: use a token that has it (create one in the instance's settings, Applications)"
+	}
+	return "the token needs the scopes " + strings.Join(names, " and ") + " together: use a token that has them all (create one in the instance's settings, Applications)"
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
@@ -71,37 +72,50 @@ func (a *authCmds) whoami(ctx context.Context, host, token string) (*forgejo.Use
 	return u, err
 }
 
-// LoginOptions are 'auth login' parsed: the instance, and the token read
-// from standard input.
+// LoginOptions are 'auth login' parsed: the instance, the token read
+// from standard input, and --user.
 type LoginOptions struct {
 	F     *cmdutil.Factory
 	Ctx   context.Context
 	Host  string
 	Token string
+	User  string // --user: the account to record when the token cannot read it
 }
 
 // NewCmdLogin is 'auth login'; runF, when not nil, runs instead of the
 // check and the store.
 func NewCmdLogin(f *cmdutil.Factory, runF func(*LoginOptions) error) *cobra.Command {
 	a := &authCmds{f: f}
-	var hostname string
+	var hostname, user string
 	var withToken bool
 	cmd := &cobra.Command{
-		Use:   "login --with-token [--hostname URL] < token.txt",
+		Use:   "login --with-token [--hostname URL] [--user NAME] < token.txt",
 		Short: "Store an access token for an instance",
-		Long: `Read an access token from standard input (--with-token), check it with
-GET /user, store it for the instance and make that instance the default.
-Create the token in the instance's settings (Applications); give it the
-scopes the commands you use need.
+		Long: `Read an access token from standard input (--with-token), check it, store it
+for the instance and make that instance the default. Create the token in the
+instance's settings (Applications); give it the scopes the commands you use
+need.
+
+The check is GET /user, which also says whose the token is. A token without
+the read:user scope (a token restricted to some repositories can never have
+it) is refused there with a scope refusal, which the instance only gives a
+token it knows: such a token is stored too, and the login says that whose it
+is could not be checked. --user records the account name for it (git uses it
+as the user name; it is checked against GET /user when the token can read it).
+A token the instance does not know (401) is not stored.
 
 ` + Precedence,
 		Example: `  forgego auth login --hostname codeberg.org --with-token < token.txt
-  echo "$TOKEN" | forgego auth login --hostname https://git.example.org --with-token`,
+  echo "$TOKEN" | forgego auth login --hostname https://git.example.org --with-token
+  forgego auth login --hostname codeberg.org --user alice --with-token < repo-token.txt`,
 		Args:              cmdutil.NoArgs,
 		ValidArgsFunction: cmdutil.NoFiles,
 		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			if !withToken {
 				return cmdutil.Usagef("auth login needs --with-token and the token on standard input (there is no interactive login)")
+			}
+			if user != "" && !validLogin(user) {
+				return cmdutil.Usagef("--user: %q is not an account name", user)
 			}
 			host, err := a.authHost(hostname)
 			if err != nil {
@@ -113,22 +127,46 @@ scopes the commands you use need.
 			}
 			a.f.IOStreams.Mask.Add(token)
 			if runF != nil {
-				return runF(&LoginOptions{F: f, Ctx: cmd.Context(), Host: host, Token: token})
+				return runF(&LoginOptions{F: f, Ctx: cmd.Context(), Host: host, Token: token, User: user})
 			}
 			cfg, err := a.f.Config()
 			if err != nil {
 				return err
 			}
+			login, checked := user, ""
 			u, err := a.whoami(cmd.Context(), host, token)
-			if err != nil {
+			var se *forgejo.ScopeError
+			switch {
+			case err == nil:
+				if user != "" && !strings.EqualFold(user, u.Login) {
+					return fmt.Errorf("the token was not stored: it is %s's, not %s's (--user)", u.Login, user)
+				}
+				login = u.Login
+			case errors.As(err, &se):
+				// An unknown token is refused with 401 before any scope
+				// check (Forgejo and Gitea alike): a scope refusal means
+				// the instance knows the token.
+				if user != "" {
+					checked = fmt.Sprintf("checked: the token is valid; not checked: that it is %s's (GET /user needs %s)", user, scopeList(se.Required))
+				} else {
+					checked = fmt.Sprintf("checked: the token is valid; not checked: whose it is (GET /user needs %s; --user records it)", scopeList(se.Required))
+				}
+			default:
 				return &cmdutil.PrefixedError{Prefix: "the token was not stored: ", Err: err}
 			}
-			cfg.Hosts[host] = &config.Host{User: u.Login, Token: token}
+			cfg.Hosts[host] = &config.Host{User: login, Token: token}
 			cfg.Default = host
 			if err := a.f.SaveConfig(cfg); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.f.IOStreams.ErrOut, "logged in to %s as %s (the default instance now)\n", host, u.Login)
+			as := ""
+			if login != "" {
+				as = " as " + login
+			}
+			fmt.Fprintf(a.f.IOStreams.ErrOut, "logged in to %s%s (the default instance now)\n", host, as)
+			if checked != "" {
+				fmt.Fprintln(a.f.IOStreams.ErrOut, checked)
+			}
 			if strings.HasPrefix(host, "http://") && !IsLoopback(config.HostOnly(host)) {
 				fmt.Fprintf(a.f.IOStreams.ErrOut, "warning: %s is plain http: the token crosses the network unencrypted on every request\n", host)
 			}
@@ -137,7 +175,31 @@ scopes the commands you use need.
 	}
 	cmd.Flags().StringVar(&hostname, "hostname", "", "the instance's `URL` or host name (default: the instance the other commands use)")
 	cmd.Flags().BoolVar(&withToken, "with-token", false, "read the token from standard input")
+	cmd.Flags().StringVar(&user, "user", "", "the account `NAME` to record when the token cannot read it (no read:user scope)")
 	return cmd
+}
+
+// validLogin reports whether s can be an account name: letters, digits,
+// '-', '_' and '.', as Forgejo allows.
+func validLogin(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// scopeList is "read:user", or "read:user and read:organization".
+func scopeList(scopes []forgejo.TokenScope) string {
+	names := make([]string, len(scopes))
+	for i, s := range scopes {
+		names[i] = string(s)
+	}
+	return strings.Join(names, " and ")
 }
 
 // readToken reads one token from r: the first line, trimmed.
@@ -172,10 +234,30 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Co
 		Use:   "status",
 		Short: "Show the instances logged in to, and check their tokens",
 		Long: `List every instance with a stored token, check each token with GET /user,
-and say which instance is the default. The tokens are not shown. The exit
-status is 1 when a token is refused or no instance is logged in to.
+say what its scopes refuse, and say which instance is the default. The tokens
+are not shown.
+
+The scopes: when the token may read its own user and the instance lists the
+user's tokens to it (Forgejo does, Gitea wants a password), the token's
+scopes as the instance lists them. Otherwise one read is sent for each scope
+category (user, repository, issue, organization, notification, package,
+admin), and the line names the ones the instance refused for the token's
+scope and the ones it let through; writes are never tried, so a token that
+reads a category may still be refused its writes. A token that cannot read
+GET /user (no read:user scope, as every token restricted to repositories) is
+still a working token: its user is the one stored at login, unchecked.
+
+The exit status is 4 when a stored token does not work (401, or any failure
+but a scope refusal) or no instance is logged in to.
 
 ` + Precedence,
+		Example: `  $ forgego auth status
+  https://codeberg.org (default)
+    logged in as alice
+    token scopes: read:user, write:issue, write:repository (as listed by the instance)
+  https://git.example.org
+    logged in as bot (not checked: GET /user needs read:user)
+    token scopes: refused read:user, read:organization, read:notification, read:package, read:admin; allowed read:repository, read:issue (one read probed per category; writes not tried)`,
 		Args: cmdutil.NoArgs,
 		RunE: cmdutil.RunE(func(cmd *cobra.Command, args []string) error {
 			if a.f.Embedded() {
@@ -188,13 +270,14 @@ status is 1 when a token is refused or no instance is logged in to.
 			if err != nil {
 				return err
 			}
+			out := a.f.IOStreams.Out
 			if env := strings.TrimSpace(a.f.Getenv("FORGEJO_TOKEN")); env != "" {
-				fmt.Fprintln(a.f.IOStreams.Out, "FORGEJO_TOKEN is set: it is used instead of the stored tokens")
+				fmt.Fprintln(out, "FORGEJO_TOKEN is set: it is used instead of the stored tokens")
 			}
 			if u := a.f.URLFlag(); u != "" {
-				fmt.Fprintf(a.f.IOStreams.Out, "--url is set: the commands use %s\n", u)
+				fmt.Fprintf(out, "--url is set: the commands use %s\n", u)
 			} else if u := a.f.Getenv("FORGEJO_URL"); u != "" {
-				fmt.Fprintf(a.f.IOStreams.Out, "FORGEJO_URL is set: the commands use %s\n", u)
+				fmt.Fprintf(out, "FORGEJO_URL is set: the commands use %s\n", u)
 			}
 			if len(cfg.Hosts) == 0 {
 				return &cmdutil.AuthMissingError{Msg: "not logged in to any instance; run 'forgego auth login --hostname URL --with-token'"}
@@ -206,14 +289,10 @@ status is 1 when a token is refused or no instance is logged in to.
 				if h == cfg.Default {
 					def = " (default)"
 				}
-				fmt.Fprintf(a.f.IOStreams.Out, "%s%s\n", h, def)
-				u, err := a.whoami(cmd.Context(), h, hc.Token)
-				if err != nil {
+				fmt.Fprintf(out, "%s%s\n", h, def)
+				if !a.hostStatus(cmd.Context(), h, hc) {
 					failed++
-					fmt.Fprintf(a.f.IOStreams.Out, "  X the stored token for %s does not work: %s\n", hc.User, cmdutil.Describe(err))
-					continue
 				}
-				fmt.Fprintf(a.f.IOStreams.Out, "  logged in as %s\n", u.Login)
 			}
 			if failed > 0 {
 				return &cmdutil.AuthMissingError{Msg: fmt.Sprintf("%d of %d stored tokens refused", failed, len(cfg.Hosts))}
@@ -221,6 +300,144 @@ status is 1 when a token is refused or no instance is logged in to.
 			return nil
 		}),
 	}
+}
+
+// hostStatus prints the lines under one instance: whose the token is and
+// what its scopes refuse. It reports whether the token works.
+func (a *authCmds) hostStatus(ctx context.Context, host string, hc *config.Host) bool {
+	out := a.f.IOStreams.Out
+	c, err := a.f.NewClient(host, hc.Token)
+	if err != nil {
+		fmt.Fprintf(out, "  X %s\n", cmdutil.Describe(err))
+		return false
+	}
+	u, _, err := c.Users.GetCurrent(ctx)
+	var se *forgejo.ScopeError
+	switch {
+	case err == nil:
+		fmt.Fprintf(out, "  logged in as %s\n", u.Login)
+		if a.listedScopes(ctx, c, u.Login, hc.Token) {
+			return true
+		}
+	case errors.As(err, &se):
+		if hc.User != "" {
+			fmt.Fprintf(out, "  logged in as %s (not checked: GET /user needs %s)\n", hc.User, scopeList(se.Required))
+		} else {
+			fmt.Fprintf(out, "  logged in, as an account not known (GET /user needs %s)\n", scopeList(se.Required))
+		}
+	default:
+		who := ""
+		if hc.User != "" {
+			who = " for " + hc.User
+		}
+		fmt.Fprintf(out, "  X the stored token%s does not work: %s\n", who, cmdutil.Describe(err))
+		return false
+	}
+	login := hc.User
+	if err == nil {
+		login = u.Login
+	}
+	a.probeScopes(ctx, c, login, err != nil)
+	return true
+}
+
+// listedScopes prints the token's scopes as the instance lists them, when
+// it lists the user's tokens to this token; false when it does not.
+func (a *authCmds) listedScopes(ctx context.Context, c *forgejo.Client, login, token string) bool {
+	if len(token) < 8 {
+		return false
+	}
+	last8 := token[len(token)-8:]
+	for t, err := range c.Users.ListTokensIter(ctx, login, nil) {
+		if err != nil {
+			return false
+		}
+		if t.TokenLastEight != last8 {
+			continue
+		}
+		out := a.f.IOStreams.Out
+		scopes := slices.Clone(t.Scopes)
+		slices.Sort(scopes)
+		fmt.Fprintf(out, "  token scopes: %s (as listed by the instance)\n", strings.Join(scopes, ", "))
+		if len(t.Repositories) > 0 {
+			names := make([]string, 0, len(t.Repositories))
+			for _, r := range t.Repositories {
+				names = append(names, r.FullName)
+			}
+			fmt.Fprintf(out, "  restricted to: %s\n", strings.Join(names, ", "))
+		}
+		return true
+	}
+	return false
+}
+
+// probeOwner is the owner name the organization and package reads name
+// when the token's user is not known: the instance checks the scope
+// before it looks the owner up, so any name tells the scope apart.
+const probeOwner = "forgego-scope-probe"
+
+// probeScopes sends one read per scope category and prints which the
+// instance refused for the token's scope and which it let through;
+// userRefused is the answer GET /user already gave.
+// Anything but a scope refusal (a 404, a 403 for a permission) passed the
+// scope check.
+func (a *authCmds) probeScopes(ctx context.Context, c *forgejo.Client, login string, userRefused bool) {
+	if login == "" {
+		login = probeOwner
+	}
+	var refused, allowed []string
+	if userRefused {
+		refused = append(refused, "read:user")
+	} else {
+		allowed = append(allowed, "read:user")
+	}
+	one := &forgejo.ListOptions{Limit: 1}
+	probes := []struct {
+		scope forgejo.TokenScope
+		call  func() error
+	}{
+		{"read:repository", func() error {
+			_, _, err := c.Repos.Search(ctx, &forgejo.RepoSearchOptions{ListOptions: *one})
+			return err
+		}},
+		{"read:issue", func() error {
+			_, _, err := c.Issues.Search(ctx, &forgejo.IssueSearchOptions{ListOptions: *one})
+			return err
+		}},
+		{"read:organization", func() error { _, _, err := c.Orgs.Get(ctx, login); return err }},
+		{"read:notification", func() error {
+			_, _, err := c.Notifications.List(ctx, &forgejo.NotificationListOptions{ListOptions: *one})
+			return err
+		}},
+		{"read:package", func() error {
+			_, _, err := c.Packages.List(ctx, login, &forgejo.PackageListOptions{ListOptions: *one})
+			return err
+		}},
+		{"read:admin", func() error { _, _, err := c.Admin.ListCronTasks(ctx, one); return err }},
+	}
+	for _, p := range probes {
+		err := p.call()
+		var se *forgejo.ScopeError
+		var te *forgejo.TransportError
+		switch {
+		case errors.As(err, &se):
+			refused = append(refused, string(p.scope))
+		case errors.As(err, &te) || ctx.Err() != nil:
+			fmt.Fprintf(a.f.IOStreams.Out, "  the scopes were not probed: %s\n", cmdutil.Describe(err))
+			return
+		default:
+			allowed = append(allowed, string(p.scope))
+		}
+	}
+	if len(refused) == 0 {
+		fmt.Fprintln(a.f.IOStreams.Out, "  token scopes: no read refused (one probed per category; writes not tried)")
+		return
+	}
+	line := "  token scopes: refused " + strings.Join(refused, ", ")
+	if len(allowed) > 0 {
+		line += "; allowed " + strings.Join(allowed, ", ")
+	}
+	fmt.Fprintln(a.f.IOStreams.Out, line+" (one read probed per category; writes not tried)")
 }
 
 // TokenOptions are 'auth token' parsed.

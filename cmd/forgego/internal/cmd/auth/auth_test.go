@@ -19,6 +19,7 @@ func TestAuthFlags(t *testing.T) {
 		{"a b\n", []string{"login", "--with-token"}, "spaces or control characters"},
 		{"", []string{"login", "--with-token", "--hostname", "ftp://x"}, "--hostname"},
 		{"", []string{"status", "extra"}, "takes no arguments"},
+		{"t\n", []string{"login", "--with-token", "--user", "a/b"}, "--user"},
 		{"", []string{"token"}, "no token stored for https://codeberg.org"},
 	} {
 		f, _, _ := cmdutil.TestFactory("")
@@ -33,8 +34,8 @@ func TestNewCmdLogin(t *testing.T) {
 	f, _, _ := cmdutil.TestFactory("")
 	f.IOStreams.In = strings.NewReader("  tok123  \nsecond line\n")
 	var got *LoginOptions
-	err := cmdutil.ExecuteTest(NewCmdLogin(f, func(o *LoginOptions) error { got = o; return nil }), "--with-token", "--hostname", "git.example.org")
-	if err != nil || got.Host != "https://git.example.org" || got.Token != "tok123" {
+	err := cmdutil.ExecuteTest(NewCmdLogin(f, func(o *LoginOptions) error { got = o; return nil }), "--with-token", "--hostname", "git.example.org", "--user", "al.ice_1")
+	if err != nil || got.Host != "https://git.example.org" || got.Token != "tok123" || got.User != "al.ice_1" {
 		t.Fatalf("%v %+v", err, got)
 	}
 	var tok *TokenOptions
