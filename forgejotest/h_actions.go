@@ -470,7 +470,8 @@ func (c *call) pathRunner(sc actionsScope) *actionRunner {
 			return rn
 		}
 	}
-	c.fail(http.StatusNotFound, "runner with id "+strconv.FormatInt(id, 10)+": resource does not exist")
+	// Forgejo 15 writes "ID" here (Gitea 1.27 "id").
+	c.fail(http.StatusNotFound, "runner with ID "+strconv.FormatInt(id, 10)+": resource does not exist")
 	return nil
 }
 
