@@ -53,12 +53,12 @@ func (s *scenario) actionsSecrets() {
 		s.note("repo secret %q: %d", bad, e.StatusCode)
 		// Differs on purpose: Forgejo says "invalid secret name"; Gitea
 		// 1.27 words it its own way.
-		if s.tg.fake && e.Message != "invalid secret name" {
+		if s.tg.forgejo && e.Message != "invalid secret name" {
 			s.t.Errorf("secret %q on the fake: %q", bad, e.Message)
 		}
 	}
 	// Forgejo reserves FORGEJO_ too; Gitea 1.27 accepts it.
-	if s.tg.fake {
+	if s.tg.forgejo {
 		_, err = c1.Actions.SetRepoSecret(s.ctx, o, r, "FORGEJO_X", forgejo.CreateOrUpdateSecretRequest{Data: "x"})
 		if e := s.apiErr(err, "FORGEJO_ secret"); e.StatusCode != 400 {
 			s.t.Errorf("FORGEJO_X on the fake: %d", e.StatusCode)
@@ -99,7 +99,7 @@ func (s *scenario) actionsVariables() {
 	resp, err := c1.Actions.CreateRepoVariable(s.ctx, o, r, "contract_var", forgejo.CreateVariableRequest{Value: "v1"})
 	s.must(err, "create a variable")
 	// Differs on purpose: Forgejo 15 answers 204, Gitea 1.27 201.
-	if want := map[bool]int{true: 204, false: 201}[s.tg.fake]; resp.StatusCode != want {
+	if want := map[bool]int{true: 204, false: 201}[s.tg.forgejo]; resp.StatusCode != want {
 		s.t.Errorf("create variable on %s: %d, want %d", s.tg.name, resp.StatusCode, want)
 	}
 	_, err = c1.Actions.CreateRepoVariable(s.ctx, o, r, "CONTRACT_VAR", forgejo.CreateVariableRequest{Value: "v2"})
@@ -201,7 +201,7 @@ func (s *scenario) actionsRunners() {
 // differs on purpose, Forgejo 15 writing "runner with ID", Gitea 1.27
 // "runner with id".
 func (s *scenario) runnerMissing(e *forgejo.APIError, id string) {
-	word := map[bool]string{true: "ID", false: "id"}[s.tg.fake]
+	word := map[bool]string{true: "ID", false: "id"}[s.tg.forgejo]
 	if want := "runner with " + word + " " + id + ": resource does not exist"; e.Message != want {
 		s.t.Errorf("missing runner on %s: %q, want %q", s.tg.name, e.Message, want)
 	}
@@ -225,7 +225,7 @@ func (s *scenario) actionsRuns() {
 	_, _, err = s.tg.anon.Actions.ListRuns(s.ctx, o, r, nil)
 	// Differs on purpose: Forgejo's actions routes read a public
 	// repository without a token; Gitea 1.27 answers 401.
-	if s.tg.fake != (err == nil) {
+	if s.tg.forgejo != (err == nil) {
 		s.t.Errorf("runs anonymously on %s: %v", s.tg.name, err)
 	}
 
@@ -233,7 +233,7 @@ func (s *scenario) actionsRuns() {
 	e := s.apiErr(err, "dispatch a missing workflow")
 	// Differs on purpose: Forgejo 15 answers a missing workflow file with a
 	// plain error (500, "workflow not found" for an admin); Gitea 1.27 404.
-	if want := map[bool]int{true: 500, false: 404}[s.tg.fake]; e.StatusCode != want {
+	if want := map[bool]int{true: 500, false: 404}[s.tg.forgejo]; e.StatusCode != want {
 		s.t.Errorf("dispatch a missing workflow on %s: %d %q, want %d", s.tg.name, e.StatusCode, e.Message, want)
 	}
 	_, _, err = s.tg.anon.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
@@ -245,7 +245,7 @@ func (s *scenario) actionsRuns() {
 	_, _, err = c1.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowRequest{Ref: "no-such-ref"})
 	// Differs on purpose: Forgejo's ExpandRef fails with a plain error
 	// (500); Gitea 1.27 answers 404.
-	if want := map[bool]int{true: 500, false: 404}[s.tg.fake]; s.apiErr(err, "dispatch a missing ref").StatusCode != want {
+	if want := map[bool]int{true: 500, false: 404}[s.tg.forgejo]; s.apiErr(err, "dispatch a missing ref").StatusCode != want {
 		s.t.Errorf("dispatch a missing ref on %s: %v", s.tg.name, err)
 	}
 	info, resp, err := c1.Actions.DispatchWorkflow(s.ctx, o, r, "contract.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
@@ -266,7 +266,7 @@ func (s *scenario) actionsRuns() {
 	s.note("run: event %s, id set %v", run.EventName(), run.ID > 0)
 	// Differs on purpose: Gitea 1.27 answers GitHub's workflow-run shape
 	// (status "queued", run_number, actor), Forgejo its own.
-	if s.tg.fake && (run.Status != "waiting" || run.IndexInRepo != 1 || run.WorkflowID != "contract.yml" ||
+	if s.tg.forgejo && (run.Status != "waiting" || run.IndexInRepo != 1 || run.WorkflowID != "contract.yml" ||
 		run.Prettyref != "main" || len(run.CommitSHA) != 40 || loginOf(run.TriggerUser) != o || run.Title != "Contract" ||
 		!strings.HasSuffix(run.HTMLURL, fmt.Sprintf("/%s/%s/actions/runs/1", o, r))) {
 		s.t.Errorf("run on the fake: %+v", run)
@@ -288,7 +288,7 @@ func (s *scenario) actionsRuns() {
 		names = append(names, j.Name)
 	}
 	s.note("run jobs: %v", names)
-	if s.tg.fake && (len(jobs) != 1 || jobs[0].Status != "waiting" || len(jobs[0].RunsOn) != 1) {
+	if s.tg.forgejo && (len(jobs) != 1 || jobs[0].Status != "waiting" || len(jobs[0].RunsOn) != 1) {
 		s.t.Errorf("jobs on the fake: %+v", jobs)
 	}
 	if len(jobs) == 1 {
@@ -311,7 +311,7 @@ func (s *scenario) actionsRuns() {
 	// Differs on purpose: Forgejo deletes runs for repository admins
 	// only (403 to a writer); Gitea 1.27 lets a writer through (400: not
 	// done).
-	if want := map[bool]int{true: 403, false: 400}[s.tg.fake]; s.apiErr(err, "delete by user2").StatusCode != want {
+	if want := map[bool]int{true: 403, false: 400}[s.tg.forgejo]; s.apiErr(err, "delete by user2").StatusCode != want {
 		s.t.Errorf("delete a run by user2 on %s: %v", s.tg.name, err)
 	}
 }

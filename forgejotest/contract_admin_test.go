@@ -71,7 +71,7 @@ func (s *scenario) adminAccounts() {
 	// Gitea 1.27 takes login_name alone.
 	var out json.RawMessage
 	_, err = c1.Do(s.ctx, &forgejo.Request{Method: "PATCH", Path: "/admin/users/" + bot, Body: map[string]any{"login_name": "x"}}, &out)
-	if s.tg.fake == (err == nil) {
+	if s.tg.forgejo == (err == nil) {
 		s.t.Errorf("admin edit with login_name alone on %s: %v", s.tg.name, err)
 	}
 
@@ -105,7 +105,7 @@ func (s *scenario) adminAccounts() {
 	s.note("rename to a taken name: %d", e.StatusCode)
 	// Differs on purpose: Forgejo words the refusal with its translation,
 	// Gitea 1.27 sends the error.
-	if want := map[bool]string{true: "The username is already taken.", false: "user already exists [name: " + s.tg.user2 + "]"}[s.tg.fake]; e.Message != want {
+	if want := map[bool]string{true: "The username is already taken.", false: "user already exists [name: " + s.tg.user2 + "]"}[s.tg.forgejo]; e.Message != want {
 		s.t.Errorf("rename to a taken name on %s: %q", s.tg.name, e.Message)
 	}
 	// What they filed elsewhere: Forgejo's purge deletes it, Gitea keeps
@@ -122,7 +122,7 @@ func (s *scenario) adminAccounts() {
 	_, _, errRepo = c1.Repos.Get(s.ctx, renamed, "bot-repo")
 	s.note("purge: %d, then the user %d, the repository gone %v", resp.StatusCode, e.StatusCode, errRepo != nil)
 	is, _, err := c1.Issues.Get(s.ctx, s.tg.user1, ghostRepo, 1)
-	if s.tg.fake {
+	if s.tg.forgejo {
 		// Differs on purpose: Forgejo 15 purges the issues a user opened
 		// in other people's repositories (404 afterwards); Gitea 1.27 keeps
 		// them, posted by the Ghost user.

@@ -93,7 +93,7 @@ func (s *scenario) commentsAndNotifications() {
 			// not a participant on Forgejo 15 (participants are the poster
 			// and the reviewers): no thread. Gitea 1.27 tells every
 			// commenter of the reply.
-			if want := map[bool]int{true: 0, false: 1}[s.tg.fake]; len(mine) != want {
+			if want := map[bool]int{true: 0, false: 1}[s.tg.forgejo]; len(mine) != want {
 				s.t.Errorf("a commenter's notifications on %s: %d threads, want %d", s.tg.name, len(mine), want)
 			}
 			if len(mine) == 1 {
@@ -129,7 +129,7 @@ func (s *scenario) labelsAndMilestones() {
 	s.note("bad color: %d", e.StatusCode)
 	// Differs on purpose: Forgejo 15 says "bad color code", Gitea 1.27
 	// "invalid color".
-	if want := map[bool]string{true: "bad color code: zz", false: "invalid color: zz"}[s.tg.fake]; e.Message != want {
+	if want := map[bool]string{true: "bad color code: zz", false: "invalid color: zz"}[s.tg.forgejo]; e.Message != want {
 		s.t.Errorf("bad color on %s: %q, want %q", s.tg.name, e.Message, want)
 	}
 	_, _, err = s.tg.c2.Issues.CreateLabel(s.ctx, s.owner, s.repo, forgejo.CreateLabelRequest{Name: "x", Color: "00ff00"})
@@ -285,7 +285,7 @@ func (s *scenario) commentReactions() {
 	// Differs on purpose: Forgejo 15 (Gitea 1.22's handler, "ToDo respond
 	// 204") answers a removed reaction 200 with no body; Gitea 1.27 204.
 	// Removing a reaction that is not there succeeds the same way.
-	want := map[bool]int{true: 200, false: 204}[s.tg.fake]
+	want := map[bool]int{true: 200, false: 204}[s.tg.forgejo]
 	if resp.StatusCode != want || resp2.StatusCode != want {
 		s.t.Errorf("remove comment reaction on %s: %d, again %d, want %d", s.tg.name, resp.StatusCode, resp2.StatusCode, want)
 	}
@@ -385,7 +385,7 @@ func (s *scenario) timeTracking() {
 	s.note("stop stopwatch: %d, again %d, times now %d, stopwatches %d", resp.StatusCode, e.StatusCode, len(times), len(ws))
 	// Differs on purpose: Forgejo says "cannot stop/cancel a non existent
 	// stopwatch", Gitea 1.27 "cannot stop a non-existent stopwatch".
-	if s.tg.fake && e.Message != "cannot stop/cancel a non existent stopwatch" {
+	if s.tg.forgejo && e.Message != "cannot stop/cancel a non existent stopwatch" {
 		s.t.Errorf("stop a stopped stopwatch on the fake: %q", e.Message)
 	}
 	_, err = c1.Issues.StartStopwatch(s.ctx, s.owner, s.repo, n)
@@ -469,7 +469,7 @@ func (s *scenario) pinsAndPeople() {
 	// Differs on purpose: Forgejo's Pin does nothing for a pinned issue
 	// (204); Gitea 1.27 fails on its issue_pin table's unique key (500).
 	_, err = c1.Issues.Pin(s.ctx, s.owner, s.repo, b)
-	if want := map[bool]int{true: 0, false: 500}[s.tg.fake]; s.status(err) != want {
+	if want := map[bool]int{true: 0, false: 500}[s.tg.forgejo]; s.status(err) != want {
 		s.t.Errorf("pin a pinned issue on %s: %v", s.tg.name, err)
 	}
 	order := func() string {
@@ -497,7 +497,7 @@ func (s *scenario) pinsAndPeople() {
 	s.note("issue a pin_order %d; unpin b: %d", is.PinOrder, resp.StatusCode)
 	// Differs on purpose: Forgejo's Unpin moves the pins after it up (a is
 	// 1 again); Gitea 1.27 leaves a at 2.
-	if got, want := order(), map[bool]string{true: "a@1", false: "a@2"}[s.tg.fake]; got != want {
+	if got, want := order(), map[bool]string{true: "a@1", false: "a@2"}[s.tg.forgejo]; got != want {
 		s.t.Errorf("pins after unpinning on %s: %s, want %s", s.tg.name, got, want)
 	}
 	_, err = c1.Issues.Unpin(s.ctx, s.owner, s.repo, a)
@@ -565,7 +565,7 @@ func (s *scenario) timeline() {
 		case ev.Type == "add_time_manual" || ev.Type == "delete_time_manual":
 			// Differs on purpose: Forgejo 15 words 90 s "1 minute 30
 			// seconds", Gitea 1.27 "1 minute".
-			if want := map[bool]string{true: "1 minute 30 seconds", false: "1 minute"}[s.tg.fake]; ev.Body != want {
+			if want := map[bool]string{true: "1 minute 30 seconds", false: "1 minute"}[s.tg.forgejo]; ev.Body != want {
 				s.t.Errorf("timeline %s on %s: %q, want %q", ev.Type, s.tg.name, ev.Body, want)
 			}
 		case strings.HasSuffix(ev.Type, "_deadline"):

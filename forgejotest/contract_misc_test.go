@@ -20,7 +20,7 @@ func (s *scenario) settings() {
 	s.must(err, "version")
 	// Differs on purpose: Forgejo (and so the fake) reports
 	// "X.Y.Z+gitea-1.22.0", Gitea plain semver.
-	if s.tg.fake != strings.Contains(v.Version, "+gitea-") {
+	if s.tg.forgejo != strings.Contains(v.Version, "+gitea-") {
 		s.t.Errorf("version %q on %s", v.Version, s.tg.name)
 	}
 }
@@ -32,7 +32,7 @@ func (s *scenario) instanceTemplates() {
 	s.note("attachment settings: enabled %v, max files %d, .zip allowed %v", att.Enabled, att.MaxFiles, strings.Contains(att.AllowedTypes, ".zip"))
 	// Differs on purpose: Forgejo's default MAX_SIZE is 2048 MiB, Gitea's
 	// 100.
-	if want := map[bool]int64{true: 2048, false: 100}[s.tg.fake]; att.MaxSize != want {
+	if want := map[bool]int64{true: 2048, false: 100}[s.tg.forgejo]; att.MaxSize != want {
 		s.t.Errorf("attachment max size on %s: %d, want %d", s.tg.name, att.MaxSize, want)
 	}
 	rs, _, err := c.Settings.GetRepository(s.ctx)
@@ -44,7 +44,7 @@ func (s *scenario) instanceTemplates() {
 	s.note("ui settings: reactions %v", ui.AllowedReactions)
 	// Differs on purpose: Forgejo's default theme is forgejo-auto, Gitea's
 	// gitea-auto.
-	if want := map[bool]string{true: "forgejo-auto", false: "gitea-auto"}[s.tg.fake]; ui.DefaultTheme != want {
+	if want := map[bool]string{true: "forgejo-auto", false: "gitea-auto"}[s.tg.forgejo]; ui.DefaultTheme != want {
 		s.t.Errorf("default theme on %s: %q, want %q", s.tg.name, ui.DefaultTheme, want)
 	}
 
@@ -127,13 +127,13 @@ func (s *scenario) markup() {
 		s.must(err, "render")
 		if tc.onForgejo == "" {
 			s.note("markdown %q %q: %d %q", tc.mode, tc.text, resp.StatusCode, out)
-		} else if want := map[bool]string{true: tc.onForgejo, false: tc.onGitea}[s.tg.fake]; string(out) != want {
+		} else if want := map[bool]string{true: tc.onForgejo, false: tc.onGitea}[s.tg.forgejo]; string(out) != want {
 			s.t.Errorf("markdown %q %q on %s: %q, want %q", tc.mode, tc.text, s.tg.name, out, want)
 		}
 	}
 	out, _, err := c.Misc.RenderMarkdownRaw(s.ctx, "*raw* text\nsecond")
 	s.must(err, "render raw")
-	if want := map[bool]string{true: "<p dir=\"auto\"><em>raw</em> text<br>\nsecond</p>\n", false: "<p dir=\"auto\"><em>raw</em> text\nsecond</p>\n"}[s.tg.fake]; string(out) != want {
+	if want := map[bool]string{true: "<p dir=\"auto\"><em>raw</em> text<br>\nsecond</p>\n", false: "<p dir=\"auto\"><em>raw</em> text\nsecond</p>\n"}[s.tg.forgejo]; string(out) != want {
 		s.t.Errorf("markdown raw on %s: %q, want %q", s.tg.name, out, want)
 	}
 	out, _, err = c.Misc.RenderMarkup(s.ctx, forgejo.MarkupRequest{Mode: "markdown", Text: "**markup**"})

@@ -29,7 +29,7 @@ func (s *scenario) orgsAndTeams() {
 	s.note("missing org: %d", e.StatusCode)
 	// Differs on purpose: Forgejo answers GetOrgByName with the detail in
 	// errors; Gitea 1.27 "not found".
-	if s.tg.fake && e.Message != "GetOrgByName" {
+	if s.tg.forgejo && e.Message != "GetOrgByName" {
 		s.t.Errorf("missing org on the fake: %+v", e)
 	}
 
@@ -56,7 +56,7 @@ func (s *scenario) orgsAndTeams() {
 		t.Organization != nil && t.Organization.Name == name)
 	// Differs on purpose: Forgejo keeps the permission asked for next to
 	// the units ("write"); Gitea 1.27 reports "none" once units are given.
-	if want := map[bool]string{true: "write", false: "none"}[s.tg.fake]; string(t.Permission) != want {
+	if want := map[bool]string{true: "write", false: "none"}[s.tg.forgejo]; string(t.Permission) != want {
 		s.t.Errorf("team permission on %s: %s, want %s", s.tg.name, t.Permission, want)
 	}
 	_, _, err = c1.Orgs.CreateTeam(s.ctx, name, forgejo.CreateTeamRequest{Name: "devs", Permission: "read", Units: []string{"repo.code"}})
@@ -98,7 +98,7 @@ func (s *scenario) orgsAndTeams() {
 	e = s.apiErr(err, "user2 deletes the team")
 	// Differs on purpose: on a /teams/{id} route Forgejo 15 answers a
 	// member who is no owner 404, Gitea 1.27 403.
-	if want := map[bool]int{true: 404, false: 403}[s.tg.fake]; e.StatusCode != want {
+	if want := map[bool]int{true: 404, false: 403}[s.tg.forgejo]; e.StatusCode != want {
 		s.t.Errorf("user2 deletes the team on %s: %d, want %d", s.tg.name, e.StatusCode, want)
 	}
 	resp, err = c1.Orgs.DeleteTeam(s.ctx, t.ID)

@@ -13,7 +13,7 @@ func (s *scenario) packagesArea() {
 	total, _ := resp.TotalCount()
 	s.note("packages of user2: %d (total %d)", len(ps), total)
 	anon, _, err := s.tg.anon.Packages.List(s.ctx, u2, nil)
-	if s.tg.fake {
+	if s.tg.forgejo {
 		// Differs on purpose: anyone may list a user's packages on Forgejo
 		// 15 (200 []); Gitea 1.27 wants a token.
 		if err != nil || anon == nil || len(anon) != 0 {
@@ -28,7 +28,7 @@ func (s *scenario) packagesArea() {
 		s.note("%s: %d", what, e.StatusCode)
 		// Differs on purpose: Forgejo's ctx.Error sends the error alone,
 		// Gitea 1.27 prefixes it with the step that failed.
-		if want := map[bool]string{true: "package does not exist", false: title + ": package does not exist"}[s.tg.fake]; e.Message != want {
+		if want := map[bool]string{true: "package does not exist", false: title + ": package does not exist"}[s.tg.forgejo]; e.Message != want {
 			s.t.Errorf("%s on %s: %q", what, s.tg.name, e.Message)
 		}
 	}

@@ -136,12 +136,12 @@ func (s *scenario) contents() {
 	e = s.apiErr(err, "stale update")
 	// Differs on purpose: Forgejo answers a stale sha 409 on update and
 	// 400 on delete ("sha does not match"); Gitea 1.27 422 for both.
-	if want := map[bool]int{true: 409, false: 422}[s.tg.fake]; e.StatusCode != want {
+	if want := map[bool]int{true: 409, false: 422}[s.tg.forgejo]; e.StatusCode != want {
 		s.t.Errorf("stale update on %s: %d, want %d", s.tg.name, e.StatusCode, want)
 	}
 	_, _, err = c.Repos.DeleteFile(s.ctx, s.owner, s.repo, "docs/guide/intro.md", forgejo.DeleteFileRequest{SHA: f.File.SHA, Message: "stale"})
 	e = s.apiErr(err, "stale delete")
-	if want := map[bool]int{true: 400, false: 422}[s.tg.fake]; e.StatusCode != want {
+	if want := map[bool]int{true: 400, false: 422}[s.tg.forgejo]; e.StatusCode != want {
 		s.t.Errorf("stale delete on %s: %d, want %d", s.tg.name, e.StatusCode, want)
 	}
 	del, resp, err := c.Repos.DeleteFile(s.ctx, s.owner, s.repo, "docs/b.txt", forgejo.DeleteFileRequest{SHA: blobSHA("b"), Message: "Remove b"})
@@ -182,7 +182,7 @@ func (s *scenario) contents() {
 		// Differs on purpose: Forgejo 15 calls the last page truncated
 		// too when the tree has more entries than a page; Gitea 1.27 only
 		// while entries follow.
-		truncated := tc.per > 0 && tc.page < 2 || s.tg.fake && tc.per > 0
+		truncated := tc.per > 0 && tc.page < 2 || s.tg.forgejo && tc.per > 0
 		if tr.Truncated != truncated {
 			s.t.Errorf("tree recursive %v page %d per %d on %s: truncated %v, want %v", tc.rec, tc.page, tc.per, s.tg.name, tr.Truncated, truncated)
 		}
@@ -196,7 +196,7 @@ func (s *scenario) tags() {
 	s.note("create tag: %d %s commit is main %v", resp.StatusCode, t.Name, t.Commit != nil && t.ID == t.Commit.SHA)
 	// Differs on purpose: a lightweight tag's message is its commit's,
 	// without the trailing newline on Forgejo 15, with it on Gitea 1.27.
-	if want := map[bool]string{true: "Remove b", false: "Remove b\n"}[s.tg.fake]; t.Message != want {
+	if want := map[bool]string{true: "Remove b", false: "Remove b\n"}[s.tg.forgejo]; t.Message != want {
 		s.t.Errorf("a lightweight tag's message on %s: %q, want %q", s.tg.name, t.Message, want)
 	}
 	_, _, err = c.Repos.CreateTag(s.ctx, s.owner, s.repo, forgejo.CreateTagRequest{TagName: "v0.1.0"})
@@ -353,7 +353,7 @@ func (s *scenario) collaboratorsAndMore() {
 	// Differs on purpose: Forgejo 15 searches word by word (each word must
 	// be there: Issue 10 to 19 and Issue 21), Gitea 1.27 for the text
 	// whole (Issue 10 to 19).
-	if want := map[bool]int{true: 11, false: 10}[s.tg.fake]; mine != want {
+	if want := map[bool]int{true: 11, false: 10}[s.tg.forgejo]; mine != want {
 		s.t.Errorf("search issues 'Issue 1' in the repo on %s: %d, want %d", s.tg.name, mine, want)
 	}
 
@@ -449,7 +449,7 @@ func (s *scenario) forkIntoOrg() {
 	// Differs on purpose: Forgejo 15 (Gitea 1.22's handler) answers an
 	// organization that does not exist 422 "org does not exist"; Gitea
 	// 1.27 404.
-	if want := map[bool]int{true: 422, false: 404}[s.tg.fake]; e.StatusCode != want {
+	if want := map[bool]int{true: 422, false: 404}[s.tg.forgejo]; e.StatusCode != want {
 		s.t.Errorf("fork into a missing org on %s: %d, want %d", s.tg.name, e.StatusCode, want)
 	}
 	if isM, _, err := c.Orgs.IsMember(s.ctx, s.org, s.tg.user2); err == nil && !isM {
@@ -552,7 +552,7 @@ func (s *scenario) statuses() {
 		}
 		// Differs on purpose: Forgejo 15 sends an empty url, Gitea 1.27
 		// the commit's /status.
-		if urlOK := strings.HasSuffix(cs.URL, "/commits/"+sha+"/status"); urlOK == s.tg.fake || (s.tg.fake && cs.URL != "") {
+		if urlOK := strings.HasSuffix(cs.URL, "/commits/"+sha+"/status"); urlOK == s.tg.forgejo || (s.tg.forgejo && cs.URL != "") {
 			s.t.Errorf("combined status url on %s: %q", s.tg.name, cs.URL)
 		}
 		return fmt.Sprintf("%s total %d %v sha ok %v repo ok %v total header %q", cs.State, cs.TotalCount, ctxs, cs.SHA == sha,
@@ -595,7 +595,7 @@ func (s *scenario) statuses() {
 	e := s.apiErr(err, "status of a missing commit")
 	// Differs on purpose: Forgejo 15 answers 404 with the sha as the
 	// message, Gitea 1.27 a 500 from GetCommit.
-	if want := map[bool]string{true: `404 "deadbeef"`, false: `500 "GetCommit[deadbeef]: object does not exist [id: deadbeef, rel_path: ]"`}[s.tg.fake]; fmt.Sprintf("%d %q", e.StatusCode, e.Message) != want {
+	if want := map[bool]string{true: `404 "deadbeef"`, false: `500 "GetCommit[deadbeef]: object does not exist [id: deadbeef, rel_path: ]"`}[s.tg.forgejo]; fmt.Sprintf("%d %q", e.StatusCode, e.Message) != want {
 		s.t.Errorf("status of a missing commit on %s: %d %q, want %s", s.tg.name, e.StatusCode, e.Message, want)
 	}
 	// Differs on purpose: for a ref without statuses Forgejo answers an
@@ -603,7 +603,7 @@ func (s *scenario) statuses() {
 	cs, _, err := c.Repos.GetCombinedStatus(s.ctx, s.owner, s.repo, "cmp", nil)
 	s.must(err, "combined status without statuses")
 	s.note("combined without statuses: total %d", cs.TotalCount)
-	if want := map[bool]forgejo.CommitStatusState{true: "", false: "pending"}[s.tg.fake]; cs.State != want {
+	if want := map[bool]forgejo.CommitStatusState{true: "", false: "pending"}[s.tg.forgejo]; cs.State != want {
 		s.t.Errorf("combined without statuses on %s: %q, want %q", s.tg.name, cs.State, want)
 	}
 }
@@ -681,7 +681,7 @@ func (s *scenario) wiki() {
 	s.note("create without a title: %d", e.StatusCode)
 	// Differs on purpose: Forgejo formats a nil error ("%!s(<nil>)"),
 	// Gitea 1.27 says "title is required".
-	if want := map[bool]string{true: "%!s(<nil>)", false: "title is required"}[s.tg.fake]; e.Message != want {
+	if want := map[bool]string{true: "%!s(<nil>)", false: "title is required"}[s.tg.forgejo]; e.Message != want {
 		s.t.Errorf("wiki page without a title on %s: %q", s.tg.name, e.Message)
 	}
 	_, _, err = c1.Repos.CreateWikiPage(s.ctx, s.owner, s.repo, forgejo.CreateWikiPageRequest{Title: forgejo.Ptr("Bad"), ContentBase64: forgejo.Ptr("%%%")})
@@ -931,7 +931,7 @@ func (s *scenario) repoExtras() {
 		_, _, err := c1.Repos.ChangeFiles(s.ctx, s.owner, s.repo, forgejo.ChangeFilesRequest{Branch: "extra", Files: []*forgejo.ChangeFileOperation{&tc.f}})
 		if tc.onForgejo == tc.onGitea {
 			s.note("change files, %s: %d", tc.what, s.status(err))
-		} else if want := map[bool]int{true: tc.onForgejo, false: tc.onGitea}[s.tg.fake]; s.status(err) != want {
+		} else if want := map[bool]int{true: tc.onForgejo, false: tc.onGitea}[s.tg.forgejo]; s.status(err) != want {
 			s.t.Errorf("change files, %s, on %s: %v, want %d", tc.what, s.tg.name, err, want)
 		}
 	}
@@ -939,7 +939,7 @@ func (s *scenario) repoExtras() {
 		{Operation: "update", Path: "x/a.txt", Content: b64("x"), SHA: blobSHA("a\n")}}})
 	// Differs on purpose: Forgejo answers a stale sha 409 (as on the
 	// one-file update), Gitea 1.27 422.
-	if want := map[bool]int{true: 409, false: 422}[s.tg.fake]; s.status(err) != want {
+	if want := map[bool]int{true: 409, false: 422}[s.tg.forgejo]; s.status(err) != want {
 		s.t.Errorf("change files with a stale sha on %s: %v", s.tg.name, err)
 	}
 
@@ -1013,7 +1013,7 @@ func (s *scenario) notesAndTemplates() {
 	c1 := s.tg.c1
 	_, _, err := c1.Repos.GetNote(s.ctx, s.owner, s.repo, "main", nil)
 	s.note("note on main before any: %d", s.status(err))
-	if s.tg.fake { // Gitea 1.27 has no route to write notes
+	if s.tg.forgejo { // Gitea 1.27 has no route to write notes
 		n, resp, err := c1.Repos.SetNote(s.ctx, s.owner, s.repo, "main", forgejo.NoteRequest{Message: "reviewed"})
 		if err != nil || resp.StatusCode != 200 || n.Message != "reviewed\n" || n.Commit == nil {
 			s.t.Errorf("set a note: %+v, %v", n, err)
@@ -1068,7 +1068,7 @@ func (s *scenario) transfers() {
 	e = s.apiErr(err, "user2 accepts")
 	s.note("user2 accepts their own transfer: %d", e.StatusCode)
 	// Differs on purpose: Forgejo 15 formats a nil error as the message.
-	if want := map[bool]string{true: "%!s(<nil>)", false: "permission denied"}[s.tg.fake]; e.Message != want {
+	if want := map[bool]string{true: "%!s(<nil>)", false: "permission denied"}[s.tg.forgejo]; e.Message != want {
 		s.t.Errorf("user2 accepts their own transfer on %s: %q, want %q", s.tg.name, e.Message, want)
 	}
 	r, resp, err = c1.Repos.RejectTransfer(s.ctx, s.tg.user2, name)
@@ -1092,7 +1092,7 @@ func (s *scenario) archives() {
 	c1 := s.tg.c1
 	readme, _, err := c1.Repos.GetContents(s.ctx, s.owner, s.repo, "README.md", nil)
 	s.must(err, "README")
-	if s.tg.fake { // GetBlobs is Forgejo's; Gitea 1.27 has no such route
+	if s.tg.forgejo { // GetBlobs is Forgejo's; Gitea 1.27 has no such route
 		bs, _, err := c1.Repos.ListBlobs(s.ctx, s.owner, s.repo, &forgejo.RepoListBlobsOptions{SHAs: []string{readme.File.SHA, readme.File.SHA}})
 		switch {
 		case s.missingRoute(err, "blobs"): // before Forgejo 13.0
@@ -1127,7 +1127,7 @@ func (s *scenario) archives() {
 	archiveHeaders := func(what string, resp *forgejo.Response, onForgejo, onGitea string) {
 		s.t.Helper()
 		got := resp.Header.Get("Content-Type") + " " + strings.ReplaceAll(resp.Header.Get("Content-Disposition"), s.repo, "REPO")
-		if want := map[bool]string{true: onForgejo, false: onGitea}[s.tg.fake]; got != want {
+		if want := map[bool]string{true: onForgejo, false: onGitea}[s.tg.forgejo]; got != want {
 			s.t.Errorf("%s on %s: %q, want %q", what, s.tg.name, got, want)
 		}
 	}
@@ -1147,7 +1147,7 @@ func (s *scenario) archives() {
 		tnames = append(tnames, strings.Replace(h.Name, s.repo, "REPO", 1))
 	}
 	s.note("tar.gz of v0.1.0: %d, entries %d, first %v", resp.StatusCode, len(tnames), tnames[:min(3, len(tnames))])
-	if got, want := resp.Header.Get("Content-Type"), map[bool]string{true: "application/gzip", false: "application/octet-stream"}[s.tg.fake]; got != want {
+	if got, want := resp.Header.Get("Content-Type"), map[bool]string{true: "application/gzip", false: "application/octet-stream"}[s.tg.forgejo]; got != want {
 		s.t.Errorf("tar.gz type on %s: %q, want %q", s.tg.name, got, want)
 	}
 	_, _, err = c1.Repos.GetArchive(s.ctx, s.owner, s.repo, "no-such-ref", forgejo.ArchiveZip)

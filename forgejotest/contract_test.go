@@ -27,7 +27,7 @@ import (
 // The real server's kind comes from its /version: a Forgejo names the Gitea
 // level it is compatible with ("15.0.3+gitea-1.22.0"), a Gitea does not
 // ("1.27.3"). Where the fake answers as Forgejo and Gitea differs, the
-// scenario branches on target.fake and says why; such observations stay out
+// scenario branches on target.forgejo and says why; such observations stay out
 // of the transcript. A real Forgejo takes the fake's side of every such
 // branch: it is held to the fake's Forgejo answers. Against a Forgejo of a
 // release the fake can answer as (Releases), the fake runs as that release
@@ -65,9 +65,9 @@ import (
 // target is a server the scenario runs against.
 type target struct {
 	name string // "fake", "gitea" or "forgejo"
-	// fake is true where the scenario holds the target to the fake's
-	// Forgejo answers: the fake itself, and a real Forgejo.
-	fake         bool
+	// forgejo is true where the scenario holds the target to the fake's
+	// Forgejo answers: the fake itself, and a real Forgejo; false for Gitea.
+	forgejo      bool
 	version      string // what /version answers
 	release      string // the release the fake answers as for a real Forgejo ("15.0.3"), "" for the pinned spec
 	url          string // instance root
@@ -85,7 +85,7 @@ func fakeTarget(t *testing.T, opts ...Option) *target {
 	srv.SetAdmin("forgego-admin", true)
 	tok2 := srv.AddUser("forgego-user2")
 	return &target{
-		name: "fake", fake: true, url: srv.URL, user1: "forgego-admin", user2: "forgego-user2",
+		name: "fake", forgejo: true, url: srv.URL, user1: "forgego-admin", user2: "forgego-user2",
 		c1: srv.Client(), c2: srv.Client(forgejo.WithToken(tok2)), anon: srv.AnonymousClient(),
 		httpc: srv.HTTPClient(),
 	}
@@ -120,7 +120,7 @@ func serverTarget(t *testing.T) (*target, string) {
 		t.Fatalf("the server's version (%s): %v", tg.url, err)
 	}
 	tg.version = v.Version
-	tg.name, tg.fake, tg.release = serverKind(v.Version)
+	tg.name, tg.forgejo, tg.release = serverKind(v.Version)
 	return tg, ""
 }
 
@@ -422,7 +422,7 @@ func (s *scenario) errorShapes() {
 	s.note("missing repository: %d, has message %v", e.StatusCode, e.Message != "")
 	// Differs on purpose: Forgejo (Codeberg) says "The target couldn't be
 	// found." with errors [], Gitea 1.27 "not found".
-	if want := map[bool]string{true: "The target couldn't be found.", false: "not found"}[s.tg.fake]; e.Message != want {
+	if want := map[bool]string{true: "The target couldn't be found.", false: "not found"}[s.tg.forgejo]; e.Message != want {
 		s.t.Errorf("missing repository message %q on %s", e.Message, s.tg.name)
 	}
 	_, _, err = s.tg.c1.Repos.Get(s.ctx, "no-such-owner-contract", "x")
@@ -430,7 +430,7 @@ func (s *scenario) errorShapes() {
 	s.note("missing owner: %d", e.StatusCode)
 	// Differs on purpose: Codeberg answers GetUserByName with the detail in
 	// errors; Gitea 1.27 "not found".
-	if s.tg.fake && (e.Message != "GetUserByName" || len(e.Errors) != 1) {
+	if s.tg.forgejo && (e.Message != "GetUserByName" || len(e.Errors) != 1) {
 		s.t.Errorf("missing owner on the fake: %+v", e)
 	}
 	_, _, err = s.tg.anon.Users.GetCurrent(s.ctx)
@@ -443,7 +443,7 @@ func (s *scenario) errorShapes() {
 	s.note("bad token, even on /version: %d", e.StatusCode)
 	// Differs on purpose: Forgejo 15 names the token it could not find
 	// (the client scrubs it), Gitea 1.27 sends a generic refusal.
-	if want := map[bool]string{true: "access token does not exist [sha: ***]", false: "invalid username, password or token"}[s.tg.fake]; e.Message != want {
+	if want := map[bool]string{true: "access token does not exist [sha: ***]", false: "invalid username, password or token"}[s.tg.forgejo]; e.Message != want {
 		s.t.Errorf("bad token on %s: %q, want %q", s.tg.name, e.Message, want)
 	}
 	var out json.RawMessage
@@ -573,7 +573,7 @@ func (s *scenario) attNote(a *forgejo.Attachment) string {
 	// Differs on purpose: Forgejo sends an attachment's type ("attachment"
 	// or "external", see forgejo-15-observations.md); Gitea 1.27 has no
 	// such field.
-	if want := map[bool]forgejo.AttachmentType{true: forgejo.AttachmentTypeAttachment}[s.tg.fake]; a.Type != want {
+	if want := map[bool]forgejo.AttachmentType{true: forgejo.AttachmentTypeAttachment}[s.tg.forgejo]; a.Type != want {
 		s.t.Errorf("attachment type on %s: %q, want %q", s.tg.name, a.Type, want)
 	}
 	return fmt.Sprintf("name %s size %d uuid %v url has uuid %v", a.Name, a.Size, a.Uuid != "",
@@ -617,7 +617,7 @@ func (s *scenario) newIssue(title string) int64 {
 func TestContractServerKind(t *testing.T) {
 	for v, want := range map[string]struct {
 		name    string
-		fake    bool
+		forgejo bool
 		release string
 	}{
 		"1.27.3":                                 {"gitea", false, ""},
@@ -627,9 +627,9 @@ func TestContractServerKind(t *testing.T) {
 		"12.0.1+gitea-1.22.0":                    {"forgejo", true, ""},
 		"garbage":                                {"gitea", false, ""},
 	} {
-		name, fake, release := serverKind(v)
-		if name != want.name || fake != want.fake || release != want.release {
-			t.Errorf("%q: %s %v %q, want %+v", v, name, fake, release, want)
+		name, isForgejo, release := serverKind(v)
+		if name != want.name || isForgejo != want.forgejo || release != want.release {
+			t.Errorf("%q: %s %v %q, want %+v", v, name, isForgejo, release, want)
 		}
 		if release != "" {
 			if _, _, err := parseRelease(release); err != nil {

@@ -54,14 +54,14 @@ func (s *scenario) tokens(bot, pw string, hide func(string) string) {
 	s.note("a token without write:user mints a token: %d", e.StatusCode)
 	// Differs on purpose: Gitea 1.27 words the scope refusal anew
 	// ("…scope(s), required=[write:user], token scope=…").
-	if s.tg.fake != (e.Message == "token does not have at least one of required scope(s): [write:user]") {
+	if s.tg.forgejo != (e.Message == "token does not have at least one of required scope(s): [write:user]") {
 		s.t.Errorf("scope refusal on %s: %q", s.tg.name, e.Message)
 	}
 	e = s.send(s.clientFor(forgejo.WithToken(all.SHA1)), "POST", "/users/"+bot+"/tokens", map[string]any{"name": "minted", "scopes": []string{"read:user"}})
 	s.note("a token with scope all mints a token: %d", e.StatusCode)
 	// Differs on purpose: Forgejo 15 refuses the method, Gitea 1.27 asks
 	// for authentication.
-	if want := map[bool]string{true: "auth method not allowed", false: "auth required"}[s.tg.fake]; e.Message != want {
+	if want := map[bool]string{true: "auth method not allowed", false: "auth required"}[s.tg.forgejo]; e.Message != want {
 		s.t.Errorf("a token mints a token on %s: %q, want %q", s.tg.name, e.Message, want)
 	}
 	set, _, err := byToken.Users.GetSettings(s.ctx)
@@ -85,7 +85,7 @@ func (s *scenario) tokens(bot, pw string, hide func(string) string) {
 	// Differs on purpose: Forgejo 15 lists tokens for a token (observed),
 	// Gitea 1.27 wants Basic authentication.
 	_, _, err = byToken.Users.ListTokens(s.ctx, bot, nil)
-	if s.tg.fake != (err == nil) {
+	if s.tg.forgejo != (err == nil) {
 		s.t.Errorf("list tokens with a token on %s: %v", s.tg.name, err)
 	}
 
@@ -228,7 +228,7 @@ func (s *scenario) accountEmails() {
 	s.note("delete it: %d", resp.StatusCode)
 	again, err := c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailRequest{Emails: []string{addr}})
 	never, err2 := c2.Users.DeleteEmails(s.ctx, forgejo.DeleteEmailRequest{Emails: []string{"never-" + addr}})
-	if s.tg.fake {
+	if s.tg.forgejo {
 		// Differs on purpose: deleting an address that is not there (no
 		// longer, or never) is a 204 on Forgejo 15, a 404 "Email address
 		// does not exist [email: …]" on Gitea 1.27.
@@ -259,7 +259,7 @@ func (s *scenario) accountSettingsAndApps() {
 	// Differs on purpose: the default theme is Forgejo's "forgejo-auto".
 	// enable_repo_unit_hints is Forgejo's alone, and false for a new user
 	// on Forgejo 15 (its CreateUser leaves it unset).
-	if want := map[bool]string{true: "forgejo-auto", false: "gitea-auto"}[s.tg.fake]; set.Theme != want || set.EnableRepoUnitHints {
+	if want := map[bool]string{true: "forgejo-auto", false: "gitea-auto"}[s.tg.forgejo]; set.Theme != want || set.EnableRepoUnitHints {
 		s.t.Errorf("default theme and unit hints on %s: %q %v", s.tg.name, set.Theme, set.EnableRepoUnitHints)
 	}
 	ed, resp, err := c2.Users.EditSettings(s.ctx, forgejo.UserSettingsRequest{Location: forgejo.Ptr("Contract City"), Description: forgejo.Ptr("about me"),
@@ -317,12 +317,12 @@ func (s *scenario) accountSettingsAndApps() {
 	_, _, err = c2.Users.VerifyGPGKey(s.ctx, forgejo.VerifyGPGKeyRequest{KeyID: "0000"})
 	e = s.apiErr(err, "verify key 0")
 	s.note("verify key 0000 without a signature: %d", e.StatusCode)
-	if s.tg.fake && e.Message != "[Signature]: Required" {
+	if s.tg.forgejo && e.Message != "[Signature]: Required" {
 		s.t.Errorf("verify key 0000 on %s: %+v", s.tg.name, e)
 	}
 	// Differs on purpose: with a signature, Forgejo trims the key id's
 	// zeros and answers a 404 for what is left empty.
-	if s.tg.fake {
+	if s.tg.forgejo {
 		_, _, err = c2.Users.VerifyGPGKey(s.ctx, forgejo.VerifyGPGKeyRequest{KeyID: "0000", ArmoredSignature: "x"})
 		if st := s.status(err); st != 404 {
 			s.t.Errorf("verify key 0000 with a signature on %s: %d", s.tg.name, st)
@@ -394,7 +394,7 @@ func (s *scenario) accountAvatarsAndOrgs() {
 	_, err = c1.Orgs.Delete(s.ctx, newName)
 	s.must(err, "delete org")
 
-	if s.tg.fake {
+	if s.tg.forgejo {
 		s.forgejoOnlyAccounts()
 	}
 }
@@ -479,7 +479,7 @@ func (s *scenario) stars() {
 	// Differs on purpose: Codeberg ignores a lone limit on stargazers and
 	// returns all of them; the fake does the same, Gitea 1.27 applies it.
 	n, _ := s.count("/repos/"+s.owner+"/"+s.repo+"/stargazers", url.Values{"limit": {"1"}}, c1)
-	if want := map[bool]int{true: 2, false: 1}[s.tg.fake]; n != want {
+	if want := map[bool]int{true: 2, false: 1}[s.tg.forgejo]; n != want {
 		s.t.Errorf("stargazers?limit=1 on %s: %d, want %d", s.tg.name, n, want)
 	}
 
