@@ -109,7 +109,7 @@ func (s *ActionsService) FollowJobLog(ctx context.Context, owner, repo string, r
 			return job, err
 		}
 		job = j
-		if actionDone(job.Status) {
+		if job.Status.Done() {
 			ended = true
 			continue // one more read, after the end, for the last lines
 		}

@@ -69,10 +69,10 @@ func (b *pollBackoff) next(changed bool) time.Duration {
 	return d
 }
 
-// actionDone reports whether a run or job status is final. Forgejo's are
-// success, failure, cancelled and skipped; Gitea reports "completed" (its
-// conclusion, which the client does not read, says how).
-func actionDone(s ActionStatus) bool {
+// Done reports whether a run's or a job's status is final: Forgejo's
+// success, failure, cancelled and skipped, and Gitea's "completed" (whose
+// conclusion, which the client does not read, says how it ended).
+func (s ActionStatus) Done() bool {
 	switch strings.ToLower(string(s)) {
 	case "success", "failure", "cancelled", "canceled", "skipped", "completed":
 		return true
@@ -160,7 +160,7 @@ func (s *ActionsService) WaitRun(ctx context.Context, owner, repo string, runID 
 			updated = true
 			o.OnUpdate(run, jobs)
 		}
-		if actionDone(run.Status) {
+		if run.Status.Done() {
 			return run, nil
 		}
 		if q.waiting && o.QueueLimit > 0 && waited >= o.QueueLimit {
@@ -238,7 +238,7 @@ func (s *ActionsService) WaitJob(ctx context.Context, owner, repo string, runID,
 			updated = true
 			o.OnUpdate(nil, jobs)
 		}
-		if actionDone(job.Status) {
+		if job.Status.Done() {
 			return job, nil
 		}
 		if q.waiting && o.QueueLimit > 0 && waited >= o.QueueLimit {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	forgejo "codeberg.org/forgego/forgejo"
@@ -72,15 +71,6 @@ func NewCmdRun(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.GroupCmd("run", "List, view, watch, cancel, download and delete workflow runs (Forgejo Actions)")
 	cmd.AddCommand(NewCmdList(f, nil), NewCmdView(f, nil), NewCmdWatch(f, nil), NewCmdCancel(f, nil), NewCmdDownload(f, nil), NewCmdDelete(f, nil))
 	return cmd
-}
-
-// done reports whether a run or job status is final.
-func done(s forgejo.ActionStatus) bool {
-	switch s {
-	case forgejo.ActionStatusSuccess, forgejo.ActionStatusFailure, forgejo.ActionStatusCancelled, forgejo.ActionStatusSkipped:
-		return true
-	}
-	return false
 }
 
 // failed reports whether a final status counts as a failure for
@@ -156,10 +146,6 @@ func (p *prefixWriter) end() {
 		p.mid = false
 	}
 }
-
-// oneLine keeps a name on its line: a line end or a tab in it would break
-// the log's "NAME<tab>line" columns.
-func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(s) }
 
 // runTitle is a run's title, else its workflow's file, else "run ID" (Gitea
 // sends neither field of Forgejo's model).

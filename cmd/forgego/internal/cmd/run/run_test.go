@@ -89,7 +89,7 @@ func TestPrefixWriter(t *testing.T) {
 	if want := "build\tone\nbuild\ttwo\nbuild\t\nbuild\tthree\n"; b.String() != want {
 		t.Errorf("%q, want %q", b.String(), want)
 	}
-	if oneLine("a\nb\tc\rd") != "a b c d" {
+	if cmdutil.OneLine("a\nb\tc\rd") != "a b c d" {
 		t.Error("oneLine")
 	}
 }

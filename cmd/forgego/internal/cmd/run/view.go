@@ -179,7 +179,7 @@ func printLogs(ctx context.Context, f *cmdutil.Factory, c *forgejo.Client, repo 
 			continue
 		}
 		shown++
-		if j.TaskID == 0 && !done(j.Status) {
+		if j.TaskID == 0 && !j.Status.Done() {
 			fmt.Fprintf(f.IOStreams.ErrOut, "%s (job %d) has not started: no log yet\n", j.Name, j.ID)
 			continue
 		}
@@ -187,7 +187,7 @@ func printLogs(ctx context.Context, f *cmdutil.Factory, c *forgejo.Client, repo 
 		if err != nil {
 			return err
 		}
-		pw := &prefixWriter{w: f.IOStreams.Out, prefix: oneLine(j.Name) + "\t"}
+		pw := &prefixWriter{w: f.IOStreams.Out, prefix: cmdutil.OneLine(j.Name) + "\t"}
 		_, err = io.Copy(pw, body)
 		body.Close()
 		pw.end()

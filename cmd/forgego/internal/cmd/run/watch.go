@@ -116,7 +116,7 @@ func (d *lineDisplay) update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJo
 		if j == nil {
 			continue
 		}
-		now := oneLine(j.Name) + ": " + string(j.Status)
+		now := cmdutil.OneLine(j.Name) + ": " + string(j.Status)
 		if d.jobs[j.ID] != now {
 			d.jobs[j.ID] = now
 			fmt.Fprintf(d.w, "job %d %s\n", j.ID, now)
@@ -141,11 +141,11 @@ func (d *liveDisplay) update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJo
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s · run %d in %s\n", oneLine(runTitle(run)), run.ID, d.repo.FullName())
+	fmt.Fprintf(&b, "%s · run %d in %s\n", cmdutil.OneLine(runTitle(run)), run.ID, d.repo.FullName())
 	fmt.Fprintf(&b, "  %-10s %s\n", run.Status, elapsed(run.Duration))
 	for _, j := range jobs {
 		if j != nil {
-			fmt.Fprintf(&b, "  %-10s %s (job %s)\n", j.Status, oneLine(j.Name), strconv.FormatInt(j.ID, 10))
+			fmt.Fprintf(&b, "  %-10s %s (job %s)\n", j.Status, cmdutil.OneLine(j.Name), strconv.FormatInt(j.ID, 10))
 		}
 	}
 	seq := ""

@@ -72,7 +72,7 @@ func cancelRun(opts *OneRunOptions) error {
 	if err != nil {
 		return err
 	}
-	if done(run.Status) {
+	if run.Status.Done() {
 		return fmt.Errorf("run %d in %s has ended (%s): nothing to cancel", run.ID, r.FullName(), run.Status)
 	}
 	if _, err := c.Actions.CancelRun(ctx, r.Owner, r.Name, run.ID); err != nil {
