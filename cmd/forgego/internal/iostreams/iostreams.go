@@ -3,6 +3,7 @@ package iostreams
 import (
 	"fmt"
 	"io"
+	"os"
 )
 
 // IOStreams are one run's streams: standard input, standard output and
@@ -35,6 +36,12 @@ func (s *IOStreams) IsStdoutTTY() bool { return IsTerminal(s.Out) }
 
 // IsStderrTTY reports whether standard error is a terminal.
 func (s *IOStreams) IsStderrTTY() bool { return IsTerminal(s.ErrOut) }
+
+// IsStdinTTY reports whether standard input is a terminal.
+func (s *IOStreams) IsStdinTTY() bool {
+	f, ok := s.In.(*os.File)
+	return ok && isTerminalFile(f)
+}
 
 // Verbosef prints a line on standard error for -v.
 func (s *IOStreams) Verbosef(format string, args ...any) {

@@ -123,9 +123,11 @@ func IsTerminal(w io.Writer) bool {
 		w = iw.out
 	}
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
+	return ok && isTerminalFile(f)
+}
+
+// isTerminalFile reports whether f is a terminal (a character device).
+func isTerminalFile(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 	"github.com/spf13/cobra"
@@ -84,10 +83,8 @@ func ReadValue(f *cmdutil.Factory, cmd *cobra.Command, body string, bodySet bool
 	if bodySet {
 		return body, nil
 	}
-	if file, ok := f.IOStreams.In.(*os.File); ok {
-		if st, err := file.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			return "", cmdutil.Usagef("%s reads the value from standard input, which is a terminal: pipe it in (%s NAME < FILE) or give --body", cmd.CommandPath(), cmd.CommandPath())
-		}
+	if f.IOStreams.IsStdinTTY() {
+		return "", cmdutil.Usagef("%s reads the value from standard input, which is a terminal: pipe it in (%s NAME < FILE) or give --body", cmd.CommandPath(), cmd.CommandPath())
 	}
 	data, err := io.ReadAll(io.LimitReader(f.IOStreams.In, maxValue+1))
 	if err != nil {
