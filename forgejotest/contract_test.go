@@ -483,7 +483,7 @@ func (s *scenario) gaps() {
 }
 
 // outcomes is the contract for the outcomes a real program's scenario found
-// the fake getting wrong (issue 23): a team without units, deleting a label
+// the fake getting wrong: a team without units, deleting a label
 // that is not there, forking into an organization, a 51 MiB release asset.
 // It runs after gaps(): s.org exists and user2 is a write collaborator.
 func (s *scenario) outcomes() {
