@@ -349,6 +349,35 @@ func TestGPGKeys(t *testing.T) {
 	}
 }
 
+// A key whose id begins with 0 cannot be verified: the server strips the
+// zeros from the id it is sent and finds no key by what is left, which is
+// a 500, however the request spells the id.
+func TestGPGKeyVerifyLeadingZero(t *testing.T) {
+	srv := NewServer(t)
+	bob := "token " + srv.AddUser("bob")
+	var k wGPGKey
+	for seed := 0; seed < 256 && !strings.HasPrefix(k.KeyID, "0"); seed++ {
+		if k.ID != 0 {
+			if st, _, _ := rawCall(t, srv, "DELETE", "/user/gpg_keys/"+strconv.FormatInt(k.ID, 10), bob, nil); st != 204 {
+				t.Fatalf("delete key %s: %d", k.KeyID, st)
+			}
+		}
+		st, _, body := rawCall(t, srv, "POST", "/user/gpg_keys", bob, map[string]any{"armored_public_key": armoredKey("Bob <bob@example.com>", byte(seed))})
+		if err := json.Unmarshal(body, &k); st != 201 || err != nil {
+			t.Fatalf("add key of seed %d: %d %s", seed, st, body)
+		}
+	}
+	if !strings.HasPrefix(k.KeyID, "0") {
+		t.Fatal("no seed gives a key id that begins with 0")
+	}
+	for _, id := range []string{k.KeyID, strings.TrimLeft(k.KeyID, "0")} {
+		st, _, body := rawCall(t, srv, "POST", "/user/gpg_key_verify", bob, map[string]any{"key_id": id, "armored_signature": "x"})
+		if st != 500 || message(body) != "" {
+			t.Errorf("verify %s: %d %s", id, st, body)
+		}
+	}
+}
+
 // A 500 of UploadAvatar tells only administrators why; an avatar changes
 // the URL every view of the account shows.
 func TestAvatars(t *testing.T) {

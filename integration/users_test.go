@@ -201,7 +201,7 @@ func TestUsers(t *testing.T) {
 		k, resp, err := u2.Users.CreateGPGKey(ctx(t), forgejo.CreateGPGKeyRequest{ArmoredPublicKey: g.public})
 		ok(t, "add gpg key", err)
 		cleanup(t, "gpg key", func(ctx context.Context) (*forgejo.Response, error) { return u2.Users.DeleteGPGKey(ctx, k.ID) })
-		if k.ID == 0 || !k.CanSign || k.KeyID == "" || status(resp) != http.StatusCreated || len(k.Emails) != 1 || k.Emails[0].Email != me.Email {
+		if k.ID == 0 || !k.CanSign || k.KeyID == "" || k.KeyID != g.keyID || status(resp) != http.StatusCreated || len(k.Emails) != 1 || k.Emails[0].Email != me.Email {
 			t.Fatalf("gpg key (%d) = %+v", status(resp), k)
 		}
 		verified, _, err := u2.Users.VerifyGPGKey(ctx(t), forgejo.VerifyGPGKeyRequest{KeyID: k.KeyID, ArmoredSignature: g.sign(t, tok)})
@@ -430,7 +430,7 @@ func TestUserWebhooks(t *testing.T) {
 // gpgKey is a throwaway OpenPGP key made with the gpg command in its own
 // home directory.
 type gpgKey struct {
-	home, public string
+	home, public, keyID string
 }
 
 // newGPG makes an ed25519 signing key for name <email>, or skips t when
@@ -448,9 +448,43 @@ func newGPG(t *testing.T, name, email string) *gpgKey {
 		_ = os.RemoveAll(home)
 	})
 	g := &gpgKey{home: home}
-	g.run(t, "", "--quick-generate-key", name+" <"+email+">", "ed25519", "sign", "never")
+	// The server cannot verify a key whose id begins with 0: it strips
+	// the zeros from the id it is sent and finds no key by what is left
+	// (a 500; docs/HAZARDS.md §17). One key in 16 is such a key, so make
+	// another until the id begins otherwise.
+	for range 8 {
+		g.run(t, "", "--quick-generate-key", name+" <"+email+">", "ed25519", "sign", "never")
+		if g.keyID = g.primaryKeyID(t); !strings.HasPrefix(g.keyID, "0") {
+			break
+		}
+		g.run(t, "", "--yes", "--delete-secret-and-public-key", g.fingerprint(t))
+	}
 	g.public = g.run(t, "", "--armor", "--export", email)
 	return g
+}
+
+// primaryKeyID returns the 16 hex digits of the id of the home's one
+// primary key, as the server shows it (upper case).
+func (g *gpgKey) primaryKeyID(t *testing.T) string {
+	return g.colonField(t, "sec", 4)
+}
+
+// fingerprint returns the home's one primary key's fingerprint.
+func (g *gpgKey) fingerprint(t *testing.T) string {
+	return g.colonField(t, "fpr", 9)
+}
+
+// colonField returns field i of the first record of the given type in
+// gpg's machine-readable listing of the home's secret keys.
+func (g *gpgKey) colonField(t *testing.T, record string, i int) string {
+	t.Helper()
+	for _, line := range strings.Split(g.run(t, "", "--with-colons", "--list-secret-keys"), "\n") {
+		if f := strings.Split(line, ":"); f[0] == record && len(f) > i {
+			return strings.ToUpper(f[i])
+		}
+	}
+	t.Fatalf("gpg lists no %s record", record)
+	return ""
 }
 
 func (g *gpgKey) run(t *testing.T, stdin string, args ...string) string {
