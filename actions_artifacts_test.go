@@ -72,7 +72,7 @@ func TestActionsHelpersOnForgejo15(t *testing.T) {
 			_, err := f.c.Actions.WaitJob(ctx, f.owner, f.repo, run.ID, 1, nil)
 			return err
 		}},
-		"FollowJobLog": {"repoGetActionJobLogs", func() error {
+		"FollowJobLog": {"ListActionRunJobs", func() error {
 			_, err := f.c.Actions.FollowJobLog(ctx, f.owner, f.repo, run.ID, 1, &out, nil)
 			return err
 		}},

@@ -25,6 +25,13 @@ type FollowLogOptions struct {
 	// Step, when above zero, follows only that step's log (?step=N,
 	// Forgejo 16.0 and later; a server without it sends the whole log).
 	Step int
+	// Attempt, when above zero, follows that attempt of the job
+	// (?attempt=N, as the job listing numbers them from 1); the follow ends
+	// without error when that attempt has ended: the job ended on it, or
+	// reports a later one. Zero follows the attempt that is the
+	// job's latest when the follow first reads the job (see
+	// [ActionsService.FollowJobLog] for a job run again meanwhile).
+	Attempt int64
 	// Interval is the wait between reads while the job runs (default 2s);
 	// it grows by half after each read that brought nothing new, up to
 	// MaxInterval (default 30s), and comes back to Interval when the log
@@ -57,6 +64,16 @@ const followMaxFailures = 5
 // started"): FollowJobLog keeps waiting, and a job that ends without ever
 // starting (cancelled, skipped) ends the follow with nothing written.
 //
+// A job can be run again (a new attempt, with a log of its own) while its
+// log is followed. Every read names the attempt that was the latest when
+// the job was first read (?attempt=N, once the job reports one), so the
+// log written to w is that attempt's and no other's. When the job reports
+// a later attempt, FollowJobLog reads what remains of the followed
+// attempt's log and returns the job with a [*JobRerunError]
+// ([ErrJobRerun]); following it again follows the new attempt from its
+// first byte. A server whose jobs report no attempt is read as before,
+// without ?attempt.
+//
 // Job logs and the jobs route are Forgejo 16.0's: on an older release
 // FollowJobLog fails with an [*UnsupportedOperationError], before sending
 // when the client knows the server's release and otherwise at the first
@@ -67,14 +84,31 @@ func (s *ActionsService) FollowJobLog(ctx context.Context, owner, repo string, r
 		return nil, &ValidationError{Field: "w", Message: "must not be nil"}
 	}
 	o := deref(opts)
-	f := &logFollower{s: s, owner: owner, repo: repo, jobID: jobID, w: w, step: o.Step, buf: make([]byte, followBufSize)}
+	f := &logFollower{s: s, owner: owner, repo: repo, jobID: jobID, w: w, step: o.Step, attempt: o.Attempt, buf: make([]byte, followBufSize)}
 	b := newPollBackoff(o.Interval, o.MaxInterval)
 	var (
-		job      *ActionRunJob
-		ended    bool
-		failures int
+		job        *ActionRunJob
+		ended      bool // the followed attempt has ended: read until nothing new comes
+		superseded bool // it ended because the job was run again
+		resume     bool // the last read was cut off midway: read on before polling
+		failures   int
 	)
 	for {
+		if !ended && !resume {
+			j, _, err := s.findJob(ctx, owner, repo, runID, jobID)
+			if err != nil {
+				if ctx.Err() != nil {
+					return job, ctx.Err()
+				}
+				return job, err
+			}
+			job = j
+			later := f.track(job, o.Attempt > 0)
+			// A chosen attempt is simply over once a later one exists.
+			superseded = later && o.Attempt == 0
+			ended = later || job.Status.Done()
+		}
+		resume = false
 		n, midway, err := f.read(ctx)
 		if n > 0 {
 			failures = 0
@@ -93,25 +127,17 @@ func (s *ActionsService) FollowJobLog(ctx context.Context, owner, repo string, r
 			if err := s.client.sleep(ctx, b.first); err != nil {
 				return job, err
 			}
+			resume = true
 			continue
 		}
 		if ended {
-			if n == 0 {
-				return job, nil
+			if n > 0 {
+				continue // read on at once until nothing new comes
 			}
-			continue // it ended: read on at once until nothing new comes
-		}
-		j, _, err := s.findJob(ctx, owner, repo, runID, jobID)
-		if err != nil {
-			if ctx.Err() != nil {
-				return job, ctx.Err()
+			if superseded {
+				return job, &JobRerunError{Job: job, Attempt: f.attempt}
 			}
-			return job, err
-		}
-		job = j
-		if job.Status.Done() {
-			ended = true
-			continue // one more read, after the end, for the last lines
+			return job, nil
 		}
 		if err := s.client.sleep(ctx, b.next(n > 0)); err != nil {
 			return job, err
@@ -127,8 +153,27 @@ type logFollower struct {
 	jobID       int64
 	w           io.Writer
 	step        int
+	attempt     int64 // the attempt followed (?attempt=N); 0 until known
+	task        int64 // the task running it, when the job reported one
 	buf         []byte
 	off         int64 // bytes written so far
+}
+
+// track pins the follow to the attempt job reports as its latest, the
+// first time it reports one (unless the caller chose the attempt: fixed),
+// and reports whether the job has since been run again: a later attempt,
+// or another task than the one that ran the pinned attempt.
+func (f *logFollower) track(job *ActionRunJob, chosen bool) (superseded bool) {
+	if f.attempt == 0 {
+		if job.Attempt > 0 {
+			f.attempt, f.task = job.Attempt, job.TaskID
+		}
+		return false
+	}
+	if !chosen && f.task == 0 && job.Attempt == f.attempt {
+		f.task = job.TaskID
+	}
+	return job.Attempt > f.attempt || (f.task != 0 && job.TaskID != 0 && job.TaskID != f.task)
 }
 
 // read asks for the log past f.off and writes what comes; n is how many
@@ -142,7 +187,7 @@ func (f *logFollower) read(ctx context.Context) (n int64, midway bool, err error
 	if f.step > 0 {
 		opts = append(opts, QueryParam("step", strconv.Itoa(f.step)))
 	}
-	body, resp, err := f.s.OpenJobLogs(ctx, f.owner, f.repo, f.jobID, nil, opts...)
+	body, resp, err := f.s.OpenJobLogs(ctx, f.owner, f.repo, f.jobID, &ActionGetJobLogsOptions{Attempt: f.attempt}, opts...)
 	if err != nil {
 		var ae *APIError
 		switch {

@@ -325,6 +325,60 @@ func TestFollowJobLogOnTheFake(t *testing.T) {
 	}
 }
 
+// A job run again while its log is followed: the follow stays on the
+// attempt it started with, delivers that attempt's log whole and nothing
+// of the next, and says the job was run again; following again delivers
+// the new attempt from its first byte. An attempt chosen by the caller is
+// followed to its end without that error.
+func TestFollowJobLogAcrossARerun(t *testing.T) {
+	f := newActionsFixture(t)
+	run, job := f.dispatch(t)
+	first := "attempt 1: set up\n"
+	f.srv.RunActionJob(f.owner, f.repo, job.ID, "running", first)
+	f.clk.hook = func(now time.Time, n int) {
+		if n == 2 {
+			// Attempt 1 writes its last line and fails; the job is run
+			// again at once and attempt 2 writes more than attempt 1 did.
+			first += "attempt 1: tests failed\n"
+			f.srv.RunActionJob(f.owner, f.repo, job.ID, "failure", first)
+			f.srv.RunActionJob(f.owner, f.repo, job.ID, "running", strings.Repeat("attempt 2: a longer log\n", 4))
+		}
+	}
+	var out bytes.Buffer
+	got, err := f.c.Actions.FollowJobLog(context.Background(), f.owner, f.repo, run.ID, job.ID, &out, nil)
+	var re *forgejo.JobRerunError
+	if !errors.As(err, &re) || !errors.Is(err, forgejo.ErrJobRerun) || re.Attempt != 1 || re.Job == nil || re.Job.Attempt != 2 || got != re.Job {
+		t.Fatalf("follow across a rerun: job %+v, err %v", got, err)
+	}
+	if out.String() != first {
+		t.Fatalf("wrote %q, want attempt 1's log %q", out.String(), first)
+	}
+	if !strings.Contains(err.Error(), "attempt 2") || !strings.Contains(err.Error(), "attempt 1") {
+		t.Fatalf("message %q names neither attempt", err)
+	}
+
+	second := strings.Repeat("attempt 2: a longer log\n", 4)
+	base := len(f.clk.slept())
+	f.clk.hook = func(now time.Time, n int) {
+		if n == base+1 {
+			second += "attempt 2: passed\n"
+			f.srv.RunActionJob(f.owner, f.repo, job.ID, "success", second)
+		}
+	}
+	out.Reset()
+	got, err = f.c.Actions.FollowJobLog(context.Background(), f.owner, f.repo, run.ID, job.ID, &out, nil)
+	if err != nil || got.Status != forgejo.ActionStatusSuccess || got.Attempt != 2 || out.String() != second {
+		t.Fatalf("following attempt 2: job %+v, err %v, wrote %q", got, err, out.String())
+	}
+
+	f.clk.hook = nil
+	out.Reset()
+	got, err = f.c.Actions.FollowJobLog(context.Background(), f.owner, f.repo, run.ID, job.ID, &out, &forgejo.FollowLogOptions{Attempt: 1})
+	if err != nil || got.Attempt != 2 || out.String() != first {
+		t.Fatalf("attempt 1 chosen: job %+v, err %v, wrote %q", got, err, out.String())
+	}
+}
+
 func firstDiff(a, b []byte) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {

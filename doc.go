@@ -73,6 +73,7 @@
 //   - [*WalkTruncatedError]: a page walk stopped with pages still offered.
 //   - [*RunQueuedError]: a workflow run stayed waiting for a runner past its limit or its context.
 //   - [*RunNotFoundError]: a dispatched workflow's run could not be found where the server did not name it.
+//   - [*JobRerunError]: a job whose log was followed was run again; the log written is the followed attempt's.
 //
 // The sentinels, for [errors.Is]:
 //
@@ -92,6 +93,7 @@
 //   - [ErrUploadTooLong]: an [*UploadError]'s content held more than its declared size.
 //   - [ErrRunQueued]: matches every [*RunQueuedError].
 //   - [ErrRunNotFound]: matches every [*RunNotFoundError].
+//   - [ErrJobRerun]: matches every [*JobRerunError].
 //
 // [StatusCode] returns the status of the [*APIError] an error is or wraps.
 //

@@ -718,3 +718,40 @@ func bound(s string) string {
 	}
 	return s
 }
+
+// JobRerunError means the job whose log [ActionsService.FollowJobLog]
+// followed was run again while it followed: a new attempt started, with a
+// log of its own. The log written is the followed attempt's, complete;
+// following the job again follows the new attempt from its first byte.
+type JobRerunError struct {
+	// Job is the job as last read: its Attempt is the new attempt, and its
+	// Status the new attempt's.
+	Job *ActionRunJob
+	// Attempt is the attempt whose log was followed.
+	Attempt int64
+}
+
+// Error names the job and both attempts.
+func (e *JobRerunError) Error() string {
+	var b strings.Builder
+	b.WriteString("forgejo: job")
+	if e.Job != nil {
+		b.WriteString(" " + strconv.FormatInt(e.Job.ID, 10))
+		if e.Job.Name != "" {
+			b.WriteString(" (" + bound(e.Job.Name) + ")")
+		}
+	}
+	b.WriteString(" was run again")
+	if e.Job != nil && e.Job.Attempt > 0 {
+		b.WriteString(" (attempt " + strconv.FormatInt(e.Job.Attempt, 10) + ")")
+	}
+	b.WriteString(" while the log of attempt " + strconv.FormatInt(e.Attempt, 10) + " was followed; that log is complete")
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrJobRerun) match.
+func (e *JobRerunError) Is(target error) bool { return target == ErrJobRerun }
+
+// ErrJobRerun matches every [*JobRerunError] with errors.Is: a followed job
+// that was run again.
+var ErrJobRerun = errors.New("forgejo: the job was run again")
