@@ -34,8 +34,8 @@ const (
 // started by workflow_dispatch, of that workflow, on that ref, created no
 // earlier than a minute before the dispatch on the client's clock. Each of
 // these tests applies where the server reports the field: Gitea's listing
-// names neither the workflow nor the creation time, so there the newest
-// dispatched run of the repository is taken. The listing is read up to 5
+// gives no creation time and names the workflow and the ref together in
+// Path ("ci.yml@refs/heads/main"), which is held to both. The listing is read up to 5
 // times, waiting 0.5s, 1s, 2s and 4s between reads (on the client's
 // [Clock]); when no run matches, the error is a [*RunNotFoundError]. The
 // dispatch itself is never repeated.
@@ -103,6 +103,9 @@ func dispatchedRunMatches(r *ActionRun, workflow, ref string, notBefore time.Tim
 		return false
 	}
 	if r.Prettyref != "" && shortRef(r.Prettyref) != shortRef(ref) {
+		return false
+	}
+	if wf, wref, ok := workflowPath(r.Path); ok && (wf != workflow || shortRef(wref) != shortRef(ref)) {
 		return false
 	}
 	return r.Created.IsZero() || !r.Created.Before(notBefore)

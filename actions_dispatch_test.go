@@ -207,19 +207,33 @@ func TestRunWorkflowNotFound(t *testing.T) {
 	}
 }
 
-// Gitea's listing names neither the workflow nor the creation time nor the
-// ref (its runs are GitHub-shaped): the rule tests only what is there, so
-// the newest dispatched run is taken, and a push run is not.
+// Gitea's runs are GitHub-shaped: no creation time, and the workflow and
+// the ref together in path ("ci.yml@refs/heads/main"). The rule holds the
+// path to both, so the newest dispatched run of that workflow on that ref
+// is taken: not a push run, not another workflow's, not another ref's.
+// A finished run's Outcome is its conclusion.
 func TestRunWorkflowGiteaShapedListing(t *testing.T) {
 	f := newActionsFixture(t)
 	f.srv.Handle("DispatchWorkflow", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	f.srv.Handle("ListActionRuns", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"total_count":3,"workflow_runs":[
+		_, _ = w.Write([]byte(`{"total_count":5,"workflow_runs":[
+			{"id":11,"event":"workflow_dispatch","status":"queued","path":"ci.yml@refs/heads/dev","head_branch":"dev","run_number":5},
+			{"id":10,"event":"workflow_dispatch","status":"queued","path":"lint.yml@refs/heads/main","head_branch":"main","run_number":4},
 			{"id":9,"event":"push","status":"queued","path":"push.yml@refs/heads/main","head_branch":"main","run_number":3},
 			{"id":8,"event":"workflow_dispatch","status":"queued","path":"ci.yml@refs/heads/main","head_branch":"main","run_number":2,"started_at":null},
 			{"id":5,"event":"workflow_dispatch","status":"completed","conclusion":"success","path":"ci.yml@refs/heads/main","run_number":1}]}`))
 	})
+	list, _, err := f.c.Actions.ListRuns(context.Background(), f.owner, f.repo, nil)
+	if err != nil || len(list.WorkflowRuns) != 5 {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+	if r := list.WorkflowRuns[4]; r.Status != "completed" || !r.Status.Done() || r.Outcome() != forgejo.ActionStatusSuccess {
+		t.Fatalf("finished run: status %q, conclusion %q, outcome %q", r.Status, r.Conclusion, r.Outcome())
+	}
+	if r := list.WorkflowRuns[3]; r.Outcome() != "queued" {
+		t.Fatalf("queued run's outcome %q", r.Outcome())
+	}
 	run, _, err := f.c.Actions.RunWorkflow(context.Background(), f.owner, f.repo, "ci.yml", forgejo.DispatchWorkflowRequest{Ref: "main"})
 	if err != nil || run.ID != 8 {
 		t.Fatalf("run = %+v, %v; want run 8", run, err)

@@ -71,7 +71,7 @@ func (b *pollBackoff) next(changed bool) time.Duration {
 
 // Done reports whether a run's or a job's status is final: Forgejo's
 // success, failure, cancelled and skipped, and Gitea's "completed" (whose
-// conclusion, which the client does not read, says how it ended).
+// Conclusion says how it ended: see [ActionRun.Outcome]).
 func (s ActionStatus) Done() bool {
 	switch strings.ToLower(string(s)) {
 	case "success", "failure", "cancelled", "canceled", "skipped", "completed":
@@ -111,7 +111,8 @@ func (q *queueClock) observe(waiting bool, now time.Time) time.Duration {
 }
 
 // WaitRun polls a workflow run until it ends (success, failure, cancelled,
-// skipped) and returns it. Every poll ([ActionsService.GetRun], and
+// skipped; Gitea's "completed") and returns it: [ActionRun.Outcome] says
+// how it ended on either server. Every poll ([ActionsService.GetRun], and
 // [ActionsService.ListRunJobs] when opts.OnUpdate is set) goes through the
 // client: paced, retried and rate limited like any call. The wait between
 // polls starts at opts.Interval, grows by half after each poll that saw no

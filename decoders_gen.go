@@ -1093,19 +1093,19 @@ func jdActionArtifact(d *jdec, v *ActionArtifact) {
 
 var (
 	jkActionRun = []string{
-		"ScheduleID", "approved_by", "commit_sha", "created", "duration",
-		"event", "event_payload", "html_url", "id", "index_in_repo",
-		"is_fork_pull_request", "is_ref_deleted", "need_approval", "prettyref",
-		"repository", "started", "status", "stopped", "title", "trigger_event",
-		"trigger_user", "updated", "workflow_id",
+		"ScheduleID", "approved_by", "commit_sha", "conclusion", "created",
+		"duration", "event", "event_payload", "html_url", "id", "index_in_repo",
+		"is_fork_pull_request", "is_ref_deleted", "need_approval", "path",
+		"prettyref", "repository", "started", "status", "stopped", "title",
+		"trigger_event", "trigger_user", "updated", "workflow_id",
 	}
 	joActionRun = newJDOrder(
-		`"ScheduleID":`, `"approved_by":`, `"commit_sha":`, `"created":`,
-		`"duration":`, `"event":`, `"event_payload":`, `"html_url":`, `"id":`,
-		`"index_in_repo":`, `"is_fork_pull_request":`, `"is_ref_deleted":`,
-		`"need_approval":`, `"prettyref":`, `"repository":`, `"started":`,
-		`"status":`, `"stopped":`, `"title":`, `"trigger_event":`,
-		`"trigger_user":`, `"updated":`, `"workflow_id":`,
+		`"ScheduleID":`, `"approved_by":`, `"commit_sha":`, `"conclusion":`,
+		`"created":`, `"duration":`, `"event":`, `"event_payload":`,
+		`"html_url":`, `"id":`, `"index_in_repo":`, `"is_fork_pull_request":`,
+		`"is_ref_deleted":`, `"need_approval":`, `"path":`, `"prettyref":`,
+		`"repository":`, `"started":`, `"status":`, `"stopped":`, `"title":`,
+		`"trigger_event":`, `"trigger_user":`, `"updated":`, `"workflow_id":`,
 	)
 )
 
@@ -1123,46 +1123,50 @@ func jdActionRun(d *jdec, v *ActionRun) {
 				i = 1
 			case "commit_sha":
 				i = 2
-			case "created":
+			case "conclusion":
 				i = 3
-			case "duration":
+			case "created":
 				i = 4
-			case "event":
+			case "duration":
 				i = 5
-			case "event_payload":
+			case "event":
 				i = 6
-			case "html_url":
+			case "event_payload":
 				i = 7
-			case "id":
+			case "html_url":
 				i = 8
-			case "index_in_repo":
+			case "id":
 				i = 9
-			case "is_fork_pull_request":
+			case "index_in_repo":
 				i = 10
-			case "is_ref_deleted":
+			case "is_fork_pull_request":
 				i = 11
-			case "need_approval":
+			case "is_ref_deleted":
 				i = 12
-			case "prettyref":
+			case "need_approval":
 				i = 13
-			case "repository":
+			case "path":
 				i = 14
-			case "started":
+			case "prettyref":
 				i = 15
-			case "status":
+			case "repository":
 				i = 16
-			case "stopped":
+			case "started":
 				i = 17
-			case "title":
+			case "status":
 				i = 18
-			case "trigger_event":
+			case "stopped":
 				i = 19
-			case "trigger_user":
+			case "title":
 				i = 20
-			case "updated":
+			case "trigger_event":
 				i = 21
-			case "workflow_id":
+			case "trigger_user":
 				i = 22
+			case "updated":
+				i = 23
+			case "workflow_id":
+				i = 24
 			}
 			if i < 0 {
 				i = d.fold(jkActionRun, false)
@@ -1182,44 +1186,48 @@ func jdActionRun(d *jdec, v *ActionRun) {
 		case 2:
 			d.str(&v.CommitSHA)
 		case 3:
-			d.time(&v.Created)
+			d.str((*string)(&v.Conclusion))
 		case 4:
-			d.int64((*int64)(&v.Duration))
+			d.time(&v.Created)
 		case 5:
-			d.str(&v.Event)
+			d.int64((*int64)(&v.Duration))
 		case 6:
-			d.str(&v.EventPayload)
+			d.str(&v.Event)
 		case 7:
-			d.str(&v.HTMLURL)
+			d.str(&v.EventPayload)
 		case 8:
-			d.int64(&v.ID)
+			d.str(&v.HTMLURL)
 		case 9:
-			d.int64(&v.IndexInRepo)
+			d.int64(&v.ID)
 		case 10:
-			d.bool(&v.IsForkPullRequest)
+			d.int64(&v.IndexInRepo)
 		case 11:
-			d.bool(&v.IsRefDeleted)
+			d.bool(&v.IsForkPullRequest)
 		case 12:
-			d.bool(&v.NeedApproval)
+			d.bool(&v.IsRefDeleted)
 		case 13:
-			d.str(&v.Prettyref)
+			d.bool(&v.NeedApproval)
 		case 14:
-			jdPtr(d, &v.Repository, jdRepository)
+			d.str(&v.Path)
 		case 15:
-			d.time(&v.Started)
+			d.str(&v.Prettyref)
 		case 16:
-			d.str((*string)(&v.Status))
+			jdPtr(d, &v.Repository, jdRepository)
 		case 17:
-			d.time(&v.Stopped)
+			d.time(&v.Started)
 		case 18:
-			d.str(&v.Title)
+			d.str((*string)(&v.Status))
 		case 19:
-			d.str(&v.TriggerEvent)
+			d.time(&v.Stopped)
 		case 20:
-			jdPtr(d, &v.TriggerUser, jdUser)
+			d.str(&v.Title)
 		case 21:
-			d.time(&v.Updated)
+			d.str(&v.TriggerEvent)
 		case 22:
+			jdPtr(d, &v.TriggerUser, jdUser)
+		case 23:
+			d.time(&v.Updated)
+		case 24:
 			d.str(&v.WorkflowID)
 		}
 	}
@@ -1227,13 +1235,13 @@ func jdActionRun(d *jdec, v *ActionRun) {
 
 var (
 	jkActionRunJob = []string{
-		"attempt", "handle", "id", "name", "needs", "owner_id", "repo_id",
-		"run_id", "runs_on", "status", "task_id",
+		"attempt", "conclusion", "handle", "id", "name", "needs", "owner_id",
+		"repo_id", "run_id", "runs_on", "status", "task_id",
 	}
 	joActionRunJob = newJDOrder(
-		`"attempt":`, `"handle":`, `"id":`, `"name":`, `"needs":`,
-		`"owner_id":`, `"repo_id":`, `"run_id":`, `"runs_on":`, `"status":`,
-		`"task_id":`,
+		`"attempt":`, `"conclusion":`, `"handle":`, `"id":`, `"name":`,
+		`"needs":`, `"owner_id":`, `"repo_id":`, `"run_id":`, `"runs_on":`,
+		`"status":`, `"task_id":`,
 	)
 )
 
@@ -1247,26 +1255,28 @@ func jdActionRunJob(d *jdec, v *ActionRunJob) {
 			switch string(d.key) {
 			case "attempt":
 				i = 0
-			case "handle":
+			case "conclusion":
 				i = 1
-			case "id":
+			case "handle":
 				i = 2
-			case "name":
+			case "id":
 				i = 3
-			case "needs":
+			case "name":
 				i = 4
-			case "owner_id":
+			case "needs":
 				i = 5
-			case "repo_id":
+			case "owner_id":
 				i = 6
-			case "run_id":
+			case "repo_id":
 				i = 7
-			case "runs_on":
+			case "run_id":
 				i = 8
-			case "status":
+			case "runs_on":
 				i = 9
-			case "task_id":
+			case "status":
 				i = 10
+			case "task_id":
+				i = 11
 			}
 			if i < 0 {
 				i = d.fold(jkActionRunJob, true)
@@ -1282,24 +1292,26 @@ func jdActionRunJob(d *jdec, v *ActionRunJob) {
 		case 0:
 			d.int64(&v.Attempt)
 		case 1:
-			d.str(&v.Handle)
+			d.str((*string)(&v.Conclusion))
 		case 2:
-			d.int64(&v.ID)
+			d.str(&v.Handle)
 		case 3:
-			d.str(&v.Name)
+			d.int64(&v.ID)
 		case 4:
-			jdSlice(d, &v.Needs, (*jdec).str)
+			d.str(&v.Name)
 		case 5:
-			d.int64(&v.OwnerID)
+			jdSlice(d, &v.Needs, (*jdec).str)
 		case 6:
-			d.int64(&v.RepoID)
+			d.int64(&v.OwnerID)
 		case 7:
-			d.int64(&v.RunID)
+			d.int64(&v.RepoID)
 		case 8:
-			jdSlice(d, &v.RunsOn, (*jdec).str)
+			d.int64(&v.RunID)
 		case 9:
-			d.str((*string)(&v.Status))
+			jdSlice(d, &v.RunsOn, (*jdec).str)
 		case 10:
+			d.str((*string)(&v.Status))
+		case 11:
 			d.int64(&v.TaskID)
 		}
 	}

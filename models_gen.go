@@ -80,6 +80,11 @@ type ActionRun struct {
 	ApprovedBy int64 `json:"approved_by"`
 	// The commit sha the action run ran on.
 	CommitSHA string `json:"commit_sha"`
+	// Conclusion is how a finished run ended, as Gitea reports it: Gitea's Status
+	// is "completed" for every finished run, and this says success, failure,
+	// cancelled or skipped. Forgejo leaves it empty and reports the outcome as
+	// Status; [ActionRun.Outcome] reads both.
+	Conclusion ActionStatus `json:"conclusion"`
 	// When the action run was created.
 	Created  time.Time `json:"created"`
 	Duration Duration  `json:"duration"`
@@ -103,6 +108,10 @@ type ActionRun struct {
 	IsRefDeleted bool `json:"is_ref_deleted"`
 	// May need approval if it's a fork pull request.
 	NeedApproval bool `json:"need_approval"`
+	// Path names the run's workflow file and ref as Gitea reports them
+	// ("ci.yml@refs/heads/main"); Forgejo leaves it empty and fills WorkflowID and
+	// Prettyref.
+	Path string `json:"path"`
 	// The commit/tag/… the action run ran on.
 	Prettyref  string      `json:"prettyref"`
 	Repository *Repository `json:"repository"`
@@ -130,6 +139,11 @@ type ActionRunJob struct {
 	// How many times the job has been attempted including the current attempt.
 	// Sent by Forgejo 15.0 and later; older releases leave it zero.
 	Attempt int64 `json:"attempt"`
+	// Conclusion is how a finished job ended, as Gitea reports it: Gitea's Status
+	// is "completed" for every finished job, and this says success, failure,
+	// cancelled or skipped. Forgejo leaves it empty and reports the outcome as
+	// Status; [ActionRunJob.Outcome] reads both.
+	Conclusion ActionStatus `json:"conclusion"`
 	// Opaque identifier that uniquely identifies a single attempt of a job. Sent
 	// by Forgejo 15.0 and later; older releases leave it zero.
 	Handle string `json:"handle"`

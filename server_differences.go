@@ -7,8 +7,9 @@ import (
 
 // This file holds the answers in which Forgejo and Gitea differ and the
 // client gives callers one way to read both (docs/HAZARDS.md §10, §22):
-// a stale file sha, "no signing key", the event of a dispatched run, and
-// the default of a listing filter.
+// a stale file sha, "no signing key", the event of a dispatched run, how a
+// finished run or job ended, a run's workflow and ref, and the default of
+// a listing filter.
 
 // differenceMatch reports whether the APIError e is what the sentinel
 // target (ErrStaleFile, ErrNoSigningKey) stands for, judged by the
@@ -47,6 +48,41 @@ func (r *ActionRun) EventName() string {
 		return r.TriggerEvent
 	}
 	return r.Event
+}
+
+// Outcome returns the run's status with Gitea's way of reporting an end
+// read: Gitea reports every finished run as "completed" and says how it
+// ended in Conclusion (success, failure, cancelled, skipped), where Forgejo
+// reports that in Status itself. So Outcome is Conclusion when Status is
+// "completed" and Conclusion is set, and Status otherwise.
+func (r *ActionRun) Outcome() ActionStatus {
+	if r == nil {
+		return ""
+	}
+	return outcome(r.Status, r.Conclusion)
+}
+
+// Outcome returns the job's status with Gitea's way of reporting an end
+// read, as [ActionRun.Outcome] does for a run.
+func (j *ActionRunJob) Outcome() ActionStatus {
+	if j == nil {
+		return ""
+	}
+	return outcome(j.Status, j.Conclusion)
+}
+
+func outcome(status, conclusion ActionStatus) ActionStatus {
+	if strings.EqualFold(string(status), "completed") && conclusion != "" {
+		return conclusion
+	}
+	return status
+}
+
+// workflowPath splits Gitea's run path ("ci.yml@refs/heads/main") into the
+// workflow file and the ref; ok is false when path is not of that form.
+func workflowPath(path string) (workflow, ref string, ok bool) {
+	workflow, ref, ok = strings.Cut(path, "@")
+	return workflow, ref, ok && workflow != "" && ref != ""
 }
 
 // orDefault is a query value, or the table's default when it is empty

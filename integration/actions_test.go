@@ -38,6 +38,15 @@ func TestActions(t *testing.T) {
 		if run.ID <= 0 || run.EventName() != "workflow_dispatch" {
 			t.Fatalf("run = %+v", run)
 		}
+		// The run names its workflow and ref: Forgejo in WorkflowID and
+		// Prettyref, Gitea together in Path. Nothing has ended it, so its
+		// Outcome is its Status.
+		if run.WorkflowID != "deploy.yml" && run.Path != "deploy.yml@refs/heads/main" {
+			t.Fatalf("run names workflow %q, path %q", run.WorkflowID, run.Path)
+		}
+		if run.Outcome() != run.Status || run.Status.Done() {
+			t.Fatalf("a run no runner took: status %q, conclusion %q", run.Status, run.Conclusion)
+		}
 		got, _, err := c.Actions.GetRun(ctx(t), owner, repo, run.ID)
 		if err != nil || got.ID != run.ID || got.EventName() != "workflow_dispatch" {
 			t.Fatalf("GetRun(%d) = %+v, %v", run.ID, got, err)

@@ -348,6 +348,41 @@ func TestRunWatchPiped(t *testing.T) {
 	}
 }
 
+// Gitea reports every finished run and job as "completed" and how it
+// ended in "conclusion" (its jobs listing wrapped): run view and run watch
+// show the conclusion, and --exit-status exits 1 for a failed run.
+func TestRunEndedOnGitea(t *testing.T) {
+	gitea := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/api/v1/version":
+			io.WriteString(w, `{"version":"1.27.3"}`)
+		case "/api/v1/repos/o/r/actions/runs/5":
+			io.WriteString(w, `{"id":5,"run_number":3,"run_attempt":1,"event":"workflow_dispatch","status":"completed","conclusion":"failure",`+
+				`"path":"ci.yml@refs/heads/main","head_branch":"main","display_title":"CI"}`)
+		case "/api/v1/repos/o/r/actions/runs/5/jobs":
+			io.WriteString(w, `{"jobs":[{"id":9,"run_id":5,"name":"build","status":"completed","conclusion":"failure"}],"total_count":1}`)
+		default:
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, "404 page not found\n")
+		}
+	}))
+	defer gitea.Close()
+	env := map[string]string{"FORGEJO_URL": gitea.URL, "FORGEJO_TOKEN": "t0ken"}
+
+	r := cli(t, env, "run", "view", "5", "-R", "o/r", "--exit-status")
+	r.want(t, 1)
+	if !regexp.MustCompile(`(?m)^  status\s+failure$`).MatchString(r.stdout) || !regexp.MustCompile(`(?m)^  9\s+build\s+failure\b`).MatchString(r.stdout) {
+		t.Errorf("run view shows no failure:\n%s", r.stdout)
+	}
+	r = cli(t, env, "run", "watch", "5", "-R", "o/r", "--exit-status")
+	r.want(t, 1)
+	if r.stdout != "run 5: failure\njob 9 build: failure\n" || r.stderr != "run 5 ended: failure (-)\n" {
+		t.Errorf("run watch:\nstdout %q\nstderr %q", r.stdout, r.stderr)
+	}
+}
+
 // secret set never shows the value: not with -v, and not when a server
 // echoes it back in an error (it is masked from the moment it is read).
 func TestSecretSetNeverShown(t *testing.T) {

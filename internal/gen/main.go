@@ -103,6 +103,9 @@ func generate(root string) (map[string][]byte, error) {
 	if err := loadVersions(spec); err != nil { // versions.go
 		return nil, err
 	}
+	if err := addGiteaFields(spec); err != nil { // gitea_fields.go
+		return nil, err
+	}
 	m, err := buildModels(spec)
 	if err != nil {
 		return nil, err

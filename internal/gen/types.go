@@ -257,6 +257,8 @@ var fieldEnums = map[string]string{
 	"ActionRun.status":                    "ActionStatus",
 	"ActionTask.status":                   "ActionStatus",
 	"ActionRunJob.status":                 "ActionStatus",
+	"ActionRun.conclusion":                "ActionStatus",
+	"ActionRunJob.conclusion":             "ActionStatus",
 	"Attachment.type":                     "AttachmentType",
 	"ChangeFileOperation.operation":       "FileOperation",
 	"CreateRepoOption.object_format_name": "ObjectFormat",

@@ -108,7 +108,7 @@ func listRun(opts *ListOptions) error {
 	if len(got.Items) > 0 {
 		rows := [][]string{{"STATUS", "TITLE", "WORKFLOW", "BRANCH", "EVENT", "ID", "ELAPSED", "CREATED"}}
 		for _, r := range got.Items {
-			rows = append(rows, []string{string(r.Status), cmdutil.Truncate(r.Title, 40), r.WorkflowID, ref(r), r.EventName(),
+			rows = append(rows, []string{string(r.Outcome()), cmdutil.Truncate(r.Title, 40), r.WorkflowID, ref(r), r.EventName(),
 				strconv.FormatInt(r.ID, 10), elapsed(r.Duration), cmdutil.Day(r.Created)})
 		}
 		if err := cmdutil.Table(f.IOStreams, rows); err != nil {

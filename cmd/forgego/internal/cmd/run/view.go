@@ -116,7 +116,7 @@ func viewRun(opts *ViewOptions) error {
 			return err
 		}
 	}
-	if opts.ExitStatus && failed(run.Status) {
+	if opts.ExitStatus && failed(run.Outcome()) {
 		return cmdutil.ErrSilent
 	}
 	return nil
@@ -137,7 +137,7 @@ func printRun(f *cmdutil.Factory, repo cmdutil.Repo, run *forgejo.ActionRun, job
 	fmt.Fprintf(out, "%s\n\n", runTitle(run))
 	rows := [][]string{
 		{"  run", fmt.Sprintf("%d (#%d in %s)", run.ID, run.IndexInRepo, repo.FullName())},
-		{"  status", string(run.Status)},
+		{"  status", string(run.Outcome())},
 		{"  workflow", run.WorkflowID},
 		{"  event", run.EventName()},
 		{"  ref", ref(run)},
@@ -164,7 +164,7 @@ func printRun(f *cmdutil.Factory, repo cmdutil.Repo, run *forgejo.ActionRun, job
 		if j == nil {
 			continue
 		}
-		table = append(table, []string{"  " + strconv.FormatInt(j.ID, 10), j.Name, string(j.Status), strconv.FormatInt(j.Attempt, 10), strings.Join(j.RunsOn, ",")})
+		table = append(table, []string{"  " + strconv.FormatInt(j.ID, 10), j.Name, string(j.Outcome()), strconv.FormatInt(j.Attempt, 10), strings.Join(j.RunsOn, ",")})
 	}
 	return cmdutil.Table(f.IOStreams, table)
 }
@@ -175,7 +175,7 @@ func printRun(f *cmdutil.Factory, repo cmdutil.Repo, run *forgejo.ActionRun, job
 func printLogs(ctx context.Context, f *cmdutil.Factory, c *forgejo.Client, repo cmdutil.Repo, jobs []*forgejo.ActionRunJob, failedOnly bool) error {
 	shown := 0
 	for _, j := range jobs {
-		if j == nil || (failedOnly && j.Status != forgejo.ActionStatusFailure) {
+		if j == nil || (failedOnly && j.Outcome() != forgejo.ActionStatusFailure) {
 			continue
 		}
 		shown++

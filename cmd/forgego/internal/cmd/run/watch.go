@@ -84,8 +84,8 @@ func watchRun(opts *WatchOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IOStreams.ErrOut, "run %d ended: %s (%s)\n", run.ID, run.Status, elapsed(run.Duration))
-	if opts.ExitStatus && failed(run.Status) {
+	fmt.Fprintf(f.IOStreams.ErrOut, "run %d ended: %s (%s)\n", run.ID, run.Outcome(), elapsed(run.Duration))
+	if opts.ExitStatus && failed(run.Outcome()) {
 		return cmdutil.ErrSilent
 	}
 	return nil
@@ -108,15 +108,15 @@ func (d *lineDisplay) update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJo
 	if run == nil {
 		return
 	}
-	if run.Status != d.runStatus {
-		d.runStatus = run.Status
-		fmt.Fprintf(d.w, "run %d: %s\n", run.ID, run.Status)
+	if run.Outcome() != d.runStatus {
+		d.runStatus = run.Outcome()
+		fmt.Fprintf(d.w, "run %d: %s\n", run.ID, run.Outcome())
 	}
 	for _, j := range jobs {
 		if j == nil {
 			continue
 		}
-		now := cmdutil.OneLine(j.Name) + ": " + string(j.Status)
+		now := cmdutil.OneLine(j.Name) + ": " + string(j.Outcome())
 		if d.jobs[j.ID] != now {
 			d.jobs[j.ID] = now
 			fmt.Fprintf(d.w, "job %d %s\n", j.ID, now)
@@ -142,10 +142,10 @@ func (d *liveDisplay) update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJo
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · run %d in %s\n", cmdutil.OneLine(runTitle(run)), run.ID, d.repo.FullName())
-	fmt.Fprintf(&b, "  %-10s %s\n", run.Status, elapsed(run.Duration))
+	fmt.Fprintf(&b, "  %-10s %s\n", run.Outcome(), elapsed(run.Duration))
 	for _, j := range jobs {
 		if j != nil {
-			fmt.Fprintf(&b, "  %-10s %s (job %s)\n", j.Status, cmdutil.OneLine(j.Name), strconv.FormatInt(j.ID, 10))
+			fmt.Fprintf(&b, "  %-10s %s (job %s)\n", j.Outcome(), cmdutil.OneLine(j.Name), strconv.FormatInt(j.ID, 10))
 		}
 	}
 	seq := ""

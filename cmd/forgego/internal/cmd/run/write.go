@@ -73,7 +73,7 @@ func cancelRun(opts *OneRunOptions) error {
 		return err
 	}
 	if run.Status.Done() {
-		return fmt.Errorf("run %d in %s has ended (%s): nothing to cancel", run.ID, r.FullName(), run.Status)
+		return fmt.Errorf("run %d in %s has ended (%s): nothing to cancel", run.ID, r.FullName(), run.Outcome())
 	}
 	if _, err := c.Actions.CancelRun(ctx, r.Owner, r.Name, run.ID); err != nil {
 		return err

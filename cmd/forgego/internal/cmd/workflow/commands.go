@@ -197,7 +197,7 @@ func viewRun(opts *ViewOptions) error {
 	}
 	rows := [][]string{{"  STATUS", "TITLE", "BRANCH", "EVENT", "ID", "CREATED"}}
 	for _, x := range runs {
-		rows = append(rows, []string{"  " + string(x.Status), cmdutil.Truncate(x.Title, 40), x.Prettyref, x.EventName(), strconv.FormatInt(x.ID, 10), cmdutil.Day(x.Created)})
+		rows = append(rows, []string{"  " + string(x.Outcome()), cmdutil.Truncate(x.Title, 40), x.Prettyref, x.EventName(), strconv.FormatInt(x.ID, 10), cmdutil.Day(x.Created)})
 	}
 	return cmdutil.Table(f.IOStreams, rows)
 }
