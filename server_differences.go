@@ -6,7 +6,7 @@ import (
 )
 
 // This file holds the answers in which Forgejo and Gitea differ and the
-// client gives callers one way to read both (docs/HAZARDS.md §10, §22):
+// client gives callers one way to read both (docs/HAZARDS.md §10, §22, §23):
 // a stale file sha, "no signing key", the event of a dispatched run, how a
 // finished run or job ended, a run's workflow and ref, and the default of
 // a listing filter.

@@ -2,6 +2,7 @@ package forgejotest
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	forgejo "codeberg.org/forgego/forgejo"
@@ -71,6 +72,12 @@ func (s *scenario) reviewRequestsAndFiles() {
 	pg, _, err := c1.PullRequests.Get(s.ctx, s.owner, s.repo, pr.Number)
 	s.must(err, "get the pull")
 	s.note("pull stats: +%d -%d files %d", pg.Additions, pg.Deletions, pg.ChangedFiles)
+	// The .patch is git format-patch's: a mail per commit (the fake's pull
+	// request is one commit), each with its diffstat before the diff.
+	patch, _, err := c1.PullRequests.GetDiff(s.ctx, s.owner, s.repo, pr.Number, "patch", nil)
+	s.must(err, "patch")
+	s.note("pull patch: mail %v, diffstat of the added file %v, its diff %v", strings.HasPrefix(patch, "From "),
+		regexp.MustCompile(`(?m)^ src/new\.go +\| +3 \+\+\+$`).MatchString(patch), strings.Contains(patch, "\n--- /dev/null\n+++ b/src/new.go\n@@ -0,0 +1,3 @@\n+package x\n"))
 	for _, pg := range []int{1, 2, 4} {
 		opts := &forgejo.PullRequestListFilesOptions{}
 		opts.Page, opts.Limit = pg, 2

@@ -868,6 +868,11 @@ func (s *Server) emitReview(c *call, rv *review) {
 
 // ---- diff and patch
 
+// hPullDiff is repoDownloadPullDiffOrPatch. The fake's pull request is one
+// commit (its title the message, its poster the author), so its .diff is
+// git diff from base to head and its .patch is the one mail git
+// format-patch --no-signature writes for that commit: the mail header,
+// the diffstat, the diff.
 func hPullDiff(c *call) {
 	r := c.pathRepo()
 	if r == nil {
@@ -879,12 +884,13 @@ func hPullDiff(c *call) {
 		c.notFound()
 		return
 	}
-	diff := c.pullDiff(r, is)
+	base, head := pullChange(r, is)
+	diff := commitDiff(base, head)
 	switch c.p["diffType"] {
 	case "diff":
 	case "patch":
 		diff = "From " + is.pull.headSHA + " Mon Sep 17 00:00:00 2001\nFrom: " + is.poster.login + " <" + is.poster.login + "@noreply." + c.v.host + ">\nDate: " +
-			is.created.UTC().Format(time.RFC1123Z) + "\nSubject: [PATCH] " + is.title + "\n\n---\n" + diff
+			is.created.UTC().Format("Mon, 2 Jan 2006 15:04:05 -0700") + "\nSubject: [PATCH] " + is.title + "\n\n---\n" + diffStat(base, head) + "\n" + diff
 	default:
 		c.notFound()
 		return
@@ -893,56 +899,13 @@ func hPullDiff(c *call) {
 	c.header.Set("Content-Type", "text/plain; charset=utf-8")
 }
 
-// pullDiff is a unified diff of the files that differ between the head
-// and base branches, or of the pull request's synthetic file when the
-// branches carry no files of their own.
-func (c *call) pullDiff(r *repo, is *issue) string {
-	base, head := pullTrees(r, is)
-	paths := changedPaths(base, head)
-	if len(paths) == 0 {
-		f := pullFile(is)
-		return "diff --git a/" + f + " b/" + f + "\nnew file mode 100644\n--- /dev/null\n+++ b/" + f + "\n@@ -0,0 +1 @@\n+" + is.title + "\n"
+// pullChange is what a pull request changes: the head and base branches'
+// files, or, when the branches carry no files of their own, the pull
+// request's synthetic file (its title) added.
+func pullChange(r *repo, is *issue) (base, head map[string]string) {
+	base, head = pullTrees(r, is)
+	if len(changedPaths(base, head)) == 0 {
+		return nil, map[string]string{pullFile(is): is.title + "\n"}
 	}
-	var sb strings.Builder
-	for _, p := range paths {
-		old, hadOld := base[p]
-		nw, hasNew := head[p]
-		sb.WriteString("diff --git a/" + p + " b/" + p + "\n")
-		from, to := "a/"+p, "b/"+p
-		switch {
-		case !hadOld:
-			sb.WriteString("new file mode 100644\n")
-			from = "/dev/null"
-		case !hasNew:
-			sb.WriteString("deleted file mode 100644\n")
-			to = "/dev/null"
-		}
-		sb.WriteString("index " + blobSHA(old)[:7] + ".." + blobSHA(nw)[:7] + "\n--- " + from + "\n+++ " + to + "\n")
-		ol, nl := lines(old), lines(nw)
-		sb.WriteString("@@ -" + hunkRange(len(ol)) + " +" + hunkRange(len(nl)) + " @@\n")
-		for _, l := range ol {
-			sb.WriteString("-" + l + "\n")
-		}
-		for _, l := range nl {
-			sb.WriteString("+" + l + "\n")
-		}
-	}
-	return sb.String()
-}
-
-func lines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-}
-
-func hunkRange(n int) string {
-	if n == 0 {
-		return "0,0"
-	}
-	if n == 1 {
-		return "1"
-	}
-	return "1," + strconv.Itoa(n)
+	return base, head
 }

@@ -130,7 +130,7 @@ func generate(root string) (map[string][]byte, error) {
 		"secrets_gen.go":      emitSecrets(secrets),
 		"secrets_gen_test.go": emitSecretSamples(secrets),
 		"operations_gen.go":   emitTable(ops),
-		// Issue 13: reflection-free decoders (emit_decoders.go).
+		// Reflection-free decoders (emit_decoders.go).
 		"decoders_gen.go":      emitDecoders(m),
 		"decoders_gen_test.go": emitDecoderTests(m),
 	}
