@@ -71,9 +71,11 @@ func hostileServer(t *testing.T, p string) *httptest.Server {
 		`,"assets":[{"id":1,"name":` + P + `,"size":10,"download_count":1,"browser_download_url":"https://x.example/a"}]}`
 	repo := `{"id":1,"name":"r","full_name":` + P + `,"description":` + P + `,"website":` + P + `,"owner":` + user +
 		`,"default_branch":` + P + `,"topics":[` + P + `],"html_url":` + P + `,"clone_url":` + P + `,"language":` + P + `}`
-	run := `{"id":1,"index_in_repo":1,"title":` + P + `,"status":"failure","event":` + P + `,"trigger_event":` + P + `,"workflow_id":` + P +
+	// Status "completed" (as Gitea ends a run) makes the CLI show the
+	// conclusion: the payload.
+	run := `{"id":1,"index_in_repo":1,"title":` + P + `,"status":"completed","conclusion":` + P + `,"path":` + P + `,"event":` + P + `,"trigger_event":` + P + `,"workflow_id":` + P +
 		`,"prettyref":` + P + `,"commit_sha":` + P + `,"html_url":` + P + `,"trigger_user":` + user + `,"created":"2025-01-01T00:00:00Z","duration":1000000000}`
-	job := `{"id":1,"name":` + P + `,"status":"failure","runs_on":[` + P + `],"needs":[` + P + `],"task_id":1,"attempt":1}`
+	job := `{"id":1,"name":` + P + `,"status":"completed","conclusion":` + P + `,"runs_on":[` + P + `],"needs":[` + P + `],"task_id":1,"attempt":1}`
 	routes := map[string]string{
 		"/api/v1/repos/o/r/actions/runs":        `{"total_count":1,"workflow_runs":[` + run + `]}`,
 		"/api/v1/repos/o/r/actions/runs/1":      run,
