@@ -42,13 +42,13 @@ func ExampleActionsService_FollowJobLog() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("run #%d: %s\n", run.IndexInRepo, run.Status)
+	fmt.Printf("run #%d: %s\n", run.IndexInRepo, run.Outcome())
 	job, err := c.Actions.FollowJobLog(ctx, owner, "app", run.ID, jobs[0].ID, os.Stdout, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("job %s: %s\n", job.Name, job.Status)
+	fmt.Printf("job %s: %s\n", job.Name, job.Outcome())
 	// Output:
 	// run #1: failure
 	// go test ./...

@@ -75,11 +75,11 @@ func ExampleServer_AttachRunner() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("dispatched run #%d: %s\n", run.IndexInRepo, run.Status)
+	fmt.Printf("dispatched run #%d: %s\n", run.IndexInRepo, run.Outcome())
 	final, err := c.Actions.WaitRun(ctx, owner, "app", run.ID, &forgejo.WaitRunOptions{
 		OnUpdate: func(r *forgejo.ActionRun, jobs []*forgejo.ActionRunJob) {
 			for _, j := range jobs {
-				fmt.Printf("  %s %s", j.Name, j.Status)
+				fmt.Printf("  %s %s", j.Name, j.Outcome())
 			}
 			fmt.Println()
 		},
@@ -88,7 +88,7 @@ func ExampleServer_AttachRunner() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("run #%d %s in %s\n", final.IndexInRepo, final.Status, time.Duration(final.Duration))
+	fmt.Printf("run #%d %s in %s\n", final.IndexInRepo, final.Outcome(), time.Duration(final.Duration))
 	// Output:
 	// dispatched run #1: waiting
 	//   build waiting  test blocked
@@ -130,7 +130,7 @@ func ExampleServer_AttachRunner_followFailingJob() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("job %s: %s\n", job.Name, job.Status)
+	fmt.Printf("job %s: %s\n", job.Name, job.Outcome())
 	// Output:
 	// 2026-12-04T09:00:00.0000000Z checked out refs/heads/main
 	// 2026-12-04T09:00:02.0000000Z === RUN   TestParse
