@@ -128,21 +128,12 @@ func (q *queueClock) observe(waiting bool, now time.Time) time.Duration {
 // poll ends the wait with its error and the run as last read.
 func (s *ActionsService) WaitRun(ctx context.Context, owner, repo string, runID int64, opts *WaitRunOptions) (*ActionRun, error) {
 	o := deref(opts)
-	b := newPollBackoff(o.Interval, o.MaxInterval)
-	var (
-		last    *ActionRun
-		prev    string
-		q       queueClock
-		waited  time.Duration
-		noJobs  bool // the server has no jobs route
-		updated bool
-	)
-	for {
+	noJobs := false // the server has no jobs route
+	poll := func() (*ActionRun, waitSnapshot, error) {
 		run, _, err := s.GetRun(ctx, owner, repo, runID, knownRelease())
 		if err != nil {
-			return last, s.waitEnded(ctx, err, last, nil, q.waiting, waited)
+			return nil, waitSnapshot{}, err
 		}
-		last = run
 		var jobs []*ActionRunJob
 		if o.OnUpdate != nil && !noJobs {
 			jobs, _, err = s.ListRunJobs(ctx, owner, repo, runID, knownRelease())
@@ -150,44 +141,82 @@ func (s *ActionsService) WaitRun(ctx context.Context, owner, repo string, runID 
 			case errors.Is(err, ErrUnsupportedOperation):
 				noJobs, jobs = true, nil
 			case err != nil:
-				return last, s.waitEnded(ctx, err, last, nil, q.waiting, waited)
+				return run, waitSnapshot{}, err
 			}
 		}
-		waited = q.observe(actionWaiting(run.Status), s.client.now())
-		state := runState(run, jobs)
-		changed := prev != "" && state != prev // the first poll is no change
-		prev = state
-		if o.OnUpdate != nil && (changed || !updated) {
-			updated = true
-			o.OnUpdate(run, jobs)
+		snap := waitSnapshot{status: run.Status, state: runState(run, jobs)}
+		if o.OnUpdate != nil {
+			snap.notify = func() { o.OnUpdate(run, jobs) }
 		}
-		if run.Status.Done() {
-			return run, nil
+		return run, snap, nil
+	}
+	return waitUntilDone(ctx, s, o, poll, func(run *ActionRun, waited time.Duration, cause error) error {
+		return &RunQueuedError{Run: run, Waited: waited, Err: cause}
+	})
+}
+
+// waitSnapshot is what one poll of a wait saw.
+type waitSnapshot struct {
+	status ActionStatus // the run's or the job's
+	state  string       // compared between polls to tell a change (runState)
+	notify func()       // opts.OnUpdate with what the poll read; nil without it
+}
+
+// waitUntilDone is the loop of WaitRun and WaitJob. It polls until the
+// status is final, calls notify at the first poll and at each change,
+// gives up with queued's error once the value has been seen waiting for
+// o.QueueLimit, and otherwise sleeps the growing, resetting interval. A
+// poll's error (a poll may return the value it read with it) ends the wait
+// with the value last read: with queued's error wrapping ctx's when ctx
+// ended it while the value was waiting, ctx's error when ctx ended it
+// otherwise, else the poll's error.
+func waitUntilDone[T comparable](ctx context.Context, s *ActionsService, o WaitRunOptions, poll func() (T, waitSnapshot, error), queued func(v T, waited time.Duration, cause error) error) (T, error) {
+	b := newPollBackoff(o.Interval, o.MaxInterval)
+	var (
+		last, zero T
+		prev       string
+		q          queueClock
+		waited     time.Duration
+		updated    bool
+	)
+	ended := func(err error) error {
+		cerr := ctx.Err()
+		switch {
+		case cerr == nil:
+			return err
+		case q.waiting:
+			return queued(last, waited, cerr)
+		}
+		return cerr
+	}
+	for {
+		v, snap, err := poll()
+		if v != zero {
+			last = v
+		}
+		if err != nil {
+			return last, ended(err)
+		}
+		waited = q.observe(actionWaiting(snap.status), s.client.now())
+		changed := prev != "" && snap.state != prev // the first poll is no change
+		prev = snap.state
+		if snap.notify != nil && (changed || !updated) {
+			updated = true
+			snap.notify()
+		}
+		if snap.status.Done() {
+			return v, nil
 		}
 		if q.waiting && o.QueueLimit > 0 && waited >= o.QueueLimit {
-			return run, &RunQueuedError{Run: run, Waited: waited}
+			return v, queued(v, waited, nil)
 		}
 		if err := s.client.sleep(ctx, b.next(changed)); err != nil {
 			if q.waiting {
 				waited = q.observe(true, s.client.now())
 			}
-			return last, s.waitEnded(ctx, err, last, nil, q.waiting, waited)
+			return last, ended(err)
 		}
 	}
-}
-
-// waitEnded is the error of a wait that a failure or ctx ended: a
-// *RunQueuedError when ctx ended it while the run was waiting, ctx's error
-// when ctx ended it otherwise, else the failure itself.
-func (s *ActionsService) waitEnded(ctx context.Context, err error, run *ActionRun, job *ActionRunJob, waiting bool, waited time.Duration) error {
-	cerr := ctx.Err()
-	if cerr == nil {
-		return err
-	}
-	if waiting {
-		return &RunQueuedError{Run: run, Job: job, Waited: waited, Err: cerr}
-	}
-	return cerr
 }
 
 // runState is what a wait compares between polls to tell a change.
@@ -217,41 +246,20 @@ func runState(run *ActionRun, jobs []*ActionRunJob) string {
 // that job is an error matching [ErrNotFound].
 func (s *ActionsService) WaitJob(ctx context.Context, owner, repo string, runID, jobID int64, opts *WaitRunOptions) (*ActionRunJob, error) {
 	o := deref(opts)
-	b := newPollBackoff(o.Interval, o.MaxInterval)
-	var (
-		last    *ActionRunJob
-		prev    string
-		q       queueClock
-		waited  time.Duration
-		updated bool
-	)
-	for {
+	poll := func() (*ActionRunJob, waitSnapshot, error) {
 		job, jobs, err := s.findJob(ctx, owner, repo, runID, jobID)
 		if err != nil {
-			return last, s.waitEnded(ctx, err, nil, last, q.waiting, waited)
+			return nil, waitSnapshot{}, err
 		}
-		last = job
-		waited = q.observe(actionWaiting(job.Status), s.client.now())
-		state := runState(&ActionRun{}, jobs)
-		changed := prev != "" && state != prev
-		prev = state
-		if o.OnUpdate != nil && (changed || !updated) {
-			updated = true
-			o.OnUpdate(nil, jobs)
+		snap := waitSnapshot{status: job.Status, state: runState(&ActionRun{}, jobs)}
+		if o.OnUpdate != nil {
+			snap.notify = func() { o.OnUpdate(nil, jobs) }
 		}
-		if job.Status.Done() {
-			return job, nil
-		}
-		if q.waiting && o.QueueLimit > 0 && waited >= o.QueueLimit {
-			return job, &RunQueuedError{Job: job, Waited: waited}
-		}
-		if err := s.client.sleep(ctx, b.next(changed)); err != nil {
-			if q.waiting {
-				waited = q.observe(true, s.client.now())
-			}
-			return last, s.waitEnded(ctx, err, nil, last, q.waiting, waited)
-		}
+		return job, snap, nil
 	}
+	return waitUntilDone(ctx, s, o, poll, func(job *ActionRunJob, waited time.Duration, cause error) error {
+		return &RunQueuedError{Job: job, Waited: waited, Err: cause}
+	})
 }
 
 // findJob reads a run's jobs and picks one.
