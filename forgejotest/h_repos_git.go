@@ -726,17 +726,8 @@ func diffStat(parent, files map[string]string) string {
 	for _, p := range changedPaths(parent, files) {
 		old, had := parent[p]
 		nw, has := files[p]
-		var sb strings.Builder
-		unifiedHunks(&sb, old, nw)
 		r := row{name: p}
-		for _, line := range strings.SplitAfter(sb.String(), "\n") {
-			switch {
-			case strings.HasPrefix(line, "+"):
-				r.add++
-			case strings.HasPrefix(line, "-"):
-				r.del++
-			}
-		}
+		r.add, r.del = lineChanges(old, nw)
 		rows = append(rows, r)
 		maxLen, maxChange = max(maxLen, len(p)), max(maxChange, r.add+r.del)
 		adds, dels = adds+r.add, dels+r.del
