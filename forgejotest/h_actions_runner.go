@@ -521,7 +521,7 @@ func synced(h func(*call)) func(*call) {
 // size) 416 with Content-Range: bytes */SIZE and a plain-text reason; but
 // an empty log answers 200 and nothing, Range or not. No Last-Modified or ETag is sent,
 // so no conditional request applies.
-func (c *call) serveContent(contentType string, _ time.Time, text string) {
+func (c *call) serveContent(contentType, text string) {
 	rec := httptest.NewRecorder()
 	rec.Header().Set("Content-Type", contentType)
 	http.ServeContent(rec, c.r, "", time.Time{}, strings.NewReader(text))

@@ -509,7 +509,7 @@ func hJobLogs(c *call) {
 			return
 		}
 	}
-	c.serveContent("text/plain; charset=utf-8", t.updated, text)
+	c.serveContent("text/plain; charset=utf-8", text)
 }
 
 // hRunLogs answers a ZIP with one file per job that has started, its
