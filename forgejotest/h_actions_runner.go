@@ -409,18 +409,25 @@ func (s *Server) startTask(j *actionJob, now time.Time) *actionTask {
 // endJob ends j's attempt with a done status at now and settles its run.
 func (s *Server) endJob(j *actionJob, status string, now time.Time) {
 	prior := j.run.status
+	s.st.endAttempt(j, status, now)
+	j.run.settle(now)
+	s.runChanged(j.run, prior, now)
+}
+
+// endAttempt gives j a done status at now, and its attempt, if still
+// going, that status too: its open steps end, its token stops working.
+// The run is left to settle.
+func (st *state) endAttempt(j *actionJob, status string, now time.Time) {
 	j.status, j.stopped = status, now
 	if t := j.latest(); t != nil && !statusDone(t.status) {
 		t.status, t.stopped, t.updated = status, now, now
-		for _, st := range t.steps {
-			if st.end < 0 {
-				st.end, st.stopped, st.status = t.log.Len(), now, status
+		for _, step := range t.steps {
+			if step.end < 0 {
+				step.end, step.stopped, step.status = t.log.Len(), now, status
 			}
 		}
-		delete(s.st.tokens, t.token)
+		delete(st.tokens, t.token)
 	}
-	j.run.settle(now)
-	s.runChanged(j.run, prior, now)
 }
 
 // runChanged sends what Forgejo sends when a run's status changed from
@@ -514,7 +521,7 @@ func synced(h func(*call)) func(*call) {
 // size) 416 with Content-Range: bytes */SIZE and a plain-text reason; but
 // an empty log answers 200 and nothing, Range or not. No Last-Modified or ETag is sent,
 // so no conditional request applies.
-func (c *call) serveContent(contentType string, _ time.Time, text string) {
+func (c *call) serveContent(contentType, text string) {
 	rec := httptest.NewRecorder()
 	rec.Header().Set("Content-Type", contentType)
 	http.ServeContent(rec, c.r, "", time.Time{}, strings.NewReader(text))

@@ -445,16 +445,7 @@ func hCancelRun(c *call) {
 		if statusDone(j.status) {
 			continue
 		}
-		j.status, j.stopped = "cancelled", c.now
-		if t := j.latest(); t != nil && !statusDone(t.status) {
-			t.status, t.stopped, t.updated = "cancelled", c.now, c.now
-			for _, st := range t.steps {
-				if st.end < 0 {
-					st.end, st.stopped, st.status = t.log.Len(), c.now, "cancelled"
-				}
-			}
-			delete(c.st.tokens, t.token)
-		}
+		c.st.endAttempt(j, "cancelled", c.now)
 	}
 	run.settle(c.now)
 	c.s.runChanged(run, prior, c.now)
@@ -518,7 +509,7 @@ func hJobLogs(c *call) {
 			return
 		}
 	}
-	c.serveContent("text/plain; charset=utf-8", t.updated, text)
+	c.serveContent("text/plain; charset=utf-8", text)
 }
 
 // hRunLogs answers a ZIP with one file per job that has started, its

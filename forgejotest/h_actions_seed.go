@@ -48,10 +48,6 @@ func (s *Server) RunActionJob(owner, repoName string, jobID int64, status, log s
 		t.log.Reset()
 		t.log.WriteString(log)
 		job.status = status
-		if t.token == "" {
-			t.token = randomHex(20)
-			s.st.tokens[t.token] = s.st.actions.botUser()
-		}
 		if statusDone(status) {
 			t.stopped, job.stopped = now, now
 			delete(s.st.tokens, t.token)

@@ -885,12 +885,12 @@ func hPullDiff(c *call) {
 		return
 	}
 	base, head := pullChange(r, is)
-	diff := commitDiff(base, head)
+	var diff string
 	switch c.p["diffType"] {
 	case "diff":
+		diff = commitDiff(base, head)
 	case "patch":
-		diff = "From " + is.pull.headSHA + " Mon Sep 17 00:00:00 2001\nFrom: " + is.poster.login + " <" + is.poster.login + "@noreply." + c.v.host + ">\nDate: " +
-			is.created.UTC().Format("Mon, 2 Jan 2006 15:04:05 -0700") + "\nSubject: [PATCH] " + is.title + "\n\n---\n" + diffStat(base, head) + "\n" + diff
+		diff = formatPatch(c.v.host, is.pull.headSHA, is.poster, is.created, is.title, "", base, head)
 	default:
 		c.notFound()
 		return

@@ -726,17 +726,8 @@ func diffStat(parent, files map[string]string) string {
 	for _, p := range changedPaths(parent, files) {
 		old, had := parent[p]
 		nw, has := files[p]
-		var sb strings.Builder
-		unifiedHunks(&sb, old, nw)
 		r := row{name: p}
-		for _, line := range strings.SplitAfter(sb.String(), "\n") {
-			switch {
-			case strings.HasPrefix(line, "+"):
-				r.add++
-			case strings.HasPrefix(line, "-"):
-				r.del++
-			}
-		}
+		r.add, r.del = lineChanges(old, nw)
 		rows = append(rows, r)
 		maxLen, maxChange = max(maxLen, len(p)), max(maxChange, r.add+r.del)
 		adds, dels = adds+r.add, dels+r.del
@@ -820,6 +811,16 @@ func diffStat(parent, files map[string]string) string {
 	return sb.String()
 }
 
+// formatPatch is the mail git format-patch --no-signature writes for the
+// commit sha by author at when, from parent to files: the mail header, the
+// subject, the body ("" or ending in a newline), the diffstat and the diff.
+func formatPatch(host, sha string, author *user, when time.Time, subject, body string, parent, files map[string]string) string {
+	// git's mail date: RFC 2822, the day of the month unpadded.
+	return "From " + sha + " Mon Sep 17 00:00:00 2001\nFrom: " + author.login + " <" + author.login + "@noreply." + host + ">\nDate: " +
+		when.UTC().Format("Mon, 2 Jan 2006 15:04:05 -0700") + "\nSubject: [PATCH] " + subject + "\n\n" + body + "---\n" +
+		diffStat(parent, files) + "\n" + commitDiff(parent, files)
+}
+
 // hCommitDiff is repoDownloadCommitDiffOrPatch: a commit against its
 // parent as git diff writes it (renames are shown as a deletion and an
 // addition, not as git diff -M would), or as a patch: what git
@@ -840,19 +841,17 @@ func hCommitDiff(c *call) {
 	if p := r.commits[cm.parent]; p != nil {
 		parent = p.files
 	}
-	diff := commitDiff(parent, cm.files)
+	var diff string
 	switch c.p["diffType"] {
 	case "diff":
+		diff = commitDiff(parent, cm.files)
 	case "patch":
 		subject, rest, _ := strings.Cut(strings.TrimRight(cm.message, "\n"), "\n")
 		body := ""
 		if rest = strings.TrimSpace(rest); rest != "" {
 			body = rest + "\n"
 		}
-		// git's mail date: RFC 2822, the day of the month unpadded.
-		diff = "From " + cm.sha + " Mon Sep 17 00:00:00 2001\nFrom: " + cm.author.login + " <" + cm.author.login + "@noreply." + c.v.host + ">\nDate: " +
-			cm.when.UTC().Format("Mon, 2 Jan 2006 15:04:05 -0700") + "\nSubject: [PATCH] " + subject + "\n\n" + body + "---\n" +
-			diffStat(parent, cm.files) + "\n" + diff
+		diff = formatPatch(c.v.host, cm.sha, cm.author, cm.when, subject, body, parent, cm.files)
 	default:
 		c.notFound()
 		return
