@@ -13,7 +13,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/http"
 	"path"
 	"strings"
 
@@ -51,12 +50,6 @@ func NewCmdWorkflow(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-// isNotFound reports a 404 answer.
-func isNotFound(err error) bool {
-	var ae *forgejo.APIError
-	return errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound
-}
-
 // isWorkflowFile reports whether Forgejo reads a file name as a workflow.
 func isWorkflowFile(name string) bool {
 	return strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml")
@@ -67,7 +60,7 @@ func isWorkflowFile(name string) bool {
 func listWorkflows(ctx context.Context, c *forgejo.Client, r cmdutil.Repo, ref string, withNames bool) ([]*Workflow, error) {
 	for _, dir := range Dirs {
 		got, _, err := c.Repos.GetContents(ctx, r.Owner, r.Name, dir, &forgejo.RepoGetContentsOptions{Ref: ref})
-		if isNotFound(err) || (err == nil && !got.IsDir()) {
+		if errors.Is(err, forgejo.ErrNotFound) || (err == nil && !got.IsDir()) {
 			continue
 		}
 		if err != nil {
