@@ -129,8 +129,9 @@ func nameOf(content string) string {
 }
 
 // resolve finds the workflow WORKFLOW names: a file name (ci.yml), or the
-// name of exactly one workflow.
-func resolve(ctx context.Context, c *forgejo.Client, r cmdutil.Repo, ref, arg string) (*Workflow, error) {
+// name of exactly one workflow. withFile: the workflow's file is read too
+// (its name: and content), which a lookup by name does anyway.
+func resolve(ctx context.Context, c *forgejo.Client, r cmdutil.Repo, ref, arg string, withFile bool) (*Workflow, error) {
 	byFile := isWorkflowFile(arg) && !strings.Contains(arg, "/")
 	all, err := listWorkflows(ctx, c, r, ref, !byFile)
 	if err != nil {
@@ -146,7 +147,7 @@ func resolve(ctx context.Context, c *forgejo.Client, r cmdutil.Repo, ref, arg st
 	}
 	switch {
 	case len(match) == 1:
-		if byFile {
+		if byFile && withFile {
 			if err := readWorkflow(ctx, c, r, ref, match[0]); err != nil {
 				return nil, err
 			}
