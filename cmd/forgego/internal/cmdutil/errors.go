@@ -300,12 +300,17 @@ func hintFor(status int) string {
 // A token's scopes cannot be changed once it is made, so the advice is a
 // new token, not an edit.
 func ScopeHint(required []forgejo.TokenScope) string {
-	names := make([]string, len(required))
-	for i, s := range required {
+	if len(required) == 1 {
+		return "the token lacks the " + string(required[0]) + " scope: use a token that has it (create one in the instance's settings, Applications)"
+	}
+	return "the token needs the scopes " + ScopeList(required) + " together: use a token that has them all (create one in the instance's settings, Applications)"
+}
+
+// ScopeList is "read:user", or "read:user and read:organization".
+func ScopeList(scopes []forgejo.TokenScope) string {
+	names := make([]string, len(scopes))
+	for i, s := range scopes {
 		names[i] = string(s)
 	}
-	if len(names) == 1 {
-		return "the token lacks the " + names[0] + " scope: use a token that has it (create one in the instance's settings, Applications)"
-	}
-	return "the token needs the scopes " + strings.Join(names, " and ") + " together: use a token that has them all (create one in the instance's settings, Applications)"
+	return strings.Join(names, " and ")
 }

@@ -147,9 +147,9 @@ A token the instance does not know (401) is not stored.
 				// check (Forgejo and Gitea alike): a scope refusal means
 				// the instance knows the token.
 				if user != "" {
-					checked = fmt.Sprintf("checked: the token is valid; not checked: that it is %s's (GET /user needs %s)", user, scopeList(se.Required))
+					checked = fmt.Sprintf("checked: the token is valid; not checked: that it is %s's (GET /user needs %s)", user, cmdutil.ScopeList(se.Required))
 				} else {
-					checked = fmt.Sprintf("checked: the token is valid; not checked: whose it is (GET /user needs %s; --user records it)", scopeList(se.Required))
+					checked = fmt.Sprintf("checked: the token is valid; not checked: whose it is (GET /user needs %s; --user records it)", cmdutil.ScopeList(se.Required))
 				}
 			default:
 				return &cmdutil.PrefixedError{Prefix: "the token was not stored: ", Err: err}
@@ -191,15 +191,6 @@ func validLogin(s string) bool {
 		}
 	}
 	return true
-}
-
-// scopeList is "read:user", or "read:user and read:organization".
-func scopeList(scopes []forgejo.TokenScope) string {
-	names := make([]string, len(scopes))
-	for i, s := range scopes {
-		names[i] = string(s)
-	}
-	return strings.Join(names, " and ")
 }
 
 // readToken reads one token from r: the first line, trimmed.
@@ -321,9 +312,9 @@ func (a *authCmds) hostStatus(ctx context.Context, host string, hc *config.Host)
 		}
 	case errors.As(err, &se):
 		if hc.User != "" {
-			fmt.Fprintf(out, "  logged in as %s (not checked: GET /user needs %s)\n", hc.User, scopeList(se.Required))
+			fmt.Fprintf(out, "  logged in as %s (not checked: GET /user needs %s)\n", hc.User, cmdutil.ScopeList(se.Required))
 		} else {
-			fmt.Fprintf(out, "  logged in, as an account not known (GET /user needs %s)\n", scopeList(se.Required))
+			fmt.Fprintf(out, "  logged in, as an account not known (GET /user needs %s)\n", cmdutil.ScopeList(se.Required))
 		}
 	default:
 		who := ""

@@ -100,11 +100,7 @@ func runArgs(cmd *cobra.Command, f *cmdutil.Factory, repoFlag string, args []str
 	if len(args) == 0 {
 		return cmdutil.Repo{}, 0, cmdutil.Usagef("%s needs a RUN id (see 'forgego run list')", cmd.CommandPath())
 	}
-	r, id, err := f.RepoNumber(cmd, repoFlag, args)
-	if err != nil {
-		return r, 0, err
-	}
-	return r, id, nil
+	return f.RepoNumber(cmd, repoFlag, args)
 }
 
 // prefixWriter writes each line with prefix before it.

@@ -80,7 +80,6 @@ func watchRun(opts *WatchOptions) error {
 		MaxInterval: opts.Interval,
 		OnUpdate:    func(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJob) { show.update(run, jobs) },
 	})
-	show.end()
 	if err != nil {
 		return err
 	}
@@ -94,7 +93,6 @@ func watchRun(opts *WatchOptions) error {
 // watchDisplay shows a run as it changes.
 type watchDisplay interface {
 	update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJob)
-	end()
 }
 
 // lineDisplay prints a line per change: for a pipe, a log, a CI's output.
@@ -123,8 +121,6 @@ func (d *lineDisplay) update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJo
 		}
 	}
 }
-
-func (d *lineDisplay) end() {}
 
 // liveDisplay redraws the run and its jobs in place on a terminal: the
 // cursor goes back up over the block last drawn, which is erased and drawn
@@ -155,5 +151,3 @@ func (d *liveDisplay) update(run *forgejo.ActionRun, jobs []*forgejo.ActionRunJo
 	_ = d.w.WriteControl(seq, b.String())
 	d.drawn = strings.Count(b.String(), "\n")
 }
-
-func (d *liveDisplay) end() {}

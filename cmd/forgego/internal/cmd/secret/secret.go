@@ -6,7 +6,6 @@ package secret
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -232,12 +231,8 @@ func NewCmdDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cobra.Co
 			default:
 				_, err = c.Actions.DeleteRepoSecret(opts.Ctx, sc.Repo.Owner, sc.Repo.Name, opts.Name)
 			}
-			var ae *forgejo.APIError
-			if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
-				return fmt.Errorf("%s has no secret %s", sc, opts.Name)
-			}
 			if err != nil {
-				return err
+				return sc.NotFound(err, "secret", opts.Name)
 			}
 			fmt.Fprintf(f.IOStreams.Out, "deleted secret %s from %s\n", opts.Name, sc)
 			return nil

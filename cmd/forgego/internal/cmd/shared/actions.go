@@ -2,9 +2,11 @@ package shared
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
+	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmdutil"
 	"github.com/spf13/cobra"
 )
@@ -70,6 +72,15 @@ func (s *ScopeFlags) Scope(f *cmdutil.Factory, cmd *cobra.Command) (Scope, error
 
 // Host is the instance of a scope's repository ("" otherwise).
 func (s Scope) Host() string { return s.Repo.Host }
+
+// NotFound turns a 404 into "SCOPE has no KIND NAME" (kind: secret,
+// variable); any other error is returned as it is.
+func (s Scope) NotFound(err error, kind, name string) error {
+	if errors.Is(err, forgejo.ErrNotFound) {
+		return fmt.Errorf("%s has no %s %s", s, kind, name)
+	}
+	return err
+}
 
 // maxValue bounds a value read from standard input: Forgejo keeps at most
 // 64 KiB of a secret or a variable.

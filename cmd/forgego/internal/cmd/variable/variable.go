@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	forgejo "codeberg.org/forgego/forgejo"
 	"codeberg.org/forgego/forgejo/cmd/forgego/internal/cmd/shared"
@@ -127,15 +126,6 @@ func listRun(opts *Options) error {
 	return nil
 }
 
-// notFound turns a 404 into "SCOPE has no variable NAME".
-func notFound(err error, sc shared.Scope, name string) error {
-	var ae *forgejo.APIError
-	if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound {
-		return fmt.Errorf("%s has no variable %s", sc, name)
-	}
-	return err
-}
-
 // NewCmdGet is 'variable get'.
 func NewCmdGet(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	cmd, opts := command(f, &cobra.Command{
@@ -164,7 +154,7 @@ func getRun(opts *Options) error {
 		v, _, err = c.Actions.GetRepoVariable(ctx, sc.Repo.Owner, sc.Repo.Name, opts.Name)
 	}
 	if err != nil {
-		return notFound(err, sc, opts.Name)
+		return sc.NotFound(err, "variable", opts.Name)
 	}
 	if opts.JSON.On() {
 		return opts.JSON.Write(ctx, f.IOStreams, v)
@@ -206,8 +196,7 @@ func setRun(opts *Options) error {
 		_, err = c.Actions.CreateRepoVariable(ctx, sc.Repo.Owner, sc.Repo.Name, opts.Name, create)
 	}
 	verb := "created"
-	var ae *forgejo.APIError
-	if errors.As(err, &ae) && ae.StatusCode == http.StatusConflict {
+	if errors.Is(err, forgejo.ErrConflict) {
 		verb = "updated"
 		update := forgejo.UpdateVariableRequest{Value: opts.Value}
 		switch {
@@ -252,7 +241,7 @@ func deleteRun(opts *Options) error {
 		_, err = c.Actions.DeleteRepoVariable(ctx, sc.Repo.Owner, sc.Repo.Name, opts.Name)
 	}
 	if err != nil {
-		return notFound(err, sc, opts.Name)
+		return sc.NotFound(err, "variable", opts.Name)
 	}
 	fmt.Fprintf(f.IOStreams.Out, "deleted variable %s from %s\n", opts.Name, sc)
 	return nil

@@ -160,7 +160,7 @@ func viewRun(opts *ViewOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := resolve(ctx, c, r, opts.Ref, opts.Workflow)
+	w, err := resolve(ctx, c, r, opts.Ref, opts.Workflow, true)
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func runRun(opts *RunOptions) error {
 		}
 		ref = repo.DefaultBranch
 	}
-	w, err := resolve(ctx, c, r, ref, opts.Workflow)
+	w, err := resolve(ctx, c, r, ref, opts.Workflow, false)
 	if err != nil {
 		return err
 	}

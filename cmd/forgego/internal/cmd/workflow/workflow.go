@@ -13,7 +13,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/http"
 	"path"
 	"strings"
 
@@ -51,12 +50,6 @@ func NewCmdWorkflow(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-// isNotFound reports a 404 answer.
-func isNotFound(err error) bool {
-	var ae *forgejo.APIError
-	return errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound
-}
-
 // isWorkflowFile reports whether Forgejo reads a file name as a workflow.
 func isWorkflowFile(name string) bool {
 	return strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml")
@@ -67,7 +60,7 @@ func isWorkflowFile(name string) bool {
 func listWorkflows(ctx context.Context, c *forgejo.Client, r cmdutil.Repo, ref string, withNames bool) ([]*Workflow, error) {
 	for _, dir := range Dirs {
 		got, _, err := c.Repos.GetContents(ctx, r.Owner, r.Name, dir, &forgejo.RepoGetContentsOptions{Ref: ref})
-		if isNotFound(err) || (err == nil && !got.IsDir()) {
+		if errors.Is(err, forgejo.ErrNotFound) || (err == nil && !got.IsDir()) {
 			continue
 		}
 		if err != nil {
@@ -136,8 +129,9 @@ func nameOf(content string) string {
 }
 
 // resolve finds the workflow WORKFLOW names: a file name (ci.yml), or the
-// name of exactly one workflow.
-func resolve(ctx context.Context, c *forgejo.Client, r cmdutil.Repo, ref, arg string) (*Workflow, error) {
+// name of exactly one workflow. withFile: the workflow's file is read too
+// (its name: and content), which a lookup by name does anyway.
+func resolve(ctx context.Context, c *forgejo.Client, r cmdutil.Repo, ref, arg string, withFile bool) (*Workflow, error) {
 	byFile := isWorkflowFile(arg) && !strings.Contains(arg, "/")
 	all, err := listWorkflows(ctx, c, r, ref, !byFile)
 	if err != nil {
@@ -153,7 +147,7 @@ func resolve(ctx context.Context, c *forgejo.Client, r cmdutil.Repo, ref, arg st
 	}
 	switch {
 	case len(match) == 1:
-		if byFile {
+		if byFile && withFile {
 			if err := readWorkflow(ctx, c, r, ref, match[0]); err != nil {
 				return nil, err
 			}
